@@ -1,0 +1,65 @@
+/* Status codes and the error record every md5cine function fills on failure.
+ *
+ * A data error names the file, line and column (1-based, columns in bytes) of the offending
+ * token and carries one line of text in git's style: lower case, no full stop, the subject in
+ * single quotes ("frame 7 has 118 values, expected 120"). Library code never prints: the CLI
+ * formats records as "file:line:col: error: message". line == 0 means "no position" (an I/O
+ * or runtime failure), and then col is 0 too. */
+#ifndef MC_ERROR_H
+#define MC_ERROR_H
+
+#include <stdbool.h>
+
+/* X(name, description). The order is part of no interface; compare by name. */
+#define MC_STATUS_LIST(X)                                               \
+    X(MC_OK, "success")                                                 \
+    X(MC_ERR_SYNTAX, "syntax error")                                    \
+    X(MC_ERR_RANGE, "value out of range")                               \
+    X(MC_ERR_LIMIT, "size limit exceeded")                              \
+    X(MC_ERR_MISMATCH, "files do not match each other")                 \
+    X(MC_ERR_USAGE, "bad usage")                                        \
+    X(MC_ERR_NOMEM, "out of memory")                                    \
+    X(MC_ERR_IO, "input/output error")                                  \
+    X(MC_ERR_IMAGE, "image error")                                      \
+    X(MC_ERR_GL, "OpenGL error")                                        \
+    X(MC_ERR_CODEC, "video codec error")                                \
+    X(MC_ERR_INTERRUPTED, "interrupted")
+
+typedef enum mc_status {
+#define MC_X_ENUM(name, text) name,
+    MC_STATUS_LIST(MC_X_ENUM)
+#undef MC_X_ENUM
+} mc_status;
+
+typedef struct mc_error {
+    mc_status code;
+    char file[512]; /* file the error is about; "" when none */
+    int line;       /* 1-based; 0 when the error has no position */
+    int col;        /* 1-based byte column; 0 when the error has no position */
+    char msg[512];  /* one line, no trailing newline */
+} mc_error;
+
+/* The description of a status ("syntax error"); never NULL. */
+const char *mc_status_str(mc_status s);
+
+/* The status name as written in the source ("MC_ERR_SYNTAX"); never NULL. */
+const char *mc_status_name(mc_status s);
+
+/* Fills *err (if err is not NULL) and returns code. file may be NULL. Over-long text is cut. */
+mc_status mc_error_set(mc_error *err, mc_status code, const char *file, int line, int col,
+                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* A warning receives an error record whose code says what kind of deviation it is. */
+typedef void (*mc_warn_fn)(void *user, const mc_error *warning);
+
+/* Options every parser takes. A NULL pointer or a zeroed struct means: strict, no warnings
+ * reported. lenient turns the harmless deviations seen in shipped game files (a missing
+ * MD5Version, a bounds count that differs from numFrames, several roots in an anim) into
+ * warnings passed to warn. */
+typedef struct mc_parse_opts {
+    bool lenient;
+    mc_warn_fn warn; /* may be NULL: warnings are then dropped */
+    void *warn_user;
+} mc_parse_opts;
+
+#endif

@@ -1,0 +1,38 @@
+/* Whole-file reads for the parsers, and outputs that are never left half-written. */
+#ifndef MC_FILEIO_H
+#define MC_FILEIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <md5cine/error.h>
+
+/* Largest file a parser will read (bytes): far above any real MD5 file. */
+#define MC_MAX_FILE_BYTES ((size_t)1 << 30)
+
+/* Reads the whole file into a malloc'd buffer with a NUL after the last byte (not counted in
+ * *len). The caller frees *buf. Errors: MC_ERR_IO (cannot open/read, a folder), MC_ERR_LIMIT
+ * (over MC_MAX_FILE_BYTES), each naming the path with no position. */
+mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err);
+
+/* An output written under a temporary name in the target's folder and renamed into place by
+ * mc_outfile_commit. The temporary name is "<dir>/.<base>.tmp-<pid>-<n>". */
+typedef struct mc_outfile {
+    char path[4096]; /* final name */
+    char tmp[4200];  /* temporary name being written */
+    FILE *fp;        /* open for binary writing when created with a stream */
+} mc_outfile;
+
+/* Prepares *out for path. With open_stream the temporary file is created and fp is open;
+ * without it only the names are set (for writers that open the file themselves, such as
+ * libavformat). Errors name the folder (MC_ERR_IO). */
+mc_status mc_outfile_begin(mc_outfile *out, const char *path, int open_stream, mc_error *err);
+
+/* Closes fp (if open, checking for write errors such as a full disk) and renames the
+ * temporary file to the final name. On failure the temporary file is removed. */
+mc_status mc_outfile_commit(mc_outfile *out, mc_error *err);
+
+/* Closes and removes the temporary file; safe to call twice or after commit. */
+void mc_outfile_abort(mc_outfile *out);
+
+#endif

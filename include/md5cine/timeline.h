@@ -1,0 +1,40 @@
+/* The camera timeline: output frame k -> time, stored camera frames, lerp and shot, exactly as
+ * Doom 3's idCameraAnim plays a camera (DESIGN.md 2.1):
+ *
+ *   p = t * frameRate; f = floor(p); lerp = p - f
+ *   for each cut c in increasing order: if f < c stop, else f += 1
+ *   N == 1: stored 0; f > N - 2: ended, stored N - 1; lerp == 0: stored f; else f -> f + 1
+ *
+ * For output frames p is computed with integers (k * frameRate / fps as a fraction) so a whole
+ * stored frame is never missed by rounding. The shot of a sample is the number of cuts below
+ * the stored frame it shows. */
+#ifndef MC_TIMELINE_H
+#define MC_TIMELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <md5cine/md5camera.h>
+
+typedef struct mc_timeline_sample {
+    int64_t frame; /* output frame index k (-1 for a sample taken at an arbitrary time) */
+    double time;   /* seconds: k / fps */
+    int stored;    /* stored camera frame shown (or interpolated from) */
+    int next;      /* stored frame interpolated towards; == stored when lerp == 0 */
+    float lerp;    /* in [0, 1) */
+    int shot;      /* 0-based: number of cuts c with c < stored */
+    bool ended;    /* the camera has ended at this time (f > N - 2) */
+} mc_timeline_sample;
+
+/* Samples output frame k (k >= 0) at fps output frames per second (fps >= 1). */
+void mc_timeline_sample_frame(const mc_camera *cam, int fps, int64_t k, mc_timeline_sample *out);
+
+/* Samples an arbitrary time t >= 0 in seconds (for sub-frame queries such as motion blur). */
+void mc_timeline_sample_time(const mc_camera *cam, double t, mc_timeline_sample *out);
+
+/* Number of output frames K: frames 0 .. K-1, where K - 1 is the first frame that has ended.
+ * A one-frame camera never ends: then the result is single_frame_length (which the caller
+ * takes from the scene's frames setting or the longest actor animation). */
+int64_t mc_timeline_frame_count(const mc_camera *cam, int fps, int64_t single_frame_length);
+
+#endif

@@ -1,0 +1,31 @@
+/* Plain value types shared by every module. Conventions (Doom 3's, written down once):
+ * world +Z up, +X forward, +Y left, 1 unit = 1 inch. A quaternion is stored x y z w as in the
+ * files, w >= 0 rebuilt as sqrt(|1 - x^2 - y^2 - z^2|); rotation matrices are built with Doom's
+ * ToMat3 and applied to row vectors (see mathx.h). */
+#ifndef MC_TYPES_H
+#define MC_TYPES_H
+
+typedef struct mc_vec2 {
+    float x, y;
+} mc_vec2;
+
+typedef struct mc_vec3 {
+    float x, y, z;
+} mc_vec3;
+
+typedef struct mc_quat {
+    float x, y, z, w;
+} mc_quat;
+
+/* Rows are axes (row 0 forward, row 1 left, row 2 up for a view); points are row vectors:
+ * p' = p * M, i.e. p'.c = sum_r p.r * m[r][c]. */
+typedef struct mc_mat3 {
+    float m[3][3];
+} mc_mat3;
+
+/* OpenGL layout: column-major, element (row r, col c) at m[c * 4 + r]. */
+typedef struct mc_mat4 {
+    float m[16];
+} mc_mat4;
+
+#endif

@@ -1,0 +1,40 @@
+/* The command line: one file per subcommand, plus the shared diagnostics printer. Only code
+ * under src/cli/ prints or chooses exit codes. */
+#ifndef MC_CLI_H
+#define MC_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <md5cine/error.h>
+
+/* Exit codes (DESIGN.md 4). */
+enum {
+    MC_EXIT_OK = 0,
+    MC_EXIT_DIFFERENT = 1, /* a comparison found differences */
+    MC_EXIT_INPUT = 2,     /* bad input or usage */
+    MC_EXIT_RUNTIME = 3,   /* GL, encoder, I/O */
+    MC_EXIT_INTERRUPT = 130,
+};
+
+int mc_cmd_info(int argc, char **argv);
+int mc_cmd_render(int argc, char **argv);
+int mc_cmd_export(int argc, char **argv);
+int mc_cmd_compare(int argc, char **argv);
+
+/* Prints "file:line:col: error: msg" (or "md5cine: error: msg" without a file), then, when
+ * the error has a position and the file can be read, the source line and a caret under the
+ * column. severity is "error" or "warning". */
+void mc_diag_print(FILE *to, const char *severity, const mc_error *e);
+
+/* An mc_warn_fn that prints warnings with mc_diag_print to stderr; user is unused. */
+void mc_diag_warn(void *user, const mc_error *w);
+
+/* The exit code for a failed library call: input errors -> 2, runtime errors -> 3,
+ * MC_ERR_INTERRUPTED -> 130. */
+int mc_exit_code(mc_status s);
+
+/* Prints "md5cine: error: <msg>" for a usage problem and returns MC_EXIT_INPUT. */
+int mc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,90 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Copies line `line` (1-based) of the file into out without its newline; false if the file
+ * cannot be read or is shorter. */
+static bool read_source_line(const char *path, int line, char *out, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    int c, at = 1;
+    size_t n = 0;
+
+    if (!f)
+        return false;
+    while (at < line && (c = fgetc(f)) != EOF)
+        if (c == '\n')
+            at++;
+    if (at != line) {
+        fclose(f);
+        return false;
+    }
+    while ((c = fgetc(f)) != EOF && c != '\n' && c != '\r' && n + 1 < cap)
+        out[n++] = (char)c;
+    out[n] = '\0';
+    fclose(f);
+    return true;
+}
+
+void mc_diag_print(FILE *to, const char *severity, const mc_error *e)
+{
+    char src[1024];
+
+    if (e->file[0] && e->line > 0)
+        fprintf(to, "%s:%d:%d: %s: %s\n", e->file, e->line, e->col, severity, e->msg);
+    else if (e->file[0])
+        fprintf(to, "%s: %s: %s\n", e->file, severity, e->msg);
+    else
+        fprintf(to, "md5cine: %s: %s\n", severity, e->msg);
+    if (e->line <= 0 || !read_source_line(e->file, e->line, src, sizeof src))
+        return;
+    fprintf(to, "%5d | %s\n      | ", e->line, src);
+    /* Keep tabs so the caret lines up under the column whatever the tab width. */
+    for (int i = 0; i + 1 < e->col && src[i]; i++)
+        fputc(src[i] == '\t' ? '\t' : ' ', to);
+    fputs("^\n", to);
+}
+
+void mc_diag_warn(void *user, const mc_error *w)
+{
+    (void)user;
+    mc_diag_print(stderr, "warning", w);
+}
+
+int mc_exit_code(mc_status s)
+{
+    switch (s) {
+    case MC_OK:
+        return MC_EXIT_OK;
+    case MC_ERR_SYNTAX:
+    case MC_ERR_RANGE:
+    case MC_ERR_LIMIT:
+    case MC_ERR_MISMATCH:
+    case MC_ERR_USAGE:
+    case MC_ERR_IMAGE:
+        return MC_EXIT_INPUT;
+    case MC_ERR_INTERRUPTED:
+        return MC_EXIT_INTERRUPT;
+    case MC_ERR_NOMEM:
+    case MC_ERR_IO:
+    case MC_ERR_GL:
+    case MC_ERR_CODEC:
+        return MC_EXIT_RUNTIME;
+    }
+    return MC_EXIT_RUNTIME;
+}
+
+int mc_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("md5cine: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return MC_EXIT_INPUT;
+}

@@ -1,0 +1,54 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef MC_VERSION
+#define MC_VERSION "0.1.0"
+#endif
+
+typedef struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *synopsis;
+} subcommand;
+
+static const subcommand subcommands[] = {
+    { "render", mc_cmd_render, "render SCENE -o OUT [options]   render a cut scene to MP4 or PNGs" },
+    { "info", mc_cmd_info, "info FILE... [--json] [--timeline] [--fps N] [--lenient]" },
+    { "export", mc_cmd_export, "export MESH [ANIM] (--frame F | --time S) -o OUT.obj" },
+    { "compare", mc_cmd_compare, "compare A B [options]            compare frames, folders, videos" },
+};
+
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: md5cine <command> [options]\n\n");
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        fprintf(to, "  md5cine %s\n", subcommands[i].synopsis);
+    fprintf(to, "\n'md5cine <command> --help' shows a command's options.\n"
+                "Exit status: 0 done, 1 comparison differences, 2 bad input or usage,\n"
+                "3 runtime failure (GL, encoder, I/O), 130 interrupted.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return MC_EXIT_INPUT;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return MC_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("md5cine %s\n", MC_VERSION);
+        return MC_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        if (strcmp(argv[1], subcommands[i].name) == 0)
+            return subcommands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "md5cine: error: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return MC_EXIT_INPUT;
+}

@@ -1,0 +1,94 @@
+/* A small test harness: EXPECT_* record a failure and go on, ASSERT_* return from the case.
+ * Each failure prints file:line, the expression and both values. test_run() runs every case
+ * (or the ones named on the command line) and ends with "N passed, N failed". */
+#ifndef MC_TEST_H
+#define MC_TEST_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef struct test_case {
+    const char *name;
+    void (*fn)(void);
+} test_case;
+
+#define TEST_ENTRY(fn) { #fn, fn }
+#define TEST_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+int test_run(int argc, char **argv, const test_case *cases, size_t n);
+
+/* Internal: record a failure. Returns false so ASSERT_* can return. */
+bool test_fail(const char *file, int line, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+/* Writes into out the path of a scratch file or folder under MC_TEST_TMP (or /tmp), unique
+ * per process and leaf; returns out. */
+char *test_tmp_path(char *out, size_t cap, const char *leaf);
+
+#define EXPECT(c) ((c) ? true : test_fail(__FILE__, __LINE__, "expected %s", #c))
+#define EXPECT_EQ_INT(a, b)                                                                   \
+    do {                                                                                      \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                   \
+        if (a_ != b_)                                                                         \
+            test_fail(__FILE__, __LINE__, "expected %s == %s (got %lld vs %lld)", #a, #b, a_, \
+                      b_);                                                                    \
+    } while (0)
+#define EXPECT_EQ_STR(a, b)                                                                  \
+    do {                                                                                     \
+        const char *a_ = (a), *b_ = (b);                                                     \
+        if (!a_ || !b_ || strcmp(a_, b_) != 0)                                               \
+            test_fail(__FILE__, __LINE__, "expected %s == %s (got \"%s\" vs \"%s\")", #a, #b, \
+                      a_ ? a_ : "(null)", b_ ? b_ : "(null)");                               \
+    } while (0)
+#define EXPECT_CONTAINS(hay, needle)                                                           \
+    do {                                                                                       \
+        const char *h_ = (hay), *n_ = (needle);                                                \
+        if (!h_ || !strstr(h_, n_))                                                            \
+            test_fail(__FILE__, __LINE__, "expected %s to contain \"%s\" (got \"%s\")", #hay, \
+                      n_, h_ ? h_ : "(null)");                                                 \
+    } while (0)
+#define EXPECT_NEAR(a, b, eps)                                                              \
+    do {                                                                                    \
+        double a_ = (double)(a), b_ = (double)(b);                                          \
+        if (!(fabs(a_ - b_) <= (double)(eps)))                                              \
+            test_fail(__FILE__, __LINE__, "expected %s ~= %s within %g (got %.9g vs %.9g)", \
+                      #a, #b, (double)(eps), a_, b_);                                       \
+    } while (0)
+#define EXPECT_EQ_VEC3(a, b, eps)                                                             \
+    do {                                                                                      \
+        mc_vec3 a_ = (a), b_ = (b);                                                           \
+        if (!(fabsf(a_.x - b_.x) <= (eps) && fabsf(a_.y - b_.y) <= (eps) &&                   \
+              fabsf(a_.z - b_.z) <= (eps)))                                                   \
+            test_fail(__FILE__, __LINE__,                                                     \
+                      "expected %s ~= %s within %g (got (%g %g %g) vs (%g %g %g))", #a, #b,   \
+                      (double)(eps), (double)a_.x, (double)a_.y, (double)a_.z, (double)b_.x, \
+                      (double)b_.y, (double)b_.z);                                            \
+    } while (0)
+/* Expect MC_OK, printing the error record otherwise. */
+#define EXPECT_OK(status, err)                                                                \
+    do {                                                                                      \
+        mc_status s_ = (status);                                                              \
+        if (s_ != MC_OK)                                                                      \
+            test_fail(__FILE__, __LINE__, "expected %s to succeed: %s:%d:%d: %s", #status,    \
+                      (err)->file, (err)->line, (err)->col, (err)->msg);                      \
+    } while (0)
+#define ASSERT(c)                                                   \
+    do {                                                            \
+        if (!(c)) {                                                 \
+            test_fail(__FILE__, __LINE__, "assertion %s failed", #c); \
+            return;                                                 \
+        }                                                           \
+    } while (0)
+#define ASSERT_OK(status, err)                                                                \
+    do {                                                                                      \
+        mc_status s_ = (status);                                                              \
+        if (s_ != MC_OK) {                                                                    \
+            test_fail(__FILE__, __LINE__, "expected %s to succeed: %s:%d:%d: %s", #status,    \
+                      (err)->file, (err)->line, (err)->col, (err)->msg);                      \
+            return;                                                                           \
+        }                                                                                     \
+    } while (0)
+
+#endif
