@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages md5cine needs, skipping those already installed.
+# usage: scripts/deps.sh [--test]     (--test adds what the test suite needs)
+# Runs apt-get directly as root, through sudo otherwise.
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config libosmesa6-dev libavcodec-dev libavformat-dev
+          libavutil-dev libswscale-dev libstb-dev zlib1g-dev)
+if [ "${1:-}" = "--test" ]; then
+    # assimp: the independent implementation the pose tests agree with; ffmpeg: the command line
+    # the video tests cross-check with; clang + its runtime: the libFuzzer targets.
+    packages+=(libassimp-dev ffmpeg clang libclang-rt-14-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=()
+elif command -v sudo >/dev/null; then
+    sudo=(sudo)
+else
+    echo "md5cine: need root or sudo to install: ${missing[*]}" >&2
+    exit 1
+fi
+echo "md5cine: installing ${missing[*]}" >&2
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
