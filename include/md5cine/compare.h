@@ -1,0 +1,128 @@
+/* Frame comparison: the metrics that decide whether a rendered frame matches a reference, and
+ * the picture that shows where it does not.
+ *
+ * Both frames are 8-bit RGBA, top row first, of the same size. Only R, G and B are compared:
+ * md5cine's frames are opaque, a PNG without alpha reads as opaque and video has no alpha, so
+ * alpha carries nothing a comparison could use.
+ *
+ * Metrics of one frame pair (a = reference, b = candidate):
+ *   max_diff    largest |a - b| over the R, G, B samples of every pixel (0..255)
+ *   mean_diff   mean |a - b| over all R, G, B samples
+ *   psnr        10 log10(255^2 / MSE), MSE over all R, G, B samples; INFINITY when identical
+ *   over_share  share (0..1) of pixels whose largest channel difference exceeds `threshold`
+ *   ssim        mean SSIM of the BT.709 luma (Y = 0.2126 R + 0.7152 G + 0.0722 B, 0..255),
+ *               Wang et al. 2004: C1 = (0.01 * 255)^2, C2 = (0.03 * 255)^2, an 11x11 Gaussian
+ *               window with sigma 1.5 (weights normalised to sum 1), mean over every window
+ *               position that lies wholly inside the image (no padding). An image narrower or
+ *               lower than 11 pixels has one window: the whole image, weighted uniformly.
+ *
+ * Limits (mc_compare_opts) and their defaults. A pair passes when every enabled limit holds.
+ *
+ *   lossless (PNG against PNG)             lossy (either side is a video)
+ *   threshold          4 levels            4 levels (reported only)
+ *   max_failing_share  0.0005 (0.05 %)     1 (off)
+ *   max_diff_limit     255 (off)           255 (off)
+ *   min_ssim           0.995               0.95
+ *   min_psnr           0 (off)             35 dB
+ *
+ * Why: llvmpipe gives bit-identical frames on one machine, but other Mesa builds, CPUs (vector
+ * width) and the default-framebuffer/FBO paths differ by 1-3 levels on edge pixels, and
+ * softpipe-like drivers differ more on a few pixels. Differences of up to 4 levels are below
+ * what anyone sees and are ignored per pixel; noise of +-2 everywhere keeps SSIM above 0.999.
+ * A real change (a limb moved by one pixel, a swapped frame, a recoloured region) moves
+ * hundreds of pixels by far more than 4 levels: the share of such pixels exceeds 0.05 % of a
+ * 1280x720 frame (460 pixels) or SSIM falls below 0.995 (measurements: tests/compare_test.c
+ * and the README). Video is lossy: x264 at crf 18 leaves +-10 levels near edges, so per-pixel
+ * limits are off and PSNR/SSIM decide; a PNG render against its own crf 18 MP4 gives PSNR
+ * above 40 dB and SSIM above 0.98, a swapped frame far below both. */
+#ifndef MC_COMPARE_H
+#define MC_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <md5cine/error.h>
+
+/* Bits of mc_compare_opts.set: the fields given explicitly. Unset fields take the default of
+ * the mode (lossless or lossy), so a zeroed struct means "the lossless defaults". */
+enum {
+    MC_COMPARE_SET_THRESHOLD = 1u << 0,
+    MC_COMPARE_SET_MAX_FAILING_SHARE = 1u << 1,
+    MC_COMPARE_SET_MAX_DIFF = 1u << 2,
+    MC_COMPARE_SET_MIN_SSIM = 1u << 3,
+    MC_COMPARE_SET_MIN_PSNR = 1u << 4,
+    MC_COMPARE_SET_ALL = (1u << 5) - 1u,
+};
+
+typedef struct mc_compare_opts {
+    bool lossy;               /* use the lossy (video) defaults for unset fields */
+    unsigned set;             /* MC_COMPARE_SET_* bits: which of the fields below apply */
+    int threshold;            /* levels 0..255: a pixel is "over" when max channel diff > this */
+    double max_failing_share; /* 0..1: fail when over_share > this (1 = off) */
+    int max_diff_limit;       /* 0..255: fail when max_diff > this (255 = off) */
+    double min_ssim;          /* fail when ssim < this (-1 = off) */
+    double min_psnr;          /* dB: fail when psnr < this (0 = off) */
+    float diff_gain;          /* diff image: red = diff * gain / 255; 0 means 16 */
+} mc_compare_opts;
+
+/* Reasons a pair failed (mc_compare_result.fail). */
+enum {
+    MC_COMPARE_FAIL_SHARE = 1u << 0, /* over_share > max_failing_share */
+    MC_COMPARE_FAIL_MAX = 1u << 1,   /* max_diff > max_diff_limit */
+    MC_COMPARE_FAIL_SSIM = 1u << 2,  /* ssim < min_ssim */
+    MC_COMPARE_FAIL_PSNR = 1u << 3,  /* psnr < min_psnr */
+};
+
+typedef struct mc_compare_result {
+    int max_diff;        /* 0..255, over R, G, B */
+    int max_x, max_y;    /* first pixel (row-major) with max_diff; 0, 0 when identical */
+    double mean_diff;    /* levels, over R, G, B samples */
+    double psnr;         /* dB; INFINITY when identical */
+    size_t over_pixels;  /* pixels whose max channel diff > threshold */
+    double over_share;   /* over_pixels / (w * h) */
+    double ssim;         /* mean SSIM of BT.709 luma; 1 when identical */
+    bool pass;           /* fail == 0 */
+    unsigned fail;       /* MC_COMPARE_FAIL_* bits */
+} mc_compare_result;
+
+/* Scratch memory for mc_compare_rgba, reused across calls so that a frame loop allocates only
+ * when the frame width grows. Zero-initialise; release with mc_compare_work_free. */
+typedef struct mc_compare_work {
+    double *buf;
+    size_t cap; /* doubles in buf */
+} mc_compare_work;
+
+/* Frees the scratch memory; the struct is zeroed and reusable. NULL is allowed. */
+void mc_compare_work_free(mc_compare_work *work);
+
+/* The limits that apply: the fields of opts (NULL = zeroed) named in opts->set, the defaults of
+ * the mode for the rest; out->set is MC_COMPARE_SET_ALL and out->diff_gain is filled. */
+void mc_compare_effective(const mc_compare_opts *opts, mc_compare_opts *out);
+
+/* Compares frame b (candidate) against frame a (reference), both w x h RGBA, top row first,
+ * rows stride_a / stride_b bytes apart (>= 4 * w), and fills *out. opts may be NULL (lossless
+ * defaults). work may be NULL: the function then allocates its scratch memory (about
+ * 60 * w doubles) and frees it before returning. Errors: MC_ERR_USAGE (w or h < 1, a stride
+ * below 4 * w, a NULL buffer), MC_ERR_NOMEM; *out is then zeroed. */
+mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                          int w, int h, const mc_compare_opts *opts, mc_compare_work *work,
+                          mc_compare_result *out, mc_error *err);
+
+/* Writes the failed limits of r as one line into buf ("ssim 0.9812 < 0.995; 0.21% of pixels
+ * differ by more than 4 > 0.05%"), "" when r passed. Always NUL-terminates (cap >= 1); the
+ * line is cut if buf is short. opts as for mc_compare_rgba. */
+void mc_compare_reasons(const mc_compare_result *r, const mc_compare_opts *opts, char *buf,
+                        size_t cap);
+
+/* The difference picture of a (reference) and b: a faded grey copy of a's luma
+ * (grey = 128 + Y / 4) under red whose strength is (max channel diff) * gain / 255, capped
+ * at 1; a pixel over the threshold is at least half red so that a single one stands out.
+ * out receives w x h opaque RGBA, rows out_stride bytes apart (>= 4 * w), owned by the caller.
+ * opts as for mc_compare_rgba (threshold and diff_gain are used). Does nothing when w or h
+ * < 1 or a buffer is NULL. */
+void mc_compare_diff_image(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                           int w, int h, const mc_compare_opts *opts, uint8_t *out,
+                           size_t out_stride);
+
+#endif

@@ -1,0 +1,77 @@
+/* Reading frames to compare: one PNG, a folder of numbered PNGs, or a video.
+ *
+ * The kind of a path is decided by stat and extension: a folder is a PNG sequence; a file
+ * ending in .mp4, .mkv, .mov, .webm, .avi or .y4m (any case) is a video; any other file is read
+ * as one image (PNG, or anything stb_image reads).
+ *
+ * Frame numbers: in a folder, every file ending in .png (any case) whose name contains a run of
+ * decimal digits takes the number of the last such run ("00017.png", "shot_a.00017.png" -> 17);
+ * other files are ignored, two files with the same number are an error. A video's frames are
+ * numbered 0..n-1 in presentation order. A single image has the number in its name, or 0
+ * when its name has none.
+ *
+ * Pixels: 8-bit RGBA, top row first, opaque unless the PNG has alpha. A video is decoded with
+ * libavcodec and converted with libswscale using the stream's colour tags (matrix BT.709,
+ * BT.601 or others swscale knows; limited or full range); untagged streams are read as BT.709
+ * limited range, which is what md5cine's encoder writes and tags. */
+#ifndef MC_FRAMES_IN_H
+#define MC_FRAMES_IN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <md5cine/error.h>
+
+typedef enum mc_frames_kind {
+    MC_FRAMES_IMAGE,  /* one image file */
+    MC_FRAMES_FOLDER, /* a folder of numbered PNGs */
+    MC_FRAMES_VIDEO,  /* a video file: lossy, compare with the lossy defaults */
+} mc_frames_kind;
+
+/* An open source. Opaque: it owns decoders and the pixels of the current frame. */
+typedef struct mc_frames_in mc_frames_in;
+
+/* One frame, valid until the next mc_frames_read on the same source or its close. */
+typedef struct mc_frame {
+    long number;         /* frame number (see above) */
+    int width, height;   /* pixels */
+    size_t stride;       /* bytes between rows, >= 4 * width */
+    const uint8_t *rgba; /* owned by the source */
+    const char *name;    /* the PNG's path, or the video's path; owned by the source */
+} mc_frame;
+
+/* Opens path. For a folder the names are listed and sorted by number (no image is read yet);
+ * for a video the packets are counted (demuxing without decoding), so mc_frames_count is exact
+ * for streams with one frame per packet (H.264, HEVC, VP9, raw video).
+ * Errors, each naming the path: MC_ERR_IO (missing, unreadable, a folder with no numbered
+ * PNG, two PNGs with the same number), MC_ERR_IMAGE (a video with no video stream or a codec
+ * that cannot be opened), MC_ERR_LIMIT (over 10 million frames), MC_ERR_NOMEM.
+ * On failure *out is NULL. */
+mc_status mc_frames_open(const char *path, mc_frames_in **out, mc_error *err);
+
+/* Closes the source and frees everything it owns. NULL is allowed. */
+void mc_frames_close(mc_frames_in *src);
+
+mc_frames_kind mc_frames_kind_of(const mc_frames_in *src);
+
+/* The path given to mc_frames_open; owned by the source. */
+const char *mc_frames_path(const mc_frames_in *src);
+
+/* Number of frames (>= 1 after a successful open). */
+size_t mc_frames_count(const mc_frames_in *src);
+
+/* The number of the frame at index (0..count-1), in increasing order. -1 when out of range. */
+long mc_frames_number(const mc_frames_in *src, size_t index);
+
+/* Index of the frame numbered number, or false when there is none. */
+bool mc_frames_find(const mc_frames_in *src, long number, size_t *index);
+
+/* Reads the frame at index into *out. Images and folders read in any order; a video reads
+ * forward only (an index below the last one read is MC_ERR_USAGE; skipping ahead decodes and
+ * drops the frames between). Errors name the file: MC_ERR_IO (cannot read),
+ * MC_ERR_IMAGE (not a decodable image, truncated, a video that ends early or fails to decode),
+ * MC_ERR_USAGE (index out of range), MC_ERR_NOMEM. */
+mc_status mc_frames_read(mc_frames_in *src, size_t index, mc_frame *out, mc_error *err);
+
+#endif
