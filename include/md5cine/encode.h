@@ -1,0 +1,112 @@
+/* Video output: RGBA frames in, an MP4/MKV/MOV file (libavformat + libavcodec) or a
+ * yuv4mpeg2 stream out.
+ *
+ * Containers come from the output name's extension (case-insensitive): ".mp4", ".mkv",
+ * ".mov" (encoded), ".y4m" (uncompressed yuv4mpeg2 file) and "-" (yuv4mpeg2 on stdout, for
+ * piping into another encoder). Anything else is MC_ERR_USAGE.
+ *
+ * Defaults (a zero field in mc_encoder_desc):
+ *   codec    "libx264"; when the asked encoder is not in this libavcodec, the chain
+ *            libx264 -> mpeg4 is tried, the desc's warn callback is told "encoder 'X' is not
+ *            available, using 'Y'" and mc_encoder_codec_name() says which one is used. Nothing
+ *            is substituted silently. An encoder that exists but fails to open is an error.
+ *   crf      MC_ENCODER_DEFAULT_CRF (18: review quality). For encoders without CRF (mpeg4)
+ *            the value maps to a fixed quantiser: qscale = max(1, crf / 6).
+ *   preset   MC_ENCODER_DEFAULT_PRESET ("veryfast"; x264 only).
+ *   threads  MC_ENCODER_DEFAULT_THREADS (2). A fixed count, never "auto": x264's thread count
+ *            changes its bitstream, so a fixed count makes the bytes the same on every machine.
+ *   gop      a keyframe at every shot start (an IDR frame for x264) and at least every
+ *            10 seconds; x264 may add keyframes at scene changes inside a shot.
+ *
+ * Pixels: RGBA (alpha ignored) is converted to yuv420p with BT.709 coefficients, full-range
+ * RGB to limited ("TV") range YUV, and the stream is tagged bt709 primaries / transfer /
+ * matrix and tv range, so players show the colours that were rendered.
+ *
+ * Sizes: width and height must be even (4:2:0 chroma; x264 rejects odd sizes). An odd size
+ * is rejected by mc_encoder_create with MC_ERR_USAGE; it is not padded, so the output
+ * always has exactly the size asked for. Limits: 16..16384 pixels each way.
+ *
+ * Timing: the time base is 1/fps; frame k (the k-th frame written, from 0) has pts k and
+ * lasts one frame, so a file of N frames lasts exactly N / fps seconds.
+ *
+ * Shots: desc.shot_starts lists the output frame indices where shots begin. Each gets a
+ * keyframe, and the file (MP4, MKV, MOV) gets one chapter per shot titled "Shot N", running
+ * from its start to the next shot's start (the last one to the end). N is
+ * desc.shot_numbers[i] when given, else i + 1. When the list is empty or does not start at 0,
+ * frames before the first start are not in any chapter.
+ *
+ * Files: MP4 and MOV are written with "+faststart" (the index at the front, for streaming
+ * and quick opening in review tools). Output goes to a temporary name in the target folder
+ * (mc_outfile) and is renamed into place by mc_encoder_finish; a failure, or destroying an
+ * encoder that was not finished, removes it, so no half-written video is ever left.
+ *
+ * Reproducibility: the same frames and desc give the same bytes on every run and machine
+ * with the same FFmpeg/x264 build. No creation time is written, the muxer and encoder run in
+ * bit-exact mode (no "Lavf..."/"Lavc..." version strings, fixed MKV UIDs); x264 still stores
+ * its own version and settings in an SEI message, so a different x264 build gives different
+ * bytes. */
+#ifndef MC_ENCODE_H
+#define MC_ENCODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <md5cine/error.h>
+
+#define MC_ENCODER_DEFAULT_CODEC "libx264"
+#define MC_ENCODER_DEFAULT_CRF 18
+#define MC_ENCODER_DEFAULT_PRESET "veryfast"
+#define MC_ENCODER_DEFAULT_THREADS 2
+#define MC_ENCODER_MIN_SIZE 16
+#define MC_ENCODER_MAX_SIZE 16384
+
+typedef struct mc_encoder mc_encoder;
+
+typedef struct mc_encoder_desc {
+    const char *path;   /* output file (extension picks the container) or "-" for stdout */
+    int width, height;  /* pixels, even, MC_ENCODER_MIN_SIZE..MC_ENCODER_MAX_SIZE */
+    int fps;            /* frames per second, 1..1000 */
+    const char *codec;  /* libavcodec encoder name; NULL -> MC_ENCODER_DEFAULT_CODEC */
+    int crf;            /* 1..51 quality (lower is better); 0 -> MC_ENCODER_DEFAULT_CRF */
+    const char *preset; /* x264 preset; NULL -> MC_ENCODER_DEFAULT_PRESET */
+    int threads;        /* encoder threads, 1..16; 0 -> MC_ENCODER_DEFAULT_THREADS */
+    bool bottom_up;     /* frames arrive bottom row first (glReadPixels order) */
+    const int64_t *shot_starts; /* strictly increasing output frame indices; may be NULL */
+    const int *shot_numbers;    /* chapter numbers, shot_count of them; NULL -> 1, 2, ... */
+    size_t shot_count;
+    mc_warn_fn warn;    /* told about encoder substitutions; may be NULL (then dropped) */
+    void *warn_user;
+} mc_encoder_desc;
+
+/* Opens the output (under its temporary name) and the encoder. *out is NULL on failure.
+ * The desc and its arrays are copied; the caller keeps ownership. Errors: MC_ERR_USAGE (bad
+ * size, fps, crf, threads, extension, shot list; message names the value), MC_ERR_IO (the
+ * folder cannot be written; names the file), MC_ERR_CODEC (no usable encoder, the encoder
+ * refused the settings), MC_ERR_NOMEM. */
+mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_error *err);
+
+/* Converts and encodes one frame: width * height RGBA pixels, rows `stride` bytes apart
+ * (stride >= width * 4), top row first unless desc.bottom_up. The pixels are not kept after
+ * the call returns. Allocates nothing per frame on the libx264 path. Errors: MC_ERR_CODEC,
+ * MC_ERR_IO (naming the file, e.g. a full disk), MC_ERR_USAGE (after finish or a failure).
+ * After an error the encoder only accepts mc_encoder_destroy. */
+mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride,
+                                mc_error *err);
+
+/* Flushes the encoder, writes the trailer (chapters, faststart index) and renames the file
+ * into place. Errors as for write; on failure the temporary file is removed. Calling it a
+ * second time is MC_ERR_USAGE. */
+mc_status mc_encoder_finish(mc_encoder *enc, mc_error *err);
+
+/* Frees everything; NULL is fine. Without a successful finish the output is removed. */
+void mc_encoder_destroy(mc_encoder *enc);
+
+/* The libavcodec encoder actually used ("libx264", "mpeg4"), or "yuv4mpeg2" for the raw
+ * stream. Valid until destroy; never NULL. */
+const char *mc_encoder_codec_name(const mc_encoder *enc);
+
+/* Frames written so far. */
+int64_t mc_encoder_frame_count(const mc_encoder *enc);
+
+#endif
