@@ -1,0 +1,157 @@
+/* scene: the .md5scene file (DESIGN.md 3) -- one camera, any number of actors, output settings.
+ *
+ *   md5scene 1                                    // required first: the format version (1)
+ *   camera "cams/intro.md5camera"                 // required
+ *   base "assets"                                 // optional: folder for implicit textures
+ *   frames 240                                    // optional: length of a one-frame camera
+ *   output { width 1280 height 720 fps 24 background ( 0.05 0.05 0.08 ) }  // all optional
+ *   actor "drone" {                               // any number; names are unique
+ *       mesh "models/drone/drone.md5mesh"         // required
+ *       anim "models/drone/forward.md5anim"       // optional: without it the bind pose
+ *       origin ( 0 0 0 )  yaw 90  scale 1  start 0.5  loop 1  in_place 0
+ *       material "models/drone/skin" "models/drone/skin.jpg"   // repeatable; "" maps ""
+ *   }
+ *
+ * Keywords may come in any order inside their block; each at most once (material: once per
+ * shader name). Paths are relative to the scene file's folder (absolute paths stay as they
+ * are; a backslash is read as '/'). Values: version 1; frames 1..10000000; width and height
+ * 16..16384; fps 1..1000; background components 0..1; scale > 0; loop and in_place 0 or 1;
+ * yaw (degrees about +Z, counter-clockwise seen from above) and start (seconds) any number.
+ * Every error names file:line:col of the offending token.
+ *
+ * Two steps: mc_scene_parse reads the text only (what the fuzzer calls); mc_scene_resolve loads
+ * every file the scene names -- camera, meshes, anims -- cross-checks each mesh against its
+ * anim and resolves each submesh's texture path, so that a bad file anywhere fails before the
+ * first frame. mc_scene_load does read + parse + resolve.
+ *
+ * Texture of a submesh (paths only: decoding images is the caller's job):
+ *   1. the actor's material line whose shader name equals the submesh's shader (compared
+ *      case-insensitively with '\' read as '/'); its file must exist (else an error there);
+ *   2. Doom's implicit rule: the shader name with '\' as '/' and the extension after its last
+ *      '.' removed (a '.' inside a folder name is kept), plus ".tga", ".png", ".jpg" in that
+ *      order, first in the mesh file's folder, then in the scene's base folder;
+ *   3. nothing: texture NULL (plain lit material) and a warning through opts->warn naming the
+ *      shader and the places looked at, positioned at the submesh's shader in the mesh file.
+ */
+#ifndef MC_SCENE_H
+#define MC_SCENE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <md5cine/arena.h>
+#include <md5cine/error.h>
+#include <md5cine/md5anim.h>
+#include <md5cine/md5camera.h>
+#include <md5cine/md5mesh.h>
+#include <md5cine/types.h>
+
+/* Largest counts a scene may hold (MC_ERR_LIMIT beyond). */
+#define MC_SCENE_MAX_ACTORS 4096
+#define MC_SCENE_MAX_MATERIALS 1024 /* per actor */
+
+typedef struct mc_scene_material {
+    const char *shader; /* shader name as written (may be ""), in the scene's arena */
+    const char *path;   /* image path, resolved against the scene's folder */
+    int line, col;      /* position of the path token */
+    bool used;          /* set by resolve: some submesh uses this line */
+} mc_scene_material;
+
+typedef struct mc_scene_actor {
+    const char *name; /* as written; unique in the scene */
+    int line, col;    /* position of the name token */
+    const char *mesh_path; /* resolved against the scene's folder; never NULL */
+    int mesh_line, mesh_col;
+    const char *anim_path; /* NULL: no anim, the actor keeps its bind pose */
+    int anim_line, anim_col;
+    mc_vec3 origin; /* world position, inches; default (0 0 0) */
+    float yaw;      /* degrees about +Z; default 0 */
+    float scale;    /* uniform, > 0; default 1 */
+    float start;    /* scene time in seconds at which the anim starts; default 0 */
+    bool loop;      /* default false: hold the last frame */
+    bool in_place;  /* default false: keep joint 0's translation */
+    int num_materials;
+    mc_scene_material *materials;
+
+    /* Filled by mc_scene_resolve (zero until then); owned by the scene. */
+    mc_mesh mesh;
+    mc_anim anim;          /* zeroed when anim_path is NULL */
+    int *joint_map;        /* mesh.num_joints entries: the anim joint of each mesh joint;
+                              NULL without an anim */
+    const char **textures; /* mesh.num_meshes entries: image path or NULL (plain material) */
+} mc_scene_actor;
+
+typedef struct mc_scene {
+    const char *name; /* the scene file's path as given, for messages */
+    const char *dir;  /* its folder with a trailing '/', or "" for the current folder */
+    int version;
+    const char *camera_path; /* resolved; never NULL after a successful parse */
+    int camera_line, camera_col;
+    const char *base_path; /* resolved base folder, or NULL when not given */
+    int frames;            /* 0 when not given */
+    int width, height;     /* 0 when not given */
+    int fps;               /* 0 when not given (then the camera's frame rate) */
+    bool has_background;
+    float background[3]; /* linear 0..1 RGB when has_background */
+    int num_actors;
+    mc_scene_actor *actors;
+
+    bool resolved; /* mc_scene_resolve succeeded: camera and actors' files are loaded */
+    mc_camera camera;
+    mc_arena arena; /* owns every pointer above except the loaded structs, which
+                       mc_scene_release frees */
+} mc_scene;
+
+/* Parses scene text buf[0..len) (need not be NUL-terminated). name is the scene file's path:
+ * it names the file in errors and its folder is the base of every relative path (it is
+ * copied). opts may be NULL. Loads no file. On success fills *out (end it with
+ * mc_scene_release); on failure returns the code, fills *err (if not NULL) and leaves *out
+ * zeroed. */
+mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
+                         mc_scene *out, mc_error *err);
+
+/* Loads the camera and every actor's mesh and anim (with opts, so lenient parsing and warnings
+ * reach them), maps mesh joints to anim joints by name, and resolves textures (see above).
+ * Errors: a file that cannot be read is MC_ERR_IO at the scene token naming it; a parse error
+ * inside a referenced file keeps that file's own position; a mesh joint missing from the anim
+ * or with another parent is MC_ERR_MISMATCH naming the joint, positioned in the anim file; a
+ * material file that does not exist is MC_ERR_IO at the material's path token. On failure the
+ * scene stays parsed but not resolved (release it as usual). Calling it twice is an error
+ * (MC_ERR_USAGE). */
+mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error *err);
+
+/* Reads the file at path, parses and resolves it. Same contract as mc_scene_parse; on failure
+ * nothing needs releasing. */
+mc_status mc_scene_load(const char *path, const mc_parse_opts *opts, mc_scene *out,
+                        mc_error *err);
+
+/* Frees everything (loaded files included); *scene is zeroed. Accepts a zeroed struct. */
+void mc_scene_release(mc_scene *scene);
+
+/* The output frame rate: fps if >= 1 (a command-line override), else the scene's fps
+ * setting, else the camera's frame rate. Needs a resolved scene. */
+int mc_scene_fps(const mc_scene *scene, int fps);
+
+/* The scene's length when the camera has a single frame, in output frames at fps (>= 1):
+ * the frames setting if given; else the longest actor animation, floor(end * fps) + 1 frames
+ * where end = start + (numFrames - 1) / frameRate seconds (one cycle for a looping anim; a
+ * negative end counts as 0); else 1. Needs a resolved scene. */
+int64_t mc_scene_single_frame_length(const mc_scene *scene, int fps);
+
+/* Number of output frames at fps (>= 1): mc_timeline_frame_count(camera, fps,
+ * mc_scene_single_frame_length(scene, fps)). A camera with several frames decides alone.
+ * Needs a resolved scene. */
+int64_t mc_scene_frame_count(const mc_scene *scene, int fps);
+
+/* The actor's model-to-world transform (OpenGL column-major): a model-space point p goes to
+ * origin + scale * (p rotated by yaw degrees about +Z, counter-clockwise seen from above).
+ * Doom's row-vector form: world = origin + (scale * p) . R with R's rows (cos, sin, 0),
+ * (-sin, cos, 0), (0, 0, 1). */
+void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out);
+
+/* The actor's anim clock at scene time t seconds: t - start (negative before the anim
+ * starts; the pose module holds frame 0 there and handles loop/hold after the end). */
+double mc_scene_actor_time(const mc_scene_actor *actor, double t);
+
+#endif
