@@ -1,0 +1,210 @@
+/* The image module: PNG written here and read back by stb_image (an independent decoder) gives
+ * the same pixels; bad files and bad outputs fail cleanly, naming the file. */
+#include <md5cine/fileio.h>
+#include <md5cine/image.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "test.h"
+
+/* A w x h RGBA picture with every channel varying (so a filter or row mix-up shows), written
+ * with a stride larger than w * 4 to check that padding is skipped. */
+static uint8_t *make_pixels(int w, int h, size_t stride)
+{
+    uint8_t *px = calloc((size_t)h, stride);
+
+    for (int y = 0; px && y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint8_t *p = px + (size_t)y * stride + (size_t)x * 4;
+
+            p[0] = (uint8_t)(x * 7 + y);
+            p[1] = (uint8_t)(y * 13);
+            p[2] = (uint8_t)((x ^ y) * 29);
+            p[3] = (uint8_t)(255 - x * 3);
+        }
+    return px;
+}
+
+static int file_exists(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0;
+}
+
+/* Writes with the given alpha mode and level, reads back and compares every pixel. */
+static void check_round_trip(int alpha, int level)
+{
+    const int w = 37, h = 23;
+    const size_t stride = (size_t)w * 4 + 12;
+    uint8_t *px = make_pixels(w, h, stride);
+    char path[512];
+    mc_error err;
+    mc_image img;
+    int bad = 0;
+
+    ASSERT(px);
+    test_tmp_path(path, sizeof path, alpha ? "rgba.png" : "rgb.png");
+    ASSERT_OK(mc_png_write(path, px, w, h, stride, alpha, level, &err), &err);
+    ASSERT_OK(mc_image_load(path, &img, &err), &err);
+    EXPECT_EQ_INT(img.width, w);
+    EXPECT_EQ_INT(img.height, h);
+    EXPECT_EQ_INT(img.channels, 4);
+    for (int y = 0; y < h && img.pixels; y++)
+        for (int x = 0; x < w; x++) {
+            const uint8_t *a = px + (size_t)y * stride + (size_t)x * 4;
+            const uint8_t *b = img.pixels + (size_t)y * img.stride + (size_t)x * 4;
+
+            /* RGB files read back with alpha 255 (stb fills the missing channel). */
+            bad += a[0] != b[0] || a[1] != b[1] || a[2] != b[2] || (alpha ? a[3] : 255) != b[3];
+        }
+    EXPECT_EQ_INT(bad, 0);
+    mc_image_release(&img);
+    free(px);
+    remove(path);
+}
+
+static void rgba_png_reads_back_identical(void)
+{
+    check_round_trip(1, 0);
+    check_round_trip(1, 9);
+}
+
+static void rgb_png_reads_back_identical_with_opaque_alpha(void)
+{
+    check_round_trip(0, 0);
+    check_round_trip(0, 6);
+}
+
+/* The PNG layout by hand: 8-byte signature, IHDR of length 13 with width, height, depth 8 and
+ * colour type 6 (RGBA) or 2 (RGB), and an IEND chunk (length 0, CRC 0xAE426082) at the end. */
+static void encoded_png_has_the_standard_layout(void)
+{
+    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const uint8_t iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    uint8_t px[3 * 2 * 4] = {0};
+    mc_png_buf buf = {0};
+    mc_error err;
+
+    ASSERT_OK(mc_png_encode(px, 3, 2, 12, 0, 0, &buf, &err), &err);
+    ASSERT(buf.len > 8 + 25 + 12);
+    EXPECT(memcmp(buf.data, sig, 8) == 0);
+    EXPECT(memcmp(buf.data + 8, "\0\0\0\x0dIHDR\0\0\0\x03\0\0\0\x02\x08\x02", 18) == 0);
+    EXPECT(memcmp(buf.data + buf.len - 12, iend, 12) == 0);
+    mc_png_buf_release(&buf);
+}
+
+static void truncated_png_fails_naming_the_file(void)
+{
+    uint8_t px[8 * 8 * 4];
+    char path[512], cut[512];
+    mc_error err;
+    mc_image img;
+    char *data;
+    size_t len;
+    FILE *f;
+
+    memset(px, 200, sizeof px);
+    test_tmp_path(path, sizeof path, "whole.png");
+    test_tmp_path(cut, sizeof cut, "cut.png");
+    ASSERT_OK(mc_png_write(path, px, 8, 8, 32, 1, 0, &err), &err);
+    ASSERT_OK(mc_read_file(path, &data, &len, &err), &err);
+    f = fopen(cut, "wb");
+    ASSERT(f);
+    EXPECT_EQ_INT(fwrite(data, 1, len / 2, f), len / 2);
+    fclose(f);
+    free(data);
+
+    EXPECT_EQ_INT(mc_image_load(cut, &img, &err), MC_ERR_IMAGE);
+    EXPECT_EQ_STR(err.file, cut);
+    EXPECT_CONTAINS(err.msg, "cannot read '");
+    EXPECT_CONTAINS(err.msg, "cut.png': ");
+    EXPECT(img.pixels == NULL);
+    remove(path);
+    remove(cut);
+}
+
+static void missing_image_file_is_an_io_error(void)
+{
+    mc_error err;
+    mc_image img;
+
+    EXPECT_EQ_INT(mc_image_load("data/no-such-image.png", &img, &err), MC_ERR_IO);
+    EXPECT_CONTAINS(err.msg, "no-such-image.png");
+}
+
+static void garbage_bytes_are_an_image_error(void)
+{
+    static const char junk[] = "this is not an image at all";
+    mc_error err;
+    mc_image img;
+
+    EXPECT_EQ_INT(mc_image_decode(junk, sizeof junk, "junk.bin", &img, &err), MC_ERR_IMAGE);
+    EXPECT_CONTAINS(err.msg, "cannot read 'junk.bin': ");
+}
+
+static void missing_folder_fails_and_leaves_nothing(void)
+{
+    uint8_t px[4 * 4 * 4] = {0};
+    char dir[512], path[600];
+    mc_error err;
+
+    test_tmp_path(dir, sizeof dir, "no-such-folder");
+    snprintf(path, sizeof path, "%s/frame.png", dir);
+    EXPECT_EQ_INT(mc_png_write(path, px, 4, 4, 16, 1, 0, &err), MC_ERR_IO);
+    EXPECT_CONTAINS(err.msg, "frame.png");
+    EXPECT(!file_exists(path));
+    EXPECT(!file_exists(dir));
+}
+
+static void bad_sizes_and_levels_are_rejected(void)
+{
+    uint8_t px[16] = {0};
+    mc_png_buf buf = {0};
+    mc_error err;
+
+    EXPECT_EQ_INT(mc_png_encode(px, 0, 1, 16, 1, 0, &buf, &err), MC_ERR_LIMIT);
+    EXPECT_EQ_INT(mc_png_encode(px, MC_IMAGE_MAX_SIDE + 1, 1, 1u << 20, 1, 0, &buf, &err),
+                  MC_ERR_LIMIT);
+    EXPECT_EQ_INT(mc_png_encode(px, 4, 1, 15, 1, 0, &buf, &err), MC_ERR_USAGE);
+    EXPECT_EQ_INT(mc_png_encode(px, 4, 1, 16, 1, 10, &buf, &err), MC_ERR_USAGE);
+    EXPECT_EQ_INT(buf.len, 0);
+    mc_png_buf_release(&buf);
+}
+
+static void created_image_is_transparent_black(void)
+{
+    mc_image img;
+    mc_error err;
+    int nonzero = 0;
+
+    ASSERT_OK(mc_image_create(5, 3, &img, &err), &err);
+    EXPECT_EQ_INT(img.stride, 20);
+    for (size_t i = 0; i < 5 * 3 * 4; i++)
+        nonzero += img.pixels[i] != 0;
+    EXPECT_EQ_INT(nonzero, 0);
+    mc_image_release(&img);
+    mc_image_release(&img);
+    EXPECT(img.pixels == NULL);
+    EXPECT_EQ_INT(mc_image_create(0, 3, &img, &err), MC_ERR_LIMIT);
+}
+
+int main(int argc, char **argv)
+{
+    static const test_case cases[] = {
+        TEST_ENTRY(rgba_png_reads_back_identical),
+        TEST_ENTRY(rgb_png_reads_back_identical_with_opaque_alpha),
+        TEST_ENTRY(encoded_png_has_the_standard_layout),
+        TEST_ENTRY(truncated_png_fails_naming_the_file),
+        TEST_ENTRY(missing_image_file_is_an_io_error),
+        TEST_ENTRY(garbage_bytes_are_an_image_error),
+        TEST_ENTRY(missing_folder_fails_and_leaves_nothing),
+        TEST_ENTRY(bad_sizes_and_levels_are_rejected),
+        TEST_ENTRY(created_image_is_transparent_black),
+    };
+
+    return test_run(argc, argv, cases, TEST_COUNT(cases));
+}
