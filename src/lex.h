@@ -1,15 +1,23 @@
 /* The token reader shared by every md5cine text format (md5mesh, md5anim, md5camera, scene).
  *
- * Tokens: white space, // and block comments, "quoted strings" (a backslash is an ordinary
- * character; no newline inside; no escape), names ([A-Za-z_/\\.][A-Za-z0-9_/\\:.]*),
+ * Tokens: white space (space, tab, CR, LF, VT, FF), // and block comments, "quoted strings"
+ * (a backslash is an ordinary character; no newline inside; no escape), names
+ * ([A-Za-z_/\\.][A-Za-z0-9_/\\:.]*, a '.' followed by a digit starts a number instead),
  * punctuation ( ) { }, and decimal numbers in every form Doom reads -- 12, -3, 0.5, .5, 5., -.5,
  * -0, 1e-05, 2.5E+3 -- where a leading '-' directly followed by a digit or '.digit' belongs to
- * the number. nan, inf, 1.#INF, out-of-range values and malformed numbers (1.2.3, 1.5f) are
- * errors. 010 is ten (no octal). Keywords are case-sensitive. Bytes >= 0x80 are allowed only
- * inside strings and comments.
+ * the number. nan, inf (names, so every typed read rejects them), 1.#INF, out-of-range values
+ * and malformed numbers (1.2.3, 1.5f, 12abc) are errors. 010 is ten (no octal). Keywords are
+ * case-sensitive. Bytes >= 0x80 are allowed only inside strings and comments; other control
+ * bytes and a NUL byte anywhere (the input is read as exactly len bytes, NUL-terminated or not)
+ * are errors. A UTF-8 byte order mark at the very start is skipped (columns start after it).
+ * CRLF line ends work: CR is white space and columns count from the byte after the LF.
  *
  * Every token records its 1-based line and byte column. Failures go into the lexer's mc_error
- * with the position of the offending token; once failed, every later call fails too. */
+ * with the position of the offending token (for an unterminated comment or string: where it
+ * starts); once failed, every later call fails too and changes nothing.
+ *
+ * Messages follow git's style: lower case, no full stop, tokens in single quotes ('x'), the end
+ * of the input written as "end of file". */
 #ifndef MC_LEX_H
 #define MC_LEX_H
 
@@ -31,13 +39,13 @@ typedef struct mc_token {
     const char *text; /* points into the buffer; not NUL-terminated */
     size_t len;
     int line, col;    /* 1-based; col counts bytes */
-    double num;       /* value of a MC_TOK_NUMBER */
+    double num;       /* value of a MC_TOK_NUMBER (finite) */
     bool is_int;      /* number written without '.' or exponent */
 } mc_token;
 
 typedef struct mc_lexer {
     const char *buf, *end, *cur;
-    const char *name;       /* file name for errors */
+    const char *name;       /* file name for errors; not copied, must outlive the lexer */
     int line;               /* line of cur */
     const char *line_start; /* first byte of cur's line */
     mc_token peeked;
@@ -47,36 +55,70 @@ typedef struct mc_lexer {
     const mc_parse_opts *opts; /* may be NULL */
 } mc_lexer;
 
+/* Starts reading buf[0..len) (need not be NUL-terminated; buf may be NULL when len is 0).
+ * name, opts and err may be NULL; none is copied. */
 void mc_lex_init(mc_lexer *lx, const char *buf, size_t len, const char *name,
                  const mc_parse_opts *opts, mc_error *err);
 
-/* Next token into *tok (EOF is a token). false on a lexical error. */
+/* Next token into *tok (EOF is a token, returned again on every later call). false on a
+ * lexical error (then *tok is an EOF token at the error's position). */
 bool mc_lex_next(mc_lexer *lx, mc_token *tok);
 /* The next token without consuming it. */
 bool mc_lex_peek(mc_lexer *lx, mc_token *tok);
 
 /* Consume a token whose text equals word (a name, or a quoted string with that text).
- * Error: "expected 'word', found 'x'" at the token found. */
+ * Error (MC_ERR_SYNTAX): "expected 'word', found 'x'" at the token found. tok may be NULL. */
+bool mc_lex_expect_tok(mc_lexer *lx, const char *word, mc_token *tok);
 bool mc_lex_expect(mc_lexer *lx, const char *word);
-/* Consume the next token only if its text equals word; *found tells which. */
+/* Consume the next token only if its text equals word (name, string or punctuation);
+ * *found tells which. */
 bool mc_lex_accept(mc_lexer *lx, const char *word, bool *found);
 
-/* An integer (no '.', no exponent) that fits in int. tok (may be NULL) receives the token. */
+/* An integer (no '.', no exponent) that fits in int. tok (may be NULL) receives the token.
+ * Errors: "expected integer, found 'x'" (MC_ERR_SYNTAX; also for 29.97), "integer 'x' is out of
+ * range" (MC_ERR_RANGE). */
 bool mc_lex_int(mc_lexer *lx, int *out, mc_token *tok);
-/* A finite number that fits in float. */
+/* A number that fits in float ("expected number, found 'x'", "number 'x' is out of range"). */
 bool mc_lex_float(mc_lexer *lx, float *out, mc_token *tok);
-/* ( v0 v1 ... v[n-1] ) */
+/* ( v0 v1 ... v[n-1] ); tok (may be NULL) receives the '(' token. */
+bool mc_lex_vec_tok(mc_lexer *lx, int n, float *out, mc_token *tok);
 bool mc_lex_vec(mc_lexer *lx, int n, float *out);
-/* A quoted string or a name; *text points into the buffer. */
+/* A quoted string or a name; *text points into the buffer (not NUL-terminated).
+ * Error: "expected a string, found 'x'". */
 bool mc_lex_string(mc_lexer *lx, const char **text, size_t *len, mc_token *tok);
 
+/* keyword followed by an integer: "numJoints 27". tok receives the integer's token. */
+bool mc_lex_keyword_int(mc_lexer *lx, const char *keyword, int *out, mc_token *tok);
+
+/* A count read with mc_lex_keyword_int, checked before anything is allocated for it:
+ * count >= min (else MC_ERR_RANGE "invalid 'keyword' -1, expected at least 0"), count <= limit
+ * and count * min_bytes_each <= the bytes still unread (else MC_ERR_LIMIT, both at the count's
+ * token). min_bytes_each is the fewest bytes of text one item can take. */
+bool mc_lex_count(mc_lexer *lx, const char *keyword, int min, int limit, size_t min_bytes_each,
+                  int *out, mc_token *tok);
+
+/* Succeeds at the end of the input; otherwise MC_ERR_SYNTAX
+ * "unexpected 'x' after the end of the file's data" at the extra token. */
+bool mc_lex_expect_eof(mc_lexer *lx);
+
+/* true when tok's text is exactly word (any kind of token but EOF). */
+bool mc_lex_is(const mc_token *tok, const char *word);
+
+/* Writes a printable description of tok into buf for messages: "'text'" (quotes included,
+ * long text shortened with "...", bytes outside printable ASCII as \xNN), or "end of file".
+ * Returns buf. */
+const char *mc_lex_describe(const mc_token *tok, char *buf, size_t cap);
+
 /* Records an error at tok's position (or the current position when tok is NULL), marks the
- * lexer failed and returns false. */
+ * lexer failed and returns false. Only the first error is kept. */
 bool mc_lex_fail(mc_lexer *lx, const mc_token *tok, mc_status code, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
 /* Reports a warning at tok through opts->warn, if any. */
 void mc_lex_warn(mc_lexer *lx, const mc_token *tok, mc_status code, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
+
+/* true when opts asks for lenient parsing. */
+bool mc_lex_lenient(const mc_lexer *lx);
 
 /* Bytes not yet read, for count-versus-size checks before allocating. */
 size_t mc_lex_remaining(const mc_lexer *lx);
