@@ -1,0 +1,119 @@
+/* The renderer: draws skinned meshes with OpenGL 3.3 core (OSMesa, Mesa's llvmpipe) into an
+ * off-screen framebuffer and reads each frame back as RGBA8, top row first.
+ *
+ * A frame is: mc_renderer_begin (camera, background, shading), any number of mc_renderer_draw,
+ * optionally mc_renderer_overlay_text, then mc_renderer_end (readback). Conventions follow
+ * Doom 3 (DESIGN.md 2): triangles clockwise in the image are front faces and the others are
+ * culled; texture coordinate t = 0 samples the image's top row; view and projection are GL
+ * matrices (include/md5cine/view.h builds Doom's). Depth test LEQUAL.
+ *
+ * A renderer owns a GL context. All calls on one renderer must come from one thread at a time;
+ * each call makes its context current on the calling thread when it is not already. In steady
+ * state (the same meshes every frame) a frame allocates nothing: vertex buffers grow only when
+ * a larger mesh or more draws appear. Nothing here prints: warnings go to desc.warn. */
+#ifndef MC_RENDER_H
+#define MC_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <md5cine/error.h>
+#include <md5cine/types.h>
+
+typedef struct mc_renderer mc_renderer;
+
+/* Zero means default for every field. */
+typedef struct mc_renderer_desc {
+    int width;  /* pixels; 0 = 1280 */
+    int height; /* pixels; 0 = 720 */
+    int msaa;   /* samples per pixel: 0 = 4, 1 = off, 2 or 4. When the driver offers fewer (e.g.
+                   GALLIUM_DRIVER=softpipe) the renderer uses what it can, down to off, and says
+                   so through warn (code MC_ERR_GL) */
+    mc_warn_fn warn; /* may be NULL: warnings dropped */
+    void *warn_user;
+} mc_renderer_desc;
+
+/* What the renderer actually got. */
+typedef struct mc_renderer_info {
+    int width, height;
+    int samples;       /* 1 = no MSAA */
+    char gl_renderer[128]; /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
+    char gl_version[128];  /* GL_VERSION */
+} mc_renderer_info;
+
+/* Creates the GL context and framebuffers. desc may be NULL (all defaults). On success *out
+ * owns them (mc_renderer_destroy); on failure *out is NULL. Errors: MC_ERR_USAGE (size outside
+ * 1..16384, msaa not 0, 1, 2 or 4), MC_ERR_GL (GALLIUM_DRIVER names a driver OSMesa lacks -
+ * only llvmpipe and softpipe are accepted, since Mesa crashes on others -, no 3.3 core
+ * context, an incomplete framebuffer, a shader that does not build), MC_ERR_NOMEM. */
+mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err);
+
+/* Frees the context and everything in it. r may be NULL. */
+void mc_renderer_destroy(mc_renderer *r);
+
+/* Fills *info. */
+void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info);
+
+/* Uploads a w x h RGBA8 image (rows top first, stride bytes apart, a multiple of 4 and
+ * >= w * 4) as a texture with mipmaps, trilinear filtering and repeat wrapping. The pixels are
+ * copied; the caller keeps them. *id receives the texture's id (>= 1) for mc_draw_item.texture.
+ * Errors: MC_ERR_USAGE (bad size or stride; larger than the driver's maximum), MC_ERR_GL,
+ * MC_ERR_NOMEM. Not allowed between begin and end. */
+mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h,
+                                  size_t stride, int *id, mc_error *err);
+
+typedef enum mc_shading {
+    MC_SHADING_LIT = 0, /* texture (or base colour) lit by a key, a fill and an ambient light */
+    MC_SHADING_UNLIT,   /* texture (or base colour) as is */
+    MC_SHADING_NORMALS  /* world-space normal n as colour n * 0.5 + 0.5 */
+} mc_shading;
+
+typedef struct mc_frame_params {
+    mc_mat4 view;        /* world -> GL eye space */
+    mc_mat4 proj;        /* eye -> clip; Doom's is infinite with near 1 */
+    float background[4]; /* RGBA in 0..1; alpha 0 leaves the background transparent */
+    mc_shading shading;
+} mc_frame_params;
+
+/* Starts a frame: clears colour and depth. The lights are fixed relative to the camera (a key
+ * from the upper left in front, a fill from the right, an ambient term), so any model facing
+ * the camera reads. Errors: MC_ERR_USAGE (a frame is already open), MC_ERR_GL. */
+mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err);
+
+/* One mesh to draw. Arrays are read during the call only. */
+typedef struct mc_draw_item {
+    mc_mat4 model;           /* model -> world (GL layout); normals use its inverse transpose */
+    const mc_vec3 *positions; /* vertex_count positions, model space */
+    const mc_vec3 *normals;  /* vertex_count normals, model space (need not be unit length) */
+    const float *texcoords;  /* s, t of vertex 0; NULL when the item has no texture */
+    size_t texcoord_stride;  /* bytes from one vertex's s to the next; 0 = 2 floats. Lets the
+                                caller pass &mesh_vert[0].st.x with sizeof(mesh_vert) */
+    int vertex_count;
+    const int *indices;      /* 3 per triangle (mc_tri's layout), clockwise = front face */
+    int triangle_count;
+    int texture;             /* id from mc_renderer_add_texture; 0 or less: none */
+    float color[4];          /* base colour RGB in 0..1 used without a texture (alpha ignored:
+                                geometry is opaque) */
+    int two_sided;           /* 1: draw back faces too (lit with the flipped normal) */
+} mc_draw_item;
+
+/* Draws one item into the open frame. Errors: MC_ERR_USAGE (no open frame, text already
+ * drawn, a count < 0 or over 2^24, a NULL array the counts need, an unknown texture id),
+ * MC_ERR_RANGE (an index outside 0..vertex_count-1), MC_ERR_NOMEM, MC_ERR_GL. */
+mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err);
+
+/* Burns one line of text into the open frame, after the scene (no more draws may follow in
+ * this frame): white letters on a dark translucent box. x, y: top-left corner in pixels from
+ * the image's top-left; scale: integer pixel size of the 6x7-ish font (1..16). Text longer
+ * than 200 bytes is cut; only printable ASCII is drawn. Errors: MC_ERR_USAGE (no open frame,
+ * bad scale), MC_ERR_GL. */
+mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, const char *text,
+                                   mc_error *err);
+
+/* Ends the frame: resolves MSAA and writes width x height RGBA8 pixels, top row first, rows
+ * stride bytes apart (stride >= width * 4, a multiple of 4) into rgba_out. Geometry has alpha
+ * 255; the background has the alpha of frame_params.background. Errors: MC_ERR_USAGE (no open
+ * frame, bad stride), MC_ERR_GL. The frame is closed in every case. */
+mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err);
+
+#endif
