@@ -1,0 +1,290 @@
+/* Anim sampling, joint concatenation, skinning and normals: see pose.h. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <md5cine/mathx.h>
+#include <md5cine/pose.h>
+
+static int find_anim_joint(const mc_anim *anim, const char *name)
+{
+    for (int j = 0; j < anim->num_joints; j++)
+        if (strcmp(anim->joints[j].name, name) == 0)
+            return j;
+    return -1;
+}
+
+static mc_status parent_mismatch(const mc_mesh *mesh, const mc_anim *anim, int i, int j,
+                                 mc_error *err)
+{
+    const mc_anim_joint *aj = &anim->joints[j];
+    const char *name = mesh->joints[i].name;
+    int mp = mesh->joints[i].parent;
+    if (aj->parent < 0)
+        return mc_error_set(err, MC_ERR_MISMATCH, anim->name, aj->line, aj->col,
+                            "joint '%s' is a root here but has parent '%s' in mesh '%s'", name,
+                            mesh->joints[mp].name, mesh->name);
+    if (mp < 0)
+        return mc_error_set(err, MC_ERR_MISMATCH, anim->name, aj->line, aj->col,
+                            "joint '%s' has parent '%s' here but is a root in mesh '%s'", name,
+                            anim->joints[aj->parent].name, mesh->name);
+    return mc_error_set(err, MC_ERR_MISMATCH, anim->name, aj->line, aj->col,
+                        "joint '%s' has parent '%s' here but '%s' in mesh '%s'", name,
+                        anim->joints[aj->parent].name, mesh->joints[mp].name, mesh->name);
+}
+
+mc_status mc_pose_map_anim(const mc_mesh *mesh, const mc_anim *anim, int *anim_joint,
+                           mc_error *err)
+{
+    for (int i = 0; i < mesh->num_joints; i++) {
+        const mc_mesh_joint *mj = &mesh->joints[i];
+        int j = find_anim_joint(anim, mj->name);
+        if (j < 0)
+            return mc_error_set(err, MC_ERR_MISMATCH, mesh->name, mj->line, mj->col,
+                                "joint '%s' is missing from anim '%s'", mj->name, anim->name);
+        int ap = anim->joints[j].parent;
+        bool same = (ap < 0 && mj->parent < 0) ||
+                    (ap >= 0 && mj->parent >= 0 &&
+                     strcmp(anim->joints[ap].name, mesh->joints[mj->parent].name) == 0);
+        if (!same)
+            return parent_mismatch(mesh, anim, i, j, err);
+        anim_joint[i] = j;
+    }
+    return MC_OK;
+}
+
+void mc_anim_frame_at(const mc_anim *anim, double f, bool loop, mc_anim_frame_pos *out)
+{
+    int intervals = anim->num_frames - 1;
+    out->frame0 = 0;
+    out->frame1 = 0;
+    out->lerp = 0.0f;
+    if (intervals < 1 || !(f > 0.0) || isnan(f))
+        return;
+    if (isinf(f)) {
+        if (!loop)
+            out->frame0 = out->frame1 = intervals;
+        return;
+    }
+    if (loop)
+        f = fmod(f, (double)intervals);
+    double whole = floor(f);
+    double frac = f - whole;
+    /* Snap rounding noise (t = k / rate, then * rate) onto the whole frame. */
+    if (frac < 1e-9) {
+        frac = 0.0;
+    } else if (frac > 1.0 - 1e-9) {
+        whole += 1.0;
+        frac = 0.0;
+    }
+    if (whole >= (double)intervals) {
+        /* Not looping: hold the last frame. Looping: only a snapped f == intervals lands
+         * here, which is the last frame (equal to the first by the loop rule). */
+        out->frame0 = out->frame1 = loop ? 0 : intervals;
+        return;
+    }
+    out->frame0 = (int)whole;
+    out->frame1 = frac > 0.0 ? out->frame0 + 1 : out->frame0;
+    out->lerp = (float)frac;
+}
+
+mc_local_joint mc_anim_joint_at(const mc_anim *anim, int j, int k)
+{
+    const mc_anim_joint *aj = &anim->joints[j];
+    mc_local_joint r = { anim->base_pos[j], anim->base_rot[j] };
+    int flags = aj->flags;
+    if (flags == 0)
+        return r;
+    const float *v = anim->frames + (size_t)k * (size_t)anim->num_components + (size_t)aj->first;
+    if (flags & MC_ANIM_TX)
+        r.pos.x = *v++;
+    if (flags & MC_ANIM_TY)
+        r.pos.y = *v++;
+    if (flags & MC_ANIM_TZ)
+        r.pos.z = *v++;
+    if (flags & MC_ANIM_QX)
+        r.rot.x = *v++;
+    if (flags & MC_ANIM_QY)
+        r.rot.y = *v++;
+    if (flags & MC_ANIM_QZ)
+        r.rot.z = *v;
+    if (flags & (MC_ANIM_QX | MC_ANIM_QY | MC_ANIM_QZ))
+        r.rot.w = mc_quat_calc_w(r.rot.x, r.rot.y, r.rot.z);
+    return r;
+}
+
+/* out = local * parent (apply local first): axis_l * axis_p, pos_l * axis_p + pos_p. */
+static void concat(mc_joint_xform *x, const mc_joint_xform *parent)
+{
+    mc_mat3 axis = mc_mat3_mul(&x->axis, &parent->axis);
+    x->pos = mc_v3_add(mc_v3_mul_mat3(x->pos, &parent->axis), parent->pos);
+    x->axis = axis;
+}
+
+void mc_pose_sample_frames(const mc_mesh *mesh, const mc_anim *anim, const int *anim_joint,
+                           const mc_anim_frame_pos *fp, bool in_place, mc_joint_xform *out)
+{
+    bool blend = fp->lerp > 0.0f && fp->frame1 != fp->frame0;
+    for (int i = 0; i < mesh->num_joints; i++) {
+        int j = anim_joint[i];
+        mc_local_joint a = mc_anim_joint_at(anim, j, fp->frame0);
+        if (blend) {
+            mc_local_joint b = mc_anim_joint_at(anim, j, fp->frame1);
+            a.pos = mc_v3_lerp(a.pos, b.pos, fp->lerp);
+            a.rot = mc_quat_slerp(a.rot, b.rot, fp->lerp);
+        }
+        if (in_place && j == 0)
+            a.pos = mc_v3(0.0f, 0.0f, 0.0f);
+        out[i].axis = mc_quat_to_mat3(a.rot);
+        out[i].pos = a.pos;
+        int p = mesh->joints[i].parent;
+        if (p >= 0)
+            concat(&out[i], &out[p]);
+    }
+}
+
+void mc_pose_sample(const mc_mesh *mesh, const mc_anim *anim, const int *anim_joint, double t,
+                    const mc_pose_opts *opts, mc_joint_xform *out)
+{
+    mc_pose_opts o = { false, false };
+    if (opts)
+        o = *opts;
+    mc_anim_frame_pos fp;
+    mc_anim_frame_at(anim, t * (double)anim->frame_rate, o.loop, &fp);
+    mc_pose_sample_frames(mesh, anim, anim_joint, &fp, o.in_place, out);
+}
+
+void mc_pose_bind(const mc_mesh *mesh, mc_joint_xform *out)
+{
+    for (int i = 0; i < mesh->num_joints; i++) {
+        out[i].axis = mc_quat_to_mat3(mesh->joints[i].rot);
+        out[i].pos = mesh->joints[i].pos;
+    }
+}
+
+/* One weight's contribution: bias * (offset * axis + pos). */
+static mc_vec3 weigh(const mc_weight *w, const mc_mat3 *axis, mc_vec3 pos)
+{
+    return mc_v3_scale(mc_v3_add(mc_v3_mul_mat3(w->pos, axis), pos), w->bias);
+}
+
+void mc_skin_positions(const mc_submesh *sm, const mc_joint_xform *joints, mc_vec3 *out)
+{
+    for (int v = 0; v < sm->num_verts; v++) {
+        const mc_vert *vert = &sm->verts[v];
+        const mc_weight *w = sm->weights + vert->first_weight;
+        mc_vec3 sum = { 0.0f, 0.0f, 0.0f };
+        for (int k = 0; k < vert->num_weights; k++) {
+            const mc_joint_xform *j = &joints[w[k].joint];
+            sum = mc_v3_add(sum, weigh(&w[k], &j->axis, j->pos));
+        }
+        out[v] = sum;
+    }
+}
+
+void mc_skin_bind_positions(const mc_mesh *mesh, int s, mc_vec3 *out)
+{
+    const mc_submesh *sm = &mesh->meshes[s];
+    for (int v = 0; v < sm->num_verts; v++) {
+        const mc_vert *vert = &sm->verts[v];
+        const mc_weight *w = sm->weights + vert->first_weight;
+        mc_vec3 sum = { 0.0f, 0.0f, 0.0f };
+        for (int k = 0; k < vert->num_weights; k++) {
+            const mc_mesh_joint *j = &mesh->joints[w[k].joint];
+            mc_mat3 axis = mc_quat_to_mat3(j->rot);
+            sum = mc_v3_add(sum, weigh(&w[k], &axis, j->pos));
+        }
+        out[v] = sum;
+    }
+}
+
+typedef struct pos_key {
+    uint32_t bits[3];
+    int index;
+} pos_key;
+
+static int compare_keys(const void *pa, const void *pb)
+{
+    const pos_key *a = pa, *b = pb;
+    for (int i = 0; i < 3; i++)
+        if (a->bits[i] != b->bits[i])
+            return a->bits[i] < b->bits[i] ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+mc_status mc_skin_topology_build(const mc_mesh *mesh, int s, mc_skin_topology *out,
+                                 mc_error *err)
+{
+    const mc_submesh *sm = &mesh->meshes[s];
+    size_t n = (size_t)sm->num_verts;
+    memset(out, 0, sizeof *out);
+    if (n == 0)
+        return MC_OK;
+    int *rep = malloc(n * sizeof *rep);
+    pos_key *keys = malloc(n * sizeof *keys);
+    mc_vec3 *pos = malloc(n * sizeof *pos);
+    if (!rep || !keys || !pos) {
+        free(rep);
+        free(keys);
+        free(pos);
+        return mc_error_set(err, MC_ERR_NOMEM, mesh->name, 0, 0,
+                            "out of memory for the topology of %zu vertices", n);
+    }
+    mc_skin_bind_positions(mesh, s, pos);
+    for (size_t v = 0; v < n; v++) {
+        memcpy(keys[v].bits, &pos[v], sizeof keys[v].bits);
+        keys[v].index = (int)v;
+    }
+    qsort(keys, n, sizeof *keys, compare_keys);
+    size_t first = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (memcmp(keys[k].bits, keys[first].bits, sizeof keys[k].bits) != 0)
+            first = k;
+        rep[keys[k].index] = keys[first].index; /* lowest index of the run */
+    }
+    free(keys);
+    free(pos);
+    out->num_verts = sm->num_verts;
+    out->rep = rep;
+    return MC_OK;
+}
+
+void mc_skin_topology_release(mc_skin_topology *topo)
+{
+    free(topo->rep);
+    memset(topo, 0, sizeof *topo);
+}
+
+void mc_skin_normals(const mc_submesh *sm, const mc_skin_topology *topo, const mc_vec3 *pos,
+                     mc_vec3 *out)
+{
+    int n = sm->num_verts;
+    memset(out, 0, (size_t)n * sizeof *out);
+    for (int t = 0; t < sm->num_tris; t++) {
+        const int *v = sm->tris[t].v;
+        mc_vec3 a = pos[v[0]], b = pos[v[1]], c = pos[v[2]];
+        mc_vec3 fn = mc_v3_normalize(mc_v3_cross(mc_v3_sub(c, a), mc_v3_sub(b, a)));
+        for (int k = 0; k < 3; k++)
+            out[v[k]] = mc_v3_add(out[v[k]], fn);
+    }
+    const int *rep = topo ? topo->rep : NULL;
+    if (rep)
+        for (int v = 0; v < n; v++)
+            if (rep[v] != v)
+                out[rep[v]] = mc_v3_add(out[rep[v]], out[v]);
+    for (int v = 0; v < n; v++) {
+        int r = rep ? rep[v] : v;
+        out[v] = r == v ? mc_v3_normalize(out[v]) : out[r]; /* r < v is already done */
+    }
+}
+
+mc_mat4 mc_pose_placement(mc_vec3 origin, float yaw_deg, float scale)
+{
+    float a = mc_deg2rad(yaw_deg);
+    float c = cosf(a), s = sinf(a);
+    /* GL column k = scale * row k of the yaw axis: rows (c, s, 0), (-s, c, 0), (0, 0, 1). */
+    mc_mat4 m = { { scale * c, scale * s, 0.0f, 0.0f, -scale * s, scale * c, 0.0f, 0.0f, 0.0f,
+                    0.0f, scale, 0.0f, origin.x, origin.y, origin.z, 1.0f } };
+    return m;
+}
