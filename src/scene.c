@@ -1,0 +1,764 @@
+/* The .md5scene file: parse (text only), then resolve (load every named file, match joints,
+ * find textures). See include/md5cine/scene.h for the grammar and the rules. */
+#include <md5cine/scene.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <md5cine/fileio.h>
+#include <md5cine/pose.h>
+#include <md5cine/timeline.h>
+
+#include "lex.h"
+
+#define PATH_CAP 4096
+
+typedef struct scene_parser {
+    mc_lexer lx;
+    mc_scene *s;
+    int actor_cap; /* room in s->actors */
+} scene_parser;
+
+/* Where a keyword was first seen, for "duplicate" errors; line 0 = not seen. */
+typedef struct seen_at {
+    int line, col;
+} seen_at;
+
+/* ---------------------------------------------------------------- paths */
+
+/* The folder of name with a trailing '/', or "" (both in the arena). */
+static const char *dir_of(mc_arena *a, const char *name)
+{
+    const char *slash = strrchr(name, '/');
+
+    return mc_arena_strndup(a, name, slash ? (size_t)(slash - name) + 1 : 0);
+}
+
+/* dir + text[0..len) with '\' read as '/'; an absolute text ignores dir. NULL when out of
+ * memory. */
+static char *join_path(mc_arena *a, const char *dir, const char *text, size_t len)
+{
+    size_t dlen = (len > 0 && (text[0] == '/' || text[0] == '\\')) ? 0 : strlen(dir);
+    char *p = mc_arena_alloc(a, dlen + len + 1, 1);
+
+    if (!p)
+        return NULL;
+    memcpy(p, dir, dlen);
+    for (size_t i = 0; i < len; i++)
+        p[dlen + i] = text[i] == '\\' ? '/' : text[i];
+    p[dlen + len] = '\0';
+    return p;
+}
+
+static bool file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+
+    if (!f)
+        return false;
+    fclose(f);
+    return true;
+}
+
+/* ---------------------------------------------------------------- parse helpers */
+
+static bool nomem(scene_parser *p, const mc_token *tok)
+{
+    return mc_lex_fail(&p->lx, tok, MC_ERR_NOMEM, "out of memory");
+}
+
+static bool expect_punct(scene_parser *p, const char *punct)
+{
+    mc_token tok;
+    char d[80];
+
+    if (!mc_lex_next(&p->lx, &tok))
+        return false;
+    if (tok.kind != MC_TOK_PUNCT || !mc_lex_is(&tok, punct))
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "expected '%s', found %s", punct,
+                           mc_lex_describe(&tok, d, sizeof d));
+    return true;
+}
+
+/* Marks keyword tok as seen; a second time is an error. */
+static bool once(scene_parser *p, const mc_token *tok, seen_at *seen)
+{
+    if (seen->line)
+        return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX,
+                           "duplicate '%.*s' (first given at line %d)", (int)tok->len, tok->text,
+                           seen->line);
+    seen->line = tok->line;
+    seen->col = tok->col;
+    return true;
+}
+
+/* A path string resolved against the scene's folder; tok receives the string's token. */
+static bool read_path(scene_parser *p, const char **out, mc_token *tok)
+{
+    const char *text;
+    size_t len;
+
+    if (!mc_lex_string(&p->lx, &text, &len, tok))
+        return false;
+    if (len == 0)
+        return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "empty path");
+    *out = join_path(&p->s->arena, p->s->dir, text, len);
+    return *out ? true : nomem(p, tok);
+}
+
+static bool read_int_in(scene_parser *p, const char *what, int lo, int hi, int *out)
+{
+    mc_token tok;
+
+    if (!mc_lex_int(&p->lx, out, &tok))
+        return false;
+    if (*out < lo || *out > hi)
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "invalid '%s' %d, expected %d to %d",
+                           what, *out, lo, hi);
+    return true;
+}
+
+static bool read_flag(scene_parser *p, const char *what, bool *out)
+{
+    int v;
+
+    if (!read_int_in(p, what, 0, 1, &v))
+        return false;
+    *out = v == 1;
+    return true;
+}
+
+/* ---------------------------------------------------------------- output block */
+
+static bool parse_background(scene_parser *p)
+{
+    mc_token tok;
+    float c[3];
+
+    if (!mc_lex_vec_tok(&p->lx, 3, c, &tok))
+        return false;
+    for (int i = 0; i < 3; i++) {
+        if (!(c[i] >= 0.0f && c[i] <= 1.0f))
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
+                               "invalid 'background' component %g, expected 0 to 1",
+                               (double)c[i]);
+        p->s->background[i] = c[i];
+    }
+    p->s->has_background = true;
+    return true;
+}
+
+static bool parse_output(scene_parser *p)
+{
+    seen_at w = {0, 0}, h = {0, 0}, fps = {0, 0}, bg = {0, 0};
+    mc_token tok;
+    char d[80];
+
+    if (!expect_punct(p, "{"))
+        return false;
+    for (;;) {
+        if (!mc_lex_next(&p->lx, &tok))
+            return false;
+        if (tok.kind == MC_TOK_PUNCT && mc_lex_is(&tok, "}"))
+            return true;
+        if (tok.kind != MC_TOK_NAME)
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                               "expected a keyword or '}' in 'output', found %s",
+                               mc_lex_describe(&tok, d, sizeof d));
+        if (mc_lex_is(&tok, "width")) {
+            if (!once(p, &tok, &w) || !read_int_in(p, "width", 16, 16384, &p->s->width))
+                return false;
+        } else if (mc_lex_is(&tok, "height")) {
+            if (!once(p, &tok, &h) || !read_int_in(p, "height", 16, 16384, &p->s->height))
+                return false;
+        } else if (mc_lex_is(&tok, "fps")) {
+            if (!once(p, &tok, &fps) || !read_int_in(p, "fps", 1, 1000, &p->s->fps))
+                return false;
+        } else if (mc_lex_is(&tok, "background")) {
+            if (!once(p, &tok, &bg) || !parse_background(p))
+                return false;
+        } else {
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in 'output'",
+                               mc_lex_describe(&tok, d, sizeof d));
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- actor block */
+
+static bool same_name(const char *a, size_t alen, const char *b)
+{
+    return strlen(b) == alen && memcmp(a, b, alen) == 0;
+}
+
+static bool parse_material(scene_parser *p, mc_scene_actor *a, int *cap, const mc_token *kw)
+{
+    mc_token stok, ptok;
+    const char *shader, *path;
+    size_t slen;
+    mc_scene_material *m;
+
+    if (!mc_lex_string(&p->lx, &shader, &slen, &stok) || !read_path(p, &path, &ptok))
+        return false;
+    for (int i = 0; i < a->num_materials; i++) {
+        if (same_name(shader, slen, a->materials[i].shader))
+            return mc_lex_fail(&p->lx, &stok, MC_ERR_SYNTAX,
+                               "duplicate material for shader '%.*s' (first given at line %d)",
+                               (int)slen, shader, a->materials[i].line);
+    }
+    if (a->num_materials == MC_SCENE_MAX_MATERIALS)
+        return mc_lex_fail(&p->lx, kw, MC_ERR_LIMIT, "more than %d materials in actor '%s'",
+                           MC_SCENE_MAX_MATERIALS, a->name);
+    if (a->num_materials == *cap) {
+        int ncap = *cap ? *cap * 2 : 4;
+        mc_scene_material *grown = mc_arena_alloc(&p->s->arena, (size_t)ncap, sizeof *grown);
+
+        if (!grown)
+            return nomem(p, kw);
+        if (a->num_materials)
+            memcpy(grown, a->materials, (size_t)a->num_materials * sizeof *grown);
+        a->materials = grown;
+        *cap = ncap;
+    }
+    m = &a->materials[a->num_materials++];
+    m->shader = mc_arena_strndup(&p->s->arena, shader, slen);
+    m->path = path;
+    m->line = ptok.line;
+    m->col = ptok.col;
+    return m->shader ? true : nomem(p, kw);
+}
+
+/* Actor keywords that appear at most once, in the order of the grammar. */
+enum { K_MESH, K_ANIM, K_ORIGIN, K_YAW, K_SCALE, K_START, K_LOOP, K_IN_PLACE, K_COUNT };
+static const char *const actor_keywords[K_COUNT] = {
+    "mesh", "anim", "origin", "yaw", "scale", "start", "loop", "in_place",
+};
+
+static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
+{
+    mc_token tok;
+    float v[3];
+
+    switch (k) {
+    case K_MESH:
+        if (!read_path(p, &a->mesh_path, &tok))
+            return false;
+        a->mesh_line = tok.line;
+        a->mesh_col = tok.col;
+        return true;
+    case K_ANIM:
+        if (!read_path(p, &a->anim_path, &tok))
+            return false;
+        a->anim_line = tok.line;
+        a->anim_col = tok.col;
+        return true;
+    case K_ORIGIN:
+        if (!mc_lex_vec(&p->lx, 3, v))
+            return false;
+        a->origin = (mc_vec3){v[0], v[1], v[2]};
+        return true;
+    case K_YAW:
+        return mc_lex_float(&p->lx, &a->yaw, NULL);
+    case K_SCALE:
+        if (!mc_lex_float(&p->lx, &a->scale, &tok))
+            return false;
+        if (!(a->scale > 0.0f))
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
+                               "invalid 'scale' %g, expected a number above 0", (double)a->scale);
+        return true;
+    case K_START:
+        return mc_lex_float(&p->lx, &a->start, NULL);
+    case K_LOOP:
+        return read_flag(p, "loop", &a->loop);
+    default:
+        return read_flag(p, "in_place", &a->in_place);
+    }
+}
+
+static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token *name_tok)
+{
+    seen_at seen[K_COUNT];
+    int material_cap = 0;
+    mc_token tok;
+    char d[80];
+
+    memset(seen, 0, sizeof seen);
+    for (;;) {
+        int k = 0;
+
+        if (!mc_lex_next(&p->lx, &tok))
+            return false;
+        if (tok.kind == MC_TOK_PUNCT && mc_lex_is(&tok, "}"))
+            break;
+        if (tok.kind != MC_TOK_NAME)
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                               "expected a keyword or '}' in actor '%s', found %s", a->name,
+                               mc_lex_describe(&tok, d, sizeof d));
+        if (mc_lex_is(&tok, "material")) {
+            if (!parse_material(p, a, &material_cap, &tok))
+                return false;
+            continue;
+        }
+        while (k < K_COUNT && !mc_lex_is(&tok, actor_keywords[k]))
+            k++;
+        if (k == K_COUNT)
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in actor '%s'",
+                               mc_lex_describe(&tok, d, sizeof d), a->name);
+        if (!once(p, &tok, &seen[k]) || !parse_actor_value(p, a, k))
+            return false;
+    }
+    if (!a->mesh_path)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "actor '%s' has no 'mesh'",
+                           a->name);
+    return true;
+}
+
+static mc_scene_actor *new_actor(scene_parser *p, const mc_token *kw)
+{
+    mc_scene *s = p->s;
+
+    if (s->num_actors == MC_SCENE_MAX_ACTORS) {
+        mc_lex_fail(&p->lx, kw, MC_ERR_LIMIT, "more than %d actors", MC_SCENE_MAX_ACTORS);
+        return NULL;
+    }
+    if (s->num_actors == p->actor_cap) {
+        int ncap = p->actor_cap ? p->actor_cap * 2 : 8;
+        mc_scene_actor *grown = mc_arena_alloc(&s->arena, (size_t)ncap, sizeof *grown);
+
+        if (!grown) {
+            nomem(p, kw);
+            return NULL;
+        }
+        if (s->num_actors)
+            memcpy(grown, s->actors, (size_t)s->num_actors * sizeof *grown);
+        s->actors = grown;
+        p->actor_cap = ncap;
+    }
+    return &s->actors[s->num_actors++];
+}
+
+static bool parse_actor(scene_parser *p, const mc_token *kw)
+{
+    mc_token tok;
+    const char *name;
+    size_t len;
+    mc_scene_actor *a;
+
+    if (!mc_lex_string(&p->lx, &name, &len, &tok))
+        return false;
+    for (int i = 0; i < p->s->num_actors; i++) {
+        if (same_name(name, len, p->s->actors[i].name))
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                               "duplicate actor '%.*s' (first given at line %d)", (int)len, name,
+                               p->s->actors[i].line);
+    }
+    a = new_actor(p, kw);
+    if (!a)
+        return false;
+    a->name = mc_arena_strndup(&p->s->arena, name, len);
+    if (!a->name)
+        return nomem(p, &tok);
+    a->line = tok.line;
+    a->col = tok.col;
+    a->scale = 1.0f;
+    return expect_punct(p, "{") && parse_actor_body(p, a, &tok);
+}
+
+/* ---------------------------------------------------------------- top level */
+
+static bool parse_header(scene_parser *p, mc_token *kw)
+{
+    mc_token tok;
+
+    if (!mc_lex_expect_tok(&p->lx, "md5scene", kw) || !mc_lex_int(&p->lx, &p->s->version, &tok))
+        return false;
+    if (p->s->version != 1)
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
+                           "unsupported md5scene version %d, expected 1", p->s->version);
+    return true;
+}
+
+static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen[4])
+{
+    mc_token ptok;
+    char d[80];
+
+    if (mc_lex_is(tok, "camera")) {
+        if (!once(p, tok, &seen[0]) || !read_path(p, &p->s->camera_path, &ptok))
+            return false;
+        p->s->camera_line = ptok.line;
+        p->s->camera_col = ptok.col;
+        return true;
+    }
+    if (mc_lex_is(tok, "base"))
+        return once(p, tok, &seen[1]) && read_path(p, &p->s->base_path, &ptok);
+    if (mc_lex_is(tok, "frames"))
+        return once(p, tok, &seen[2]) &&
+               read_int_in(p, "frames", 1, 10000000, &p->s->frames);
+    if (mc_lex_is(tok, "output"))
+        return once(p, tok, &seen[3]) && parse_output(p);
+    if (mc_lex_is(tok, "actor"))
+        return parse_actor(p, tok);
+    return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "unknown keyword %s",
+                       mc_lex_describe(tok, d, sizeof d));
+}
+
+static bool parse_scene_text(scene_parser *p)
+{
+    seen_at seen[4];
+    mc_token head, tok;
+    char d[80];
+
+    memset(seen, 0, sizeof seen);
+    if (!parse_header(p, &head))
+        return false;
+    for (;;) {
+        if (!mc_lex_next(&p->lx, &tok))
+            return false;
+        if (tok.kind == MC_TOK_EOF)
+            break;
+        if (tok.kind != MC_TOK_NAME)
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "expected a keyword, found %s",
+                               mc_lex_describe(&tok, d, sizeof d));
+        if (!parse_top_keyword(p, &tok, seen))
+            return false;
+    }
+    if (!p->s->camera_path)
+        return mc_lex_fail(&p->lx, &head, MC_ERR_SYNTAX, "scene has no 'camera'");
+    return true;
+}
+
+mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
+                         mc_scene *out, mc_error *err)
+{
+    scene_parser p;
+    mc_error local;
+    mc_error *e = err ? err : &local;
+
+    memset(out, 0, sizeof *out);
+    memset(&p, 0, sizeof p);
+    p.s = out;
+    if (!name)
+        name = "";
+    out->name = mc_arena_strndup(&out->arena, name, strlen(name));
+    out->dir = out->name ? dir_of(&out->arena, name) : NULL;
+    if (!out->dir) {
+        mc_arena_release(&out->arena);
+        memset(out, 0, sizeof *out);
+        return mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
+    }
+    e->code = MC_OK;
+    mc_lex_init(&p.lx, buf, len, out->name, opts, e);
+    if (!parse_scene_text(&p)) {
+        mc_status code = e->code != MC_OK ? e->code : MC_ERR_SYNTAX;
+
+        mc_arena_release(&out->arena);
+        memset(out, 0, sizeof *out);
+        return code;
+    }
+    return MC_OK;
+}
+
+/* ---------------------------------------------------------------- resolve */
+
+/* A file named at scene line:col failed to load. An error without a position (cannot open,
+ * too large) is moved to the scene token that names the file; a parse error inside the file
+ * keeps its own position. */
+static mc_status at_scene_token(const mc_scene *s, mc_error *e, int line, int col,
+                                const char *what)
+{
+    char inner[sizeof e->msg];
+
+    if (e->line != 0)
+        return e->code;
+    memcpy(inner, e->msg, sizeof inner);
+    return mc_error_set(e, e->code, s->name, line, col, "cannot load %s: %s", what, inner);
+}
+
+/* Shader names compare case-insensitively with '\' read as '/' (Doom's canonical form). */
+static bool shader_equal(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int ca = *a == '\\' ? '/' : (*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
+        int cb = *b == '\\' ? '/' : (*b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b);
+
+        if (ca != cb)
+            return false;
+        if (!ca)
+            return true;
+    }
+}
+
+static void warn(const mc_parse_opts *opts, const mc_error *w)
+{
+    if (opts && opts->warn)
+        opts->warn(opts->warn_user, w);
+}
+
+/* The shader name as an image stem: '\' -> '/', extension after the last '.' of the last path
+ * component removed. */
+static void shader_stem(const char *shader, char *out, size_t cap)
+{
+    size_t n = strlen(shader);
+    char *slash, *dot;
+
+    if (n >= cap)
+        n = cap - 1;
+    for (size_t i = 0; i < n; i++)
+        out[i] = shader[i] == '\\' ? '/' : shader[i];
+    out[n] = '\0';
+    slash = strrchr(out, '/');
+    dot = strrchr(slash ? slash : out, '.');
+    if (dot && dot != (slash ? slash + 1 : out))
+        *dot = '\0';
+}
+
+/* Doom's implicit rule: <stem>.tga, .png, .jpg next to the mesh, then under base. Returns the
+ * found path in the arena, NULL when none (*oom set when out of memory). */
+static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const char *shader,
+                                    bool *oom)
+{
+    static const char *const exts[3] = {".tga", ".png", ".jpg"};
+    const char *mesh_dir = dir_of(&s->arena, a->mesh_path);
+    const char *dirs[2];
+    char stem[PATH_CAP], path[PATH_CAP];
+
+    *oom = mesh_dir == NULL;
+    if (*oom)
+        return NULL;
+    dirs[0] = mesh_dir;
+    dirs[1] = s->base_path;
+    shader_stem(shader, stem, sizeof stem);
+    for (int d = 0; d < 2; d++) {
+        if (!dirs[d])
+            continue;
+        for (int x = 0; x < 3; x++) {
+            int n = snprintf(path, sizeof path, "%s%s%s%s", dirs[d],
+                             (d == 1 && dirs[d][0] && dirs[d][strlen(dirs[d]) - 1] != '/') ? "/"
+                                                                                          : "",
+                             stem, exts[x]);
+
+            if (n > 0 && (size_t)n < sizeof path && file_exists(path)) {
+                const char *found = mc_arena_strndup(&s->arena, path, (size_t)n);
+
+                *oom = found == NULL;
+                return found;
+            }
+        }
+    }
+    return NULL;
+}
+
+static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc_submesh *sm,
+                            int index, const mc_parse_opts *opts)
+{
+    mc_error w;
+    char stem[PATH_CAP];
+
+    if (!opts || !opts->warn)
+        return;
+    if (!sm->shader[0]) {
+        mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
+                     "mesh %d of actor '%s' has an empty shader and no 'material' line for "
+                     "it: drawn without a texture",
+                     index, a->name);
+    } else {
+        shader_stem(sm->shader, stem, sizeof stem);
+        mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
+                     "no image for shader '%s' of actor '%s': looked for '%s.tga', '.png', "
+                     "'.jpg' in '%s'%s%s%s; drawn without a texture",
+                     sm->shader, a->name, stem, a->mesh_path, s->base_path ? " and in '" : "",
+                     s->base_path ? s->base_path : "", s->base_path ? "'" : "");
+    }
+    warn(opts, &w);
+}
+
+static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
+                                  mc_error *e)
+{
+    for (int i = 0; i < a->num_materials; i++) {
+        const mc_scene_material *m = &a->materials[i];
+
+        if (!file_exists(m->path))
+            return mc_error_set(e, MC_ERR_IO, s->name, m->line, m->col,
+                                "cannot read image '%s' for shader '%s'", m->path, m->shader);
+    }
+    a->textures = mc_arena_alloc(&s->arena, (size_t)a->mesh.num_meshes, sizeof *a->textures);
+    if (!a->textures && a->mesh.num_meshes > 0)
+        return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
+    for (int k = 0; k < a->mesh.num_meshes; k++) {
+        const mc_submesh *sm = &a->mesh.meshes[k];
+        bool oom = false;
+
+        for (int i = 0; i < a->num_materials && !a->textures[k]; i++) {
+            if (shader_equal(a->materials[i].shader, sm->shader)) {
+                a->textures[k] = a->materials[i].path;
+                a->materials[i].used = true;
+            }
+        }
+        if (!a->textures[k] && sm->shader[0])
+            a->textures[k] = implicit_texture(s, a, sm->shader, &oom);
+        if (oom)
+            return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
+        if (!a->textures[k])
+            warn_no_texture(s, a, sm, k, opts);
+    }
+    for (int i = 0; i < a->num_materials; i++) {
+        mc_error w;
+
+        if (a->materials[i].used || !opts || !opts->warn)
+            continue;
+        mc_error_set(&w, MC_ERR_MISMATCH, s->name, a->materials[i].line, a->materials[i].col,
+                     "no mesh of actor '%s' has shader '%s'", a->name, a->materials[i].shader);
+        warn(opts, &w);
+    }
+    return MC_OK;
+}
+
+static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
+                               mc_error *e)
+{
+    mc_status st = mc_mesh_load(a->mesh_path, opts, &a->mesh, e);
+
+    if (st != MC_OK)
+        return at_scene_token(s, e, a->mesh_line, a->mesh_col, "mesh");
+    if (a->anim_path) {
+        st = mc_anim_load(a->anim_path, opts, &a->anim, e);
+        if (st != MC_OK)
+            return at_scene_token(s, e, a->anim_line, a->anim_col, "anim");
+        a->joint_map = mc_arena_alloc(&s->arena, (size_t)a->mesh.num_joints, sizeof(int));
+        if (!a->joint_map)
+            return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
+        st = mc_pose_map_anim(&a->mesh, &a->anim, a->joint_map, e);
+        if (st != MC_OK)
+            return st;
+    }
+    return resolve_textures(s, a, opts, e);
+}
+
+static void unload(mc_scene *s)
+{
+    mc_camera_release(&s->camera);
+    for (int i = 0; i < s->num_actors; i++) {
+        mc_scene_actor *a = &s->actors[i];
+
+        mc_mesh_release(&a->mesh);
+        mc_anim_release(&a->anim);
+        a->joint_map = NULL; /* arena memory: reclaimed with the scene */
+        a->textures = NULL;
+    }
+    s->resolved = false;
+}
+
+mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error *err)
+{
+    mc_error local;
+    mc_error *e = err ? err : &local;
+    mc_status st;
+
+    if (scene->resolved)
+        return mc_error_set(err, MC_ERR_USAGE, scene->name, 0, 0,
+                            "scene '%s' is already resolved", scene->name);
+    st = mc_camera_load(scene->camera_path, opts, &scene->camera, e);
+    if (st != MC_OK) {
+        st = at_scene_token(scene, e, scene->camera_line, scene->camera_col, "camera");
+        unload(scene);
+        return st;
+    }
+    for (int i = 0; i < scene->num_actors; i++) {
+        st = resolve_actor(scene, &scene->actors[i], opts, e);
+        if (st != MC_OK) {
+            unload(scene);
+            return st;
+        }
+    }
+    scene->resolved = true;
+    return MC_OK;
+}
+
+mc_status mc_scene_load(const char *path, const mc_parse_opts *opts, mc_scene *out,
+                        mc_error *err)
+{
+    char *buf;
+    size_t len;
+    mc_status st;
+
+    memset(out, 0, sizeof *out);
+    st = mc_read_file(path, &buf, &len, err);
+    if (st != MC_OK)
+        return st;
+    st = mc_scene_parse(buf, len, path, opts, out, err);
+    free(buf);
+    if (st != MC_OK)
+        return st;
+    st = mc_scene_resolve(out, opts, err);
+    if (st != MC_OK)
+        mc_scene_release(out);
+    return st;
+}
+
+void mc_scene_release(mc_scene *scene)
+{
+    if (!scene)
+        return;
+    unload(scene);
+    mc_arena_release(&scene->arena);
+    memset(scene, 0, sizeof *scene);
+}
+
+/* ---------------------------------------------------------------- timing, placement */
+
+int mc_scene_fps(const mc_scene *scene, int fps)
+{
+    if (fps >= 1)
+        return fps;
+    if (scene->fps >= 1)
+        return scene->fps;
+    return scene->camera.frame_rate >= 1 ? scene->camera.frame_rate : 24;
+}
+
+int64_t mc_scene_single_frame_length(const mc_scene *scene, int fps)
+{
+    int64_t best = 1;
+
+    if (scene->frames > 0)
+        return scene->frames;
+    for (int i = 0; i < scene->num_actors; i++) {
+        const mc_scene_actor *a = &scene->actors[i];
+        double frames;
+        int64_t n;
+
+        if (!a->anim_path || a->anim.num_frames < 1)
+            continue;
+        /* end * fps with the anim part as an exact ratio of integers; 1e-6 absorbs the
+         * rounding of start * fps so that an end on a whole output frame counts. */
+        frames = (double)a->start * fps + (double)(a->anim.num_frames - 1) * fps /
+                                                  a->anim.frame_rate;
+        if (frames < 0.0)
+            frames = 0.0;
+        if (frames > 1e12)
+            frames = 1e12;
+        n = (int64_t)floor(frames + 1e-6) + 1;
+        if (n > best)
+            best = n;
+    }
+    return best;
+}
+
+int64_t mc_scene_frame_count(const mc_scene *scene, int fps)
+{
+    return mc_timeline_frame_count(&scene->camera, fps,
+                                   mc_scene_single_frame_length(scene, fps));
+}
+
+void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out)
+{
+    *out = mc_pose_placement(actor->origin, actor->yaw, actor->scale);
+}
+
+double mc_scene_actor_time(const mc_scene_actor *actor, double t)
+{
+    return t - (double)actor->start;
+}
