@@ -562,3 +562,62 @@ bool mc_lex_expect_eof(mc_lexer *lx)
     return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "unexpected %s after the end of the file's data",
                        mc_lex_describe(&t, d, sizeof d));
 }
+
+bool mc_lex_md5_header(mc_lexer *lx)
+{
+    mc_token t;
+    char d[80];
+    int version;
+
+    if (!mc_lex_peek(lx, &t))
+        return false;
+    if (mc_lex_is(&t, "MD5Version")) {
+        if (!mc_lex_next(lx, &t) || !mc_lex_int(lx, &version, &t))
+            return false;
+        if (version != 10)
+            return mc_lex_fail(lx, &t, MC_ERR_RANGE, "unsupported 'MD5Version' %d, expected 10",
+                               version);
+    } else if (mc_lex_is(&t, "commandline") && mc_lex_lenient(lx)) {
+        mc_lex_warn(lx, &t, MC_ERR_SYNTAX, "missing 'MD5Version' line (read as version 10)");
+    } else {
+        return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "expected 'MD5Version', found %s",
+                           mc_lex_describe(&t, d, sizeof d));
+    }
+    if (!mc_lex_expect(lx, "commandline") || !mc_lex_next(lx, &t))
+        return false;
+    if (t.kind == MC_TOK_EOF || t.kind == MC_TOK_PUNCT)
+        return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "expected a string, found %s",
+                           mc_lex_describe(&t, d, sizeof d));
+    return true;
+}
+
+void *mc_lex_alloc(mc_lexer *lx, mc_arena *a, size_t count, size_t size)
+{
+    void *p;
+
+    if (count == 0 || size == 0)
+        return NULL;
+    p = mc_arena_alloc(a, count, size);
+    if (!p) {
+        mc_lex_fail(lx, NULL, MC_ERR_NOMEM, "out of memory");
+        if (lx->err) {
+            lx->err->line = 0;
+            lx->err->col = 0;
+        }
+    }
+    return p;
+}
+
+char *mc_lex_strdup(mc_lexer *lx, mc_arena *a, const char *text, size_t len)
+{
+    char *p = mc_arena_strndup(a, text, len);
+
+    if (!p) {
+        mc_lex_fail(lx, NULL, MC_ERR_NOMEM, "out of memory");
+        if (lx->err) {
+            lx->err->line = 0;
+            lx->err->col = 0;
+        }
+    }
+    return p;
+}

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <md5cine/arena.h>
 #include <md5cine/error.h>
 
 typedef enum mc_tok_kind {
@@ -116,6 +117,19 @@ bool mc_lex_fail(mc_lexer *lx, const mc_token *tok, mc_status code, const char *
 /* Reports a warning at tok through opts->warn, if any. */
 void mc_lex_warn(mc_lexer *lx, const mc_token *tok, mc_status code, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
+
+/* The header every MD5 file starts with: "MD5Version 10" then "commandline <token>" (any
+ * string, name or number; its value is ignored). A version other than 10 is MC_ERR_RANGE at the
+ * number. A file that starts with commandline is an error ("expected 'MD5Version', found
+ * 'commandline'") unless opts->lenient, which reports a warning at that token instead. */
+bool mc_lex_md5_header(mc_lexer *lx);
+
+/* mc_arena_alloc that records MC_ERR_NOMEM (no position) and fails the lexer when out of
+ * memory (then lx->failed is set). count 0 yields NULL without failing. */
+void *mc_lex_alloc(mc_lexer *lx, mc_arena *a, size_t count, size_t size);
+
+/* A NUL-terminated copy of text[0..len) in a, or NULL (lexer failed with MC_ERR_NOMEM). */
+char *mc_lex_strdup(mc_lexer *lx, mc_arena *a, const char *text, size_t len);
 
 /* true when opts asks for lenient parsing. */
 bool mc_lex_lenient(const mc_lexer *lx);

@@ -2,7 +2,10 @@
  *
  * Valid by construction: parent < own index (joint 0 is the root; with --lenient further roots
  * are allowed and reported), flags use only the six low bits, and for every joint
- * first + popcount(flags) <= num_components, so decoding a frame never reads out of bounds. */
+ * first + popcount(flags) <= num_components, so decoding a frame never reads out of bounds.
+ * (Doom also requires first < num_components for joints with flags 0, which read nothing; that
+ * value is unused, so here it only has to satisfy first <= num_components.) num_frames,
+ * num_joints and frame_rate are >= 1 (Doom lets frameRate 0 through and divides by it). */
 #ifndef MC_MD5ANIM_H
 #define MC_MD5ANIM_H
 

@@ -37,6 +37,7 @@ typedef struct mc_weight {
 } mc_weight;
 
 typedef struct mc_submesh {
+    const char *name;      /* from an optional 'name' line in the mesh block; "" when absent */
     const char *shader;    /* in the mesh's arena; may be "" */
     int shader_line, shader_col;
     int num_verts;

@@ -1,0 +1,161 @@
+#include <md5cine/md5camera.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <md5cine/fileio.h>
+
+#include "lex.h"
+
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define MAX_FRAMES (1 << 16)
+#else
+#define MAX_FRAMES (1 << 24)
+#endif
+
+/* Fewest bytes of text per camera frame: '(0 0 0)(0 0 0)0' = 15; per cut: one digit. */
+#define FRAME_BYTES 12
+#define CUT_BYTES 1
+
+typedef struct camera_parser {
+    mc_lexer lx;
+    mc_camera *c;
+} camera_parser;
+
+static float quat_w(float x, float y, float z)
+{
+    return sqrtf(fabsf(1.0f - x * x - y * y - z * z));
+}
+
+static bool parse_counts(camera_parser *p)
+{
+    mc_lexer *lx = &p->lx;
+    mc_camera *c = p->c;
+    mc_token t;
+
+    if (!mc_lex_md5_header(lx) ||
+        !mc_lex_count(lx, "numFrames", 1, MAX_FRAMES, FRAME_BYTES, &c->num_frames, NULL) ||
+        !mc_lex_keyword_int(lx, "frameRate", &c->frame_rate, &t))
+        return false;
+    if (c->frame_rate < 1)
+        return mc_lex_fail(lx, &t, MC_ERR_RANGE, "invalid 'frameRate' %d, expected at least 1",
+                           c->frame_rate);
+    if (!mc_lex_count(lx, "numCuts", 0, MAX_FRAMES, CUT_BYTES, &c->num_cuts, &t))
+        return false;
+    if (c->num_cuts > c->num_frames)
+        return mc_lex_fail(lx, &t, MC_ERR_RANGE,
+                           "invalid 'numCuts' %d, expected at most 'numFrames' (%d)", c->num_cuts,
+                           c->num_frames);
+    return true;
+}
+
+static bool parse_cuts(camera_parser *p)
+{
+    mc_lexer *lx = &p->lx;
+    mc_camera *c = p->c;
+
+    if (!mc_lex_expect(lx, "cuts") || !mc_lex_expect(lx, "{"))
+        return false;
+    c->cuts = mc_lex_alloc(lx, &c->arena, (size_t)c->num_cuts, sizeof *c->cuts);
+    if (lx->failed)
+        return false;
+    for (int i = 0; i < c->num_cuts; i++) {
+        mc_token t;
+        int v;
+
+        if (!mc_lex_int(lx, &v, &t))
+            return false;
+        if (v < 1 || v > c->num_frames - 1)
+            return mc_lex_fail(lx, &t, MC_ERR_RANGE,
+                               "cut %d is out of range: cuts are 1 to %d ('numFrames' - 1)", v,
+                               c->num_frames - 1);
+        if (i > 0 && v <= c->cuts[i - 1])
+            return mc_lex_fail(lx, &t, MC_ERR_RANGE,
+                               "cut %d does not come after the cut before it (%d): cuts must be "
+                               "strictly increasing",
+                               v, c->cuts[i - 1]);
+        c->cuts[i] = v;
+    }
+    return mc_lex_expect(lx, "}");
+}
+
+static bool parse_frames(camera_parser *p)
+{
+    mc_lexer *lx = &p->lx;
+    mc_camera *c = p->c;
+
+    if (!mc_lex_expect(lx, "camera") || !mc_lex_expect(lx, "{"))
+        return false;
+    c->frames = mc_lex_alloc(lx, &c->arena, (size_t)c->num_frames, sizeof *c->frames);
+    if (lx->failed)
+        return false;
+    for (int i = 0; i < c->num_frames; i++) {
+        mc_camera_frame *f = &c->frames[i];
+        mc_token t;
+        float v[6];
+
+        if (!mc_lex_vec(lx, 3, v) || !mc_lex_vec(lx, 3, v + 3) ||
+            !mc_lex_float(lx, &f->fov, &t))
+            return false;
+        /* Not a check of Doom's loader, but a projection with such a fov is degenerate. */
+        if (!(f->fov > 0.0f && f->fov < 180.0f))
+            return mc_lex_fail(lx, &t, MC_ERR_RANGE,
+                               "field of view %g of camera frame %d is out of range: expected "
+                               "more than 0 and less than 180 degrees",
+                               (double)f->fov, i);
+        f->pos = (mc_vec3){ v[0], v[1], v[2] };
+        f->rot = (mc_quat){ v[3], v[4], v[5], quat_w(v[3], v[4], v[5]) };
+    }
+    return mc_lex_expect(lx, "}");
+}
+
+mc_status mc_camera_parse(const char *buf, size_t len, const char *name,
+                          const mc_parse_opts *opts, mc_camera *out, mc_error *err)
+{
+    camera_parser p;
+    mc_camera c;
+    mc_error local;
+
+    if (!err)
+        err = &local;
+    memset(err, 0, sizeof *err);
+    memset(out, 0, sizeof *out);
+    memset(&c, 0, sizeof c);
+    if (!name)
+        name = "";
+    mc_lex_init(&p.lx, buf, len, name, opts, err);
+    p.c = &c;
+    c.name = mc_lex_strdup(&p.lx, &c.arena, name, strlen(name));
+    if (!c.name || !parse_counts(&p) || !parse_cuts(&p) || !parse_frames(&p) ||
+        !mc_lex_expect_eof(&p.lx)) {
+        mc_arena_release(&c.arena);
+        return err->code != MC_OK ? err->code : MC_ERR_SYNTAX;
+    }
+    *out = c;
+    return MC_OK;
+}
+
+mc_status mc_camera_load(const char *path, const mc_parse_opts *opts, mc_camera *out,
+                         mc_error *err)
+{
+    char *buf;
+    size_t len;
+    mc_status s;
+
+    memset(out, 0, sizeof *out);
+    s = mc_read_file(path, &buf, &len, err);
+    if (s != MC_OK)
+        return s;
+    s = mc_camera_parse(buf, len, path, opts, out, err);
+    free(buf);
+    return s;
+}
+
+void mc_camera_release(mc_camera *cam)
+{
+    if (!cam)
+        return;
+    mc_arena_release(&cam->arena);
+    memset(cam, 0, sizeof *cam);
+}
