@@ -7,7 +7,7 @@
  *
  * Defaults (a zero field in mc_encoder_desc):
  *   codec    "libx264"; when the asked encoder is not in this libavcodec, the chain
- *            libx264 -> mpeg4 is tried, the desc's warn callback is told "encoder 'X' is not
+ *            libx264 -> mpeg4 (or desc.fallbacks) is tried, the desc's warn callback is told "encoder 'X' is not
  *            available, using 'Y'" and mc_encoder_codec_name() says which one is used. Nothing
  *            is substituted silently. An encoder that exists but fails to open is an error.
  *   crf      MC_ENCODER_DEFAULT_CRF (18: review quality). For encoders without CRF (mpeg4)
@@ -68,6 +68,8 @@ typedef struct mc_encoder_desc {
     int width, height;  /* pixels, even, MC_ENCODER_MIN_SIZE..MC_ENCODER_MAX_SIZE */
     int fps;            /* frames per second, 1..1000 */
     const char *codec;  /* libavcodec encoder name; NULL -> MC_ENCODER_DEFAULT_CODEC */
+    const char *const *fallbacks; /* NULL-terminated encoder names tried, in order, when
+                                     codec is missing; NULL -> {"libx264", "mpeg4", NULL} */
     int crf;            /* 1..51 quality (lower is better); 0 -> MC_ENCODER_DEFAULT_CRF */
     const char *preset; /* x264 preset; NULL -> MC_ENCODER_DEFAULT_PRESET */
     int threads;        /* encoder threads, 1..16; 0 -> MC_ENCODER_DEFAULT_THREADS */
@@ -75,6 +77,8 @@ typedef struct mc_encoder_desc {
     const int64_t *shot_starts; /* strictly increasing output frame indices; may be NULL */
     const int *shot_numbers;    /* chapter numbers, shot_count of them; NULL -> 1, 2, ... */
     size_t shot_count;
+    bool ffmpeg_log;    /* let FFmpeg print its warnings/errors on stderr; false silences
+                           FFmpeg's log (av_log_set_level, process-wide) at create */
     mc_warn_fn warn;    /* told about encoder substitutions; may be NULL (then dropped) */
     void *warn_user;
 } mc_encoder_desc;
