@@ -583,6 +583,12 @@ bool mc_lex_md5_header(mc_lexer *lx)
         return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "expected 'MD5Version', found %s",
                            mc_lex_describe(&t, d, sizeof d));
     }
+    if (!mc_lex_peek(lx, &t))
+        return false;
+    if (!mc_lex_is(&t, "commandline") && mc_lex_lenient(lx)) {
+        mc_lex_warn(lx, &t, MC_ERR_SYNTAX, "missing 'commandline' line");
+        return true;
+    }
     if (!mc_lex_expect(lx, "commandline") || !mc_lex_next(lx, &t))
         return false;
     if (t.kind == MC_TOK_EOF || t.kind == MC_TOK_PUNCT)

@@ -121,7 +121,9 @@ void mc_lex_warn(mc_lexer *lx, const mc_token *tok, mc_status code, const char *
 /* The header every MD5 file starts with: "MD5Version 10" then "commandline <token>" (any
  * string, name or number; its value is ignored). A version other than 10 is MC_ERR_RANGE at the
  * number. A file that starts with commandline is an error ("expected 'MD5Version', found
- * 'commandline'") unless opts->lenient, which reports a warning at that token instead. */
+ * 'commandline'") unless opts->lenient, which reports a warning at that token instead; a
+ * missing commandline line (seen in a shipped Red Eclipse mesh) is likewise an error, or a
+ * warning with lenient. */
 bool mc_lex_md5_header(mc_lexer *lx);
 
 /* mc_arena_alloc that records MC_ERR_NOMEM (no position) and fails the lexer when out of

@@ -66,6 +66,9 @@ static bool parse_cuts(camera_parser *p)
 
         if (!mc_lex_int(lx, &v, &t))
             return false;
+        if (c->num_frames == 1)
+            return mc_lex_fail(lx, &t, MC_ERR_RANGE,
+                               "cut %d is out of range: a camera with one frame has no cuts", v);
         if (v < 1 || v > c->num_frames - 1)
             return mc_lex_fail(lx, &t, MC_ERR_RANGE,
                                "cut %d is out of range: cuts are 1 to %d ('numFrames' - 1)", v,

@@ -173,8 +173,8 @@ static bool parse_weights(mesh_parser *p, mc_submesh *s)
         w->pos = (mc_vec3){ v[0], v[1], v[2] };
         if (w->joint < 0 || w->joint >= num_joints)
             return mc_lex_fail(lx, &jt, MC_ERR_RANGE,
-                               "weight %d uses joint %d but the mesh has %d joints", i, w->joint,
-                               num_joints);
+                               "weight %d uses joint %d but the mesh has %d joint%s", i,
+                               w->joint, num_joints, num_joints == 1 ? "" : "s");
     }
     return true;
 }
