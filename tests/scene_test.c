@@ -1,0 +1,706 @@
+/* The .md5scene parser and resolver: every keyword, every error with its exact position,
+ * path resolution, texture lookup order and the frame-count rules. Expected positions were
+ * counted by hand in the texts below (columns are 1-based bytes). */
+#include <md5cine/scene.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+typedef struct warn_log {
+    int count;
+    mc_error last;
+} warn_log;
+
+static void collect_warning(void *user, const mc_error *w)
+{
+    warn_log *log = user;
+
+    log->count++;
+    log->last = *w;
+}
+
+static mc_status parse_text(const char *text, const char *name, mc_scene *s, mc_error *err)
+{
+    return mc_scene_parse(text, strlen(text), name, NULL, s, err);
+}
+
+static bool write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    bool ok;
+
+    if (!f)
+        return false;
+    ok = fwrite(text, 1, strlen(text), f) == strlen(text);
+    return fclose(f) == 0 && ok;
+}
+
+/* Copies a fixture from data/scenes into dir. */
+static bool copy_fixture(const char *leaf, const char *dir)
+{
+    char src[512], dst[512], *buf;
+    size_t n;
+    FILE *f;
+    bool ok;
+
+    snprintf(src, sizeof src, "data/scenes/%s", leaf);
+    snprintf(dst, sizeof dst, "%s/%s", dir, leaf);
+    f = fopen(src, "rb");
+    if (!f)
+        return false;
+    buf = calloc(1, 65536);
+    n = buf ? fread(buf, 1, 65535, f) : 0;
+    fclose(f);
+    ok = buf && n > 0 && write_text(dst, buf);
+    free(buf);
+    return ok;
+}
+
+/* A fresh folder under the test scratch space holding arm.md5mesh and still.md5camera. */
+static bool make_scene_dir(char *dir, size_t cap, const char *leaf)
+{
+    test_tmp_path(dir, cap, leaf);
+    mkdir(dir, 0755);
+    return copy_fixture("arm.md5mesh", dir) && copy_fixture("still.md5camera", dir);
+}
+
+static bool touch(const char *dir, const char *leaf)
+{
+    char path[512];
+
+    snprintf(path, sizeof path, "%s/%s", dir, leaf);
+    return write_text(path, "x");
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+static void parses_every_keyword_of_a_full_scene(void)
+{
+    mc_scene s;
+    mc_error err;
+    const mc_scene_actor *a;
+
+    ASSERT_OK(mc_scene_load("data/scenes/full.md5scene", NULL, &s, &err), &err);
+    EXPECT_EQ_INT(s.version, 1);
+    EXPECT_EQ_STR(s.camera_path, "data/scenes/cut.md5camera");
+    EXPECT_EQ_INT(s.camera_line, 3);
+    EXPECT_EQ_INT(s.camera_col, 8);
+    EXPECT_EQ_STR(s.base_path, "data/scenes/tex");
+    EXPECT_EQ_INT(s.frames, 48);
+    EXPECT_EQ_INT(s.width, 640);
+    EXPECT_EQ_INT(s.height, 360);
+    EXPECT_EQ_INT(s.fps, 30);
+    EXPECT(s.has_background);
+    EXPECT_NEAR(s.background[0], 0.1, 1e-6);
+    EXPECT_NEAR(s.background[1], 0.2, 1e-6);
+    EXPECT_NEAR(s.background[2], 0.3, 1e-6);
+    ASSERT(s.num_actors == 2);
+    a = &s.actors[0];
+    EXPECT_EQ_STR(a->name, "walker");
+    EXPECT_EQ_STR(a->mesh_path, "data/scenes/arm.md5mesh");
+    EXPECT_EQ_STR(a->anim_path, "data/scenes/arm.md5anim");
+    EXPECT_EQ_VEC3(a->origin, ((mc_vec3){1.0f, 2.0f, 3.0f}), 0.0f);
+    EXPECT_NEAR(a->yaw, 90.0, 0.0);
+    EXPECT_NEAR(a->scale, 2.0, 0.0);
+    EXPECT_NEAR(a->start, 0.5, 0.0);
+    EXPECT(a->loop);
+    EXPECT(a->in_place);
+    ASSERT(a->num_materials == 1);
+    EXPECT_EQ_STR(a->materials[0].shader, "skin");
+    EXPECT_EQ_STR(a->materials[0].path, "data/scenes/skin.png");
+    EXPECT_EQ_INT(a->materials[0].line, 12);
+    EXPECT_EQ_INT(a->materials[0].col, 21);
+    /* the second actor: a bare name and every default */
+    a = &s.actors[1];
+    EXPECT_EQ_STR(a->name, "statue");
+    EXPECT(a->anim_path == NULL);
+    EXPECT_NEAR(a->scale, 1.0, 0.0);
+    EXPECT_NEAR(a->yaw, 0.0, 0.0);
+    EXPECT(!a->loop && !a->in_place);
+    EXPECT(a->joint_map == NULL);
+    mc_scene_release(&s);
+    EXPECT(s.actors == NULL && s.num_actors == 0);
+}
+
+static void leaves_optional_settings_unset(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(parse_text("md5scene 1 camera \"c.md5camera\"", "x.md5scene", &s, &err), &err);
+    EXPECT(s.base_path == NULL);
+    EXPECT_EQ_INT(s.frames, 0);
+    EXPECT_EQ_INT(s.width, 0);
+    EXPECT_EQ_INT(s.height, 0);
+    EXPECT_EQ_INT(s.fps, 0);
+    EXPECT(!s.has_background);
+    EXPECT_EQ_INT(s.num_actors, 0);
+    EXPECT(!s.resolved);
+    mc_scene_release(&s);
+}
+
+static void resolves_paths_against_the_scene_folder(void)
+{
+    mc_scene s;
+    mc_error err;
+    const char *text = "md5scene 1\n"
+                       "camera \"cams\\intro.md5camera\"\n"
+                       "base \"/abs/textures\"\n"
+                       "actor \"a\" { mesh \"m/x.md5mesh\" anim \"../y.md5anim\" }\n";
+
+    ASSERT_OK(parse_text(text, "some/dir/s.md5scene", &s, &err), &err);
+    EXPECT_EQ_STR(s.dir, "some/dir/");
+    EXPECT_EQ_STR(s.camera_path, "some/dir/cams/intro.md5camera"); /* '\' read as '/' */
+    EXPECT_EQ_STR(s.base_path, "/abs/textures");                   /* absolute: unchanged */
+    ASSERT(s.num_actors == 1);
+    EXPECT_EQ_STR(s.actors[0].mesh_path, "some/dir/m/x.md5mesh");
+    EXPECT_EQ_STR(s.actors[0].anim_path, "some/dir/../y.md5anim");
+    mc_scene_release(&s);
+
+    ASSERT_OK(parse_text(text, "s.md5scene", &s, &err), &err);
+    EXPECT_EQ_STR(s.dir, "");
+    EXPECT_EQ_STR(s.camera_path, "cams/intro.md5camera");
+    mc_scene_release(&s);
+}
+
+static void accepts_an_empty_shader_name_in_a_material(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(parse_text("md5scene 1 camera \"c\" actor \"a\" { mesh \"m\" "
+                         "material \"\" \"skin.jpg\" material \"x\" \"y.png\" }",
+                         "d/s.md5scene", &s, &err),
+              &err);
+    ASSERT(s.num_actors == 1 && s.actors[0].num_materials == 2);
+    EXPECT_EQ_STR(s.actors[0].materials[0].shader, "");
+    EXPECT_EQ_STR(s.actors[0].materials[0].path, "d/skin.jpg");
+    EXPECT_EQ_STR(s.actors[0].materials[1].shader, "x");
+    mc_scene_release(&s);
+}
+
+static void keeps_many_actors_in_order(void)
+{
+    char text[8192];
+    size_t n;
+    mc_scene s;
+    mc_error err;
+
+    n = (size_t)snprintf(text, sizeof text, "md5scene 1 camera \"c\"\n");
+    for (int i = 0; i < 40; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "actor a%d { mesh \"m%d\" yaw %d }\n",
+                              i, i, i);
+    ASSERT_OK(parse_text(text, "s.md5scene", &s, &err), &err);
+    ASSERT(s.num_actors == 40);
+    EXPECT_EQ_STR(s.actors[0].name, "a0");
+    EXPECT_EQ_STR(s.actors[39].name, "a39");
+    EXPECT_EQ_STR(s.actors[39].mesh_path, "m39");
+    EXPECT_NEAR(s.actors[17].yaw, 17.0, 0.0);
+    EXPECT_EQ_INT(s.actors[39].line, 41);
+    mc_scene_release(&s);
+}
+
+/* ---------------------------------------------------------------- parse errors */
+
+typedef struct error_case {
+    const char *text;
+    mc_status code;
+    int line, col;
+    const char *msg; /* expected exactly, or as a part when prefixed by '~' */
+} error_case;
+
+#define HEAD "md5scene 1\ncamera \"c\"\n"
+
+static const error_case parse_errors[] = {
+    {HEAD "foo 1\n", MC_ERR_SYNTAX, 3, 1, "unknown keyword 'foo'"},
+    {HEAD "actor \"a\" {\n    mesh \"m\"\n    spin 3\n}\n", MC_ERR_SYNTAX, 5, 5,
+     "unknown keyword 'spin' in actor 'a'"},
+    {HEAD "output { width 640 depth 3 }\n", MC_ERR_SYNTAX, 3, 20,
+     "unknown keyword 'depth' in 'output'"},
+    {HEAD "camera \"d\"\n", MC_ERR_SYNTAX, 3, 1, "duplicate 'camera' (first given at line 2)"},
+    {HEAD "actor \"a\" { mesh \"m\" yaw 1 yaw 2 }\n", MC_ERR_SYNTAX, 3, 28,
+     "duplicate 'yaw' (first given at line 3)"},
+    {HEAD "actor \"a\" { mesh \"m\" }\nactor a { mesh \"n\" }\n", MC_ERR_SYNTAX, 4, 7,
+     "duplicate actor 'a' (first given at line 3)"},
+    {HEAD "actor \"a\" { mesh \"m\"\n material \"s\" \"x.png\"\n material \"s\" \"y.png\" }\n",
+     MC_ERR_SYNTAX, 5, 11, "duplicate material for shader 's' (first given at line 4)"},
+    {"md5scene 1\nframes 10\n", MC_ERR_SYNTAX, 1, 1, "scene has no 'camera'"},
+    {"camera \"c\"\n", MC_ERR_SYNTAX, 1, 1, "~expected 'md5scene'"},
+    {"md5scene 2\ncamera \"c\"\n", MC_ERR_RANGE, 1, 10,
+     "unsupported md5scene version 2, expected 1"},
+    {HEAD "actor \"a\" { anim \"x\" }\n", MC_ERR_SYNTAX, 3, 7, "actor 'a' has no 'mesh'"},
+    {HEAD "frames 1.5\n", MC_ERR_SYNTAX, 3, 8, "~expected integer"},
+    {HEAD "frames 0\n", MC_ERR_RANGE, 3, 8, "invalid 'frames' 0, expected 1 to 10000000"},
+    {HEAD "actor \"a\" { mesh \"m\" yaw ninety }\n", MC_ERR_SYNTAX, 3, 26,
+     "~expected number"},
+    {HEAD "actor \"a\" { mesh \"m\" scale 0 }\n", MC_ERR_RANGE, 3, 28,
+     "invalid 'scale' 0, expected a number above 0"},
+    {HEAD "actor \"a\" { mesh \"m\" scale -2 }\n", MC_ERR_RANGE, 3, 28,
+     "invalid 'scale' -2, expected a number above 0"},
+    {HEAD "actor \"a\" { mesh \"m\" loop 2 }\n", MC_ERR_RANGE, 3, 27,
+     "invalid 'loop' 2, expected 0 to 1"},
+    {HEAD "actor \"a\" { mesh \"m\" in_place -1 }\n", MC_ERR_RANGE, 3, 31,
+     "invalid 'in_place' -1, expected 0 to 1"},
+    {HEAD "output { width 15 }\n", MC_ERR_RANGE, 3, 16,
+     "invalid 'width' 15, expected 16 to 16384"},
+    {HEAD "output { height 16385 }\n", MC_ERR_RANGE, 3, 17,
+     "invalid 'height' 16385, expected 16 to 16384"},
+    {HEAD "output { fps 0 }\n", MC_ERR_RANGE, 3, 14, "invalid 'fps' 0, expected 1 to 1000"},
+    {HEAD "output { background ( 0 1.5 0 ) }\n", MC_ERR_RANGE, 3, 21,
+     "invalid 'background' component 1.5, expected 0 to 1"},
+    {HEAD "actor \"a\" { mesh \"m\"\n", MC_ERR_SYNTAX, 4, 1,
+     "expected a keyword or '}' in actor 'a', found end of file"},
+    {HEAD "actor \"a\" mesh \"m\"\n", MC_ERR_SYNTAX, 3, 11, "expected '{', found 'mesh'"},
+    {HEAD "actor \"a\" { mesh \"\" }\n", MC_ERR_SYNTAX, 3, 18, "empty path"},
+    {HEAD "( 1 2 3 )\n", MC_ERR_SYNTAX, 3, 1, "expected a keyword, found '('"},
+    {HEAD "\"camera\" \"x\"\n", MC_ERR_SYNTAX, 3, 1, "expected a keyword, found 'camera'"},
+};
+
+static void reports_each_parse_error_at_its_token(void)
+{
+    for (size_t i = 0; i < TEST_COUNT(parse_errors); i++) {
+        const error_case *c = &parse_errors[i];
+        mc_scene s;
+        mc_error err;
+        mc_status st = parse_text(c->text, "bad.md5scene", &s, &err);
+
+        if (st == MC_OK) {
+            test_fail(__FILE__, __LINE__, "case %zu parsed: %s", i, c->text);
+            mc_scene_release(&s);
+            continue;
+        }
+        if (st != c->code || err.line != c->line || err.col != c->col ||
+            strcmp(err.file, "bad.md5scene") != 0)
+            test_fail(__FILE__, __LINE__, "case %zu: expected %s at %d:%d, got %s at %s:%d:%d: %s",
+                      i, mc_status_name(c->code), c->line, c->col, mc_status_name(st), err.file,
+                      err.line, err.col, err.msg);
+        if (c->msg[0] == '~')
+            EXPECT_CONTAINS(err.msg, c->msg + 1);
+        else
+            EXPECT_EQ_STR(err.msg, c->msg);
+        /* a failed parse leaves nothing to release */
+        EXPECT(s.actors == NULL && s.arena.head == NULL);
+    }
+}
+
+static void rejects_text_after_a_lexical_error(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    EXPECT(parse_text(HEAD "frames 1.2.3\n", "bad.md5scene", &s, &err) != MC_OK);
+    EXPECT_EQ_INT(err.line, 3);
+    EXPECT_EQ_INT(err.col, 8);
+    EXPECT(parse_text(HEAD "/* open comment\n", "bad.md5scene", &s, &err) != MC_OK);
+    EXPECT_EQ_INT(err.line, 3);
+    EXPECT_EQ_INT(err.col, 1);
+}
+
+/* ---------------------------------------------------------------- resolve errors */
+
+static void reports_a_missing_mesh_at_its_path_token(void)
+{
+    const char *text = "md5scene 1\ncamera \"still.md5camera\"\n"
+                       "actor \"a\" {\n    mesh  \"nope.md5mesh\"\n}\n";
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(parse_text(text, "data/scenes/inline.md5scene", &s, &err), &err);
+    EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
+    EXPECT_EQ_STR(err.file, "data/scenes/inline.md5scene");
+    EXPECT_EQ_INT(err.line, 4);
+    EXPECT_EQ_INT(err.col, 11);
+    EXPECT_CONTAINS(err.msg, "cannot load mesh");
+    EXPECT_CONTAINS(err.msg, "data/scenes/nope.md5mesh");
+    EXPECT(!s.resolved);
+    mc_scene_release(&s);
+}
+
+static void reports_a_missing_camera_and_anim_at_their_path_tokens(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(parse_text("md5scene 1\n  camera \"none.md5camera\"\n", "data/scenes/i.md5scene",
+                         &s, &err),
+              &err);
+    EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
+    EXPECT_EQ_INT(err.line, 2);
+    EXPECT_EQ_INT(err.col, 10);
+    EXPECT_CONTAINS(err.msg, "cannot load camera");
+    mc_scene_release(&s);
+
+    ASSERT_OK(parse_text("md5scene 1 camera \"still.md5camera\"\n"
+                         "actor x { mesh \"arm.md5mesh\" anim \"none.md5anim\" }\n",
+                         "data/scenes/i.md5scene", &s, &err),
+              &err);
+    EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
+    EXPECT_EQ_INT(err.line, 2);
+    EXPECT_EQ_INT(err.col, 35);
+    EXPECT_CONTAINS(err.msg, "cannot load anim");
+    mc_scene_release(&s);
+}
+
+static void reports_an_error_inside_a_named_file_at_that_files_position(void)
+{
+    char dir[400], mesh[512], scene[512];
+    mc_scene s;
+    mc_error err;
+
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-broken"));
+    snprintf(mesh, sizeof mesh, "%s/broken.md5mesh", dir);
+    snprintf(scene, sizeof scene, "%s/s.md5scene", dir);
+    /* the count on line 4, column 11, is not a number */
+    ASSERT(write_text(mesh, "MD5Version 10\ncommandline \"\"\n\nnumJoints x\n"));
+    ASSERT(write_text(scene, "md5scene 1 camera \"still.md5camera\"\n"
+                             "actor ok { mesh \"arm.md5mesh\" }\n"
+                             "actor bad { mesh \"broken.md5mesh\" }\n"));
+    EXPECT(mc_scene_load(scene, NULL, &s, &err) != MC_OK);
+    EXPECT_EQ_STR(err.file, mesh);
+    EXPECT_EQ_INT(err.line, 4);
+    EXPECT_EQ_INT(err.col, 11);
+    EXPECT(s.actors == NULL); /* a failed load leaves nothing to release */
+}
+
+static void names_the_joint_when_mesh_and_anim_disagree(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    EXPECT_EQ_INT(mc_scene_load("data/scenes/mismatch.md5scene", NULL, &s, &err),
+                  MC_ERR_MISMATCH);
+    /* arm_badparent.md5anim line 12: <tab>"arm" 1 0 0 -- parent 'hand', the mesh says 'origin' */
+    EXPECT_EQ_STR(err.file, "data/scenes/arm_badparent.md5anim");
+    EXPECT_EQ_INT(err.line, 12);
+    EXPECT_EQ_INT(err.col, 2);
+    EXPECT_CONTAINS(err.msg, "'arm'");
+}
+
+static void reports_a_missing_material_file_at_the_material_line(void)
+{
+    const char *text = "md5scene 1 camera \"still.md5camera\"\n"
+                       "actor a {\n"
+                       "    mesh \"arm.md5mesh\"\n"
+                       "    material \"skin\" \"skin.png\"\n"
+                       "    material \"other\" \"missing.tga\"\n"
+                       "}\n";
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(parse_text(text, "data/scenes/m.md5scene", &s, &err), &err);
+    EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
+    EXPECT_EQ_STR(err.file, "data/scenes/m.md5scene");
+    EXPECT_EQ_INT(err.line, 5);
+    EXPECT_EQ_INT(err.col, 22);
+    EXPECT_CONTAINS(err.msg, "data/scenes/missing.tga");
+    mc_scene_release(&s);
+}
+
+static void fails_at_once_on_a_bad_file_of_a_later_actor(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    /* actor 3's anim does not fit its mesh: the whole load fails before any frame */
+    EXPECT_EQ_INT(mc_scene_load("data/scenes/third_bad.md5scene", NULL, &s, &err),
+                  MC_ERR_MISMATCH);
+    EXPECT_EQ_STR(err.file, "data/scenes/arm_badparent.md5anim");
+}
+
+/* ---------------------------------------------------------------- textures */
+
+static void uses_the_material_line_for_a_matching_shader(void)
+{
+    mc_scene s;
+    mc_error err;
+    warn_log log = {0};
+    mc_parse_opts opts = {false, collect_warning, &log};
+
+    ASSERT_OK(mc_scene_load("data/scenes/full.md5scene", &opts, &s, &err), &err);
+    ASSERT(s.resolved);
+    ASSERT(s.actors[0].textures != NULL);
+    EXPECT_EQ_STR(s.actors[0].textures[0], "data/scenes/skin.png");
+    EXPECT(s.actors[0].materials[0].used);
+    /* statue has no material line: the implicit rule finds skin.png next to the mesh */
+    EXPECT_EQ_STR(s.actors[1].textures[0], "data/scenes/skin.png");
+    EXPECT_EQ_INT(log.count, 0);
+    /* joints matched by name: origin -> 0, arm -> 1 */
+    ASSERT(s.actors[0].joint_map != NULL);
+    EXPECT_EQ_INT(s.actors[0].joint_map[0], 0);
+    EXPECT_EQ_INT(s.actors[0].joint_map[1], 1);
+    mc_scene_release(&s);
+}
+
+static void matches_shader_names_ignoring_case_and_slash_direction(void)
+{
+    char dir[400], scene[512], expect[512];
+    mc_scene s;
+    mc_error err;
+
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-case"));
+    ASSERT(touch(dir, "t.jpg"));
+    snprintf(scene, sizeof scene, "%s/s.md5scene", dir);
+    ASSERT(write_text(scene, "md5scene 1 camera \"still.md5camera\"\n"
+                             "actor a { mesh \"arm.md5mesh\" material \"SKIN\" \"t.jpg\" }\n"));
+    ASSERT_OK(mc_scene_load(scene, NULL, &s, &err), &err);
+    snprintf(expect, sizeof expect, "%s/t.jpg", dir);
+    EXPECT_EQ_STR(s.actors[0].textures[0], expect);
+    mc_scene_release(&s);
+}
+
+/* Resolves scene text in dir and returns the texture of actor 0's submesh 0 (copied). */
+static bool texture_of(const char *dir, const char *text, char *out, size_t cap, warn_log *log)
+{
+    char scene[512];
+    mc_scene s;
+    mc_error err;
+    mc_parse_opts opts = {false, collect_warning, log};
+    bool ok;
+
+    snprintf(scene, sizeof scene, "%s/s.md5scene", dir);
+    if (!write_text(scene, text))
+        return false;
+    if (mc_scene_load(scene, &opts, &s, &err) != MC_OK) {
+        test_fail(__FILE__, __LINE__, "%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+        return false;
+    }
+    ok = s.num_actors == 1 && s.actors[0].mesh.num_meshes == 1;
+    snprintf(out, cap, "%s", ok && s.actors[0].textures[0] ? s.actors[0].textures[0] : "(none)");
+    mc_scene_release(&s);
+    return ok;
+}
+
+static void looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base(void)
+{
+    const char *text = "md5scene 1 camera \"still.md5camera\" base \"tex\"\n"
+                       "actor a { mesh \"arm.md5mesh\" }\n";
+    char dir[400], sub[512], got[512], want[600];
+    warn_log log = {0};
+
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-order"));
+    snprintf(sub, sizeof sub, "%s/tex", dir);
+    mkdir(sub, 0755);
+
+    ASSERT(touch(dir, "tex/skin.tga"));
+    ASSERT(texture_of(dir, text, got, sizeof got, &log));
+    snprintf(want, sizeof want, "%s/tex/skin.tga", dir); /* only under base */
+    EXPECT_EQ_STR(got, want);
+
+    ASSERT(touch(dir, "skin.jpg"));
+    ASSERT(texture_of(dir, text, got, sizeof got, &log));
+    snprintf(want, sizeof want, "%s/skin.jpg", dir); /* next to the mesh wins over base */
+    EXPECT_EQ_STR(got, want);
+
+    ASSERT(touch(dir, "skin.png"));
+    ASSERT(texture_of(dir, text, got, sizeof got, &log));
+    snprintf(want, sizeof want, "%s/skin.png", dir); /* .png before .jpg */
+    EXPECT_EQ_STR(got, want);
+
+    ASSERT(touch(dir, "skin.tga"));
+    ASSERT(texture_of(dir, text, got, sizeof got, &log));
+    snprintf(want, sizeof want, "%s/skin.tga", dir); /* .tga before .png */
+    EXPECT_EQ_STR(got, want);
+    EXPECT_EQ_INT(log.count, 0);
+}
+
+static void strips_the_shader_extension_for_the_implicit_lookup(void)
+{
+    char dir[400], mesh[512], got[512], want[600], *text;
+    warn_log log = {0};
+    FILE *f;
+    size_t n;
+
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-ext"));
+    /* the same mesh with shader "models\skin.bmp": '\' -> '/', ".bmp" dropped */
+    snprintf(mesh, sizeof mesh, "%s/arm.md5mesh", dir);
+    f = fopen(mesh, "rb");
+    ASSERT(f != NULL);
+    text = calloc(1, 4096);
+    n = text ? fread(text, 1, 4000, f) : 0;
+    fclose(f);
+    ASSERT(n > 0);
+    {
+        char *at = strstr(text, "\"skin\"");
+        char edited[4200];
+
+        ASSERT(at != NULL);
+        snprintf(edited, sizeof edited, "%.*s\"models\\skin.bmp\"%s", (int)(at - text), text,
+                 at + 6);
+        free(text);
+        ASSERT(write_text(mesh, edited));
+    }
+    snprintf(want, sizeof want, "%s/models", dir);
+    mkdir(want, 0755);
+    ASSERT(touch(dir, "models/skin.png"));
+    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\" actor a { mesh \"arm.md5mesh\" }",
+                      got, sizeof got, &log));
+    snprintf(want, sizeof want, "%s/models/skin.png", dir);
+    EXPECT_EQ_STR(got, want);
+}
+
+static void warns_naming_the_shader_when_no_image_is_found(void)
+{
+    char dir[400], got[512], mesh[512];
+    warn_log log = {0};
+
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-none"));
+    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\" base \"tex\"\n"
+                           "actor a { mesh \"arm.md5mesh\" }\n",
+                      got, sizeof got, &log));
+    EXPECT_EQ_STR(got, "(none)");
+    ASSERT(log.count == 1);
+    /* positioned at the shader in the mesh file: line 13 is <tab>shader "skin" */
+    snprintf(mesh, sizeof mesh, "%s/arm.md5mesh", dir);
+    EXPECT_EQ_STR(log.last.file, mesh);
+    EXPECT_EQ_INT(log.last.line, 13);
+    EXPECT_EQ_INT(log.last.col, 9);
+    EXPECT_CONTAINS(log.last.msg, "no image for shader 'skin'");
+    EXPECT_CONTAINS(log.last.msg, "skin.tga");
+    EXPECT_CONTAINS(log.last.msg, "/tex'");
+}
+
+static void warns_about_a_material_no_submesh_uses(void)
+{
+    char dir[400], got[512];
+    warn_log log = {0};
+
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-unused"));
+    ASSERT(touch(dir, "skin.png"));
+    ASSERT(touch(dir, "x.png"));
+    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\"\n"
+                           "actor a { mesh \"arm.md5mesh\" material \"skni\" \"x.png\" }\n",
+                      got, sizeof got, &log));
+    ASSERT(log.count == 1);
+    EXPECT_EQ_INT(log.last.line, 2);
+    EXPECT_EQ_INT(log.last.col, 46);
+    EXPECT_CONTAINS(log.last.msg, "'skni'");
+}
+
+/* ---------------------------------------------------------------- timing, placement */
+
+static void takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_anim(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(parse_text("md5scene 1 camera \"still.md5camera\" frames 50\n"
+                         "actor a { mesh \"arm.md5mesh\" anim \"arm.md5anim\" }\n",
+                         "data/scenes/t.md5scene", &s, &err),
+              &err);
+    ASSERT_OK(mc_scene_resolve(&s, NULL, &err), &err);
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, 24), 50);
+    mc_scene_release(&s);
+
+    /* arm.md5anim: 3 frames at 24 fps, start 0.5 -> ends at 0.5 + 2/24 s.
+     * At 24 fps that is output frame 12 + 2 = 14, so 15 frames (0..14);
+     * at 30 fps 15 + 2.5 = 17.5 -> last whole frame 17, so 18 frames. */
+    ASSERT_OK(parse_text("md5scene 1 camera \"still.md5camera\"\n"
+                         "actor a { mesh \"arm.md5mesh\" anim \"arm.md5anim\" start 0.5 }\n"
+                         "actor b { mesh \"arm.md5mesh\" anim \"arm.md5anim\" loop 1 }\n"
+                         "actor c { mesh \"arm.md5mesh\" }\n",
+                         "data/scenes/t.md5scene", &s, &err),
+              &err);
+    ASSERT_OK(mc_scene_resolve(&s, NULL, &err), &err);
+    EXPECT_EQ_INT(mc_scene_single_frame_length(&s, 24), 15);
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, 24), 15);
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, 30), 18);
+    mc_scene_release(&s);
+
+    /* no anim at all: a single frame */
+    ASSERT_OK(parse_text("md5scene 1 camera \"still.md5camera\" actor c { mesh \"arm.md5mesh\" }",
+                         "data/scenes/t.md5scene", &s, &err),
+              &err);
+    ASSERT_OK(mc_scene_resolve(&s, NULL, &err), &err);
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, 24), 1);
+    mc_scene_release(&s);
+}
+
+static void lets_a_moving_camera_decide_the_length(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    /* full.md5scene: cut.md5camera has 10 frames and a cut at 4 (DESIGN.md 2.1's example:
+     * 9 output frames at 24 fps); its frames 48 does not apply to a moving camera */
+    ASSERT_OK(mc_scene_load("data/scenes/full.md5scene", NULL, &s, &err), &err);
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, 24), 9);
+    EXPECT_EQ_INT(mc_scene_fps(&s, 0), 30); /* the output block's fps */
+    EXPECT_EQ_INT(mc_scene_fps(&s, 12), 12); /* a command-line rate wins */
+    s.fps = 0;
+    EXPECT_EQ_INT(mc_scene_fps(&s, 0), 24); /* else the camera's frame rate */
+    mc_scene_release(&s);
+}
+
+static void places_an_actor_by_origin_yaw_and_scale(void)
+{
+    mc_scene_actor a;
+    mc_mat4 m;
+    const float p[3] = {1.0f, 0.0f, 0.5f};
+    float w[3];
+
+    memset(&a, 0, sizeof a);
+    a.origin = (mc_vec3){1.0f, 2.0f, 3.0f};
+    a.yaw = 90.0f;
+    a.scale = 2.0f;
+    a.start = 1.5f;
+    mc_scene_actor_matrix(&a, &m);
+    for (int r = 0; r < 3; r++)
+        w[r] = m.m[r] * p[0] + m.m[4 + r] * p[1] + m.m[8 + r] * p[2] + m.m[12 + r];
+    /* yaw 90 turns +X into +Y: (1 0 0.5) -> scale 2 -> (0 2 1) + origin = (1 4 4) */
+    EXPECT_NEAR(w[0], 1.0, 1e-5);
+    EXPECT_NEAR(w[1], 4.0, 1e-5);
+    EXPECT_NEAR(w[2], 4.0, 1e-5);
+    EXPECT_NEAR(m.m[15], 1.0, 0.0);
+    EXPECT_NEAR(mc_scene_actor_time(&a, 2.0), 0.5, 1e-12);
+    EXPECT_NEAR(mc_scene_actor_time(&a, 0.0), -1.5, 1e-12);
+}
+
+static void refuses_to_resolve_twice(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(mc_scene_load("data/scenes/full.md5scene", NULL, &s, &err), &err);
+    EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_USAGE);
+    EXPECT(s.resolved); /* still usable */
+    mc_scene_release(&s);
+    mc_scene_release(&s); /* a zeroed scene is fine */
+}
+
+int main(int argc, char **argv)
+{
+    static const test_case cases[] = {
+        TEST_ENTRY(parses_every_keyword_of_a_full_scene),
+        TEST_ENTRY(leaves_optional_settings_unset),
+        TEST_ENTRY(resolves_paths_against_the_scene_folder),
+        TEST_ENTRY(accepts_an_empty_shader_name_in_a_material),
+        TEST_ENTRY(keeps_many_actors_in_order),
+        TEST_ENTRY(reports_each_parse_error_at_its_token),
+        TEST_ENTRY(rejects_text_after_a_lexical_error),
+        TEST_ENTRY(reports_a_missing_mesh_at_its_path_token),
+        TEST_ENTRY(reports_a_missing_camera_and_anim_at_their_path_tokens),
+        TEST_ENTRY(reports_an_error_inside_a_named_file_at_that_files_position),
+        TEST_ENTRY(names_the_joint_when_mesh_and_anim_disagree),
+        TEST_ENTRY(reports_a_missing_material_file_at_the_material_line),
+        TEST_ENTRY(fails_at_once_on_a_bad_file_of_a_later_actor),
+        TEST_ENTRY(uses_the_material_line_for_a_matching_shader),
+        TEST_ENTRY(matches_shader_names_ignoring_case_and_slash_direction),
+        TEST_ENTRY(looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base),
+        TEST_ENTRY(strips_the_shader_extension_for_the_implicit_lookup),
+        TEST_ENTRY(warns_naming_the_shader_when_no_image_is_found),
+        TEST_ENTRY(warns_about_a_material_no_submesh_uses),
+        TEST_ENTRY(takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_anim),
+        TEST_ENTRY(lets_a_moving_camera_decide_the_length),
+        TEST_ENTRY(places_an_actor_by_origin_yaw_and_scale),
+        TEST_ENTRY(refuses_to_resolve_twice),
+    };
+
+    return test_run(argc, argv, cases, TEST_COUNT(cases));
+}
