@@ -1,0 +1,371 @@
+/* Frame comparison metrics (see include/md5cine/compare.h for the definitions and defaults). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <md5cine/compare.h>
+
+#define SSIM_WIN 11
+#define SSIM_HALF 5
+#define SSIM_SIGMA 1.5
+#define SSIM_C1 ((0.01 * 255.0) * (0.01 * 255.0))
+#define SSIM_C2 ((0.03 * 255.0) * (0.03 * 255.0))
+#define DEFAULT_GAIN 16.0f
+
+/* The five windowed moments SSIM needs, each a row of filtered values. */
+enum { M_A, M_B, M_AA, M_BB, M_AB, M_COUNT };
+
+static const mc_compare_opts lossless_defaults = {
+    .threshold = 4,
+    .max_failing_share = 0.0001,
+    .max_diff_limit = 255,
+    .min_ssim = 0.95,
+    .min_psnr = 0.0,
+};
+
+static const mc_compare_opts lossy_defaults = {
+    .lossy = true,
+    .threshold = 4,
+    .max_failing_share = 1.0,
+    .max_diff_limit = 255,
+    .min_ssim = 0.95,
+    .min_psnr = 35.0,
+};
+
+void mc_compare_work_free(mc_compare_work *work)
+{
+    if (!work)
+        return;
+    free(work->buf);
+    work->buf = NULL;
+    work->cap = 0;
+}
+
+void mc_compare_effective(const mc_compare_opts *opts, mc_compare_opts *out)
+{
+    const mc_compare_opts zero = { 0 };
+    const mc_compare_opts *in = opts ? opts : &zero;
+    const mc_compare_opts *def = in->lossy ? &lossy_defaults : &lossless_defaults;
+
+    *out = *def;
+    out->lossy = in->lossy;
+    out->set = MC_COMPARE_SET_ALL;
+    if (in->set & MC_COMPARE_SET_THRESHOLD)
+        out->threshold = in->threshold;
+    if (in->set & MC_COMPARE_SET_MAX_FAILING_SHARE)
+        out->max_failing_share = in->max_failing_share;
+    if (in->set & MC_COMPARE_SET_MAX_DIFF)
+        out->max_diff_limit = in->max_diff_limit;
+    if (in->set & MC_COMPARE_SET_MIN_SSIM)
+        out->min_ssim = in->min_ssim;
+    if (in->set & MC_COMPARE_SET_MIN_PSNR)
+        out->min_psnr = in->min_psnr;
+    out->diff_gain = in->diff_gain > 0.0f ? in->diff_gain : DEFAULT_GAIN;
+}
+
+static double luma709(const uint8_t *p)
+{
+    return 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+}
+
+static int channel_max_diff(const uint8_t *p, const uint8_t *q, unsigned long long *sum,
+                            unsigned long long *sumsq)
+{
+    int m = 0;
+
+    for (int c = 0; c < 3; c++) {
+        int d = abs((int)p[c] - (int)q[c]);
+        *sum += (unsigned long long)d;
+        *sumsq += (unsigned long long)(d * d);
+        if (d > m)
+            m = d;
+    }
+    return m;
+}
+
+/* Max, mean, PSNR and the share over the threshold: one integer pass. */
+static void pixel_metrics(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                          int w, int h, int threshold, mc_compare_result *out)
+{
+    unsigned long long sum = 0, sumsq = 0;
+    double samples = 3.0 * w * h;
+
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pa = a + (size_t)y * stride_a, *pb = b + (size_t)y * stride_b;
+        for (int x = 0; x < w; x++) {
+            int m = channel_max_diff(pa + 4 * x, pb + 4 * x, &sum, &sumsq);
+            if (m > out->max_diff) {
+                out->max_diff = m;
+                out->max_x = x;
+                out->max_y = y;
+            }
+            if (m > threshold)
+                out->over_pixels++;
+        }
+    }
+    out->mean_diff = (double)sum / samples;
+    out->psnr = sumsq == 0 ? (double)INFINITY : 10.0 * log10(255.0 * 255.0 * samples / (double)sumsq);
+    out->over_share = (double)out->over_pixels / ((double)w * h);
+}
+
+static double ssim_term(const double *m)
+{
+    double va = m[M_AA] - m[M_A] * m[M_A];
+    double vb = m[M_BB] - m[M_B] * m[M_B];
+    double cov = m[M_AB] - m[M_A] * m[M_B];
+
+    return (2.0 * m[M_A] * m[M_B] + SSIM_C1) * (2.0 * cov + SSIM_C2) /
+           ((m[M_A] * m[M_A] + m[M_B] * m[M_B] + SSIM_C1) * (va + vb + SSIM_C2));
+}
+
+/* An image smaller than the window: one window over all of it with uniform weights. */
+static double ssim_small(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                         int w, int h)
+{
+    double m[M_COUNT] = { 0 }, n = (double)w * h;
+
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            double la = luma709(a + (size_t)y * stride_a + 4 * (size_t)x);
+            double lb = luma709(b + (size_t)y * stride_b + 4 * (size_t)x);
+            m[M_A] += la;
+            m[M_B] += lb;
+            m[M_AA] += la * la;
+            m[M_BB] += lb * lb;
+            m[M_AB] += la * lb;
+        }
+    }
+    for (int i = 0; i < M_COUNT; i++)
+        m[i] /= n;
+    return ssim_term(m);
+}
+
+static void gaussian_weights(double g[SSIM_WIN])
+{
+    double total = 0.0;
+
+    for (int i = 0; i < SSIM_WIN; i++) {
+        double d = i - SSIM_HALF;
+        g[i] = exp(-d * d / (2.0 * SSIM_SIGMA * SSIM_SIGMA));
+        total += g[i];
+    }
+    for (int i = 0; i < SSIM_WIN; i++)
+        g[i] /= total;
+}
+
+/* Scratch layout: 5 source rows of w (luma a, luma b, a^2, b^2, ab), then a ring of
+ * SSIM_WIN slots, each M_COUNT horizontally filtered rows of ow = w - 10, then one more slot
+ * for the vertical sums. */
+static size_t ssim_scratch_doubles(int w)
+{
+    return (size_t)M_COUNT * (size_t)w +
+           (size_t)(SSIM_WIN + 1) * M_COUNT * (size_t)(w - 2 * SSIM_HALF);
+}
+
+/* Luma of row y of both images and its products, then the horizontal filter into ring. */
+static void ssim_row_in(const uint8_t *ra, const uint8_t *rb, int w, const double g[SSIM_WIN],
+                        double *src, double *ring)
+{
+    size_t uw = (size_t)w, ow = uw - 2 * SSIM_HALF;
+
+    for (size_t x = 0; x < uw; x++) {
+        double la = luma709(ra + 4 * x), lb = luma709(rb + 4 * x);
+        src[x] = la;
+        src[uw + x] = lb;
+        src[2 * uw + x] = la * la;
+        src[3 * uw + x] = lb * lb;
+        src[4 * uw + x] = la * lb;
+    }
+    for (size_t q = 0; q < M_COUNT; q++) {
+        const double *s = src + q * uw;
+        double *d = ring + q * ow;
+        for (size_t x = 0; x < ow; x++) {
+            double acc = 0.0;
+            for (int k = 0; k < SSIM_WIN; k++)
+                acc += g[k] * s[x + (size_t)k];
+            d[x] = acc;
+        }
+    }
+}
+
+/* The vertical filter over the ring for one output row into acc (M_COUNT rows of ow), then
+ * the SSIM of each window; returns the row's SSIM sum. Row-wise loops so that they vectorise. */
+static double ssim_row_out(const double *ring, size_t ow, int first, const double g[SSIM_WIN],
+                           double *acc)
+{
+    double total = 0.0;
+    size_t slot_len = M_COUNT * ow;
+
+    memset(acc, 0, slot_len * sizeof *acc);
+    for (int j = 0; j < SSIM_WIN; j++) {
+        const double *slot = ring + (size_t)((first + j) % SSIM_WIN) * slot_len;
+        for (size_t i = 0; i < slot_len; i++)
+            acc[i] += g[j] * slot[i];
+    }
+    for (size_t x = 0; x < ow; x++) {
+        double m[M_COUNT];
+        for (size_t q = 0; q < M_COUNT; q++)
+            m[q] = acc[q * ow + x];
+        total += ssim_term(m);
+    }
+    return total;
+}
+
+static double ssim_gauss(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                         int w, int h, double *scratch)
+{
+    double g[SSIM_WIN], total = 0.0;
+    size_t ow = (size_t)(w - 2 * SSIM_HALF), oh = (size_t)(h - 2 * SSIM_HALF);
+    double *src = scratch, *ring = scratch + (size_t)M_COUNT * (size_t)w;
+    double *acc = ring + (size_t)SSIM_WIN * M_COUNT * ow;
+
+    gaussian_weights(g);
+    for (int y = 0; y < h; y++) {
+        double *slot = ring + (size_t)(y % SSIM_WIN) * M_COUNT * ow;
+        ssim_row_in(a + (size_t)y * stride_a, b + (size_t)y * stride_b, w, g, src, slot);
+        if (y >= 2 * SSIM_HALF)
+            total += ssim_row_out(ring, ow, (y - 2 * SSIM_HALF) % SSIM_WIN, g, acc);
+    }
+    return total / ((double)ow * (double)oh);
+}
+
+static unsigned judge(const mc_compare_result *r, const mc_compare_opts *lim)
+{
+    unsigned fail = 0;
+
+    if (r->over_share > lim->max_failing_share)
+        fail |= MC_COMPARE_FAIL_SHARE;
+    if (r->max_diff > lim->max_diff_limit)
+        fail |= MC_COMPARE_FAIL_MAX;
+    if (r->ssim < lim->min_ssim)
+        fail |= MC_COMPARE_FAIL_SSIM;
+    if (r->psnr < lim->min_psnr)
+        fail |= MC_COMPARE_FAIL_PSNR;
+    return fail;
+}
+
+static mc_status check_args(const uint8_t *a, size_t stride_a, const uint8_t *b,
+                            size_t stride_b, int w, int h, mc_error *err)
+{
+    if (!a || !b)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no pixels to compare");
+    if (w < 1 || h < 1)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "frame size %dx%d is empty", w, h);
+    if (stride_a < 4 * (size_t)w || stride_b < 4 * (size_t)w)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                            "row stride below 4 * width (%d)", w);
+    return MC_OK;
+}
+
+mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                          int w, int h, const mc_compare_opts *opts, mc_compare_work *work,
+                          mc_compare_result *out, mc_error *err)
+{
+    mc_compare_opts lim;
+    mc_compare_work local = { 0 };
+    mc_compare_work *ws = work ? work : &local;
+    mc_status st;
+
+    memset(out, 0, sizeof *out);
+    st = check_args(a, stride_a, b, stride_b, w, h, err);
+    if (st != MC_OK)
+        return st;
+    mc_compare_effective(opts, &lim);
+    if (w < SSIM_WIN || h < SSIM_WIN) {
+        out->ssim = ssim_small(a, stride_a, b, stride_b, w, h);
+    } else {
+        size_t need = ssim_scratch_doubles(w);
+        if (ws->cap < need) {
+            double *p = realloc(ws->buf, need * sizeof *p);
+            if (!p) {
+                mc_compare_work_free(&local);
+                return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0,
+                                    "out of memory for a %d-pixel-wide comparison", w);
+            }
+            ws->buf = p;
+            ws->cap = need;
+        }
+        out->ssim = ssim_gauss(a, stride_a, b, stride_b, w, h, ws->buf);
+    }
+    pixel_metrics(a, stride_a, b, stride_b, w, h, lim.threshold, out);
+    out->fail = judge(out, &lim);
+    out->pass = out->fail == 0;
+    mc_compare_work_free(&local);
+    return MC_OK;
+}
+
+/* Appends a formatted piece to buf at *len, separated by "; ". */
+static void append(char *buf, size_t cap, size_t *len, const char *piece)
+{
+    size_t n = strlen(piece);
+    const char *sep = *len ? "; " : "";
+    size_t s = strlen(sep);
+
+    if (*len + s + n + 1 > cap) {
+        n = *len + s + 1 < cap ? cap - *len - s - 1 : 0;
+        s = *len + s + 1 < cap ? s : 0;
+    }
+    memcpy(buf + *len, sep, s);
+    memcpy(buf + *len + s, piece, n);
+    *len += s + n;
+    buf[*len] = '\0';
+}
+
+void mc_compare_reasons(const mc_compare_result *r, const mc_compare_opts *opts, char *buf,
+                        size_t cap)
+{
+    mc_compare_opts lim;
+    char piece[160];
+    size_t len = 0;
+
+    if (!buf || cap == 0)
+        return;
+    buf[0] = '\0';
+    mc_compare_effective(opts, &lim);
+    if (r->fail & MC_COMPARE_FAIL_SHARE) {
+        snprintf(piece, sizeof piece, "%.3g%% of pixels differ by more than %d > %.3g%%",
+                 100.0 * r->over_share, lim.threshold, 100.0 * lim.max_failing_share);
+        append(buf, cap, &len, piece);
+    }
+    if (r->fail & MC_COMPARE_FAIL_MAX) {
+        snprintf(piece, sizeof piece, "max diff %d > %d at (%d, %d)", r->max_diff,
+                 lim.max_diff_limit, r->max_x, r->max_y);
+        append(buf, cap, &len, piece);
+    }
+    if (r->fail & MC_COMPARE_FAIL_SSIM) {
+        snprintf(piece, sizeof piece, "ssim %.5f < %.5g", r->ssim, lim.min_ssim);
+        append(buf, cap, &len, piece);
+    }
+    if (r->fail & MC_COMPARE_FAIL_PSNR) {
+        snprintf(piece, sizeof piece, "psnr %.2f dB < %.4g dB", r->psnr, lim.min_psnr);
+        append(buf, cap, &len, piece);
+    }
+}
+
+void mc_compare_diff_image(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                           int w, int h, const mc_compare_opts *opts, uint8_t *out,
+                           size_t out_stride)
+{
+    mc_compare_opts lim;
+    unsigned long long dummy_sum = 0, dummy_sq = 0;
+
+    if (!a || !b || !out || w < 1 || h < 1)
+        return;
+    mc_compare_effective(opts, &lim);
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pa = a + (size_t)y * stride_a, *pb = b + (size_t)y * stride_b;
+        uint8_t *po = out + (size_t)y * out_stride;
+        for (size_t x = 0; x < (size_t)w; x++) {
+            int d = channel_max_diff(pa + 4 * x, pb + 4 * x, &dummy_sum, &dummy_sq);
+            float grey = 128.0f + (float)luma709(pa + 4 * x) * 0.25f;
+            float t = fminf(1.0f, (float)d * lim.diff_gain / 255.0f);
+            if (d > lim.threshold)
+                t = fmaxf(t, 0.5f);
+            po[4 * x + 0] = (uint8_t)lrintf(grey + (255.0f - grey) * t);
+            po[4 * x + 1] = (uint8_t)lrintf(grey * (1.0f - t));
+            po[4 * x + 2] = (uint8_t)lrintf(grey * (1.0f - t));
+            po[4 * x + 3] = 255;
+        }
+    }
+}
