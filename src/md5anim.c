@@ -163,10 +163,10 @@ static bool parse_bounds(anim_parser *p)
     if (count == a->num_frames)
         return true;
     if (!mc_lex_lenient(lx))
-        return mc_lex_fail(lx, &off, MC_ERR_RANGE, "'bounds' has %d entries but 'numFrames' is %d",
-                           count, a->num_frames);
-    mc_lex_warn(lx, &off, MC_ERR_RANGE, "'bounds' has %d entries but 'numFrames' is %d", count,
-                a->num_frames);
+        return mc_lex_fail(lx, &off, MC_ERR_RANGE, "'bounds' has %d entr%s but 'numFrames' is %d",
+                           count, count == 1 ? "y" : "ies", a->num_frames);
+    mc_lex_warn(lx, &off, MC_ERR_RANGE, "'bounds' has %d entr%s but 'numFrames' is %d", count,
+                count == 1 ? "y" : "ies", a->num_frames);
     return true;
 }
 
