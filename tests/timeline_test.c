@@ -1,0 +1,235 @@
+/* The camera timeline (DESIGN.md 2.1). Every expected row below is worked out by hand from
+ *
+ *   p = k * frameRate / fps;  f = floor(p);  lerp = p - f
+ *   for each cut c in increasing order: if f < c stop, else f += 1
+ *   N == 1: stored 0;  f > N - 2: ended, stored N - 1;  lerp == 0: stored f;  else f -> f + 1
+ *   shot = number of cuts c with c < stored
+ *
+ * The cameras are built in memory (no parser involved); only num_frames, frame_rate and the
+ * cuts matter to the timeline. */
+#include <md5cine/timeline.h>
+
+#include "test.h"
+
+typedef struct row {
+    int stored, next;
+    double lerp;
+    int shot;
+    bool ended;
+} row;
+
+static mc_camera make_camera(int frames, int rate, int num_cuts, int *cuts)
+{
+    mc_camera c;
+
+    memset(&c, 0, sizeof c);
+    c.num_frames = frames;
+    c.frame_rate = rate;
+    c.num_cuts = num_cuts;
+    c.cuts = cuts;
+    return c;
+}
+
+static void check_rows(const mc_camera *cam, int fps, const row *rows, int n, int line)
+{
+    for (int k = 0; k < n; k++) {
+        mc_timeline_sample s;
+
+        mc_timeline_sample_frame(cam, fps, k, &s);
+        if (s.frame != k || s.stored != rows[k].stored || s.next != rows[k].next ||
+            s.shot != rows[k].shot || s.ended != rows[k].ended ||
+            fabs((double)s.lerp - rows[k].lerp) > 1e-6)
+            test_fail(__FILE__, line,
+                      "frame %d: got stored %d next %d lerp %g shot %d ended %d, expected %d %d "
+                      "%g %d %d",
+                      k, s.stored, s.next, (double)s.lerp, s.shot, s.ended, rows[k].stored,
+                      rows[k].next, rows[k].lerp, rows[k].shot, rows[k].ended);
+        EXPECT_NEAR(s.time, (double)k / fps, 1e-12);
+    }
+}
+
+static void design_example_skips_stored_frame_four(void)
+{
+    /* N 10, cut {4}, 24 fps at 24: p = k. k 0-3 show 0-3 (shot 0); k 4: f 4 >= 4 -> 5, shot 1
+     * (4 < 5); k 5-7 show 6-8; k 8: f 8 -> 9 > N - 2 = 8: ended, stored 9. So 9 output frames
+     * showing 0 1 2 3 5 6 7 8 9, shot boundary between outputs 3 and 4. */
+    int cuts[] = { 4 };
+    mc_camera cam = make_camera(10, 24, 1, cuts);
+    static const row rows[] = {
+        { 0, 0, 0, 0, false }, { 1, 1, 0, 0, false }, { 2, 2, 0, 0, false },
+        { 3, 3, 0, 0, false }, { 5, 5, 0, 1, false }, { 6, 6, 0, 1, false },
+        { 7, 7, 0, 1, false }, { 8, 8, 0, 1, false }, { 9, 9, 0, 1, true },
+    };
+
+    check_rows(&cam, 24, rows, 9, __LINE__);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 24, 1), 9);
+}
+
+static void several_cuts_each_open_a_shot(void)
+{
+    /* N 10, cuts {2 5 7}, 30 fps at 30: p = k.
+     * k 0: 0. k 1: 1. k 2: 2 >= 2 -> 3; 3 < 5 stop: 3 (shot 1: cut 2 < 3).
+     * k 3: 3 -> 4; 4 < 5: 4 (shot 1). k 4: 4 -> 5 -> 6; 6 < 7: 6 (shot 2: cuts 2, 5).
+     * k 5: 5 -> 6 -> 7 -> 8: 8 (shot 3). k 6: 6 -> 9 > 8: ended, stored 9 (shot 3).
+     * K = 7. */
+    int cuts[] = { 2, 5, 7 };
+    mc_camera cam = make_camera(10, 30, 3, cuts);
+    static const row rows[] = {
+        { 0, 0, 0, 0, false }, { 1, 1, 0, 0, false }, { 3, 3, 0, 1, false },
+        { 4, 4, 0, 1, false }, { 6, 6, 0, 2, false }, { 8, 8, 0, 3, false },
+        { 9, 9, 0, 3, true },
+    };
+
+    check_rows(&cam, 30, rows, 7, __LINE__);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 30, 1), 7);
+}
+
+static void a_cut_at_the_last_frame_only_ends_the_camera(void)
+{
+    /* N 5, cut {4}, 24 at 24: k 0-3 show 0-3; k 4: 4 >= 4 -> 5 > 3: ended, stored 4. Shot of
+     * stored 4: cut 4 is not below 4, so shot 0 throughout. K = 5. */
+    int cuts[] = { 4 };
+    mc_camera cam = make_camera(5, 24, 1, cuts);
+    static const row rows[] = {
+        { 0, 0, 0, 0, false }, { 1, 1, 0, 0, false }, { 2, 2, 0, 0, false },
+        { 3, 3, 0, 0, false }, { 4, 4, 0, 0, true },
+    };
+
+    check_rows(&cam, 24, rows, 5, __LINE__);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 24, 1), 5);
+}
+
+static void a_one_frame_camera_never_ends(void)
+{
+    /* N 1: every output frame shows stored 0; the length comes from the caller. */
+    mc_camera cam = make_camera(1, 24, 0, NULL);
+    static const row rows[] = {
+        { 0, 0, 0, 0, false }, { 0, 0, 0, 0, false }, { 0, 0, 0, 0, false },
+    };
+    mc_timeline_sample s;
+
+    check_rows(&cam, 24, rows, 3, __LINE__);
+    mc_timeline_sample_frame(&cam, 24, 1000000, &s);
+    EXPECT_EQ_INT(s.stored, 0);
+    EXPECT(!s.ended);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 24, 48), 48);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 24, 1), 1);
+}
+
+static void sixty_fps_camera_at_sixty(void)
+{
+    /* N 7, 60 at 60: k 0-5 show 0-5; k 6: 6 > 5: ended, stored 6. K = 7. */
+    mc_camera cam = make_camera(7, 60, 0, NULL);
+    static const row rows[] = {
+        { 0, 0, 0, 0, false }, { 1, 1, 0, 0, false }, { 2, 2, 0, 0, false },
+        { 3, 3, 0, 0, false }, { 4, 4, 0, 0, false }, { 5, 5, 0, 0, false },
+        { 6, 6, 0, 0, true },
+    };
+
+    check_rows(&cam, 60, rows, 7, __LINE__);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 60, 1), 7);
+}
+
+static void camera_at_24_sampled_at_30(void)
+{
+    /* N 10, cut {4}, rate 24, fps 30: p = 0.8 k.
+     * k 0: 0. k 1: 0.8 -> 0->1 lerp .8. k 2: 1.6 -> 1->2 .6. k 3: 2.4 -> 2->3 .4.
+     * k 4: 3.2 -> 3->4 .2 (3 < 4, still shot 0: moving towards the old camera's pose at the cut).
+     * k 5: 4.0 -> 4 >= 4 -> 5, lerp 0: 5 (shot 1). k 6: 4.8 -> 5->6 .8. k 7: 5.6 -> 6->7 .6.
+     * k 8: 6.4 -> 7->8 .4. k 9: 7.2 -> 8->9 .2 (8 is not > 8). k 10: 8.0 -> 9: ended.
+     * K: the first raw f whose shifted value passes 8 is 8; first k with 0.8 k >= 8 is 10:
+     * K = 11. */
+    int cuts[] = { 4 };
+    mc_camera cam = make_camera(10, 24, 1, cuts);
+    static const row rows[] = {
+        { 0, 0, 0, 0, false },   { 0, 1, 0.8, 0, false }, { 1, 2, 0.6, 0, false },
+        { 2, 3, 0.4, 0, false }, { 3, 4, 0.2, 0, false }, { 5, 5, 0, 1, false },
+        { 5, 6, 0.8, 1, false }, { 6, 7, 0.6, 1, false }, { 7, 8, 0.4, 1, false },
+        { 8, 9, 0.2, 1, false }, { 9, 9, 0, 1, true },
+    };
+
+    check_rows(&cam, 30, rows, 11, __LINE__);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 30, 1), 11);
+}
+
+static void camera_at_24_sampled_at_60(void)
+{
+    /* Same camera at fps 60: p = 0.4 k. k 9: 3.6 -> 3->4 lerp .6 (shot 0); k 10: 4.0 -> 5,
+     * lerp 0 (shot 1); k 19: 7.6 -> 7 -> 8->9 lerp .6; k 20: 8.0 -> 9: ended.
+     * K = ceil(8 * 60 / 24) + 1 = 21. */
+    int cuts[] = { 4 };
+    mc_camera cam = make_camera(10, 24, 1, cuts);
+    mc_timeline_sample s;
+
+    mc_timeline_sample_frame(&cam, 60, 9, &s);
+    EXPECT(s.stored == 3 && s.next == 4 && s.shot == 0);
+    EXPECT_NEAR(s.lerp, 0.6, 1e-6);
+    mc_timeline_sample_frame(&cam, 60, 10, &s);
+    EXPECT(s.stored == 5 && s.next == 5 && s.shot == 1 && s.lerp == 0.0f);
+    mc_timeline_sample_frame(&cam, 60, 19, &s);
+    EXPECT(s.stored == 8 && s.next == 9 && !s.ended);
+    EXPECT_NEAR(s.lerp, 0.6, 1e-6);
+    mc_timeline_sample_frame(&cam, 60, 20, &s);
+    EXPECT(s.stored == 9 && s.ended);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 60, 1), 21);
+}
+
+static void a_whole_stored_frame_is_never_missed_by_rounding(void)
+{
+    /* 25 fps camera at 25: in doubles (29 / 25.0) * 25 = 28.999999999999996, which floors to
+     * 28. The integer mapping gives exactly stored 29 with lerp 0. */
+    mc_camera cam = make_camera(40, 25, 0, NULL);
+    mc_timeline_sample s;
+
+    mc_timeline_sample_frame(&cam, 25, 29, &s);
+    EXPECT_EQ_INT(s.stored, 29);
+    EXPECT_EQ_INT(s.next, 29);
+    EXPECT(s.lerp == 0.0f);
+}
+
+static void sampling_a_time_between_frames_interpolates(void)
+{
+    /* t = 1/48 s at 24 fps: p = 0.5 -> 0->1 lerp 0.5. t = 4.5/24: p = 4.5 -> 4 >= 4 -> 5->6,
+     * lerp 0.5, shot 1. A negative time holds frame 0. */
+    int cuts[] = { 4 };
+    mc_camera cam = make_camera(10, 24, 1, cuts);
+    mc_timeline_sample s;
+
+    mc_timeline_sample_time(&cam, 1.0 / 48.0, &s);
+    EXPECT(s.frame == -1 && s.stored == 0 && s.next == 1);
+    EXPECT_NEAR(s.lerp, 0.5, 1e-6);
+    mc_timeline_sample_time(&cam, 4.5 / 24.0, &s);
+    EXPECT(s.stored == 5 && s.next == 6 && s.shot == 1);
+    EXPECT_NEAR(s.lerp, 0.5, 1e-6);
+    mc_timeline_sample_time(&cam, -1.0, &s);
+    EXPECT(s.stored == 0 && s.next == 0 && s.lerp == 0.0f);
+    mc_timeline_sample_time(&cam, 1e30, &s);
+    EXPECT(s.stored == 9 && s.ended);
+}
+
+static void huge_frame_numbers_do_not_overflow(void)
+{
+    int cuts[] = { 4 };
+    mc_camera cam = make_camera(10, 24, 1, cuts);
+    mc_timeline_sample s;
+
+    mc_timeline_sample_frame(&cam, 1, INT64_MAX, &s);
+    EXPECT(s.stored == 9 && s.ended);
+}
+
+int main(int argc, char **argv)
+{
+    static const test_case cases[] = {
+        TEST_ENTRY(design_example_skips_stored_frame_four),
+        TEST_ENTRY(several_cuts_each_open_a_shot),
+        TEST_ENTRY(a_cut_at_the_last_frame_only_ends_the_camera),
+        TEST_ENTRY(a_one_frame_camera_never_ends),
+        TEST_ENTRY(sixty_fps_camera_at_sixty),
+        TEST_ENTRY(camera_at_24_sampled_at_30),
+        TEST_ENTRY(camera_at_24_sampled_at_60),
+        TEST_ENTRY(a_whole_stored_frame_is_never_missed_by_rounding),
+        TEST_ENTRY(sampling_a_time_between_frames_interpolates),
+        TEST_ENTRY(huge_frame_numbers_do_not_overflow),
+    };
+    return test_run(argc, argv, cases, TEST_COUNT(cases));
+}
