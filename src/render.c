@@ -1,0 +1,831 @@
+/* The OSMesa + GL 3.3 core renderer (include/md5cine/render.h).
+ *
+ * Orientation: the vertex shader negates clip-space y, so GL's framebuffer row 0 holds the
+ * image's top row and glReadPixels writes top-first rows straight into the caller's buffer with
+ * no copy pass. The flip mirrors window space, so Doom's front faces (clockwise in the image)
+ * are counter-clockwise in GL's window space: glFrontFace(GL_CCW) + glCullFace(GL_BACK).
+ *
+ * Buffers: draw i of a frame uses slot i (a VAO with position, normal, texcoord and index
+ * buffers). A slot's storage only grows, and glBufferSubData refills it; the previous frame's
+ * readback has already waited for the GPU work, so the update never stalls a pending draw. */
+#include <md5cine/render.h>
+
+#define GL_GLEXT_PROTOTYPES
+#include <GL/gl.h>
+#include <GL/glext.h>
+#include <GL/osmesa.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* stb_easy_font keeps one global (its letter spacing) that nothing here changes. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wfloat-conversion"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wcast-align"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <stb_easy_font.h>
+#pragma GCC diagnostic pop
+
+#define MAX_SIDE 16384
+#define MAX_ELEMS (1 << 24)
+#define TEXT_MAX_CHARS 200
+#define TEXT_MAX_QUADS 8192 /* stb_easy_font stops writing when the buffer is full */
+#define OS_BUF_SIDE 16      /* the OSMesa buffer is unused: everything goes through FBOs */
+
+typedef struct slot {
+    GLuint vao, pos, nrm, st, idx;
+    size_t pos_cap, nrm_cap, st_cap, idx_cap; /* bytes of storage */
+} slot;
+
+typedef struct uniforms {
+    GLint model, viewproj, nmat, mode, use_tex, color, key, fill, eye, tex;
+} uniforms;
+
+struct mc_renderer {
+    OSMesaContext ctx;
+    uint8_t osbuf[OS_BUF_SIDE * OS_BUF_SIDE * 4];
+    int width, height, samples;
+    GLuint fbo_ms, ms_color, ms_depth; /* multisampled target; 0 without MSAA */
+    GLuint fbo, color, depth;          /* single-sample target (or the resolve target) */
+    GLuint prog, text_prog;
+    uniforms u;
+    GLint ut_origin, ut_scale, ut_size;
+    GLuint *textures; /* id k is textures[k - 1] */
+    int num_textures, cap_textures;
+    slot *slots;
+    int num_slots, used_slots;
+    GLuint text_vao, text_vbo, text_ibo;
+    float *text_verts; /* TEXT_MAX_QUADS * 4 vertices of 16 bytes (x, y, z, rgba8) */
+    int in_frame, resolved, shading;
+    mc_warn_fn warn;
+    void *warn_user;
+    char gl_renderer[128], gl_version[128];
+};
+
+static const char *const scene_vs =
+    "#version 330 core\n"
+    "layout(location = 0) in vec3 a_pos;\n"
+    "layout(location = 1) in vec3 a_nrm;\n"
+    "layout(location = 2) in vec2 a_st;\n"
+    "uniform mat4 u_model, u_viewproj;\n"
+    "uniform mat3 u_nmat;\n"
+    "out vec3 v_wpos, v_nrm;\n"
+    "out vec2 v_st;\n"
+    "void main() {\n"
+    "    vec4 w = u_model * vec4(a_pos, 1.0);\n"
+    "    v_wpos = w.xyz;\n"
+    "    v_nrm = u_nmat * a_nrm;\n"
+    "    v_st = a_st;\n"
+    "    gl_Position = u_viewproj * w;\n"
+    "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
+    "}\n";
+
+/* Lights are world-space unit vectors towards the light, set per frame from camera-fixed
+ * directions. Geometry always writes alpha 1. */
+static const char *const scene_fs =
+    "#version 330 core\n"
+    "in vec3 v_wpos, v_nrm;\n"
+    "in vec2 v_st;\n"
+    "uniform sampler2D u_tex;\n"
+    "uniform int u_use_tex, u_mode;\n"
+    "uniform vec3 u_color, u_key, u_fill, u_eye;\n"
+    "out vec4 o_col;\n"
+    "void main() {\n"
+    "    float l = length(v_nrm);\n"
+    "    vec3 n = l > 1e-20 ? v_nrm / l : vec3(0.0, 0.0, 1.0);\n"
+    "    if (u_mode == 2) { o_col = vec4(n * 0.5 + 0.5, 1.0); return; }\n"
+    "    vec3 base = u_use_tex != 0 ? texture(u_tex, v_st).rgb : u_color;\n"
+    "    if (u_mode == 1) { o_col = vec4(base, 1.0); return; }\n"
+    "    if (!gl_FrontFacing) n = -n;\n"
+    "    float kd = max(dot(n, u_key), 0.0), fd = max(dot(n, u_fill), 0.0);\n"
+    "    vec3 h = normalize(u_key + normalize(u_eye - v_wpos));\n"
+    "    float sp = kd > 0.0 ? pow(max(dot(n, h), 0.0), 32.0) : 0.0;\n"
+    "    vec3 c = base * (0.25 + 0.70 * kd + 0.25 * fd) + vec3(0.10 * sp);\n"
+    "    o_col = vec4(min(c, vec3(1.0)), 1.0);\n"
+    "}\n";
+
+/* Text in pixels from the top-left; the framebuffer's row 0 is the image's top row. */
+static const char *const text_vs =
+    "#version 330 core\n"
+    "layout(location = 0) in vec2 a_pos;\n"
+    "layout(location = 1) in vec4 a_col;\n"
+    "uniform vec2 u_origin, u_size;\n"
+    "uniform float u_scale;\n"
+    "out vec4 v_col;\n"
+    "void main() {\n"
+    "    vec2 p = (u_origin + a_pos * u_scale) / u_size * 2.0 - 1.0;\n"
+    "    gl_Position = vec4(p, 0.0, 1.0);\n"
+    "    v_col = a_col;\n"
+    "}\n";
+
+static const char *const text_fs =
+    "#version 330 core\n"
+    "in vec4 v_col;\n"
+    "out vec4 o_col;\n"
+    "void main() { o_col = v_col; }\n";
+
+/* Returns MC_ERR_GL naming what was being done if GL recorded an error (and clears them). */
+static mc_status gl_check(const char *what, mc_error *err)
+{
+    GLenum e = glGetError(), first = e;
+
+    if (e == GL_NO_ERROR)
+        return MC_OK;
+    while (e != GL_NO_ERROR)
+        e = glGetError();
+    return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "OpenGL error 0x%04x while %s",
+                        (unsigned)first, what);
+}
+
+static void warn(const mc_renderer *r, const char *msg)
+{
+    mc_error w;
+
+    if (!r->warn)
+        return;
+    mc_error_set(&w, MC_ERR_GL, NULL, 0, 0, "%s", msg);
+    r->warn(r->warn_user, &w);
+}
+
+static mc_status make_current(mc_renderer *r, mc_error *err)
+{
+    if (OSMesaGetCurrentContext() == r->ctx)
+        return MC_OK;
+    if (!OSMesaMakeCurrent(r->ctx, r->osbuf, GL_UNSIGNED_BYTE, OS_BUF_SIDE, OS_BUF_SIDE))
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "cannot make the OSMesa context current");
+    return MC_OK;
+}
+
+/* ---- context, shaders, framebuffers -------------------------------------------------- */
+
+/* Mesa's OSMesa dereferences a NULL screen (and crashes) for any other Gallium driver. */
+static mc_status check_gallium_driver(mc_error *err)
+{
+    const char *d = getenv("GALLIUM_DRIVER");
+
+    if (!d || !*d || strcmp(d, "llvmpipe") == 0 || strcmp(d, "softpipe") == 0)
+        return MC_OK;
+    return mc_error_set(err, MC_ERR_GL, NULL, 0, 0,
+                        "GALLIUM_DRIVER='%.64s' is not a driver OSMesa has (use llvmpipe or "
+                        "softpipe, or unset it)",
+                        d);
+}
+
+static mc_status create_context(mc_renderer *r, mc_error *err)
+{
+    static const int attribs[] = {
+        OSMESA_FORMAT,  OSMESA_RGBA,         OSMESA_DEPTH_BITS,           0,
+        OSMESA_PROFILE, OSMESA_CORE_PROFILE, OSMESA_CONTEXT_MAJOR_VERSION, 3,
+        OSMESA_CONTEXT_MINOR_VERSION, 3,     0};
+    const GLubyte *s;
+    mc_status st = check_gallium_driver(err);
+
+    if (st != MC_OK)
+        return st;
+    r->ctx = OSMesaCreateContextAttribs(attribs, NULL);
+    if (!r->ctx)
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0,
+                            "cannot create an OpenGL 3.3 core context with OSMesa");
+    st = make_current(r, err);
+    if (st != MC_OK)
+        return st;
+    s = glGetString(GL_RENDERER);
+    snprintf(r->gl_renderer, sizeof r->gl_renderer, "%s", s ? (const char *)s : "?");
+    s = glGetString(GL_VERSION);
+    snprintf(r->gl_version, sizeof r->gl_version, "%s", s ? (const char *)s : "?");
+    return gl_check("creating the context", err);
+}
+
+static mc_status compile(GLenum type, const char *src, GLuint *out, mc_error *err)
+{
+    GLuint sh = glCreateShader(type);
+    GLint ok = 0;
+    char log[256];
+
+    glShaderSource(sh, 1, &src, NULL);
+    glCompileShader(sh);
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        glDeleteShader(sh);
+        log[strcspn(log, "\n")] = '\0';
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "shader does not compile: %s", log);
+    }
+    *out = sh;
+    return MC_OK;
+}
+
+static mc_status link_program(const char *vs_src, const char *fs_src, GLuint *out, mc_error *err)
+{
+    GLuint vs = 0, fs = 0, p;
+    GLint ok = 0;
+    mc_status s = compile(GL_VERTEX_SHADER, vs_src, &vs, err);
+
+    if (s == MC_OK)
+        s = compile(GL_FRAGMENT_SHADER, fs_src, &fs, err);
+    if (s != MC_OK) {
+        glDeleteShader(vs);
+        return s;
+    }
+    p = glCreateProgram();
+    glAttachShader(p, vs);
+    glAttachShader(p, fs);
+    glLinkProgram(p);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        glDeleteProgram(p);
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "shader program does not link");
+    }
+    *out = p;
+    return MC_OK;
+}
+
+static mc_status build_programs(mc_renderer *r, mc_error *err)
+{
+    mc_status s = link_program(scene_vs, scene_fs, &r->prog, err);
+
+    if (s == MC_OK)
+        s = link_program(text_vs, text_fs, &r->text_prog, err);
+    if (s != MC_OK)
+        return s;
+    r->u.model = glGetUniformLocation(r->prog, "u_model");
+    r->u.viewproj = glGetUniformLocation(r->prog, "u_viewproj");
+    r->u.nmat = glGetUniformLocation(r->prog, "u_nmat");
+    r->u.mode = glGetUniformLocation(r->prog, "u_mode");
+    r->u.use_tex = glGetUniformLocation(r->prog, "u_use_tex");
+    r->u.color = glGetUniformLocation(r->prog, "u_color");
+    r->u.key = glGetUniformLocation(r->prog, "u_key");
+    r->u.fill = glGetUniformLocation(r->prog, "u_fill");
+    r->u.eye = glGetUniformLocation(r->prog, "u_eye");
+    r->u.tex = glGetUniformLocation(r->prog, "u_tex");
+    r->ut_origin = glGetUniformLocation(r->text_prog, "u_origin");
+    r->ut_scale = glGetUniformLocation(r->text_prog, "u_scale");
+    r->ut_size = glGetUniformLocation(r->text_prog, "u_size");
+    glUseProgram(r->prog);
+    glUniform1i(r->u.tex, 0);
+    return gl_check("building the shaders", err);
+}
+
+/* Makes an FBO with an RGBA8 and a depth-24 renderbuffer of the given sample count; returns
+ * 0 when it is incomplete (and deletes what it made). */
+static int make_fbo(const mc_renderer *r, int samples, GLuint *fbo, GLuint *color, GLuint *depth)
+{
+    GLenum status;
+
+    glGenFramebuffers(1, fbo);
+    glGenRenderbuffers(1, color);
+    glGenRenderbuffers(1, depth);
+    glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
+    glBindRenderbuffer(GL_RENDERBUFFER, *color);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0, GL_RGBA8,
+                                     r->width, r->height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
+    glBindRenderbuffer(GL_RENDERBUFFER, *depth);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0,
+                                     GL_DEPTH_COMPONENT24, r->width, r->height);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *depth);
+    status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glGetError(); /* an incomplete FBO is reported by the status, not as an error */
+    if (status == GL_FRAMEBUFFER_COMPLETE)
+        return 1;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, fbo);
+    glDeleteRenderbuffers(1, color);
+    glDeleteRenderbuffers(1, depth);
+    *fbo = *color = *depth = 0;
+    return 0;
+}
+
+static mc_status build_framebuffers(mc_renderer *r, int want, mc_error *err)
+{
+    GLint max_samples = 1, max_rb = 0;
+    char msg[160];
+
+    glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
+    if (r->width > max_rb || r->height > max_rb)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                            "frame size %dx%d is larger than the driver's %d", r->width,
+                            r->height, max_rb);
+    r->samples = want;
+    if (want > max_samples) {
+        r->samples = max_samples >= 2 ? max_samples : 1;
+        snprintf(msg, sizeof msg, "%dx MSAA is not available (driver maximum %d); using %s", want,
+                 max_samples, r->samples > 1 ? "fewer samples" : "no antialiasing");
+        warn(r, msg);
+    }
+    if (r->samples > 1 && !make_fbo(r, r->samples, &r->fbo_ms, &r->ms_color, &r->ms_depth)) {
+        snprintf(msg, sizeof msg, "%dx MSAA framebuffer is incomplete; using no antialiasing",
+                 r->samples);
+        warn(r, msg);
+        r->samples = 1;
+    }
+    if (!make_fbo(r, 1, &r->fbo, &r->color, &r->depth))
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "cannot make a %dx%d RGBA8 framebuffer",
+                            r->width, r->height);
+    return gl_check("making the framebuffers", err);
+}
+
+/* The text overlay's vertex buffer and its fixed quad -> two triangles index list. */
+static mc_status build_text(mc_renderer *r, mc_error *err)
+{
+    GLushort *idx = malloc(sizeof *idx * 6 * TEXT_MAX_QUADS);
+
+    r->text_verts = malloc((size_t)TEXT_MAX_QUADS * 64);
+    if (!idx || !r->text_verts) {
+        free(idx);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the overlay");
+    }
+    for (int q = 0; q < TEXT_MAX_QUADS; q++) {
+        static const int corner[6] = {0, 1, 2, 0, 2, 3};
+
+        for (int k = 0; k < 6; k++)
+            idx[q * 6 + k] = (GLushort)(q * 4 + corner[k]);
+    }
+    glGenVertexArrays(1, &r->text_vao);
+    glGenBuffers(1, &r->text_vbo);
+    glGenBuffers(1, &r->text_ibo);
+    glBindVertexArray(r->text_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)TEXT_MAX_QUADS * 64, NULL, GL_STREAM_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 16, (const void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 16, (const void *)12);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->text_ibo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof *idx * 6 * TEXT_MAX_QUADS), idx,
+                 GL_STATIC_DRAW);
+    glBindVertexArray(0);
+    free(idx);
+    return gl_check("making the overlay buffers", err);
+}
+
+mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
+{
+    mc_renderer_desc d = desc ? *desc : (mc_renderer_desc){0};
+    mc_renderer *r;
+    mc_status s;
+
+    *out = NULL;
+    d.width = d.width ? d.width : 1280;
+    d.height = d.height ? d.height : 720;
+    d.msaa = d.msaa ? d.msaa : 4;
+    if (d.width < 1 || d.height < 1 || d.width > MAX_SIDE || d.height > MAX_SIDE)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "frame size %dx%d is outside 1..%d",
+                            d.width, d.height, MAX_SIDE);
+    if (d.msaa != 1 && d.msaa != 2 && d.msaa != 4)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                            "MSAA samples must be 1 (off), 2 or 4, not %d", d.msaa);
+    r = calloc(1, sizeof *r);
+    if (!r)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the renderer");
+    r->width = d.width;
+    r->height = d.height;
+    r->warn = d.warn;
+    r->warn_user = d.warn_user;
+    s = create_context(r, err);
+    if (s == MC_OK)
+        s = build_programs(r, err);
+    if (s == MC_OK)
+        s = build_framebuffers(r, d.msaa, err);
+    if (s == MC_OK)
+        s = build_text(r, err);
+    if (s != MC_OK) {
+        mc_renderer_destroy(r);
+        return s;
+    }
+    *out = r;
+    return MC_OK;
+}
+
+static void delete_gl_objects(mc_renderer *r)
+{
+    for (int i = 0; i < r->num_slots; i++) {
+        slot *sl = &r->slots[i];
+        GLuint bufs[4] = {sl->pos, sl->nrm, sl->st, sl->idx};
+
+        glDeleteBuffers(4, bufs);
+        glDeleteVertexArrays(1, &sl->vao);
+    }
+    if (r->num_textures)
+        glDeleteTextures(r->num_textures, r->textures);
+    glDeleteVertexArrays(1, &r->text_vao);
+    glDeleteBuffers(1, &r->text_vbo);
+    glDeleteBuffers(1, &r->text_ibo);
+    glDeleteProgram(r->prog);
+    glDeleteProgram(r->text_prog);
+    glDeleteFramebuffers(1, &r->fbo_ms);
+    glDeleteFramebuffers(1, &r->fbo);
+    glDeleteRenderbuffers(1, &r->ms_color);
+    glDeleteRenderbuffers(1, &r->ms_depth);
+    glDeleteRenderbuffers(1, &r->color);
+    glDeleteRenderbuffers(1, &r->depth);
+}
+
+void mc_renderer_destroy(mc_renderer *r)
+{
+    if (!r)
+        return;
+    if (r->ctx) {
+        if (make_current(r, NULL) == MC_OK)
+            delete_gl_objects(r);
+        OSMesaMakeCurrent(NULL, NULL, 0, 0, 0);
+        OSMesaDestroyContext(r->ctx);
+    }
+    free(r->slots);
+    free(r->textures);
+    free(r->text_verts);
+    free(r);
+}
+
+void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->width = r->width;
+    info->height = r->height;
+    info->samples = r->samples;
+    snprintf(info->gl_renderer, sizeof info->gl_renderer, "%s", r->gl_renderer);
+    snprintf(info->gl_version, sizeof info->gl_version, "%s", r->gl_version);
+}
+
+/* ---- textures ------------------------------------------------------------------------ */
+
+mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h,
+                                  size_t stride, int *id, mc_error *err)
+{
+    GLint max_tex = 0;
+    GLuint tex = 0;
+    mc_status s;
+
+    *id = 0;
+    if (r->in_frame)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "texture added inside a frame");
+    s = make_current(r, err);
+    if (s != MC_OK)
+        return s;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_tex);
+    if (!rgba || w < 1 || h < 1 || w > max_tex || h > max_tex || stride % 4 != 0 ||
+        stride < (size_t)w * 4 || stride / 4 > (size_t)max_tex)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                            "bad texture %dx%d (stride %zu; driver maximum %d)", w, h, stride,
+                            max_tex);
+    if (r->num_textures == r->cap_textures) {
+        int cap = r->cap_textures ? r->cap_textures * 2 : 16;
+        GLuint *t = realloc(r->textures, sizeof *t * (size_t)cap);
+
+        if (!t)
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for textures");
+        r->textures = t;
+        r->cap_textures = cap;
+    }
+    /* Rows go up as given, so GL's t = 0 is the image's top row (Doom's convention). */
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, (GLint)(stride / 4));
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    s = gl_check("uploading a texture", err);
+    if (s != MC_OK) {
+        glDeleteTextures(1, &tex);
+        return s;
+    }
+    r->textures[r->num_textures++] = tex;
+    *id = r->num_textures;
+    return MC_OK;
+}
+
+/* ---- frames -------------------------------------------------------------------------- */
+
+/* out = a * b, column-major 4x4. */
+static void mat4_mul(const float *a, const float *b, float *out)
+{
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float v = 0.0f;
+
+            for (int k = 0; k < 4; k++)
+                v += a[k * 4 + row] * b[c * 4 + k];
+            out[c * 4 + row] = v;
+        }
+}
+
+/* World-space unit vector of the eye-space direction d under a rigid view matrix: the rows
+ * of the view's rotation are the eye axes in world space, so world = R^T d. */
+static void eye_dir_to_world(const float *view, const float *d, float *out)
+{
+    float len = 0.0f;
+
+    for (int i = 0; i < 3; i++) {
+        out[i] = view[i * 4 + 0] * d[0] + view[i * 4 + 1] * d[1] + view[i * 4 + 2] * d[2];
+        len += out[i] * out[i];
+    }
+    len = len > 0.0f ? 1.0f / sqrtf(len) : 0.0f;
+    for (int i = 0; i < 3; i++)
+        out[i] *= len;
+}
+
+/* Sets the per-frame uniforms: view-projection, lights fixed to the camera, eye position. */
+static void frame_uniforms(mc_renderer *r, const mc_frame_params *p)
+{
+    /* GL eye space: x right, y up, z towards the viewer. Key from the upper left in front of
+     * the subject, fill from the right. */
+    static const float key_eye[3] = {-0.45f, 0.55f, 0.70f};
+    static const float fill_eye[3] = {0.85f, 0.05f, 0.50f};
+    const float *v = p->view.m;
+    float vp[16], key[3], fill[3], eye[3];
+
+    mat4_mul(p->proj.m, v, vp);
+    eye_dir_to_world(v, key_eye, key);
+    eye_dir_to_world(v, fill_eye, fill);
+    /* eye = -R^T t, t = the view's translation column */
+    for (int i = 0; i < 3; i++)
+        eye[i] = -(v[i * 4 + 0] * v[12] + v[i * 4 + 1] * v[13] + v[i * 4 + 2] * v[14]);
+    glUseProgram(r->prog);
+    glUniformMatrix4fv(r->u.viewproj, 1, GL_FALSE, vp);
+    glUniform3fv(r->u.key, 1, key);
+    glUniform3fv(r->u.fill, 1, fill);
+    glUniform3fv(r->u.eye, 1, eye);
+    glUniform1i(r->u.mode, (GLint)r->shading);
+}
+
+mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err)
+{
+    mc_status s;
+
+    if (r->in_frame)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "a frame is already open");
+    if (p->shading != MC_SHADING_LIT && p->shading != MC_SHADING_UNLIT &&
+        p->shading != MC_SHADING_NORMALS)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown shading mode %d",
+                            (int)p->shading);
+    s = make_current(r, err);
+    if (s != MC_OK)
+        return s;
+    r->shading = (int)p->shading;
+    glBindFramebuffer(GL_FRAMEBUFFER, r->samples > 1 ? r->fbo_ms : r->fbo);
+    glViewport(0, 0, r->width, r->height);
+    glDisable(GL_BLEND);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDepthMask(GL_TRUE);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glClearColor(p->background[0], p->background[1], p->background[2], p->background[3]);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    frame_uniforms(r, p);
+    s = gl_check("starting a frame", err);
+    if (s != MC_OK)
+        return s;
+    r->in_frame = 1;
+    r->resolved = 0;
+    r->used_slots = 0;
+    return MC_OK;
+}
+
+/* The normal matrix: the inverse transpose of the model's 3x3, whose columns are the cross
+ * products of the model's columns over the determinant. Returns the determinant. */
+static float normal_matrix(const float *m, float *n)
+{
+    const float *c0 = m, *c1 = m + 4, *c2 = m + 8;
+    float det;
+
+    n[0] = c1[1] * c2[2] - c1[2] * c2[1];
+    n[1] = c1[2] * c2[0] - c1[0] * c2[2];
+    n[2] = c1[0] * c2[1] - c1[1] * c2[0];
+    n[3] = c2[1] * c0[2] - c2[2] * c0[1];
+    n[4] = c2[2] * c0[0] - c2[0] * c0[2];
+    n[5] = c2[0] * c0[1] - c2[1] * c0[0];
+    n[6] = c0[1] * c1[2] - c0[2] * c1[1];
+    n[7] = c0[2] * c1[0] - c0[0] * c1[2];
+    n[8] = c0[0] * c1[1] - c0[1] * c1[0];
+    det = c0[0] * n[0] + c0[1] * n[1] + c0[2] * n[2];
+    if (det != 0.0f)
+        for (int i = 0; i < 9; i++)
+            n[i] /= det;
+    return det;
+}
+
+static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_error *err)
+{
+    const char *why = NULL;
+    size_t n;
+
+    if (!r->in_frame || r->resolved)
+        why = r->in_frame ? "draw after the text overlay" : "draw outside a frame";
+    else if (it->vertex_count < 0 || it->vertex_count > MAX_ELEMS || it->triangle_count < 0 ||
+             it->triangle_count > MAX_ELEMS)
+        why = "vertex or triangle count out of range";
+    else if (it->triangle_count && (!it->positions || !it->normals || !it->indices))
+        why = "missing positions, normals or indices";
+    else if (it->texture > r->num_textures)
+        why = "unknown texture id";
+    else if (it->texture > 0 && !it->texcoords && it->triangle_count)
+        why = "textured item without texture coordinates";
+    if (why)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "%s", why);
+    n = (size_t)it->triangle_count * 3;
+    for (size_t i = 0; i < n; i++)
+        if (it->indices[i] < 0 || it->indices[i] >= it->vertex_count)
+            return mc_error_set(err, MC_ERR_RANGE, NULL, 0, 0,
+                                "triangle %zu uses vertex %d of %d", i / 3, it->indices[i],
+                                it->vertex_count);
+    return MC_OK;
+}
+
+/* Fills buffer *buf (bound to target) with bytes, growing its storage only when needed. */
+static void fill_buffer(GLenum target, GLuint buf, size_t *cap, const void *data, size_t bytes)
+{
+    glBindBuffer(target, buf);
+    if (bytes > *cap) {
+        size_t grow = *cap + *cap / 2;
+
+        *cap = bytes > grow ? bytes : grow;
+        glBufferData(target, (GLsizeiptr)*cap, NULL, GL_DYNAMIC_DRAW);
+    }
+    glBufferSubData(target, 0, (GLsizeiptr)bytes, data);
+}
+
+/* The next slot of this frame, made on first use. */
+static slot *next_slot(mc_renderer *r)
+{
+    slot *sl;
+
+    if (r->used_slots == r->num_slots) {
+        slot *s = realloc(r->slots, sizeof *s * (size_t)(r->num_slots + 1));
+
+        if (!s)
+            return NULL;
+        r->slots = s;
+        sl = &s[r->num_slots++];
+        memset(sl, 0, sizeof *sl);
+        glGenVertexArrays(1, &sl->vao);
+        glGenBuffers(1, &sl->pos);
+        glGenBuffers(1, &sl->nrm);
+        glGenBuffers(1, &sl->st);
+        glGenBuffers(1, &sl->idx);
+    }
+    return &r->slots[r->used_slots++];
+}
+
+static void upload_item(slot *sl, const mc_draw_item *it)
+{
+    size_t nv = (size_t)it->vertex_count;
+    size_t st_stride = it->texcoord_stride ? it->texcoord_stride : 2 * sizeof(float);
+
+    glBindVertexArray(sl->vao);
+    fill_buffer(GL_ARRAY_BUFFER, sl->pos, &sl->pos_cap, it->positions, nv * sizeof(mc_vec3));
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(mc_vec3), (const void *)0);
+    fill_buffer(GL_ARRAY_BUFFER, sl->nrm, &sl->nrm_cap, it->normals, nv * sizeof(mc_vec3));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(mc_vec3), (const void *)0);
+    if (it->texcoords && nv) {
+        fill_buffer(GL_ARRAY_BUFFER, sl->st, &sl->st_cap, it->texcoords,
+                    (nv - 1) * st_stride + 2 * sizeof(float));
+        glEnableVertexAttribArray(2);
+        glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, (GLsizei)st_stride, (const void *)0);
+    } else {
+        glDisableVertexAttribArray(2);
+        glVertexAttrib2f(2, 0.0f, 0.0f);
+    }
+    fill_buffer(GL_ELEMENT_ARRAY_BUFFER, sl->idx, &sl->idx_cap, it->indices,
+                (size_t)it->triangle_count * 3 * sizeof(int));
+}
+
+mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err)
+{
+    mc_status s = check_item(r, it, err);
+    float nmat[9], det;
+    slot *sl;
+
+    if (s != MC_OK || it->triangle_count == 0 || it->vertex_count == 0)
+        return s;
+    if (it->texcoord_stride && it->texcoord_stride < 2 * sizeof(float))
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "texcoord stride %zu is too small",
+                            it->texcoord_stride);
+    sl = next_slot(r);
+    if (!sl)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for vertex buffers");
+    upload_item(sl, it);
+    det = normal_matrix(it->model.m, nmat);
+    glUniformMatrix4fv(r->u.model, 1, GL_FALSE, it->model.m);
+    glUniformMatrix3fv(r->u.nmat, 1, GL_FALSE, nmat);
+    glUniform3f(r->u.color, it->color[0], it->color[1], it->color[2]);
+    glUniform1i(r->u.use_tex, it->texture > 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, it->texture > 0 ? r->textures[it->texture - 1] : 0);
+    /* The Y flip makes Doom's clockwise fronts counter-clockwise; a mirroring model matrix
+     * (negative determinant) swaps them back. */
+    glFrontFace(det < 0.0f ? GL_CW : GL_CCW);
+    if (it->two_sided)
+        glDisable(GL_CULL_FACE);
+    else
+        glEnable(GL_CULL_FACE);
+    glDrawElements(GL_TRIANGLES, it->triangle_count * 3, GL_UNSIGNED_INT, (const void *)0);
+    glBindVertexArray(0);
+    return gl_check("drawing", err);
+}
+
+/* Resolves the multisampled frame into the single-sample framebuffer (once per frame). */
+static void resolve(mc_renderer *r)
+{
+    if (r->resolved)
+        return;
+    if (r->samples > 1) {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
+        glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height,
+                          GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
+    r->resolved = 1;
+}
+
+/* Writes the box quad (dark, translucent) and the letters into r->text_verts; returns the
+ * number of quads. text holds printable ASCII only. */
+static int text_quads(mc_renderer *r, char *text)
+{
+    static const unsigned char box_rgba[4] = {0, 0, 0, 170};
+    unsigned char ink[4] = {255, 255, 255, 255}; /* stb takes it non-const */
+    /* the box in font units: 2 around the letters, which span rows 0..9 of a 12-row line */
+    float x1 = (float)stb_easy_font_width(text) + 1.0f, y1 = 11.0f;
+    const float bx[4] = {-2.0f, x1, x1, -2.0f}, by[4] = {-2.0f, -2.0f, y1, y1};
+    unsigned char *v = (unsigned char *)r->text_verts;
+
+    for (int k = 0; k < 4; k++) {
+        float xyz[3] = {bx[k] + 2.0f, by[k] + 2.0f, 0.0f};
+
+        memcpy(v + k * 16, xyz, sizeof xyz);
+        memcpy(v + k * 16 + 12, box_rgba, 4);
+    }
+    return 1 + stb_easy_font_print(2.0f, 2.0f, text, ink, v + 64,
+                                   (TEXT_MAX_QUADS - 1) * 64);
+}
+
+mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, const char *text,
+                                   mc_error *err)
+{
+    char line[TEXT_MAX_CHARS + 1];
+    size_t n = 0;
+    int quads;
+
+    if (!r->in_frame || scale < 1 || scale > 16 || !text)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                            r->in_frame ? "bad overlay text or scale %d" : "text outside a frame",
+                            scale);
+    for (const char *c = text; *c && n < TEXT_MAX_CHARS; c++)
+        line[n++] = *c >= 32 && *c <= 126 ? *c : '?';
+    line[n] = '\0';
+    resolve(r);
+    quads = text_quads(r, line);
+    glViewport(0, 0, r->width, r->height);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_CULL_FACE);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glUseProgram(r->text_prog);
+    glUniform2f(r->ut_origin, (float)x, (float)y);
+    glUniform1f(r->ut_scale, (float)scale);
+    glUniform2f(r->ut_size, (float)r->width, (float)r->height);
+    glBindVertexArray(r->text_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)quads * 64, r->text_verts);
+    glDrawElements(GL_TRIANGLES, quads * 6, GL_UNSIGNED_SHORT, (const void *)0);
+    glBindVertexArray(0);
+    glDisable(GL_BLEND);
+    return gl_check("drawing the overlay", err);
+}
+
+mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err)
+{
+    if (!r->in_frame)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no frame is open");
+    r->in_frame = 0;
+    if (!rgba_out || stride % 4 != 0 || stride < (size_t)r->width * 4 ||
+        stride / 4 > (size_t)MAX_SIDE * 4)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad output buffer (stride %zu)",
+                            stride);
+    resolve(r);
+    /* Row 0 of the framebuffer is the image's top row (see the vertex shader). */
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ROW_LENGTH, (GLint)(stride / 4));
+    glReadPixels(0, 0, r->width, r->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba_out);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    return gl_check("reading the frame back", err);
+}
