@@ -385,6 +385,235 @@ static void placement_turns_x_into_y_at_yaw_90(void)
     EXPECT_NEAR(out[2], 32.0, 1e-5);
 }
 
+/* ------------------------------------------------------------------ shared asset files */
+
+#define A "data/assets/"
+
+static bool load_pair(const char *mesh_path, const char *anim_path, mc_mesh *mesh,
+                      mc_anim *anim)
+{
+    mc_parse_opts opts = { true, NULL, NULL }; /* lenient: two-root and version-less files */
+    mc_error err;
+    if (mc_mesh_load(mesh_path, &opts, mesh, &err) != MC_OK)
+        return test_fail(__FILE__, __LINE__, "%s:%d:%d: %s", err.file, err.line, err.col,
+                         err.msg);
+    if (!anim_path)
+        return true;
+    if (mc_anim_load(anim_path, &opts, anim, &err) != MC_OK) {
+        mc_mesh_release(mesh);
+        return test_fail(__FILE__, __LINE__, "%s:%d:%d: %s", err.file, err.line, err.col,
+                         err.msg);
+    }
+    return true;
+}
+
+/* Largest distance between skinned vertices of two poses, over every submesh; *size gets the
+ * diagonal of the first pose's bounding box. */
+static double pose_distance(const mc_mesh *mesh, const mc_joint_xform *a, const mc_joint_xform *b,
+                            double *size)
+{
+    double worst = 0.0;
+    mc_vec3 lo = { 1e30f, 1e30f, 1e30f }, hi = { -1e30f, -1e30f, -1e30f };
+    for (int s = 0; s < mesh->num_meshes; s++) {
+        const mc_submesh *sm = &mesh->meshes[s];
+        size_t n = (size_t)(sm->num_verts > 0 ? sm->num_verts : 1);
+        mc_vec3 *pa = malloc(n * sizeof *pa), *pb = malloc(n * sizeof *pb);
+        mc_skin_positions(sm, a, pa);
+        mc_skin_positions(sm, b, pb);
+        for (int v = 0; v < sm->num_verts; v++) {
+            worst = fmax(worst, (double)mc_v3_len(mc_v3_sub(pa[v], pb[v])));
+            lo = mc_v3(fminf(lo.x, pa[v].x), fminf(lo.y, pa[v].y), fminf(lo.z, pa[v].z));
+            hi = mc_v3(fmaxf(hi.x, pa[v].x), fmaxf(hi.y, pa[v].y), fmaxf(hi.z, pa[v].z));
+        }
+        free(pa);
+        free(pb);
+    }
+    *size = (double)mc_v3_len(mc_v3_sub(hi, lo));
+    return worst;
+}
+
+/* An anim with no animated components whose base frame is the mesh's bind pose made parent
+ * relative, as Doom's LoadModel does for its default pose: q_local = q_model * q_parent^-1
+ * (Doom's product: q_model = q_local * q_parent) and t_local = (t_model - t_parent) * M_parent^T.
+ * Sampled at any time it must give back the mesh's own joints and vertices. */
+static void check_bind_anim(const char *mesh_path)
+{
+    mc_mesh mesh;
+    if (!load_pair(mesh_path, NULL, &mesh, NULL))
+        return;
+    int n = mesh.num_joints;
+    mc_anim_joint *aj = calloc((size_t)n, sizeof *aj);
+    mc_vec3 *bp = calloc((size_t)n, sizeof *bp);
+    mc_quat *br = calloc((size_t)n, sizeof *br);
+    int *map = calloc((size_t)n, sizeof *map);
+    mc_joint_xform *bind = calloc((size_t)n, sizeof *bind), *got = calloc((size_t)n, sizeof *got);
+    for (int i = 0; i < n; i++) {
+        const mc_mesh_joint *j = &mesh.joints[i];
+        aj[i] = (mc_anim_joint){ j->name, j->parent, 0, 0, j->line, j->col };
+        bp[i] = j->pos;
+        br[i] = j->rot;
+        if (j->parent >= 0) {
+            const mc_mesh_joint *p = &mesh.joints[j->parent];
+            mc_quat inv = { -p->rot.x, -p->rot.y, -p->rot.z, p->rot.w };
+            mc_mat3 mp = mc_quat_to_mat3(p->rot), mpt = mc_mat3_transpose(&mp);
+            br[i] = mc_quat_mul(j->rot, inv);
+            bp[i] = mc_v3_mul_mat3(mc_v3_sub(j->pos, p->pos), &mpt);
+        }
+    }
+    mc_anim anim = { 0 };
+    anim.name = "bind";
+    anim.num_frames = 3;
+    anim.frame_rate = 24;
+    anim.num_joints = n;
+    anim.joints = aj;
+    anim.base_pos = bp;
+    anim.base_rot = br;
+    mc_error err;
+    if (EXPECT(mc_pose_map_anim(&mesh, &anim, map, &err) == MC_OK)) {
+        mc_pose_bind(&mesh, bind);
+        mc_pose_sample(&mesh, &anim, map, 1.3 / 24.0, NULL, got);
+        double size, d = pose_distance(&mesh, bind, got, &size);
+        if (!(d <= 1e-4 * size))
+            test_fail(__FILE__, __LINE__, "%s: vertices %g from the bind pose (size %g)",
+                      mesh_path, d, size);
+        for (int i = 0; i < n; i++)
+            EXPECT_EQ_VEC3(got[i].pos, bind[i].pos, (float)(1e-4 * size));
+    }
+    free(aj);
+    free(bp);
+    free(br);
+    free(map);
+    free(bind);
+    free(got);
+    mc_mesh_release(&mesh);
+}
+
+static void anim_rebuilt_from_bind_pose_reproduces_every_mesh(void)
+{
+    check_bind_anim(A "assimp-simplecube/SimpleCube.md5mesh");
+    check_bind_anim(A "redeclipse-drone/mesh.md5mesh");
+    check_bind_anim(A "cube2-ffflag/ffflag.md5mesh");
+    check_bind_anim(A "redeclipse-props/luckystrike-banner01/banner.md5mesh");
+    check_bind_anim(A "redeclipse-props/luckystrike-door1/mesh.md5mesh");
+    check_bind_anim(A "redeclipse-quirks/zapper/mesh.md5mesh");
+    check_bind_anim(A "redeclipse-quirks/plasma/plasma.md5mesh");
+    check_bind_anim(A "redeclipse-quirks/grenade/grenade.md5mesh");
+}
+
+/* Rest-pose anims shipped with their meshes: one frame that the exporter wrote from the same
+ * skeleton as the mesh, so the sampled vertices must equal the mesh's bind pose. */
+static void check_rest_anim(const char *mesh_path, const char *anim_path)
+{
+    mc_mesh mesh;
+    mc_anim anim;
+    if (!load_pair(mesh_path, anim_path, &mesh, &anim))
+        return;
+    int map[64];
+    mc_joint_xform bind[64], got[64];
+    mc_error err;
+    if (EXPECT(mesh.num_joints <= 64) &&
+        EXPECT(mc_pose_map_anim(&mesh, &anim, map, &err) == MC_OK)) {
+        mc_pose_bind(&mesh, bind);
+        mc_pose_sample(&mesh, &anim, map, 0.0, NULL, got);
+        double size, d = pose_distance(&mesh, bind, got, &size);
+        if (!(d <= 1e-4 * size))
+            test_fail(__FILE__, __LINE__, "%s: %g from the bind pose (size %g)", anim_path, d,
+                      size);
+    }
+    mc_anim_release(&anim);
+    mc_mesh_release(&mesh);
+}
+
+static void rest_anims_reproduce_the_bind_pose(void)
+{
+    check_rest_anim(A "redeclipse-quirks/zapper/mesh.md5mesh",
+                    A "redeclipse-quirks/zapper/idle.md5anim");
+    check_rest_anim(A "redeclipse-quirks/grenade/grenade.md5mesh",
+                    A "redeclipse-quirks/grenade/grenade-idle.md5anim");
+}
+
+static void looping_anim_at_its_period_shows_frame_0(void)
+{
+    /* drone forward: 12 frames at its frame rate; the period is 11 intervals. Looping, t =
+     * 11 / rate shows frame 0; holding, it shows frame 11. */
+    mc_mesh mesh;
+    mc_anim anim;
+    if (!load_pair(A "redeclipse-drone/mesh.md5mesh", A "redeclipse-drone/forward.md5anim",
+                   &mesh, &anim))
+        return;
+    int map[64];
+    mc_joint_xform a[64], b[64];
+    mc_error err;
+    ASSERT(mesh.num_joints <= 64);
+    if (EXPECT(mc_pose_map_anim(&mesh, &anim, map, &err) == MC_OK)) {
+        double t = 11.0 / anim.frame_rate;
+        mc_pose_opts loop = { true, false };
+        mc_anim_frame_pos f0 = { 0, 0, 0.0f }, f11 = { 11, 11, 0.0f };
+        mc_pose_sample(&mesh, &anim, map, t, &loop, a);
+        mc_pose_sample_frames(&mesh, &anim, map, &f0, false, b);
+        for (int i = 0; i < mesh.num_joints; i++)
+            EXPECT_EQ_VEC3(a[i].pos, b[i].pos, 0.0f);
+        mc_pose_sample(&mesh, &anim, map, t, NULL, a);
+        mc_pose_sample_frames(&mesh, &anim, map, &f11, false, b);
+        for (int i = 0; i < mesh.num_joints; i++)
+            EXPECT_EQ_VEC3(a[i].pos, b[i].pos, 0.0f);
+    }
+    mc_anim_release(&anim);
+    mc_mesh_release(&mesh);
+}
+
+static void rejects_an_anim_of_another_model(void)
+{
+    /* drone mesh, flag anim: the drone's first joint "Waist" (line 8, after a tab) is not in
+     * the flag's hierarchy */
+    mc_mesh mesh;
+    mc_anim anim;
+    if (!load_pair(A "redeclipse-drone/mesh.md5mesh", A "cube2-ffflag/ffflag.md5anim", &mesh,
+                   &anim))
+        return;
+    int map[64];
+    mc_error err;
+    EXPECT_EQ_INT(mc_pose_map_anim(&mesh, &anim, map, &err), MC_ERR_MISMATCH);
+    EXPECT_CONTAINS(err.file, "redeclipse-drone/mesh.md5mesh");
+    EXPECT_EQ_INT(err.line, 8);
+    EXPECT_EQ_INT(err.col, 2);
+    EXPECT_CONTAINS(err.msg, "joint 'Waist' is missing from anim");
+    mc_anim_release(&anim);
+    mc_mesh_release(&mesh);
+}
+
+static void cube_normals_point_outwards(void)
+{
+    /* SimpleCube is a closed box: with Doom's clockwise front faces and (c - a) x (b - a), every
+     * smoothed corner normal points away from the centre, and is of unit length. */
+    mc_mesh mesh;
+    if (!load_pair(A "assimp-simplecube/SimpleCube.md5mesh", NULL, &mesh, NULL))
+        return;
+    const mc_submesh *sm = &mesh.meshes[0];
+    mc_vec3 p[64], n[64];
+    ASSERT(sm->num_verts <= 64);
+    mc_skin_topology topo;
+    mc_error err;
+    ASSERT_OK(mc_skin_topology_build(&mesh, 0, &topo, &err), &err);
+    mc_skin_bind_positions(&mesh, 0, p);
+    mc_skin_normals(sm, &topo, p, n);
+    mc_vec3 c = { 0, 0, 0 };
+    for (int v = 0; v < sm->num_verts; v++)
+        c = mc_v3_add(c, mc_v3_scale(p[v], 1.0f / (float)sm->num_verts));
+    for (int v = 0; v < sm->num_verts; v++) {
+        EXPECT_NEAR(mc_v3_len(n[v]), 1.0, 1e-5);
+        EXPECT(mc_v3_dot(n[v], mc_v3_sub(p[v], c)) > 0.0f);
+        EXPECT_EQ_VEC3(n[v], n[topo.rep[v]], 0.0f);
+    }
+    /* 24 vertices, 8 corners: every corner is shared by 3 of them */
+    int groups = 0;
+    for (int v = 0; v < sm->num_verts; v++)
+        groups += topo.rep[v] == v;
+    EXPECT_EQ_INT(groups, 8);
+    mc_skin_topology_release(&topo);
+    mc_mesh_release(&mesh);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -399,6 +628,11 @@ int main(int argc, char **argv)
         TEST_ENTRY(normals_are_unweighted_and_smoothed_across_seams),
         TEST_ENTRY(seam_groups_come_from_the_bind_pose),
         TEST_ENTRY(placement_turns_x_into_y_at_yaw_90),
+        TEST_ENTRY(anim_rebuilt_from_bind_pose_reproduces_every_mesh),
+        TEST_ENTRY(rest_anims_reproduce_the_bind_pose),
+        TEST_ENTRY(looping_anim_at_its_period_shows_frame_0),
+        TEST_ENTRY(rejects_an_anim_of_another_model),
+        TEST_ENTRY(cube_normals_point_outwards),
     };
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }
