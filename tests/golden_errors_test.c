@@ -1,0 +1,363 @@
+/* One row per validation rule of the three MD5 formats and of the token reader: the input,
+ * the status, the line and column of the offending token (counted by hand in the input, 1-based,
+ * columns in bytes) and a part of the message.
+ *
+ * The inputs are built from small valid templates (checked to parse in
+ * valid_templates_parse) with one line changed, so the bad token's line is the template line
+ * that was replaced. */
+#include <md5cine/md5anim.h>
+#include <md5cine/md5camera.h>
+#include <md5cine/md5mesh.h>
+
+#include "test.h"
+
+typedef enum fmt { MESH, ANIM, CAMERA } fmt;
+
+typedef struct golden {
+    const char *name;
+    fmt format;
+    const char *input;
+    size_t len; /* 0: strlen(input) */
+    mc_status code;
+    int line, col;
+    const char *msg;
+} golden;
+
+/* Lines 1-2. */
+#define H "MD5Version 10\ncommandline \"\"\n"
+
+/* md5mesh template: lines 3-7 joints, 8-9 mesh and shader, 10-11 verts, 12-13 tris,
+ * 14-16 weights and the closing brace. */
+#define M_JOINTS H "numJoints 1\nnumMeshes 1\njoints {\n\"a\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
+#define M_SHADER "mesh {\nshader \"s\"\n"
+#define M_VERTS "numverts 1\nvert 0 ( 0 0 ) 0 1\n"
+#define M_TRIS "numtris 1\ntri 0 0 0 0\n"
+#define M_WEIGHTS "numweights 1\nweight 0 0 1 ( 0 0 0 )\n}\n"
+#define M_OK M_JOINTS M_SHADER M_VERTS M_TRIS M_WEIGHTS
+/* Lines 1-5; a joint line of the row's own follows on line 6. */
+#define M_ONE_JOINT H "numJoints 1\nnumMeshes 0\njoints {\n"
+/* Lines 1-5 for two joints: joint lines 6 and 7 follow. */
+#define M_TWO_JOINTS H "numJoints 2\nnumMeshes 0\njoints {\n"
+
+/* md5anim template: 3-6 counts, 7-9 hierarchy, 10-12 bounds, 13-15 baseframe, 16-18 frame 0. */
+#define A_COUNTS H "numFrames 1\nnumJoints 1\nframeRate 24\nnumAnimatedComponents 6\n"
+#define A_HIER "hierarchy {\n\"a\" -1 63 0\n}\n"
+#define A_BOUNDS "bounds {\n( 0 0 0 ) ( 0 0 0 )\n}\n"
+#define A_BASE "baseframe {\n( 0 0 0 ) ( 0 0 0 )\n}\n"
+#define A_FRAME "frame 0 {\n0 0 0 0 0 0\n}\n"
+#define A_OK A_COUNTS A_HIER A_BOUNDS A_BASE A_FRAME
+/* Two joints, 12 components: lines 3-6, then "hierarchy {" on 7 and joint lines 8 and 9. */
+#define A_TWO H "numFrames 1\nnumJoints 2\nframeRate 24\nnumAnimatedComponents 12\nhierarchy {\n"
+
+/* md5camera template: 3-5 counts, 6-8 cuts, 9-13 frames. */
+#define C_COUNTS H "numFrames 3\nframeRate 24\nnumCuts 1\n"
+#define C_CUTS "cuts {\n1\n}\n"
+#define C_FRAMES                                                                           \
+    "camera {\n( 0 0 0 ) ( 0 0 0 ) 90\n( 0 0 0 ) ( 0 0 0 ) 90\n( 0 0 0 ) ( 0 0 0 ) 90\n}\n"
+#define C_OK C_COUNTS C_CUTS C_FRAMES
+
+/* A comment line that keeps the counts' checks against the bytes left in the file quiet where a
+ * row ends early on purpose. */
+#define PAD "// ..............................................................................\n"
+
+static const golden table[] = {
+    /* ---- token reader (through the md5mesh joint line 6: "a" -1 ( x ...; the first vector
+     * value is at column 10) ---- */
+    { "lex_nan_is_not_a_number", MESH, M_ONE_JOINT "\"a\" -1 ( nan 0 0 ) ( 0 0 0 )\n}\n", 0,
+      MC_ERR_SYNTAX, 6, 10, "expected number, found 'nan'" },
+    { "lex_inf_is_not_a_number", MESH, M_ONE_JOINT "\"a\" -1 ( inf 0 0 ) ( 0 0 0 )\n}\n", 0,
+      MC_ERR_SYNTAX, 6, 10, "expected number, found 'inf'" },
+    { "lex_rejects_1_#INF", MESH, M_ONE_JOINT "\"a\" -1 ( 1.#INF 0 0 ) ( 0 0 0 )\n}\n", 0,
+      MC_ERR_SYNTAX, 6, 10, "malformed number '1.#INF'" },
+    { "lex_rejects_two_dots", MESH, M_ONE_JOINT "\"a\" -1 ( 1.2.3 0 0 ) ( 0 0 0 )\n}\n", 0,
+      MC_ERR_SYNTAX, 6, 10, "malformed number '1.2.3'" },
+    { "lex_rejects_a_suffix", MESH, M_ONE_JOINT "\"a\" -1 ( 1.5f 0 0 ) ( 0 0 0 )\n}\n", 0,
+      MC_ERR_SYNTAX, 6, 10, "malformed number '1.5f'" },
+    { "lex_rejects_a_double_overflow", MESH, M_ONE_JOINT "\"a\" -1 ( 1e999 0 0 ) ( 0 0 0 )\n}\n",
+      0, MC_ERR_RANGE, 6, 10, "number '1e999' is out of range" },
+    { "lex_rejects_a_float_overflow", MESH, M_ONE_JOINT "\"a\" -1 ( 1e39 0 0 ) ( 0 0 0 )\n}\n", 0,
+      MC_ERR_RANGE, 6, 10, "number '1e39' is out of range" },
+    /* parent at column 5 */
+    { "lex_rejects_an_int_overflow", MESH,
+      M_ONE_JOINT "\"a\" 2147483648 ( 0 0 0 ) ( 0 0 0 )\n}\n", 0, MC_ERR_RANGE, 6, 5,
+      "integer '2147483648' is out of range" },
+    { "lex_rejects_a_fraction_where_an_integer_is_read", MESH,
+      M_ONE_JOINT "\"a\" -1.5 ( 0 0 0 ) ( 0 0 0 )\n}\n", 0, MC_ERR_SYNTAX, 6, 5,
+      "expected integer, found '-1.5'" },
+    { "lex_rejects_a_newline_inside_a_string", MESH, M_ONE_JOINT "\"a\nb\" -1\n", 0,
+      MC_ERR_SYNTAX, 6, 1, "newline inside string" },
+    { "lex_rejects_a_missing_closing_quote", MESH, M_ONE_JOINT "  \"abc", 0, MC_ERR_SYNTAX, 6, 3,
+      "missing closing quote" },
+    { "lex_rejects_an_unterminated_comment", MESH, M_ONE_JOINT "\"a\" /* -1\n\n", 0,
+      MC_ERR_SYNTAX, 6, 5, "unterminated comment" },
+    { "lex_rejects_a_high_byte_outside_strings", MESH, M_ONE_JOINT "caf\xE9 -1", 0,
+      MC_ERR_SYNTAX, 6, 4, "unexpected byte 0xe9" },
+    { "lex_rejects_a_control_byte", MESH, M_ONE_JOINT "\"a\" \x07", 0, MC_ERR_SYNTAX, 6, 5,
+      "unexpected byte 0x07" },
+    /* 5 header lines (H is 28 bytes + "numJoints 1\nnumMeshes 0\njoints {\n" 33 bytes = 61),
+     * then "\"a\" " and a NUL byte at column 5 of line 6; len = 61 + 4 + 1 + 2. */
+    { "lex_rejects_a_nul_byte", MESH, M_ONE_JOINT "\"a\" \0 1", 68, MC_ERR_SYNTAX, 6, 5,
+      "NUL" },
+    { "lex_rejects_an_unknown_character", MESH, M_ONE_JOINT "\"a\" -1 [", 0, MC_ERR_SYNTAX, 6, 8,
+      "unexpected character '['" },
+
+    /* ---- header (all three formats share it) ---- */
+    { "header_needs_md5version", MESH, "\n  numJoints 1", 0, MC_ERR_SYNTAX, 2, 3,
+      "expected 'MD5Version', found 'numJoints'" },
+    { "header_rejects_a_missing_version_strictly", ANIM, "commandline \"\"\n", 0, MC_ERR_SYNTAX,
+      1, 1, "expected 'MD5Version', found 'commandline'" },
+    { "header_needs_version_10", CAMERA, "MD5Version 11\n", 0, MC_ERR_RANGE, 1, 12,
+      "unsupported 'MD5Version' 11, expected 10" },
+    { "header_needs_commandline", MESH, "MD5Version 10\nnumJoints 1\n", 0, MC_ERR_SYNTAX, 2, 1,
+      "expected 'commandline', found 'numJoints'" },
+    { "header_commandline_needs_a_value", CAMERA, "MD5Version 10\ncommandline {", 0,
+      MC_ERR_SYNTAX, 2, 13, "expected a string, found '{'" },
+    { "empty_file", MESH, "", 0, MC_ERR_SYNTAX, 1, 1, "found end of file" },
+
+    /* ---- md5mesh ---- */
+    { "mesh_num_joints_not_negative", MESH, H "numJoints -1\n", 0, MC_ERR_RANGE, 3, 11,
+      "invalid 'numJoints' -1, expected at least 0" },
+    { "mesh_num_joints_fits_the_file", MESH, H "numJoints 10000\nnumMeshes 0\n", 0,
+      MC_ERR_LIMIT, 3, 11, "'numJoints' 10000 needs at least" },
+    { "mesh_num_meshes_not_negative", MESH, H "numJoints 0\nnumMeshes -2\n", 0, MC_ERR_RANGE, 4,
+      11, "invalid 'numMeshes' -2" },
+    { "mesh_parent_not_below_minus_one", MESH, M_ONE_JOINT "\"a\" -2 ( 0 0 0 ) ( 0 0 0 )\n}\n", 0,
+      MC_ERR_RANGE, 6, 5, "invalid parent -2 for joint 0 'a'" },
+    { "mesh_parent_not_itself", MESH, M_ONE_JOINT "\"a\" 0 ( 0 0 0 ) ( 0 0 0 )\n}\n", 0,
+      MC_ERR_RANGE, 6, 5, "invalid parent 0 for joint 0 'a'" },
+    { "mesh_parent_comes_earlier", MESH,
+      M_TWO_JOINTS "\"a\" 1 ( 0 0 0 ) ( 0 0 0 )\n\"b\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n", 0,
+      MC_ERR_RANGE, 6, 5, "invalid parent 1 for joint 0 'a'" },
+    { "mesh_fewer_joints_than_declared", MESH,
+      M_TWO_JOINTS "\"a\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n", 0, MC_ERR_SYNTAX, 7, 1,
+      "expected a string, found '}'" },
+    { "mesh_fewer_meshes_than_declared", MESH,
+      H "numJoints 0\nnumMeshes 2\njoints { }\n" M_SHADER "numverts 0 numtris 0 numweights 0 }\n",
+      0, MC_ERR_SYNTAX, 9, 1, "expected 'mesh', found end of file" },
+    { "mesh_shader_keyword", MESH, M_JOINTS "mesh {\nshade \"s\"\n", 0, MC_ERR_SYNTAX, 9, 1,
+      "expected 'shader', found 'shade'" },
+    { "mesh_numverts_not_negative", MESH, M_JOINTS M_SHADER "numverts -1\n", 0, MC_ERR_RANGE, 10,
+      10, "invalid 'numverts' -1" },
+    { "mesh_numverts_fits_the_file", MESH, M_JOINTS M_SHADER "numverts 100000\n" M_TRIS M_WEIGHTS,
+      0, MC_ERR_LIMIT, 10, 10, "'numverts' 100000 needs at least" },
+    { "mesh_numverts_under_the_limit", MESH, M_JOINTS M_SHADER "numverts 1073741824\n", 0,
+      MC_ERR_LIMIT, 10, 10, "over the limit" },
+    { "mesh_vert_numbers_in_order", MESH,
+      M_JOINTS M_SHADER "numverts 1\nvert 1 ( 0 0 ) 0 1\n" M_TRIS M_WEIGHTS, 0, MC_ERR_RANGE, 11,
+      6, "'vert' number 1 is out of order, expected 0" },
+    /* "vert 0 ( 0 0 ) " is 15 bytes: the first weight at column 16, the count at 18 */
+    { "mesh_vert_first_weight_not_negative", MESH,
+      M_JOINTS M_SHADER "numverts 1\nvert 0 ( 0 0 ) -1 1\n" M_TRIS M_WEIGHTS, 0, MC_ERR_RANGE,
+      11, 16, "vertex 0 has a negative first weight -1" },
+    { "mesh_vert_has_a_weight", MESH,
+      M_JOINTS M_SHADER "numverts 1\nvert 0 ( 0 0 ) 0 0\n" M_TRIS M_WEIGHTS, 0, MC_ERR_RANGE, 11,
+      18, "vertex 0 has 0 weights, expected at least 1" },
+    { "mesh_vert_weights_inside_numweights", MESH,
+      M_JOINTS M_SHADER "numverts 1\nvert 0 ( 0 0 ) 0 2\n" M_TRIS M_WEIGHTS, 0, MC_ERR_RANGE, 11,
+      16, "vertex 0 uses weights 0 to 1 but the mesh has 1 weights" },
+    { "mesh_numtris_not_negative", MESH, M_JOINTS M_SHADER M_VERTS "numtris -3\n", 0,
+      MC_ERR_RANGE, 12, 9, "invalid 'numtris' -3" },
+    { "mesh_tri_numbers_in_order", MESH,
+      M_JOINTS M_SHADER M_VERTS "numtris 1\ntri 5 0 0 0\n" M_WEIGHTS, 0, MC_ERR_RANGE, 13, 5,
+      "'tri' number 5 is out of order, expected 0" },
+    { "mesh_tri_index_below_numverts", MESH,
+      M_JOINTS M_SHADER M_VERTS "numtris 1\ntri 0 0 0 1\n" M_WEIGHTS, 0, MC_ERR_RANGE, 13, 11,
+      "triangle 0 uses vertex 1 but the mesh has 1 vertices" },
+    { "mesh_tri_index_not_negative", MESH,
+      M_JOINTS M_SHADER M_VERTS "numtris 1\ntri 0 0 -1 0\n" M_WEIGHTS, 0, MC_ERR_RANGE, 13, 9,
+      "triangle 0 uses vertex -1" },
+    { "mesh_numweights_not_negative", MESH, M_JOINTS M_SHADER M_VERTS M_TRIS "numweights -1\n", 0,
+      MC_ERR_RANGE, 14, 12, "invalid 'numweights' -1" },
+    { "mesh_weight_numbers_in_order", MESH,
+      M_JOINTS M_SHADER M_VERTS M_TRIS "numweights 1\nweight 2 0 1 ( 0 0 0 )\n}\n", 0,
+      MC_ERR_RANGE, 15, 8, "'weight' number 2 is out of order, expected 0" },
+    { "mesh_weight_joint_in_range", MESH,
+      M_JOINTS M_SHADER M_VERTS M_TRIS "numweights 1\nweight 0 1 1 ( 0 0 0 )\n}\n", 0,
+      MC_ERR_RANGE, 15, 10, "weight 0 uses joint 1 but the mesh has 1 joint" },
+    { "mesh_weight_joint_not_negative", MESH,
+      M_JOINTS M_SHADER M_VERTS M_TRIS "numweights 1\nweight 0 -1 1 ( 0 0 0 )\n}\n", 0,
+      MC_ERR_RANGE, 15, 10, "weight 0 uses joint -1" },
+    { "mesh_weights_on_a_mesh_without_joints", MESH,
+      H "numJoints 0\nnumMeshes 1\njoints {\n}\n" M_SHADER M_VERTS M_TRIS M_WEIGHTS, 0,
+      MC_ERR_RANGE, 14, 10, "weight 0 uses joint 0 but the mesh has 0 joints" },
+    { "mesh_block_closes", MESH,
+      M_JOINTS M_SHADER M_VERTS M_TRIS "numweights 1\nweight 0 0 1 ( 0 0 0 )\nweight\n", 0,
+      MC_ERR_SYNTAX, 16, 1, "expected '}', found 'weight'" },
+    { "mesh_nothing_after_the_data", MESH, M_OK "junk", 0, MC_ERR_SYNTAX, 17, 1,
+      "unexpected 'junk' after the end of the file's data" },
+
+    /* ---- md5anim ---- */
+    { "anim_num_frames_at_least_one", ANIM, H "numFrames 0\n", 0, MC_ERR_RANGE, 3, 11,
+      "invalid 'numFrames' 0, expected at least 1" },
+    { "anim_num_frames_fits_the_file", ANIM, H "numFrames 500000\nnumJoints 1\n", 0,
+      MC_ERR_LIMIT, 3, 11, "'numFrames' 500000 needs at least" },
+    { "anim_num_joints_at_least_one", ANIM, H "numFrames 1\nnumJoints 0\n", 0, MC_ERR_RANGE, 4,
+      11, "invalid 'numJoints' 0, expected at least 1" },
+    { "anim_frame_rate_at_least_one", ANIM, H "numFrames 1\nnumJoints 1\nframeRate 0\n" PAD, 0,
+      MC_ERR_RANGE, 5, 11, "invalid 'frameRate' 0, expected at least 1" },
+    { "anim_frame_rate_is_an_integer", ANIM, H "numFrames 1\nnumJoints 1\nframeRate 29.97\n" PAD, 0,
+      MC_ERR_SYNTAX, 5, 11, "expected integer, found '29.97'" },
+    { "anim_components_not_negative", ANIM,
+      H "numFrames 1\nnumJoints 1\nframeRate 24\nnumAnimatedComponents -1\n" PAD, 0, MC_ERR_RANGE, 6,
+      23, "invalid 'numAnimatedComponents' -1, expected 0 to 6" },
+    { "anim_components_at_most_six_per_joint", ANIM,
+      H "numFrames 1\nnumJoints 1\nframeRate 24\nnumAnimatedComponents 7\n" PAD, 0, MC_ERR_RANGE, 6,
+      23, "invalid 'numAnimatedComponents' 7, expected 0 to 6" },
+    { "anim_frames_of_components_fit_the_file", ANIM,
+      H "numFrames 50\nnumJoints 10\nframeRate 24\nnumAnimatedComponents 60\n"
+        "hierarchy { } ........................................................................"
+        "............................................................................ ........."
+        "........................................................................... .........."
+        "...........................................................................  .........."
+        ".................................................................. ..................."
+        "............................................................................ ........"
+        ".......................................................................... ..........."
+        "...........................................................................  .........",
+      0, MC_ERR_LIMIT, 6, 23, "50 frames of 60 values need at least 6000 bytes" },
+    { "anim_parent_comes_earlier", ANIM, A_TWO "\"a\" -1 63 0\n\"b\" 1 63 6\n}\n", 0, MC_ERR_RANGE,
+      9, 5, "invalid parent 1 for joint 1 'b'" },
+    { "anim_first_joint_is_the_root", ANIM, A_COUNTS "hierarchy {\n\"a\" 0 63 0\n}\n", 0,
+      MC_ERR_RANGE, 8, 5, "invalid parent 0 for joint 0 'a'" },
+    { "anim_parent_not_below_minus_one", ANIM, A_COUNTS "hierarchy {\n\"a\" -7 63 0\n}\n", 0,
+      MC_ERR_RANGE, 8, 5, "invalid parent -7" },
+    { "anim_only_one_root", ANIM, A_TWO "\"a\" -1 63 0\n\"b\" -1 63 6\n}\n", 0, MC_ERR_RANGE, 9, 5,
+      "joint 1 'b' is a second root" },
+    { "anim_flags_six_bits", ANIM, A_COUNTS "hierarchy {\n\"a\" -1 64 0\n}\n", 0, MC_ERR_RANGE, 8,
+      8, "invalid flags 64 for joint 'a', expected 0 to 63" },
+    { "anim_flags_not_negative", ANIM, A_COUNTS "hierarchy {\n\"a\" -1 -1 0\n}\n", 0,
+      MC_ERR_RANGE, 8, 8, "invalid flags -1" },
+    { "anim_first_not_negative", ANIM, A_COUNTS "hierarchy {\n\"a\" -1 63 -1\n}\n", 0,
+      MC_ERR_RANGE, 8, 11, "joint 'a' reads values -1 to 4" },
+    { "anim_first_plus_flags_inside_components", ANIM,
+      A_TWO "\"a\" -1 63 0\n\"b\" 0 7 10\n}\n", 0, MC_ERR_RANGE, 9, 9,
+      "joint 'b' reads values 10 to 12 but frames have 12" },
+    { "anim_bounds_not_fewer_than_frames", ANIM,
+      A_COUNTS A_HIER "bounds {\n}\n" A_BASE A_FRAME, 0, MC_ERR_RANGE, 11, 1,
+      "'bounds' has 0 entries but 'numFrames' is 1" },
+    { "anim_bounds_not_more_than_frames", ANIM,
+      A_COUNTS A_HIER "bounds {\n( 0 0 0 ) ( 0 0 0 )\n  ( 0 0 0 ) ( 0 0 0 )\n}\n" A_BASE A_FRAME,
+      0, MC_ERR_RANGE, 12, 3, "'bounds' has 2 entries but 'numFrames' is 1" },
+    { "anim_baseframe_has_every_joint", ANIM, A_COUNTS A_HIER A_BOUNDS "baseframe {\n}\n", 0,
+      MC_ERR_SYNTAX, 14, 1, "expected '(', found '}'" },
+    { "anim_frame_numbers_in_order", ANIM,
+      A_COUNTS A_HIER A_BOUNDS A_BASE "frame 1 {\n0 0 0 0 0 0\n}\n", 0, MC_ERR_RANGE, 16, 7,
+      "'frame' number 1 is out of order, expected 0" },
+    { "anim_frame_not_fewer_values", ANIM,
+      A_COUNTS A_HIER A_BOUNDS A_BASE "frame 0 {\n0 0 0 0 0\n}\n", 0, MC_ERR_RANGE, 18, 1,
+      "frame 0 has 5 values, expected 6" },
+    { "anim_frame_not_more_values", ANIM,
+      A_COUNTS A_HIER A_BOUNDS A_BASE "frame 0 {\n0 0 0 0 0 0 7 8\n}\n", 0, MC_ERR_RANGE, 17, 13,
+      "frame 0 has 8 values, expected 6" },
+    { "anim_frame_values_are_numbers", ANIM,
+      A_COUNTS A_HIER A_BOUNDS A_BASE "frame 0 {\n0 0 nan 0 0 0\n}\n", 0, MC_ERR_SYNTAX, 17, 5,
+      "expected number, found 'nan'" },
+    { "anim_every_frame_present", ANIM, A_COUNTS A_HIER A_BOUNDS A_BASE, 0, MC_ERR_SYNTAX, 16, 1,
+      "expected 'frame', found end of file" },
+    { "anim_nothing_after_the_data", ANIM, A_OK "frame 1 { }", 0, MC_ERR_SYNTAX, 19, 1,
+      "unexpected 'frame' after the end of the file's data" },
+
+    /* ---- md5camera ---- */
+    { "camera_num_frames_at_least_one", CAMERA, H "numFrames 0\n", 0, MC_ERR_RANGE, 3, 11,
+      "invalid 'numFrames' 0, expected at least 1" },
+    { "camera_num_frames_fits_the_file", CAMERA, H "numFrames 1000\nframeRate 24\n", 0,
+      MC_ERR_LIMIT, 3, 11, "'numFrames' 1000 needs at least" },
+    { "camera_frame_rate_at_least_one", CAMERA, H "numFrames 3\nframeRate 0\n" PAD, 0, MC_ERR_RANGE,
+      4, 11, "invalid 'frameRate' 0, expected at least 1" },
+    { "camera_frame_rate_not_negative", CAMERA, H "numFrames 3\nframeRate -24\n" PAD, 0,
+      MC_ERR_RANGE, 4, 11, "invalid 'frameRate' -24" },
+    { "camera_frame_rate_is_an_integer", CAMERA, H "numFrames 3\nframeRate 29.97\n" PAD, 0,
+      MC_ERR_SYNTAX, 4, 11, "expected integer, found '29.97'" },
+    { "camera_num_cuts_not_negative", CAMERA, H "numFrames 3\nframeRate 24\nnumCuts -1\n" PAD, 0,
+      MC_ERR_RANGE, 5, 9, "invalid 'numCuts' -1" },
+    { "camera_num_cuts_at_most_num_frames", CAMERA,
+      H "numFrames 3\nframeRate 24\nnumCuts 4\ncuts { 1 2 3 4 } camera { ( 0 0 0 ) ( 0 0 0 ) 90"
+        " ( 0 0 0 ) ( 0 0 0 ) 90 ( 0 0 0 ) ( 0 0 0 ) 90 }\n",
+      0, MC_ERR_RANGE, 5, 9, "invalid 'numCuts' 4, expected at most 'numFrames' (3)" },
+    { "camera_cut_at_least_one", CAMERA, C_COUNTS "cuts {\n0\n}\n" C_FRAMES, 0, MC_ERR_RANGE, 7, 1,
+      "cut 0 is out of range: cuts are 1 to 2" },
+    { "camera_cut_below_num_frames", CAMERA, C_COUNTS "cuts {\n3\n}\n" C_FRAMES, 0, MC_ERR_RANGE,
+      7, 1, "cut 3 is out of range: cuts are 1 to 2" },
+    { "camera_no_cut_in_a_one_frame_camera", CAMERA,
+      H "numFrames 1\nframeRate 24\nnumCuts 1\ncuts {\n1\n}\ncamera { ( 0 0 0 ) ( 0 0 0 ) 90 }",
+      0, MC_ERR_RANGE, 7, 1, "a camera with one frame has no cuts" },
+    { "camera_cuts_strictly_increasing", CAMERA,
+      H "numFrames 3\nframeRate 24\nnumCuts 2\ncuts {\n1\n1\n}\n" C_FRAMES, 0, MC_ERR_RANGE, 8,
+      1, "cut 1 does not come after the cut before it (1)" },
+    { "camera_cuts_not_decreasing", CAMERA,
+      H "numFrames 4\nframeRate 24\nnumCuts 2\ncuts {\n2 1\n}\n" C_FRAMES, 0, MC_ERR_RANGE, 7, 3,
+      "cut 1 does not come after the cut before it (2)" },
+    { "camera_cuts_closed", CAMERA, C_COUNTS "cuts {\n1 2\n}\n" C_FRAMES, 0, MC_ERR_SYNTAX, 7, 3,
+      "expected '}', found '2'" },
+    { "camera_fov_above_zero", CAMERA,
+      C_COUNTS C_CUTS "camera {\n( 0 0 0 ) ( 0 0 0 ) 0\n", 0, MC_ERR_RANGE, 10, 21,
+      "field of view 0 of camera frame 0 is out of range" },
+    { "camera_fov_below_180", CAMERA,
+      C_COUNTS C_CUTS "camera {\n( 0 0 0 ) ( 0 0 0 ) 90\n( 0 0 0 ) ( 0 0 0 ) 180\n", 0,
+      MC_ERR_RANGE, 11, 21, "field of view 180 of camera frame 1 is out of range" },
+    { "camera_every_frame_present", CAMERA,
+      C_COUNTS C_CUTS "camera {\n( 0 0 0 ) ( 0 0 0 ) 90\n}\n", 0, MC_ERR_SYNTAX, 11, 1,
+      "expected '(', found '}'" },
+    { "camera_nothing_after_the_data", CAMERA, C_OK "\n\n  }", 0, MC_ERR_SYNTAX, 16, 3,
+      "unexpected '}' after the end of the file's data" },
+};
+
+static mc_status parse(fmt f, const char *text, size_t len, mc_error *err)
+{
+    mc_status s = MC_OK;
+
+    switch (f) {
+    case MESH: {
+        mc_mesh m;
+        s = mc_mesh_parse(text, len, "g", NULL, &m, err);
+        mc_mesh_release(&m);
+        break;
+    }
+    case ANIM: {
+        mc_anim a;
+        s = mc_anim_parse(text, len, "g", NULL, &a, err);
+        mc_anim_release(&a);
+        break;
+    }
+    case CAMERA: {
+        mc_camera c;
+        s = mc_camera_parse(text, len, "g", NULL, &c, err);
+        mc_camera_release(&c);
+        break;
+    }
+    }
+    return s;
+}
+
+static void valid_templates_parse(void)
+{
+    mc_error err;
+
+    EXPECT_OK(parse(MESH, M_OK, strlen(M_OK), &err), &err);
+    EXPECT_OK(parse(ANIM, A_OK, strlen(A_OK), &err), &err);
+    EXPECT_OK(parse(CAMERA, C_OK, strlen(C_OK), &err), &err);
+}
+
+static void every_rule_reports_its_golden_error(void)
+{
+    for (size_t i = 0; i < TEST_COUNT(table); i++) {
+        const golden *g = &table[i];
+        mc_error err;
+        size_t len = g->len ? g->len : strlen(g->input);
+        mc_status s = parse(g->format, g->input, len, &err);
+
+        if (s != g->code || err.line != g->line || err.col != g->col ||
+            !strstr(err.msg, g->msg) || strcmp(err.file, "g") != 0)
+            test_fail(__FILE__, __LINE__, "%s: got %s %d:%d \"%s\", expected %s %d:%d \"%s\"",
+                      g->name, mc_status_name(s), err.line, err.col, err.msg,
+                      mc_status_name(g->code), g->line, g->col, g->msg);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const test_case cases[] = {
+        TEST_ENTRY(valid_templates_parse),
+        TEST_ENTRY(every_rule_reports_its_golden_error),
+    };
+    return test_run(argc, argv, cases, TEST_COUNT(cases));
+}
