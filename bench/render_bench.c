@@ -1,0 +1,287 @@
+/* Renderer and PNG writer figures: ms per frame to draw a textured, lit mesh the size of a
+ * skinned character (re-uploaded every frame, as skinning does) plus readback, at 720p and
+ * 1080p with and without 4x MSAA; then PNG encoding of those frames with this project's zlib
+ * writer at several levels against stb_image_write's built-in deflate.
+ *
+ *   cmake --build build --target render_bench && build/bench/render_bench [frames]
+ *
+ * Prints medians; asserts nothing. */
+#include <md5cine/image.h>
+#include <md5cine/render.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* stb_image_write's own PNG path (its fixed-Huffman deflate, level 8, adaptive filters), for
+ * comparison only. */
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#define STBI_WRITE_NO_STDIO
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wfloat-conversion"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#include <stb/stb_image_write.h>
+#pragma GCC diagnostic pop
+#pragma GCC diagnostic ignored "-Wunused-function" /* reported at the end of the file */
+
+#define GRID_U 160 /* 160 x 64 x 2 = 20480 triangles */
+#define GRID_V 64
+#define NV ((GRID_U + 1) * (GRID_V + 1))
+#define NT (GRID_U * GRID_V * 2)
+
+typedef struct mesh {
+    mc_vec3 pos[NV], nrm[NV];
+    float st[NV * 2];
+    int idx[NT * 3];
+} mesh;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+/* A bumpy sphere of radius ~40 at (120, 0, 40): a character-sized blob filling the middle of
+ * the frame. Wound clockwise seen from outside; normals from the sphere. */
+static void make_mesh(mesh *m)
+{
+    int t = 0;
+
+    for (int j = 0; j <= GRID_V; j++)
+        for (int i = 0; i <= GRID_U; i++) {
+            float th = 3.14159265f * (float)j / GRID_V, ph = 6.2831853f * (float)i / GRID_U;
+            mc_vec3 n = {sinf(th) * cosf(ph), sinf(th) * sinf(ph), cosf(th)};
+            float rad = 40.0f + 2.0f * sinf(7.0f * ph) * sinf(5.0f * th);
+            int k = j * (GRID_U + 1) + i;
+
+            m->nrm[k] = n;
+            m->pos[k] = (mc_vec3){120.0f + rad * n.x, rad * n.y, 40.0f + rad * n.z};
+            m->st[k * 2] = 4.0f * (float)i / GRID_U;
+            m->st[k * 2 + 1] = 2.0f * (float)j / GRID_V;
+        }
+    for (int j = 0; j < GRID_V; j++)
+        for (int i = 0; i < GRID_U; i++) {
+            int a = j * (GRID_U + 1) + i, b = a + 1, c = a + GRID_U + 1, d = c + 1;
+            /* (a, c, b) is clockwise seen from outside for this parametrisation */
+            int q[6] = {a, c, b, b, c, d};
+
+            memcpy(&m->idx[t * 3], q, sizeof q);
+            t += 2;
+        }
+}
+
+/* Camera at (0, 0, 40) looking down +X (Doom axis -> GL: eye = (-y, z - 40, -x)), fov 90. */
+static void camera(int w, int h, mc_frame_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->view.m[4] = -1.0f;
+    p->view.m[9] = 1.0f;
+    p->view.m[13] = -40.0f;
+    p->view.m[2] = -1.0f;
+    p->view.m[15] = 1.0f;
+    p->proj.m[0] = 1.0f;
+    p->proj.m[5] = (float)w / (float)h;
+    p->proj.m[10] = -0.999f;
+    p->proj.m[11] = -1.0f;
+    p->proj.m[14] = -2.0f;
+    p->background[0] = 0.05f;
+    p->background[1] = 0.05f;
+    p->background[2] = 0.08f;
+    p->background[3] = 1.0f;
+    p->shading = MC_SHADING_LIT;
+}
+
+static int add_checker(mc_renderer *r, int *id)
+{
+    static uint8_t tex[256 * 256 * 4];
+    mc_error err;
+
+    for (int y = 0; y < 256; y++)
+        for (int x = 0; x < 256; x++) {
+            uint8_t *p = tex + ((size_t)y * 256 + (size_t)x) * 4;
+            int on = ((x / 32) ^ (y / 32)) & 1;
+
+            p[0] = (uint8_t)(on ? 200 : 60 + x / 4);
+            p[1] = (uint8_t)(on ? 180 : 40);
+            p[2] = (uint8_t)(on ? 150 : 30 + y / 4);
+            p[3] = 255;
+        }
+    if (mc_renderer_add_texture(r, tex, 256, 256, 1024, id, &err) != MC_OK) {
+        fprintf(stderr, "texture: %s\n", err.msg);
+        return 0;
+    }
+    return 1;
+}
+
+/* Times frames frames of begin, draw (when it is not NULL), overlay and end; returns the
+ * median ms per frame and stores the first frame's ms in *first. */
+static double time_frames(mc_renderer *r, const mc_frame_params *p, const mc_draw_item *it,
+                          int frames, uint8_t *out, size_t stride, double *first)
+{
+    double *t = malloc(sizeof(double) * (size_t)frames), med;
+    mc_error err;
+
+    if (!t)
+        exit(1);
+    for (int f = -1; f < frames; f++) {
+        double t0 = now_ms();
+        mc_status s = mc_renderer_begin(r, p, &err);
+
+        if (s == MC_OK && it)
+            s = mc_renderer_draw(r, it, &err);
+        if (s == MC_OK && it)
+            s = mc_renderer_overlay_text(r, 8, 8, 2, "frame 000123  00:00:05:03  shot 2", &err);
+        if (s == MC_OK)
+            s = mc_renderer_end(r, out, stride, &err);
+        if (s != MC_OK) {
+            fprintf(stderr, "render_bench: %s\n", err.msg);
+            exit(1);
+        }
+        if (f < 0)
+            *first = now_ms() - t0;
+        else
+            t[f] = now_ms() - t0;
+    }
+    med = median(t, frames);
+    free(t);
+    return med;
+}
+
+/* Prints ms per frame for the mesh (upload, draw, overlay, resolve, readback) and for an empty
+ * frame (clear, resolve, readback). llvmpipe defers drawing to the readback, so only the
+ * whole frame is a meaningful figure. Leaves the last mesh frame in out. */
+static void bench_render(const mesh *m, int w, int h, int msaa, int frames, uint8_t *out)
+{
+    mc_renderer_desc d = {.width = w, .height = h, .msaa = msaa};
+    mc_frame_params p;
+    mc_renderer *r;
+    mc_draw_item it;
+    mc_error err;
+    double first = 0.0, empty_first = 0.0, full, empty;
+    int tex = 0;
+
+    if (mc_renderer_create(&d, &r, &err) != MC_OK || !add_checker(r, &tex)) {
+        fprintf(stderr, "render_bench: cannot set up %dx%d\n", w, h);
+        exit(1);
+    }
+    camera(w, h, &p);
+    memset(&it, 0, sizeof it);
+    it.model.m[0] = it.model.m[5] = it.model.m[10] = it.model.m[15] = 1.0f;
+    it.positions = m->pos;
+    it.normals = m->nrm;
+    it.texcoords = m->st;
+    it.vertex_count = NV;
+    it.indices = m->idx;
+    it.triangle_count = NT;
+    it.texture = tex;
+    empty = time_frames(r, &p, NULL, frames, out, (size_t)w * 4, &empty_first);
+    full = time_frames(r, &p, &it, frames, out, (size_t)w * 4, &first);
+    printf("render %4dx%-4d msaa %d: %6.2f ms/frame (first %5.1f ms); empty frame %5.2f ms\n",
+           w, h, msaa, full, first, empty);
+    mc_renderer_destroy(r);
+}
+
+typedef struct stb_sink {
+    size_t bytes;
+} stb_sink;
+
+static void stb_count(void *ctx, void *data, int size)
+{
+    (void)data;
+    ((stb_sink *)ctx)->bytes += (size_t)size;
+}
+
+static double time_mc(const uint8_t *img, int w, int h, int alpha, int level, int reps,
+                      double *t, mc_png_buf *buf)
+{
+    mc_error err;
+
+    for (int k = 0; k < reps; k++) {
+        double t0 = now_ms();
+
+        if (mc_png_encode(img, w, h, (size_t)w * 4, alpha, level, buf, &err) != MC_OK) {
+            fprintf(stderr, "render_bench: %s\n", err.msg);
+            exit(1);
+        }
+        t[k] = now_ms() - t0;
+    }
+    return median(t, reps);
+}
+
+/* PNG encoding of one RGBA frame: stb_image_write's default path against mc_png_encode at
+ * several zlib levels (RGBA, as stb writes it here), and mc_png_encode's RGB output. */
+static void bench_png(const uint8_t *img, int w, int h, int reps)
+{
+    static const int levels[] = {1, 2, 3, 6};
+    double *t = malloc(sizeof(double) * (size_t)reps);
+    mc_png_buf buf = {0};
+    stb_sink sink = {0};
+    double stb_ms, ms;
+
+    if (!t)
+        exit(1);
+    for (int k = 0; k < reps; k++) {
+        double t0 = now_ms();
+
+        sink.bytes = 0;
+        stbi_write_png_to_func(stb_count, &sink, w, h, 4, img, w * 4);
+        t[k] = now_ms() - t0;
+    }
+    stb_ms = median(t, reps);
+    printf("png %4dx%-4d RGBA stb_image_write default: %6.1f ms %8zu bytes\n", w, h, stb_ms,
+           sink.bytes);
+    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
+        ms = time_mc(img, w, h, 1, levels[l], reps, t, &buf);
+        printf("png %4dx%-4d RGBA mc_png_encode level %d : %6.1f ms %8zu bytes  stb/mc time "
+               "%.1fx\n",
+               w, h, levels[l], ms, buf.len, stb_ms / ms);
+    }
+    ms = time_mc(img, w, h, 0, 0, reps, t, &buf);
+    printf("png %4dx%-4d RGB  mc_png_encode default : %6.1f ms %8zu bytes\n", w, h, ms, buf.len);
+    mc_png_buf_release(&buf);
+    free(t);
+}
+
+int main(int argc, char **argv)
+{
+    int frames = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 30;
+    static const int sizes[2][2] = {{1280, 720}, {1920, 1080}};
+    mesh *m = malloc(sizeof *m);
+    uint8_t *img = malloc((size_t)1920 * 1080 * 4);
+
+    if (!m || !img || frames < 1)
+        return 1;
+    make_mesh(m);
+    printf("mesh: %d vertices, %d triangles, 256x256 texture, lit, overlay text\n", NV, NT);
+    for (int s = 0; s < 2; s++) {
+        bench_render(m, sizes[s][0], sizes[s][1], 1, frames, img);
+        bench_render(m, sizes[s][0], sizes[s][1], 4, frames, img);
+        bench_png(img, sizes[s][0], sizes[s][1], frames < 10 ? frames : 10);
+    }
+    free(m);
+    free(img);
+    return 0;
+}
