@@ -328,6 +328,13 @@ static mc_status build_framebuffers(mc_renderer *r, int want, mc_error *err)
         warn(r, msg);
         r->samples = 1;
     }
+    if (r->samples > 1) { /* the driver may round the count up */
+        GLint got = r->samples;
+
+        glBindRenderbuffer(GL_RENDERBUFFER, r->ms_color);
+        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &got);
+        r->samples = got > 1 ? got : r->samples;
+    }
     if (!make_fbo(r, 1, &r->fbo, &r->color, &r->depth))
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "cannot make a %dx%d RGBA8 framebuffer",
                             r->width, r->height);
@@ -777,20 +784,36 @@ static int text_quads(mc_renderer *r, char *text)
                                    (TEXT_MAX_QUADS - 1) * 64);
 }
 
+/* Copies at most TEXT_MAX_CHARS bytes of text into line, '?' for bytes the font lacks. */
+static void clean_text(const char *text, char line[TEXT_MAX_CHARS + 1])
+{
+    size_t n = 0;
+
+    for (const char *c = text; *c && n < TEXT_MAX_CHARS; c++)
+        line[n++] = *c >= 32 && *c <= 126 ? *c : '?';
+    line[n] = '\0';
+}
+
+void mc_overlay_text_size(const char *text, int scale, int *w, int *h)
+{
+    char line[TEXT_MAX_CHARS + 1];
+
+    clean_text(text, line);
+    *w = (stb_easy_font_width(line) + 3) * scale;
+    *h = 13 * scale;
+}
+
 mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, const char *text,
                                    mc_error *err)
 {
     char line[TEXT_MAX_CHARS + 1];
-    size_t n = 0;
     int quads;
 
     if (!r->in_frame || scale < 1 || scale > 16 || !text)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
                             r->in_frame ? "bad overlay text or scale %d" : "text outside a frame",
                             scale);
-    for (const char *c = text; *c && n < TEXT_MAX_CHARS; c++)
-        line[n++] = *c >= 32 && *c <= 126 ? *c : '?';
-    line[n] = '\0';
+    clean_text(text, line);
     resolve(r);
     quads = text_quads(r, line);
     glViewport(0, 0, r->width, r->height);

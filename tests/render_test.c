@@ -525,6 +525,16 @@ static void overlay_text_draws_a_box_with_white_letters(void)
             changed_outside += !in_box && (c[0] != 128 || c[1] != 128 || c[2] != 128);
         }
     EXPECT(white >= 6 * 20); /* six glyphs of at least 20 lit pixels each at scale 2 */
+    {
+        int bw = 0, bh = 0;
+
+        /* 'F', ' ', and four digits advance 6 font units each: (36 + 3) * 2 by 13 * 2 */
+        mc_overlay_text_size("F 0042", 2, &bw, &bh);
+        EXPECT_EQ_INT(bw, 78);
+        EXPECT_EQ_INT(bh, 26);
+        EXPECT_NEAR(px_at(img, 10 + bw - 1, 30)[0], 42.7, 2); /* last box column: dark */
+        EXPECT_EQ_INT(px_at(img, 10 + bw, 30)[0], 128);     /* first column after it */
+    }
     EXPECT_EQ_INT(changed_outside, 0);
     check_golden("render_overlay.png", img);
     mc_renderer_destroy(r);

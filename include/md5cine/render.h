@@ -36,7 +36,7 @@ typedef struct mc_renderer_desc {
 /* What the renderer actually got. */
 typedef struct mc_renderer_info {
     int width, height;
-    int samples;       /* 1 = no MSAA */
+    int samples;       /* 1 = no MSAA; as the driver allocated it (may exceed the request) */
     char gl_renderer[128]; /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
     char gl_version[128];  /* GL_VERSION */
 } mc_renderer_info;
@@ -110,6 +110,10 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
  * Errors: MC_ERR_USAGE (no open frame, bad scale, NULL text), MC_ERR_GL. */
 mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, const char *text,
                                    mc_error *err);
+
+/* The size in pixels of the box mc_renderer_overlay_text draws for text at scale (for
+ * placing it, e.g. against the right edge). Needs no renderer. */
+void mc_overlay_text_size(const char *text, int scale, int *w, int *h);
 
 /* Ends the frame: resolves MSAA and writes width x height RGBA8 pixels, top row first, rows
  * stride bytes apart (stride >= width * 4, a multiple of 4) into rgba_out. Geometry has alpha
