@@ -44,8 +44,8 @@ void mc_compare_work_free(mc_compare_work *work)
 
 void mc_compare_effective(const mc_compare_opts *opts, mc_compare_opts *out)
 {
-    const mc_compare_opts zero = { 0 };
-    const mc_compare_opts *in = opts ? opts : &zero;
+    const mc_compare_opts given = opts ? *opts : (mc_compare_opts){ 0 }; /* out may be opts */
+    const mc_compare_opts *in = &given;
     const mc_compare_opts *def = in->lossy ? &lossy_defaults : &lossless_defaults;
 
     *out = *def;

@@ -405,7 +405,7 @@ static mc_status video_convert(mc_frames_in *src, mc_error *err)
     }
     v->sws = sws_getCachedContext(v->sws, f->width, f->height, (enum AVPixelFormat)f->format,
                                   f->width, f->height, AV_PIX_FMT_RGBA,
-                                  SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL,
+                                  SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL,
                                   NULL, NULL);
     if (!v->sws)
         return mc_error_set(err, MC_ERR_IMAGE, src->path, 0, 0,

@@ -104,7 +104,8 @@ typedef struct mc_compare_work {
 void mc_compare_work_free(mc_compare_work *work);
 
 /* The limits that apply: the fields of opts (NULL = zeroed) named in opts->set, the defaults of
- * the mode for the rest; out->set is MC_COMPARE_SET_ALL and out->diff_gain is filled. */
+ * the mode for the rest; out->set is MC_COMPARE_SET_ALL and out->diff_gain is filled. out may
+ * be opts. */
 void mc_compare_effective(const mc_compare_opts *opts, mc_compare_opts *out);
 
 /* Compares frame b (candidate) against frame a (reference), both w x h RGBA, top row first,
