@@ -1,8 +1,225 @@
+/* md5cine export: the skinned mesh at one moment as a Wavefront OBJ file.
+ *
+ * One `o`/`usemtl` group per submesh, named after its shader (white space replaced by '_';
+ * an empty shader gives "mesh<index>"), then `v` positions, `vt` texture coordinates with OBJ's
+ * bottom-up v = 1 - t, `vn` normals recomputed from the skinned triangles, and the triangles in
+ * file order with their corners reversed (md5 fronts are clockwise, OBJ fronts
+ * counter-clockwise), as 1-based v/vt/vn triples. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <md5cine/fileio.h>
+#include <md5cine/md5anim.h>
+#include <md5cine/md5mesh.h>
+#include <md5cine/pose.h>
+
 #include "cli.h"
+
+typedef struct export_args {
+    const char *mesh, *anim, *out;
+    bool has_frame, has_time, in_place, loop, lenient;
+    double frame, time;
+} export_args;
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: md5cine export MESH [ANIM] (--frame F | --time S) [options] -o OUT.obj\n\n"
+            "Writes the mesh skinned at one moment of ANIM (or in its bind pose without ANIM)\n"
+            "as a Wavefront OBJ file: positions, normals, texture coordinates, one group per\n"
+            "submesh named after its shader.\n\n"
+            "  --frame F    anim frame F (time F / frameRate; fractions interpolate)\n"
+            "  --time S     anim time S seconds\n"
+            "  --loop       wrap times past the end (period numFrames - 1 frames)\n"
+            "  --in-place   drop the root joint's translation\n"
+            "  --lenient    accept the harmless deviations of shipped game files\n"
+            "  -o OUT.obj   output file (written whole or not at all)\n");
+}
+
+static bool parse_number(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Returns -1 when the arguments are fine, else the exit code to return. */
+static int parse_args(int argc, char **argv, export_args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        bool more = i + 1 < argc;
+        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            usage(stdout);
+            return MC_EXIT_OK;
+        } else if (strcmp(s, "--frame") == 0 || strcmp(s, "--time") == 0) {
+            bool frame = s[2] == 'f';
+            if (!more || !parse_number(argv[++i], frame ? &a->frame : &a->time))
+                return mc_usage_error("'%s' needs a number", s);
+            *(frame ? &a->has_frame : &a->has_time) = true;
+        } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) {
+            if (!more)
+                return mc_usage_error("'%s' needs a file name", s);
+            a->out = argv[++i];
+        } else if (strcmp(s, "--loop") == 0) {
+            a->loop = true;
+        } else if (strcmp(s, "--in-place") == 0) {
+            a->in_place = true;
+        } else if (strcmp(s, "--lenient") == 0) {
+            a->lenient = true;
+        } else if (s[0] == '-' && s[1] != '\0') {
+            return mc_usage_error("unknown option '%s' (see 'md5cine export --help')", s);
+        } else if (!a->mesh) {
+            a->mesh = s;
+        } else if (!a->anim) {
+            a->anim = s;
+        } else {
+            return mc_usage_error("unexpected argument '%s'", s);
+        }
+    }
+    if (!a->mesh)
+        return mc_usage_error("'export' needs a mesh (see 'md5cine export --help')");
+    if (!a->out)
+        return mc_usage_error("'export' needs an output file: -o OUT.obj");
+    if (a->has_frame && a->has_time)
+        return mc_usage_error("give either '--frame' or '--time', not both");
+    if (!a->anim && (a->has_frame || a->has_time || a->loop || a->in_place))
+        return mc_usage_error("'--frame', '--time', '--loop' and '--in-place' need an anim");
+    return -1;
+}
+
+static void write_name(FILE *fp, const char *key, const mc_submesh *sm, int s)
+{
+    fprintf(fp, "%s ", key);
+    if (!sm->shader[0]) {
+        fprintf(fp, "mesh%d\n", s);
+        return;
+    }
+    for (const char *c = sm->shader; *c; c++)
+        fputc((unsigned char)*c <= ' ' ? '_' : *c, fp);
+    fputc('\n', fp);
+}
+
+/* Writes submesh s with positions p and normals n; base is the number of vertices written
+ * before it (OBJ indices are global). */
+static void write_submesh(FILE *fp, const mc_submesh *sm, int s, const mc_vec3 *p,
+                          const mc_vec3 *n, long base)
+{
+    write_name(fp, "o", sm, s);
+    write_name(fp, "usemtl", sm, s);
+    for (int v = 0; v < sm->num_verts; v++)
+        fprintf(fp, "v %.7g %.7g %.7g\n", (double)p[v].x, (double)p[v].y, (double)p[v].z);
+    for (int v = 0; v < sm->num_verts; v++)
+        fprintf(fp, "vt %.7g %.7g\n", (double)sm->verts[v].st.x,
+                (double)(1.0f - sm->verts[v].st.y));
+    for (int v = 0; v < sm->num_verts; v++)
+        fprintf(fp, "vn %.7g %.7g %.7g\n", (double)n[v].x, (double)n[v].y, (double)n[v].z);
+    for (int t = 0; t < sm->num_tris; t++) {
+        const int *c = sm->tris[t].v;
+        long i0 = base + c[2] + 1, i1 = base + c[1] + 1, i2 = base + c[0] + 1;
+        fprintf(fp, "f %ld/%ld/%ld %ld/%ld/%ld %ld/%ld/%ld\n", i0, i0, i0, i1, i1, i1, i2, i2,
+                i2);
+    }
+}
+
+/* Skins every submesh with joints and writes the OBJ file. */
+static mc_status write_obj(const export_args *a, const mc_mesh *mesh,
+                           const mc_joint_xform *joints, mc_error *err)
+{
+    int most = 1;
+    for (int s = 0; s < mesh->num_meshes; s++)
+        if (mesh->meshes[s].num_verts > most)
+            most = mesh->meshes[s].num_verts;
+    mc_vec3 *p = malloc((size_t)most * sizeof *p), *n = malloc((size_t)most * sizeof *n);
+    if (!p || !n) {
+        free(p);
+        free(n);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    mc_outfile out;
+    mc_status st = mc_outfile_begin(&out, a->out, 1, err);
+    if (st == MC_OK) {
+        fprintf(out.fp, "# md5cine export of '%s'", a->mesh);
+        if (a->anim)
+            fprintf(out.fp, " posed by '%s' at %s %g", a->anim, a->has_time ? "time" : "frame",
+                    a->has_time ? a->time : a->frame);
+        fprintf(out.fp, "\n");
+        long base = 0;
+        for (int s = 0; s < mesh->num_meshes && st == MC_OK; s++) {
+            const mc_submesh *sm = &mesh->meshes[s];
+            mc_skin_topology topo;
+            st = mc_skin_topology_build(mesh, s, &topo, err);
+            if (st != MC_OK)
+                break;
+            mc_skin_positions(sm, joints, p);
+            mc_skin_normals(sm, &topo, p, n);
+            mc_skin_topology_release(&topo);
+            write_submesh(out.fp, sm, s, p, n, base);
+            base += sm->num_verts;
+        }
+        if (st == MC_OK)
+            st = mc_outfile_commit(&out, err);
+        else
+            mc_outfile_abort(&out);
+    }
+    free(p);
+    free(n);
+    return st;
+}
+
+/* The pose: bind pose without an anim, else the anim sampled at the requested moment. */
+static mc_status make_pose(const export_args *a, const mc_mesh *mesh, const mc_anim *anim,
+                           mc_joint_xform *joints, mc_error *err)
+{
+    if (!a->anim) {
+        mc_pose_bind(mesh, joints);
+        return MC_OK;
+    }
+    int *map = malloc((size_t)mesh->num_joints * sizeof *map);
+    if (!map)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    mc_status st = mc_pose_map_anim(mesh, anim, map, err);
+    if (st == MC_OK) {
+        double f = a->has_time ? a->time * (double)anim->frame_rate : a->frame;
+        mc_anim_frame_pos fp;
+        mc_anim_frame_at(anim, f, a->loop, &fp);
+        mc_pose_sample_frames(mesh, anim, map, &fp, a->in_place, joints);
+    }
+    free(map);
+    return st;
+}
 
 int mc_cmd_export(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return mc_usage_error("'export' is not available in this build");
+    export_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    mc_parse_opts opts = { a.lenient, mc_diag_warn, NULL };
+    mc_mesh mesh = { 0 };
+    mc_anim anim = { 0 };
+    mc_joint_xform *joints = NULL;
+    mc_error err;
+    mc_status st = mc_mesh_load(a.mesh, &opts, &mesh, &err);
+    if (st == MC_OK && a.anim)
+        st = mc_anim_load(a.anim, &opts, &anim, &err);
+    if (st == MC_OK) {
+        joints = malloc((size_t)(mesh.num_joints > 0 ? mesh.num_joints : 1) * sizeof *joints);
+        st = joints ? make_pose(&a, &mesh, &anim, joints, &err)
+                    : mc_error_set(&err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (st == MC_OK)
+        st = write_obj(&a, &mesh, joints, &err);
+    if (st != MC_OK)
+        mc_diag_print(stderr, "error", &err);
+    free(joints);
+    mc_anim_release(&anim);
+    mc_mesh_release(&mesh);
+    return mc_exit_code(st);
 }
