@@ -1,8 +1,306 @@
+/* md5cine info FILE... [--json] [--timeline] [--fps N] [--lenient]
+ *
+ * A summary of each file, chosen by its extension. With --json, one JSON object per line per
+ * file (see the README). Errors are printed with the source line and a caret; the exit status is
+ * the worst of the files: 0 all read, 2 bad input or usage, 3 a file could not be read. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <md5cine/md5anim.h>
+#include <md5cine/md5camera.h>
+#include <md5cine/md5mesh.h>
+#include <md5cine/timeline.h>
+
 #include "cli.h"
+
+typedef struct info_opts {
+    bool json;
+    bool timeline;
+    int fps; /* 0: the camera's own frame rate */
+    mc_parse_opts parse;
+} info_opts;
+
+/* Writes s[0..len) as a JSON string: quotes, backslashes and control bytes escaped, valid UTF-8
+ * passed through, any other byte written as the code point of the same value (\u00XX). */
+static void json_string(FILE *out, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    fputc('"', out);
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = p[i];
+        size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+
+        if (c == '"' || c == '\\') {
+            fprintf(out, "\\%c", c);
+        } else if (c < 0x20 || c == 0x7F) {
+            fprintf(out, "\\u%04x", c);
+        } else if (c < 0x80) {
+            fputc((int)c, out);
+        } else {
+            bool valid = n > 0 && i + n <= len;
+
+            for (size_t k = 1; valid && k < n; k++)
+                valid = (p[i + k] & 0xC0) == 0x80;
+            if (valid) {
+                fwrite(p + i, 1, n, out);
+                i += n - 1;
+            } else {
+                fprintf(out, "\\u%04x", c);
+            }
+        }
+    }
+    fputc('"', out);
+}
+
+static void json_cstr(FILE *out, const char *s)
+{
+    json_string(out, s, strlen(s));
+}
+
+static int info_mesh(const char *path, const info_opts *o)
+{
+    mc_mesh m;
+    mc_error err;
+    mc_status s = mc_mesh_load(path, &o->parse, &m, &err);
+    int verts = 0, tris = 0;
+
+    if (s != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        return mc_exit_code(s);
+    }
+    for (int i = 0; i < m.num_meshes; i++) {
+        verts += m.meshes[i].num_verts;
+        tris += m.meshes[i].num_tris;
+    }
+    if (o->json) {
+        printf("{\"type\":\"md5mesh\",\"joints\":%d,\"meshes\":[", m.num_joints);
+        for (int i = 0; i < m.num_meshes; i++) {
+            const mc_submesh *sm = &m.meshes[i];
+
+            printf("%s{\"shader\":", i ? "," : "");
+            json_cstr(stdout, sm->shader);
+            printf(",\"verts\":%d,\"tris\":%d,\"weights\":%d}", sm->num_verts, sm->num_tris,
+                   sm->num_weights);
+        }
+        printf("]}\n");
+    } else {
+        printf("%s: md5mesh, %d joints, %d meshes, %d vertices, %d triangles\n", path,
+               m.num_joints, m.num_meshes, verts, tris);
+        for (int i = 0; i < m.num_meshes; i++)
+            printf("  mesh %d: shader \"%s\", %d vertices, %d triangles, %d weights\n", i,
+                   m.meshes[i].shader, m.meshes[i].num_verts, m.meshes[i].num_tris,
+                   m.meshes[i].num_weights);
+    }
+    mc_mesh_release(&m);
+    return MC_EXIT_OK;
+}
+
+static int info_anim(const char *path, const info_opts *o)
+{
+    mc_anim a;
+    mc_error err;
+    mc_status s = mc_anim_load(path, &o->parse, &a, &err);
+
+    if (s != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        return mc_exit_code(s);
+    }
+    if (o->json)
+        printf("{\"type\":\"md5anim\",\"joints\":%d,\"frames\":%d,\"frameRate\":%d,"
+               "\"components\":%d}\n",
+               a.num_joints, a.num_frames, a.frame_rate, a.num_components);
+    else
+        printf("%s: md5anim, %d joints, %d frames at %d fps (%.3f s), %d animated components\n",
+               path, a.num_joints, a.num_frames, a.frame_rate,
+               (double)(a.num_frames - 1) / a.frame_rate, a.num_components);
+    mc_anim_release(&a);
+    return MC_EXIT_OK;
+}
+
+/* Prints the shots as runs of output frames: JSON objects or indented lines. */
+static void print_shots(const mc_camera *c, int fps, int64_t count, bool json)
+{
+    int64_t first = 0;
+    int shot = -1;
+    bool any = false;
+
+    for (int64_t k = 0; k <= count; k++) {
+        mc_timeline_sample s = { .shot = shot };
+
+        if (k < count)
+            mc_timeline_sample_frame(c, fps, k, &s);
+        if (k > 0 && (k == count || s.shot != shot)) {
+            if (json)
+                printf("%s{\"first\":%" PRId64 ",\"last\":%" PRId64 "}", any ? "," : "", first,
+                       k - 1);
+            else
+                printf("  shot %d: output frames %" PRId64 "-%" PRId64 "\n", shot, first, k - 1);
+            any = true;
+            first = k;
+        }
+        if (k < count)
+            shot = s.shot;
+    }
+}
+
+static void print_timeline(const mc_camera *c, int fps, int64_t count, bool json)
+{
+    if (!json)
+        printf("  frame  time       stored next lerp      shot\n");
+    for (int64_t k = 0; k < count; k++) {
+        mc_timeline_sample s;
+
+        mc_timeline_sample_frame(c, fps, k, &s);
+        if (json)
+            printf("%s{\"frame\":%" PRId64 ",\"time\":%.6g,\"stored\":%d,\"next\":%d,"
+                   "\"lerp\":%.6g,\"shot\":%d}",
+                   k ? "," : "", k, s.time, s.stored, s.next, (double)s.lerp, s.shot);
+        else
+            printf("  %-6" PRId64 " %-10.6g %-6d %-4d %-9.6g %d\n", k, s.time, s.stored, s.next,
+                   (double)s.lerp, s.shot);
+    }
+}
+
+static int info_camera(const char *path, const info_opts *o)
+{
+    mc_camera c;
+    mc_error err;
+    mc_status s = mc_camera_load(path, &o->parse, &c, &err);
+    int fps;
+    int64_t count;
+
+    if (s != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        return mc_exit_code(s);
+    }
+    fps = o->fps > 0 ? o->fps : c.frame_rate;
+    /* A one-frame camera has no end of its own: reported as one output frame. */
+    count = mc_timeline_frame_count(&c, fps, 1);
+    if (o->json) {
+        printf("{\"type\":\"md5camera\",\"frames\":%d,\"frameRate\":%d,\"cuts\":[", c.num_frames,
+               c.frame_rate);
+        for (int i = 0; i < c.num_cuts; i++)
+            printf("%s%d", i ? "," : "", c.cuts[i]);
+        printf("],\"outputFrames\":%" PRId64 ",\"shots\":[", count);
+        print_shots(&c, fps, count, true);
+        printf("]");
+        if (o->timeline) {
+            printf(",\"timeline\":[");
+            print_timeline(&c, fps, count, true);
+            printf("]");
+        }
+        printf("}\n");
+    } else {
+        printf("%s: md5camera, %d frames at %d fps, %d cut%s; %" PRId64
+               " output frames at %d fps\n",
+               path, c.num_frames, c.frame_rate, c.num_cuts, c.num_cuts == 1 ? "" : "s", count,
+               fps);
+        print_shots(&c, fps, count, false);
+        if (o->timeline)
+            print_timeline(&c, fps, count, false);
+    }
+    mc_camera_release(&c);
+    return MC_EXIT_OK;
+}
+
+typedef struct info_handler {
+    const char *ext; /* compared without regard to case */
+    int (*run)(const char *path, const info_opts *o);
+} info_handler;
+
+/* File types by extension. The scene file type (".md5scene") is added to this table by the
+ * scene module's info function, following the same contract: print one summary (or one JSON
+ * object per line with o->json), errors through mc_diag_print, return an exit code. */
+static const info_handler handlers[] = {
+    { ".md5mesh", info_mesh },
+    { ".md5anim", info_anim },
+    { ".md5camera", info_camera },
+};
+
+static int info_file(const char *path, const info_opts *o)
+{
+    const char *dot = strrchr(path, '.');
+
+    for (size_t i = 0; dot && i < sizeof handlers / sizeof handlers[0]; i++)
+        if (strcasecmp(dot, handlers[i].ext) == 0)
+            return handlers[i].run(path, o);
+    return mc_usage_error("'%s': unknown file type (expected .md5mesh, .md5anim or .md5camera)",
+                          path);
+}
+
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: md5cine info FILE... [--json] [--timeline] [--fps N] [--lenient]\n\n"
+                "  --json       one JSON object per line per file\n"
+                "  --timeline   cameras: list every output frame (time, stored frames, lerp, shot)\n"
+                "  --fps N      cameras: sample at N output frames per second (default: the\n"
+                "               camera's frameRate)\n"
+                "  --lenient    read the harmless deviations of shipped game files with warnings\n");
+}
+
+static bool parse_fps(const char *s, int *out)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < 1 || v > 1000000)
+        return false;
+    *out = (int)v;
+    return true;
+}
 
 int mc_cmd_info(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return mc_usage_error("'info' is not available in this build");
+    info_opts o = { .parse = { .warn = mc_diag_warn } };
+    int files = 0, worst = MC_EXIT_OK;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return MC_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            o.json = true;
+        } else if (strcmp(a, "--timeline") == 0) {
+            o.timeline = true;
+        } else if (strcmp(a, "--lenient") == 0) {
+            o.parse.lenient = true;
+        } else if (strcmp(a, "--fps") == 0) {
+            if (i + 1 >= argc || !parse_fps(argv[i + 1], &o.fps))
+                return mc_usage_error("'--fps' needs a whole number of frames per second from 1 "
+                                      "to 1000000");
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            return mc_usage_error("unknown option '%s' for 'info'", a);
+        } else {
+            files++;
+        }
+    }
+    if (files == 0) {
+        usage(stderr);
+        return MC_EXIT_INPUT;
+    }
+    for (int i = 1; i < argc; i++) {
+        int rc;
+
+        if (strcmp(argv[i], "--fps") == 0) {
+            i++;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1])
+            continue;
+        rc = info_file(argv[i], &o);
+        fflush(stdout);
+        if (rc > worst)
+            worst = rc;
+    }
+    return worst;
 }

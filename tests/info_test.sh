@@ -1,0 +1,113 @@
+#!/bin/bash
+# md5cine info: exact JSON for real files (counts as written in the files' header lines and in
+# their SOURCE.md), the camera timeline worked out by hand in tests/timeline_test.c, exit codes,
+# and the caret under an error. Runs in tests/ with MD5CINE set to the binary.
+set -u
+: "${MD5CINE:?MD5CINE must name the md5cine binary}"
+A=data/assets
+fails=0
+tmp="${MC_TEST_TMP:-/tmp}/info_test.$$"
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # name expected actual
+    if [[ "$2" != "$3" ]]; then
+        echo "FAIL $1"
+        echo "  expected: $2"
+        echo "  actual:   $3"
+        fails=$((fails + 1))
+    else
+        echo "ok   $1"
+    fi
+}
+
+run() { # runs md5cine, keeps stdout in $out, stderr in $err, status in $rc
+    out=$("$MD5CINE" "$@" 2>"$tmp/err")
+    rc=$?
+    err=$(cat "$tmp/err")
+}
+
+# The drone mesh: numJoints 27; its mesh blocks say numverts 836 / numtris 1237 /
+# numweights 1104 and 603 / 689 / 835, both with shader "".
+run info --json $A/redeclipse-drone/mesh.md5mesh
+check mesh_json '{"type":"md5mesh","joints":27,"meshes":[{"shader":"","verts":836,"tris":1237,"weights":1104},{"shader":"","verts":603,"tris":689,"weights":835}]}' "$out"
+check mesh_json_exit 0 "$rc"
+
+# A shader with a raw Latin-1 0xE9 byte: written as the code point U+00E9.
+run info --json $A/redeclipse-quirks/cartridge/mesh.md5mesh
+check latin1_shader_json '{"type":"md5mesh","joints":1,"meshes":[{"shader":"01 - Par d\u00e9faut","verts":36,"tris":32,"weights":18}]}' "$out"
+
+# Backslashes in a shader path are escaped.
+run info --json $A/redeclipse-props/luckystrike-banner01/banner.md5mesh
+check backslash_shader_json '{"type":"md5mesh","joints":7,"meshes":[{"shader":"C:\\Users\\Remi\\Documents\\Remi\\models\\banner\\bake.tga","verts":122,"tris":142,"weights":122}]}' "$out"
+
+# Anims: ffflag 19 joints, 120 frames at 30, 57 components (SOURCE.md); door1 open 1/12/24/6.
+run info --json $A/cube2-ffflag/ffflag.md5anim $A/redeclipse-props/luckystrike-door1/open.md5anim
+check two_anims_one_line_each '{"type":"md5anim","joints":19,"frames":120,"frameRate":30,"components":57}
+{"type":"md5anim","joints":1,"frames":12,"frameRate":24,"components":6}' "$out"
+
+# DESIGN.md's example: 10 frames, cut 4, 24 fps -> 9 output frames, stored 0 1 2 3 5 6 7 8 9,
+# shots 0-3 and 4-8.
+run info --json --timeline data/camera/cut4.md5camera
+check camera_timeline_json '{"type":"md5camera","frames":10,"frameRate":24,"cuts":[4],"outputFrames":9,"shots":[{"first":0,"last":3},{"first":4,"last":8}],"timeline":[{"frame":0,"time":0,"stored":0,"next":0,"lerp":0,"shot":0},{"frame":1,"time":0.0416667,"stored":1,"next":1,"lerp":0,"shot":0},{"frame":2,"time":0.0833333,"stored":2,"next":2,"lerp":0,"shot":0},{"frame":3,"time":0.125,"stored":3,"next":3,"lerp":0,"shot":0},{"frame":4,"time":0.166667,"stored":5,"next":5,"lerp":0,"shot":1},{"frame":5,"time":0.208333,"stored":6,"next":6,"lerp":0,"shot":1},{"frame":6,"time":0.25,"stored":7,"next":7,"lerp":0,"shot":1},{"frame":7,"time":0.291667,"stored":8,"next":8,"lerp":0,"shot":1},{"frame":8,"time":0.333333,"stored":9,"next":9,"lerp":0,"shot":1}]}' "$out"
+
+# The same camera sampled at 30 fps: 11 output frames, the cut is crossed at output 5.
+run info --json --fps 30 data/camera/cut4.md5camera
+check camera_fps30_json '{"type":"md5camera","frames":10,"frameRate":24,"cuts":[4],"outputFrames":11,"shots":[{"first":0,"last":4},{"first":5,"last":10}]}' "$out"
+
+# Cuts 2 5 7 at 30: output frames show 0 1 | 3 4 | 6 | 8 9 (timeline_test.c).
+run info --json data/camera/cuts_2_5_7.md5camera
+check camera_cuts_json '{"type":"md5camera","frames":10,"frameRate":30,"cuts":[2,5,7],"outputFrames":7,"shots":[{"first":0,"last":1},{"first":2,"last":3},{"first":4,"last":4},{"first":5,"last":6}]}' "$out"
+
+# A one-frame camera reports one output frame.
+run info --json data/camera/single.md5camera
+check single_frame_camera '{"type":"md5camera","frames":1,"frameRate":24,"cuts":[],"outputFrames":1,"shots":[{"first":0,"last":0}]}' "$out"
+
+# Human output names the file and the counts.
+run info $A/cube2-ffflag/ffflag.md5mesh
+check human_mesh_summary "$A/cube2-ffflag/ffflag.md5mesh: md5mesh, 19 joints, 1 meshes, 172 vertices, 236 triangles" "$(head -n 1 <<<"$out")"
+
+# An invalid file: exit 2, error line with the position, the source line and a caret under
+# column 10 of line 23 ("weight 0 999 1.0 ( 0 0 0 )").
+run info $A/assimp-invalid/InvalidBoneIndex.md5mesh
+check invalid_exit 2 "$rc"
+check invalid_caret "$A/assimp-invalid/InvalidBoneIndex.md5mesh:23:10: error: weight 0 uses joint 999 but the mesh has 1 joint
+   23 | weight 0 999 1.0 ( 0 0 0 )
+      |          ^" "$err"
+check invalid_no_stdout "" "$out"
+
+# A quirk: strict fails (exit 2), --lenient loads it and warns at each deviation.
+run info --json $A/redeclipse-quirks/grenade/grenade-idle.md5anim
+check quirk_strict_exit 2 "$rc"
+run info --json --lenient $A/redeclipse-quirks/grenade/grenade-idle.md5anim
+check quirk_lenient_exit 0 "$rc"
+check quirk_lenient_json '{"type":"md5anim","joints":2,"frames":1,"frameRate":24,"components":12}' "$out"
+check quirk_lenient_warnings "$A/redeclipse-quirks/grenade/grenade-idle.md5anim:11:8: warning: joint 1 'top' is a second root (parent -1)
+$A/redeclipse-quirks/grenade/grenade-idle.md5anim:16:2: warning: 'bounds' has 10 entries but 'numFrames' is 1" "$(grep warning: <<<"$err")"
+
+# One bad file among good ones: the good ones are still reported, the status is 2.
+run info --json $A/assimp-invalid/empty.md5mesh $A/redeclipse-props/luckystrike-door1/open.md5anim
+check mixed_exit 2 "$rc"
+check mixed_good_line '{"type":"md5anim","joints":1,"frames":12,"frameRate":24,"components":6}' "$out"
+
+# Usage errors: exit 2.
+run info
+check no_file_exit 2 "$rc"
+run info $A/assimp-boarman/SOURCE.md
+check unknown_type_exit 2 "$rc"
+check unknown_type_message "md5cine: error: '$A/assimp-boarman/SOURCE.md': unknown file type (expected .md5mesh, .md5anim or .md5camera)" "$err"
+run info --fps 0 data/camera/cut4.md5camera
+check bad_fps_exit 2 "$rc"
+run info --bogus data/camera/cut4.md5camera
+check unknown_option_exit 2 "$rc"
+
+# A file that cannot be read: an I/O failure, exit 3, naming the file.
+run info data/no-such-file.md5camera
+check missing_file_exit 3 "$rc"
+check missing_file_names_it "data/no-such-file.md5camera" "$(grep -o 'data/no-such-file.md5camera' <<<"$err" | head -n 1)"
+
+if ((fails)); then
+    echo "$fails failed"
+    exit 1
+fi
+echo "all passed"
