@@ -227,6 +227,9 @@ static mc_status video_start(mc_frames_in *src, mc_error *err)
     const AVCodec *codec = NULL;
     int r;
 
+    /* FFmpeg prints through av_log, which is process-wide; the library itself never prints
+     * (the encoder sets the same level), and every failure comes back as an mc_error. */
+    av_log_set_level(AV_LOG_QUIET);
     r = avformat_open_input(&v->fmt, src->path, NULL, NULL);
     if (r < 0)
         return av_fail(err, MC_ERR_IO, src->path, "cannot open video", r);
