@@ -38,9 +38,9 @@
  * changes spread under the threshold everywhere. max_diff stays off: isolated pixels from
  * other rasterisers reach 88 levels. A move shorter than the share (a tiny shape) passes the
  * defaults; set max_diff_limit (e.g. 32) or max_failing_share 0 to catch it.
- * Video: x264 at crf 18 leaves up to ~85 levels on edges and 2 % of the pixels over 4, so the
- * per-pixel limits are off; PNGs against their own crf 18 MP4 give 43 dB and SSIM 0.997, a
- * frame swapped with its neighbour 25-28 dB, so PSNR >= 35 dB decides and SSIM >= 0.95 guards
+ * Video: x264 at crf 18 leaves up to ~90 levels on edges and ~2 % of the pixels over 4, so the
+ * per-pixel limits are off; 640x360 PNGs against their own crf 18 MP4 give 42 dB and SSIM 0.9975,
+ * a frame swapped with its neighbour 25-28 dB, so PSNR >= 35 dB decides and SSIM >= 0.95 guards
  * structure. */
 #ifndef MC_COMPARE_H
 #define MC_COMPARE_H
