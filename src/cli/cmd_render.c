@@ -1,8 +1,531 @@
+/* md5cine render SCENE -o OUT: loads and checks everything the scene names, then renders every
+ * output frame of the camera's timeline (DESIGN.md 2.1) into a video, a PNG sequence and/or a
+ * comparison with reference frames.
+ *
+ * Order: options -> scene (every file loaded and cross-checked) -> textures decoded -> outputs
+ * opened (encoder under a temporary name, PNG folder checked) -> renderer -> frame loop ->
+ * finish. Nothing is allocated in the frame loop; the pipeline overlaps rendering frame k + 1
+ * with encoding or writing frame k.
+ *
+ * Interrupts: SIGINT and SIGTERM set a flag; the loop stops at the next frame, the pipeline is
+ * cancelled and the encoder destroyed, which removes its temporary file. The exit status is
+ * 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as shells report it. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <md5cine/fileio.h>
+#include <md5cine/pipeline.h>
+#include <md5cine/timeline.h>
+
 #include "cli.h"
+#include "render_cli.h"
+
+/* The one mutable global md5cine has: the number of the signal (SIGINT or SIGTERM) that asked
+ * the render to stop, 0 while none has. Only the signal handler writes it and only the frame
+ * loop reads it; a handler may store nothing but a volatile sig_atomic_t. */
+static volatile sig_atomic_t g_stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    g_stop_signal = sig;
+}
+
+typedef struct render_run {
+    const mc_render_opts *o;
+    mc_parse_opts popts;
+    mc_scene scene;
+    int width, height, fps;
+    int64_t count, first, last;
+    float bg[4];
+    int64_t *shot_starts; /* relative to the first rendered frame */
+    int *shot_numbers;    /* 1-based shot numbers */
+    size_t shot_count;
+    mc_scene_draw draw;
+    mc_renderer *r;
+    mc_encoder *enc;
+    mc_ref_check ref;
+    bool has_ref;
+    mc_sink sink;
+    mc_pipeline *pipe;
+    mc_progress prog;
+    FILE *info; /* reports: stdout, or stderr when stdout carries video or JSON lines */
+    double skin_s, draw_s, read_s, wait_s, wall_s;
+    int64_t rendered;
+} render_run;
+
+/* Prints a library error; the exit code for it. Scene errors are input errors (exit 2)
+ * whatever their kind, except running out of memory. */
+static int fail(const mc_error *e, bool input)
+{
+    mc_diag_print(stderr, "error", e);
+    if (input && e->code != MC_ERR_NOMEM)
+        return MC_EXIT_INPUT;
+    return mc_exit_code(e->code);
+}
+
+static int load_scene(render_run *run)
+{
+    mc_error e;
+
+    run->popts.lenient = run->o->lenient;
+    run->popts.warn = mc_diag_warn;
+    if (mc_scene_load(run->o->scene, &run->popts, &run->scene, &e) != MC_OK)
+        return fail(&e, true);
+    return -1;
+}
+
+/* Size, rate, frame range and background from the options and the scene. */
+static int settle_settings(render_run *run)
+{
+    const mc_render_opts *o = run->o;
+    const mc_scene *s = &run->scene;
+
+    run->width = o->width ? o->width : s->width ? s->width : MC_RENDER_DEFAULT_WIDTH;
+    run->height = o->height ? o->height : s->height ? s->height : MC_RENDER_DEFAULT_HEIGHT;
+    run->fps = mc_scene_fps(s, o->fps);
+    run->count = mc_scene_frame_count(s, run->fps);
+    run->first = 0;
+    run->last = run->count - 1;
+    if (o->has_frames) {
+        if (o->last >= run->count)
+            return mc_usage_error("--frames %lld-%lld is outside the scene's frames 0-%lld",
+                                  (long long)o->first, (long long)o->last,
+                                  (long long)(run->count - 1));
+        run->first = o->first;
+        run->last = o->last;
+    }
+    run->bg[3] = 1.0f;
+    if (o->bg_mode == MC_BG_GIVEN)
+        memcpy(run->bg, o->bg, sizeof o->bg);
+    else if (o->bg_mode == MC_BG_SCENE && s->has_background)
+        memcpy(run->bg, s->background, sizeof s->background);
+    if (o->bg_mode == MC_BG_NONE) {
+        if (o->out_kind == MC_OUT_VIDEO)
+            return mc_usage_error("--background none needs a PNG output: video has no alpha");
+        run->bg[3] = 0.0f;
+    }
+    return -1;
+}
+
+/* The first output frame of each shot in the rendered range (the encoder's keyframes). */
+static int collect_shots(render_run *run)
+{
+    mc_timeline_sample smp;
+    int prev = -1;
+    size_t n = 0;
+
+    for (int pass = 0; pass < 2; pass++) {
+        prev = -1;
+        n = 0;
+        for (int64_t k = run->first; k <= run->last; k++) {
+            mc_timeline_sample_frame(&run->scene.camera, run->fps, k, &smp);
+            if (smp.shot != prev && pass == 1) {
+                run->shot_starts[n] = k - run->first;
+                run->shot_numbers[n] = smp.shot + 1;
+            }
+            n += smp.shot != prev;
+            prev = smp.shot;
+        }
+        if (pass == 0) {
+            run->shot_starts = calloc(n + 1, sizeof *run->shot_starts);
+            run->shot_numbers = calloc(n + 1, sizeof *run->shot_numbers);
+            if (!run->shot_starts || !run->shot_numbers)
+                return mc_usage_error("out of memory");
+        }
+    }
+    run->shot_count = n;
+    return -1;
+}
+
+/* Strips one extension from the last path component of buf. */
+static void strip_ext(char *buf)
+{
+    char *dot = strrchr(buf, '.'), *slash = strrchr(buf, '/');
+
+    if (dot && dot > buf && (!slash || dot > slash + 1))
+        *dot = '\0';
+}
+
+/* --diff, else beside the output: OUT without extension + ".diff", the PNG pattern's folder
+ * + ".diff" ("render.diff" without one), or REF + ".diff" without an output file. */
+static void default_diff_dir(const render_run *run, char *out, size_t cap)
+{
+    const mc_render_opts *o = run->o;
+    char buf[MC_PATH_CAP];
+    size_t n;
+
+    if (o->diff_dir) {
+        snprintf(out, cap, "%s", o->diff_dir);
+        return;
+    }
+    if (o->out_kind == MC_OUT_PNG)
+        mc_png_pattern_dir(&o->pattern, buf, sizeof buf);
+    else
+        snprintf(buf, sizeof buf, "%s",
+                 o->out_kind == MC_OUT_VIDEO && strcmp(o->out, "-") != 0 ? o->out
+                                                                           : o->reference);
+    n = strlen(buf);
+    while (n > 1 && buf[n - 1] == '/')
+        buf[--n] = '\0';
+    if (o->out_kind != MC_OUT_PNG)
+        strip_ext(buf);
+    snprintf(out, cap, "%s.diff", n > 0 ? buf : "render");
+}
+
+static int open_reference(render_run *run)
+{
+    char diff[MC_PATH_CAP];
+    mc_error e;
+
+    if (!run->o->reference)
+        return -1;
+    default_diff_dir(run, diff, sizeof diff);
+    if (mc_ref_check_open(&run->ref, run->o->reference, run->o->update_reference, run->width,
+                          run->height, diff, &e) != MC_OK) {
+        mc_ref_check_close(&run->ref);
+        return fail(&e, e.code != MC_ERR_NOMEM);
+    }
+    run->has_ref = true;
+    return -1;
+}
+
+/* Creates the PNG folder and proves a file can be made in it before any frame is rendered. */
+static int check_png_folder(render_run *run)
+{
+    char dir[MC_PATH_CAP], first[MC_PATH_CAP];
+    mc_outfile probe;
+    mc_error e;
+
+    mc_png_pattern_dir(&run->o->pattern, dir, sizeof dir);
+    if (!mc_cli_mkdirs(dir)) {
+        fprintf(stderr, "md5cine: error: cannot create folder '%s': %s\n", dir, strerror(errno));
+        return MC_EXIT_RUNTIME;
+    }
+    if (!mc_png_pattern_format(&run->o->pattern, run->first, first, sizeof first))
+        return mc_usage_error("output name '%s' is too long", run->o->out);
+    if (mc_outfile_begin(&probe, first, 1, &e) != MC_OK)
+        return fail(&e, false);
+    mc_outfile_abort(&probe);
+    return -1;
+}
+
+static int open_encoder(render_run *run)
+{
+    const mc_render_opts *o = run->o;
+    mc_encoder_desc d;
+    mc_error e;
+
+    memset(&d, 0, sizeof d);
+    d.path = o->out;
+    d.width = run->width;
+    d.height = run->height;
+    d.fps = run->fps;
+    d.codec = o->codec;
+    d.crf = o->crf;
+    d.preset = o->preset;
+    d.shot_starts = run->shot_starts;
+    d.shot_numbers = run->shot_numbers;
+    d.shot_count = run->shot_count;
+    d.warn = mc_diag_warn;
+    if (mc_encoder_create(&d, &run->enc, &e) != MC_OK)
+        return fail(&e, false);
+    return -1;
+}
+
+static int open_renderer(render_run *run)
+{
+    mc_renderer_desc d;
+    mc_error e;
+
+    memset(&d, 0, sizeof d);
+    d.width = run->width;
+    d.height = run->height;
+    d.msaa = run->o->msaa == 0 ? 1 : run->o->msaa;
+    d.warn = mc_diag_warn;
+    if (mc_renderer_create(&d, &run->r, &e) != MC_OK)
+        return fail(&e, false);
+    if (mc_scene_draw_upload(&run->draw, run->r, &e) != MC_OK)
+        return fail(&e, false);
+    return -1;
+}
+
+static int open_pipeline(render_run *run)
+{
+    mc_pipeline_desc d;
+    mc_sink *s = &run->sink;
+    mc_error e;
+
+    s->width = run->width;
+    s->height = run->height;
+    s->enc = run->enc;
+    s->pattern = run->o->out_kind == MC_OUT_PNG ? &run->o->pattern : NULL;
+    s->png_alpha = run->o->bg_mode == MC_BG_NONE;
+    s->ref = run->has_ref ? &run->ref : NULL;
+    /* An encoder and a reference need frames in order; PNG files may be written in parallel. */
+    s->threads = s->enc || s->ref ? 1 : 2;
+    s->per_thread = calloc((size_t)s->threads, sizeof *s->per_thread);
+    if (!s->per_thread)
+        return mc_usage_error("out of memory");
+    memset(&d, 0, sizeof d);
+    d.width = run->width;
+    d.height = run->height;
+    d.sink_threads = s->threads;
+    d.sink = mc_sink_frame;
+    d.sink_user = s;
+    if (mc_pipeline_create(&d, &run->pipe, &e) != MC_OK)
+        return fail(&e, false);
+    return -1;
+}
+
+/* Everything before the first frame. Signals are blocked while the renderer, encoder and
+ * pipeline start their threads, so that only this thread ever runs the handler. */
+static int prepare(render_run *run)
+{
+    sigset_t block, old;
+    mc_error e;
+    int rc;
+
+    if ((rc = load_scene(run)) != -1 || (rc = settle_settings(run)) != -1 ||
+        (rc = collect_shots(run)) != -1)
+        return rc;
+    if (mc_scene_draw_init(&run->draw, &run->scene, &e) != MC_OK)
+        return fail(&e, true);
+    if ((rc = open_reference(run)) != -1)
+        return rc;
+    if (run->o->out_kind == MC_OUT_PNG && (rc = check_png_folder(run)) != -1)
+        return rc;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    rc = -1;
+    if (run->o->out_kind == MC_OUT_VIDEO)
+        rc = open_encoder(run);
+    if (rc == -1)
+        rc = open_renderer(run);
+    if (rc == -1)
+        rc = open_pipeline(run);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+static mc_status overlay(render_run *run, int64_t k, int shot, mc_error *err)
+{
+    char text[160];
+    int64_t secs = k / run->fps;
+    int scale = run->height >= 360 ? run->height / 360 : 1;
+
+    snprintf(text, sizeof text, "frame %lld  %02lld:%02lld:%02lld:%02lld  shot %d", (long long)k,
+             (long long)(secs / 3600), (long long)(secs / 60 % 60), (long long)(secs % 60),
+             (long long)(k % run->fps), shot + 1);
+    return mc_renderer_overlay_text(run->r, 4 * scale, 4 * scale, scale, text, err);
+}
+
+static mc_status render_frame(render_run *run, int64_t k, uint8_t *buf, mc_error *err)
+{
+    mc_view view;
+    mc_timeline_sample smp;
+    mc_frame_params fp;
+    double t0 = mc_cli_now(), t1, t2;
+    mc_status st;
+
+    mc_view_at_frame(&run->scene.camera, run->fps, k, run->width, run->height, run->o->fov_mode,
+                     &view, &smp);
+    mc_scene_draw_pose(&run->draw, smp.time);
+    t1 = mc_cli_now();
+    memset(&fp, 0, sizeof fp);
+    fp.view = view.view;
+    fp.proj = view.proj;
+    memcpy(fp.background, run->bg, sizeof fp.background);
+    fp.shading = run->o->shading;
+    st = mc_renderer_begin(run->r, &fp, err);
+    if (st == MC_OK)
+        st = mc_scene_draw_submit(&run->draw, run->r, err);
+    if (st == MC_OK && run->o->overlay)
+        st = overlay(run, k, smp.shot, err);
+    t2 = mc_cli_now();
+    if (st == MC_OK)
+        st = mc_renderer_end(run->r, buf, (size_t)run->width * 4, err);
+    run->skin_s += t1 - t0;
+    run->draw_s += t2 - t1;
+    run->read_s += mc_cli_now() - t2;
+    return st;
+}
+
+static mc_status frame_loop(render_run *run, mc_error *err)
+{
+    mc_status st;
+
+    for (int64_t k = run->first; k <= run->last; k++) {
+        uint8_t *buf;
+        double t0 = mc_cli_now();
+
+        if (g_stop_signal)
+            return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+        st = mc_pipeline_acquire(run->pipe, &buf, err);
+        run->wait_s += mc_cli_now() - t0;
+        if (st != MC_OK)
+            return st;
+        st = render_frame(run, k, buf, err);
+        if (st == MC_OK)
+            st = mc_pipeline_submit(run->pipe, buf, k, err);
+        if (st != MC_OK)
+            return st;
+        run->rendered++;
+        mc_progress_update(&run->prog, run->rendered);
+    }
+    st = mc_pipeline_finish(run->pipe, err);
+    if (st == MC_OK && g_stop_signal)
+        st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+    if (st == MC_OK && run->enc)
+        st = mc_encoder_finish(run->enc, err);
+    return st;
+}
+
+static void print_stats(const render_run *run)
+{
+    double enc = 0, png = 0, cmp = 0, n = (double)(run->rendered > 0 ? run->rendered : 1);
+    const mc_sink *s = &run->sink;
+    mc_renderer_info ri;
+
+    for (int i = 0; i < s->threads; i++) {
+        enc += s->per_thread[i].encode_s;
+        png += s->per_thread[i].png_s;
+        cmp += s->per_thread[i].compare_s;
+    }
+    mc_renderer_get_info(run->r, &ri);
+    fprintf(stderr, "stats: %lld frames, %dx%d, msaa %d, %d sink thread%s, %s\n",
+            (long long)run->rendered, run->width, run->height, ri.samples, s->threads,
+            s->threads == 1 ? "" : "s", ri.gl_renderer);
+    fprintf(stderr, "  %-26s %9.2f ms/frame\n", "skinning", 1e3 * run->skin_s / n);
+    fprintf(stderr, "  %-26s %9.2f ms/frame\n", "drawing (GL calls)", 1e3 * run->draw_s / n);
+    fprintf(stderr, "  %-26s %9.2f ms/frame\n", "readback (incl. raster)", 1e3 * run->read_s / n);
+    if (s->enc)
+        fprintf(stderr, "  %-26s %9.2f ms/frame\n", "encode (sink thread)", 1e3 * enc / n);
+    if (s->pattern)
+        fprintf(stderr, "  %-26s %9.2f ms/frame\n", "png write (sink threads)", 1e3 * png / n);
+    if (s->ref)
+        fprintf(stderr, "  %-26s %9.2f ms/frame\n", "compare (sink thread)", 1e3 * cmp / n);
+    fprintf(stderr, "  %-26s %9.2f ms/frame\n", "waiting for a free buffer", 1e3 * run->wait_s / n);
+    fprintf(stderr, "  %-26s %9.2f ms/frame  %.2f fps\n", "end to end", 1e3 * run->wall_s / n,
+            run->wall_s > 0 ? (double)run->rendered / run->wall_s : 0.0);
+}
+
+/* Says what was written, or that an interrupted output was removed. */
+static void report_output(const render_run *run, bool ok, bool interrupted)
+{
+    const mc_render_opts *o = run->o;
+
+    if (interrupted) {
+        if (o->out_kind == MC_OUT_VIDEO && strcmp(o->out, "-") != 0)
+            fprintf(stderr, "md5cine: interrupted, removed partial output '%s'\n", o->out);
+        else if (o->out_kind == MC_OUT_PNG)
+            fprintf(stderr, "md5cine: interrupted; the PNG files written are complete, no "
+                            "partial file was left\n");
+        else
+            fprintf(stderr, "md5cine: interrupted\n");
+        return;
+    }
+    if (!ok) {
+        if (o->out_kind == MC_OUT_VIDEO && strcmp(o->out, "-") != 0)
+            fprintf(stderr, "md5cine: no output written: '%s' was not created\n", o->out);
+        return;
+    }
+    if (o->progress == MC_PROGRESS_QUIET || o->out_kind == MC_OUT_NONE)
+        return;
+    fprintf(stderr, "md5cine: wrote '%s': %lld frames (%lld-%lld), %dx%d, %d fps%s%s\n", o->out,
+            (long long)run->rendered, (long long)run->first, (long long)run->last, run->width,
+            run->height, run->fps, run->enc ? ", " : "",
+            run->enc ? mc_encoder_codec_name(run->enc) : "");
+}
+
+static int run_frames(render_run *run)
+{
+    const mc_render_opts *o = run->o;
+    bool video_out = o->out_kind == MC_OUT_VIDEO && strcmp(o->out, "-") == 0;
+    mc_error e;
+    mc_status st;
+    double t0 = mc_cli_now();
+
+    mc_progress_begin(&run->prog, o->progress, run->last - run->first + 1, stderr,
+                      video_out ? stderr : stdout);
+    st = frame_loop(run, &e);
+    run->wall_s = mc_cli_now() - t0;
+    mc_progress_end(&run->prog);
+    if (st != MC_OK) {
+        bool interrupted = st == MC_ERR_INTERRUPTED && g_stop_signal;
+
+        mc_pipeline_cancel(run->pipe);
+        mc_pipeline_destroy(run->pipe);
+        run->pipe = NULL;
+        mc_encoder_destroy(run->enc);
+        run->enc = NULL;
+        if (!interrupted)
+            mc_diag_print(stderr, "error", &e);
+        report_output(run, false, interrupted);
+        return interrupted ? 128 + g_stop_signal : mc_exit_code(st);
+    }
+    if (o->stats)
+        print_stats(run);
+    report_output(run, true, false);
+    if (!run->has_ref)
+        return MC_EXIT_OK;
+    mc_ref_check_report(&run->ref, run->info);
+    if (!o->update_reference && run->ref.failed + run->ref.missing > 0)
+        return MC_EXIT_DIFFERENT;
+    return MC_EXIT_OK;
+}
+
+static void release(render_run *run)
+{
+    mc_pipeline_destroy(run->pipe);
+    mc_encoder_destroy(run->enc);
+    mc_renderer_destroy(run->r);
+    mc_scene_draw_release(&run->draw);
+    mc_ref_check_close(&run->ref);
+    if (run->sink.per_thread) {
+        for (int i = 0; i < run->sink.threads; i++)
+            mc_png_buf_release(&run->sink.per_thread[i].png);
+        free(run->sink.per_thread);
+    }
+    free(run->shot_starts);
+    free(run->shot_numbers);
+    mc_scene_release(&run->scene);
+}
+
+static void install_handlers(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 int mc_cmd_render(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return mc_usage_error("'render' is not available in this build");
+    mc_render_opts o;
+    render_run run;
+    int rc = mc_render_parse_args(argc, argv, &o);
+
+    if (rc != -1)
+        return rc;
+    memset(&run, 0, sizeof run);
+    run.o = &o;
+    run.info = (o.out && strcmp(o.out, "-") == 0) || o.progress == MC_PROGRESS_JSON ? stderr
+                                                                                    : stdout;
+    install_handlers();
+    rc = prepare(&run);
+    if (rc == -1)
+        rc = run_frames(&run);
+    release(&run);
+    return rc;
 }

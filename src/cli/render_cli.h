@@ -1,0 +1,198 @@
+/* md5cine render, split over a few files: argument parsing (render_args.c), the scene's
+ * per-frame posing and drawing (render_draw.c), the frame sinks -- encoder, PNG sequence,
+ * reference comparison (render_sink.c) -- and the orchestration (cmd_render.c). These
+ * declarations are private to the command line. */
+#ifndef MC_RENDER_CLI_H
+#define MC_RENDER_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <md5cine/compare.h>
+#include <md5cine/encode.h>
+#include <md5cine/frames_in.h>
+#include <md5cine/image.h>
+#include <md5cine/pose.h>
+#include <md5cine/render.h>
+#include <md5cine/scene.h>
+#include <md5cine/view.h>
+
+#include "progress.h"
+
+#define MC_PATH_CAP 4096
+
+/* Default output size when neither the scene nor --size gives one. */
+#define MC_RENDER_DEFAULT_WIDTH 1280
+#define MC_RENDER_DEFAULT_HEIGHT 720
+
+/* Most failing reference frames listed one by one (the rest are only counted). */
+#define MC_REF_MAX_LISTED 1000
+
+/* A PNG file name with one printf-style frame number ("frames/%05d.png"), kept split so that
+ * no user text is ever used as a printf format. */
+typedef struct mc_png_pattern {
+    char prefix[MC_PATH_CAP]; /* text before the number, "%%" already turned into '%' */
+    char suffix[256];         /* text after it */
+    int width;                /* minimum digits, 0..20 */
+    bool zero;                /* pad with '0' rather than ' ' */
+} mc_png_pattern;
+
+typedef enum mc_out_kind {
+    MC_OUT_NONE,  /* no -o (allowed with --reference) */
+    MC_OUT_VIDEO, /* .mp4 .mkv .mov .y4m or "-" */
+    MC_OUT_PNG,   /* a PNG pattern */
+} mc_out_kind;
+
+typedef enum mc_bg_mode {
+    MC_BG_SCENE, /* the scene's output background, else black */
+    MC_BG_GIVEN, /* --background R,G,B */
+    MC_BG_NONE,  /* --background none: transparent (RGBA PNGs) */
+} mc_bg_mode;
+
+typedef struct mc_render_opts {
+    const char *scene;
+    const char *out; /* NULL without -o */
+    mc_out_kind out_kind;
+    mc_png_pattern pattern; /* when out_kind is MC_OUT_PNG */
+    int width, height;      /* 0: the scene's, else the default */
+    int fps;                /* 0: the scene's, else the camera's */
+    bool has_frames;
+    int64_t first, last; /* --frames, inclusive output numbers */
+    int crf;             /* 0: the encoder's default */
+    const char *preset, *codec;
+    int msaa; /* 0 or 4 (samples); default 4 */
+    mc_bg_mode bg_mode;
+    float bg[3]; /* 0..1 when MC_BG_GIVEN */
+    mc_shading shading;
+    mc_fov_mode fov_mode;
+    bool overlay, lenient, stats;
+    mc_progress_mode progress;
+    const char *reference; /* --reference REF */
+    const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
+    bool update_reference;
+} mc_render_opts;
+
+/* Parses argv (argv[0] is "render"). Returns -1 when the render should go ahead, else the
+ * exit code (0 after --help, MC_EXIT_INPUT after a usage error, already printed). */
+int mc_render_parse_args(int argc, char **argv, mc_render_opts *o);
+
+/* Splits s into a pattern; false with a reason in why (cap bytes) when s has no frame number,
+ * two of them, or a conversion other than %d with optional '0' and width. */
+bool mc_png_pattern_parse(const char *s, mc_png_pattern *p, char *why, size_t cap);
+
+/* Writes the file name of frame k into out; false if it does not fit. */
+bool mc_png_pattern_format(const mc_png_pattern *p, int64_t k, char *out, size_t cap);
+
+/* The pattern's folder ("frames/" for "frames/%05d.png", "" for none) into out. */
+void mc_png_pattern_dir(const mc_png_pattern *p, char *out, size_t cap);
+
+/* Monotonic seconds. */
+double mc_cli_now(void);
+
+/* Creates folder path and its missing parents (mkdir -p). False with errno set on failure. */
+bool mc_cli_mkdirs(const char *path);
+
+/* ---- render_draw.c: everything an actor needs per frame, allocated before the first. ---- */
+
+typedef struct mc_actor_draw {
+    mc_joint_xform *joints; /* mesh.num_joints */
+    mc_vec3 **pos, **nrm;   /* per submesh: num_verts skinned positions and normals */
+    mc_skin_topology *topo; /* per submesh */
+    int *texture;           /* per submesh: renderer texture id, 0 for none */
+    mc_mat4 model;          /* model -> world */
+    bool animated;          /* has an anim: skinned every frame; else once */
+} mc_actor_draw;
+
+typedef struct mc_scene_draw {
+    const mc_scene *scene;
+    int num_actors;
+    mc_actor_draw *actors;
+    int num_images;
+    mc_image *images;         /* decoded textures until uploaded */
+    const char **image_paths; /* num_images distinct paths (owned by the scene) */
+} mc_scene_draw;
+
+/* Allocates every per-frame buffer, builds the normal topologies, skins actors without an
+ * anim once, and decodes every texture the scene resolved. Errors name the file (an image
+ * that does not decode is positioned at the scene's material line when there is one). */
+mc_status mc_scene_draw_init(mc_scene_draw *d, const mc_scene *s, mc_error *err);
+
+/* Uploads the decoded textures into r and frees the decoded copies. */
+mc_status mc_scene_draw_upload(mc_scene_draw *d, mc_renderer *r, mc_error *err);
+
+/* Poses and skins every animated actor at scene time t seconds (no allocation). */
+void mc_scene_draw_pose(mc_scene_draw *d, double t);
+
+/* Draws every actor into r's open frame. */
+mc_status mc_scene_draw_submit(const mc_scene_draw *d, mc_renderer *r, mc_error *err);
+
+/* Frees everything; accepts a zeroed struct. */
+void mc_scene_draw_release(mc_scene_draw *d);
+
+/* ---- render_sink.c: where finished frames go (one pipeline sink). ---- */
+
+/* One failing (or missing, or rewritten) reference frame, for the final table. */
+typedef struct mc_ref_row {
+    int64_t frame;
+    int kind; /* MC_REF_* */
+    mc_compare_result r;
+    char reasons[200];
+    char written[MC_PATH_CAP + 64]; /* file written for it ("" when none) */
+} mc_ref_row;
+
+enum {
+    MC_REF_FAILED = 1, /* compared and failed */
+    MC_REF_MISSING,    /* no reference frame with that number */
+    MC_REF_SIZE,       /* the reference has another size */
+};
+
+typedef struct mc_ref_check {
+    const char *path;   /* REF */
+    mc_frames_in *src;  /* NULL when REF is an empty or new folder (update mode) */
+    bool update;        /* write missing/failing frames into REF instead of failing */
+    mc_compare_opts opts;
+    mc_compare_work work;
+    char diff_dir[MC_PATH_CAP];
+    bool diff_made;
+    uint8_t *diff; /* width * height * 4, the difference picture */
+    int width, height;
+    int64_t checked, passed, failed, missing, written;
+    mc_ref_row *rows; /* MC_REF_MAX_LISTED */
+    size_t num_rows;
+} mc_ref_check;
+
+/* Per sink thread: scratch memory and time spent in each job (seconds). */
+typedef struct mc_sink_thread {
+    mc_png_buf png;
+    char path[MC_PATH_CAP + 64];
+    double encode_s, png_s, compare_s;
+} mc_sink_thread;
+
+typedef struct mc_sink {
+    int width, height;
+    mc_encoder *enc;               /* NULL: no video */
+    const mc_png_pattern *pattern; /* NULL: no PNG sequence */
+    bool png_alpha;                /* RGBA PNGs (--background none) */
+    mc_ref_check *ref;             /* NULL: no reference */
+    int threads;
+    mc_sink_thread *per_thread; /* threads entries */
+} mc_sink;
+
+/* The mc_sink_fn of the pipeline: user is an mc_sink. */
+mc_status mc_sink_frame(void *user, int thread, const uint8_t *rgba, int64_t frame,
+                        mc_error *err);
+
+/* Opens REF (or prepares an empty folder in update mode), allocates the comparison buffers.
+ * diff_dir: where failing frames and difference pictures go. */
+mc_status mc_ref_check_open(mc_ref_check *c, const char *path, bool update, int width,
+                            int height, const char *diff_dir, mc_error *err);
+
+/* Prints the table of failing frames and the summary to `to`. */
+void mc_ref_check_report(const mc_ref_check *c, FILE *to);
+
+/* Frees everything; accepts a zeroed struct. */
+void mc_ref_check_close(mc_ref_check *c);
+
+#endif
