@@ -13,6 +13,7 @@
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
 #include <md5cine/md5mesh.h>
+#include <md5cine/scene.h>
 #include <md5cine/timeline.h>
 
 #include "cli.h"
@@ -208,6 +209,104 @@ static int info_camera(const char *path, const info_opts *o)
     return MC_EXIT_OK;
 }
 
+static void print_scene_actor_json(const mc_scene_actor *a)
+{
+    printf("{\"name\":");
+    json_cstr(stdout, a->name);
+    printf(",\"mesh\":");
+    json_cstr(stdout, a->mesh_path);
+    printf(",\"anim\":");
+    if (a->anim_path)
+        json_cstr(stdout, a->anim_path);
+    else
+        printf("null");
+    printf(",\"origin\":[%.9g,%.9g,%.9g],\"yaw\":%.9g,\"scale\":%.9g,\"start\":%.9g,"
+           "\"loop\":%s,\"inPlace\":%s,\"textures\":[",
+           (double)a->origin.x, (double)a->origin.y, (double)a->origin.z, (double)a->yaw,
+           (double)a->scale, (double)a->start, a->loop ? "true" : "false",
+           a->in_place ? "true" : "false");
+    for (int k = 0; k < a->mesh.num_meshes; k++) {
+        printf("%s{\"shader\":", k ? "," : "");
+        json_cstr(stdout, a->mesh.meshes[k].shader);
+        printf(",\"image\":");
+        if (a->textures[k])
+            json_cstr(stdout, a->textures[k]);
+        else
+            printf("null");
+        printf("}");
+    }
+    printf("]}");
+}
+
+static void print_scene_actor_text(const mc_scene_actor *a)
+{
+    printf("  actor \"%s\": %s (%d joint%s)", a->name, a->mesh_path, a->mesh.num_joints,
+           a->mesh.num_joints == 1 ? "" : "s");
+    if (a->anim_path)
+        printf(", %s (%d frames at %d fps%s%s)", a->anim_path, a->anim.num_frames,
+               a->anim.frame_rate, a->loop ? ", loop" : "", a->in_place ? ", in place" : "");
+    else
+        printf(", bind pose");
+    printf("\n    origin (%g %g %g) yaw %g scale %g start %g s\n", (double)a->origin.x,
+           (double)a->origin.y, (double)a->origin.z, (double)a->yaw, (double)a->scale,
+           (double)a->start);
+    for (int k = 0; k < a->mesh.num_meshes; k++)
+        printf("    mesh %d: shader \"%s\" -> %s\n", k, a->mesh.meshes[k].shader,
+               a->textures[k] ? a->textures[k] : "(no texture)");
+}
+
+static int info_scene(const char *path, const info_opts *o)
+{
+    mc_scene sc;
+    mc_error err;
+    mc_status s = mc_scene_load(path, &o->parse, &sc, &err);
+    int fps;
+    int64_t count;
+
+    if (s != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        return mc_exit_code(s);
+    }
+    fps = mc_scene_fps(&sc, o->fps);
+    count = mc_scene_frame_count(&sc, fps);
+    if (o->json) {
+        printf("{\"type\":\"md5scene\",\"camera\":");
+        json_cstr(stdout, sc.camera_path);
+        printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":%d,"
+               "\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[",
+               sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts, fps, count,
+               sc.width, sc.height);
+        for (int i = 0; i < sc.num_actors; i++) {
+            printf("%s", i ? "," : "");
+            print_scene_actor_json(&sc.actors[i]);
+        }
+        printf("],\"shots\":[");
+        print_shots(&sc.camera, fps, count, true);
+        printf("]");
+        if (o->timeline) {
+            printf(",\"timeline\":[");
+            print_timeline(&sc.camera, fps, count, true);
+            printf("]");
+        }
+        printf("}\n");
+    } else {
+        printf("%s: md5scene, %d actor%s, camera %s (%d frames at %d fps, %d cut%s); %" PRId64
+               " output frames at %d fps\n",
+               path, sc.num_actors, sc.num_actors == 1 ? "" : "s", sc.camera_path,
+               sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts,
+               sc.camera.num_cuts == 1 ? "" : "s", count, fps);
+        if (sc.width || sc.height)
+            printf("  output %dx%d (0: the default)\n", sc.width, sc.height);
+        for (int i = 0; i < sc.num_actors; i++)
+            print_scene_actor_text(&sc.actors[i]);
+        print_shots(&sc.camera, fps, count, false);
+        if (o->timeline)
+            print_timeline(&sc.camera, fps, count, false);
+    }
+    mc_scene_release(&sc);
+    return MC_EXIT_OK;
+}
+
 typedef struct info_handler {
     const char *ext; /* compared without regard to case */
     int (*run)(const char *path, const info_opts *o);
@@ -220,6 +319,7 @@ static const info_handler handlers[] = {
     { ".md5mesh", info_mesh },
     { ".md5anim", info_anim },
     { ".md5camera", info_camera },
+    { ".md5scene", info_scene },
 };
 
 static int info_file(const char *path, const info_opts *o)
@@ -229,7 +329,8 @@ static int info_file(const char *path, const info_opts *o)
     for (size_t i = 0; dot && i < sizeof handlers / sizeof handlers[0]; i++)
         if (strcasecmp(dot, handlers[i].ext) == 0)
             return handlers[i].run(path, o);
-    return mc_usage_error("'%s': unknown file type (expected .md5mesh, .md5anim or .md5camera)",
+    return mc_usage_error("'%s': unknown file type (expected .md5mesh, .md5anim, .md5camera or "
+                          ".md5scene)",
                           path);
 }
 

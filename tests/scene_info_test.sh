@@ -1,0 +1,77 @@
+#!/bin/bash
+# 'md5cine info' on scene files: the summary, --json, the shots of the bundled demo, and errors
+# at the offending token: exit 2 for bad data, 3 for a file that cannot be read.
+set -u
+: "${MD5CINE:?MD5CINE must name the md5cine binary}"
+: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
+T=$(mktemp -d "$MC_TEST_TMP/scene_info.XXXXXX")
+failed=0
+passed=0
+
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+
+# run NAME ARGS...: runs md5cine, leaving stdout and stderr in $T/NAME.{out,err} and rc
+last=
+run() {
+    last=$1
+    shift
+    "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
+    rc=$?
+}
+# expect NAME RC [TEXT-IN-STDOUT] [TEXT-IN-STDERR]: checks the latest run
+expect() {
+    local name=$1 want=$2 out=${3:-} err=${4:-}
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$T/$last.err")"
+    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$last.out"; then
+        fail "$name" "stdout lacks '$out': $(head -c 300 "$T/$last.out")"
+    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$last.err"; then
+        fail "$name" "stderr lacks '$err': $(head -c 300 "$T/$last.err")"
+    else
+        ok "$name"
+    fi
+}
+
+# full.md5scene: cut.md5camera (10 frames, cut at 4) at the output block's 30 fps.
+# 30 fps over a 24 fps camera: output k shows stored floor(k * 24 / 30) (+1 after the cut);
+# k = 5 maps to p = 4 -> stored 5, the second shot; k = 10 maps to p = 8 -> f = 9 > 8: ended.
+# So 11 output frames, shots 0-4 and 5-10.
+run summary info data/scenes/full.md5scene
+expect summarises_a_scene 0 "full.md5scene: md5scene, 2 actors, camera data/scenes/cut.md5camera (10 frames at 24 fps, 1 cut); 11 output frames at 30 fps"
+expect lists_each_actor_with_its_texture 0 'mesh 0: shader "skin" -> data/scenes/skin.png'
+expect shows_the_bind_pose_actor 0 'actor "statue": data/scenes/arm.md5mesh (2 joints), bind pose'
+expect lists_the_shots 0 "shot 1: output frames 5-10"
+
+run json info --json data/scenes/full.md5scene
+expect writes_json 0 '"type":"md5scene","camera":"data/scenes/cut.md5camera","cameraFrames":10,"frameRate":24,"cuts":1,"fps":30,"outputFrames":11'
+expect writes_json_shots 0 '"shots":[{"first":0,"last":4},{"first":5,"last":10}]'
+if command -v python3 >/dev/null && ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/json.out" 2>/dev/null; then
+    fail json_parses "not valid JSON: $(head -c 300 "$T/json.out")"
+else
+    ok json_parses
+fi
+
+# --fps overrides the scene's rate: 24 fps gives DESIGN.md 2.1's 9 frames
+run fps info --fps 24 data/scenes/full.md5scene
+expect takes_the_fps_option 0 "9 output frames at 24 fps"
+
+# The demo: 243 stored frames, cuts 84 and 169 -> output 0-83, 84-167, 168-240
+run demo info ../scenes/demo/demo.md5scene
+expect reads_the_demo 0 "6 actors"
+expect demo_has_three_shots 0 "shot 2: output frames 168-240"
+
+run mismatch info data/scenes/mismatch.md5scene
+expect names_the_mismatched_joint_in_the_anim 2 "" "data/scenes/arm_badparent.md5anim:12:2: error: joint 'arm'"
+
+printf 'md5scene 1\ncamera "still.md5camera"\nactor a {\n    mesh "gone.md5mesh"\n}\n' >"$T/missing.md5scene"
+cp data/scenes/still.md5camera "$T/"
+run missing info "$T/missing.md5scene"
+expect points_at_a_missing_mesh 3 "" "missing.md5scene:4:10: error: cannot load mesh"
+
+printf 'md5scene 1\ncamera "still.md5camera"\nactor a {\n    mesh "../data/scenes/arm.md5mesh"\n    scale 0\n}\n' >"$T/scale.md5scene"
+run scale info "$T/scale.md5scene"
+expect rejects_a_zero_scale 2 "" "scale.md5scene:5:11: error: invalid 'scale' 0"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
