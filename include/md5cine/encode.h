@@ -42,9 +42,11 @@
  *
  * Reproducibility: the same frames and desc give the same bytes on every run and machine
  * with the same FFmpeg/x264 build. No creation time is written, the muxer and encoder run in
- * bit-exact mode (no "Lavf..."/"Lavc..." version strings, fixed MKV UIDs); x264 still stores
- * its own version and settings in an SEI message, so a different x264 build gives different
- * bytes. */
+ * bit-exact mode (no "Lavf..."/"Lavc..." version strings, fixed MKV UIDs), and the thread
+ * count is fixed. x264's AVX-512 routines are left out (they read memory they never wrote,
+ * so the bytes changed with the heap's history); AVX-512 and AVX2 machines then agree. x264
+ * still stores its version and settings (threads included) in an SEI message, so another
+ * x264 build or thread count gives other bytes, and so may a CPU without AVX2. */
 #ifndef MC_ENCODE_H
 #define MC_ENCODE_H
 
