@@ -4,7 +4,6 @@
  *
  * usage: skin_bench [ASSETS]   (ASSETS defaults to tests/data/assets, run from the source root)
  * Figures only: nothing is asserted. */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,11 +110,36 @@ static unsigned next_rand(unsigned *s)
     return (*s >> 8) & 0xffffu;
 }
 
-static void bench_generated(void)
+/* Fills sm with the grid: 4 weights per vertex on random joints, two triangles per cell. */
+static void make_grid(mc_submesh *sm, unsigned *seed)
 {
     int nv = GRID * GRID, nt = 2 * (GRID - 1) * (GRID - 1);
-    mc_mesh mesh = { 0 };
-    mc_submesh sm = { 0 };
+    memset(sm, 0, sizeof *sm);
+    sm->shader = "";
+    sm->num_verts = nv;
+    sm->verts = malloc((size_t)nv * sizeof *sm->verts);
+    sm->num_weights = 4 * nv;
+    sm->weights = malloc((size_t)sm->num_weights * sizeof *sm->weights);
+    sm->num_tris = nt;
+    sm->tris = malloc((size_t)nt * sizeof *sm->tris);
+    for (int v = 0; v < nv; v++) {
+        sm->verts[v] = (mc_vert){ { 0, 0 }, 4 * v, 4 };
+        for (int k = 0; k < 4; k++)
+            sm->weights[4 * v + k] = (mc_weight){ (int)(next_rand(seed) % JOINTS), 0.25f,
+                                                  { (float)(v % GRID), (float)(v / GRID), 0 } };
+    }
+    int t = 0;
+    for (int y = 0; y + 1 < GRID; y++)
+        for (int x = 0; x + 1 < GRID; x++) {
+            int a = y * GRID + x;
+            sm->tris[t++] = (mc_tri){ { a, a + GRID, a + 1 } };
+            sm->tris[t++] = (mc_tri){ { a + 1, a + GRID, a + GRID + 1 } };
+        }
+}
+
+static void bench_generated(void)
+{
+    char names[JOINTS][16];
     mc_mesh_joint mj[JOINTS];
     mc_anim_joint aj[JOINTS];
     mc_vec3 bp[JOINTS];
@@ -124,34 +148,16 @@ static void bench_generated(void)
     mc_joint_xform jx[JOINTS];
     unsigned seed = 7;
     for (int i = 0; i < JOINTS; i++) {
-        char *name = malloc(16);
-        snprintf(name, 16, "j%d", i);
+        snprintf(names[i], sizeof names[i], "j%d", i);
         mc_quat q = mc_quat_from_xyz(0.0f, 0.02f * (float)(i % 5), 0.01f);
-        mj[i] = (mc_mesh_joint){ name, i - 1, { (float)i, 0, 0 }, q, 1, 1 };
-        aj[i] = (mc_anim_joint){ name, i - 1, 63, 6 * i, 1, 1 };
+        mj[i] = (mc_mesh_joint){ names[i], i - 1, { (float)i, 0, 0 }, q, 1, 1 };
+        aj[i] = (mc_anim_joint){ names[i], i - 1, 63, 6 * i, 1, 1 };
         bp[i] = mc_v3(1, 0, 0);
         br[i] = mc_quat_identity();
     }
-    sm.shader = "";
-    sm.num_verts = nv;
-    sm.verts = malloc((size_t)nv * sizeof *sm.verts);
-    sm.num_weights = 4 * nv;
-    sm.weights = malloc((size_t)sm.num_weights * sizeof *sm.weights);
-    sm.num_tris = nt;
-    sm.tris = malloc((size_t)nt * sizeof *sm.tris);
-    for (int v = 0; v < nv; v++) {
-        sm.verts[v] = (mc_vert){ { 0, 0 }, 4 * v, 4 };
-        for (int k = 0; k < 4; k++)
-            sm.weights[4 * v + k] = (mc_weight){ (int)(next_rand(&seed) % JOINTS), 0.25f,
-                                                 { (float)(v % GRID), (float)(v / GRID), 0 } };
-    }
-    int t = 0;
-    for (int y = 0; y + 1 < GRID; y++)
-        for (int x = 0; x + 1 < GRID; x++) {
-            int a = y * GRID + x;
-            sm.tris[t++] = (mc_tri){ { a, a + GRID, a + 1 } };
-            sm.tris[t++] = (mc_tri){ { a + 1, a + GRID, a + GRID + 1 } };
-        }
+    mc_submesh sm;
+    make_grid(&sm, &seed);
+    mc_mesh mesh = { 0 };
     mesh.name = "generated";
     mesh.num_joints = JOINTS;
     mesh.joints = mj;
@@ -176,8 +182,6 @@ static void bench_generated(void)
         bench_skin("generated 100k x 4 weights", &mesh, jx, 40);
         bench_sampling("generated 64 joints x 6", &mesh, &anim, map, jx, 100000);
     }
-    for (int i = 0; i < JOINTS; i++)
-        free((char *)(uintptr_t)mj[i].name);
     free(fv);
     free(sm.verts);
     free(sm.weights);

@@ -2,6 +2,11 @@
  * can read, and model-space joints of md5anims at every stored frame, within 1e-4 of the
  * model's size (the diagonal of its bind-pose bounding box).
  *
+ * assimp runs with no post-processing steps (flags 0; in particular no
+ * aiProcess_JoinIdenticalVertices, which would renumber vertices, and no
+ * aiProcess_PreTransformVertices, which would bake the root rotation in), and with its automatic
+ * loading of a same-named .md5anim beside a mesh turned off, so each import reads one file.
+ *
  * Undoing assimp's conventions (assimp 5.x, code/AssetLib/MD5/MD5Loader.cpp):
  *  - The scene root node carries a Z-up -> Y-up rotation. Mesh vertices are stored in the
  *    file's model space (the rotation is only a node transform), and the joint chains below
