@@ -114,13 +114,14 @@ def orbit(frames, center, radius0, radius1, angle0, angle1, height0, height1, ai
 # (30, -45), the standing drone at (55, 40), the flag at (95, 105).
 SHOTS = [
     # 1. establishing: a slow sideways dolly that closes in on the whole group (3.5 s)
-    dolly(84, (-290.0, -120.0, 100.0), (-215.0, 45.0, 78.0),
-          (60.0, 20.0, 52.0), (60.0, 15.0, 48.0), 56.0, 54.0),
+    dolly(84, (-250.0, -110.0, 88.0), (-185.0, 40.0, 72.0),
+          (60.0, 20.0, 56.0), (60.0, 15.0, 52.0), 56.0, 54.0),
     # 2. orbit around the walking drone, full figure (3.5 s)
-    orbit(84, (30.0, -45.0), 165.0, 145.0, 205.0, 145.0, 72.0, 52.0, 36.0, 56.0),
-    # 3. low push-in on the standing drone and the flag; the door behind opens at 7.5 s (3 s)
-    dolly(72, (-175.0, -20.0, 30.0), (-110.0, 10.0, 38.0),
-          (70.0, 55.0, 50.0), (70.0, 52.0, 44.0), 58.0, 56.0),
+    orbit(84, (30.0, -45.0), 165.0, 160.0, 205.0, 145.0, 72.0, 52.0, 35.0, 56.0),
+    # 3. low push-in on the standing drone and the flag; the middle door opens behind them at
+    #    7.5 s (3 s)
+    dolly(72, (-170.0, 25.0, 30.0), (-115.0, 45.0, 38.0),
+          (70.0, 85.0, 55.0), (70.0, 80.0, 53.0), 60.0, 60.0),
 ]
 
 
