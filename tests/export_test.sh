@@ -54,6 +54,9 @@ expect_eq "drone exits 0" "$?" 0
 expect_eq "drone v lines" "$(count v "$TMP/drone2.obj")" "$(sum_field numverts "$DRONE")"
 expect_eq "drone vn lines" "$(count vn "$TMP/drone2.obj")" "$(sum_field numverts "$DRONE")"
 expect_eq "drone f lines" "$(count f "$TMP/drone2.obj")" "$(sum_field numtris "$DRONE")"
+info=$("$MD5CINE" info "$DRONE" | head -1 | sed -E 's/.* ([0-9]+) vertices, ([0-9]+) triangles$/\1 \2/')
+expect_eq "drone counts agree with md5cine info" \
+    "$(count v "$TMP/drone2.obj") $(count f "$TMP/drone2.obj")" "$info"
 expect_eq "drone groups" "$(count o "$TMP/drone2.obj")" "$(grep -c '^mesh {' "$DRONE")"
 first_verts=$(awk '$1 == "numverts" { print $2; exit }' "$DRONE")
 # first triangle of the second mesh block, reversed, plus the first block's vertex count
