@@ -26,12 +26,13 @@ typedef struct mc_progress {
     bool tty;           /* bar is a terminal */
     bool drawn;         /* a bar line is on screen and needs a newline at the end */
     int64_t total;      /* frames expected */
-    int64_t last_frame; /* last frame count reported */
+    int64_t last_frame; /* latest count given to update */
+    int64_t printed;    /* count shown by the last output */
     double start;       /* monotonic seconds at begin */
     double last_print;  /* monotonic seconds of the last output */
 } mc_progress;
 
-/* Parses a --progress value: "auto", "json" or "none" (quiet). Returns false otherwise. */
+/* Parses a --progress value: "auto", "json", "none" or "quiet". Returns false otherwise. */
 bool mc_progress_parse_mode(const char *s, mc_progress_mode *out);
 
 /* Starts the clock. total is the number of frames that will be reported (>= 0). bar and
