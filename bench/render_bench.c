@@ -3,7 +3,9 @@
  * 1080p with and without 4x MSAA; then PNG encoding of those frames with this project's zlib
  * writer at several levels against stb_image_write's built-in deflate.
  *
- *   cmake --build build --target render_bench && build/bench/render_bench [frames]
+ *   cmake --build build --target render_bench && build/bench/render_bench [frames [prefix]]
+ *
+ * With a prefix, the last 720p and 1080p frames are written to <prefix>-720.png / -1080.png.
  *
  * Prints medians; asserts nothing. */
 #include <md5cine/image.h>
@@ -235,7 +237,7 @@ static double time_mc(const uint8_t *img, int w, int h, int alpha, int level, in
  * several zlib levels (RGBA, as stb writes it here), and mc_png_encode's RGB output. */
 static void bench_png(const uint8_t *img, int w, int h, int reps)
 {
-    static const int levels[] = {1, 2, 3, 6};
+    static const int levels[] = {1, 2, 6, 9};
     double *t = malloc(sizeof(double) * (size_t)reps);
     mc_png_buf buf = {0};
     stb_sink sink = {0};
@@ -280,6 +282,15 @@ int main(int argc, char **argv)
         bench_render(m, sizes[s][0], sizes[s][1], 1, frames, img);
         bench_render(m, sizes[s][0], sizes[s][1], 4, frames, img);
         bench_png(img, sizes[s][0], sizes[s][1], frames < 10 ? frames : 10);
+        if (argc > 2) { /* keep the frame for a look or for other PNG experiments */
+            char path[4096];
+            mc_error err;
+
+            snprintf(path, sizeof path, "%s-%d.png", argv[2], sizes[s][1]);
+            if (mc_png_write(path, img, sizes[s][0], sizes[s][1], (size_t)sizes[s][0] * 4, 1, 0,
+                             &err) != MC_OK)
+                fprintf(stderr, "render_bench: %s\n", err.msg);
+        }
     }
     free(m);
     free(img);

@@ -16,10 +16,10 @@
 /* Largest width or height read or written; a larger image is MC_ERR_LIMIT. */
 #define MC_IMAGE_MAX_SIDE 16384
 
-/* zlib level used when a writer is given level 0, chosen with bench/render_bench.c: at 720p
- * level 2 costs what level 1 does (~11 ms RGBA) for ~4% fewer bytes; level 3 is ~15% slower,
- * level 6 twice as slow. stb_image_write's default takes ~58 ms for the same frame. */
-#define MC_PNG_LEVEL_DEFAULT 2
+/* Compression level used when a writer is given level 0: 1, the fastest (Up filter + zlib's
+ * run-length deflate). On rendered 720p frames it takes ~10 ms against stb_image_write's ~56 ms,
+ * for ~20% fewer bytes; levels 2-9 trade time for size (src/image.c, bench/render_bench.c). */
+#define MC_PNG_LEVEL_DEFAULT 1
 
 typedef struct mc_image {
     int width;       /* pixels */
@@ -59,8 +59,9 @@ typedef struct mc_png_buf {
 
 /* Encodes w x h RGBA8 pixels (rows top first, stride bytes apart, stride >= w * 4) as a PNG
  * into out (replacing what it held). alpha 0 writes RGB (the alpha bytes are dropped), 1 RGBA.
- * level: zlib level 1..9, 0 = MC_PNG_LEVEL_DEFAULT. Errors: MC_ERR_USAGE (bad size, stride or
- * level), MC_ERR_LIMIT, MC_ERR_NOMEM, MC_ERR_IMAGE (zlib failure); out->len is then 0. */
+ * level: 1 (fastest) .. 9 (smallest, very slow), 0 = MC_PNG_LEVEL_DEFAULT. Errors:
+ * MC_ERR_USAGE (bad stride or level), MC_ERR_LIMIT (a side < 1 or > MC_IMAGE_MAX_SIDE),
+ * MC_ERR_NOMEM, MC_ERR_IMAGE (zlib failure); out->len is then 0. */
 mc_status mc_png_encode(const uint8_t *rgba, int w, int h, size_t stride, int alpha, int level,
                         mc_png_buf *out, mc_error *err);
 
