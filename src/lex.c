@@ -43,6 +43,8 @@ static int col_of(const mc_lexer *lx, const char *p)
 }
 
 static void set_error_v(mc_lexer *lx, int line, int col, mc_status code, const char *fmt,
+                        va_list ap) __attribute__((format(printf, 5, 0)));
+static void set_error_v(mc_lexer *lx, int line, int col, mc_status code, const char *fmt,
                         va_list ap)
 {
     char msg[sizeof lx->err->msg];
