@@ -8,14 +8,14 @@
  * With a prefix, the last 720p and 1080p frames are written to <prefix>-720.png / -1080.png.
  *
  * Prints medians; asserts nothing. */
-#include <md5cine/image.h>
-#include <md5cine/render.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <md5cine/image.h>
+#include <md5cine/render.h>
 
 /* stb_image_write's own PNG path (its fixed-Huffman deflate, level 8, adaptive filters), for
  * comparison only. */
@@ -36,8 +36,8 @@
 
 #define GRID_U 160 /* 160 x 64 x 2 = 20480 triangles */
 #define GRID_V 64
-#define NV ((GRID_U + 1) * (GRID_V + 1))
-#define NT (GRID_U * GRID_V * 2)
+#define NV     ((GRID_U + 1) * (GRID_V + 1))
+#define NT     (GRID_U * GRID_V * 2)
 
 typedef struct mesh {
     mc_vec3 pos[NV], nrm[NV];
@@ -75,12 +75,12 @@ static void make_mesh(mesh *m)
     for (int j = 0; j <= GRID_V; j++)
         for (int i = 0; i <= GRID_U; i++) {
             float th = 3.14159265f * (float)j / GRID_V, ph = 6.2831853f * (float)i / GRID_U;
-            mc_vec3 n = {sinf(th) * cosf(ph), sinf(th) * sinf(ph), cosf(th)};
+            mc_vec3 n = { sinf(th) * cosf(ph), sinf(th) * sinf(ph), cosf(th) };
             float rad = 40.0f + 2.0f * sinf(7.0f * ph) * sinf(5.0f * th);
             int k = j * (GRID_U + 1) + i;
 
             m->nrm[k] = n;
-            m->pos[k] = (mc_vec3){120.0f + rad * n.x, rad * n.y, 40.0f + rad * n.z};
+            m->pos[k] = (mc_vec3){ 120.0f + rad * n.x, rad * n.y, 40.0f + rad * n.z };
             m->st[k * 2] = 4.0f * (float)i / GRID_U;
             m->st[k * 2 + 1] = 2.0f * (float)j / GRID_V;
         }
@@ -88,7 +88,7 @@ static void make_mesh(mesh *m)
         for (int i = 0; i < GRID_U; i++) {
             int a = j * (GRID_U + 1) + i, b = a + 1, c = a + GRID_U + 1, d = c + 1;
             /* (a, c, b) is clockwise seen from outside for this parametrisation */
-            int q[6] = {a, c, b, b, c, d};
+            int q[6] = { a, c, b, b, c, d };
 
             memcpy(&m->idx[t * 3], q, sizeof q);
             t += 2;
@@ -177,7 +177,7 @@ static double time_frames(mc_renderer *r, const mc_frame_params *p, const mc_dra
  * whole frame is a meaningful figure. Leaves the last mesh frame in out. */
 static void bench_render(const mesh *m, int w, int h, int msaa, int frames, uint8_t *out)
 {
-    mc_renderer_desc d = {.width = w, .height = h, .msaa = msaa};
+    mc_renderer_desc d = { .width = w, .height = h, .msaa = msaa };
     mc_frame_params p;
     mc_renderer *r;
     mc_draw_item it;
@@ -201,8 +201,8 @@ static void bench_render(const mesh *m, int w, int h, int msaa, int frames, uint
     it.texture = tex;
     empty = time_frames(r, &p, NULL, frames, out, (size_t)w * 4, &empty_first);
     full = time_frames(r, &p, &it, frames, out, (size_t)w * 4, &first);
-    printf("render %4dx%-4d msaa %d: %6.2f ms/frame (first %5.1f ms); empty frame %5.2f ms\n",
-           w, h, msaa, full, first, empty);
+    printf("render %4dx%-4d msaa %d: %6.2f ms/frame (first %5.1f ms); empty frame %5.2f ms\n", w, h,
+           msaa, full, first, empty);
     mc_renderer_destroy(r);
 }
 
@@ -216,8 +216,8 @@ static void stb_count(void *ctx, void *data, int size)
     ((stb_sink *)ctx)->bytes += (size_t)size;
 }
 
-static double time_mc(const uint8_t *img, int w, int h, int alpha, int level, int reps,
-                      double *t, mc_png_buf *buf)
+static double time_mc(const uint8_t *img, int w, int h, int alpha, int level, int reps, double *t,
+                      mc_png_buf *buf)
 {
     mc_error err;
 
@@ -237,10 +237,10 @@ static double time_mc(const uint8_t *img, int w, int h, int alpha, int level, in
  * several zlib levels (RGBA, as stb writes it here), and mc_png_encode's RGB output. */
 static void bench_png(const uint8_t *img, int w, int h, int reps)
 {
-    static const int levels[] = {1, 2, 6, 9};
+    static const int levels[] = { 1, 2, 6, 9 };
     double *t = malloc(sizeof(double) * (size_t)reps);
-    mc_png_buf buf = {0};
-    stb_sink sink = {0};
+    mc_png_buf buf = { 0 };
+    stb_sink sink = { 0 };
     double stb_ms, ms;
 
     if (!t)
@@ -270,7 +270,7 @@ static void bench_png(const uint8_t *img, int w, int h, int reps)
 int main(int argc, char **argv)
 {
     int frames = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 30;
-    static const int sizes[2][2] = {{1280, 720}, {1920, 1080}};
+    static const int sizes[2][2] = { { 1280, 720 }, { 1920, 1080 } };
     mesh *m = malloc(sizeof *m);
     uint8_t *img = malloc((size_t)1920 * 1080 * 4);
 

@@ -1,9 +1,9 @@
 /* Image reading through stb_image (compiled here, file-local) and a PNG writer on zlib.
  *
  * Why not stb_image_write for PNG: its deflate is slow (fixed Huffman codes only), and its knobs
- * (compression level, forced filter, vertical flip) are process globals that its STBIW_ZLIB_COMPRESS
- * hook cannot see per call. Writing the few PNG chunks directly keeps the level per call and the
- * module free of mutable state.
+ * (compression level, forced filter, vertical flip) are process globals that its
+ * STBIW_ZLIB_COMPRESS hook cannot see per call. Writing the few PNG chunks directly keeps the level
+ * per call and the module free of mutable state.
  *
  * One filter for every row, chosen by level (measured on rendered frames, bench/render_bench.c):
  *   1      Up filter + zlib's run-length strategy: the fastest, and smaller than Sub or Up at
@@ -14,14 +14,13 @@
  * stb's per-row adaptive choice costs a pass per filter for little gain on these images. */
 #include <md5cine/image.h>
 
-#include <md5cine/fileio.h>
-
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 #include <zlib.h>
+
+#include <md5cine/fileio.h>
 
 /* stb_image: static functions in this file only. Its failure reason is thread-local in C11.
  * No stb global is ever changed here (flip-on-load etc. keep their defaults). */
@@ -56,8 +55,8 @@ mc_status mc_image_create(int width, int height, mc_image *img, mc_error *err)
                             MC_IMAGE_MAX_SIDE);
     img->pixels = calloc((size_t)width * (size_t)height, 4);
     if (!img->pixels)
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d image",
-                            width, height);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d image", width,
+                            height);
     img->width = width;
     img->height = height;
     img->channels = 4;
@@ -211,7 +210,7 @@ static void filter_row(const uint8_t *raw, const uint8_t *prev, size_t n, size_t
 /* Appends the IHDR chunk after the PNG signature. */
 static int write_header(mc_png_buf *b, int w, int h, int alpha)
 {
-    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
     size_t at;
 
     if (!buf_reserve(b, 8 + 25))
@@ -221,11 +220,11 @@ static int write_header(mc_png_buf *b, int w, int h, int alpha)
     at = chunk_begin(b, "IHDR", 13);
     put_be32(b->data + b->len, (uint32_t)w);
     put_be32(b->data + b->len + 4, (uint32_t)h);
-    b->data[b->len + 8] = 8;                /* bit depth */
-    b->data[b->len + 9] = alpha ? 6 : 2;    /* colour type: RGBA or RGB */
-    b->data[b->len + 10] = 0;               /* deflate */
-    b->data[b->len + 11] = 0;               /* adaptive filtering (per-row filter byte) */
-    b->data[b->len + 12] = 0;               /* no interlace */
+    b->data[b->len + 8] = 8;             /* bit depth */
+    b->data[b->len + 9] = alpha ? 6 : 2; /* colour type: RGBA or RGB */
+    b->data[b->len + 10] = 0;            /* deflate */
+    b->data[b->len + 11] = 0;            /* adaptive filtering (per-row filter byte) */
+    b->data[b->len + 12] = 0;            /* no interlace */
     b->len += 13;
     chunk_end(b, at);
     return 1;
@@ -257,8 +256,7 @@ static mc_status write_idat(mc_png_buf *b, const uint8_t *rgba, int w, int h, si
     if (!work || bound > UINT32_MAX - 64 || !buf_reserve(b, 12 + bound + 12)) {
         free(work);
         deflateEnd(&zs);
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG", w,
-                            h);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG", w, h);
     }
     raw = work;
     prev = work + n + 1;
@@ -297,8 +295,7 @@ mc_status mc_png_encode(const uint8_t *rgba, int w, int h, size_t stride, int al
     out->len = 0;
     if (w < 1 || h < 1 || w > MC_IMAGE_MAX_SIDE || h > MC_IMAGE_MAX_SIDE)
         return mc_error_set(err, MC_ERR_LIMIT, NULL, 0, 0,
-                            "image size %dx%d is outside 1..%d per side", w, h,
-                            MC_IMAGE_MAX_SIDE);
+                            "image size %dx%d is outside 1..%d per side", w, h, MC_IMAGE_MAX_SIDE);
     if (!rgba || stride < (size_t)w * 4 || level < 0 || level > 9)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
                             "bad PNG request (stride %zu for width %d, level %d)", stride, w,
@@ -337,7 +334,7 @@ mc_status mc_png_save(const char *path, const mc_png_buf *png, mc_error *err)
 mc_status mc_png_write(const char *path, const uint8_t *rgba, int w, int h, size_t stride,
                        int alpha, int level, mc_error *err)
 {
-    mc_png_buf buf = {0};
+    mc_png_buf buf = { 0 };
     mc_status s;
 
     s = mc_png_encode(rgba, w, h, stride, alpha, level, &buf, err);

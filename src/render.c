@@ -14,7 +14,6 @@
 #include <GL/gl.h>
 #include <GL/glext.h>
 #include <GL/osmesa.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,11 +31,11 @@
 #include <stb_easy_font.h>
 #pragma GCC diagnostic pop
 
-#define MAX_SIDE 16384
-#define MAX_ELEMS (1 << 24)
+#define MAX_SIDE       16384
+#define MAX_ELEMS      (1 << 24)
 #define TEXT_MAX_CHARS 200
 #define TEXT_MAX_QUADS 8192 /* stb_easy_font stops writing when the buffer is full */
-#define OS_BUF_SIDE 16      /* the OSMesa buffer is unused: everything goes through FBOs */
+#define OS_BUF_SIDE    16   /* the OSMesa buffer is unused: everything goes through FBOs */
 
 typedef struct slot {
     GLuint vao, pos, nrm, st, idx;
@@ -69,66 +68,65 @@ struct mc_renderer {
 };
 
 static const char *const scene_vs =
-    "#version 330 core\n"
-    "layout(location = 0) in vec3 a_pos;\n"
-    "layout(location = 1) in vec3 a_nrm;\n"
-    "layout(location = 2) in vec2 a_st;\n"
-    "uniform mat4 u_model, u_viewproj;\n"
-    "uniform mat3 u_nmat;\n"
-    "out vec3 v_wpos, v_nrm;\n"
-    "out vec2 v_st;\n"
-    "void main() {\n"
-    "    vec4 w = u_model * vec4(a_pos, 1.0);\n"
-    "    v_wpos = w.xyz;\n"
-    "    v_nrm = u_nmat * a_nrm;\n"
-    "    v_st = a_st;\n"
-    "    gl_Position = u_viewproj * w;\n"
-    "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
-    "}\n";
+        "#version 330 core\n"
+        "layout(location = 0) in vec3 a_pos;\n"
+        "layout(location = 1) in vec3 a_nrm;\n"
+        "layout(location = 2) in vec2 a_st;\n"
+        "uniform mat4 u_model, u_viewproj;\n"
+        "uniform mat3 u_nmat;\n"
+        "out vec3 v_wpos, v_nrm;\n"
+        "out vec2 v_st;\n"
+        "void main() {\n"
+        "    vec4 w = u_model * vec4(a_pos, 1.0);\n"
+        "    v_wpos = w.xyz;\n"
+        "    v_nrm = u_nmat * a_nrm;\n"
+        "    v_st = a_st;\n"
+        "    gl_Position = u_viewproj * w;\n"
+        "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
+        "}\n";
 
 /* Lights are world-space unit vectors towards the light, set per frame from camera-fixed
  * directions. Geometry always writes alpha 1. */
 static const char *const scene_fs =
-    "#version 330 core\n"
-    "in vec3 v_wpos, v_nrm;\n"
-    "in vec2 v_st;\n"
-    "uniform sampler2D u_tex;\n"
-    "uniform int u_use_tex, u_mode;\n"
-    "uniform vec3 u_color, u_key, u_fill, u_eye;\n"
-    "out vec4 o_col;\n"
-    "void main() {\n"
-    "    float l = length(v_nrm);\n"
-    "    vec3 n = l > 1e-20 ? v_nrm / l : vec3(0.0, 0.0, 1.0);\n"
-    "    if (u_mode == 2) { o_col = vec4(n * 0.5 + 0.5, 1.0); return; }\n"
-    "    vec3 base = u_use_tex != 0 ? texture(u_tex, v_st).rgb : u_color;\n"
-    "    if (u_mode == 1) { o_col = vec4(base, 1.0); return; }\n"
-    "    if (!gl_FrontFacing) n = -n;\n"
-    "    float kd = max(dot(n, u_key), 0.0), fd = max(dot(n, u_fill), 0.0);\n"
-    "    vec3 h = normalize(u_key + normalize(u_eye - v_wpos));\n"
-    "    float sp = kd > 0.0 ? pow(max(dot(n, h), 0.0), 32.0) : 0.0;\n"
-    "    vec3 c = base * (0.25 + 0.70 * kd + 0.25 * fd) + vec3(0.10 * sp);\n"
-    "    o_col = vec4(min(c, vec3(1.0)), 1.0);\n"
-    "}\n";
+        "#version 330 core\n"
+        "in vec3 v_wpos, v_nrm;\n"
+        "in vec2 v_st;\n"
+        "uniform sampler2D u_tex;\n"
+        "uniform int u_use_tex, u_mode;\n"
+        "uniform vec3 u_color, u_key, u_fill, u_eye;\n"
+        "out vec4 o_col;\n"
+        "void main() {\n"
+        "    float l = length(v_nrm);\n"
+        "    vec3 n = l > 1e-20 ? v_nrm / l : vec3(0.0, 0.0, 1.0);\n"
+        "    if (u_mode == 2) { o_col = vec4(n * 0.5 + 0.5, 1.0); return; }\n"
+        "    vec3 base = u_use_tex != 0 ? texture(u_tex, v_st).rgb : u_color;\n"
+        "    if (u_mode == 1) { o_col = vec4(base, 1.0); return; }\n"
+        "    if (!gl_FrontFacing) n = -n;\n"
+        "    float kd = max(dot(n, u_key), 0.0), fd = max(dot(n, u_fill), 0.0);\n"
+        "    vec3 h = normalize(u_key + normalize(u_eye - v_wpos));\n"
+        "    float sp = kd > 0.0 ? pow(max(dot(n, h), 0.0), 32.0) : 0.0;\n"
+        "    vec3 c = base * (0.25 + 0.70 * kd + 0.25 * fd) + vec3(0.10 * sp);\n"
+        "    o_col = vec4(min(c, vec3(1.0)), 1.0);\n"
+        "}\n";
 
 /* Text in pixels from the top-left; the framebuffer's row 0 is the image's top row. */
 static const char *const text_vs =
-    "#version 330 core\n"
-    "layout(location = 0) in vec2 a_pos;\n"
-    "layout(location = 1) in vec4 a_col;\n"
-    "uniform vec2 u_origin, u_size;\n"
-    "uniform float u_scale;\n"
-    "out vec4 v_col;\n"
-    "void main() {\n"
-    "    vec2 p = (u_origin + a_pos * u_scale) / u_size * 2.0 - 1.0;\n"
-    "    gl_Position = vec4(p, 0.0, 1.0);\n"
-    "    v_col = a_col;\n"
-    "}\n";
+        "#version 330 core\n"
+        "layout(location = 0) in vec2 a_pos;\n"
+        "layout(location = 1) in vec4 a_col;\n"
+        "uniform vec2 u_origin, u_size;\n"
+        "uniform float u_scale;\n"
+        "out vec4 v_col;\n"
+        "void main() {\n"
+        "    vec2 p = (u_origin + a_pos * u_scale) / u_size * 2.0 - 1.0;\n"
+        "    gl_Position = vec4(p, 0.0, 1.0);\n"
+        "    v_col = a_col;\n"
+        "}\n";
 
-static const char *const text_fs =
-    "#version 330 core\n"
-    "in vec4 v_col;\n"
-    "out vec4 o_col;\n"
-    "void main() { o_col = v_col; }\n";
+static const char *const text_fs = "#version 330 core\n"
+                                   "in vec4 v_col;\n"
+                                   "out vec4 o_col;\n"
+                                   "void main() { o_col = v_col; }\n";
 
 /* Returns MC_ERR_GL naming what was being done if GL recorded an error (and clears them). */
 static mc_status gl_check(const char *what, mc_error *err)
@@ -139,8 +137,8 @@ static mc_status gl_check(const char *what, mc_error *err)
         return MC_OK;
     while (e != GL_NO_ERROR)
         e = glGetError();
-    return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "OpenGL error 0x%04x while %s",
-                        (unsigned)first, what);
+    return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "OpenGL error 0x%04x while %s", (unsigned)first,
+                        what);
 }
 
 static void warn(const mc_renderer *r, const char *msg)
@@ -179,10 +177,17 @@ static mc_status check_gallium_driver(mc_error *err)
 
 static mc_status create_context(mc_renderer *r, mc_error *err)
 {
-    static const int attribs[] = {
-        OSMESA_FORMAT,  OSMESA_RGBA,         OSMESA_DEPTH_BITS,           0,
-        OSMESA_PROFILE, OSMESA_CORE_PROFILE, OSMESA_CONTEXT_MAJOR_VERSION, 3,
-        OSMESA_CONTEXT_MINOR_VERSION, 3,     0};
+    static const int attribs[] = { OSMESA_FORMAT,
+                                   OSMESA_RGBA,
+                                   OSMESA_DEPTH_BITS,
+                                   0,
+                                   OSMESA_PROFILE,
+                                   OSMESA_CORE_PROFILE,
+                                   OSMESA_CONTEXT_MAJOR_VERSION,
+                                   3,
+                                   OSMESA_CONTEXT_MINOR_VERSION,
+                                   3,
+                                   0 };
     const GLubyte *s;
     mc_status st = check_gallium_driver(err);
 
@@ -285,8 +290,8 @@ static int make_fbo(const mc_renderer *r, int samples, GLuint *fbo, GLuint *colo
     glGenRenderbuffers(1, depth);
     glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
     glBindRenderbuffer(GL_RENDERBUFFER, *color);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0, GL_RGBA8,
-                                     r->width, r->height);
+    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0, GL_RGBA8, r->width,
+                                     r->height);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
     glBindRenderbuffer(GL_RENDERBUFFER, *depth);
     glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0,
@@ -313,8 +318,8 @@ static mc_status build_framebuffers(mc_renderer *r, int want, mc_error *err)
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
     if (r->width > max_rb || r->height > max_rb)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                            "frame size %dx%d is larger than the driver's %d", r->width,
-                            r->height, max_rb);
+                            "frame size %dx%d is larger than the driver's %d", r->width, r->height,
+                            max_rb);
     r->samples = want;
     if (want > max_samples) {
         r->samples = max_samples >= 2 ? max_samples : 1;
@@ -352,7 +357,7 @@ static mc_status build_text(mc_renderer *r, mc_error *err)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the overlay");
     }
     for (int q = 0; q < TEXT_MAX_QUADS; q++) {
-        static const int corner[6] = {0, 1, 2, 0, 2, 3};
+        static const int corner[6] = { 0, 1, 2, 0, 2, 3 };
 
         for (int k = 0; k < 6; k++)
             idx[q * 6 + k] = (GLushort)(q * 4 + corner[k]);
@@ -377,7 +382,7 @@ static mc_status build_text(mc_renderer *r, mc_error *err)
 
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
 {
-    mc_renderer_desc d = desc ? *desc : (mc_renderer_desc){0};
+    mc_renderer_desc d = desc ? *desc : (mc_renderer_desc){ 0 };
     mc_renderer *r;
     mc_status s;
 
@@ -417,7 +422,7 @@ static void delete_gl_objects(mc_renderer *r)
 {
     for (int i = 0; i < r->num_slots; i++) {
         slot *sl = &r->slots[i];
-        GLuint bufs[4] = {sl->pos, sl->nrm, sl->st, sl->idx};
+        GLuint bufs[4] = { sl->pos, sl->nrm, sl->st, sl->idx };
 
         glDeleteBuffers(4, bufs);
         glDeleteVertexArrays(1, &sl->vao);
@@ -465,8 +470,8 @@ void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info)
 
 /* ---- textures ------------------------------------------------------------------------ */
 
-mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h,
-                                  size_t stride, int *id, mc_error *err)
+mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h, size_t stride,
+                                  int *id, mc_error *err)
 {
     GLint max_tex = 0;
     GLuint tex = 0;
@@ -550,8 +555,8 @@ static void frame_uniforms(mc_renderer *r, const mc_frame_params *p)
 {
     /* GL eye space: x right, y up, z towards the viewer. Key from the upper left in front of
      * the subject, fill from the right. */
-    static const float key_eye[3] = {-0.45f, 0.55f, 0.70f};
-    static const float fill_eye[3] = {0.85f, 0.05f, 0.50f};
+    static const float key_eye[3] = { -0.45f, 0.55f, 0.70f };
+    static const float fill_eye[3] = { 0.85f, 0.05f, 0.50f };
     const float *v = p->view.m;
     float vp[16], key[3], fill[3], eye[3];
 
@@ -648,9 +653,8 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
     n = (size_t)it->triangle_count * 3;
     for (size_t i = 0; i < n; i++)
         if (it->indices[i] < 0 || it->indices[i] >= it->vertex_count)
-            return mc_error_set(err, MC_ERR_RANGE, NULL, 0, 0,
-                                "triangle %zu uses vertex %d of %d", i / 3, it->indices[i],
-                                it->vertex_count);
+            return mc_error_set(err, MC_ERR_RANGE, NULL, 0, 0, "triangle %zu uses vertex %d of %d",
+                                i / 3, it->indices[i], it->vertex_count);
     return MC_OK;
 }
 
@@ -756,8 +760,8 @@ static void resolve(mc_renderer *r)
     if (r->samples > 1) {
         glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
-        glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height,
-                          GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
+                          GL_NEAREST);
     }
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
     r->resolved = 1;
@@ -767,21 +771,20 @@ static void resolve(mc_renderer *r)
  * number of quads. text holds printable ASCII only. */
 static int text_quads(mc_renderer *r, char *text)
 {
-    static const unsigned char box_rgba[4] = {0, 0, 0, 170};
-    unsigned char ink[4] = {255, 255, 255, 255}; /* stb takes it non-const */
+    static const unsigned char box_rgba[4] = { 0, 0, 0, 170 };
+    unsigned char ink[4] = { 255, 255, 255, 255 }; /* stb takes it non-const */
     /* the box in font units: 2 around the letters, which span rows 0..9 of a 12-row line */
     float x1 = (float)stb_easy_font_width(text) + 1.0f, y1 = 11.0f;
-    const float bx[4] = {-2.0f, x1, x1, -2.0f}, by[4] = {-2.0f, -2.0f, y1, y1};
+    const float bx[4] = { -2.0f, x1, x1, -2.0f }, by[4] = { -2.0f, -2.0f, y1, y1 };
     unsigned char *v = (unsigned char *)r->text_verts;
 
     for (int k = 0; k < 4; k++) {
-        float xyz[3] = {bx[k] + 2.0f, by[k] + 2.0f, 0.0f};
+        float xyz[3] = { bx[k] + 2.0f, by[k] + 2.0f, 0.0f };
 
         memcpy(v + k * 16, xyz, sizeof xyz);
         memcpy(v + k * 16 + 12, box_rgba, 4);
     }
-    return 1 + stb_easy_font_print(2.0f, 2.0f, text, ink, v + 64,
-                                   (TEXT_MAX_QUADS - 1) * 64);
+    return 1 + stb_easy_font_print(2.0f, 2.0f, text, ink, v + 64, (TEXT_MAX_QUADS - 1) * 64);
 }
 
 /* Copies at most TEXT_MAX_CHARS bytes of text into line, '?' for bytes the font lacks. */

@@ -1,12 +1,12 @@
 /* The image module: PNG written here and read back by stb_image (an independent decoder) gives
  * the same pixels; bad files and bad outputs fail cleanly, naming the file. */
-#include <md5cine/fileio.h>
-#include <md5cine/image.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <md5cine/fileio.h>
+#include <md5cine/image.h>
 
 #include "test.h"
 
@@ -71,7 +71,7 @@ static void check_round_trip(int alpha, int level)
  * filter and strategy the writer has. */
 static void rgba_png_reads_back_identical(void)
 {
-    static const int levels[] = {0, 1, 2, 6, 9};
+    static const int levels[] = { 0, 1, 2, 6, 9 };
 
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         check_round_trip(1, levels[i]);
@@ -79,7 +79,7 @@ static void rgba_png_reads_back_identical(void)
 
 static void rgb_png_reads_back_identical_with_opaque_alpha(void)
 {
-    static const int levels[] = {0, 1, 3, 6};
+    static const int levels[] = { 0, 1, 3, 6 };
 
     for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
         check_round_trip(0, levels[i]);
@@ -89,10 +89,10 @@ static void rgb_png_reads_back_identical_with_opaque_alpha(void)
  * colour type 6 (RGBA) or 2 (RGB), and an IEND chunk (length 0, CRC 0xAE426082) at the end. */
 static void encoded_png_has_the_standard_layout(void)
 {
-    static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    static const uint8_t iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
-    uint8_t px[3 * 2 * 4] = {0};
-    mc_png_buf buf = {0};
+    static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    static const uint8_t iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82 };
+    uint8_t px[3 * 2 * 4] = { 0 };
+    mc_png_buf buf = { 0 };
     mc_error err;
 
     ASSERT_OK(mc_png_encode(px, 3, 2, 12, 0, 0, &buf, &err), &err);
@@ -154,7 +154,7 @@ static void garbage_bytes_are_an_image_error(void)
 
 static void missing_folder_fails_and_leaves_nothing(void)
 {
-    uint8_t px[4 * 4 * 4] = {0};
+    uint8_t px[4 * 4 * 4] = { 0 };
     char dir[512], path[600];
     mc_error err;
 
@@ -168,8 +168,8 @@ static void missing_folder_fails_and_leaves_nothing(void)
 
 static void bad_sizes_and_levels_are_rejected(void)
 {
-    uint8_t px[16] = {0};
-    mc_png_buf buf = {0};
+    uint8_t px[16] = { 0 };
+    mc_png_buf buf = { 0 };
     mc_error err;
 
     EXPECT_EQ_INT(mc_png_encode(px, 0, 1, 16, 1, 0, &buf, &err), MC_ERR_LIMIT);

@@ -13,15 +13,15 @@
  * Golden PNGs in golden/render_*.png catch regressions in what the hand checks do not pin
  * down (edges, antialiasing, lighting gradients, the font). Run with MC_UPDATE_GOLDEN=1 to
  * rewrite them after a deliberate change; the hand checks must pass either way. */
-#include <md5cine/image.h>
-#include <md5cine/render.h>
-
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/wait.h>
+
+#include <md5cine/image.h>
+#include <md5cine/render.h>
 
 #include "test.h"
 
@@ -32,7 +32,7 @@ extern char **environ;
 
 static mc_mat4 hand_view(void)
 {
-    mc_mat4 v = {{0}};
+    mc_mat4 v = { { 0 } };
 
     /* rows (-L, U, -F) with L = +Y, U = +Z, F = +X; element (row r, col c) at m[c * 4 + r] */
     v.m[4] = -1.0f; /* row 0: -L */
@@ -44,7 +44,7 @@ static mc_mat4 hand_view(void)
 
 static mc_mat4 hand_proj(void)
 {
-    mc_mat4 p = {{0}};
+    mc_mat4 p = { { 0 } };
 
     p.m[0] = 1.0f;
     p.m[5] = 4.0f / 3.0f;
@@ -56,7 +56,7 @@ static mc_mat4 hand_proj(void)
 
 static mc_mat4 identity(void)
 {
-    mc_mat4 m = {{0}};
+    mc_mat4 m = { { 0 } };
 
     m.m[0] = m.m[5] = m.m[10] = m.m[15] = 1.0f;
     return m;
@@ -97,12 +97,12 @@ static mc_renderer *make_renderer(int msaa)
 
 /* ---- the one-triangle scene ---------------------------------------------------------- */
 
-static const mc_vec3 tri_pos[3] = {{100, 50, 50}, {100, -50, 50}, {100, 50, -50}};
-static const mc_vec3 tri_nrm[3] = {{-1, 0, 0}, {-1, 0, 0}, {-1, 0, 0}};
+static const mc_vec3 tri_pos[3] = { { 100, 50, 50 }, { 100, -50, 50 }, { 100, 50, -50 } };
+static const mc_vec3 tri_nrm[3] = { { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 } };
 /* Image positions (40, 20) -> (120, 20) -> (40, 100): with rows growing downwards the cross
  * product (80, 0) x (0, 80) = +6400 means clockwise on screen, Doom's front face. */
-static const int tri_cw[3] = {0, 1, 2};
-static const int tri_ccw[3] = {0, 2, 1};
+static const int tri_cw[3] = { 0, 1, 2 };
+static const int tri_ccw[3] = { 0, 2, 1 };
 
 static mc_draw_item triangle_item(const int *indices)
 {
@@ -205,7 +205,7 @@ static void check_golden(const char *name, const uint8_t *img)
 static int run_self_with_softpipe(const char *case_name)
 {
     char prog[] = "render_test", name[128];
-    char *const args[] = {prog, name, NULL};
+    char *const args[] = { prog, name, NULL };
     const char *old = getenv("GALLIUM_DRIVER");
     char saved[64] = "";
     int status = -1, rc;
@@ -331,11 +331,12 @@ static void same_input_gives_identical_pixels(void)
 
 /* A quad over the same square, two clockwise triangles, st (0, 0) at the top-left corner. */
 static const mc_vec3 quad_pos[4] = {
-    {100, 50, 50}, {100, -50, 50}, {100, 50, -50}, {100, -50, -50}};
-static const mc_vec3 quad_nrm[4] = {{-1, 0, 0}, {-1, 0, 0}, {-1, 0, 0}, {-1, 0, 0}};
-static const float quad_st[8] = {0, 0, 1, 0, 0, 1, 1, 1};
+    { 100, 50, 50 }, { 100, -50, 50 }, { 100, 50, -50 }, { 100, -50, -50 }
+};
+static const mc_vec3 quad_nrm[4] = { { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 } };
+static const float quad_st[8] = { 0, 0, 1, 0, 0, 1, 1, 1 };
 /* (40,20) (120,20) (40,100) and (120,20) (120,100) (40,100): both +6400, clockwise */
-static const int quad_idx[6] = {0, 1, 2, 1, 3, 2};
+static const int quad_idx[6] = { 0, 1, 2, 1, 3, 2 };
 
 static mc_draw_item quad_item(int texture)
 {
@@ -357,8 +358,8 @@ static mc_draw_item quad_item(int texture)
 static void texture_top_row_is_at_t_zero(void)
 {
     /* top row first: red, green / blue, white */
-    static const uint8_t tex[16] = {255, 0, 0, 255, 0, 255, 0, 255,
-                                    0, 0, 255, 255, 255, 255, 255, 255};
+    static const uint8_t tex[16] = { 255, 0, 0,   255, 0,   255, 0,   255,
+                                     0,   0, 255, 255, 255, 255, 255, 255 };
     static uint8_t img[W * H * 4];
     mc_frame_params p = frame(MC_SHADING_UNLIT, 1.0f);
     mc_renderer *r = make_renderer(4);
@@ -376,7 +377,7 @@ static void texture_top_row_is_at_t_zero(void)
     /* Quadrant centres (60, 40), (100, 40), (60, 80), (100, 80) sample st close to the texel
      * centres (0.25, 0.25) ... : within 3% of the texel colour under bilinear filtering. */
     {
-        static const int at[4][2] = {{60, 40}, {100, 40}, {60, 80}, {100, 80}};
+        static const int at[4][2] = { { 60, 40 }, { 100, 40 }, { 60, 80 }, { 100, 80 } };
 
         for (int q = 0; q < 4; q++)
             for (int c = 0; c < 3; c++)
@@ -441,22 +442,23 @@ static void make_sphere(mc_vec3 *pos, mc_vec3 *nrm, int *idx)
     for (int j = 0; j <= SPH_V; j++)
         for (int i = 0; i <= SPH_U; i++) {
             float th = 3.14159265f * (float)j / SPH_V, ph = 6.2831853f * (float)i / SPH_U;
-            mc_vec3 n = {sinf(th) * cosf(ph), sinf(th) * sinf(ph), cosf(th)};
+            mc_vec3 n = { sinf(th) * cosf(ph), sinf(th) * sinf(ph), cosf(th) };
             int k = j * (SPH_U + 1) + i;
 
             nrm[k] = n;
-            pos[k] = (mc_vec3){100.0f + 30.0f * n.x, 30.0f * n.y, 30.0f * n.z};
+            pos[k] = (mc_vec3){ 100.0f + 30.0f * n.x, 30.0f * n.y, 30.0f * n.z };
         }
     for (int j = 0; j < SPH_V; j++)
         for (int i = 0; i < SPH_U; i++) {
             int a = j * (SPH_U + 1) + i, b = a + 1, c = a + SPH_U + 1, d = c + 1;
-            int q[2][3] = {{a, b, c}, {b, d, c}};
+            int q[2][3] = { { a, b, c }, { b, d, c } };
 
             for (int h = 0; h < 2; h++) {
                 mc_vec3 A = pos[q[h][0]], B = pos[q[h][1]], C = pos[q[h][2]];
-                mc_vec3 e1 = {C.x - A.x, C.y - A.y, C.z - A.z}, e2 = {B.x - A.x, B.y - A.y, B.z - A.z};
-                mc_vec3 fn = {e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z,
-                              e1.x * e2.y - e1.y * e2.x};
+                mc_vec3 e1 = { C.x - A.x, C.y - A.y, C.z - A.z },
+                        e2 = { B.x - A.x, B.y - A.y, B.z - A.z };
+                mc_vec3 fn = { e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z,
+                               e1.x * e2.y - e1.y * e2.x };
                 float out = fn.x * (A.x - 100.0f) + fn.y * A.y + fn.z * A.z;
 
                 idx[t * 3] = q[h][0];
@@ -533,7 +535,7 @@ static void overlay_text_draws_a_box_with_white_letters(void)
         EXPECT_EQ_INT(bw, 78);
         EXPECT_EQ_INT(bh, 26);
         EXPECT_NEAR(px_at(img, 10 + bw - 1, 30)[0], 42.7, 2); /* last box column: dark */
-        EXPECT_EQ_INT(px_at(img, 10 + bw, 30)[0], 128);     /* first column after it */
+        EXPECT_EQ_INT(px_at(img, 10 + bw, 30)[0], 128);       /* first column after it */
     }
     EXPECT_EQ_INT(changed_outside, 0);
     check_golden("render_overlay.png", img);
@@ -568,7 +570,7 @@ static void softpipe_falls_back_to_no_msaa_with_a_warning(void)
 {
     const char *drv = getenv("GALLIUM_DRIVER");
     static uint8_t img[W * H * 4];
-    mc_renderer_desc d = {.width = W, .height = H, .msaa = 4};
+    mc_renderer_desc d = { .width = W, .height = H, .msaa = 4 };
     mc_renderer_info info;
     mc_renderer *r = NULL;
     mc_error err;
@@ -611,13 +613,13 @@ static void bogus_gallium_driver_fails_cleanly(void)
 
 static void bad_draws_are_rejected(void)
 {
-    static const int bad_idx[3] = {0, 1, 3};
+    static const int bad_idx[3] = { 0, 1, 3 };
     static uint8_t img[W * H * 4];
     mc_frame_params p = frame(MC_SHADING_UNLIT, 1.0f);
     mc_renderer *r = make_renderer(1);
     mc_draw_item it = triangle_item(tri_cw);
     mc_draw_item oob = triangle_item(bad_idx);
-    mc_renderer_desc d = {.width = 64, .height = 64, .msaa = 3};
+    mc_renderer_desc d = { .width = 64, .height = 64, .msaa = 3 };
     mc_renderer *none = NULL;
     mc_error err;
 

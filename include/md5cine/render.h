@@ -36,7 +36,7 @@ typedef struct mc_renderer_desc {
 /* What the renderer actually got. */
 typedef struct mc_renderer_info {
     int width, height;
-    int samples;       /* 1 = no MSAA; as the driver allocated it (may exceed the request) */
+    int samples;           /* 1 = no MSAA; as the driver allocated it (may exceed the request) */
     char gl_renderer[128]; /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
     char gl_version[128];  /* GL_VERSION */
 } mc_renderer_info;
@@ -59,8 +59,8 @@ void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info);
  * copied; the caller keeps them. *id receives the texture's id (>= 1) for mc_draw_item.texture.
  * Errors: MC_ERR_USAGE (bad size or stride; larger than the driver's maximum), MC_ERR_GL,
  * MC_ERR_NOMEM. Not allowed between begin and end. */
-mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h,
-                                  size_t stride, int *id, mc_error *err);
+mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h, size_t stride,
+                                  int *id, mc_error *err);
 
 typedef enum mc_shading {
     MC_SHADING_LIT = 0, /* texture (or base colour) lit by a key, a fill and an ambient light */
@@ -82,19 +82,19 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
 
 /* One mesh to draw. Arrays are read during the call only. */
 typedef struct mc_draw_item {
-    mc_mat4 model;           /* model -> world (GL layout); normals use its inverse transpose */
+    mc_mat4 model;            /* model -> world (GL layout); normals use its inverse transpose */
     const mc_vec3 *positions; /* vertex_count positions, model space */
-    const mc_vec3 *normals;  /* vertex_count normals, model space (need not be unit length) */
-    const float *texcoords;  /* s, t of vertex 0; NULL when the item has no texture */
-    size_t texcoord_stride;  /* bytes from one vertex's s to the next; 0 = 2 floats. Lets the
-                                caller pass &mesh_vert[0].st.x with sizeof(mesh_vert) */
+    const mc_vec3 *normals;   /* vertex_count normals, model space (need not be unit length) */
+    const float *texcoords;   /* s, t of vertex 0; NULL when the item has no texture */
+    size_t texcoord_stride;   /* bytes from one vertex's s to the next; 0 = 2 floats. Lets the
+                                 caller pass &mesh_vert[0].st.x with sizeof(mesh_vert) */
     int vertex_count;
-    const int *indices;      /* 3 per triangle (mc_tri's layout), clockwise = front face */
+    const int *indices; /* 3 per triangle (mc_tri's layout), clockwise = front face */
     int triangle_count;
-    int texture;             /* id from mc_renderer_add_texture; 0 or less: none */
-    float color[4];          /* base colour RGB in 0..1 used without a texture (alpha ignored:
-                                geometry is opaque) */
-    int two_sided;           /* 1: draw back faces too (lit with the flipped normal) */
+    int texture;    /* id from mc_renderer_add_texture; 0 or less: none */
+    float color[4]; /* base colour RGB in 0..1 used without a texture (alpha ignored:
+                       geometry is opaque) */
+    int two_sided;  /* 1: draw back faces too (lit with the flipped normal) */
 } mc_draw_item;
 
 /* Draws one item into the open frame. Errors: MC_ERR_USAGE (no open frame, text already
