@@ -103,6 +103,36 @@ static void encoded_png_has_the_standard_layout(void)
     mc_png_buf_release(&buf);
 }
 
+/* A 2x2 32-bit TGA written by hand: 18-byte header (type 2 = uncompressed true colour, width
+ * and height 2, depth 32, descriptor bit 5 = origin top-left), then BGRA pixels. Doom's TGAs
+ * are usually stored bottom row first (bit 5 clear); either way the image's top row must come
+ * first in memory: red, green over blue, white. */
+static void check_tga(int top_first)
+{
+    static const uint8_t top[8] = { 0, 0, 255, 255, 0, 255, 0, 255 };        /* red, green */
+    static const uint8_t bottom[8] = { 255, 0, 0, 255, 255, 255, 255, 255 }; /* blue, white */
+    static const uint8_t want[16] = { 255, 0, 0,   255, 0,   255, 0,   255,
+                                      0,   0, 255, 255, 255, 255, 255, 255 };
+    uint8_t file[18 + 16] = { 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 32, 0x08 };
+    mc_image img;
+    mc_error err;
+
+    file[17] = (uint8_t)(top_first ? 0x28 : 0x08);
+    memcpy(file + 18, top_first ? top : bottom, 8);
+    memcpy(file + 26, top_first ? bottom : top, 8);
+    ASSERT_OK(mc_image_decode(file, sizeof file, "hand.tga", &img, &err), &err);
+    EXPECT_EQ_INT(img.width, 2);
+    EXPECT_EQ_INT(img.height, 2);
+    EXPECT(memcmp(img.pixels, want, 16) == 0);
+    mc_image_release(&img);
+}
+
+static void tga_rows_load_top_first_whatever_their_origin(void)
+{
+    check_tga(0);
+    check_tga(1);
+}
+
 static void truncated_png_fails_naming_the_file(void)
 {
     uint8_t px[8 * 8 * 4];
@@ -204,6 +234,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(rgba_png_reads_back_identical),
         TEST_ENTRY(rgb_png_reads_back_identical_with_opaque_alpha),
         TEST_ENTRY(encoded_png_has_the_standard_layout),
+        TEST_ENTRY(tga_rows_load_top_first_whatever_their_origin),
         TEST_ENTRY(truncated_png_fails_naming_the_file),
         TEST_ENTRY(missing_image_file_is_an_io_error),
         TEST_ENTRY(garbage_bytes_are_an_image_error),
