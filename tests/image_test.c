@@ -163,6 +163,39 @@ static void truncated_png_fails_naming_the_file(void)
     remove(cut);
 }
 
+/* Every prefix of a valid PNG, and the PNG with any single byte inverted, decodes to an error
+ * or to an image of the right size: never a crash or an out-of-bounds read (run under ASan). */
+static void damaged_pngs_fail_or_decode_safely(void)
+{
+    const int w = 9, h = 7;
+    uint8_t *px = make_pixels(w, h, (size_t)w * 4);
+    mc_png_buf buf = { 0 };
+    mc_error err;
+    int odd = 0;
+
+    ASSERT(px);
+    ASSERT_OK(mc_png_encode(px, w, h, (size_t)w * 4, 1, 0, &buf, &err), &err);
+    for (size_t n = 0; n <= buf.len + buf.len; n++) {
+        mc_image img;
+        size_t len = n < buf.len ? n : buf.len;
+        mc_status s;
+
+        if (n >= buf.len && n < buf.len + buf.len)
+            buf.data[n - buf.len] ^= 0xff;
+        s = mc_image_decode(buf.data, len, "damaged.png", &img, &err);
+        if (n >= buf.len && n < buf.len + buf.len)
+            buf.data[n - buf.len] ^= 0xff;
+        if (s == MC_OK)
+            odd += img.width != w || img.height != h;
+        else
+            odd += s != MC_ERR_IMAGE || img.pixels != NULL;
+        mc_image_release(&img);
+    }
+    EXPECT_EQ_INT(odd, 0);
+    mc_png_buf_release(&buf);
+    free(px);
+}
+
 static void missing_image_file_is_an_io_error(void)
 {
     mc_error err;
@@ -236,6 +269,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(encoded_png_has_the_standard_layout),
         TEST_ENTRY(tga_rows_load_top_first_whatever_their_origin),
         TEST_ENTRY(truncated_png_fails_naming_the_file),
+        TEST_ENTRY(damaged_pngs_fail_or_decode_safely),
         TEST_ENTRY(missing_image_file_is_an_io_error),
         TEST_ENTRY(garbage_bytes_are_an_image_error),
         TEST_ENTRY(missing_folder_fails_and_leaves_nothing),
