@@ -21,8 +21,7 @@ static void check_scene(const mc_scene *s)
     FUZZ_REQUIRE(s->num_actors >= 0 && s->num_actors <= MC_SCENE_MAX_ACTORS);
     FUZZ_REQUIRE(!s->resolved);
     for (int i = 0; i < 3; i++)
-        FUZZ_REQUIRE(!s->has_background ||
-                     (s->background[i] >= 0.0f && s->background[i] <= 1.0f));
+        FUZZ_REQUIRE(!s->has_background || (s->background[i] >= 0.0f && s->background[i] <= 1.0f));
     for (int i = 0; i < s->num_actors; i++) {
         const mc_scene_actor *a = &s->actors[i];
 
@@ -90,9 +89,8 @@ static void check_same(const mc_scene *a, const mc_scene *b)
         FUZZ_REQUIRE(same_opt_str(x->anim_path, y->anim_path));
         FUZZ_REQUIRE(fuzz_same_float(x->origin.x, y->origin.x) &&
                      fuzz_same_float(x->origin.y, y->origin.y) &&
-                     fuzz_same_float(x->origin.z, y->origin.z) &&
-                     fuzz_same_float(x->yaw, y->yaw) && fuzz_same_float(x->scale, y->scale) &&
-                     fuzz_same_float(x->start, y->start));
+                     fuzz_same_float(x->origin.z, y->origin.z) && fuzz_same_float(x->yaw, y->yaw) &&
+                     fuzz_same_float(x->scale, y->scale) && fuzz_same_float(x->start, y->start));
         FUZZ_REQUIRE(x->loop == y->loop && x->in_place == y->in_place);
         FUZZ_REQUIRE(x->num_materials == y->num_materials);
         for (int m = 0; m < x->num_materials; m++)

@@ -1,7 +1,5 @@
 /* The .md5scene file: parse (text only), then resolve (load every named file, match joints,
  * find textures). See include/md5cine/scene.h for the grammar and the rules. */
-#include <md5cine/scene.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +7,7 @@
 
 #include <md5cine/fileio.h>
 #include <md5cine/pose.h>
+#include <md5cine/scene.h>
 #include <md5cine/timeline.h>
 
 #include "lex.h"
@@ -86,9 +85,8 @@ static bool expect_punct(scene_parser *p, const char *punct)
 static bool once(scene_parser *p, const mc_token *tok, seen_at *seen)
 {
     if (seen->line)
-        return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX,
-                           "duplicate '%.*s' (first given at line %d)", (int)tok->len, tok->text,
-                           seen->line);
+        return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "duplicate '%.*s' (first given at line %d)",
+                           (int)tok->len, tok->text, seen->line);
     seen->line = tok->line;
     seen->col = tok->col;
     return true;
@@ -115,8 +113,8 @@ static bool read_int_in(scene_parser *p, const char *what, int lo, int hi, int *
     if (!mc_lex_int(&p->lx, out, &tok))
         return false;
     if (*out < lo || *out > hi)
-        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "invalid '%s' %d, expected %d to %d",
-                           what, *out, lo, hi);
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "invalid '%s' %d, expected %d to %d", what,
+                           *out, lo, hi);
     return true;
 }
 
@@ -142,8 +140,7 @@ static bool parse_background(scene_parser *p)
     for (int i = 0; i < 3; i++) {
         if (!(c[i] >= 0.0f && c[i] <= 1.0f))
             return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
-                               "invalid 'background' component %g, expected 0 to 1",
-                               (double)c[i]);
+                               "invalid 'background' component %g, expected 0 to 1", (double)c[i]);
         p->s->background[i] = c[i];
     }
     p->s->has_background = true;
@@ -152,7 +149,7 @@ static bool parse_background(scene_parser *p)
 
 static bool parse_output(scene_parser *p)
 {
-    seen_at w = {0, 0}, h = {0, 0}, fps = {0, 0}, bg = {0, 0};
+    seen_at w = { 0, 0 }, h = { 0, 0 }, fps = { 0, 0 }, bg = { 0, 0 };
     mc_token tok;
     char d[80];
 
@@ -257,7 +254,7 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
     case K_ORIGIN:
         if (!mc_lex_vec(&p->lx, 3, v))
             return false;
-        a->origin = (mc_vec3){v[0], v[1], v[2]};
+        a->origin = (mc_vec3){ v[0], v[1], v[2] };
         return true;
     case K_YAW:
         return mc_lex_float(&p->lx, &a->yaw, NULL);
@@ -310,8 +307,7 @@ static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token 
             return false;
     }
     if (!a->mesh_path)
-        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "actor '%s' has no 'mesh'",
-                           a->name);
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "actor '%s' has no 'mesh'", a->name);
     return true;
 }
 
@@ -395,8 +391,7 @@ static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen
     if (mc_lex_is(tok, "base"))
         return once(p, tok, &seen[1]) && read_path(p, &p->s->base_path, &ptok);
     if (mc_lex_is(tok, "frames"))
-        return once(p, tok, &seen[2]) &&
-               read_int_in(p, "frames", 1, 10000000, &p->s->frames);
+        return once(p, tok, &seen[2]) && read_int_in(p, "frames", 1, 10000000, &p->s->frames);
     if (mc_lex_is(tok, "output"))
         return once(p, tok, &seen[3]) && parse_output(p);
     if (mc_lex_is(tok, "actor"))
@@ -466,8 +461,7 @@ mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc
 /* A file named at scene line:col failed to load. An error without a position (cannot open,
  * too large) is moved to the scene token that names the file; a parse error inside the file
  * keeps its own position. */
-static mc_status at_scene_token(const mc_scene *s, mc_error *e, int line, int col,
-                                const char *what)
+static mc_status at_scene_token(const mc_scene *s, mc_error *e, int line, int col, const char *what)
 {
     char inner[sizeof e->msg];
 
@@ -520,7 +514,7 @@ static void shader_stem(const char *shader, char *out, size_t cap)
 static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const char *shader,
                                     bool *oom)
 {
-    static const char *const exts[3] = {".tga", ".png", ".jpg"};
+    static const char *const exts[3] = { ".tga", ".png", ".jpg" };
     const char *mesh_dir = dir_of(&s->arena, a->mesh_path);
     const char *dirs[2];
     char stem[PATH_CAP], path[PATH_CAP];
@@ -537,7 +531,7 @@ static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const 
         for (int x = 0; x < 3; x++) {
             int n = snprintf(path, sizeof path, "%s%s%s%s", dirs[d],
                              (d == 1 && dirs[d][0] && dirs[d][strlen(dirs[d]) - 1] != '/') ? "/"
-                                                                                          : "",
+                                                                                           : "",
                              stem, exts[x]);
 
             if (n > 0 && (size_t)n < sizeof path && file_exists(path)) {
@@ -659,8 +653,8 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
     mc_status st;
 
     if (scene->resolved)
-        return mc_error_set(err, MC_ERR_USAGE, scene->name, 0, 0,
-                            "scene '%s' is already resolved", scene->name);
+        return mc_error_set(err, MC_ERR_USAGE, scene->name, 0, 0, "scene '%s' is already resolved",
+                            scene->name);
     st = mc_camera_load(scene->camera_path, opts, &scene->camera, e);
     if (st != MC_OK) {
         st = at_scene_token(scene, e, scene->camera_line, scene->camera_col, "camera");
@@ -678,8 +672,7 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
     return MC_OK;
 }
 
-mc_status mc_scene_load(const char *path, const mc_parse_opts *opts, mc_scene *out,
-                        mc_error *err)
+mc_status mc_scene_load(const char *path, const mc_parse_opts *opts, mc_scene *out, mc_error *err)
 {
     char *buf;
     size_t len;
@@ -734,8 +727,8 @@ int64_t mc_scene_single_frame_length(const mc_scene *scene, int fps)
             continue;
         /* end * fps with the anim part as an exact ratio of integers; 1e-6 absorbs the
          * rounding of start * fps so that an end on a whole output frame counts. */
-        frames = (double)a->start * fps + (double)(a->anim.num_frames - 1) * fps /
-                                                  a->anim.frame_rate;
+        frames = (double)a->start * fps +
+                 (double)(a->anim.num_frames - 1) * fps / a->anim.frame_rate;
         if (frames < 0.0)
             frames = 0.0;
         if (frames > 1e12)
@@ -749,8 +742,7 @@ int64_t mc_scene_single_frame_length(const mc_scene *scene, int fps)
 
 int64_t mc_scene_frame_count(const mc_scene *scene, int fps)
 {
-    return mc_timeline_frame_count(&scene->camera, fps,
-                                   mc_scene_single_frame_length(scene, fps));
+    return mc_timeline_frame_count(&scene->camera, fps, mc_scene_single_frame_length(scene, fps));
 }
 
 void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out)

@@ -1,13 +1,13 @@
 /* The .md5scene parser and resolver: every keyword, every error with its exact position,
  * path resolution, texture lookup order and the frame-count rules. Expected positions were
  * counted by hand in the texts below (columns are 1-based bytes). */
-#include <md5cine/scene.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <md5cine/scene.h>
 
 #include "test.h"
 
@@ -106,7 +106,7 @@ static void parses_every_keyword_of_a_full_scene(void)
     EXPECT_EQ_STR(a->name, "walker");
     EXPECT_EQ_STR(a->mesh_path, "data/scenes/arm.md5mesh");
     EXPECT_EQ_STR(a->anim_path, "data/scenes/arm.md5anim");
-    EXPECT_EQ_VEC3(a->origin, ((mc_vec3){1.0f, 2.0f, 3.0f}), 0.0f);
+    EXPECT_EQ_VEC3(a->origin, ((mc_vec3){ 1.0f, 2.0f, 3.0f }), 0.0f);
     EXPECT_NEAR(a->yaw, 90.0, 0.0);
     EXPECT_NEAR(a->scale, 2.0, 0.0);
     EXPECT_NEAR(a->start, 0.5, 0.0);
@@ -195,8 +195,8 @@ static void keeps_many_actors_in_order(void)
 
     n = (size_t)snprintf(text, sizeof text, "md5scene 1 camera \"c\"\n");
     for (int i = 0; i < 40; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "actor a%d { mesh \"m%d\" yaw %d }\n",
-                              i, i, i);
+        n += (size_t)snprintf(text + n, sizeof text - n, "actor a%d { mesh \"m%d\" yaw %d }\n", i,
+                              i, i);
     ASSERT_OK(parse_text(text, "s.md5scene", &s, &err), &err);
     ASSERT(s.num_actors == 40);
     EXPECT_EQ_STR(s.actors[0].name, "a0");
@@ -219,48 +219,47 @@ typedef struct error_case {
 #define HEAD "md5scene 1\ncamera \"c\"\n"
 
 static const error_case parse_errors[] = {
-    {HEAD "foo 1\n", MC_ERR_SYNTAX, 3, 1, "unknown keyword 'foo'"},
-    {HEAD "actor \"a\" {\n    mesh \"m\"\n    spin 3\n}\n", MC_ERR_SYNTAX, 5, 5,
-     "unknown keyword 'spin' in actor 'a'"},
-    {HEAD "output { width 640 depth 3 }\n", MC_ERR_SYNTAX, 3, 20,
-     "unknown keyword 'depth' in 'output'"},
-    {HEAD "camera \"d\"\n", MC_ERR_SYNTAX, 3, 1, "duplicate 'camera' (first given at line 2)"},
-    {HEAD "actor \"a\" { mesh \"m\" yaw 1 yaw 2 }\n", MC_ERR_SYNTAX, 3, 28,
-     "duplicate 'yaw' (first given at line 3)"},
-    {HEAD "actor \"a\" { mesh \"m\" }\nactor a { mesh \"n\" }\n", MC_ERR_SYNTAX, 4, 7,
-     "duplicate actor 'a' (first given at line 3)"},
-    {HEAD "actor \"a\" { mesh \"m\"\n material \"s\" \"x.png\"\n material \"s\" \"y.png\" }\n",
-     MC_ERR_SYNTAX, 5, 11, "duplicate material for shader 's' (first given at line 4)"},
-    {"md5scene 1\nframes 10\n", MC_ERR_SYNTAX, 1, 1, "scene has no 'camera'"},
-    {"camera \"c\"\n", MC_ERR_SYNTAX, 1, 1, "~expected 'md5scene'"},
-    {"md5scene 2\ncamera \"c\"\n", MC_ERR_RANGE, 1, 10,
-     "unsupported md5scene version 2, expected 1"},
-    {HEAD "actor \"a\" { anim \"x\" }\n", MC_ERR_SYNTAX, 3, 7, "actor 'a' has no 'mesh'"},
-    {HEAD "frames 1.5\n", MC_ERR_SYNTAX, 3, 8, "~expected integer"},
-    {HEAD "frames 0\n", MC_ERR_RANGE, 3, 8, "invalid 'frames' 0, expected 1 to 10000000"},
-    {HEAD "actor \"a\" { mesh \"m\" yaw ninety }\n", MC_ERR_SYNTAX, 3, 26,
-     "~expected number"},
-    {HEAD "actor \"a\" { mesh \"m\" scale 0 }\n", MC_ERR_RANGE, 3, 28,
-     "invalid 'scale' 0, expected a number above 0"},
-    {HEAD "actor \"a\" { mesh \"m\" scale -2 }\n", MC_ERR_RANGE, 3, 28,
-     "invalid 'scale' -2, expected a number above 0"},
-    {HEAD "actor \"a\" { mesh \"m\" loop 2 }\n", MC_ERR_RANGE, 3, 27,
-     "invalid 'loop' 2, expected 0 to 1"},
-    {HEAD "actor \"a\" { mesh \"m\" in_place -1 }\n", MC_ERR_RANGE, 3, 31,
-     "invalid 'in_place' -1, expected 0 to 1"},
-    {HEAD "output { width 15 }\n", MC_ERR_RANGE, 3, 16,
-     "invalid 'width' 15, expected 16 to 16384"},
-    {HEAD "output { height 16385 }\n", MC_ERR_RANGE, 3, 17,
-     "invalid 'height' 16385, expected 16 to 16384"},
-    {HEAD "output { fps 0 }\n", MC_ERR_RANGE, 3, 14, "invalid 'fps' 0, expected 1 to 1000"},
-    {HEAD "output { background ( 0 1.5 0 ) }\n", MC_ERR_RANGE, 3, 21,
-     "invalid 'background' component 1.5, expected 0 to 1"},
-    {HEAD "actor \"a\" { mesh \"m\"\n", MC_ERR_SYNTAX, 4, 1,
-     "expected a keyword or '}' in actor 'a', found end of file"},
-    {HEAD "actor \"a\" mesh \"m\"\n", MC_ERR_SYNTAX, 3, 11, "expected '{', found 'mesh'"},
-    {HEAD "actor \"a\" { mesh \"\" }\n", MC_ERR_SYNTAX, 3, 18, "empty path"},
-    {HEAD "( 1 2 3 )\n", MC_ERR_SYNTAX, 3, 1, "expected a keyword, found '('"},
-    {HEAD "\"camera\" \"x\"\n", MC_ERR_SYNTAX, 3, 1, "expected a keyword, found 'camera'"},
+    { HEAD "foo 1\n", MC_ERR_SYNTAX, 3, 1, "unknown keyword 'foo'" },
+    { HEAD "actor \"a\" {\n    mesh \"m\"\n    spin 3\n}\n", MC_ERR_SYNTAX, 5, 5,
+      "unknown keyword 'spin' in actor 'a'" },
+    { HEAD "output { width 640 depth 3 }\n", MC_ERR_SYNTAX, 3, 20,
+      "unknown keyword 'depth' in 'output'" },
+    { HEAD "camera \"d\"\n", MC_ERR_SYNTAX, 3, 1, "duplicate 'camera' (first given at line 2)" },
+    { HEAD "actor \"a\" { mesh \"m\" yaw 1 yaw 2 }\n", MC_ERR_SYNTAX, 3, 28,
+      "duplicate 'yaw' (first given at line 3)" },
+    { HEAD "actor \"a\" { mesh \"m\" }\nactor a { mesh \"n\" }\n", MC_ERR_SYNTAX, 4, 7,
+      "duplicate actor 'a' (first given at line 3)" },
+    { HEAD "actor \"a\" { mesh \"m\"\n material \"s\" \"x.png\"\n material \"s\" \"y.png\" }\n",
+      MC_ERR_SYNTAX, 5, 11, "duplicate material for shader 's' (first given at line 4)" },
+    { "md5scene 1\nframes 10\n", MC_ERR_SYNTAX, 1, 1, "scene has no 'camera'" },
+    { "camera \"c\"\n", MC_ERR_SYNTAX, 1, 1, "~expected 'md5scene'" },
+    { "md5scene 2\ncamera \"c\"\n", MC_ERR_RANGE, 1, 10,
+      "unsupported md5scene version 2, expected 1" },
+    { HEAD "actor \"a\" { anim \"x\" }\n", MC_ERR_SYNTAX, 3, 7, "actor 'a' has no 'mesh'" },
+    { HEAD "frames 1.5\n", MC_ERR_SYNTAX, 3, 8, "~expected integer" },
+    { HEAD "frames 0\n", MC_ERR_RANGE, 3, 8, "invalid 'frames' 0, expected 1 to 10000000" },
+    { HEAD "actor \"a\" { mesh \"m\" yaw ninety }\n", MC_ERR_SYNTAX, 3, 26, "~expected number" },
+    { HEAD "actor \"a\" { mesh \"m\" scale 0 }\n", MC_ERR_RANGE, 3, 28,
+      "invalid 'scale' 0, expected a number above 0" },
+    { HEAD "actor \"a\" { mesh \"m\" scale -2 }\n", MC_ERR_RANGE, 3, 28,
+      "invalid 'scale' -2, expected a number above 0" },
+    { HEAD "actor \"a\" { mesh \"m\" loop 2 }\n", MC_ERR_RANGE, 3, 27,
+      "invalid 'loop' 2, expected 0 to 1" },
+    { HEAD "actor \"a\" { mesh \"m\" in_place -1 }\n", MC_ERR_RANGE, 3, 31,
+      "invalid 'in_place' -1, expected 0 to 1" },
+    { HEAD "output { width 15 }\n", MC_ERR_RANGE, 3, 16,
+      "invalid 'width' 15, expected 16 to 16384" },
+    { HEAD "output { height 16385 }\n", MC_ERR_RANGE, 3, 17,
+      "invalid 'height' 16385, expected 16 to 16384" },
+    { HEAD "output { fps 0 }\n", MC_ERR_RANGE, 3, 14, "invalid 'fps' 0, expected 1 to 1000" },
+    { HEAD "output { background ( 0 1.5 0 ) }\n", MC_ERR_RANGE, 3, 21,
+      "invalid 'background' component 1.5, expected 0 to 1" },
+    { HEAD "actor \"a\" { mesh \"m\"\n", MC_ERR_SYNTAX, 4, 1,
+      "expected a keyword or '}' in actor 'a', found end of file" },
+    { HEAD "actor \"a\" mesh \"m\"\n", MC_ERR_SYNTAX, 3, 11, "expected '{', found 'mesh'" },
+    { HEAD "actor \"a\" { mesh \"\" }\n", MC_ERR_SYNTAX, 3, 18, "empty path" },
+    { HEAD "( 1 2 3 )\n", MC_ERR_SYNTAX, 3, 1, "expected a keyword, found '('" },
+    { HEAD "\"camera\" \"x\"\n", MC_ERR_SYNTAX, 3, 1, "expected a keyword, found 'camera'" },
 };
 
 static void reports_each_parse_error_at_its_token(void)
@@ -328,8 +327,8 @@ static void reports_a_missing_camera_and_anim_at_their_path_tokens(void)
     mc_scene s;
     mc_error err;
 
-    ASSERT_OK(parse_text("md5scene 1\n  camera \"none.md5camera\"\n", "data/scenes/i.md5scene",
-                         &s, &err),
+    ASSERT_OK(parse_text("md5scene 1\n  camera \"none.md5camera\"\n", "data/scenes/i.md5scene", &s,
+                         &err),
               &err);
     EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
     EXPECT_EQ_INT(err.line, 2);
@@ -374,8 +373,7 @@ static void names_the_joint_when_mesh_and_anim_disagree(void)
     mc_scene s;
     mc_error err;
 
-    EXPECT_EQ_INT(mc_scene_load("data/scenes/mismatch.md5scene", NULL, &s, &err),
-                  MC_ERR_MISMATCH);
+    EXPECT_EQ_INT(mc_scene_load("data/scenes/mismatch.md5scene", NULL, &s, &err), MC_ERR_MISMATCH);
     /* arm_badparent.md5anim line 12: <tab>"arm" 1 0 0 -- parent 'hand', the mesh says 'origin' */
     EXPECT_EQ_STR(err.file, "data/scenes/arm_badparent.md5anim");
     EXPECT_EQ_INT(err.line, 12);
@@ -409,8 +407,7 @@ static void fails_at_once_on_a_bad_file_of_a_later_actor(void)
     mc_error err;
 
     /* actor 3's anim does not fit its mesh: the whole load fails before any frame */
-    EXPECT_EQ_INT(mc_scene_load("data/scenes/third_bad.md5scene", NULL, &s, &err),
-                  MC_ERR_MISMATCH);
+    EXPECT_EQ_INT(mc_scene_load("data/scenes/third_bad.md5scene", NULL, &s, &err), MC_ERR_MISMATCH);
     EXPECT_EQ_STR(err.file, "data/scenes/arm_badparent.md5anim");
 }
 
@@ -420,8 +417,8 @@ static void uses_the_material_line_for_a_matching_shader(void)
 {
     mc_scene s;
     mc_error err;
-    warn_log log = {0};
-    mc_parse_opts opts = {false, collect_warning, &log};
+    warn_log log = { 0 };
+    mc_parse_opts opts = { false, collect_warning, &log };
 
     ASSERT_OK(mc_scene_load("data/scenes/full.md5scene", &opts, &s, &err), &err);
     ASSERT(s.resolved);
@@ -461,7 +458,7 @@ static bool texture_of(const char *dir, const char *text, char *out, size_t cap,
     char scene[512];
     mc_scene s;
     mc_error err;
-    mc_parse_opts opts = {false, collect_warning, log};
+    mc_parse_opts opts = { false, collect_warning, log };
     bool ok;
 
     snprintf(scene, sizeof scene, "%s/s.md5scene", dir);
@@ -482,7 +479,7 @@ static void looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base(void)
     const char *text = "md5scene 1 camera \"still.md5camera\" base \"tex\"\n"
                        "actor a { mesh \"arm.md5mesh\" }\n";
     char dir[400], sub[512], got[512], want[600];
-    warn_log log = {0};
+    warn_log log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-order"));
     snprintf(sub, sizeof sub, "%s/tex", dir);
@@ -513,7 +510,7 @@ static void looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base(void)
 static void strips_the_shader_extension_for_the_implicit_lookup(void)
 {
     char dir[400], mesh[512], got[512], want[600], *text;
-    warn_log log = {0};
+    warn_log log = { 0 };
     FILE *f;
     size_t n;
 
@@ -548,11 +545,12 @@ static void strips_the_shader_extension_for_the_implicit_lookup(void)
 static void warns_naming_the_shader_when_no_image_is_found(void)
 {
     char dir[400], got[512], mesh[512];
-    warn_log log = {0};
+    warn_log log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-none"));
-    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\" base \"tex\"\n"
-                           "actor a { mesh \"arm.md5mesh\" }\n",
+    ASSERT(texture_of(dir,
+                      "md5scene 1 camera \"still.md5camera\" base \"tex\"\n"
+                      "actor a { mesh \"arm.md5mesh\" }\n",
                       got, sizeof got, &log));
     EXPECT_EQ_STR(got, "(none)");
     ASSERT(log.count == 1);
@@ -569,13 +567,14 @@ static void warns_naming_the_shader_when_no_image_is_found(void)
 static void warns_about_a_material_no_submesh_uses(void)
 {
     char dir[400], got[512];
-    warn_log log = {0};
+    warn_log log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-unused"));
     ASSERT(touch(dir, "skin.png"));
     ASSERT(touch(dir, "x.png"));
-    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\"\n"
-                           "actor a { mesh \"arm.md5mesh\" material \"skni\" \"x.png\" }\n",
+    ASSERT(texture_of(dir,
+                      "md5scene 1 camera \"still.md5camera\"\n"
+                      "actor a { mesh \"arm.md5mesh\" material \"skni\" \"x.png\" }\n",
                       got, sizeof got, &log));
     ASSERT(log.count == 1);
     EXPECT_EQ_INT(log.last.line, 2);
@@ -631,7 +630,7 @@ static void lets_a_moving_camera_decide_the_length(void)
      * 9 output frames at 24 fps); its frames 48 does not apply to a moving camera */
     ASSERT_OK(mc_scene_load("data/scenes/full.md5scene", NULL, &s, &err), &err);
     EXPECT_EQ_INT(mc_scene_frame_count(&s, 24), 9);
-    EXPECT_EQ_INT(mc_scene_fps(&s, 0), 30); /* the output block's fps */
+    EXPECT_EQ_INT(mc_scene_fps(&s, 0), 30);  /* the output block's fps */
     EXPECT_EQ_INT(mc_scene_fps(&s, 12), 12); /* a command-line rate wins */
     s.fps = 0;
     EXPECT_EQ_INT(mc_scene_fps(&s, 0), 24); /* else the camera's frame rate */
@@ -642,11 +641,11 @@ static void places_an_actor_by_origin_yaw_and_scale(void)
 {
     mc_scene_actor a;
     mc_mat4 m;
-    const float p[3] = {1.0f, 0.0f, 0.5f};
+    const float p[3] = { 1.0f, 0.0f, 0.5f };
     float w[3];
 
     memset(&a, 0, sizeof a);
-    a.origin = (mc_vec3){1.0f, 2.0f, 3.0f};
+    a.origin = (mc_vec3){ 1.0f, 2.0f, 3.0f };
     a.yaw = 90.0f;
     a.scale = 2.0f;
     a.start = 1.5f;

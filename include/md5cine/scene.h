@@ -48,7 +48,7 @@
 #include <md5cine/types.h>
 
 /* Largest counts a scene may hold (MC_ERR_LIMIT beyond). */
-#define MC_SCENE_MAX_ACTORS 4096
+#define MC_SCENE_MAX_ACTORS    4096
 #define MC_SCENE_MAX_MATERIALS 1024 /* per actor */
 
 typedef struct mc_scene_material {
@@ -59,8 +59,8 @@ typedef struct mc_scene_material {
 } mc_scene_material;
 
 typedef struct mc_scene_actor {
-    const char *name; /* as written; unique in the scene */
-    int line, col;    /* position of the name token */
+    const char *name;      /* as written; unique in the scene */
+    int line, col;         /* position of the name token */
     const char *mesh_path; /* resolved against the scene's folder; never NULL */
     int mesh_line, mesh_col;
     const char *anim_path; /* NULL: no anim, the actor keeps its bind pose */
@@ -123,8 +123,7 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
 
 /* Reads the file at path, parses and resolves it. Same contract as mc_scene_parse; on failure
  * nothing needs releasing. */
-mc_status mc_scene_load(const char *path, const mc_parse_opts *opts, mc_scene *out,
-                        mc_error *err);
+mc_status mc_scene_load(const char *path, const mc_parse_opts *opts, mc_scene *out, mc_error *err);
 
 /* Frees everything (loaded files included); *scene is zeroed. Accepts a zeroed struct. */
 void mc_scene_release(mc_scene *scene);
