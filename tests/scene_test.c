@@ -79,6 +79,34 @@ static bool touch(const char *dir, const char *leaf)
     return write_text(path, "x");
 }
 
+/* Writes dir/leaf as the fixture data/scenes/leaf with the first `from` replaced by `to`. */
+static bool edit_fixture(const char *dir, const char *leaf, const char *from, const char *to)
+{
+    char src[512], dst[512], *text, *edited, *at;
+    size_t n;
+    FILE *f;
+    bool ok;
+
+    snprintf(src, sizeof src, "data/scenes/%s", leaf);
+    snprintf(dst, sizeof dst, "%s/%s", dir, leaf);
+    f = fopen(src, "rb");
+    if (!f)
+        return false;
+    text = calloc(1, 65536);
+    edited = calloc(1, 65536 + 4096);
+    n = text ? fread(text, 1, 65535, f) : 0;
+    fclose(f);
+    at = n > 0 ? strstr(text, from) : NULL;
+    ok = at && edited && strlen(to) < 4096;
+    if (ok) {
+        snprintf(edited, 65536 + 4096, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+        ok = write_text(dst, edited);
+    }
+    free(text);
+    free(edited);
+    return ok;
+}
+
 /* ---------------------------------------------------------------- parsing */
 
 static void parses_every_keyword_of_a_full_scene(void)
@@ -509,30 +537,12 @@ static void looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base(void)
 
 static void strips_the_shader_extension_for_the_implicit_lookup(void)
 {
-    char dir[400], mesh[512], got[512], want[600], *text;
+    char dir[400], got[512], want[600];
     warn_log log = { 0 };
-    FILE *f;
-    size_t n;
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-ext"));
     /* the same mesh with shader "models\skin.bmp": '\' -> '/', ".bmp" dropped */
-    snprintf(mesh, sizeof mesh, "%s/arm.md5mesh", dir);
-    f = fopen(mesh, "rb");
-    ASSERT(f != NULL);
-    text = calloc(1, 4096);
-    n = text ? fread(text, 1, 4000, f) : 0;
-    fclose(f);
-    ASSERT(n > 0);
-    {
-        char *at = strstr(text, "\"skin\"");
-        char edited[4200];
-
-        ASSERT(at != NULL);
-        snprintf(edited, sizeof edited, "%.*s\"models\\skin.bmp\"%s", (int)(at - text), text,
-                 at + 6);
-        free(text);
-        ASSERT(write_text(mesh, edited));
-    }
+    ASSERT(edit_fixture(dir, "arm.md5mesh", "\"skin\"", "\"models\\skin.bmp\""));
     snprintf(want, sizeof want, "%s/models", dir);
     mkdir(want, 0755);
     ASSERT(touch(dir, "models/skin.png"));
@@ -540,6 +550,79 @@ static void strips_the_shader_extension_for_the_implicit_lookup(void)
                       got, sizeof got, &log));
     snprintf(want, sizeof want, "%s/models/skin.png", dir);
     EXPECT_EQ_STR(got, want);
+}
+
+static void warns_about_an_empty_shader_without_a_material(void)
+{
+    char dir[400], got[512];
+    warn_log log = { 0 };
+
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-empty"));
+    ASSERT(touch(dir, ".tga")); /* an empty shader is never looked up as a file */
+    ASSERT(edit_fixture(dir, "arm.md5mesh", "\"skin\"", "\"\""));
+    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\" actor a { mesh \"arm.md5mesh\" }",
+                      got, sizeof got, &log));
+    EXPECT_EQ_STR(got, "(none)");
+    ASSERT(log.count == 1);
+    EXPECT_EQ_INT(log.last.line, 13);
+    EXPECT_EQ_INT(log.last.col, 9);
+    EXPECT_CONTAINS(log.last.msg, "empty shader");
+    EXPECT_CONTAINS(log.last.msg, "actor 'a'");
+
+    /* with material "" the empty shader gets that image, silently */
+    ASSERT(touch(dir, "s.png"));
+    ASSERT(texture_of(dir,
+                      "md5scene 1 camera \"still.md5camera\"\n"
+                      "actor a { mesh \"arm.md5mesh\" material \"\" \"s.png\" }",
+                      got, sizeof got, &log));
+    EXPECT_CONTAINS(got, "/s.png");
+    EXPECT_EQ_INT(log.count, 1);
+}
+
+static void passes_lenient_reading_to_every_named_file(void)
+{
+    char dir[400], scene[512], mesh[512];
+    mc_scene s;
+    mc_error err;
+    warn_log log = { 0 };
+    mc_parse_opts lenient = { true, collect_warning, &log };
+
+    /* arm.md5mesh without its MD5Version line: an error in strict mode, a warning with
+     * lenient; either way reported in the mesh file at line 1, column 1 */
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-lenient"));
+    ASSERT(touch(dir, "skin.png"));
+    ASSERT(edit_fixture(dir, "arm.md5mesh", "MD5Version 10\n", ""));
+    snprintf(scene, sizeof scene, "%s/s.md5scene", dir);
+    snprintf(mesh, sizeof mesh, "%s/arm.md5mesh", dir);
+    ASSERT(write_text(scene,
+                      "md5scene 1 camera \"still.md5camera\" actor a { mesh \"arm.md5mesh\" }"));
+    EXPECT_EQ_INT(mc_scene_load(scene, NULL, &s, &err), MC_ERR_SYNTAX);
+    EXPECT_EQ_STR(err.file, mesh);
+    EXPECT_EQ_INT(err.line, 1);
+    EXPECT_EQ_INT(err.col, 1);
+    ASSERT_OK(mc_scene_load(scene, &lenient, &s, &err), &err);
+    EXPECT_EQ_INT(log.count, 1);
+    EXPECT_EQ_STR(log.last.file, mesh);
+    EXPECT_EQ_INT(log.last.line, 1);
+    mc_scene_release(&s);
+}
+
+static void rejects_more_actors_than_the_limit(void)
+{
+    size_t cap = 64 + (size_t)(MC_SCENE_MAX_ACTORS + 1) * 32, n;
+    char *text = malloc(cap);
+    mc_scene s;
+    mc_error err;
+
+    ASSERT(text != NULL);
+    n = (size_t)snprintf(text, cap, "md5scene 1 camera \"c\"\n");
+    for (int i = 0; i <= MC_SCENE_MAX_ACTORS; i++)
+        n += (size_t)snprintf(text + n, cap - n, "actor a%d { mesh \"m\" }\n", i);
+    /* actor number MC_SCENE_MAX_ACTORS + 1 is on line MC_SCENE_MAX_ACTORS + 2 */
+    EXPECT_EQ_INT(parse_text(text, "big.md5scene", &s, &err), MC_ERR_LIMIT);
+    EXPECT_EQ_INT(err.line, MC_SCENE_MAX_ACTORS + 2);
+    EXPECT_EQ_INT(err.col, 1);
+    free(text);
 }
 
 static void warns_naming_the_shader_when_no_image_is_found(void)
@@ -694,6 +777,9 @@ int main(int argc, char **argv)
         TEST_ENTRY(looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base),
         TEST_ENTRY(strips_the_shader_extension_for_the_implicit_lookup),
         TEST_ENTRY(warns_naming_the_shader_when_no_image_is_found),
+        TEST_ENTRY(warns_about_an_empty_shader_without_a_material),
+        TEST_ENTRY(passes_lenient_reading_to_every_named_file),
+        TEST_ENTRY(rejects_more_actors_than_the_limit),
         TEST_ENTRY(warns_about_a_material_no_submesh_uses),
         TEST_ENTRY(takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_anim),
         TEST_ENTRY(lets_a_moving_camera_decide_the_length),
