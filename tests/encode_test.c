@@ -6,9 +6,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libavcodec/avcodec.h>
@@ -496,6 +499,57 @@ static void destroy_without_finish_leaves_no_file(void)
     free(buf);
 }
 
+/* In a child process limited to 2048-byte files (RLIMIT_FSIZE, with SIGXFSZ ignored, so a
+ * write past the limit fails with EFBIG as a full disk fails with ENOSPC), encodes into an
+ * empty folder. Exit status: 0 as expected, 1 not MC_ERR_IO, 2 message without the file
+ * name, 3 something left in the folder. */
+static int encode_past_size_limit(const char *dir, const char *leaf)
+{
+    struct rlimit rl = {2048, 2048};
+    char path[600];
+    mc_encoder_desc d;
+    mc_error err;
+    mc_status s;
+
+    snprintf(path, sizeof path, "%s/%s", dir, leaf);
+    signal(SIGXFSZ, SIG_IGN);
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+        return 4;
+    d = base_desc(path);
+    s = encode_frames(&d, NULL, 0, &err);
+    if (s != MC_ERR_IO) {
+        fprintf(stderr, "got %s: %s\n", mc_status_name(s), err.msg);
+        return 1;
+    }
+    if (!strstr(err.msg, path))
+        return 2;
+    return folder_entries(dir) == 0 ? 0 : 3;
+}
+
+static void a_full_disk_is_an_io_error_and_leaves_nothing(void)
+{
+    const char *leaves[] = {"full.mp4", "full.y4m"};
+
+    for (int i = 0; i < 2; i++) {
+        char dir[512];
+        int status = -1;
+        pid_t pid;
+
+        test_tmp_path(dir, sizeof dir, leaves[i]);
+        ASSERT(mkdir(dir, 0755) == 0);
+        fflush(NULL);
+        pid = fork();
+        ASSERT(pid >= 0);
+        if (pid == 0)
+            _exit(encode_past_size_limit(dir, leaves[i]));
+        ASSERT(waitpid(pid, &status, 0) == pid);
+        EXPECT(WIFEXITED(status));
+        EXPECT_EQ_INT(WEXITSTATUS(status), 0);
+        EXPECT_EQ_INT(folder_entries(dir), 0);
+        rmdir(dir);
+    }
+}
+
 static void rejects_odd_sizes_and_writes_nothing(void)
 {
     char path[512];
@@ -652,6 +706,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(missing_folder_is_an_io_error_naming_the_file),
         TEST_ENTRY(a_file_in_place_of_the_folder_is_an_io_error),
         TEST_ENTRY(destroy_without_finish_leaves_no_file),
+        TEST_ENTRY(a_full_disk_is_an_io_error_and_leaves_nothing),
         TEST_ENTRY(rejects_odd_sizes_and_writes_nothing),
         TEST_ENTRY(rejects_unknown_extension_and_unordered_shots),
         TEST_ENTRY(writes_y4m_file_with_bt709_limited_values),

@@ -94,7 +94,8 @@ mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_er
 
 /* Converts and encodes one frame: width * height RGBA pixels, rows `stride` bytes apart
  * (stride >= width * 4), top row first unless desc.bottom_up. The pixels are not kept after
- * the call returns. Allocates nothing per frame on the libx264 path. Errors: MC_ERR_CODEC,
+ * the call returns. md5cine allocates nothing per frame (FFmpeg allocates each compressed
+ * packet). Errors: MC_ERR_CODEC,
  * MC_ERR_IO (naming the file, e.g. a full disk), MC_ERR_USAGE (after finish or a failure).
  * After an error the encoder only accepts mc_encoder_destroy. */
 mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride,
