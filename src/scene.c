@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <md5cine/fileio.h>
 #include <md5cine/pose.h>
@@ -51,14 +52,12 @@ static char *join_path(mc_arena *a, const char *dir, const char *text, size_t le
     return p;
 }
 
+/* A regular file that exists (a folder named like an image does not count). */
 static bool file_exists(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    struct stat st;
 
-    if (!f)
-        return false;
-    fclose(f);
-    return true;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* ---------------------------------------------------------------- parse helpers */

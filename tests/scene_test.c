@@ -535,6 +535,31 @@ static void looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base(void)
     EXPECT_EQ_INT(log.count, 0);
 }
 
+static void skips_a_folder_named_like_an_image(void)
+{
+    char dir[400], sub[512], got[512], want[600];
+    warn_log log = { 0 };
+    mc_scene s;
+    mc_error err;
+
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-folder"));
+    snprintf(sub, sizeof sub, "%s/skin.tga", dir);
+    mkdir(sub, 0755);
+    ASSERT(touch(dir, "skin.png"));
+    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\" actor a { mesh \"arm.md5mesh\" }",
+                      got, sizeof got, &log));
+    snprintf(want, sizeof want, "%s/skin.png", dir);
+    EXPECT_EQ_STR(got, want);
+
+    /* a material line naming a folder is an error at its path token (line 2, column 46) */
+    snprintf(sub, sizeof sub, "%s/s.md5scene", dir);
+    ASSERT(write_text(sub, "md5scene 1 camera \"still.md5camera\"\n"
+                           "actor a { mesh \"arm.md5mesh\" material \"skin\" \"skin.tga\" }\n"));
+    EXPECT_EQ_INT(mc_scene_load(sub, NULL, &s, &err), MC_ERR_IO);
+    EXPECT_EQ_INT(err.line, 2);
+    EXPECT_EQ_INT(err.col, 46);
+}
+
 static void strips_the_shader_extension_for_the_implicit_lookup(void)
 {
     char dir[400], got[512], want[600];
@@ -775,6 +800,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(uses_the_material_line_for_a_matching_shader),
         TEST_ENTRY(matches_shader_names_ignoring_case_and_slash_direction),
         TEST_ENTRY(looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base),
+        TEST_ENTRY(skips_a_folder_named_like_an_image),
         TEST_ENTRY(strips_the_shader_extension_for_the_implicit_lookup),
         TEST_ENTRY(warns_naming_the_shader_when_no_image_is_found),
         TEST_ENTRY(warns_about_an_empty_shader_without_a_material),
