@@ -44,6 +44,20 @@ static void check_timeline(const mc_camera *c)
             FUZZ_REQUIRE(s.ended == (c->num_frames > 1 && k == count - 1));
             last_shot = s.shot;
         }
+        for (int i = 0; i < c->num_cuts; i++) {
+            int64_t k = mc_timeline_cut_frame(c, rates[r], i);
+            mc_timeline_sample s;
+
+            FUZZ_REQUIRE(k >= -1);
+            if (k < 0 || k >= count || k >= 4096)
+                continue;
+            mc_timeline_sample_frame(c, rates[r], k, &s);
+            FUZZ_REQUIRE(s.shot > i);
+            if (k > 0) {
+                mc_timeline_sample_frame(c, rates[r], k - 1, &s);
+                FUZZ_REQUIRE(s.shot <= i);
+            }
+        }
     }
 }
 

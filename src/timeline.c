@@ -110,3 +110,21 @@ int64_t mc_timeline_frame_count(const mc_camera *cam, int fps, int64_t single_fr
     /* The first output frame k with floor(k * rate / fps) >= raw, plus one. */
     return (raw * fps + rate - 1) / rate + 1;
 }
+
+int64_t mc_timeline_cut_frame(const mc_camera *cam, int fps, int i)
+{
+    int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
+    int64_t raw;
+
+    if (i < 0 || i >= cam->num_cuts || cam->cuts[i] >= cam->num_frames - 1)
+        return -1;
+    if (fps < 1)
+        fps = 1;
+    /* Cut i is passed (and counted) once the raw frame floor(p) reaches cuts[i] - i: the cuts
+     * before it have each shifted the frame by one. */
+    raw = (int64_t)cam->cuts[i] - i;
+    if (raw < 0)
+        raw = 0;
+    /* The first k with floor(k * rate / fps) >= raw. */
+    return (raw * fps + rate - 1) / rate;
+}

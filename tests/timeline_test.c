@@ -217,6 +217,33 @@ static void huge_frame_numbers_do_not_overflow(void)
     EXPECT(s.stored == 9 && s.ended);
 }
 
+static void cut_frames_are_the_first_frames_of_their_shots(void)
+{
+    /* cut {4} at 24/24: shot 1 starts at output 4 (design example); at 30: raw 4 is reached
+     * at k = ceil(4 * 30 / 24) = 5; at 60: k = ceil(4 * 60 / 24) = 10 (see the tables above). */
+    int one[] = { 4 };
+    mc_camera cam = make_camera(10, 24, 1, one);
+    /* cuts {2 5 7} at 30/30: cut i is passed once raw >= c_i - i: 2, 4, 5 (table above: shot 1
+     * from output 2, shot 2 from 4, shot 3 from 5). At 10 fps (p = 3k): ceil(2/3) = 1,
+     * ceil(4/3) = 2, ceil(5/3) = 2: cuts 5 and 7 are both passed at output 2. */
+    int three[] = { 2, 5, 7 };
+    mc_camera cams = make_camera(10, 30, 3, three);
+    /* A cut at the last stored frame (N 5, cut 4) opens no shot. */
+    mc_camera last = make_camera(5, 24, 1, one);
+
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cam, 24, 0), 4);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cam, 30, 0), 5);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cam, 60, 0), 10);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 30, 0), 2);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 30, 1), 4);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 30, 2), 5);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 10, 0), 1);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 10, 1), 2);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 10, 2), 2);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&last, 24, 0), -1);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 30, 3), -1);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -230,6 +257,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_whole_stored_frame_is_never_missed_by_rounding),
         TEST_ENTRY(sampling_a_time_between_frames_interpolates),
         TEST_ENTRY(huge_frame_numbers_do_not_overflow),
+        TEST_ENTRY(cut_frames_are_the_first_frames_of_their_shots),
     };
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -32,6 +32,13 @@ void mc_timeline_sample_frame(const mc_camera *cam, int fps, int64_t k, mc_timel
 /* Samples an arbitrary time t >= 0 in seconds (for sub-frame queries such as motion blur). */
 void mc_timeline_sample_time(const mc_camera *cam, double t, mc_timeline_sample *out);
 
+/* The first output frame (at fps) that counts cut i (0 <= i < num_cuts) in its shot: the first
+ * frame of the shot that cut i opens, found without sampling every frame. Output frames before it
+ * have shot <= i, from it on shot > i. -1 when the cut is at the last stored frame, which opens no
+ * shot. Several cuts can share a first frame when fps is lower than the camera's rate. The caller
+ * compares the result with mc_timeline_frame_count. */
+int64_t mc_timeline_cut_frame(const mc_camera *cam, int fps, int i);
+
 /* Number of output frames K: frames 0 .. K-1, where K - 1 is the first frame that has ended.
  * A one-frame camera never ends: then the result is single_frame_length (which the caller
  * takes from the scene's frames setting or the longest actor animation). */

@@ -123,29 +123,33 @@ static int info_anim(const char *path, const info_opts *o)
     return MC_EXIT_OK;
 }
 
-/* Prints the shots as runs of output frames: JSON objects or indented lines. */
+/* Prints the shots as runs of output frames (JSON objects or indented lines). A shot starts at
+ * frame 0 and at the first frame of each cut that lies inside the output; cuts passed within the
+ * same output frame open a single run. */
 static void print_shots(const mc_camera *c, int fps, int64_t count, bool json)
 {
     int64_t first = 0;
-    int shot = -1;
     bool any = false;
 
-    for (int64_t k = 0; k <= count; k++) {
-        mc_timeline_sample s = { .shot = shot };
+    for (int i = 0; i <= c->num_cuts && first < count; i++) {
+        int64_t next = i < c->num_cuts ? mc_timeline_cut_frame(c, fps, i) : count;
+        mc_timeline_sample s;
 
-        if (k < count)
-            mc_timeline_sample_frame(c, fps, k, &s);
-        if (k > 0 && (k == count || s.shot != shot)) {
-            if (json)
-                printf("%s{\"first\":%" PRId64 ",\"last\":%" PRId64 "}", any ? "," : "", first,
-                       k - 1);
-            else
-                printf("  shot %d: output frames %" PRId64 "-%" PRId64 "\n", shot, first, k - 1);
-            any = true;
-            first = k;
-        }
-        if (k < count)
-            shot = s.shot;
+        if (next < 0)
+            continue; /* a cut at the last stored frame opens no shot */
+        if (next > count)
+            next = count;
+        if (next <= first)
+            continue; /* passed within the same output frame as the cut before */
+        mc_timeline_sample_frame(c, fps, first, &s);
+        if (json)
+            printf("%s{\"first\":%" PRId64 ",\"last\":%" PRId64 "}", any ? "," : "", first,
+                   next - 1);
+        else
+            printf("  shot %d: output frames %" PRId64 "-%" PRId64 "\n", s.shot, first,
+                   next - 1);
+        any = true;
+        first = next;
     }
 }
 
