@@ -139,6 +139,7 @@ typedef struct probe {
     bool key[NFRAMES];        /* decoded frame k is a keyframe */
     bool intra[NFRAMES];      /* decoded frame k is an I picture */
     bool seen[NFRAMES];
+    bool idr[NFRAMES];        /* H.264: the packet of frame k holds an IDR slice (NAL 5) */
     double min_psnr;          /* over decoded frames, RGB against the source */
     int chapters;
     double chapter_start[4];
@@ -198,6 +199,30 @@ static void note_frame(probe *pr, const AVFrame *f, AVRational tb, int64_t start
         pr->min_psnr = p;
 }
 
+/* Marks pr->idr for an H.264 packet in the MP4/MKV form (NAL units behind big-endian
+ * lengths of (avcC byte 4 & 3) + 1 bytes) that holds a NAL unit of type 5. */
+static void note_idr(const AVStream *st, const AVPacket *pkt, probe *pr)
+{
+    const AVCodecParameters *cp = st->codecpar;
+    int64_t start = st->start_time == AV_NOPTS_VALUE ? 0 : st->start_time;
+    int64_t k = av_rescale_q(pkt->pts - start, st->time_base, (AVRational){1, FPS});
+    size_t lensize, pos = 0;
+
+    if (cp->codec_id != AV_CODEC_ID_H264 || cp->extradata_size < 5 || cp->extradata[0] != 1 ||
+        k < 0 || k >= NFRAMES)
+        return;
+    lensize = (size_t)(cp->extradata[4] & 3) + 1;
+    while (pos + lensize < (size_t)pkt->size) {
+        size_t len = 0;
+
+        for (size_t i = 0; i < lensize; i++)
+            len = len << 8 | pkt->data[pos + i];
+        if ((pkt->data[pos + lensize] & 0x1f) == 5)
+            pr->idr[k] = true;
+        pos += lensize + len;
+    }
+}
+
 static void decode_all(AVFormatContext *fc, int si, probe *pr)
 {
     AVStream *st = fc->streams[si];
@@ -215,6 +240,8 @@ static void decode_all(AVFormatContext *fc, int si, probe *pr)
             av_packet_unref(pkt);
             continue;
         }
+        if (more)
+            note_idr(st, pkt, pr);
         avcodec_send_packet(cc, more ? pkt : NULL);
         av_packet_unref(pkt);
         while (avcodec_receive_frame(cc, f) >= 0)
@@ -312,6 +339,13 @@ static void check_common(const probe *pr, bool container_has_stream_duration)
     EXPECT_EQ_STR(pr->chapter_title[1], "Shot 2");
 }
 
+/* x264 was told forced-idr: a shot start is an IDR picture, not only an I picture. */
+static void check_idr_at_shots(const probe *pr)
+{
+    for (int k = 0; k < NFRAMES; k++)
+        EXPECT_EQ_INT(pr->idr[k], k == 0 || k == 10);
+}
+
 static void writes_mp4_with_shots_as_keyframes_and_chapters(void)
 {
     char path[512], used[64];
@@ -326,6 +360,7 @@ static void writes_mp4_with_shots_as_keyframes_and_chapters(void)
     ASSERT(probe_file(path, &pr));
     EXPECT_EQ_INT(pr.codec, AV_CODEC_ID_H264);
     check_common(&pr, true);
+    check_idr_at_shots(&pr);
     unlink(path);
 }
 
@@ -345,6 +380,7 @@ static void writes_mkv_and_mov(void)
         ASSERT(probe_file(path, &pr));
         EXPECT_EQ_INT(pr.codec, AV_CODEC_ID_H264);
         check_common(&pr, i == 1); /* Matroska keeps no per-stream duration */
+        check_idr_at_shots(&pr);
         unlink(path);
     }
 }
