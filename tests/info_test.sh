@@ -65,7 +65,7 @@ check single_frame_camera '{"type":"md5camera","frames":1,"frameRate":24,"cuts":
 
 # Human output names the file and the counts.
 run info $A/cube2-ffflag/ffflag.md5mesh
-check human_mesh_summary "$A/cube2-ffflag/ffflag.md5mesh: md5mesh, 19 joints, 1 meshes, 172 vertices, 236 triangles" "$(head -n 1 <<<"$out")"
+check human_mesh_summary "$A/cube2-ffflag/ffflag.md5mesh: md5mesh, 19 joints, 1 mesh, 172 vertices, 236 triangles" "$(head -n 1 <<<"$out")"
 
 # An invalid file: exit 2, error line with the position, the source line and a caret under
 # column 10 of line 23 ("weight 0 999 1.0 ( 0 0 0 )").
@@ -89,6 +89,10 @@ $A/redeclipse-quirks/grenade/grenade-idle.md5anim:16:2: warning: 'bounds' has 10
 run info --json $A/assimp-invalid/empty.md5mesh $A/redeclipse-props/luckystrike-door1/open.md5anim
 check mixed_exit 2 "$rc"
 check mixed_good_line '{"type":"md5anim","joints":1,"frames":12,"frameRate":24,"components":6}' "$out"
+
+# door1 open: 12 frames at 24 fps last 11 intervals = 0.458 s.
+run info $A/redeclipse-props/luckystrike-door1/open.md5anim
+check human_anim_summary "$A/redeclipse-props/luckystrike-door1/open.md5anim: md5anim, 1 joint, 12 frames at 24 fps (0.458 s), 6 animated components" "$out"
 
 # Usage errors: exit 2.
 run info

@@ -90,8 +90,9 @@ static int info_mesh(const char *path, const info_opts *o)
         }
         printf("]}\n");
     } else {
-        printf("%s: md5mesh, %d joints, %d meshes, %d vertices, %d triangles\n", path,
-               m.num_joints, m.num_meshes, verts, tris);
+        printf("%s: md5mesh, %d joint%s, %d mesh%s, %d vertices, %d triangles\n", path,
+               m.num_joints, m.num_joints == 1 ? "" : "s", m.num_meshes,
+               m.num_meshes == 1 ? "" : "es", verts, tris);
         for (int i = 0; i < m.num_meshes; i++)
             printf("  mesh %d: shader \"%s\", %d vertices, %d triangles, %d weights\n", i,
                    m.meshes[i].shader, m.meshes[i].num_verts, m.meshes[i].num_tris,
@@ -116,8 +117,10 @@ static int info_anim(const char *path, const info_opts *o)
                "\"components\":%d}\n",
                a.num_joints, a.num_frames, a.frame_rate, a.num_components);
     else
-        printf("%s: md5anim, %d joints, %d frames at %d fps (%.3f s), %d animated components\n",
-               path, a.num_joints, a.num_frames, a.frame_rate,
+        printf("%s: md5anim, %d joint%s, %d frame%s at %d fps (%.3f s), %d animated "
+               "components\n",
+               path, a.num_joints, a.num_joints == 1 ? "" : "s", a.num_frames,
+               a.num_frames == 1 ? "" : "s", a.frame_rate,
                (double)(a.num_frames - 1) / a.frame_rate, a.num_components);
     mc_anim_release(&a);
     return MC_EXIT_OK;
