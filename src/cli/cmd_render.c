@@ -58,6 +58,13 @@ typedef struct render_run {
     int64_t rendered;
 } render_run;
 
+/* Says that memory ran out; the exit code for it. */
+static int out_of_memory(void)
+{
+    fputs("md5cine: error: out of memory\n", stderr);
+    return MC_EXIT_RUNTIME;
+}
+
 /* Prints a library error; the exit code for it. Scene errors are input errors (exit 2)
  * whatever their kind, except running out of memory. */
 static int fail(const mc_error *e, bool input)
@@ -135,7 +142,7 @@ static int collect_shots(render_run *run)
             run->shot_starts = calloc(n + 1, sizeof *run->shot_starts);
             run->shot_numbers = calloc(n + 1, sizeof *run->shot_numbers);
             if (!run->shot_starts || !run->shot_numbers)
-                return mc_usage_error("out of memory");
+                return out_of_memory();
         }
     }
     run->shot_count = n;
@@ -270,7 +277,7 @@ static int open_pipeline(render_run *run)
     s->threads = s->enc || s->ref ? 1 : 2;
     s->per_thread = calloc((size_t)s->threads, sizeof *s->per_thread);
     if (!s->per_thread)
-        return mc_usage_error("out of memory");
+        return out_of_memory();
     memset(&d, 0, sizeof d);
     d.width = run->width;
     d.height = run->height;
