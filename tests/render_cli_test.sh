@@ -96,6 +96,16 @@ for k in 0 1 2 3 4 5; do got+=("$(rgb "$T/png/0000$k.png" 32 32)"); done
 check "each_shot_shows_its_own_box_from_the_frame_after_its_cut" [ "${got[*]}" = "${want[*]}" ]
 check "the_background_is_black_around_the_box" [ "$(rgb "$T/png/00002.png" 5 5)" = 0,0,0 ]
 
+# --fps 48 on the 24 fps camera: p = k / 2. Stored 2 and 5 are skipped as above, so the
+# camera ends at the first k with floor(k / 2) = 5, k = 10: 11 frames. Shot 1 (blue) opens at
+# k = 4 (p = 2 -> stored 3), shot 2 at k = 8 (p = 4 -> f = 4 + 2 = 6); k = 3 is p = 1.5,
+# between stored 1 and 2, still red.
+run fps48 "$D/boxes.md5scene" -o "$T/fps48/%03d.png" --fps 48 --shading unlit --quiet
+K48=$("$M" info "$D/cuts.md5camera" --json --fps 48 | sed -n 's/.*"outputFrames":\([0-9]*\).*/\1/p')
+check "fps_48_writes_11_frames_as_info_says" [ "$(ls "$T/fps48" | wc -l)" = 11 -a "$K48" = 11 ]
+got="$(rgb "$T/fps48/003.png" 32 32) $(rgb "$T/fps48/004.png" 32 32) $(rgb "$T/fps48/008.png" 32 32)"
+check "fps_48_cuts_at_frames_4_and_8" [ "$got" = "255,0,0 0,0,255 0,255,0" ]
+
 # ---- same input, same pixels ---------------------------------------------------------------
 run same1 "$D/boxes.md5scene" -o "$T/same1/%05d.png" --quiet
 run same2 "$D/boxes.md5scene" -o "$T/same2/%05d.png" --quiet
@@ -200,6 +210,10 @@ check "y4m_has_one_FRAME_per_output_frame" [ "$(grep -a -o FRAME "$T/boxes.y4m" 
 # every frame is "FRAME\n" plus 64 * 64 * 3 / 2 = 6144 bytes of yuv420p
 hdr=$(head -n 1 "$T/boxes.y4m" | wc -c)
 check "y4m_size_is_header_plus_6_frames" [ "$(stat -c %s "$T/boxes.y4m")" = $((hdr + 6 * 6150)) ]
+
+"$M" render "$D/boxes.md5scene" -o - --progress json >"$T/y4mj.out" 2>"$T/y4mj.err"
+check "json_progress_goes_to_stderr_when_stdout_carries_video" \
+    [ "$(head -c 9 "$T/y4mj.out")" = YUV4MPEG2 -a "$(grep -c '"frame":6,"total":6' "$T/y4mj.err")" = 1 ]
 
 # ---- failure paths -------------------------------------------------------------------------
 # An interrupt during encoding: no output, no temporary file, status 128 + signal.

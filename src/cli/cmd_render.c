@@ -445,7 +445,9 @@ static void report_output(const render_run *run, bool ok, bool interrupted)
     }
     if (o->progress == MC_PROGRESS_QUIET || o->out_kind == MC_OUT_NONE)
         return;
-    fprintf(stderr, "md5cine: wrote '%s': %lld frames (%lld-%lld), %dx%d, %d fps%s%s\n", o->out,
+    fprintf(stderr, "md5cine: wrote %s%s%s: %lld frames (%lld-%lld), %dx%d, %d fps%s%s\n",
+            strcmp(o->out, "-") == 0 ? "stdout" : "'", strcmp(o->out, "-") == 0 ? "" : o->out,
+            strcmp(o->out, "-") == 0 ? "" : "'",
             (long long)run->rendered, (long long)run->first, (long long)run->last, run->width,
             run->height, run->fps, run->enc ? ", " : "",
             run->enc ? mc_encoder_codec_name(run->enc) : "");
