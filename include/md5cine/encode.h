@@ -12,9 +12,14 @@
  *            is substituted silently. An encoder that exists but fails to open is an error.
  *   crf      MC_ENCODER_DEFAULT_CRF (18: review quality). For encoders without CRF (mpeg4)
  *            the value maps to a fixed quantiser: qscale = max(1, crf / 6).
- *   preset   MC_ENCODER_DEFAULT_PRESET ("veryfast"; x264 only).
+ *   preset   MC_ENCODER_DEFAULT_PRESET ("veryfast"; x264 only). Measured on 120 demo frames
+ *            at 1280x720, crf 18, CPU time per frame including the conversion: veryfast
+ *            11 ms at 1.3 Mb/s; medium 26 ms for 4% fewer bits; faster 20 ms; superfast
+ *            8 ms at 2.1x the bits; ultrafast 4 ms at 3.2x the bits.
  *   threads  MC_ENCODER_DEFAULT_THREADS (2). A fixed count, never "auto": x264's thread count
  *            changes its bitstream, so a fixed count makes the bytes the same on every machine.
+ *            1, 2 and 3 threads cost the same CPU time (11-12 ms/frame above); two let the
+ *            encoder use the second core while the renderer waits.
  *   gop      a keyframe at every shot start (an IDR frame for x264) and at least every
  *            10 seconds; x264 may add keyframes at scene changes inside a shot.
  *
