@@ -313,7 +313,8 @@ static bool is_opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
-/* Options that take a value. Returns -1 when handled, an exit code on error, 0 if unknown. */
+/* Options with a number or a name as value. Returns -1 when handled, an exit code on error,
+ * 0 if unknown. */
 static int value_option(const char *arg, const char *v, mc_render_opts *o)
 {
     long n;
@@ -343,7 +344,16 @@ static int value_option(const char *arg, const char *v, mc_render_opts *o)
         if (!parse_int(v, 0, 4, &n) || (n != 0 && n != 4))
             return mc_usage_error("bad --msaa '%s': expected 0 or 4", v);
         o->msaa = (int)n;
-    } else if (is_opt(arg, "--background")) {
+    } else {
+        return 0;
+    }
+    return -1;
+}
+
+/* Options that choose among words, and paths. Same returns as value_option. */
+static int choice_option(const char *arg, const char *v, mc_render_opts *o)
+{
+    if (is_opt(arg, "--background")) {
         if (!parse_background(v, o))
             return mc_usage_error("bad --background '%s': expected R,G,B (0..1, or 0..255 "
                                   "integers), #rrggbb or 'none'",
@@ -444,6 +454,8 @@ int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
             if (!v)
                 return mc_usage_error("option '%s' needs a value", arg);
             rc = value_option(arg, v, o);
+            if (rc == 0)
+                rc = choice_option(arg, v, o);
         } else {
             rc = flag_option(arg, o);
         }
