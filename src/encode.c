@@ -1,48 +1,47 @@
-#include <md5cine/encode.h>
-
-#include <md5cine/fileio.h>
-
 #include <errno.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/cpu.h>
+#include <libavutil/error.h>
+#include <libavutil/log.h>
+#include <libavutil/mem.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/cpu.h>
-#include <libavutil/error.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/log.h>
-#include <libavutil/mem.h>
-#include <libavutil/opt.h>
-#include <libswscale/swscale.h>
+#include <md5cine/encode.h>
+#include <md5cine/fileio.h>
 
 /* Encoders tried, in order, when the asked one is not in this libavcodec. */
-static const char *const default_fallbacks[] = {"libx264", "mpeg4", NULL};
+static const char *const default_fallbacks[] = { "libx264", "mpeg4", NULL };
 
 typedef enum out_kind { OUT_AV, OUT_Y4M } out_kind;
 
 struct mc_encoder {
-    mc_encoder_desc desc;     /* shot arrays point at the copies below */
+    mc_encoder_desc desc; /* path and shot arrays point at the copies below; the other
+                             strings are used only during create */
+    char *path;
     int64_t *shot_starts;
     int *shot_numbers;
     out_kind kind;
-    const char *format;       /* libavformat muxer name */
+    const char *format; /* libavformat muxer name */
     bool to_stdout;
     mc_outfile out;
-    char name[64];            /* encoder used */
+    char name[64]; /* encoder used */
 
     AVFormatContext *oc;
     AVStream *st;
     AVCodecContext *cc;
     struct SwsContext *sws;
-    AVFrame *frame;           /* yuv420p, reused */
-    AVPacket *pkt;            /* reused */
-    FILE *y4m;                /* stdout or out.fp */
+    AVFrame *frame; /* yuv420p, reused */
+    AVPacket *pkt;  /* reused */
+    FILE *y4m;      /* stdout or out.fp */
 
-    int64_t frames;           /* frames written = next pts */
+    int64_t frames; /* frames written = next pts */
     size_t next_shot;
     bool finished;
     bool failed;
@@ -61,7 +60,7 @@ static mc_status pick_format(mc_encoder *e, mc_error *err)
 {
     static const struct {
         const char *ext, *format;
-    } table[] = {{".mp4", "mp4"}, {".mkv", "matroska"}, {".mov", "mov"}};
+    } table[] = { { ".mp4", "mp4" }, { ".mkv", "matroska" }, { ".mov", "mov" } };
     const char *path = e->desc.path;
     const char *dot = strrchr(path, '.');
     const char *slash = strrchr(path, '/');
@@ -180,8 +179,7 @@ static mc_status setup_convert(mc_encoder *e, mc_error *err)
     /* Same size, so the flags only pick the conversion path: this one measured fastest at
      * 720p (1.6 ms against 2.8 ms for plain bilinear) with the same round-trip PSNR. */
     e->sws = sws_getContext(w, h, AV_PIX_FMT_RGBA, w, h, AV_PIX_FMT_YUV420P,
-                            SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, NULL, NULL,
-                            NULL);
+                            SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, NULL, NULL, NULL);
     if (!e->sws)
         return mc_error_set(err, MC_ERR_CODEC, NULL, 0, 0, "cannot set up RGBA to YUV conversion");
     /* RGB is full range; YUV is BT.709 limited range (16..235 luma). */
@@ -219,8 +217,8 @@ static mc_status convert(mc_encoder *e, const uint8_t *rgba, size_t stride, mc_e
         src[0] = rgba;
         src_stride[0] = (int)stride;
     }
-    if (sws_scale(e->sws, src, src_stride, 0, e->desc.height, e->frame->data,
-                  e->frame->linesize) != e->desc.height)
+    if (sws_scale(e->sws, src, src_stride, 0, e->desc.height, e->frame->data, e->frame->linesize) !=
+        e->desc.height)
         return mc_error_set(err, MC_ERR_CODEC, NULL, 0, 0, "RGBA to YUV conversion failed");
     return MC_OK;
 }
@@ -351,11 +349,13 @@ static void x264_cpu_option(AVDictionary **opts)
         int flag;
         const char *name;
     } table[] = {
-        {AV_CPU_FLAG_MMXEXT, "MMX2"}, {AV_CPU_FLAG_SSE, "SSE"},     {AV_CPU_FLAG_SSE2, "SSE2"},
-        {AV_CPU_FLAG_SSE3, "SSE3"},   {AV_CPU_FLAG_SSSE3, "SSSE3"}, {AV_CPU_FLAG_SSE4, "SSE4.1"},
-        {AV_CPU_FLAG_SSE42, "SSE4.2"}, {AV_CPU_FLAG_AVX, "AVX"},    {AV_CPU_FLAG_XOP, "XOP"},
-        {AV_CPU_FLAG_FMA4, "FMA4"},   {AV_CPU_FLAG_FMA3, "FMA3"},   {AV_CPU_FLAG_BMI1, "BMI1"},
-        {AV_CPU_FLAG_BMI2, "BMI2"},   {AV_CPU_FLAG_AVX2, "AVX2"},
+        { AV_CPU_FLAG_MMXEXT, "MMX2" },  { AV_CPU_FLAG_SSE, "SSE" },
+        { AV_CPU_FLAG_SSE2, "SSE2" },    { AV_CPU_FLAG_SSE3, "SSE3" },
+        { AV_CPU_FLAG_SSSE3, "SSSE3" },  { AV_CPU_FLAG_SSE4, "SSE4.1" },
+        { AV_CPU_FLAG_SSE42, "SSE4.2" }, { AV_CPU_FLAG_AVX, "AVX" },
+        { AV_CPU_FLAG_XOP, "XOP" },      { AV_CPU_FLAG_FMA4, "FMA4" },
+        { AV_CPU_FLAG_FMA3, "FMA3" },    { AV_CPU_FLAG_BMI1, "BMI1" },
+        { AV_CPU_FLAG_BMI2, "BMI2" },    { AV_CPU_FLAG_AVX2, "AVX2" },
     };
     int flags = av_get_cpu_flags();
     char list[256] = "asm=";
@@ -387,8 +387,7 @@ static void codec_options(const mc_encoder *e, const AVCodec *codec, AVCodecCont
         cc->global_quality = FF_QP2LAMBDA * (crf / 6 > 1 ? crf / 6 : 1);
     }
     if (has_option(codec, "preset"))
-        av_dict_set(opts, "preset", e->desc.preset ? e->desc.preset : MC_ENCODER_DEFAULT_PRESET,
-                    0);
+        av_dict_set(opts, "preset", e->desc.preset ? e->desc.preset : MC_ENCODER_DEFAULT_PRESET, 0);
     /* A forced I frame becomes an IDR frame, so each shot starts a closed group. */
     if (has_option(codec, "forced-idr"))
         av_dict_set(opts, "forced-idr", "1", 0);
@@ -409,8 +408,8 @@ static mc_status open_codec(mc_encoder *e, const AVCodec *codec, mc_error *err)
     cc->width = e->desc.width;
     cc->height = e->desc.height;
     cc->pix_fmt = AV_PIX_FMT_YUV420P;
-    cc->time_base = (AVRational){1, e->desc.fps};
-    cc->framerate = (AVRational){e->desc.fps, 1};
+    cc->time_base = (AVRational){ 1, e->desc.fps };
+    cc->framerate = (AVRational){ e->desc.fps, 1 };
     cc->gop_size = 10 * e->desc.fps;
     cc->thread_count = e->desc.threads ? e->desc.threads : MC_ENCODER_DEFAULT_THREADS;
     cc->color_range = AVCOL_RANGE_MPEG;
@@ -438,8 +437,8 @@ static mc_status av_io_error(mc_encoder *e, int rc, mc_error *err)
     char text[128];
 
     e->failed = true;
-    return mc_error_set(err, MC_ERR_IO, e->desc.path, 0, 0, "cannot write '%s': %s",
-                        e->desc.path, av_text(rc, text, sizeof text));
+    return mc_error_set(err, MC_ERR_IO, e->desc.path, 0, 0, "cannot write '%s': %s", e->desc.path,
+                        av_text(rc, text, sizeof text));
 }
 
 static mc_status open_muxer(mc_encoder *e, mc_error *err)
@@ -544,8 +543,7 @@ static mc_status add_chapters(mc_encoder *e, mc_error *err)
     size_t i;
 
     for (i = 0; i < e->desc.shot_count && e->shot_starts[i] < e->frames; i++) {
-        AVChapter **list = av_realloc_array(e->oc->chapters, e->oc->nb_chapters + 1u,
-                                            sizeof *list);
+        AVChapter **list = av_realloc_array(e->oc->chapters, e->oc->nb_chapters + 1u, sizeof *list);
         AVChapter *ch;
         char title[32];
 
@@ -557,7 +555,7 @@ static mc_status add_chapters(mc_encoder *e, mc_error *err)
             return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
         list[e->oc->nb_chapters++] = ch;
         ch->id = (int64_t)i + 1;
-        ch->time_base = (AVRational){1, e->desc.fps};
+        ch->time_base = (AVRational){ 1, e->desc.fps };
         ch->start = e->shot_starts[i];
         ch->end = i + 1 < e->desc.shot_count && e->shot_starts[i + 1] < e->frames
                           ? e->shot_starts[i + 1]
@@ -613,6 +611,12 @@ mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_er
     if (!e)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     e->desc = *desc;
+    e->path = strdup(desc->path);
+    if (!e->path) {
+        free(e);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    e->desc.path = e->path;
     /* FFmpeg prints through av_log, which is process-wide; the library itself never prints. */
     av_log_set_level(desc->ffmpeg_log ? AV_LOG_WARNING : AV_LOG_QUIET);
     s = pick_format(e, err);
@@ -626,12 +630,13 @@ mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_er
         mc_encoder_destroy(e);
         return s;
     }
+    e->desc.codec = e->desc.preset = NULL; /* the caller's strings are not kept */
+    e->desc.fallbacks = NULL;
     *out = e;
     return MC_OK;
 }
 
-mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride,
-                                mc_error *err)
+mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride, mc_error *err)
 {
     mc_status s;
 
@@ -694,6 +699,7 @@ void mc_encoder_destroy(mc_encoder *enc)
     sws_freeContext(enc->sws);
     free(enc->shot_starts);
     free(enc->shot_numbers);
+    free(enc->path);
     free(enc);
 }
 

@@ -1,10 +1,10 @@
-#include <md5cine/pipeline.h>
-
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <md5cine/pipeline.h>
 
 /* Largest frame edge the pipeline accepts (pixels); far above any video size. */
 #define MAX_EDGE 65536
@@ -12,12 +12,12 @@
 struct mc_pipeline {
     mc_pipeline_desc desc;
     size_t frame_bytes;
-    uint8_t *mem;                              /* depth buffers, back to back */
-    uint8_t *bufs[MC_PIPELINE_MAX_DEPTH];      /* start of each buffer */
-    bool held[MC_PIPELINE_MAX_DEPTH];          /* acquired by the producer, not yet submitted */
-    int free_idx[MC_PIPELINE_MAX_DEPTH];       /* stack of free buffers */
+    uint8_t *mem;                         /* depth buffers, back to back */
+    uint8_t *bufs[MC_PIPELINE_MAX_DEPTH]; /* start of each buffer */
+    bool held[MC_PIPELINE_MAX_DEPTH];     /* acquired by the producer, not yet submitted */
+    int free_idx[MC_PIPELINE_MAX_DEPTH];  /* stack of free buffers */
     int nfree;
-    int q_idx[MC_PIPELINE_MAX_DEPTH];          /* FIFO of submitted buffers */
+    int q_idx[MC_PIPELINE_MAX_DEPTH]; /* FIFO of submitted buffers */
     int64_t q_frame[MC_PIPELINE_MAX_DEPTH];
     int q_head, q_count;
 
@@ -27,9 +27,9 @@ struct mc_pipeline {
     pthread_t threads[MC_PIPELINE_MAX_THREADS];
     int nthreads;
 
-    bool stopping;  /* finish called: threads leave once the queue is empty */
+    bool stopping; /* finish called: threads leave once the queue is empty */
     bool cancelled;
-    bool failed;    /* a sink failed; first_err holds its record */
+    bool failed; /* a sink failed; first_err holds its record */
     bool finished;
     mc_error first_err;
     mc_pipeline_stats stats;

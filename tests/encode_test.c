@@ -1,11 +1,10 @@
 /* The encoder, checked by reading its files back with libavformat/libavcodec (an independent
  * path: FFmpeg's demuxers and decoders) and by known BT.709 limited-range values. */
-#include "test.h"
-
-#include <md5cine/encode.h>
-
 #include <dirent.h>
 #include <fcntl.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libswscale/swscale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,16 +13,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libswscale/swscale.h>
+#include <md5cine/encode.h>
 
-#define W 96
-#define H 64
-#define FPS 24
+#include "test.h"
+
+#define W       96
+#define H       64
+#define FPS     24
 #define NFRAMES 24
 
-static const int64_t shots[] = {0, 10};
+static const int64_t shots[] = { 0, 10 };
 
 /* Frame k: smooth gradients that move with k, and a blue level that jumps at the cut
  * (frame 10), so each frame differs and the cut is a real change of picture. */
@@ -139,8 +138,8 @@ typedef struct probe {
     bool key[NFRAMES];        /* decoded frame k is a keyframe */
     bool intra[NFRAMES];      /* decoded frame k is an I picture */
     bool seen[NFRAMES];
-    bool idr[NFRAMES];        /* H.264: the packet of frame k holds an IDR slice (NAL 5) */
-    double min_psnr;          /* over decoded frames, RGB against the source */
+    bool idr[NFRAMES]; /* H.264: the packet of frame k holds an IDR slice (NAL 5) */
+    double min_psnr;   /* over decoded frames, RGB against the source */
     int chapters;
     double chapter_start[4];
     char chapter_title[4][32];
@@ -167,12 +166,11 @@ static double psnr_rgb(const uint8_t *a, const uint8_t *b)
 static void to_rgba(const AVFrame *f, uint8_t *rgba)
 {
     const int *c709 = sws_getCoefficients(SWS_CS_ITU709);
-    struct SwsContext *s = sws_getContext(W, H, (enum AVPixelFormat)f->format, W, H,
-                                          AV_PIX_FMT_RGBA,
-                                          SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
-                                          NULL, NULL, NULL);
-    uint8_t *dst[1] = {rgba};
-    int dst_stride[1] = {W * 4};
+    struct SwsContext *s =
+            sws_getContext(W, H, (enum AVPixelFormat)f->format, W, H, AV_PIX_FMT_RGBA,
+                           SWS_BILINEAR | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
+    uint8_t *dst[1] = { rgba };
+    int dst_stride[1] = { W * 4 };
 
     sws_setColorspaceDetails(s, c709, 0, c709, 1, 0, 1 << 16, 1 << 16);
     sws_scale(s, (const uint8_t *const *)f->data, f->linesize, 0, H, dst, dst_stride);
@@ -183,7 +181,7 @@ static void note_frame(probe *pr, const AVFrame *f, AVRational tb, int64_t start
 {
     uint8_t src[W * H * 4], back[W * H * 4];
     int64_t pts = f->best_effort_timestamp - (start == AV_NOPTS_VALUE ? 0 : start);
-    int64_t k = av_rescale_q(pts, tb, (AVRational){1, FPS});
+    int64_t k = av_rescale_q(pts, tb, (AVRational){ 1, FPS });
     double p;
 
     pr->frames++;
@@ -205,7 +203,7 @@ static void note_idr(const AVStream *st, const AVPacket *pkt, probe *pr)
 {
     const AVCodecParameters *cp = st->codecpar;
     int64_t start = st->start_time == AV_NOPTS_VALUE ? 0 : st->start_time;
-    int64_t k = av_rescale_q(pkt->pts - start, st->time_base, (AVRational){1, FPS});
+    int64_t k = av_rescale_q(pkt->pts - start, st->time_base, (AVRational){ 1, FPS });
     size_t lensize, pos = 0;
 
     if (cp->codec_id != AV_CODEC_ID_H264 || cp->extradata_size < 5 || cp->extradata[0] != 1 ||
@@ -366,7 +364,7 @@ static void writes_mp4_with_shots_as_keyframes_and_chapters(void)
 
 static void writes_mkv_and_mov(void)
 {
-    const char *leaves[] = {"shots.mkv", "shots.mov"};
+    const char *leaves[] = { "shots.mkv", "shots.mov" };
 
     for (int i = 0; i < 2; i++) {
         char path[512];
@@ -407,7 +405,7 @@ static bool same_bytes(const char *a, const char *b)
 
 static void two_encodes_give_identical_bytes(void)
 {
-    const char *exts[] = {"mp4", "mkv"};
+    const char *exts[] = { "mp4", "mkv" };
 
     for (int i = 0; i < 2; i++) {
         char a[512], b[512], leaf[32];
@@ -430,9 +428,9 @@ static void two_encodes_give_identical_bytes(void)
 
 static void falls_back_along_the_chain_and_says_so(void)
 {
-    const char *const chain[] = {"no-such-encoder-2", "mpeg4", NULL};
+    const char *const chain[] = { "no-such-encoder-2", "mpeg4", NULL };
     char path[512], used[64];
-    warn_log log = {0};
+    warn_log log = { 0 };
     mc_encoder_desc d;
     mc_error err;
     probe pr;
@@ -457,7 +455,7 @@ static void falls_back_along_the_chain_and_says_so(void)
 static void default_chain_replaces_a_missing_encoder_with_libx264(void)
 {
     char path[512], used[64];
-    warn_log log = {0};
+    warn_log log = { 0 };
     mc_encoder_desc d;
     mc_error err;
 
@@ -541,7 +539,7 @@ static void destroy_without_finish_leaves_no_file(void)
  * name, 3 something left in the folder. */
 static int encode_past_size_limit(const char *dir, const char *leaf)
 {
-    struct rlimit rl = {2048, 2048};
+    struct rlimit rl = { 2048, 2048 };
     char path[600];
     mc_encoder_desc d;
     mc_error err;
@@ -564,7 +562,7 @@ static int encode_past_size_limit(const char *dir, const char *leaf)
 
 static void a_full_disk_is_an_io_error_and_leaves_nothing(void)
 {
-    const char *leaves[] = {"full.mp4", "full.y4m"};
+    const char *leaves[] = { "full.mp4", "full.y4m" };
 
     for (int i = 0; i < 2; i++) {
         char dir[512];
@@ -605,7 +603,7 @@ static void rejects_odd_sizes_and_writes_nothing(void)
 
 static void rejects_unknown_extension_and_unordered_shots(void)
 {
-    static const int64_t bad_shots[] = {0, 10, 10};
+    static const int64_t bad_shots[] = { 0, 10, 10 };
     mc_encoder_desc d;
     mc_encoder *enc = NULL;
     mc_error err;
@@ -624,7 +622,7 @@ static void rejects_unknown_extension_and_unordered_shots(void)
 /* ------------------------------------------------------------------------------------- */
 /* yuv4mpeg2                                                                             */
 
-#define Y4M_HEADER "YUV4MPEG2 W96 H64 F24:1 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n"
+#define Y4M_HEADER      "YUV4MPEG2 W96 H64 F24:1 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n"
 #define Y4M_FRAME_BYTES (6 + W * H * 3 / 2) /* "FRAME\n" + Y + U/4 + V/4 */
 
 /* Writes three frames: red, grey 128, and white-over-black given bottom row first. */
@@ -679,8 +677,8 @@ static void check_y4m_bytes(const uint8_t *data, size_t len)
     EXPECT_NEAR(f0[ysize + csize], 240, 1);
     EXPECT_NEAR(f1[ysize / 2], 126, 1);
     EXPECT_NEAR(f1[ysize + 5], 128, 1);
-    EXPECT_NEAR(f2[0], 235, 1);                /* top row: white */
-    EXPECT_NEAR(f2[ysize - 1], 16, 1);         /* bottom row: black */
+    EXPECT_NEAR(f2[0], 235, 1);        /* top row: white */
+    EXPECT_NEAR(f2[ysize - 1], 16, 1); /* bottom row: black */
 }
 
 static void check_y4m_file(const char *path)

@@ -1,20 +1,20 @@
 /* The frame pipeline: order, exactly-once delivery, buffer reuse, error and cancel paths. */
-#include "test.h"
-
-#include <md5cine/pipeline.h>
-
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <time.h>
 
-#define FW 8
-#define FH 4
+#include <md5cine/pipeline.h>
+
+#include "test.h"
+
+#define FW      8
+#define FH      4
 #define NFRAMES 60
 
 static void sleep_ms(int ms)
 {
-    struct timespec ts = {0, (long)ms * 1000000L};
+    struct timespec ts = { 0, (long)ms * 1000000L };
 
     nanosleep(&ts, NULL);
 }
@@ -46,13 +46,12 @@ typedef struct recorder {
     int64_t order[NFRAMES];   /* frames in sink order (one sink thread only) */
     atomic_int seen[NFRAMES]; /* times each frame was sunk */
     atomic_int bad_contents;
-    int fail_at;              /* frame whose sink call fails; -1: none */
-    int delay_ms;             /* per sink call */
+    int fail_at;  /* frame whose sink call fails; -1: none */
+    int delay_ms; /* per sink call */
     atomic_int max_thread;
 } recorder;
 
-static mc_status record_sink(void *user, int thread, const uint8_t *rgba, int64_t k,
-                             mc_error *err)
+static mc_status record_sink(void *user, int thread, const uint8_t *rgba, int64_t k, mc_error *err)
 {
     recorder *r = user;
     int n = atomic_fetch_add(&r->calls, 1);
@@ -107,7 +106,7 @@ static mc_status produce(mc_pipeline *p, int n, uint8_t **ptrs, mc_error *err)
 
 static void keeps_submission_order_with_one_sink_thread(void)
 {
-    recorder r = {.fail_at = -1};
+    recorder r = { .fail_at = -1 };
     mc_pipeline_desc d = make_desc(&r, 3, 1);
     mc_pipeline *p;
     mc_error err;
@@ -125,7 +124,7 @@ static void keeps_submission_order_with_one_sink_thread(void)
 
 static void several_sink_threads_sink_each_frame_once(void)
 {
-    recorder r = {.fail_at = -1, .delay_ms = 1};
+    recorder r = { .fail_at = -1, .delay_ms = 1 };
     mc_pipeline_desc d = make_desc(&r, 6, 4);
     mc_pipeline *p;
     mc_error err;
@@ -143,7 +142,7 @@ static void several_sink_threads_sink_each_frame_once(void)
 
 static void reuses_exactly_depth_buffers(void)
 {
-    recorder r = {.fail_at = -1};
+    recorder r = { .fail_at = -1 };
     mc_pipeline_desc d = make_desc(&r, 3, 1);
     uint8_t *ptrs[NFRAMES], *distinct[NFRAMES];
     int ndistinct = 0;
@@ -167,7 +166,7 @@ static void reuses_exactly_depth_buffers(void)
 
 static void sink_error_stops_the_pipeline_and_reaches_the_producer(void)
 {
-    recorder r = {.fail_at = 5};
+    recorder r = { .fail_at = 5 };
     mc_pipeline_desc d = make_desc(&r, 3, 1);
     mc_pipeline_stats st;
     mc_pipeline *p;
@@ -194,8 +193,7 @@ typedef struct gate {
 } gate;
 
 /* A sink that blocks until the gate opens: it holds its buffer, so the producer runs out. */
-static mc_status gated_sink(void *user, int thread, const uint8_t *rgba, int64_t k,
-                            mc_error *err)
+static mc_status gated_sink(void *user, int thread, const uint8_t *rgba, int64_t k, mc_error *err)
 {
     gate *g = user;
 
@@ -220,7 +218,7 @@ static void *cancel_later(void *arg)
 
 static void cancel_wakes_a_blocked_acquire(void)
 {
-    gate g = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+    gate g = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
     mc_pipeline_desc d;
     mc_pipeline *p;
     pthread_t t;
@@ -252,7 +250,7 @@ static void cancel_wakes_a_blocked_acquire(void)
 
 static void measures_time_in_the_sink_and_waiting_for_buffers(void)
 {
-    recorder r = {.fail_at = -1, .delay_ms = 2};
+    recorder r = { .fail_at = -1, .delay_ms = 2 };
     mc_pipeline_desc d = make_desc(&r, 2, 1);
     mc_pipeline_stats st;
     mc_pipeline *p;
@@ -273,7 +271,7 @@ static void measures_time_in_the_sink_and_waiting_for_buffers(void)
 
 static void rejects_bad_descs_and_foreign_buffers(void)
 {
-    recorder r = {.fail_at = -1};
+    recorder r = { .fail_at = -1 };
     mc_pipeline_desc d = make_desc(&r, 0, 0);
     uint8_t foreign[FW * FH * 4];
     mc_pipeline *p = NULL;
@@ -296,7 +294,7 @@ static void rejects_bad_descs_and_foreign_buffers(void)
 
 static void destroy_without_finish_stops_cleanly(void)
 {
-    recorder r = {.fail_at = -1, .delay_ms = 1};
+    recorder r = { .fail_at = -1, .delay_ms = 1 };
     mc_pipeline_desc d = make_desc(&r, 4, 2);
     mc_pipeline *p;
     mc_error err;

@@ -7,9 +7,10 @@
  *
  * Defaults (a zero field in mc_encoder_desc):
  *   codec    "libx264"; when the asked encoder is not in this libavcodec, the chain
- *            libx264 -> mpeg4 (or desc.fallbacks) is tried, the desc's warn callback is told "encoder 'X' is not
- *            available, using 'Y'" and mc_encoder_codec_name() says which one is used. Nothing
- *            is substituted silently. An encoder that exists but fails to open is an error.
+ *            libx264 -> mpeg4 (or desc.fallbacks) is tried, the desc's warn callback is told
+ *            "encoder 'X' is not available, using 'Y'" and mc_encoder_codec_name() says
+ *            which one is used. Nothing is substituted silently. An encoder that exists but
+ *            fails to open is an error.
  *   crf      MC_ENCODER_DEFAULT_CRF (18: review quality). For encoders without CRF (mpeg4)
  *            the value maps to a fixed quantiser: qscale = max(1, crf / 6).
  *   preset   MC_ENCODER_DEFAULT_PRESET ("veryfast"; x264 only). Measured on 120 demo frames
@@ -61,12 +62,12 @@
 
 #include <md5cine/error.h>
 
-#define MC_ENCODER_DEFAULT_CODEC "libx264"
-#define MC_ENCODER_DEFAULT_CRF 18
-#define MC_ENCODER_DEFAULT_PRESET "veryfast"
+#define MC_ENCODER_DEFAULT_CODEC   "libx264"
+#define MC_ENCODER_DEFAULT_CRF     18
+#define MC_ENCODER_DEFAULT_PRESET  "veryfast"
 #define MC_ENCODER_DEFAULT_THREADS 2
-#define MC_ENCODER_MIN_SIZE 16
-#define MC_ENCODER_MAX_SIZE 16384
+#define MC_ENCODER_MIN_SIZE        16
+#define MC_ENCODER_MAX_SIZE        16384
 
 typedef struct mc_encoder mc_encoder;
 
@@ -75,36 +76,38 @@ typedef struct mc_encoder_desc {
     int width, height;  /* pixels, even, MC_ENCODER_MIN_SIZE..MC_ENCODER_MAX_SIZE */
     int fps;            /* frames per second, 1..1000 */
     const char *codec;  /* libavcodec encoder name; NULL -> MC_ENCODER_DEFAULT_CODEC */
-    const char *const *fallbacks; /* NULL-terminated encoder names tried, in order, when
-                                     codec is missing; NULL -> {"libx264", "mpeg4", NULL} */
     int crf;            /* 1..51 quality (lower is better); 0 -> MC_ENCODER_DEFAULT_CRF */
     const char *preset; /* x264 preset; NULL -> MC_ENCODER_DEFAULT_PRESET */
     int threads;        /* encoder threads, 1..16; 0 -> MC_ENCODER_DEFAULT_THREADS */
     bool bottom_up;     /* frames arrive bottom row first (glReadPixels order) */
-    const int64_t *shot_starts; /* strictly increasing output frame indices; may be NULL */
-    const int *shot_numbers;    /* chapter numbers, shot_count of them; NULL -> 1, 2, ... */
-    size_t shot_count;
-    bool ffmpeg_log;    /* let FFmpeg print its warnings/errors on stderr; false silences
+    bool ffmpeg_log;    /* let FFmpeg print warnings and errors on stderr; false silences
                            FFmpeg's log (av_log_set_level, process-wide) at create */
-    mc_warn_fn warn;    /* told about encoder substitutions; may be NULL (then dropped) */
+    /* NULL-terminated encoder names tried in order when codec is missing;
+     * NULL -> {"libx264", "mpeg4", NULL} */
+    const char *const *fallbacks;
+    /* shot_count strictly increasing output frame indices where shots start; may be NULL */
+    const int64_t *shot_starts;
+    /* the shots' chapter numbers, shot_count of them; NULL -> 1, 2, ... */
+    const int *shot_numbers;
+    size_t shot_count;
+    mc_warn_fn warn; /* told about encoder substitutions; may be NULL (then dropped) */
     void *warn_user;
 } mc_encoder_desc;
 
 /* Opens the output (under its temporary name) and the encoder. *out is NULL on failure.
- * The desc and its arrays are copied; the caller keeps ownership. Errors: MC_ERR_USAGE (bad
- * size, fps, crf, threads, extension, shot list; message names the value), MC_ERR_IO (the
- * folder cannot be written; names the file), MC_ERR_CODEC (no usable encoder, the encoder
- * refused the settings), MC_ERR_NOMEM. */
+ * The desc, its path and its arrays are copied (the caller keeps ownership; nothing in desc
+ * is used after create returns). Errors: MC_ERR_USAGE (bad size, fps, crf, threads,
+ * extension, shot list; the message names the value), MC_ERR_IO (the folder cannot be
+ * written; names the file), MC_ERR_CODEC (no usable encoder, or the encoder refused the
+ * settings), MC_ERR_NOMEM. */
 mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_error *err);
 
 /* Converts and encodes one frame: width * height RGBA pixels, rows `stride` bytes apart
  * (stride >= width * 4), top row first unless desc.bottom_up. The pixels are not kept after
  * the call returns. md5cine allocates nothing per frame (FFmpeg allocates each compressed
- * packet). Errors: MC_ERR_CODEC,
- * MC_ERR_IO (naming the file, e.g. a full disk), MC_ERR_USAGE (after finish or a failure).
- * After an error the encoder only accepts mc_encoder_destroy. */
-mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride,
-                                mc_error *err);
+ * packet). Errors: MC_ERR_CODEC, MC_ERR_IO (naming the file, e.g. a full disk), MC_ERR_USAGE
+ * (after finish or a failure). After an error the encoder only accepts mc_encoder_destroy. */
+mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride, mc_error *err);
 
 /* Flushes the encoder, writes the trailer (chapters, faststart index) and renames the file
  * into place. Errors as for write; on failure the temporary file is removed. Calling it a

@@ -28,8 +28,8 @@
 #include <md5cine/error.h>
 
 #define MC_PIPELINE_DEFAULT_DEPTH 3
-#define MC_PIPELINE_MAX_DEPTH 64
-#define MC_PIPELINE_MAX_THREADS 16
+#define MC_PIPELINE_MAX_DEPTH     64
+#define MC_PIPELINE_MAX_THREADS   16
 
 typedef struct mc_pipeline mc_pipeline;
 
@@ -37,8 +37,8 @@ typedef struct mc_pipeline mc_pipeline;
  * can keep per-thread scratch memory made before the pipeline starts. rgba holds
  * width * height * 4 bytes, rows width * 4 apart, in whatever order the producer wrote them;
  * it is read-only and valid only during the call. Returns MC_OK or fills err. */
-typedef mc_status (*mc_sink_fn)(void *user, int thread, const uint8_t *rgba,
-                                int64_t frame_index, mc_error *err);
+typedef mc_status (*mc_sink_fn)(void *user, int thread, const uint8_t *rgba, int64_t frame_index,
+                                mc_error *err);
 
 typedef struct mc_pipeline_desc {
     int width, height; /* frame size in pixels, > 0 */
@@ -50,9 +50,9 @@ typedef struct mc_pipeline_desc {
 
 /* Seconds measured inside the pipeline (monotonic clock), for benchmarks and progress. */
 typedef struct mc_pipeline_stats {
-    int64_t submitted;    /* frames handed to submit */
-    int64_t sunk;         /* frames whose sink call returned MC_OK */
-    double sink_seconds;  /* time spent inside sink calls, summed over sink threads */
+    int64_t submitted;           /* frames handed to submit */
+    int64_t sunk;                /* frames whose sink call returned MC_OK */
+    double sink_seconds;         /* time spent inside sink calls, summed over sink threads */
     double acquire_wait_seconds; /* time the producer blocked in acquire for a free buffer */
     double sink_idle_seconds;    /* time sink threads waited for a frame, summed */
 } mc_pipeline_stats;

@@ -6,7 +6,7 @@
 
 /* Seconds between two outputs (bar redraws or JSON lines). */
 #define MIN_INTERVAL 0.1
-#define BAR_CELLS 24
+#define BAR_CELLS    24
 
 static double now_seconds(void)
 {
@@ -29,8 +29,7 @@ bool mc_progress_parse_mode(const char *s, mc_progress_mode *out)
     return true;
 }
 
-void mc_progress_begin(mc_progress *p, mc_progress_mode mode, int64_t total, FILE *bar,
-                       FILE *json)
+void mc_progress_begin(mc_progress *p, mc_progress_mode mode, int64_t total, FILE *bar, FILE *json)
 {
     memset(p, 0, sizeof *p);
     p->mode = mode;

@@ -37,8 +37,7 @@ bool mc_progress_parse_mode(const char *s, mc_progress_mode *out);
 
 /* Starts the clock. total is the number of frames that will be reported (>= 0). bar and
  * json may be NULL when the mode does not use them. */
-void mc_progress_begin(mc_progress *p, mc_progress_mode mode, int64_t total, FILE *bar,
-                       FILE *json);
+void mc_progress_begin(mc_progress *p, mc_progress_mode mode, int64_t total, FILE *bar, FILE *json);
 
 /* Reports that `done` frames (1..total) are finished. Cheap when nothing is printed. */
 void mc_progress_update(mc_progress *p, int64_t done);
