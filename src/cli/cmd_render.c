@@ -174,8 +174,7 @@ static void default_diff_dir(const render_run *run, char *out, size_t cap)
         mc_png_pattern_dir(&o->pattern, buf, sizeof buf);
     else
         snprintf(buf, sizeof buf, "%s",
-                 o->out_kind == MC_OUT_VIDEO && strcmp(o->out, "-") != 0 ? o->out
-                                                                           : o->reference);
+                 o->out_kind == MC_OUT_VIDEO && strcmp(o->out, "-") != 0 ? o->out : o->reference);
     n = strlen(buf);
     while (n > 1 && buf[n - 1] == '/')
         buf[--n] = '\0';
@@ -447,9 +446,8 @@ static void report_output(const render_run *run, bool ok, bool interrupted)
         return;
     fprintf(stderr, "md5cine: wrote %s%s%s: %lld frames (%lld-%lld), %dx%d, %d fps%s%s\n",
             strcmp(o->out, "-") == 0 ? "stdout" : "'", strcmp(o->out, "-") == 0 ? "" : o->out,
-            strcmp(o->out, "-") == 0 ? "" : "'",
-            (long long)run->rendered, (long long)run->first, (long long)run->last, run->width,
-            run->height, run->fps, run->enc ? ", " : "",
+            strcmp(o->out, "-") == 0 ? "" : "'", (long long)run->rendered, (long long)run->first,
+            (long long)run->last, run->width, run->height, run->fps, run->enc ? ", " : "",
             run->enc ? mc_encoder_codec_name(run->enc) : "");
 }
 
@@ -529,8 +527,8 @@ int mc_cmd_render(int argc, char **argv)
         return rc;
     memset(&run, 0, sizeof run);
     run.o = &o;
-    run.info = (o.out && strcmp(o.out, "-") == 0) || o.progress == MC_PROGRESS_JSON ? stderr
-                                                                                    : stdout;
+    run.info =
+            (o.out && strcmp(o.out, "-") == 0) || o.progress == MC_PROGRESS_JSON ? stderr : stdout;
     install_handlers();
     rc = prepare(&run);
     if (rc == -1)

@@ -11,33 +11,33 @@
 #include "render_cli.h"
 
 static const char usage_text[] =
-    "usage: md5cine render SCENE -o OUT [options]\n"
-    "  OUT is a video (.mp4 .mkv .mov; .y4m uncompressed), a PNG pattern with a printf-style\n"
-    "  output frame number such as 'frames/%05d.png', or '-' (yuv4mpeg2 on stdout).\n"
-    "  The scene's output { } block gives defaults; these options win.\n"
-    "  --size WxH            output size (default: the scene's, else 1280x720; even for video)\n"
-    "  --fps N               output frame rate (default: the scene's, else the camera's)\n"
-    "  --frames A-B          render output frames A to B only (inclusive); also --frames A\n"
-    "  --crf N --preset P --codec NAME   encoder settings (default 18, veryfast, libx264)\n"
-    "  --msaa 0|4            antialiasing samples (default 4)\n"
-    "  --background C        R,G,B in 0..1 (or 0..255 integers when any value is above 1),\n"
-    "                        #rrggbb, or 'none': transparent, RGBA PNGs only\n"
-    "                        (default: the scene's, else black)\n"
-    "  --shading lit|unlit|normals   (default lit)\n"
-    "  --fov-mode file|doom  the file's fov is horizontal (default), or Doom's 4:3 rule\n"
-    "  --overlay             burn in the frame number, time code HH:MM:SS:FF and shot\n"
-    "  --lenient             accept the harmless deviations of shipped game files\n"
-    "  --quiet               no progress (warnings and errors are still printed)\n"
-    "  --progress auto|json|none   a bar on a terminal (default), or JSON lines on stdout\n"
-    "                        (stderr when OUT is '-')\n"
-    "  --stats               print the time of each stage per frame at the end\n"
-    "  --reference REF       compare every frame with REF (a folder of numbered PNGs, a\n"
-    "                        PNG or a video); -o is then optional\n"
-    "  --diff DIR            where failing frames and difference pictures go (default: beside\n"
-    "                        the output: OUT without extension + '.diff', or REF + '.diff')\n"
-    "  --update-reference    write missing and failing frames into the folder REF instead\n"
-    "exit status: 0 done, 1 frames differ from the reference, 2 bad input or usage,\n"
-    "3 runtime failure (GL, encoder, I/O), 130 interrupted (SIGINT), 143 (SIGTERM)\n";
+        "usage: md5cine render SCENE -o OUT [options]\n"
+        "  OUT is a video (.mp4 .mkv .mov; .y4m uncompressed), a PNG pattern with a printf-style\n"
+        "  output frame number such as 'frames/%05d.png', or '-' (yuv4mpeg2 on stdout).\n"
+        "  The scene's output { } block gives defaults; these options win.\n"
+        "  --size WxH            output size (default: the scene's, else 1280x720; even for video)\n"
+        "  --fps N               output frame rate (default: the scene's, else the camera's)\n"
+        "  --frames A-B          render output frames A to B only (inclusive); also --frames A\n"
+        "  --crf N --preset P --codec NAME   encoder settings (default 18, veryfast, libx264)\n"
+        "  --msaa 0|4            antialiasing samples (default 4)\n"
+        "  --background C        R,G,B in 0..1 (or 0..255 integers when any value is above 1),\n"
+        "                        #rrggbb, or 'none': transparent, RGBA PNGs only\n"
+        "                        (default: the scene's, else black)\n"
+        "  --shading lit|unlit|normals   (default lit)\n"
+        "  --fov-mode file|doom  the file's fov is horizontal (default), or Doom's 4:3 rule\n"
+        "  --overlay             burn in the frame number, time code HH:MM:SS:FF and shot\n"
+        "  --lenient             accept the harmless deviations of shipped game files\n"
+        "  --quiet               no progress (warnings and errors are still printed)\n"
+        "  --progress auto|json|none   a bar on a terminal (default), or JSON lines on stdout\n"
+        "                        (stderr when OUT is '-')\n"
+        "  --stats               print the time of each stage per frame at the end\n"
+        "  --reference REF       compare every frame with REF (a folder of numbered PNGs, a\n"
+        "                        PNG or a video); -o is then optional\n"
+        "  --diff DIR            where failing frames and difference pictures go (default: beside\n"
+        "                        the output: OUT without extension + '.diff', or REF + '.diff')\n"
+        "  --update-reference    write missing and failing frames into the folder REF instead\n"
+        "exit status: 0 done, 1 frames differ from the reference, 2 bad input or usage,\n"
+        "3 runtime failure (GL, encoder, I/O), 130 interrupted (SIGINT), 143 (SIGTERM)\n";
 
 double mc_cli_now(void)
 {
@@ -109,8 +109,9 @@ bool mc_png_pattern_parse(const char *s, mc_png_pattern *p, char *why, size_t ca
             while (*d >= '0' && *d <= '9' && w <= 20)
                 w = w * 10 + (*d++ - '0');
             if (*d != 'd' || w > 20 || found) {
-                snprintf(why, cap, "%s", found ? "has two frame numbers"
-                                               : "may only use '%d' with a width, as in '%05d'");
+                snprintf(why, cap, "%s",
+                         found ? "has two frame numbers"
+                               : "may only use '%d' with a width, as in '%05d'");
                 return false;
             }
             p->width = (int)w;
@@ -388,8 +389,9 @@ static int choice_option(const char *arg, const char *v, mc_render_opts *o)
 }
 
 static const char *const value_options[] = {
-    "-o", "--output", "--size", "--fps", "--frames", "--crf", "--preset", "--codec", "--msaa",
-    "--background", "--shading", "--fov-mode", "--progress", "--reference", "--diff",
+    "-o",        "--output",   "--size",     "--fps",       "--frames",
+    "--crf",     "--preset",   "--codec",    "--msaa",      "--background",
+    "--shading", "--fov-mode", "--progress", "--reference", "--diff",
 };
 
 static bool takes_value(const char *arg)

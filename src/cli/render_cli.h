@@ -24,7 +24,7 @@
 #define MC_PATH_CAP 4096
 
 /* Default output size when neither the scene nor --size gives one. */
-#define MC_RENDER_DEFAULT_WIDTH 1280
+#define MC_RENDER_DEFAULT_WIDTH  1280
 #define MC_RENDER_DEFAULT_HEIGHT 720
 
 /* Most failing reference frames listed one by one (the rest are only counted). */
@@ -149,9 +149,9 @@ enum {
 };
 
 typedef struct mc_ref_check {
-    const char *path;   /* REF */
-    mc_frames_in *src;  /* NULL when REF is an empty or new folder (update mode) */
-    bool update;        /* write missing/failing frames into REF instead of failing */
+    const char *path;  /* REF */
+    mc_frames_in *src; /* NULL when REF is an empty or new folder (update mode) */
+    bool update;       /* write missing/failing frames into REF instead of failing */
     mc_compare_opts opts;
     mc_compare_work work;
     char diff_dir[MC_PATH_CAP];
@@ -181,13 +181,12 @@ typedef struct mc_sink {
 } mc_sink;
 
 /* The mc_sink_fn of the pipeline: user is an mc_sink. */
-mc_status mc_sink_frame(void *user, int thread, const uint8_t *rgba, int64_t frame,
-                        mc_error *err);
+mc_status mc_sink_frame(void *user, int thread, const uint8_t *rgba, int64_t frame, mc_error *err);
 
 /* Opens REF (or prepares an empty folder in update mode), allocates the comparison buffers.
  * diff_dir: where failing frames and difference pictures go. */
-mc_status mc_ref_check_open(mc_ref_check *c, const char *path, bool update, int width,
-                            int height, const char *diff_dir, mc_error *err);
+mc_status mc_ref_check_open(mc_ref_check *c, const char *path, bool update, int width, int height,
+                            const char *diff_dir, mc_error *err);
 
 /* Prints the table of failing frames and the summary to `to`. */
 void mc_ref_check_report(const mc_ref_check *c, FILE *to);

@@ -71,8 +71,8 @@ static void position_image_error(const mc_scene *s, const char *path, mc_error *
             char msg[sizeof err->msg];
 
             snprintf(msg, sizeof msg, "%s", err->msg);
-            mc_error_set(err, err->code, s->name, a->materials[m].line, a->materials[m].col,
-                         "%s", msg);
+            mc_error_set(err, err->code, s->name, a->materials[m].line, a->materials[m].col, "%s",
+                         msg);
             return;
         }
     }

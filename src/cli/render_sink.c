@@ -11,8 +11,8 @@
 #include "cli.h"
 #include "render_cli.h"
 
-static mc_status write_png(mc_sink_thread *t, const char *path, const uint8_t *rgba, int w,
-                           int h, int alpha, mc_error *err)
+static mc_status write_png(mc_sink_thread *t, const char *path, const uint8_t *rgba, int w, int h,
+                           int alpha, mc_error *err)
 {
     mc_status st = mc_png_encode(rgba, w, h, (size_t)w * 4, alpha, 0, &t->png, err);
 
@@ -74,8 +74,8 @@ static mc_status write_diff(mc_ref_check *c, mc_sink_thread *t, const mc_frame *
         return st;
     if (!ref)
         return MC_OK;
-    mc_compare_diff_image(ref->rgba, ref->stride, rgba, (size_t)c->width * 4, c->width,
-                          c->height, &c->opts, c->diff, (size_t)c->width * 4);
+    mc_compare_diff_image(ref->rgba, ref->stride, rgba, (size_t)c->width * 4, c->width, c->height,
+                          &c->opts, c->diff, (size_t)c->width * 4);
     snprintf(t->path, sizeof t->path, "%s/diff_%05lld.png", c->diff_dir, (long long)frame);
     st = write_png(t, t->path, c->diff, c->width, c->height, 0, err);
     if (st == MC_OK && row)
@@ -101,8 +101,8 @@ static mc_status no_reference(mc_ref_check *c, mc_sink_thread *t, const uint8_t 
     return write_diff(c, t, NULL, rgba, frame, row, err);
 }
 
-static mc_status check_frame(mc_ref_check *c, mc_sink_thread *t, const uint8_t *rgba,
-                             int64_t frame, mc_error *err)
+static mc_status check_frame(mc_ref_check *c, mc_sink_thread *t, const uint8_t *rgba, int64_t frame,
+                             mc_error *err)
 {
     size_t index;
     mc_frame ref;
@@ -137,8 +137,7 @@ static mc_status check_frame(mc_ref_check *c, mc_sink_thread *t, const uint8_t *
     return write_diff(c, t, &ref, rgba, frame, row, err);
 }
 
-mc_status mc_sink_frame(void *user, int thread, const uint8_t *rgba, int64_t frame,
-                        mc_error *err)
+mc_status mc_sink_frame(void *user, int thread, const uint8_t *rgba, int64_t frame, mc_error *err)
 {
     mc_sink *s = user;
     mc_sink_thread *t = &s->per_thread[thread];
@@ -206,8 +205,8 @@ static mc_status open_for_update(mc_ref_check *c, const char *path, mc_error *er
     return mc_frames_open(path, &c->src, err);
 }
 
-mc_status mc_ref_check_open(mc_ref_check *c, const char *path, bool update, int width,
-                            int height, const char *diff_dir, mc_error *err)
+mc_status mc_ref_check_open(mc_ref_check *c, const char *path, bool update, int width, int height,
+                            const char *diff_dir, mc_error *err)
 {
     mc_status st;
 
@@ -237,9 +236,9 @@ static void print_row(const mc_ref_row *row, FILE *to)
     } else if (row->kind == MC_REF_SIZE) {
         fprintf(to, "%7lld  %-60s", (long long)row->frame, row->reasons);
     } else {
-        fprintf(to, "%7lld  %4d %8.3f %8.2f %7.4f %8.3f%%  %s", (long long)row->frame,
-                r->max_diff, r->mean_diff, isinf(r->psnr) ? 99.99 : r->psnr, r->ssim,
-                r->over_share * 100.0, row->reasons);
+        fprintf(to, "%7lld  %4d %8.3f %8.2f %7.4f %8.3f%%  %s", (long long)row->frame, r->max_diff,
+                r->mean_diff, isinf(r->psnr) ? 99.99 : r->psnr, r->ssim, r->over_share * 100.0,
+                row->reasons);
     }
     fputc('\n', to);
     if (row->written[0])
@@ -259,8 +258,9 @@ void mc_ref_check_report(const mc_ref_check *c, FILE *to)
             fprintf(to, "... and %lld more\n", (long long)(bad - (int64_t)c->num_rows));
     }
     if (c->update) {
-        fprintf(to, "reference '%s': %lld frames checked, %lld matched, %lld written "
-                    "(%lld missing, %lld failing)\n",
+        fprintf(to,
+                "reference '%s': %lld frames checked, %lld matched, %lld written "
+                "(%lld missing, %lld failing)\n",
                 c->path, (long long)c->checked, (long long)c->passed, (long long)c->written,
                 (long long)c->missing, (long long)c->failed);
         return;
