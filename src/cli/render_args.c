@@ -402,13 +402,10 @@ static bool takes_value(const char *arg)
     return false;
 }
 
-/* Flags without a value. Returns -1 when handled, 0 if unknown, MC_EXIT_OK for --help. */
+/* Flags without a value (--help is handled by the caller). Returns -1 when handled, 0 if
+ * unknown. */
 static int flag_option(const char *arg, mc_render_opts *o)
 {
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-        fputs(usage_text, stdout);
-        return MC_EXIT_OK;
-    }
     if (strcmp(arg, "--overlay") == 0)
         o->overlay = true;
     else if (strcmp(arg, "--lenient") == 0)
@@ -444,6 +441,10 @@ int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
         const char *arg = argv[i];
         int rc;
 
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return MC_EXIT_OK;
+        }
         if (arg[0] != '-' || strcmp(arg, "-") == 0) {
             if (o->scene)
                 return mc_usage_error("unexpected argument '%s' (one scene per render)", arg);
