@@ -695,6 +695,31 @@ static void check_y4m_file(const char *path)
     free(data);
 }
 
+/* FFmpeg's yuv4mpeg demuxer reads the stream as 3 frames of 96x64 yuv420p, limited range. */
+static void check_y4m_with_ffmpeg(const char *path)
+{
+    AVFormatContext *fc = NULL;
+    AVPacket *pkt = av_packet_alloc();
+    int packets = 0;
+
+    ASSERT(pkt != NULL);
+    ASSERT(avformat_open_input(&fc, path, NULL, NULL) == 0);
+    EXPECT_EQ_STR(fc->iformat->name, "yuv4mpegpipe");
+    EXPECT_EQ_INT(fc->nb_streams, 1);
+    EXPECT_EQ_INT(fc->streams[0]->codecpar->width, W);
+    EXPECT_EQ_INT(fc->streams[0]->codecpar->height, H);
+    EXPECT_EQ_INT(fc->streams[0]->codecpar->format, AV_PIX_FMT_YUV420P);
+    EXPECT_EQ_INT(fc->streams[0]->codecpar->color_range, AVCOL_RANGE_MPEG);
+    EXPECT_EQ_INT(fc->streams[0]->avg_frame_rate.num, FPS);
+    while (av_read_frame(fc, pkt) >= 0) {
+        packets++;
+        av_packet_unref(pkt);
+    }
+    EXPECT_EQ_INT(packets, 3);
+    av_packet_free(&pkt);
+    avformat_close_input(&fc);
+}
+
 static void writes_y4m_file_with_bt709_limited_values(void)
 {
     char path[512];
@@ -703,6 +728,7 @@ static void writes_y4m_file_with_bt709_limited_values(void)
     test_tmp_path(path, sizeof path, "frames.y4m");
     ASSERT_OK(write_y4m_frames(path, &err), &err);
     check_y4m_file(path);
+    check_y4m_with_ffmpeg(path);
     unlink(path);
 }
 
