@@ -1,9 +1,11 @@
 /* Renderer and PNG writer figures: ms per frame to draw a textured, lit mesh the size of a
  * skinned character (re-uploaded every frame, as skinning does) plus readback, at 720p and
- * 1080p with and without 4x MSAA; then PNG encoding of those frames with this project's zlib
- * writer at several levels against stb_image_write's built-in deflate.
+ * 1080p with and without 4x MSAA; then PNG encoding of those frames by mc_png_encode
+ * (stb_image_write with zlib level 1, Z_RLE, as its deflate) against stb_image_write's own
+ * deflate, in CPU ms per frame.
  *
  *   cmake --build build --target render_bench && build/bench/render_bench [frames [prefix]]
+ *   build/bench/render_bench --png FILE...      (the PNG figures only, for existing frames)
  *
  * With a prefix, the last 720p and 1080p frames are written to <prefix>-720.png / -1080.png.
  *
@@ -17,8 +19,8 @@
 #include <md5cine/image.h>
 #include <md5cine/render.h>
 
-/* stb_image_write's own PNG path (its fixed-Huffman deflate, level 8, adaptive filters), for
- * comparison only. */
+/* A second, file-local stb_image_write without the zlib hook: its own PNG path (fixed-Huffman
+ * deflate, level 8, adaptive filters), for comparison only. */
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_STATIC
 #define STBI_WRITE_NO_STDIO
@@ -216,55 +218,101 @@ static void stb_count(void *ctx, void *data, int size)
     ((stb_sink *)ctx)->bytes += (size_t)size;
 }
 
-static double time_mc(const uint8_t *img, int w, int h, int alpha, int level, int reps, double *t,
+/* CPU time of this thread: the encoders are single-threaded, and on a shared machine this is
+ * steadier than wall time. */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Median CPU ms of stb_image_write's own PNG path (its deflate at level 8) on n-channel rows
+ * stride bytes apart; *bytes gets the PNG's size. */
+static double time_stb(const uint8_t *px, int w, int h, int n, int stride, int reps, double *t,
+                       size_t *bytes)
+{
+    stb_sink sink = { 0 };
+
+    for (int k = 0; k < reps; k++) {
+        double t0 = cpu_ms();
+
+        sink.bytes = 0;
+        stbi_write_png_to_func(stb_count, &sink, w, h, n, px, stride);
+        t[k] = cpu_ms() - t0;
+    }
+    *bytes = sink.bytes;
+    return median(t, reps);
+}
+
+/* Median CPU ms of mc_png_encode (stb_image_write with zlib as its deflate) on RGBA rows. */
+static double time_mc(const uint8_t *img, int w, int h, int alpha, int reps, double *t,
                       mc_png_buf *buf)
 {
     mc_error err;
 
     for (int k = 0; k < reps; k++) {
-        double t0 = now_ms();
+        double t0 = cpu_ms();
 
-        if (mc_png_encode(img, w, h, (size_t)w * 4, alpha, level, buf, &err) != MC_OK) {
+        if (mc_png_encode(img, w, h, (size_t)w * 4, alpha, buf, &err) != MC_OK) {
             fprintf(stderr, "render_bench: %s\n", err.msg);
             exit(1);
         }
-        t[k] = now_ms() - t0;
+        t[k] = cpu_ms() - t0;
     }
     return median(t, reps);
 }
 
-/* PNG encoding of one RGBA frame: stb_image_write's default path against mc_png_encode at
- * several zlib levels (RGBA, as stb writes it here), and mc_png_encode's RGB output. */
+/* PNG encoding of one RGBA frame, RGBA and RGB (what 'md5cine render' writes by default):
+ * stb_image_write's own deflate against mc_png_encode. The RGB copy for stb is made outside
+ * its timing; mc_png_encode's time includes its own copy. */
 static void bench_png(const uint8_t *img, int w, int h, int reps)
 {
-    static const int levels[] = { 1, 2, 6, 9 };
     double *t = malloc(sizeof(double) * (size_t)reps);
+    uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
     mc_png_buf buf = { 0 };
-    stb_sink sink = { 0 };
+    size_t stb_bytes;
     double stb_ms, ms;
 
-    if (!t)
+    if (!t || !rgb)
         exit(1);
-    for (int k = 0; k < reps; k++) {
-        double t0 = now_ms();
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++)
+        memcpy(rgb + i * 3, img + i * 4, 3);
+    for (int alpha = 1; alpha >= 0; alpha--) {
+        const char *kind = alpha ? "RGBA" : "RGB ";
 
-        sink.bytes = 0;
-        stbi_write_png_to_func(stb_count, &sink, w, h, 4, img, w * 4);
-        t[k] = now_ms() - t0;
+        stb_ms = alpha ? time_stb(img, w, h, 4, w * 4, reps, t, &stb_bytes)
+                       : time_stb(rgb, w, h, 3, w * 3, reps, t, &stb_bytes);
+        ms = time_mc(img, w, h, alpha, reps, t, &buf);
+        printf("png %4dx%-4d %s stb_image_write deflate: %6.1f ms %8zu bytes\n", w, h, kind,
+               stb_ms, stb_bytes);
+        printf("png %4dx%-4d %s stb + zlib 1 Z_RLE    : %6.1f ms %8zu bytes  stb/ours: time "
+               "%.2fx, bytes %.2fx\n",
+               w, h, kind, ms, buf.len, stb_ms / ms, (double)stb_bytes / (double)buf.len);
     }
-    stb_ms = median(t, reps);
-    printf("png %4dx%-4d RGBA stb_image_write default: %6.1f ms %8zu bytes\n", w, h, stb_ms,
-           sink.bytes);
-    for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++) {
-        ms = time_mc(img, w, h, 1, levels[l], reps, t, &buf);
-        printf("png %4dx%-4d RGBA mc_png_encode level %d : %6.1f ms %8zu bytes  stb/mc time "
-               "%.1fx\n",
-               w, h, levels[l], ms, buf.len, stb_ms / ms);
-    }
-    ms = time_mc(img, w, h, 0, 0, reps, t, &buf);
-    printf("png %4dx%-4d RGB  mc_png_encode default : %6.1f ms %8zu bytes\n", w, h, ms, buf.len);
     mc_png_buf_release(&buf);
+    free(rgb);
     free(t);
+}
+
+/* --png FILE...: the PNG figures for existing frames (rendered scenes, say) instead of the
+ * synthetic mesh. */
+static int bench_png_files(int n, char **paths)
+{
+    for (int i = 0; i < n; i++) {
+        mc_image img;
+        mc_error err;
+
+        if (mc_image_load(paths[i], &img, &err) != MC_OK) {
+            fprintf(stderr, "render_bench: %s\n", err.msg);
+            return 1;
+        }
+        printf("%s\n", paths[i]);
+        bench_png(img.pixels, img.width, img.height, 5);
+        mc_image_release(&img);
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -274,6 +322,11 @@ int main(int argc, char **argv)
     mesh *m = malloc(sizeof *m);
     uint8_t *img = malloc((size_t)1920 * 1080 * 4);
 
+    if (argc > 1 && strcmp(argv[1], "--png") == 0) {
+        free(m);
+        free(img);
+        return bench_png_files(argc - 2, argv + 2);
+    }
     if (!m || !img || frames < 1)
         return 1;
     make_mesh(m);
@@ -287,7 +340,7 @@ int main(int argc, char **argv)
             mc_error err;
 
             snprintf(path, sizeof path, "%s-%d.png", argv[2], sizes[s][1]);
-            if (mc_png_write(path, img, sizes[s][0], sizes[s][1], (size_t)sizes[s][0] * 4, 1, 0,
+            if (mc_png_write(path, img, sizes[s][0], sizes[s][1], (size_t)sizes[s][0] * 4, 1,
                              &err) != MC_OK)
                 fprintf(stderr, "render_bench: %s\n", err.msg);
         }

@@ -1,17 +1,17 @@
-/* Image reading through stb_image (compiled here, file-local) and a PNG writer on zlib.
+/* Image reading through stb_image and PNG writing through stb_image_write, both compiled here
+ * as file-local (static) code, with zlib as stb_image_write's deflate.
  *
- * Why not stb_image_write for PNG: its deflate is slow (fixed Huffman codes only), and its knobs
- * (compression level, forced filter, vertical flip) are process globals that its
- * STBIW_ZLIB_COMPRESS hook cannot see per call. Writing the few PNG chunks directly keeps the level
- * per call and the module free of mutable state.
- *
- * One filter for every row, chosen by level (measured on rendered frames, bench/render_bench.c):
- *   1      Up filter + zlib's run-length strategy: the fastest, and smaller than Sub or Up at
- *          zlib levels 1-3 (720p: 8 ms, 158 kB; stb_image_write's default: 57 ms, 197 kB);
- *   2..5   Paeth + run-length: ~45% slower, ~10% smaller (zlib levels 4-5 gain nothing);
- *   6..9   Paeth + zlib's default strategy at that level: 3x slower than 1, ~14% smaller; 9 is
- *          very slow for ~2% more.
- * stb's per-row adaptive choice costs a pass per filter for little gain on these images. */
+ * stb_image_write's own deflate uses fixed Huffman codes only and is slow (~100 ms of CPU for a
+ * rendered 1280x720 RGB frame). Its STBIW_ZLIB_COMPRESS hook hands the filtered rows to
+ * png_deflate below instead. The hook's quality argument is stb's process-wide compression
+ * level, which is never changed here (no stb knob is: level, forced filter and vertical flip
+ * stay at their defaults, so concurrent writers cannot disturb each other); png_deflate ignores
+ * it and always uses zlib level 1 with Z_RLE. Measured on five demo frames (CPU ms per frame and
+ * bytes, RGB, the per-row adaptive filter stb always applies):
+ *   1280x720   stb deflate 100 ms 725 kB; Z_RLE levels 1-3 33 ms 474 kB (identical bytes);
+ *              default strategy level 1 34 ms 569 kB, 2 37 ms 551 kB, 3 48 ms 531 kB
+ *   1920x1080  stb deflate 213 ms 1375 kB; Z_RLE 72 ms 894 kB; default level 1 74 ms 1102 kB
+ * Most of what remains is stb trying all five filters on every row. */
 #include <md5cine/image.h>
 
 #include <limits.h>
@@ -41,6 +41,30 @@
 #pragma GCC diagnostic ignored "-Wmissing-prototypes"
 #pragma GCC diagnostic ignored "-Wshadow"
 #include <stb_image.h>
+#pragma GCC diagnostic pop
+
+static unsigned char *png_deflate(unsigned char *data, int data_len, int *out_len, int quality);
+static unsigned int png_crc32(unsigned char *data, int len);
+
+/* stb_image_write: static functions in this file only, the PNG path from memory. Its settings
+ * (static variables here) are only ever read. The buffer png_deflate returns is released with
+ * STBIW_FREE, left as free(), so png_deflate allocates with malloc. */
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#define STBI_WRITE_NO_STDIO
+#define STBIW_ZLIB_COMPRESS png_deflate
+#define STBIW_CRC32         png_crc32
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wconversion"
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+#pragma GCC diagnostic ignored "-Wfloat-conversion"
+#pragma GCC diagnostic ignored "-Wdouble-promotion"
+#pragma GCC diagnostic ignored "-Wcast-qual"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wshadow"
+#include <stb_image_write.h>
 #pragma GCC diagnostic pop
 /* stb declares static functions it never defines in this configuration; GCC reports those at
  * the end of the file, after the pop. */
@@ -119,200 +143,93 @@ void mc_png_buf_release(mc_png_buf *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Makes room for need more bytes after b->len. */
-static int buf_reserve(mc_png_buf *b, size_t need)
+/* zlib level 1 with Z_RLE (see the top of this file); quality, stb's global level, is ignored.
+ * Returns a malloc'd zlib stream and its length, or NULL (out of memory) for stb to report. */
+static unsigned char *png_deflate(unsigned char *data, int data_len, int *out_len, int quality)
 {
-    size_t cap = b->cap ? b->cap : 65536;
-    uint8_t *p;
-
-    if (b->len + need <= b->cap)
-        return 1;
-    while (cap < b->len + need)
-        cap *= 2;
-    p = realloc(b->data, cap);
-    if (!p)
-        return 0;
-    b->data = p;
-    b->cap = cap;
-    return 1;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24);
-    p[1] = (uint8_t)(v >> 16);
-    p[2] = (uint8_t)(v >> 8);
-    p[3] = (uint8_t)v;
-}
-
-/* Appends a chunk header (length + type) whose data the caller writes next; returns the offset
- * of the type, which chunk_end's CRC starts from. Room must have been reserved. */
-static size_t chunk_begin(mc_png_buf *b, const char type[4], uint32_t len)
-{
-    size_t at = b->len + 4;
-
-    put_be32(b->data + b->len, len);
-    memcpy(b->data + at, type, 4);
-    b->len += 8;
-    return at;
-}
-
-/* Appends the CRC of the chunk that started at type_at (type + data). */
-static void chunk_end(mc_png_buf *b, size_t type_at)
-{
-    uLong crc = crc32(0L, b->data + type_at, (uInt)(b->len - type_at));
-
-    put_be32(b->data + b->len, (uint32_t)crc);
-    b->len += 4;
-}
-
-/* Packs one row of RGBA pixels into raw PNG bytes (RGBA, or RGB without the alpha). */
-static void pack_row(const uint8_t *row, int w, int alpha, uint8_t *raw)
-{
-    if (alpha) {
-        memcpy(raw, row, (size_t)w * 4);
-        return;
-    }
-    for (int x = 0; x < w; x++, raw += 3, row += 4) {
-        raw[0] = row[0];
-        raw[1] = row[1];
-        raw[2] = row[2];
-    }
-}
-
-/* PNG's Paeth predictor: whichever of left, up, upper-left is closest to left + up - upleft. */
-static int paeth(int a, int b, int c)
-{
-    int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-
-    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-
-/* Writes the filtered scanline (filter byte first) of raw, whose previous row is prev (all
- * zero for the first row), into line. n bytes per row, bpp bytes per pixel. */
-static void filter_row(const uint8_t *raw, const uint8_t *prev, size_t n, size_t bpp, int paeth_f,
-                       uint8_t *line)
-{
-    uint8_t *o = line + 1;
-
-    line[0] = paeth_f ? 4 : 2; /* Paeth or Up */
-    if (!paeth_f) {
-        for (size_t i = 0; i < n; i++)
-            o[i] = (uint8_t)(raw[i] - prev[i]);
-        return;
-    }
-    for (size_t i = 0; i < bpp; i++)
-        o[i] = (uint8_t)(raw[i] - prev[i]); /* Paeth with no left neighbour is Up */
-    for (size_t i = bpp; i < n; i++)
-        o[i] = (uint8_t)(raw[i] - paeth(raw[i - bpp], prev[i], prev[i - bpp]));
-}
-
-/* Appends the IHDR chunk after the PNG signature. */
-static int write_header(mc_png_buf *b, int w, int h, int alpha)
-{
-    static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-    size_t at;
-
-    if (!buf_reserve(b, 8 + 25))
-        return 0;
-    memcpy(b->data + b->len, sig, 8);
-    b->len += 8;
-    at = chunk_begin(b, "IHDR", 13);
-    put_be32(b->data + b->len, (uint32_t)w);
-    put_be32(b->data + b->len + 4, (uint32_t)h);
-    b->data[b->len + 8] = 8;             /* bit depth */
-    b->data[b->len + 9] = alpha ? 6 : 2; /* colour type: RGBA or RGB */
-    b->data[b->len + 10] = 0;            /* deflate */
-    b->data[b->len + 11] = 0;            /* adaptive filtering (per-row filter byte) */
-    b->data[b->len + 12] = 0;            /* no interlace */
-    b->len += 13;
-    chunk_end(b, at);
-    return 1;
-}
-
-/* Starts zlib for a level as the file comment describes. */
-static int deflate_start(z_stream *zs, int level)
-{
-    int strategy = level <= 5 ? Z_RLE : Z_DEFAULT_STRATEGY;
-
-    memset(zs, 0, sizeof *zs);
-    return deflateInit2(zs, level <= 5 ? 1 : level, Z_DEFLATED, 15, 8, strategy) == Z_OK;
-}
-
-/* Deflates every filtered row straight into one IDAT chunk sized by deflateBound. */
-static mc_status write_idat(mc_png_buf *b, const uint8_t *rgba, int w, int h, size_t stride,
-                            int alpha, int level, mc_error *err)
-{
-    size_t bpp = alpha ? 4 : 3, n = (size_t)w * bpp;
     z_stream zs;
-    uint8_t *work, *raw, *prev, *line;
-    size_t bound, at;
-    int zr = Z_OK;
+    unsigned char *out;
+    uLong bound;
+    int zr;
 
-    if (!deflate_start(&zs, level))
-        return mc_error_set(err, MC_ERR_IMAGE, NULL, 0, 0, "zlib cannot start (level %d)", level);
-    bound = deflateBound(&zs, (uLong)((n + 1) * (size_t)h));
-    work = calloc(3, n + 1); /* raw row, previous raw row (zero before the first), scanline */
-    if (!work || bound > UINT32_MAX - 64 || !buf_reserve(b, 12 + bound + 12)) {
-        free(work);
+    (void)quality;
+    memset(&zs, 0, sizeof zs);
+    if (data_len < 0 || deflateInit2(&zs, 1, Z_DEFLATED, 15, 8, Z_RLE) != Z_OK)
+        return NULL;
+    bound = deflateBound(&zs, (uLong)data_len);
+    out = bound <= (uLong)INT_MAX - 64 ? malloc(bound) : NULL;
+    if (!out) {
         deflateEnd(&zs);
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG", w, h);
+        return NULL;
     }
-    raw = work;
-    prev = work + n + 1;
-    line = work + 2 * (n + 1);
-    at = chunk_begin(b, "IDAT", 0); /* length patched below */
-    zs.next_out = b->data + b->len;
+    zs.next_in = data;
+    zs.avail_in = (uInt)data_len;
+    zs.next_out = out;
     zs.avail_out = (uInt)bound;
-    for (int y = 0; y < h && zr == Z_OK; y++) {
-        uint8_t *t;
-
-        pack_row(rgba + (size_t)y * stride, w, alpha, raw);
-        filter_row(raw, prev, n, bpp, level > 1, line);
-        zs.next_in = line;
-        zs.avail_in = (uInt)(n + 1);
-        zr = deflate(&zs, y + 1 == h ? Z_FINISH : Z_NO_FLUSH);
-        t = prev;
-        prev = raw;
-        raw = t;
-    }
-    free(work);
+    zr = deflate(&zs, Z_FINISH);
+    *out_len = (int)zs.total_out;
     deflateEnd(&zs);
-    if (zr != Z_STREAM_END)
-        return mc_error_set(err, MC_ERR_IMAGE, NULL, 0, 0, "zlib failed (%d)", zr);
-    put_be32(b->data + at - 4, (uint32_t)zs.total_out);
-    b->len += zs.total_out;
-    chunk_end(b, at);
-    return MC_OK;
+    if (zr != Z_STREAM_END) {
+        free(out);
+        return NULL;
+    }
+    return out;
 }
 
-mc_status mc_png_encode(const uint8_t *rgba, int w, int h, size_t stride, int alpha, int level,
+/* The PNG chunk CRC, by zlib (the same CRC-32, faster than stb's byte table). */
+static unsigned int png_crc32(unsigned char *data, int len)
+{
+    return (unsigned int)crc32(0L, data, (uInt)len);
+}
+
+/* A w x h RGB copy of RGBA rows (alpha dropped), rows packed; NULL when out of memory. */
+static uint8_t *pack_rgb(const uint8_t *rgba, int w, int h, size_t stride)
+{
+    uint8_t *rgb = malloc((size_t)w * (size_t)h * 3), *o = rgb;
+
+    for (int y = 0; rgb && y < h; y++) {
+        const uint8_t *p = rgba + (size_t)y * stride;
+
+        for (int x = 0; x < w; x++, o += 3, p += 4) {
+            o[0] = p[0];
+            o[1] = p[1];
+            o[2] = p[2];
+        }
+    }
+    return rgb;
+}
+
+mc_status mc_png_encode(const uint8_t *rgba, int w, int h, size_t stride, int alpha,
                         mc_png_buf *out, mc_error *err)
 {
-    size_t at;
-    mc_status s;
+    uint8_t *rgb = NULL;
+    unsigned char *png;
+    int len = 0;
 
-    out->len = 0;
+    mc_png_buf_release(out);
     if (w < 1 || h < 1 || w > MC_IMAGE_MAX_SIDE || h > MC_IMAGE_MAX_SIDE)
         return mc_error_set(err, MC_ERR_LIMIT, NULL, 0, 0,
                             "image size %dx%d is outside 1..%d per side", w, h, MC_IMAGE_MAX_SIDE);
-    if (!rgba || stride < (size_t)w * 4 || level < 0 || level > 9)
+    if (!rgba || stride < (size_t)w * 4 || stride > INT_MAX)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                            "bad PNG request (stride %zu for width %d, level %d)", stride, w,
-                            level);
-    if (level == 0)
-        level = MC_PNG_LEVEL_DEFAULT;
-    if (!write_header(out, w, h, alpha))
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a PNG");
-    s = write_idat(out, rgba, w, h, stride, alpha, level, err);
-    if (s == MC_OK && !buf_reserve(out, 12))
-        s = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a PNG");
-    if (s != MC_OK) {
-        out->len = 0;
-        return s;
+                            "bad PNG request (stride %zu for width %d)", stride, w);
+    if (!alpha) {
+        rgb = pack_rgb(rgba, w, h, stride);
+        if (!rgb)
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG",
+                                w, h);
     }
-    at = chunk_begin(out, "IEND", 0);
-    chunk_end(out, at);
+    png = alpha ? stbi_write_png_to_mem(rgba, (int)stride, w, h, 4, &len)
+                : stbi_write_png_to_mem(rgb, w * 3, w, h, 3, &len);
+    free(rgb);
+    if (!png || len <= 0) {
+        free(png);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG", w,
+                            h);
+    }
+    out->data = png; /* STBIW_MALLOC is malloc, so mc_png_buf_release's free() matches */
+    out->len = (size_t)len;
+    out->cap = (size_t)len;
     return MC_OK;
 }
 
@@ -332,12 +249,12 @@ mc_status mc_png_save(const char *path, const mc_png_buf *png, mc_error *err)
 }
 
 mc_status mc_png_write(const char *path, const uint8_t *rgba, int w, int h, size_t stride,
-                       int alpha, int level, mc_error *err)
+                       int alpha, mc_error *err)
 {
     mc_png_buf buf = { 0 };
     mc_status s;
 
-    s = mc_png_encode(rgba, w, h, stride, alpha, level, &buf, err);
+    s = mc_png_encode(rgba, w, h, stride, alpha, &buf, err);
     if (s == MC_OK) {
         s = mc_png_save(path, &buf, err);
     } else if (err) {

@@ -492,7 +492,7 @@ static bool write_grey_png(const char *path, int w, int h, uint8_t v)
     if (!px)
         return false;
     fill(px, w, h, v, v, v);
-    st = mc_png_write(path, px, w, h, (size_t)w * 4, 0, 0, &err);
+    st = mc_png_write(path, px, w, h, (size_t)w * 4, 0, &err);
     free(px);
     return st == MC_OK;
 }
@@ -623,7 +623,7 @@ static void truncated_png_is_an_image_error_naming_it(void)
     FILE *fp;
 
     fill(px, 16, 16, 1, 2, 3);
-    ASSERT_OK(mc_png_encode(px, 16, 16, 64, 0, 0, &png, &err), &err);
+    ASSERT_OK(mc_png_encode(px, 16, 16, 64, 0, &png, &err), &err);
     fp = fopen(test_tmp_path(path, sizeof path, "cut_00001.png"), "wb");
     ASSERT(fp);
     EXPECT_EQ_INT(fwrite(png.data, 1, 40, fp), 40);

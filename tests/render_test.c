@@ -181,7 +181,7 @@ static void check_golden(const char *name, const uint8_t *img)
 
     snprintf(path, sizeof path, "golden/%s", name);
     if (update && *update) {
-        EXPECT_OK(mc_png_write(path, img, W, H, W * 4, 1, 9, &err), &err);
+        EXPECT_OK(mc_png_write(path, img, W, H, W * 4, 1, &err), &err);
         return;
     }
     ASSERT_OK(mc_image_load(path, &g, &err), &err);

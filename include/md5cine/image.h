@@ -1,10 +1,14 @@
 /* Images in memory, image files in (PNG, TGA, JPG and the other formats stb_image reads) and
  * PNG files out.
  *
- * Pixels are always 8-bit RGBA, rows top first. The PNG writer is this module's own: filtered
- * scanlines deflated by zlib at a level chosen per call. It keeps no state between calls (so
- * several threads may write at once), is lossless, and at 720p writes a frame several times
- * faster than stb_image_write's built-in deflate (see bench/render_bench.c). */
+ * Pixels are always 8-bit RGBA, rows top first. PNGs are encoded by stb_image_write
+ * (stbi_write_png_to_mem: its per-row adaptive filter choice and chunk layout) with zlib as its
+ * deflate, always at zlib level 1 with the run-length strategy (Z_RLE): on the demo's rendered
+ * frames that is ~3x faster than stb_image_write's own deflate and ~35% smaller (levels 1-3 give
+ * identical bytes with Z_RLE; zlib's default strategy at levels 1-3 is no faster and 15-20%
+ * larger; see src/image.c and bench/render_bench.c). The writer never changes stb_image_write's
+ * process-wide settings and keeps no state between calls, so several threads may write at once.
+ * Output is lossless. */
 #ifndef MC_IMAGE_H
 #define MC_IMAGE_H
 
@@ -15,11 +19,6 @@
 
 /* Largest width or height read or written; a larger image is MC_ERR_LIMIT. */
 #define MC_IMAGE_MAX_SIDE 16384
-
-/* Compression level used when a writer is given level 0: 1, the fastest (Up filter + zlib's
- * run-length deflate). On rendered 720p frames it takes ~10 ms against stb_image_write's ~56 ms,
- * for ~20% fewer bytes; levels 2-9 trade time for size (src/image.c, bench/render_bench.c). */
-#define MC_PNG_LEVEL_DEFAULT 1
 
 typedef struct mc_image {
     int width;       /* pixels */
@@ -48,9 +47,9 @@ mc_status mc_image_load(const char *path, mc_image *img, mc_error *err);
 /* Frees the pixels and zeroes *img. img may be NULL; calling it twice is safe. */
 void mc_image_release(mc_image *img);
 
-/* A growable byte buffer holding one encoded PNG. Zero-initialise it; mc_png_encode reuses its
- * memory from call to call (it only grows), so a writer thread allocates nothing per frame once
- * the largest frame has been seen (zlib's own work state excepted). */
+/* One encoded PNG. Zero-initialise it; each mc_png_encode frees what it held and takes the
+ * new PNG's memory (allocated by the encoder), so a writer thread may keep one buffer across
+ * frames. */
 typedef struct mc_png_buf {
     uint8_t *data; /* owned; free with mc_png_buf_release */
     size_t len;    /* bytes of the last encoded PNG */
@@ -59,10 +58,10 @@ typedef struct mc_png_buf {
 
 /* Encodes w x h RGBA8 pixels (rows top first, stride bytes apart, stride >= w * 4) as a PNG
  * into out (replacing what it held). alpha 0 writes RGB (the alpha bytes are dropped), 1 RGBA.
- * level: 1 (fastest) .. 9 (smallest, very slow), 0 = MC_PNG_LEVEL_DEFAULT. Errors:
- * MC_ERR_USAGE (bad stride or level), MC_ERR_LIMIT (a side < 1 or > MC_IMAGE_MAX_SIDE),
- * MC_ERR_NOMEM, MC_ERR_IMAGE (zlib failure); out->len is then 0. */
-mc_status mc_png_encode(const uint8_t *rgba, int w, int h, size_t stride, int alpha, int level,
+ * The compression is fixed (see the top of this file). Errors: MC_ERR_USAGE (NULL pixels or
+ * a bad stride), MC_ERR_LIMIT (a side < 1 or > MC_IMAGE_MAX_SIDE), MC_ERR_NOMEM (memory for
+ * the copy, the filtered rows or zlib); out is then empty (data NULL, len 0). */
+mc_status mc_png_encode(const uint8_t *rgba, int w, int h, size_t stride, int alpha,
                         mc_png_buf *out, mc_error *err);
 
 /* Frees the buffer's memory and zeroes it. b may be NULL. */
@@ -75,6 +74,6 @@ mc_status mc_png_save(const char *path, const mc_png_buf *png, mc_error *err);
 
 /* mc_png_encode into a temporary buffer, then mc_png_save. Errors: as those two, naming path. */
 mc_status mc_png_write(const char *path, const uint8_t *rgba, int w, int h, size_t stride,
-                       int alpha, int level, mc_error *err);
+                       int alpha, mc_error *err);
 
 #endif

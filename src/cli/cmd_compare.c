@@ -210,7 +210,7 @@ static int write_diff(compare_run *run, const mc_frame *fa, const mc_frame *fb)
     mc_compare_diff_image(fa->rgba, fa->stride, fb->rgba, fb->stride, fa->width, fa->height,
                           &run->lim, run->diff, (size_t)fa->width * 4);
     snprintf(path, sizeof path, "%s/diff_%05ld.png", run->args->diff_dir, fa->number);
-    if (mc_png_write(path, run->diff, fa->width, fa->height, (size_t)fa->width * 4, 0, 0, &err) !=
+    if (mc_png_write(path, run->diff, fa->width, fa->height, (size_t)fa->width * 4, 0, &err) !=
         MC_OK) {
         mc_diag_print(stderr, "error", &err);
         return MC_EXIT_RUNTIME;

@@ -14,7 +14,7 @@
 static mc_status write_png(mc_sink_thread *t, const char *path, const uint8_t *rgba, int w, int h,
                            int alpha, mc_error *err)
 {
-    mc_status st = mc_png_encode(rgba, w, h, (size_t)w * 4, alpha, 0, &t->png, err);
+    mc_status st = mc_png_encode(rgba, w, h, (size_t)w * 4, alpha, &t->png, err);
 
     if (st != MC_OK)
         return st;
