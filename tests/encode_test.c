@@ -337,6 +337,37 @@ static void check_common(const probe *pr, bool container_has_stream_duration)
     EXPECT_EQ_STR(pr->chapter_title[1], "Shot 2");
 }
 
+/* Faststart: walking the top-level boxes (32-bit big-endian size, then the type; size 1
+ * means a 64-bit size follows), 'moov' comes before 'mdat'. */
+static void check_moov_first(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    long moov = -1, mdat = -1, pos = 0;
+    uint8_t h[16];
+
+    ASSERT(f != NULL);
+    while (fseek(f, pos, SEEK_SET) == 0 && fread(h, 1, 16, f) >= 8) {
+        uint64_t size = (uint64_t)h[0] << 24 | (uint64_t)h[1] << 16 | (uint64_t)h[2] << 8 | h[3];
+
+        if (size == 1) {
+            size = 0;
+            for (int i = 8; i < 16; i++)
+                size = size << 8 | h[i];
+        }
+        if (memcmp(h + 4, "moov", 4) == 0)
+            moov = pos;
+        if (memcmp(h + 4, "mdat", 4) == 0)
+            mdat = pos;
+        if (size < 8)
+            break;
+        pos += (long)size;
+    }
+    fclose(f);
+    EXPECT(moov > 0);
+    EXPECT(mdat > 0);
+    EXPECT(moov < mdat);
+}
+
 /* x264 was told forced-idr: a shot start is an IDR picture, not only an I picture. */
 static void check_idr_at_shots(const probe *pr)
 {
@@ -359,6 +390,7 @@ static void writes_mp4_with_shots_as_keyframes_and_chapters(void)
     EXPECT_EQ_INT(pr.codec, AV_CODEC_ID_H264);
     check_common(&pr, true);
     check_idr_at_shots(&pr);
+    check_moov_first(path);
     unlink(path);
 }
 
@@ -379,6 +411,8 @@ static void writes_mkv_and_mov(void)
         EXPECT_EQ_INT(pr.codec, AV_CODEC_ID_H264);
         check_common(&pr, i == 1); /* Matroska keeps no per-stream duration */
         check_idr_at_shots(&pr);
+        if (i == 1)
+            check_moov_first(path);
         unlink(path);
     }
 }
