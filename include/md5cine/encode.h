@@ -44,7 +44,8 @@
  * Files: MP4 and MOV are written with "+faststart" (the index at the front, for streaming
  * and quick opening in review tools). Output goes to a temporary name in the target folder
  * (mc_outfile) and is renamed into place by mc_encoder_finish; a failure, or destroying an
- * encoder that was not finished, removes it, so no half-written video is ever left.
+ * encoder that was not finished, removes it, so no half-written video is ever left. A stream
+ * on stdout cannot be taken back: there the reader sees a stream that ends early.
  *
  * Reproducibility: the same frames and desc give the same bytes on every run and machine
  * with the same FFmpeg/x264 build. No creation time is written, the muxer and encoder run in
