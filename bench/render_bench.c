@@ -285,8 +285,8 @@ static void bench_png(const uint8_t *img, int w, int h, int reps)
         stb_ms = alpha ? time_stb(img, w, h, 4, w * 4, reps, t, &stb_bytes)
                        : time_stb(rgb, w, h, 3, w * 3, reps, t, &stb_bytes);
         ms = time_mc(img, w, h, alpha, reps, t, &buf);
-        printf("png %4dx%-4d %s stb_image_write deflate: %6.1f ms %8zu bytes\n", w, h, kind,
-               stb_ms, stb_bytes);
+        printf("png %4dx%-4d %s stb_image_write deflate: %6.1f ms %8zu bytes\n", w, h, kind, stb_ms,
+               stb_bytes);
         printf("png %4dx%-4d %s stb + zlib 1 Z_RLE    : %6.1f ms %8zu bytes  stb/ours: time "
                "%.2fx, bytes %.2fx\n",
                w, h, kind, ms, buf.len, stb_ms / ms, (double)stb_bytes / (double)buf.len);

@@ -216,16 +216,15 @@ mc_status mc_png_encode(const uint8_t *rgba, int w, int h, size_t stride, int al
     if (!alpha) {
         rgb = pack_rgb(rgba, w, h, stride);
         if (!rgb)
-            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG",
-                                w, h);
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG", w,
+                                h);
     }
     png = alpha ? stbi_write_png_to_mem(rgba, (int)stride, w, h, 4, &len)
                 : stbi_write_png_to_mem(rgb, w * 3, w, h, 3, &len);
     free(rgb);
     if (!png || len <= 0) {
         free(png);
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG", w,
-                            h);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG", w, h);
     }
     out->data = png; /* STBIW_MALLOC is malloc, so mc_png_buf_release's free() matches */
     out->len = (size_t)len;
