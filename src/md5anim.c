@@ -104,9 +104,10 @@ static bool parse_joint(anim_parser *p, int i)
                            j->flags, d);
     if (j->first < 0 || (int64_t)j->first + popcount6(j->flags) > p->a->num_components)
         return mc_lex_fail(lx, &st, MC_ERR_RANGE,
-                           "joint %s reads values %d to %d but frames have %d "
+                           "joint %s reads values %d to %lld but frames have %d "
                            "('numAnimatedComponents')",
-                           d, j->first, j->first + popcount6(j->flags) - 1, p->a->num_components);
+                           d, j->first, (long long)j->first + popcount6(j->flags) - 1,
+                           p->a->num_components);
     j->name = mc_lex_strdup(lx, &p->a->arena, text, len);
     j->line = nt.line;
     j->col = nt.col;

@@ -231,6 +231,10 @@ static const golden table[] = {
     { "anim_first_plus_flags_inside_components", ANIM,
       A_TWO "\"a\" -1 63 0\n\"b\" 0 7 10\n}\n", 0, MC_ERR_RANGE, 9, 9,
       "joint 'b' reads values 10 to 12 but frames have 12" },
+    /* "a" -1 7 2147483647: three values from the largest int (found by fuzzing: the message
+     * once overflowed int) */
+    { "anim_first_near_int_max", ANIM, A_COUNTS "hierarchy {\n\"a\" -1 7 2147483647\n}\n", 0,
+      MC_ERR_RANGE, 8, 10, "joint 'a' reads values 2147483647 to 2147483649 but frames have 6" },
     { "anim_bounds_not_fewer_than_frames", ANIM,
       A_COUNTS A_HIER "bounds {\n}\n" A_BASE A_FRAME, 0, MC_ERR_RANGE, 11, 1,
       "'bounds' has 0 entries but 'numFrames' is 1" },
