@@ -158,7 +158,7 @@ static bool skip_block_comment(mc_lexer *lx)
     return mc_lex_fail(lx, &start, MC_ERR_SYNTAX, "unterminated comment");
 }
 
-/* Skips white space and comments; fails on a stray control byte or NUL. */
+/* Skips white space and comments; fails on a NUL byte or an unterminated block comment. */
 static bool skip_space(mc_lexer *lx)
 {
     while (lx->cur < lx->end) {
