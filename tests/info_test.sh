@@ -41,6 +41,13 @@ check latin1_shader_json '{"type":"md5mesh","joints":1,"meshes":[{"shader":"01 -
 run info --json $A/redeclipse-props/luckystrike-banner01/banner.md5mesh
 check backslash_shader_json '{"type":"md5mesh","joints":7,"meshes":[{"shader":"C:\\Users\\Remi\\Documents\\Remi\\models\\banner\\bake.tga","verts":122,"tris":142,"weights":122}]}' "$out"
 
+# A tab and a backslash inside a shader string: escaped as \u0009 and \\; a valid UTF-8
+# character (U+00E9 as C3 A9) passes through unchanged.
+printf 'MD5Version 10\ncommandline ""\nnumJoints 0\nnumMeshes 2\njoints {\n}\nmesh {\nshader "a\tb\\c"\nnumverts 0\nnumtris 0\nnumweights 0\n}\nmesh {\nshader "caf\xc3\xa9"\nnumverts 0\nnumtris 0\nnumweights 0\n}\n' >"$tmp/escape.md5mesh"
+run info --json "$tmp/escape.md5mesh"
+e_acute=$(printf '\xc3\xa9')
+check json_escapes '{"type":"md5mesh","joints":0,"meshes":[{"shader":"a\u0009b\\c","verts":0,"tris":0,"weights":0},{"shader":"caf'"$e_acute"'","verts":0,"tris":0,"weights":0}]}' "$out"
+
 # Anims: ffflag 19 joints, 120 frames at 30, 57 components (SOURCE.md); door1 open 1/12/24/6.
 run info --json $A/cube2-ffflag/ffflag.md5anim $A/redeclipse-props/luckystrike-door1/open.md5anim
 check two_anims_one_line_each '{"type":"md5anim","joints":19,"frames":120,"frameRate":30,"components":57}
