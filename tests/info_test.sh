@@ -48,6 +48,13 @@ run info --json "$tmp/escape.md5mesh"
 e_acute=$(printf '\xc3\xa9')
 check json_escapes '{"type":"md5mesh","joints":0,"meshes":[{"shader":"a\u0009b\\c","verts":0,"tris":0,"weights":0},{"shader":"caf'"$e_acute"'","verts":0,"tris":0,"weights":0}]}' "$out"
 
+# Not UTF-8: a surrogate (ED A0 80) and an overlong form (E0 80 80) byte by byte; U+10FFFF
+# (F4 8F BF BF) is valid and passes through.
+printf 'MD5Version 10\ncommandline ""\nnumJoints 0\nnumMeshes 1\njoints {\n}\nmesh {\nshader "\xed\xa0\x80|\xe0\x80\x80|\xf4\x8f\xbf\xbf"\nnumverts 0\nnumtris 0\nnumweights 0\n}\n' >"$tmp/utf8.md5mesh"
+run info --json "$tmp/utf8.md5mesh"
+max_char=$(printf '\xf4\x8f\xbf\xbf')
+check json_invalid_utf8 '{"type":"md5mesh","joints":0,"meshes":[{"shader":"\u00ed\u00a0\u0080|\u00e0\u0080\u0080|'"$max_char"'","verts":0,"tris":0,"weights":0}]}' "$out"
+
 # Anims: ffflag 19 joints, 120 frames at 30, 57 components (SOURCE.md); door1 open 1/12/24/6.
 run info --json $A/cube2-ffflag/ffflag.md5anim $A/redeclipse-props/luckystrike-door1/open.md5anim
 check two_anims_one_line_each '{"type":"md5anim","joints":19,"frames":120,"frameRate":30,"components":57}

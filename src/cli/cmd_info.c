@@ -44,8 +44,13 @@ static void json_string(FILE *out, const char *s, size_t len)
             fputc((int)c, out);
         } else {
             bool valid = n > 0 && i + n <= len;
+            /* The second byte's range excludes overlong forms, surrogates and > U+10FFFF. */
+            unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+            unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
 
-            for (size_t k = 1; valid && k < n; k++)
+            if (valid)
+                valid = p[i + 1] >= lo && p[i + 1] <= hi;
+            for (size_t k = 2; valid && k < n; k++)
                 valid = (p[i + k] & 0xC0) == 0x80;
             if (valid) {
                 fwrite(p + i, 1, n, out);
