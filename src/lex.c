@@ -629,3 +629,23 @@ char *mc_lex_strdup(mc_lexer *lx, mc_arena *a, const char *text, size_t len)
     }
     return p;
 }
+
+mc_status mc_lex_run(mc_lexer *lx, const char *buf, size_t len, const char *name,
+                     const mc_parse_opts *opts, mc_arena *arena, const char **name_out,
+                     bool (*body)(void *ctx), void *ctx, mc_error *err)
+{
+    mc_error local;
+
+    if (!err)
+        err = &local;
+    memset(err, 0, sizeof *err);
+    if (!name)
+        name = "";
+    mc_lex_init(lx, buf, len, name, opts, err);
+    *name_out = mc_lex_strdup(lx, arena, name, strlen(name));
+    if (!*name_out || !body(ctx)) {
+        mc_arena_release(arena);
+        return err->code != MC_OK ? err->code : MC_ERR_SYNTAX;
+    }
+    return MC_OK;
+}

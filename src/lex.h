@@ -139,4 +139,12 @@ bool mc_lex_lenient(const mc_lexer *lx);
 /* Bytes not yet read, for count-versus-size checks before allocating. */
 size_t mc_lex_remaining(const mc_lexer *lx);
 
+/* The frame every parse function shares. Zeroes *err (a NULL err is replaced by a local
+ * record), initialises lx over buf[0..len) for the file `name` (NULL: ""), copies name into arena
+ * as *name_out, then runs body(ctx), which reads through lx. When anything fails the arena is
+ * released and the error's code is returned; the caller zeroes its output. */
+mc_status mc_lex_run(mc_lexer *lx, const char *buf, size_t len, const char *name,
+                     const mc_parse_opts *opts, mc_arena *arena, const char **name_out,
+                     bool (*body)(void *ctx), void *ctx, mc_error *err);
+
 #endif

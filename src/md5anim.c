@@ -1,11 +1,11 @@
 #include <md5cine/md5anim.h>
 
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/mathx.h>
 
 #include "lex.h"
 
@@ -27,11 +27,6 @@ typedef struct anim_parser {
     mc_lexer lx;
     mc_anim *a;
 } anim_parser;
-
-static float quat_w(float x, float y, float z)
-{
-    return sqrtf(fabsf(1.0f - x * x - y * y - z * z));
-}
 
 static int popcount6(int flags)
 {
@@ -189,7 +184,7 @@ static bool parse_baseframe(anim_parser *p)
         if (!mc_lex_vec(lx, 3, v) || !mc_lex_vec(lx, 3, v + 3))
             return false;
         a->base_pos[i] = (mc_vec3){ v[0], v[1], v[2] };
-        a->base_rot[i] = (mc_quat){ v[3], v[4], v[5], quat_w(v[3], v[4], v[5]) };
+        a->base_rot[i] = mc_quat_from_xyz(v[3], v[4], v[5]);
     }
     return mc_lex_expect(lx, "}");
 }
@@ -229,8 +224,9 @@ static bool parse_frame(anim_parser *p, int k, float *values)
     return mc_lex_expect(lx, "}");
 }
 
-static bool parse_anim_file(anim_parser *p)
+static bool parse_anim_file(void *ctx)
 {
+    anim_parser *p = ctx;
     mc_lexer *lx = &p->lx;
     mc_anim *a = p->a;
 
@@ -252,26 +248,15 @@ static bool parse_anim_file(anim_parser *p)
 mc_status mc_anim_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
                         mc_anim *out, mc_error *err)
 {
-    anim_parser p;
-    mc_anim a;
-    mc_error local;
+    anim_parser p = { .a = out };
+    mc_status s;
 
-    if (!err)
-        err = &local;
-    memset(err, 0, sizeof *err);
     memset(out, 0, sizeof *out);
-    memset(&a, 0, sizeof a);
-    if (!name)
-        name = "";
-    mc_lex_init(&p.lx, buf, len, name, opts, err);
-    p.a = &a;
-    a.name = mc_lex_strdup(&p.lx, &a.arena, name, strlen(name));
-    if (!a.name || !parse_anim_file(&p)) {
-        mc_arena_release(&a.arena);
-        return err->code != MC_OK ? err->code : MC_ERR_SYNTAX;
-    }
-    *out = a;
-    return MC_OK;
+    s = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_anim_file, &p,
+                   err);
+    if (s != MC_OK)
+        memset(out, 0, sizeof *out);
+    return s;
 }
 
 mc_status mc_anim_load(const char *path, const mc_parse_opts *opts, mc_anim *out, mc_error *err)

@@ -1,10 +1,10 @@
 #include <md5cine/md5camera.h>
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/mathx.h>
 
 #include "lex.h"
 
@@ -22,11 +22,6 @@ typedef struct camera_parser {
     mc_lexer lx;
     mc_camera *c;
 } camera_parser;
-
-static float quat_w(float x, float y, float z)
-{
-    return sqrtf(fabsf(1.0f - x * x - y * y - z * z));
-}
 
 static bool parse_counts(camera_parser *p)
 {
@@ -108,35 +103,30 @@ static bool parse_frames(camera_parser *p)
                                "more than 0 and less than 180 degrees",
                                (double)f->fov, i);
         f->pos = (mc_vec3){ v[0], v[1], v[2] };
-        f->rot = (mc_quat){ v[3], v[4], v[5], quat_w(v[3], v[4], v[5]) };
+        f->rot = mc_quat_from_xyz(v[3], v[4], v[5]);
     }
     return mc_lex_expect(lx, "}");
+}
+
+static bool parse_camera_file(void *ctx)
+{
+    camera_parser *p = ctx;
+
+    return parse_counts(p) && parse_cuts(p) && parse_frames(p) && mc_lex_expect_eof(&p->lx);
 }
 
 mc_status mc_camera_parse(const char *buf, size_t len, const char *name,
                           const mc_parse_opts *opts, mc_camera *out, mc_error *err)
 {
-    camera_parser p;
-    mc_camera c;
-    mc_error local;
+    camera_parser p = { .c = out };
+    mc_status s;
 
-    if (!err)
-        err = &local;
-    memset(err, 0, sizeof *err);
     memset(out, 0, sizeof *out);
-    memset(&c, 0, sizeof c);
-    if (!name)
-        name = "";
-    mc_lex_init(&p.lx, buf, len, name, opts, err);
-    p.c = &c;
-    c.name = mc_lex_strdup(&p.lx, &c.arena, name, strlen(name));
-    if (!c.name || !parse_counts(&p) || !parse_cuts(&p) || !parse_frames(&p) ||
-        !mc_lex_expect_eof(&p.lx)) {
-        mc_arena_release(&c.arena);
-        return err->code != MC_OK ? err->code : MC_ERR_SYNTAX;
-    }
-    *out = c;
-    return MC_OK;
+    s = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_camera_file, &p,
+                   err);
+    if (s != MC_OK)
+        memset(out, 0, sizeof *out);
+    return s;
 }
 
 mc_status mc_camera_load(const char *path, const mc_parse_opts *opts, mc_camera *out,

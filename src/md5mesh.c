@@ -1,11 +1,11 @@
 #include <md5cine/md5mesh.h>
 
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/mathx.h>
 
 #include "lex.h"
 
@@ -33,11 +33,6 @@ typedef struct mesh_parser {
     mc_lexer lx;
     mc_mesh *m;
 } mesh_parser;
-
-static float quat_w(float x, float y, float z)
-{
-    return sqrtf(fabsf(1.0f - x * x - y * y - z * z));
-}
 
 static bool parse_joints(mesh_parser *p)
 {
@@ -71,7 +66,7 @@ static bool parse_joints(mesh_parser *p)
         j->line = nt.line;
         j->col = nt.col;
         j->pos = (mc_vec3){ v[0], v[1], v[2] };
-        j->rot = (mc_quat){ v[3], v[4], v[5], quat_w(v[3], v[4], v[5]) };
+        j->rot = mc_quat_from_xyz(v[3], v[4], v[5]);
     }
     return mc_lex_expect(lx, "}");
 }
@@ -214,8 +209,9 @@ static bool parse_submesh(mesh_parser *p, mc_submesh *s)
     return parse_weights(p, s) && mc_lex_expect(lx, "}");
 }
 
-static bool parse_mesh_file(mesh_parser *p)
+static bool parse_mesh_file(void *ctx)
 {
+    mesh_parser *p = ctx;
     mc_lexer *lx = &p->lx;
     mc_mesh *m = p->m;
 
@@ -236,26 +232,15 @@ static bool parse_mesh_file(mesh_parser *p)
 mc_status mc_mesh_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
                         mc_mesh *out, mc_error *err)
 {
-    mesh_parser p;
-    mc_mesh m;
-    mc_error local;
+    mesh_parser p = { .m = out };
+    mc_status s;
 
-    if (!err)
-        err = &local;
-    memset(err, 0, sizeof *err);
     memset(out, 0, sizeof *out);
-    memset(&m, 0, sizeof m);
-    if (!name)
-        name = "";
-    mc_lex_init(&p.lx, buf, len, name, opts, err);
-    p.m = &m;
-    m.name = mc_lex_strdup(&p.lx, &m.arena, name, strlen(name));
-    if (!m.name || !parse_mesh_file(&p)) {
-        mc_arena_release(&m.arena);
-        return err->code != MC_OK ? err->code : MC_ERR_SYNTAX;
-    }
-    *out = m;
-    return MC_OK;
+    s = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_mesh_file, &p,
+                   err);
+    if (s != MC_OK)
+        memset(out, 0, sizeof *out);
+    return s;
 }
 
 mc_status mc_mesh_load(const char *path, const mc_parse_opts *opts, mc_mesh *out, mc_error *err)
