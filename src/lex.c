@@ -582,8 +582,9 @@ bool mc_lex_md5_header(mc_lexer *lx)
     } else if (mc_lex_is(&t, "commandline") && mc_lex_lenient(lx)) {
         mc_lex_warn(lx, &t, MC_ERR_SYNTAX, "missing 'MD5Version' line (read as version 10)");
     } else {
-        return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "expected 'MD5Version', found %s",
-                           mc_lex_describe(&t, d, sizeof d));
+        return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "expected 'MD5Version', found %s%s",
+                           mc_lex_describe(&t, d, sizeof d),
+                           mc_lex_is(&t, "commandline") ? " (lenient mode accepts this)" : "");
     }
     if (!mc_lex_peek(lx, &t))
         return false;

@@ -86,7 +86,7 @@ static bool parse_joint(anim_parser *p, int i)
         if (!mc_lex_lenient(lx))
             return mc_lex_fail(lx, &pt, MC_ERR_RANGE,
                                "joint %d %s is a second root: only the first joint may have "
-                               "parent -1",
+                               "parent -1 (lenient mode accepts this)",
                                i, d);
         mc_lex_warn(lx, &pt, MC_ERR_RANGE, "joint %d %s is a second root (parent -1)", i, d);
     } else if (j->parent < -1 || j->parent >= i) {
@@ -159,7 +159,9 @@ static bool parse_bounds(anim_parser *p)
     if (count == a->num_frames)
         return true;
     if (!mc_lex_lenient(lx))
-        return mc_lex_fail(lx, &off, MC_ERR_RANGE, "'bounds' has %d entr%s but 'numFrames' is %d",
+        return mc_lex_fail(lx, &off, MC_ERR_RANGE,
+                           "'bounds' has %d entr%s but 'numFrames' is %d (lenient mode accepts "
+                           "this)",
                            count, count == 1 ? "y" : "ies", a->num_frames);
     mc_lex_warn(lx, &off, MC_ERR_RANGE, "'bounds' has %d entr%s but 'numFrames' is %d", count,
                 count == 1 ? "y" : "ies", a->num_frames);
