@@ -58,7 +58,7 @@ expect takes_the_fps_option 0 "9 output frames at 24 fps"
 
 # The demo: 243 stored frames, cuts 84 and 169 -> output 0-83, 84-167, 168-240
 run demo info ../scenes/demo/demo.md5scene
-expect reads_the_demo 0 "6 actors"
+expect reads_the_demo 0 "7 actors"
 expect demo_has_three_shots 0 "shot 2: output frames 168-240"
 
 run mismatch info data/scenes/mismatch.md5scene

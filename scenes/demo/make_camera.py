@@ -110,29 +110,75 @@ def orbit(frames, center, radius0, radius1, angle0, angle1, height0, height1, ai
     return out
 
 
-# The staging (see demo.md5scene): the doors stand across x = 150, the walking drone at
-# (30, -45), the standing drone at (55, 40), the flag at (95, 105).
+# The staging (see demo.md5scene): actor origin and yaw. The doors stand across x = 150 (their
+# fronts at x = 145), 160 wide each, from y = -240 to 240; the floor is at z = 0. The drones are
+# about 67 units tall, the flag 117.
+STAGE = {
+    "walker": ((30.0, -45.0, 0.0), 160.0),
+    "guard": ((55.0, 40.0, 0.0), 200.0),
+    "flag": ((128.0, 118.0, 0.0), 90.0),
+}
+
+# Bounding boxes in actor space (after the actor's scale), measured with `md5cine export` over
+# the anims' frames: the walk's stride reaches 26 units forward and back, the flag's cloth waves
+# 15 units out of its plane.
+BOXES = {
+    "walker": ((-25.7, -13.5, 0.0), (22.7, 13.5, 66.2)),
+    "guard": ((-7.9, -14.9, 0.0), (5.9, 13.9, 67.4)),
+    "flag": ((-32.1, -14.6, 0.8), (32.0, 6.3, 117.2)),
+}
+
 SHOTS = [
     # 1. establishing: a slow sideways dolly that closes in on the whole group (3.5 s)
     dolly(84, (-250.0, -110.0, 88.0), (-185.0, 40.0, 72.0),
-          (60.0, 20.0, 56.0), (60.0, 15.0, 52.0), 56.0, 54.0),
-    # 2. orbit around the walking drone, full figure (3.5 s)
-    orbit(84, (30.0, -45.0), 165.0, 160.0, 205.0, 145.0, 72.0, 52.0, 35.0, 56.0),
+          (60.0, 20.0, 50.0), (60.0, 15.0, 46.0), 60.0, 58.0),
+    # 2. orbit around the walking drone from its side round to its front, full figure (3.5 s)
+    orbit(84, (30.0, -45.0), 190.0, 180.0, 220.0, 180.0, 62.0, 44.0, 34.0, 56.0),
     # 3. low push-in on the standing drone and the flag; the middle door opens behind them at
     #    7.5 s (3 s)
-    dolly(72, (-170.0, 25.0, 30.0), (-115.0, 45.0, 38.0),
-          (70.0, 85.0, 55.0), (70.0, 80.0, 53.0), 60.0, 60.0),
+    dolly(72, (-160.0, 75.0, 30.0), (-115.0, 85.0, 34.0),
+          (70.0, 82.0, 44.0), (70.0, 72.0, 42.0), 60.0, 60.0),
 ]
+
+# What must stay wholly in frame (feet included) in each shot.
+SUBJECTS = [("walker", "guard", "flag"), ("walker",), ("guard",)]
+ASPECT = 16.0 / 9.0  # the demo's output; the file's fov is the horizontal one
+
+
+def box_corners(name):
+    (ox, oy, oz), yaw = STAGE[name]
+    lo, hi = BOXES[name]
+    c, s = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
+    return [(ox + c * x - s * y, oy + s * x + c * y, oz + z)
+            for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])]
+
+
+def check_framing(shot_index, pos, target, fov):
+    """Asserts that the shot's subjects project inside the picture (with a small margin)."""
+    fwd = normalize(sub(target, pos))
+    left = normalize(cross((0.0, 0.0, 1.0), fwd))
+    up = cross(fwd, left)
+    tx = math.tan(math.radians(fov) / 2.0)
+    ty = tx / ASPECT
+    for name in SUBJECTS[shot_index]:
+        for p in box_corners(name):
+            d = sub(p, pos)
+            depth = sum(a * b for a, b in zip(d, fwd))
+            x = sum(a * b for a, b in zip(d, left)) / (depth * tx)
+            y = sum(a * b for a, b in zip(d, up)) / (depth * ty)
+            assert depth > 0.0 and abs(x) < 0.97 and abs(y) < 0.97, \
+                "shot %d: %s leaves the frame" % (shot_index + 1, name)
 
 
 def main():
     out_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "demo.md5camera")
     frames, cuts = [], []
-    for shot in SHOTS:
+    for index, shot in enumerate(SHOTS):
         if frames:
             cuts.append(len(frames) - 1)
         for pos, tgt, fov in shot:
+            check_framing(index, pos, tgt, fov)
             q = look_at_quat(pos, tgt)
             fwd = to_mat3(q)[0]
             want = normalize(sub(tgt, pos))
