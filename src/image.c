@@ -22,6 +22,19 @@
 
 #include <md5cine/fileio.h>
 
+/* stb is third-party code: our warning set is for our code, so it is off around its headers. */
+#define STB_WARNINGS_OFF                                             \
+    _Pragma("GCC diagnostic push")                                   \
+    _Pragma("GCC diagnostic ignored \"-Wconversion\"")               \
+    _Pragma("GCC diagnostic ignored \"-Wsign-conversion\"")          \
+    _Pragma("GCC diagnostic ignored \"-Wfloat-conversion\"")         \
+    _Pragma("GCC diagnostic ignored \"-Wdouble-promotion\"")         \
+    _Pragma("GCC diagnostic ignored \"-Wcast-qual\"")                \
+    _Pragma("GCC diagnostic ignored \"-Wunused-function\"")          \
+    _Pragma("GCC diagnostic ignored \"-Wimplicit-fallthrough\"")     \
+    _Pragma("GCC diagnostic ignored \"-Wmissing-prototypes\"")       \
+    _Pragma("GCC diagnostic ignored \"-Wshadow\"")
+
 /* stb_image: static functions in this file only. Its failure reason is thread-local in C11.
  * No stb global is ever changed here (flip-on-load etc. keep their defaults). */
 #define STB_IMAGE_IMPLEMENTATION
@@ -30,16 +43,7 @@
 #define STBI_NO_HDR
 #define STBI_NO_LINEAR
 #define STBI_MAX_DIMENSIONS MC_IMAGE_MAX_SIDE
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wfloat-conversion"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
+STB_WARNINGS_OFF
 #include <stb_image.h>
 #pragma GCC diagnostic pop
 
@@ -54,16 +58,7 @@ static unsigned int png_crc32(unsigned char *data, int len);
 #define STBI_WRITE_NO_STDIO
 #define STBIW_ZLIB_COMPRESS png_deflate
 #define STBIW_CRC32         png_crc32
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wfloat-conversion"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wimplicit-fallthrough"
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
+STB_WARNINGS_OFF
 #include <stb_image_write.h>
 #pragma GCC diagnostic pop
 /* stb declares static functions it never defines in this configuration; GCC reports those at
