@@ -4,8 +4,10 @@
  *
  * Order: options -> scene (every file loaded and cross-checked) -> textures decoded -> outputs
  * opened (encoder under a temporary name, PNG folder checked) -> renderer -> frame loop ->
- * finish. Nothing is allocated in the frame loop; the pipeline overlaps rendering frame k + 1
- * with encoding or writing frame k.
+ * finish. Nothing is allocated in the frame loop. Frames overlap three ways: llvmpipe's threads
+ * rasterize frame k while this thread poses and draws frame k + 1 (mc_renderer_submit, then
+ * mc_renderer_collect of frame k after frame k + 1 is submitted), and the pipeline's sink
+ * thread encodes or writes earlier frames meanwhile.
  *
  * Interrupts: SIGINT and SIGTERM set a flag; the loop stops at the next frame, the pipeline is
  * cancelled and the encoder destroyed, which removes its temporary file. The exit status is
@@ -332,7 +334,8 @@ static mc_status overlay(render_run *run, int64_t k, int shot, mc_error *err)
     return mc_renderer_overlay_text(run->r, 4 * scale, 4 * scale, scale, text, err);
 }
 
-static mc_status render_frame(render_run *run, int64_t k, uint8_t *buf, mc_error *err)
+/* Poses, draws and submits frame k; its pixels come later from deliver_frame. */
+static mc_status render_frame(render_run *run, int64_t k, mc_error *err)
 {
     mc_view view;
     mc_timeline_sample smp;
@@ -354,13 +357,34 @@ static mc_status render_frame(render_run *run, int64_t k, uint8_t *buf, mc_error
         st = mc_scene_draw_submit(&run->draw, run->r, err);
     if (st == MC_OK && run->o->overlay)
         st = overlay(run, k, smp.shot, err);
-    t2 = mc_cli_now();
     if (st == MC_OK)
-        st = mc_renderer_end(run->r, buf, (size_t)run->width * 4, err);
+        st = mc_renderer_submit(run->r, err);
+    t2 = mc_cli_now();
     run->skin_s += t1 - t0;
     run->draw_s += t2 - t1;
-    run->read_s += mc_cli_now() - t2;
     return st;
+}
+
+/* Collects the oldest submitted frame (number k) into a pipeline buffer and hands it on. */
+static mc_status deliver_frame(render_run *run, int64_t k, mc_error *err)
+{
+    uint8_t *buf;
+    double t0 = mc_cli_now(), t1;
+    mc_status st = mc_pipeline_acquire(run->pipe, &buf, err);
+
+    t1 = mc_cli_now();
+    run->wait_s += t1 - t0;
+    if (st != MC_OK)
+        return st;
+    st = mc_renderer_collect(run->r, buf, (size_t)run->width * 4, err);
+    run->read_s += mc_cli_now() - t1;
+    if (st == MC_OK)
+        st = mc_pipeline_submit(run->pipe, buf, k, err);
+    if (st != MC_OK)
+        return st;
+    run->rendered++;
+    mc_progress_update(&run->prog, run->rendered);
+    return MC_OK;
 }
 
 static mc_status frame_loop(render_run *run, mc_error *err)
@@ -368,24 +392,17 @@ static mc_status frame_loop(render_run *run, mc_error *err)
     mc_status st;
 
     for (int64_t k = run->first; k <= run->last; k++) {
-        uint8_t *buf;
-        double t0 = mc_cli_now();
-
         if (g_stop_signal)
             return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
-        st = mc_pipeline_acquire(run->pipe, &buf, err);
-        run->wait_s += mc_cli_now() - t0;
+        st = render_frame(run, k, err);
+        if (st == MC_OK && k > run->first)
+            st = deliver_frame(run, k - 1, err);
         if (st != MC_OK)
             return st;
-        st = render_frame(run, k, buf, err);
-        if (st == MC_OK)
-            st = mc_pipeline_submit(run->pipe, buf, k, err);
-        if (st != MC_OK)
-            return st;
-        run->rendered++;
-        mc_progress_update(&run->prog, run->rendered);
     }
-    st = mc_pipeline_finish(run->pipe, err);
+    st = run->last >= run->first ? deliver_frame(run, run->last, err) : MC_OK;
+    if (st == MC_OK)
+        st = mc_pipeline_finish(run->pipe, err);
     if (st == MC_OK && g_stop_signal)
         st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
     if (st == MC_OK && run->enc)
@@ -410,7 +427,7 @@ static void print_stats(const render_run *run)
             s->threads == 1 ? "" : "s", ri.gl_renderer);
     fprintf(stderr, "  %-26s %9.2f ms/frame\n", "skinning", 1e3 * run->skin_s / n);
     fprintf(stderr, "  %-26s %9.2f ms/frame\n", "drawing (GL calls)", 1e3 * run->draw_s / n);
-    fprintf(stderr, "  %-26s %9.2f ms/frame\n", "readback (incl. raster)", 1e3 * run->read_s / n);
+    fprintf(stderr, "  %-26s %9.2f ms/frame\n", "readback (raster wait)", 1e3 * run->read_s / n);
     if (s->enc)
         fprintf(stderr, "  %-26s %9.2f ms/frame\n", "encode (sink thread)", 1e3 * enc / n);
     if (s->pattern)
