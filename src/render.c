@@ -6,13 +6,8 @@
  * are counter-clockwise in GL's window space: glFrontFace(GL_CCW) + glCullFace(GL_BACK).
  *
  * Buffers: draw i of a frame uses slot i (a VAO with position, normal, texcoord and index
- * buffers). A slot's storage only grows, and glBufferSubData refills it. llvmpipe reads vertex
- * buffers while the draw call bins (on the calling thread), not when its threads rasterize, so
- * refilling a slot never waits for a frame still being rasterized.
- *
- * Readback: submit queues glReadPixels into a pixel-pack buffer (one per pending frame) and a
- * fence, and flushes, so llvmpipe's threads rasterize the frame while the caller goes on;
- * collect waits on the fence and copies the mapped buffer out. */
+ * buffers). A slot's storage only grows, and glBufferSubData refills it; the previous frame's
+ * readback has already waited for the GPU work, so the update never stalls a pending draw. */
 #include <md5cine/render.h>
 
 #define GL_GLEXT_PROTOTYPES
@@ -67,9 +62,6 @@ struct mc_renderer {
     GLuint text_vao, text_vbo, text_ibo;
     float *text_verts; /* TEXT_MAX_QUADS * 4 vertices of 16 bytes (x, y, z, rgba8) */
     int in_frame, resolved, shading;
-    GLuint pbo[MC_RENDERER_MAX_PENDING]; /* readback buffers, width * height * 4 bytes */
-    GLsync fence[MC_RENDERER_MAX_PENDING];
-    int rb_first, rb_count; /* the oldest pending readback; how many are pending */
     mc_warn_fn warn;
     void *warn_user;
     char gl_renderer[128], gl_version[128];
@@ -351,13 +343,6 @@ static mc_status build_framebuffers(mc_renderer *r, int want, mc_error *err)
     if (!make_fbo(r, 1, &r->fbo, &r->color, &r->depth))
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "cannot make a %dx%d RGBA8 framebuffer",
                             r->width, r->height);
-    glGenBuffers(MC_RENDERER_MAX_PENDING, r->pbo);
-    for (int i = 0; i < MC_RENDERER_MAX_PENDING; i++) {
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[i]);
-        glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)r->width * r->height * 4, NULL,
-                     GL_STREAM_READ);
-    }
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     return gl_check("making the framebuffers", err);
 }
 
@@ -447,10 +432,6 @@ static void delete_gl_objects(mc_renderer *r)
     glDeleteVertexArrays(1, &r->text_vao);
     glDeleteBuffers(1, &r->text_vbo);
     glDeleteBuffers(1, &r->text_ibo);
-    for (int i = 0; i < MC_RENDERER_MAX_PENDING; i++)
-        if (r->fence[i])
-            glDeleteSync(r->fence[i]);
-    glDeleteBuffers(MC_RENDERER_MAX_PENDING, r->pbo);
     glDeleteProgram(r->prog);
     glDeleteProgram(r->text_prog);
     glDeleteFramebuffers(1, &r->fbo_ms);
@@ -599,9 +580,6 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
 
     if (r->in_frame)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "a frame is already open");
-    if (r->rb_count == MC_RENDERER_MAX_PENDING)
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                            "%d submitted frames wait to be collected", r->rb_count);
     if (p->shading != MC_SHADING_LIT && p->shading != MC_SHADING_UNLIT &&
         p->shading != MC_SHADING_NORMALS)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown shading mode %d",
@@ -859,112 +837,21 @@ mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, cons
     return gl_check("drawing the overlay", err);
 }
 
-static int bad_stride(const mc_renderer *r, const uint8_t *rgba_out, size_t stride)
+mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err)
 {
-    return !rgba_out || stride % 4 != 0 || stride < (size_t)r->width * 4 ||
-           stride / 4 > (size_t)MAX_SIDE * 4;
-}
-
-mc_status mc_renderer_submit(mc_renderer *r, mc_error *err)
-{
-    int i = (r->rb_first + r->rb_count) % MC_RENDERER_MAX_PENDING;
-    mc_status s;
-
     if (!r->in_frame)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no frame is open");
     r->in_frame = 0;
+    if (!rgba_out || stride % 4 != 0 || stride < (size_t)r->width * 4 ||
+        stride / 4 > (size_t)MAX_SIDE * 4)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad output buffer (stride %zu)",
+                            stride);
     resolve(r);
     /* Row 0 of the framebuffer is the image's top row (see the vertex shader). */
     glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo);
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[i]);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glReadPixels(0, 0, r->width, r->height, GL_RGBA, GL_UNSIGNED_BYTE, (void *)0);
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    r->fence[i] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    glFlush(); /* hands the frame to the rasterizer threads now */
-    s = gl_check("reading the frame back", err);
-    if (s != MC_OK || !r->fence[i]) {
-        if (r->fence[i])
-            glDeleteSync(r->fence[i]);
-        r->fence[i] = 0;
-        return s != MC_OK ? s : mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "no fence for a frame");
-    }
-    r->rb_count++;
-    return MC_OK;
-}
-
-/* Copies the mapped readback buffer i (rows width * 4 apart) into rgba_out. */
-static mc_status copy_out(mc_renderer *r, int i, uint8_t *rgba_out, size_t stride, mc_error *err)
-{
-    size_t row = (size_t)r->width * 4, size = row * (size_t)r->height;
-    const uint8_t *src;
-
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[i]);
-    src = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)size, GL_MAP_READ_BIT);
-    if (!src) {
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-        gl_check("mapping the frame", err);
-        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "cannot map the frame read back");
-    }
-    if (stride == row) {
-        memcpy(rgba_out, src, size);
-    } else {
-        for (int y = 0; y < r->height; y++)
-            memcpy(rgba_out + (size_t)y * stride, src + (size_t)y * row, row);
-    }
-    glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    return gl_check("copying the frame out", err);
-}
-
-mc_status mc_renderer_collect(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err)
-{
-    int i = r->rb_first;
-    GLenum w;
-    mc_status s;
-
-    if (r->rb_count == 0)
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no submitted frame to collect");
-    if (bad_stride(r, rgba_out, stride))
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad output buffer (stride %zu)",
-                            stride);
-    s = make_current(r, err);
-    if (s != MC_OK)
-        return s;
-    do
-        w = glClientWaitSync(r->fence[i], GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000u);
-    while (w == GL_TIMEOUT_EXPIRED);
-    glDeleteSync(r->fence[i]);
-    r->fence[i] = 0;
-    r->rb_first = (i + 1) % MC_RENDERER_MAX_PENDING;
-    r->rb_count--;
-    if (w == GL_WAIT_FAILED) {
-        gl_check("waiting for a frame", err);
-        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "waiting for a frame failed");
-    }
-    return copy_out(r, i, rgba_out, stride, err);
-}
-
-int mc_renderer_pending(const mc_renderer *r)
-{
-    return r->rb_count;
-}
-
-mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err)
-{
-    mc_status s;
-
-    if (!r->in_frame)
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no frame is open");
-    if (r->rb_count > 0 || bad_stride(r, rgba_out, stride)) {
-        r->in_frame = 0;
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                            r->rb_count > 0 ? "submitted frames wait to be collected"
-                                            : "bad output buffer (stride %zu)",
-                            stride);
-    }
-    s = mc_renderer_submit(r, err);
-    if (s == MC_OK)
-        s = mc_renderer_collect(r, rgba_out, stride, err);
-    return s;
+    glPixelStorei(GL_PACK_ROW_LENGTH, (GLint)(stride / 4));
+    glReadPixels(0, 0, r->width, r->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba_out);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    return gl_check("reading the frame back", err);
 }

@@ -117,32 +117,8 @@ void mc_overlay_text_size(const char *text, int scale, int *w, int *h);
 
 /* Ends the frame: resolves MSAA and writes width x height RGBA8 pixels, top row first, rows
  * stride bytes apart (stride >= width * 4, a multiple of 4) into rgba_out. Geometry has alpha
- * 255; the background has the alpha of frame_params.background. The same as
- * mc_renderer_submit then mc_renderer_collect. Errors: MC_ERR_USAGE (no open frame, bad
- * stride, submitted frames not yet collected), MC_ERR_GL. The frame is closed in every case. */
+ * 255; the background has the alpha of frame_params.background. Errors: MC_ERR_USAGE (no open
+ * frame, bad stride), MC_ERR_GL. The frame is closed in every case. */
 mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err);
-
-/* The overlapped form of mc_renderer_end, for a frame loop that keeps the rasterizer busy:
- *
- *     begin k, draw k, submit k;   collect k - 1;   begin k + 1, draw k + 1, submit k + 1; ...
- *
- * While frame k is being rasterized (llvmpipe's threads), the caller may pose and draw
- * frame k + 1, and collecting frame k then waits only for what is left of it. */
-#define MC_RENDERER_MAX_PENDING 2
-
-/* Ends the frame: resolves MSAA and starts reading it back without waiting for it. At most
- * MC_RENDERER_MAX_PENDING submitted frames may wait to be collected; mc_renderer_begin
- * refuses a frame while that many do. Errors: MC_ERR_USAGE (no open frame), MC_ERR_GL. The
- * frame is closed in every case; on an error it is not pending. */
-mc_status mc_renderer_submit(mc_renderer *r, mc_error *err);
-
-/* Waits for the oldest submitted frame and writes it into rgba_out like mc_renderer_end
- * (stride >= width * 4, a multiple of 4). Allowed while a frame is open. Errors:
- * MC_ERR_USAGE (no frame pending, bad stride: the frame stays pending), MC_ERR_GL (the frame
- * is dropped). */
-mc_status mc_renderer_collect(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err);
-
-/* The number of submitted frames not yet collected (0..MC_RENDERER_MAX_PENDING). */
-int mc_renderer_pending(const mc_renderer *r);
 
 #endif
