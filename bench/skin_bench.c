@@ -33,7 +33,8 @@ static void bench_skin(const char *label, const mc_mesh *mesh, const mc_joint_xf
         total += mesh->meshes[s].num_verts;
     }
     mc_vec3 *p = malloc((size_t)most * sizeof *p), *n = malloc((size_t)most * sizeof *n);
-    mc_skin_topology *topo = calloc((size_t)mesh->num_meshes, sizeof *topo);
+    size_t num_meshes = mesh->num_meshes > 0 ? (size_t)mesh->num_meshes : 1;
+    mc_skin_topology *topo = calloc(num_meshes, sizeof *topo);
     for (int s = 0; s < mesh->num_meshes; s++)
         mc_skin_topology_build(mesh, s, &topo[s], NULL);
     for (int normals = 0; normals < 2; normals++) {
