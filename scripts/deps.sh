@@ -8,8 +8,9 @@ packages=(build-essential cmake pkg-config libosmesa6-dev libavcodec-dev libavfo
           libavutil-dev libswscale-dev libstb-dev zlib1g-dev)
 if [ "${1:-}" = "--test" ]; then
     # assimp: the independent implementation the pose tests agree with; ffmpeg: the command line
-    # the video tests cross-check with; clang + its runtime: the libFuzzer targets.
-    packages+=(libassimp-dev ffmpeg clang libclang-rt-14-dev)
+    # the video tests cross-check with; imagemagick and python3: pixel and JSON checks in the
+    # command-line tests; clang + its runtime: the libFuzzer targets.
+    packages+=(libassimp-dev ffmpeg imagemagick python3 clang libclang-rt-14-dev)
 fi
 
 missing=()
