@@ -307,8 +307,11 @@ static int info_scene(const char *path, const info_opts *o)
                path, sc.num_actors, sc.num_actors == 1 ? "" : "s", sc.camera_path,
                sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts,
                sc.camera.num_cuts == 1 ? "" : "s", count, fps);
-        if (sc.width || sc.height)
-            printf("  output %dx%d (0: the default)\n", sc.width, sc.height);
+        if (sc.width && sc.height)
+            printf("  output %dx%d\n", sc.width, sc.height);
+        else if (sc.width || sc.height)
+            printf("  output %s %d (the other side: the render default)\n",
+                   sc.width ? "width" : "height", sc.width ? sc.width : sc.height);
         for (int i = 0; i < sc.num_actors; i++)
             print_scene_actor_text(&sc.actors[i]);
         print_shots(&sc.camera, fps, count, false);
