@@ -132,6 +132,18 @@ check "the_covered_area_is_the_hand_projected_square" \
     [ "$x0" -ge 23 -a "$x0" -le 25 -a "$x1" -ge 38 -a "$x1" -le 40 -a "$y0" -ge 23 -a "$y0" -le 25 \
       -a "$y1" -ge 38 -a "$y1" -le 40 ]
 
+# PNG alpha is straight: an antialiased edge pixel keeps the surface's colour and only its alpha
+# says how much of the pixel it covers. Laid over black (rgb * alpha / 255, done by ImageMagick)
+# it must then give the render on a black background, to within rounding (1 level).
+run alpha_drone "$D/drone.md5scene" -o "$T/alpha_drone/%05d.png" --background none --frames 0-0 \
+    --quiet
+run black_drone "$D/drone.md5scene" -o "$T/black_drone/%05d.png" --background 0,0,0 --frames 0-0 \
+    --quiet
+convert "$T/alpha_drone/00000.png" -background black -alpha remove -alpha off "$T/alpha_flat.png"
+check "background_none_edges_laid_over_black_match_a_black_background" \
+    "$M" compare "$T/black_drone/00000.png" "$T/alpha_flat.png" --threshold 1 \
+    --max-failing-share 0 --quiet
+
 # ---- --frames: output numbering, validated against the frame count -------------------------
 run range "$D/boxes.md5scene" -o "$T/range/%05d.png" --frames 3-3 --shading unlit --quiet
 check "frames_3_3_writes_only_00003" [ "$(ls "$T/range")" = 00003.png ]

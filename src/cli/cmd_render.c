@@ -297,6 +297,11 @@ static int open_pipeline(render_run *run)
     s->per_thread = calloc((size_t)s->threads, sizeof *s->per_thread);
     if (!s->per_thread)
         return out_of_memory();
+    for (int i = 0; i < s->threads && s->png_alpha; i++) {
+        s->per_thread[i].straight = malloc((size_t)run->width * (size_t)run->height * 4);
+        if (!s->per_thread[i].straight)
+            return out_of_memory();
+    }
     memset(&d, 0, sizeof d);
     d.width = run->width;
     d.height = run->height;
@@ -516,8 +521,10 @@ static void release(render_run *run)
     mc_scene_draw_release(&run->draw);
     mc_ref_check_close(&run->ref);
     if (run->sink.per_thread) {
-        for (int i = 0; i < run->sink.threads; i++)
+        for (int i = 0; i < run->sink.threads; i++) {
             mc_png_buf_release(&run->sink.per_thread[i].png);
+            free(run->sink.per_thread[i].straight);
+        }
         free(run->sink.per_thread);
     }
     free(run->shot_starts);

@@ -166,6 +166,7 @@ typedef struct mc_ref_check {
 /* Per sink thread: scratch memory and time spent in each job (seconds). */
 typedef struct mc_sink_thread {
     mc_png_buf png;
+    uint8_t *straight; /* width * height * 4 with png_alpha: the frame with straight alpha */
     char path[MC_PATH_CAP + 64];
     double encode_s, png_s, compare_s;
 } mc_sink_thread;
