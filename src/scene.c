@@ -129,21 +129,24 @@ static bool read_flag(scene_parser *p, const char *what, bool *out)
 
 /* ---------------------------------------------------------------- output block */
 
+/* ( r g b ); a component out of range is reported at its own token. */
 static bool parse_background(scene_parser *p)
 {
-    mc_token tok;
-    float c[3];
-
-    if (!mc_lex_vec_tok(&p->lx, 3, c, &tok))
+    if (!mc_lex_expect(&p->lx, "("))
         return false;
     for (int i = 0; i < 3; i++) {
-        if (!(c[i] >= 0.0f && c[i] <= 1.0f))
+        mc_token tok;
+        float c;
+
+        if (!mc_lex_float(&p->lx, &c, &tok))
+            return false;
+        if (!(c >= 0.0f && c <= 1.0f))
             return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
-                               "invalid 'background' component %g, expected 0 to 1", (double)c[i]);
-        p->s->background[i] = c[i];
+                               "invalid 'background' component %g, expected 0 to 1", (double)c);
+        p->s->background[i] = c;
     }
     p->s->has_background = true;
-    return true;
+    return mc_lex_expect(&p->lx, ")");
 }
 
 static bool parse_output(scene_parser *p)

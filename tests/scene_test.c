@@ -280,7 +280,8 @@ static const error_case parse_errors[] = {
     { HEAD "output { height 16385 }\n", MC_ERR_RANGE, 3, 17,
       "invalid 'height' 16385, expected 16 to 16384" },
     { HEAD "output { fps 0 }\n", MC_ERR_RANGE, 3, 14, "invalid 'fps' 0, expected 1 to 1000" },
-    { HEAD "output { background ( 0 1.5 0 ) }\n", MC_ERR_RANGE, 3, 21,
+    /* at the component itself: col 25 is the '1' of 1.5 */
+    { HEAD "output { background ( 0 1.5 0 ) }\n", MC_ERR_RANGE, 3, 25,
       "invalid 'background' component 1.5, expected 0 to 1" },
     { HEAD "actor \"a\" { mesh \"m\"\n", MC_ERR_SYNTAX, 4, 1,
       "expected a keyword or '}' in actor 'a', found end of file" },
