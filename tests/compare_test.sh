@@ -114,6 +114,14 @@ expect png_against_png 0 "all 1 frame match"
 # Bad input: exit 2, naming what is wrong.
 run missing_folder compare "$T/ref" "$T/nowhere"
 expect missing_folder 2 "" "$T/nowhere"
+# An I/O error names the path once: "md5cine: error: cannot open '<path>': <reason>", not
+# "<path>: error: cannot open '<path>': ...".
+if [ "$(grep -o -F -- "$T/nowhere" "$T/missing_folder.err" | wc -l)" -eq 1 ] &&
+    grep -qF -- "md5cine: error: cannot open '$T/nowhere': " "$T/missing_folder.err"; then
+    ok missing_folder_is_named_once
+else
+    fail missing_folder_is_named_once "$(cat "$T/missing_folder.err")"
+fi
 
 mkdir -p "$T/short" && cp "$T/ref/00000.png" "$T/ref/00001.png" "$T/ref/00002.png" "$T/short/"
 run missing_frame compare "$T/ref" "$T/short"

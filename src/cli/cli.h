@@ -22,9 +22,10 @@ int mc_cmd_render(int argc, char **argv);
 int mc_cmd_export(int argc, char **argv);
 int mc_cmd_compare(int argc, char **argv);
 
-/* Prints "file:line:col: error: msg" (or "md5cine: error: msg" without a file), then, when
- * the error has a position and the file can be read, the source line and a caret under the
- * column. severity is "error" or "warning". */
+/* Prints "file:line:col: error: msg", "file: error: msg" without a position, or
+ * "md5cine: error: msg" without a file or when msg already names the file in quotes (so
+ * that a path is said once). Then, when the error has a position and the file can be read,
+ * the source line and a caret under the column. severity is "error" or "warning". */
 void mc_diag_print(FILE *to, const char *severity, const mc_error *e);
 
 /* An mc_warn_fn that prints warnings with mc_diag_print to stderr; user is unused. */

@@ -29,13 +29,23 @@ static bool read_source_line(const char *path, int line, char *out, size_t cap)
     return true;
 }
 
+/* True when msg already names file in quotes ("cannot open 'out/x.png': ..."): the I/O
+ * messages do, and a "file: " prefix would then name it twice. */
+static bool msg_names_file(const mc_error *e)
+{
+    char quoted[sizeof e->file + 2];
+
+    snprintf(quoted, sizeof quoted, "'%s'", e->file);
+    return strstr(e->msg, quoted) != NULL;
+}
+
 void mc_diag_print(FILE *to, const char *severity, const mc_error *e)
 {
     char src[1024];
 
     if (e->file[0] && e->line > 0)
         fprintf(to, "%s:%d:%d: %s: %s\n", e->file, e->line, e->col, severity, e->msg);
-    else if (e->file[0])
+    else if (e->file[0] && !msg_names_file(e))
         fprintf(to, "%s: %s: %s\n", e->file, severity, e->msg);
     else
         fprintf(to, "md5cine: %s: %s\n", severity, e->msg);
