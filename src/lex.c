@@ -487,23 +487,14 @@ bool mc_lex_float(mc_lexer *lx, float *out, mc_token *tok)
     return true;
 }
 
-bool mc_lex_vec_tok(mc_lexer *lx, int n, float *out, mc_token *tok)
+bool mc_lex_vec(mc_lexer *lx, int n, float *out)
 {
-    mc_token t;
-
-    if (!mc_lex_expect_tok(lx, "(", &t))
+    if (!mc_lex_expect(lx, "("))
         return false;
-    if (tok)
-        *tok = t;
     for (int i = 0; i < n; i++)
         if (!mc_lex_float(lx, &out[i], NULL))
             return false;
     return mc_lex_expect(lx, ")");
-}
-
-bool mc_lex_vec(mc_lexer *lx, int n, float *out)
-{
-    return mc_lex_vec_tok(lx, n, out, NULL);
 }
 
 bool mc_lex_string(mc_lexer *lx, const char **text, size_t *len, mc_token *tok)

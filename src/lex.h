@@ -81,8 +81,7 @@ bool mc_lex_accept(mc_lexer *lx, const char *word, bool *found);
 bool mc_lex_int(mc_lexer *lx, int *out, mc_token *tok);
 /* A number that fits in float ("expected number, found 'x'", "number 'x' is out of range"). */
 bool mc_lex_float(mc_lexer *lx, float *out, mc_token *tok);
-/* ( v0 v1 ... v[n-1] ); tok (may be NULL) receives the '(' token. */
-bool mc_lex_vec_tok(mc_lexer *lx, int n, float *out, mc_token *tok);
+/* ( v0 v1 ... v[n-1] ), each value read with mc_lex_float. */
 bool mc_lex_vec(mc_lexer *lx, int n, float *out);
 /* A quoted string or a name; *text points into the buffer (not NUL-terminated).
  * Error: "expected a string, found 'x'". */
