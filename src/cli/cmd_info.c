@@ -327,9 +327,8 @@ typedef struct info_handler {
     int (*run)(const char *path, const info_opts *o);
 } info_handler;
 
-/* File types by extension. The scene file type (".md5scene") is added to this table by the
- * scene module's info function, following the same contract: print one summary (or one JSON
- * object per line with o->json), errors through mc_diag_print, return an exit code. */
+/* File types by extension. Each handler prints one summary (or one JSON object per line with
+ * o->json), reports errors through mc_diag_print and returns an exit code. */
 static const info_handler handlers[] = {
     { ".md5mesh", info_mesh },
     { ".md5anim", info_anim },
