@@ -117,7 +117,10 @@ void mc_overlay_text_size(const char *text, int scale, int *w, int *h);
 
 /* Ends the frame: resolves MSAA and writes width x height RGBA8 pixels, top row first, rows
  * stride bytes apart (stride >= width * 4, a multiple of 4) into rgba_out. Geometry has alpha
- * 255; the background has the alpha of frame_params.background. Errors: MC_ERR_USAGE (no open
+ * 255; the background has the alpha of frame_params.background. Pixels that mix the two
+ * (antialiased edges, the overlay's box) are premultiplied: an edge covering a share a of a
+ * surface of colour c over a background (b, 0) reads (c * a + b * (1 - a), a), so with a
+ * transparent black background the colour is c * a. Errors: MC_ERR_USAGE (no open
  * frame, bad stride), MC_ERR_GL. The frame is closed in every case. */
 mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err);
 
