@@ -50,7 +50,8 @@ static const char usage_text[] =
     "  --diff DIR             write DIR/diff_<frame>.png for every frame that differs\n"
     "  --json                 print one JSON object instead of the table\n"
     "  --quiet                print nothing but errors\n"
-    "exit status: 0 all frames match, 1 some differ, 2 bad input or usage\n";
+    "exit status: 0 all frames match, 1 some differ, 2 bad input or usage,\n"
+    "3 runtime failure (a diff image cannot be written, out of memory)\n";
 
 static bool parse_double(const char *s, double lo, double hi, bool percent_ok, double *out)
 {
