@@ -248,8 +248,8 @@ static int open_encoder(render_run *run)
  * cores with the encoder's threads and the PNG writers. Twice as many raster threads as cores
  * keeps the cores busier: the demo at 720p to MP4 on 2 cores takes about 5 % less wall time with
  * 4 than with 2 (6 and 8 are no better), with identical pixels (llvmpipe's output does not depend
- * on its thread count). Set before the first OSMesa context, which reads it; a value the user
- * set is kept. */
+ * on its thread count). Set before the first OSMesa context, which reads it, and before any
+ * thread starts; a value the user set is kept. */
 static void default_raster_threads(void)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -272,7 +272,6 @@ static int open_renderer(render_run *run)
     d.height = run->height;
     d.msaa = run->o->msaa == 0 ? 1 : run->o->msaa;
     d.warn = mc_diag_warn;
-    default_raster_threads();
     if (mc_renderer_create(&d, &run->r, &e) != MC_OK)
         return fail(&e, false);
     if (mc_scene_draw_upload(&run->draw, run->r, &e) != MC_OK)
@@ -321,6 +320,9 @@ static int prepare(render_run *run)
     mc_error e;
     int rc;
 
+    /* setenv is not safe while another thread may read the environment: before any thread
+     * (a reference video's decoder, the encoder's, the pipeline's) starts. */
+    default_raster_threads();
     if ((rc = load_scene(run)) != -1 || (rc = settle_settings(run)) != -1 ||
         (rc = collect_shots(run)) != -1)
         return rc;
