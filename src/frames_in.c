@@ -418,8 +418,10 @@ static mc_status video_convert(mc_frames_in *src, mc_error *err)
                              1 << 16, 1 << 16);
     dst[0] = v->rgba;
     dst_stride[0] = f->width * 4;
-    sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst,
-              dst_stride);
+    if (sws_scale(v->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, dst,
+                  dst_stride) != f->height)
+        return mc_error_set(err, MC_ERR_IMAGE, src->path, 0, 0,
+                            "cannot convert the pixels of '%s' to RGBA", src->path);
     v->w = f->width;
     v->h = f->height;
     return MC_OK;
