@@ -1,6 +1,7 @@
 #include <md5cine/fileio.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +14,27 @@ mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err)
     FILE *f;
     char *data;
     size_t got;
+    int fd;
 
     *buf = NULL;
     *len = 0;
-    f = fopen(path, "rb");
-    if (!f)
+    /* Non-blocking so that a FIFO is refused below instead of waiting for a writer; reads
+     * from a regular file are not affected by the flag. */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot open '%s': %s", path,
                             strerror(errno));
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "'%s' is not a regular file", path);
+    }
+    f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+
+        close(fd);
+        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot open '%s': %s", path,
+                            strerror(e));
     }
     if ((unsigned long long)st.st_size > MC_MAX_FILE_BYTES) {
         fclose(f);

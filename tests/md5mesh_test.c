@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -313,6 +315,26 @@ static void a_missing_file_is_an_io_error_without_position(void)
     EXPECT_EQ_INT(err.line, 0);
 }
 
+/* Opening a FIFO for reading normally waits for a writer; the loader must refuse it at once.
+ * The alarm ends the test (a failure) if it would wait. */
+static void a_fifo_is_refused_without_waiting_for_a_writer(void)
+{
+    char path[512];
+    mc_mesh m;
+    mc_error err;
+
+    test_tmp_path(path, sizeof path, "fifo.md5mesh");
+    unlink(path);
+    ASSERT(mkfifo(path, 0600) == 0);
+    alarm(20);
+    EXPECT(mc_mesh_load(path, NULL, &m, &err) == MC_ERR_IO);
+    alarm(0);
+    EXPECT_EQ_INT(err.line, 0);
+    EXPECT_CONTAINS(err.msg, "is not a regular file");
+    EXPECT(m.joints == NULL);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -327,6 +349,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(lenient_still_rejects_real_errors),
         TEST_ENTRY(a_valid_crlf_file_gives_no_warning),
         TEST_ENTRY(a_missing_file_is_an_io_error_without_position),
+        TEST_ENTRY(a_fifo_is_refused_without_waiting_for_a_writer),
     };
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

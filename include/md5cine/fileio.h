@@ -11,7 +11,8 @@
 #define MC_MAX_FILE_BYTES ((size_t)1 << 30)
 
 /* Reads the whole file into a malloc'd buffer with a NUL after the last byte (not counted in
- * *len). The caller frees *buf. Errors: MC_ERR_IO (cannot open/read, a folder), MC_ERR_LIMIT
+ * *len). The caller frees *buf. Errors: MC_ERR_IO (cannot open/read; not a regular file, such
+ * as a folder or a FIFO, which is refused without waiting for a writer), MC_ERR_LIMIT
  * (over MC_MAX_FILE_BYTES), each naming the path with no position. */
 mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err);
 
