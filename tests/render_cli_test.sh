@@ -259,6 +259,12 @@ odd_left() { [ ! -e "$T/odd.mp4" ] && no_tmp_files "$T"; }
 check "odd_size_video_leaves_nothing" odd_left
 run odd_png "$D/boxes.md5scene" -o "$T/oddpng/%05d.png" --size 63x64 --frames 0-0 --quiet
 check "odd_size_png_has_that_size" [ "$(identify -format %wx%h "$T/oddpng/00000.png")" = 63x64 ]
+# A preset x264 does not know is a usage error (2) that lists the presets, not an encoder
+# failure (3): x264's presets are ultrafast .. placebo (x264.h, x264_preset_names).
+run bad_preset "$D/boxes.md5scene" -o "$T/bad_preset.mp4" --preset bogus
+expect unknown_x264_preset_is_a_usage_error 2 "bad --preset 'bogus': expected ultrafast"
+run slow_preset "$D/boxes.md5scene" -o "$T/slow_preset.mp4" --preset slow --frames 0-0 --quiet
+expect known_x264_preset_is_accepted 0
 run none_mp4 "$D/boxes.md5scene" -o "$T/none.mp4" --background none
 expect background_none_with_video_is_a_usage_error 2 "background none"
 run no_out "$D/boxes.md5scene"

@@ -421,8 +421,28 @@ static int flag_option(const char *arg, mc_render_opts *o)
     return -1;
 }
 
+/* x264's presets (x264.h, x264_preset_names). x264 itself reports another name only on its
+ * own stderr and libavcodec then says "Invalid argument", so the name is checked here, for
+ * the default encoder; other encoders' presets are theirs to check. */
+static bool is_x264_preset(const char *s)
+{
+    static const char *const names[] = { "ultrafast", "superfast", "veryfast", "faster",
+                                         "fast",      "medium",    "slow",     "slower",
+                                         "veryslow",  "placebo" };
+
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i]) == 0)
+            return true;
+    return false;
+}
+
 static int check_combination(mc_render_opts *o)
 {
+    if (o->preset && (!o->codec || strcmp(o->codec, "libx264") == 0) &&
+        !is_x264_preset(o->preset))
+        return mc_usage_error("bad --preset '%s': expected ultrafast, superfast, veryfast, "
+                              "faster, fast, medium, slow, slower, veryslow or placebo",
+                              o->preset);
     if (!o->scene)
         return mc_usage_error("render needs a scene file (see 'md5cine render --help')");
     if (!o->out && !o->reference)
