@@ -19,7 +19,7 @@
  * acquire, and makes acquire/submit/finish return MC_ERR_INTERRUPTED.
  *
  * Thread safety: acquire, submit and finish belong to one producer thread; cancel and
- * mc_pipeline_stats may be called from any thread (not from a signal handler). */
+ * mc_pipeline_stats_get may be called from any thread (not from a signal handler). */
 #ifndef MC_PIPELINE_H
 #define MC_PIPELINE_H
 
@@ -41,7 +41,7 @@ typedef mc_status (*mc_sink_fn)(void *user, int thread, const uint8_t *rgba, int
                                 mc_error *err);
 
 typedef struct mc_pipeline_desc {
-    int width, height; /* frame size in pixels, > 0 */
+    int width, height; /* frame size in pixels, 1..65536 each */
     int depth;         /* buffers, 1..MC_PIPELINE_MAX_DEPTH; 0 -> MC_PIPELINE_DEFAULT_DEPTH */
     int sink_threads;  /* 1..MC_PIPELINE_MAX_THREADS; 0 -> 1 (in order) */
     mc_sink_fn sink;   /* required */
