@@ -260,6 +260,26 @@ static void garbage_bytes_are_an_image_error(void)
     EXPECT_CONTAINS(err.msg, "cannot read 'junk.bin': ");
 }
 
+/* image.h: a side over MC_IMAGE_MAX_SIDE (16384) is refused as MC_ERR_IMAGE "too large", like
+ * a damaged size field. The PNG is only its signature and an IHDR chunk for 16385 x 1 RGBA
+ * (stb_image rejects the size while reading the IHDR; it does not check chunk CRCs). */
+static void image_wider_than_the_limit_is_refused(void)
+{
+    static const unsigned char png[] = {
+        0x89, 'P',  'N',  'G',  0x0d, 0x0a, 0x1a, 0x0a, /* signature */
+        0,    0,    0,    13,   'I',  'H',  'D',  'R',  /* IHDR, 13 bytes */
+        0,    0,    0x40, 0x01, 0,    0,    0,    1,    /* width 16385, height 1 */
+        8,    6,    0,    0,    0,                      /* 8 bits, RGBA, no interlace */
+        0,    0,    0,    0,                            /* CRC (not checked) */
+    };
+    mc_error err;
+    mc_image img;
+
+    EXPECT_EQ_INT(mc_image_decode(png, sizeof png, "wide.png", &img, &err), MC_ERR_IMAGE);
+    EXPECT_CONTAINS(err.msg, "too large");
+    EXPECT(img.pixels == NULL);
+}
+
 static void missing_folder_fails_and_leaves_nothing(void)
 {
     uint8_t px[4 * 4 * 4] = { 0 };
@@ -320,6 +340,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(damaged_pngs_fail_or_decode_safely),
         TEST_ENTRY(missing_image_file_is_an_io_error),
         TEST_ENTRY(garbage_bytes_are_an_image_error),
+        TEST_ENTRY(image_wider_than_the_limit_is_refused),
         TEST_ENTRY(missing_folder_fails_and_leaves_nothing),
         TEST_ENTRY(bad_sizes_and_strides_are_rejected),
         TEST_ENTRY(created_image_is_transparent_black),

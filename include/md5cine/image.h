@@ -35,8 +35,9 @@ mc_status mc_image_create(int width, int height, mc_image *img, mc_error *err);
 
 /* Decodes an image file held in memory (PNG, TGA, JPG, BMP, ...) into RGBA8, top row first.
  * name is the file name used in error messages (may be NULL: "<memory>"). On failure *img is
- * zeroed and err says "cannot read 'name': <reason>" (MC_ERR_IMAGE) or names the size limit
- * (MC_ERR_LIMIT). The data is only read; the caller keeps it. */
+ * zeroed and err says "cannot read 'name': <reason>": MC_ERR_IMAGE (not an image, damaged, or
+ * a side over MC_IMAGE_MAX_SIDE: reason "too large"), MC_ERR_LIMIT (len over INT_MAX bytes).
+ * The data is only read; the caller keeps it. */
 mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_image *img,
                           mc_error *err);
 
