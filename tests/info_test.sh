@@ -55,6 +55,12 @@ run info --json "$tmp/utf8.md5mesh"
 max_char=$(printf '\xf4\x8f\xbf\xbf')
 check json_invalid_utf8 '{"type":"md5mesh","joints":0,"meshes":[{"shader":"\u00ed\u00a0\u0080|\u00e0\u0080\u0080|'"$max_char"'","verts":0,"tris":0,"weights":0}]}' "$out"
 
+# Bytes F5 to FF never start a UTF-8 character, even when continuation bytes follow:
+# F8 80 80 and FF BF BF are written byte by byte.
+printf 'MD5Version 10\ncommandline ""\nnumJoints 0\nnumMeshes 1\njoints {\n}\nmesh {\nshader "\xf8\x80\x80|\xff\xbf\xbf"\nnumverts 0\nnumtris 0\nnumweights 0\n}\n' >"$tmp/lead.md5mesh"
+run info --json "$tmp/lead.md5mesh"
+check json_invalid_lead_byte '{"type":"md5mesh","joints":0,"meshes":[{"shader":"\u00f8\u0080\u0080|\u00ff\u00bf\u00bf","verts":0,"tris":0,"weights":0}]}' "$out"
+
 # Anims: ffflag 19 joints, 120 frames at 30, 57 components (SOURCE.md); door1 open 1/12/24/6.
 run info --json $A/cube2-ffflag/ffflag.md5anim $A/redeclipse-props/luckystrike-door1/open.md5anim
 check two_anims_one_line_each '{"type":"md5anim","joints":19,"frames":120,"frameRate":30,"components":57}

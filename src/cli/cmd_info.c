@@ -34,7 +34,11 @@ static void json_string(FILE *out, const char *s, size_t len)
     fputc('"', out);
     for (size_t i = 0; i < len; i++) {
         unsigned c = p[i];
-        size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+        /* Sequence length by lead byte; C0, C1 and F5 to FF never start a character. */
+        size_t n = c >= 0xF0 && c <= 0xF4   ? 4
+                   : c >= 0xE0 && c <= 0xEF ? 3
+                   : c >= 0xC2 && c <= 0xDF ? 2
+                                            : 0;
 
         if (c == '"' || c == '\\') {
             fprintf(out, "\\%c", c);
