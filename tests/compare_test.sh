@@ -103,6 +103,14 @@ else
     fail diff_writes_failing_frames "exit $rc, files: $(ls "$T/diffs" 2>&1)"
 fi
 
+# --diff creates missing parent folders, as render --diff does.
+run diff_deep compare "$T/ref" "$T/moved" --diff "$T/deep/er/diffs"
+if [ "$rc" -eq 1 ] && [ "$(ls "$T/deep/er/diffs" 2>&1)" = "diff_00002.png" ]; then
+    ok diff_creates_parent_folders
+else
+    fail diff_creates_parent_folders "exit $rc: $(cat "$T/diff_deep.err")"
+fi
+
 # A single PNG is matched with the frame of the same number in a folder.
 run png_against_folder compare "$T/moved/00002.png" "$T/ref"
 expect png_against_folder 1 "compared 1 frame: 1 differ"

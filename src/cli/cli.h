@@ -35,6 +35,10 @@ void mc_diag_warn(void *user, const mc_error *w);
  * MC_ERR_INTERRUPTED -> 130. */
 int mc_exit_code(mc_status s);
 
+/* Creates folder path and its missing parents (mkdir -p); "" is fine. False with errno set
+ * on failure (ENAMETOOLONG for a path of 4096 bytes or more). */
+bool mc_cli_mkdirs(const char *path);
+
 /* Prints "md5cine: error: <msg>" for a usage problem and returns MC_EXIT_INPUT. */
 int mc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

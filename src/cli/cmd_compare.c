@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <md5cine/compare.h>
 #include <md5cine/frames_in.h>
@@ -365,7 +364,7 @@ static int open_sources(compare_run *run)
     run->lim.lossy = run->lim.lossy || mc_frames_kind_of(run->a) == MC_FRAMES_VIDEO ||
                      mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO;
     mc_compare_effective(&run->lim, &run->lim);
-    if (run->args->diff_dir && mkdir(run->args->diff_dir, 0777) != 0 && errno != EEXIST) {
+    if (run->args->diff_dir && !mc_cli_mkdirs(run->args->diff_dir)) {
         fprintf(stderr, "md5cine: error: cannot create folder '%s': %s\n", run->args->diff_dir,
                 strerror(errno));
         return MC_EXIT_RUNTIME;

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -45,37 +44,6 @@ double mc_cli_now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-bool mc_cli_mkdirs(const char *path)
-{
-    char buf[MC_PATH_CAP];
-    size_t n = strlen(path);
-    struct stat sb;
-
-    if (n == 0)
-        return true;
-    if (n >= sizeof buf) {
-        errno = ENAMETOOLONG;
-        return false;
-    }
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char keep = buf[i];
-
-        buf[i] = '\0';
-        if (stat(buf, &sb) != 0) {
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return false;
-        } else if (!S_ISDIR(sb.st_mode)) {
-            errno = ENOTDIR;
-            return false;
-        }
-        buf[i] = keep;
-    }
-    return true;
 }
 
 /* Appends c to buf (length *n, capacity cap); false when full. */

@@ -91,9 +91,6 @@ void mc_png_pattern_dir(const mc_png_pattern *p, char *out, size_t cap);
 /* Monotonic seconds. */
 double mc_cli_now(void);
 
-/* Creates folder path and its missing parents (mkdir -p). False with errno set on failure. */
-bool mc_cli_mkdirs(const char *path);
-
 /* ---- render_draw.c: everything an actor needs per frame, allocated before the first. ---- */
 
 typedef struct mc_actor_draw {
