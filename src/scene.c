@@ -552,6 +552,11 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
 {
     mc_error w;
     char stem[PATH_CAP];
+    const char *slash = strrchr(a->mesh_path, '/');
+    /* The mesh's folder as looked in: without its trailing '/' (but "/" itself), "." for the
+     * current one. */
+    int dir_len = !slash ? 1 : slash == a->mesh_path ? 1 : (int)(slash - a->mesh_path);
+    const char *dir = slash ? a->mesh_path : ".";
 
     if (!opts || !opts->warn)
         return;
@@ -564,8 +569,8 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
         shader_stem(sm->shader, stem, sizeof stem);
         mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
                      "no image for shader '%s' of actor '%s': looked for '%s.tga', '.png', "
-                     "'.jpg' in '%s'%s%s%s; drawn without a texture",
-                     sm->shader, a->name, stem, a->mesh_path, s->base_path ? " and in '" : "",
+                     "'.jpg' in '%.*s'%s%s%s; drawn without a texture",
+                     sm->shader, a->name, stem, dir_len, dir, s->base_path ? " and in '" : "",
                      s->base_path ? s->base_path : "", s->base_path ? "'" : "");
     }
     warn(opts, &w);
