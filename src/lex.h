@@ -62,7 +62,8 @@ void mc_lex_init(mc_lexer *lx, const char *buf, size_t len, const char *name,
                  const mc_parse_opts *opts, mc_error *err);
 
 /* Next token into *tok (EOF is a token, returned again on every later call). false on a
- * lexical error (then *tok is an EOF token at the error's position). */
+ * lexical error: then *tok is an EOF token where reading stopped, which for an unterminated
+ * comment is the end of the input; the error record holds the error's own position. */
 bool mc_lex_next(mc_lexer *lx, mc_token *tok);
 /* The next token without consuming it. */
 bool mc_lex_peek(mc_lexer *lx, mc_token *tok);
