@@ -181,7 +181,8 @@ static mc_status make_pose(const export_args *a, const mc_mesh *mesh, const mc_a
         mc_pose_bind(mesh, joints);
         return MC_OK;
     }
-    int *map = malloc((size_t)mesh->num_joints * sizeof *map);
+    /* At least one element: malloc(0) may return NULL, which is not out of memory. */
+    int *map = malloc((size_t)(mesh->num_joints > 0 ? mesh->num_joints : 1) * sizeof *map);
     if (!map)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     mc_status st = mc_pose_map_anim(mesh, anim, map, err);
