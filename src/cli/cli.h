@@ -35,6 +35,9 @@ void mc_diag_warn(void *user, const mc_error *w);
  * MC_ERR_INTERRUPTED -> 130. */
 int mc_exit_code(mc_status s);
 
+/* Monotonic seconds (CLOCK_MONOTONIC), for timing and progress. */
+double mc_cli_now(void);
+
 /* Creates folder path and its missing parents (mkdir -p); "" is fine. False with errno set
  * on failure (ENAMETOOLONG for a path of 4096 bytes or more). */
 bool mc_cli_mkdirs(const char *path);

@@ -1,20 +1,13 @@
 #include "progress.h"
 
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "cli.h"
 
 /* Seconds between two outputs (bar redraws or JSON lines). */
 #define MIN_INTERVAL 0.1
 #define BAR_CELLS    24
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 bool mc_progress_parse_mode(const char *s, mc_progress_mode *out)
 {
@@ -37,7 +30,7 @@ void mc_progress_begin(mc_progress *p, mc_progress_mode mode, int64_t total, FIL
     p->json = json;
     p->tty = bar && isatty(fileno(bar));
     p->total = total > 0 ? total : 0;
-    p->start = now_seconds();
+    p->start = mc_cli_now();
     p->last_print = -1.0;
 }
 
@@ -69,7 +62,7 @@ static void draw_bar(mc_progress *p, int64_t done, double elapsed)
 
 void mc_progress_update(mc_progress *p, int64_t done)
 {
-    double t = now_seconds();
+    double t = mc_cli_now();
     bool first = p->last_print < 0.0, last = done >= p->total;
 
     p->last_frame = done;
@@ -90,7 +83,7 @@ void mc_progress_update(mc_progress *p, int64_t done)
 
 void mc_progress_end(mc_progress *p)
 {
-    double t = now_seconds();
+    double t = mc_cli_now();
 
     if (p->mode == MC_PROGRESS_JSON && p->json && p->printed != p->last_frame)
         print_json(p, p->last_frame, t - p->start);

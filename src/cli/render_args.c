@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "cli.h"
 #include "render_cli.h"
@@ -37,14 +36,6 @@ static const char usage_text[] =
         "  --update-reference    write missing and failing frames into the folder REF instead\n"
         "exit status: 0 done, 1 frames differ from the reference, 2 bad input or usage,\n"
         "3 runtime failure (GL, encoder, I/O), 130 interrupted (SIGINT), 143 (SIGTERM)\n";
-
-double mc_cli_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Appends c to buf (length *n, capacity cap); false when full. */
 static bool put_char(char *buf, size_t *n, size_t cap, char c)

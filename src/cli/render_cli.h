@@ -88,9 +88,6 @@ bool mc_png_pattern_format(const mc_png_pattern *p, int64_t k, char *out, size_t
 /* The pattern's folder ("frames/" for "frames/%05d.png", "" for none) into out. */
 void mc_png_pattern_dir(const mc_png_pattern *p, char *out, size_t cap);
 
-/* Monotonic seconds. */
-double mc_cli_now(void);
-
 /* ---- render_draw.c: everything an actor needs per frame, allocated before the first. ---- */
 
 typedef struct mc_actor_draw {
