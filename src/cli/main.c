@@ -27,7 +27,7 @@ static void usage(FILE *to)
         fprintf(to, "  md5cine %s\n", subcommands[i].synopsis);
     fprintf(to, "\n'md5cine <command> --help' shows a command's options.\n"
                 "Exit status: 0 done, 1 comparison differences, 2 bad input or usage,\n"
-                "3 runtime failure (GL, encoder, I/O), 130 interrupted.\n");
+                "3 runtime failure (GL, encoder, I/O), 130 interrupted (143 on SIGTERM).\n");
 }
 
 int main(int argc, char **argv)
