@@ -60,6 +60,20 @@ static bool file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Shader names compare case-insensitively with '\' read as '/' (Doom's canonical form). */
+static bool shader_equal(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int ca = *a == '\\' ? '/' : (*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
+        int cb = *b == '\\' ? '/' : (*b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b);
+
+        if (ca != cb)
+            return false;
+        if (!ca)
+            return true;
+    }
+}
+
 /* ---------------------------------------------------------------- parse helpers */
 
 static bool nomem(scene_parser *p, const mc_token *tok)
@@ -195,17 +209,23 @@ static bool same_name(const char *a, size_t alen, const char *b)
 static bool parse_material(scene_parser *p, mc_scene_actor *a, int *cap, const mc_token *kw)
 {
     mc_token stok, ptok;
-    const char *shader, *path;
+    const char *text, *path;
+    char *shader;
     size_t slen;
     mc_scene_material *m;
 
-    if (!mc_lex_string(&p->lx, &shader, &slen, &stok) || !read_path(p, &path, &ptok))
+    if (!mc_lex_string(&p->lx, &text, &slen, &stok) || !read_path(p, &path, &ptok))
         return false;
+    shader = mc_arena_strndup(&p->s->arena, text, slen);
+    if (!shader)
+        return nomem(p, kw);
+    /* Compared as resolve matches them: two lines that differ only in case or slash
+     * direction would name the same submeshes. */
     for (int i = 0; i < a->num_materials; i++) {
-        if (same_name(shader, slen, a->materials[i].shader))
+        if (shader_equal(shader, a->materials[i].shader))
             return mc_lex_fail(&p->lx, &stok, MC_ERR_SYNTAX,
-                               "duplicate material for shader '%.*s' (first given at line %d)",
-                               (int)slen, shader, a->materials[i].line);
+                               "duplicate material for shader '%s' (first given at line %d)",
+                               shader, a->materials[i].line);
     }
     if (a->num_materials == MC_SCENE_MAX_MATERIALS)
         return mc_lex_fail(&p->lx, kw, MC_ERR_LIMIT, "more than %d materials in actor '%s'",
@@ -222,11 +242,11 @@ static bool parse_material(scene_parser *p, mc_scene_actor *a, int *cap, const m
         *cap = ncap;
     }
     m = &a->materials[a->num_materials++];
-    m->shader = mc_arena_strndup(&p->s->arena, shader, slen);
+    m->shader = shader;
     m->path = path;
     m->line = ptok.line;
     m->col = ptok.col;
-    return m->shader ? true : nomem(p, kw);
+    return true;
 }
 
 /* Actor keywords that appear at most once, in the order of the grammar. */
@@ -471,20 +491,6 @@ static mc_status at_scene_token(const mc_scene *s, mc_error *e, int line, int co
         return e->code;
     memcpy(inner, e->msg, sizeof inner);
     return mc_error_set(e, e->code, s->name, line, col, "cannot load %s: %s", what, inner);
-}
-
-/* Shader names compare case-insensitively with '\' read as '/' (Doom's canonical form). */
-static bool shader_equal(const char *a, const char *b)
-{
-    for (;; a++, b++) {
-        int ca = *a == '\\' ? '/' : (*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
-        int cb = *b == '\\' ? '/' : (*b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b);
-
-        if (ca != cb)
-            return false;
-        if (!ca)
-            return true;
-    }
 }
 
 static void warn(const mc_parse_opts *opts, const mc_error *w)

@@ -259,6 +259,9 @@ static const error_case parse_errors[] = {
       "duplicate actor 'a' (first given at line 3)" },
     { HEAD "actor \"a\" { mesh \"m\"\n material \"s\" \"x.png\"\n material \"s\" \"y.png\" }\n",
       MC_ERR_SYNTAX, 5, 11, "duplicate material for shader 's' (first given at line 4)" },
+    /* shader names match ignoring case and slash direction, so these name one shader */
+    { HEAD "actor \"a\" { mesh \"m\"\n material \"m/s\" \"x.png\"\n material \"M\\S\" \"y.png\" }\n",
+      MC_ERR_SYNTAX, 5, 11, "duplicate material for shader 'M\\S' (first given at line 4)" },
     { "md5scene 1\nframes 10\n", MC_ERR_SYNTAX, 1, 1, "scene has no 'camera'" },
     { "camera \"c\"\n", MC_ERR_SYNTAX, 1, 1, "~expected 'md5scene'" },
     { "md5scene 2\ncamera \"c\"\n", MC_ERR_RANGE, 1, 10,

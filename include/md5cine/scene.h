@@ -13,7 +13,7 @@
  *   }
  *
  * Keywords may come in any order inside their block; each at most once (material: once per
- * shader name). Paths are relative to the scene file's folder (absolute paths stay as they
+ * shader name, names compared as for matching below). Paths are relative to the scene file's folder (absolute paths stay as they
  * are; a backslash is read as '/'). Values: version 1; frames 1..10000000; width and height
  * 16..16384; fps 1..1000; background components 0..1; scale > 0; loop and in_place 0 or 1;
  * yaw (degrees about +Z, counter-clockwise seen from above) and start (seconds) any number.
