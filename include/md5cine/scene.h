@@ -115,8 +115,8 @@ mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc
  * reach them), maps mesh joints to anim joints by name, and resolves textures (see above).
  * Errors: a file that cannot be read is MC_ERR_IO at the scene token naming it; a parse error
  * inside a referenced file keeps that file's own position; a mesh joint missing from the anim
- * or with another parent is MC_ERR_MISMATCH naming the joint, positioned in the anim file; a
- * material file that does not exist is MC_ERR_IO at the material's path token. On failure the
+ * (positioned at the joint in the mesh file) or with another parent there (positioned at the
+ * joint in the anim file) is MC_ERR_MISMATCH naming the joint; a material file that does not exist is MC_ERR_IO at the material's path token. On failure the
  * scene stays parsed but not resolved (release it as usual). Calling it twice is an error
  * (MC_ERR_USAGE). */
 mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error *err);
