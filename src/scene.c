@@ -394,7 +394,7 @@ static bool parse_header(scene_parser *p, mc_token *kw)
         return false;
     if (p->s->version != 1)
         return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
-                           "unsupported md5scene version %d, expected 1", p->s->version);
+                           "unsupported 'md5scene' version %d, expected 1", p->s->version);
     return true;
 }
 

@@ -265,7 +265,7 @@ static const error_case parse_errors[] = {
     { "md5scene 1\nframes 10\n", MC_ERR_SYNTAX, 1, 1, "scene has no 'camera'" },
     { "camera \"c\"\n", MC_ERR_SYNTAX, 1, 1, "~expected 'md5scene'" },
     { "md5scene 2\ncamera \"c\"\n", MC_ERR_RANGE, 1, 10,
-      "unsupported md5scene version 2, expected 1" },
+      "unsupported 'md5scene' version 2, expected 1" },
     { HEAD "actor \"a\" { anim \"x\" }\n", MC_ERR_SYNTAX, 3, 7, "actor 'a' has no 'mesh'" },
     { HEAD "frames 1.5\n", MC_ERR_SYNTAX, 3, 8, "~expected integer" },
     { HEAD "frames 0\n", MC_ERR_RANGE, 3, 8, "invalid 'frames' 0, expected 1 to 10000000" },
