@@ -524,7 +524,7 @@ static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const 
 {
     static const char *const exts[3] = { ".tga", ".png", ".jpg" };
     const char *mesh_dir = dir_of(&s->arena, a->mesh_path);
-    const char *dirs[2];
+    const char *dirs[2], *names[2];
     char stem[PATH_CAP], path[PATH_CAP];
 
     *oom = mesh_dir == NULL;
@@ -533,6 +533,10 @@ static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const 
     dirs[0] = mesh_dir;
     dirs[1] = s->base_path;
     shader_stem(shader, stem, sizeof stem);
+    /* Next to the mesh the shader's file name counts (shaders are game paths, or an artist's
+     * absolute path as in Red Eclipse's files); under base, its whole path. */
+    names[0] = strrchr(stem, '/') ? strrchr(stem, '/') + 1 : stem;
+    names[1] = stem;
     for (int d = 0; d < 2; d++) {
         if (!dirs[d])
             continue;
@@ -540,7 +544,7 @@ static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const 
             int n = snprintf(path, sizeof path, "%s%s%s%s", dirs[d],
                              (d == 1 && dirs[d][0] && dirs[d][strlen(dirs[d]) - 1] != '/') ? "/"
                                                                                            : "",
-                             stem, exts[x]);
+                             names[d], exts[x]);
 
             if (n > 0 && (size_t)n < sizeof path && file_exists(path)) {
                 const char *found = mc_arena_strndup(&s->arena, path, (size_t)n);
@@ -572,12 +576,18 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
                      "it: drawn without a texture",
                      index, a->name);
     } else {
+        const char *file;
+
         shader_stem(sm->shader, stem, sizeof stem);
+        file = strrchr(stem, '/') ? strrchr(stem, '/') + 1 : stem;
         mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
                      "no image for shader '%s' of actor '%s': looked for '%s.tga', '.png', "
-                     "'.jpg' in '%.*s'%s%s%s; drawn without a texture",
-                     sm->shader, a->name, stem, dir_len, dir, s->base_path ? " and in '" : "",
-                     s->base_path ? s->base_path : "", s->base_path ? "'" : "");
+                     "'.jpg' in '%.*s'%s%s%s%s%s%s; drawn without a texture",
+                     sm->shader, a->name, file, dir_len, dir, s->base_path ? " and in '" : "",
+                     s->base_path ? s->base_path : "", s->base_path ? "'" : "",
+                     s->base_path && file != stem ? " as '" : "",
+                     s->base_path && file != stem ? stem : "",
+                     s->base_path && file != stem ? "'" : "");
     }
     warn(opts, &w);
 }

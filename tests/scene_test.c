@@ -570,15 +570,44 @@ static void strips_the_shader_extension_for_the_implicit_lookup(void)
     warn_log log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-ext"));
-    /* the same mesh with shader "models\skin.bmp": '\' -> '/', ".bmp" dropped */
+    /* the same mesh with shader "models\skin.bmp": '\' -> '/', ".bmp" dropped; under base the
+     * whole path counts: tex/models/skin.png */
     ASSERT(edit_fixture(dir, "arm.md5mesh", "\"skin\"", "\"models\\skin.bmp\""));
-    snprintf(want, sizeof want, "%s/models", dir);
+    snprintf(want, sizeof want, "%s/tex", dir);
     mkdir(want, 0755);
-    ASSERT(touch(dir, "models/skin.png"));
+    snprintf(want, sizeof want, "%s/tex/models", dir);
+    mkdir(want, 0755);
+    ASSERT(touch(dir, "tex/models/skin.png"));
+    ASSERT(texture_of(dir,
+                      "md5scene 1 camera \"still.md5camera\" base \"tex\" "
+                      "actor a { mesh \"arm.md5mesh\" }",
+                      got, sizeof got, &log));
+    snprintf(want, sizeof want, "%s/tex/models/skin.png", dir);
+    EXPECT_EQ_STR(got, want);
+    /* next to the mesh only the file name counts, and it wins over base */
+    ASSERT(touch(dir, "skin.jpg"));
+    ASSERT(texture_of(dir,
+                      "md5scene 1 camera \"still.md5camera\" base \"tex\" "
+                      "actor a { mesh \"arm.md5mesh\" }",
+                      got, sizeof got, &log));
+    snprintf(want, sizeof want, "%s/skin.jpg", dir);
+    EXPECT_EQ_STR(got, want);
+}
+
+static void finds_an_artists_absolute_path_shader_next_to_the_mesh(void)
+{
+    char dir[400], got[512], want[600];
+    warn_log log = { 0 };
+
+    ASSERT(make_scene_dir(dir, sizeof dir, "scene-abs"));
+    /* as in Red Eclipse's files: "C:\Users\Art\door1\skin.png" names skin.png beside the mesh */
+    ASSERT(edit_fixture(dir, "arm.md5mesh", "\"skin\"", "\"C:\\Users\\Art\\door1\\skin.png\""));
+    ASSERT(touch(dir, "skin.png"));
     ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\" actor a { mesh \"arm.md5mesh\" }",
                       got, sizeof got, &log));
-    snprintf(want, sizeof want, "%s/models/skin.png", dir);
+    snprintf(want, sizeof want, "%s/skin.png", dir);
     EXPECT_EQ_STR(got, want);
+    EXPECT_EQ_INT(log.count, 0);
 }
 
 static void warns_about_an_empty_shader_without_a_material(void)
@@ -808,6 +837,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base),
         TEST_ENTRY(skips_a_folder_named_like_an_image),
         TEST_ENTRY(strips_the_shader_extension_for_the_implicit_lookup),
+        TEST_ENTRY(finds_an_artists_absolute_path_shader_next_to_the_mesh),
         TEST_ENTRY(warns_naming_the_shader_when_no_image_is_found),
         TEST_ENTRY(warns_about_an_empty_shader_without_a_material),
         TEST_ENTRY(passes_lenient_reading_to_every_named_file),

@@ -29,7 +29,8 @@
  *      case-insensitively with '\' read as '/'); its file must exist (else an error there);
  *   2. Doom's implicit rule: the shader name with '\' as '/' and the extension after its last
  *      '.' removed (a '.' inside a folder name is kept), plus ".tga", ".png", ".jpg" in that
- *      order, first in the mesh file's folder, then in the scene's base folder;
+ *      order: first its file name in the mesh file's folder, then its whole path under the
+ *      scene's base folder;
  *   3. nothing: texture NULL (plain lit material) and a warning through opts->warn naming the
  *      shader and the places looked at, positioned at the submesh's shader in the mesh file.
  */
