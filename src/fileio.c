@@ -2,7 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,29 +59,53 @@ mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err)
     return MC_OK;
 }
 
-/* Distinguishes temporary names of several outputs in one process. */
-static atomic_uint tmp_counter;
+/* Creates out->tmp exclusively, so two outputs never share a temporary file. The name carries
+ * the process id and the record's address (distinct for outputs open at the same time); a
+ * leftover of an earlier process with the same id only moves the name on by a counter. The
+ * mode is 0666 less the umask, as for any new file. Returns the descriptor, or -1 with errno. */
+static int create_tmp(mc_outfile *out, int dirlen, const char *base)
+{
+    for (int attempt = 0; attempt < 100; attempt++) {
+        int fd;
+
+        snprintf(out->tmp, sizeof out->tmp, "%.*s%s.%s.tmp-%ld-%lx-%d", dirlen, out->path,
+                 dirlen || out->path[0] == '/' ? "/" : "", base, (long)getpid(),
+                 (unsigned long)(uintptr_t)out, attempt);
+        fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
 
 mc_status mc_outfile_begin(mc_outfile *out, const char *path, int open_stream, mc_error *err)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     int dirlen = slash ? (int)(slash - path) : 0;
-    unsigned n = atomic_fetch_add(&tmp_counter, 1u);
+    int fd, e;
 
     memset(out, 0, sizeof *out);
     if (!*base || strlen(path) >= sizeof out->path)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad output name '%s'", path);
     snprintf(out->path, sizeof out->path, "%s", path);
-    snprintf(out->tmp, sizeof out->tmp, "%.*s%s.%s.tmp-%ld-%u", dirlen, path, slash ? "/" : "",
-             base, (long)getpid(), n);
-    if (!open_stream)
-        return MC_OK;
-    out->fp = fopen(out->tmp, "wb");
-    if (!out->fp) {
-        int e = errno;
-
+    fd = create_tmp(out, dirlen, base);
+    if (fd < 0) {
+        e = errno;
         out->tmp[0] = '\0';
+        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot write '%s': %s", path,
+                            strerror(e));
+    }
+    if (!open_stream) {
+        close(fd); /* the writer opens the (empty) file by name */
+        return MC_OK;
+    }
+    out->fp = fdopen(fd, "wb");
+    if (!out->fp) {
+        e = errno;
+        close(fd);
+        mc_outfile_abort(out);
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot write '%s': %s", path,
                             strerror(e));
     }

@@ -17,16 +17,18 @@
 mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err);
 
 /* An output written under a temporary name in the target's folder and renamed into place by
- * mc_outfile_commit. The temporary name is "<dir>/.<base>.tmp-<pid>-<n>". */
+ * mc_outfile_commit. The temporary name is "<dir>/.<base>.tmp-<pid>-<id>-<n>", created
+ * exclusively (O_EXCL), so no two outputs ever share one. */
 typedef struct mc_outfile {
     char path[4096]; /* final name */
     char tmp[4200];  /* temporary name being written */
     FILE *fp;        /* open for binary writing when created with a stream */
 } mc_outfile;
 
-/* Prepares *out for path. With open_stream the temporary file is created and fp is open;
- * without it only the names are set (for writers that open the file themselves, such as
- * libavformat). Errors name the folder (MC_ERR_IO). */
+/* Prepares *out for path and creates the temporary file (mode 0666 less the umask). With
+ * open_stream fp is open on it; without, the file is left empty and closed for writers that
+ * open it by name themselves, such as libavformat. An unwritable folder is MC_ERR_IO naming
+ * path; then nothing is left to abort. */
 mc_status mc_outfile_begin(mc_outfile *out, const char *path, int open_stream, mc_error *err);
 
 /* Closes fp (if open, checking for write errors such as a full disk) and renames the
