@@ -50,19 +50,6 @@ static void fill_solid(uint8_t *rgba, uint8_t r, uint8_t g, uint8_t b)
     }
 }
 
-typedef struct warn_log {
-    int count;
-    char last[512];
-} warn_log;
-
-static void record_warning(void *user, const mc_error *w)
-{
-    warn_log *log = user;
-
-    log->count++;
-    snprintf(log->last, sizeof log->last, "%s", w->msg);
-}
-
 static mc_encoder_desc base_desc(const char *path)
 {
     mc_encoder_desc d;
@@ -464,7 +451,7 @@ static void falls_back_along_the_chain_and_says_so(void)
 {
     const char *const chain[] = { "no-such-encoder-2", "mpeg4", NULL };
     char path[512], used[64];
-    warn_log log = { 0 };
+    test_warnings log = { 0 };
     mc_encoder_desc d;
     mc_error err;
     probe pr;
@@ -473,12 +460,12 @@ static void falls_back_along_the_chain_and_says_so(void)
     d = base_desc(path);
     d.codec = "no-such-encoder";
     d.fallbacks = chain;
-    d.warn = record_warning;
+    d.warn = test_record_warning;
     d.warn_user = &log;
     ASSERT_OK(encode_frames(&d, used, sizeof used, &err), &err);
     EXPECT_EQ_STR(used, "mpeg4");
     EXPECT_EQ_INT(log.count, 1);
-    EXPECT_CONTAINS(log.last, "encoder 'no-such-encoder' is not available, using 'mpeg4'");
+    EXPECT_CONTAINS(log.last.msg, "encoder 'no-such-encoder' is not available, using 'mpeg4'");
     ASSERT(probe_file(path, &pr));
     EXPECT_EQ_INT(pr.codec, AV_CODEC_ID_MPEG4);
     EXPECT_EQ_INT(pr.frames, NFRAMES);
@@ -489,19 +476,19 @@ static void falls_back_along_the_chain_and_says_so(void)
 static void default_chain_replaces_a_missing_encoder_with_libx264(void)
 {
     char path[512], used[64];
-    warn_log log = { 0 };
+    test_warnings log = { 0 };
     mc_encoder_desc d;
     mc_error err;
 
     test_tmp_path(path, sizeof path, "fallback-x264.mp4");
     d = base_desc(path);
     d.codec = "no-such-encoder";
-    d.warn = record_warning;
+    d.warn = test_record_warning;
     d.warn_user = &log;
     ASSERT_OK(encode_frames(&d, used, sizeof used, &err), &err);
     EXPECT_EQ_STR(used, "libx264");
     EXPECT_EQ_INT(log.count, 1);
-    EXPECT_CONTAINS(log.last, "using 'libx264'");
+    EXPECT_CONTAINS(log.last.msg, "using 'libx264'");
     unlink(path);
 }
 

@@ -345,23 +345,10 @@ static void describe_escapes_and_shortens(void)
     EXPECT_CONTAINS(buf, "...");
 }
 
-typedef struct warn_log {
-    int count;
-    mc_error last;
-} warn_log;
-
-static void log_warning(void *user, const mc_error *w)
-{
-    warn_log *log = user;
-
-    log->count++;
-    log->last = *w;
-}
-
 static void warnings_reach_the_callback_with_a_position(void)
 {
-    warn_log log = { 0 };
-    mc_parse_opts opts = { .lenient = true, .warn = log_warning, .warn_user = &log };
+    test_warnings log = { 0 };
+    mc_parse_opts opts = { .lenient = true, .warn = test_record_warning, .warn_user = &log };
     mc_lexer lx;
     mc_error err;
     mc_token t;

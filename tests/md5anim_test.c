@@ -160,24 +160,6 @@ static void reads_ffflag_partial_flags_as_written(void)
     mc_anim_release(&a);
 }
 
-typedef struct warn_log {
-    int count;
-    char text[4][512];
-    int line[4], col[4];
-} warn_log;
-
-static void log_warning(void *user, const mc_error *w)
-{
-    warn_log *log = user;
-
-    if (log->count < 4) {
-        snprintf(log->text[log->count], sizeof log->text[0], "%s", w->msg);
-        log->line[log->count] = w->line;
-        log->col[log->count] = w->col;
-    }
-    log->count++;
-}
-
 typedef struct quirk {
     const char *path;
     int line, col; /* strict error: the first deviation in the file */
@@ -212,8 +194,8 @@ static void quirks_fail_strict_and_load_lenient_with_warnings(void)
     };
     for (size_t i = 0; i < TEST_COUNT(cases); i++) {
         const quirk *q = &cases[i];
-        warn_log log = { 0 };
-        mc_parse_opts opts = { .lenient = true, .warn = log_warning, .warn_user = &log };
+        test_warnings log = { 0 };
+        mc_parse_opts opts = { .lenient = true, .warn = test_record_warning, .warn_user = &log };
         mc_anim a;
         mc_error err;
 
@@ -230,9 +212,9 @@ static void quirks_fail_strict_and_load_lenient_with_warnings(void)
         mc_anim_release(&a);
         EXPECT_EQ_INT(log.count, q->warnings);
         for (int w = 0; w < q->warnings && w < 2; w++) {
-            EXPECT_CONTAINS(log.text[w], q->warn[w]);
-            EXPECT_EQ_INT(log.line[w], q->wline[w]);
-            EXPECT_EQ_INT(log.col[w], q->wcol[w]);
+            EXPECT_CONTAINS(log.first[w].msg, q->warn[w]);
+            EXPECT_EQ_INT(log.first[w].line, q->wline[w]);
+            EXPECT_EQ_INT(log.first[w].col, q->wcol[w]);
         }
     }
 }

@@ -232,28 +232,10 @@ static void rejects_each_invalid_asset_at_the_bad_token(void)
     }
 }
 
-typedef struct warn_log {
-    int count;
-    char text[4][512];
-    int line[4], col[4];
-} warn_log;
-
-static void log_warning(void *user, const mc_error *w)
-{
-    warn_log *log = user;
-
-    if (log->count < 4) {
-        snprintf(log->text[log->count], sizeof log->text[0], "%s", w->msg);
-        log->line[log->count] = w->line;
-        log->col[log->count] = w->col;
-    }
-    log->count++;
-}
-
 static void lenient_loads_the_quirks_and_names_each_deviation(void)
 {
-    warn_log log = { 0 };
-    mc_parse_opts opts = { .lenient = true, .warn = log_warning, .warn_user = &log };
+    test_warnings log = { 0 };
+    mc_parse_opts opts = { .lenient = true, .warn = test_record_warning, .warn_user = &log };
     mc_mesh m;
     mc_error err;
 
@@ -265,9 +247,9 @@ static void lenient_loads_the_quirks_and_names_each_deviation(void)
     EXPECT_EQ_STR(m.meshes[0].shader, "default");
     mc_mesh_release(&m);
     EXPECT_EQ_INT(log.count, 1);
-    EXPECT_CONTAINS(log.text[0], "missing 'MD5Version'");
-    EXPECT_EQ_INT(log.line[0], 1);
-    EXPECT_EQ_INT(log.col[0], 1);
+    EXPECT_CONTAINS(log.first[0].msg, "missing 'MD5Version'");
+    EXPECT_EQ_INT(log.first[0].line, 1);
+    EXPECT_EQ_INT(log.first[0].col, 1);
 
     log.count = 0;
     ASSERT_OK(mc_mesh_load(A "redeclipse-quirks/grenade/grenade.md5mesh", &opts, &m, &err), &err);
@@ -277,8 +259,8 @@ static void lenient_loads_the_quirks_and_names_each_deviation(void)
     EXPECT_EQ_INT(m.meshes[0].num_tris, 620);
     mc_mesh_release(&m);
     EXPECT_EQ_INT(log.count, 1);
-    EXPECT_CONTAINS(log.text[0], "missing 'commandline'");
-    EXPECT_EQ_INT(log.line[0], 3);
+    EXPECT_CONTAINS(log.first[0].msg, "missing 'commandline'");
+    EXPECT_EQ_INT(log.first[0].line, 3);
 }
 
 static void lenient_still_rejects_real_errors(void)
@@ -293,8 +275,8 @@ static void lenient_still_rejects_real_errors(void)
 
 static void a_valid_crlf_file_gives_no_warning(void)
 {
-    warn_log log = { 0 };
-    mc_parse_opts opts = { .lenient = true, .warn = log_warning, .warn_user = &log };
+    test_warnings log = { 0 };
+    mc_parse_opts opts = { .lenient = true, .warn = test_record_warning, .warn_user = &log };
     mc_mesh m;
     mc_error err;
 

@@ -7,24 +7,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <md5cine/fileio.h>
 #include <md5cine/scene.h>
 
 #include "test.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-typedef struct warn_log {
-    int count;
-    mc_error last;
-} warn_log;
-
-static void collect_warning(void *user, const mc_error *w)
-{
-    warn_log *log = user;
-
-    log->count++;
-    log->last = *w;
-}
 
 static mc_status parse_text(const char *text, const char *name, mc_scene *s, mc_error *err)
 {
@@ -42,24 +30,34 @@ static bool write_text(const char *path, const char *text)
     return fclose(f) == 0 && ok;
 }
 
-/* Copies a fixture from data/scenes into dir. */
-static bool copy_fixture(const char *leaf, const char *dir)
+/* Writes dir/leaf as the fixture data/scenes/leaf, with the first `from` replaced by `to`
+ * when from is not NULL (it must occur). */
+static bool edit_fixture(const char *dir, const char *leaf, const char *from, const char *to)
 {
-    char src[512], dst[512], *buf;
-    size_t n;
-    FILE *f;
+    char src[512], dst[512], *text, *edited;
+    const char *at;
+    size_t n, cap;
     bool ok;
 
     snprintf(src, sizeof src, "data/scenes/%s", leaf);
     snprintf(dst, sizeof dst, "%s/%s", dir, leaf);
-    f = fopen(src, "rb");
-    if (!f)
+    if (mc_read_file(src, &text, &n, NULL) != MC_OK)
         return false;
-    buf = calloc(1, 65536);
-    n = buf ? fread(buf, 1, 65535, f) : 0;
-    fclose(f);
-    ok = buf && n > 0 && write_text(dst, buf);
-    free(buf);
+    if (!from) {
+        ok = write_text(dst, text);
+        free(text);
+        return ok;
+    }
+    at = strstr(text, from);
+    cap = n + strlen(to) + 1;
+    edited = malloc(cap);
+    ok = at && edited;
+    if (ok) {
+        snprintf(edited, cap, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+        ok = write_text(dst, edited);
+    }
+    free(text);
+    free(edited);
     return ok;
 }
 
@@ -68,7 +66,8 @@ static bool make_scene_dir(char *dir, size_t cap, const char *leaf)
 {
     test_tmp_path(dir, cap, leaf);
     mkdir(dir, 0755);
-    return copy_fixture("arm.md5mesh", dir) && copy_fixture("still.md5camera", dir);
+    return edit_fixture(dir, "arm.md5mesh", NULL, NULL) &&
+           edit_fixture(dir, "still.md5camera", NULL, NULL);
 }
 
 static bool touch(const char *dir, const char *leaf)
@@ -77,34 +76,6 @@ static bool touch(const char *dir, const char *leaf)
 
     snprintf(path, sizeof path, "%s/%s", dir, leaf);
     return write_text(path, "x");
-}
-
-/* Writes dir/leaf as the fixture data/scenes/leaf with the first `from` replaced by `to`. */
-static bool edit_fixture(const char *dir, const char *leaf, const char *from, const char *to)
-{
-    char src[512], dst[512], *text, *edited, *at;
-    size_t n;
-    FILE *f;
-    bool ok;
-
-    snprintf(src, sizeof src, "data/scenes/%s", leaf);
-    snprintf(dst, sizeof dst, "%s/%s", dir, leaf);
-    f = fopen(src, "rb");
-    if (!f)
-        return false;
-    text = calloc(1, 65536);
-    edited = calloc(1, 65536 + 4096);
-    n = text ? fread(text, 1, 65535, f) : 0;
-    fclose(f);
-    at = n > 0 ? strstr(text, from) : NULL;
-    ok = at && edited && strlen(to) < 4096;
-    if (ok) {
-        snprintf(edited, 65536 + 4096, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-        ok = write_text(dst, edited);
-    }
-    free(text);
-    free(edited);
-    return ok;
 }
 
 /* ---------------------------------------------------------------- parsing */
@@ -449,8 +420,8 @@ static void uses_the_material_line_for_a_matching_shader(void)
 {
     mc_scene s;
     mc_error err;
-    warn_log log = { 0 };
-    mc_parse_opts opts = { false, collect_warning, &log };
+    test_warnings log = { 0 };
+    mc_parse_opts opts = { false, test_record_warning, &log };
 
     ASSERT_OK(mc_scene_load("data/scenes/full.md5scene", &opts, &s, &err), &err);
     ASSERT(s.resolved);
@@ -485,12 +456,12 @@ static void matches_shader_names_ignoring_case_and_slash_direction(void)
 }
 
 /* Resolves scene text in dir and returns the texture of actor 0's submesh 0 (copied). */
-static bool texture_of(const char *dir, const char *text, char *out, size_t cap, warn_log *log)
+static bool texture_of(const char *dir, const char *text, char *out, size_t cap, test_warnings *log)
 {
     char scene[512];
     mc_scene s;
     mc_error err;
-    mc_parse_opts opts = { false, collect_warning, log };
+    mc_parse_opts opts = { false, test_record_warning, log };
     bool ok;
 
     snprintf(scene, sizeof scene, "%s/s.md5scene", dir);
@@ -511,7 +482,7 @@ static void looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base(void)
     const char *text = "md5scene 1 camera \"still.md5camera\" base \"tex\"\n"
                        "actor a { mesh \"arm.md5mesh\" }\n";
     char dir[400], sub[512], got[512], want[600];
-    warn_log log = { 0 };
+    test_warnings log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-order"));
     snprintf(sub, sizeof sub, "%s/tex", dir);
@@ -542,7 +513,7 @@ static void looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base(void)
 static void skips_a_folder_named_like_an_image(void)
 {
     char dir[400], sub[512], got[512], want[600];
-    warn_log log = { 0 };
+    test_warnings log = { 0 };
     mc_scene s;
     mc_error err;
 
@@ -567,7 +538,7 @@ static void skips_a_folder_named_like_an_image(void)
 static void strips_the_shader_extension_for_the_implicit_lookup(void)
 {
     char dir[400], got[512], want[600];
-    warn_log log = { 0 };
+    test_warnings log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-ext"));
     /* the same mesh with shader "models\skin.bmp": '\' -> '/', ".bmp" dropped; under base the
@@ -597,7 +568,7 @@ static void strips_the_shader_extension_for_the_implicit_lookup(void)
 static void finds_an_artists_absolute_path_shader_next_to_the_mesh(void)
 {
     char dir[400], got[512], want[600];
-    warn_log log = { 0 };
+    test_warnings log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-abs"));
     /* as in Red Eclipse's files: "C:\Users\Art\door1\skin.png" names skin.png beside the mesh */
@@ -613,7 +584,7 @@ static void finds_an_artists_absolute_path_shader_next_to_the_mesh(void)
 static void warns_about_an_empty_shader_without_a_material(void)
 {
     char dir[400], got[512];
-    warn_log log = { 0 };
+    test_warnings log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-empty"));
     ASSERT(touch(dir, ".tga")); /* an empty shader is never looked up as a file */
@@ -642,8 +613,8 @@ static void passes_lenient_reading_to_every_named_file(void)
     char dir[400], scene[512], mesh[512];
     mc_scene s;
     mc_error err;
-    warn_log log = { 0 };
-    mc_parse_opts lenient = { true, collect_warning, &log };
+    test_warnings log = { 0 };
+    mc_parse_opts lenient = { true, test_record_warning, &log };
 
     /* arm.md5mesh without its MD5Version line: an error in strict mode, a warning with
      * lenient; either way reported in the mesh file at line 1, column 1 */
@@ -686,7 +657,7 @@ static void rejects_more_actors_than_the_limit(void)
 static void warns_naming_the_shader_when_no_image_is_found(void)
 {
     char dir[400], got[512], mesh[512], places[1024];
-    warn_log log = { 0 };
+    test_warnings log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-none"));
     ASSERT(texture_of(dir,
@@ -710,7 +681,7 @@ static void warns_naming_the_shader_when_no_image_is_found(void)
 static void warns_about_a_material_no_submesh_uses(void)
 {
     char dir[400], got[512];
-    warn_log log = { 0 };
+    test_warnings log = { 0 };
 
     ASSERT(make_scene_dir(dir, sizeof dir, "scene-unused"));
     ASSERT(touch(dir, "skin.png"));

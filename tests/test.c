@@ -21,6 +21,16 @@ bool test_fail(const char *file, int line, const char *fmt, ...)
     return false;
 }
 
+void test_record_warning(void *user, const mc_error *w)
+{
+    test_warnings *log = user;
+
+    if (log->count < TEST_WARN_KEEP)
+        log->first[log->count] = *w;
+    log->last = *w;
+    log->count++;
+}
+
 char *test_tmp_path(char *out, size_t cap, const char *leaf)
 {
     const char *dir = getenv("MC_TEST_TMP");

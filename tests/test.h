@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <md5cine/error.h>
+
 typedef struct test_case {
     const char *name;
     void (*fn)(void);
@@ -22,6 +24,17 @@ int test_run(int argc, char **argv, const test_case *cases, size_t n);
 /* Internal: record a failure. Returns false so ASSERT_* can return. */
 bool test_fail(const char *file, int line, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
+
+/* An mc_warn_fn target: test_record_warning(user = test_warnings *) counts every warning and
+ * keeps the first TEST_WARN_KEEP and the last. */
+#define TEST_WARN_KEEP 4
+typedef struct test_warnings {
+    int count;
+    mc_error first[TEST_WARN_KEEP];
+    mc_error last;
+} test_warnings;
+
+void test_record_warning(void *user, const mc_error *w);
 
 /* Writes into out the path of a scratch file or folder under MC_TEST_TMP (or /tmp), unique
  * per process and leaf; returns out. */
