@@ -2,7 +2,7 @@
  * are read off the input text by hand (columns counted in bytes from 1). */
 #include <stdlib.h>
 
-#include "lex.h"
+#include "formats/lex.h"
 #include "test.h"
 
 /* Lexes a NUL-terminated text passed as exactly strlen(text) bytes. */

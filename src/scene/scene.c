@@ -11,7 +11,7 @@
 #include <md5cine/scene.h>
 #include <md5cine/timeline.h>
 
-#include "lex.h"
+#include "formats/lex.h"
 
 #define PATH_CAP 4096
 
