@@ -110,7 +110,7 @@ int main(void)
            "threshold, luma SSIM, verdict, time of one comparison\n");
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         run_size(sizes[s][0], sizes[s][1], a, b, &work);
-    mc_compare_work_free(&work);
+    mc_compare_work_release(&work);
     free(a);
     free(b);
     return 0;

@@ -205,7 +205,7 @@ static void bench_render(const mesh *m, int w, int h, int msaa, int frames, uint
     full = time_frames(r, &p, &it, frames, out, (size_t)w * 4, &first);
     printf("render %4dx%-4d msaa %d: %6.2f ms/frame (first %5.1f ms); empty frame %5.2f ms\n", w, h,
            msaa, full, first, empty);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 typedef struct stb_sink {

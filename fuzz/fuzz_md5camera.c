@@ -26,7 +26,7 @@ static void check_camera(const mc_camera *c)
 /* The timeline of the first output frames and the frame count stay inside the camera. */
 static void check_timeline(const mc_camera *c)
 {
-    static const int rates[] = { 1, 24, 30, 60, 1000 };
+    static const mc_rate rates[] = { { 1, 1 }, { 24, 1 }, { 30000, 1001 }, { 60, 1 }, { 1000, 1 } };
 
     for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
         int64_t count = mc_timeline_frame_count(c, rates[r], 1);

@@ -463,7 +463,7 @@ static void workspace_is_reused_with_the_same_results(void)
         EXPECT_NEAR(r1.ssim, r2.ssim, 0.0);
         EXPECT(work.cap > 0);
     }
-    mc_compare_work_free(&work);
+    mc_compare_work_release(&work);
     EXPECT(work.buf == NULL && work.cap == 0);
     free(pa);
     free(pb);
@@ -550,7 +550,7 @@ static void folder_frames_come_sorted_by_number(void)
     EXPECT(!mc_frames_find(src, 4, &idx));
     EXPECT_EQ_INT(mc_frames_number(src, 3), -1);
     EXPECT_EQ_INT(mc_frames_read(src, 3, &f, &err), MC_ERR_USAGE);
-    mc_frames_close(src);
+    mc_frames_release(src);
 }
 
 static void single_png_takes_the_number_in_its_name(void)
@@ -568,7 +568,7 @@ static void single_png_takes_the_number_in_its_name(void)
     ASSERT_OK(mc_frames_read(src, 0, &f, &err), &err);
     EXPECT_EQ_INT(f.rgba[0], 77);
     EXPECT_EQ_INT(f.number, 17);
-    mc_frames_close(src);
+    mc_frames_release(src);
 }
 
 static void missing_path_is_an_io_error_naming_it(void)
@@ -632,7 +632,7 @@ static void truncated_png_is_an_image_error_naming_it(void)
     ASSERT_OK(mc_frames_open(path, &src, &err), &err);
     EXPECT_EQ_INT(mc_frames_read(src, 0, &f, &err), MC_ERR_IMAGE);
     EXPECT_CONTAINS(err.msg, path);
-    mc_frames_close(src);
+    mc_frames_release(src);
 }
 
 /* A hand-written yuv4mpeg2 file: 16x8, 3 frames, 4:2:0, no colour tags -> BT.709 limited.
@@ -695,7 +695,7 @@ static void y4m_video_decodes_as_bt709_limited_top_row_first(void)
     EXPECT_NEAR(f.rgba[2], 85.24, 2.0);
     EXPECT_EQ_INT(mc_frames_read(src, 0, &f, &err), MC_ERR_USAGE);
     EXPECT_CONTAINS(err.msg, "forward only");
-    mc_frames_close(src);
+    mc_frames_release(src);
 }
 
 static void video_range_tag_is_honoured(void)
@@ -709,7 +709,7 @@ static void video_range_tag_is_honoured(void)
     ASSERT_OK(mc_frames_open(path, &src, &err), &err);
     ASSERT_OK(mc_frames_read(src, 0, &f, &err), &err);
     EXPECT_NEAR(f.rgba[0], 230.39, 2.0);
-    mc_frames_close(src);
+    mc_frames_release(src);
 }
 
 /* A yuv4mpeg2 file cut 100 bytes before its end: the demuxer drops the partial last frame, so
@@ -732,7 +732,7 @@ static void video_cut_mid_frame_holds_only_whole_frames(void)
     EXPECT_NEAR(f.rgba[0], 225.04, 2.0); /* Y = 160: 1.164384 * 144 + 57.368 = 225.04 */
     EXPECT_EQ_INT(mc_frames_read(src, 2, &f, &err), MC_ERR_USAGE);
     EXPECT_CONTAINS(err.msg, path);
-    mc_frames_close(src);
+    mc_frames_release(src);
 }
 
 int main(int argc, char **argv)

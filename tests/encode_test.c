@@ -83,7 +83,7 @@ static mc_status encode_frames(const mc_encoder_desc *d, char *codec_used, size_
         s = mc_encoder_finish(enc, err);
     if (s == MC_OK && codec_used)
         snprintf(codec_used, cap, "%s", mc_encoder_codec_name(enc));
-    mc_encoder_destroy(enc);
+    mc_encoder_release(enc);
     free(buf);
     return s;
 }
@@ -547,7 +547,7 @@ static void destroy_without_finish_leaves_no_file(void)
         EXPECT_OK(mc_encoder_write_rgba(enc, buf, (size_t)W * 4u, &err), &err);
     }
     EXPECT_EQ_INT(folder_entries(dir), 1); /* the temporary file, while encoding */
-    mc_encoder_destroy(enc);
+    mc_encoder_release(enc);
     EXPECT_EQ_INT(folder_entries(dir), 0);
     EXPECT(!file_exists(path));
     rmdir(dir);
@@ -674,7 +674,7 @@ static mc_status write_y4m_frames(const char *path, mc_error *err)
     }
     if (s == MC_OK)
         s = mc_encoder_finish(enc, err);
-    mc_encoder_destroy(enc);
+    mc_encoder_release(enc);
     free(buf);
     return s;
 }

@@ -119,7 +119,7 @@ static void keeps_submission_order_with_one_sink_thread(void)
         EXPECT_EQ_INT(r.order[k], k);
     EXPECT_EQ_INT(atomic_load(&r.bad_contents), 0);
     EXPECT_EQ_INT(atomic_load(&r.max_thread), 0);
-    mc_pipeline_destroy(p);
+    mc_pipeline_release(p);
 }
 
 static void several_sink_threads_sink_each_frame_once(void)
@@ -137,7 +137,7 @@ static void several_sink_threads_sink_each_frame_once(void)
         EXPECT_EQ_INT(atomic_load(&r.seen[k]), 1);
     EXPECT_EQ_INT(atomic_load(&r.bad_contents), 0);
     EXPECT(atomic_load(&r.max_thread) <= 3);
-    mc_pipeline_destroy(p);
+    mc_pipeline_release(p);
 }
 
 static void reuses_exactly_depth_buffers(void)
@@ -161,7 +161,7 @@ static void reuses_exactly_depth_buffers(void)
             distinct[ndistinct++] = ptrs[k];
     }
     EXPECT_EQ_INT(ndistinct, 3);
-    mc_pipeline_destroy(p);
+    mc_pipeline_release(p);
 }
 
 static void sink_error_stops_the_pipeline_and_reaches_the_producer(void)
@@ -182,7 +182,7 @@ static void sink_error_stops_the_pipeline_and_reaches_the_producer(void)
     EXPECT_EQ_INT(atomic_load(&r.calls), 6);
     mc_pipeline_stats_get(p, &st);
     EXPECT_EQ_INT(st.sunk, 5);
-    mc_pipeline_destroy(p);
+    mc_pipeline_release(p);
 }
 
 typedef struct gate {
@@ -245,7 +245,7 @@ static void cancel_wakes_a_blocked_acquire(void)
     EXPECT_EQ_INT(mc_pipeline_finish(p, &err), MC_ERR_INTERRUPTED);
     /* The second frame was still queued at the cancel, so it never reached the sink. */
     EXPECT(atomic_load(&g.entered) <= 1);
-    mc_pipeline_destroy(p);
+    mc_pipeline_release(p);
 }
 
 static void measures_time_in_the_sink_and_waiting_for_buffers(void)
@@ -266,7 +266,7 @@ static void measures_time_in_the_sink_and_waiting_for_buffers(void)
     EXPECT(st.sink_seconds >= 0.040);
     /* The producer does nothing, so it must have waited for the slow sink. */
     EXPECT(st.acquire_wait_seconds > 0.0);
-    mc_pipeline_destroy(p);
+    mc_pipeline_release(p);
 }
 
 static void rejects_bad_descs_and_foreign_buffers(void)
@@ -288,8 +288,8 @@ static void rejects_bad_descs_and_foreign_buffers(void)
     EXPECT_EQ_INT(mc_pipeline_submit(p, foreign, 0, &err), MC_ERR_USAGE);
     EXPECT_OK(mc_pipeline_finish(p, &err), &err);
     EXPECT_EQ_INT(mc_pipeline_finish(p, &err), MC_ERR_USAGE);
-    mc_pipeline_destroy(p);
-    mc_pipeline_destroy(NULL);
+    mc_pipeline_release(p);
+    mc_pipeline_release(NULL);
 }
 
 static void destroy_without_finish_stops_cleanly(void)
@@ -301,7 +301,7 @@ static void destroy_without_finish_stops_cleanly(void)
 
     ASSERT_OK(mc_pipeline_create(&d, &p, &err), &err);
     EXPECT_OK(produce(p, 4, NULL, &err), &err);
-    mc_pipeline_destroy(p);
+    mc_pipeline_release(p);
     EXPECT(atomic_load(&r.calls) <= 4);
     for (int k = 0; k < 4; k++)
         EXPECT(atomic_load(&r.seen[k]) <= 1);

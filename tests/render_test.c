@@ -248,7 +248,7 @@ static void triangle_covers_the_hand_computed_pixels(void)
         EXPECT_EQ_INT(px_at(img, 114, 94)[0], 0);   /* near (120, 100): outside */
         check_golden("render_triangle.png", img);
     }
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 static void reversed_winding_is_culled(void)
@@ -262,7 +262,7 @@ static void reversed_winding_is_culled(void)
         for (size_t i = 0; i < (size_t)W * H; i++)
             drawn += img[i * 4] != 0;
     EXPECT_EQ_INT(drawn, 0);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 static void triangle_without_msaa_covers_the_same_pixels(void)
@@ -276,7 +276,7 @@ static void triangle_without_msaa_covers_the_same_pixels(void)
     EXPECT_EQ_INT(info.samples, 1);
     if (render_triangle(r, tri_cw, 1.0f, img))
         EXPECT_EQ_INT(coverage_errors(img, 255), 0);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 static void msaa_smooths_the_slanted_edge(void)
@@ -299,8 +299,8 @@ static void msaa_smooths_the_slanted_edge(void)
         }
     EXPECT(partial_on >= 40); /* the 80-pixel diagonal crosses ~80 pixels */
     EXPECT_EQ_INT(partial_off, 0);
-    mc_renderer_destroy(a);
-    mc_renderer_destroy(b);
+    mc_renderer_release(a);
+    mc_renderer_release(b);
 }
 
 static void transparent_background_has_alpha_zero(void)
@@ -314,7 +314,7 @@ static void transparent_background_has_alpha_zero(void)
         EXPECT_EQ_INT(px_at(img, 2, 2)[3], 0);
         EXPECT_EQ_INT(px_at(img, 50, 30)[3], 255);
     }
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 static void same_input_gives_identical_pixels(void)
@@ -326,7 +326,7 @@ static void same_input_gives_identical_pixels(void)
     render_triangle(r, tri_cw, 1.0f, a);
     render_triangle(r, tri_cw, 1.0f, b);
     EXPECT(memcmp(a, b, sizeof a) == 0);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 /* A quad over the same square, two clockwise triangles, st (0, 0) at the top-left corner. */
@@ -384,7 +384,7 @@ static void texture_top_row_is_at_t_zero(void)
                 EXPECT_NEAR(px_at(img, at[q][0], at[q][1])[c], tex[q * 4 + c], 8);
     }
     check_golden("render_textured.png", img);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 static void normals_mode_shows_the_world_normal(void)
@@ -405,7 +405,7 @@ static void normals_mode_shows_the_world_normal(void)
     EXPECT_NEAR(c[0], 0, 1);
     EXPECT_NEAR(c[1], 127.5, 1);
     EXPECT_NEAR(c[2], 127.5, 1);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 /* The lighting model by hand for the quad's centre (normal towards the camera, eye-space
@@ -428,7 +428,7 @@ static void lit_quad_centre_matches_the_lighting_model(void)
     EXPECT_OK(mc_renderer_end(r, img, W * 4, &err), &err);
     for (int c = 0; c < 3; c++)
         EXPECT_NEAR(px_at(img, 80, 60)[c], 112.6, 2);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 /* A UV sphere of radius 30 at (100, 0, 0), wound so that (c - a) x (b - a) points outwards
@@ -499,7 +499,7 @@ static void key_light_comes_from_the_upper_left(void)
     EXPECT_EQ_INT(px_at(img, 80, 60)[3], 255);
     EXPECT_EQ_INT(px_at(img, 20, 60)[2], 51); /* background beside it */
     check_golden("render_lit_sphere.png", img);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 static void overlay_text_draws_a_box_with_white_letters(void)
@@ -539,7 +539,7 @@ static void overlay_text_draws_a_box_with_white_letters(void)
     }
     EXPECT_EQ_INT(changed_outside, 0);
     check_golden("render_overlay.png", img);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 /* A model matrix that mirrors (y -> -y, determinant -1) turns the clockwise triangle into a
@@ -561,7 +561,7 @@ static void mirrored_model_keeps_its_front_faces(void)
     EXPECT_EQ_INT(px_at(img, 114, 25)[0], 255);
     EXPECT_EQ_INT(px_at(img, 45, 94)[0], 0);
     EXPECT_EQ_INT(px_at(img, 60, 25)[0], 255); /* inside: column >= row + 20 */
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 /* Mesa picks its driver once per process, so this case runs in a child process of this
@@ -589,7 +589,7 @@ static void softpipe_falls_back_to_no_msaa_with_a_warning(void)
     EXPECT_CONTAINS(info.gl_renderer, "softpipe");
     if (render_triangle(r, tri_cw, 1.0f, img))
         EXPECT_EQ_INT(coverage_errors(img, 255), 0);
-    mc_renderer_destroy(r);
+    mc_renderer_release(r);
 }
 
 static void bogus_gallium_driver_fails_cleanly(void)
@@ -634,8 +634,8 @@ static void bad_draws_are_rejected(void)
     EXPECT_EQ_INT(mc_renderer_end(r, img, W * 4 - 4, &err), MC_ERR_USAGE);
     EXPECT_EQ_INT(mc_renderer_create(&d, &none, &err), MC_ERR_USAGE);
     EXPECT(none == NULL);
-    mc_renderer_destroy(r);
-    mc_renderer_destroy(NULL);
+    mc_renderer_release(r);
+    mc_renderer_release(NULL);
 }
 
 int main(int argc, char **argv)

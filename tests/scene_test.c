@@ -12,6 +12,8 @@
 
 #include "test.h"
 
+#define R(n) ((mc_rate){ (n), 1 })
+
 /* ---------------------------------------------------------------- helpers */
 
 static mc_status parse_text(const char *text, const char *name, mc_scene *s, mc_error *err)
@@ -708,7 +710,7 @@ static void takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_an
                          "data/scenes/t.md5scene", &s, &err),
               &err);
     ASSERT_OK(mc_scene_resolve(&s, NULL, &err), &err);
-    EXPECT_EQ_INT(mc_scene_frame_count(&s, 24), 50);
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, R(24)), 50);
     mc_scene_release(&s);
 
     /* arm.md5anim: 3 frames at 24 fps, start 0.5 -> ends at 0.5 + 2/24 s.
@@ -721,9 +723,9 @@ static void takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_an
                          "data/scenes/t.md5scene", &s, &err),
               &err);
     ASSERT_OK(mc_scene_resolve(&s, NULL, &err), &err);
-    EXPECT_EQ_INT(mc_scene_single_frame_length(&s, 24), 15);
-    EXPECT_EQ_INT(mc_scene_frame_count(&s, 24), 15);
-    EXPECT_EQ_INT(mc_scene_frame_count(&s, 30), 18);
+    EXPECT_EQ_INT(mc_scene_single_frame_length(&s, R(24)), 15);
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, R(24)), 15);
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, R(30)), 18);
     mc_scene_release(&s);
 
     /* no anim at all: a single frame */
@@ -731,7 +733,7 @@ static void takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_an
                          "data/scenes/t.md5scene", &s, &err),
               &err);
     ASSERT_OK(mc_scene_resolve(&s, NULL, &err), &err);
-    EXPECT_EQ_INT(mc_scene_frame_count(&s, 24), 1);
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, R(24)), 1);
     mc_scene_release(&s);
 }
 
@@ -743,11 +745,11 @@ static void lets_a_moving_camera_decide_the_length(void)
     /* full.md5scene: cut.md5camera has 10 frames and a cut at 4 (DESIGN.md 2.1's example:
      * 9 output frames at 24 fps); its frames 48 does not apply to a moving camera */
     ASSERT_OK(mc_scene_load("data/scenes/full.md5scene", NULL, &s, &err), &err);
-    EXPECT_EQ_INT(mc_scene_frame_count(&s, 24), 9);
-    EXPECT_EQ_INT(mc_scene_fps(&s, 0), 30);  /* the output block's fps */
-    EXPECT_EQ_INT(mc_scene_fps(&s, 12), 12); /* a command-line rate wins */
+    EXPECT_EQ_INT(mc_scene_frame_count(&s, R(24)), 9);
+    EXPECT_EQ_INT(mc_scene_fps(&s, R(0)).num, 30);  /* the output block's fps */
+    EXPECT_EQ_INT(mc_scene_fps(&s, R(12)).num, 12); /* a command-line rate wins */
     s.fps = 0;
-    EXPECT_EQ_INT(mc_scene_fps(&s, 0), 24); /* else the camera's frame rate */
+    EXPECT_EQ_INT(mc_scene_fps(&s, R(0)).num, 24); /* else the camera's frame rate */
     mc_scene_release(&s);
 }
 

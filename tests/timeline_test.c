@@ -11,6 +11,8 @@
 
 #include "test.h"
 
+#define R(n) ((mc_rate){ (n), 1 })
+
 typedef struct row {
     int stored, next;
     double lerp;
@@ -35,7 +37,7 @@ static void check_rows(const mc_camera *cam, int fps, const row *rows, int n, in
     for (int k = 0; k < n; k++) {
         mc_timeline_sample s;
 
-        mc_timeline_sample_frame(cam, fps, k, &s);
+        mc_timeline_sample_frame(cam, R(fps), k, &s);
         if (s.frame != k || s.stored != rows[k].stored || s.next != rows[k].next ||
             s.shot != rows[k].shot || s.ended != rows[k].ended ||
             fabs((double)s.lerp - rows[k].lerp) > 1e-6)
@@ -62,7 +64,7 @@ static void design_example_skips_stored_frame_four(void)
     };
 
     check_rows(&cam, 24, rows, 9, __LINE__);
-    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 24, 1), 9);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(24), 1), 9);
 }
 
 static void several_cuts_each_open_a_shot(void)
@@ -81,7 +83,7 @@ static void several_cuts_each_open_a_shot(void)
     };
 
     check_rows(&cam, 30, rows, 7, __LINE__);
-    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 30, 1), 7);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(30), 1), 7);
 }
 
 static void a_cut_at_the_last_frame_only_ends_the_camera(void)
@@ -96,7 +98,7 @@ static void a_cut_at_the_last_frame_only_ends_the_camera(void)
     };
 
     check_rows(&cam, 24, rows, 5, __LINE__);
-    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 24, 1), 5);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(24), 1), 5);
 }
 
 static void a_one_frame_camera_never_ends(void)
@@ -109,11 +111,11 @@ static void a_one_frame_camera_never_ends(void)
     mc_timeline_sample s;
 
     check_rows(&cam, 24, rows, 3, __LINE__);
-    mc_timeline_sample_frame(&cam, 24, 1000000, &s);
+    mc_timeline_sample_frame(&cam, R(24), 1000000, &s);
     EXPECT_EQ_INT(s.stored, 0);
     EXPECT(!s.ended);
-    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 24, 48), 48);
-    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 24, 1), 1);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(24), 48), 48);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(24), 1), 1);
 }
 
 static void sixty_fps_camera_at_sixty(void)
@@ -127,7 +129,7 @@ static void sixty_fps_camera_at_sixty(void)
     };
 
     check_rows(&cam, 60, rows, 7, __LINE__);
-    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 60, 1), 7);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(60), 1), 7);
 }
 
 static void camera_at_24_sampled_at_30(void)
@@ -149,7 +151,7 @@ static void camera_at_24_sampled_at_30(void)
     };
 
     check_rows(&cam, 30, rows, 11, __LINE__);
-    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 30, 1), 11);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(30), 1), 11);
 }
 
 static void camera_at_24_sampled_at_60(void)
@@ -161,17 +163,17 @@ static void camera_at_24_sampled_at_60(void)
     mc_camera cam = make_camera(10, 24, 1, cuts);
     mc_timeline_sample s;
 
-    mc_timeline_sample_frame(&cam, 60, 9, &s);
+    mc_timeline_sample_frame(&cam, R(60), 9, &s);
     EXPECT(s.stored == 3 && s.next == 4 && s.shot == 0);
     EXPECT_NEAR(s.lerp, 0.6, 1e-6);
-    mc_timeline_sample_frame(&cam, 60, 10, &s);
+    mc_timeline_sample_frame(&cam, R(60), 10, &s);
     EXPECT(s.stored == 5 && s.next == 5 && s.shot == 1 && s.lerp == 0.0f);
-    mc_timeline_sample_frame(&cam, 60, 19, &s);
+    mc_timeline_sample_frame(&cam, R(60), 19, &s);
     EXPECT(s.stored == 8 && s.next == 9 && !s.ended);
     EXPECT_NEAR(s.lerp, 0.6, 1e-6);
-    mc_timeline_sample_frame(&cam, 60, 20, &s);
+    mc_timeline_sample_frame(&cam, R(60), 20, &s);
     EXPECT(s.stored == 9 && s.ended);
-    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, 60, 1), 21);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(60), 1), 21);
 }
 
 static void a_whole_stored_frame_is_never_missed_by_rounding(void)
@@ -181,7 +183,7 @@ static void a_whole_stored_frame_is_never_missed_by_rounding(void)
     mc_camera cam = make_camera(40, 25, 0, NULL);
     mc_timeline_sample s;
 
-    mc_timeline_sample_frame(&cam, 25, 29, &s);
+    mc_timeline_sample_frame(&cam, R(25), 29, &s);
     EXPECT_EQ_INT(s.stored, 29);
     EXPECT_EQ_INT(s.next, 29);
     EXPECT(s.lerp == 0.0f);
@@ -213,7 +215,7 @@ static void huge_frame_numbers_do_not_overflow(void)
     mc_camera cam = make_camera(10, 24, 1, cuts);
     mc_timeline_sample s;
 
-    mc_timeline_sample_frame(&cam, 1, INT64_MAX, &s);
+    mc_timeline_sample_frame(&cam, R(1), INT64_MAX, &s);
     EXPECT(s.stored == 9 && s.ended);
 }
 
@@ -231,17 +233,17 @@ static void cut_frames_are_the_first_frames_of_their_shots(void)
     /* A cut at the last stored frame (N 5, cut 4) opens no shot. */
     mc_camera last = make_camera(5, 24, 1, one);
 
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cam, 24, 0), 4);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cam, 30, 0), 5);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cam, 60, 0), 10);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 30, 0), 2);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 30, 1), 4);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 30, 2), 5);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 10, 0), 1);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 10, 1), 2);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 10, 2), 2);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&last, 24, 0), -1);
-    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, 30, 3), -1);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cam, R(24), 0), 4);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cam, R(30), 0), 5);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cam, R(60), 0), 10);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, R(30), 0), 2);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, R(30), 1), 4);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, R(30), 2), 5);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, R(10), 0), 1);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, R(10), 1), 2);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, R(10), 2), 2);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&last, R(24), 0), -1);
+    EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, R(30), 3), -1);
 }
 
 int main(int argc, char **argv)

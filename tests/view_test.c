@@ -127,7 +127,7 @@ static void view_interpolates_position_fov_and_rotation(void)
     two_frame_camera(&cam, fr);
     mc_view v;
     mc_timeline_sample s;
-    mc_view_at_frame(&cam, 48, 1, 1280, 720, MC_FOV_HORIZONTAL, &v, &s);
+    mc_view_at_frame(&cam, (mc_rate){ 48, 1 }, 1, 1280, 720, MC_FOV_HORIZONTAL, &v, &s);
     EXPECT(s.stored == 0 && s.next == 1);
     EXPECT_EQ_VEC3(v.origin, mc_v3(5, 10, 15), 1e-5f);
     EXPECT_NEAR(v.fov, 75.0, 1e-4);
@@ -148,7 +148,7 @@ static void view_at_a_whole_frame_is_the_stored_frame(void)
     mc_camera_frame fr[2];
     two_frame_camera(&cam, fr);
     mc_view v;
-    mc_view_at_frame(&cam, 24, 1, 640, 480, MC_FOV_HORIZONTAL, &v, NULL);
+    mc_view_at_frame(&cam, (mc_rate){ 24, 1 }, 1, 640, 480, MC_FOV_HORIZONTAL, &v, NULL);
     EXPECT_EQ_VEC3(v.origin, fr[1].pos, 0.0f);
     EXPECT_NEAR(v.fov, 60.0, 0.0);
     /* later than the end: the last stored frame is held */
@@ -234,11 +234,11 @@ static void random_cameras_never_blend_across_a_cut(void)
         mc_camera cam;
         random_camera(&r, &cam, fr, cuts);
         int fps = fpss[rng_range(&r, 0, 4)];
-        int64_t count = mc_timeline_frame_count(&cam, fps, 10);
+        int64_t count = mc_timeline_frame_count(&cam, (mc_rate){ fps, 1 }, 10);
         for (int64_t k = 0; k < count; k++) {
             mc_view v;
             mc_timeline_sample s;
-            mc_view_at_frame(&cam, fps, k, 640, 480, MC_FOV_HORIZONTAL, &v, &s);
+            mc_view_at_frame(&cam, (mc_rate){ fps, 1 }, k, 640, 480, MC_FOV_HORIZONTAL, &v, &s);
             int lo, want = reference_stored(&cam, fps, k, &lo);
             if (want >= 0) {
                 if (!EXPECT(v.origin.x == fr[want].pos.x && v.origin.y == fr[want].pos.y))

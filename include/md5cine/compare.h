@@ -94,14 +94,14 @@ typedef struct mc_compare_result {
 } mc_compare_result;
 
 /* Scratch memory for mc_compare_rgba, reused across calls so that a frame loop allocates only
- * when the frame width grows. Zero-initialise; release with mc_compare_work_free. */
+ * when the frame width grows. Zero-initialise; release with mc_compare_work_release. */
 typedef struct mc_compare_work {
     double *buf;
     size_t cap; /* doubles in buf */
 } mc_compare_work;
 
 /* Frees the scratch memory; the struct is zeroed and reusable. NULL is allowed. */
-void mc_compare_work_free(mc_compare_work *work);
+void mc_compare_work_release(mc_compare_work *work);
 
 /* The limits that apply: the fields of opts (NULL = zeroed) named in opts->set, the defaults of
  * the mode for the rest; out->set is MC_COMPARE_SET_ALL and out->diff_gain is filled. out may

@@ -107,7 +107,7 @@ mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_er
  * (stride >= width * 4), top row first unless desc.bottom_up. The pixels are not kept after
  * the call returns. md5cine allocates nothing per frame (FFmpeg allocates each compressed
  * packet). Errors: MC_ERR_CODEC, MC_ERR_IO (naming the file, e.g. a full disk), MC_ERR_USAGE
- * (after finish or a failure). After an error the encoder only accepts mc_encoder_destroy. */
+ * (after finish or a failure). After an error the encoder only accepts mc_encoder_release. */
 mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride, mc_error *err);
 
 /* Flushes the encoder, writes the trailer (chapters, faststart index) and renames the file
@@ -116,7 +116,7 @@ mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t str
 mc_status mc_encoder_finish(mc_encoder *enc, mc_error *err);
 
 /* Frees everything; NULL is fine. Without a successful finish the output is removed. */
-void mc_encoder_destroy(mc_encoder *enc);
+void mc_encoder_release(mc_encoder *enc);
 
 /* The libavcodec encoder actually used ("libx264", "mpeg4"), or "yuv4mpeg2" for the raw
  * stream. Valid until destroy; never NULL. */

@@ -51,7 +51,7 @@ typedef struct mc_frame {
 mc_status mc_frames_open(const char *path, mc_frames_in **out, mc_error *err);
 
 /* Closes the source and frees everything it owns. NULL is allowed. */
-void mc_frames_close(mc_frames_in *src);
+void mc_frames_release(mc_frames_in *src);
 
 mc_frames_kind mc_frames_kind_of(const mc_frames_in *src);
 

@@ -82,6 +82,6 @@ void mc_pipeline_cancel(mc_pipeline *p);
 void mc_pipeline_stats_get(mc_pipeline *p, mc_pipeline_stats *out);
 
 /* Cancels if still running, joins the threads and frees the buffers; NULL is fine. */
-void mc_pipeline_destroy(mc_pipeline *p);
+void mc_pipeline_release(mc_pipeline *p);
 
 #endif

@@ -42,14 +42,14 @@ typedef struct mc_renderer_info {
 } mc_renderer_info;
 
 /* Creates the GL context and framebuffers. desc may be NULL (all defaults). On success *out
- * owns them (mc_renderer_destroy); on failure *out is NULL. Errors: MC_ERR_USAGE (size outside
+ * owns them (mc_renderer_release); on failure *out is NULL. Errors: MC_ERR_USAGE (size outside
  * 1..16384, msaa not 0, 1, 2 or 4), MC_ERR_GL (GALLIUM_DRIVER names a driver OSMesa lacks -
  * only llvmpipe and softpipe are accepted, since Mesa crashes on others -, no 3.3 core
  * context, an incomplete framebuffer, a shader that does not build), MC_ERR_NOMEM. */
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err);
 
 /* Frees the context and everything in it. r may be NULL. */
-void mc_renderer_destroy(mc_renderer *r);
+void mc_renderer_release(mc_renderer *r);
 
 /* Fills *info. */
 void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info);

@@ -131,18 +131,18 @@ void mc_scene_release(mc_scene *scene);
 
 /* The output frame rate: fps if >= 1 (a command-line override), else the scene's fps
  * setting, else the camera's frame rate. Needs a resolved scene. */
-int mc_scene_fps(const mc_scene *scene, int fps);
+mc_rate mc_scene_fps(const mc_scene *scene, mc_rate fps);
 
 /* The scene's length when the camera has a single frame, in output frames at fps (>= 1):
  * the frames setting if given; else the longest actor animation, floor(end * fps) + 1 frames
  * where end = start + (numFrames - 1) / frameRate seconds (one cycle for a looping anim; a
  * negative end counts as 0); else 1. Needs a resolved scene. */
-int64_t mc_scene_single_frame_length(const mc_scene *scene, int fps);
+int64_t mc_scene_single_frame_length(const mc_scene *scene, mc_rate fps);
 
 /* Number of output frames at fps (>= 1): mc_timeline_frame_count(camera, fps,
  * mc_scene_single_frame_length(scene, fps)). A camera with several frames decides alone.
  * Needs a resolved scene. */
-int64_t mc_scene_frame_count(const mc_scene *scene, int fps);
+int64_t mc_scene_frame_count(const mc_scene *scene, mc_rate fps);
 
 /* The actor's model-to-world transform (OpenGL column-major): a model-space point p goes to
  * origin + scale * (p rotated by yaw degrees about +Z, counter-clockwise seen from above).

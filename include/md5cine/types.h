@@ -5,6 +5,17 @@
 #ifndef MC_TYPES_H
 #define MC_TYPES_H
 
+#include <stdint.h>
+
+/* A frame number: output frames of a render, stored frames of a file, frames of a reference.
+ * Signed so that "none" can be -1. */
+typedef int64_t mc_frame_no;
+
+/* A frame rate num / den frames per second, both >= 1 (30000/1001 for 29.97 fps). */
+typedef struct mc_rate {
+    int num, den;
+} mc_rate;
+
 typedef struct mc_vec2 {
     float x, y;
 } mc_vec2;

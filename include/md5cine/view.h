@@ -60,7 +60,7 @@ void mc_view_from_sample(const mc_camera *cam, const mc_timeline_sample *s, int 
 
 /* Output frame k (>= 0) at fps (>= 1): samples the timeline, then mc_view_from_sample.
  * sample may be NULL; otherwise it receives the timeline sample used. */
-void mc_view_at_frame(const mc_camera *cam, int fps, int64_t k, int width, int height,
+void mc_view_at_frame(const mc_camera *cam, mc_rate fps, int64_t k, int width, int height,
                       mc_fov_mode mode, mc_view *out, mc_timeline_sample *sample);
 
 /* The same at an arbitrary time t >= 0 seconds (sub-frame queries). */

@@ -394,8 +394,8 @@ int mc_cmd_compare(int argc, char **argv)
         rc = MC_EXIT_DIFFERENT;
     free(run.rows);
     free(run.diff);
-    mc_compare_work_free(&run.work);
-    mc_frames_close(run.a);
-    mc_frames_close(run.b);
+    mc_compare_work_release(&run.work);
+    mc_frames_release(run.a);
+    mc_frames_release(run.b);
     return rc;
 }

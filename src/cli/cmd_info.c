@@ -138,7 +138,7 @@ static int info_anim(const char *path, const info_opts *o)
 /* Prints the shots as runs of output frames (JSON objects or indented lines). A shot starts at
  * frame 0 and at the first frame of each cut that lies inside the output; cuts passed within the
  * same output frame open a single run. */
-static void print_shots(const mc_camera *c, int fps, int64_t count, bool json)
+static void print_shots(const mc_camera *c, mc_rate fps, int64_t count, bool json)
 {
     int64_t first = 0;
     bool any = false;
@@ -165,7 +165,7 @@ static void print_shots(const mc_camera *c, int fps, int64_t count, bool json)
     }
 }
 
-static void print_timeline(const mc_camera *c, int fps, int64_t count, bool json)
+static void print_timeline(const mc_camera *c, mc_rate fps, int64_t count, bool json)
 {
     if (!json)
         printf("  frame  time       stored next lerp      shot\n");
@@ -188,14 +188,14 @@ static int info_camera(const char *path, const info_opts *o)
     mc_camera c;
     mc_error err;
     mc_status s = mc_camera_load(path, &o->parse, &c, &err);
-    int fps;
+    mc_rate fps;
     int64_t count;
 
     if (s != MC_OK) {
         mc_diag_print(stderr, "error", &err);
         return mc_exit_code(s);
     }
-    fps = o->fps > 0 ? o->fps : c.frame_rate;
+    fps = (mc_rate){ o->fps > 0 ? o->fps : c.frame_rate, 1 };
     /* A one-frame camera has no end of its own: reported as one output frame. */
     count = mc_timeline_frame_count(&c, fps, 1);
     if (o->json) {
@@ -216,7 +216,7 @@ static int info_camera(const char *path, const info_opts *o)
         printf("%s: md5camera, %d frames at %d fps, %d cut%s; %" PRId64
                " output frames at %d fps\n",
                path, c.num_frames, c.frame_rate, c.num_cuts, c.num_cuts == 1 ? "" : "s", count,
-               fps);
+               fps.num);
         print_shots(&c, fps, count, false);
         if (o->timeline)
             print_timeline(&c, fps, count, false);
@@ -276,21 +276,21 @@ static int info_scene(const char *path, const info_opts *o)
     mc_scene sc;
     mc_error err;
     mc_status s = mc_scene_load(path, &o->parse, &sc, &err);
-    int fps;
+    mc_rate fps;
     int64_t count;
 
     if (s != MC_OK) {
         mc_diag_print(stderr, "error", &err);
         return mc_exit_code(s);
     }
-    fps = mc_scene_fps(&sc, o->fps);
+    fps = mc_scene_fps(&sc, (mc_rate){ o->fps, 1 });
     count = mc_scene_frame_count(&sc, fps);
     if (o->json) {
         printf("{\"type\":\"md5scene\",\"camera\":");
         json_cstr(stdout, sc.camera_path);
         printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":%d,"
                "\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[",
-               sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts, fps, count,
+               sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts, fps.num, count,
                sc.width, sc.height);
         for (int i = 0; i < sc.num_actors; i++) {
             printf("%s", i ? "," : "");
@@ -310,7 +310,7 @@ static int info_scene(const char *path, const info_opts *o)
                " output frames at %d fps\n",
                path, sc.num_actors, sc.num_actors == 1 ? "" : "s", sc.camera_path,
                sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts,
-               sc.camera.num_cuts == 1 ? "" : "s", count, fps);
+               sc.camera.num_cuts == 1 ? "" : "s", count, fps.num);
         if (sc.width && sc.height)
             printf("  output %dx%d\n", sc.width, sc.height);
         else if (sc.width || sc.height)

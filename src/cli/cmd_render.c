@@ -40,7 +40,8 @@ typedef struct render_run {
     const mc_render_opts *o;
     mc_parse_opts popts;
     mc_scene scene;
-    int width, height, fps;
+    int width, height;
+    mc_rate fps;
     int64_t count, first, last;
     float bg[4];
     int64_t *shot_starts; /* relative to the first rendered frame */
@@ -95,7 +96,7 @@ static int settle_settings(render_run *run)
 
     run->width = o->width ? o->width : s->width ? s->width : MC_RENDER_DEFAULT_WIDTH;
     run->height = o->height ? o->height : s->height ? s->height : MC_RENDER_DEFAULT_HEIGHT;
-    run->fps = mc_scene_fps(s, o->fps);
+    run->fps = mc_scene_fps(s, (mc_rate){ o->fps, 1 });
     run->count = mc_scene_frame_count(s, run->fps);
     run->first = 0;
     run->last = run->count - 1;
@@ -194,7 +195,7 @@ static int open_reference(render_run *run)
     default_diff_dir(run, diff, sizeof diff);
     if (mc_ref_check_open(&run->ref, run->o->reference, run->o->update_reference, run->width,
                           run->height, diff, &e) != MC_OK) {
-        mc_ref_check_close(&run->ref);
+        mc_ref_check_release(&run->ref);
         return fail(&e, e.code != MC_ERR_NOMEM);
     }
     run->has_ref = true;
@@ -231,7 +232,7 @@ static int open_encoder(render_run *run)
     d.path = o->out;
     d.width = run->width;
     d.height = run->height;
-    d.fps = run->fps;
+    d.fps = run->fps.num;
     d.codec = o->codec;
     d.crf = o->crf;
     d.preset = o->preset;
@@ -350,12 +351,12 @@ static int prepare(render_run *run)
 static mc_status overlay(render_run *run, int64_t k, int shot, mc_error *err)
 {
     char text[160];
-    int64_t secs = k / run->fps;
+    int64_t secs = k / run->fps.num;
     int scale = run->height >= 360 ? run->height / 360 : 1;
 
     snprintf(text, sizeof text, "frame %lld  %02lld:%02lld:%02lld:%02lld  shot %d", (long long)k,
              (long long)(secs / 3600), (long long)(secs / 60 % 60), (long long)(secs % 60),
-             (long long)(k % run->fps), shot + 1);
+             (long long)(k % run->fps.num), shot + 1);
     return mc_renderer_overlay_text(run->r, 4 * scale, 4 * scale, scale, text, err);
 }
 
@@ -474,7 +475,7 @@ static void report_output(const render_run *run, bool ok, bool interrupted)
     fprintf(stderr, "md5cine: wrote %s%s%s: %lld frames (%lld-%lld), %dx%d, %d fps%s%s\n",
             strcmp(o->out, "-") == 0 ? "stdout" : "'", strcmp(o->out, "-") == 0 ? "" : o->out,
             strcmp(o->out, "-") == 0 ? "" : "'", (long long)run->rendered, (long long)run->first,
-            (long long)run->last, run->width, run->height, run->fps, run->enc ? ", " : "",
+            (long long)run->last, run->width, run->height, run->fps.num, run->enc ? ", " : "",
             run->enc ? mc_encoder_codec_name(run->enc) : "");
 }
 
@@ -495,9 +496,9 @@ static int run_frames(render_run *run)
         bool interrupted = st == MC_ERR_INTERRUPTED && g_stop_signal;
 
         mc_pipeline_cancel(run->pipe);
-        mc_pipeline_destroy(run->pipe);
+        mc_pipeline_release(run->pipe);
         run->pipe = NULL;
-        mc_encoder_destroy(run->enc);
+        mc_encoder_release(run->enc);
         run->enc = NULL;
         if (!interrupted)
             mc_diag_print(stderr, "error", &e);
@@ -517,11 +518,11 @@ static int run_frames(render_run *run)
 
 static void release(render_run *run)
 {
-    mc_pipeline_destroy(run->pipe);
-    mc_encoder_destroy(run->enc);
-    mc_renderer_destroy(run->r);
+    mc_pipeline_release(run->pipe);
+    mc_encoder_release(run->enc);
+    mc_renderer_release(run->r);
     mc_scene_draw_release(&run->draw);
-    mc_ref_check_close(&run->ref);
+    mc_ref_check_release(&run->ref);
     if (run->sink.per_thread) {
         for (int i = 0; i < run->sink.threads; i++) {
             mc_png_buf_release(&run->sink.per_thread[i].png);

@@ -187,6 +187,6 @@ mc_status mc_ref_check_open(mc_ref_check *c, const char *path, bool update, int 
 void mc_ref_check_report(const mc_ref_check *c, FILE *to);
 
 /* Frees everything; accepts a zeroed struct. */
-void mc_ref_check_close(mc_ref_check *c);
+void mc_ref_check_release(mc_ref_check *c);
 
 #endif

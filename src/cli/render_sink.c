@@ -296,12 +296,12 @@ void mc_ref_check_report(const mc_ref_check *c, FILE *to)
         fprintf(to, "failing frames and difference pictures are in '%s'\n", c->diff_dir);
 }
 
-void mc_ref_check_close(mc_ref_check *c)
+void mc_ref_check_release(mc_ref_check *c)
 {
     if (!c)
         return;
-    mc_frames_close(c->src);
-    mc_compare_work_free(&c->work);
+    mc_frames_release(c->src);
+    mc_compare_work_release(&c->work);
     free(c->diff);
     free(c->rows);
     memset(c, 0, sizeof *c);

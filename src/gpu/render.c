@@ -411,7 +411,7 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     if (s == MC_OK)
         s = build_text(r, err);
     if (s != MC_OK) {
-        mc_renderer_destroy(r);
+        mc_renderer_release(r);
         return s;
     }
     *out = r;
@@ -442,7 +442,7 @@ static void delete_gl_objects(mc_renderer *r)
     glDeleteRenderbuffers(1, &r->depth);
 }
 
-void mc_renderer_destroy(mc_renderer *r)
+void mc_renderer_release(mc_renderer *r)
 {
     if (!r)
         return;

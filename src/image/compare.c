@@ -33,7 +33,7 @@ static const mc_compare_opts lossy_defaults = {
     .min_psnr = 35.0,
 };
 
-void mc_compare_work_free(mc_compare_work *work)
+void mc_compare_work_release(mc_compare_work *work)
 {
     if (!work)
         return;
@@ -279,7 +279,7 @@ mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, s
         if (ws->cap < need) {
             double *p = realloc(ws->buf, need * sizeof *p);
             if (!p) {
-                mc_compare_work_free(&local);
+                mc_compare_work_release(&local);
                 return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0,
                                     "out of memory for a %d-pixel-wide comparison", w);
             }
@@ -291,7 +291,7 @@ mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, s
     pixel_metrics(a, stride_a, b, stride_b, w, h, lim.threshold, out);
     out->fail = judge(out, &lim);
     out->pass = out->fail == 0;
-    mc_compare_work_free(&local);
+    mc_compare_work_release(&local);
     return MC_OK;
 }
 

@@ -47,27 +47,37 @@ static float below_one(double x)
     return l >= 1.0f ? nextafterf(1.0f, 0.0f) : l;
 }
 
-void mc_timeline_sample_frame(const mc_camera *cam, int fps, int64_t k, mc_timeline_sample *out)
+/* fps with both terms at least 1. */
+static mc_rate sane_rate(mc_rate fps)
+{
+    if (fps.num < 1)
+        fps.num = 1;
+    if (fps.den < 1)
+        fps.den = 1;
+    return fps;
+}
+
+void mc_timeline_sample_frame(const mc_camera *cam, mc_rate fps, int64_t k, mc_timeline_sample *out)
 {
     int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
-    int64_t f, rem;
+    int64_t f, rem, step;
 
     memset(out, 0, sizeof *out);
-    if (fps < 1)
-        fps = 1;
+    fps = sane_rate(fps);
     if (k < 0)
         k = 0;
     out->frame = k;
-    out->time = (double)k / (double)fps;
-    /* p = k * rate / fps exactly: whole part f, remainder rem / fps. */
-    if (k > FAR_FRAME / rate) {
+    out->time = (double)k * (double)fps.den / (double)fps.num;
+    /* p = k * rate * den / num exactly: whole part f, remainder rem / num. */
+    step = rate * fps.den;
+    if (k > FAR_FRAME / step) {
         f = FAR_FRAME;
         rem = 0;
     } else {
-        f = k * rate / fps;
-        rem = k * rate % fps;
+        f = k * step / fps.num;
+        rem = k * step % fps.num;
     }
-    resolve(cam, f, rem == 0 ? 0.0f : below_one((double)rem / (double)fps), out);
+    resolve(cam, f, rem == 0 ? 0.0f : below_one((double)rem / (double)fps.num), out);
 }
 
 void mc_timeline_sample_time(const mc_camera *cam, double t, mc_timeline_sample *out)
@@ -88,7 +98,15 @@ void mc_timeline_sample_time(const mc_camera *cam, double t, mc_timeline_sample 
     resolve(cam, (int64_t)fl, p - fl == 0.0 ? 0.0f : below_one(p - fl), out);
 }
 
-int64_t mc_timeline_frame_count(const mc_camera *cam, int fps, int64_t single_frame_length)
+/* The first output frame k with floor(k * rate * den / num) >= raw (raw >= 0). */
+static int64_t first_frame_at(int64_t raw, int64_t rate, mc_rate fps)
+{
+    int64_t step = rate * fps.den;
+
+    return (raw * fps.num + step - 1) / step;
+}
+
+int64_t mc_timeline_frame_count(const mc_camera *cam, mc_rate fps, int64_t single_frame_length)
 {
     int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
     int64_t raw = 0;
@@ -96,8 +114,7 @@ int64_t mc_timeline_frame_count(const mc_camera *cam, int fps, int64_t single_fr
 
     if (n <= 1)
         return single_frame_length;
-    if (fps < 1)
-        fps = 1;
+    fps = sane_rate(fps);
     /* The first raw frame (floor(p)) whose cut-shifted value passes n - 2. The shift j only
      * grows with raw, so one pass over frames and cuts finds it. */
     for (;;) {
@@ -107,24 +124,21 @@ int64_t mc_timeline_frame_count(const mc_camera *cam, int fps, int64_t single_fr
             break;
         raw++;
     }
-    /* The first output frame k with floor(k * rate / fps) >= raw, plus one. */
-    return (raw * fps + rate - 1) / rate + 1;
+    return first_frame_at(raw, rate, fps) + 1;
 }
 
-int64_t mc_timeline_cut_frame(const mc_camera *cam, int fps, int i)
+int64_t mc_timeline_cut_frame(const mc_camera *cam, mc_rate fps, int i)
 {
     int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
     int64_t raw;
 
     if (i < 0 || i >= cam->num_cuts || cam->cuts[i] >= cam->num_frames - 1)
         return -1;
-    if (fps < 1)
-        fps = 1;
+    fps = sane_rate(fps);
     /* Cut i is passed (and counted) once the raw frame floor(p) reaches cuts[i] - i: the cuts
      * before it have each shifted the frame by one. */
     raw = (int64_t)cam->cuts[i] - i;
     if (raw < 0)
         raw = 0;
-    /* The first k with floor(k * rate / fps) >= raw. */
-    return (raw * fps + rate - 1) / rate;
+    return first_frame_at(raw, rate, fps);
 }

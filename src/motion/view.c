@@ -76,7 +76,7 @@ void mc_view_from_sample(const mc_camera *cam, const mc_timeline_sample *s, int 
     out->proj = mc_view_projection(out->fov_x, out->fov_y, MC_VIEW_ZNEAR);
 }
 
-void mc_view_at_frame(const mc_camera *cam, int fps, int64_t k, int width, int height,
+void mc_view_at_frame(const mc_camera *cam, mc_rate fps, int64_t k, int width, int height,
                       mc_fov_mode mode, mc_view *out, mc_timeline_sample *sample)
 {
     mc_timeline_sample s;

@@ -209,7 +209,7 @@ mc_status mc_pipeline_create(const mc_pipeline_desc *desc, mc_pipeline **out, mc
     if (s == MC_OK)
         s = start_threads(p, err);
     if (s != MC_OK) {
-        mc_pipeline_destroy(p);
+        mc_pipeline_release(p);
         return s;
     }
     *out = p;
@@ -324,7 +324,7 @@ void mc_pipeline_stats_get(mc_pipeline *p, mc_pipeline_stats *out)
     pthread_mutex_unlock(&p->mu);
 }
 
-void mc_pipeline_destroy(mc_pipeline *p)
+void mc_pipeline_release(mc_pipeline *p)
 {
     if (!p)
         return;

@@ -726,17 +726,18 @@ void mc_scene_release(mc_scene *scene)
 
 /* ---------------------------------------------------------------- timing, placement */
 
-int mc_scene_fps(const mc_scene *scene, int fps)
+mc_rate mc_scene_fps(const mc_scene *scene, mc_rate fps)
 {
-    if (fps >= 1)
+    if (fps.num >= 1 && fps.den >= 1)
         return fps;
     if (scene->fps >= 1)
-        return scene->fps;
-    return scene->camera.frame_rate >= 1 ? scene->camera.frame_rate : 24;
+        return (mc_rate){ scene->fps, 1 };
+    return (mc_rate){ scene->camera.frame_rate >= 1 ? scene->camera.frame_rate : 24, 1 };
 }
 
-int64_t mc_scene_single_frame_length(const mc_scene *scene, int fps)
+int64_t mc_scene_single_frame_length(const mc_scene *scene, mc_rate fps)
 {
+    double rate = (double)fps.num / (double)(fps.den >= 1 ? fps.den : 1);
     int64_t best = 1;
 
     if (scene->frames > 0)
@@ -750,8 +751,8 @@ int64_t mc_scene_single_frame_length(const mc_scene *scene, int fps)
             continue;
         /* end * fps with the anim part as an exact ratio of integers; 1e-6 absorbs the
          * rounding of start * fps so that an end on a whole output frame counts. */
-        frames = (double)a->start * fps +
-                 (double)(a->anim.num_frames - 1) * fps / a->anim.frame_rate;
+        frames = (double)a->start * rate +
+                 (double)(a->anim.num_frames - 1) * rate / a->anim.frame_rate;
         if (frames < 0.0)
             frames = 0.0;
         if (frames > 1e12)
@@ -763,7 +764,7 @@ int64_t mc_scene_single_frame_length(const mc_scene *scene, int fps)
     return best;
 }
 
-int64_t mc_scene_frame_count(const mc_scene *scene, int fps)
+int64_t mc_scene_frame_count(const mc_scene *scene, mc_rate fps)
 {
     return mc_timeline_frame_count(&scene->camera, fps, mc_scene_single_frame_length(scene, fps));
 }

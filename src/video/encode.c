@@ -627,7 +627,7 @@ mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_er
     if (s == MC_OK)
         s = e->kind == OUT_Y4M ? y4m_open(e, err) : av_open(e, err);
     if (s != MC_OK) {
-        mc_encoder_destroy(e);
+        mc_encoder_release(e);
         return s;
     }
     e->desc.codec = e->desc.preset = NULL; /* the caller's strings are not kept */
@@ -682,7 +682,7 @@ mc_status mc_encoder_finish(mc_encoder *enc, mc_error *err)
     return MC_OK;
 }
 
-void mc_encoder_destroy(mc_encoder *enc)
+void mc_encoder_release(mc_encoder *enc)
 {
     if (!enc)
         return;

@@ -306,14 +306,14 @@ mc_status mc_frames_open(const char *path, mc_frames_in **out, mc_error *err)
         st = open_image(src, err);
     }
     if (st != MC_OK) {
-        mc_frames_close(src);
+        mc_frames_release(src);
         return st;
     }
     *out = src;
     return MC_OK;
 }
 
-void mc_frames_close(mc_frames_in *src)
+void mc_frames_release(mc_frames_in *src)
 {
     if (!src)
         return;
