@@ -22,6 +22,14 @@
 
 typedef struct mc_renderer mc_renderer;
 
+/* Where the GL context comes from (src/gpu/backend.h). AUTO tries EGL first, then OSMesa, and
+ * uses the first that gives a 3.3 core context; a build may have either or both. */
+typedef enum mc_gl_backend {
+    MC_GL_AUTO = 0,
+    MC_GL_EGL,    /* EGL: a device (EGL_EXT_platform_device) or Mesa's surfaceless platform */
+    MC_GL_OSMESA, /* Mesa's off-screen library (removed in Mesa 25.1) */
+} mc_gl_backend;
+
 /* Zero means default for every field. */
 typedef struct mc_renderer_desc {
     int width;  /* pixels; 0 = 1280 */
@@ -29,6 +37,9 @@ typedef struct mc_renderer_desc {
     int msaa;   /* samples per pixel: 0 = 4, 1 = off, 2 or 4. When the driver offers fewer (e.g.
                    GALLIUM_DRIVER=softpipe) the renderer uses what it can, down to off, and says
                    so through warn (code MC_ERR_GL) */
+    mc_gl_backend backend;
+    int gl_device;   /* EGL device index (EGL_EXT_platform_device); -1: surfaceless or the
+                        first device that works; ignored by OSMesa */
     mc_warn_fn warn; /* may be NULL: warnings dropped */
     void *warn_user;
 } mc_renderer_desc;
@@ -39,6 +50,8 @@ typedef struct mc_renderer_info {
     int samples;           /* 1 = no MSAA; as the driver allocated it (may exceed the request) */
     char gl_renderer[128]; /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
     char gl_version[128];  /* GL_VERSION */
+    char gl_vendor[128];   /* GL_VENDOR */
+    const char *backend;   /* "osmesa" or "egl" (static string) */
 } mc_renderer_info;
 
 /* Creates the GL context and framebuffers. desc may be NULL (all defaults). On success *out

@@ -5,6 +5,7 @@
 #ifndef MC_TYPES_H
 #define MC_TYPES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A frame number: output frames of a render, stored frames of a file, frames of a reference.
@@ -15,6 +16,14 @@ typedef int64_t mc_frame_no;
 typedef struct mc_rate {
     int num, den;
 } mc_rate;
+
+/* Pixels someone else owns: width x height RGBA8, top row first, rows stride bytes apart
+ * (stride >= width * 4). Every function that takes or fills a frame uses this view. */
+typedef struct mc_image_view {
+    int width, height;
+    size_t stride;
+    uint8_t *pixels;
+} mc_image_view;
 
 typedef struct mc_vec2 {
     float x, y;

@@ -1,0 +1,100 @@
+/* The scene renderer: a loaded scene (scene.h) drawn frame by frame. It owns everything a frame
+ * needs -- a GL renderer on the chosen backend, the decoded and uploaded textures, the per-actor
+ * joint and skinning buffers -- all made at create, so that a frame poses, skins, draws and reads
+ * back without allocating. This is what `md5cine render` runs; a test suite embeds it the same
+ * way (examples/regression.c):
+ *
+ *     mc_scene scene;                       mc_scene_renderer *sr;
+ *     mc_scene_load(path, NULL, &scene, &err);
+ *     mc_scene_renderer_desc d = { .scene = &scene, .width = 640, .height = 360 };
+ *     mc_scene_renderer_create(&d, &sr, &err);
+ *     for (mc_frame_no k = 0; k < mc_scene_renderer_frame_count(sr); k++)
+ *         mc_scene_renderer_frame(sr, k, &view, &info, &err);   // view: caller's pixels
+ *     mc_scene_renderer_release(sr);        mc_scene_release(&scene);
+ *
+ * Output frame k shows scene time t = k * fps.den / fps.num seconds: the camera as the timeline
+ * samples it (timeline.h), each actor's anim at t - start (pose.h). Frames may be asked for in
+ * any order; the same k always gives the same pixels.
+ *
+ * Threads: one renderer belongs to one thread at a time. Nothing here prints or changes
+ * process-wide state; warnings go to desc.warn. */
+#ifndef MC_SCENE_RENDERER_H
+#define MC_SCENE_RENDERER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <md5cine/error.h>
+#include <md5cine/render.h>
+#include <md5cine/scene.h>
+#include <md5cine/types.h>
+#include <md5cine/view.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct mc_scene_renderer mc_scene_renderer;
+
+typedef enum mc_background_mode {
+    MC_BACKGROUND_SCENE = 0, /* the scene's output background, else black */
+    MC_BACKGROUND_GIVEN,     /* desc.background */
+    MC_BACKGROUND_NONE,      /* transparent: alpha 0 wherever no actor covers the pixel */
+} mc_background_mode;
+
+/* Zero means default for every field but scene. */
+typedef struct mc_scene_renderer_desc {
+    const mc_scene *scene; /* resolved (mc_scene_load); borrowed, must outlive the renderer */
+    int width, height;     /* 0: the scene's output size, else 1280 x 720 */
+    mc_rate fps;           /* { 0, 0 }: the scene's fps, else the camera's frame rate */
+    int msaa;              /* as mc_renderer_desc.msaa (0 = 4 samples) */
+    mc_shading shading;
+    mc_fov_mode fov_mode;
+    mc_background_mode background_mode;
+    float background[3];   /* RGB 0..1 with MC_BACKGROUND_GIVEN */
+    bool overlay;          /* burn in frame number, time code and shot (as --overlay) */
+    mc_gl_backend backend; /* MC_GL_AUTO: the first backend that works (render.h) */
+    int gl_device;         /* EGL device index with MC_GL_EGL; -1 or 0: the first */
+    mc_warn_fn warn;       /* may be NULL: warnings dropped */
+    void *warn_user;
+} mc_scene_renderer_desc;
+
+/* What one output frame showed. */
+typedef struct mc_scene_frame_info {
+    mc_frame_no frame; /* output frame k */
+    double time;       /* seconds: k / fps */
+    int stored;        /* stored camera frame shown (or interpolated from) */
+    int next;          /* stored frame interpolated towards; == stored when lerp == 0 */
+    float lerp;        /* in [0, 1) */
+    int shot;          /* 0-based shot index (humans see shot + 1, see README) */
+} mc_scene_frame_info;
+
+/* Makes the renderer: validates desc, creates the GL renderer, decodes and uploads every
+ * texture the scene resolved, allocates every per-frame buffer and skins actors without an anim
+ * once. *out is NULL on failure. Errors: MC_ERR_USAGE (bad desc), MC_ERR_IMAGE (a texture that
+ * does not decode, positioned at the scene's material line when there is one), MC_ERR_GL,
+ * MC_ERR_NOMEM. */
+mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_renderer **out,
+                                   mc_error *err);
+
+/* Frees everything; NULL is fine. The scene stays the caller's. */
+void mc_scene_renderer_release(mc_scene_renderer *sr);
+
+/* The settings actually used (size, rate, samples, GL strings). */
+void mc_scene_renderer_get_info(const mc_scene_renderer *sr, int *width, int *height,
+                                mc_rate *fps, mc_renderer_info *gl);
+
+/* Number of output frames K (frames 0 .. K-1): mc_scene_frame_count at the renderer's rate. */
+mc_frame_no mc_scene_renderer_frame_count(const mc_scene_renderer *sr);
+
+/* Renders output frame k (0 <= k < frame count) into out, which must be the renderer's size;
+ * info may be NULL. Allocates nothing. Errors: MC_ERR_USAGE (k out of range, a view of another
+ * size or with a short stride), MC_ERR_GL. */
+mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc_image_view *out,
+                                  mc_scene_frame_info *info, mc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
