@@ -611,6 +611,44 @@ static void bogus_gallium_driver_fails_cleanly(void)
         unsetenv("GALLIUM_DRIVER");
 }
 
+/* OSMesa asked for by name and through AUTO: the same backend, named in the info, with the
+ * vendor string filled: llvmpipe's (Mesa's lp_screen.c) is "VMware, Inc." before Mesa 22,
+ * "Mesa/X.org" in 22.x and "Mesa" since. */
+static void osmesa_backend_is_named_in_the_info(void)
+{
+    mc_renderer_desc d = { .width = 16, .height = 16, .backend = MC_GL_OSMESA };
+    mc_renderer_info info;
+    mc_renderer *r = NULL;
+    mc_error err;
+
+    ASSERT_OK(mc_renderer_create(&d, &r, &err), &err);
+    mc_renderer_get_info(r, &info);
+    EXPECT_EQ_STR(info.backend, "osmesa");
+    EXPECT(strncmp(info.gl_vendor, "Mesa", 4) == 0 || strcmp(info.gl_vendor, "VMware, Inc.") == 0);
+    EXPECT_CONTAINS(info.gl_device, "off-screen Mesa");
+    mc_renderer_release(r);
+    d.backend = MC_GL_AUTO;
+    ASSERT_OK(mc_renderer_create(&d, &r, &err), &err);
+    mc_renderer_get_info(r, &info);
+    EXPECT_EQ_STR(info.backend, "osmesa");
+    mc_renderer_release(r);
+}
+
+/* This build has OSMesa only: EGL asked for by name is a GL error that says so. */
+static void egl_without_an_egl_backend_is_a_clear_error(void)
+{
+    mc_renderer_desc d = { .width = 16, .height = 16, .backend = MC_GL_EGL };
+    mc_renderer *r = NULL;
+    mc_error err;
+
+    EXPECT_EQ_INT(mc_renderer_create(&d, &r, &err), MC_ERR_GL);
+    EXPECT(r == NULL);
+    EXPECT_EQ_STR(err.msg, "this build has no EGL backend");
+    d.backend = (mc_gl_backend)7;
+    EXPECT_EQ_INT(mc_renderer_create(&d, &r, &err), MC_ERR_USAGE);
+    EXPECT(r == NULL);
+}
+
 static void bad_draws_are_rejected(void)
 {
     static const int bad_idx[3] = { 0, 1, 3 };
@@ -656,6 +694,8 @@ int main(int argc, char **argv)
         TEST_ENTRY(softpipe_falls_back_to_no_msaa_with_a_warning),
         TEST_ENTRY(bogus_gallium_driver_fails_cleanly),
         TEST_ENTRY(bad_draws_are_rejected),
+        TEST_ENTRY(osmesa_backend_is_named_in_the_info),
+        TEST_ENTRY(egl_without_an_egl_backend_is_a_clear_error),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

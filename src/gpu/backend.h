@@ -6,9 +6,12 @@
  * time (never libGL/libOpenGL next to OSMesa: the gl* symbols would resolve to glvnd, which has
  * no OSMesa context).
  *
- * Backends: backend_osmesa.c (MC_HAVE_OSMESA), backend_egl.c (MC_HAVE_EGL). */
+ * Backends: backend_osmesa.c (MC_HAVE_OSMESA), backend_egl.c (MC_HAVE_EGL). A new one is one file
+ * defining its mc_gpu_backend plus its line in mc_gpu_backends[] (render.c). */
 #ifndef MC_GPU_BACKEND_H
 #define MC_GPU_BACKEND_H
+
+#include <stddef.h>
 
 #include <md5cine/error.h>
 #include <md5cine/render.h>
@@ -18,7 +21,8 @@ typedef struct mc_gpu_context mc_gpu_context; /* a backend's own state */
 typedef void (*mc_gl_proc)(void);
 
 typedef struct mc_gpu_backend {
-    const char *name; /* "osmesa", "egl" */
+    const char *name;    /* "osmesa", "egl": mc_renderer_info.backend */
+    mc_gl_backend kind;  /* what mc_renderer_desc.backend asks for it by */
     /* Creates a 3.3 core context and makes it current. device: as mc_renderer_desc.gl_device.
      * Errors: MC_ERR_GL naming what was tried. *out is NULL on failure. */
     mc_status (*create)(int device, mc_gpu_context **out, mc_error *err);
@@ -33,7 +37,10 @@ typedef struct mc_gpu_backend {
     void (*release)(mc_gpu_context *ctx);
 } mc_gpu_backend;
 
-/* The backends built in, NULL-terminated, in the order MC_GL_AUTO tries them. */
+/* The backends built in, NULL-terminated, in the order MC_GL_AUTO tries them (render.c). */
 extern const mc_gpu_backend *const mc_gpu_backends[];
+
+extern const mc_gpu_backend mc_gpu_backend_osmesa;
+extern const mc_gpu_backend mc_gpu_backend_egl;
 
 #endif

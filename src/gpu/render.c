@@ -1,23 +1,23 @@
-/* The OSMesa + GL 3.3 core renderer (include/md5cine/render.h).
+/* The GL 3.3 core renderer (include/md5cine/render.h) on one of the backends of backend.h.
+ * Every GL call goes through r->gl, filled from the backend's get_proc (gl_fns.h).
  *
  * Orientation: the vertex shader negates clip-space y, so GL's framebuffer row 0 holds the
  * image's top row and glReadPixels writes top-first rows straight into the caller's buffer with
  * no copy pass. The flip mirrors window space, so Doom's front faces (clockwise in the image)
- * are counter-clockwise in GL's window space: glFrontFace(GL_CCW) + glCullFace(GL_BACK).
+ * are counter-clockwise in GL's window space: gl->FrontFace(GL_CCW) + gl->CullFace(GL_BACK).
  *
  * Buffers: draw i of a frame uses slot i (a VAO with position, normal, texcoord and index
  * buffers). A slot's storage only grows, and glBufferSubData refills it; the previous frame's
  * readback has already waited for the GPU work, so the update never stalls a pending draw. */
 #include <md5cine/render.h>
 
-#define GL_GLEXT_PROTOTYPES
-#include <GL/gl.h>
-#include <GL/glext.h>
-#include <GL/osmesa.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "gpu/backend.h"
+#include "gpu/gl_fns.h"
 
 /* stb_easy_font keeps one global (its letter spacing) that nothing here changes. */
 #pragma GCC diagnostic push
@@ -35,7 +35,6 @@
 #define MAX_ELEMS      (1 << 24)
 #define TEXT_MAX_CHARS 200
 #define TEXT_MAX_QUADS 8192 /* stb_easy_font stops writing when the buffer is full */
-#define OS_BUF_SIDE    16   /* the OSMesa buffer is unused: everything goes through FBOs */
 
 typedef struct slot {
     GLuint vao, pos, nrm, st, idx;
@@ -47,8 +46,9 @@ typedef struct uniforms {
 } uniforms;
 
 struct mc_renderer {
-    OSMesaContext ctx;
-    uint8_t osbuf[OS_BUF_SIDE * OS_BUF_SIDE * 4];
+    const mc_gpu_backend *backend;
+    mc_gpu_context *ctx;
+    mc_gl_fns gl;
     int width, height, samples;
     GLuint fbo_ms, ms_color, ms_depth; /* multisampled target; 0 without MSAA */
     GLuint fbo, color, depth;          /* single-sample target (or the resolve target) */
@@ -64,7 +64,7 @@ struct mc_renderer {
     int in_frame, resolved, shading;
     mc_warn_fn warn;
     void *warn_user;
-    char gl_renderer[128], gl_version[128];
+    char gl_renderer[128], gl_version[128], gl_vendor[128], device[128];
 };
 
 static const char *const scene_vs =
@@ -128,15 +128,23 @@ static const char *const text_fs = "#version 330 core\n"
                                    "out vec4 o_col;\n"
                                    "void main() { o_col = v_col; }\n";
 
+/* The backends built in, in the order MC_GL_AUTO tries them (backend.h). */
+const mc_gpu_backend *const mc_gpu_backends[] = {
+#ifdef MC_HAVE_OSMESA
+    &mc_gpu_backend_osmesa,
+#endif
+    NULL,
+};
+
 /* Returns MC_ERR_GL naming what was being done if GL recorded an error (and clears them). */
-static mc_status gl_check(const char *what, mc_error *err)
+static mc_status gl_check(const mc_gl_fns *gl, const char *what, mc_error *err)
 {
-    GLenum e = glGetError(), first = e;
+    GLenum e = gl->GetError(), first = e;
 
     if (e == GL_NO_ERROR)
         return MC_OK;
     while (e != GL_NO_ERROR)
-        e = glGetError();
+        e = gl->GetError();
     return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "OpenGL error 0x%04x while %s", (unsigned)first,
                         what);
 }
@@ -153,72 +161,99 @@ static void warn(const mc_renderer *r, const char *msg)
 
 static mc_status make_current(mc_renderer *r, mc_error *err)
 {
-    if (OSMesaGetCurrentContext() == r->ctx)
-        return MC_OK;
-    if (!OSMesaMakeCurrent(r->ctx, r->osbuf, GL_UNSIGNED_BYTE, OS_BUF_SIDE, OS_BUF_SIDE))
-        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "cannot make the OSMesa context current");
-    return MC_OK;
+    return r->backend->make_current(r->ctx, err);
 }
 
 /* ---- context, shaders, framebuffers -------------------------------------------------- */
 
-/* Mesa's OSMesa dereferences a NULL screen (and crashes) for any other Gallium driver. */
-static mc_status check_gallium_driver(mc_error *err)
+/* Fills r->gl from the backend; MC_ERR_GL naming the first entry point it lacks. */
+static mc_status load_gl(mc_renderer *r, mc_error *err)
 {
-    const char *d = getenv("GALLIUM_DRIVER");
-
-    if (!d || !*d || strcmp(d, "llvmpipe") == 0 || strcmp(d, "softpipe") == 0)
-        return MC_OK;
-    return mc_error_set(err, MC_ERR_GL, NULL, 0, 0,
-                        "GALLIUM_DRIVER='%.64s' is not a driver OSMesa has (use llvmpipe or "
-                        "softpipe, or unset it)",
-                        d);
+#define MC_GL_LOAD(fn, FN)                                                                   \
+    r->gl.fn = (PFNGL##FN##PROC)r->backend->get_proc(r->ctx, "gl" #fn);                      \
+    if (!r->gl.fn)                                                                           \
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "the %s backend's OpenGL lacks gl%s", \
+                            r->backend->name, #fn);
+    MC_GL_FUNCTIONS(MC_GL_LOAD)
+#undef MC_GL_LOAD
+    return MC_OK;
 }
 
-static mc_status create_context(mc_renderer *r, mc_error *err)
+static void copy_gl_string(const mc_gl_fns *gl, GLenum name, char *buf, size_t cap)
 {
-    static const int attribs[] = { OSMESA_FORMAT,
-                                   OSMESA_RGBA,
-                                   OSMESA_DEPTH_BITS,
-                                   0,
-                                   OSMESA_PROFILE,
-                                   OSMESA_CORE_PROFILE,
-                                   OSMESA_CONTEXT_MAJOR_VERSION,
-                                   3,
-                                   OSMESA_CONTEXT_MINOR_VERSION,
-                                   3,
-                                   0 };
-    const GLubyte *s;
-    mc_status st = check_gallium_driver(err);
+    const GLubyte *s = gl->GetString(name);
+
+    snprintf(buf, cap, "%s", s ? (const char *)s : "?");
+}
+
+/* Creates a context with backend b and loads GL through it; on failure nothing is left. */
+static mc_status try_backend(mc_renderer *r, const mc_gpu_backend *b, int device, mc_error *err)
+{
+    mc_status st = b->create(device, &r->ctx, err);
 
     if (st != MC_OK)
         return st;
-    r->ctx = OSMesaCreateContextAttribs(attribs, NULL);
-    if (!r->ctx)
-        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0,
-                            "cannot create an OpenGL 3.3 core context with OSMesa");
-    st = make_current(r, err);
-    if (st != MC_OK)
-        return st;
-    s = glGetString(GL_RENDERER);
-    snprintf(r->gl_renderer, sizeof r->gl_renderer, "%s", s ? (const char *)s : "?");
-    s = glGetString(GL_VERSION);
-    snprintf(r->gl_version, sizeof r->gl_version, "%s", s ? (const char *)s : "?");
-    return gl_check("creating the context", err);
+    r->backend = b;
+    st = load_gl(r, err);
+    if (st == MC_OK) {
+        copy_gl_string(&r->gl, GL_RENDERER, r->gl_renderer, sizeof r->gl_renderer);
+        copy_gl_string(&r->gl, GL_VERSION, r->gl_version, sizeof r->gl_version);
+        copy_gl_string(&r->gl, GL_VENDOR, r->gl_vendor, sizeof r->gl_vendor);
+        b->describe(r->ctx, r->device, sizeof r->device);
+        st = gl_check(&r->gl, "creating the context", err);
+    }
+    if (st != MC_OK) {
+        b->release(r->ctx);
+        r->ctx = NULL;
+        r->backend = NULL;
+        memset(&r->gl, 0, sizeof r->gl);
+    }
+    return st;
 }
 
-static mc_status compile(GLenum type, const char *src, GLuint *out, mc_error *err)
+/* The backend desc asks for, or with MC_GL_AUTO the first in mc_gpu_backends that works; when
+ * several fail, the error names each one's reason. */
+static mc_status create_context(mc_renderer *r, mc_gl_backend want, int device, mc_error *err)
 {
-    GLuint sh = glCreateShader(type);
+    mc_error e;
+    char why[sizeof e.msg] = "";
+    mc_status st = MC_ERR_GL;
+    int tried = 0;
+
+    if (want != MC_GL_AUTO && want != MC_GL_EGL && want != MC_GL_OSMESA)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown GL backend %d", (int)want);
+    for (const mc_gpu_backend *const *b = mc_gpu_backends; *b && st != MC_ERR_NOMEM; b++) {
+        if (want != MC_GL_AUTO && (*b)->kind != want)
+            continue;
+        st = try_backend(r, *b, device, &e);
+        if (st == MC_OK)
+            return MC_OK;
+        snprintf(why + strlen(why), sizeof why - strlen(why), "%s%s: %.200s", tried ? "; " : "",
+                 (*b)->name, e.msg);
+        tried++;
+    }
+    if (tried == 0)
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "this build has no %s backend",
+                            want == MC_GL_EGL ? "EGL" : want == MC_GL_OSMESA ? "OSMesa" : "GL");
+    if (tried > 1 && st != MC_ERR_NOMEM)
+        return mc_error_set(err, st, NULL, 0, 0, "no GL backend works (%s)", why);
+    if (err)
+        *err = e;
+    return st;
+}
+
+static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *src, GLuint *out, mc_error *err)
+{
+    GLuint sh = gl->CreateShader(type);
     GLint ok = 0;
     char log[256];
 
-    glShaderSource(sh, 1, &src, NULL);
-    glCompileShader(sh);
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    gl->ShaderSource(sh, 1, &src, NULL);
+    gl->CompileShader(sh);
+    gl->GetShaderiv(sh, GL_COMPILE_STATUS, &ok);
     if (!ok) {
-        glGetShaderInfoLog(sh, sizeof log, NULL, log);
-        glDeleteShader(sh);
+        gl->GetShaderInfoLog(sh, sizeof log, NULL, log);
+        gl->DeleteShader(sh);
         log[strcspn(log, "\n")] = '\0';
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "shader does not compile: %s", log);
     }
@@ -226,27 +261,27 @@ static mc_status compile(GLenum type, const char *src, GLuint *out, mc_error *er
     return MC_OK;
 }
 
-static mc_status link_program(const char *vs_src, const char *fs_src, GLuint *out, mc_error *err)
+static mc_status link_program(const mc_gl_fns *gl, const char *vs_src, const char *fs_src, GLuint *out, mc_error *err)
 {
     GLuint vs = 0, fs = 0, p;
     GLint ok = 0;
-    mc_status s = compile(GL_VERTEX_SHADER, vs_src, &vs, err);
+    mc_status s = compile(gl, GL_VERTEX_SHADER, vs_src, &vs, err);
 
     if (s == MC_OK)
-        s = compile(GL_FRAGMENT_SHADER, fs_src, &fs, err);
+        s = compile(gl, GL_FRAGMENT_SHADER, fs_src, &fs, err);
     if (s != MC_OK) {
-        glDeleteShader(vs);
+        gl->DeleteShader(vs);
         return s;
     }
-    p = glCreateProgram();
-    glAttachShader(p, vs);
-    glAttachShader(p, fs);
-    glLinkProgram(p);
-    glDeleteShader(vs);
-    glDeleteShader(fs);
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    p = gl->CreateProgram();
+    gl->AttachShader(p, vs);
+    gl->AttachShader(p, fs);
+    gl->LinkProgram(p);
+    gl->DeleteShader(vs);
+    gl->DeleteShader(fs);
+    gl->GetProgramiv(p, GL_LINK_STATUS, &ok);
     if (!ok) {
-        glDeleteProgram(p);
+        gl->DeleteProgram(p);
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "shader program does not link");
     }
     *out = p;
@@ -255,67 +290,70 @@ static mc_status link_program(const char *vs_src, const char *fs_src, GLuint *ou
 
 static mc_status build_programs(mc_renderer *r, mc_error *err)
 {
-    mc_status s = link_program(scene_vs, scene_fs, &r->prog, err);
+    const mc_gl_fns *gl = &r->gl;
+    mc_status s = link_program(gl, scene_vs, scene_fs, &r->prog, err);
 
     if (s == MC_OK)
-        s = link_program(text_vs, text_fs, &r->text_prog, err);
+        s = link_program(gl, text_vs, text_fs, &r->text_prog, err);
     if (s != MC_OK)
         return s;
-    r->u.model = glGetUniformLocation(r->prog, "u_model");
-    r->u.viewproj = glGetUniformLocation(r->prog, "u_viewproj");
-    r->u.nmat = glGetUniformLocation(r->prog, "u_nmat");
-    r->u.mode = glGetUniformLocation(r->prog, "u_mode");
-    r->u.use_tex = glGetUniformLocation(r->prog, "u_use_tex");
-    r->u.color = glGetUniformLocation(r->prog, "u_color");
-    r->u.key = glGetUniformLocation(r->prog, "u_key");
-    r->u.fill = glGetUniformLocation(r->prog, "u_fill");
-    r->u.eye = glGetUniformLocation(r->prog, "u_eye");
-    r->u.tex = glGetUniformLocation(r->prog, "u_tex");
-    r->ut_origin = glGetUniformLocation(r->text_prog, "u_origin");
-    r->ut_scale = glGetUniformLocation(r->text_prog, "u_scale");
-    r->ut_size = glGetUniformLocation(r->text_prog, "u_size");
-    glUseProgram(r->prog);
-    glUniform1i(r->u.tex, 0);
-    return gl_check("building the shaders", err);
+    r->u.model = gl->GetUniformLocation(r->prog, "u_model");
+    r->u.viewproj = gl->GetUniformLocation(r->prog, "u_viewproj");
+    r->u.nmat = gl->GetUniformLocation(r->prog, "u_nmat");
+    r->u.mode = gl->GetUniformLocation(r->prog, "u_mode");
+    r->u.use_tex = gl->GetUniformLocation(r->prog, "u_use_tex");
+    r->u.color = gl->GetUniformLocation(r->prog, "u_color");
+    r->u.key = gl->GetUniformLocation(r->prog, "u_key");
+    r->u.fill = gl->GetUniformLocation(r->prog, "u_fill");
+    r->u.eye = gl->GetUniformLocation(r->prog, "u_eye");
+    r->u.tex = gl->GetUniformLocation(r->prog, "u_tex");
+    r->ut_origin = gl->GetUniformLocation(r->text_prog, "u_origin");
+    r->ut_scale = gl->GetUniformLocation(r->text_prog, "u_scale");
+    r->ut_size = gl->GetUniformLocation(r->text_prog, "u_size");
+    gl->UseProgram(r->prog);
+    gl->Uniform1i(r->u.tex, 0);
+    return gl_check(gl, "building the shaders", err);
 }
 
 /* Makes an FBO with an RGBA8 and a depth-24 renderbuffer of the given sample count; returns
  * 0 when it is incomplete (and deletes what it made). */
 static int make_fbo(const mc_renderer *r, int samples, GLuint *fbo, GLuint *color, GLuint *depth)
 {
+    const mc_gl_fns *gl = &r->gl;
     GLenum status;
 
-    glGenFramebuffers(1, fbo);
-    glGenRenderbuffers(1, color);
-    glGenRenderbuffers(1, depth);
-    glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
-    glBindRenderbuffer(GL_RENDERBUFFER, *color);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0, GL_RGBA8, r->width,
+    gl->GenFramebuffers(1, fbo);
+    gl->GenRenderbuffers(1, color);
+    gl->GenRenderbuffers(1, depth);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, *fbo);
+    gl->BindRenderbuffer(GL_RENDERBUFFER, *color);
+    gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0, GL_RGBA8, r->width,
                                      r->height);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
-    glBindRenderbuffer(GL_RENDERBUFFER, *depth);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0,
+    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
+    gl->BindRenderbuffer(GL_RENDERBUFFER, *depth);
+    gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0,
                                      GL_DEPTH_COMPONENT24, r->width, r->height);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *depth);
-    status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    glGetError(); /* an incomplete FBO is reported by the status, not as an error */
+    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *depth);
+    status = gl->CheckFramebufferStatus(GL_FRAMEBUFFER);
+    gl->GetError(); /* an incomplete FBO is reported by the status, not as an error */
     if (status == GL_FRAMEBUFFER_COMPLETE)
         return 1;
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glDeleteFramebuffers(1, fbo);
-    glDeleteRenderbuffers(1, color);
-    glDeleteRenderbuffers(1, depth);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl->DeleteFramebuffers(1, fbo);
+    gl->DeleteRenderbuffers(1, color);
+    gl->DeleteRenderbuffers(1, depth);
     *fbo = *color = *depth = 0;
     return 0;
 }
 
 static mc_status build_framebuffers(mc_renderer *r, int want, mc_error *err)
 {
+    const mc_gl_fns *gl = &r->gl;
     GLint max_samples = 1, max_rb = 0;
     char msg[160];
 
-    glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
-    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
+    gl->GetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    gl->GetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
     if (r->width > max_rb || r->height > max_rb)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
                             "frame size %dx%d is larger than the driver's %d", r->width, r->height,
@@ -336,19 +374,20 @@ static mc_status build_framebuffers(mc_renderer *r, int want, mc_error *err)
     if (r->samples > 1) { /* the driver may round the count up */
         GLint got = r->samples;
 
-        glBindRenderbuffer(GL_RENDERBUFFER, r->ms_color);
-        glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &got);
+        gl->BindRenderbuffer(GL_RENDERBUFFER, r->ms_color);
+        gl->GetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_SAMPLES, &got);
         r->samples = got > 1 ? got : r->samples;
     }
     if (!make_fbo(r, 1, &r->fbo, &r->color, &r->depth))
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "cannot make a %dx%d RGBA8 framebuffer",
                             r->width, r->height);
-    return gl_check("making the framebuffers", err);
+    return gl_check(gl, "making the framebuffers", err);
 }
 
 /* The text overlay's vertex buffer and its fixed quad -> two triangles index list. */
 static mc_status build_text(mc_renderer *r, mc_error *err)
 {
+    const mc_gl_fns *gl = &r->gl;
     GLushort *idx = malloc(sizeof *idx * 6 * TEXT_MAX_QUADS);
 
     r->text_verts = malloc((size_t)TEXT_MAX_QUADS * 64);
@@ -362,22 +401,22 @@ static mc_status build_text(mc_renderer *r, mc_error *err)
         for (int k = 0; k < 6; k++)
             idx[q * 6 + k] = (GLushort)(q * 4 + corner[k]);
     }
-    glGenVertexArrays(1, &r->text_vao);
-    glGenBuffers(1, &r->text_vbo);
-    glGenBuffers(1, &r->text_ibo);
-    glBindVertexArray(r->text_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)TEXT_MAX_QUADS * 64, NULL, GL_STREAM_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 16, (const void *)0);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 16, (const void *)12);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->text_ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof *idx * 6 * TEXT_MAX_QUADS), idx,
+    gl->GenVertexArrays(1, &r->text_vao);
+    gl->GenBuffers(1, &r->text_vbo);
+    gl->GenBuffers(1, &r->text_ibo);
+    gl->BindVertexArray(r->text_vao);
+    gl->BindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
+    gl->BufferData(GL_ARRAY_BUFFER, (GLsizeiptr)TEXT_MAX_QUADS * 64, NULL, GL_STREAM_DRAW);
+    gl->EnableVertexAttribArray(0);
+    gl->VertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 16, (const void *)0);
+    gl->EnableVertexAttribArray(1);
+    gl->VertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 16, (const void *)12);
+    gl->BindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->text_ibo);
+    gl->BufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof *idx * 6 * TEXT_MAX_QUADS), idx,
                  GL_STATIC_DRAW);
-    glBindVertexArray(0);
+    gl->BindVertexArray(0);
     free(idx);
-    return gl_check("making the overlay buffers", err);
+    return gl_check(gl, "making the overlay buffers", err);
 }
 
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
@@ -403,7 +442,7 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     r->height = d.height;
     r->warn = d.warn;
     r->warn_user = d.warn_user;
-    s = create_context(r, err);
+    s = create_context(r, d.backend, d.gl_device, err);
     if (s == MC_OK)
         s = build_programs(r, err);
     if (s == MC_OK)
@@ -420,26 +459,28 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
 
 static void delete_gl_objects(mc_renderer *r)
 {
+    const mc_gl_fns *gl = &r->gl;
+
     for (int i = 0; i < r->num_slots; i++) {
         slot *sl = &r->slots[i];
         GLuint bufs[4] = { sl->pos, sl->nrm, sl->st, sl->idx };
 
-        glDeleteBuffers(4, bufs);
-        glDeleteVertexArrays(1, &sl->vao);
+        gl->DeleteBuffers(4, bufs);
+        gl->DeleteVertexArrays(1, &sl->vao);
     }
     if (r->num_textures)
-        glDeleteTextures(r->num_textures, r->textures);
-    glDeleteVertexArrays(1, &r->text_vao);
-    glDeleteBuffers(1, &r->text_vbo);
-    glDeleteBuffers(1, &r->text_ibo);
-    glDeleteProgram(r->prog);
-    glDeleteProgram(r->text_prog);
-    glDeleteFramebuffers(1, &r->fbo_ms);
-    glDeleteFramebuffers(1, &r->fbo);
-    glDeleteRenderbuffers(1, &r->ms_color);
-    glDeleteRenderbuffers(1, &r->ms_depth);
-    glDeleteRenderbuffers(1, &r->color);
-    glDeleteRenderbuffers(1, &r->depth);
+        gl->DeleteTextures(r->num_textures, r->textures);
+    gl->DeleteVertexArrays(1, &r->text_vao);
+    gl->DeleteBuffers(1, &r->text_vbo);
+    gl->DeleteBuffers(1, &r->text_ibo);
+    gl->DeleteProgram(r->prog);
+    gl->DeleteProgram(r->text_prog);
+    gl->DeleteFramebuffers(1, &r->fbo_ms);
+    gl->DeleteFramebuffers(1, &r->fbo);
+    gl->DeleteRenderbuffers(1, &r->ms_color);
+    gl->DeleteRenderbuffers(1, &r->ms_depth);
+    gl->DeleteRenderbuffers(1, &r->color);
+    gl->DeleteRenderbuffers(1, &r->depth);
 }
 
 void mc_renderer_release(mc_renderer *r)
@@ -449,8 +490,7 @@ void mc_renderer_release(mc_renderer *r)
     if (r->ctx) {
         if (make_current(r, NULL) == MC_OK)
             delete_gl_objects(r);
-        OSMesaMakeCurrent(NULL, NULL, 0, 0, 0);
-        OSMesaDestroyContext(r->ctx);
+        r->backend->release(r->ctx);
     }
     free(r->slots);
     free(r->textures);
@@ -466,6 +506,9 @@ void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info)
     info->samples = r->samples;
     snprintf(info->gl_renderer, sizeof info->gl_renderer, "%s", r->gl_renderer);
     snprintf(info->gl_version, sizeof info->gl_version, "%s", r->gl_version);
+    snprintf(info->gl_vendor, sizeof info->gl_vendor, "%s", r->gl_vendor);
+    snprintf(info->gl_device, sizeof info->gl_device, "%s", r->device);
+    info->backend = r->backend ? r->backend->name : "";
 }
 
 /* ---- textures ------------------------------------------------------------------------ */
@@ -473,6 +516,7 @@ void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info)
 mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h, size_t stride,
                                   int *id, mc_error *err)
 {
+    const mc_gl_fns *gl = &r->gl;
     GLint max_tex = 0;
     GLuint tex = 0;
     mc_status s;
@@ -483,7 +527,7 @@ mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, in
     s = make_current(r, err);
     if (s != MC_OK)
         return s;
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_tex);
+    gl->GetIntegerv(GL_MAX_TEXTURE_SIZE, &max_tex);
     if (!rgba || w < 1 || h < 1 || w > max_tex || h > max_tex || stride % 4 != 0 ||
         stride < (size_t)w * 4 || stride / 4 > (size_t)max_tex)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
@@ -499,20 +543,20 @@ mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, in
         r->cap_textures = cap;
     }
     /* Rows go up as given, so GL's t = 0 is the image's top row (Doom's convention). */
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, (GLint)(stride / 4));
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
-    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-    glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-    s = gl_check("uploading a texture", err);
+    gl->GenTextures(1, &tex);
+    gl->BindTexture(GL_TEXTURE_2D, tex);
+    gl->PixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    gl->PixelStorei(GL_UNPACK_ROW_LENGTH, (GLint)(stride / 4));
+    gl->TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    gl->PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    gl->GenerateMipmap(GL_TEXTURE_2D);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    s = gl_check(gl, "uploading a texture", err);
     if (s != MC_OK) {
-        glDeleteTextures(1, &tex);
+        gl->DeleteTextures(1, &tex);
         return s;
     }
     r->textures[r->num_textures++] = tex;
@@ -559,6 +603,7 @@ static void frame_uniforms(mc_renderer *r, const mc_frame_params *p)
     static const float fill_eye[3] = { 0.85f, 0.05f, 0.50f };
     const float *v = p->view.m;
     float vp[16], key[3], fill[3], eye[3];
+    const mc_gl_fns *gl = &r->gl;
 
     mat4_mul(p->proj.m, v, vp);
     eye_dir_to_world(v, key_eye, key);
@@ -566,16 +611,17 @@ static void frame_uniforms(mc_renderer *r, const mc_frame_params *p)
     /* eye = -R^T t, t = the view's translation column */
     for (int i = 0; i < 3; i++)
         eye[i] = -(v[i * 4 + 0] * v[12] + v[i * 4 + 1] * v[13] + v[i * 4 + 2] * v[14]);
-    glUseProgram(r->prog);
-    glUniformMatrix4fv(r->u.viewproj, 1, GL_FALSE, vp);
-    glUniform3fv(r->u.key, 1, key);
-    glUniform3fv(r->u.fill, 1, fill);
-    glUniform3fv(r->u.eye, 1, eye);
-    glUniform1i(r->u.mode, (GLint)r->shading);
+    gl->UseProgram(r->prog);
+    gl->UniformMatrix4fv(r->u.viewproj, 1, GL_FALSE, vp);
+    gl->Uniform3fv(r->u.key, 1, key);
+    gl->Uniform3fv(r->u.fill, 1, fill);
+    gl->Uniform3fv(r->u.eye, 1, eye);
+    gl->Uniform1i(r->u.mode, (GLint)r->shading);
 }
 
 mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err)
 {
+    const mc_gl_fns *gl = &r->gl;
     mc_status s;
 
     if (r->in_frame)
@@ -588,19 +634,19 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     if (s != MC_OK)
         return s;
     r->shading = (int)p->shading;
-    glBindFramebuffer(GL_FRAMEBUFFER, r->samples > 1 ? r->fbo_ms : r->fbo);
-    glViewport(0, 0, r->width, r->height);
-    glDisable(GL_BLEND);
-    glEnable(GL_DEPTH_TEST);
-    glDepthFunc(GL_LEQUAL);
-    glDepthMask(GL_TRUE);
-    glEnable(GL_CULL_FACE);
-    glCullFace(GL_BACK);
-    glClearColor(p->background[0], p->background[1], p->background[2], p->background[3]);
-    glClearDepth(1.0);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, r->samples > 1 ? r->fbo_ms : r->fbo);
+    gl->Viewport(0, 0, r->width, r->height);
+    gl->Disable(GL_BLEND);
+    gl->Enable(GL_DEPTH_TEST);
+    gl->DepthFunc(GL_LEQUAL);
+    gl->DepthMask(GL_TRUE);
+    gl->Enable(GL_CULL_FACE);
+    gl->CullFace(GL_BACK);
+    gl->ClearColor(p->background[0], p->background[1], p->background[2], p->background[3]);
+    gl->ClearDepth(1.0);
+    gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     frame_uniforms(r, p);
-    s = gl_check("starting a frame", err);
+    s = gl_check(gl, "starting a frame", err);
     if (s != MC_OK)
         return s;
     r->in_frame = 1;
@@ -659,21 +705,22 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
 }
 
 /* Fills buffer *buf (bound to target) with bytes, growing its storage only when needed. */
-static void fill_buffer(GLenum target, GLuint buf, size_t *cap, const void *data, size_t bytes)
+static void fill_buffer(const mc_gl_fns *gl, GLenum target, GLuint buf, size_t *cap, const void *data, size_t bytes)
 {
-    glBindBuffer(target, buf);
+    gl->BindBuffer(target, buf);
     if (bytes > *cap) {
         size_t grow = *cap + *cap / 2;
 
         *cap = bytes > grow ? bytes : grow;
-        glBufferData(target, (GLsizeiptr)*cap, NULL, GL_DYNAMIC_DRAW);
+        gl->BufferData(target, (GLsizeiptr)*cap, NULL, GL_DYNAMIC_DRAW);
     }
-    glBufferSubData(target, 0, (GLsizeiptr)bytes, data);
+    gl->BufferSubData(target, 0, (GLsizeiptr)bytes, data);
 }
 
 /* The next slot of this frame, made on first use. */
 static slot *next_slot(mc_renderer *r)
 {
+    const mc_gl_fns *gl = &r->gl;
     slot *sl;
 
     if (r->used_slots == r->num_slots) {
@@ -684,42 +731,43 @@ static slot *next_slot(mc_renderer *r)
         r->slots = s;
         sl = &s[r->num_slots++];
         memset(sl, 0, sizeof *sl);
-        glGenVertexArrays(1, &sl->vao);
-        glGenBuffers(1, &sl->pos);
-        glGenBuffers(1, &sl->nrm);
-        glGenBuffers(1, &sl->st);
-        glGenBuffers(1, &sl->idx);
+        gl->GenVertexArrays(1, &sl->vao);
+        gl->GenBuffers(1, &sl->pos);
+        gl->GenBuffers(1, &sl->nrm);
+        gl->GenBuffers(1, &sl->st);
+        gl->GenBuffers(1, &sl->idx);
     }
     return &r->slots[r->used_slots++];
 }
 
-static void upload_item(slot *sl, const mc_draw_item *it)
+static void upload_item(const mc_gl_fns *gl, slot *sl, const mc_draw_item *it)
 {
     size_t nv = (size_t)it->vertex_count;
     size_t st_stride = it->texcoord_stride ? it->texcoord_stride : 2 * sizeof(float);
 
-    glBindVertexArray(sl->vao);
-    fill_buffer(GL_ARRAY_BUFFER, sl->pos, &sl->pos_cap, it->positions, nv * sizeof(mc_vec3));
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(mc_vec3), (const void *)0);
-    fill_buffer(GL_ARRAY_BUFFER, sl->nrm, &sl->nrm_cap, it->normals, nv * sizeof(mc_vec3));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(mc_vec3), (const void *)0);
+    gl->BindVertexArray(sl->vao);
+    fill_buffer(gl, GL_ARRAY_BUFFER, sl->pos, &sl->pos_cap, it->positions, nv * sizeof(mc_vec3));
+    gl->EnableVertexAttribArray(0);
+    gl->VertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(mc_vec3), (const void *)0);
+    fill_buffer(gl, GL_ARRAY_BUFFER, sl->nrm, &sl->nrm_cap, it->normals, nv * sizeof(mc_vec3));
+    gl->EnableVertexAttribArray(1);
+    gl->VertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(mc_vec3), (const void *)0);
     if (it->texcoords && nv) {
-        fill_buffer(GL_ARRAY_BUFFER, sl->st, &sl->st_cap, it->texcoords,
+        fill_buffer(gl, GL_ARRAY_BUFFER, sl->st, &sl->st_cap, it->texcoords,
                     (nv - 1) * st_stride + 2 * sizeof(float));
-        glEnableVertexAttribArray(2);
-        glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, (GLsizei)st_stride, (const void *)0);
+        gl->EnableVertexAttribArray(2);
+        gl->VertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, (GLsizei)st_stride, (const void *)0);
     } else {
-        glDisableVertexAttribArray(2);
-        glVertexAttrib2f(2, 0.0f, 0.0f);
+        gl->DisableVertexAttribArray(2);
+        gl->VertexAttrib2f(2, 0.0f, 0.0f);
     }
-    fill_buffer(GL_ELEMENT_ARRAY_BUFFER, sl->idx, &sl->idx_cap, it->indices,
+    fill_buffer(gl, GL_ELEMENT_ARRAY_BUFFER, sl->idx, &sl->idx_cap, it->indices,
                 (size_t)it->triangle_count * 3 * sizeof(int));
 }
 
 mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err)
 {
+    const mc_gl_fns *gl = &r->gl;
     mc_status s = check_item(r, it, err);
     float nmat[9], det;
     slot *sl;
@@ -732,38 +780,40 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     sl = next_slot(r);
     if (!sl)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for vertex buffers");
-    upload_item(sl, it);
+    upload_item(&r->gl, sl, it);
     det = normal_matrix(it->model.m, nmat);
-    glUniformMatrix4fv(r->u.model, 1, GL_FALSE, it->model.m);
-    glUniformMatrix3fv(r->u.nmat, 1, GL_FALSE, nmat);
-    glUniform3f(r->u.color, it->color[0], it->color[1], it->color[2]);
-    glUniform1i(r->u.use_tex, it->texture > 0);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, it->texture > 0 ? r->textures[it->texture - 1] : 0);
+    gl->UniformMatrix4fv(r->u.model, 1, GL_FALSE, it->model.m);
+    gl->UniformMatrix3fv(r->u.nmat, 1, GL_FALSE, nmat);
+    gl->Uniform3f(r->u.color, it->color[0], it->color[1], it->color[2]);
+    gl->Uniform1i(r->u.use_tex, it->texture > 0);
+    gl->ActiveTexture(GL_TEXTURE0);
+    gl->BindTexture(GL_TEXTURE_2D, it->texture > 0 ? r->textures[it->texture - 1] : 0);
     /* The Y flip makes Doom's clockwise fronts counter-clockwise; a mirroring model matrix
      * (negative determinant) swaps them back. */
-    glFrontFace(det < 0.0f ? GL_CW : GL_CCW);
+    gl->FrontFace(det < 0.0f ? GL_CW : GL_CCW);
     if (it->two_sided)
-        glDisable(GL_CULL_FACE);
+        gl->Disable(GL_CULL_FACE);
     else
-        glEnable(GL_CULL_FACE);
-    glDrawElements(GL_TRIANGLES, it->triangle_count * 3, GL_UNSIGNED_INT, (const void *)0);
-    glBindVertexArray(0);
-    return gl_check("drawing", err);
+        gl->Enable(GL_CULL_FACE);
+    gl->DrawElements(GL_TRIANGLES, it->triangle_count * 3, GL_UNSIGNED_INT, (const void *)0);
+    gl->BindVertexArray(0);
+    return gl_check(gl, "drawing", err);
 }
 
 /* Resolves the multisampled frame into the single-sample framebuffer (once per frame). */
 static void resolve(mc_renderer *r)
 {
+    const mc_gl_fns *gl = &r->gl;
+
     if (r->resolved)
         return;
     if (r->samples > 1) {
-        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
-        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
-        glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
+        gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
+        gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
+        gl->BlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
                           GL_NEAREST);
     }
-    glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo);
     r->resolved = 1;
 }
 
@@ -809,6 +859,7 @@ void mc_overlay_text_size(const char *text, int scale, int *w, int *h)
 mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, const char *text,
                                    mc_error *err)
 {
+    const mc_gl_fns *gl = &r->gl;
     char line[TEXT_MAX_CHARS + 1];
     int quads;
 
@@ -819,26 +870,28 @@ mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, cons
     clean_text(text, line);
     resolve(r);
     quads = text_quads(r, line);
-    glViewport(0, 0, r->width, r->height);
-    glDisable(GL_DEPTH_TEST);
-    glDisable(GL_CULL_FACE);
-    glEnable(GL_BLEND);
-    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-    glUseProgram(r->text_prog);
-    glUniform2f(r->ut_origin, (float)x, (float)y);
-    glUniform1f(r->ut_scale, (float)scale);
-    glUniform2f(r->ut_size, (float)r->width, (float)r->height);
-    glBindVertexArray(r->text_vao);
-    glBindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)quads * 64, r->text_verts);
-    glDrawElements(GL_TRIANGLES, quads * 6, GL_UNSIGNED_SHORT, (const void *)0);
-    glBindVertexArray(0);
-    glDisable(GL_BLEND);
-    return gl_check("drawing the overlay", err);
+    gl->Viewport(0, 0, r->width, r->height);
+    gl->Disable(GL_DEPTH_TEST);
+    gl->Disable(GL_CULL_FACE);
+    gl->Enable(GL_BLEND);
+    gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    gl->UseProgram(r->text_prog);
+    gl->Uniform2f(r->ut_origin, (float)x, (float)y);
+    gl->Uniform1f(r->ut_scale, (float)scale);
+    gl->Uniform2f(r->ut_size, (float)r->width, (float)r->height);
+    gl->BindVertexArray(r->text_vao);
+    gl->BindBuffer(GL_ARRAY_BUFFER, r->text_vbo);
+    gl->BufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)quads * 64, r->text_verts);
+    gl->DrawElements(GL_TRIANGLES, quads * 6, GL_UNSIGNED_SHORT, (const void *)0);
+    gl->BindVertexArray(0);
+    gl->Disable(GL_BLEND);
+    return gl_check(gl, "drawing the overlay", err);
 }
 
 mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err)
 {
+    const mc_gl_fns *gl = &r->gl;
+
     if (!r->in_frame)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no frame is open");
     r->in_frame = 0;
@@ -848,10 +901,10 @@ mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_e
                             stride);
     resolve(r);
     /* Row 0 of the framebuffer is the image's top row (see the vertex shader). */
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo);
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glPixelStorei(GL_PACK_ROW_LENGTH, (GLint)(stride / 4));
-    glReadPixels(0, 0, r->width, r->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba_out);
-    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
-    return gl_check("reading the frame back", err);
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo);
+    gl->PixelStorei(GL_PACK_ALIGNMENT, 4);
+    gl->PixelStorei(GL_PACK_ROW_LENGTH, (GLint)(stride / 4));
+    gl->ReadPixels(0, 0, r->width, r->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba_out);
+    gl->PixelStorei(GL_PACK_ROW_LENGTH, 0);
+    return gl_check(gl, "reading the frame back", err);
 }

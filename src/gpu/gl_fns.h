@@ -1,0 +1,87 @@
+/* The OpenGL entry points render.c uses, as one X-macro list: X(Name, NAME) stands for glName,
+ * whose pointer type is glcorearb.h's PFNGLNAMEPROC. render.c fills an mc_gl_fns from the
+ * backend's get_proc (backend.h) and calls GL only through it, so no gl* symbol is linked.
+ * A function render.c starts to use goes here first (it does not compile otherwise). */
+#ifndef MC_GPU_GL_FNS_H
+#define MC_GPU_GL_FNS_H
+
+#include <GL/glcorearb.h>
+
+/* clang-format off */
+#define MC_GL_FUNCTIONS(X) \
+    X(ActiveTexture, ACTIVETEXTURE) \
+    X(AttachShader, ATTACHSHADER) \
+    X(BindBuffer, BINDBUFFER) \
+    X(BindFramebuffer, BINDFRAMEBUFFER) \
+    X(BindRenderbuffer, BINDRENDERBUFFER) \
+    X(BindTexture, BINDTEXTURE) \
+    X(BindVertexArray, BINDVERTEXARRAY) \
+    X(BlendFuncSeparate, BLENDFUNCSEPARATE) \
+    X(BlitFramebuffer, BLITFRAMEBUFFER) \
+    X(BufferData, BUFFERDATA) \
+    X(BufferSubData, BUFFERSUBDATA) \
+    X(CheckFramebufferStatus, CHECKFRAMEBUFFERSTATUS) \
+    X(Clear, CLEAR) \
+    X(ClearColor, CLEARCOLOR) \
+    X(ClearDepth, CLEARDEPTH) \
+    X(CompileShader, COMPILESHADER) \
+    X(CreateProgram, CREATEPROGRAM) \
+    X(CreateShader, CREATESHADER) \
+    X(CullFace, CULLFACE) \
+    X(DeleteBuffers, DELETEBUFFERS) \
+    X(DeleteFramebuffers, DELETEFRAMEBUFFERS) \
+    X(DeleteProgram, DELETEPROGRAM) \
+    X(DeleteRenderbuffers, DELETERENDERBUFFERS) \
+    X(DeleteShader, DELETESHADER) \
+    X(DeleteTextures, DELETETEXTURES) \
+    X(DeleteVertexArrays, DELETEVERTEXARRAYS) \
+    X(DepthFunc, DEPTHFUNC) \
+    X(DepthMask, DEPTHMASK) \
+    X(Disable, DISABLE) \
+    X(DisableVertexAttribArray, DISABLEVERTEXATTRIBARRAY) \
+    X(DrawElements, DRAWELEMENTS) \
+    X(Enable, ENABLE) \
+    X(EnableVertexAttribArray, ENABLEVERTEXATTRIBARRAY) \
+    X(FramebufferRenderbuffer, FRAMEBUFFERRENDERBUFFER) \
+    X(FrontFace, FRONTFACE) \
+    X(GenBuffers, GENBUFFERS) \
+    X(GenFramebuffers, GENFRAMEBUFFERS) \
+    X(GenRenderbuffers, GENRENDERBUFFERS) \
+    X(GenTextures, GENTEXTURES) \
+    X(GenVertexArrays, GENVERTEXARRAYS) \
+    X(GenerateMipmap, GENERATEMIPMAP) \
+    X(GetError, GETERROR) \
+    X(GetIntegerv, GETINTEGERV) \
+    X(GetProgramiv, GETPROGRAMIV) \
+    X(GetRenderbufferParameteriv, GETRENDERBUFFERPARAMETERIV) \
+    X(GetShaderInfoLog, GETSHADERINFOLOG) \
+    X(GetShaderiv, GETSHADERIV) \
+    X(GetString, GETSTRING) \
+    X(GetUniformLocation, GETUNIFORMLOCATION) \
+    X(LinkProgram, LINKPROGRAM) \
+    X(PixelStorei, PIXELSTOREI) \
+    X(ReadPixels, READPIXELS) \
+    X(RenderbufferStorageMultisample, RENDERBUFFERSTORAGEMULTISAMPLE) \
+    X(ShaderSource, SHADERSOURCE) \
+    X(TexImage2D, TEXIMAGE2D) \
+    X(TexParameteri, TEXPARAMETERI) \
+    X(Uniform1f, UNIFORM1F) \
+    X(Uniform1i, UNIFORM1I) \
+    X(Uniform2f, UNIFORM2F) \
+    X(Uniform3f, UNIFORM3F) \
+    X(Uniform3fv, UNIFORM3FV) \
+    X(UniformMatrix3fv, UNIFORMMATRIX3FV) \
+    X(UniformMatrix4fv, UNIFORMMATRIX4FV) \
+    X(UseProgram, USEPROGRAM) \
+    X(VertexAttrib2f, VERTEXATTRIB2F) \
+    X(VertexAttribPointer, VERTEXATTRIBPOINTER) \
+    X(Viewport, VIEWPORT)
+/* clang-format on */
+
+typedef struct mc_gl_fns {
+#define MC_GL_FIELD(name, NAME) PFNGL##NAME##PROC name;
+    MC_GL_FUNCTIONS(MC_GL_FIELD)
+#undef MC_GL_FIELD
+} mc_gl_fns;
+
+#endif
