@@ -1,5 +1,5 @@
-/* The renderer: draws skinned meshes with OpenGL 3.3 core (OSMesa, Mesa's llvmpipe) into an
- * off-screen framebuffer and reads each frame back as RGBA8, top row first.
+/* The renderer: draws skinned meshes with OpenGL 3.3 core (on a backend: OSMesa, i.e. Mesa's
+ * llvmpipe) into an off-screen framebuffer and reads each frame back as RGBA8, top row first.
  *
  * A frame is: mc_renderer_begin (camera, background, shading), any number of mc_renderer_draw,
  * optionally mc_renderer_overlay_text, then mc_renderer_end (readback). Conventions follow
@@ -58,7 +58,8 @@ typedef struct mc_renderer_info {
 
 /* Creates the GL context and framebuffers. desc may be NULL (all defaults). On success *out
  * owns them (mc_renderer_release); on failure *out is NULL. Errors: MC_ERR_USAGE (size outside
- * 1..16384, msaa not 0, 1, 2 or 4), MC_ERR_GL (GALLIUM_DRIVER names a driver OSMesa lacks -
+ * 1..16384, msaa not 0, 1, 2 or 4, an unknown backend), MC_ERR_GL (a backend this build lacks:
+ * "this build has no EGL backend"; GALLIUM_DRIVER names a driver OSMesa lacks -
  * only llvmpipe and softpipe are accepted, since Mesa crashes on others -, no 3.3 core
  * context, an incomplete framebuffer, a shader that does not build), MC_ERR_NOMEM. */
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err);

@@ -52,7 +52,9 @@ typedef struct mc_scene_renderer_desc {
     mc_fov_mode fov_mode;
     mc_background_mode background_mode;
     float background[3];   /* RGB 0..1 with MC_BACKGROUND_GIVEN */
-    bool overlay;          /* burn in frame number, time code and shot (as --overlay) */
+    bool overlay;          /* burn in "frame K  HH:MM:SS:FF  shot S" top left (as --overlay):
+                              the whole seconds of the frame's time, FF its place among the
+                              frames in that second, S = shot + 1 */
     mc_gl_backend backend; /* MC_GL_AUTO: the first backend that works (render.h) */
     int gl_device;         /* EGL device index with MC_GL_EGL; -1 or 0: the first */
     mc_warn_fn warn;       /* may be NULL: warnings dropped */
@@ -67,6 +69,9 @@ typedef struct mc_scene_frame_info {
     int next;          /* stored frame interpolated towards; == stored when lerp == 0 */
     float lerp;        /* in [0, 1) */
     int shot;          /* 0-based shot index (humans see shot + 1, see README) */
+    double pose_s;     /* seconds spent on the view, posing and skinning */
+    double draw_s;     /* seconds spent submitting draws and the overlay */
+    double end_s;      /* seconds spent finishing the frame: raster (llvmpipe) and readback */
 } mc_scene_frame_info;
 
 /* Makes the renderer: validates desc, creates the GL renderer, decodes and uploads every
@@ -81,15 +86,16 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
 void mc_scene_renderer_release(mc_scene_renderer *sr);
 
 /* The settings actually used (size, rate, samples, GL strings). */
-void mc_scene_renderer_get_info(const mc_scene_renderer *sr, int *width, int *height,
-                                mc_rate *fps, mc_renderer_info *gl);
+void mc_scene_renderer_get_info(const mc_scene_renderer *sr, int *width, int *height, mc_rate *fps,
+                                mc_renderer_info *gl);
 
 /* Number of output frames K (frames 0 .. K-1): mc_scene_frame_count at the renderer's rate. */
 mc_frame_no mc_scene_renderer_frame_count(const mc_scene_renderer *sr);
 
-/* Renders output frame k (0 <= k < frame count) into out, which must be the renderer's size;
- * info may be NULL. Allocates nothing. Errors: MC_ERR_USAGE (k out of range, a view of another
- * size or with a short stride), MC_ERR_GL. */
+/* Renders output frame k (0 <= k < frame count) into out, which must be the renderer's size
+ * with a stride that is a multiple of 4; info may be NULL. Allocates nothing. Errors:
+ * MC_ERR_USAGE (k out of range, no pixels, a view of another size or with a short or unaligned
+ * stride), MC_ERR_GL. */
 mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc_image_view *out,
                                   mc_scene_frame_info *info, mc_error *err);
 

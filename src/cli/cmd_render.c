@@ -2,10 +2,10 @@
  * output frame of the camera's timeline (DESIGN.md 2.1) into a video, a PNG sequence and/or a
  * comparison with reference frames.
  *
- * Order: options -> scene (every file loaded and cross-checked) -> textures decoded -> outputs
- * opened (encoder under a temporary name, PNG folder checked) -> renderer -> frame loop ->
- * finish. Nothing is allocated in the frame loop; the pipeline overlaps rendering frame k + 1
- * with encoding or writing frame k.
+ * Order: options -> scene (every file loaded and cross-checked) -> scene renderer (textures
+ * decoded and uploaded, GL context; scene_renderer.h) -> outputs opened (encoder under a
+ * temporary name, PNG folder checked) -> frame loop -> finish. Nothing is allocated in the
+ * frame loop; the pipeline overlaps rendering frame k + 1 with encoding or writing frame k.
  *
  * Interrupts: SIGINT and SIGTERM set a flag; the loop stops at the next frame, the pipeline is
  * cancelled and the encoder destroyed, which removes its temporary file. The exit status is
@@ -21,6 +21,7 @@
 
 #include <md5cine/fileio.h>
 #include <md5cine/pipeline.h>
+#include <md5cine/scene_renderer.h>
 #include <md5cine/timeline.h>
 
 #include "cli.h"
@@ -43,12 +44,10 @@ typedef struct render_run {
     int width, height;
     mc_rate fps;
     int64_t count, first, last;
-    float bg[4];
     int64_t *shot_starts; /* relative to the first rendered frame */
     int *shot_numbers;    /* 1-based shot numbers */
     size_t shot_count;
-    mc_scene_draw draw;
-    mc_renderer *r;
+    mc_scene_renderer *sr;
     mc_encoder *enc;
     mc_ref_check ref;
     bool has_ref;
@@ -88,16 +87,13 @@ static int load_scene(render_run *run)
     return -1;
 }
 
-/* Size, rate, frame range and background from the options and the scene. */
+/* Size, rate and frame range: what the scene renderer settled on, and --frames. */
 static int settle_settings(render_run *run)
 {
     const mc_render_opts *o = run->o;
-    const mc_scene *s = &run->scene;
 
-    run->width = o->width ? o->width : s->width ? s->width : MC_RENDER_DEFAULT_WIDTH;
-    run->height = o->height ? o->height : s->height ? s->height : MC_RENDER_DEFAULT_HEIGHT;
-    run->fps = mc_scene_fps(s, (mc_rate){ o->fps, 1 });
-    run->count = mc_scene_frame_count(s, run->fps);
+    mc_scene_renderer_get_info(run->sr, &run->width, &run->height, &run->fps, NULL);
+    run->count = mc_scene_renderer_frame_count(run->sr);
     run->first = 0;
     run->last = run->count - 1;
     if (o->has_frames) {
@@ -107,16 +103,6 @@ static int settle_settings(render_run *run)
                                   (long long)(run->count - 1));
         run->first = o->first;
         run->last = o->last;
-    }
-    run->bg[3] = 1.0f;
-    if (o->bg_mode == MC_BG_GIVEN)
-        memcpy(run->bg, o->bg, sizeof o->bg);
-    else if (o->bg_mode == MC_BG_SCENE && s->has_background)
-        memcpy(run->bg, s->background, sizeof s->background);
-    if (o->bg_mode == MC_BG_NONE) {
-        if (o->out_kind == MC_OUT_VIDEO)
-            return mc_usage_error("--background none needs a PNG output: video has no alpha");
-        run->bg[3] = 0.0f;
     }
     return -1;
 }
@@ -263,20 +249,32 @@ static void default_raster_threads(void)
     setenv("LP_NUM_THREADS", n, 0);
 }
 
+/* The scene renderer: textures decoded and uploaded, GL context, per-actor buffers. A texture
+ * that does not decode is an input error; GL failing is a runtime one. */
 static int open_renderer(render_run *run)
 {
-    mc_renderer_desc d;
+    const mc_render_opts *o = run->o;
+    mc_scene_renderer_desc d;
     mc_error e;
 
+    if (o->bg_mode == MC_BG_NONE && o->out_kind == MC_OUT_VIDEO)
+        return mc_usage_error("--background none needs a PNG output: video has no alpha");
     memset(&d, 0, sizeof d);
-    d.width = run->width;
-    d.height = run->height;
-    d.msaa = run->o->msaa == 0 ? 1 : run->o->msaa;
+    d.scene = &run->scene;
+    d.width = o->width;
+    d.height = o->height;
+    d.fps = (mc_rate){ o->fps, o->fps ? 1 : 0 };
+    d.msaa = o->msaa == 0 ? 1 : o->msaa;
+    d.shading = o->shading;
+    d.fov_mode = o->fov_mode;
+    d.background_mode = o->bg_mode == MC_BG_GIVEN  ? MC_BACKGROUND_GIVEN
+                        : o->bg_mode == MC_BG_NONE ? MC_BACKGROUND_NONE
+                                                   : MC_BACKGROUND_SCENE;
+    memcpy(d.background, o->bg, sizeof d.background);
+    d.overlay = o->overlay;
     d.warn = mc_diag_warn;
-    if (mc_renderer_create(&d, &run->r, &e) != MC_OK)
-        return fail(&e, false);
-    if (mc_scene_draw_upload(&run->draw, run->r, &e) != MC_OK)
-        return fail(&e, false);
+    if (mc_scene_renderer_create(&d, &run->sr, &e) != MC_OK)
+        return fail(&e, e.code != MC_ERR_GL);
     return -1;
 }
 
@@ -313,81 +311,50 @@ static int open_pipeline(render_run *run)
     return -1;
 }
 
-/* Everything before the first frame. Signals are blocked while the renderer, encoder and
- * pipeline start their threads, so that only this thread ever runs the handler. */
+/* Everything before the first frame. Signals are blocked while the renderer, the reference's
+ * decoder, the encoder and the pipeline start their threads, so that only this thread ever
+ * runs the handler. */
 static int prepare(render_run *run)
 {
     sigset_t block, old;
-    mc_error e;
     int rc;
 
     /* setenv is not safe while another thread may read the environment: before any thread
-     * (a reference video's decoder, the encoder's, the pipeline's) starts. */
+     * (llvmpipe's, a reference video's decoder, the encoder's, the pipeline's) starts. */
     default_raster_threads();
-    if ((rc = load_scene(run)) != -1 || (rc = settle_settings(run)) != -1 ||
-        (rc = collect_shots(run)) != -1)
-        return rc;
-    if (mc_scene_draw_init(&run->draw, &run->scene, &e) != MC_OK)
-        return fail(&e, true);
-    if ((rc = open_reference(run)) != -1)
-        return rc;
-    if (run->o->out_kind == MC_OUT_PNG && (rc = check_png_folder(run)) != -1)
+    if ((rc = load_scene(run)) != -1)
         return rc;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    rc = -1;
-    if (run->o->out_kind == MC_OUT_VIDEO)
-        rc = open_encoder(run);
+    rc = open_renderer(run);
     if (rc == -1)
-        rc = open_renderer(run);
+        rc = settle_settings(run);
+    if (rc == -1)
+        rc = collect_shots(run);
+    if (rc == -1)
+        rc = open_reference(run);
+    if (rc == -1 && run->o->out_kind == MC_OUT_PNG)
+        rc = check_png_folder(run);
+    if (rc == -1 && run->o->out_kind == MC_OUT_VIDEO)
+        rc = open_encoder(run);
     if (rc == -1)
         rc = open_pipeline(run);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;
 }
 
-static mc_status overlay(render_run *run, int64_t k, int shot, mc_error *err)
-{
-    char text[160];
-    int64_t secs = k / run->fps.num;
-    int scale = run->height >= 360 ? run->height / 360 : 1;
-
-    snprintf(text, sizeof text, "frame %lld  %02lld:%02lld:%02lld:%02lld  shot %d", (long long)k,
-             (long long)(secs / 3600), (long long)(secs / 60 % 60), (long long)(secs % 60),
-             (long long)(k % run->fps.num), shot + 1);
-    return mc_renderer_overlay_text(run->r, 4 * scale, 4 * scale, scale, text, err);
-}
-
+/* Renders output frame k into the pipeline's buffer buf. */
 static mc_status render_frame(render_run *run, int64_t k, uint8_t *buf, mc_error *err)
 {
-    mc_view view;
-    mc_timeline_sample smp;
-    mc_frame_params fp;
-    double t0 = mc_cli_now(), t1, t2;
-    mc_status st;
+    mc_image_view view = { run->width, run->height, (size_t)run->width * 4, buf };
+    mc_scene_frame_info fi = { 0 };
+    mc_status st = mc_scene_renderer_frame(run->sr, k, &view, &fi, err);
 
-    mc_view_at_frame(&run->scene.camera, run->fps, k, run->width, run->height, run->o->fov_mode,
-                     &view, &smp);
-    mc_scene_draw_pose(&run->draw, smp.time);
-    t1 = mc_cli_now();
-    memset(&fp, 0, sizeof fp);
-    fp.view = view.view;
-    fp.proj = view.proj;
-    memcpy(fp.background, run->bg, sizeof fp.background);
-    fp.shading = run->o->shading;
-    st = mc_renderer_begin(run->r, &fp, err);
-    if (st == MC_OK)
-        st = mc_scene_draw_submit(&run->draw, run->r, err);
-    if (st == MC_OK && run->o->overlay)
-        st = overlay(run, k, smp.shot, err);
-    t2 = mc_cli_now();
-    if (st == MC_OK)
-        st = mc_renderer_end(run->r, buf, (size_t)run->width * 4, err);
-    run->skin_s += t1 - t0;
-    run->draw_s += t2 - t1;
-    run->read_s += mc_cli_now() - t2;
+    run->skin_s += fi.pose_s;
+    run->draw_s += fi.draw_s;
+    run->read_s += fi.end_s;
     return st;
 }
 
@@ -432,7 +399,7 @@ static void print_stats(const render_run *run)
         png += s->per_thread[i].png_s;
         cmp += s->per_thread[i].compare_s;
     }
-    mc_renderer_get_info(run->r, &ri);
+    mc_scene_renderer_get_info(run->sr, NULL, NULL, NULL, &ri);
     fprintf(stderr, "stats: %lld frames, %dx%d, msaa %d, %d sink thread%s, %s\n",
             (long long)run->rendered, run->width, run->height, ri.samples, s->threads,
             s->threads == 1 ? "" : "s", ri.gl_renderer);
@@ -520,8 +487,7 @@ static void release(render_run *run)
 {
     mc_pipeline_release(run->pipe);
     mc_encoder_release(run->enc);
-    mc_renderer_release(run->r);
-    mc_scene_draw_release(&run->draw);
+    mc_scene_renderer_release(run->sr);
     mc_ref_check_release(&run->ref);
     if (run->sink.per_thread) {
         for (int i = 0; i < run->sink.threads; i++) {

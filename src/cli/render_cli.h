@@ -1,7 +1,7 @@
-/* md5cine render, split over a few files: argument parsing (render_args.c), the scene's
- * per-frame posing and drawing (render_draw.c), the frame sinks -- encoder, PNG sequence,
- * reference comparison (render_sink.c) -- and the orchestration (cmd_render.c). These
- * declarations are private to the command line. */
+/* md5cine render, split over a few files: argument parsing (render_args.c), the frame sinks
+ * -- encoder, PNG sequence, reference comparison (render_sink.c) -- and the orchestration
+ * (cmd_render.c); the frames themselves come from the library's scene renderer
+ * (scene_renderer.h). These declarations are private to the command line. */
 #ifndef MC_RENDER_CLI_H
 #define MC_RENDER_CLI_H
 
@@ -14,7 +14,6 @@
 #include <md5cine/encode.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
-#include <md5cine/pose.h>
 #include <md5cine/render.h>
 #include <md5cine/scene.h>
 #include <md5cine/view.h>
@@ -22,10 +21,6 @@
 #include "progress.h"
 
 #define MC_PATH_CAP 4096
-
-/* Default output size when neither the scene nor --size gives one. */
-#define MC_RENDER_DEFAULT_WIDTH  1280
-#define MC_RENDER_DEFAULT_HEIGHT 720
 
 /* Most failing reference frames listed one by one (the rest are only counted). */
 #define MC_REF_MAX_LISTED 1000
@@ -87,43 +82,6 @@ bool mc_png_pattern_format(const mc_png_pattern *p, int64_t k, char *out, size_t
 
 /* The pattern's folder ("frames/" for "frames/%05d.png", "" for none) into out. */
 void mc_png_pattern_dir(const mc_png_pattern *p, char *out, size_t cap);
-
-/* ---- render_draw.c: everything an actor needs per frame, allocated before the first. ---- */
-
-typedef struct mc_actor_draw {
-    mc_joint_xform *joints; /* mesh.num_joints */
-    mc_vec3 **pos, **nrm;   /* per submesh: num_verts skinned positions and normals */
-    mc_skin_topology *topo; /* per submesh */
-    int *texture;           /* per submesh: renderer texture id, 0 for none */
-    mc_mat4 model;          /* model -> world */
-    bool animated;          /* has an anim: skinned every frame; else once */
-} mc_actor_draw;
-
-typedef struct mc_scene_draw {
-    const mc_scene *scene;
-    int num_actors;
-    mc_actor_draw *actors;
-    int num_images;
-    mc_image *images;         /* decoded textures until uploaded */
-    const char **image_paths; /* num_images distinct paths (owned by the scene) */
-} mc_scene_draw;
-
-/* Allocates every per-frame buffer, builds the normal topologies, skins actors without an
- * anim once, and decodes every texture the scene resolved. Errors name the file (an image
- * that does not decode is positioned at the scene's material line when there is one). */
-mc_status mc_scene_draw_init(mc_scene_draw *d, const mc_scene *s, mc_error *err);
-
-/* Uploads the decoded textures into r and frees the decoded copies. */
-mc_status mc_scene_draw_upload(mc_scene_draw *d, mc_renderer *r, mc_error *err);
-
-/* Poses and skins every animated actor at scene time t seconds (no allocation). */
-void mc_scene_draw_pose(mc_scene_draw *d, double t);
-
-/* Draws every actor into r's open frame. */
-mc_status mc_scene_draw_submit(const mc_scene_draw *d, mc_renderer *r, mc_error *err);
-
-/* Frees everything; accepts a zeroed struct. */
-void mc_scene_draw_release(mc_scene_draw *d);
 
 /* ---- render_sink.c: where finished frames go (one pipeline sink). ---- */
 

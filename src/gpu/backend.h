@@ -21,8 +21,8 @@ typedef struct mc_gpu_context mc_gpu_context; /* a backend's own state */
 typedef void (*mc_gl_proc)(void);
 
 typedef struct mc_gpu_backend {
-    const char *name;    /* "osmesa", "egl": mc_renderer_info.backend */
-    mc_gl_backend kind;  /* what mc_renderer_desc.backend asks for it by */
+    const char *name;   /* "osmesa", "egl": mc_renderer_info.backend */
+    mc_gl_backend kind; /* what mc_renderer_desc.backend asks for it by */
     /* Creates a 3.3 core context and makes it current. device: as mc_renderer_desc.gl_device.
      * Errors: MC_ERR_GL naming what was tried. *out is NULL on failure. */
     mc_status (*create)(int device, mc_gpu_context **out, mc_error *err);

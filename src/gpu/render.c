@@ -4,17 +4,17 @@
  * Orientation: the vertex shader negates clip-space y, so GL's framebuffer row 0 holds the
  * image's top row and glReadPixels writes top-first rows straight into the caller's buffer with
  * no copy pass. The flip mirrors window space, so Doom's front faces (clockwise in the image)
- * are counter-clockwise in GL's window space: gl->FrontFace(GL_CCW) + gl->CullFace(GL_BACK).
+ * are counter-clockwise in GL's window space: glFrontFace(GL_CCW) + glCullFace(GL_BACK).
  *
  * Buffers: draw i of a frame uses slot i (a VAO with position, normal, texcoord and index
  * buffers). A slot's storage only grows, and glBufferSubData refills it; the previous frame's
  * readback has already waited for the GPU work, so the update never stalls a pending draw. */
-#include <md5cine/render.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <md5cine/render.h>
 
 #include "gpu/backend.h"
 #include "gpu/gl_fns.h"
@@ -169,9 +169,9 @@ static mc_status make_current(mc_renderer *r, mc_error *err)
 /* Fills r->gl from the backend; MC_ERR_GL naming the first entry point it lacks. */
 static mc_status load_gl(mc_renderer *r, mc_error *err)
 {
-#define MC_GL_LOAD(fn, FN)                                                                   \
-    r->gl.fn = (PFNGL##FN##PROC)r->backend->get_proc(r->ctx, "gl" #fn);                      \
-    if (!r->gl.fn)                                                                           \
+#define MC_GL_LOAD(fn, FN)                                                                    \
+    r->gl.fn = (PFNGL##FN##PROC)r->backend->get_proc(r->ctx, "gl" #fn);                       \
+    if (!r->gl.fn)                                                                            \
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "the %s backend's OpenGL lacks gl%s", \
                             r->backend->name, #fn);
     MC_GL_FUNCTIONS(MC_GL_LOAD)
@@ -234,7 +234,9 @@ static mc_status create_context(mc_renderer *r, mc_gl_backend want, int device, 
     }
     if (tried == 0)
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "this build has no %s backend",
-                            want == MC_GL_EGL ? "EGL" : want == MC_GL_OSMESA ? "OSMesa" : "GL");
+                            want == MC_GL_EGL      ? "EGL"
+                            : want == MC_GL_OSMESA ? "OSMesa"
+                                                   : "GL");
     if (tried > 1 && st != MC_ERR_NOMEM)
         return mc_error_set(err, st, NULL, 0, 0, "no GL backend works (%s)", why);
     if (err)
@@ -242,7 +244,8 @@ static mc_status create_context(mc_renderer *r, mc_gl_backend want, int device, 
     return st;
 }
 
-static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *src, GLuint *out, mc_error *err)
+static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *src, GLuint *out,
+                         mc_error *err)
 {
     GLuint sh = gl->CreateShader(type);
     GLint ok = 0;
@@ -261,7 +264,8 @@ static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *src, GLui
     return MC_OK;
 }
 
-static mc_status link_program(const mc_gl_fns *gl, const char *vs_src, const char *fs_src, GLuint *out, mc_error *err)
+static mc_status link_program(const mc_gl_fns *gl, const char *vs_src, const char *fs_src,
+                              GLuint *out, mc_error *err)
 {
     GLuint vs = 0, fs = 0, p;
     GLint ok = 0;
@@ -327,12 +331,12 @@ static int make_fbo(const mc_renderer *r, int samples, GLuint *fbo, GLuint *colo
     gl->GenRenderbuffers(1, depth);
     gl->BindFramebuffer(GL_FRAMEBUFFER, *fbo);
     gl->BindRenderbuffer(GL_RENDERBUFFER, *color);
-    gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0, GL_RGBA8, r->width,
-                                     r->height);
+    gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0, GL_RGBA8,
+                                       r->width, r->height);
     gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
     gl->BindRenderbuffer(GL_RENDERBUFFER, *depth);
     gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0,
-                                     GL_DEPTH_COMPONENT24, r->width, r->height);
+                                       GL_DEPTH_COMPONENT24, r->width, r->height);
     gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *depth);
     status = gl->CheckFramebufferStatus(GL_FRAMEBUFFER);
     gl->GetError(); /* an incomplete FBO is reported by the status, not as an error */
@@ -413,7 +417,7 @@ static mc_status build_text(mc_renderer *r, mc_error *err)
     gl->VertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 16, (const void *)12);
     gl->BindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->text_ibo);
     gl->BufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof *idx * 6 * TEXT_MAX_QUADS), idx,
-                 GL_STATIC_DRAW);
+                   GL_STATIC_DRAW);
     gl->BindVertexArray(0);
     free(idx);
     return gl_check(gl, "making the overlay buffers", err);
@@ -705,7 +709,8 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
 }
 
 /* Fills buffer *buf (bound to target) with bytes, growing its storage only when needed. */
-static void fill_buffer(const mc_gl_fns *gl, GLenum target, GLuint buf, size_t *cap, const void *data, size_t bytes)
+static void fill_buffer(const mc_gl_fns *gl, GLenum target, GLuint buf, size_t *cap,
+                        const void *data, size_t bytes)
 {
     gl->BindBuffer(target, buf);
     if (bytes > *cap) {
@@ -810,8 +815,8 @@ static void resolve(mc_renderer *r)
     if (r->samples > 1) {
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
-        gl->BlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
-                          GL_NEAREST);
+        gl->BlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height,
+                            GL_COLOR_BUFFER_BIT, GL_NEAREST);
     }
     gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo);
     r->resolved = 1;

@@ -1,0 +1,480 @@
+/* The scene renderer (include/md5cine/scene_renderer.h): per-actor joint and skinning buffers,
+ * the scene's textures, and the per-frame work -- view at frame k, posing at scene time,
+ * submission, overlay, readback -- on one mc_renderer. Everything is allocated by create; a
+ * frame only refills the buffers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <md5cine/image.h>
+#include <md5cine/pose.h>
+#include <md5cine/scene_renderer.h>
+#include <md5cine/timeline.h>
+
+#define DEFAULT_WIDTH  1280
+#define DEFAULT_HEIGHT 720
+
+/* Base colour of a surface without a texture: a light grey that the lights can shade. */
+static const float plain_color[4] = { 0.72f, 0.72f, 0.72f, 1.0f };
+
+/* Everything one actor needs per frame. */
+typedef struct actor_draw {
+    mc_joint_xform *joints; /* mesh.num_joints */
+    mc_vec3 **pos, **nrm;   /* per submesh: num_verts skinned positions and normals */
+    mc_skin_topology *topo; /* per submesh */
+    int *texture;           /* per submesh: renderer texture id, 0 for none */
+    mc_mat4 model;          /* model -> world */
+    bool animated;          /* has an anim: skinned every frame; else once */
+} actor_draw;
+
+/* The scene's distinct texture images, decoded before the GL context exists and freed once
+ * uploaded. */
+typedef struct texture_set {
+    int count;
+    mc_image *images;
+    const char **paths; /* count distinct paths (owned by the scene) */
+    int *ids;           /* renderer texture id of each, after upload */
+} texture_set;
+
+struct mc_scene_renderer {
+    const mc_scene *scene;
+    mc_renderer *r;
+    int width, height;
+    mc_rate fps;
+    mc_frame_no count;
+    float background[4]; /* RGBA 0..1 */
+    mc_shading shading;
+    mc_fov_mode fov_mode;
+    bool overlay;
+    int overlay_scale;
+    int num_actors;
+    actor_draw *actors;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static mc_status no_memory(mc_error *err)
+{
+    return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* ---- actors --------------------------------------------------------------------------- */
+
+static void skin_actor(const mc_scene_actor *a, actor_draw *ad)
+{
+    for (int s = 0; s < a->mesh.num_meshes; s++) {
+        const mc_submesh *sm = &a->mesh.meshes[s];
+
+        mc_skin_positions(sm, ad->joints, ad->pos[s]);
+        mc_skin_normals(sm, &ad->topo[s], ad->pos[s], ad->nrm[s]);
+    }
+}
+
+static mc_status alloc_actor(const mc_scene_actor *a, actor_draw *ad, mc_error *err)
+{
+    int nm = a->mesh.num_meshes;
+
+    ad->joints = calloc((size_t)a->mesh.num_joints + 1, sizeof *ad->joints);
+    ad->pos = calloc((size_t)nm + 1, sizeof *ad->pos);
+    ad->nrm = calloc((size_t)nm + 1, sizeof *ad->nrm);
+    ad->topo = calloc((size_t)nm + 1, sizeof *ad->topo);
+    ad->texture = calloc((size_t)nm + 1, sizeof *ad->texture);
+    if (!ad->joints || !ad->pos || !ad->nrm || !ad->topo || !ad->texture)
+        return no_memory(err);
+    for (int s = 0; s < nm; s++) {
+        size_t nv = (size_t)a->mesh.meshes[s].num_verts + 1;
+        mc_status st;
+
+        ad->pos[s] = calloc(nv, sizeof(mc_vec3));
+        ad->nrm[s] = calloc(nv, sizeof(mc_vec3));
+        if (!ad->pos[s] || !ad->nrm[s])
+            return no_memory(err);
+        st = mc_skin_topology_build(&a->mesh, s, &ad->topo[s], err);
+        if (st != MC_OK)
+            return st;
+    }
+    mc_scene_actor_matrix(a, &ad->model);
+    ad->animated = a->anim_path != NULL;
+    if (!ad->animated) {
+        mc_pose_bind(&a->mesh, ad->joints);
+        skin_actor(a, ad);
+    }
+    return MC_OK;
+}
+
+static void release_actor(const mc_scene_actor *a, actor_draw *ad)
+{
+    for (int s = 0; s < a->mesh.num_meshes; s++) {
+        if (ad->pos)
+            free(ad->pos[s]);
+        if (ad->nrm)
+            free(ad->nrm[s]);
+        if (ad->topo)
+            mc_skin_topology_release(&ad->topo[s]);
+    }
+    free(ad->joints);
+    free(ad->pos);
+    free(ad->nrm);
+    free(ad->topo);
+    free(ad->texture);
+}
+
+/* Poses and skins every animated actor at scene time t seconds. */
+static void pose_actors(mc_scene_renderer *sr, double t)
+{
+    for (int i = 0; i < sr->num_actors; i++) {
+        const mc_scene_actor *a = &sr->scene->actors[i];
+        actor_draw *ad = &sr->actors[i];
+        mc_pose_opts po = { .loop = a->loop, .in_place = a->in_place };
+
+        if (!ad->animated)
+            continue;
+        mc_pose_sample(&a->mesh, &a->anim, a->joint_map, mc_scene_actor_time(a, t), &po,
+                       ad->joints);
+        skin_actor(a, ad);
+    }
+}
+
+/* Draws every actor into the open frame. */
+static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
+{
+    for (int i = 0; i < sr->num_actors; i++) {
+        const mc_scene_actor *a = &sr->scene->actors[i];
+        const actor_draw *ad = &sr->actors[i];
+
+        for (int s = 0; s < a->mesh.num_meshes; s++) {
+            const mc_submesh *sm = &a->mesh.meshes[s];
+            mc_draw_item it;
+            mc_status st;
+
+            if (sm->num_verts == 0 || sm->num_tris == 0)
+                continue;
+            memset(&it, 0, sizeof it);
+            it.model = ad->model;
+            it.positions = ad->pos[s];
+            it.normals = ad->nrm[s];
+            it.texture = ad->texture[s];
+            it.texcoords = it.texture > 0 ? &sm->verts[0].st.x : NULL;
+            it.texcoord_stride = sizeof(mc_vert);
+            it.vertex_count = sm->num_verts;
+            it.indices = &sm->tris[0].v[0];
+            it.triangle_count = sm->num_tris;
+            memcpy(it.color, plain_color, sizeof it.color);
+            st = mc_renderer_draw(sr->r, &it, err);
+            if (st != MC_OK)
+                return st;
+        }
+    }
+    return MC_OK;
+}
+
+/* ---- textures ------------------------------------------------------------------------- */
+
+/* Index of path in the set, or -1. */
+static int find_image(const texture_set *ts, const char *path)
+{
+    for (int i = 0; i < ts->count; i++)
+        if (strcmp(ts->paths[i], path) == 0)
+            return i;
+    return -1;
+}
+
+/* Points an image error at the scene's material line naming path, when there is one. */
+static void position_image_error(const mc_scene *s, const char *path, mc_error *err)
+{
+    if (!err)
+        return;
+    for (int i = 0; i < s->num_actors; i++) {
+        const mc_scene_actor *a = &s->actors[i];
+
+        for (int m = 0; m < a->num_materials; m++) {
+            if (strcmp(a->materials[m].path, path) != 0)
+                continue;
+            char msg[sizeof err->msg];
+
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            mc_error_set(err, err->code, s->name, a->materials[m].line, a->materials[m].col, "%s",
+                         msg);
+            return;
+        }
+    }
+}
+
+static void release_textures(texture_set *ts)
+{
+    for (int i = 0; i < ts->count; i++)
+        mc_image_release(&ts->images[i]);
+    free(ts->images);
+    free(ts->paths);
+    free(ts->ids);
+    memset(ts, 0, sizeof *ts);
+}
+
+/* Decodes every distinct texture the scene resolved. */
+static mc_status decode_textures(const mc_scene *s, texture_set *ts, mc_error *err)
+{
+    int total = 0;
+
+    for (int i = 0; i < s->num_actors; i++)
+        total += s->actors[i].mesh.num_meshes;
+    ts->images = calloc((size_t)total + 1, sizeof *ts->images);
+    ts->paths = calloc((size_t)total + 1, sizeof *ts->paths);
+    ts->ids = calloc((size_t)total + 1, sizeof *ts->ids);
+    if (!ts->images || !ts->paths || !ts->ids)
+        return no_memory(err);
+    for (int i = 0; i < s->num_actors; i++) {
+        const mc_scene_actor *a = &s->actors[i];
+
+        for (int k = 0; k < a->mesh.num_meshes; k++) {
+            const char *path = a->textures ? a->textures[k] : NULL;
+            mc_status st;
+
+            if (!path || find_image(ts, path) >= 0)
+                continue;
+            st = mc_image_load(path, &ts->images[ts->count], err);
+            if (st != MC_OK) {
+                position_image_error(s, path, err);
+                return st;
+            }
+            ts->paths[ts->count++] = path;
+        }
+    }
+    return MC_OK;
+}
+
+/* Uploads the decoded images (freeing each once it is on the GL side) and gives every
+ * submesh its texture id. */
+static mc_status upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_error *err)
+{
+    const mc_scene *s = sr->scene;
+
+    for (int i = 0; i < ts->count; i++) {
+        const mc_image *im = &ts->images[i];
+        mc_status st = mc_renderer_add_texture(sr->r, im->pixels, im->width, im->height, im->stride,
+                                               &ts->ids[i], err);
+
+        if (st != MC_OK)
+            return st;
+        mc_image_release(&ts->images[i]);
+    }
+    for (int i = 0; i < s->num_actors; i++) {
+        const mc_scene_actor *a = &s->actors[i];
+
+        for (int k = 0; k < a->mesh.num_meshes; k++) {
+            int at = a->textures && a->textures[k] ? find_image(ts, a->textures[k]) : -1;
+
+            sr->actors[i].texture[k] = at >= 0 ? ts->ids[at] : 0;
+        }
+    }
+    return MC_OK;
+}
+
+/* ---- create / release ------------------------------------------------------------------ */
+
+static mc_status check_desc(const mc_scene_renderer_desc *d, mc_error *err)
+{
+    const char *why = NULL;
+
+    if (!d || !d->scene)
+        why = "no scene";
+    else if (d->width < 0 || d->height < 0)
+        why = "negative frame size";
+    else if ((d->fps.num != 0 || d->fps.den != 0) && (d->fps.num < 1 || d->fps.den < 1))
+        why = "frame rate must be num/den with both >= 1, or 0/0 for the scene's";
+    else if (d->background_mode != MC_BACKGROUND_SCENE &&
+             d->background_mode != MC_BACKGROUND_GIVEN && d->background_mode != MC_BACKGROUND_NONE)
+        why = "unknown background mode";
+    if (why)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "scene renderer: %s", why);
+    return MC_OK;
+}
+
+/* Size, rate, frame count, background and overlay scale from desc and the scene. */
+static void settle(mc_scene_renderer *sr, const mc_scene_renderer_desc *d)
+{
+    const mc_scene *s = d->scene;
+
+    sr->scene = s;
+    sr->width = d->width ? d->width : s->width ? s->width : DEFAULT_WIDTH;
+    sr->height = d->height ? d->height : s->height ? s->height : DEFAULT_HEIGHT;
+    sr->fps = mc_scene_fps(s, d->fps);
+    sr->count = mc_scene_frame_count(s, sr->fps);
+    sr->background[3] = 1.0f;
+    if (d->background_mode == MC_BACKGROUND_GIVEN)
+        memcpy(sr->background, d->background, sizeof d->background);
+    else if (d->background_mode == MC_BACKGROUND_SCENE && s->has_background)
+        memcpy(sr->background, s->background, sizeof s->background);
+    else if (d->background_mode == MC_BACKGROUND_NONE)
+        sr->background[3] = 0.0f;
+    sr->shading = d->shading;
+    sr->fov_mode = d->fov_mode;
+    sr->overlay = d->overlay;
+    sr->overlay_scale = sr->height >= 360 ? sr->height / 360 : 1;
+}
+
+static mc_status open_renderer(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
+                               mc_error *err)
+{
+    const mc_renderer_desc rd = { .width = sr->width,
+                                  .height = sr->height,
+                                  .msaa = d->msaa,
+                                  .backend = d->backend,
+                                  .gl_device = d->gl_device,
+                                  .warn = d->warn,
+                                  .warn_user = d->warn_user };
+
+    return mc_renderer_create(&rd, &sr->r, err);
+}
+
+mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_renderer **out,
+                                   mc_error *err)
+{
+    texture_set ts = { 0 };
+    mc_scene_renderer *sr;
+    mc_status st = check_desc(desc, err);
+
+    *out = NULL;
+    if (st != MC_OK)
+        return st;
+    sr = calloc(1, sizeof *sr);
+    if (!sr)
+        return no_memory(err);
+    settle(sr, desc);
+    sr->actors = calloc((size_t)sr->scene->num_actors + 1, sizeof *sr->actors);
+    if (!sr->actors)
+        st = no_memory(err);
+    else
+        sr->num_actors = sr->scene->num_actors;
+    for (int i = 0; i < sr->num_actors && st == MC_OK; i++)
+        st = alloc_actor(&sr->scene->actors[i], &sr->actors[i], err);
+    /* Decoding first: a bad texture is reported before any GL work is done. */
+    if (st == MC_OK)
+        st = decode_textures(sr->scene, &ts, err);
+    if (st == MC_OK)
+        st = open_renderer(sr, desc, err);
+    if (st == MC_OK)
+        st = upload_textures(sr, &ts, err);
+    release_textures(&ts);
+    if (st != MC_OK) {
+        mc_scene_renderer_release(sr);
+        return st;
+    }
+    *out = sr;
+    return MC_OK;
+}
+
+void mc_scene_renderer_release(mc_scene_renderer *sr)
+{
+    if (!sr)
+        return;
+    mc_renderer_release(sr->r);
+    for (int i = 0; i < sr->num_actors; i++)
+        release_actor(&sr->scene->actors[i], &sr->actors[i]);
+    free(sr->actors);
+    free(sr);
+}
+
+void mc_scene_renderer_get_info(const mc_scene_renderer *sr, int *width, int *height, mc_rate *fps,
+                                mc_renderer_info *gl)
+{
+    if (width)
+        *width = sr->width;
+    if (height)
+        *height = sr->height;
+    if (fps)
+        *fps = sr->fps;
+    if (gl)
+        mc_renderer_get_info(sr->r, gl);
+}
+
+mc_frame_no mc_scene_renderer_frame_count(const mc_scene_renderer *sr)
+{
+    return sr->count;
+}
+
+/* ---- frames ---------------------------------------------------------------------------- */
+
+/* Burns "frame K  HH:MM:SS:FF  shot S" into the open frame: the time code is the whole
+ * seconds of t = k * den / num and FF the frame's place among the output frames that fall in
+ * that second (k mod fps for a whole rate); shots are shown 1-based. */
+static mc_status overlay(const mc_scene_renderer *sr, mc_frame_no k, int shot, mc_error *err)
+{
+    int64_t num = sr->fps.num, den = sr->fps.den;
+    int64_t secs = k * den / num;
+    int64_t first = (secs * num + den - 1) / den; /* first output frame at or after secs */
+    int scale = sr->overlay_scale;
+    char text[160];
+
+    snprintf(text, sizeof text, "frame %lld  %02lld:%02lld:%02lld:%02lld  shot %d", (long long)k,
+             (long long)(secs / 3600), (long long)(secs / 60 % 60), (long long)(secs % 60),
+             (long long)(k - first), shot + 1);
+    return mc_renderer_overlay_text(sr->r, 4 * scale, 4 * scale, scale, text, err);
+}
+
+static mc_status check_frame_args(const mc_scene_renderer *sr, mc_frame_no k,
+                                  const mc_image_view *out, mc_error *err)
+{
+    if (k < 0 || k >= sr->count)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "frame %lld is outside 0-%lld",
+                            (long long)k, (long long)(sr->count - 1));
+    if (!out || !out->pixels || out->width != sr->width || out->height != sr->height ||
+        out->stride < (size_t)sr->width * 4 || out->stride % 4 != 0)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                            "the frame view must be %dx%d with a stride of at least %d bytes, "
+                            "a multiple of 4",
+                            sr->width, sr->height, sr->width * 4);
+    return MC_OK;
+}
+
+mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc_image_view *out,
+                                  mc_scene_frame_info *info, mc_error *err)
+{
+    mc_view view;
+    mc_timeline_sample smp;
+    mc_frame_params fp;
+    double t0, t1, t2;
+    mc_status st = check_frame_args(sr, k, out, err);
+
+    if (st != MC_OK)
+        return st;
+    t0 = now();
+    mc_view_at_frame(&sr->scene->camera, sr->fps, k, sr->width, sr->height, sr->fov_mode, &view,
+                     &smp);
+    pose_actors(sr, smp.time);
+    t1 = now();
+    memset(&fp, 0, sizeof fp);
+    fp.view = view.view;
+    fp.proj = view.proj;
+    memcpy(fp.background, sr->background, sizeof fp.background);
+    fp.shading = sr->shading;
+    st = mc_renderer_begin(sr->r, &fp, err);
+    if (st == MC_OK)
+        st = submit_actors(sr, err);
+    if (st == MC_OK && sr->overlay)
+        st = overlay(sr, k, smp.shot, err);
+    t2 = now();
+    /* Closes the frame even after a failed draw, so that the next one can begin. */
+    if (st == MC_OK)
+        st = mc_renderer_end(sr->r, out->pixels, out->stride, err);
+    else
+        mc_renderer_end(sr->r, out->pixels, out->stride, NULL);
+    if (info) {
+        info->frame = k;
+        info->time = smp.time;
+        info->stored = smp.stored;
+        info->next = smp.next;
+        info->lerp = smp.lerp;
+        info->shot = smp.shot;
+        info->pose_s = t1 - t0;
+        info->draw_s = t2 - t1;
+        info->end_s = now() - t2;
+    }
+    return st;
+}

@@ -1,0 +1,478 @@
+/* The scene renderer (scene_renderer.h) on the hand-made scenes of data/render/ (see
+ * data/render/README.md and the comments in each file):
+ *
+ *   boxes.md5scene  cuts.md5camera: 8 stored frames at 24 fps, cuts 2 and 5, every camera 100
+ *                   inches in front of a box looking down +X: shot 0 the red box, shot 1 the
+ *                   blue one, shot 2 the green one; 64x64, black background.
+ *   drone.md5scene  the drone walking (12 anim frames at 24 fps) under a one-frame camera;
+ *                   128x128, background (0.1, 0.1, 0.15).
+ *
+ * Expected timeline values are worked out here by hand from DESIGN.md 2.1; pixels at the
+ * centre of the boxes are the textures' pure colours, as tests/render_cli_test.sh reads them
+ * from the command's PNGs with ImageMagick. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <md5cine/scene_renderer.h>
+
+#include "test.h"
+
+#define BOXES "data/render/boxes.md5scene"
+#define DRONE "data/render/drone.md5scene"
+
+typedef struct rgba {
+    int r, g, b, a;
+} rgba;
+
+static rgba pixel(const mc_image_view *v, int x, int y)
+{
+    const uint8_t *p = v->pixels + (size_t)y * v->stride + (size_t)x * 4;
+
+    return (rgba){ p[0], p[1], p[2], p[3] };
+}
+
+#define EXPECT_RGBA(px, R, G, B, A)                                                              \
+    do {                                                                                         \
+        rgba p_ = (px);                                                                          \
+        if (p_.r != (R) || p_.g != (G) || p_.b != (B) || p_.a != (A))                            \
+            test_fail(__FILE__, __LINE__, "expected %s = (%d %d %d %d), got (%d %d %d %d)", #px, \
+                      (R), (G), (B), (A), p_.r, p_.g, p_.b, p_.a);                               \
+    } while (0)
+
+/* A scene loaded and a renderer made with desc (scene filled in); NULL on failure. */
+static mc_scene_renderer *make(const char *path, mc_scene *scene, mc_scene_renderer_desc d)
+{
+    mc_scene_renderer *sr = NULL;
+    mc_error err;
+
+    if (mc_scene_load(path, NULL, scene, &err) != MC_OK) {
+        test_fail(__FILE__, __LINE__, "%s: %s", path, err.msg);
+        return NULL;
+    }
+    d.scene = scene;
+    if (mc_scene_renderer_create(&d, &sr, &err) != MC_OK) {
+        test_fail(__FILE__, __LINE__, "create: %s", err.msg);
+        mc_scene_release(scene);
+        return NULL;
+    }
+    return sr;
+}
+
+static mc_image_view alloc_view(int w, int h, size_t stride)
+{
+    mc_image_view v = { w, h, stride, calloc(stride * (size_t)h + 1, 1) };
+
+    return v;
+}
+
+/* ---- the timeline ------------------------------------------------------------------------ */
+
+/* cuts.md5camera at 24 fps: p = k; f >= 2 skips stored 2 and f >= 5 skips stored 5, so k =
+ * 0..5 show stored 0 1 3 4 6 7, shots 0 0 1 1 2 2, and k = 5 (f = 7 > N - 2 = 6) is the first
+ * ended frame: K = 6. Unlit, the centre pixel is the shot's box: red, red, blue, blue, green,
+ * green; the corner is the black background. */
+static void boxes_follow_the_cut_timeline_and_show_each_shots_box(void)
+{
+    static const int stored[6] = { 0, 1, 3, 4, 6, 7 }, shot[6] = { 0, 0, 1, 1, 2, 2 };
+    static const int centre[6][3] = { { 255, 0, 0 }, { 255, 0, 0 }, { 0, 0, 255 },
+                                      { 0, 0, 255 }, { 0, 255, 0 }, { 0, 255, 0 } };
+    mc_scene scene;
+    mc_scene_renderer *sr =
+            make(BOXES, &scene, (mc_scene_renderer_desc){ .shading = MC_SHADING_UNLIT });
+    mc_image_view v = alloc_view(64, 64, 64 * 4);
+    mc_scene_frame_info info;
+    mc_renderer_info gl;
+    mc_rate fps;
+    int w = 0, h = 0;
+    mc_error err;
+
+    ASSERT(sr && v.pixels);
+    mc_scene_renderer_get_info(sr, &w, &h, &fps, &gl);
+    EXPECT_EQ_INT(w, 64); /* the scene's output block */
+    EXPECT_EQ_INT(h, 64);
+    EXPECT_EQ_INT(fps.num, 24); /* the camera's frameRate */
+    EXPECT_EQ_INT(fps.den, 1);
+    EXPECT_EQ_INT(gl.samples, 4); /* msaa 0 = 4 samples; llvmpipe has them */
+    EXPECT_EQ_STR(gl.backend, "osmesa");
+    EXPECT_EQ_INT(mc_scene_renderer_frame_count(sr), 6);
+    for (int k = 0; k < 6; k++) {
+        ASSERT_OK(mc_scene_renderer_frame(sr, k, &v, &info, &err), &err);
+        EXPECT_EQ_INT(info.frame, k);
+        EXPECT_NEAR(info.time, k / 24.0, 1e-12);
+        EXPECT_EQ_INT(info.stored, stored[k]);
+        EXPECT_EQ_INT(info.next, stored[k]);
+        EXPECT_NEAR(info.lerp, 0.0, 0.0);
+        EXPECT_EQ_INT(info.shot, shot[k]);
+        EXPECT_RGBA(pixel(&v, 32, 32), centre[k][0], centre[k][1], centre[k][2], 255);
+        EXPECT_RGBA(pixel(&v, 5, 5), 0, 0, 0, 255);
+    }
+    free(v.pixels);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
+/* --fps 48: p = k / 2. k = 3 is p = 1.5: f = 1 (below the first cut), lerp 0.5 from stored 1
+ * towards 2, shot 0, red. k = 4 is p = 2: f = 2 + 1 = 3, shot 1, blue. k = 10 is p = 5: f = 5 + 2
+ * = 7 > 6, the first ended frame, so K = 11; it shows stored 7 = N - 1, shot 2. */
+static void a_given_rate_resamples_the_timeline(void)
+{
+    mc_scene scene;
+    mc_scene_renderer *sr =
+            make(BOXES, &scene,
+                 (mc_scene_renderer_desc){ .fps = { 48, 1 }, .shading = MC_SHADING_UNLIT });
+    mc_image_view v = alloc_view(64, 64, 64 * 4);
+    mc_scene_frame_info info;
+    mc_error err;
+
+    ASSERT(sr && v.pixels);
+    EXPECT_EQ_INT(mc_scene_renderer_frame_count(sr), 11);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 3, &v, &info, &err), &err);
+    EXPECT_NEAR(info.time, 0.0625, 1e-12);
+    EXPECT_EQ_INT(info.stored, 1);
+    EXPECT_EQ_INT(info.next, 2);
+    EXPECT_NEAR(info.lerp, 0.5, 1e-6);
+    EXPECT_EQ_INT(info.shot, 0);
+    EXPECT_RGBA(pixel(&v, 32, 32), 255, 0, 0, 255);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 4, &v, &info, &err), &err);
+    EXPECT_EQ_INT(info.stored, 3);
+    EXPECT_EQ_INT(info.shot, 1);
+    EXPECT_RGBA(pixel(&v, 32, 32), 0, 0, 255, 255);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 10, &v, &info, &err), &err);
+    EXPECT_EQ_INT(info.stored, 7);
+    EXPECT_EQ_INT(info.shot, 2);
+    EXPECT_RGBA(pixel(&v, 32, 32), 0, 255, 0, 255);
+    free(v.pixels);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
+/* 30000/1001 fps: p = k * 24 * 1001 / 30000 = k * 0.8008. Raw f = 5 (mapped 5 + 2 = 7 > 6)
+ * first comes at k = 7 (p = 5.6056; k = 6 gives p = 4.8048, f = 4 -> 6, not ended): K = 8.
+ * k = 7 is at 7 * 1001 / 30000 s. k = 3: p = 2.4024, f = 2 -> 3, lerp 0.4024, stored 3 -> 4. */
+static void a_fractional_rate_is_exact(void)
+{
+    mc_scene scene;
+    mc_scene_renderer *sr =
+            make(BOXES, &scene,
+                 (mc_scene_renderer_desc){ .fps = { 30000, 1001 }, .shading = MC_SHADING_UNLIT });
+    mc_image_view v = alloc_view(64, 64, 64 * 4);
+    mc_scene_frame_info info;
+    mc_error err;
+
+    ASSERT(sr && v.pixels);
+    EXPECT_EQ_INT(mc_scene_renderer_frame_count(sr), 8);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 7, &v, &info, &err), &err);
+    EXPECT_NEAR(info.time, 7.0 * 1001.0 / 30000.0, 1e-12);
+    EXPECT_EQ_INT(info.stored, 7);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 3, &v, &info, &err), &err);
+    EXPECT_EQ_INT(info.stored, 3);
+    EXPECT_EQ_INT(info.next, 4);
+    EXPECT_NEAR(info.lerp, 0.4024, 1e-5);
+    EXPECT_EQ_INT(info.shot, 1);
+    EXPECT_RGBA(pixel(&v, 32, 32), 0, 0, 255, 255);
+    free(v.pixels);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
+/* ---- the same k, the same pixels ------------------------------------------------------- */
+
+/* The walking drone changes pose every frame, so a frame that depended on the one before it
+ * would differ when frames come out of order. */
+static void frames_in_any_order_equal_frames_in_order(void)
+{
+    static const int order[12] = { 11, 3, 7, 0, 0, 5, 10, 1, 8, 2, 9, 4 };
+    mc_scene scene;
+    mc_scene_renderer *sr = make(DRONE, &scene, (mc_scene_renderer_desc){ 0 });
+    size_t bytes = 128 * 128 * 4;
+    uint8_t *seq = malloc(bytes * 12);
+    mc_image_view v = alloc_view(128, 128, 128 * 4);
+    mc_error err;
+
+    ASSERT(sr && seq && v.pixels);
+    EXPECT_EQ_INT(mc_scene_renderer_frame_count(sr), 12);
+    for (int k = 0; k < 12; k++) {
+        mc_image_view f = { 128, 128, 128 * 4, seq + bytes * (size_t)k };
+
+        ASSERT_OK(mc_scene_renderer_frame(sr, k, &f, NULL, &err), &err);
+    }
+    EXPECT(memcmp(seq, seq + bytes * 6, bytes) != 0); /* the walk moves the drone */
+    for (int i = 0; i < 12; i++) {
+        int k = order[i];
+
+        ASSERT_OK(mc_scene_renderer_frame(sr, k, &v, NULL, &err), &err);
+        if (memcmp(v.pixels, seq + bytes * (size_t)k, bytes) != 0)
+            test_fail(__FILE__, __LINE__, "frame %d rendered out of order differs", k);
+    }
+    free(v.pixels);
+    free(seq);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
+static void two_renders_of_the_same_frame_are_identical(void)
+{
+    mc_scene scene;
+    mc_scene_renderer *sr = make(DRONE, &scene, (mc_scene_renderer_desc){ .overlay = true });
+    mc_image_view a = alloc_view(128, 128, 128 * 4), b = alloc_view(128, 128, 128 * 4);
+    mc_error err;
+
+    ASSERT(sr && a.pixels && b.pixels);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 6, &a, NULL, &err), &err);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 6, &b, NULL, &err), &err);
+    EXPECT(memcmp(a.pixels, b.pixels, 128 * 128 * 4) == 0);
+    free(a.pixels);
+    free(b.pixels);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
+/* A view with padded rows gets the same pixels, and its padding is left alone. */
+static void a_padded_view_gets_the_same_rows(void)
+{
+    mc_scene scene;
+    mc_scene_renderer *sr = make(DRONE, &scene, (mc_scene_renderer_desc){ 0 });
+    mc_image_view tight = alloc_view(128, 128, 128 * 4),
+                  padded = alloc_view(128, 128, 128 * 4 + 64);
+    bool rows_equal = true, pad_untouched = true;
+    mc_error err;
+
+    ASSERT(sr && tight.pixels && padded.pixels);
+    memset(padded.pixels, 0xab, padded.stride * 128);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 2, &tight, NULL, &err), &err);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 2, &padded, NULL, &err), &err);
+    for (int y = 0; y < 128; y++) {
+        const uint8_t *row = padded.pixels + (size_t)y * padded.stride;
+
+        rows_equal &= memcmp(row, tight.pixels + (size_t)y * tight.stride, 128 * 4) == 0;
+        for (int i = 128 * 4; i < 128 * 4 + 64; i++)
+            pad_untouched &= row[i] == 0xab;
+    }
+    EXPECT(rows_equal);
+    EXPECT(pad_untouched);
+    free(tight.pixels);
+    free(padded.pixels);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
+/* ---- settings -------------------------------------------------------------------------- */
+
+/* Given: the colour everywhere no box covers. None: alpha 0 there and 255 on the box (its
+ * front face covers pixels 24..39 both ways, render_cli_test.sh works it out). Scene (the
+ * drone's 0.1 0.1 0.15): 25.5 and 38.25 levels, rounded either way. */
+static void background_modes_fill_the_uncovered_pixels(void)
+{
+    mc_scene scene;
+    mc_scene_renderer *sr;
+    mc_image_view v = alloc_view(64, 64, 64 * 4), d = alloc_view(128, 128, 128 * 4);
+    mc_error err;
+    rgba p;
+
+    ASSERT(v.pixels && d.pixels);
+    sr = make(BOXES, &scene,
+              (mc_scene_renderer_desc){ .background_mode = MC_BACKGROUND_GIVEN,
+                                        .background = { 1.0f, 0.0f, 0.0f },
+                                        .shading = MC_SHADING_UNLIT });
+    ASSERT(sr);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 2, &v, NULL, &err), &err);
+    EXPECT_RGBA(pixel(&v, 2, 2), 255, 0, 0, 255);
+    EXPECT_RGBA(pixel(&v, 32, 32), 0, 0, 255, 255);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+
+    sr = make(BOXES, &scene, (mc_scene_renderer_desc){ .background_mode = MC_BACKGROUND_NONE });
+    ASSERT(sr);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 0, &v, NULL, &err), &err);
+    EXPECT_RGBA(pixel(&v, 2, 2), 0, 0, 0, 0);
+    EXPECT_EQ_INT(pixel(&v, 32, 32).a, 255);
+    EXPECT_EQ_INT(pixel(&v, 20, 32).a, 0);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+
+    sr = make(DRONE, &scene, (mc_scene_renderer_desc){ 0 });
+    ASSERT(sr);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 0, &d, NULL, &err), &err);
+    p = pixel(&d, 2, 2);
+    EXPECT(p.r >= 25 && p.r <= 26 && p.g >= 25 && p.g <= 26 && p.b >= 38 && p.b <= 39);
+    EXPECT_EQ_INT(p.a, 255);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+    free(v.pixels);
+    free(d.pixels);
+}
+
+/* A given size overrides the scene's; the box's front face still projects to the middle half
+ * both ways (fov 90 on a square output): pixels 24..39 of 64 become 12..19 of 32. */
+static void a_given_size_overrides_the_scenes(void)
+{
+    mc_scene scene;
+    mc_scene_renderer *sr =
+            make(BOXES, &scene,
+                 (mc_scene_renderer_desc){
+                         .width = 32, .height = 32, .msaa = 1, .shading = MC_SHADING_UNLIT });
+    mc_image_view v = alloc_view(32, 32, 32 * 4);
+    mc_renderer_info gl;
+    int w = 0, h = 0;
+    mc_error err;
+
+    ASSERT(sr && v.pixels);
+    mc_scene_renderer_get_info(sr, &w, &h, NULL, &gl);
+    EXPECT_EQ_INT(w, 32);
+    EXPECT_EQ_INT(h, 32);
+    EXPECT_EQ_INT(gl.samples, 1);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 0, &v, NULL, &err), &err);
+    EXPECT_RGBA(pixel(&v, 12, 12), 255, 0, 0, 255);
+    EXPECT_RGBA(pixel(&v, 19, 19), 255, 0, 0, 255);
+    EXPECT_RGBA(pixel(&v, 11, 16), 0, 0, 0, 255);
+    EXPECT_RGBA(pixel(&v, 20, 16), 0, 0, 0, 255);
+    free(v.pixels);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
+/* The overlay's dark box sits in the top-left corner; the rest is the white background. */
+static void overlay_burns_a_box_into_the_top_left_corner(void)
+{
+    mc_scene scene;
+    mc_scene_renderer *sr = make(BOXES, &scene,
+                                 (mc_scene_renderer_desc){ .background_mode = MC_BACKGROUND_GIVEN,
+                                                           .background = { 1.0f, 1.0f, 1.0f },
+                                                           .overlay = true });
+    mc_image_view v = alloc_view(64, 64, 64 * 4);
+    mc_error err;
+    rgba p;
+
+    ASSERT(sr && v.pixels);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 0, &v, NULL, &err), &err);
+    p = pixel(&v, 5, 5);
+    EXPECT(p.r < 255 && p.g < 255 && p.b < 255);
+    EXPECT_RGBA(pixel(&v, 60, 60), 255, 255, 255, 255);
+    free(v.pixels);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+static void a_wrong_view_or_frame_is_a_usage_error(void)
+{
+    mc_scene scene;
+    mc_scene_renderer *sr = make(BOXES, &scene, (mc_scene_renderer_desc){ 0 });
+    mc_image_view good = alloc_view(64, 64, 64 * 4);
+    mc_image_view small = { 32, 64, 64 * 4, good.pixels }, tall = { 64, 65, 64 * 4, good.pixels };
+    mc_image_view short_stride = { 64, 64, 63 * 4, good.pixels };
+    mc_image_view odd_stride = { 64, 64, 64 * 4 + 1, good.pixels };
+    mc_image_view none = { 64, 64, 64 * 4, NULL };
+    mc_error err;
+
+    ASSERT(sr && good.pixels);
+    EXPECT_EQ_INT(mc_scene_renderer_frame(sr, 0, &small, NULL, &err), MC_ERR_USAGE);
+    EXPECT_CONTAINS(err.msg, "64x64");
+    EXPECT_EQ_INT(mc_scene_renderer_frame(sr, 0, &tall, NULL, &err), MC_ERR_USAGE);
+    EXPECT_EQ_INT(mc_scene_renderer_frame(sr, 0, &short_stride, NULL, &err), MC_ERR_USAGE);
+    EXPECT_EQ_INT(mc_scene_renderer_frame(sr, 0, &odd_stride, NULL, &err), MC_ERR_USAGE);
+    EXPECT_EQ_INT(mc_scene_renderer_frame(sr, 0, &none, NULL, &err), MC_ERR_USAGE);
+    EXPECT_EQ_INT(mc_scene_renderer_frame(sr, 0, NULL, NULL, &err), MC_ERR_USAGE);
+    EXPECT_EQ_INT(mc_scene_renderer_frame(sr, -1, &good, NULL, &err), MC_ERR_USAGE);
+    EXPECT_EQ_INT(mc_scene_renderer_frame(sr, 6, &good, NULL, &err), MC_ERR_USAGE);
+    EXPECT_CONTAINS(err.msg, "0-5");
+    /* and the renderer still works after them */
+    EXPECT_OK(mc_scene_renderer_frame(sr, 5, &good, NULL, &err), &err);
+    free(good.pixels);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
+static void a_bad_desc_is_a_usage_error(void)
+{
+    mc_scene scene;
+    mc_scene_renderer *sr = (mc_scene_renderer *)&scene; /* must be reset to NULL */
+    mc_scene_renderer_desc d = { 0 };
+    mc_error err;
+
+    EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_USAGE);
+    EXPECT(sr == NULL);
+    EXPECT_EQ_INT(mc_scene_renderer_create(NULL, &sr, &err), MC_ERR_USAGE);
+    ASSERT_OK(mc_scene_load(BOXES, NULL, &scene, &err), &err);
+    d.scene = &scene;
+    d.fps = (mc_rate){ 24, 0 };
+    EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_USAGE);
+    d.fps = (mc_rate){ 0, 0 };
+    d.background_mode = (mc_background_mode)9;
+    EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_USAGE);
+    d.background_mode = MC_BACKGROUND_SCENE;
+    d.width = -4;
+    EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_USAGE);
+    d.width = 0;
+    d.msaa = 3;
+    EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_USAGE);
+    d.msaa = 0;
+    d.backend = MC_GL_EGL;
+    EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_GL);
+    EXPECT_CONTAINS(err.msg, "no EGL backend");
+    EXPECT(sr == NULL);
+    mc_scene_release(&scene);
+    mc_scene_renderer_release(NULL);
+}
+
+/* A material whose file is not an image: MC_ERR_IMAGE at the scene's material line (line 4,
+ * column 20: the path's opening quote). */
+static void a_texture_that_does_not_decode_is_an_image_error_at_its_line(void)
+{
+    char dir[1024], path[1100], scene_path[1100], cwd[1024];
+    mc_scene scene;
+    mc_scene_renderer *sr = NULL;
+    mc_scene_renderer_desc d = { 0 };
+    mc_error err;
+    FILE *f;
+
+    ASSERT(getcwd(cwd, sizeof cwd));
+    test_tmp_path(dir, sizeof dir, "bad_texture");
+    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
+    snprintf(path, sizeof path, "%s/not_an_image.png", dir);
+    f = fopen(path, "w");
+    ASSERT(f);
+    fputs("this is text\n", f);
+    fclose(f);
+    snprintf(scene_path, sizeof scene_path, "%s/scene.md5scene", dir);
+    f = fopen(scene_path, "w");
+    ASSERT(f);
+    fprintf(f,
+            "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"
+            "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n"
+            "    material \"box\" \"not_an_image.png\" }\n",
+            cwd, cwd);
+    fclose(f);
+    ASSERT_OK(mc_scene_load(scene_path, NULL, &scene, &err), &err);
+    d.scene = &scene;
+    EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_IMAGE);
+    EXPECT(sr == NULL);
+    EXPECT_EQ_INT(err.line, 4);
+    EXPECT_EQ_INT(err.col, 20);
+    mc_scene_release(&scene);
+}
+
+int main(int argc, char **argv)
+{
+    static const test_case cases[] = {
+        TEST_ENTRY(boxes_follow_the_cut_timeline_and_show_each_shots_box),
+        TEST_ENTRY(a_given_rate_resamples_the_timeline),
+        TEST_ENTRY(a_fractional_rate_is_exact),
+        TEST_ENTRY(frames_in_any_order_equal_frames_in_order),
+        TEST_ENTRY(two_renders_of_the_same_frame_are_identical),
+        TEST_ENTRY(a_padded_view_gets_the_same_rows),
+        TEST_ENTRY(background_modes_fill_the_uncovered_pixels),
+        TEST_ENTRY(a_given_size_overrides_the_scenes),
+        TEST_ENTRY(overlay_burns_a_box_into_the_top_left_corner),
+        TEST_ENTRY(a_wrong_view_or_frame_is_a_usage_error),
+        TEST_ENTRY(a_bad_desc_is_a_usage_error),
+        TEST_ENTRY(a_texture_that_does_not_decode_is_an_image_error_at_its_line),
+    };
+
+    return test_run(argc, argv, cases, TEST_COUNT(cases));
+}
