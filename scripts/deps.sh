@@ -9,8 +9,8 @@ packages=(build-essential cmake pkg-config libosmesa6-dev libavcodec-dev libavfo
 if [ "${1:-}" = "--test" ]; then
     # assimp: the independent implementation the pose tests agree with; ffmpeg: the command line
     # the video tests cross-check with; imagemagick and python3: pixel and JSON checks in the
-    # command-line tests; clang + its runtime: the libFuzzer targets.
-    packages+=(libassimp-dev ffmpeg imagemagick python3 clang libclang-rt-14-dev)
+    # command-line tests; file: reads a crafted PNG's header independently; clang + its runtime: the libFuzzer targets.
+    packages+=(libassimp-dev ffmpeg imagemagick python3 file clang libclang-rt-14-dev)
 fi
 
 missing=()

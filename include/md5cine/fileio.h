@@ -2,6 +2,7 @@
 #ifndef MC_FILEIO_H
 #define MC_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -37,5 +38,10 @@ mc_status mc_outfile_commit(mc_outfile *out, mc_error *err);
 
 /* Closes and removes the temporary file; safe to call twice or after commit. */
 void mc_outfile_abort(mc_outfile *out);
+
+/* Creates folder path and its missing parents (mkdir -p, mode 0777 less the umask); "" is
+ * fine. False with errno set on failure (ENOTDIR when a part is a file, ENAMETOOLONG for a
+ * path of 4096 bytes or more). */
+bool mc_mkdirs(const char *path);
 
 #endif

@@ -61,11 +61,28 @@ const char *mc_frames_path(const mc_frames_in *src);
 /* Number of frames (>= 1 after a successful open). */
 size_t mc_frames_count(const mc_frames_in *src);
 
+/* Frames the source's own index lists: for a video whose container gives a frame count above
+ * mc_frames_count (an MP4 cut short keeps its index while its packets stop early), that
+ * count; else mc_frames_count. Frames count .. listed - 1 exist but cannot be read. */
+size_t mc_frames_listed(const mc_frames_in *src);
+
 /* The number of the frame at index (0..count-1), in increasing order. -1 when out of range. */
 long mc_frames_number(const mc_frames_in *src, size_t index);
 
 /* Index of the frame numbered number, or false when there is none. */
 bool mc_frames_find(const mc_frames_in *src, long number, size_t *index);
+
+/* The file that holds the frame at index: the PNG's path for an image or a folder, the
+ * video's path for a video; owned by the source. NULL when index is out of range. Several
+ * threads may call it at once. */
+const char *mc_frames_file(const mc_frames_in *src, size_t index);
+
+/* The size of the frame at index without decoding its pixels: an image's or folder PNG's
+ * declared size (the file is read, its header checked as mc_image_probe does), a video's
+ * stream size. For an image or a folder it touches nothing in src, so several threads may
+ * call it at once. Errors: MC_ERR_IO (cannot read), MC_ERR_IMAGE (no image header, a side
+ * over MC_IMAGE_MAX_SIDE: "too large"), MC_ERR_USAGE (index out of range); *w, *h are 0. */
+mc_status mc_frames_size(const mc_frames_in *src, size_t index, int *w, int *h, mc_error *err);
 
 /* Reads the frame at index into *out. Images and folders read in any order; a video reads
  * forward only (an index below the last one read is MC_ERR_USAGE; skipping ahead decodes and

@@ -33,10 +33,21 @@ typedef struct mc_image {
  * MC_ERR_NOMEM. */
 mc_status mc_image_create(int width, int height, mc_image *img, mc_error *err);
 
+/* The size an image file held in memory declares in its header (a PNG's IHDR, a JPEG's frame
+ * header, ...), read without decoding any pixel, so that a small file declaring a huge image
+ * costs nothing. name as for mc_image_decode. Errors: MC_ERR_IMAGE "cannot read 'name':
+ * <reason>" (not an image, a header cut short, a side over MC_IMAGE_MAX_SIDE: reason
+ * "too large: WxH, over N pixels per side"), MC_ERR_LIMIT (len over INT_MAX bytes); *w and
+ * *h are then 0. */
+mc_status mc_image_probe(const void *data, size_t len, const char *name, int *w, int *h,
+                         mc_error *err);
+
 /* Decodes an image file held in memory (PNG, TGA, JPG, BMP, ...) into RGBA8, top row first.
- * name is the file name used in error messages (may be NULL: "<memory>"). On failure *img is
- * zeroed and err says "cannot read 'name': <reason>": MC_ERR_IMAGE (not an image, damaged, or
- * a side over MC_IMAGE_MAX_SIDE: reason "too large"), MC_ERR_LIMIT (len over INT_MAX bytes).
+ * The header is checked first (mc_image_probe): nothing is allocated for a declared size over
+ * the limit. name is the file name used in error messages (may be NULL: "<memory>"). On
+ * failure *img is zeroed and err says "cannot read 'name': <reason>": MC_ERR_IMAGE (not an
+ * image, damaged -- a PNG that ends before its last chunk: "truncated image data" --, or a
+ * side over MC_IMAGE_MAX_SIDE: "too large ..."), MC_ERR_LIMIT (len over INT_MAX bytes).
  * The data is only read; the caller keeps it. */
 mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_image *img,
                           mc_error *err);

@@ -12,7 +12,17 @@
  *
  * A reference that cannot be read to the end (a truncated video, a damaged PNG) does not stop
  * the check: the frames it could not give are rows of kind MC_REFCHECK_UNREADABLE with the
- * reason, and the check fails. */
+ * reason, and the check fails. After a video fails to decode, every later frame is such a row
+ * with the same reason (its decoder cannot be trusted past the damage).
+ *
+ * Sizes are compared before any pixel is decoded: a reference PNG's declared size (its header,
+ * mc_image_probe) that differs from the checked frame's is a MC_REFCHECK_SIZE row and the PNG
+ * is never decoded, so a small file declaring a huge image costs nothing.
+ *
+ * Threads: a folder or PNG reference may be checked from desc.threads callers at once (each
+ * reads and decodes its own reference file). A video reference reads forward only: its frames
+ * are read one caller at a time, and must be checked in increasing order (a frame below the
+ * last one read is an UNREADABLE row). */
 #ifndef MC_REFCHECK_H
 #define MC_REFCHECK_H
 
@@ -33,8 +43,10 @@ typedef struct mc_refcheck mc_refcheck;
 
 typedef struct mc_refcheck_desc {
     const char *reference; /* folder, PNG or video; in update mode a folder that may not exist */
-    int width, height;     /* size of the frames that will be checked */
-    mc_compare_opts opts;  /* limits; .lossy is set from the reference's kind */
+    const char *candidate; /* what the frames come from, named in the JSON; NULL: none */
+    int width, height;     /* size of the frames that will be checked (the buffers' size); a
+                              frame of another size is a SIZE row */
+    mc_compare_opts opts;  /* limits; .lossy is turned on when the reference is a video */
     const char *diff_dir;  /* where failing frames go; NULL: nothing is written */
     bool update;           /* write missing/failing frames into the reference folder */
     mc_frame_no offset;    /* frame k is checked against reference frame k - offset */
@@ -49,32 +61,38 @@ typedef enum mc_refcheck_kind {
     MC_REFCHECK_UNREADABLE, /* the reference frame exists but could not be read */
 } mc_refcheck_kind;
 
+/* Most rows of the table listed one by one (the rest are only counted). */
+#define MC_REFCHECK_MAX_LISTED 1000
+
 /* One checked frame. */
 typedef struct mc_refcheck_row {
-    mc_frame_no frame;     /* the checked frame's number */
+    mc_frame_no frame;          /* the checked frame's number */
     mc_refcheck_kind kind;
-    mc_compare_result r;   /* metrics (FAILED and PASSED) */
-    char reasons[200];     /* why it failed, "" when it passed */
-    char written[4160];    /* the file written for it, "" when none */
+    mc_compare_result r;        /* metrics (FAILED and PASSED) */
+    int ref_width, ref_height;  /* the reference frame's (declared) size; 0 when unknown */
+    char reasons[512];          /* why it did not pass, "" when it passed */
+    const char *written;        /* the file written for it (owned by the checker); NULL: none */
 } mc_refcheck_row;
 
 typedef struct mc_refcheck_summary {
-    int64_t checked, passed, failed, missing, unreadable, written;
-    bool lossy; /* the reference is a video: lossy limits */
+    int64_t checked, passed, failed, missing, unreadable, written; /* failed counts SIZE rows */
+    bool lossy; /* the lossy limits apply (the reference is a video, or opts asked for them) */
     bool ok;    /* every checked frame passed (or, in update mode, was written) */
 } mc_refcheck_summary;
 
-/* Opens the reference and allocates every buffer a check needs. *out is NULL on failure.
- * Errors name the reference: MC_ERR_IO (missing, unreadable), MC_ERR_IMAGE, MC_ERR_USAGE
- * (update mode on a file), MC_ERR_NOMEM. */
+/* Opens the reference and allocates every pixel buffer a check needs (the table of rows grows
+ * as frames are checked). *out is NULL on failure. Errors name the reference: MC_ERR_IO
+ * (missing, unreadable, a diff folder that cannot be made), MC_ERR_IMAGE, MC_ERR_USAGE (update
+ * mode on a file or a video, a size or thread count out of range), MC_ERR_NOMEM. */
 mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_error *err);
 
 /* Frees everything; NULL is fine. */
 void mc_refcheck_release(mc_refcheck *c);
 
-/* Checks frame k (the desc's size) and records its row. thread: 0 .. threads - 1, one caller
- * per index at a time. A failing frame is not an error: only a failure to write a diff file
- * (MC_ERR_IO) or MC_ERR_NOMEM is. */
+/* Checks frame k and records its row. thread: 0 .. threads - 1, one caller per index at a
+ * time. frame->pixels may be NULL when its size differs from the desc's: the row is then
+ * SIZE without reading anything. A failing frame is not an error: only a failure to write a
+ * diff or reference file (MC_ERR_IO), MC_ERR_NOMEM, or a bad argument (MC_ERR_USAGE) is. */
 mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *frame,
                             mc_frame_no k, mc_error *err);
 
@@ -84,10 +102,13 @@ void mc_refcheck_get_summary(const mc_refcheck *c, mc_refcheck_summary *out);
 size_t mc_refcheck_row_count(const mc_refcheck *c);
 const mc_refcheck_row *mc_refcheck_row_at(const mc_refcheck *c, size_t i);
 
-/* The table of rows that did not pass and the summary lines, as md5cine prints them. */
+/* The table of rows that did not pass (the first MC_REFCHECK_MAX_LISTED) and the summary
+ * lines, as md5cine prints them. */
 void mc_refcheck_print_table(const mc_refcheck *c, FILE *to);
 
-/* One JSON object: summary and every row. */
+/* One JSON object: reference, candidate, limits, every row, summary. A row's keys are the same
+ * for every kind ("kind": "passed" | "failed" | "missing" | "size" | "unreadable"); metrics
+ * that were not measured are null. */
 void mc_refcheck_print_json(const mc_refcheck *c, FILE *to);
 
 #ifdef __cplusplus

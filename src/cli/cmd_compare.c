@@ -1,6 +1,7 @@
-/* md5cine compare A B: frame-by-frame comparison of two frame sources (PNG, folder, video). */
+/* md5cine compare A B: frame-by-frame comparison of two frame sources (PNG, folder, video):
+ * A is the reference of a reference check (refcheck.h) that B's frames are fed to. */
 #include <errno.h>
-#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <md5cine/compare.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
+#include <md5cine/refcheck.h>
 
 #include "cli.h"
 
@@ -18,21 +20,12 @@ typedef struct compare_args {
     mc_compare_opts opts;
 } compare_args;
 
-/* One compared pair, kept for the report. */
-typedef struct pair_row {
-    long number;
-    mc_compare_result r;
-} pair_row;
-
 typedef struct compare_run {
     const compare_args *args;
     mc_frames_in *a, *b;
-    mc_compare_opts lim; /* the limits in force */
-    mc_compare_work work;
-    uint8_t *diff;       /* diff image buffer */
-    size_t diff_cap;
-    pair_row *rows;
-    size_t nrows, ndiffer;
+    mc_refcheck *check; /* A is the reference, B's frames are checked */
+    int width, height;  /* the size the check is made for */
+    bool bad_input;     /* a frame pair of different sizes, an unreadable reference frame */
 } compare_run;
 
 static const char usage_text[] =
@@ -192,190 +185,154 @@ static int check_frame_sets(const compare_run *run)
     return MC_EXIT_OK;
 }
 
-static int write_diff(compare_run *run, const mc_frame *fa, const mc_frame *fb)
+/* The pairs compared: B's frame at index *ib, checked as frame *k (the number A's frame has).
+ * Returns the number of pairs, or -1 after printing a missing frame. */
+static long pairs(const compare_run *run, size_t i, size_t *ib, long *k)
 {
-    size_t need = (size_t)fa->width * (size_t)fa->height * 4;
-    char path[4096];
+    bool a_single = mc_frames_kind_of(run->a) == MC_FRAMES_IMAGE;
+    bool b_single = mc_frames_kind_of(run->b) == MC_FRAMES_IMAGE;
+    size_t ia;
+
+    if (a_single && !b_single) {
+        *k = mc_frames_number(run->a, 0);
+        if (!mc_frames_find(run->b, *k, ib))
+            return missing_frame(*k, mc_frames_path(run->a), mc_frames_path(run->b)), -1;
+        return 1;
+    }
+    if (b_single && !a_single) {
+        *ib = 0;
+        *k = mc_frames_number(run->b, 0);
+        if (!mc_frames_find(run->a, *k, &ia))
+            return missing_frame(*k, mc_frames_path(run->b), mc_frames_path(run->a)), -1;
+        return 1;
+    }
+    *ib = a_single ? 0 : i;
+    *k = a_single ? mc_frames_number(run->a, 0) : mc_frames_number(run->b, i);
+    return a_single ? 1 : (long)mc_frames_count(run->b);
+}
+
+/* The size the check is made for: the declared size of the first pair when both sides agree,
+ * else the smaller one, so that a file declaring a huge size never sets the buffers. */
+static int check_size(const compare_run *run, int *w, int *h)
+{
+    size_t ib, ia;
+    long k;
+    int aw = 0, ah = 0;
     mc_error err;
 
-    if (need > run->diff_cap) {
-        uint8_t *p = realloc(run->diff, need);
-        if (!p) {
-            fprintf(stderr, "md5cine: error: out of memory for a diff image\n");
-            return MC_EXIT_RUNTIME;
-        }
-        run->diff = p;
-        run->diff_cap = need;
-    }
-    mc_compare_diff_image(fa->rgba, fa->stride, fb->rgba, fb->stride, fa->width, fa->height,
-                          &run->lim, run->diff, (size_t)fa->width * 4);
-    snprintf(path, sizeof path, "%s/diff_%05ld.png", run->args->diff_dir, fa->number);
-    if (mc_png_write(path, run->diff, fa->width, fa->height, (size_t)fa->width * 4, 0, &err) !=
-        MC_OK) {
-        mc_diag_print(stderr, "error", &err);
-        return MC_EXIT_RUNTIME;
+    if (pairs(run, 0, &ib, &k) < 0)
+        return MC_EXIT_INPUT;
+    if (mc_frames_size(run->b, ib, w, h, &err) != MC_OK)
+        return input_error(&err);
+    if (mc_frames_find(run->a, k, &ia) && mc_frames_size(run->a, ia, &aw, &ah, &err) == MC_OK &&
+        (double)aw * ah < (double)*w * *h) {
+        *w = aw;
+        *h = ah;
     }
     return MC_EXIT_OK;
 }
 
-/* Reads, checks sizes, compares and (when asked) writes the diff of one pair. */
-static int compare_pair(compare_run *run, size_t ia, size_t ib)
+static int open_check(compare_run *run)
 {
-    mc_frame fa, fb;
+    mc_refcheck_desc d;
     mc_error err;
-    pair_row *row = &run->rows[run->nrows];
+    int rc;
 
-    if (mc_frames_read(run->a, ia, &fa, &err) != MC_OK ||
-        mc_frames_read(run->b, ib, &fb, &err) != MC_OK)
+    memset(&d, 0, sizeof d);
+    rc = check_size(run, &d.width, &d.height);
+    if (rc != MC_EXIT_OK)
+        return rc;
+    d.reference = run->args->a;
+    d.candidate = run->args->b;
+    d.opts = run->args->opts;
+    d.opts.lossy = d.opts.lossy || mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO;
+    d.diff_dir = run->args->diff_dir;
+    d.threads = 1;
+    run->width = d.width;
+    run->height = d.height;
+    if (mc_refcheck_open(&d, &run->check, &err) != MC_OK)
         return input_error(&err);
-    if (fa.width != fb.width || fa.height != fb.height) {
-        fprintf(stderr, "md5cine: error: frame %ld: '%s' is %dx%d but '%s' is %dx%d\n",
-                fa.number, fa.name, fa.width, fa.height, fb.name, fb.width, fb.height);
-        return MC_EXIT_INPUT;
+    return MC_EXIT_OK;
+}
+
+/* Says why the row just recorded for frame k is bad input. */
+static void report_bad_row(compare_run *run, const mc_image_view *v, const char *b_name, long k)
+{
+    const mc_refcheck_row *row =
+            mc_refcheck_row_at(run->check, mc_refcheck_row_count(run->check) - 1);
+    size_t ia = 0;
+
+    if (!row || (row->kind != MC_REFCHECK_SIZE && row->kind != MC_REFCHECK_UNREADABLE))
+        return;
+    run->bad_input = true;
+    mc_frames_find(run->a, k, &ia);
+    if (row->kind == MC_REFCHECK_SIZE)
+        fprintf(stderr, "md5cine: error: frame %ld: '%s' is %dx%d but '%s' is %dx%d\n", k,
+                mc_frames_file(run->a, ia), row->ref_width, row->ref_height, b_name, v->width,
+                v->height);
+    else
+        fprintf(stderr, "md5cine: error: frame %ld: %s\n", k, row->reasons);
+}
+
+/* Feeds B's frame at index ib to the check: decoded only when its declared size is the one
+ * the check expects. */
+static int check_pair(compare_run *run, size_t ib, long k)
+{
+    mc_image_view v = { 0, 0, 0, NULL };
+    mc_frame fb;
+    mc_error err;
+
+    if (mc_frames_size(run->b, ib, &v.width, &v.height, &err) != MC_OK)
+        return input_error(&err);
+    if (v.width == run->width && v.height == run->height) {
+        if (mc_frames_read(run->b, ib, &fb, &err) != MC_OK)
+            return input_error(&err);
+        v.width = fb.width;
+        v.height = fb.height;
+        v.stride = fb.stride;
+        v.pixels = (uint8_t *)(uintptr_t)fb.rgba; /* only read; the view has no const form */
     }
-    if (mc_compare_rgba(fa.rgba, fa.stride, fb.rgba, fb.stride, fa.width, fa.height, &run->lim,
-                        &run->work, &row->r, &err) != MC_OK)
-        return input_error(&err);
-    row->number = fa.number;
-    run->nrows++;
-    if (row->r.pass)
-        return MC_EXIT_OK;
-    run->ndiffer++;
-    return run->args->diff_dir ? write_diff(run, &fa, &fb) : MC_EXIT_OK;
+    if (mc_refcheck_frame(run->check, 0, &v, k, &err) != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        return err.code == MC_ERR_USAGE ? MC_EXIT_INPUT : MC_EXIT_RUNTIME;
+    }
+    report_bad_row(run, &v, mc_frames_file(run->b, ib), k);
+    return MC_EXIT_OK;
 }
 
 static int compare_all(compare_run *run)
 {
-    bool a_single = mc_frames_kind_of(run->a) == MC_FRAMES_IMAGE;
-    bool b_single = mc_frames_kind_of(run->b) == MC_FRAMES_IMAGE;
-    size_t n = mc_frames_count(run->a), k;
+    size_t ib;
+    long k, n = pairs(run, 0, &ib, &k);
 
-    run->rows = calloc(n, sizeof *run->rows);
-    if (!run->rows) {
-        fprintf(stderr, "md5cine: error: out of memory\n");
-        return MC_EXIT_RUNTIME;
-    }
-    if (a_single && b_single)
-        return compare_pair(run, 0, 0);
-    if (a_single || b_single) {
-        mc_frames_in *one = a_single ? run->a : run->b, *many = a_single ? run->b : run->a;
-        long num = mc_frames_number(one, 0);
-        if (!mc_frames_find(many, num, &k))
-            return missing_frame(num, mc_frames_path(one), mc_frames_path(many));
-        return a_single ? compare_pair(run, 0, k) : compare_pair(run, k, 0);
-    }
-    for (size_t i = 0; i < n; i++) {
+    for (long i = 0; i < n; i++) {
         int rc;
-        mc_frames_find(run->b, mc_frames_number(run->a, i), &k);
-        rc = compare_pair(run, i, k);
+
+        pairs(run, (size_t)i, &ib, &k);
+        rc = check_pair(run, ib, k);
         if (rc != MC_EXIT_OK)
             return rc;
     }
-    return MC_EXIT_OK;
-}
-
-static void print_json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
-static void print_json_frame(const compare_run *run, const pair_row *row)
-{
-    char reasons[512];
-
-    mc_compare_reasons(&row->r, &run->lim, reasons, sizeof reasons);
-    printf("{\"frame\": %ld, \"pass\": %s, \"max_diff\": %d, \"max_at\": [%d, %d], "
-           "\"mean_diff\": %.6f, ",
-           row->number, row->r.pass ? "true" : "false", row->r.max_diff, row->r.max_x,
-           row->r.max_y, row->r.mean_diff);
-    if (isinf(row->r.psnr))
-        printf("\"psnr\": null, ");
-    else
-        printf("\"psnr\": %.4f, ", row->r.psnr);
-    printf("\"over_pixels\": %zu, \"over_share\": %.8f, \"ssim\": %.6f, \"reasons\": ",
-           row->r.over_pixels, row->r.over_share, row->r.ssim);
-    print_json_string(reasons);
-    putchar('}');
-}
-
-static void print_json(const compare_run *run)
-{
-    const mc_compare_opts *l = &run->lim;
-
-    printf("{\"a\": ");
-    print_json_string(run->args->a);
-    printf(", \"b\": ");
-    print_json_string(run->args->b);
-    printf(", \"limits\": {\"mode\": \"%s\", \"threshold\": %d, \"max_failing_share\": %g, "
-           "\"max_diff\": %d, \"min_ssim\": %g, \"min_psnr\": %g},\n \"frames\": [",
-           l->lossy ? "lossy" : "lossless", l->threshold, l->max_failing_share,
-           l->max_diff_limit, l->min_ssim, l->min_psnr);
-    for (size_t i = 0; i < run->nrows; i++) {
-        printf(i ? ",\n  " : "\n  ");
-        print_json_frame(run, &run->rows[i]);
-    }
-    printf("],\n \"summary\": {\"compared\": %zu, \"differ\": %zu, \"pass\": %s}}\n", run->nrows,
-           run->ndiffer, run->ndiffer ? "false" : "true");
-}
-
-static void print_table(const compare_run *run)
-{
-    char reasons[512], psnr[32];
-    bool header = false;
-
-    for (size_t i = 0; i < run->nrows; i++) {
-        const pair_row *row = &run->rows[i];
-        if (row->r.pass)
-            continue;
-        if (!header)
-            printf("%7s %5s %8s %8s %8s %8s  %s\n", "frame", "max", "mean", "PSNR", "%over",
-                   "SSIM", "reasons");
-        header = true;
-        mc_compare_reasons(&row->r, &run->lim, reasons, sizeof reasons);
-        snprintf(psnr, sizeof psnr, isinf(row->r.psnr) ? "inf" : "%.2f", row->r.psnr);
-        printf("%7ld %5d %8.3f %8s %8.3f %8.5f  %s\n", row->number, row->r.max_diff,
-               row->r.mean_diff, psnr, 100.0 * row->r.over_share, row->r.ssim, reasons);
-    }
-    if (run->ndiffer)
-        printf("compared %zu frame%s: %zu differ\n", run->nrows, run->nrows == 1 ? "" : "s",
-               run->ndiffer);
-    else
-        printf("all %zu frame%s match\n", run->nrows, run->nrows == 1 ? "" : "s");
+    return n < 0 ? MC_EXIT_INPUT : MC_EXIT_OK;
 }
 
 static int open_sources(compare_run *run)
 {
     mc_error err;
+    int rc;
 
     if (mc_frames_open(run->args->a, &run->a, &err) != MC_OK ||
         mc_frames_open(run->args->b, &run->b, &err) != MC_OK)
         return input_error(&err);
-    run->lim = run->args->opts;
-    run->lim.lossy = run->lim.lossy || mc_frames_kind_of(run->a) == MC_FRAMES_VIDEO ||
-                     mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO;
-    mc_compare_effective(&run->lim, &run->lim);
-    if (run->args->diff_dir && !mc_cli_mkdirs(run->args->diff_dir)) {
-        fprintf(stderr, "md5cine: error: cannot create folder '%s': %s\n", run->args->diff_dir,
-                strerror(errno));
-        return MC_EXIT_RUNTIME;
-    }
-    return check_frame_sets(run);
+    rc = check_frame_sets(run);
+    return rc != MC_EXIT_OK ? rc : open_check(run);
 }
 
 int mc_cmd_compare(int argc, char **argv)
 {
     compare_args ca = { 0 };
     compare_run run = { 0 };
+    mc_refcheck_summary s;
     int rc = parse_args(argc, argv, &ca);
 
     if (rc >= 0)
@@ -386,15 +343,15 @@ int mc_cmd_compare(int argc, char **argv)
         rc = compare_all(&run);
     if (rc == MC_EXIT_OK && !ca.quiet) {
         if (ca.json)
-            print_json(&run);
+            mc_refcheck_print_json(run.check, stdout);
         else
-            print_table(&run);
+            mc_refcheck_print_table(run.check, stdout);
     }
-    if (rc == MC_EXIT_OK && run.ndiffer)
-        rc = MC_EXIT_DIFFERENT;
-    free(run.rows);
-    free(run.diff);
-    mc_compare_work_release(&run.work);
+    if (rc == MC_EXIT_OK) {
+        mc_refcheck_get_summary(run.check, &s);
+        rc = run.bad_input ? MC_EXIT_INPUT : s.ok ? MC_EXIT_OK : MC_EXIT_DIFFERENT;
+    }
+    mc_refcheck_release(run.check);
     mc_frames_release(run.a);
     mc_frames_release(run.b);
     return rc;

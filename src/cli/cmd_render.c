@@ -49,8 +49,7 @@ typedef struct render_run {
     size_t shot_count;
     mc_scene_renderer *sr;
     mc_encoder *enc;
-    mc_ref_check ref;
-    bool has_ref;
+    mc_refcheck *ref; /* NULL without --reference */
     mc_sink sink;
     mc_pipeline *pipe;
     mc_progress prog;
@@ -171,20 +170,32 @@ static void default_diff_dir(const render_run *run, char *out, size_t cap)
     snprintf(out, cap, "%s.diff", n > 0 ? buf : "render");
 }
 
+/* Sink threads: an encoder, and a video reference (read forward only), need frames in order;
+ * PNG files and a folder reference may be handled in parallel. */
+static int sink_threads(const render_run *run, bool video_reference)
+{
+    return run->o->out_kind == MC_OUT_VIDEO || video_reference ? 1 : 2;
+}
+
 static int open_reference(render_run *run)
 {
     char diff[MC_PATH_CAP];
+    mc_refcheck_desc d;
     mc_error e;
 
     if (!run->o->reference)
         return -1;
     default_diff_dir(run, diff, sizeof diff);
-    if (mc_ref_check_open(&run->ref, run->o->reference, run->o->update_reference, run->width,
-                          run->height, diff, &e) != MC_OK) {
-        mc_ref_check_release(&run->ref);
+    memset(&d, 0, sizeof d);
+    d.reference = run->o->reference;
+    d.candidate = run->o->out ? run->o->out : run->o->scene;
+    d.width = run->width;
+    d.height = run->height;
+    d.diff_dir = diff;
+    d.update = run->o->update_reference;
+    d.threads = sink_threads(run, false);
+    if (mc_refcheck_open(&d, &run->ref, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_NOMEM);
-    }
-    run->has_ref = true;
     return -1;
 }
 
@@ -289,9 +300,15 @@ static int open_pipeline(render_run *run)
     s->enc = run->enc;
     s->pattern = run->o->out_kind == MC_OUT_PNG ? &run->o->pattern : NULL;
     s->png_alpha = run->o->bg_mode == MC_BG_NONE;
-    s->ref = run->has_ref ? &run->ref : NULL;
-    /* An encoder and a reference need frames in order; PNG files may be written in parallel. */
-    s->threads = s->enc || s->ref ? 1 : 2;
+    s->ref = run->ref;
+    if (s->ref) {
+        mc_refcheck_summary rs;
+
+        mc_refcheck_get_summary(s->ref, &rs);
+        s->threads = sink_threads(run, rs.lossy);
+    } else {
+        s->threads = sink_threads(run, false);
+    }
     s->per_thread = calloc((size_t)s->threads, sizeof *s->per_thread);
     if (!s->per_thread)
         return out_of_memory();
@@ -450,6 +467,7 @@ static int run_frames(render_run *run)
 {
     const mc_render_opts *o = run->o;
     bool video_out = o->out_kind == MC_OUT_VIDEO && strcmp(o->out, "-") == 0;
+    mc_refcheck_summary rs;
     mc_error e;
     mc_status st;
     double t0 = mc_cli_now();
@@ -475,12 +493,14 @@ static int run_frames(render_run *run)
     if (o->stats)
         print_stats(run);
     report_output(run, true, false);
-    if (!run->has_ref)
+    if (!run->ref)
         return MC_EXIT_OK;
-    mc_ref_check_report(&run->ref, run->info);
-    if (!o->update_reference && run->ref.failed + run->ref.missing > 0)
-        return MC_EXIT_DIFFERENT;
-    return MC_EXIT_OK;
+    if (o->json)
+        mc_refcheck_print_json(run->ref, run->info);
+    else
+        mc_refcheck_print_table(run->ref, run->info);
+    mc_refcheck_get_summary(run->ref, &rs);
+    return rs.ok ? MC_EXIT_OK : MC_EXIT_DIFFERENT;
 }
 
 static void release(render_run *run)
@@ -488,7 +508,7 @@ static void release(render_run *run)
     mc_pipeline_release(run->pipe);
     mc_encoder_release(run->enc);
     mc_scene_renderer_release(run->sr);
-    mc_ref_check_release(&run->ref);
+    mc_refcheck_release(run->ref);
     if (run->sink.per_thread) {
         for (int i = 0; i < run->sink.threads; i++) {
             mc_png_buf_release(&run->sink.per_thread[i].png);

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <md5cine/fileio.h>
+
 #include "cli.h"
 
 /* Copies line `line` (1-based) of the file into out without its newline; false if the file
@@ -104,33 +106,7 @@ int mc_usage_error(const char *fmt, ...)
 
 bool mc_cli_mkdirs(const char *path)
 {
-    char buf[4096];
-    size_t n = strlen(path);
-    struct stat sb;
-
-    if (n == 0)
-        return true;
-    if (n >= sizeof buf) {
-        errno = ENAMETOOLONG;
-        return false;
-    }
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != '\0')
-            continue;
-        char keep = buf[i];
-
-        buf[i] = '\0';
-        if (stat(buf, &sb) != 0) {
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return false;
-        } else if (!S_ISDIR(sb.st_mode)) {
-            errno = ENOTDIR;
-            return false;
-        }
-        buf[i] = keep;
-    }
-    return true;
+    return mc_mkdirs(path);
 }
 
 double mc_cli_now(void)

@@ -34,6 +34,7 @@ static const char usage_text[] =
         "  --diff DIR            where failing frames and difference pictures go (default: beside\n"
         "                        the output: OUT without extension + '.diff', or REF + '.diff')\n"
         "  --update-reference    write missing and failing frames into the folder REF instead\n"
+        "  --json                print the reference check as one JSON object (compare's form)\n"
         "exit status: 0 done, 1 frames differ from the reference, 2 bad input or usage,\n"
         "3 runtime failure (GL, encoder, I/O), 130 interrupted (SIGINT), 143 (SIGTERM)\n";
 
@@ -375,6 +376,8 @@ static int flag_option(const char *arg, mc_render_opts *o)
         o->stats = true;
     else if (strcmp(arg, "--update-reference") == 0)
         o->update_reference = true;
+    else if (strcmp(arg, "--json") == 0)
+        o->json = true;
     else
         return 0;
     return -1;
@@ -408,6 +411,8 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("render needs -o OUT (or --reference REF)");
     if (o->update_reference && !o->reference)
         return mc_usage_error("--update-reference needs --reference REF");
+    if (o->json && !o->reference)
+        return mc_usage_error("--json needs --reference REF");
     return classify_output(o);
 }
 

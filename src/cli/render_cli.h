@@ -14,6 +14,7 @@
 #include <md5cine/encode.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
+#include <md5cine/refcheck.h>
 #include <md5cine/render.h>
 #include <md5cine/scene.h>
 #include <md5cine/view.h>
@@ -22,8 +23,6 @@
 
 #define MC_PATH_CAP 4096
 
-/* Most failing reference frames listed one by one (the rest are only counted). */
-#define MC_REF_MAX_LISTED 1000
 
 /* A PNG file name with one printf-style frame number ("frames/%05d.png"), kept split so that
  * no user text is ever used as a printf format. */
@@ -67,6 +66,7 @@ typedef struct mc_render_opts {
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
     bool update_reference;
+    bool json; /* --json: the reference check as one JSON object */
 } mc_render_opts;
 
 /* Parses argv (argv[0] is "render"). Returns -1 when the render should go ahead, else the
@@ -85,36 +85,6 @@ void mc_png_pattern_dir(const mc_png_pattern *p, char *out, size_t cap);
 
 /* ---- render_sink.c: where finished frames go (one pipeline sink). ---- */
 
-/* One failing (or missing, or rewritten) reference frame, for the final table. */
-typedef struct mc_ref_row {
-    int64_t frame;
-    int kind; /* MC_REF_* */
-    mc_compare_result r;
-    char reasons[200];
-    char written[MC_PATH_CAP + 64]; /* file written for it ("" when none) */
-} mc_ref_row;
-
-enum {
-    MC_REF_FAILED = 1, /* compared and failed */
-    MC_REF_MISSING,    /* no reference frame with that number */
-    MC_REF_SIZE,       /* the reference has another size */
-};
-
-typedef struct mc_ref_check {
-    const char *path;  /* REF */
-    mc_frames_in *src; /* NULL when REF is an empty or new folder (update mode) */
-    bool update;       /* write missing/failing frames into REF instead of failing */
-    mc_compare_opts opts;
-    mc_compare_work work;
-    char diff_dir[MC_PATH_CAP];
-    bool diff_made;
-    uint8_t *diff; /* width * height * 4, the difference picture */
-    int width, height;
-    int64_t checked, passed, failed, missing, written;
-    mc_ref_row *rows; /* MC_REF_MAX_LISTED */
-    size_t num_rows;
-} mc_ref_check;
-
 /* Per sink thread: scratch memory and time spent in each job (seconds). */
 typedef struct mc_sink_thread {
     mc_png_buf png;
@@ -128,23 +98,12 @@ typedef struct mc_sink {
     mc_encoder *enc;               /* NULL: no video */
     const mc_png_pattern *pattern; /* NULL: no PNG sequence */
     bool png_alpha;                /* RGBA PNGs (--background none) */
-    mc_ref_check *ref;             /* NULL: no reference */
+    mc_refcheck *ref;              /* NULL: no reference */
     int threads;
     mc_sink_thread *per_thread; /* threads entries */
 } mc_sink;
 
 /* The mc_sink_fn of the pipeline: user is an mc_sink. */
 mc_status mc_sink_frame(void *user, int thread, const uint8_t *rgba, int64_t frame, mc_error *err);
-
-/* Opens REF (or prepares an empty folder in update mode), allocates the comparison buffers.
- * diff_dir: where failing frames and difference pictures go. */
-mc_status mc_ref_check_open(mc_ref_check *c, const char *path, bool update, int width, int height,
-                            const char *diff_dir, mc_error *err);
-
-/* Prints the table of failing frames and the summary to `to`. */
-void mc_ref_check_report(const mc_ref_check *c, FILE *to);
-
-/* Frees everything; accepts a zeroed struct. */
-void mc_ref_check_release(mc_ref_check *c);
 
 #endif

@@ -148,3 +148,34 @@ void mc_outfile_abort(mc_outfile *out)
         out->tmp[0] = '\0';
     }
 }
+
+bool mc_mkdirs(const char *path)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    struct stat sb;
+
+    if (n == 0)
+        return true;
+    if (n >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] != '/' && buf[i] != '\0')
+            continue;
+        char keep = buf[i];
+
+        buf[i] = '\0';
+        if (stat(buf, &sb) != 0) {
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return false;
+        } else if (!S_ISDIR(sb.st_mode)) {
+            errno = ENOTDIR;
+            return false;
+        }
+        buf[i] = keep;
+    }
+    return true;
+}

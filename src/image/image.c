@@ -15,6 +15,7 @@
 #include <md5cine/image.h>
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,22 +84,118 @@ mc_status mc_image_create(int width, int height, mc_image *img, mc_error *err)
     return MC_OK;
 }
 
-mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_image *img,
-                          mc_error *err)
-{
-    int w = 0, h = 0, n = 0;
-    unsigned char *px;
+static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 
-    memset(img, 0, sizeof *img);
+static bool is_png(const unsigned char *p, size_t len)
+{
+    return len >= 8 && memcmp(p, png_signature, 8) == 0;
+}
+
+static long png_u32(const unsigned char *p)
+{
+    return (long)((unsigned long)p[0] << 24 | (unsigned long)p[1] << 16 |
+                  (unsigned long)p[2] << 8 | (unsigned long)p[3]);
+}
+
+/* A PNG's declared size: the first chunk must be IHDR (PNG spec 5.6), width and height its
+ * first two 4-byte big-endian fields. False when the header is missing or cut short. */
+static bool png_ihdr(const unsigned char *p, size_t len, long *w, long *h)
+{
+    if (len < 8 + 8 + 13 || png_u32(p + 8) != 13 || memcmp(p + 12, "IHDR", 4) != 0)
+        return false;
+    *w = png_u32(p + 16);
+    *h = png_u32(p + 20);
+    return true;
+}
+
+/* True when data is a PNG whose chunks run past the end of the data before its IEND chunk:
+ * a file cut short. stb_image gives no reason for some of these. */
+static bool png_truncated(const unsigned char *p, size_t len)
+{
+    size_t at = 8;
+
+    if (!is_png(p, len))
+        return false;
+    while (len - at >= 12) {
+        size_t n = (size_t)png_u32(p + at);
+
+        if (memcmp(p + at + 4, "IEND", 4) == 0)
+            return false;
+        if (n > len - at - 12)
+            return true;
+        at += n + 12;
+    }
+    return true;
+}
+
+mc_status mc_image_probe(const void *data, size_t len, const char *name, int *w, int *h,
+                         mc_error *err)
+{
+    int n = 0;
+
+    *w = 0;
+    *h = 0;
     if (!name)
         name = "<memory>";
     if (len > INT_MAX)
         return mc_error_set(err, MC_ERR_LIMIT, name, 0, 0, "cannot read '%s': file too large",
                             name);
-    px = stbi_load_from_memory(data, (int)len, &w, &h, &n, 4);
-    if (!px)
+    if (is_png(data, len)) {
+        long pw, ph;
+
+        if (!png_ihdr(data, len, &pw, &ph))
+            return mc_error_set(err, MC_ERR_IMAGE, name, 0, 0,
+                                "cannot read '%s': no PNG header (IHDR)", name);
+        if (pw < 1 || ph < 1 || pw > MC_IMAGE_MAX_SIDE || ph > MC_IMAGE_MAX_SIDE)
+            return mc_error_set(err, MC_ERR_IMAGE, name, 0, 0,
+                                "cannot read '%s': too large: %ldx%ld, over %d pixels per side",
+                                name, pw, ph, MC_IMAGE_MAX_SIDE);
+        *w = (int)pw;
+        *h = (int)ph;
+        return MC_OK;
+    }
+    if (!stbi_info_from_memory(data, (int)len, w, h, &n)) {
+        const char *why = stbi_failure_reason();
+
+        *w = 0;
+        *h = 0;
         return mc_error_set(err, MC_ERR_IMAGE, name, 0, 0, "cannot read '%s': %s", name,
-                            stbi_failure_reason());
+                            why && why[0] ? why : "not an image");
+    }
+    if (*w < 1 || *h < 1 || *w > MC_IMAGE_MAX_SIDE || *h > MC_IMAGE_MAX_SIDE) {
+        mc_status st = mc_error_set(err, MC_ERR_IMAGE, name, 0, 0,
+                                    "cannot read '%s': too large: %dx%d, over %d pixels per side",
+                                    name, *w, *h, MC_IMAGE_MAX_SIDE);
+        *w = 0;
+        *h = 0;
+        return st;
+    }
+    return MC_OK;
+}
+
+mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_image *img,
+                          mc_error *err)
+{
+    int w = 0, h = 0, n = 0;
+    unsigned char *px;
+    const char *why;
+    mc_status st;
+
+    memset(img, 0, sizeof *img);
+    if (!name)
+        name = "<memory>";
+    st = mc_image_probe(data, len, name, &w, &h, err);
+    if (st != MC_OK)
+        return st;
+    px = stbi_load_from_memory(data, (int)len, &w, &h, &n, 4);
+    if (!px) {
+        why = stbi_failure_reason();
+        if (png_truncated(data, len))
+            why = "truncated image data";
+        else if (!why || !why[0])
+            why = "damaged image data";
+        return mc_error_set(err, MC_ERR_IMAGE, name, 0, 0, "cannot read '%s': %s", name, why);
+    }
     img->width = w;
     img->height = h;
     img->channels = 4;

@@ -2,6 +2,7 @@
  * libavformat/libavcodec and converted to RGBA with libswscale. */
 #include <md5cine/frames_in.h>
 
+#include <md5cine/fileio.h>
 #include <md5cine/image.h>
 
 #include <ctype.h>
@@ -41,6 +42,7 @@ struct mc_frames_in {
     mc_frames_kind kind;
     char *path;
     size_t count;
+    size_t listed;     /* video: frames the container's index lists, when more than count */
     frame_file *files; /* image and folder: count entries sorted by number */
     mc_image img;      /* the image read last */
     size_t img_index;
@@ -259,6 +261,7 @@ static mc_status open_video(mc_frames_in *src, mc_error *err)
 {
     video_state *v = &src->v;
     mc_status st = video_start(src, err);
+    int64_t nb;
     int r;
 
     if (st != MC_OK)
@@ -276,6 +279,10 @@ static mc_status open_video(mc_frames_in *src, mc_error *err)
     if (src->count == 0)
         return mc_error_set(err, MC_ERR_IMAGE, src->path, 0, 0, "video '%s' holds no frame",
                             src->path);
+    /* An MP4 cut short keeps its whole index (the moov box) while its packets stop early. */
+    nb = v->fmt->streams[v->stream]->nb_frames;
+    if (nb > (int64_t)src->count && nb <= MAX_FRAMES)
+        src->listed = (size_t)nb;
     video_close(v);
     return video_start(src, err);
 }
@@ -339,6 +346,11 @@ size_t mc_frames_count(const mc_frames_in *src)
     return src->count;
 }
 
+size_t mc_frames_listed(const mc_frames_in *src)
+{
+    return src->listed > src->count ? src->listed : src->count;
+}
+
 long mc_frames_number(const mc_frames_in *src, size_t index)
 {
     if (index >= src->count)
@@ -368,6 +380,38 @@ bool mc_frames_find(const mc_frames_in *src, long number, size_t *index)
         return true;
     }
     return false;
+}
+
+const char *mc_frames_file(const mc_frames_in *src, size_t index)
+{
+    if (index >= src->count)
+        return NULL;
+    return src->kind == MC_FRAMES_VIDEO ? src->path : src->files[index].path;
+}
+
+mc_status mc_frames_size(const mc_frames_in *src, size_t index, int *w, int *h, mc_error *err)
+{
+    char *buf;
+    size_t len;
+    mc_status st;
+
+    *w = 0;
+    *h = 0;
+    if (index >= src->count)
+        return mc_error_set(err, MC_ERR_USAGE, src->path, 0, 0,
+                            "'%s' has no frame at index %zu (it has %zu)", src->path, index,
+                            src->count);
+    if (src->kind == MC_FRAMES_VIDEO) {
+        *w = src->v.dec->width;
+        *h = src->v.dec->height;
+        return MC_OK;
+    }
+    st = mc_read_file(src->files[index].path, &buf, &len, err);
+    if (st != MC_OK)
+        return st;
+    st = mc_image_probe(buf, len, src->files[index].path, w, h, err);
+    free(buf);
+    return st;
 }
 
 /* Maps the frame's colour tags to swscale's: BT.709 when untagged. */

@@ -1,0 +1,642 @@
+/* The reference checker (refcheck.h): the one place where a frame is compared with its
+ * reference, a row recorded for it, its failing pictures written and the result printed. */
+#include <md5cine/refcheck.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <md5cine/fileio.h>
+#include <md5cine/frames_in.h>
+#include <md5cine/image.h>
+
+#define PATH_CAP   4160
+#define MAX_THREADS 16
+
+/* What one caller owns: scratch memory and the reference frame it decoded. */
+typedef struct rc_thread {
+    mc_compare_work work;
+    uint8_t *diff; /* width * height * 4: the difference picture */
+    mc_png_buf png;
+    mc_image img; /* the reference PNG decoded last (folder and image references) */
+    char path[PATH_CAP];
+} rc_thread;
+
+struct mc_refcheck {
+    char *reference, *candidate, *diff_dir; /* diff_dir NULL: nothing is written */
+    int width, height;
+    mc_compare_opts opts; /* effective limits */
+    bool update;
+    mc_frame_no offset;
+    mc_frames_in *src; /* NULL when an update-mode folder holds no PNG yet */
+    bool video;
+    int threads;
+    rc_thread *t;
+
+    pthread_mutex_t video_lock; /* the video source: one reader, forward only */
+    bool video_failed;          /* a decode failed; every later frame is unreadable */
+    char video_error[512];
+
+    pthread_mutex_t lock; /* everything below */
+    bool diff_made;
+    mc_refcheck_row *rows; /* in frame order */
+    size_t num_rows, cap_rows;
+    mc_refcheck_summary sum;
+};
+
+static char *dup_str(const char *s)
+{
+    size_t n;
+    char *d;
+
+    if (!s)
+        return NULL;
+    n = strlen(s) + 1;
+    d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* True when folder path holds no file ending in .png (or does not exist). */
+static bool no_png_in(const char *path)
+{
+    DIR *dir = opendir(path);
+    struct dirent *e;
+    bool none = true;
+
+    if (!dir)
+        return true;
+    while (none && (e = readdir(dir)) != NULL) {
+        size_t n = strlen(e->d_name);
+
+        none = !(n > 4 && strcasecmp(e->d_name + n - 4, ".png") == 0);
+    }
+    closedir(dir);
+    return none;
+}
+
+/* In update mode the reference may be missing or empty: it is created and every frame is
+ * "missing". */
+static mc_status open_for_update(mc_refcheck *c, mc_error *err)
+{
+    struct stat sb;
+
+    if (stat(c->reference, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return mc_error_set(err, MC_ERR_USAGE, c->reference, 0, 0,
+                            "--update-reference needs a folder of PNGs, not a file");
+    if (!mc_mkdirs(c->reference))
+        return mc_error_set(err, MC_ERR_IO, c->reference, 0, 0, "cannot create folder: %s",
+                            strerror(errno));
+    if (no_png_in(c->reference))
+        return MC_OK;
+    return mc_frames_open(c->reference, &c->src, err);
+}
+
+static mc_status check_desc(const mc_refcheck_desc *d, mc_error *err)
+{
+    if (!d->reference)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no reference given");
+    if (d->width < 1 || d->height < 1 || d->width > MC_IMAGE_MAX_SIDE ||
+        d->height > MC_IMAGE_MAX_SIDE)
+        return mc_error_set(err, MC_ERR_USAGE, d->reference, 0, 0,
+                            "frame size %dx%d is outside 1..%d per side", d->width, d->height,
+                            MC_IMAGE_MAX_SIDE);
+    if (d->threads < 0 || d->threads > MAX_THREADS)
+        return mc_error_set(err, MC_ERR_USAGE, d->reference, 0, 0,
+                            "%d checking threads, expected 1..%d", d->threads, MAX_THREADS);
+    return MC_OK;
+}
+
+static mc_status alloc_threads(mc_refcheck *c, mc_error *err)
+{
+    size_t px = (size_t)c->width * (size_t)c->height * 4;
+
+    c->t = calloc((size_t)c->threads, sizeof *c->t);
+    if (!c->t)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < c->threads; i++) {
+        c->t[i].diff = malloc(px);
+        if (!c->t[i].diff)
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    c->cap_rows = 256;
+    c->rows = malloc(c->cap_rows * sizeof *c->rows);
+    if (!c->rows)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    return MC_OK;
+}
+
+mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_error *err)
+{
+    mc_refcheck *c;
+    mc_status st;
+
+    *out = NULL;
+    st = check_desc(desc, err);
+    if (st != MC_OK)
+        return st;
+    c = calloc(1, sizeof *c);
+    if (!c)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    pthread_mutex_init(&c->lock, NULL);
+    pthread_mutex_init(&c->video_lock, NULL);
+    c->width = desc->width;
+    c->height = desc->height;
+    c->update = desc->update;
+    c->offset = desc->offset;
+    c->threads = desc->threads ? desc->threads : 1;
+    c->reference = dup_str(desc->reference);
+    c->candidate = dup_str(desc->candidate);
+    c->diff_dir = dup_str(desc->diff_dir);
+    if (!c->reference || (desc->candidate && !c->candidate) || (desc->diff_dir && !c->diff_dir))
+        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    else if (desc->update)
+        st = open_for_update(c, err);
+    else
+        st = mc_frames_open(c->reference, &c->src, err);
+    c->video = c->src && mc_frames_kind_of(c->src) == MC_FRAMES_VIDEO;
+    if (st == MC_OK && c->video && c->update)
+        st = mc_error_set(err, MC_ERR_USAGE, c->reference, 0, 0,
+                          "--update-reference needs a folder of PNGs, not a video");
+    if (st == MC_OK)
+        st = alloc_threads(c, err);
+    if (st != MC_OK) {
+        mc_refcheck_release(c);
+        return st;
+    }
+    c->opts = desc->opts;
+    c->opts.lossy = c->opts.lossy || c->video;
+    mc_compare_effective(&c->opts, &c->opts);
+    c->sum.lossy = c->opts.lossy;
+    *out = c;
+    return MC_OK;
+}
+
+void mc_refcheck_release(mc_refcheck *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; c->t && i < c->threads; i++) {
+        mc_compare_work_release(&c->t[i].work);
+        free(c->t[i].diff);
+        mc_png_buf_release(&c->t[i].png);
+        mc_image_release(&c->t[i].img);
+    }
+    free(c->t);
+    for (size_t i = 0; i < c->num_rows; i++)
+        free((char *)(uintptr_t)c->rows[i].written);
+    free(c->rows);
+    mc_frames_release(c->src);
+    pthread_mutex_destroy(&c->lock);
+    pthread_mutex_destroy(&c->video_lock);
+    free(c->reference);
+    free(c->candidate);
+    free(c->diff_dir);
+    free(c);
+}
+
+/* ---- writing pictures ------------------------------------------------------------------ */
+
+static mc_status write_png(rc_thread *t, const char *path, const uint8_t *rgba, size_t stride,
+                           int w, int h, mc_error *err)
+{
+    mc_status st = mc_png_encode(rgba, w, h, stride, 0, &t->png, err);
+
+    if (st != MC_OK)
+        return st;
+    return mc_png_save(path, &t->png, err);
+}
+
+static mc_status make_diff_dir(mc_refcheck *c, mc_error *err)
+{
+    mc_status st = MC_OK;
+
+    pthread_mutex_lock(&c->lock);
+    if (!c->diff_made) {
+        if (mc_mkdirs(c->diff_dir))
+            c->diff_made = true;
+        else
+            st = mc_error_set(err, MC_ERR_IO, c->diff_dir, 0, 0, "cannot create folder: %s",
+                              strerror(errno));
+    }
+    pthread_mutex_unlock(&c->lock);
+    return st;
+}
+
+/* Update mode: the checked frame goes into the reference, over the file it failed against
+ * (existing) or as <reference>/<reference frame number, 5 digits>.png. */
+static mc_status write_update(mc_refcheck *c, rc_thread *t, const mc_image_view *f,
+                              mc_frame_no n, const char *existing, mc_refcheck_row *row,
+                              mc_error *err)
+{
+    mc_status st;
+
+    if (existing)
+        snprintf(t->path, sizeof t->path, "%s", existing);
+    else
+        snprintf(t->path, sizeof t->path, "%s/%05lld.png", c->reference, (long long)n);
+    st = write_png(t, t->path, f->pixels, f->stride, f->width, f->height, err);
+    if (st == MC_OK)
+        row->written = t->path;
+    return st;
+}
+
+/* diff_dir/frame_%05d.png (the checked frame), and diff_%05d.png against ref when there is
+ * one of the same size. */
+static mc_status write_diff(mc_refcheck *c, rc_thread *t, const mc_image_view *f,
+                            const uint8_t *ref, size_t ref_stride, mc_refcheck_row *row,
+                            mc_error *err)
+{
+    mc_status st;
+
+    if (!c->diff_dir || !f->pixels)
+        return MC_OK;
+    st = make_diff_dir(c, err);
+    if (st != MC_OK)
+        return st;
+    snprintf(t->path, sizeof t->path, "%s/frame_%05lld.png", c->diff_dir, (long long)row->frame);
+    st = write_png(t, t->path, f->pixels, f->stride, f->width, f->height, err);
+    if (st != MC_OK)
+        return st;
+    row->written = t->path;
+    if (!ref)
+        return MC_OK;
+    mc_compare_diff_image(ref, ref_stride, f->pixels, f->stride, f->width, f->height, &c->opts,
+                          t->diff, (size_t)f->width * 4);
+    snprintf(t->path, sizeof t->path, "%s/diff_%05lld.png", c->diff_dir, (long long)row->frame);
+    return write_png(t, t->path, t->diff, (size_t)f->width * 4, f->width, f->height, err);
+}
+
+/* ---- checking one frame ---------------------------------------------------------------- */
+
+/* The row of a frame that could not be compared; mc_error's message is the reason. */
+static void set_unreadable(mc_refcheck_row *row, const char *why)
+{
+    row->kind = MC_REFCHECK_UNREADABLE;
+    snprintf(row->reasons, sizeof row->reasons, "%s", why);
+}
+
+/* After the sizes agree: compare, then write what a failing frame needs. ref_name: the file
+ * the frame was compared with, for update mode (NULL for a video). */
+static mc_status compare_with(mc_refcheck *c, rc_thread *t, const mc_image_view *f,
+                              const uint8_t *ref, size_t ref_stride, const char *ref_name,
+                              mc_frame_no n, mc_refcheck_row *row, mc_error *err)
+{
+    mc_status st = mc_compare_rgba(ref, ref_stride, f->pixels, f->stride, f->width, f->height,
+                                   &c->opts, &t->work, &row->r, err);
+
+    if (st != MC_OK)
+        return st;
+    if (row->r.pass) {
+        row->kind = MC_REFCHECK_PASSED;
+        return MC_OK;
+    }
+    row->kind = MC_REFCHECK_FAILED;
+    mc_compare_reasons(&row->r, &c->opts, row->reasons, sizeof row->reasons);
+    if (c->update)
+        return write_update(c, t, f, n, ref_name, row, err);
+    return write_diff(c, t, f, ref, ref_stride, row, err);
+}
+
+/* A frame whose size differs from its reference's: nothing is decoded. */
+static mc_status size_row(mc_refcheck *c, rc_thread *t, const mc_image_view *f, mc_frame_no n,
+                          const char *ref_name, mc_refcheck_row *row, mc_error *err)
+{
+    row->kind = MC_REFCHECK_SIZE;
+    snprintf(row->reasons, sizeof row->reasons, "size %dx%d, reference %dx%d", f->width,
+             f->height, row->ref_width, row->ref_height);
+    if (!f->pixels || f->width != c->width || f->height != c->height)
+        return MC_OK;
+    if (c->update)
+        return write_update(c, t, f, n, ref_name, row, err);
+    return write_diff(c, t, f, NULL, 0, row, err);
+}
+
+/* A folder or image reference: read the file, check its declared size, decode, compare. */
+static mc_status check_file(mc_refcheck *c, rc_thread *t, const mc_image_view *f, size_t index,
+                            mc_frame_no n, mc_refcheck_row *row, mc_error *err)
+{
+    const char *path = mc_frames_file(c->src, index);
+    char *buf = NULL;
+    size_t len = 0;
+    mc_error e;
+    mc_status st = mc_read_file(path, &buf, &len, &e);
+
+    if (st == MC_OK)
+        st = mc_image_probe(buf, len, path, &row->ref_width, &row->ref_height, &e);
+    if (st == MC_OK && (row->ref_width != f->width || row->ref_height != f->height)) {
+        free(buf);
+        return size_row(c, t, f, n, path, row, err);
+    }
+    if (st == MC_OK && !f->pixels)
+        st = mc_error_set(&e, MC_ERR_USAGE, NULL, 0, 0, "frame %lld has no pixels",
+                          (long long)row->frame);
+    mc_image_release(&t->img);
+    if (st == MC_OK)
+        st = mc_image_decode(buf, len, path, &t->img, &e);
+    free(buf);
+    if (st == MC_ERR_NOMEM || st == MC_ERR_USAGE) {
+        *err = e;
+        return st;
+    }
+    if (st != MC_OK) {
+        set_unreadable(row, e.msg);
+        if (c->update)
+            return write_update(c, t, f, n, path, row, err);
+        return write_diff(c, t, f, NULL, 0, row, err);
+    }
+    return compare_with(c, t, f, t->img.pixels, t->img.stride, path, n, row, err);
+}
+
+/* A video reference, under video_lock: its decoded frame lives in the source. */
+static mc_status check_video(mc_refcheck *c, rc_thread *t, const mc_image_view *f,
+                             size_t index, mc_frame_no n, mc_refcheck_row *row, mc_error *err)
+{
+    mc_frame ref;
+    mc_error e;
+    mc_status st;
+
+    if (c->video_failed) {
+        set_unreadable(row, c->video_error);
+        return write_diff(c, t, f, NULL, 0, row, err);
+    }
+    st = mc_frames_size(c->src, index, &row->ref_width, &row->ref_height, &e);
+    if (st == MC_OK && (row->ref_width != f->width || row->ref_height != f->height))
+        return size_row(c, t, f, n, NULL, row, err);
+    if (st == MC_OK && !f->pixels)
+        st = mc_error_set(&e, MC_ERR_USAGE, NULL, 0, 0, "frame %lld has no pixels",
+                          (long long)row->frame);
+    if (st == MC_OK)
+        st = mc_frames_read(c->src, index, &ref, &e);
+    if (st == MC_ERR_NOMEM || (st == MC_ERR_USAGE && !f->pixels)) {
+        *err = e;
+        return st;
+    }
+    if (st != MC_OK) {
+        /* Reading backwards (MC_ERR_USAGE) leaves the decoder intact; a decode error does not. */
+        if (st != MC_ERR_USAGE) {
+            c->video_failed = true;
+            snprintf(c->video_error, sizeof c->video_error, "%s", e.msg);
+        }
+        set_unreadable(row, e.msg);
+        return write_diff(c, t, f, NULL, 0, row, err);
+    }
+    if (ref.width != f->width || ref.height != f->height) {
+        row->ref_width = ref.width;
+        row->ref_height = ref.height;
+        return size_row(c, t, f, n, NULL, row, err);
+    }
+    return compare_with(c, t, f, ref.rgba, ref.stride, NULL, n, row, err);
+}
+
+/* Adds row to the table in frame order (frames come nearly in order: insert from the end),
+ * taking a copy of the name written, and counts it. */
+static mc_status record(mc_refcheck *c, const mc_refcheck_row *row, mc_error *err)
+{
+    mc_status st = MC_OK;
+    char *written = NULL;
+    size_t at;
+
+    if (row->written && !(written = dup_str(row->written)))
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    pthread_mutex_lock(&c->lock);
+    if (c->num_rows == c->cap_rows) {
+        mc_refcheck_row *p = realloc(c->rows, 2 * c->cap_rows * sizeof *p);
+
+        if (!p) {
+            st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+            goto done;
+        }
+        c->rows = p;
+        c->cap_rows *= 2;
+    }
+    at = c->num_rows;
+    while (at > 0 && c->rows[at - 1].frame > row->frame)
+        at--;
+    memmove(&c->rows[at + 1], &c->rows[at], (c->num_rows - at) * sizeof *c->rows);
+    c->rows[at] = *row;
+    c->rows[at].written = written;
+    written = NULL;
+    c->num_rows++;
+    c->sum.checked++;
+    c->sum.passed += row->kind == MC_REFCHECK_PASSED;
+    c->sum.failed += row->kind == MC_REFCHECK_FAILED || row->kind == MC_REFCHECK_SIZE;
+    c->sum.missing += row->kind == MC_REFCHECK_MISSING;
+    c->sum.unreadable += row->kind == MC_REFCHECK_UNREADABLE;
+    c->sum.written += c->update && row->written;
+done:
+    pthread_mutex_unlock(&c->lock);
+    free(written);
+    return st;
+}
+
+mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *frame,
+                            mc_frame_no k, mc_error *err)
+{
+    mc_refcheck_row row;
+    mc_frame_no n = k - c->offset;
+    size_t index = 0;
+    rc_thread *t;
+    mc_status st;
+
+    if (thread < 0 || thread >= c->threads || !frame)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad reference check call");
+    if (frame->pixels && (frame->width != c->width || frame->height != c->height ||
+                          frame->stride < (size_t)frame->width * 4))
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                            "frame %lld is %dx%d with pixels, the check expects %dx%d",
+                            (long long)k, frame->width, frame->height, c->width, c->height);
+    t = &c->t[thread];
+    memset(&row, 0, sizeof row);
+    row.frame = k;
+    if (c->video && n >= (mc_frame_no)mc_frames_count(c->src) &&
+        n < (mc_frame_no)mc_frames_listed(c->src)) {
+        row.kind = MC_REFCHECK_UNREADABLE;
+        snprintf(row.reasons, sizeof row.reasons,
+                 "video '%s' was cut short: its index lists %zu frames, %zu can be read",
+                 c->reference, mc_frames_listed(c->src), mc_frames_count(c->src));
+        st = write_diff(c, t, frame, NULL, 0, &row, err);
+    } else if (!c->src || n < 0 || n > LONG_MAX || !mc_frames_find(c->src, (long)n, &index)) {
+        row.kind = MC_REFCHECK_MISSING;
+        snprintf(row.reasons, sizeof row.reasons, "no reference frame");
+        if (!frame->pixels)
+            st = MC_OK;
+        else if (c->update)
+            st = write_update(c, t, frame, n, NULL, &row, err);
+        else
+            st = write_diff(c, t, frame, NULL, 0, &row, err);
+    } else if (c->video) {
+        pthread_mutex_lock(&c->video_lock);
+        st = check_video(c, t, frame, index, n, &row, err);
+        pthread_mutex_unlock(&c->video_lock);
+    } else {
+        st = check_file(c, t, frame, index, n, &row, err);
+    }
+    if (st != MC_OK)
+        return st;
+    return record(c, &row, err);
+}
+
+void mc_refcheck_get_summary(const mc_refcheck *c, mc_refcheck_summary *out)
+{
+    mc_refcheck *m = (mc_refcheck *)(uintptr_t)c; /* the lock only */
+
+    pthread_mutex_lock(&m->lock);
+    *out = c->sum;
+    out->ok = c->update || c->sum.passed == c->sum.checked;
+    pthread_mutex_unlock(&m->lock);
+}
+
+size_t mc_refcheck_row_count(const mc_refcheck *c)
+{
+    return c->num_rows;
+}
+
+const mc_refcheck_row *mc_refcheck_row_at(const mc_refcheck *c, size_t i)
+{
+    return i < c->num_rows ? &c->rows[i] : NULL;
+}
+
+/* ---- reports --------------------------------------------------------------------------- */
+
+static void print_row(const mc_refcheck_row *row, FILE *to)
+{
+    const mc_compare_result *r = &row->r;
+    char psnr[32];
+
+    if (row->kind == MC_REFCHECK_FAILED) {
+        snprintf(psnr, sizeof psnr, isinf(r->psnr) ? "inf" : "%.2f", r->psnr);
+        fprintf(to, "%7lld %5d %8.3f %8s %8.3f %8.5f  %s\n", (long long)row->frame, r->max_diff,
+                r->mean_diff, psnr, 100.0 * r->over_share, r->ssim, row->reasons);
+    } else {
+        fprintf(to, "%7lld  %s\n", (long long)row->frame, row->reasons);
+    }
+    if (row->written)
+        fprintf(to, "         wrote '%s'\n", row->written);
+}
+
+void mc_refcheck_print_table(const mc_refcheck *c, FILE *to)
+{
+    mc_refcheck_summary s;
+    int64_t bad, listed = 0;
+
+    mc_refcheck_get_summary(c, &s);
+    bad = s.checked - s.passed;
+    for (size_t i = 0; i < c->num_rows && listed < MC_REFCHECK_MAX_LISTED; i++) {
+        if (c->rows[i].kind == MC_REFCHECK_PASSED)
+            continue;
+        if (listed++ == 0)
+            fprintf(to, "%7s %5s %8s %8s %8s %8s  %s\n", "frame", "max", "mean", "PSNR",
+                    "%over", "SSIM", "reasons");
+        print_row(&c->rows[i], to);
+    }
+    if (listed < bad)
+        fprintf(to, "... and %lld more\n", (long long)(bad - listed));
+    if (c->update) {
+        fprintf(to,
+                "reference '%s': %lld frame%s checked, %lld matched, %lld written "
+                "(%lld missing, %lld failing%s)\n",
+                c->reference, (long long)s.checked, s.checked == 1 ? "" : "s",
+                (long long)s.passed, (long long)s.written,
+                (long long)s.missing, (long long)(s.failed + s.unreadable),
+                s.unreadable ? ", some unreadable" : "");
+        return;
+    }
+    fprintf(to, "reference '%s': %lld frame%s checked, %lld matched, %lld differ, %lld missing",
+            c->reference, (long long)s.checked, s.checked == 1 ? "" : "s", (long long)s.passed,
+            (long long)s.failed, (long long)s.missing);
+    if (s.unreadable)
+        fprintf(to, ", %lld unreadable", (long long)s.unreadable);
+    fprintf(to, "%s\n", s.lossy ? " (video: lossy limits)" : "");
+    if (bad > 0 && c->diff_dir && c->diff_made)
+        fprintf(to, "failing frames and difference pictures are in '%s'\n", c->diff_dir);
+}
+
+static void json_string(const char *s, FILE *to)
+{
+    if (!s) {
+        fputs("null", to);
+        return;
+    }
+    fputc('"', to);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+
+        if (ch == '"' || ch == '\\')
+            fprintf(to, "\\%c", ch);
+        else if (ch < 0x20 || ch == 0x7f)
+            fprintf(to, "\\u%04x", ch);
+        else
+            fputc(ch, to);
+    }
+    fputc('"', to);
+}
+
+static const char *kind_name(mc_refcheck_kind k)
+{
+    static const char *const names[] = { "passed", "failed", "missing", "size", "unreadable" };
+
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "unknown";
+}
+
+static void json_row(const mc_refcheck_row *row, FILE *to)
+{
+    const mc_compare_result *r = &row->r;
+    bool measured = row->kind == MC_REFCHECK_PASSED || row->kind == MC_REFCHECK_FAILED;
+
+    fprintf(to, "{\"frame\": %lld, \"pass\": %s, ", (long long)row->frame,
+            row->kind == MC_REFCHECK_PASSED ? "true" : "false");
+    if (measured) {
+        fprintf(to, "\"max_diff\": %d, \"max_at\": [%d, %d], \"mean_diff\": %.6f, ", r->max_diff,
+                r->max_x, r->max_y, r->mean_diff);
+        if (isinf(r->psnr))
+            fputs("\"psnr\": null, ", to);
+        else
+            fprintf(to, "\"psnr\": %.4f, ", r->psnr);
+        fprintf(to, "\"over_pixels\": %zu, \"over_share\": %.8f, \"ssim\": %.6f, ",
+                r->over_pixels, r->over_share, r->ssim);
+    } else {
+        fputs("\"max_diff\": null, \"max_at\": null, \"mean_diff\": null, \"psnr\": null, "
+              "\"over_pixels\": null, \"over_share\": null, \"ssim\": null, ",
+              to);
+    }
+    fputs("\"reasons\": ", to);
+    json_string(row->reasons, to);
+    fprintf(to, ", \"kind\": \"%s\", \"written\": ", kind_name(row->kind));
+    json_string(row->written, to);
+    fputc('}', to);
+}
+
+void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
+{
+    const mc_compare_opts *l = &c->opts;
+    mc_refcheck_summary s;
+
+    mc_refcheck_get_summary(c, &s);
+    fputs("{\"reference\": ", to);
+    json_string(c->reference, to);
+    fputs(", \"candidate\": ", to);
+    json_string(c->candidate, to);
+    fprintf(to,
+            ", \"limits\": {\"mode\": \"%s\", \"threshold\": %d, \"max_failing_share\": %g, "
+            "\"max_diff\": %d, \"min_ssim\": %g, \"min_psnr\": %g},\n \"frames\": [",
+            l->lossy ? "lossy" : "lossless", l->threshold, l->max_failing_share,
+            l->max_diff_limit, l->min_ssim, l->min_psnr);
+    for (size_t i = 0; i < c->num_rows; i++) {
+        fputs(i ? ",\n  " : "\n  ", to);
+        json_row(&c->rows[i], to);
+    }
+    fprintf(to,
+            "],\n \"summary\": {\"checked\": %lld, \"passed\": %lld, \"failed\": %lld, "
+            "\"missing\": %lld, \"unreadable\": %lld, \"written\": %lld, \"pass\": %s}}\n",
+            (long long)s.checked, (long long)s.passed, (long long)s.failed,
+            (long long)s.missing, (long long)s.unreadable, (long long)s.written,
+            s.passed == s.checked ? "true" : "false");
+}
