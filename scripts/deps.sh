@@ -4,7 +4,8 @@
 # Runs apt-get directly as root, through sudo otherwise.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libosmesa6-dev libavcodec-dev libavformat-dev
+packages=(build-essential cmake pkg-config libosmesa6-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
+          libavcodec-dev libavformat-dev
           libavutil-dev libswscale-dev libstb-dev zlib1g-dev)
 if [ "${1:-}" = "--test" ]; then
     # assimp: the independent implementation the pose tests agree with; ffmpeg: the command line

@@ -97,7 +97,7 @@ static void boxes_follow_the_cut_timeline_and_show_each_shots_box(void)
     EXPECT_EQ_INT(fps.num, 24); /* the camera's frameRate */
     EXPECT_EQ_INT(fps.den, 1);
     EXPECT_EQ_INT(gl.samples, 4); /* msaa 0 = 4 samples; llvmpipe has them */
-    EXPECT_EQ_STR(gl.backend, "osmesa");
+    EXPECT(strcmp(gl.backend, "egl") == 0 || strcmp(gl.backend, "osmesa") == 0);
     EXPECT_EQ_INT(mc_scene_renderer_frame_count(sr), 6);
     for (int k = 0; k < 6; k++) {
         ASSERT_OK(mc_scene_renderer_frame(sr, k, &v, &info, &err), &err);
@@ -413,8 +413,9 @@ static void a_bad_desc_is_a_usage_error(void)
     EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_USAGE);
     d.msaa = 0;
     d.backend = MC_GL_EGL;
+    d.gl_device = 40;
     EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_GL);
-    EXPECT_CONTAINS(err.msg, "no EGL backend");
+    EXPECT_CONTAINS(err.msg, "EGL device 40 does not exist");
     EXPECT(sr == NULL);
     mc_scene_release(&scene);
     mc_scene_renderer_release(NULL);

@@ -38,8 +38,9 @@ typedef struct mc_renderer_desc {
                    GALLIUM_DRIVER=softpipe) the renderer uses what it can, down to off, and says
                    so through warn (code MC_ERR_GL) */
     mc_gl_backend backend;
-    int gl_device;   /* EGL device index (EGL_EXT_platform_device); -1: surfaceless or the
-                        first device that works; ignored by OSMesa */
+    int gl_device;   /* 0: automatic (EGL: Mesa's surfaceless platform, then each device);
+                        N >= 1: EGL device N as `md5cine doctor` lists them, counted from 1
+                        (EGL_EXT_platform_device); ignored by OSMesa */
     mc_warn_fn warn; /* may be NULL: warnings dropped */
     void *warn_user;
 } mc_renderer_desc;

@@ -56,7 +56,7 @@ typedef struct mc_scene_renderer_desc {
                               the whole seconds of the frame's time, FF its place among the
                               frames in that second, S = shot + 1 */
     mc_gl_backend backend; /* MC_GL_AUTO: the first backend that works (render.h) */
-    int gl_device;         /* EGL device index with MC_GL_EGL; -1 or 0: the first */
+    int gl_device;         /* as mc_renderer_desc.gl_device: 0 automatic, N >= 1 device N */
     mc_warn_fn warn;       /* may be NULL: warnings dropped */
     void *warn_user;
 } mc_scene_renderer_desc;

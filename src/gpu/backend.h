@@ -23,7 +23,8 @@ typedef void (*mc_gl_proc)(void);
 typedef struct mc_gpu_backend {
     const char *name;   /* "osmesa", "egl": mc_renderer_info.backend */
     mc_gl_backend kind; /* what mc_renderer_desc.backend asks for it by */
-    /* Creates a 3.3 core context and makes it current. device: as mc_renderer_desc.gl_device.
+    /* Creates a 3.3 core context and makes it current. device: -1 automatic, else the 0-based index
+     * of an EGL device (mc_renderer_desc.gl_device - 1).
      * Errors: MC_ERR_GL naming what was tried. *out is NULL on failure. */
     mc_status (*create)(int device, mc_gpu_context **out, mc_error *err);
     /* Makes ctx current on the calling thread (cheap when it already is). */

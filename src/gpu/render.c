@@ -130,6 +130,9 @@ static const char *const text_fs = "#version 330 core\n"
 
 /* The backends built in, in the order MC_GL_AUTO tries them (backend.h). */
 const mc_gpu_backend *const mc_gpu_backends[] = {
+#ifdef MC_HAVE_EGL
+    &mc_gpu_backend_egl,
+#endif
 #ifdef MC_HAVE_OSMESA
     &mc_gpu_backend_osmesa,
 #endif
@@ -211,6 +214,25 @@ static mc_status try_backend(mc_renderer *r, const mc_gpu_backend *b, int device
     return st;
 }
 
+/* MC_GL_AUTO narrowed by the environment: MD5CINE_GL=egl or osmesa picks one backend for every
+ * renderer that asks for none (how the test suite runs once per backend); unset, empty or
+ * "auto" leaves the choice automatic. */
+static mc_status backend_from_env(mc_gl_backend *want, mc_error *err)
+{
+    const char *e = getenv("MD5CINE_GL");
+
+    if (!e || !*e || strcmp(e, "auto") == 0)
+        return MC_OK;
+    if (strcmp(e, "egl") == 0)
+        *want = MC_GL_EGL;
+    else if (strcmp(e, "osmesa") == 0)
+        *want = MC_GL_OSMESA;
+    else
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                            "MD5CINE_GL='%.32s' is not a GL backend (auto, egl or osmesa)", e);
+    return MC_OK;
+}
+
 /* The backend desc asks for, or with MC_GL_AUTO the first in mc_gpu_backends that works; when
  * several fail, the error names each one's reason. */
 static mc_status create_context(mc_renderer *r, mc_gl_backend want, int device, mc_error *err)
@@ -222,6 +244,12 @@ static mc_status create_context(mc_renderer *r, mc_gl_backend want, int device, 
 
     if (want != MC_GL_AUTO && want != MC_GL_EGL && want != MC_GL_OSMESA)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown GL backend %d", (int)want);
+    if (want == MC_GL_AUTO) {
+        st = backend_from_env(&want, err);
+        if (st != MC_OK)
+            return st;
+        st = MC_ERR_GL;
+    }
     for (const mc_gpu_backend *const *b = mc_gpu_backends; *b && st != MC_ERR_NOMEM; b++) {
         if (want != MC_GL_AUTO && (*b)->kind != want)
             continue;
@@ -446,7 +474,10 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     r->height = d.height;
     r->warn = d.warn;
     r->warn_user = d.warn_user;
-    s = create_context(r, d.backend, d.gl_device, err);
+    if (d.gl_device < 0)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "GL device %d: devices count from 1",
+                            d.gl_device);
+    s = create_context(r, d.backend, d.gl_device - 1, err);
     if (s == MC_OK)
         s = build_programs(r, err);
     if (s == MC_OK)
