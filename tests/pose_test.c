@@ -156,6 +156,29 @@ static void frame_position_follows_doom_anim_time(void)
     EXPECT(fp.frame0 == 0 && fp.frame1 == 0 && fp.lerp == 0.0f);
 }
 
+static void lerp_just_below_a_whole_frame_stays_below_one(void)
+{
+    /* f = 2.99999998: the fraction 0.99999998 is above the 1e-9 snap, so frames 2 -> 3 blend,
+     * but the nearest float to it is 1.0f (floats near 1 are 2^-24 = 6e-8 apart). pose.h
+     * promises lerp in [0, 1): the largest float below 1 is 1 - 2^-24. Also when looping and
+     * just below the period (f = 3.99999998 of 4 intervals). */
+    mc_anim anim = { 0 };
+    anim.num_frames = 5;
+    anim.frame_rate = 24;
+    mc_anim_frame_pos fp;
+    mc_anim_frame_at(&anim, 2.99999998, false, &fp);
+    EXPECT(fp.frame0 == 2 && fp.frame1 == 3);
+    EXPECT(fp.lerp < 1.0f);
+    EXPECT(fp.lerp == 1.0f - 0x1p-24f);
+    mc_anim_frame_at(&anim, 7.99999998, true, &fp);
+    EXPECT(fp.frame0 == 3 && fp.frame1 == 4);
+    EXPECT(fp.lerp == 1.0f - 0x1p-24f);
+    /* the same through a time: t = (1 - 2e-8) / 24 s at 24 frames per second */
+    anim.num_frames = 2;
+    mc_anim_frame_at(&anim, ((1.0 - 2e-8) / 24.0) * 24.0, false, &fp);
+    EXPECT(fp.frame0 == 0 && fp.frame1 == 1 && fp.lerp < 1.0f);
+}
+
 /* Root animated: frame 0 tx 0 qz 0, frame 1 tx 4 qz -s (yaw 90); child 10 along root +X. */
 static void animate_root(two_bone *f, float *frames)
 {
@@ -620,6 +643,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(worked_example_weight_lands_at_0_11_0),
         TEST_ENTRY(spec_example_head_56_10_reads_values_10_to_12),
         TEST_ENTRY(frame_position_follows_doom_anim_time),
+        TEST_ENTRY(lerp_just_below_a_whole_frame_stays_below_one),
         TEST_ENTRY(sampling_lerps_and_slerps_in_parent_space),
         TEST_ENTRY(joints_are_matched_by_name_not_index),
         TEST_ENTRY(rejects_anim_missing_a_mesh_joint),

@@ -35,7 +35,7 @@ typedef struct mc_joint_xform {
 typedef struct mc_anim_frame_pos {
     int frame0; /* 0 .. num_frames - 1 */
     int frame1; /* frame0 + 1, or frame0 when holding */
-    float lerp; /* [0, 1) */
+    float lerp; /* [0, 1): a fraction that would round to 1.0f is 1 - 2^-24 */
 } mc_anim_frame_pos;
 
 typedef struct mc_pose_opts {

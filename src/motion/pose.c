@@ -86,7 +86,9 @@ void mc_anim_frame_at(const mc_anim *anim, double f, bool loop, mc_anim_frame_po
     }
     out->frame0 = (int)whole;
     out->frame1 = frac > 0.0 ? out->frame0 + 1 : out->frame0;
-    out->lerp = (float)frac;
+    /* A fraction within half a float step of 1 would round up to 1.0f: keep it below. */
+    float lerp = (float)frac;
+    out->lerp = lerp < 1.0f ? lerp : nextafterf(1.0f, 0.0f);
 }
 
 mc_local_joint mc_anim_joint_at(const mc_anim *anim, int j, int k)
