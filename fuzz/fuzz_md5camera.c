@@ -1,11 +1,14 @@
 /* libFuzzer target: mc_camera_parse on arbitrary bytes. A parsed camera must be valid by
- * construction (md5camera.h), survive a round trip through text, and give a sane timeline;
- * a failure must be a sane error. */
+ * construction (md5camera.h), survive a round trip through text, and give a sane timeline and
+ * a sane view at every sampled frame (view.h: finite matrices whenever the camera's values
+ * cannot overflow a float); a failure must be a sane error. */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <md5cine/md5camera.h>
 #include <md5cine/timeline.h>
+#include <md5cine/view.h>
 
 #include "fuzz_common.h"
 
@@ -23,10 +26,70 @@ static void check_camera(const mc_camera *c)
         FUZZ_REQUIRE(c->frames[i].fov > 0.0f && c->frames[i].fov < 180.0f);
 }
 
+/* Whether the view of any moment must be finite: rotations and positions small enough that
+ * the products in the axis and view matrix stay in float range, and a field of view wide
+ * enough that 1 / tan(fov / 2) does (fov is in (0, 180) by construction). */
+static int camera_small(const mc_camera *c)
+{
+    for (int i = 0; i < c->num_frames; i++) {
+        const mc_camera_frame *f = &c->frames[i];
+
+        if (fabsf(f->rot.x) > 1e6f || fabsf(f->rot.y) > 1e6f || fabsf(f->rot.z) > 1e6f ||
+            fabsf(f->pos.x) > 1e15f || fabsf(f->pos.y) > 1e15f || fabsf(f->pos.z) > 1e15f ||
+            f->fov < 1e-3f)
+            return 0;
+    }
+    return 1;
+}
+
+static int finite_mat4(const mc_mat4 *m)
+{
+    for (int i = 0; i < 16; i++)
+        if (!isfinite(m->m[i]))
+            return 0;
+    return 1;
+}
+
+/* The view of sample s at output frame k: the same as mc_view_at_frame's, the fov between the
+ * two stored frames' and both output fovs in (0, 180], finite matrices for a small camera, and
+ * Doom's projection layout (view.h). The output size and fov mode vary with k. */
+static void check_view(const mc_camera *c, mc_rate fps, int64_t k, const mc_timeline_sample *s,
+                       int small)
+{
+    static const int sizes[][2] = { { 1280, 720 }, { 16, 16384 }, { 640, 480 }, { 16384, 16 } };
+    const int *wh = sizes[k % 4];
+    mc_fov_mode mode = (k / 4) % 2 ? MC_FOV_DOOM : MC_FOV_HORIZONTAL;
+    mc_view v, w;
+    mc_timeline_sample again;
+
+    mc_view_from_sample(c, s, wh[0], wh[1], mode, &v);
+    mc_view_at_frame(c, fps, k, wh[0], wh[1], mode, &w, &again);
+    FUZZ_REQUIRE(s->stored == again.stored && s->next == again.next &&
+                 fuzz_same_float(s->lerp, again.lerp) && s->shot == again.shot);
+    FUZZ_REQUIRE(memcmp(&v, &w, sizeof v) == 0);
+    float lo = fminf(c->frames[s->stored].fov, c->frames[s->next].fov);
+    float hi = fmaxf(c->frames[s->stored].fov, c->frames[s->next].fov);
+    FUZZ_REQUIRE(v.fov >= lo * (1.0f - 1e-6f) && v.fov <= hi * (1.0f + 1e-6f));
+    FUZZ_REQUIRE(v.fov_x > 0.0f && v.fov_x <= 180.0f && v.fov_y > 0.0f && v.fov_y <= 180.0f);
+    FUZZ_REQUIRE(v.proj.m[10] == -0.999f && v.proj.m[11] == -1.0f &&
+                 v.proj.m[14] == -2.0f * MC_VIEW_ZNEAR);
+    for (int i = 0; i < 16; i++)
+        FUZZ_REQUIRE(i == 0 || i == 5 || i == 10 || i == 11 || i == 14 || v.proj.m[i] == 0.0f);
+    if (!small)
+        return;
+    FUZZ_REQUIRE(isfinite(v.origin.x) && isfinite(v.origin.y) && isfinite(v.origin.z));
+    for (int r = 0; r < 3; r++)
+        for (int col = 0; col < 3; col++)
+            FUZZ_REQUIRE(isfinite(v.axis.m[r][col]));
+    FUZZ_REQUIRE(finite_mat4(&v.view) && finite_mat4(&v.proj));
+    FUZZ_REQUIRE(v.proj.m[0] > 0.0f && v.proj.m[5] > 0.0f);
+}
+
 /* The timeline of the first output frames and the frame count stay inside the camera. */
 static void check_timeline(const mc_camera *c)
 {
     static const mc_rate rates[] = { { 1, 1 }, { 24, 1 }, { 30000, 1001 }, { 60, 1 }, { 1000, 1 } };
+    int small = camera_small(c);
 
     for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
         int64_t count = mc_timeline_frame_count(c, rates[r], 1);
@@ -42,6 +105,7 @@ static void check_timeline(const mc_camera *c)
             FUZZ_REQUIRE(s.lerp >= 0.0f && s.lerp < 1.0f);
             FUZZ_REQUIRE(s.shot >= last_shot && s.shot <= c->num_cuts);
             FUZZ_REQUIRE(s.ended == (c->num_frames > 1 && k == count - 1));
+            check_view(c, rates[r], k, &s, small);
             last_shot = s.shot;
         }
         for (int i = 0; i < c->num_cuts; i++) {

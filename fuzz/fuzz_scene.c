@@ -1,13 +1,25 @@
-/* libFuzzer target: mc_scene_parse on arbitrary bytes. Parse only: no file the scene names is
- * opened. A parsed scene must be consistent (every value in its documented range) and survive a
- * round trip: written back as scene text (floats with %.9g) and parsed again, it must give the
- * same scene. A failure must be a sane error. */
+/* libFuzzer target: mc_scene_parse on arbitrary bytes, then mc_scene_resolve against a fixed
+ * set of small files. The input is parsed as the scene file MC_FUZZ_SCENE_DIR/fuzz.md5scene
+ * (MC_FUZZ_SCENE_DIR: tests/data/scenes of the source tree, set by fuzz/CMakeLists.txt), so
+ * its relative paths name the fixtures there (arm.md5mesh, arm.md5anim, arm_badparent.md5anim,
+ * cut.md5camera, still.md5camera, skin.png, and the scene files, which are no mesh). A parsed
+ * scene must be consistent (every value in its documented range) and survive a round trip:
+ * written back as scene text (floats with %.9g) and parsed again, it must give the same scene.
+ * A failure must be a sane error. Then, when every file the scene would read (camera, meshes,
+ * anims) lies inside the fixture folder, it is resolved: a failure must be a sane error in
+ * the scene or in a fixture, a success a consistent scene (joint maps and textures, lengths);
+ * a second resolve is a usage error. Nothing is written; image files are only looked for. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include <md5cine/scene.h>
 
 #include "fuzz_common.h"
+
+#ifndef MC_FUZZ_SCENE_DIR
+#error "MC_FUZZ_SCENE_DIR must name the fixture folder (fuzz/CMakeLists.txt sets it)"
+#endif
+#define SCENE_NAME MC_FUZZ_SCENE_DIR "/fuzz.md5scene"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -99,16 +111,98 @@ static void check_same(const mc_scene *a, const mc_scene *b)
     }
 }
 
+/* Inside the fixture folder: under MC_FUZZ_SCENE_DIR/ with no ".." component. */
+static int inside_fixtures(const char *path)
+{
+    size_t n = strlen(MC_FUZZ_SCENE_DIR "/");
+
+    if (!path || strncmp(path, MC_FUZZ_SCENE_DIR "/", n) != 0)
+        return 0;
+    for (const char *p = path + n; *p; p++)
+        if (p[0] == '.' && p[1] == '.' && (p == path + n || p[-1] == '/') &&
+            (p[2] == '/' || p[2] == '\0'))
+            return 0;
+    return 1;
+}
+
+static int reads_only_fixtures(const mc_scene *s)
+{
+    if (!inside_fixtures(s->camera_path))
+        return 0;
+    for (int i = 0; i < s->num_actors; i++)
+        if (!inside_fixtures(s->actors[i].mesh_path) ||
+            (s->actors[i].anim_path && !inside_fixtures(s->actors[i].anim_path)))
+            return 0;
+    return 1;
+}
+
+static void check_warning(void *user, const mc_error *w)
+{
+    (void)user;
+    FUZZ_REQUIRE(w->msg[0] != '\0' && strchr(w->msg, '\n') == NULL && w->file[0] != '\0');
+}
+
+/* A failed resolve: in the scene at a token of the input, or inside one of the fixtures. */
+static void check_resolve_error(mc_status st, const mc_error *err, const mc_scene *s,
+                                const unsigned char *data, size_t size)
+{
+    FUZZ_REQUIRE(!s->resolved && s->camera.frames == NULL);
+    FUZZ_REQUIRE(err->code == st && err->msg[0] && strchr(err->msg, '\n') == NULL);
+    FUZZ_REQUIRE(st == MC_ERR_IO || st == MC_ERR_SYNTAX || st == MC_ERR_RANGE ||
+                 st == MC_ERR_LIMIT || st == MC_ERR_MISMATCH || st == MC_ERR_NOMEM);
+    if (strcmp(err->file, SCENE_NAME) == 0) {
+        if (st == MC_ERR_NOMEM)
+            return;
+        FUZZ_REQUIRE(err->line >= 1 && err->line <= fuzz_line_count(data, size));
+        FUZZ_REQUIRE(err->col >= 1 && (size_t)err->col <= size + 1);
+        return;
+    }
+    FUZZ_REQUIRE(inside_fixtures(err->file));
+    FUZZ_REQUIRE(st == MC_ERR_NOMEM || (err->line >= 1 && err->col >= 1));
+}
+
+/* A resolved scene: every actor's files are loaded, its joint map names the same joints, its
+ * textures are material paths or images found next to the mesh or under base. */
+static void check_resolved(mc_scene *s, const mc_parse_opts *opts)
+{
+    static const mc_rate rates[] = { { 0, 0 }, { 24, 1 }, { 30000, 1001 } };
+    mc_error err;
+
+    FUZZ_REQUIRE(s->resolved && s->camera.num_frames >= 1);
+    for (int i = 0; i < s->num_actors; i++) {
+        const mc_scene_actor *a = &s->actors[i];
+
+        FUZZ_REQUIRE((a->joint_map != NULL) == (a->anim_path != NULL));
+        for (int j = 0; a->anim_path && j < a->mesh.num_joints; j++) {
+            int k = a->joint_map[j];
+
+            FUZZ_REQUIRE(k >= 0 && k < a->anim.num_joints);
+            FUZZ_REQUIRE(strcmp(a->anim.joints[k].name, a->mesh.joints[j].name) == 0);
+        }
+        FUZZ_REQUIRE(a->mesh.num_meshes == 0 || a->textures != NULL);
+        for (int m = 0; m < a->mesh.num_meshes; m++)
+            FUZZ_REQUIRE(!a->textures[m] || a->textures[m][0] != '\0');
+    }
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
+        mc_rate fps = mc_scene_fps(s, rates[r]);
+
+        FUZZ_REQUIRE(fps.num >= 1 && fps.den >= 1);
+        FUZZ_REQUIRE(mc_scene_single_frame_length(s, fps) >= 1);
+        FUZZ_REQUIRE(mc_scene_frame_count(s, fps) >= 1);
+    }
+    FUZZ_REQUIRE(mc_scene_resolve(s, opts, &err) == MC_ERR_USAGE && s->resolved);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mc_parse_opts opts = fuzz_opts(size);
     mc_scene s, again;
     mc_error err;
-    mc_status st = mc_scene_parse((const char *)data, size, "fuzz.md5scene", &opts, &s, &err);
+    mc_status st = mc_scene_parse((const char *)data, size, SCENE_NAME, &opts, &s, &err);
     fuzz_text t;
 
     if (st != MC_OK) {
-        fuzz_check_error(st, &err, "fuzz.md5scene", data, size);
+        fuzz_check_error(st, &err, SCENE_NAME, data, size);
         FUZZ_REQUIRE(s.actors == NULL && s.arena.head == NULL);
         return 0;
     }
@@ -116,12 +210,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_text_open(&t);
     write_scene(t.f, &s);
     fuzz_text_close(&t);
-    st = mc_scene_parse(t.buf, t.len, "fuzz.md5scene", NULL, &again, &err);
+    st = mc_scene_parse(t.buf, t.len, SCENE_NAME, NULL, &again, &err);
     if (st != MC_OK)
         fprintf(stderr, "round trip: %d:%d: %s\n", err.line, err.col, err.msg);
     FUZZ_REQUIRE(st == MC_OK);
     check_same(&s, &again);
     mc_scene_release(&again);
+    if (reads_only_fixtures(&s)) {
+        opts.warn = check_warning;
+        st = mc_scene_resolve(&s, &opts, &err);
+        if (st == MC_OK)
+            check_resolved(&s, &opts);
+        else
+            check_resolve_error(st, &err, &s, data, size);
+    }
     mc_scene_release(&s);
     free(t.buf);
     return 0;

@@ -156,6 +156,29 @@ static void frame_position_follows_doom_anim_time(void)
     EXPECT(fp.frame0 == 0 && fp.frame1 == 0 && fp.lerp == 0.0f);
 }
 
+static void lerp_just_below_a_whole_frame_stays_below_one(void)
+{
+    /* f = 2.99999998: the fraction 0.99999998 is above the 1e-9 snap, so frames 2 -> 3 blend,
+     * but the nearest float to it is 1.0f (floats near 1 are 2^-24 = 6e-8 apart). pose.h
+     * promises lerp in [0, 1): the largest float below 1 is 1 - 2^-24. Also when looping and
+     * just below the period (f = 3.99999998 of 4 intervals). */
+    mc_anim anim = { 0 };
+    anim.num_frames = 5;
+    anim.frame_rate = 24;
+    mc_anim_frame_pos fp;
+    mc_anim_frame_at(&anim, 2.99999998, false, &fp);
+    EXPECT(fp.frame0 == 2 && fp.frame1 == 3);
+    EXPECT(fp.lerp < 1.0f);
+    EXPECT(fp.lerp == 1.0f - 0x1p-24f);
+    mc_anim_frame_at(&anim, 7.99999998, true, &fp);
+    EXPECT(fp.frame0 == 3 && fp.frame1 == 4);
+    EXPECT(fp.lerp == 1.0f - 0x1p-24f);
+    /* the same through a time: t = (1 - 2e-8) / 24 s at 24 frames per second */
+    anim.num_frames = 2;
+    mc_anim_frame_at(&anim, ((1.0 - 2e-8) / 24.0) * 24.0, false, &fp);
+    EXPECT(fp.frame0 == 0 && fp.frame1 == 1 && fp.lerp < 1.0f);
+}
+
 /* Root animated: frame 0 tx 0 qz 0, frame 1 tx 4 qz -s (yaw 90); child 10 along root +X. */
 static void animate_root(two_bone *f, float *frames)
 {
@@ -273,6 +296,177 @@ static void rejects_anim_with_a_different_parent(void)
     EXPECT_EQ_INT(mc_pose_map_anim(&mesh, &anim, map, &err), MC_ERR_MISMATCH);
     EXPECT_EQ_INT(err.line, 11);
     EXPECT_CONTAINS(err.msg, "joint 'child' has parent 'root' here but is a root in mesh");
+}
+
+static void duplicate_names_match_the_first_anim_joint(void)
+{
+    /* anim: 0 root, 1 b (root), 2 a (root), 3 a (b), 4 c (a: anim joint 2). mesh: root, a (root),
+     * c (a), a again (root). By the rule "the first anim joint of that name", both mesh "a"
+     * joints take anim joint 2, whose parent root matches; c takes 4, whose parent is named a
+     * like the mesh's. */
+    mc_quat id = mc_quat_identity();
+    mc_mesh_joint mj[4] = { { "root", -1, { 0, 0, 0 }, id, 1, 1 },
+                            { "a", 0, { 0, 0, 0 }, id, 2, 1 },
+                            { "c", 1, { 0, 0, 0 }, id, 3, 1 },
+                            { "a", 0, { 0, 0, 0 }, id, 4, 1 } };
+    mc_anim_joint aj[5] = { { "root", -1, 0, 0, 10, 2 }, { "b", 0, 0, 0, 11, 2 },
+                            { "a", 0, 0, 0, 12, 2 },     { "a", 1, 0, 0, 13, 2 },
+                            { "c", 2, 0, 0, 14, 2 } };
+    mc_mesh mesh = { 0 };
+    mesh.name = "m.md5mesh";
+    mesh.num_joints = 4;
+    mesh.joints = mj;
+    mc_anim anim = { 0 };
+    anim.name = "a.md5anim";
+    anim.num_joints = 5;
+    anim.joints = aj;
+    int map[4] = { -7, -7, -7, -7 };
+    mc_error err;
+    ASSERT_OK(mc_pose_map_anim(&mesh, &anim, map, &err), &err);
+    EXPECT(map[0] == 0 && map[1] == 2 && map[2] == 4 && map[3] == 2);
+    /* the first "a" now has parent b: the mesh's first "a" (parent root) fails there, at line
+     * 12, although the second anim "a" has the right parent */
+    aj[2].parent = 1;
+    aj[3].parent = 0;
+    EXPECT_EQ_INT(mc_pose_map_anim(&mesh, &anim, map, &err), MC_ERR_MISMATCH);
+    EXPECT_EQ_STR(err.file, "a.md5anim");
+    EXPECT_EQ_INT(err.line, 12);
+    EXPECT_EQ_INT(err.col, 2);
+    EXPECT_EQ_STR(err.msg, "joint 'a' has parent 'b' here but 'root' in mesh 'm.md5mesh'");
+}
+
+static void the_first_bad_joint_in_mesh_order_is_reported(void)
+{
+    /* mesh: root, zeta, alpha, both missing from the anim: zeta (mesh line 2) is reported,
+     * although alpha sorts first by name. Then zeta present with another parent and alpha
+     * still missing: the parent error on zeta comes first. */
+    mc_quat id = mc_quat_identity();
+    mc_mesh_joint mj[3] = { { "root", -1, { 0, 0, 0 }, id, 1, 4 },
+                            { "zeta", 0, { 0, 0, 0 }, id, 2, 4 },
+                            { "alpha", 0, { 0, 0, 0 }, id, 3, 4 } };
+    mc_anim_joint aj[3] = { { "root", -1, 0, 0, 20, 6 }, { "mid", 0, 0, 0, 21, 6 },
+                            { "other", 1, 0, 0, 22, 6 } };
+    mc_mesh mesh = { 0 };
+    mesh.name = "m.md5mesh";
+    mesh.num_joints = 3;
+    mesh.joints = mj;
+    mc_anim anim = { 0 };
+    anim.name = "a.md5anim";
+    anim.num_joints = 3;
+    anim.joints = aj;
+    int map[3];
+    mc_error err;
+    EXPECT_EQ_INT(mc_pose_map_anim(&mesh, &anim, map, &err), MC_ERR_MISMATCH);
+    EXPECT_EQ_STR(err.file, "m.md5mesh");
+    EXPECT_EQ_INT(err.line, 2);
+    EXPECT_EQ_INT(err.col, 4);
+    EXPECT_EQ_STR(err.msg, "joint 'zeta' is missing from anim 'a.md5anim'");
+    aj[2].name = "zeta";
+    EXPECT_EQ_INT(mc_pose_map_anim(&mesh, &anim, map, &err), MC_ERR_MISMATCH);
+    EXPECT_EQ_STR(err.file, "a.md5anim");
+    EXPECT_EQ_INT(err.line, 22);
+    EXPECT_EQ_INT(err.col, 6);
+    EXPECT_EQ_STR(err.msg, "joint 'zeta' has parent 'mid' here but 'root' in mesh 'm.md5mesh'");
+}
+
+/* The rule as pose.h states it, searched in file order: the lowest anim joint of the name,
+ * its parent's name compared with the mesh parent's, the first failing mesh joint reported.
+ * Returns the failing mesh joint (or -1 when all match) and whether it was missing. */
+static int match_in_file_order(const mc_mesh *mesh, const mc_anim *anim, int *map, bool *missing)
+{
+    for (int i = 0; i < mesh->num_joints; i++) {
+        int j = 0;
+        while (j < anim->num_joints && strcmp(anim->joints[j].name, mesh->joints[i].name) != 0)
+            j++;
+        *missing = j == anim->num_joints;
+        if (*missing)
+            return i;
+        int ap = anim->joints[j].parent, mp = mesh->joints[i].parent;
+        if ((ap < 0) != (mp < 0) ||
+            (ap >= 0 && strcmp(anim->joints[ap].name, mesh->joints[mp].name) != 0)) {
+            map[i] = j;
+            return i;
+        }
+        map[i] = j;
+    }
+    return -1;
+}
+
+static void matching_agrees_with_a_search_in_file_order(void)
+{
+    /* Random skeletons over 6 names (so names repeat in both files and some are missing),
+     * parents before children: status, map and error position agree with the search above. */
+    static const char *const names[6] = { "hip", "a", "b", "spine", "Hip", "b2" };
+    unsigned seed = 12345;
+    int agreed = 0, failures = 0;
+    for (int round = 0; round < 2000; round++) {
+        mc_mesh_joint mj[8];
+        mc_anim_joint aj[10];
+        mc_quat id = mc_quat_identity();
+        seed = seed * 1103515245u + 12345u;
+        int nm = 1 + (int)((seed >> 16) % 8);
+        int na;
+        for (int i = 0; i < nm; i++) {
+            seed = seed * 1103515245u + 12345u;
+            int parent = i == 0 ? -1 : (int)((seed >> 8) % (unsigned)(i + 1)) - 1;
+            mj[i] = (mc_mesh_joint){ names[(seed >> 20) % 6], parent, { 0, 0, 0 }, id, i + 1, 3 };
+        }
+        /* the anim: the mesh's joints, then up to 3 changes: an extra joint, a renamed joint,
+         * another parent (parents stay before children) */
+        for (int k = 0; k < nm; k++)
+            aj[k] = (mc_anim_joint){ mj[k].name, mj[k].parent, 0, 0, 100 + k, 5 };
+        na = nm;
+        seed = seed * 1103515245u + 12345u;
+        for (int c = (int)((seed >> 16) % 4); c > 0; c--) {
+            seed = seed * 1103515245u + 12345u;
+            const char *name = names[(seed >> 20) % 6];
+            int what = (int)((seed >> 8) % 3), k = (int)((seed >> 12) % (unsigned)na);
+            int parent = k == 0 ? -1 : (int)((seed >> 4) % (unsigned)(k + 1)) - 1;
+            if (what == 0 && na < 10) {
+                aj[na] = (mc_anim_joint){ name, (int)((seed >> 4) % (unsigned)na), 0, 0,
+                                          100 + na, 5 };
+                na++;
+            } else if (what == 1) {
+                aj[k].name = name;
+            } else {
+                aj[k].parent = parent;
+            }
+        }
+        mc_mesh mesh = { 0 };
+        mesh.name = "m.md5mesh";
+        mesh.num_joints = nm;
+        mesh.joints = mj;
+        mc_anim anim = { 0 };
+        anim.name = "a.md5anim";
+        anim.num_joints = na;
+        anim.joints = aj;
+        int want[8], got[8];
+        bool missing = false;
+        mc_error err;
+        int bad = match_in_file_order(&mesh, &anim, want, &missing);
+        mc_status st = mc_pose_map_anim(&mesh, &anim, got, &err);
+        if (bad < 0) {
+            agreed += EXPECT(st == MC_OK) && EXPECT(memcmp(got, want, (size_t)nm * sizeof *got) == 0);
+            continue;
+        }
+        failures++;
+        bool ok = EXPECT(st == MC_ERR_MISMATCH);
+        if (missing) {
+            ok = ok && EXPECT(strcmp(err.file, "m.md5mesh") == 0) && EXPECT(err.line == bad + 1) &&
+                 EXPECT(err.col == 3);
+        } else {
+            ok = ok && EXPECT(strcmp(err.file, "a.md5anim") == 0) &&
+                 EXPECT(err.line == 100 + want[bad]) && EXPECT(err.col == 5);
+        }
+        ok = ok && EXPECT(strstr(err.msg, mj[bad].name) != NULL);
+        ok = ok && EXPECT(memcmp(got, want, (size_t)bad * sizeof *got) == 0);
+        agreed += ok;
+        if (!ok)
+            break;
+    }
+    /* both outcomes must have been exercised, or the comparison says little */
+    EXPECT(failures > 100 && 2000 - failures > 100);
+    EXPECT_EQ_INT(agreed, 2000);
 }
 
 static void biases_are_not_normalised(void)
@@ -620,10 +814,14 @@ int main(int argc, char **argv)
         TEST_ENTRY(worked_example_weight_lands_at_0_11_0),
         TEST_ENTRY(spec_example_head_56_10_reads_values_10_to_12),
         TEST_ENTRY(frame_position_follows_doom_anim_time),
+        TEST_ENTRY(lerp_just_below_a_whole_frame_stays_below_one),
         TEST_ENTRY(sampling_lerps_and_slerps_in_parent_space),
         TEST_ENTRY(joints_are_matched_by_name_not_index),
         TEST_ENTRY(rejects_anim_missing_a_mesh_joint),
         TEST_ENTRY(rejects_anim_with_a_different_parent),
+        TEST_ENTRY(duplicate_names_match_the_first_anim_joint),
+        TEST_ENTRY(the_first_bad_joint_in_mesh_order_is_reported),
+        TEST_ENTRY(matching_agrees_with_a_search_in_file_order),
         TEST_ENTRY(biases_are_not_normalised),
         TEST_ENTRY(normals_are_unweighted_and_smoothed_across_seams),
         TEST_ENTRY(seam_groups_come_from_the_bind_pose),

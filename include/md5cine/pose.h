@@ -7,7 +7,8 @@
  * pos_model = pos_local * axis_parent + pos_parent (row vectors, mathx.h).
  *
  * Every function writes into caller buffers; nothing here allocates except
- * mc_skin_topology_build (once per submesh). Buffers sized by a count in the mesh or anim must
+ * mc_skin_topology_build (once per submesh) and mc_pose_map_anim (a temporary name index, freed
+ * before it returns). Buffers sized by a count in the mesh or anim must
  * hold at least that many elements. */
 #ifndef MC_POSE_H
 #define MC_POSE_H
@@ -35,7 +36,7 @@ typedef struct mc_joint_xform {
 typedef struct mc_anim_frame_pos {
     int frame0; /* 0 .. num_frames - 1 */
     int frame1; /* frame0 + 1, or frame0 when holding */
-    float lerp; /* [0, 1) */
+    float lerp; /* [0, 1): a fraction that would round to 1.0f is 1 - 2^-24 */
 } mc_anim_frame_pos;
 
 typedef struct mc_pose_opts {
@@ -48,7 +49,10 @@ typedef struct mc_pose_opts {
  * mesh joint must exist in the anim and the anim joint's parent must have the same name as the
  * mesh joint's parent (both roots, or both named alike), else MC_ERR_MISMATCH naming the joint:
  * positioned at the anim joint's line/col in the anim file, or at the mesh joint's in the mesh
- * file when the anim lacks it. Extra anim joints are ignored. */
+ * file when the anim lacks it. Extra anim joints are ignored. A name that several anim joints
+ * share matches the first of them. Mesh joints are checked in order and the first one that
+ * fails is reported. O((m + n) log n) for m mesh and n anim joints: the anim's names are sorted
+ * once. MC_ERR_NOMEM (no position) when that index cannot be allocated. */
 mc_status mc_pose_map_anim(const mc_mesh *mesh, const mc_anim *anim, int *anim_joint,
                            mc_error *err);
 

@@ -7,12 +7,34 @@
 #include <md5cine/mathx.h>
 #include <md5cine/pose.h>
 
-static int find_anim_joint(const mc_anim *anim, const char *name)
+/* The anim's joints sorted by name, then by index, so that a binary search finds the first
+ * joint of a name (the one a search in file order would find) in O(log n). */
+typedef struct name_key {
+    const char *name;
+    int index;
+} name_key;
+
+static int compare_names(const void *pa, const void *pb)
 {
-    for (int j = 0; j < anim->num_joints; j++)
-        if (strcmp(anim->joints[j].name, name) == 0)
-            return j;
-    return -1;
+    const name_key *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    if (c != 0)
+        return c;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* The lowest anim joint index named name, or -1. */
+static int find_anim_joint(const name_key *keys, int n, const char *name)
+{
+    int lo = 0, hi = n; /* first key >= name in [lo, hi) */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(keys[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && strcmp(keys[lo].name, name) == 0 ? keys[lo].index : -1;
 }
 
 static mc_status parent_mismatch(const mc_mesh *mesh, const mc_anim *anim, int i, int j,
@@ -37,21 +59,34 @@ static mc_status parent_mismatch(const mc_mesh *mesh, const mc_anim *anim, int i
 mc_status mc_pose_map_anim(const mc_mesh *mesh, const mc_anim *anim, int *anim_joint,
                            mc_error *err)
 {
-    for (int i = 0; i < mesh->num_joints; i++) {
+    if (mesh->num_joints == 0)
+        return MC_OK;
+    int n = anim->num_joints;
+    name_key *keys = malloc((n > 0 ? (size_t)n : 1) * sizeof *keys);
+    if (!keys)
+        return mc_error_set(err, MC_ERR_NOMEM, anim->name, 0, 0,
+                            "out of memory for the names of %d joints", n);
+    for (int j = 0; j < n; j++)
+        keys[j] = (name_key){ anim->joints[j].name, j };
+    qsort(keys, (size_t)n, sizeof *keys, compare_names);
+    mc_status st = MC_OK;
+    for (int i = 0; i < mesh->num_joints && st == MC_OK; i++) {
         const mc_mesh_joint *mj = &mesh->joints[i];
-        int j = find_anim_joint(anim, mj->name);
-        if (j < 0)
-            return mc_error_set(err, MC_ERR_MISMATCH, mesh->name, mj->line, mj->col,
-                                "joint '%s' is missing from anim '%s'", mj->name, anim->name);
-        int ap = anim->joints[j].parent;
+        int j = find_anim_joint(keys, n, mj->name);
+        int ap = j >= 0 ? anim->joints[j].parent : -1;
         bool same = (ap < 0 && mj->parent < 0) ||
                     (ap >= 0 && mj->parent >= 0 &&
                      strcmp(anim->joints[ap].name, mesh->joints[mj->parent].name) == 0);
-        if (!same)
-            return parent_mismatch(mesh, anim, i, j, err);
-        anim_joint[i] = j;
+        if (j < 0)
+            st = mc_error_set(err, MC_ERR_MISMATCH, mesh->name, mj->line, mj->col,
+                              "joint '%s' is missing from anim '%s'", mj->name, anim->name);
+        else if (!same)
+            st = parent_mismatch(mesh, anim, i, j, err);
+        else
+            anim_joint[i] = j;
     }
-    return MC_OK;
+    free(keys);
+    return st;
 }
 
 void mc_anim_frame_at(const mc_anim *anim, double f, bool loop, mc_anim_frame_pos *out)
@@ -86,7 +121,9 @@ void mc_anim_frame_at(const mc_anim *anim, double f, bool loop, mc_anim_frame_po
     }
     out->frame0 = (int)whole;
     out->frame1 = frac > 0.0 ? out->frame0 + 1 : out->frame0;
-    out->lerp = (float)frac;
+    /* A fraction within half a float step of 1 would round up to 1.0f: keep it below. */
+    float lerp = (float)frac;
+    out->lerp = lerp < 1.0f ? lerp : nextafterf(1.0f, 0.0f);
 }
 
 mc_local_joint mc_anim_joint_at(const mc_anim *anim, int j, int k)
