@@ -7,6 +7,10 @@
 
 #include <md5cine/error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest file a parser will read (bytes): far above any real MD5 file. */
 #define MC_MAX_FILE_BYTES ((size_t)1 << 30)
 
@@ -37,5 +41,9 @@ mc_status mc_outfile_commit(mc_outfile *out, mc_error *err);
 
 /* Closes and removes the temporary file; safe to call twice or after commit. */
 void mc_outfile_abort(mc_outfile *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
