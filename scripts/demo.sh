@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Sets up (packages, build) and renders the bundled demo scene to an MP4.
+# Sets up (the runtime packages, a build without tests) and renders the bundled demo to an MP4.
 # usage: scripts/demo.sh [OUT.mp4] [extra render options...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DMC_BUILD_TESTS=OFF >/dev/null
+cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/release -j"$(nproc)" --target md5cine
 out="${1:-demo.mp4}"
 shift || true

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Installs the Debian packages md5cine needs, skipping those already installed.
-# usage: scripts/deps.sh [--test]     (--test adds what the test suite needs)
+# usage: scripts/deps.sh [--test]
+#   without --test: what building and running md5cine and its library needs (cmake -S . -B build)
+#   --test: plus what -DMC_BUILD_TESTS=ON requires (its configure step names a missing one)
 # Runs apt-get directly as root, through sudo otherwise.
 set -euo pipefail
 
+# build-essential also brings g++, make and binutils: tests/install_check.sh compiles the public
+# headers as C++ and builds examples/ with make, and reads the shared library with readelf/nm.
 packages=(build-essential cmake pkg-config libosmesa6-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
-          libavcodec-dev libavformat-dev
-          libavutil-dev libswscale-dev libstb-dev zlib1g-dev)
+          libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libstb-dev zlib1g-dev)
 if [ "${1:-}" = "--test" ]; then
     # assimp: the independent implementation the pose tests agree with; ffmpeg: the command line
-    # the video tests cross-check with; imagemagick and python3: pixel and JSON checks in the
-    # command-line tests; file: reads a crafted PNG's header independently; clang + its runtime: the libFuzzer targets.
+    # (ffmpeg, ffprobe) the video tests cross-check with; imagemagick (convert, identify) and
+    # python3: pixel and JSON checks in the command-line tests and tests/install_check.sh; file:
+    # reads a crafted PNG's header independently;
+    # clang + its runtime: the libFuzzer targets (-DMC_FUZZ=ON).
     packages+=(libassimp-dev ffmpeg imagemagick python3 file clang libclang-rt-14-dev)
 fi
 

@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct mc_arena_block mc_arena_block;
 
 typedef struct mc_arena {
@@ -22,5 +26,9 @@ char *mc_arena_strndup(mc_arena *a, const char *s, size_t len);
 
 /* Frees every block; the arena is empty (and reusable) afterwards. */
 void mc_arena_release(mc_arena *a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -51,6 +51,10 @@
 
 #include <md5cine/error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Bits of mc_compare_opts.set: the fields given explicitly. Unset fields take the default of
  * the mode (lossless or lossy), so a zeroed struct means "the lossless defaults". */
 enum {
@@ -132,5 +136,9 @@ void mc_compare_reasons(const mc_compare_result *r, const mc_compare_opts *opts,
 void mc_compare_diff_image(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
                            int w, int h, const mc_compare_opts *opts, uint8_t *out,
                            size_t out_stride);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -63,6 +63,10 @@
 
 #include <md5cine/error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MC_ENCODER_DEFAULT_CODEC   "libx264"
 #define MC_ENCODER_DEFAULT_CRF     18
 #define MC_ENCODER_DEFAULT_PRESET  "veryfast"
@@ -124,5 +128,9 @@ const char *mc_encoder_codec_name(const mc_encoder *enc);
 
 /* Frames written so far. */
 int64_t mc_encoder_frame_count(const mc_encoder *enc);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* X(name, description). The order is part of no interface; compare by name. */
 #define MC_STATUS_LIST(X)                                               \
     X(MC_OK, "success")                                                 \
@@ -61,5 +65,9 @@ typedef struct mc_parse_opts {
     mc_warn_fn warn; /* may be NULL: warnings are then dropped */
     void *warn_user;
 } mc_parse_opts;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 
 #include <md5cine/error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest file a parser will read (bytes): far above any real MD5 file. */
 #define MC_MAX_FILE_BYTES ((size_t)1 << 30)
 
@@ -43,5 +47,9 @@ void mc_outfile_abort(mc_outfile *out);
  * fine. False with errno set on failure (ENOTDIR when a part is a file, ENAMETOOLONG for a
  * path of 4096 bytes or more). */
 bool mc_mkdirs(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

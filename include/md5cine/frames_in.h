@@ -23,6 +23,10 @@
 
 #include <md5cine/error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum mc_frames_kind {
     MC_FRAMES_IMAGE,  /* one image file */
     MC_FRAMES_FOLDER, /* a folder of numbered PNGs */
@@ -90,5 +94,9 @@ mc_status mc_frames_size(const mc_frames_in *src, size_t index, int *w, int *h, 
  * MC_ERR_IMAGE (not a decodable image, truncated, a video that ends early or fails to decode),
  * MC_ERR_USAGE (index out of range), MC_ERR_NOMEM. */
 mc_status mc_frames_read(mc_frames_in *src, size_t index, mc_frame *out, mc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -17,6 +17,10 @@
 
 #include <md5cine/error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest width or height read or written; a larger image is MC_ERR_LIMIT. */
 #define MC_IMAGE_MAX_SIDE 16384
 
@@ -87,5 +91,9 @@ mc_status mc_png_save(const char *path, const mc_png_buf *png, mc_error *err);
 /* mc_png_encode into a temporary buffer, then mc_png_save. Errors: as those two, naming path. */
 mc_status mc_png_write(const char *path, const uint8_t *rgba, int w, int h, size_t stride,
                        int alpha, mc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,6 +14,10 @@
 
 #include <md5cine/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MC_PI 3.14159265358979323846f
 
 mc_vec3 mc_v3(float x, float y, float z);
@@ -63,5 +67,9 @@ void mc_mat4_apply(const mc_mat4 *m, mc_vec3 p, float w, float out[4]);
 /* Degrees <-> radians. */
 float mc_deg2rad(float deg);
 float mc_rad2deg(float rad);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,10 @@
 #include <md5cine/error.h>
 #include <md5cine/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
     MC_ANIM_TX = 1,
     MC_ANIM_TY = 2,
@@ -56,5 +60,9 @@ mc_status mc_anim_parse(const char *buf, size_t len, const char *name, const mc_
                         mc_anim *out, mc_error *err);
 mc_status mc_anim_load(const char *path, const mc_parse_opts *opts, mc_anim *out, mc_error *err);
 void mc_anim_release(mc_anim *anim);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

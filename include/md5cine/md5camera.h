@@ -12,6 +12,10 @@
 #include <md5cine/error.h>
 #include <md5cine/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct mc_camera_frame {
     mc_vec3 pos; /* world space */
     mc_quat rot; /* view axis = ToMat3(rot): rows forward, left, up; w rebuilt */
@@ -34,5 +38,9 @@ mc_status mc_camera_parse(const char *buf, size_t len, const char *name,
 mc_status mc_camera_load(const char *path, const mc_parse_opts *opts, mc_camera *out,
                          mc_error *err);
 void mc_camera_release(mc_camera *cam);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

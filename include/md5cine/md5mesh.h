@@ -12,6 +12,10 @@
 #include <md5cine/error.h>
 #include <md5cine/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct mc_mesh_joint {
     const char *name; /* in the mesh's arena */
     int parent;       /* -1 for a root; otherwise < own index */
@@ -69,5 +73,9 @@ mc_status mc_mesh_load(const char *path, const mc_parse_opts *opts, mc_mesh *out
 
 /* Frees everything; *mesh is zeroed. Accepts a zeroed struct. */
 void mc_mesh_release(mc_mesh *mesh);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

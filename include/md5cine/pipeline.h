@@ -27,6 +27,10 @@
 
 #include <md5cine/error.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MC_PIPELINE_DEFAULT_DEPTH 3
 #define MC_PIPELINE_MAX_DEPTH     64
 #define MC_PIPELINE_MAX_THREADS   16
@@ -83,5 +87,9 @@ void mc_pipeline_stats_get(mc_pipeline *p, mc_pipeline_stats *out);
 
 /* Cancels if still running, joins the threads and frees the buffers; NULL is fine. */
 void mc_pipeline_release(mc_pipeline *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -20,6 +20,10 @@
 #include <md5cine/md5mesh.h>
 #include <md5cine/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A joint in parent space, as rebuilt from an anim frame. */
 typedef struct mc_local_joint {
     mc_vec3 pos; /* parent space */
@@ -119,5 +123,9 @@ void mc_skin_normals(const mc_submesh *sm, const mc_skin_topology *topo, const m
  * where yaw_axis is Doom's idAngles(0, yaw, 0).ToMat3 (yaw degrees about +Z, counter-clockwise
  * seen from above: yaw 90 turns +X into +Y). */
 mc_mat4 mc_pose_placement(mc_vec3 origin, float yaw_deg, float scale);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

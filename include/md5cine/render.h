@@ -20,6 +20,10 @@
 #include <md5cine/error.h>
 #include <md5cine/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct mc_renderer mc_renderer;
 
 /* Where the GL context comes from (src/gpu/backend.h). AUTO tries EGL first, then OSMesa, and
@@ -140,5 +144,9 @@ void mc_overlay_text_size(const char *text, int scale, int *w, int *h);
  * transparent black background the colour is c * a. Errors: MC_ERR_USAGE (no open
  * frame, bad stride), MC_ERR_GL. The frame is closed in every case. */
 mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -48,6 +48,10 @@
 #include <md5cine/md5mesh.h>
 #include <md5cine/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest counts a scene may hold (MC_ERR_LIMIT beyond). */
 #define MC_SCENE_MAX_ACTORS    4096
 #define MC_SCENE_MAX_MATERIALS 1024 /* per actor */
@@ -153,5 +157,9 @@ void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out);
 /* The actor's anim clock at scene time t seconds: t - start (negative before the anim
  * starts; the pose module holds frame 0 there and handles loop/hold after the end). */
 double mc_scene_actor_time(const mc_scene_actor *actor, double t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

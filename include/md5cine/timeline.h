@@ -17,6 +17,10 @@
 
 #include <md5cine/md5camera.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct mc_timeline_sample {
     int64_t frame; /* output frame index k (-1 for a sample taken at an arbitrary time) */
     double time;   /* seconds: k / fps */
@@ -44,5 +48,9 @@ int64_t mc_timeline_cut_frame(const mc_camera *cam, mc_rate fps, int i);
  * A one-frame camera never ends: then the result is single_frame_length (which the caller
  * takes from the scene's frames setting or the longest actor animation). */
 int64_t mc_timeline_frame_count(const mc_camera *cam, mc_rate fps, int64_t single_frame_length);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

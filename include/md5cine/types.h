@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A frame number: output frames of a render, stored frames of a file, frames of a reference.
  * Signed so that "none" can be -1. */
 typedef int64_t mc_frame_no;
@@ -47,5 +51,9 @@ typedef struct mc_mat3 {
 typedef struct mc_mat4 {
     float m[16];
 } mc_mat4;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -22,6 +22,10 @@
 #include <md5cine/timeline.h>
 #include <md5cine/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Near plane during cut scenes (Doom sets r_znear 1.0 while a camera is active). */
 #define MC_VIEW_ZNEAR 1.0f
 
@@ -66,5 +70,9 @@ void mc_view_at_frame(const mc_camera *cam, mc_rate fps, int64_t k, int width, i
 /* The same at an arbitrary time t >= 0 seconds (sub-frame queries). */
 void mc_view_at_time(const mc_camera *cam, double t, int width, int height, mc_fov_mode mode,
                      mc_view *out, mc_timeline_sample *sample);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,33 @@
+/* Every public header of md5cine in one include. Each header states the contract of its own
+ * module; the README's "Library" section shows how they fit together. */
+#ifndef MC_MD5CINE_H
+#define MC_MD5CINE_H
+
+#include <md5cine/version.h>
+
+#include <md5cine/error.h>
+#include <md5cine/types.h>
+#include <md5cine/arena.h>
+#include <md5cine/fileio.h>
+#include <md5cine/mathx.h>
+
+#include <md5cine/md5mesh.h>
+#include <md5cine/md5anim.h>
+#include <md5cine/md5camera.h>
+
+#include <md5cine/pose.h>
+#include <md5cine/timeline.h>
+#include <md5cine/view.h>
+
+#include <md5cine/scene.h>
+#include <md5cine/scene_renderer.h>
+#include <md5cine/pipeline.h>
+
+#include <md5cine/render.h>
+#include <md5cine/encode.h>
+#include <md5cine/frames_in.h>
+#include <md5cine/image.h>
+#include <md5cine/compare.h>
+#include <md5cine/refcheck.h>
+
+#endif
