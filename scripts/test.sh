@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Sets up (packages, build with warnings as errors) and runs the whole test suite twice:
-# a plain build, then an AddressSanitizer + UndefinedBehaviorSanitizer build. After the plain
-# suite, tests/install_check.sh installs that build to a temporary prefix and builds and runs
+# Sets up (packages, build with warnings as errors) and runs the whole test suite: the plain
+# build once per GL backend (MD5CINE_GL=egl, then osmesa), a build without OSMesa
+# (-DMC_OSMESA=OFF, EGL only), then an AddressSanitizer + UndefinedBehaviorSanitizer build.
+# After the plain suite, tests/install_check.sh installs that build to a temporary prefix and builds and runs
 # examples/ against it (pkg-config and find_package) and the public headers as C++.
 # usage: scripts/test.sh [--no-sanitize]
 set -euo pipefail
@@ -11,8 +12,16 @@ jobs="$(nproc)"
 
 cmake -S . -B build/test -DMC_BUILD_TESTS=ON -DMC_WERROR=ON >/dev/null
 cmake --build build/test -j"$jobs"
-ctest --test-dir build/test --output-on-failure -j"$jobs"
+for gl in egl osmesa; do
+    echo "md5cine: the suite through $gl" >&2
+    MD5CINE_GL=$gl ctest --test-dir build/test --output-on-failure -j"$jobs"
+done
 tests/install_check.sh build/test
+
+echo "md5cine: the suite on a build without OSMesa" >&2
+cmake -S . -B build/no-osmesa -DMC_BUILD_TESTS=ON -DMC_WERROR=ON -DMC_OSMESA=OFF >/dev/null
+cmake --build build/no-osmesa -j"$jobs"
+ctest --test-dir build/no-osmesa --output-on-failure -j"$jobs"
 
 if [ "${1:-}" != "--no-sanitize" ]; then
     cmake -S . -B build/asan -DMC_BUILD_TESTS=ON -DMC_WERROR=ON -DMC_SANITIZE=ON \
