@@ -1,6 +1,7 @@
 /* Renderer and PNG writer figures: ms per frame to draw a textured, lit mesh the size of a
  * skinned character (re-uploaded every frame, as skinning does) plus readback, at 720p and
- * 1080p with and without 4x MSAA; then PNG encoding of those frames by mc_png_encode
+ * 1080p with and without 4x MSAA, through EGL and through OSMesa in one run (with their ratio);
+ * then PNG encoding of those frames by mc_png_encode
  * (stb_image_write with zlib level 1, Z_RLE, as its deflate) against stb_image_write's own
  * deflate, in CPU ms per frame.
  *
@@ -177,9 +178,12 @@ static double time_frames(mc_renderer *r, const mc_frame_params *p, const mc_dra
 /* Prints ms per frame for the mesh (upload, draw, overlay, resolve, readback) and for an empty
  * frame (clear, resolve, readback). llvmpipe defers drawing to the readback, so only the
  * whole frame is a meaningful figure. Leaves the last mesh frame in out. */
-static void bench_render(const mesh *m, int w, int h, int msaa, int frames, uint8_t *out)
+/* ms per frame for one backend and setting; a negative value when the backend cannot start. */
+static double bench_render(const mesh *m, int w, int h, int msaa, mc_gl_backend gl, int frames,
+                           uint8_t *out)
 {
-    mc_renderer_desc d = { .width = w, .height = h, .msaa = msaa };
+    mc_renderer_desc d = { .width = w, .height = h, .msaa = msaa, .backend = gl };
+    mc_renderer_info info;
     mc_frame_params p;
     mc_renderer *r;
     mc_draw_item it;
@@ -187,10 +191,15 @@ static void bench_render(const mesh *m, int w, int h, int msaa, int frames, uint
     double first = 0.0, empty_first = 0.0, full, empty;
     int tex = 0;
 
-    if (mc_renderer_create(&d, &r, &err) != MC_OK || !add_checker(r, &tex)) {
+    if (mc_renderer_create(&d, &r, &err) != MC_OK) {
+        printf("render %4dx%-4d msaa %d: no such backend here (%s)\n", w, h, msaa, err.msg);
+        return -1.0;
+    }
+    if (!add_checker(r, &tex)) {
         fprintf(stderr, "render_bench: cannot set up %dx%d\n", w, h);
         exit(1);
     }
+    mc_renderer_get_info(r, &info);
     camera(w, h, &p);
     memset(&it, 0, sizeof it);
     it.model.m[0] = it.model.m[5] = it.model.m[10] = it.model.m[15] = 1.0f;
@@ -203,9 +212,20 @@ static void bench_render(const mesh *m, int w, int h, int msaa, int frames, uint
     it.texture = tex;
     empty = time_frames(r, &p, NULL, frames, out, (size_t)w * 4, &empty_first);
     full = time_frames(r, &p, &it, frames, out, (size_t)w * 4, &first);
-    printf("render %4dx%-4d msaa %d: %6.2f ms/frame (first %5.1f ms); empty frame %5.2f ms\n", w, h,
-           msaa, full, first, empty);
+    printf("render %4dx%-4d msaa %d %-6s: %6.2f ms/frame (first %5.1f ms); empty frame %5.2f ms\n",
+           w, h, msaa, info.backend, full, first, empty);
     mc_renderer_release(r);
+    return full;
+}
+
+/* The same frames through EGL and through OSMesa, one after the other, and their ratio. */
+static void bench_backends(const mesh *m, int w, int h, int msaa, int frames, uint8_t *out)
+{
+    double egl = bench_render(m, w, h, msaa, MC_GL_EGL, frames, out);
+    double osmesa = bench_render(m, w, h, msaa, MC_GL_OSMESA, frames, out);
+
+    if (egl > 0.0 && osmesa > 0.0)
+        printf("render %4dx%-4d msaa %d: egl / osmesa = %.3f\n", w, h, msaa, egl / osmesa);
 }
 
 typedef struct stb_sink {
@@ -332,8 +352,8 @@ int main(int argc, char **argv)
     make_mesh(m);
     printf("mesh: %d vertices, %d triangles, 256x256 texture, lit, overlay text\n", NV, NT);
     for (int s = 0; s < 2; s++) {
-        bench_render(m, sizes[s][0], sizes[s][1], 1, frames, img);
-        bench_render(m, sizes[s][0], sizes[s][1], 4, frames, img);
+        bench_backends(m, sizes[s][0], sizes[s][1], 1, frames, img);
+        bench_backends(m, sizes[s][0], sizes[s][1], 4, frames, img);
         bench_png(img, sizes[s][0], sizes[s][1], frames < 10 ? frames : 10);
         if (argc > 2) { /* keep the frame for a look or for other PNG experiments */
             char path[4096];
