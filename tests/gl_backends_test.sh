@@ -69,5 +69,38 @@ rc=$?
 [ $rc = 2 ] && grep -q "MD5CINE_GL='vulkan'" "$T/v.err" && ok "unknown MD5CINE_GL is exit 2" ||
     fail "unknown MD5CINE_GL: exit $rc, $(cat "$T/v.err")"
 
+# doctor: every backend of the build starts and names Mesa's version as Debian's package has it.
+mesa=$(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null | sed 's/-.*//')
+"$M" doctor --json >"$T/doctor.json" 2>"$T/doctor.err"
+rc=$?
+if [ $rc = 0 ] && python3 - "$T/doctor.json" "$mesa" $MC_TEST_BACKENDS <<'PY'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+want, built = sys.argv[2], sys.argv[3:]
+got = {b["backend"]: b for b in d["backends"]}
+for name in built:
+    b = got[name]
+    assert b["ok"], b
+    assert "llvmpipe" in b["renderer"], b
+    assert b["mesa"] == want, (b["mesa"], want)
+    assert b["samples"] == 4, b
+for name, b in got.items():
+    if name not in built:
+        assert not b["ok"] and "this build has no" in b["error"], b
+PY
+    ok "doctor names each backend, llvmpipe and Mesa $mesa"
+else
+    fail "doctor: exit $rc, $(cat "$T/doctor.json" "$T/doctor.err")"
+fi
+if has egl; then
+    __EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent.json "$M" doctor >"$T/doctor2.out" 2>&1
+    rc=$?
+    want=0
+    has osmesa || want=3
+    [ $rc = $want ] && grep -q "^egl .*unavailable: .*surfaceless" "$T/doctor2.out" &&
+        ok "doctor without an EGL platform: egl unavailable, exit $want" ||
+        fail "doctor without EGL: exit $rc, $(cat "$T/doctor2.out")"
+fi
+
 [ "$failed" = 0 ] && rm -rf "$T"
 exit "$failed"

@@ -1,0 +1,128 @@
+/* md5cine doctor [--json]: what this machine renders with. Each GL backend built in is started
+ * once, as a render would start it (4x MSAA asked for), and reported: the backend, where its
+ * context lives (EGL: surfaceless or a device), GL vendor, renderer and version, the Mesa
+ * version and the samples the driver gave. Pixels differ between Mesa versions, so a reference
+ * made elsewhere should be compared with these facts at hand (render writes them into MP4
+ * metadata too). MD5CINE_GL and LP_NUM_THREADS apply as in render. Exit 0 when some backend
+ * works (the first such is what render uses by default), 3 when none does. */
+#include <stdio.h>
+#include <string.h>
+
+#include <md5cine/render.h>
+
+#include "cli.h"
+
+static const struct {
+    mc_gl_backend kind;
+    const char *name;
+} backends[] = { { MC_GL_EGL, "egl" }, { MC_GL_OSMESA, "osmesa" } };
+
+/* The Mesa version in a GL_VERSION string ("4.5 (Core Profile) Mesa 22.3.6" -> "22.3.6"),
+ * "" when it names none. */
+static void mesa_version(const char *gl_version, char *out, size_t cap)
+{
+    const char *m = strstr(gl_version, "Mesa ");
+    size_t n = 0;
+
+    out[0] = '\0';
+    if (!m)
+        return;
+    m += 5;
+    while (m[n] && m[n] != ' ' && n + 1 < cap)
+        n++;
+    memcpy(out, m, n);
+    out[n] = '\0';
+}
+
+static void print_json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void print_one(const char *name, const mc_renderer_info *info, const mc_error *err,
+                      bool json, bool first)
+{
+    char mesa[32];
+
+    if (json) {
+        printf("%s{\"backend\":", first ? "" : ",");
+        print_json_string(name);
+        if (!info) {
+            printf(",\"ok\":false,\"error\":");
+            print_json_string(err->msg);
+            printf("}");
+            return;
+        }
+        mesa_version(info->gl_version, mesa, sizeof mesa);
+        printf(",\"ok\":true,\"device\":");
+        print_json_string(info->gl_device);
+        printf(",\"vendor\":");
+        print_json_string(info->gl_vendor);
+        printf(",\"renderer\":");
+        print_json_string(info->gl_renderer);
+        printf(",\"version\":");
+        print_json_string(info->gl_version);
+        printf(",\"mesa\":");
+        print_json_string(mesa);
+        printf(",\"samples\":%d}", info->samples);
+        return;
+    }
+    if (!info) {
+        printf("%-7s unavailable: %s\n", name, err->msg);
+        return;
+    }
+    mesa_version(info->gl_version, mesa, sizeof mesa);
+    printf("%-7s %s\n", name, info->gl_device);
+    printf("        vendor   %s\n        renderer %s\n        version  %s\n", info->gl_vendor,
+           info->gl_renderer, info->gl_version);
+    printf("        mesa     %s\n        samples  %d (4 asked for)\n", mesa[0] ? mesa : "-",
+           info->samples);
+}
+
+int mc_cmd_doctor(int argc, char **argv)
+{
+    bool json = false, any = false;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: md5cine doctor [--json]\n"
+                   "  the GL backends this build has, and what each gives on this machine\n");
+            return MC_EXIT_OK;
+        } else {
+            return mc_usage_error("doctor: unknown option '%s'", argv[i]);
+        }
+    }
+    if (json)
+        printf("{\"backends\":[");
+    for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
+        mc_renderer_desc d = { .width = 16, .height = 16, .msaa = 4, .backend = backends[b].kind };
+        mc_renderer_info info;
+        mc_renderer *r = NULL;
+        mc_error err;
+
+        if (mc_renderer_create(&d, &r, &err) != MC_OK) {
+            print_one(backends[b].name, NULL, &err, json, b == 0);
+            continue;
+        }
+        mc_renderer_get_info(r, &info);
+        print_one(backends[b].name, &info, NULL, json, b == 0);
+        mc_renderer_release(r);
+        any = true;
+    }
+    if (json)
+        printf("]}\n");
+    return any ? MC_EXIT_OK : MC_EXIT_RUNTIME;
+}
