@@ -125,9 +125,9 @@ check bad_fps_exit 2 "$rc"
 run info --bogus data/camera/cut4.md5camera
 check unknown_option_exit 2 "$rc"
 
-# A file that cannot be read: an I/O failure, exit 3, naming the file.
+# A file that cannot be read is bad input like any other: exit 2, naming the file.
 run info data/no-such-file.md5camera
-check missing_file_exit 3 "$rc"
+check missing_file_exit 2 "$rc"
 check missing_file_names_it "data/no-such-file.md5camera" "$(grep -o 'data/no-such-file.md5camera' <<<"$err" | head -n 1)"
 
 if ((fails)); then

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include <md5cine/error.h>
+#include <md5cine/types.h>
 
 /* Exit codes (DESIGN.md 4). */
 enum {
@@ -36,12 +37,25 @@ void mc_diag_warn(void *user, const mc_error *w);
  * MC_ERR_INTERRUPTED -> 130. */
 int mc_exit_code(mc_status s);
 
+/* The exit code for a failure to load an input file: 2 for every reason (missing, unreadable,
+ * bad content), except out of memory (3) and an interrupt (130). */
+int mc_input_exit_code(mc_status s);
+
 /* Monotonic seconds (CLOCK_MONOTONIC), for timing and progress. */
 double mc_cli_now(void);
 
 /* Creates folder path and its missing parents (mkdir -p); "" is fine. False with errno set
  * on failure (ENAMETOOLONG for a path of 4096 bytes or more). */
 bool mc_cli_mkdirs(const char *path);
+
+/* A frame rate from the command line (rate.c): an integer ("24"), a fraction ("30000/1001"), or
+ * a decimal: 23.976, 23.98, 29.97, 47.952, 59.94 and 119.88 mean n * 1000 / 1001 (NTSC), any
+ * other is exact and reduced ("12.5" -> 25/2). 1..1000 frames per second. False when s is not
+ * such a rate. */
+bool mc_cli_parse_rate(const char *s, mc_rate *out);
+
+/* "24", or "30000/1001 (29.970)" for a fractional rate. */
+void mc_cli_format_rate(mc_rate r, char *buf, size_t cap);
 
 /* Prints "md5cine: error: <msg>" for a usage problem and returns MC_EXIT_INPUT. */
 int mc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -208,8 +208,11 @@ int mc_cmd_export(int argc, char **argv)
     mc_joint_xform *joints = NULL;
     mc_error err;
     mc_status st = mc_mesh_load(a.mesh, &opts, &mesh, &err);
+    bool input_failed;
+
     if (st == MC_OK && a.anim)
         st = mc_anim_load(a.anim, &opts, &anim, &err);
+    input_failed = st != MC_OK;
     if (st == MC_OK) {
         joints = malloc((size_t)(mesh.num_joints > 0 ? mesh.num_joints : 1) * sizeof *joints);
         st = joints ? make_pose(&a, &mesh, &anim, joints, &err)
@@ -222,5 +225,5 @@ int mc_cmd_export(int argc, char **argv)
     free(joints);
     mc_anim_release(&anim);
     mc_mesh_release(&mesh);
-    return mc_exit_code(st);
+    return input_failed ? mc_input_exit_code(st) : mc_exit_code(st);
 }

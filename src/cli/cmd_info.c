@@ -21,7 +21,7 @@
 typedef struct info_opts {
     bool json;
     bool timeline;
-    int fps; /* 0: the camera's own frame rate */
+    mc_rate fps; /* { 0, 0 }: the camera's own frame rate */
     mc_parse_opts parse;
 } info_opts;
 
@@ -81,7 +81,7 @@ static int info_mesh(const char *path, const info_opts *o)
 
     if (s != MC_OK) {
         mc_diag_print(stderr, "error", &err);
-        return mc_exit_code(s);
+        return mc_input_exit_code(s);
     }
     for (int i = 0; i < m.num_meshes; i++) {
         verts += m.meshes[i].num_verts;
@@ -119,7 +119,7 @@ static int info_anim(const char *path, const info_opts *o)
 
     if (s != MC_OK) {
         mc_diag_print(stderr, "error", &err);
-        return mc_exit_code(s);
+        return mc_input_exit_code(s);
     }
     if (o->json)
         printf("{\"type\":\"md5anim\",\"joints\":%d,\"frames\":%d,\"frameRate\":%d,"
@@ -193,9 +193,9 @@ static int info_camera(const char *path, const info_opts *o)
 
     if (s != MC_OK) {
         mc_diag_print(stderr, "error", &err);
-        return mc_exit_code(s);
+        return mc_input_exit_code(s);
     }
-    fps = (mc_rate){ o->fps > 0 ? o->fps : c.frame_rate, 1 };
+    fps = o->fps.num > 0 ? o->fps : (mc_rate){ c.frame_rate, 1 };
     /* A one-frame camera has no end of its own: reported as one output frame. */
     count = mc_timeline_frame_count(&c, fps, 1);
     if (o->json) {
@@ -281,9 +281,9 @@ static int info_scene(const char *path, const info_opts *o)
 
     if (s != MC_OK) {
         mc_diag_print(stderr, "error", &err);
-        return mc_exit_code(s);
+        return mc_input_exit_code(s);
     }
-    fps = mc_scene_fps(&sc, (mc_rate){ o->fps, 1 });
+    fps = mc_scene_fps(&sc, o->fps);
     count = mc_scene_frame_count(&sc, fps);
     if (o->json) {
         printf("{\"type\":\"md5scene\",\"camera\":");
@@ -362,19 +362,6 @@ static void usage(FILE *to)
                 "  --lenient    read the harmless deviations of shipped game files with warnings\n");
 }
 
-static bool parse_fps(const char *s, int *out)
-{
-    char *end;
-    long v;
-
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < 1 || v > 1000000)
-        return false;
-    *out = (int)v;
-    return true;
-}
-
 int mc_cmd_info(int argc, char **argv)
 {
     info_opts o = { .parse = { .warn = mc_diag_warn } };
@@ -393,9 +380,9 @@ int mc_cmd_info(int argc, char **argv)
         } else if (strcmp(a, "--lenient") == 0) {
             o.parse.lenient = true;
         } else if (strcmp(a, "--fps") == 0) {
-            if (i + 1 >= argc || !parse_fps(argv[i + 1], &o.fps))
-                return mc_usage_error("'--fps' needs a whole number of frames per second from 1 "
-                                      "to 1000000");
+            if (i + 1 >= argc || !mc_cli_parse_rate(argv[i + 1], &o.fps))
+                return mc_usage_error("'--fps' needs a rate from 1 to 1000 frames per second: "
+                                      "N, N/D or a decimal (29.97 is 30000/1001)");
             i++;
         } else if (a[0] == '-' && a[1]) {
             return mc_usage_error("unknown option '%s' for 'info'", a);

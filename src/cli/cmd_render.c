@@ -274,7 +274,7 @@ static int open_renderer(render_run *run)
     d.scene = &run->scene;
     d.width = o->width;
     d.height = o->height;
-    d.fps = (mc_rate){ o->fps, o->fps ? 1 : 0 };
+    d.fps = o->fps;
     d.msaa = o->msaa == 0 ? 1 : o->msaa;
     d.shading = o->shading;
     d.fov_mode = o->fov_mode;

@@ -69,6 +69,13 @@ void mc_diag_warn(void *user, const mc_error *w)
     mc_diag_print(stderr, "warning", w);
 }
 
+int mc_input_exit_code(mc_status s)
+{
+    if (s == MC_OK || s == MC_ERR_NOMEM || s == MC_ERR_INTERRUPTED)
+        return mc_exit_code(s);
+    return MC_EXIT_INPUT;
+}
+
 int mc_exit_code(mc_status s)
 {
     switch (s) {

@@ -286,9 +286,10 @@ static int value_option(const char *arg, const char *v, mc_render_opts *o)
         if (!parse_size(v, &o->width, &o->height))
             return mc_usage_error("bad --size '%s': expected WxH, 16..16384 each", v);
     } else if (is_opt(arg, "--fps")) {
-        if (!parse_int(v, 1, 1000, &n))
-            return mc_usage_error("bad --fps '%s': expected 1..1000", v);
-        o->fps = (int)n;
+        if (!mc_cli_parse_rate(v, &o->fps))
+            return mc_usage_error("bad --fps '%s': expected 1..1000 as N, N/D or a decimal "
+                                  "(29.97 is 30000/1001)",
+                                  v);
     } else if (is_opt(arg, "--frames")) {
         if (!parse_frames(v, &o->first, &o->last))
             return mc_usage_error("bad --frames '%s': expected A-B with 0 <= A <= B", v);

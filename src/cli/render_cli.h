@@ -51,7 +51,7 @@ typedef struct mc_render_opts {
     mc_out_kind out_kind;
     mc_png_pattern pattern; /* when out_kind is MC_OUT_PNG */
     int width, height;      /* 0: the scene's, else the default */
-    int fps;                /* 0: the scene's, else the camera's */
+    mc_rate fps;            /* { 0, 0 }: the scene's, else the camera's */
     bool has_frames;
     int64_t first, last; /* --frames, inclusive output numbers */
     int crf;             /* 0: the encoder's default */
