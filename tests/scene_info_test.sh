@@ -67,7 +67,7 @@ expect names_the_mismatched_joint_in_the_anim 2 "" "data/scenes/arm_badparent.md
 printf 'md5scene 1\ncamera "still.md5camera"\nactor a {\n    mesh "gone.md5mesh"\n}\n' >"$T/missing.md5scene"
 cp data/scenes/still.md5camera "$T/"
 run missing info "$T/missing.md5scene"
-expect points_at_a_missing_mesh 3 "" "missing.md5scene:4:10: error: cannot load mesh"
+expect points_at_a_missing_mesh 2 "" "missing.md5scene:4:10: error: cannot load mesh"
 
 printf 'md5scene 1\ncamera "still.md5camera"\nactor a {\n    mesh "../data/scenes/arm.md5mesh"\n    scale 0\n}\n' >"$T/scale.md5scene"
 run scale info "$T/scale.md5scene"
