@@ -1,9 +1,10 @@
 #!/bin/bash
 # The command line's output does not drift: the demo rendered in a few ways must give files with
 # exactly the checksums in golden/cli_identity.md5, which were made by md5cine 0.1.0 before the
-# renderer moved from the command line into the library. Any change to pixels, encoder settings
-# or container metadata shows here; one that is meant must regenerate the list, with the reason
-# in the commit:  MC_IDENTITY_UPDATE=1 MD5CINE=... MC_TEST_TMP=/tmp bash cli_identity_test.sh
+# renderer moved from the command line into the library. PNGs, y4m and JSON are hashed whole;
+# an MP4 by its video bitstream (its container metadata names the GL driver, which is checked
+# apart). Any change to pixels or encoder settings shows here; one that is meant must
+# regenerate the list, with the reason in the commit:  MC_IDENTITY_UPDATE=1 MD5CINE=... MC_TEST_TMP=/tmp bash cli_identity_test.sh
 set -u
 : "${MD5CINE:?MD5CINE must name the md5cine binary}"
 : "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
@@ -20,7 +21,22 @@ r -o "$T/normals.mp4" --overlay --shading normals --msaa 0 --frames 10-30
 r -o "$T/unlit.y4m" --shading unlit --fov-mode doom --frames 100-110 --background 0.2,0.3,0.4
 "$M" info "$S" --timeline --json >"$T/timeline.json" || { echo "FAIL info"; failed=1; }
 
-(cd "$T" && find . -type f ! -name sums | LC_ALL=C sort | xargs md5sum) >"$T/sums"
+# hash FILE: md5 of the file, or of an MP4's video packets (ffmpeg's md5 muxer over a copy)
+hash() {
+    case $1 in
+    *.mp4) ffmpeg -nostdin -v error -i "$1" -map 0:v -c copy -f md5 - | sed 's/^MD5=//' ;;
+    *) md5sum <"$1" | cut -d' ' -f1 ;;
+    esac
+}
+(cd "$T" && find . -type f ! -name sums | LC_ALL=C sort | while read -r f; do
+    echo "$(hash "$f")  $f"
+done) >"$T/sums"
+# The MP4 names what drew it (md5cine doctor's facts), for references made elsewhere.
+comment=$(ffprobe -v error -show_entries format_tags=comment -of default=nw=1:nk=1 "$T/demo.mp4")
+case $comment in
+"md5cine "*"; GL "*"llvmpipe"*"Mesa "*" sample"*) echo "ok   the MP4 names its GL: $comment" ;;
+*) echo "FAIL the MP4's comment is '$comment'"; failed=1 ;;
+esac
 if [ "${MC_IDENTITY_UPDATE:-0}" = 1 ]; then
     cp "$T/sums" golden/cli_identity.md5
     echo "updated golden/cli_identity.md5 ($(wc -l <"$T/sums") files)"

@@ -58,7 +58,7 @@ static mc_encoder_desc base_desc(const char *path)
     d.path = path;
     d.width = W;
     d.height = H;
-    d.fps = FPS;
+    d.fps = (mc_rate){ FPS, 1 };
     d.shot_starts = shots;
     d.shot_count = 2;
     return d;

@@ -69,19 +69,19 @@ check two_anims_one_line_each '{"type":"md5anim","joints":19,"frames":120,"frame
 # DESIGN.md's example: 10 frames, cut 4, 24 fps -> 9 output frames, stored 0 1 2 3 5 6 7 8 9,
 # shots 0-3 and 4-8.
 run info --json --timeline data/camera/cut4.md5camera
-check camera_timeline_json '{"type":"md5camera","frames":10,"frameRate":24,"cuts":[4],"outputFrames":9,"shots":[{"first":0,"last":3},{"first":4,"last":8}],"timeline":[{"frame":0,"time":0,"stored":0,"next":0,"lerp":0,"shot":0},{"frame":1,"time":0.0416667,"stored":1,"next":1,"lerp":0,"shot":0},{"frame":2,"time":0.0833333,"stored":2,"next":2,"lerp":0,"shot":0},{"frame":3,"time":0.125,"stored":3,"next":3,"lerp":0,"shot":0},{"frame":4,"time":0.166667,"stored":5,"next":5,"lerp":0,"shot":1},{"frame":5,"time":0.208333,"stored":6,"next":6,"lerp":0,"shot":1},{"frame":6,"time":0.25,"stored":7,"next":7,"lerp":0,"shot":1},{"frame":7,"time":0.291667,"stored":8,"next":8,"lerp":0,"shot":1},{"frame":8,"time":0.333333,"stored":9,"next":9,"lerp":0,"shot":1}]}' "$out"
+check camera_timeline_json '{"type":"md5camera","frames":10,"frameRate":24,"cuts":[4],"fps":24,"outputFrames":9,"shots":[{"first":0,"last":3},{"first":4,"last":8}],"timeline":[{"frame":0,"time":0,"stored":0,"next":0,"lerp":0,"shot":0},{"frame":1,"time":0.0416667,"stored":1,"next":1,"lerp":0,"shot":0},{"frame":2,"time":0.0833333,"stored":2,"next":2,"lerp":0,"shot":0},{"frame":3,"time":0.125,"stored":3,"next":3,"lerp":0,"shot":0},{"frame":4,"time":0.166667,"stored":5,"next":5,"lerp":0,"shot":1},{"frame":5,"time":0.208333,"stored":6,"next":6,"lerp":0,"shot":1},{"frame":6,"time":0.25,"stored":7,"next":7,"lerp":0,"shot":1},{"frame":7,"time":0.291667,"stored":8,"next":8,"lerp":0,"shot":1},{"frame":8,"time":0.333333,"stored":9,"next":9,"lerp":0,"shot":1}]}' "$out"
 
 # The same camera sampled at 30 fps: 11 output frames, the cut is crossed at output 5.
 run info --json --fps 30 data/camera/cut4.md5camera
-check camera_fps30_json '{"type":"md5camera","frames":10,"frameRate":24,"cuts":[4],"outputFrames":11,"shots":[{"first":0,"last":4},{"first":5,"last":10}]}' "$out"
+check camera_fps30_json '{"type":"md5camera","frames":10,"frameRate":24,"cuts":[4],"fps":30,"outputFrames":11,"shots":[{"first":0,"last":4},{"first":5,"last":10}]}' "$out"
 
 # Cuts 2 5 7 at 30: output frames show 0 1 | 3 4 | 6 | 8 9 (timeline_test.c).
 run info --json data/camera/cuts_2_5_7.md5camera
-check camera_cuts_json '{"type":"md5camera","frames":10,"frameRate":30,"cuts":[2,5,7],"outputFrames":7,"shots":[{"first":0,"last":1},{"first":2,"last":3},{"first":4,"last":4},{"first":5,"last":6}]}' "$out"
+check camera_cuts_json '{"type":"md5camera","frames":10,"frameRate":30,"cuts":[2,5,7],"fps":30,"outputFrames":7,"shots":[{"first":0,"last":1},{"first":2,"last":3},{"first":4,"last":4},{"first":5,"last":6}]}' "$out"
 
 # A one-frame camera reports one output frame.
 run info --json data/camera/single.md5camera
-check single_frame_camera '{"type":"md5camera","frames":1,"frameRate":24,"cuts":[],"outputFrames":1,"shots":[{"first":0,"last":0}]}' "$out"
+check single_frame_camera '{"type":"md5camera","frames":1,"frameRate":24,"cuts":[],"fps":24,"outputFrames":1,"shots":[{"first":0,"last":0}]}' "$out"
 
 # Human output names the file and the counts.
 run info $A/cube2-ffflag/ffflag.md5mesh

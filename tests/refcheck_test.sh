@@ -64,7 +64,7 @@ run short_video render "$D/drone_grey.md5scene" -o "$T/short_out.mp4" --referenc
 expect short_reference_video_exits_1 1 "7 missing"
 check "short_reference_video_keeps_the_output" [ -s "$T/short_out.mp4" ]
 
-head -c $(($(stat -c %s "$T/grey.mp4") * 6 / 10)) "$T/grey.mp4" >"$T/cut.mp4"
+head -c $(($(stat -c %s "$T/grey.mp4") * 8 / 10)) "$T/grey.mp4" >"$T/cut.mp4"
 run cut_video render "$D/drone_grey.md5scene" -o "$T/cut_out/%05d.png" --reference "$T/cut.mp4" \
     --diff "$T/cut_diff" --quiet
 expect truncated_reference_video_exits_1 1 "unreadable"

@@ -32,8 +32,8 @@
  * is rejected by mc_encoder_create with MC_ERR_USAGE; it is not padded, so the output
  * always has exactly the size asked for. Limits: 16..16384 pixels each way.
  *
- * Timing: the time base is 1/fps; frame k (the k-th frame written, from 0) has pts k and
- * lasts one frame, so a file of N frames lasts exactly N / fps seconds.
+ * Timing: the time base is den/num for a rate num/den; frame k (the k-th frame written, from
+ * 0) has pts k and lasts one frame, so a file of N frames lasts exactly N * den / num seconds.
  *
  * Shots: desc.shot_starts lists the output frame indices where shots begin. Each gets a
  * keyframe, and the file (MP4, MKV, MOV) gets one chapter per shot titled "Shot N", running
@@ -62,6 +62,7 @@
 #include <stdint.h>
 
 #include <md5cine/error.h>
+#include <md5cine/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,7 +80,7 @@ typedef struct mc_encoder mc_encoder;
 typedef struct mc_encoder_desc {
     const char *path;   /* output file (extension picks the container) or "-" for stdout */
     int width, height;  /* pixels, even, MC_ENCODER_MIN_SIZE..MC_ENCODER_MAX_SIZE */
-    int fps;            /* frames per second, 1..1000 */
+    mc_rate fps;        /* frames per second num/den, 1..1000 (30000/1001 for 29.97) */
     const char *codec;  /* libavcodec encoder name; NULL -> MC_ENCODER_DEFAULT_CODEC */
     int crf;            /* 1..51 quality (lower is better); 0 -> MC_ENCODER_DEFAULT_CRF */
     const char *preset; /* x264 preset; NULL -> MC_ENCODER_DEFAULT_PRESET */
@@ -95,6 +96,9 @@ typedef struct mc_encoder_desc {
     /* the shots' chapter numbers, shot_count of them; NULL -> 1, 2, ... */
     const int *shot_numbers;
     size_t shot_count;
+    /* NULL-terminated key, value, key, value... written as container metadata (MP4, MKV, MOV;
+     * ignored for y4m), e.g. { "comment", "rendered with ...", NULL }; may be NULL */
+    const char *const *metadata;
     mc_warn_fn warn; /* told about encoder substitutions; may be NULL (then dropped) */
     void *warn_user;
 } mc_encoder_desc;

@@ -56,6 +56,7 @@ typedef struct mc_renderer_info {
     char gl_renderer[128]; /* GL_RENDERER, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" */
     char gl_version[128];  /* GL_VERSION */
     char gl_vendor[128];   /* GL_VENDOR */
+    char mesa_version[32]; /* "22.3.6" from GL_VERSION's "Mesa 22.3.6"; "" for another driver */
     char gl_device[128];   /* the backend's line on where the context lives ("surfaceless",
                               "device 1: /dev/dri/renderD128", "off-screen Mesa (llvmpipe)") */
     const char *backend;   /* "osmesa" or "egl" (static string) */

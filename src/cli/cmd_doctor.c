@@ -11,82 +11,60 @@
 #include <md5cine/render.h>
 
 #include "cli.h"
+#include "render_cli.h"
 
 static const struct {
     mc_gl_backend kind;
     const char *name;
 } backends[] = { { MC_GL_EGL, "egl" }, { MC_GL_OSMESA, "osmesa" } };
 
-/* The Mesa version in a GL_VERSION string ("4.5 (Core Profile) Mesa 22.3.6" -> "22.3.6"),
- * "" when it names none. */
-static void mesa_version(const char *gl_version, char *out, size_t cap)
-{
-    const char *m = strstr(gl_version, "Mesa ");
-    size_t n = 0;
-
-    out[0] = '\0';
-    if (!m)
-        return;
-    m += 5;
-    while (m[n] && m[n] != ' ' && n + 1 < cap)
-        n++;
-    memcpy(out, m, n);
-    out[n] = '\0';
-}
-
 static void print_json_string(const char *s)
 {
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    mc_json_string(stdout, s);
+}
 
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
+void mc_print_gl_json(FILE *to, const mc_renderer_info *info)
+{
+    fprintf(to, "\"backend\":");
+    mc_json_string(to, info->backend);
+    fprintf(to, ",\"device\":");
+    mc_json_string(to, info->gl_device);
+    fprintf(to, ",\"vendor\":");
+    mc_json_string(to, info->gl_vendor);
+    fprintf(to, ",\"renderer\":");
+    mc_json_string(to, info->gl_renderer);
+    fprintf(to, ",\"version\":");
+    mc_json_string(to, info->gl_version);
+    fprintf(to, ",\"mesa\":");
+    mc_json_string(to, info->mesa_version);
+    fprintf(to, ",\"samples\":%d", info->samples);
 }
 
 static void print_one(const char *name, const mc_renderer_info *info, const mc_error *err,
                       bool json, bool first)
 {
-    char mesa[32];
-
     if (json) {
-        printf("%s{\"backend\":", first ? "" : ",");
-        print_json_string(name);
         if (!info) {
+            printf("%s{\"backend\":", first ? "" : ",");
+            print_json_string(name);
             printf(",\"ok\":false,\"error\":");
             print_json_string(err->msg);
             printf("}");
             return;
         }
-        mesa_version(info->gl_version, mesa, sizeof mesa);
-        printf(",\"ok\":true,\"device\":");
-        print_json_string(info->gl_device);
-        printf(",\"vendor\":");
-        print_json_string(info->gl_vendor);
-        printf(",\"renderer\":");
-        print_json_string(info->gl_renderer);
-        printf(",\"version\":");
-        print_json_string(info->gl_version);
-        printf(",\"mesa\":");
-        print_json_string(mesa);
-        printf(",\"samples\":%d}", info->samples);
+        printf("%s{\"ok\":true,", first ? "" : ",");
+        mc_print_gl_json(stdout, info);
+        printf("}");
         return;
     }
     if (!info) {
         printf("%-7s unavailable: %s\n", name, err->msg);
         return;
     }
-    mesa_version(info->gl_version, mesa, sizeof mesa);
     printf("%-7s %s\n", name, info->gl_device);
     printf("        vendor   %s\n        renderer %s\n        version  %s\n", info->gl_vendor,
            info->gl_renderer, info->gl_version);
-    printf("        mesa     %s\n        samples  %d (4 asked for)\n", mesa[0] ? mesa : "-",
+    printf("        mesa     %s\n        samples  %d (4 asked for)\n", info->mesa_version[0] ? info->mesa_version : "-",
            info->samples);
 }
 

@@ -138,6 +138,15 @@ static int info_anim(const char *path, const info_opts *o)
 /* Prints the shots as runs of output frames (JSON objects or indented lines). A shot starts at
  * frame 0 and at the first frame of each cut that lies inside the output; cuts passed within the
  * same output frame open a single run. */
+/* An output rate in JSON: a whole number as an integer, else its value, then "fpsRational". */
+static void print_rate_json(mc_rate r)
+{
+    if (r.den == 1)
+        printf("%d", r.num);
+    else
+        printf("%.6g,\"fpsRational\":\"%d/%d\"", (double)r.num / r.den, r.num, r.den);
+}
+
 static void print_shots(const mc_camera *c, mc_rate fps, int64_t count, bool json)
 {
     int64_t first = 0;
@@ -203,7 +212,9 @@ static int info_camera(const char *path, const info_opts *o)
                c.frame_rate);
         for (int i = 0; i < c.num_cuts; i++)
             printf("%s%d", i ? "," : "", c.cuts[i]);
-        printf("],\"outputFrames\":%" PRId64 ",\"shots\":[", count);
+        printf("],\"fps\":");
+        print_rate_json(fps);
+        printf(",\"outputFrames\":%" PRId64 ",\"shots\":[", count);
         print_shots(&c, fps, count, true);
         printf("]");
         if (o->timeline) {
@@ -213,10 +224,13 @@ static int info_camera(const char *path, const info_opts *o)
         }
         printf("}\n");
     } else {
+        char rate[48];
+
+        mc_cli_format_rate(fps, rate, sizeof rate);
         printf("%s: md5camera, %d frames at %d fps, %d cut%s; %" PRId64
-               " output frames at %d fps\n",
+               " output frames at %s fps\n",
                path, c.num_frames, c.frame_rate, c.num_cuts, c.num_cuts == 1 ? "" : "s", count,
-               fps.num);
+               rate);
         print_shots(&c, fps, count, false);
         if (o->timeline)
             print_timeline(&c, fps, count, false);
@@ -288,9 +302,10 @@ static int info_scene(const char *path, const info_opts *o)
     if (o->json) {
         printf("{\"type\":\"md5scene\",\"camera\":");
         json_cstr(stdout, sc.camera_path);
-        printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":%d,"
-               "\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[",
-               sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts, fps.num, count,
+        printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":", sc.camera.num_frames,
+               sc.camera.frame_rate, sc.camera.num_cuts);
+        print_rate_json(fps);
+        printf(",\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[", count,
                sc.width, sc.height);
         for (int i = 0; i < sc.num_actors; i++) {
             printf("%s", i ? "," : "");
@@ -306,11 +321,14 @@ static int info_scene(const char *path, const info_opts *o)
         }
         printf("}\n");
     } else {
+        char rate[48];
+
+        mc_cli_format_rate(fps, rate, sizeof rate);
         printf("%s: md5scene, %d actor%s, camera %s (%d frames at %d fps, %d cut%s); %" PRId64
-               " output frames at %d fps\n",
+               " output frames at %s fps\n",
                path, sc.num_actors, sc.num_actors == 1 ? "" : "s", sc.camera_path,
                sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts,
-               sc.camera.num_cuts == 1 ? "" : "s", count, fps.num);
+               sc.camera.num_cuts == 1 ? "" : "s", count, rate);
         if (sc.width && sc.height)
             printf("  output %dx%d\n", sc.width, sc.height);
         else if (sc.width || sc.height)

@@ -23,6 +23,7 @@
 #include <md5cine/pipeline.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/timeline.h>
+#include <md5cine/version.h>
 
 #include "cli.h"
 #include "render_cli.h"
@@ -48,6 +49,8 @@ typedef struct render_run {
     int *shot_numbers;    /* 1-based shot numbers */
     size_t shot_count;
     mc_scene_renderer *sr;
+    mc_renderer_info gl; /* what the frames were drawn with */
+    char gl_comment[640]; /* the same as one line, for the video's metadata */
     mc_encoder *enc;
     mc_refcheck *ref; /* NULL without --reference */
     mc_sink sink;
@@ -91,7 +94,11 @@ static int settle_settings(render_run *run)
 {
     const mc_render_opts *o = run->o;
 
-    mc_scene_renderer_get_info(run->sr, &run->width, &run->height, &run->fps, NULL);
+    mc_scene_renderer_get_info(run->sr, &run->width, &run->height, &run->fps, &run->gl);
+    snprintf(run->gl_comment, sizeof run->gl_comment,
+             "md5cine %s; GL %s (%s): %s, %s, %s; %d sample%s", mc_version(), run->gl.backend,
+             run->gl.gl_device, run->gl.gl_vendor, run->gl.gl_renderer, run->gl.gl_version,
+             run->gl.samples, run->gl.samples == 1 ? "" : "s");
     run->count = mc_scene_renderer_frame_count(run->sr);
     run->first = 0;
     run->last = run->count - 1;
@@ -229,7 +236,10 @@ static int open_encoder(render_run *run)
     d.path = o->out;
     d.width = run->width;
     d.height = run->height;
-    d.fps = run->fps.num;
+    const char *const metadata[] = { "comment", run->gl_comment, NULL };
+
+    d.fps = run->fps;
+    d.metadata = metadata;
     d.codec = o->codec;
     d.crf = o->crf;
     d.preset = o->preset;
@@ -456,10 +466,13 @@ static void report_output(const render_run *run, bool ok, bool interrupted)
     }
     if (o->progress == MC_PROGRESS_QUIET || o->out_kind == MC_OUT_NONE)
         return;
-    fprintf(stderr, "md5cine: wrote %s%s%s: %lld frames (%lld-%lld), %dx%d, %d fps%s%s\n",
+    char rate[48];
+
+    mc_cli_format_rate(run->fps, rate, sizeof rate);
+    fprintf(stderr, "md5cine: wrote %s%s%s: %lld frames (%lld-%lld), %dx%d, %s fps%s%s\n",
             strcmp(o->out, "-") == 0 ? "stdout" : "'", strcmp(o->out, "-") == 0 ? "" : o->out,
             strcmp(o->out, "-") == 0 ? "" : "'", (long long)run->rendered, (long long)run->first,
-            (long long)run->last, run->width, run->height, run->fps.num, run->enc ? ", " : "",
+            (long long)run->last, run->width, run->height, rate, run->enc ? ", " : "",
             run->enc ? mc_encoder_codec_name(run->enc) : "");
 }
 
@@ -474,6 +487,14 @@ static int run_frames(render_run *run)
 
     mc_progress_begin(&run->prog, o->progress, run->last - run->first + 1, stderr,
                       video_out ? stderr : stdout);
+    if (o->progress == MC_PROGRESS_JSON) { /* first line: what the frames are drawn with */
+        FILE *to = video_out ? stderr : stdout;
+
+        fprintf(to, "{\"md5cine\":\"%s\",\"gl\":{", mc_version());
+        mc_print_gl_json(to, &run->gl);
+        fprintf(to, "}}\n");
+        fflush(to);
+    }
     st = frame_loop(run, &e);
     run->wall_s = mc_cli_now() - t0;
     mc_progress_end(&run->prog);

@@ -69,6 +69,10 @@ typedef struct mc_render_opts {
     bool json; /* --json: the reference check as one JSON object */
 } mc_render_opts;
 
+/* The GL facts of a renderer as JSON members ("backend":...,"samples":N, no braces), as doctor
+ * and render --progress json print them (cmd_doctor.c). */
+void mc_print_gl_json(FILE *to, const mc_renderer_info *info);
+
 /* Parses argv (argv[0] is "render"). Returns -1 when the render should go ahead, else the
  * exit code (0 after --help, MC_EXIT_INPUT after a usage error, already printed). */
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o);

@@ -533,6 +533,22 @@ void mc_renderer_release(mc_renderer *r)
     free(r);
 }
 
+/* The Mesa version in a GL_VERSION string ("4.5 (Core Profile) Mesa 22.3.6" -> "22.3.6"). */
+static void mesa_version(const char *gl_version, char *out, size_t cap)
+{
+    const char *m = strstr(gl_version, "Mesa ");
+    size_t n = 0;
+
+    out[0] = '\0';
+    if (!m)
+        return;
+    m += 5;
+    while (m[n] && m[n] != ' ' && n + 1 < cap)
+        n++;
+    memcpy(out, m, n);
+    out[n] = '\0';
+}
+
 void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info)
 {
     memset(info, 0, sizeof *info);
@@ -543,6 +559,7 @@ void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info)
     snprintf(info->gl_version, sizeof info->gl_version, "%s", r->gl_version);
     snprintf(info->gl_vendor, sizeof info->gl_vendor, "%s", r->gl_vendor);
     snprintf(info->gl_device, sizeof info->gl_device, "%s", r->device);
+    mesa_version(r->gl_version, info->mesa_version, sizeof info->mesa_version);
     info->backend = r->backend ? r->backend->name : "";
 }
 

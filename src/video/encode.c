@@ -104,9 +104,10 @@ static mc_status check_numbers(const mc_encoder_desc *d, mc_error *err)
                             "height (try %dx%d)",
                             d->width, d->height, d->width + d->width % 2,
                             d->height + d->height % 2);
-    if (d->fps < 1 || d->fps > 1000)
-        return mc_error_set(err, MC_ERR_USAGE, p, 0, 0, "frame rate %d is not within 1..1000",
-                            d->fps);
+    if (d->fps.num < 1 || d->fps.den < 1 || d->fps.num > 1000 * (int64_t)d->fps.den ||
+        d->fps.num < d->fps.den)
+        return mc_error_set(err, MC_ERR_USAGE, p, 0, 0, "frame rate %d/%d is not within 1..1000",
+                            d->fps.num, d->fps.den);
     if (d->crf < 0 || d->crf > 51)
         return mc_error_set(err, MC_ERR_USAGE, p, 0, 0, "crf %d is not within 1..51", d->crf);
     if (d->threads < 0 || d->threads > 16)
@@ -249,8 +250,8 @@ static mc_status y4m_open(mc_encoder *e, mc_error *err)
         e->y4m = e->out.fp;
     }
     /* C420jpeg: 4:2:0 with centred chroma, what swscale produces. */
-    if (fprintf(e->y4m, "YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n",
-                e->desc.width, e->desc.height, e->desc.fps) < 0)
+    if (fprintf(e->y4m, "YUV4MPEG2 W%d H%d F%d:%d Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n",
+                e->desc.width, e->desc.height, e->desc.fps.num, e->desc.fps.den) < 0)
         return y4m_io_error(e, err);
     return MC_OK;
 }
@@ -408,9 +409,9 @@ static mc_status open_codec(mc_encoder *e, const AVCodec *codec, mc_error *err)
     cc->width = e->desc.width;
     cc->height = e->desc.height;
     cc->pix_fmt = AV_PIX_FMT_YUV420P;
-    cc->time_base = (AVRational){ 1, e->desc.fps };
-    cc->framerate = (AVRational){ e->desc.fps, 1 };
-    cc->gop_size = 10 * e->desc.fps;
+    cc->time_base = (AVRational){ e->desc.fps.den, e->desc.fps.num };
+    cc->framerate = (AVRational){ e->desc.fps.num, e->desc.fps.den };
+    cc->gop_size = 10 * ((e->desc.fps.num + e->desc.fps.den / 2) / e->desc.fps.den);
     cc->thread_count = e->desc.threads ? e->desc.threads : MC_ENCODER_DEFAULT_THREADS;
     cc->color_range = AVCOL_RANGE_MPEG;
     cc->colorspace = AVCOL_SPC_BT709;
@@ -455,6 +456,11 @@ static mc_status open_muxer(mc_encoder *e, mc_error *err)
     }
     if (strcmp(e->format, "mp4") == 0 || strcmp(e->format, "mov") == 0)
         av_dict_set(&mux_opts, "movflags", "+faststart", 0);
+    for (const char *const *kv = e->desc.metadata; kv && kv[0] && kv[1]; kv += 2)
+        if (av_dict_set(&e->oc->metadata, kv[0], kv[1], 0) < 0) {
+            av_dict_free(&mux_opts);
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        }
     rc = avformat_write_header(e->oc, &mux_opts);
     av_dict_free(&mux_opts);
     if (rc < 0)
@@ -537,7 +543,7 @@ static mc_status av_write(mc_encoder *e, mc_error *err)
     return drain(e, err);
 }
 
-/* One chapter per shot that starts before the end, in the 1/fps time base. */
+/* One chapter per shot that starts before the end, in the den/num time base. */
 static mc_status add_chapters(mc_encoder *e, mc_error *err)
 {
     size_t i;
@@ -555,7 +561,7 @@ static mc_status add_chapters(mc_encoder *e, mc_error *err)
             return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
         list[e->oc->nb_chapters++] = ch;
         ch->id = (int64_t)i + 1;
-        ch->time_base = (AVRational){ 1, e->desc.fps };
+        ch->time_base = (AVRational){ e->desc.fps.den, e->desc.fps.num };
         ch->start = e->shot_starts[i];
         ch->end = i + 1 < e->desc.shot_count && e->shot_starts[i + 1] < e->frames
                           ? e->shot_starts[i + 1]
