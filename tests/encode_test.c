@@ -622,6 +622,35 @@ static void rejects_odd_sizes_and_writes_nothing(void)
     EXPECT(!file_exists(path));
 }
 
+/* limits.h: H.264 level 6.2 allows 139264 macroblocks. 8192x4352 is 512 * 272 = 139264 and
+ * opens with libx264; 8208x4352 (513 columns) and 16384x16384 (which libavutil refuses to
+ * allocate) are "too large" before any file exists. */
+static void a_video_over_the_largest_h264_level_is_too_large(void)
+{
+    static const int sizes[][2] = { { 8208, 4352 }, { 16384, 16384 } };
+    char path[512];
+    mc_encoder_desc d;
+    mc_encoder *enc = NULL;
+    mc_error err;
+
+    test_tmp_path(path, sizeof path, "huge.mp4");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        d = base_desc(path);
+        d.width = sizes[i][0];
+        d.height = sizes[i][1];
+        EXPECT_EQ_INT(mc_encoder_create(&d, &enc, &err), MC_ERR_LIMIT);
+        EXPECT_CONTAINS(err.msg, "too large");
+        EXPECT(enc == NULL);
+        EXPECT(!file_exists(path));
+    }
+    d = base_desc(path);
+    d.width = 8192;
+    d.height = 4352;
+    ASSERT_OK(mc_encoder_create(&d, &enc, &err), &err);
+    mc_encoder_release(enc);
+    EXPECT(!file_exists(path));
+}
+
 static void rejects_unknown_extension_and_unordered_shots(void)
 {
     static const int64_t bad_shots[] = { 0, 10, 10 };
@@ -789,6 +818,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(destroy_without_finish_leaves_no_file),
         TEST_ENTRY(a_full_disk_is_an_io_error_and_leaves_nothing),
         TEST_ENTRY(rejects_odd_sizes_and_writes_nothing),
+        TEST_ENTRY(a_video_over_the_largest_h264_level_is_too_large),
         TEST_ENTRY(rejects_unknown_extension_and_unordered_shots),
         TEST_ENTRY(writes_y4m_file_with_bt709_limited_values),
         TEST_ENTRY(dash_writes_y4m_to_stdout),

@@ -85,7 +85,7 @@ if grep -q "redeclipse-drone/mesh.md5mesh:8:2: error: joint 'Waist' is missing f
     "$TMP/err.txt"; then echo "ok   mismatch names the joint"; else
     fail "mismatch message: $(cat "$TMP/err.txt")"; fi
 [ -e "$TMP/bad.obj" ] && fail "an output was left after an error" || echo "ok   no output"
-[ -z "$(ls -A "$TMP" | grep tmp-)" ] || fail "a temporary file was left behind"
+[ -z "$(ls -A "$TMP" | grep '\.tmp$')" ] || fail "a temporary file was left behind"
 
 "$MD5CINE" export "$CUBE" 2> /dev/null
 expect_eq "missing -o exits 2" "$?" 2

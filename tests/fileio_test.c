@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -101,6 +102,97 @@ static void a_new_output_gets_the_usual_permissions(void)
     unlink(path);
 }
 
+/* fileio.h: "<dir>/.<base>.<pid>.tmp". */
+static void the_temporary_is_short_and_carries_the_process_id(void)
+{
+    char path[512], want[600];
+    mc_outfile o;
+    mc_error err;
+
+    const char *base;
+
+    test_tmp_path(path, sizeof path, "short.bin");
+    base = strrchr(path, '/') + 1;
+    ASSERT_OK(mc_outfile_begin(&o, path, MC_OUTFILE_STREAM, &err), &err);
+    snprintf(want, sizeof want, "%.*s.%s.%ld.tmp", (int)(base - path), path, base,
+             (long)getpid());
+    EXPECT_EQ_STR(o.tmp, want);
+    mc_outfile_abort(&o);
+}
+
+/* A name of 255 bytes (the longest a Linux file system takes) still has a temporary: the
+ * name is cut to its first 236 bytes. */
+static void a_255_byte_name_can_be_written(void)
+{
+    char path[1024];
+    mc_outfile o;
+    mc_error err;
+    size_t n, len;
+
+    test_tmp_path(path, sizeof path, "");
+    len = strlen(path);
+    n = strlen(strrchr(path, '/') + 1); /* the harness's own prefix */
+    memset(path + len, 'x', 255 - n);
+    path[len + 255 - n] = '\0';
+    ASSERT_OK(mc_outfile_begin(&o, path, MC_OUTFILE_STREAM, &err), &err);
+    EXPECT(strlen(strrchr(o.tmp, '/') + 1) <= 255);
+    EXPECT(fputs("data", o.fp) >= 0);
+    ASSERT_OK(mc_outfile_commit(&o, &err), &err);
+    EXPECT(exists(path));
+    unlink(path);
+}
+
+static void a_second_exclusive_writer_of_one_output_is_refused(void)
+{
+    char path[512];
+    mc_outfile a, b;
+    mc_error err;
+
+    test_tmp_path(path, sizeof path, "locked.bin");
+    ASSERT_OK(mc_outfile_begin(&a, path, MC_OUTFILE_EXCLUSIVE, &err), &err);
+    EXPECT_EQ_INT(mc_outfile_begin(&b, path, MC_OUTFILE_EXCLUSIVE, &err), MC_ERR_IO);
+    EXPECT_CONTAINS(err.msg, "is being written by another process");
+    EXPECT_EQ_STR(b.tmp, "");
+    EXPECT(exists(a.tmp));
+    ASSERT_OK(mc_outfile_commit(&a, &err), &err);
+    /* Once the first is done the name is free again. */
+    ASSERT_OK(mc_outfile_begin(&b, path, MC_OUTFILE_EXCLUSIVE, &err), &err);
+    mc_outfile_abort(&b);
+    unlink(path);
+}
+
+/* A temporary left by a process that is gone (a child that has exited and been reaped) is
+ * removed by the next exclusive writer of the same output, and only of that output. */
+static void an_exclusive_writer_removes_a_dead_processes_temporary(void)
+{
+    char path[512], stale[600], other[600];
+    const char *base;
+    mc_outfile o;
+    mc_error err;
+    pid_t child = fork();
+    FILE *f;
+
+    if (child == 0)
+        _exit(0);
+    ASSERT(child > 0);
+    ASSERT(waitpid(child, NULL, 0) == child);
+    test_tmp_path(path, sizeof path, "stale.bin");
+    base = strrchr(path, '/') + 1;
+    snprintf(stale, sizeof stale, "%.*s.%s.%ld-3.tmp", (int)(base - path), path, base,
+             (long)child);
+    snprintf(other, sizeof other, "%.*s.%s2.%ld.tmp", (int)(base - path), path, base,
+             (long)child);
+    ASSERT((f = fopen(stale, "wb")) != NULL);
+    fclose(f);
+    ASSERT((f = fopen(other, "wb")) != NULL);
+    fclose(f);
+    ASSERT_OK(mc_outfile_begin(&o, path, MC_OUTFILE_EXCLUSIVE, &err), &err);
+    EXPECT(!exists(stale));
+    EXPECT(exists(other));
+    mc_outfile_abort(&o);
+    unlink(other);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -109,6 +201,10 @@ int main(int argc, char **argv)
         TEST_ENTRY(abort_leaves_nothing_and_may_be_called_twice),
         TEST_ENTRY(a_missing_folder_is_an_io_error_naming_the_output),
         TEST_ENTRY(a_new_output_gets_the_usual_permissions),
+        TEST_ENTRY(the_temporary_is_short_and_carries_the_process_id),
+        TEST_ENTRY(a_255_byte_name_can_be_written),
+        TEST_ENTRY(a_second_exclusive_writer_of_one_output_is_refused),
+        TEST_ENTRY(an_exclusive_writer_removes_a_dead_processes_temporary),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

@@ -73,7 +73,7 @@ bbox() {
         if (n == 0 || $2 < y0) y0 = $2; if ($2 > y1) y1 = $2; n++ } }
         END { print x0 + 0, x1 + 0, y0 + 0, y1 + 0, n + 0 }'
 }
-no_tmp_files() { [ -z "$(find "$1" -name '.*.tmp-*' 2>/dev/null)" ]; }
+no_tmp_files() { [ -z "$(find "$1" -name '.*.tmp' 2>/dev/null)" ]; }
 
 # ---- the timeline decides the frames -------------------------------------------------------
 # cuts.md5camera: N = 8, cuts 2 and 5, 24 fps rendered at 24 fps: output k has p = k, and

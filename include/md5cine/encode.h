@@ -30,7 +30,9 @@
  *
  * Sizes: width and height must be even (4:2:0 chroma; x264 rejects odd sizes). An odd size
  * is rejected by mc_encoder_create with MC_ERR_USAGE; it is not padded, so the output
- * always has exactly the size asked for. Limits: 16..16384 pixels each way.
+ * always has exactly the size asked for. Limits: 16..16384 pixels each way and at most
+ * MC_LIMIT_VIDEO_MAX_MACROBLOCKS 16x16 blocks (limits.h: H.264 level 6.2, 8192x4352), else
+ * MC_ERR_LIMIT "too large", checked before any file is created.
  *
  * Timing: the time base is den/num for a rate num/den; frame k (the k-th frame written, from
  * 0) has pts k and lasts one frame, so a file of N frames lasts exactly N * den / num seconds.
@@ -62,6 +64,7 @@
 #include <stdint.h>
 
 #include <md5cine/error.h>
+#include <md5cine/limits.h>
 #include <md5cine/types.h>
 
 #ifdef __cplusplus
@@ -72,8 +75,8 @@ extern "C" {
 #define MC_ENCODER_DEFAULT_CRF     18
 #define MC_ENCODER_DEFAULT_PRESET  "veryfast"
 #define MC_ENCODER_DEFAULT_THREADS 2
-#define MC_ENCODER_MIN_SIZE        16
-#define MC_ENCODER_MAX_SIZE        16384
+#define MC_ENCODER_MIN_SIZE        MC_LIMIT_RENDER_MIN_SIDE
+#define MC_ENCODER_MAX_SIZE        MC_LIMIT_RENDER_MAX_SIDE
 
 typedef struct mc_encoder mc_encoder;
 

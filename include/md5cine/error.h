@@ -8,6 +8,7 @@
 #ifndef MC_ERROR_H
 #define MC_ERROR_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #ifdef __cplusplus
@@ -64,6 +65,11 @@ typedef struct mc_parse_opts {
     bool lenient;
     mc_warn_fn warn; /* may be NULL: warnings are then dropped */
     void *warn_user;
+    /* May be NULL. Else a load that reads several files (mc_scene_load, mc_scene_resolve)
+     * looks at it before each file and stops with MC_ERR_INTERRUPTED "interrupted" once it is
+     * non-zero: the flag a signal handler sets, so that an interrupt during loading is acted
+     * on before the next file rather than after the last. */
+    const volatile sig_atomic_t *stop;
 } mc_parse_opts;
 
 #ifdef __cplusplus

@@ -16,13 +16,14 @@
 #include <stdint.h>
 
 #include <md5cine/error.h>
+#include <md5cine/limits.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Largest width or height read or written; a larger image is MC_ERR_LIMIT. */
-#define MC_IMAGE_MAX_SIDE 16384
+#define MC_IMAGE_MAX_SIDE MC_LIMIT_IMAGE_SIDE
 
 typedef struct mc_image {
     int width;       /* pixels */

@@ -1,6 +1,6 @@
 /* md5camera: parse and validate a Doom 3 camera file.
  *
- * Valid by construction: num_frames >= 1, frame_rate >= 1, 0 <= num_cuts <= num_frames, every
+ * Valid by construction: num_frames >= 1, 1 <= frame_rate <= 1000 (MC_LIMIT_FPS_MAX), 0 <= num_cuts <= num_frames, every
  * cut in [1, num_frames - 1] and the cuts strictly increasing, every fov in (0, 180) degrees
  * (not a check of Doom's; a projection with another fov is degenerate). */
 #ifndef MC_MD5CAMERA_H

@@ -26,14 +26,15 @@
 #include <stdint.h>
 
 #include <md5cine/error.h>
+#include <md5cine/limits.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define MC_PIPELINE_DEFAULT_DEPTH 3
-#define MC_PIPELINE_MAX_DEPTH     64
-#define MC_PIPELINE_MAX_THREADS   16
+#define MC_PIPELINE_MAX_DEPTH     MC_LIMIT_PIPELINE_DEPTH
+#define MC_PIPELINE_MAX_THREADS   MC_LIMIT_PIPELINE_THREADS
 
 typedef struct mc_pipeline mc_pipeline;
 

@@ -43,6 +43,7 @@
 
 #include <md5cine/arena.h>
 #include <md5cine/error.h>
+#include <md5cine/limits.h>
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
 #include <md5cine/md5mesh.h>
@@ -53,8 +54,8 @@ extern "C" {
 #endif
 
 /* Largest counts a scene may hold (MC_ERR_LIMIT beyond). */
-#define MC_SCENE_MAX_ACTORS    4096
-#define MC_SCENE_MAX_MATERIALS 1024 /* per actor */
+#define MC_SCENE_MAX_ACTORS    MC_LIMIT_SCENE_ACTORS
+#define MC_SCENE_MAX_MATERIALS MC_LIMIT_SCENE_MATERIALS /* per actor */
 
 typedef struct mc_scene_material {
     const char *shader; /* shader name as written (may be ""), in the scene's arena */
@@ -123,7 +124,7 @@ mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc
  * (positioned at the joint in the mesh file) or with another parent there (positioned at the
  * joint in the anim file) is MC_ERR_MISMATCH naming the joint; a material file that does not exist is MC_ERR_IO at the material's path token. On failure the
  * scene stays parsed but not resolved (release it as usual). Calling it twice is an error
- * (MC_ERR_USAGE). */
+ * (MC_ERR_USAGE). Once *opts->stop is set, MC_ERR_INTERRUPTED before the next file. */
 mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error *err);
 
 /* Reads the file at path, parses and resolves it. Same contract as mc_scene_parse; on failure

@@ -7,9 +7,11 @@
  * temporary name, PNG folder checked) -> frame loop -> finish. Nothing is allocated in the
  * frame loop; the pipeline overlaps rendering frame k + 1 with encoding or writing frame k.
  *
- * Interrupts: SIGINT and SIGTERM set a flag; the loop stops at the next frame, the pipeline is
- * cancelled and the encoder destroyed, which removes its temporary file. The exit status is
- * 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as shells report it. */
+ * Interrupts: SIGINT and SIGTERM set a flag from the command's first instruction on; loading
+ * stops before the next file, preparing before the next step, the loop at the next frame; the
+ * pipeline is cancelled and the encoder destroyed, which removes its temporary file. The exit
+ * status is 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as shells report it.
+ * SIGPIPE is ignored: a closed output pipe ("-o - | head") is a write error, exit 3. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -61,6 +63,23 @@ typedef struct render_run {
     int64_t rendered;
 } render_run;
 
+/* An interrupt before the first frame, when no output exists yet: the exit code for it. */
+static int stopped_early(void)
+{
+    fputs("md5cine: interrupted\n", stderr);
+    return 128 + g_stop_signal;
+}
+
+/* True once SIGINT or SIGTERM came, also while they are blocked and so still pending. */
+static bool stop_requested(void)
+{
+    sigset_t p;
+
+    if (g_stop_signal)
+        return true;
+    return sigpending(&p) == 0 && (sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1);
+}
+
 /* Says that memory ran out; the exit code for it. */
 static int out_of_memory(void)
 {
@@ -84,8 +103,9 @@ static int load_scene(render_run *run)
 
     run->popts.lenient = run->o->lenient;
     run->popts.warn = mc_diag_warn;
+    run->popts.stop = &g_stop_signal;
     if (mc_scene_load(run->o->scene, &run->popts, &run->scene, &e) != MC_OK)
-        return fail(&e, true);
+        return e.code == MC_ERR_INTERRUPTED ? stopped_early() : fail(&e, true);
     return -1;
 }
 
@@ -355,20 +375,23 @@ static int prepare(render_run *run)
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    rc = open_renderer(run);
-    if (rc == -1)
+    /* A signal that comes meanwhile stays pending: each step starts only while none is. */
+    rc = stop_requested() ? -2 : open_renderer(run);
+    if (rc == -1 && !stop_requested())
         rc = settle_settings(run);
-    if (rc == -1)
+    if (rc == -1 && !stop_requested())
         rc = collect_shots(run);
-    if (rc == -1)
+    if (rc == -1 && !stop_requested())
         rc = open_reference(run);
-    if (rc == -1 && run->o->out_kind == MC_OUT_PNG)
+    if (rc == -1 && !stop_requested() && run->o->out_kind == MC_OUT_PNG)
         rc = check_png_folder(run);
-    if (rc == -1 && run->o->out_kind == MC_OUT_VIDEO)
+    if (rc == -1 && !stop_requested() && run->o->out_kind == MC_OUT_VIDEO)
         rc = open_encoder(run);
-    if (rc == -1)
+    if (rc == -1 && !stop_requested())
         rc = open_pipeline(run);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL); /* a pending signal runs the handler now */
+    if (rc == -2 || (rc == -1 && g_stop_signal))
+        return stopped_early(); /* the encoder's temporary goes with release() */
     return rc;
 }
 
@@ -552,21 +575,24 @@ static void install_handlers(void)
     sa.sa_flags = SA_RESTART;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
 }
 
 int mc_cmd_render(int argc, char **argv)
 {
     mc_render_opts o;
     render_run run;
-    int rc = mc_render_parse_args(argc, argv, &o);
+    int rc;
 
+    install_handlers(); /* first: a signal from here on is acted on, not lost */
+    rc = mc_render_parse_args(argc, argv, &o);
     if (rc != -1)
         return rc;
     memset(&run, 0, sizeof run);
     run.o = &o;
     run.info =
             (o.out && strcmp(o.out, "-") == 0) || o.progress == MC_PROGRESS_JSON ? stderr : stdout;
-    install_handlers();
     rc = prepare(&run);
     if (rc == -1)
         rc = run_frames(&run);

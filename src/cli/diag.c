@@ -44,22 +44,50 @@ static bool msg_names_file(const mc_error *e)
     return strstr(e->msg, quoted) != NULL;
 }
 
+/* True for the bytes a terminal would act on rather than show: controls other than tab,
+ * and DEL. */
+static bool is_control(unsigned char c)
+{
+    return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+/* Writes s with each control byte as \xNN, as the token descriptions in messages show them,
+ * so that nothing read from an input file can move the cursor, clear the screen or recolour
+ * the terminal. */
+static void put_escaped(FILE *to, const char *s)
+{
+    for (; *s; s++) {
+        if (is_control((unsigned char)*s))
+            fprintf(to, "\\x%02X", (unsigned char)*s);
+        else
+            fputc(*s, to);
+    }
+}
+
 void mc_diag_print(FILE *to, const char *severity, const mc_error *e)
 {
     char src[1024];
 
-    if (e->file[0] && e->line > 0)
-        fprintf(to, "%s:%d:%d: %s: %s\n", e->file, e->line, e->col, severity, e->msg);
-    else if (e->file[0] && !msg_names_file(e))
-        fprintf(to, "%s: %s: %s\n", e->file, severity, e->msg);
-    else
-        fprintf(to, "md5cine: %s: %s\n", severity, e->msg);
+    if (e->file[0] && e->line > 0) {
+        put_escaped(to, e->file);
+        fprintf(to, ":%d:%d: %s: ", e->line, e->col, severity);
+    } else if (e->file[0] && !msg_names_file(e)) {
+        put_escaped(to, e->file);
+        fprintf(to, ": %s: ", severity);
+    } else {
+        fprintf(to, "md5cine: %s: ", severity);
+    }
+    put_escaped(to, e->msg);
+    fputc('\n', to);
     if (e->line <= 0 || !read_source_line(e->file, e->line, src, sizeof src))
         return;
-    fprintf(to, "%5d | %s\n      | ", e->line, src);
-    /* Keep tabs so the caret lines up under the column whatever the tab width. */
+    fprintf(to, "%5d | ", e->line);
+    put_escaped(to, src);
+    fputs("\n      | ", to);
+    /* Keep tabs so the caret lines up under the column whatever the tab width; an escaped
+     * byte takes four columns. */
     for (int i = 0; i + 1 < e->col && src[i]; i++)
-        fputc(src[i] == '\t' ? '\t' : ' ', to);
+        fputs(src[i] == '\t' ? "\t" : is_control((unsigned char)src[i]) ? "    " : " ", to);
     fputs("^\n", to);
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/limits.h>
+
 #include "cli.h"
 
 /* The NTSC-family rates people write as decimals: each is n * 1000 / 1001. */
@@ -66,8 +68,8 @@ bool mc_cli_parse_rate(const char *s, mc_rate *out)
     } else if (!digits(s, strlen(s), 9, &num)) {
         return false;
     }
-    if (den < 1 || num < den || num > 1000 * den)
-        return false; /* 1..1000 frames per second */
+    if (den < 1 || num < MC_LIMIT_FPS_MIN * den || num > MC_LIMIT_FPS_MAX * den)
+        return false;
     g = gcd64(num, den);
     num /= g;
     den /= g;

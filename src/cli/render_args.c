@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <md5cine/limits.h>
+
 #include "cli.h"
 #include "render_cli.h"
 
@@ -140,7 +142,8 @@ static bool parse_size(const char *s, int *w, int *h)
     a = strtol(s, &end, 10);
     if (end == s || (*end != 'x' && *end != 'X') || errno)
         return false;
-    if (!parse_int(end + 1, 16, 16384, &b) || a < 16 || a > 16384)
+    if (!parse_int(end + 1, MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE, &b) ||
+        a < MC_LIMIT_RENDER_MIN_SIDE || a > MC_LIMIT_RENDER_MAX_SIDE)
         return false;
     *w = (int)a;
     *h = (int)b;
@@ -284,7 +287,8 @@ static int value_option(const char *arg, const char *v, mc_render_opts *o)
         o->out = v;
     } else if (is_opt(arg, "--size")) {
         if (!parse_size(v, &o->width, &o->height))
-            return mc_usage_error("bad --size '%s': expected WxH, 16..16384 each", v);
+            return mc_usage_error("bad --size '%s': expected WxH, %d..%d each", v,
+                                  MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE);
     } else if (is_opt(arg, "--fps")) {
         if (!mc_cli_parse_rate(v, &o->fps))
             return mc_usage_error("bad --fps '%s': expected 1..1000 as N, N/D or a decimal "

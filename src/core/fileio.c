@@ -1,10 +1,13 @@
 #include <md5cine/fileio.h>
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,18 +62,45 @@ mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err)
     return MC_OK;
 }
 
-/* Creates out->tmp exclusively, so two outputs never share a temporary file. The name carries
- * the process id and the record's address (distinct for outputs open at the same time); a
- * leftover of an earlier process with the same id only moves the name on by a counter. The
- * mode is 0666 less the umask, as for any new file. Returns the descriptor, or -1 with errno. */
+/* Longest file name (one path component) the file systems md5cine writes to take. */
+#define NAME_MAX_BYTES 255
+
+/* The temporary's name ends ".<pid>.tmp" or ".<pid>-<n>.tmp": at most 1 + 10 + 1 + 2 + 4
+ * bytes, plus the leading dot. The output's own name is cut to what is left (at a UTF-8
+ * character boundary), so any output name a file system takes has a temporary. */
+#define TMP_EXTRA 19
+
+/* The part of base the temporaries of an output carry: its first bytes, at most
+ * NAME_MAX_BYTES - TMP_EXTRA. */
+static size_t tmp_stem_len(const char *base)
+{
+    size_t n = strlen(base);
+
+    if (n <= NAME_MAX_BYTES - TMP_EXTRA)
+        return n;
+    n = NAME_MAX_BYTES - TMP_EXTRA;
+    while (n > 0 && ((unsigned char)base[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
+/* Creates out->tmp exclusively (O_EXCL), so two outputs never share a temporary file:
+ * "<dir>/.<stem>.<pid>.tmp", and "<dir>/.<stem>.<pid>-<n>.tmp" when that exists (another
+ * output of this process with the same name, or a leftover of an earlier process with the
+ * same id). The mode is 0666 less the umask, as for any new file. Returns the descriptor, or
+ * -1 with errno. */
 static int create_tmp(mc_outfile *out, int dirlen, const char *base)
 {
+    int stem = (int)tmp_stem_len(base);
+
     for (int attempt = 0; attempt < 100; attempt++) {
+        char n[16] = "";
         int fd;
 
-        snprintf(out->tmp, sizeof out->tmp, "%.*s%s.%s.tmp-%ld-%lx-%d", dirlen, out->path,
-                 dirlen || out->path[0] == '/' ? "/" : "", base, (long)getpid(),
-                 (unsigned long)(uintptr_t)out, attempt);
+        if (attempt > 0)
+            snprintf(n, sizeof n, "-%d", attempt);
+        snprintf(out->tmp, sizeof out->tmp, "%.*s%s.%.*s.%ld%s.tmp", dirlen, out->path,
+                 dirlen || out->path[0] == '/' ? "/" : "", stem, base, (long)getpid(), n);
         fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0 || errno != EEXIST)
             return fd;
@@ -79,12 +109,81 @@ static int create_tmp(mc_outfile *out, int dirlen, const char *base)
     return -1;
 }
 
-mc_status mc_outfile_begin(mc_outfile *out, const char *path, int open_stream, mc_error *err)
+/* The process id in name when it is a temporary of an output whose stem is stem[0..len)
+ * (".<stem>.<pid>.tmp" or ".<stem>.<pid>-<n>.tmp"), else 0. */
+static long tmp_owner(const char *name, const char *stem, size_t len)
+{
+    const char *p = name + 1 + len;
+    char *end;
+    long pid;
+
+    if (name[0] != '.' || strncmp(name + 1, stem, len) != 0 || p[0] != '.' ||
+        !(p[1] >= '0' && p[1] <= '9'))
+        return 0;
+    errno = 0;
+    pid = strtol(p + 1, &end, 10);
+    if (errno || pid <= 0)
+        return 0;
+    if (*end == '-') {
+        if (!(end[1] >= '0' && end[1] <= '9'))
+            return 0;
+        strtol(end + 1, &end, 10);
+    }
+    return strcmp(end, ".tmp") == 0 ? pid : 0;
+}
+
+/* Looks at the other temporaries of out's output. One whose writer still holds its lock
+ * means another process is writing the output: MC_ERR_IO naming that process. One that
+ * nobody locks and whose process is gone is a leftover of a killed render: removed. (One that
+ * nobody locks but whose process id is alive is left alone: its writer may be between
+ * creating and locking it, or the id was reused.) */
+static mc_status sweep_tmps(mc_outfile *out, int dirlen, const char *base, mc_error *err)
+{
+    char dir[sizeof out->path];
+    const char *own = strrchr(out->tmp, '/');
+    size_t stem = tmp_stem_len(base);
+    struct dirent *de;
+    mc_status st = MC_OK;
+    DIR *d;
+
+    snprintf(dir, sizeof dir, "%.*s", dirlen, out->path);
+    if (!dir[0])
+        snprintf(dir, sizeof dir, "%s", out->path[0] == '/' ? "/" : ".");
+    own = own ? own + 1 : out->tmp;
+    d = opendir(dir);
+    if (!d)
+        return MC_OK; /* the temporary was made there, so this is unexpected but harmless */
+    while (st == MC_OK && (de = readdir(d)) != NULL) {
+        long pid = tmp_owner(de->d_name, base, stem);
+        int fd;
+
+        if (pid == 0 || strcmp(de->d_name, own) == 0)
+            continue;
+        fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno == EWOULDBLOCK)
+                st = mc_error_set(err, MC_ERR_IO, out->path, 0, 0,
+                                  "'%s' is being written by another process (%ld, temporary "
+                                  "'%s'); not writing it twice at once",
+                                  out->path, pid, de->d_name);
+        } else if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+            unlinkat(dirfd(d), de->d_name, 0);
+        }
+        close(fd);
+    }
+    closedir(d);
+    return st;
+}
+
+mc_status mc_outfile_begin(mc_outfile *out, const char *path, unsigned flags, mc_error *err)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     int dirlen = slash ? (int)(slash - path) : 0;
     int fd, e;
+    mc_status st;
 
     memset(out, 0, sizeof *out);
     if (!*base || strlen(path) >= sizeof out->path)
@@ -97,7 +196,25 @@ mc_status mc_outfile_begin(mc_outfile *out, const char *path, int open_stream, m
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot write '%s': %s", path,
                             strerror(e));
     }
-    if (!open_stream) {
+    if (flags & MC_OUTFILE_EXCLUSIVE) {
+        /* The lock lives as long as lock_fd, so until the rename or the removal, and the
+         * kernel drops it when the process dies, whatever kills it. */
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0 || (out->lock_fd = dup(fd)) < 0) {
+            e = errno;
+            close(fd);
+            mc_outfile_abort(out);
+            return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot lock '%s': %s", path,
+                                strerror(e));
+        }
+        out->locked = true;
+        st = sweep_tmps(out, dirlen, base, err);
+        if (st != MC_OK) {
+            close(fd);
+            mc_outfile_abort(out);
+            return st;
+        }
+    }
+    if (!(flags & MC_OUTFILE_STREAM)) {
         close(fd); /* the writer opens the (empty) file by name */
         return MC_OK;
     }
@@ -110,6 +227,16 @@ mc_status mc_outfile_begin(mc_outfile *out, const char *path, int open_stream, m
                             strerror(e));
     }
     return MC_OK;
+}
+
+/* Drops the lock (after the rename or the removal, so that no other process takes the name's
+ * temporary for a leftover while it still stands). */
+static void unlock(mc_outfile *out)
+{
+    if (out->locked) {
+        close(out->lock_fd);
+        out->locked = false;
+    }
 }
 
 mc_status mc_outfile_commit(mc_outfile *out, mc_error *err)
@@ -134,6 +261,7 @@ mc_status mc_outfile_commit(mc_outfile *out, mc_error *err)
                             out->path, strerror(e));
     }
     out->tmp[0] = '\0';
+    unlock(out);
     return MC_OK;
 }
 
@@ -147,6 +275,7 @@ void mc_outfile_abort(mc_outfile *out)
         unlink(out->tmp);
         out->tmp[0] = '\0';
     }
+    unlock(out);
 }
 
 bool mc_mkdirs(const char *path)

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/limits.h>
+
 /* Longest number text we convert; longer digit runs are rejected rather than cut. */
-#define MAX_NUMBER_LEN 320
+#define MAX_NUMBER_LEN MC_LIMIT_NUMBER_LEN
 
 void mc_lex_init(mc_lexer *lx, const char *buf, size_t len, const char *name,
                  const mc_parse_opts *opts, mc_error *err)

@@ -5,17 +5,13 @@
 #include <string.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/limits.h>
 #include <md5cine/mathx.h>
 
 #include "lex.h"
 
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#define MAX_JOINTS 4096
-#define MAX_FRAMES (1 << 16)
-#else
-#define MAX_JOINTS (1 << 16)
-#define MAX_FRAMES (1 << 20)
-#endif
+#define MAX_JOINTS MC_LIMIT_ANIM_JOINTS
+#define MAX_FRAMES MC_LIMIT_ANIM_FRAMES
 
 /* Fewest bytes of text per item: a frame needs at least 'frame 0{}' (9) and a joint a
  * hierarchy line 'a 0 0 0' (7) plus a baseframe line '(0 0 0)(0 0 0)' (14). Each value of a

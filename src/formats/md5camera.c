@@ -4,15 +4,12 @@
 #include <string.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/limits.h>
 #include <md5cine/mathx.h>
 
 #include "lex.h"
 
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#define MAX_FRAMES (1 << 16)
-#else
-#define MAX_FRAMES (1 << 24)
-#endif
+#define MAX_FRAMES MC_LIMIT_CAMERA_FRAMES
 
 /* Fewest bytes of text per camera frame: '(0 0 0)(0 0 0)0' = 15; per cut: one digit. */
 #define FRAME_BYTES 12
@@ -33,9 +30,10 @@ static bool parse_counts(camera_parser *p)
         !mc_lex_count(lx, "numFrames", 1, MAX_FRAMES, FRAME_BYTES, &c->num_frames, NULL) ||
         !mc_lex_keyword_int(lx, "frameRate", &c->frame_rate, &t))
         return false;
-    if (c->frame_rate < 1)
-        return mc_lex_fail(lx, &t, MC_ERR_RANGE, "invalid 'frameRate' %d, expected at least 1",
-                           c->frame_rate);
+    /* The output rate defaults to the camera's: it is held to the encoder's range. */
+    if (c->frame_rate < MC_LIMIT_FPS_MIN || c->frame_rate > MC_LIMIT_FPS_MAX)
+        return mc_lex_fail(lx, &t, MC_ERR_RANGE, "invalid 'frameRate' %d, expected %d to %d",
+                           c->frame_rate, MC_LIMIT_FPS_MIN, MC_LIMIT_FPS_MAX);
     if (!mc_lex_count(lx, "numCuts", 0, MAX_FRAMES, CUT_BYTES, &c->num_cuts, &t))
         return false;
     if (c->num_cuts > c->num_frames)

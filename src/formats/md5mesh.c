@@ -5,20 +5,15 @@
 #include <string.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/limits.h>
 #include <md5cine/mathx.h>
 
 #include "lex.h"
 
-/* Counts far above any real model; fuzzing builds use smaller ones to stay fast. */
-#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-#define MAX_JOINTS 4096
-#define MAX_MESHES 4096
-#define MAX_ITEMS (1 << 18)
-#else
-#define MAX_JOINTS (1 << 16)
-#define MAX_MESHES (1 << 16)
-#define MAX_ITEMS (1 << 24)
-#endif
+/* Counts far above any real model (limits.h). */
+#define MAX_JOINTS MC_LIMIT_MESH_JOINTS
+#define MAX_MESHES MC_LIMIT_MESH_MESHES
+#define MAX_ITEMS MC_LIMIT_MESH_ITEMS
 
 /* Fewest bytes of text each item can take, for checks against the bytes left in the file:
  * 'a 0(0 0 0)(0 0 0)' = 17, 'mesh{shader""numverts 0 numtris 0 numweights 0}' > 40,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/limits.h>
 #include <md5cine/render.h>
 
 #include "gpu/backend.h"
@@ -31,7 +32,7 @@
 #include <stb_easy_font.h>
 #pragma GCC diagnostic pop
 
-#define MAX_SIDE       16384
+#define MAX_SIDE       MC_LIMIT_RENDER_MAX_SIDE
 #define MAX_ELEMS      (1 << 24)
 #define TEXT_MAX_CHARS 200
 #define TEXT_MAX_QUADS 8192 /* stb_easy_font stops writing when the buffer is full */

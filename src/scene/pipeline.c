@@ -7,7 +7,7 @@
 #include <md5cine/pipeline.h>
 
 /* Largest frame edge the pipeline accepts (pixels); far above any video size. */
-#define MAX_EDGE 65536
+#define MAX_EDGE MC_LIMIT_RENDER_MAX_SIDE
 
 struct mc_pipeline {
     mc_pipeline_desc desc;

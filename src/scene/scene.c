@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/limits.h>
 #include <md5cine/pose.h>
 #include <md5cine/scene.h>
 #include <md5cine/timeline.h>
@@ -181,13 +182,13 @@ static bool parse_output(scene_parser *p)
                                "expected a keyword or '}' in 'output', found %s",
                                mc_lex_describe(&tok, d, sizeof d));
         if (mc_lex_is(&tok, "width")) {
-            if (!once(p, &tok, &w) || !read_int_in(p, "width", 16, 16384, &p->s->width))
+            if (!once(p, &tok, &w) || !read_int_in(p, "width", MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE, &p->s->width))
                 return false;
         } else if (mc_lex_is(&tok, "height")) {
-            if (!once(p, &tok, &h) || !read_int_in(p, "height", 16, 16384, &p->s->height))
+            if (!once(p, &tok, &h) || !read_int_in(p, "height", MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE, &p->s->height))
                 return false;
         } else if (mc_lex_is(&tok, "fps")) {
-            if (!once(p, &tok, &fps) || !read_int_in(p, "fps", 1, 1000, &p->s->fps))
+            if (!once(p, &tok, &fps) || !read_int_in(p, "fps", MC_LIMIT_FPS_MIN, MC_LIMIT_FPS_MAX, &p->s->fps))
                 return false;
         } else if (mc_lex_is(&tok, "background")) {
             if (!once(p, &tok, &bg) || !parse_background(p))
@@ -413,7 +414,7 @@ static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen
     if (mc_lex_is(tok, "base"))
         return once(p, tok, &seen[1]) && read_path(p, &p->s->base_path, &ptok);
     if (mc_lex_is(tok, "frames"))
-        return once(p, tok, &seen[2]) && read_int_in(p, "frames", 1, 10000000, &p->s->frames);
+        return once(p, tok, &seen[2]) && read_int_in(p, "frames", 1, MC_LIMIT_SCENE_FRAMES, &p->s->frames);
     if (mc_lex_is(tok, "output"))
         return once(p, tok, &seen[3]) && parse_output(p);
     if (mc_lex_is(tok, "actor"))
@@ -634,14 +635,28 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse
     return MC_OK;
 }
 
+/* True (with MC_ERR_INTERRUPTED in e) once the caller's stop flag is set. */
+static bool stopped(const mc_parse_opts *opts, mc_error *e)
+{
+    if (!opts || !opts->stop || !*opts->stop)
+        return false;
+    mc_error_set(e, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+    return true;
+}
+
 static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
                                mc_error *e)
 {
-    mc_status st = mc_mesh_load(a->mesh_path, opts, &a->mesh, e);
+    mc_status st;
 
+    if (stopped(opts, e))
+        return MC_ERR_INTERRUPTED;
+    st = mc_mesh_load(a->mesh_path, opts, &a->mesh, e);
     if (st != MC_OK)
         return at_scene_token(s, e, a->mesh_line, a->mesh_col, "mesh");
     if (a->anim_path) {
+        if (stopped(opts, e))
+            return MC_ERR_INTERRUPTED;
         st = mc_anim_load(a->anim_path, opts, &a->anim, e);
         if (st != MC_OK)
             return at_scene_token(s, e, a->anim_line, a->anim_col, "anim");
@@ -678,6 +693,8 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
     if (scene->resolved)
         return mc_error_set(err, MC_ERR_USAGE, scene->name, 0, 0, "scene '%s' is already resolved",
                             scene->name);
+    if (stopped(opts, e))
+        return MC_ERR_INTERRUPTED;
     st = mc_camera_load(scene->camera_path, opts, &scene->camera, e);
     if (st != MC_OK) {
         st = at_scene_token(scene, e, scene->camera_line, scene->camera_col, "camera");
@@ -702,6 +719,8 @@ mc_status mc_scene_load(const char *path, const mc_parse_opts *opts, mc_scene *o
     mc_status st;
 
     memset(out, 0, sizeof *out);
+    if (stopped(opts, err))
+        return MC_ERR_INTERRUPTED;
     st = mc_read_file(path, &buf, &len, err);
     if (st != MC_OK)
         return st;

@@ -15,6 +15,7 @@
 
 #include <md5cine/encode.h>
 #include <md5cine/fileio.h>
+#include <md5cine/limits.h>
 
 /* Encoders tried, in order, when the asked one is not in this libavcodec. */
 static const char *const default_fallbacks[] = { "libx264", "mpeg4", NULL };
@@ -93,6 +94,7 @@ static mc_status pick_format(mc_encoder *e, mc_error *err)
 static mc_status check_numbers(const mc_encoder_desc *d, mc_error *err)
 {
     const char *p = display_path(d);
+    long mbs;
 
     if (d->width < MC_ENCODER_MIN_SIZE || d->height < MC_ENCODER_MIN_SIZE ||
         d->width > MC_ENCODER_MAX_SIZE || d->height > MC_ENCODER_MAX_SIZE)
@@ -104,10 +106,17 @@ static mc_status check_numbers(const mc_encoder_desc *d, mc_error *err)
                             "height (try %dx%d)",
                             d->width, d->height, d->width + d->width % 2,
                             d->height + d->height % 2);
-    if (d->fps.num < 1 || d->fps.den < 1 || d->fps.num > 1000 * (int64_t)d->fps.den ||
-        d->fps.num < d->fps.den)
-        return mc_error_set(err, MC_ERR_USAGE, p, 0, 0, "frame rate %d/%d is not within 1..1000",
-                            d->fps.num, d->fps.den);
+    mbs = (long)((d->width + 15) / 16) * ((d->height + 15) / 16);
+    if (mbs > MC_LIMIT_VIDEO_MAX_MACROBLOCKS)
+        return mc_error_set(err, MC_ERR_LIMIT, p, 0, 0,
+                            "video size %dx%d is too large: %ld macroblocks, H.264 allows at "
+                            "most %d (8192x4352; 7680x4320 fits)",
+                            d->width, d->height, mbs, MC_LIMIT_VIDEO_MAX_MACROBLOCKS);
+    if (d->fps.num < 1 || d->fps.den < 1 ||
+        d->fps.num < (int64_t)MC_LIMIT_FPS_MIN * d->fps.den ||
+        d->fps.num > (int64_t)MC_LIMIT_FPS_MAX * d->fps.den)
+        return mc_error_set(err, MC_ERR_USAGE, p, 0, 0, "frame rate %d/%d is not within %d..%d",
+                            d->fps.num, d->fps.den, MC_LIMIT_FPS_MIN, MC_LIMIT_FPS_MAX);
     if (d->crf < 0 || d->crf > 51)
         return mc_error_set(err, MC_ERR_USAGE, p, 0, 0, "crf %d is not within 1..51", d->crf);
     if (d->threads < 0 || d->threads > 16)
@@ -232,8 +241,11 @@ static mc_status y4m_io_error(mc_encoder *e, mc_error *err)
     int errnum = errno ? errno : EIO;
 
     e->failed = true;
+    /* EPIPE: the reader of the stream went away ("-o - | head"); with SIGPIPE ignored (the
+     * caller's choice) the write fails instead of the process dying silently. */
     return mc_error_set(err, MC_ERR_IO, display_path(&e->desc), 0, 0, "cannot write '%s': %s",
-                        display_path(&e->desc), strerror(errnum));
+                        display_path(&e->desc),
+                        errnum == EPIPE ? "output pipe closed" : strerror(errnum));
 }
 
 static mc_status y4m_open(mc_encoder *e, mc_error *err)
@@ -244,7 +256,8 @@ static mc_status y4m_open(mc_encoder *e, mc_error *err)
     if (e->to_stdout) {
         e->y4m = stdout;
     } else {
-        s = mc_outfile_begin(&e->out, e->desc.path, 1, err);
+        s = mc_outfile_begin(&e->out, e->desc.path, MC_OUTFILE_STREAM | MC_OUTFILE_EXCLUSIVE,
+                             err);
         if (s != MC_OK)
             return s;
         e->y4m = e->out.fp;
@@ -444,16 +457,16 @@ static mc_status av_io_error(mc_encoder *e, int rc, mc_error *err)
 
 static mc_status open_muxer(mc_encoder *e, mc_error *err)
 {
-    AVDictionary *mux_opts = NULL;
+    AVDictionary *mux_opts = NULL, *io_opts = NULL;
     char text[128];
     int rc;
 
-    rc = avio_open(&e->oc->pb, e->out.tmp, AVIO_FLAG_WRITE);
-    if (rc < 0) {
-        e->out.tmp[0] = '\0'; /* nothing was created */
+    av_dict_set(&io_opts, "protocol_whitelist", "file", 0);
+    rc = avio_open2(&e->oc->pb, e->oc->url, AVIO_FLAG_WRITE, NULL, &io_opts);
+    av_dict_free(&io_opts);
+    if (rc < 0) /* the temporary is removed by mc_encoder_release */
         return mc_error_set(err, MC_ERR_IO, e->desc.path, 0, 0, "cannot write '%s': %s",
                             e->desc.path, av_text(rc, text, sizeof text));
-    }
     if (strcmp(e->format, "mp4") == 0 || strcmp(e->format, "mov") == 0)
         av_dict_set(&mux_opts, "movflags", "+faststart", 0);
     for (const char *const *kv = e->desc.metadata; kv && kv[0] && kv[1]; kv += 2)
@@ -473,17 +486,25 @@ static mc_status open_muxer(mc_encoder *e, mc_error *err)
 static mc_status av_open(mc_encoder *e, mc_error *err)
 {
     const AVCodec *codec;
+    char url[sizeof e->out.tmp + 8];
     mc_status s;
 
     s = pick_codec(e, &codec, err);
     if (s != MC_OK)
         return s;
-    s = mc_outfile_begin(&e->out, e->desc.path, 0, err);
+    s = mc_outfile_begin(&e->out, e->desc.path, MC_OUTFILE_EXCLUSIVE, err);
     if (s != MC_OK)
         return s;
-    if (avformat_alloc_output_context2(&e->oc, NULL, e->format, e->out.tmp) < 0 || !e->oc)
+    /* A local file and nothing else, for the first write and for the muxer's own reopening
+     * (MP4's faststart pass): without "file:" a ':' before the first '/' names a protocol
+     * (".a:b.mp4.<pid>.tmp" is protocol ".a"), and the whitelist keeps every other one out. */
+    snprintf(url, sizeof url, "file:%s", e->out.tmp);
+    if (avformat_alloc_output_context2(&e->oc, NULL, e->format, url) < 0 || !e->oc)
         return mc_error_set(err, MC_ERR_CODEC, NULL, 0, 0, "muxer '%s' is not available",
                             e->format);
+    e->oc->protocol_whitelist = av_strdup("file");
+    if (!e->oc->protocol_whitelist)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     e->oc->flags |= AVFMT_FLAG_BITEXACT; /* no "Lavf" string, fixed MKV UIDs */
     e->st = avformat_new_stream(e->oc, NULL);
     e->pkt = av_packet_alloc();

@@ -4,6 +4,7 @@
 
 #include <md5cine/fileio.h>
 #include <md5cine/image.h>
+#include <md5cine/limits.h>
 
 #include <ctype.h>
 #include <dirent.h>
@@ -17,7 +18,7 @@
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
 
-#define MAX_FRAMES 10000000L
+#define MAX_FRAMES MC_LIMIT_REFERENCE_FRAMES
 
 typedef struct frame_file {
     long number;
@@ -227,12 +228,24 @@ static mc_status video_start(mc_frames_in *src, mc_error *err)
 {
     video_state *v = &src->v;
     const AVCodec *codec = NULL;
+    AVDictionary *opts = NULL;
+    size_t n = strlen(src->path) + 6;
+    char *url = malloc(n);
     int r;
 
+    if (!url)
+        return mc_error_set(err, MC_ERR_NOMEM, src->path, 0, 0, "out of memory");
+    /* A local file and nothing else: without "file:" a ':' before the first '/' names a
+     * protocol ("c:d.mp4"), and the whitelist keeps every other protocol out, also for
+     * demuxers that open further files (playlists). */
+    snprintf(url, n, "file:%s", src->path);
+    av_dict_set(&opts, "protocol_whitelist", "file", 0);
     /* FFmpeg prints through av_log, which is process-wide; the library itself never prints
      * (the encoder sets the same level), and every failure comes back as an mc_error. */
     av_log_set_level(AV_LOG_QUIET);
-    r = avformat_open_input(&v->fmt, src->path, NULL, NULL);
+    r = avformat_open_input(&v->fmt, url, NULL, &opts);
+    av_dict_free(&opts);
+    free(url);
     if (r < 0)
         return av_fail(err, MC_ERR_IO, src->path, "cannot open video", r);
     r = avformat_find_stream_info(v->fmt, NULL);

@@ -1,0 +1,82 @@
+/* Every size and count md5cine checks, in one place, with the reason for each value.
+ *
+ * A limit here is checked before anything is allocated for the thing it limits, and a value
+ * over it is an input error (exit status 2), never a failed allocation. The limits of the
+ * libraries below md5cine (OSMesa's llvmpipe, libavutil, x264, stb_image) are at or above
+ * these, so whatever passes these checks is not refused later for its size.
+ *
+ * Nothing here is used in a way that changes the bytes of a valid output. */
+#ifndef MC_LIMITS_H
+#define MC_LIMITS_H
+
+/* ---- files ---- */
+
+/* Largest file a parser reads (bytes): far above any real MD5 file. */
+#define MC_LIMIT_FILE_BYTES ((size_t)1 << 30)
+
+/* Longest number token (characters); a longer one is malformed. */
+#define MC_LIMIT_NUMBER_LEN 320
+
+/* ---- images (textures, PNG reference frames) ---- */
+
+/* Largest image side (pixels) decoded or written: a 16384x16384 RGBA picture is 1 GiB. */
+#define MC_LIMIT_IMAGE_SIDE 16384
+
+/* ---- rendered frames ---- */
+
+/* Output size, each side (pixels). 16384 is llvmpipe's largest renderbuffer
+ * (GL_MAX_RENDERBUFFER_SIZE); 16 keeps the overlay text and the encoders' smallest blocks
+ * inside the picture. */
+#define MC_LIMIT_RENDER_MIN_SIDE 16
+#define MC_LIMIT_RENDER_MAX_SIDE 16384
+
+/* Largest video frame, in 16x16 macroblocks (ceil(w/16) * ceil(h/16)): H.264 level 6.2's
+ * MaxFS, the largest picture any H.264 level allows (8192x4352; 7680x4320 fits). A larger
+ * frame would play in no conforming decoder, and the libraries refuse well-formed requests
+ * not far above it: libavutil refuses a picture with (w + 128) * (h + 128) >= INT_MAX / 8
+ * (16384x16384 fails there, as "out of memory for a video frame"), and libavcodec's mpeg4
+ * refuses a side over 8191. Checked with the size, before any file is created, so a video
+ * that is too large is "too large" (exit 2). PNG outputs have only the side limits. */
+#define MC_LIMIT_VIDEO_MAX_MACROBLOCKS 139264
+
+/* Output frame rate (frames per second), and the frameRate of a camera or an anim: 1000 is
+ * far above any video rate, and it bounds the count of output frames a scene can ask for. */
+#define MC_LIMIT_FPS_MIN 1
+#define MC_LIMIT_FPS_MAX 1000
+
+/* ---- MD5 files (counts are also checked against the bytes left in the file) ---- */
+
+/* Fuzzing builds use smaller counts so that a valid-looking header cannot make every run
+ * allocate hundreds of megabytes. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define MC_LIMIT_MESH_JOINTS  4096
+#define MC_LIMIT_MESH_MESHES  4096
+#define MC_LIMIT_MESH_ITEMS   (1 << 18) /* verts, tris or weights of one mesh */
+#define MC_LIMIT_ANIM_JOINTS  4096
+#define MC_LIMIT_ANIM_FRAMES  (1 << 16)
+#define MC_LIMIT_CAMERA_FRAMES (1 << 16)
+#else
+#define MC_LIMIT_MESH_JOINTS  (1 << 16)
+#define MC_LIMIT_MESH_MESHES  (1 << 16)
+#define MC_LIMIT_MESH_ITEMS   (1 << 24)
+#define MC_LIMIT_ANIM_JOINTS  (1 << 16)
+#define MC_LIMIT_ANIM_FRAMES  (1 << 20)
+#define MC_LIMIT_CAMERA_FRAMES (1 << 24)
+#endif
+
+/* ---- scenes ---- */
+
+#define MC_LIMIT_SCENE_ACTORS    4096
+#define MC_LIMIT_SCENE_MATERIALS 1024     /* per actor */
+#define MC_LIMIT_SCENE_FRAMES    10000000 /* the "frames" setting: 115 days at 1 fps */
+
+/* ---- reference frames, frame pipeline ---- */
+
+/* Frames in a reference folder or video: as many as a scene's "frames" may ask for. */
+#define MC_LIMIT_REFERENCE_FRAMES 10000000L
+
+/* Frame buffers in flight and sink threads of the pipeline. */
+#define MC_LIMIT_PIPELINE_DEPTH   64
+#define MC_LIMIT_PIPELINE_THREADS 16
+
+#endif
