@@ -468,6 +468,9 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     if (d.msaa != 1 && d.msaa != 2 && d.msaa != 4)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
                             "MSAA samples must be 1 (off), 2 or 4, not %d", d.msaa);
+    if (d.gl_device < 0)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "GL device %d: devices count from 1",
+                            d.gl_device);
     r = calloc(1, sizeof *r);
     if (!r)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the renderer");
@@ -475,9 +478,6 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     r->height = d.height;
     r->warn = d.warn;
     r->warn_user = d.warn_user;
-    if (d.gl_device < 0)
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "GL device %d: devices count from 1",
-                            d.gl_device);
     s = create_context(r, d.backend, d.gl_device - 1, err);
     if (s == MC_OK)
         s = build_programs(r, err);
