@@ -69,6 +69,23 @@ rc=$?
 [ $rc = 2 ] && grep -q "MD5CINE_GL='vulkan'" "$T/v.err" && ok "unknown MD5CINE_GL is exit 2" ||
     fail "unknown MD5CINE_GL: exit $rc, $(cat "$T/v.err")"
 
+# --gl picks a backend by name and --progress json's first line names it; a device that does
+# not exist is exit 3 naming it.
+for gl in $MC_TEST_BACKENDS; do
+    first=$("$M" render data/render/boxes.md5scene -o "$T/pick$gl.mp4" --gl=$gl --progress json |
+        head -n 1)
+    grep -q "\"gl\":{\"backend\":\"$gl\"" <<<"$first" && grep -q '"mesa":"' <<<"$first" &&
+        ok "--gl=$gl: the progress stream opens with $gl's facts" || fail "--gl $gl: '$first'"
+done
+if has egl; then
+    "$M" render data/render/boxes.md5scene -o "$T/dev.mp4" --gl egl --gl-device 9 2>"$T/dev.err"
+    rc=$?
+    [ $rc = 3 ] && grep -q "EGL device 9 does not exist" "$T/dev.err" && [ ! -e "$T/dev.mp4" ] &&
+        ok "--gl-device 9: exit 3 naming the device" || fail "--gl-device 9: exit $rc"
+fi
+"$M" render data/render/boxes.md5scene -o "$T/x.mp4" --gl vulkan 2>/dev/null
+[ $? = 2 ] && ok "--gl vulkan is a usage error" || fail "--gl vulkan"
+
 # doctor: every backend of the build starts and names Mesa's version as Debian's package has it.
 mesa=$(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null | sed 's/-.*//')
 "$M" doctor --json >"$T/doctor.json" 2>"$T/doctor.err"

@@ -252,6 +252,19 @@ static int open_encoder(render_run *run)
     mc_encoder_desc d;
     mc_error e;
 
+    const char *slash = strrchr(o->out, '/');
+
+    /* A video's folder is made as a PNG sequence's is ("-" has none). */
+    if (slash && slash != o->out) {
+        char dir[MC_PATH_CAP];
+
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - o->out), o->out);
+        if (!mc_cli_mkdirs(dir)) {
+            fprintf(stderr, "md5cine: error: cannot create folder '%s': %s\n", dir,
+                    strerror(errno));
+            return MC_EXIT_RUNTIME;
+        }
+    }
     memset(&d, 0, sizeof d);
     d.path = o->out;
     d.width = run->width;
@@ -308,6 +321,8 @@ static int open_renderer(render_run *run)
     d.msaa = o->msaa == 0 ? 1 : o->msaa;
     d.shading = o->shading;
     d.fov_mode = o->fov_mode;
+    d.backend = o->gl;
+    d.gl_device = o->gl_device;
     d.background_mode = o->bg_mode == MC_BG_GIVEN  ? MC_BACKGROUND_GIVEN
                         : o->bg_mode == MC_BG_NONE ? MC_BACKGROUND_NONE
                                                    : MC_BACKGROUND_SCENE;

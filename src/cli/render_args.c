@@ -25,6 +25,8 @@ static const char usage_text[] =
         "                        (default: the scene's, else black)\n"
         "  --shading lit|unlit|normals   (default lit)\n"
         "  --fov-mode file|doom  the file's fov is horizontal (default), or Doom's 4:3 rule\n"
+        "  --gl auto|egl|osmesa  GL backend (auto: EGL, then OSMesa; MD5CINE_GL sets the default)\n"
+        "  --gl-device N         EGL device N as md5cine doctor lists them (default: automatic)\n"
         "  --overlay             burn in the frame number, time code HH:MM:SS:FF and shot\n"
         "  --lenient             accept the harmless deviations of shipped game files\n"
         "  --quiet               no progress (warnings and errors are still printed)\n"
@@ -343,6 +345,23 @@ static int choice_option(const char *arg, const char *v, mc_render_opts *o)
     } else if (is_opt(arg, "--progress")) {
         if (!mc_progress_parse_mode(v, &o->progress))
             return mc_usage_error("bad --progress '%s': expected auto, json or none", v);
+    } else if (is_opt(arg, "--gl")) {
+        if (strcmp(v, "auto") == 0)
+            o->gl = MC_GL_AUTO;
+        else if (strcmp(v, "egl") == 0)
+            o->gl = MC_GL_EGL;
+        else if (strcmp(v, "osmesa") == 0)
+            o->gl = MC_GL_OSMESA;
+        else
+            return mc_usage_error("bad --gl '%s': expected auto, egl or osmesa", v);
+    } else if (is_opt(arg, "--gl-device")) {
+        long n;
+
+        if (!parse_int(v, 1, 64, &n))
+            return mc_usage_error("bad --gl-device '%s': expected 1..64 (md5cine doctor lists "
+                                  "them)",
+                                  v);
+        o->gl_device = (int)n;
     } else if (is_opt(arg, "--reference")) {
         o->reference = v;
     } else if (is_opt(arg, "--diff")) {
@@ -357,6 +376,7 @@ static const char *const value_options[] = {
     "-o",        "--output",   "--size",     "--fps",       "--frames",
     "--crf",     "--preset",   "--codec",    "--msaa",      "--background",
     "--shading", "--fov-mode", "--progress", "--reference", "--diff",
+    "--gl",      "--gl-device",
 };
 
 static bool takes_value(const char *arg)

@@ -61,6 +61,8 @@ typedef struct mc_render_opts {
     float bg[3]; /* 0..1 when MC_BG_GIVEN */
     mc_shading shading;
     mc_fov_mode fov_mode;
+    mc_gl_backend gl; /* --gl; MC_GL_AUTO by default */
+    int gl_device;    /* --gl-device N (from 1); 0: automatic */
     bool overlay, lenient, stats;
     mc_progress_mode progress;
     const char *reference; /* --reference REF */
