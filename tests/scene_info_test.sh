@@ -41,7 +41,7 @@ run summary info data/scenes/full.md5scene
 expect summarises_a_scene 0 "full.md5scene: md5scene, 2 actors, camera data/scenes/cut.md5camera (10 frames at 24 fps, 1 cut); 11 output frames at 30 fps"
 expect lists_each_actor_with_its_texture 0 'mesh 0: shader "skin" -> data/scenes/skin.png'
 expect shows_the_bind_pose_actor 0 'actor "statue": data/scenes/arm.md5mesh (2 joints), bind pose'
-expect lists_the_shots 0 "shot 1: output frames 5-10"
+expect lists_the_shots 0 "shot 2: output frames 5-10"
 
 run json info --json data/scenes/full.md5scene
 expect writes_json 0 '"type":"md5scene","camera":"data/scenes/cut.md5camera","cameraFrames":10,"frameRate":24,"cuts":1,"fps":30,"outputFrames":11'
@@ -59,7 +59,8 @@ expect takes_the_fps_option 0 "9 output frames at 24 fps"
 # The demo: 243 stored frames, cuts 84 and 169 -> output 0-83, 84-167, 168-240
 run demo info ../scenes/demo/demo.md5scene
 expect reads_the_demo 0 "7 actors"
-expect demo_has_three_shots 0 "shot 2: output frames 168-240"
+# Shots are numbered from 1 for people, as in the overlay and the MP4 chapters ("Shot 3").
+expect demo_has_three_shots 0 "shot 3: output frames 168-240"
 
 run mismatch info data/scenes/mismatch.md5scene
 expect names_the_mismatched_joint_in_the_anim 2 "" "data/scenes/arm_badparent.md5anim:12:2: error: joint 'arm'"
@@ -72,6 +73,20 @@ expect points_at_a_missing_mesh 2 "" "missing.md5scene:4:10: error: cannot load 
 printf 'md5scene 1\ncamera "still.md5camera"\nactor a {\n    mesh "../data/scenes/arm.md5mesh"\n    scale 0\n}\n' >"$T/scale.md5scene"
 run scale info "$T/scale.md5scene"
 expect rejects_a_zero_scale 2 "" "scale.md5scene:5:11: error: invalid 'scale' 0"
+
+# The same numbering in the MP4's chapters: "Shot N" starting where info says shot N starts.
+"$MD5CINE" render ../scenes/demo/demo.md5scene --size 64x36 --msaa 0 --quiet -o "$T/demo.mp4"
+chapters=$(ffprobe -v error -show_chapters -of csv=p=0 "$T/demo.mp4" |
+    awk -F, '{ printf "%s@%.3f ", $NF, $4 }')
+info_shots=$(sed -n 's/^  shot \([0-9]*\): output frames \([0-9]*\)-.*/\1 \2/p' "$T/demo.out" |
+    awk '{ printf "Shot %s@%.3f ", $1, $2 / 24 }')
+if [ -n "$chapters" ] && [ "$chapters" = "$info_shots" ]; then
+    echo "ok   chapters_match_info_shots ($chapters)"
+    passed=$((passed + 1))
+else
+    echo "FAIL chapters_match_info_shots: chapters '$chapters', info '$info_shots'"
+    failed=$((failed + 1))
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -167,7 +167,7 @@ static void print_shots(const mc_camera *c, mc_rate fps, int64_t count, bool jso
             printf("%s{\"first\":%" PRId64 ",\"last\":%" PRId64 "}", any ? "," : "", first,
                    next - 1);
         else
-            printf("  shot %d: output frames %" PRId64 "-%" PRId64 "\n", s.shot, first,
+            printf("  shot %d: output frames %" PRId64 "-%" PRId64 "\n", s.shot + 1, first,
                    next - 1);
         any = true;
         first = next;
@@ -188,7 +188,7 @@ static void print_timeline(const mc_camera *c, mc_rate fps, int64_t count, bool 
                    k ? "," : "", k, s.time, s.stored, s.next, (double)s.lerp, s.shot);
         else
             printf("  %-6" PRId64 " %-10.6g %-6d %-4d %-9.6g %d\n", k, s.time, s.stored, s.next,
-                   (double)s.lerp, s.shot);
+                   (double)s.lerp, s.shot + 1);
     }
 }
 
