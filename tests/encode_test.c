@@ -805,9 +805,55 @@ static void dash_writes_y4m_to_stdout(void)
     unlink(path);
 }
 
+/* Collects the FFmpeg lines an encoder reports. */
+typedef struct log_lines {
+    int count, errors;
+    char text[2048];
+} log_lines;
+
+static void collect_line(void *user, int level, const char *line)
+{
+    log_lines *l = user;
+    size_t n = strlen(l->text);
+
+    l->count++;
+    l->errors += level == MC_LOG_ERROR;
+    snprintf(l->text + n, sizeof l->text - n, "%s", line);
+}
+
+/* x264 refuses an unknown preset with an error through av_log: the line reaches the encoder's
+ * callback, the create fails, and FFmpeg's process-wide level is what it was (md5cine never
+ * sets it). Without a callback the same failure reports nothing and still fails. */
+static void ffmpeg_messages_reach_the_encoders_callback(void)
+{
+    char path[4096];
+    mc_encoder_desc d;
+    mc_encoder *enc = NULL;
+    log_lines lines = { 0 };
+    mc_error err;
+    int level = av_log_get_level();
+
+    test_tmp_path(path, sizeof path, "log.mp4");
+    d = base_desc(path);
+    d.preset = "no-such-preset";
+    d.ffmpeg_log = collect_line;
+    d.ffmpeg_log_user = &lines;
+    EXPECT_EQ_INT(mc_encoder_create(&d, &enc, &err), MC_ERR_CODEC);
+    EXPECT(enc == NULL);
+    EXPECT(lines.errors >= 1);
+    EXPECT_CONTAINS(lines.text, "no-such-preset");
+    EXPECT_EQ_INT(av_log_get_level(), level);
+    d.ffmpeg_log = NULL;
+    memset(&lines, 0, sizeof lines);
+    EXPECT_EQ_INT(mc_encoder_create(&d, &enc, &err), MC_ERR_CODEC);
+    EXPECT_EQ_INT(lines.count, 0);
+    EXPECT(access(path, F_OK) != 0);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
+        TEST_ENTRY(ffmpeg_messages_reach_the_encoders_callback),
         TEST_ENTRY(writes_mp4_with_shots_as_keyframes_and_chapters),
         TEST_ENTRY(writes_mkv_and_mov),
         TEST_ENTRY(two_encodes_give_identical_bytes),

@@ -89,8 +89,11 @@ typedef struct mc_encoder_desc {
     const char *preset; /* x264 preset; NULL -> MC_ENCODER_DEFAULT_PRESET */
     int threads;        /* encoder threads, 1..16; 0 -> MC_ENCODER_DEFAULT_THREADS */
     bool bottom_up;     /* frames arrive bottom row first (glReadPixels order) */
-    bool ffmpeg_log;    /* let FFmpeg print warnings and errors on stderr; false silences
-                           FFmpeg's log (av_log_set_level, process-wide) at create */
+    /* FFmpeg's warnings and errors made inside this encoder's calls, one line each; NULL
+     * drops them. md5cine never changes FFmpeg's process-wide log level: messages made
+     * outside md5cine's calls still reach FFmpeg's default printer (src/video/ffmpeg_log.h) */
+    mc_log_fn ffmpeg_log;
+    void *ffmpeg_log_user;
     /* NULL-terminated encoder names tried in order when codec is missing;
      * NULL -> {"libx264", "mpeg4", NULL} */
     const char *const *fallbacks;

@@ -54,6 +54,11 @@ const char *mc_status_name(mc_status s);
 mc_status mc_error_set(mc_error *err, mc_status code, const char *file, int line, int col,
                        const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* One line of a library's own log (FFmpeg's, through the encoder), level MC_LOG_*; the line
+ * ends with a newline as FFmpeg writes it. */
+enum { MC_LOG_ERROR = 1, MC_LOG_WARNING = 2 };
+typedef void (*mc_log_fn)(void *user, int level, const char *line);
+
 /* A warning receives an error record whose code says what kind of deviation it is. */
 typedef void (*mc_warn_fn)(void *user, const mc_error *warning);
 

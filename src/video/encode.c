@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "video/ffmpeg_log.h"
 #include <md5cine/encode.h>
 #include <md5cine/fileio.h>
 #include <md5cine/limits.h>
@@ -623,7 +624,7 @@ static mc_status av_finish(mc_encoder *e, mc_error *err)
 /* ------------------------------------------------------------------------------------- */
 /* Public                                                                                */
 
-mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_error *err)
+static mc_status encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_error *err)
 {
     mc_encoder *e;
     mc_status s;
@@ -644,8 +645,6 @@ mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_er
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
     e->desc.path = e->path;
-    /* FFmpeg prints through av_log, which is process-wide; the library itself never prints. */
-    av_log_set_level(desc->ffmpeg_log ? AV_LOG_WARNING : AV_LOG_QUIET);
     s = pick_format(e, err);
     if (s == MC_OK)
         s = copy_shots(e, desc, err);
@@ -663,7 +662,18 @@ mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_er
     return MC_OK;
 }
 
-mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride, mc_error *err)
+mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_error *err)
+{
+    mc_ffmpeg_log_scope sc;
+    mc_status s;
+
+    mc_ffmpeg_log_enter(&sc, desc->ffmpeg_log, desc->ffmpeg_log_user);
+    s = encoder_create(desc, out, err);
+    mc_ffmpeg_log_leave(&sc);
+    return s;
+}
+
+static mc_status encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride, mc_error *err)
 {
     mc_status s;
 
@@ -686,7 +696,18 @@ mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t str
     return MC_OK;
 }
 
-mc_status mc_encoder_finish(mc_encoder *enc, mc_error *err)
+mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride, mc_error *err)
+{
+    mc_ffmpeg_log_scope sc;
+    mc_status s;
+
+    mc_ffmpeg_log_enter(&sc, enc->desc.ffmpeg_log, enc->desc.ffmpeg_log_user);
+    s = encoder_write_rgba(enc, rgba, stride, err);
+    mc_ffmpeg_log_leave(&sc);
+    return s;
+}
+
+static mc_status encoder_finish(mc_encoder *enc, mc_error *err)
 {
     mc_status s;
 
@@ -709,7 +730,18 @@ mc_status mc_encoder_finish(mc_encoder *enc, mc_error *err)
     return MC_OK;
 }
 
-void mc_encoder_release(mc_encoder *enc)
+mc_status mc_encoder_finish(mc_encoder *enc, mc_error *err)
+{
+    mc_ffmpeg_log_scope sc;
+    mc_status s;
+
+    mc_ffmpeg_log_enter(&sc, enc->desc.ffmpeg_log, enc->desc.ffmpeg_log_user);
+    s = encoder_finish(enc, err);
+    mc_ffmpeg_log_leave(&sc);
+    return s;
+}
+
+static void encoder_release(mc_encoder *enc)
 {
     if (!enc)
         return;
@@ -728,6 +760,17 @@ void mc_encoder_release(mc_encoder *enc)
     free(enc->shot_numbers);
     free(enc->path);
     free(enc);
+}
+
+void mc_encoder_release(mc_encoder *enc)
+{
+    mc_ffmpeg_log_scope sc;
+
+    if (!enc)
+        return;
+    mc_ffmpeg_log_enter(&sc, enc->desc.ffmpeg_log, enc->desc.ffmpeg_log_user);
+    encoder_release(enc);
+    mc_ffmpeg_log_leave(&sc);
 }
 
 const char *mc_encoder_codec_name(const mc_encoder *enc)

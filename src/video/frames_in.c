@@ -1,5 +1,6 @@
 /* Frame sources for comparison: one image, a folder of numbered PNGs, or a video decoded with
  * libavformat/libavcodec and converted to RGBA with libswscale. */
+#include "video/ffmpeg_log.h"
 #include <md5cine/frames_in.h>
 
 #include <md5cine/fileio.h>
@@ -240,9 +241,6 @@ static mc_status video_start(mc_frames_in *src, mc_error *err)
      * demuxers that open further files (playlists). */
     snprintf(url, n, "file:%s", src->path);
     av_dict_set(&opts, "protocol_whitelist", "file", 0);
-    /* FFmpeg prints through av_log, which is process-wide; the library itself never prints
-     * (the encoder sets the same level), and every failure comes back as an mc_error. */
-    av_log_set_level(AV_LOG_QUIET);
     r = avformat_open_input(&v->fmt, url, NULL, &opts);
     av_dict_free(&opts);
     free(url);
@@ -300,7 +298,7 @@ static mc_status open_video(mc_frames_in *src, mc_error *err)
     return video_start(src, err);
 }
 
-mc_status mc_frames_open(const char *path, mc_frames_in **out, mc_error *err)
+static mc_status frames_open(const char *path, mc_frames_in **out, mc_error *err)
 {
     struct stat sb;
     mc_frames_in *src;
@@ -333,7 +331,19 @@ mc_status mc_frames_open(const char *path, mc_frames_in **out, mc_error *err)
     return MC_OK;
 }
 
-void mc_frames_release(mc_frames_in *src)
+/* A reader drops FFmpeg's messages made inside its calls (every failure is an mc_error). */
+mc_status mc_frames_open(const char *path, mc_frames_in **out, mc_error *err)
+{
+    mc_ffmpeg_log_scope sc;
+    mc_status s;
+
+    mc_ffmpeg_log_enter(&sc, NULL, NULL);
+    s = frames_open(path, out, err);
+    mc_ffmpeg_log_leave(&sc);
+    return s;
+}
+
+static void frames_release(mc_frames_in *src)
 {
     if (!src)
         return;
@@ -342,6 +352,15 @@ void mc_frames_release(mc_frames_in *src)
     video_close(&src->v);
     free(src->path);
     free(src);
+}
+
+void mc_frames_release(mc_frames_in *src)
+{
+    mc_ffmpeg_log_scope sc;
+
+    mc_ffmpeg_log_enter(&sc, NULL, NULL);
+    frames_release(src);
+    mc_ffmpeg_log_leave(&sc);
 }
 
 mc_frames_kind mc_frames_kind_of(const mc_frames_in *src)
@@ -543,7 +562,7 @@ static mc_status read_video(mc_frames_in *src, size_t index, mc_frame *out, mc_e
     return MC_OK;
 }
 
-mc_status mc_frames_read(mc_frames_in *src, size_t index, mc_frame *out, mc_error *err)
+static mc_status frames_read(mc_frames_in *src, size_t index, mc_frame *out, mc_error *err)
 {
     memset(out, 0, sizeof *out);
     if (index >= src->count)
@@ -569,4 +588,15 @@ mc_status mc_frames_read(mc_frames_in *src, size_t index, mc_frame *out, mc_erro
     out->rgba = src->img.pixels;
     out->name = src->files[index].path;
     return MC_OK;
+}
+
+mc_status mc_frames_read(mc_frames_in *src, size_t index, mc_frame *out, mc_error *err)
+{
+    mc_ffmpeg_log_scope sc;
+    mc_status s;
+
+    mc_ffmpeg_log_enter(&sc, NULL, NULL);
+    s = frames_read(src, index, out, err);
+    mc_ffmpeg_log_leave(&sc);
+    return s;
 }
