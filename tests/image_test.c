@@ -327,9 +327,46 @@ static void created_image_is_transparent_black(void)
     EXPECT_EQ_INT(mc_image_create(0, 3, &img, &err), MC_ERR_LIMIT);
 }
 
+/* The PNG path allocates only for the first frame of a size: the second and third encodes of
+ * 1280x720 frames (RGB and RGBA) grow no block, and each PNG still decodes to its frame. */
+static void png_encoding_reuses_its_memory(void)
+{
+    enum { W = 1280, H = 720 };
+    uint8_t *px = malloc((size_t)W * H * 4);
+    mc_png_buf buf = { 0 };
+    mc_image back;
+    mc_error err;
+
+    ASSERT(px != NULL);
+    for (int alpha = 0; alpha < 2; alpha++) {
+        size_t after_first = 0;
+
+        for (int frame = 0; frame < 3; frame++) {
+            for (size_t i = 0; i < (size_t)W * H * 4; i++)
+                px[i] = (uint8_t)((i * 7 + (size_t)frame * 13) >> (i % 4 == 3 ? 0 : 3));
+            if (!alpha)
+                for (size_t i = 3; i < (size_t)W * H * 4; i += 4)
+                    px[i] = 255;
+            ASSERT_OK(mc_png_encode(px, W, H, (size_t)W * 4, alpha, &buf, &err), &err);
+            if (frame == 0)
+                after_first = buf.allocations;
+            else
+                EXPECT_EQ_INT((long long)buf.allocations, (long long)after_first);
+            ASSERT_OK(mc_image_decode(buf.data, buf.len, "frame", &back, &err), &err);
+            EXPECT(memcmp(back.pixels, px, (size_t)W * H * 4) == 0);
+            mc_image_release(&back);
+        }
+        EXPECT(after_first > 0);
+    }
+    mc_png_buf_release(&buf);
+    EXPECT(buf.data == NULL && buf.allocations == 0);
+    free(px);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
+        TEST_ENTRY(png_encoding_reuses_its_memory),
         TEST_ENTRY(rgba_png_reads_back_identical),
         TEST_ENTRY(rgb_png_reads_back_identical_with_opaque_alpha),
         TEST_ENTRY(large_varied_frame_reads_back_identical),

@@ -64,17 +64,25 @@ mc_status mc_image_load(const char *path, mc_image *img, mc_error *err);
 /* Frees the pixels and zeroes *img. img may be NULL; calling it twice is safe. */
 void mc_image_release(mc_image *img);
 
-/* One encoded PNG. Zero-initialise it; each mc_png_encode frees what it held and takes the
- * new PNG's memory (allocated by the encoder), so a writer thread may keep one buffer across
- * frames. */
+/* Memory blocks an mc_png_buf keeps for the encoder's working buffers (the RGB copy, the filtered
+ * rows, zlib's state, the output), reused from one encode to the next. */
+#define MC_PNG_SCRATCH_BLOCKS 16
+
+/* One encoded PNG and the memory it was made in. Zero-initialise it and keep it: each
+ * mc_png_encode reuses the blocks of the one before (the previous PNG's bytes included), so a
+ * writer thread that encodes frames of one size allocates only for the first. */
 typedef struct mc_png_buf {
-    uint8_t *data; /* owned; free with mc_png_buf_release */
+    uint8_t *data; /* the last encoded PNG, inside the buffer's blocks; mc_png_buf_release */
     size_t len;    /* bytes of the last encoded PNG */
-    size_t cap;    /* bytes allocated */
+    size_t cap;    /* bytes of the block holding it */
+    void *block[MC_PNG_SCRATCH_BLOCKS];
+    size_t block_cap[MC_PNG_SCRATCH_BLOCKS];
+    unsigned char block_used[MC_PNG_SCRATCH_BLOCKS];
+    size_t allocations; /* blocks allocated or grown so far (for tests and benchmarks) */
 } mc_png_buf;
 
 /* Encodes w x h RGBA8 pixels (rows top first, stride bytes apart, stride >= w * 4) as a PNG
- * into out (replacing what it held). alpha 0 writes RGB (the alpha bytes are dropped), 1 RGBA.
+ * into out (replacing what it held, whose memory it reuses). alpha 0 writes RGB (the alpha bytes are dropped), 1 RGBA.
  * The compression is fixed (see the top of this file). Errors: MC_ERR_USAGE (NULL pixels or
  * a bad stride), MC_ERR_LIMIT (a side < 1 or > MC_IMAGE_MAX_SIDE), MC_ERR_NOMEM (memory for
  * the copy, the filtered rows or zlib); out is then empty (data NULL, len 0). */

@@ -51,9 +51,20 @@ STB_WARNINGS_OFF
 static unsigned char *png_deflate(unsigned char *data, int data_len, int *out_len, int quality);
 static unsigned int png_crc32(unsigned char *data, int len);
 
+/* Every allocation of an encode -- stb's filtered rows and output, zlib's state, the deflated
+ * stream, the RGB copy -- comes from the blocks of the mc_png_buf being encoded into (the
+ * thread's current one), so steady-state encoding allocates nothing. */
+static _Thread_local mc_png_buf *scratch;
+
+static void *scratch_alloc(size_t n);
+static void *scratch_realloc(void *p, size_t n);
+static void scratch_free(void *p);
+
 /* stb_image_write: static functions in this file only, the PNG path from memory. Its settings
- * (static variables here) are only ever read. The buffer png_deflate returns is released with
- * STBIW_FREE, left as free(), so png_deflate allocates with malloc. */
+ * (static variables here) are only ever read. */
+#define STBIW_MALLOC(sz)       scratch_alloc(sz)
+#define STBIW_REALLOC(p, newsz) scratch_realloc(p, newsz)
+#define STBIW_FREE(p)          scratch_free(p)
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_WRITE_STATIC
 #define STBI_WRITE_NO_STDIO
@@ -227,16 +238,98 @@ void mc_image_release(mc_image *img)
     memset(img, 0, sizeof *img);
 }
 
+/* The smallest free block of at least n bytes, else the largest free one grown to n. */
+static void *scratch_alloc(size_t n)
+{
+    mc_png_buf *b = scratch;
+    int best = -1, spare = -1;
+
+    if (!b)
+        return NULL;
+    if (n == 0)
+        n = 1;
+    for (int i = 0; i < MC_PNG_SCRATCH_BLOCKS; i++) {
+        if (b->block_used[i])
+            continue;
+        if (b->block_cap[i] >= n && (best < 0 || b->block_cap[i] < b->block_cap[best]))
+            best = i;
+        if (spare < 0 || b->block_cap[i] > b->block_cap[spare])
+            spare = i;
+    }
+    if (best < 0 && spare >= 0) {
+        void *p = realloc(b->block[spare], n);
+
+        if (!p)
+            return NULL;
+        b->block[spare] = p;
+        b->block_cap[spare] = n;
+        b->allocations++;
+        best = spare;
+    }
+    if (best < 0)
+        return NULL;
+    b->block_used[best] = 1;
+    return b->block[best];
+}
+
+static int scratch_find(const void *p)
+{
+    for (int i = 0; scratch && p && i < MC_PNG_SCRATCH_BLOCKS; i++)
+        if (scratch->block[i] == p)
+            return i;
+    return -1;
+}
+
+static void *scratch_realloc(void *p, size_t n)
+{
+    int i = scratch_find(p);
+    void *q;
+
+    if (i < 0)
+        return p ? NULL : scratch_alloc(n);
+    if (scratch->block_cap[i] >= n)
+        return p;
+    q = realloc(p, n);
+    if (!q)
+        return NULL;
+    scratch->block[i] = q;
+    scratch->block_cap[i] = n;
+    scratch->allocations++;
+    return q;
+}
+
+static void scratch_free(void *p)
+{
+    int i = scratch_find(p);
+
+    if (i >= 0)
+        scratch->block_used[i] = 0;
+}
+
+static voidpf zlib_alloc(voidpf opaque, uInt items, uInt size)
+{
+    (void)opaque;
+    return scratch_alloc((size_t)items * size);
+}
+
+static void zlib_free(voidpf opaque, voidpf p)
+{
+    (void)opaque;
+    scratch_free(p);
+}
+
 void mc_png_buf_release(mc_png_buf *b)
 {
     if (!b)
         return;
-    free(b->data);
+    for (int i = 0; i < MC_PNG_SCRATCH_BLOCKS; i++)
+        free(b->block[i]);
     memset(b, 0, sizeof *b);
 }
 
 /* zlib level 1 with Z_RLE (see the top of this file); quality, stb's global level, is ignored.
- * Returns a malloc'd zlib stream and its length, or NULL (out of memory) for stb to report. */
+ * Returns a zlib stream in a scratch block and its length, or NULL (out of memory) for stb to
+ * report. */
 static unsigned char *png_deflate(unsigned char *data, int data_len, int *out_len, int quality)
 {
     z_stream zs;
@@ -246,10 +339,12 @@ static unsigned char *png_deflate(unsigned char *data, int data_len, int *out_le
 
     (void)quality;
     memset(&zs, 0, sizeof zs);
+    zs.zalloc = zlib_alloc;
+    zs.zfree = zlib_free;
     if (data_len < 0 || deflateInit2(&zs, 1, Z_DEFLATED, 15, 8, Z_RLE) != Z_OK)
         return NULL;
     bound = deflateBound(&zs, (uLong)data_len);
-    out = bound <= (uLong)INT_MAX - 64 ? malloc(bound) : NULL;
+    out = bound <= (uLong)INT_MAX - 64 ? scratch_alloc(bound) : NULL;
     if (!out) {
         deflateEnd(&zs);
         return NULL;
@@ -262,7 +357,7 @@ static unsigned char *png_deflate(unsigned char *data, int data_len, int *out_le
     *out_len = (int)zs.total_out;
     deflateEnd(&zs);
     if (zr != Z_STREAM_END) {
-        free(out);
+        scratch_free(out);
         return NULL;
     }
     return out;
@@ -277,7 +372,7 @@ static unsigned int png_crc32(unsigned char *data, int len)
 /* A w x h RGB copy of RGBA rows (alpha dropped), rows packed; NULL when out of memory. */
 static uint8_t *pack_rgb(const uint8_t *rgba, int w, int h, size_t stride)
 {
-    uint8_t *rgb = malloc((size_t)w * (size_t)h * 3), *o = rgb;
+    uint8_t *rgb = scratch_alloc((size_t)w * (size_t)h * 3), *o = rgb;
 
     for (int y = 0; rgb && y < h; y++) {
         const uint8_t *p = rgba + (size_t)y * stride;
@@ -298,27 +393,34 @@ mc_status mc_png_encode(const uint8_t *rgba, int w, int h, size_t stride, int al
     unsigned char *png;
     int len = 0;
 
-    mc_png_buf_release(out);
+    /* The previous PNG's block is free to reuse from here on. */
+    memset(out->block_used, 0, sizeof out->block_used);
+    out->data = NULL;
+    out->len = out->cap = 0;
     if (w < 1 || h < 1 || w > MC_IMAGE_MAX_SIDE || h > MC_IMAGE_MAX_SIDE)
         return mc_error_set(err, MC_ERR_LIMIT, NULL, 0, 0,
                             "image size %dx%d is outside 1..%d per side", w, h, MC_IMAGE_MAX_SIDE);
     if (!rgba || stride < (size_t)w * 4 || stride > INT_MAX)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
                             "bad PNG request (stride %zu for width %d)", stride, w);
+    scratch = out;
     if (!alpha) {
         rgb = pack_rgb(rgba, w, h, stride);
-        if (!rgb)
+        if (!rgb) {
+            scratch = NULL;
             return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG", w,
                                 h);
+        }
     }
     png = alpha ? stbi_write_png_to_mem(rgba, (int)stride, w, h, 4, &len)
                 : stbi_write_png_to_mem(rgb, w * 3, w, h, 3, &len);
-    free(rgb);
+    scratch_free(rgb);
+    scratch = NULL;
     if (!png || len <= 0) {
-        free(png);
+        memset(out->block_used, 0, sizeof out->block_used);
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for a %dx%d PNG", w, h);
     }
-    out->data = png; /* STBIW_MALLOC is malloc, so mc_png_buf_release's free() matches */
+    out->data = png;
     out->len = (size_t)len;
     out->cap = (size_t)len;
     return MC_OK;
