@@ -9,6 +9,8 @@
 #include <md5cine/types.h>
 #include <md5cine/arena.h>
 #include <md5cine/fileio.h>
+#include <md5cine/json.h>
+#include <md5cine/limits.h>
 #include <md5cine/mathx.h>
 
 #include <md5cine/md5mesh.h>

@@ -41,9 +41,6 @@ int mc_exit_code(mc_status s);
  * bad content), except out of memory (3) and an interrupt (130). */
 int mc_input_exit_code(mc_status s);
 
-/* Writes s as a JSON string (quotes, backslashes and control characters escaped). */
-void mc_json_string(FILE *to, const char *s);
-
 /* Monotonic seconds (CLOCK_MONOTONIC), for timing and progress. */
 double mc_cli_now(void);
 

@@ -10,6 +10,8 @@
 
 #include <md5cine/render.h>
 
+#include <md5cine/json.h>
+
 #include "cli.h"
 #include "render_cli.h"
 
@@ -20,23 +22,23 @@ static const struct {
 
 static void print_json_string(const char *s)
 {
-    mc_json_string(stdout, s);
+    mc_json_write_cstr(stdout, s);
 }
 
 void mc_print_gl_json(FILE *to, const mc_renderer_info *info)
 {
     fprintf(to, "\"backend\":");
-    mc_json_string(to, info->backend);
+    mc_json_write_cstr(to, info->backend);
     fprintf(to, ",\"device\":");
-    mc_json_string(to, info->gl_device);
+    mc_json_write_cstr(to, info->gl_device);
     fprintf(to, ",\"vendor\":");
-    mc_json_string(to, info->gl_vendor);
+    mc_json_write_cstr(to, info->gl_vendor);
     fprintf(to, ",\"renderer\":");
-    mc_json_string(to, info->gl_renderer);
+    mc_json_write_cstr(to, info->gl_renderer);
     fprintf(to, ",\"version\":");
-    mc_json_string(to, info->gl_version);
+    mc_json_write_cstr(to, info->gl_version);
     fprintf(to, ",\"mesa\":");
-    mc_json_string(to, info->mesa_version);
+    mc_json_write_cstr(to, info->mesa_version);
     fprintf(to, ",\"samples\":%d", info->samples);
 }
 

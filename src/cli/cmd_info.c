@@ -16,6 +16,8 @@
 #include <md5cine/scene.h>
 #include <md5cine/timeline.h>
 
+#include <md5cine/json.h>
+
 #include "cli.h"
 
 typedef struct info_opts {
@@ -24,53 +26,6 @@ typedef struct info_opts {
     mc_rate fps; /* { 0, 0 }: the camera's own frame rate */
     mc_parse_opts parse;
 } info_opts;
-
-/* Writes s[0..len) as a JSON string: quotes, backslashes and control bytes escaped, valid UTF-8
- * passed through, any other byte written as the code point of the same value (\u00XX). */
-static void json_string(FILE *out, const char *s, size_t len)
-{
-    const unsigned char *p = (const unsigned char *)s;
-
-    fputc('"', out);
-    for (size_t i = 0; i < len; i++) {
-        unsigned c = p[i];
-        /* Sequence length by lead byte; C0, C1 and F5 to FF never start a character. */
-        size_t n = c >= 0xF0 && c <= 0xF4   ? 4
-                   : c >= 0xE0 && c <= 0xEF ? 3
-                   : c >= 0xC2 && c <= 0xDF ? 2
-                                            : 0;
-
-        if (c == '"' || c == '\\') {
-            fprintf(out, "\\%c", c);
-        } else if (c < 0x20 || c == 0x7F) {
-            fprintf(out, "\\u%04x", c);
-        } else if (c < 0x80) {
-            fputc((int)c, out);
-        } else {
-            bool valid = n > 0 && i + n <= len;
-            /* The second byte's range excludes overlong forms, surrogates and > U+10FFFF. */
-            unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-            unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-
-            if (valid)
-                valid = p[i + 1] >= lo && p[i + 1] <= hi;
-            for (size_t k = 2; valid && k < n; k++)
-                valid = (p[i + k] & 0xC0) == 0x80;
-            if (valid) {
-                fwrite(p + i, 1, n, out);
-                i += n - 1;
-            } else {
-                fprintf(out, "\\u%04x", c);
-            }
-        }
-    }
-    fputc('"', out);
-}
-
-static void json_cstr(FILE *out, const char *s)
-{
-    json_string(out, s, strlen(s));
-}
 
 static int info_mesh(const char *path, const info_opts *o)
 {
@@ -93,7 +48,7 @@ static int info_mesh(const char *path, const info_opts *o)
             const mc_submesh *sm = &m.meshes[i];
 
             printf("%s{\"shader\":", i ? "," : "");
-            json_cstr(stdout, sm->shader);
+            mc_json_write_cstr(stdout, sm->shader);
             printf(",\"verts\":%d,\"tris\":%d,\"weights\":%d}", sm->num_verts, sm->num_tris,
                    sm->num_weights);
         }
@@ -242,12 +197,12 @@ static int info_camera(const char *path, const info_opts *o)
 static void print_scene_actor_json(const mc_scene_actor *a)
 {
     printf("{\"name\":");
-    json_cstr(stdout, a->name);
+    mc_json_write_cstr(stdout, a->name);
     printf(",\"mesh\":");
-    json_cstr(stdout, a->mesh_path);
+    mc_json_write_cstr(stdout, a->mesh_path);
     printf(",\"anim\":");
     if (a->anim_path)
-        json_cstr(stdout, a->anim_path);
+        mc_json_write_cstr(stdout, a->anim_path);
     else
         printf("null");
     printf(",\"origin\":[%.9g,%.9g,%.9g],\"yaw\":%.9g,\"scale\":%.9g,\"start\":%.9g,"
@@ -257,10 +212,10 @@ static void print_scene_actor_json(const mc_scene_actor *a)
            a->in_place ? "true" : "false");
     for (int k = 0; k < a->mesh.num_meshes; k++) {
         printf("%s{\"shader\":", k ? "," : "");
-        json_cstr(stdout, a->mesh.meshes[k].shader);
+        mc_json_write_cstr(stdout, a->mesh.meshes[k].shader);
         printf(",\"image\":");
         if (a->textures[k])
-            json_cstr(stdout, a->textures[k]);
+            mc_json_write_cstr(stdout, a->textures[k]);
         else
             printf("null");
         printf("}");
@@ -301,7 +256,7 @@ static int info_scene(const char *path, const info_opts *o)
     count = mc_scene_frame_count(&sc, fps);
     if (o->json) {
         printf("{\"type\":\"md5scene\",\"camera\":");
-        json_cstr(stdout, sc.camera_path);
+        mc_json_write_cstr(stdout, sc.camera_path);
         printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":", sc.camera.num_frames,
                sc.camera.frame_rate, sc.camera.num_cuts);
         print_rate_json(fps);

@@ -27,6 +27,8 @@
 #include <md5cine/timeline.h>
 #include <md5cine/version.h>
 
+#include <md5cine/json.h>
+
 #include "cli.h"
 #include "render_cli.h"
 

@@ -97,22 +97,6 @@ void mc_diag_warn(void *user, const mc_error *w)
     mc_diag_print(stderr, "warning", w);
 }
 
-void mc_json_string(FILE *to, const char *s)
-{
-    fputc('"', to);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-
-        if (c == '"' || c == '\\')
-            fprintf(to, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(to, "\\u%04x", c);
-        else
-            fputc(c, to);
-    }
-    fputc('"', to);
-}
-
 int mc_input_exit_code(mc_status s)
 {
     if (s == MC_OK || s == MC_ERR_NOMEM || s == MC_ERR_INTERRUPTED)

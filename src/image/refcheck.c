@@ -1,6 +1,7 @@
 /* The reference checker (refcheck.h): the one place where a frame is compared with its
  * reference, a row recorded for it, its failing pictures written and the result printed. */
 #include <md5cine/refcheck.h>
+#include <md5cine/json.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -559,26 +560,6 @@ void mc_refcheck_print_table(const mc_refcheck *c, FILE *to)
         fprintf(to, "failing frames and difference pictures are in '%s'\n", c->diff_dir);
 }
 
-static void json_string(const char *s, FILE *to)
-{
-    if (!s) {
-        fputs("null", to);
-        return;
-    }
-    fputc('"', to);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-
-        if (ch == '"' || ch == '\\')
-            fprintf(to, "\\%c", ch);
-        else if (ch < 0x20 || ch == 0x7f)
-            fprintf(to, "\\u%04x", ch);
-        else
-            fputc(ch, to);
-    }
-    fputc('"', to);
-}
-
 static const char *kind_name(mc_refcheck_kind k)
 {
     static const char *const names[] = { "passed", "failed", "missing", "size", "unreadable" };
@@ -608,9 +589,9 @@ static void json_row(const mc_refcheck_row *row, FILE *to)
               to);
     }
     fputs("\"reasons\": ", to);
-    json_string(row->reasons, to);
+    mc_json_write_cstr(to, row->reasons);
     fprintf(to, ", \"kind\": \"%s\", \"written\": ", kind_name(row->kind));
-    json_string(row->written, to);
+    mc_json_write_cstr(to, row->written);
     fputc('}', to);
 }
 
@@ -621,9 +602,9 @@ void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
 
     mc_refcheck_get_summary(c, &s);
     fputs("{\"reference\": ", to);
-    json_string(c->reference, to);
+    mc_json_write_cstr(to, c->reference);
     fputs(", \"candidate\": ", to);
-    json_string(c->candidate, to);
+    mc_json_write_cstr(to, c->candidate);
     fprintf(to,
             ", \"limits\": {\"mode\": \"%s\", \"threshold\": %d, \"max_failing_share\": %g, "
             "\"max_diff\": %d, \"min_ssim\": %g, \"min_psnr\": %g},\n \"frames\": [",
