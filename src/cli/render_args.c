@@ -1,5 +1,6 @@
 /* md5cine render: the command line's options (see usage_text) and the PNG name pattern. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,40 +8,9 @@
 
 #include <md5cine/limits.h>
 
+#include "args.h"
 #include "cli.h"
 #include "render_cli.h"
-
-static const char usage_text[] =
-        "usage: md5cine render SCENE -o OUT [options]\n"
-        "  OUT is a video (.mp4 .mkv .mov; .y4m uncompressed), a PNG pattern with a printf-style\n"
-        "  output frame number such as 'frames/%05d.png', or '-' (yuv4mpeg2 on stdout).\n"
-        "  The scene's output { } block gives defaults; these options win.\n"
-        "  --size WxH            output size (default: the scene's, else 1280x720; even for video)\n"
-        "  --fps N               output frame rate (default: the scene's, else the camera's)\n"
-        "  --frames A-B          render output frames A to B only (inclusive); also --frames A\n"
-        "  --crf N --preset P --codec NAME   encoder settings (default 18, veryfast, libx264)\n"
-        "  --msaa 0|4            antialiasing samples (default 4)\n"
-        "  --background C        R,G,B in 0..1 (or 0..255 integers when any value is above 1),\n"
-        "                        #rrggbb, or 'none': transparent, RGBA PNGs only\n"
-        "                        (default: the scene's, else black)\n"
-        "  --shading lit|unlit|normals   (default lit)\n"
-        "  --fov-mode file|doom  the file's fov is horizontal (default), or Doom's 4:3 rule\n"
-        "  --gl auto|egl|osmesa  GL backend (auto: EGL, then OSMesa; MD5CINE_GL sets the default)\n"
-        "  --gl-device N         EGL device N as md5cine doctor lists them (default: automatic)\n"
-        "  --overlay             burn in the frame number, time code HH:MM:SS:FF and shot\n"
-        "  --lenient             accept the harmless deviations of shipped game files\n"
-        "  --quiet               no progress (warnings and errors are still printed)\n"
-        "  --progress auto|json|none   a bar on a terminal (default), or JSON lines on stdout\n"
-        "                        (stderr when OUT is '-')\n"
-        "  --stats               print the time of each stage per frame at the end\n"
-        "  --reference REF       compare every frame with REF (a folder of numbered PNGs, a\n"
-        "                        PNG or a video); -o is then optional\n"
-        "  --diff DIR            where failing frames and difference pictures go (default: beside\n"
-        "                        the output: OUT without extension + '.diff', or REF + '.diff')\n"
-        "  --update-reference    write missing and failing frames into the folder REF instead\n"
-        "  --json                print the reference check as one JSON object (compare's form)\n"
-        "exit status: 0 done, 1 frames differ from the reference, 2 bad input or usage,\n"
-        "3 runtime failure (GL, encoder, I/O), 130 interrupted (SIGINT), 143 (SIGTERM)\n";
 
 /* Appends c to buf (length *n, capacity cap); false when full. */
 static bool put_char(char *buf, size_t *n, size_t cap, char c)
@@ -122,21 +92,9 @@ void mc_png_pattern_dir(const mc_png_pattern *p, char *out, size_t cap)
     out[n] = '\0';
 }
 
-static bool parse_int(const char *s, long lo, long hi, long *out)
+static bool parse_size(void *field, const char *s)
 {
-    char *end;
-    long v;
-
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
-static bool parse_size(const char *s, int *w, int *h)
-{
+    mc_render_opts *o = field;
     char *end;
     long a, b;
 
@@ -144,16 +102,17 @@ static bool parse_size(const char *s, int *w, int *h)
     a = strtol(s, &end, 10);
     if (end == s || (*end != 'x' && *end != 'X') || errno)
         return false;
-    if (!parse_int(end + 1, MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE, &b) ||
+    if (!mc_arg_long(end + 1, MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE, &b) ||
         a < MC_LIMIT_RENDER_MIN_SIDE || a > MC_LIMIT_RENDER_MAX_SIDE)
         return false;
-    *w = (int)a;
-    *h = (int)b;
+    o->width = (int)a;
+    o->height = (int)b;
     return true;
 }
 
-static bool parse_frames(const char *s, int64_t *first, int64_t *last)
+static bool parse_frames(void *field, const char *s)
 {
+    mc_render_opts *o = field;
     char *end;
     long long a, b;
 
@@ -169,8 +128,9 @@ static bool parse_frames(const char *s, int64_t *first, int64_t *last)
         if (end == t || *end || errno || b < a)
             return false;
     }
-    *first = a;
-    *last = b;
+    o->first = a;
+    o->last = b;
+    o->has_frames = true;
     return true;
 }
 
@@ -186,8 +146,9 @@ static int hex_digit(char c)
 }
 
 /* "none", "#rrggbb", "r,g,b" with 0..1 floats, or 0..255 integers when any value is above 1. */
-static bool parse_background(const char *s, mc_render_opts *o)
+static bool parse_background(void *field, const char *s)
 {
+    mc_render_opts *o = field;
     double v[3];
     const char *c = s;
     bool above_one = false;
@@ -259,155 +220,6 @@ static int classify_output(mc_render_opts *o)
                           o->out);
 }
 
-/* Takes the value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"); NULL if missing. */
-static const char *take_value(int argc, char **argv, int *i)
-{
-    const char *eq = strchr(argv[*i], '=');
-
-    if (eq && argv[*i][0] == '-' && argv[*i][1] == '-')
-        return eq + 1;
-    if (*i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
-
-/* Option name without "=VALUE" equals name. */
-static bool is_opt(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-
-    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
-/* Options with a number or a name as value. Returns -1 when handled, an exit code on error,
- * 0 if unknown. */
-static int value_option(const char *arg, const char *v, mc_render_opts *o)
-{
-    long n;
-
-    if (is_opt(arg, "-o") || is_opt(arg, "--output")) {
-        o->out = v;
-    } else if (is_opt(arg, "--size")) {
-        if (!parse_size(v, &o->width, &o->height))
-            return mc_usage_error("bad --size '%s': expected WxH, %d..%d each", v,
-                                  MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE);
-    } else if (is_opt(arg, "--fps")) {
-        if (!mc_cli_parse_rate(v, &o->fps))
-            return mc_usage_error("bad --fps '%s': expected 1..1000 as N, N/D or a decimal "
-                                  "(29.97 is 30000/1001)",
-                                  v);
-    } else if (is_opt(arg, "--frames")) {
-        if (!parse_frames(v, &o->first, &o->last))
-            return mc_usage_error("bad --frames '%s': expected A-B with 0 <= A <= B", v);
-        o->has_frames = true;
-    } else if (is_opt(arg, "--crf")) {
-        if (!parse_int(v, 1, 51, &n))
-            return mc_usage_error("bad --crf '%s': expected 1..51", v);
-        o->crf = (int)n;
-    } else if (is_opt(arg, "--preset")) {
-        o->preset = v;
-    } else if (is_opt(arg, "--codec")) {
-        o->codec = v;
-    } else if (is_opt(arg, "--msaa")) {
-        if (!parse_int(v, 0, 4, &n) || (n != 0 && n != 4))
-            return mc_usage_error("bad --msaa '%s': expected 0 or 4", v);
-        o->msaa = (int)n;
-    } else {
-        return 0;
-    }
-    return -1;
-}
-
-/* Options that choose among words, and paths. Same returns as value_option. */
-static int choice_option(const char *arg, const char *v, mc_render_opts *o)
-{
-    if (is_opt(arg, "--background")) {
-        if (!parse_background(v, o))
-            return mc_usage_error("bad --background '%s': expected R,G,B (0..1, or 0..255 "
-                                  "integers), #rrggbb or 'none'",
-                                  v);
-    } else if (is_opt(arg, "--shading")) {
-        if (strcmp(v, "lit") == 0)
-            o->shading = MC_SHADING_LIT;
-        else if (strcmp(v, "unlit") == 0)
-            o->shading = MC_SHADING_UNLIT;
-        else if (strcmp(v, "normals") == 0)
-            o->shading = MC_SHADING_NORMALS;
-        else
-            return mc_usage_error("bad --shading '%s': expected lit, unlit or normals", v);
-    } else if (is_opt(arg, "--fov-mode")) {
-        if (strcmp(v, "file") == 0)
-            o->fov_mode = MC_FOV_HORIZONTAL;
-        else if (strcmp(v, "doom") == 0)
-            o->fov_mode = MC_FOV_DOOM;
-        else
-            return mc_usage_error("bad --fov-mode '%s': expected file or doom", v);
-    } else if (is_opt(arg, "--progress")) {
-        if (!mc_progress_parse_mode(v, &o->progress))
-            return mc_usage_error("bad --progress '%s': expected auto, json or none", v);
-    } else if (is_opt(arg, "--gl")) {
-        if (strcmp(v, "auto") == 0)
-            o->gl = MC_GL_AUTO;
-        else if (strcmp(v, "egl") == 0)
-            o->gl = MC_GL_EGL;
-        else if (strcmp(v, "osmesa") == 0)
-            o->gl = MC_GL_OSMESA;
-        else
-            return mc_usage_error("bad --gl '%s': expected auto, egl or osmesa", v);
-    } else if (is_opt(arg, "--gl-device")) {
-        long n;
-
-        if (!parse_int(v, 1, 64, &n))
-            return mc_usage_error("bad --gl-device '%s': expected 1..64 (md5cine doctor lists "
-                                  "them)",
-                                  v);
-        o->gl_device = (int)n;
-    } else if (is_opt(arg, "--reference")) {
-        o->reference = v;
-    } else if (is_opt(arg, "--diff")) {
-        o->diff_dir = v;
-    } else {
-        return 0;
-    }
-    return -1;
-}
-
-static const char *const value_options[] = {
-    "-o",        "--output",   "--size",     "--fps",       "--frames",
-    "--crf",     "--preset",   "--codec",    "--msaa",      "--background",
-    "--shading", "--fov-mode", "--progress", "--reference", "--diff",
-    "--gl",      "--gl-device",
-};
-
-static bool takes_value(const char *arg)
-{
-    for (size_t i = 0; i < sizeof value_options / sizeof value_options[0]; i++)
-        if (is_opt(arg, value_options[i]))
-            return true;
-    return false;
-}
-
-/* Flags without a value (--help is handled by the caller). Returns -1 when handled, 0 if
- * unknown. */
-static int flag_option(const char *arg, mc_render_opts *o)
-{
-    if (strcmp(arg, "--overlay") == 0)
-        o->overlay = true;
-    else if (strcmp(arg, "--lenient") == 0)
-        o->lenient = true;
-    else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0)
-        o->progress = MC_PROGRESS_QUIET;
-    else if (strcmp(arg, "--stats") == 0)
-        o->stats = true;
-    else if (strcmp(arg, "--update-reference") == 0)
-        o->update_reference = true;
-    else if (strcmp(arg, "--json") == 0)
-        o->json = true;
-    else
-        return 0;
-    return -1;
-}
-
 /* x264's presets (x264.h, x264_preset_names). x264 itself reports another name only on its
  * own stderr and libavcodec then says "Invalid argument", so the name is checked here, for
  * the default encoder; other encoders' presets are theirs to check. */
@@ -441,40 +253,167 @@ static int check_combination(mc_render_opts *o)
     return classify_output(o);
 }
 
+/* A word among names[] (NULL-terminated), stored as its index. */
+static bool parse_word(const char *s, const char *const *names, int *out)
+{
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *out = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool parse_msaa(void *field, const char *s)
+{
+    long n;
+
+    if (!mc_arg_long(s, 0, 4, &n) || (n != 0 && n != 4))
+        return false;
+    *(int *)field = (int)n;
+    return true;
+}
+
+static bool parse_shading(void *field, const char *s)
+{
+    static const char *const names[] = { "lit", "unlit", "normals", NULL };
+    static const mc_shading values[] = { MC_SHADING_LIT, MC_SHADING_UNLIT, MC_SHADING_NORMALS };
+    int i;
+
+    if (!parse_word(s, names, &i))
+        return false;
+    *(mc_shading *)field = values[i];
+    return true;
+}
+
+static bool parse_fov_mode(void *field, const char *s)
+{
+    static const char *const names[] = { "file", "doom", NULL };
+    static const mc_fov_mode values[] = { MC_FOV_HORIZONTAL, MC_FOV_DOOM };
+    int i;
+
+    if (!parse_word(s, names, &i))
+        return false;
+    *(mc_fov_mode *)field = values[i];
+    return true;
+}
+
+static bool parse_gl(void *field, const char *s)
+{
+    static const char *const names[] = { "auto", "egl", "osmesa", NULL };
+    static const mc_gl_backend values[] = { MC_GL_AUTO, MC_GL_EGL, MC_GL_OSMESA };
+    int i;
+
+    if (!parse_word(s, names, &i))
+        return false;
+    *(mc_gl_backend *)field = values[i];
+    return true;
+}
+
+static bool parse_progress(void *field, const char *s)
+{
+    return mc_progress_parse_mode(s, field);
+}
+
+static bool set_quiet(void *field, const char *s)
+{
+    (void)s;
+    *(mc_progress_mode *)field = MC_PROGRESS_QUIET;
+    return true;
+}
+
+#define F(m) offsetof(mc_render_opts, m)
+#define XSTR(x) #x
+#define STR(x) XSTR(x)
+
+static const mc_arg_opt render_opts[] = {
+    { .name = "--output", .alias = "-o", .kind = MC_ARG_STRING, .offset = F(out),
+      .metavar = "OUT", .help = "the video, PNG pattern or '-' to write" },
+    { .name = "--size", .kind = MC_ARG_CUSTOM, .parse = parse_size,
+      .expect = "WxH, " STR(MC_LIMIT_RENDER_MIN_SIDE) ".." STR(MC_LIMIT_RENDER_MAX_SIDE) " each",
+      .metavar = "WxH", .help = "output size (default: the scene's, else 1280x720; even for video)" },
+    { .name = "--fps", .kind = MC_ARG_CUSTOM, .offset = F(fps), .parse = mc_arg_rate,
+      .expect = MC_ARG_RATE_EXPECT, .metavar = "N",
+      .help = "output frame rate (default: the scene's, else the camera's)" },
+    { .name = "--frames", .kind = MC_ARG_CUSTOM, .parse = parse_frames,
+      .expect = "A-B with 0 <= A <= B", .metavar = "A-B",
+      .help = "render output frames A to B only (inclusive); also --frames A" },
+    { .name = "--crf", .kind = MC_ARG_INT, .offset = F(crf), .min = 1, .max = 51,
+      .metavar = "N", .help = "encoder quality (default 18)" },
+    { .name = "--preset", .kind = MC_ARG_STRING, .offset = F(preset), .metavar = "P",
+      .help = "encoder preset (default veryfast)" },
+    { .name = "--codec", .kind = MC_ARG_STRING, .offset = F(codec), .metavar = "NAME",
+      .help = "encoder (default libx264)" },
+    { .name = "--msaa", .kind = MC_ARG_CUSTOM, .offset = F(msaa), .parse = parse_msaa,
+      .expect = "0 or 4", .metavar = "0|4", .help = "antialiasing samples (default 4)" },
+    { .name = "--background", .kind = MC_ARG_CUSTOM, .parse = parse_background,
+      .expect = "R,G,B (0..1, or 0..255 integers), #rrggbb or 'none'", .metavar = "C",
+      .help = "R,G,B in 0..1 (or 0..255 integers when any value is above 1),\n"
+              "#rrggbb, or 'none': transparent, RGBA PNGs only\n"
+              "(default: the scene's, else black)" },
+    { .name = "--shading", .kind = MC_ARG_CUSTOM, .offset = F(shading), .parse = parse_shading,
+      .expect = "lit, unlit or normals", .metavar = "lit|unlit|normals", .help = "(default lit)" },
+    { .name = "--fov-mode", .kind = MC_ARG_CUSTOM, .offset = F(fov_mode),
+      .parse = parse_fov_mode, .expect = "file or doom", .metavar = "file|doom",
+      .help = "the file's fov is horizontal (default), or Doom's 4:3 rule" },
+    { .name = "--gl", .kind = MC_ARG_CUSTOM, .offset = F(gl), .parse = parse_gl,
+      .expect = "auto, egl or osmesa", .metavar = "auto|egl|osmesa",
+      .help = "GL backend (auto: EGL, then OSMesa; MD5CINE_GL sets the default)" },
+    { .name = "--gl-device", .kind = MC_ARG_INT, .offset = F(gl_device), .min = 1, .max = 64,
+      .expect = "1..64 (md5cine doctor lists them)", .metavar = "N",
+      .help = "EGL device N as md5cine doctor lists them (default: automatic)" },
+    { .name = "--overlay", .kind = MC_ARG_FLAG, .offset = F(overlay),
+      .help = "burn in the frame number, time code HH:MM:SS:FF and shot" },
+    { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = F(lenient),
+      .help = "accept the harmless deviations of shipped game files" },
+    { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(progress),
+      .parse = set_quiet, .help = "no progress (warnings and errors are still printed)" },
+    { .name = "--progress", .kind = MC_ARG_CUSTOM, .offset = F(progress),
+      .parse = parse_progress, .expect = "auto, json or none", .metavar = "auto|json|none",
+      .help = "a bar on a terminal (default), or JSON lines on stdout\n"
+              "(stderr when OUT is '-')" },
+    { .name = "--stats", .kind = MC_ARG_FLAG, .offset = F(stats),
+      .help = "print the time of each stage per frame at the end" },
+    { .name = "--reference", .kind = MC_ARG_STRING, .offset = F(reference), .metavar = "REF",
+      .help = "compare every frame with REF (a folder of numbered PNGs, a\n"
+              "PNG or a video); -o is then optional" },
+    { .name = "--diff", .kind = MC_ARG_STRING, .offset = F(diff_dir), .metavar = "DIR",
+      .help = "where failing frames and difference pictures go (default:\n"
+              "beside the output: OUT without extension + '.diff', or\n"
+              "REF + '.diff')" },
+    { .name = "--update-reference", .kind = MC_ARG_FLAG, .offset = F(update_reference),
+      .help = "write missing and failing frames into the folder REF instead" },
+    { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
+      .help = "print the reference check as one JSON object (compare's form)" },
+};
+
+static const mc_arg_spec render_spec = {
+    .command = "render",
+    .synopsis =
+        "usage: md5cine render SCENE -o OUT [options]\n"
+        "  OUT is a video (.mp4 .mkv .mov; .y4m uncompressed), a PNG pattern with a printf-style\n"
+        "  output frame number such as 'frames/%05d.png', or '-' (yuv4mpeg2 on stdout).\n"
+        "  The scene's output { } block gives defaults; these options win.\n",
+    .epilog = "exit status: 0 done, 1 frames differ from the reference, 2 bad input or usage,\n"
+              "3 runtime failure (GL, encoder, I/O), 130 interrupted (SIGINT), 143 (SIGTERM)\n",
+    .opts = render_opts,
+    .nopts = MC_ARG_COUNT(render_opts),
+    .min_pos = 0,
+    .max_pos = 1,
+    .too_many = " (one scene per render)",
+};
+
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
 {
+    int npos, rc;
+
     memset(o, 0, sizeof *o);
     o->msaa = 4;
     o->progress = MC_PROGRESS_AUTO;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        int rc;
-
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(usage_text, stdout);
-            return MC_EXIT_OK;
-        }
-        if (arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (o->scene)
-                return mc_usage_error("unexpected argument '%s' (one scene per render)", arg);
-            o->scene = arg;
-            continue;
-        }
-        if (takes_value(arg)) {
-            const char *v = take_value(argc, argv, &i);
-
-            if (!v)
-                return mc_usage_error("option '%s' needs a value", arg);
-            rc = value_option(arg, v, o);
-            if (rc == 0)
-                rc = choice_option(arg, v, o);
-        } else {
-            rc = flag_option(arg, o);
-        }
-        if (rc == 0)
-            return mc_usage_error("unknown option '%s' (see 'md5cine render --help')", arg);
-        if (rc != -1)
-            return rc;
-    }
+    rc = mc_args_parse(&render_spec, argc, argv, o, &npos);
+    if (rc != -1)
+        return rc;
+    o->scene = npos > 0 ? argv[1] : NULL;
     return check_combination(o);
 }
