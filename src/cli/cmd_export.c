@@ -5,7 +5,8 @@
  * bottom-up v = 1 - t, `vn` normals recomputed from the skinned triangles, and the triangles in
  * file order with their corners reversed (md5 fronts are clockwise, OBJ fronts
  * counter-clockwise), as 1-based v/vt/vn triples. */
-#include <math.h>
+#include <float.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,76 +16,65 @@
 #include <md5cine/md5mesh.h>
 #include <md5cine/pose.h>
 
+#include "args.h"
 #include "cli.h"
 
 typedef struct export_args {
     const char *mesh, *anim, *out;
     bool has_frame, has_time, in_place, loop, lenient;
     double frame, time;
+    unsigned given; /* GIVEN_* bits */
 } export_args;
 
-static void usage(FILE *to)
-{
-    fprintf(to,
-            "usage: md5cine export MESH [ANIM] (--frame F | --time S) [options] -o OUT.obj\n\n"
-            "Writes the mesh skinned at one moment of ANIM (or in its bind pose without ANIM)\n"
-            "as a Wavefront OBJ file: positions, normals, texture coordinates, one group per\n"
-            "submesh named after its shader.\n\n"
-            "  --frame F    anim frame F (time F / frameRate; fractions interpolate)\n"
-            "  --time S     anim time S seconds\n"
-            "  --loop       wrap times past the end (period numFrames - 1 frames)\n"
-            "  --in-place   drop the root joint's translation\n"
-            "  --lenient    accept the harmless deviations of shipped game files\n"
-            "  -o OUT.obj   output file (written whole or not at all)\n");
-}
+enum { GIVEN_FRAME = 1u << 0, GIVEN_TIME = 1u << 1 };
 
-static bool parse_number(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v))
-        return false;
-    *out = v;
-    return true;
-}
+#define F(m) offsetof(export_args, m)
+
+static const mc_arg_opt export_opts[] = {
+    { .name = "--frame", .kind = MC_ARG_DOUBLE, .offset = F(frame), .dmin = -DBL_MAX,
+      .dmax = DBL_MAX, .expect = "a number", .seen_bit = GIVEN_FRAME, .metavar = "F",
+      .help = "anim frame F (time F / frameRate; fractions interpolate)" },
+    { .name = "--time", .kind = MC_ARG_DOUBLE, .offset = F(time), .dmin = -DBL_MAX,
+      .dmax = DBL_MAX, .expect = "a number", .seen_bit = GIVEN_TIME, .metavar = "S",
+      .help = "anim time S seconds" },
+    { .name = "--loop", .kind = MC_ARG_FLAG, .offset = F(loop),
+      .help = "wrap times past the end (period numFrames - 1 frames)" },
+    { .name = "--in-place", .kind = MC_ARG_FLAG, .offset = F(in_place),
+      .help = "drop the root joint's translation" },
+    { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = F(lenient),
+      .help = "accept the harmless deviations of shipped game files" },
+    { .name = "--output", .alias = "-o", .kind = MC_ARG_STRING, .offset = F(out),
+      .metavar = "OUT.obj", .help = "output file (written whole or not at all)" },
+};
+
+static const mc_arg_spec export_spec = {
+    .command = "export",
+    .synopsis =
+        "usage: md5cine export MESH [ANIM] (--frame F | --time S) [options] -o OUT.obj\n\n"
+                "Writes the mesh skinned at one moment of ANIM (or in its bind pose without ANIM)\n"
+                "as a Wavefront OBJ file: positions, normals, texture coordinates, one group per\n"
+                "submesh named after its shader.\n\n",
+    .opts = export_opts,
+    .nopts = MC_ARG_COUNT(export_opts),
+    .min_pos = 1,
+    .max_pos = 2,
+    .too_few = "'export' needs a mesh (see 'md5cine export --help')",
+    .seen_offset = offsetof(export_args, given),
+};
 
 /* Returns -1 when the arguments are fine, else the exit code to return. */
 static int parse_args(int argc, char **argv, export_args *a)
 {
+    int npos, rc;
+
     memset(a, 0, sizeof *a);
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        bool more = i + 1 < argc;
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            usage(stdout);
-            return MC_EXIT_OK;
-        } else if (strcmp(s, "--frame") == 0 || strcmp(s, "--time") == 0) {
-            bool frame = s[2] == 'f';
-            if (!more || !parse_number(argv[++i], frame ? &a->frame : &a->time))
-                return mc_usage_error("'%s' needs a number", s);
-            *(frame ? &a->has_frame : &a->has_time) = true;
-        } else if (strcmp(s, "-o") == 0 || strcmp(s, "--output") == 0) {
-            if (!more)
-                return mc_usage_error("'%s' needs a file name", s);
-            a->out = argv[++i];
-        } else if (strcmp(s, "--loop") == 0) {
-            a->loop = true;
-        } else if (strcmp(s, "--in-place") == 0) {
-            a->in_place = true;
-        } else if (strcmp(s, "--lenient") == 0) {
-            a->lenient = true;
-        } else if (s[0] == '-' && s[1] != '\0') {
-            return mc_usage_error("unknown option '%s' (see 'md5cine export --help')", s);
-        } else if (!a->mesh) {
-            a->mesh = s;
-        } else if (!a->anim) {
-            a->anim = s;
-        } else {
-            return mc_usage_error("unexpected argument '%s'", s);
-        }
-    }
-    if (!a->mesh)
-        return mc_usage_error("'export' needs a mesh (see 'md5cine export --help')");
+    rc = mc_args_parse(&export_spec, argc, argv, a, &npos);
+    if (rc != -1)
+        return rc;
+    a->mesh = argv[1];
+    a->anim = npos > 1 ? argv[2] : NULL;
+    a->has_frame = (a->given & GIVEN_FRAME) != 0;
+    a->has_time = (a->given & GIVEN_TIME) != 0;
     if (!a->out)
         return mc_usage_error("'export' needs an output file: -o OUT.obj");
     if (a->has_frame && a->has_time)

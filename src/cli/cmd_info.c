@@ -5,6 +5,7 @@
  * the worst of the files: 0 all read, 2 bad input or usage, 3 a file could not be read. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include <md5cine/json.h>
 
+#include "args.h"
 #include "cli.h"
 
 typedef struct info_opts {
@@ -325,57 +327,37 @@ static int info_file(const char *path, const info_opts *o)
                           path);
 }
 
-static void usage(FILE *to)
-{
-    fprintf(to, "usage: md5cine info FILE... [--json] [--timeline] [--fps N] [--lenient]\n\n"
-                "  --json       one JSON object per line per file\n"
-                "  --timeline   cameras: list every output frame (time, stored frames, lerp, shot)\n"
-                "  --fps N      cameras: sample at N output frames per second (default: the\n"
-                "               camera's frameRate)\n"
-                "  --lenient    read the harmless deviations of shipped game files with warnings\n");
-}
+static const mc_arg_opt info_options[] = {
+    { .name = "--json", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, json),
+      .help = "one JSON object per line per file" },
+    { .name = "--timeline", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, timeline),
+      .help = "cameras: list every output frame (time, stored frames, lerp, shot)" },
+    { .name = "--fps", .kind = MC_ARG_CUSTOM, .offset = offsetof(info_opts, fps),
+      .parse = mc_arg_rate, .expect = MC_ARG_RATE_EXPECT, .metavar = "N",
+      .help = "cameras: sample at N output frames per second (default: the\n"
+              "camera's frameRate)" },
+    { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, parse.lenient),
+      .help = "read the harmless deviations of shipped game files with warnings" },
+};
+
+static const mc_arg_spec info_spec = {
+    .command = "info",
+    .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N] [--lenient]\n\n",
+    .opts = info_options,
+    .nopts = MC_ARG_COUNT(info_options),
+    .min_pos = 1,
+    .max_pos = -1,
+};
 
 int mc_cmd_info(int argc, char **argv)
 {
     info_opts o = { .parse = { .warn = mc_diag_warn } };
-    int files = 0, worst = MC_EXIT_OK;
+    int files, worst = MC_EXIT_OK;
+    int rc = mc_args_parse(&info_spec, argc, argv, &o, &files);
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return MC_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            o.json = true;
-        } else if (strcmp(a, "--timeline") == 0) {
-            o.timeline = true;
-        } else if (strcmp(a, "--lenient") == 0) {
-            o.parse.lenient = true;
-        } else if (strcmp(a, "--fps") == 0) {
-            if (i + 1 >= argc || !mc_cli_parse_rate(argv[i + 1], &o.fps))
-                return mc_usage_error("'--fps' needs a rate from 1 to 1000 frames per second: "
-                                      "N, N/D or a decimal (29.97 is 30000/1001)");
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            return mc_usage_error("unknown option '%s' for 'info'", a);
-        } else {
-            files++;
-        }
-    }
-    if (files == 0) {
-        usage(stderr);
-        return MC_EXIT_INPUT;
-    }
-    for (int i = 1; i < argc; i++) {
-        int rc;
-
-        if (strcmp(argv[i], "--fps") == 0) {
-            i++;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1])
-            continue;
+    if (rc != -1)
+        return rc;
+    for (int i = 1; i <= files; i++) {
         rc = info_file(argv[i], &o);
         fflush(stdout);
         if (rc > worst)
