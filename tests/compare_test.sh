@@ -155,7 +155,7 @@ expect empty_folder 2 "" "folder '$T/empty' holds no numbered PNG"
 run unknown_option compare "$T/ref" "$T/same" --frobnicate
 expect unknown_option 2 "" "unknown option '--frobnicate'"
 run bad_threshold compare "$T/ref" "$T/same" --threshold 300
-expect bad_threshold 2 "" "invalid value '300' for '--threshold'"
+expect bad_threshold 2 "" "bad --threshold '300': expected 0..255"
 run one_source compare "$T/ref"
 expect one_source 2 "" "compare needs two sources"
 

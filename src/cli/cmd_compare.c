@@ -1,6 +1,6 @@
 /* md5cine compare A B: frame-by-frame comparison of two frame sources (PNG, folder, video):
  * A is the reference of a reference check (refcheck.h) that B's frames are fed to. */
-#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include <md5cine/image.h>
 #include <md5cine/refcheck.h>
 
+#include "args.h"
 #include "cli.h"
 
 typedef struct compare_args {
@@ -28,123 +29,68 @@ typedef struct compare_run {
     bool bad_input;     /* a frame pair of different sizes, an unreadable reference frame */
 } compare_run;
 
-static const char usage_text[] =
-    "usage: md5cine compare A B [options]\n"
-    "  A is the reference, B the candidate; each a PNG, a folder of numbered PNGs or a video\n"
-    "  (.mp4 .mkv .mov .webm .avi .y4m). Frames are matched by number.\n"
-    "  --threshold N          a pixel differs when a channel differs by more than N (default 4)\n"
-    "  --max-failing-share P  fail when more than P of the pixels differ: a fraction, or a\n"
-    "                         percentage such as 0.05% (default 0.0001 = 0.01%; off for video)\n"
-    "  --max-diff N           fail when any channel differs by more than N (default off)\n"
-    "  --min-ssim S           fail when luma SSIM < S (default 0.95)\n"
-    "  --min-psnr D           fail when PSNR < D dB (default off; 35 for video)\n"
-    "  --lossy                use the video limits for PNGs too\n"
-    "  --diff DIR             write DIR/diff_<frame>.png for every frame that differs\n"
-    "  --json                 print one JSON object instead of the table\n"
-    "  --quiet                print nothing but errors\n"
-    "exit status: 0 all frames match, 1 some differ, 2 bad input or usage,\n"
-    "3 runtime failure (a diff image cannot be written, out of memory)\n";
-
-static bool parse_double(const char *s, double lo, double hi, bool percent_ok, double *out)
+static bool parse_share(void *field, const char *s)
 {
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || errno != 0)
-        return false;
-    if (percent_ok && *end == '%') {
-        v /= 100.0;
-        end++;
-    }
-    if (*end != '\0' || !(v >= lo && v <= hi))
-        return false;
-    *out = v;
-    return true;
+    return mc_arg_double(s, 0.0, 1.0, true, field);
 }
 
-static bool parse_level(const char *s, int *out)
-{
-    char *end;
-    long v;
+#define F(m) offsetof(compare_args, m)
 
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno != 0 || v < 0 || v > 255)
-        return false;
-    *out = (int)v;
-    return true;
-}
+static const mc_arg_opt compare_opts[] = {
+    { .name = "--threshold", .kind = MC_ARG_INT, .offset = F(opts.threshold), .min = 0,
+      .max = 255, .seen_bit = MC_COMPARE_SET_THRESHOLD, .metavar = "N",
+      .help = "a pixel differs when a channel differs by more than N (default 4)" },
+    { .name = "--max-failing-share", .kind = MC_ARG_CUSTOM, .offset = F(opts.max_failing_share),
+      .parse = parse_share, .expect = "0..1 or a percentage such as 0.05%",
+      .seen_bit = MC_COMPARE_SET_MAX_FAILING_SHARE, .metavar = "P",
+      .help = "fail when more than P of the pixels differ: a fraction, or a\n"
+              "percentage such as 0.05% (default 0.0001 = 0.01%; off for video)" },
+    { .name = "--max-diff", .kind = MC_ARG_INT, .offset = F(opts.max_diff_limit), .min = 0,
+      .max = 255, .seen_bit = MC_COMPARE_SET_MAX_DIFF, .metavar = "N",
+      .help = "fail when any channel differs by more than N (default off)" },
+    { .name = "--min-ssim", .kind = MC_ARG_DOUBLE, .offset = F(opts.min_ssim), .dmin = -1.0,
+      .dmax = 1.0, .seen_bit = MC_COMPARE_SET_MIN_SSIM, .metavar = "S",
+      .help = "fail when luma SSIM < S (default 0.95)" },
+    { .name = "--min-psnr", .kind = MC_ARG_DOUBLE, .offset = F(opts.min_psnr), .dmin = 0.0,
+      .dmax = 1000.0, .seen_bit = MC_COMPARE_SET_MIN_PSNR, .metavar = "D",
+      .help = "fail when PSNR < D dB (default off; 35 for video)" },
+    { .name = "--lossy", .kind = MC_ARG_FLAG, .offset = F(opts.lossy),
+      .help = "use the video limits for PNGs too" },
+    { .name = "--diff", .kind = MC_ARG_STRING, .offset = F(diff_dir), .metavar = "DIR",
+      .help = "write DIR/diff_<frame>.png for every frame that differs" },
+    { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
+      .help = "print one JSON object instead of the table" },
+    { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(quiet),
+      .help = "print nothing but errors" },
+};
 
-/* Options that take a value; returns MC_EXIT_OK or the exit code of a usage error. */
-static int parse_valued(compare_args *ca, const char *opt, const char *val)
-{
-    mc_compare_opts *o = &ca->opts;
-
-    if (strcmp(opt, "--threshold") == 0 && parse_level(val, &o->threshold))
-        o->set |= MC_COMPARE_SET_THRESHOLD;
-    else if (strcmp(opt, "--max-diff") == 0 && parse_level(val, &o->max_diff_limit))
-        o->set |= MC_COMPARE_SET_MAX_DIFF;
-    else if (strcmp(opt, "--max-failing-share") == 0 &&
-             parse_double(val, 0.0, 1.0, true, &o->max_failing_share))
-        o->set |= MC_COMPARE_SET_MAX_FAILING_SHARE;
-    else if (strcmp(opt, "--min-ssim") == 0 && parse_double(val, -1.0, 1.0, false, &o->min_ssim))
-        o->set |= MC_COMPARE_SET_MIN_SSIM;
-    else if (strcmp(opt, "--min-psnr") == 0 &&
-             parse_double(val, 0.0, 1000.0, false, &o->min_psnr))
-        o->set |= MC_COMPARE_SET_MIN_PSNR;
-    else if (strcmp(opt, "--diff") == 0)
-        ca->diff_dir = val;
-    else
-        return mc_usage_error("invalid value '%s' for '%s'", val, opt);
-    return MC_EXIT_OK;
-}
-
-static bool takes_value(const char *opt)
-{
-    static const char *const names[] = { "--threshold", "--max-diff", "--max-failing-share",
-                                         "--min-ssim",  "--min-psnr", "--diff" };
-
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(opt, names[i]) == 0)
-            return true;
-    return false;
-}
+static const mc_arg_spec compare_spec = {
+    .command = "compare",
+    .synopsis =
+        "usage: md5cine compare A B [options]\n"
+        "  A is the reference, B the candidate; each a PNG, a folder of numbered PNGs or a video\n"
+        "  (.mp4 .mkv .mov .webm .avi .y4m). Frames are matched by number.\n",
+    .epilog = "exit status: 0 all frames match, 1 some differ, 2 bad input or usage,\n"
+              "3 runtime failure (a diff image cannot be written, out of memory)\n",
+    .opts = compare_opts,
+    .nopts = MC_ARG_COUNT(compare_opts),
+    .min_pos = 2,
+    .max_pos = 2,
+    .too_few = "compare needs two sources: md5cine compare A B",
+    .too_many = ": compare takes two sources",
+    .seen_offset = offsetof(compare_args, opts.set),
+};
 
 /* Returns -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, compare_args *ca)
 {
-    int npos = 0;
+    int npos;
+    int rc = mc_args_parse(&compare_spec, argc, argv, ca, &npos);
 
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
-            fputs(usage_text, stdout);
-            return MC_EXIT_OK;
-        } else if (strcmp(s, "--json") == 0) {
-            ca->json = true;
-        } else if (strcmp(s, "--quiet") == 0) {
-            ca->quiet = true;
-        } else if (strcmp(s, "--lossy") == 0) {
-            ca->opts.lossy = true;
-        } else if (takes_value(s)) {
-            int rc;
-            if (i + 1 >= argc)
-                return mc_usage_error("'%s' needs a value", s);
-            rc = parse_valued(ca, s, argv[++i]);
-            if (rc != MC_EXIT_OK)
-                return rc;
-        } else if (s[0] == '-' && s[1] != '\0') {
-            return mc_usage_error("unknown option '%s' (see 'md5cine compare --help')", s);
-        } else if (npos < 2) {
-            *(npos++ == 0 ? &ca->a : &ca->b) = s;
-        } else {
-            return mc_usage_error("unexpected argument '%s': compare takes two sources", s);
-        }
-    }
-    if (npos < 2)
-        return mc_usage_error("compare needs two sources: md5cine compare A B");
+    if (rc != -1)
+        return rc;
+    ca->a = argv[1];
+    ca->b = argv[2];
     return -1;
 }
 

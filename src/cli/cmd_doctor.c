@@ -5,6 +5,7 @@
  * made elsewhere should be compared with these facts at hand (render writes them into MP4
  * metadata too). MD5CINE_GL and LP_NUM_THREADS apply as in render. Exit 0 when some backend
  * works (the first such is what render uses by default), 3 when none does. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 
 #include <md5cine/json.h>
 
+#include "args.h"
 #include "cli.h"
 #include "render_cli.h"
 
@@ -70,21 +72,33 @@ static void print_one(const char *name, const mc_renderer_info *info, const mc_e
            info->samples);
 }
 
+typedef struct doctor_args {
+    bool json;
+} doctor_args;
+
+static const mc_arg_opt doctor_opts[] = {
+    { .name = "--json", .kind = MC_ARG_FLAG, .offset = offsetof(doctor_args, json),
+      .help = "one JSON object: {\"backends\":[...]}" },
+};
+
+static const mc_arg_spec doctor_spec = {
+    .command = "doctor",
+    .synopsis = "usage: md5cine doctor [--json]\n"
+                "  the GL backends this build has, and what each gives on this machine\n",
+    .opts = doctor_opts,
+    .nopts = MC_ARG_COUNT(doctor_opts),
+};
+
 int mc_cmd_doctor(int argc, char **argv)
 {
-    bool json = false, any = false;
+    doctor_args a = { 0 };
+    bool any = false;
+    int npos;
+    int rc = mc_args_parse(&doctor_spec, argc, argv, &a, &npos);
+    const bool json = a.json;
 
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: md5cine doctor [--json]\n"
-                   "  the GL backends this build has, and what each gives on this machine\n");
-            return MC_EXIT_OK;
-        } else {
-            return mc_usage_error("doctor: unknown option '%s'", argv[i]);
-        }
-    }
+    if (rc != -1)
+        return rc;
     if (json)
         printf("{\"backends\":[");
     for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
