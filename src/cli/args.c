@@ -70,6 +70,19 @@ static int bad_value(const mc_arg_opt *o, const char *v)
         return mc_usage_error("bad %s '%s': expected %ld..%ld", o->name, v, o->min, o->max);
     if (o->kind == MC_ARG_DOUBLE)
         return mc_usage_error("bad %s '%s': expected %g..%g", o->name, v, o->dmin, o->dmax);
+    if (o->kind == MC_ARG_CHOICE) {
+        char words[256];
+        size_t n = 0;
+
+        words[0] = '\0';
+        for (int i = 0; o->choices[i] && n < sizeof words; i++) {
+            const char *sep = i == 0 ? "" : o->choices[i + 1] ? ", " : " or ";
+            int w = snprintf(words + n, sizeof words - n, "%s%s", sep, o->choices[i]);
+
+            n += w > 0 ? (size_t)w : 0;
+        }
+        return mc_usage_error("bad %s '%s': expected %s", o->name, v, words);
+    }
     return mc_usage_error("bad %s '%s'", o->name, v);
 }
 
@@ -100,6 +113,14 @@ static int store(const mc_arg_opt *o, const char *v, char *dest)
     case MC_ARG_STRING:
         *(const char **)field = v;
         return -1;
+    case MC_ARG_CHOICE:
+        for (int i = 0; o->choices[i]; i++) {
+            if (strcmp(v, o->choices[i]) == 0) {
+                *(int *)field = i;
+                return -1;
+            }
+        }
+        return bad_value(o, v);
     case MC_ARG_CUSTOM:
         return o->parse(field, v) ? -1 : bad_value(o, v);
     }

@@ -15,6 +15,7 @@ typedef enum mc_arg_kind {
     MC_ARG_INT,    /* an int in min..max */
     MC_ARG_DOUBLE, /* a finite double in dmin..dmax */
     MC_ARG_STRING, /* a const char * (points into argv) */
+    MC_ARG_CHOICE, /* one of choices[]: its index stored into an int-sized enum field */
     MC_ARG_CUSTOM, /* parse decides */
 } mc_arg_kind;
 
@@ -30,7 +31,8 @@ typedef struct mc_arg_opt {
     long min, max; /* MC_ARG_INT */
     double dmin, dmax; /* MC_ARG_DOUBLE */
     mc_arg_parse_fn parse; /* MC_ARG_CUSTOM, optional for MC_ARG_FLAG */
-    const char *expect;    /* what a good value looks like; NULL: "min..max" or "a number" */
+    const char *const *choices; /* MC_ARG_CHOICE: the words, NULL-terminated */
+    const char *expect; /* what a good value looks like; NULL: "min..max" or the choices */
     unsigned seen_bit;     /* when nonzero, or-ed into the spec's seen mask once given */
     const char *metavar;   /* "WxH"; NULL for a flag */
     const char *help;      /* may hold '\n' for more lines */

@@ -253,18 +253,6 @@ static int check_combination(mc_render_opts *o)
     return classify_output(o);
 }
 
-/* A word among names[] (NULL-terminated), stored as its index. */
-static bool parse_word(const char *s, const char *const *names, int *out)
-{
-    for (int i = 0; names[i]; i++) {
-        if (strcmp(s, names[i]) == 0) {
-            *out = i;
-            return true;
-        }
-    }
-    return false;
-}
-
 static bool parse_msaa(void *field, const char *s)
 {
     long n;
@@ -275,41 +263,15 @@ static bool parse_msaa(void *field, const char *s)
     return true;
 }
 
-static bool parse_shading(void *field, const char *s)
-{
-    static const char *const names[] = { "lit", "unlit", "normals", NULL };
-    static const mc_shading values[] = { MC_SHADING_LIT, MC_SHADING_UNLIT, MC_SHADING_NORMALS };
-    int i;
-
-    if (!parse_word(s, names, &i))
-        return false;
-    *(mc_shading *)field = values[i];
-    return true;
-}
-
-static bool parse_fov_mode(void *field, const char *s)
-{
-    static const char *const names[] = { "file", "doom", NULL };
-    static const mc_fov_mode values[] = { MC_FOV_HORIZONTAL, MC_FOV_DOOM };
-    int i;
-
-    if (!parse_word(s, names, &i))
-        return false;
-    *(mc_fov_mode *)field = values[i];
-    return true;
-}
-
-static bool parse_gl(void *field, const char *s)
-{
-    static const char *const names[] = { "auto", "egl", "osmesa", NULL };
-    static const mc_gl_backend values[] = { MC_GL_AUTO, MC_GL_EGL, MC_GL_OSMESA };
-    int i;
-
-    if (!parse_word(s, names, &i))
-        return false;
-    *(mc_gl_backend *)field = values[i];
-    return true;
-}
+/* MC_ARG_CHOICE stores the index of the word into these enums, which number from 0. */
+_Static_assert(sizeof(mc_shading) == sizeof(int) && MC_SHADING_LIT == 0 && MC_SHADING_UNLIT == 1 &&
+                       MC_SHADING_NORMALS == 2,
+               "--shading's words are the enum's order");
+_Static_assert(sizeof(mc_fov_mode) == sizeof(int) && MC_FOV_HORIZONTAL == 0 && MC_FOV_DOOM == 1,
+               "--fov-mode's words are the enum's order");
+_Static_assert(sizeof(mc_gl_backend) == sizeof(int) && MC_GL_AUTO == 0 && MC_GL_EGL == 1 &&
+                       MC_GL_OSMESA == 2,
+               "--gl's words are the enum's order");
 
 static bool parse_progress(void *field, const char *s)
 {
@@ -352,13 +314,13 @@ static const mc_arg_opt render_opts[] = {
       .help = "R,G,B in 0..1 (or 0..255 integers when any value is above 1),\n"
               "#rrggbb, or 'none': transparent, RGBA PNGs only\n"
               "(default: the scene's, else black)" },
-    { .name = "--shading", .kind = MC_ARG_CUSTOM, .offset = F(shading), .parse = parse_shading,
-      .expect = "lit, unlit or normals", .metavar = "lit|unlit|normals", .help = "(default lit)" },
-    { .name = "--fov-mode", .kind = MC_ARG_CUSTOM, .offset = F(fov_mode),
-      .parse = parse_fov_mode, .expect = "file or doom", .metavar = "file|doom",
+    { .name = "--shading", .kind = MC_ARG_CHOICE, .offset = F(shading),
+      .choices = (const char *const[]){ "lit", "unlit", "normals", NULL }, .metavar = "lit|unlit|normals", .help = "(default lit)" },
+    { .name = "--fov-mode", .kind = MC_ARG_CHOICE, .offset = F(fov_mode),
+      .choices = (const char *const[]){ "file", "doom", NULL }, .metavar = "file|doom",
       .help = "the file's fov is horizontal (default), or Doom's 4:3 rule" },
-    { .name = "--gl", .kind = MC_ARG_CUSTOM, .offset = F(gl), .parse = parse_gl,
-      .expect = "auto, egl or osmesa", .metavar = "auto|egl|osmesa",
+    { .name = "--gl", .kind = MC_ARG_CHOICE, .offset = F(gl),
+      .choices = (const char *const[]){ "auto", "egl", "osmesa", NULL }, .metavar = "auto|egl|osmesa",
       .help = "GL backend (auto: EGL, then OSMesa; MD5CINE_GL sets the default)" },
     { .name = "--gl-device", .kind = MC_ARG_INT, .offset = F(gl_device), .min = 1, .max = 64,
       .expect = "1..64 (md5cine doctor lists them)", .metavar = "N",
