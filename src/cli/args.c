@@ -1,10 +1,11 @@
 /* The argument parser of every subcommand (args.h). */
+#include "args.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
 #include "cli.h"
 
 bool mc_arg_long(const char *s, long lo, long hi, long *out)
@@ -135,8 +136,7 @@ static int take_option(const mc_arg_spec *spec, int argc, char **argv, int *i, c
     int rc;
 
     if (!o)
-        return mc_usage_error("unknown option '%s' (see 'md5cine %s --help')", arg,
-                              spec->command);
+        return mc_usage_error("unknown option '%s' (see 'md5cine %s --help')", arg, spec->command);
     if (o->kind == MC_ARG_FLAG && v)
         return mc_usage_error("option '%s' takes no value", o->name);
     if (o->kind != MC_ARG_FLAG && !v) {

@@ -27,15 +27,15 @@ typedef struct mc_arg_opt {
     const char *name;  /* "--size" */
     const char *alias; /* "-o", or NULL */
     mc_arg_kind kind;
-    size_t offset; /* of the field in the destination struct (offsetof) */
-    long min, max; /* MC_ARG_INT */
-    double dmin, dmax; /* MC_ARG_DOUBLE */
-    mc_arg_parse_fn parse; /* MC_ARG_CUSTOM, optional for MC_ARG_FLAG */
+    size_t offset;              /* of the field in the destination struct (offsetof) */
+    long min, max;              /* MC_ARG_INT */
+    double dmin, dmax;          /* MC_ARG_DOUBLE */
+    mc_arg_parse_fn parse;      /* MC_ARG_CUSTOM, optional for MC_ARG_FLAG */
     const char *const *choices; /* MC_ARG_CHOICE: the words, NULL-terminated */
-    const char *expect; /* what a good value looks like; NULL: "min..max" or the choices */
-    unsigned seen_bit;     /* when nonzero, or-ed into the spec's seen mask once given */
-    const char *metavar;   /* "WxH"; NULL for a flag */
-    const char *help;      /* may hold '\n' for more lines */
+    const char *expect;         /* what a good value looks like; NULL: "min..max" or the choices */
+    unsigned seen_bit;          /* when nonzero, or-ed into the spec's seen mask once given */
+    const char *metavar;        /* "WxH"; NULL for a flag */
+    const char *help;           /* may hold '\n' for more lines */
 } mc_arg_opt;
 
 typedef struct mc_arg_spec {
