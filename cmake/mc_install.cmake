@@ -16,12 +16,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/md5cine ${PROJECT_BINARY_DIR}/in
 # pkg-config: prefix is found from the .pc file's own place (pkg-config's ${pcfiledir}).
 file(RELATIVE_PATH MC_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 string(REGEX REPLACE "/$" "" MC_PC_TO_PREFIX "${MC_PC_TO_PREFIX}")
-set(MC_PC_OSMESA "")
-if(MC_OSMESA)
-  set(MC_PC_OSMESA "osmesa ")
-endif()
+# The GL libraries are opened at run time: only libdl is a link dependency.
 set(CMAKE_DL_LIBS_FLAG "")
-if(MC_EGL AND CMAKE_DL_LIBS)
+if(CMAKE_DL_LIBS)
   set(CMAKE_DL_LIBS_FLAG "-l${CMAKE_DL_LIBS}")
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/md5cine.pc.in ${PROJECT_BINARY_DIR}/md5cine.pc @ONLY)

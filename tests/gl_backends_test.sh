@@ -86,6 +86,15 @@ fi
 "$M" render data/render/boxes.md5scene -o "$T/x.mp4" --gl vulkan 2>/dev/null
 [ $? = 2 ] && ok "--gl vulkan is a usage error" || fail "--gl vulkan"
 
+# No GL library is linked: each backend opens its own at run time, so one binary starts where
+# either is missing (and libGL/libOpenGL never meet OSMesa).
+needed=$(readelf -d "$M" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')
+if grep -qiE 'osmesa|libegl|libgl|libopengl' <<<"$needed"; then
+    fail "the binary links a GL library: $(tr '\n' ' ' <<<"$needed")"
+else
+    ok "no GL library among the binary's NEEDED entries"
+fi
+
 # doctor: every backend of the build starts and names Mesa's version as Debian's package has it.
 mesa=$(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null | sed 's/-.*//')
 "$M" doctor --json >"$T/doctor.json" 2>"$T/doctor.err"
