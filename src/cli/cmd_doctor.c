@@ -22,11 +22,6 @@ static const struct {
     const char *name;
 } backends[] = { { MC_GL_EGL, "egl" }, { MC_GL_OSMESA, "osmesa" } };
 
-static void print_json_string(const char *s)
-{
-    mc_json_write_cstr(stdout, s);
-}
-
 void mc_print_gl_json(FILE *to, const mc_renderer_info *info)
 {
     fprintf(to, "\"backend\":");
@@ -50,9 +45,9 @@ static void print_one(const char *name, const mc_renderer_info *info, const mc_e
     if (json) {
         if (!info) {
             printf("%s{\"backend\":", first ? "" : ",");
-            print_json_string(name);
+            mc_json_write_cstr(stdout, name);
             printf(",\"ok\":false,\"error\":");
-            print_json_string(err->msg);
+            mc_json_write_cstr(stdout, err->msg);
             printf("}");
             return;
         }
@@ -68,8 +63,8 @@ static void print_one(const char *name, const mc_renderer_info *info, const mc_e
     printf("%-7s %s\n", name, info->gl_device);
     printf("        vendor   %s\n        renderer %s\n        version  %s\n", info->gl_vendor,
            info->gl_renderer, info->gl_version);
-    printf("        mesa     %s\n        samples  %d (4 asked for)\n", info->mesa_version[0] ? info->mesa_version : "-",
-           info->samples);
+    printf("        mesa     %s\n        samples  %d (4 asked for)\n",
+           info->mesa_version[0] ? info->mesa_version : "-", info->samples);
 }
 
 typedef struct doctor_args {
