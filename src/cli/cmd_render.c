@@ -313,7 +313,7 @@ static int open_renderer(render_run *run)
     mc_scene_renderer_desc d;
     mc_error e;
 
-    if (o->bg_mode == MC_BG_NONE && o->out_kind == MC_OUT_VIDEO)
+    if (o->bg_mode == MC_BACKGROUND_NONE && o->out_kind == MC_OUT_VIDEO)
         return mc_usage_error("--background none needs a PNG output: video has no alpha");
     memset(&d, 0, sizeof d);
     d.scene = &run->scene;
@@ -325,9 +325,7 @@ static int open_renderer(render_run *run)
     d.fov_mode = o->fov_mode;
     d.backend = o->gl;
     d.gl_device = o->gl_device;
-    d.background_mode = o->bg_mode == MC_BG_GIVEN  ? MC_BACKGROUND_GIVEN
-                        : o->bg_mode == MC_BG_NONE ? MC_BACKGROUND_NONE
-                                                   : MC_BACKGROUND_SCENE;
+    d.background_mode = o->bg_mode;
     memcpy(d.background, o->bg, sizeof d.background);
     d.overlay = o->overlay;
     d.warn = mc_diag_warn;
@@ -346,7 +344,7 @@ static int open_pipeline(render_run *run)
     s->height = run->height;
     s->enc = run->enc;
     s->pattern = run->o->out_kind == MC_OUT_PNG ? &run->o->pattern : NULL;
-    s->png_alpha = run->o->bg_mode == MC_BG_NONE;
+    s->png_alpha = run->o->bg_mode == MC_BACKGROUND_NONE;
     s->ref = run->ref;
     if (s->ref) {
         mc_refcheck_summary rs;

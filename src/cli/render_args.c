@@ -154,7 +154,7 @@ static bool parse_background(void *field, const char *s)
     bool above_one = false;
 
     if (strcmp(s, "none") == 0) {
-        o->bg_mode = MC_BG_NONE;
+        o->bg_mode = MC_BACKGROUND_NONE;
         return true;
     }
     if (s[0] == '#') {
@@ -167,7 +167,7 @@ static bool parse_background(void *field, const char *s)
                 return false;
             o->bg[i] = (float)(hi * 16 + lo) / 255.0f;
         }
-        o->bg_mode = MC_BG_GIVEN;
+        o->bg_mode = MC_BACKGROUND_GIVEN;
         return true;
     }
     for (int i = 0; i < 3; i++) {
@@ -185,7 +185,7 @@ static bool parse_background(void *field, const char *s)
             return false; /* 0..255 values must be whole */
         o->bg[i] = (float)(above_one ? v[i] / 255.0 : v[i]);
     }
-    o->bg_mode = MC_BG_GIVEN;
+    o->bg_mode = MC_BACKGROUND_GIVEN;
     return true;
 }
 

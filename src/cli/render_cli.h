@@ -17,6 +17,7 @@
 #include <md5cine/refcheck.h>
 #include <md5cine/render.h>
 #include <md5cine/scene.h>
+#include <md5cine/scene_renderer.h>
 #include <md5cine/view.h>
 
 #include "progress.h"
@@ -39,12 +40,6 @@ typedef enum mc_out_kind {
     MC_OUT_PNG,   /* a PNG pattern */
 } mc_out_kind;
 
-typedef enum mc_bg_mode {
-    MC_BG_SCENE, /* the scene's output background, else black */
-    MC_BG_GIVEN, /* --background R,G,B */
-    MC_BG_NONE,  /* --background none: transparent (RGBA PNGs) */
-} mc_bg_mode;
-
 typedef struct mc_render_opts {
     const char *scene;
     const char *out; /* NULL without -o */
@@ -57,8 +52,8 @@ typedef struct mc_render_opts {
     int crf;             /* 0: the encoder's default */
     const char *preset, *codec;
     int msaa; /* 0 or 4 (samples); default 4 */
-    mc_bg_mode bg_mode;
-    float bg[3]; /* 0..1 when MC_BG_GIVEN */
+    mc_background_mode bg_mode; /* --background: the scene's, given or none (scene_renderer.h) */
+    float bg[3];                /* 0..1 when MC_BACKGROUND_GIVEN */
     mc_shading shading;
     mc_fov_mode fov_mode;
     mc_gl_backend gl; /* --gl; MC_GL_AUTO by default */
