@@ -294,7 +294,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     alloc_buffers(&mesh, &b);
     for (int s = 0; s < mesh.num_meshes; s++) {
-        st = mc_skin_topology_build(&mesh, s, &b.topo[s], &err);
+        st = mc_skin_topology_build(&mesh, s, MC_SKIN_CREASE_DEGREES, &b.topo[s], &err);
         FUZZ_REQUIRE(st == MC_OK);
         check_topology(&mesh, s, &b.topo[s], b.pos);
     }

@@ -96,7 +96,7 @@ static mc_status alloc_actor(const mc_scene_actor *a, actor_draw *ad, mc_error *
         ad->nrm[s] = calloc(nv, sizeof(mc_vec3));
         if (!ad->pos[s] || !ad->nrm[s])
             return no_memory(err);
-        st = mc_skin_topology_build(&a->mesh, s, &ad->topo[s], err);
+        st = mc_skin_topology_build(&a->mesh, s, MC_SKIN_CREASE_DEGREES, &ad->topo[s], err);
         if (st != MC_OK)
             return st;
     }
