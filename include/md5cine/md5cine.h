@@ -29,6 +29,7 @@
 #include <md5cine/encode.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
+#include <md5cine/material.h>
 #include <md5cine/compare.h>
 #include <md5cine/refcheck.h>
 

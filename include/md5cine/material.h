@@ -1,0 +1,176 @@
+/* material: a Doom 3 material resolved into the images and switches a renderer draws with.
+ *
+ * A material declaration (a `.mtr` file, see mtr.h) names image programs, not pixels. Resolving
+ * it reads every image its programs name through a virtual file system (vfs.h), runs the
+ * programs (heightmap, addnormals, ...; see mc_imgprog_eval) and fills one mc_material:
+ *
+ *   - the lit layer: diffuse, normal and specular maps, from the shorthands `diffusemap`,
+ *     `bumpmap`, `specularmap` or from the stages `{ blend diffusemap|bumpmap|specularmap ... }`.
+ *     When a material has several stages of one kind, the first is used (Doom draws each
+ *     diffuse stage as its own interaction; one is what a cut scene's models use).
+ *   - the unlit layers: every other stage (`blend add`, `blend filter`, `blend GL_ONE, GL_ONE`,
+ *     ...), in file order, drawn after the lit layer with their own blend factors.
+ *   - the switches: alphaTest, twoSided, translucent, noShadows, polygonOffset.
+ *
+ * Images are RGBA8 with row 0 = top (as Doom uploads them: t = 0 samples row 0). A normal map
+ * holds a tangent-space unit vector per texel as RGB = n * 0.5 + 0.5, as Doom's `_local` images
+ * and its heightmap program write them: x grows with s (to the right), y grows towards row 0
+ * (up the picture), z out of the surface; flat is (128, 128, 255). A normal map's alpha is 255
+ * unless the program sets it.
+ *
+ * Missing images: an image file the VFS does not hold is replaced by the built-in `_default`
+ * image (below) and the map records the fallback, so a report can name every image that was
+ * missing. A map the material does not name at all has
+ * present == false and no pixels: then the renderer uses its own stand-in -- white for a
+ * diffuse map, flat (128,128,255) for a normal map, black for a specular map -- exactly as
+ * Doom's interaction does with _white/_flat/_black.
+ *
+ * In a scene (scene.h): mc_scene_resolve opens the scene's `base` as a VFS (loose files, then
+ * its .pk4 archives) and loads its material set into scene->materials; each actor's
+ * shader_materials[i] is the material declared for submesh i's shader, or NULL when no
+ * declaration names it (then textures[i], the implicit image rule, applies) or when the actor
+ * has an explicit `material` line for that shader (which wins). Its images are already read.
+ *
+ * Ownership: mc_material_resolve fills a caller-provided mc_material whose strings and pixels
+ * it owns; mc_material_release frees them. A mc_material_set (mc_material_set_load) owns its
+ * materials. Nothing here keeps a reference to the VFS or the parsed .mtr text after a call
+ * returns. */
+#ifndef MC_MATERIAL_H
+#define MC_MATERIAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <md5cine/error.h>
+#include <md5cine/image.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mc_vfs;      /* vfs.h */
+struct mc_mtr_decl; /* mtr.h */
+struct mc_mtr_prog; /* mtr.h */
+
+/* One OpenGL blend factor, as the material names it (GL_ONE, GL_SRC_ALPHA, ...). */
+typedef enum mc_blend_factor {
+    MC_BLEND_ZERO,
+    MC_BLEND_ONE,
+    MC_BLEND_DST_COLOR,
+    MC_BLEND_ONE_MINUS_DST_COLOR,
+    MC_BLEND_SRC_ALPHA,
+    MC_BLEND_ONE_MINUS_SRC_ALPHA,
+    MC_BLEND_DST_ALPHA,
+    MC_BLEND_ONE_MINUS_DST_ALPHA,
+    MC_BLEND_SRC_ALPHA_SATURATE,
+    MC_BLEND_SRC_COLOR,
+    MC_BLEND_ONE_MINUS_SRC_COLOR,
+} mc_blend_factor;
+
+/* glBlendFunc(src, dst). Doom's words map to: add = (ONE, ONE); filter and modulate =
+ * (DST_COLOR, ZERO); blend = (SRC_ALPHA, ONE_MINUS_SRC_ALPHA); none = (ZERO, ONE); no blend
+ * (an opaque stage) = (ONE, ZERO). */
+typedef struct mc_blend {
+    mc_blend_factor src, dst;
+} mc_blend;
+
+/* One image of a material, with where it came from. */
+typedef struct mc_material_map {
+    bool present;   /* the material names this map; false: no pixels, renderer's stand-in */
+    mc_image image; /* RGBA8, row 0 = top; pixels NULL when !present */
+    char *program;  /* the image program in canonical text, e.g.
+                       "addnormals(models/imp_local, heightmap(models/imp_h, 4))"; NULL when
+                       !present */
+    char *sources;  /* the files read for it, "; "-separated, each as the VFS names it
+                       ("base/pak000.pk4:models/imp_local.tga", "base/models/x.tga") or
+                       "_default (missing models/x)" for a fallback; NULL when !present */
+    bool fell_back; /* some image of the program was missing and `_default` stands for it */
+} mc_material_map;
+
+/* A stage drawn without lighting, after the lit layer. */
+typedef struct mc_material_layer {
+    mc_material_map map; /* always present */
+    mc_blend blend;
+    float alpha_test;    /* 0: off; else discard where the map's alpha / 255 < value */
+    float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
+                            literal numbers are kept; 1 1 1 1 when none */
+} mc_material_layer;
+
+typedef struct mc_material {
+    char *name;         /* canonical: lower case, '/' separators, no extension */
+    char *file;         /* the .mtr file that declared it ("base/pak000.pk4:materials/imp.mtr"),
+                           for messages; NULL for a material made from an image name */
+    int line, col;      /* position of the name in that file; 0 when file is NULL */
+
+    bool lit;           /* has a diffuse, bump or specular stage: drawn with lights */
+    mc_material_map diffuse;  /* colour; alpha feeds alpha_test */
+    mc_material_map normal;   /* tangent-space, RGB = n * 0.5 + 0.5 */
+    mc_material_map specular; /* RGB specular colour */
+    mc_blend diffuse_blend;   /* blend of the diffuse stage; (ONE, ZERO) for an opaque one */
+
+    int num_layers;
+    mc_material_layer *layers; /* unlit stages in file order */
+
+    float alpha_test;     /* 0: off; else discard where diffuse alpha / 255 < value. From the
+                             diffuse stage's alphaTest or, failing that, the global one */
+    bool two_sided;       /* `twoSided`: no face culling */
+    bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
+    bool no_shadows;      /* `noShadows` */
+    float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
+} mc_material;
+
+/* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost
+ * ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 32). `_white`, `_black`
+ * and `_flat` are 1x1: (255, 255, 255, 255), (0, 0, 0, 255), (128, 128, 255, 255). */
+#define MC_MATERIAL_DEFAULT_SIDE 16
+
+/* Fills *img with the built-in image `name` ("_default", "_white", "_black", "_flat"; compared
+ * case-insensitively). false (and *img zeroed) for any other name or out of memory. */
+bool mc_material_builtin(const char *name, mc_image *img);
+
+/* Runs an image program: reads every image it names through vfs and combines them as Doom
+ * does. A missing image becomes `_default`; *fell_back is then set and `missing` (may be NULL)
+ * receives the first missing name. Errors: a damaged image file (MC_ERR_IMAGE, naming it), an
+ * image over MC_LIMIT_IMAGE_SIDE (MC_ERR_LIMIT), images of different sizes combined by
+ * add/addnormals (MC_ERR_MISMATCH), MC_ERR_NOMEM. *out is zeroed on failure. */
+mc_status mc_imgprog_eval(const struct mc_mtr_prog *prog, struct mc_vfs *vfs, mc_image *out,
+                          bool *fell_back, mc_error *err);
+
+/* Resolves one parsed declaration. file names the .mtr for messages (copied; may be NULL).
+ * On failure *out is zeroed and the error names the image concerned. */
+mc_status mc_material_resolve(const struct mc_mtr_decl *decl, const char *file,
+                              struct mc_vfs *vfs, mc_material *out, mc_error *err);
+
+/* Frees what *mat owns and zeroes it. mat may be NULL or zeroed. */
+void mc_material_release(mc_material *mat);
+
+/* Every material declared by the `.mtr` files of a VFS's `materials/` folder (loose and in
+ * archives). Declarations are indexed when the set is loaded; a material is resolved -- images
+ * read -- on its first mc_material_set_find. */
+typedef struct mc_material_set mc_material_set;
+
+/* Parses base/materials/*.mtr of vfs (in the VFS's order: a later declaration of a name does
+ * not replace the first, as Doom keeps the first it finds). opts carries warnings (unknown
+ * keywords, one per keyword per file) and the stop flag. The vfs must outlive the set. */
+mc_status mc_material_set_load(struct mc_vfs *vfs, const mc_parse_opts *opts,
+                               mc_material_set **out, mc_error *err);
+
+/* The material named `name` (canonicalised first: '\' as '/', lower case, extension after
+ * the last '.' removed), resolved on first use; NULL with MC_OK in *status when no
+ * declaration has that name; NULL with an error when resolving failed. */
+const mc_material *mc_material_set_find(mc_material_set *set, const char *name,
+                                        mc_status *status, mc_error *err);
+
+/* Number of declarations, and the name of the i-th (0 <= i < count), for reports. */
+int mc_material_set_count(const mc_material_set *set);
+const char *mc_material_set_name(const mc_material_set *set, int i);
+
+/* Frees the set and every material it resolved. NULL is accepted. */
+void mc_material_set_destroy(mc_material_set *set);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
