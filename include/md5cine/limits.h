@@ -68,6 +68,7 @@
 
 #define MC_LIMIT_SCENE_ACTORS    4096
 #define MC_LIMIT_SCENE_MATERIALS 1024     /* per actor */
+#define MC_LIMIT_SCENE_LIGHTS    8        /* point lights (the renderer's MC_RENDER_MAX_LIGHTS) */
 #define MC_LIMIT_SCENE_FRAMES    10000000 /* the "frames" setting: 115 days at 1 fps */
 
 /* ---- reference frames, frame pipeline ---- */
