@@ -150,7 +150,7 @@ void mc_material_release(mc_material *mat);
  * read -- on its first mc_material_set_find. */
 typedef struct mc_material_set mc_material_set;
 
-/* Parses base/materials/*.mtr of vfs (in the VFS's order: a later declaration of a name does
+/* Parses every materials/NAME.mtr of vfs (in the VFS's order: a later declaration of a name does
  * not replace the first, as Doom keeps the first it finds). opts carries warnings (unknown
  * keywords, one per keyword per file) and the stop flag. The vfs must outlive the set. */
 mc_status mc_material_set_load(struct mc_vfs *vfs, const mc_parse_opts *opts,
