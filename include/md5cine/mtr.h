@@ -27,8 +27,8 @@
  * heightmap(P, scale), addnormals(P, P), smoothnormals(P), add(P, P), scale(P, r[, g[, b[, a]]])
  * (missing factors are 1), invertAlpha(P), invertColor(P), makeIntensity(P), makeAlpha(P);
  * function names compared case-insensitively, as every keyword here (Doom's lexer does the
- * same). Image and material names are canonicalised: '\' as '/', lower case, the extension
- * after the last '.' removed.
+ * same). Names are canonicalised: '\' as '/', lower case; a material name also loses the
+ * extension after its last '.' (an image name keeps it: material.h picks the file).
  *
  * Everything else Doom knows (qer_editorimage, description, sort, deform, scroll, if, ...) is
  * skipped with one warning per keyword per file, through opts->warn (MC_ERR_SYNTAX, at its

@@ -31,11 +31,11 @@ typedef struct mtr_parser {
     int num_warned, cap_warned;
 } mtr_parser;
 
-bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap)
+static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
 {
     size_t n = len, i;
 
-    for (i = len; i > 0; i--) {
+    for (i = strip ? len : 0; i > 0; i--) {
         if (name[i - 1] == '.') {
             n = i - 1;
             break;
@@ -54,6 +54,11 @@ bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap)
     }
     buf[n] = '\0';
     return true;
+}
+
+bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap)
+{
+    return fold_name(name, len, true, buf, cap);
 }
 
 /* tok is a name (or string) equal to word, ignoring case. */
@@ -180,11 +185,13 @@ static bool expect_punct(mtr_parser *p, char c, mc_token *out)
     return true;
 }
 
-static char *canonical_dup(mtr_parser *p, const mc_token *t, const char *what)
+/* The canonical copy of a material name (strip: its extension removed) or an image name. */
+static char *canonical_dup(mtr_parser *p, const mc_token *t, const char *what, bool strip)
 {
     char buf[MC_LIMIT_NAME_LEN + 1];
 
-    if (t->len > MC_LIMIT_NAME_LEN || !mc_mtr_canonical(t->text, t->len, buf, sizeof buf)) {
+    if (t->len > MC_LIMIT_NAME_LEN ||
+        !fold_name(t->text, t->len, strip, buf, sizeof buf)) {
         mc_lex_fail(&p->lx, t, MC_ERR_LIMIT, "%s is too long (%zu bytes, at most %d)", what,
                     t->len, MC_LIMIT_NAME_LEN);
         return NULL;
@@ -274,7 +281,7 @@ static bool parse_prog(mtr_parser *p, int depth, mc_mtr_prog **out)
         }
     }
     g->kind = MC_PROG_IMAGE;
-    g->name = canonical_dup(p, &t, "image name");
+    g->name = canonical_dup(p, &t, "image name", false);
     return g->name != NULL;
 }
 
@@ -550,7 +557,7 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
     memset(m, 0, sizeof *m);
     m->line = name->line;
     m->col = name->col;
-    m->name = canonical_dup(p, name, "material name");
+    m->name = canonical_dup(p, name, "material name", true);
     if (!m->name)
         return false;
     for (int i = 0; i < f->num_decls; i++) {
