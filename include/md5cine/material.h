@@ -25,11 +25,11 @@
  * diffuse map, flat (128,128,255) for a normal map, black for a specular map -- exactly as
  * Doom's interaction does with _white/_flat/_black.
  *
- * In a scene (scene.h): mc_scene_resolve opens the scene's `base` as a VFS (loose files, then
- * its .pk4 archives) and loads its material set into scene->materials; each actor's
- * shader_materials[i] is the material declared for submesh i's shader, or NULL when no
- * declaration names it (then textures[i], the implicit image rule, applies) or when the actor
- * has an explicit `material` line for that shader (which wins). Its images are already read.
+ * In a scene (scene.h): mc_scene_materials_load opens the scene's `base` as a VFS (loose files,
+ * then its .pk4 archives), loads its material set, and gives each submesh of each actor the
+ * material declared for its shader -- or NULL when the actor has an explicit `material` line
+ * for that shader (which wins) or when no declaration names it; then the submesh's texture
+ * path (scene.h: the implicit image rule) applies, as without materials.
  *
  * Ownership: mc_material_resolve fills a caller-provided mc_material whose strings and pixels
  * it owns; mc_material_release frees them. A mc_material_set (mc_material_set_load) owns its
@@ -107,7 +107,8 @@ typedef struct mc_material {
     mc_material_map diffuse;  /* colour; alpha feeds alpha_test */
     mc_material_map normal;   /* tangent-space, RGB = n * 0.5 + 0.5 */
     mc_material_map specular; /* RGB specular colour */
-    mc_blend diffuse_blend;   /* blend of the diffuse stage; (ONE, ZERO) for an opaque one */
+    mc_blend diffuse_blend;   /* (ONE, ZERO): Doom adds each light's interaction; kept for a
+                                 renderer that draws the lit layer as one pass */
 
     int num_layers;
     mc_material_layer *layers; /* unlit stages in file order */
@@ -130,12 +131,36 @@ typedef struct mc_material {
 bool mc_material_builtin(const char *name, mc_image *img);
 
 /* Runs an image program: reads every image it names through vfs and combines them as Doom
- * does. A missing image becomes `_default`; *fell_back is then set and `missing` (may be NULL)
- * receives the first missing name. Errors: a damaged image file (MC_ERR_IMAGE, naming it), an
- * image over MC_LIMIT_IMAGE_SIDE (MC_ERR_LIMIT), images of different sizes combined by
- * add/addnormals (MC_ERR_MISMATCH), MC_ERR_NOMEM. *out is zeroed on failure. */
+ * does (Image_program.cpp's rules, with its fast inverse square root where Doom uses it):
+ *
+ *   image       NAME.tga, then NAME.jpg, then NAME.png when NAME has no extension or ".tga";
+ *               otherwise the name as given. TGA through mc_tga_decode, others through
+ *               stb_image. Missing: `_default`.
+ *   heightmap   grey d = (r + g + b) / 3 (integer); s = scale / 256; at each texel, with d1 the
+ *               texel, d2 the one to its right, d3 the one below, d4 below-right (wrapping
+ *               around the edges): n1 = fastnorm(-(d2-d1) s, -(d3-d1) s, 1),
+ *               n2 = fastnorm(-(d4-d3) s, (d1-d3) s, 1), n = fastnorm(n1 + n2), written as
+ *               byte(n * 127 + 128) (truncated), alpha 255.
+ *   addnormals  the second image drop-sampled to the first's size; n = (c1 - 128) / 127; when
+ *               |n| < 1, n.z = sqrt(1 - n.x^2 - n.y^2); n.xy += (c2.xy - 128) / 127; normalised;
+ *               byte(n * 127 + 128), alpha 255. A zero vector stays zero (128, 128, 128).
+ *   smoothnormals  the sum of (c - 128) over the 3x3 neighbourhood (wrapping), skipping texels
+ *               (0,0,0) and (128,128,128), normalised, byte(128 + 127 n); alpha kept.
+ *   add         per byte min(a + b, 255), the second drop-sampled to the first's size.
+ *   scale       per channel byte(clamp(c * factor, 0, 255)) (truncated).
+ *   invertAlpha a = 255 - a.  invertColor: rgb = 255 - rgb.
+ *   makeIntensity  g = b = a = r.  makeAlpha: a = (r + g + b) / 3, rgb = 255.
+ *
+ * Drop-sampling (Doom's R_Dropsample): out(x, y) = in(x * inw / outw, int((y + 0.25) * inh /
+ * outh)). Doom also resizes every loaded image to powers of two first; md5cine does not, and
+ * wraps at the real edges (the same texels for power-of-two sizes).
+ *
+ * A missing image becomes `_default`: *fell_back is then set. sources (may be NULL) receives a
+ * malloc'd "; "-separated list of where each image came from (see mc_material_map.sources).
+ * Errors: a damaged image file (MC_ERR_IMAGE, naming it), a read failure (as mc_vfs_read),
+ * MC_ERR_NOMEM. *out is zeroed on failure. */
 mc_status mc_imgprog_eval(const struct mc_mtr_prog *prog, struct mc_vfs *vfs, mc_image *out,
-                          bool *fell_back, mc_error *err);
+                          bool *fell_back, char **sources, mc_error *err);
 
 /* Resolves one parsed declaration. file names the .mtr for messages (copied; may be NULL).
  * On failure *out is zeroed and the error names the image concerned. */
@@ -150,7 +175,7 @@ void mc_material_release(mc_material *mat);
  * read -- on its first mc_material_set_find. */
 typedef struct mc_material_set mc_material_set;
 
-/* Parses base/materials/*.mtr of vfs (in the VFS's order: a later declaration of a name does
+/* Parses every materials/NAME.mtr of vfs (in the VFS's order: a later declaration of a name does
  * not replace the first, as Doom keeps the first it finds). opts carries warnings (unknown
  * keywords, one per keyword per file) and the stop flag. The vfs must outlive the set. */
 mc_status mc_material_set_load(struct mc_vfs *vfs, const mc_parse_opts *opts,
@@ -168,6 +193,26 @@ const char *mc_material_set_name(const mc_material_set *set, int i);
 
 /* Frees the set and every material it resolved. NULL is accepted. */
 void mc_material_set_destroy(mc_material_set *set);
+
+struct mc_scene;
+
+/* The materials of a resolved scene's submeshes (see "In a scene" above). */
+typedef struct mc_scene_materials {
+    struct mc_vfs *vfs;   /* the scene's base; NULL when it names none */
+    mc_material_set *set; /* NULL when the scene names no base */
+    int num_actors;       /* the scene's */
+    const mc_material ***submesh; /* [actor][submesh]: owned by set, or NULL */
+} mc_scene_materials;
+
+/* Fills *out for a resolved scene. A scene without a base gets every entry NULL. Warnings
+ * through opts (the .mtr files' unknown keywords). Errors: as mc_vfs_open, mc_mtr_parse (at the
+ * .mtr file's own position; the file named "base/pak000.pk4:materials/x.mtr" for an archived
+ * one) and mc_material_resolve; then *out is zeroed. */
+mc_status mc_scene_materials_load(const struct mc_scene *scene, const mc_parse_opts *opts,
+                                  mc_scene_materials *out, mc_error *err);
+
+/* Frees what *m holds and zeroes it; accepts a zeroed struct. */
+void mc_scene_materials_release(mc_scene_materials *m);
 
 #ifdef __cplusplus
 }
