@@ -734,7 +734,9 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse
             a->textures[k] = implicit_texture(s, a, sm->shader, &oom);
         if (oom)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-        if (!a->textures[k])
+        /* With a base, a material declared there may still give the submesh its images: the
+         * scene renderer warns once it knows (scene.h). */
+        if (!a->textures[k] && !s->base_path)
             warn_no_texture(s, a, sm, k, opts);
     }
     for (int i = 0; i < a->num_materials; i++) {

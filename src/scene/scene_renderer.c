@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include <md5cine/image.h>
+#include <md5cine/material.h>
 #include <md5cine/mathx.h>
 #include <md5cine/pose.h>
 #include <md5cine/scene_renderer.h>
@@ -26,7 +27,14 @@ typedef struct surface {
     int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
     float alpha_test, polygon_offset;
     bool two_sided, translucent;
+    bool white; /* a material without a diffuse map: Doom's _white stands in */
 } surface;
+
+/* A material already uploaded (several submeshes may share one). */
+typedef struct uploaded_material {
+    const mc_material *mat;
+    int ids[3]; /* diffuse, normal, specular texture ids; 0 where the map is absent */
+} uploaded_material;
 
 /* Everything one actor needs per frame. */
 typedef struct actor_draw {
@@ -195,11 +203,14 @@ static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
             it.texcoords = sf->texture > 0 || sf->normal_map > 0 || sf->specular_map > 0
                                    ? &sm->verts[0].st.x
                                    : NULL;
+            if (sf->white)
+                it.color[0] = it.color[1] = it.color[2] = it.color[3] = 1.0f;
             it.texcoord_stride = sizeof(mc_vert);
             it.vertex_count = sm->num_verts;
             it.indices = &sm->tris[0].v[0];
             it.triangle_count = sm->num_tris;
-            memcpy(it.color, plain_color, sizeof it.color);
+            if (!sf->white)
+                memcpy(it.color, plain_color, sizeof it.color);
             st = mc_renderer_draw(sr->r, &it, err);
             if (st != MC_OK)
                 return st;
@@ -307,6 +318,102 @@ static mc_status upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_erro
         }
     }
     return MC_OK;
+}
+
+/* ---- materials ------------------------------------------------------------------------ */
+
+static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, int *id,
+                            mc_error *err)
+{
+    *id = 0;
+    if (!m->present || !m->image.pixels)
+        return MC_OK;
+    return mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
+                                   m->image.stride, id, err);
+}
+
+/* In a scene with a base, the warning scene.h leaves to here: a submesh with a shader name
+ * that has neither an image nor a declared material. */
+static void warn_unmaterialled(const mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
+                               int i, int k)
+{
+    const mc_scene_actor *a = &sr->scene->actors[i];
+    const mc_submesh *sm = &a->mesh.meshes[k];
+    mc_error w;
+
+    if (!d->warn || !sr->scene->base_path || !a->textures || a->textures[k] || !sm->shader[0])
+        return;
+    mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
+                 "no image or material for shader '%s' of actor '%s' (base '%s'); drawn "
+                 "without a texture",
+                 sm->shader, a->name, sr->scene->base_path);
+    d->warn(d->warn_user, &w);
+}
+
+/* Gives every submesh with a declared material (material.h: a scene with a `base`) its maps,
+ * uploaded once per material, and its switches. Only the lit layer (diffuse, bump, specular)
+ * is drawn; a material with none draws its first unlit stage's image as its diffuse map. */
+static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
+                                 const mc_scene_renderer_desc *d_warn, mc_error *err)
+{
+    uploaded_material *done;
+    int total = 0, num_done = 0;
+    mc_status st = MC_OK;
+
+    for (int i = 0; i < sr->num_actors; i++)
+        total += sr->scene->actors[i].mesh.num_meshes;
+    done = calloc((size_t)total + 1, sizeof *done);
+    if (!done)
+        return no_memory(err);
+    for (int i = 0; i < sr->num_actors && st == MC_OK; i++)
+        for (int k = 0; k < sr->scene->actors[i].mesh.num_meshes && st == MC_OK; k++) {
+            const mc_material *m = sm->submesh ? sm->submesh[i][k] : NULL;
+            const mc_material_map *dif;
+            surface *sf = &sr->actors[i].surf[k];
+            int d = 0;
+
+            if (!m) {
+                warn_unmaterialled(sr, d_warn, i, k);
+                continue;
+            }
+            dif = m->lit || m->num_layers == 0 ? &m->diffuse : &m->layers[0].map;
+            while (d < num_done && done[d].mat != m)
+                d++;
+            if (d == num_done) {
+                done[d].mat = m;
+                st = upload_map(sr, dif, &done[d].ids[0], err);
+                if (st == MC_OK)
+                    st = upload_map(sr, &m->normal, &done[d].ids[1], err);
+                if (st == MC_OK)
+                    st = upload_map(sr, &m->specular, &done[d].ids[2], err);
+                num_done++;
+            }
+            sf->texture = done[d].ids[0];
+            sf->normal_map = done[d].ids[1];
+            sf->specular_map = done[d].ids[2];
+            sf->white = sf->texture == 0;
+            sf->alpha_test = m->lit || m->num_layers == 0 ? m->alpha_test
+                                                           : m->layers[0].alpha_test;
+            sf->two_sided = m->two_sided;
+            sf->translucent = m->translucent;
+            sf->polygon_offset = m->polygon_offset;
+        }
+    free(done);
+    return st;
+}
+
+static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
+                                mc_error *err)
+{
+    const mc_parse_opts po = { .warn = d->warn, .warn_user = d->warn_user };
+    mc_scene_materials sm;
+    mc_status st = mc_scene_materials_load(sr->scene, &po, &sm, err);
+
+    if (st != MC_OK)
+        return st;
+    st = apply_materials(sr, &sm, d, err);
+    mc_scene_materials_release(&sm);
+    return st;
 }
 
 /* ---- lights --------------------------------------------------------------------------- */
@@ -471,6 +578,8 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
     if (st == MC_OK)
         st = upload_textures(sr, &ts, err);
     release_textures(&ts);
+    if (st == MC_OK)
+        st = load_materials(sr, desc, err);
     if (st == MC_OK) {
         settle_lights(sr);
         for (int i = 0; i < sr->num_actors; i++)
