@@ -126,8 +126,8 @@ void mc_skin_topology_release(mc_skin_topology *topo);
 
 /* Normals from skinned positions pos (sm->num_verts): each triangle (a, b, c) adds its unit face
  * normal (c - a) x (b - a) to its three vertices (unweighted), sums are shared across each
- * topology group (smoothing group), then normalised. A vertex touched by no non-degenerate triangle gets
- * (0, 0, 0). topo: built for this submesh, or NULL for no smoothing across seams.
+ * topology group (smoothing group), then normalised. A vertex touched by no non-degenerate
+ * triangle gets (0, 0, 0). topo: built for this submesh, or NULL for no smoothing across seams.
  * out: sm->num_verts entries (may not alias pos). */
 void mc_skin_normals(const mc_submesh *sm, const mc_skin_topology *topo, const mc_vec3 *pos,
                      mc_vec3 *out);

@@ -177,9 +177,10 @@ typedef struct mc_draw_item {
 mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err);
 
 /* Burns one line of text into the open frame, after the scene and its translucent items (no
- * more draws may follow in this frame; several lines may): white letters on a dark translucent box. x, y: the box's
- * top-left corner in pixels from the image's top-left; the box is 13 * scale pixels high and
- * (text width + 3) * scale wide, letters about 6 x 7 font units (stb_easy_font). scale: 1..16.
+ * more draws may follow in this frame; several lines may): white letters on a dark
+ * translucent box. x, y: the box's top-left corner in pixels from the image's top-left; the
+ * box is 13 * scale pixels high and (text width + 3) * scale wide, letters about 6 x 7 font
+ * units (stb_easy_font). scale: 1..16.
  * Text longer than 200 bytes is cut; bytes outside printable ASCII show as '?'.
  * Errors: MC_ERR_USAGE (no open frame, bad scale, NULL text), MC_ERR_GL. */
 mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, const char *text,

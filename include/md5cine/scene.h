@@ -45,8 +45,8 @@
  *   3. nothing: texture NULL (plain lit material) and a warning through opts->warn naming the
  *      shader and the places looked at, positioned at the submesh's shader in the mesh file.
  *      In a scene with a base folder the warning is left to the scene renderer, which first
- *      looks for a material declared for the shader (material.h: the .mtr files of the base's materials folder)
- *      and warns only when there is none either.
+ *      looks for a material declared for the shader (material.h: the .mtr files of the
+ *      base's materials folder) and warns only when there is none either.
  */
 #ifndef MC_SCENE_H
 #define MC_SCENE_H
