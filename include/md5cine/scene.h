@@ -44,9 +44,9 @@
  *      scene's base folder;
  *   3. nothing: texture NULL (plain lit material) and a warning through opts->warn naming the
  *      shader and the places looked at, positioned at the submesh's shader in the mesh file.
- *      In a scene with a base folder the warning is left to the scene renderer, which first
- *      looks for a material declared for the shader (material.h: the .mtr files of the
- *      base's materials folder) and warns only when there is none either.
+ *      When the base folder has a materials folder (base_has_materials) the warning is left
+ *      to the scene renderer, which first looks for a material declared for the shader
+ *      (material.h: the .mtr files there) and warns only when there is none either.
  */
 #ifndef MC_SCENE_H
 #define MC_SCENE_H
@@ -132,6 +132,7 @@ typedef struct mc_scene {
     float ambient[3]; /* linear 0..1 RGB when has_ambient */
 
     bool resolved; /* mc_scene_resolve succeeded: camera and actors' files are loaded */
+    bool base_has_materials; /* set by resolve: base_path/materials is a folder */
     mc_camera camera;
     mc_arena arena; /* owns every pointer above except the loaded structs, which
                        mc_scene_release frees */

@@ -734,9 +734,9 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse
             a->textures[k] = implicit_texture(s, a, sm->shader, &oom);
         if (oom)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-        /* With a base, a material declared there may still give the submesh its images: the
-         * scene renderer warns once it knows (scene.h). */
-        if (!a->textures[k] && !s->base_path)
+        /* A material declared under base/materials may still give the submesh its images:
+         * then the scene renderer warns once it knows (scene.h). */
+        if (!a->textures[k] && !s->base_has_materials)
             warn_no_texture(s, a, sm, k, opts);
     }
     for (int i = 0; i < a->num_materials; i++) {
@@ -816,6 +816,14 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
         st = at_scene_token(scene, e, scene->camera_line, scene->camera_col, "camera");
         unload(scene);
         return st;
+    }
+    if (scene->base_path) {
+        char mdir[PATH_CAP];
+        struct stat sb;
+        int n = snprintf(mdir, sizeof mdir, "%s/materials", scene->base_path);
+
+        scene->base_has_materials = n > 0 && (size_t)n < sizeof mdir && stat(mdir, &sb) == 0 &&
+                                    S_ISDIR(sb.st_mode);
     }
     for (int i = 0; i < scene->num_actors; i++) {
         st = resolve_actor(scene, &scene->actors[i], opts, e);

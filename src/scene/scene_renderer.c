@@ -332,7 +332,7 @@ static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, int
                                    m->image.stride, id, err);
 }
 
-/* In a scene with a base, the warning scene.h leaves to here: a submesh with a shader name
+/* In a scene whose base has a materials folder, the warning scene.h leaves to here: a submesh with a shader name
  * that has neither an image nor a declared material. */
 static void warn_unmaterialled(const mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
                                int i, int k)
@@ -341,7 +341,8 @@ static void warn_unmaterialled(const mc_scene_renderer *sr, const mc_scene_rende
     const mc_submesh *sm = &a->mesh.meshes[k];
     mc_error w;
 
-    if (!d->warn || !sr->scene->base_path || !a->textures || a->textures[k] || !sm->shader[0])
+    if (!d->warn || !sr->scene->base_has_materials || !a->textures || a->textures[k] ||
+        !sm->shader[0])
         return;
     mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
                  "no image or material for shader '%s' of actor '%s' (base '%s'); drawn "
