@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <md5cine/image.h>
 #include <md5cine/scene_renderer.h>
 
 #include "test.h"
@@ -458,6 +459,136 @@ static void a_texture_that_does_not_decode_is_an_image_error_at_its_line(void)
     mc_scene_release(&scene);
 }
 
+/* ---- lights and materials --------------------------------------------------------------- */
+
+/* Writes dir/name with text; false on failure. */
+static bool put_file(const char *dir, const char *name, const char *text)
+{
+    char path[700];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* Renders frame 0 of the scene at dir/scene.md5scene (lit, MSAA off) into v. */
+static bool render_scene0(const char *dir, mc_image_view *v)
+{
+    char path[700];
+    mc_scene scene;
+    mc_scene_renderer_desc d = { .msaa = 1 };
+    mc_scene_renderer *sr;
+    mc_error err;
+    bool ok;
+
+    snprintf(path, sizeof path, "%s/scene.md5scene", dir);
+    sr = make(path, &scene, d);
+    if (!sr)
+        return false;
+    ok = mc_scene_renderer_frame(sr, 0, v, NULL, &err) == MC_OK;
+    if (!ok)
+        test_fail(__FILE__, __LINE__, "frame: %s", err.msg);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+    return ok;
+}
+
+/* The scene's own light, at the camera (-100, 0, 0) with radius 400: the box's front face at
+ * x = 0 faces it (normal (-1, 0, 0), flat) so at the centre pixel n.l = 1 and f = 1 - 100/400,
+ * over grey.png (160) and ambient 0.1: 160 * (0.1 + 0.75) = 136. Moving the light behind the
+ * box leaves the ambient term only: 160 * 0.1 = 16. */
+static void a_scene_light_shades_the_box_by_hand(void)
+{
+    char cwd[400], dir[512], text[2048];
+    mc_image_view v = alloc_view(64, 64, 256);
+#define LIGHT_SCENE                                                                        \
+    "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"                                \
+    "output { width 64 height 64 }\n"                                                        \
+    "light \"k\" { origin ( %s ) radius 400 }\nambient ( 0.1 0.1 0.1 )\n"                    \
+    "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n"                                   \
+    "    material \"box\" \"%s/data/render/grey.png\" }\n"
+    rgba c;
+
+    ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
+    test_tmp_path(dir, sizeof dir, "scene_light");
+    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
+    snprintf(text, sizeof text, LIGHT_SCENE, cwd, "-100 0 0", cwd, cwd);
+    ASSERT(put_file(dir, "scene.md5scene", text));
+    if (render_scene0(dir, &v)) {
+        c = pixel(&v, 32, 32);
+        EXPECT(abs(c.r - 136) <= 2 && abs(c.g - 136) <= 2 && abs(c.b - 136) <= 2);
+    }
+    snprintf(text, sizeof text, LIGHT_SCENE, cwd, "100 0 0", cwd, cwd);
+    ASSERT(put_file(dir, "scene.md5scene", text));
+    if (render_scene0(dir, &v)) {
+        c = pixel(&v, 32, 32);
+        EXPECT(abs(c.r - 16) <= 1 && abs(c.g - 16) <= 1 && abs(c.b - 16) <= 1);
+    }
+    free(v.pixels);
+}
+
+/* Pixels equal to the black background. */
+static int background_pixels(const mc_image_view *v)
+{
+    int n = 0;
+
+    for (int y = 0; y < v->height; y++)
+        for (int x = 0; x < v->width; x++) {
+            rgba c = pixel(v, x, y);
+
+            n += c.r == 0 && c.g == 0 && c.b == 0;
+        }
+    return n;
+}
+
+/* A material declared in base/materials/box.mtr: its texture is transparent in its left
+ * column, so alphaTest 0.5 cuts holes into every face and more background shows than with the
+ * opaque box; twoSided then shows the insides of the far faces through the holes, so fewer
+ * background pixels than with alphaTest alone. The scene has no material line: the .mtr
+ * gives the image. */
+static void a_base_material_cuts_and_shows_back_faces(void)
+{
+    static const uint8_t half[16] = { 200, 200, 200, 0, 200, 200, 200, 255,
+                                      200, 200, 200, 0, 200, 200, 200, 255 };
+    char cwd[400], dir[512], sub[600], text[2048];
+    mc_image_view v = alloc_view(64, 64, 256);
+    mc_error err;
+    int opaque = 0, cut = 0, both = 0;
+
+    ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
+    test_tmp_path(dir, sizeof dir, "scene_material");
+    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
+    snprintf(sub, sizeof sub, "%s/materials", dir);
+    ASSERT(mkdir(sub, 0777) == 0 || errno == EEXIST);
+    snprintf(sub, sizeof sub, "%s/half.png", dir);
+    ASSERT_OK(mc_png_write(sub, half, 2, 2, 8, 1, &err), &err);
+    snprintf(text, sizeof text,
+             "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\nbase \".\"\n"
+             "output { width 64 height 64 background ( 0 0 0 ) }\n"
+             "actor \"a\" { mesh \"%s/data/render/box.md5mesh\" }\n",
+             cwd, cwd);
+    ASSERT(put_file(dir, "scene.md5scene", text));
+    ASSERT(put_file(dir, "materials/box.mtr", "box { diffusemap half.png }\n"));
+    if (render_scene0(dir, &v))
+        opaque = background_pixels(&v);
+    ASSERT(put_file(dir, "materials/box.mtr", "box {\n    alphaTest 0.5\n    diffusemap half.png\n}\n"));
+    if (render_scene0(dir, &v))
+        cut = background_pixels(&v);
+    ASSERT(put_file(dir, "materials/box.mtr",
+                    "box {\n    twoSided\n    alphaTest 0.5\n    diffusemap half.png\n}\n"));
+    if (render_scene0(dir, &v))
+        both = background_pixels(&v);
+    EXPECT(opaque > 0);
+    EXPECT(cut > opaque + 100);
+    EXPECT(both < cut - 50);
+    EXPECT(both >= opaque);
+    free(v.pixels);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -473,6 +604,8 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_wrong_view_or_frame_is_a_usage_error),
         TEST_ENTRY(a_bad_desc_is_a_usage_error),
         TEST_ENTRY(a_texture_that_does_not_decode_is_an_image_error_at_its_line),
+        TEST_ENTRY(a_scene_light_shades_the_box_by_hand),
+        TEST_ENTRY(a_base_material_cuts_and_shows_back_faces),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));
