@@ -831,8 +831,9 @@ static float interaction(const float *pt, const float *n, const float *light, fl
 
 /* A constant normal map tilts the quad's normal 30 degrees towards +s: m = (sin 30, 0, cos 30)
  * stored as (191, 128, 238) = m * 127.5 + 127.5 rounded, which decodes (c / 255 * 2 - 1) to
- * (0.49804, 0.00392, 0.86667). In world space (t = (0,-1,0), up = (0,0,1), n = (-1,0,0)) the
- * normal is normalize(0.86667 * (-1,0,0) + 0.49804 * (0,-1,0) + 0.00392 * (0,0,1)). Pixel
+ * (0.49804, 0.00392, 0.86667). In world space (t = (0,-1,0), b = (0,0,-1) along +t, n =
+ * (-1,0,0)) the normal is normalize(0.86667 * (-1,0,0) + 0.49804 * (0,-1,0) + 0.00392 *
+ * (0,0,-1)). Pixel
  * (80, 60)'s centre (80.5, 60.5) is the world point (100, -0.625, -0.625) (column 80 (1 - y /
  * 100), row 60 - 0.8 z). A light at (20, -90, 10) of radius 400 with colour 1, diffuse 0.8
  * (untextured), specular map 128 (0.50196): the pixel is the interaction above times 255. */
@@ -842,7 +843,7 @@ static void normal_mapped_quad_matches_the_interaction_by_hand(void)
     const mc_light light = { { 20, -90, 10 }, { 1, 1, 1 }, 400 };
     const float pt[3] = { 100, -0.625f, -0.625f }, lp[3] = { 20, -90, 10 };
     const float m[3] = { 191 / 255.0f * 2 - 1, 128 / 255.0f * 2 - 1, 238 / 255.0f * 2 - 1 };
-    float n[3] = { -m[2], -m[0], m[1] };
+    float n[3] = { -m[2], -m[0], -m[1] };
     const float n0[3] = { -1, 0, 0 };
     mc_frame_params p = frame(MC_SHADING_LIT, 1.0f);
     mc_renderer *r = make_renderer(1);
@@ -872,22 +873,23 @@ static void normal_mapped_quad_matches_the_interaction_by_hand(void)
     if (render_items(r, &p, &it, 1, flat))
         for (int c = 0; c < 3; c++)
             EXPECT_NEAR(px_at(flat, 80, 60)[c], want_flat, 2);
-    /* tilting up the image (y) rather than along s: m = (0, 0.5, 0.866) -> (128, 191, 238)
-     * lights the quad from a light above it more than from one below */
+    /* tilting along +t (y, down the image: world -Z here) rather than along s: m = (0, 0.5,
+     * 0.866) -> (128, 191, 238) lights the quad from a light below it more than from one
+     * above */
     {
         const mc_light above = { { 60, 0, 80 }, { 1, 1, 1 }, 400 };
         const mc_light below = { { 60, 0, -80 }, { 1, 1, 1 }, 400 };
-        uint8_t hi, lo;
+        uint8_t from_above, from_below;
 
         it.normal_map = solid_texture(r, 128, 191, 238, 255);
         it.specular_map = 0;
         p.lights = &above;
         render_items(r, &p, &it, 1, img);
-        hi = px_at(img, 80, 60)[0];
+        from_above = px_at(img, 80, 60)[0];
         p.lights = &below;
         render_items(r, &p, &it, 1, img);
-        lo = px_at(img, 80, 60)[0];
-        EXPECT(hi > lo + 20);
+        from_below = px_at(img, 80, 60)[0];
+        EXPECT(from_below > from_above + 20);
     }
     mc_renderer_release(r);
 }

@@ -129,9 +129,10 @@ typedef struct mc_frame_params {
  *      colour = D * (0.25 + 0.70 * max(n.k, 0) + 0.25 * max(n.f, 0)) + 0.10 * (n.h)^32
  *    h = normalize(k + v); the specular term is 0 where n.k <= 0.
  *
- * Normal maps: a texel's RGB is m * 0.5 + 0.5 with m in tangent space, x along the texture's s
- * (the vertex tangent t), y up the image (towards t = 0: -w * cross(t, n)), z along the vertex
- * normal; n = normalize(m.x * t + m.y * up + m.z * n) with t first made perpendicular to n.
+ * Normal maps: a texel's RGB is m * 0.5 + 0.5 with m in tangent space (material.h), x along
+ * the texture's +s (the vertex tangent t), y along +t (down the image: b = w * cross(t, n)),
+ * z along the vertex normal; n = normalize(m.x * t + m.y * b + m.z * n) with t first made
+ * perpendicular to n (Doom's frame: its two vertex tangents are along +s and +t).
  *
  * Errors: MC_ERR_USAGE (a frame is already open, more than MC_RENDER_MAX_LIGHTS lights,
  * NaN or out-of-range light values), MC_ERR_GL. */
@@ -159,7 +160,8 @@ typedef struct mc_draw_item {
     const float *tangents; /* with a normal map: 4 floats per vertex, model space: the unit
                               tangent along s and its handedness w (+1 or -1), as
                               mc_skin_tangents writes them (pose.h) */
-    float alpha_test;      /* 0..1; > 0: pixels whose diffuse alpha is below it are discarded
+    float alpha_test;      /* 0..1; > 0: only pixels whose diffuse alpha is above it are kept
+                              (Doom's glAlphaFunc(GL_GREATER)); the others are discarded
                               (texture alpha, or color[3] without a texture) */
     int translucent;       /* 1: drawn after every opaque item of the frame, in submission
                               order, depth tested but not written, blended over what is there:

@@ -128,11 +128,12 @@ static const char *const scene_vs =
         "}\n";
 
 /* The fragment shader, after a header of #version and the variant's NMAP, SMAP, ATEST (0 or
- * 1) and LIGHTS (the number of lights) defines. World space throughout. Without LIGHTS the camera rig: u_key and u_fill are
- * unit vectors towards the light, set per frame from camera-fixed directions. With lights,
- * Doom's interaction per point light (render.h). A normal map's texel (x right along s, y up
- * the image, z out) is turned into world space with the tangent t (made perpendicular to n),
- * up = -w cross(t, n) and n. Opaque geometry writes alpha 1. */
+ * 1) and LIGHTS (the number of lights) defines. World space throughout. Without lights the
+ * camera rig: u_key and u_fill are unit vectors towards the light, set per frame from
+ * camera-fixed directions. With lights, Doom's interaction per point light (render.h). A
+ * normal map's texel (x along +s, y along +t, z out) is turned into world space with the
+ * tangent t (made perpendicular to n), b = w cross(t, n) and n. Alpha test keeps alpha above
+ * the value (Doom's GL_GREATER). Opaque geometry writes alpha 1. */
 static const char *const scene_fs =
         "in vec3 v_wpos, v_nrm;\n"
         "in vec4 v_tan;\n"
@@ -150,12 +151,12 @@ static const char *const scene_fs =
         "    if (tl <= 1e-20) return n;\n"
         "    t /= tl;\n"
         "    vec3 m = texture(u_nmap, v_st).rgb * 2.0 - 1.0;\n"
-        "    return normalize(m.x * t - v_tan.w * m.y * cross(t, n) + m.z * n);\n"
+        "    return normalize(m.x * t + v_tan.w * m.y * cross(t, n) + m.z * n);\n"
         "}\n"
         "void main() {\n"
         "    vec4 dif = u_use_tex != 0 ? texture(u_tex, v_st) : vec4(u_color, u_alpha);\n"
         "#if ATEST\n"
-        "    if (dif.a < u_alpha_test) discard;\n"
+        "    if (dif.a <= u_alpha_test) discard;\n"
         "#endif\n"
         "    float a = u_translucent != 0 ? dif.a : 1.0;\n"
         "    float l = length(v_nrm);\n"
