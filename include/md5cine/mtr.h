@@ -32,8 +32,8 @@
  *
  * Everything else Doom knows (qer_editorimage, description, sort, deform, scroll, if, ...) is
  * skipped with one warning per keyword per file, through opts->warn (MC_ERR_SYNTAX, at its
- * first use): the keyword, the rest of its line, and any ( ... ) or { ... } group that starts
- * on that line. Other declaration types at the top level (skin, particle, ...) are skipped the
+ * first use): the keyword, the rest of its line, and any ( ... ) group that starts on that
+ * line (a '{' there opens a stage). Other declaration types at the top level (skin, particle, ...) are skipped the
  * same way, with their bodies. The lexer is the shared one (lex.h) with ',' '*' '+' '-' '%'
  * '<' '>' '=' '!' '&' '|' '[' ']' as punctuation. Errors name file:line:col of the offending
  * token: a missing '{' or '}', a bad blend word, a malformed image program, a value out of

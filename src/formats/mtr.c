@@ -113,7 +113,8 @@ static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what)
     return true;
 }
 
-/* Skips a ( ... ) or { ... } group whose opening token open was just read. */
+/* Skips a ( ... ) or { ... } group whose opening token open was just read (only brackets of
+ * its own kind are counted). */
 static bool skip_group(mtr_parser *p, const mc_token *open)
 {
     int depth = 1;
@@ -127,16 +128,16 @@ static bool skip_group(mtr_parser *p, const mc_token *open)
             return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
                                "end of file inside %s opened at line %d, column %d",
                                mc_lex_describe(open, d, sizeof d), open->line, open->col);
-        if (is_punct(&t, '(') || is_punct(&t, '{'))
+        if (is_punct(&t, open->text[0]))
             depth++;
-        else if (is_punct(&t, ')') || is_punct(&t, '}'))
+        else if (is_punct(&t, open->text[0] == '(' ? ')' : '}'))
             depth--;
     }
     return true;
 }
 
-/* Skips what follows keyword kw on its line (with the groups that start there), stopping before
- * a '}' that closes the enclosing block. */
+/* Skips what follows keyword kw on its line (with the ( ... ) groups that start there),
+ * stopping before a '{' (a stage) or a '}' (the end of the enclosing block). */
 static bool skip_rest(mtr_parser *p, const mc_token *kw)
 {
     mc_token t;
@@ -144,10 +145,11 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
     for (;;) {
         if (!mc_lex_peek(&p->lx, &t))
             return false;
-        if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}'))
+        if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}') ||
+            is_punct(&t, '{'))
             return true;
         mc_lex_next(&p->lx, &t);
-        if ((is_punct(&t, '(') || is_punct(&t, '{')) && !skip_group(p, &t))
+        if (is_punct(&t, '(') && !skip_group(p, &t))
             return false;
         if (is_punct(&t, ')'))
             return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "unexpected ')'");
