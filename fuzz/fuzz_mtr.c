@@ -47,8 +47,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < f.num_decls; i++) {
         const mc_mtr_decl *d = &f.decls[i];
 
-        FUZZ_REQUIRE(d->name && strchr(d->name, '\\') == NULL);
-        FUZZ_REQUIRE(mc_mtr_find(&f, d->name) == d);
+        FUZZ_REQUIRE(d->name && strchr(d->name, '\\') == NULL &&
+                     strlen(d->name) <= MC_LIMIT_NAME_LEN);
+        /* Looking a name up canonicalises it once more: with an extension added, the stored
+         * name comes back (a name may hold dots of its own, "a.b/c"). */
+        snprintf(text, sizeof text, "%s.tga", d->name);
+        FUZZ_REQUIRE(mc_mtr_find(&f, text) == d);
         FUZZ_REQUIRE(d->num_stages >= 0 && d->num_stages <= MC_LIMIT_MTR_STAGES);
         FUZZ_REQUIRE(!d->has_alpha_test || (d->alpha_test >= 0.0f && d->alpha_test <= 1.0f));
         for (int k = 0; k < d->num_stages; k++) {
