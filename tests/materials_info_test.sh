@@ -120,6 +120,17 @@ run scene_plain info --json "$T/scene/a.md5scene"
 if [ "$rc" -eq 0 ] && ! grep -q '"material"' "$T/scene_plain.out"; then ok scene_plain
 else fail scene_plain "$(head -c 300 "$T/scene_plain.out")"; fi
 
+# A shader no declaration names and no image matches: the warning comes from the material pass
+# (a base with archives may declare it), positioned at the shader in the mesh file.
+mkdir -p "$T/scene2/base"
+cp "$T/scene/base/pak001.pk4" "$T/scene2/base/"
+sed 's/shader "skin"/shader "models\/none"/' data/scenes/arm.md5mesh >"$T/scene2/none.md5mesh"
+sed "s|$PWD/data/scenes/arm.md5mesh|none.md5mesh|" "$T/scene/a.md5scene" >"$T/scene2/a.md5scene"
+run scene_nomat info --materials "$T/scene2/a.md5scene"
+expect scene_nomat 0 "" "none.md5mesh:13:9: warning: no material and no image for shader 'models/none' of actor 'a'"
+if [ "$(grep -c "warning" "$T/scene_nomat.err")" -eq 1 ]; then ok scene_nomat_one_warning
+else fail scene_nomat_one_warning "$(cat "$T/scene_nomat.err")"; fi
+
 # A damaged archive is bad input (exit 2) naming it.
 printf 'junk' >"$T/scene/base/pak002.pk4"
 run scene_badzip info --materials "$T/scene/a.md5scene"

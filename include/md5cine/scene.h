@@ -32,7 +32,10 @@
  *      order: first its file name in the mesh file's folder, then its whole path under the
  *      scene's base folder;
  *   3. nothing: texture NULL (plain lit material) and a warning through opts->warn naming the
- *      shader and the places looked at, positioned at the submesh's shader in the mesh file.
+ *      shader and the places looked at, positioned at the submesh's shader in the mesh file --
+ *      unless the base folder may declare materials (it holds a materials/ folder or a .pk4
+ *      archive): then mc_scene_materials_load (material.h) gives the submesh its material, and
+ *      warns if there is none.
  */
 #ifndef MC_SCENE_H
 #define MC_SCENE_H
