@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-
 #include <zip.h>
 
 #include <md5cine/material.h>
@@ -112,9 +111,10 @@ static void build(const char *dir)
                "heightmap(models/monsters/imp/imp_h, 4))\n"
                "  specularmap models/monsters/imp/imp_s\n}\n");
     for (int i = 0; i < 1999; i++)
-        fprintf(f, "textures/bench/t%04d {\n  qer_editorimage textures/bench/t%04d\n"
-                   "  diffusemap textures/bench/t%04d_d\n  bumpmap textures/bench/t%04d_local\n"
-                   "  { blend add map textures/bench/t%04d_glow rgb 0.5 * parm0 }\n}\n",
+        fprintf(f,
+                "textures/bench/t%04d {\n  qer_editorimage textures/bench/t%04d\n"
+                "  diffusemap textures/bench/t%04d_d\n  bumpmap textures/bench/t%04d_local\n"
+                "  { blend add map textures/bench/t%04d_glow rgb 0.5 * parm0 }\n}\n",
                 i, i, i, i, i);
     fclose(f);
     add(z, "materials/bench.mtr", mtr, len);
@@ -190,8 +190,7 @@ int main(int argc, char **argv)
            "one .mtr of 0.4 MB");
     printf("resolve    %8.2f ms  (imp: 4 TGAs of 1024x1024, heightmap + addnormals)\n",
            median(t_res, runs) * 1e3);
-    printf("heightmap  %8.2f ms  (1024x1024, read + decode + program)\n",
-           median(t_hm, runs) * 1e3);
+    printf("heightmap  %8.2f ms  (1024x1024, read + decode + program)\n", median(t_hm, runs) * 1e3);
     mc_mtr_release(&hf);
     return 0;
 }

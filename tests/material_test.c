@@ -3,18 +3,17 @@
  * every image program against pixels worked out by hand (or, for the heightmap's fast inverse
  * square root, by tests/imgprog_reference.py, an independent Python reading of the rules),
  * material resolution with its fallbacks, and a scene whose submesh shader names a material. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zip.h>
+
 #include <md5cine/fileio.h>
 #include <md5cine/material.h>
 #include <md5cine/mtr.h>
 #include <md5cine/scene.h>
 #include <md5cine/vfs.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <zip.h>
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -282,8 +281,7 @@ static void vfs_loose_beats_later_archives_beat_earlier(void)
 
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
     EXPECT_EQ_INT(mc_vfs_archive_count(v), 2);
-    ASSERT_OK(mc_vfs_read(v, "models/a.txt", &data, &len, &found, where, sizeof where, &err),
-              &err);
+    ASSERT_OK(mc_vfs_read(v, "models/a.txt", &data, &len, &found, where, sizeof where, &err), &err);
     EXPECT(found && len == 7 && memcmp(data, "loose a", 7) == 0);
     snprintf(path, sizeof path, "%s/Models/A.txt", base);
     EXPECT_EQ_STR(where, path);
@@ -482,16 +480,17 @@ static void addnormals_and_smoothnormals_match_hand_values(void)
      * smoothnormals, 3x1 [(255,128,128), (128,128,128), (0,0,0)]: every 3x3 neighbourhood
      * (wrapping) skips the grey and black texels and holds the first three times: (1,0,0). */
     static const uint8_t a[] = { 128, 128, 255, 255, 255, 128, 128, 255,
-                                 128, 128, 128, 255, 10, 200, 240, 255 };
+                                 128, 128, 128, 255, 10,  200, 240, 255 };
     static const uint8_t b[] = { 200, 128, 128, 255, 128, 128, 128, 255,
-                                 128, 255, 128, 255, 128, 60, 128, 255 };
+                                 128, 255, 128, 255, 128, 60,  128, 255 };
     static const uint8_t s[] = { 255, 128, 128, 9, 128, 128, 128, 9, 0, 0, 0, 9 };
     /* 2x1 [(255,128,128), (128,255,128)]: at x = 0 the neighbourhood holds texel 1 twice and
      * texel 0 once per row, three rows: (127, 254, 0) * 3 -> (1, 2, 0)/sqrt5 = (0.44721,
      * 0.89443, 0) -> (184, 241, 128); at x = 1 the mirror image (241, 184, 128). */
     static const uint8_t s2[] = { 255, 128, 128, 7, 128, 255, 128, 7 };
-    const test_image ims[] = { { "a.tga", 2, 2, a }, { "b.tga", 2, 2, b }, { "s.tga", 3, 1, s },
-                               { "s2.tga", 2, 1, s2 } };
+    const test_image ims[] = {
+        { "a.tga", 2, 2, a }, { "b.tga", 2, 2, b }, { "s.tga", 3, 1, s }, { "s2.tga", 2, 1, s2 }
+    };
     mc_vfs *v = vfs_with("prog_normals", 4, ims);
     mc_image im;
     bool fb;
@@ -522,8 +521,11 @@ static void colour_programs_match_hand_values(void)
     /* 4x4 with every texel (x, y, 0, 255)*10, to see which texels drop-sampling picks. */
     uint8_t big[64];
     static const uint8_t zero2[16] = { 0 };
-    test_image ims[] = { { "a.tga", 2, 1, a }, { "one.tga", 1, 1, one }, { "c.tga", 2, 1, c },
-                         { "big.tga", 4, 4, big }, { "z2.tga", 2, 2, zero2 } };
+    test_image ims[] = { { "a.tga", 2, 1, a },
+                         { "one.tga", 1, 1, one },
+                         { "c.tga", 2, 1, c },
+                         { "big.tga", 4, 4, big },
+                         { "z2.tga", 2, 2, zero2 } };
     mc_vfs *v;
     mc_image im;
     bool fb;

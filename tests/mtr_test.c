@@ -1,8 +1,8 @@
 /* The .mtr parser: declarations, stages, blends, image programs, switches, skipped keywords
  * and declarations, and a golden table of errors with their positions (counted by hand). */
-#include <md5cine/mtr.h>
-
 #include <stdio.h>
+
+#include <md5cine/mtr.h>
 
 #include "test.h"
 
@@ -20,14 +20,13 @@ static const char *prog(const mc_mtr_prog *g, char *buf, size_t cap)
 
 static void parses_the_imp_material(void)
 {
-    const char *text =
-            "models/monsters/imp/imp\n"
-            "{\n"
-            "    diffusemap  models/monsters/imp/imp_d.tga\n"
-            "    bumpmap     addnormals(models/monsters/imp/imp_local, "
-            "heightmap(models/monsters/imp/imp_h, 4))\n"
-            "    specularmap models/monsters/imp/imp_s\n"
-            "}\n";
+    const char *text = "models/monsters/imp/imp\n"
+                       "{\n"
+                       "    diffusemap  models/monsters/imp/imp_d.tga\n"
+                       "    bumpmap     addnormals(models/monsters/imp/imp_local, "
+                       "heightmap(models/monsters/imp/imp_h, 4))\n"
+                       "    specularmap models/monsters/imp/imp_s\n"
+                       "}\n";
     mc_mtr_file f;
     mc_error err;
     test_warnings log = { 0 };
@@ -42,8 +41,9 @@ static void parses_the_imp_material(void)
     EXPECT_EQ_INT(f.decls[0].stages[0].kind, MC_STAGE_DIFFUSE);
     EXPECT_EQ_STR(prog(f.decls[0].stages[0].map, buf, sizeof buf), "models/monsters/imp/imp_d.tga");
     EXPECT_EQ_INT(f.decls[0].stages[1].kind, MC_STAGE_BUMP);
-    EXPECT_EQ_STR(prog(f.decls[0].stages[1].map, buf, sizeof buf),
-                  "addnormals(models/monsters/imp/imp_local, heightmap(models/monsters/imp/imp_h, 4))");
+    EXPECT_EQ_STR(
+            prog(f.decls[0].stages[1].map, buf, sizeof buf),
+            "addnormals(models/monsters/imp/imp_local, heightmap(models/monsters/imp/imp_h, 4))");
     EXPECT_EQ_INT(f.decls[0].stages[1].map->kind, MC_PROG_ADDNORMALS);
     EXPECT_EQ_INT(f.decls[0].stages[1].map->arg[1]->kind, MC_PROG_HEIGHTMAP);
     EXPECT_NEAR(f.decls[0].stages[1].map->arg[1]->value[0], 4.0, 0);
@@ -114,12 +114,11 @@ static void reads_stages_blends_and_switches(void)
 
 static void skips_tables_guides_and_other_declarations(void)
 {
-    const char *text =
-            "table sintable { snap { 0, 1, 0, -1 } }\n"
-            "guide textures/a/b generic_shader(textures/a/b, 2)\n"
-            "skin skins/x { foo bar }\n"
-            "real { diffusemap a }\n"
-            "skin skins/y { }\n";
+    const char *text = "table sintable { snap { 0, 1, 0, -1 } }\n"
+                       "guide textures/a/b generic_shader(textures/a/b, 2)\n"
+                       "skin skins/x { foo bar }\n"
+                       "real { diffusemap a }\n"
+                       "skin skins/y { }\n";
     mc_mtr_file f;
     mc_error err;
     test_warnings log = { 0 };
@@ -136,17 +135,16 @@ static void skips_tables_guides_and_other_declarations(void)
 
 static void warns_once_per_unknown_keyword(void)
 {
-    const char *text =
-            "a {\n"
-            "    qer_editorimage textures/a.tga\n"
-            "    description \"one\"\n"
-            "    { blend add map x scroll time * 0.1, 0\n"
-            "      if ( parm7 > 0 ) }\n"
-            "    qer_editorimage textures/b.tga\n"
-            "    sort decal deform sprite\n"
-            "    diffusemap d\n"
-            "}\n"
-            "b { QER_EDITORIMAGE c { blend add\n rgb 0.5 * parm0\n map e } }\n";
+    const char *text = "a {\n"
+                       "    qer_editorimage textures/a.tga\n"
+                       "    description \"one\"\n"
+                       "    { blend add map x scroll time * 0.1, 0\n"
+                       "      if ( parm7 > 0 ) }\n"
+                       "    qer_editorimage textures/b.tga\n"
+                       "    sort decal deform sprite\n"
+                       "    diffusemap d\n"
+                       "}\n"
+                       "b { QER_EDITORIMAGE c { blend add\n rgb 0.5 * parm0\n map e } }\n";
     mc_mtr_file f;
     mc_error err;
     test_warnings log = { 0 };
@@ -179,8 +177,8 @@ static void keywords_ignore_case(void)
     mc_error err;
     test_warnings log = { 0 };
 
-    ASSERT_OK(parse("A { DiffuseMap HeightMap(x, 2) { BLEND GL_one, gl_ZERO MAP y } TWOSIDED }",
-                    &f, &err, &log),
+    ASSERT_OK(parse("A { DiffuseMap HeightMap(x, 2) { BLEND GL_one, gl_ZERO MAP y } TWOSIDED }", &f,
+                    &err, &log),
               &err);
     ASSERT(f.num_decls == 1 && f.decls[0].num_stages == 2);
     EXPECT_EQ_INT(f.decls[0].stages[0].map->kind, MC_PROG_HEIGHTMAP);
@@ -202,7 +200,8 @@ static const golden GOLDEN[] = {
     { "a {", MC_ERR_SYNTAX, 1, 4, "end of file inside material 'a' opened at line 1, column 3" },
     { "a\nb", MC_ERR_SYNTAX, 2, 2, "expected '{', found end of file" },
     { "a { { map x }", MC_ERR_SYNTAX, 1, 14, "end of file inside material 'a'" },
-    { "a { { map x ", MC_ERR_SYNTAX, 1, 13, "end of file inside the stage opened at line 1, column 5" },
+    { "a { { map x ", MC_ERR_SYNTAX, 1, 13,
+      "end of file inside the stage opened at line 1, column 5" },
     { "a { { blend foo } }", MC_ERR_SYNTAX, 1, 13, "unknown blend 'foo'" },
     { "a { { blend GL_SRC_COLOR, GL_ONE } }", MC_ERR_SYNTAX, 1, 13,
       "'GL_SRC_COLOR' is not a source blend factor" },
@@ -225,7 +224,8 @@ static const golden GOLDEN[] = {
     { "a { }\nA.tga { }", MC_ERR_SYNTAX, 2, 1,
       "material 'a' is declared twice (first at line 1, column 1)" },
     { "{ }", MC_ERR_SYNTAX, 1, 1, "expected a material name, found '{'" },
-    { "a { qer_editorimage ( x\n }", MC_ERR_SYNTAX, 2, 3, "end of file inside '(' opened at line 1, column 21" },
+    { "a { qer_editorimage ( x\n }", MC_ERR_SYNTAX, 2, 3,
+      "end of file inside '(' opened at line 1, column 21" },
     { "a { foo ) }", MC_ERR_SYNTAX, 1, 9, "unexpected ')'" },
     { "table t { { }", MC_ERR_SYNTAX, 1, 14, "end of file inside '{' opened at line 1, column 9" },
     { "table { }", MC_ERR_SYNTAX, 1, 7, "expected a name after 'table', found '{'" },

@@ -1,11 +1,10 @@
-#include <md5cine/mtr.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/mtr.h>
 
 #include "lex.h"
 
@@ -108,8 +107,7 @@ static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what)
     p->warned[p->num_warned].text = kw->text;
     p->warned[p->num_warned].len = kw->len;
     p->num_warned++;
-    mc_lex_warn(&p->lx, kw, MC_ERR_SYNTAX, "%s %s skipped", what,
-                mc_lex_describe(kw, d, sizeof d));
+    mc_lex_warn(&p->lx, kw, MC_ERR_SYNTAX, "%s %s skipped", what, mc_lex_describe(kw, d, sizeof d));
     return true;
 }
 
@@ -145,8 +143,7 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
     for (;;) {
         if (!mc_lex_peek(&p->lx, &t))
             return false;
-        if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}') ||
-            is_punct(&t, '{'))
+        if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}') || is_punct(&t, '{'))
             return true;
         mc_lex_next(&p->lx, &t);
         if (is_punct(&t, '(') && !skip_group(p, &t))
@@ -192,10 +189,9 @@ static char *canonical_dup(mtr_parser *p, const mc_token *t, const char *what, b
 {
     char buf[MC_LIMIT_NAME_LEN + 1];
 
-    if (t->len > MC_LIMIT_NAME_LEN ||
-        !fold_name(t->text, t->len, strip, buf, sizeof buf)) {
-        mc_lex_fail(&p->lx, t, MC_ERR_LIMIT, "%s is too long (%zu bytes, at most %d)", what,
-                    t->len, MC_LIMIT_NAME_LEN);
+    if (t->len > MC_LIMIT_NAME_LEN || !fold_name(t->text, t->len, strip, buf, sizeof buf)) {
+        mc_lex_fail(&p->lx, t, MC_ERR_LIMIT, "%s is too long (%zu bytes, at most %d)", what, t->len,
+                    MC_LIMIT_NAME_LEN);
         return NULL;
     }
     return mc_lex_strdup(&p->lx, &p->f->arena, buf, strlen(buf));
@@ -204,7 +200,7 @@ static char *canonical_dup(mtr_parser *p, const mc_token *t, const char *what, b
 typedef struct prog_func {
     const char *word;
     mc_mtr_prog_kind kind;
-    int progs;  /* image program arguments */
+    int progs;              /* image program arguments */
     int min_values, values; /* fewest and most numbers after them */
 } prog_func;
 
@@ -337,8 +333,7 @@ static bool gl_factor_of(mtr_parser *p, const mc_token *t, bool src, mc_blend_fa
         if (is_kw(t, GL_FACTORS[i].word)) {
             if (src ? !GL_FACTORS[i].src : !GL_FACTORS[i].dst)
                 return mc_lex_fail(&p->lx, t, MC_ERR_SYNTAX, "%s is not a %s blend factor",
-                                   mc_lex_describe(t, d, sizeof d),
-                                   src ? "source" : "destination");
+                                   mc_lex_describe(t, d, sizeof d), src ? "source" : "destination");
             *out = GL_FACTORS[i].f;
             return true;
         }
@@ -678,8 +673,7 @@ mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_p
     return st;
 }
 
-mc_status mc_mtr_load(const char *path, const mc_parse_opts *opts, mc_mtr_file *out,
-                      mc_error *err)
+mc_status mc_mtr_load(const char *path, const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
 {
     char *buf;
     size_t len;
@@ -708,15 +702,16 @@ const mc_mtr_decl *mc_mtr_find(const mc_mtr_file *file, const char *name)
 
 static size_t prog_text(const mc_mtr_prog *g, char *buf, size_t cap, size_t at)
 {
-    static const char *const names[] = { "", "heightmap", "addnormals", "smoothnormals", "add",
-                                         "scale", "invertAlpha", "invertColor", "makeIntensity",
-                                         "makeAlpha" };
+    static const char *const names[] = {
+        "",      "heightmap",   "addnormals",  "smoothnormals", "add",
+        "scale", "invertAlpha", "invertColor", "makeIntensity", "makeAlpha"
+    };
     int n;
 
-#define PUT(...)                                                                  \
-    do {                                                                          \
+#define PUT(...)                                                                             \
+    do {                                                                                     \
         n = snprintf(buf + (at < cap ? at : cap - 1), at < cap ? cap - at : 1, __VA_ARGS__); \
-        at += n > 0 ? (size_t)n : 0;                                              \
+        at += n > 0 ? (size_t)n : 0;                                                         \
     } while (0)
     if (g->kind == MC_PROG_IMAGE) {
         PUT("%s", g->name);
@@ -730,8 +725,8 @@ static size_t prog_text(const mc_mtr_prog *g, char *buf, size_t cap, size_t at)
     } else if (g->kind == MC_PROG_HEIGHTMAP) {
         PUT(", %g", (double)g->value[0]);
     } else if (g->kind == MC_PROG_SCALE) {
-        PUT(", %g, %g, %g, %g", (double)g->value[0], (double)g->value[1],
-            (double)g->value[2], (double)g->value[3]);
+        PUT(", %g, %g, %g, %g", (double)g->value[0], (double)g->value[1], (double)g->value[2],
+            (double)g->value[3]);
     }
     PUT(")");
 #undef PUT

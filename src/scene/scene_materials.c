@@ -1,9 +1,8 @@
 /* The materials of a scene's submeshes (material.h, "In a scene"). */
-#include <md5cine/material.h>
-
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/material.h>
 #include <md5cine/scene.h>
 #include <md5cine/vfs.h>
 
