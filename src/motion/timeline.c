@@ -177,7 +177,9 @@ int64_t mc_timeline_engine_ms(mc_rate fps, int64_t k)
     if (k < 0)
         k = 0;
     /* The tick count at real time k * den / num seconds, then its game time. */
-    return MC_ENGINE_TICK_MS * muldiv(k, 1000 * (int64_t)fps.den, MC_ENGINE_TICK_MS * (int64_t)fps.num);
+    int64_t ticks = muldiv(k, 1000 * (int64_t)fps.den, MC_ENGINE_TICK_MS * (int64_t)fps.num);
+
+    return ticks >= FAR_VALUE / MC_ENGINE_TICK_MS ? FAR_VALUE : MC_ENGINE_TICK_MS * ticks;
 }
 
 void mc_timeline_sample_ms(const mc_camera *cam, int64_t ms, mc_timeline_sample *out)
