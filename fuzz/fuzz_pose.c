@@ -272,7 +272,8 @@ static void check_sampling(const mc_mesh *mesh, const mc_anim *anim, buffers *b,
         mc_anim_frame_at_ms(anim, (int64_t)floor(t * 1000.0), opts.loop, &fp);
         FUZZ_REQUIRE(fp.frame0 >= 0 && fp.frame0 <= last && fp.frame1 >= 0 && fp.frame1 <= last);
         FUZZ_REQUIRE(last == 0 ? fp.frame1 == 0
-                               : fp.frame1 == fp.frame0 + 1 || (fp.frame0 == last && fp.frame1 == last));
+                               : fp.frame1 == fp.frame0 + 1 ||
+                                         (fp.frame0 == last && fp.frame1 == last));
         FUZZ_REQUIRE(fp.lerp >= 0.0f && fp.lerp < 1.0f);
         mc_pose_sample_frames(mesh, anim, b->map, &fp, opts.in_place, b->again);
     }

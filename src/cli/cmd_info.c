@@ -105,7 +105,8 @@ static void print_rate_json(mc_rate r)
         printf("%.6g,\"fpsRational\":\"%d/%d\"", (double)r.num / r.den, r.num, r.den);
 }
 
-static void print_shots(const mc_camera *c, mc_rate fps, mc_clock clock, int64_t count, bool json)
+static void print_shots(const mc_camera *c, mc_rate fps, mc_clock clock, int64_t count,
+                        bool json)
 {
     int64_t first = 0;
     bool any = false;
@@ -368,8 +369,8 @@ static const mc_arg_opt info_options[] = {
 
 static const mc_arg_spec info_spec = {
     .command = "info",
-    .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N] [--clock ideal|engine]\n"
-                "                    [--lenient]\n\n",
+    .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N]\n"
+                "                    [--clock ideal|engine] [--lenient]\n\n",
     .opts = info_options,
     .nopts = MC_ARG_COUNT(info_options),
     .min_pos = 1,
