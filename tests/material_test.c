@@ -687,6 +687,7 @@ static const char *IMP_MTR =
         "heightmap(models/monsters/imp/imp_h, 4))\n"
         "    specularmap models/monsters/imp/imp_s\n"
         "    { blend add\n map models/monsters/imp/imp_glow\n alphaTest 0.5 }\n"
+        "    { if ( parm7 > 0 )\n blend add\n map models/monsters/imp/imp_fx }\n"
         "}\n";
 
 static void resolves_a_material_from_an_archive_with_fallbacks(void)
@@ -721,7 +722,7 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
     EXPECT_EQ_INT(mc_material_set_count(set), 1);
     EXPECT_EQ_STR(mc_material_set_name(set, 0), "models/monsters/imp/imp");
-    EXPECT_EQ_INT(log.count, 1);
+    EXPECT_EQ_INT(log.count, 2); /* qer_editorimage, if */
     EXPECT_EQ_INT(log.first[0].line, 4);
     EXPECT_EQ_INT(log.first[0].col, 5);
     snprintf(path, sizeof path, "%s/pak000.pk4:materials/imp.mtr", base);
@@ -751,7 +752,7 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     /* imp_s is missing: _default, and the record says so. */
     EXPECT(m->specular.present && m->specular.fell_back);
     EXPECT_EQ_STR(m->specular.sources, "_default (missing models/monsters/imp/imp_s)");
-    ASSERT(m->num_layers == 1);
+    ASSERT(m->num_layers == 1); /* the stage under "if" is left out */
     EXPECT(m->layers[0].map.fell_back);
     EXPECT_EQ_INT(m->layers[0].blend.src, MC_BLEND_ONE);
     EXPECT_EQ_INT(m->layers[0].blend.dst, MC_BLEND_ONE);

@@ -153,6 +153,7 @@ static void warns_once_per_unknown_keyword(void)
     ASSERT(f.num_decls == 2);
     ASSERT(f.decls[0].num_stages == 2);
     EXPECT_EQ_INT(f.decls[0].stages[1].kind, MC_STAGE_DIFFUSE);
+    EXPECT(f.decls[0].stages[0].conditional && !f.decls[0].stages[1].conditional);
     ASSERT(f.decls[1].num_stages == 1);
     EXPECT_NEAR(f.decls[1].stages[0].color[0], 1.0, 0); /* an expression is not evaluated */
     /* qer_editorimage, description, scroll, if, sort, rgb (expression): one each. */

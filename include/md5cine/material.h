@@ -12,6 +12,9 @@
  *     ...), in file order, drawn after the lit layer with their own blend factors.
  *   - the switches: alphaTest, twoSided, translucent, noShadows, polygonOffset.
  *
+ * A stage with an `if` condition is left out: its conditions read entity and global parameters
+ * (parm7 > 0, ...) that a cut scene does not set, and with Doom's defaults (0) they are false.
+ *
  * Images are RGBA8 with row 0 = top (as Doom uploads them: t = 0 samples row 0). A normal map
  * holds a tangent-space unit vector per texel as RGB = n * 0.5 + 0.5, as Doom's `_local` images
  * and its heightmap program write them: x along +s (to the right), y along +t (down the

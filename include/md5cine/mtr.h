@@ -90,6 +90,7 @@ typedef struct mc_mtr_stage {
     float alpha_test;     /* has_alpha_test: 0..1 */
     bool has_alpha_test;
     float color[4];       /* 1 1 1 1 unless color/rgb/rgba set it */
+    bool conditional;     /* the stage has an `if` (not evaluated: see material.h) */
     int line, col;        /* the stage's '{', or the shorthand keyword */
 } mc_mtr_stage;
 

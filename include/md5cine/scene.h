@@ -2,7 +2,7 @@
  *
  *   md5scene 1                                    // required first: the format version (1)
  *   camera "cams/intro.md5camera"                 // required
- *   base "assets"                                 // optional: folder for implicit textures
+ *   base "assets"                                 // optional: implicit textures, materials
  *   frames 240                                    // optional: length of a one-frame camera
  *   output { width 1280 height 720 fps 24 background ( 0.05 0.05 0.08 ) }  // all optional
  *   actor "drone" {                               // any number; names are unique

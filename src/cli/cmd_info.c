@@ -274,7 +274,7 @@ static void print_mtr_decl_json(const mc_mtr_decl *d)
             printf("%.9g", (double)st->alpha_test);
         else
             printf("null");
-        printf("}");
+        printf(",\"conditional\":%s}", st->conditional ? "true" : "false");
     }
     printf("]}");
 }
@@ -299,7 +299,7 @@ static void print_mtr_decl_text(const mc_mtr_decl *d)
         printf(" map %s", st->map ? mc_mtr_prog_text(st->map, prog, sizeof prog) : "(none)");
         if (st->has_alpha_test)
             printf(", alphaTest %g", (double)st->alpha_test);
-        printf("\n");
+        printf("%s\n", st->conditional ? " (under 'if': left out)" : "");
     }
 }
 

@@ -479,6 +479,10 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
         } else if (is_kw(&t, "color") || is_kw(&t, "rgb") || is_kw(&t, "rgba")) {
             if (!parse_color(p, &t, s))
                 return false;
+        } else if (is_kw(&t, "if")) {
+            s->conditional = true;
+            if (!skip_keyword(p, &t))
+                return false;
         } else if (!skip_keyword(p, &t)) {
             return false;
         }

@@ -543,6 +543,8 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     for (int i = 0; i < decl->num_stages; i++) {
         const mc_mtr_stage *s = &decl->stages[i];
 
+        if (s->conditional)
+            continue;
         if (s->kind != MC_STAGE_COLOR && !lit[s->kind] && s->map)
             lit[s->kind] = s;
         else if (s->kind == MC_STAGE_COLOR && s->map)
@@ -561,7 +563,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
             const mc_mtr_stage *s = &decl->stages[i];
             mc_material_layer *l = &out->layers[out->num_layers];
 
-            if (s->kind != MC_STAGE_COLOR || !s->map)
+            if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
                 continue;
             st = fill_map(s->map, vfs, &l->map, err);
             if (st != MC_OK)
