@@ -1,4 +1,5 @@
 /* The JUnit XML form of a reference check (report.h): one test case per shot. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,22 @@ static void write_suite(FILE *to, const mc_report_info *info, const mc_shot_rang
     fputs("  </testsuite>\n</testsuites>\n", to);
 }
 
+/* Creates the folder path is in (mkdir -p). */
+static bool make_parent(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+
+    if (!slash || slash == path)
+        return true;
+    if ((size_t)(slash - path) >= sizeof dir) {
+        errno = ENAMETOOLONG;
+        return false;
+    }
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    return mc_mkdirs(dir);
+}
+
 mc_status mc_junit_write(const char *path, const mc_report_info *info, double seconds,
                          mc_error *err)
 {
@@ -161,6 +178,9 @@ mc_status mc_junit_write(const char *path, const mc_report_info *info, double se
 
     if (!path || !info || !info->check)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad JUnit call");
+    if (!make_parent(path))
+        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot create its folder: %s",
+                            strerror(errno));
     st = mc_report_groups(info, &groups, &n, err);
     if (st != MC_OK)
         return st;

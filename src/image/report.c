@@ -240,11 +240,20 @@ static mc_status name_folders(mc_report *r, const char *dir, mc_error *err)
 
 static mc_status make_tmp(mc_report *r, mc_error *err)
 {
+    const char *slash = strrchr(r->tmp, '/');
     struct stat sb;
 
     if (stat(r->dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) || !replaceable(r->dir)))
         return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0,
                             "exists and is not an md5cine report; not replaced");
+    if (slash && slash != r->tmp) { /* the parent folder, made as needed */
+        char parent[PATH_CAP];
+
+        snprintf(parent, sizeof parent, "%.*s", (int)(slash - r->tmp), r->tmp);
+        if (!mc_mkdirs(parent))
+            return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot create folder '%s': %s",
+                                parent, strerror(errno));
+    }
     remove_tree(r->tmp); /* a leftover of an earlier process with this id */
     if (mkdir(r->tmp, 0777) != 0)
         return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot create folder '%s': %s",

@@ -12,7 +12,7 @@ static const char css[] =
         "vertical-align:top;text-align:left}\n"
         "tr.fail td{background:#fff}th{background:#eee}\n"
         ".th{position:relative;display:inline-block;line-height:0}\n"
-        ".th img{display:block;width:min(22vw,320px);height:auto}\n"
+        ".th img{display:block;width:min(18vw,320px);height:auto}\n"
         "td.m{min-width:19em}\n"
         ".box{position:absolute;border:2px solid #0f0;box-sizing:border-box;"
         "outline:1px solid #000;pointer-events:none}\n"
