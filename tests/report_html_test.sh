@@ -152,6 +152,18 @@ check another_folder_is_refused [ "$rc" -eq 3 ]
 check another_folder_refusal_says_why grep -q "not an md5cine report" "$T/mine.err"
 check another_folder_is_kept bash -c "[ \"\$(cat '$T/mine/notes.txt')\" = keep ] && [ ! -e '$T/mine/index.html' ]"
 
+# ---- usage ---------------------------------------------------------------------------------
+"$M" render "$scene" -o "$T/x.mp4" --report "$T/u" >/dev/null 2>"$T/u1.err"
+rc=$?
+check report_without_reference_is_usage [ "$rc" -eq 2 ]
+check report_without_reference_says_why grep -q -- "--report needs --reference REF" "$T/u1.err"
+"$M" render "$scene" --reference "$T/ref" --update-reference --report "$T/u" >/dev/null \
+    2>"$T/u2.err"
+rc=$?
+check report_with_update_is_usage [ "$rc" -eq 2 ]
+check report_with_update_says_why grep -q -- "--update-reference" "$T/u2.err"
+check usage_errors_make_nothing bash -c "[ ! -e '$T/u' ] && [ ! -e '$T/x.mp4' ]"
+
 # ---- interrupted: the report is absent ------------------------------------------------------
 # compare of 91 frames decoded from an MP4 takes long enough for SIGTERM to come during the
 # check; if it came after, the report is whole. Either way no temporary is left.
