@@ -22,30 +22,34 @@ cp -r scenes/demo "$T/demo"
 sed -i '0,/drone\/forward.md5anim/s//drone\/idle.md5anim/' "$T/demo/demo.md5scene"
 "$M" render "$T/demo/demo.md5scene" --size "$SIZE" --frames "$FRAMES" -o "$T/ref/%05d.png" --quiet
 
-# best LABEL ARGS...: the least wall time of RUNS runs of 'md5cine compare REF NEW ARGS...'
+# best ARGS...: "WALL CPU" seconds, the least of RUNS runs of 'md5cine compare REF NEW ARGS...'
+# (CPU = user + system: steadier than wall time on a shared machine)
 best() {
-    local label=$1 b=
-    shift
+    local b="" r
     for _ in $(seq "$RUNS"); do
         rm -rf "$T/rep"
-        local t0 t1
-        t0=$(date +%s.%N)
-        "$M" compare "$T/ref" "$T/new" --quiet "$@" || [ $? -eq 1 ]
-        t1=$(date +%s.%N)
-        b=$(echo "$t0 $t1 ${b:-}" | awk '{ d = $2 - $1; if ($3 == "" || d < $3) d = d; else d = $3; print d }')
+        r=$( { /usr/bin/time -f '%e %U %S' "$M" compare "$T/ref" "$T/new" --quiet "$@" \
+               2>&1 >/dev/null; } | tail -n 1)
+        b=$(echo "$r ${b:-}" | awk '{ w = $1; c = $2 + $3
+            if ($4 != "" && $4 < w) w = $4; if ($5 != "" && $5 < c) c = $5; print w, c }')
     done
     echo "$b"
 }
 "$M" compare "$T/ref" "$T/new" --json >"$T/check.json" || true
 fails=$(python3 -c 'import json,sys; print(sum(not r["pass"] for r in json.load(open(sys.argv[1]))["frames"]))' "$T/check.json")
-plain=$(best plain)
-junit=$(best junit --junit "$T/j.xml")
-report=$(best report --report "$T/rep")
+read -r pw pc < <(best)
+read -r jw jc < <(best --junit "$T/j.xml")
+read -r rw rc < <(best --report "$T/rep")
 du=$(du -sk "$T/rep" 2>/dev/null | cut -f1)
 printf 'demo %s, frames %s: %s failing frames, %s cores, best of %s\n' "$SIZE" "$FRAMES" \
     "$fails" "$(nproc)" "$RUNS"
-printf '%-22s %8.3f s\n' "compare" "$plain" "compare --junit" "$junit" "compare --report" "$report"
-awk -v p="$plain" -v r="$report" -v j="$junit" -v n="$fails" -v kb="${du:-0}" 'BEGIN {
-    printf "%-22s %8.3f s  (%.1f ms per failing frame)\n", "report adds", r - p, n ? 1e3 * (r - p) / n : 0
-    printf "%-22s %8.3f s\n", "junit adds", j - p
-    printf "%-22s %8d KiB\n", "report size", kb }'
+awk -v pw="$pw" -v pc="$pc" -v jw="$jw" -v jc="$jc" -v rw="$rw" -v rc="$rc" -v n="$fails" \
+    -v kb="${du:-0}" 'BEGIN {
+    printf "%-18s %8s %8s\n", "", "wall s", "cpu s"
+    printf "%-18s %8.2f %8.2f\n", "compare", pw, pc
+    printf "%-18s %8.2f %8.2f\n", "compare --junit", jw, jc
+    printf "%-18s %8.2f %8.2f\n", "compare --report", rw, rc
+    printf "report adds        %8.2f %8.2f  (cpu %.0f ms per failing frame)\n", rw - pw, rc - pc,
+        n ? 1e3 * (rc - pc) / n : 0
+    printf "junit adds         %8.2f %8.2f\n", jw - pw, jc - pc
+    printf "report size        %8d KiB (%.0f KiB per failing frame)\n", kb, n ? kb / n : 0 }'

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <md5cine/fileio.h>
 #include <md5cine/image.h>
@@ -303,6 +304,69 @@ static void a_folder_that_is_not_a_report_is_refused(void)
     EXPECT_EQ_INT(leftovers(rep), 0);
 }
 
+/* Reference frames 0..3 grey 40, 00002.png replaced by bytes that are no PNG; the candidate's
+ * frame 0 is grey 90. Shot 1 is frames 0-1 (frame 0 fails), shot 2 frames 2-3 (frame 2 is
+ * unreadable): one failure, one error. */
+static void junit_counts_failures_and_errors_per_shot(void)
+{
+    char ref[4096], out[4096], p[4300];
+    uint8_t px[W * H * 4];
+    mc_refcheck_desc d = { 0 };
+    mc_refcheck *c = NULL;
+    mc_shot_range shots[2] = { { 1, 0, 1 }, { 2, 2, 3 } };
+    mc_report_info info = { 0 };
+    mc_error err;
+    char *xml;
+    FILE *f;
+
+    test_tmp_path(ref, sizeof ref, "junit_ref.v1");
+    test_tmp_path(out, sizeof out, "junit_out");
+    mc_mkdirs(ref);
+    flat(px, W, H, 40);
+    for (int k = 0; k < 4; k++) {
+        snprintf(p, sizeof p, "%s/%05d.png", ref, k);
+        ASSERT_OK(mc_png_write(p, px, W, H, W * 4, 0, &err), &err);
+    }
+    snprintf(p, sizeof p, "%s/00002.png", ref);
+    f = fopen(p, "wb");
+    ASSERT(f);
+    fputs("not a png", f);
+    fclose(f);
+    d.reference = ref;
+    d.width = W;
+    d.height = H;
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    for (int k = 0; k < 4; k++) {
+        mc_image_view v = { W, H, W * 4, px };
+
+        flat(px, W, H, k == 0 ? 90 : 40);
+        EXPECT_OK(mc_refcheck_frame(c, 0, &v, k, &err), &err);
+    }
+    snprintf(p, sizeof p, "%s/", ref); /* a trailing slash: the folder's own name */
+    info.title = p;
+    info.check = c;
+    info.shots = shots;
+    info.shot_count = 2;
+    snprintf(out + strlen(out), sizeof out - strlen(out), "/sub/j.xml");
+    ASSERT_OK(mc_junit_write(out, &info, 1.5, &err), &err);
+    {
+        size_t len;
+
+        ASSERT_OK(mc_read_file(out, &xml, &len, &err), &err);
+    }
+    snprintf(p, sizeof p, "<testcase name=\"shot 1 (frames 0-1)\" classname=\"md5cine.%ld-junit_ref\"",
+             (long)getpid());
+    EXPECT_CONTAINS(xml, p);
+    EXPECT_CONTAINS(xml, "<testsuites name=\"md5cine\" tests=\"2\" failures=\"1\" "
+                         "errors=\"1\" time=\"1.500\">");
+    EXPECT_CONTAINS(xml, "<failure message=\"1 of 2 frames differ\" type=\"failed\">frame 0: "
+                         "failed, max diff 50 at (0, 0), mean 50.000");
+    EXPECT_CONTAINS(xml, "<error message=\"1 of 2 frames differ\" type=\"unreadable\">frame 2:");
+    EXPECT_EQ_INT(count_of(xml, "<testcase "), 2);
+    free(xml);
+    mc_refcheck_release(c);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -313,6 +377,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_report_through_the_checker_has_one_row_per_failing_frame),
         TEST_ENTRY(a_report_released_unfinished_leaves_nothing),
         TEST_ENTRY(a_folder_that_is_not_a_report_is_refused),
+        TEST_ENTRY(junit_counts_failures_and_errors_per_shot),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

@@ -17,7 +17,7 @@ static const char css[] =
         ".box{position:absolute;border:2px solid #0f0;box-sizing:border-box;"
         "outline:1px solid #000;pointer-events:none}\n"
         ".wipe{position:relative;display:inline-block;line-height:0;max-width:100%}\n"
-        ".wipe img{display:block;max-width:100%}\n"
+        ".wipe img{display:block;max-width:100%;height:auto}\n"
         ".wipe img.a{position:absolute;left:0;top:0;clip-path:inset(0 50% 0 0)}\n"
         ".why{color:#a00;max-width:40em}.none{color:#888}\n"
         "dl{margin:0;display:grid;grid-template-columns:auto auto;column-gap:1em}"
