@@ -18,8 +18,9 @@
  * The page, in order: the counts; the failing frames (every row that did not pass, in frame
  * order, up to MC_REFCHECK_MAX_LISTED), each a <tr class="fail" data-frame="N"> with
  * thumbnails of the reference, the new frame and the signed heat map, the changed region drawn
- * on each (and given as numbers), the metrics and reasons, and a viewer that wipes (slider) or
- * flips between the reference and the new frame at full size; the per-shot summary (frames,
+ * on each (and given as numbers), the metrics and reasons, then (when it has a reference
+ * picture) a <tr class="more"> with a viewer that wipes (slider) or flips between the reference
+ * and the new frame at full size; the per-shot summary (frames,
  * passed, failed, worst PSNR and SSIM); the passing frames as ranges per shot. Once every
  * image has loaded or failed, the page's script sets data-images-total, data-images-loaded and
  * data-images-failed on <body>.

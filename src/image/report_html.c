@@ -149,9 +149,12 @@ static void failing_row(FILE *to, const mc_refcheck_row *row, const mc_shot_rang
         fputs("<td class=\"none\">-</td>", to);
     fputs("<td class=\"m\">", to);
     metrics(to, row, f);
-    if (f && f->has_ref)
-        viewer(to, f, w, h);
     fputs("</td></tr>\n", to);
+    if (f && f->has_ref) { /* the full-size viewer spans the table below its row */
+        fputs("<tr class=\"more\"><td colspan=\"7\">", to);
+        viewer(to, f, w, h);
+        fputs("</td></tr>\n", to);
+    }
 }
 
 static void failing_table(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
