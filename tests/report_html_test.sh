@@ -182,5 +182,21 @@ else
 fi
 check interrupted_compare_leaves_no_temporary [ -z "$(ls -A "$T" | grep '^\.rep2')" ]
 
+# The same for render: all 241 frames against a reference holding 78-90 (the others are
+# missing, each writing its pictures), SIGINT a second in.
+"$M" render "$scene" --size 640x360 --reference "$T/ref" --report "$T/rep3" --quiet \
+    >/dev/null 2>"$T/int3.err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" -eq 130 ]; then
+    check interrupted_render_leaves_no_report [ ! -e "$T/rep3" ]
+else
+    check finished_render_report_is_whole [ -f "$T/rep3/index.html" ]
+fi
+check interrupted_render_leaves_no_temporary [ -z "$(ls -A "$T" | grep '^\.rep3')" ]
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
