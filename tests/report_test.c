@@ -136,7 +136,7 @@ static void heat_map_is_red_brighter_blue_darker_magenta_hue(void)
 
 static bool exists(const char *dir, const char *name)
 {
-    char p[4300];
+    char p[4400];
     struct stat sb;
 
     snprintf(p, sizeof p, "%s/%s", dir, name);
@@ -367,6 +367,34 @@ static void junit_counts_failures_and_errors_per_shot(void)
     mc_refcheck_release(c);
 }
 
+/* 1001 failing frames given: the first 1000 get pictures, the last none. The temporary
+ * folder is "<parent>/.<name>.<pid>.tmp" (report.h). */
+static void pictures_stop_at_the_listed_limit(void)
+{
+    char rep[4096], tmp[4300];
+    uint8_t px[4 * 2 * 4];
+    mc_report_desc rd = { 0 };
+    mc_report *r = NULL;
+    mc_error err;
+    const char *slash;
+
+    test_tmp_path(rep, sizeof rep, "report_limit");
+    slash = strrchr(rep, '/');
+    snprintf(tmp, sizeof tmp, "%.*s/.%s.%ld.tmp", (int)(slash - rep), rep, slash + 1,
+             (long)getpid());
+    flat(px, 4, 2, 9);
+    rd.dir = rep;
+    rd.width = 4;
+    rd.height = 2;
+    ASSERT_OK(mc_report_open(&rd, &r, &err), &err);
+    for (int k = 0; k <= MC_REFCHECK_MAX_LISTED; k++)
+        EXPECT_OK(mc_report_frame(r, 0, k, NULL, 0, px, 16, 4, &err), &err);
+    EXPECT(exists(tmp, "new_00999.png") && exists(tmp, "tnew_00999.png"));
+    EXPECT(!exists(tmp, "new_01000.png") && !exists(tmp, "tnew_01000.png"));
+    mc_report_release(r);
+    EXPECT(!exists(tmp, "."));
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -378,6 +406,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_report_released_unfinished_leaves_nothing),
         TEST_ENTRY(a_folder_that_is_not_a_report_is_refused),
         TEST_ENTRY(junit_counts_failures_and_errors_per_shot),
+        TEST_ENTRY(pictures_stop_at_the_listed_limit),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

@@ -27,7 +27,9 @@
  *
  * Files per failing frame k (%05lld): ref_k.png, new_k.png (full size), tref_k.png, tnew_k.png,
  * heat_k.png (thumbnails, at most thumb_width wide, box-filtered). A frame with no reference
- * picture (missing, unreadable, another size) has only new_k.png and tnew_k.png.
+ * picture (missing, unreadable, another size) has only new_k.png and tnew_k.png. Only the first
+ * MC_REFCHECK_MAX_LISTED frames given get pictures (the page lists no more), so a check where
+ * every frame fails writes a bounded report.
  *
  * Changed region (mc_report_change_box): the bounding box of the pixels whose largest channel
  * difference exceeds the threshold (those counted in the check's "over" share); when none does,

@@ -34,6 +34,7 @@ struct mc_report {
     bool finished; /* the folder is DIR now */
     bool tmp_made;
     pthread_mutex_t lock; /* the list below */
+    size_t taken; /* frames given pictures (at most MC_REFCHECK_MAX_LISTED) */
     rp_frame *frames;
     size_t num_frames, cap_frames;
 };
@@ -378,9 +379,16 @@ mc_status mc_report_frame(mc_report *r, int thread, mc_frame_no k, const uint8_t
     rp_frame f = { k, ref != NULL, { 0, 0, -1, -1 } };
     rp_thread *t;
     mc_status st;
+    bool full;
 
     if (thread < 0 || thread >= r->threads || !cand || r->finished)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad report call");
+    pthread_mutex_lock(&r->lock);
+    full = r->taken >= MC_REFCHECK_MAX_LISTED;
+    r->taken += !full;
+    pthread_mutex_unlock(&r->lock);
+    if (full)
+        return MC_OK;
     t = &r->t[thread];
     st = save(r, t, "new", k, cand, cand_stride, w, h, err);
     thumbnail(cand, cand_stride, w, h, t->tnew, r->tw, r->th);
