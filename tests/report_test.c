@@ -354,7 +354,8 @@ static void junit_counts_failures_and_errors_per_shot(void)
 
         ASSERT_OK(mc_read_file(out, &xml, &len, &err), &err);
     }
-    snprintf(p, sizeof p, "<testcase name=\"shot 1 (frames 0-1)\" classname=\"md5cine.%ld-junit_ref\"",
+    snprintf(p, sizeof p,
+             "<testcase name=\"shot 1 (frames 0-1)\" classname=\"md5cine.%ld-junit_ref\"",
              (long)getpid());
     EXPECT_CONTAINS(xml, p);
     EXPECT_CONTAINS(xml, "<testsuites name=\"md5cine\" tests=\"2\" failures=\"1\" "
