@@ -39,8 +39,7 @@ typedef struct group_count {
     bool kinds[5]; /* mc_refcheck_kind present among the bad frames */
 } group_count;
 
-static void count_group(const mc_report_info *info, const mc_shot_range *groups, size_t n,
-                        size_t g, group_count *c)
+static void count_group(const mc_report_info *info, const size_t *rg, size_t g, group_count *c)
 {
     size_t rows = mc_refcheck_row_count(info->check);
 
@@ -48,7 +47,7 @@ static void count_group(const mc_report_info *info, const mc_shot_range *groups,
     for (size_t i = 0; i < rows; i++) {
         const mc_refcheck_row *row = mc_refcheck_row_at(info->check, i);
 
-        if (mc_rp_group_of(groups, n, row->frame) != g)
+        if (rg[i] != g)
             continue;
         c->frames++;
         if (row->kind != MC_REFCHECK_PASSED && (unsigned)row->kind < 5) {
@@ -78,7 +77,7 @@ static void frame_line(FILE *to, const mc_refcheck_row *row)
 }
 
 static void testcase(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
-                     size_t n, size_t g, const char *cls)
+                     const size_t *rg, size_t g, const char *cls)
 {
     size_t rows = mc_refcheck_row_count(info->check);
     const char *element;
@@ -86,7 +85,7 @@ static void testcase(FILE *to, const mc_report_info *info, const mc_shot_range *
     char name[96];
     bool first = true;
 
-    count_group(info, groups, n, g, &c);
+    count_group(info, rg, g, &c);
     mc_rp_group_name(&groups[g], info->shot_count > 0, name, sizeof name);
     fprintf(to, "    <testcase name=\"%s\" classname=\"md5cine.%s\"", name, cls);
     if (c.bad == 0) {
@@ -106,14 +105,14 @@ static void testcase(FILE *to, const mc_report_info *info, const mc_shot_range *
     for (size_t i = 0; i < rows; i++) {
         const mc_refcheck_row *row = mc_refcheck_row_at(info->check, i);
 
-        if (row->kind != MC_REFCHECK_PASSED && mc_rp_group_of(groups, n, row->frame) == g)
+        if (row->kind != MC_REFCHECK_PASSED && rg[i] == g)
             frame_line(to, row);
     }
     fprintf(to, "</%s>\n    </testcase>\n", element);
 }
 
 static void write_suite(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
-                        size_t n, double seconds)
+                        size_t n, const size_t *rg, double seconds)
 {
     size_t failures = 0, errors = 0;
     char cls[128];
@@ -122,7 +121,7 @@ static void write_suite(FILE *to, const mc_report_info *info, const mc_shot_rang
     for (size_t g = 0; g < n; g++) {
         group_count c;
 
-        count_group(info, groups, n, g, &c);
+        count_group(info, rg, g, &c);
         errors += c.bad > 0 && c.kinds[MC_REFCHECK_UNREADABLE];
         failures += c.bad > 0 && !c.kinds[MC_REFCHECK_UNREADABLE];
     }
@@ -148,7 +147,7 @@ static void write_suite(FILE *to, const mc_report_info *info, const mc_shot_rang
     }
     fputs("    </properties>\n", to);
     for (size_t g = 0; g < n; g++)
-        testcase(to, info, groups, n, g, cls);
+        testcase(to, info, groups, rg, g, cls);
     fputs("  </testsuite>\n</testsuites>\n", to);
 }
 
@@ -172,7 +171,7 @@ mc_status mc_junit_write(const char *path, const mc_report_info *info, double se
                          mc_error *err)
 {
     mc_shot_range *groups;
-    size_t n;
+    size_t n, *rg;
     mc_outfile out;
     mc_status st;
 
@@ -184,11 +183,14 @@ mc_status mc_junit_write(const char *path, const mc_report_info *info, double se
     st = mc_report_groups(info, &groups, &n, err);
     if (st != MC_OK)
         return st;
-    st = mc_outfile_begin(&out, path, MC_OUTFILE_STREAM, err);
+    rg = mc_rp_row_groups(info, groups, n);
+    st = rg ? mc_outfile_begin(&out, path, MC_OUTFILE_STREAM, err)
+            : mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     if (st == MC_OK) {
-        write_suite(out.fp, info, groups, n, seconds);
+        write_suite(out.fp, info, groups, n, rg, seconds);
         st = mc_outfile_commit(&out, err);
     }
     free(groups);
+    free(rg);
     return st;
 }

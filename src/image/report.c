@@ -459,6 +459,16 @@ size_t mc_rp_group_of(const mc_shot_range *groups, size_t n, mc_frame_no k)
     return other;
 }
 
+size_t *mc_rp_row_groups(const mc_report_info *info, const mc_shot_range *groups, size_t n)
+{
+    size_t rows = mc_refcheck_row_count(info->check);
+    size_t *rg = malloc((rows ? rows : 1) * sizeof *rg);
+
+    for (size_t i = 0; rg && i < rows; i++)
+        rg[i] = mc_rp_group_of(groups, n, mc_refcheck_row_at(info->check, i)->frame);
+    return rg;
+}
+
 void mc_rp_group_name(const mc_shot_range *g, bool shots_known, char *buf, size_t cap)
 {
     if (g->number > 0)
@@ -553,19 +563,29 @@ static mc_status write_page(mc_report *r, const mc_report_info *info, mc_error *
     bool bad;
     mc_status st = mc_report_groups(info, &groups, &ngroups, err);
 
+    size_t *rg;
+
     if (st != MC_OK)
         return st;
+    rg = mc_rp_row_groups(info, groups, ngroups);
+    if (!rg) {
+        free(groups);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
     qsort(r->frames, r->num_frames, sizeof *r->frames, cmp_frame);
     snprintf(path, sizeof path, "%s/index.html", r->tmp);
     fp = fopen(path, "wb");
     if (!fp) {
         free(groups);
+        free(rg);
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot create: %s", strerror(errno));
     }
-    mc_rp_write_html(fp, info, groups, ngroups, r->frames, r->num_frames, r->width, r->height);
+    mc_rp_write_html(fp, info, groups, ngroups, rg, r->frames, r->num_frames, r->width,
+                     r->height);
     bad = ferror(fp) != 0;
     bad = fclose(fp) != 0 || bad;
     free(groups);
+    free(rg);
     if (bad)
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
     return MC_OK;

@@ -158,8 +158,8 @@ static void failing_row(FILE *to, const mc_refcheck_row *row, const mc_shot_rang
 }
 
 static void failing_table(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
-                          size_t ngroups, const mc_rp_frame *frames, size_t nframes, int w,
-                          int h)
+                          size_t ngroups, const size_t *rg, const mc_rp_frame *frames,
+                          size_t nframes, int w, int h)
 {
     size_t rows = mc_refcheck_row_count(info->check), listed = 0, bad = 0;
 
@@ -183,7 +183,7 @@ static void failing_table(FILE *to, const mc_report_info *info, const mc_shot_ra
 
         if (row->kind == MC_REFCHECK_PASSED)
             continue;
-        gi = mc_rp_group_of(groups, ngroups, row->frame);
+        gi = rg[i];
         failing_row(to, row, gi < ngroups ? &groups[gi] : NULL,
                     find_frame(frames, nframes, row->frame), w, h);
         listed++;
@@ -194,7 +194,7 @@ static void failing_table(FILE *to, const mc_report_info *info, const mc_shot_ra
 }
 
 static void shot_table(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
-                       size_t ngroups)
+                       size_t ngroups, const size_t *rg)
 {
     size_t rows = mc_refcheck_row_count(info->check);
 
@@ -210,7 +210,7 @@ static void shot_table(FILE *to, const mc_report_info *info, const mc_shot_range
         for (size_t i = 0; i < rows; i++) {
             const mc_refcheck_row *row = mc_refcheck_row_at(info->check, i);
 
-            if (mc_rp_group_of(groups, ngroups, row->frame) != g)
+            if (rg[i] != g)
                 continue;
             n++;
             passed += row->kind == MC_REFCHECK_PASSED;
@@ -244,7 +244,7 @@ static void shot_table(FILE *to, const mc_report_info *info, const mc_shot_range
 
 /* The passing frames of each group as ranges of consecutive numbers. */
 static void passing_list(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
-                         size_t ngroups, size_t passed)
+                         size_t ngroups, const size_t *rg, size_t passed)
 {
     size_t rows = mc_refcheck_row_count(info->check);
 
@@ -258,8 +258,7 @@ static void passing_list(FILE *to, const mc_report_info *info, const mc_shot_ran
         mc_rp_group_name(&groups[g], info->shot_count > 0, name, sizeof name);
         for (size_t i = 0; i <= rows; i++) {
             const mc_refcheck_row *row = i < rows ? mc_refcheck_row_at(info->check, i) : NULL;
-            bool take = row && row->kind == MC_REFCHECK_PASSED &&
-                        mc_rp_group_of(groups, ngroups, row->frame) == g;
+            bool take = row && row->kind == MC_REFCHECK_PASSED && rg[i] == g;
 
             if (open && (!take || row->frame != prev + 1)) {
                 fprintf(to, start == prev ? "%s<span class=\"pass\">%lld" : "%s<span "
@@ -285,8 +284,8 @@ static void passing_list(FILE *to, const mc_report_info *info, const mc_shot_ran
 }
 
 void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
-                      size_t ngroups, const mc_rp_frame *frames, size_t nframes, int width,
-                      int height)
+                      size_t ngroups, const size_t *rg, const mc_rp_frame *frames,
+                      size_t nframes, int width, int height)
 {
     mc_refcheck_summary s;
     mc_compare_opts l;
@@ -319,8 +318,8 @@ void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range 
             s.failed ? "bad" : "good", (long long)s.failed, (long long)s.missing,
             (long long)s.unreadable, l.lossy ? "lossy" : "lossless", l.threshold,
             100.0 * l.max_failing_share, l.max_diff_limit, l.min_ssim, l.min_psnr);
-    failing_table(to, info, groups, ngroups, frames, nframes, width, height);
-    shot_table(to, info, groups, ngroups);
-    passing_list(to, info, groups, ngroups, (size_t)s.passed);
+    failing_table(to, info, groups, ngroups, rg, frames, nframes, width, height);
+    shot_table(to, info, groups, ngroups, rg);
+    passing_list(to, info, groups, ngroups, rg, (size_t)s.passed);
     fprintf(to, "<script>\n%s</script>\n</body></html>\n", script);
 }
