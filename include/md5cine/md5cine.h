@@ -34,5 +34,6 @@
 #include <md5cine/vfs.h>
 #include <md5cine/compare.h>
 #include <md5cine/refcheck.h>
+#include <md5cine/report.h>
 
 #endif
