@@ -16,9 +16,12 @@ if [ "${1:-}" = "--test" ]; then
     # assimp: the independent implementation the pose tests agree with; ffmpeg: the command line
     # (ffmpeg, ffprobe) the video tests cross-check with; imagemagick (convert, identify) and
     # python3: pixel and JSON checks in the command-line tests and tests/install_check.sh; file:
-    # reads a crafted PNG's header independently;
+    # reads a crafted PNG's header independently; chromium: opens the --report HTML page
+    # headless (DOM dump, screenshot); libxml2-utils (xmllint): validates --junit against the
+    # schema in tests/data/junit/;
     # clang + its runtime: the libFuzzer targets (-DMC_FUZZ=ON).
-    packages+=(libassimp-dev ffmpeg imagemagick python3 file clang libclang-rt-14-dev)
+    packages+=(libassimp-dev ffmpeg imagemagick python3 file chromium libxml2-utils clang
+               libclang-rt-14-dev)
 fi
 
 missing=()

@@ -12,16 +12,19 @@
  *     ...), in file order, drawn after the lit layer with their own blend factors.
  *   - the switches: alphaTest, twoSided, translucent, noShadows, polygonOffset.
  *
+ * A stage with an `if` condition is left out: its conditions read entity and global parameters
+ * (parm7 > 0, ...) that a cut scene does not set, and with Doom's defaults (0) they are false.
+ *
  * Images are RGBA8 with row 0 = top (as Doom uploads them: t = 0 samples row 0). A normal map
  * holds a tangent-space unit vector per texel as RGB = n * 0.5 + 0.5, as Doom's `_local` images
- * and its heightmap program write them: x grows with s (to the right), y grows towards row 0
- * (up the picture), z out of the surface; flat is (128, 128, 255). A normal map's alpha is 255
- * unless the program sets it.
+ * and its heightmap program write them: x along +s (to the right), y along +t (down the
+ * picture, towards the last row: a height rising down the picture gives green < 128), z out
+ * of the surface -- the frame of Doom's per-vertex tangents (first along +s, second along +t);
+ * flat is (128, 128, 255). A normal map's alpha is 255 unless the program sets it.
  *
  * Missing images: an image file the VFS does not hold is replaced by the built-in `_default`
  * image (below) and the map records the fallback, so a report can name every image that was
- * missing. A map the material does not name at all has
- * present == false and no pixels: then the renderer uses its own stand-in -- white for a
+ * missing. A map the material does not name at all has present == false and no pixels: then the renderer uses its own stand-in -- white for a
  * diffuse map, flat (128,128,255) for a normal map, black for a specular map -- exactly as
  * Doom's interaction does with _white/_flat/_black.
  *
@@ -33,8 +36,8 @@
  *
  * Ownership: mc_material_resolve fills a caller-provided mc_material whose strings and pixels
  * it owns; mc_material_release frees them. A mc_material_set (mc_material_set_load) owns its
- * materials. Nothing here keeps a reference to the VFS or the parsed .mtr text after a call
- * returns. */
+ * materials and the parsed files, and reads through its VFS, which must outlive it. A resolved
+ * mc_material refers to nothing outside itself. */
 #ifndef MC_MATERIAL_H
 #define MC_MATERIAL_H
 
@@ -92,7 +95,7 @@ typedef struct mc_material_map {
 typedef struct mc_material_layer {
     mc_material_map map; /* always present */
     mc_blend blend;
-    float alpha_test;    /* 0: off; else discard where the map's alpha / 255 < value */
+    float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
     float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
                             literal numbers are kept; 1 1 1 1 when none */
 } mc_material_layer;
@@ -113,8 +116,10 @@ typedef struct mc_material {
     int num_layers;
     mc_material_layer *layers; /* unlit stages in file order */
 
-    float alpha_test;     /* 0: off; else discard where diffuse alpha / 255 < value. From the
-                             diffuse stage's alphaTest or, failing that, the global one */
+    float alpha_test;     /* 0: off; else keep only the fragments whose diffuse alpha / 255 is
+                             above it (Doom's glAlphaFunc(GL_GREATER, value)). From the diffuse
+                             stage's alphaTest or, failing that, the global one; a file's
+                             "alphaTest 0" reads as off */
     bool two_sided;       /* `twoSided`: no face culling */
     bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
     bool no_shadows;      /* `noShadows` */

@@ -9,7 +9,7 @@
  *       translucent
  *       noShadows
  *       diffusemap  models/monsters/imp/imp_d      // the three shorthands of a lit stage
- *       bumpmap     addnormals(models/monsters/imp/imp_local, heightmap(models/monsters/imp/imp_h, 4))
+ *       bumpmap     addnormals(models/imp/imp_local, heightmap(models/imp/imp_h, 4))
  *       specularmap models/monsters/imp/imp_s
  *       {                                          // a stage
  *           blend add                              // diffusemap|bumpmap|specularmap|add|filter|
@@ -32,11 +32,11 @@
  *
  * Everything else Doom knows (qer_editorimage, description, sort, deform, scroll, if, ...) is
  * skipped with one warning per keyword per file, through opts->warn (MC_ERR_SYNTAX, at its
- * first use): the keyword, the rest of its line, and any ( ... ) or { ... } group that starts
- * on that line. Other declaration types at the top level (skin, particle, ...) are skipped the
- * same way, with their bodies. The lexer is the shared one (lex.h) with ',' '*' '+' '-' '%'
- * '<' '>' '=' '!' '&' '|' '[' ']' as punctuation. Errors name file:line:col of the offending
- * token: a missing '{' or '}', a bad blend word, a malformed image program, a value out of
+ * first use): the keyword, the rest of its line, and any ( ... ) group that starts on that
+ * line (a '{' there opens a stage). Other declaration types at the top level (skin,
+ * particle, ...) are skipped with their bodies, one warning per type. The lexer is the shared
+ * one (lex.h) with ',' '*' '+' '-' '%' '<' '>' '=' '!' '&' '|' '[' ']' as punctuation.
+ * Errors name file:line:col of the offending token: a missing '{' or '}', a bad blend word, a malformed image program, a value out of
  * range (alphaTest outside 0..1), two declarations of one name in a file (the first one wins
  * in Doom; in one file it is a mistake), more than MC_LIMIT_MTR_DECLS declarations or
  * MC_LIMIT_MTR_STAGES stages, image programs nested deeper than MC_LIMIT_MTR_PROG_DEPTH. */
@@ -90,6 +90,7 @@ typedef struct mc_mtr_stage {
     float alpha_test;     /* has_alpha_test: 0..1 */
     bool has_alpha_test;
     float color[4];       /* 1 1 1 1 unless color/rgb/rgba set it */
+    bool conditional;     /* the stage has an `if` (not evaluated: see material.h) */
     int line, col;        /* the stage's '{', or the shorthand keyword */
 } mc_mtr_stage;
 

@@ -16,6 +16,7 @@
 #include <md5cine/image.h>
 #include <md5cine/refcheck.h>
 #include <md5cine/render.h>
+#include <md5cine/report.h>
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/view.h>
@@ -47,6 +48,7 @@ typedef struct mc_render_opts {
     mc_png_pattern pattern; /* when out_kind is MC_OUT_PNG */
     int width, height;      /* 0: the scene's, else the default */
     mc_rate fps;            /* { 0, 0 }: the scene's, else the camera's */
+    mc_clock clock;         /* --clock ideal|engine */
     bool has_frames;
     int64_t first, last; /* --frames, inclusive output numbers */
     int crf;             /* 0: the encoder's default */
@@ -64,6 +66,8 @@ typedef struct mc_render_opts {
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
     bool update_reference;
     bool json; /* --json: the reference check as one JSON object */
+    const char *report_dir; /* --report DIR: the HTML review page (report.h) */
+    const char *junit;      /* --junit FILE: the check as JUnit XML */
 } mc_render_opts;
 
 /* The GL facts of a renderer as JSON members ("backend":...,"samples":N, no braces), as doctor

@@ -1,11 +1,10 @@
-#include <md5cine/mtr.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/mtr.h>
 
 #include "lex.h"
 
@@ -108,12 +107,12 @@ static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what)
     p->warned[p->num_warned].text = kw->text;
     p->warned[p->num_warned].len = kw->len;
     p->num_warned++;
-    mc_lex_warn(&p->lx, kw, MC_ERR_SYNTAX, "%s %s skipped", what,
-                mc_lex_describe(kw, d, sizeof d));
+    mc_lex_warn(&p->lx, kw, MC_ERR_SYNTAX, "%s %s skipped", what, mc_lex_describe(kw, d, sizeof d));
     return true;
 }
 
-/* Skips a ( ... ) or { ... } group whose opening token open was just read. */
+/* Skips a ( ... ) or { ... } group whose opening token open was just read (only brackets of
+ * its own kind are counted). */
 static bool skip_group(mtr_parser *p, const mc_token *open)
 {
     int depth = 1;
@@ -127,16 +126,16 @@ static bool skip_group(mtr_parser *p, const mc_token *open)
             return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
                                "end of file inside %s opened at line %d, column %d",
                                mc_lex_describe(open, d, sizeof d), open->line, open->col);
-        if (is_punct(&t, '(') || is_punct(&t, '{'))
+        if (is_punct(&t, open->text[0]))
             depth++;
-        else if (is_punct(&t, ')') || is_punct(&t, '}'))
+        else if (is_punct(&t, open->text[0] == '(' ? ')' : '}'))
             depth--;
     }
     return true;
 }
 
-/* Skips what follows keyword kw on its line (with the groups that start there), stopping before
- * a '}' that closes the enclosing block. */
+/* Skips what follows keyword kw on its line (with the ( ... ) groups that start there),
+ * stopping before a '{' (a stage) or a '}' (the end of the enclosing block). */
 static bool skip_rest(mtr_parser *p, const mc_token *kw)
 {
     mc_token t;
@@ -144,10 +143,10 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
     for (;;) {
         if (!mc_lex_peek(&p->lx, &t))
             return false;
-        if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}'))
+        if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}') || is_punct(&t, '{'))
             return true;
         mc_lex_next(&p->lx, &t);
-        if ((is_punct(&t, '(') || is_punct(&t, '{')) && !skip_group(p, &t))
+        if (is_punct(&t, '(') && !skip_group(p, &t))
             return false;
         if (is_punct(&t, ')'))
             return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "unexpected ')'");
@@ -190,10 +189,9 @@ static char *canonical_dup(mtr_parser *p, const mc_token *t, const char *what, b
 {
     char buf[MC_LIMIT_NAME_LEN + 1];
 
-    if (t->len > MC_LIMIT_NAME_LEN ||
-        !fold_name(t->text, t->len, strip, buf, sizeof buf)) {
-        mc_lex_fail(&p->lx, t, MC_ERR_LIMIT, "%s is too long (%zu bytes, at most %d)", what,
-                    t->len, MC_LIMIT_NAME_LEN);
+    if (t->len > MC_LIMIT_NAME_LEN || !fold_name(t->text, t->len, strip, buf, sizeof buf)) {
+        mc_lex_fail(&p->lx, t, MC_ERR_LIMIT, "%s is too long (%zu bytes, at most %d)", what, t->len,
+                    MC_LIMIT_NAME_LEN);
         return NULL;
     }
     return mc_lex_strdup(&p->lx, &p->f->arena, buf, strlen(buf));
@@ -202,7 +200,7 @@ static char *canonical_dup(mtr_parser *p, const mc_token *t, const char *what, b
 typedef struct prog_func {
     const char *word;
     mc_mtr_prog_kind kind;
-    int progs;  /* image program arguments */
+    int progs;              /* image program arguments */
     int min_values, values; /* fewest and most numbers after them */
 } prog_func;
 
@@ -335,8 +333,7 @@ static bool gl_factor_of(mtr_parser *p, const mc_token *t, bool src, mc_blend_fa
         if (is_kw(t, GL_FACTORS[i].word)) {
             if (src ? !GL_FACTORS[i].src : !GL_FACTORS[i].dst)
                 return mc_lex_fail(&p->lx, t, MC_ERR_SYNTAX, "%s is not a %s blend factor",
-                                   mc_lex_describe(t, d, sizeof d),
-                                   src ? "source" : "destination");
+                                   mc_lex_describe(t, d, sizeof d), src ? "source" : "destination");
             *out = GL_FACTORS[i].f;
             return true;
         }
@@ -481,6 +478,10 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
                 return false;
         } else if (is_kw(&t, "color") || is_kw(&t, "rgb") || is_kw(&t, "rgba")) {
             if (!parse_color(p, &t, s))
+                return false;
+        } else if (is_kw(&t, "if")) {
+            s->conditional = true;
+            if (!skip_keyword(p, &t))
                 return false;
         } else if (!skip_keyword(p, &t)) {
             return false;
@@ -676,8 +677,7 @@ mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_p
     return st;
 }
 
-mc_status mc_mtr_load(const char *path, const mc_parse_opts *opts, mc_mtr_file *out,
-                      mc_error *err)
+mc_status mc_mtr_load(const char *path, const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
 {
     char *buf;
     size_t len;
@@ -706,15 +706,16 @@ const mc_mtr_decl *mc_mtr_find(const mc_mtr_file *file, const char *name)
 
 static size_t prog_text(const mc_mtr_prog *g, char *buf, size_t cap, size_t at)
 {
-    static const char *const names[] = { "", "heightmap", "addnormals", "smoothnormals", "add",
-                                         "scale", "invertAlpha", "invertColor", "makeIntensity",
-                                         "makeAlpha" };
+    static const char *const names[] = {
+        "",      "heightmap",   "addnormals",  "smoothnormals", "add",
+        "scale", "invertAlpha", "invertColor", "makeIntensity", "makeAlpha"
+    };
     int n;
 
-#define PUT(...)                                                                  \
-    do {                                                                          \
+#define PUT(...)                                                                             \
+    do {                                                                                     \
         n = snprintf(buf + (at < cap ? at : cap - 1), at < cap ? cap - at : 1, __VA_ARGS__); \
-        at += n > 0 ? (size_t)n : 0;                                              \
+        at += n > 0 ? (size_t)n : 0;                                                         \
     } while (0)
     if (g->kind == MC_PROG_IMAGE) {
         PUT("%s", g->name);
@@ -728,8 +729,8 @@ static size_t prog_text(const mc_mtr_prog *g, char *buf, size_t cap, size_t at)
     } else if (g->kind == MC_PROG_HEIGHTMAP) {
         PUT(", %g", (double)g->value[0]);
     } else if (g->kind == MC_PROG_SCALE) {
-        PUT(", %g, %g, %g, %g", (double)g->value[0], (double)g->value[1],
-            (double)g->value[2], (double)g->value[3]);
+        PUT(", %g, %g, %g, %g", (double)g->value[0], (double)g->value[1], (double)g->value[2],
+            (double)g->value[3]);
     }
     PUT(")");
 #undef PUT

@@ -1,9 +1,9 @@
 /* The strict TGA reader of image.h (mc_tga_decode): pure byte decoding, no library. */
-#include <md5cine/image.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <md5cine/image.h>
 
 #define TGA_HEADER 18
 
@@ -53,8 +53,8 @@ mc_status mc_tga_decode(const void *data, size_t len, const char *name, mc_image
     hgt = h[14] | h[15] << 8;
     bpp = h[16];
     if ((type == 2 || type == 10) ? bpp != 24 && bpp != 32 : bpp != 8) {
-        snprintf(reason, sizeof reason, "unsupported %d bits per pixel for TGA image type %d",
-                 bpp, type);
+        snprintf(reason, sizeof reason, "unsupported %d bits per pixel for TGA image type %d", bpp,
+                 type);
         return bad(err, name, reason);
     }
     if (h[17] & 0x10)

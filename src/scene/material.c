@@ -1,6 +1,4 @@
 /* Image programs and material resolution (material.h). */
-#include <md5cine/material.h>
-
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <md5cine/material.h>
 #include <md5cine/mtr.h>
 #include <md5cine/vfs.h>
 
@@ -488,8 +487,7 @@ static void map_release(mc_material_map *m)
     memset(m, 0, sizeof *m);
 }
 
-static mc_status fill_map(const mc_mtr_prog *prog, mc_vfs *vfs, mc_material_map *m,
-                          mc_error *err)
+static mc_status fill_map(const mc_mtr_prog *prog, mc_vfs *vfs, mc_material_map *m, mc_error *err)
 {
     char text[1024];
     mc_status st;
@@ -545,6 +543,8 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     for (int i = 0; i < decl->num_stages; i++) {
         const mc_mtr_stage *s = &decl->stages[i];
 
+        if (s->conditional)
+            continue;
         if (s->kind != MC_STAGE_COLOR && !lit[s->kind] && s->map)
             lit[s->kind] = s;
         else if (s->kind == MC_STAGE_COLOR && s->map)
@@ -563,7 +563,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
             const mc_mtr_stage *s = &decl->stages[i];
             mc_material_layer *l = &out->layers[out->num_layers];
 
-            if (s->kind != MC_STAGE_COLOR || !s->map)
+            if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
                 continue;
             st = fill_map(s->map, vfs, &l->map, err);
             if (st != MC_OK)
@@ -579,8 +579,8 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
         return st;
     }
     out->alpha_test = lit[0] && lit[0]->has_alpha_test ? lit[0]->alpha_test
-                      : decl->has_alpha_test          ? decl->alpha_test
-                                                      : 0.0f;
+                      : decl->has_alpha_test           ? decl->alpha_test
+                                                       : 0.0f;
     out->two_sided = decl->two_sided;
     out->translucent = decl->translucent;
     out->no_shadows = decl->no_shadows;
@@ -596,8 +596,8 @@ nomem:
 
 typedef struct set_entry {
     const mc_mtr_decl *decl;
-    int file;       /* index into files */
-    int resolved;   /* 0: not yet; 1: done (material valid) */
+    int file;     /* index into files */
+    int resolved; /* 0: not yet; 1: done (material valid) */
     mc_material material;
 } set_entry;
 
@@ -687,8 +687,8 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     return MC_OK;
 }
 
-const mc_material *mc_material_set_find(mc_material_set *set, const char *name,
-                                        mc_status *status, mc_error *err)
+const mc_material *mc_material_set_find(mc_material_set *set, const char *name, mc_status *status,
+                                        mc_error *err)
 {
     char c[MC_LIMIT_NAME_LEN + 1];
     int lo = 0, hi = set->count - 1;

@@ -1,9 +1,8 @@
 /* The materials of a scene's submeshes (material.h, "In a scene"). */
-#include <md5cine/material.h>
-
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/material.h>
 #include <md5cine/scene.h>
 #include <md5cine/vfs.h>
 
@@ -64,6 +63,16 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
             if (!shader[0] || has_material_line(act, shader))
                 continue;
             out->submesh[a][m] = mc_material_set_find(out->set, shader, &st, err);
+            if (st == MC_OK && !out->submesh[a][m] && !act->textures[m] && opts && opts->warn) {
+                mc_error w;
+
+                mc_error_set(&w, MC_ERR_IO, act->mesh.name, act->mesh.meshes[m].shader_line,
+                             act->mesh.meshes[m].shader_col,
+                             "no material and no image for shader '%s' of actor '%s' in '%s'; "
+                             "drawn without a texture",
+                             shader, act->name, scene->base_path);
+                opts->warn(opts->warn_user, &w);
+            }
         }
     }
     if (st != MC_OK)

@@ -61,6 +61,7 @@ struct mc_scene_renderer {
     mc_renderer *r;
     int width, height;
     mc_rate fps;
+    mc_clock clock;
     mc_frame_no count;
     float background[4]; /* RGBA 0..1 */
     mc_shading shading;
@@ -156,8 +157,9 @@ static void release_actor(const mc_scene_actor *a, actor_draw *ad)
     free(ad->surf);
 }
 
-/* Poses and skins every animated actor at scene time t seconds. */
-static void pose_actors(mc_scene_renderer *sr, double t)
+/* Poses and skins every animated actor at the time of sample smp: its scene time in seconds
+ * with the ideal clock, its game time in ms by Doom's integer rule with the engine clock. */
+static void pose_actors(mc_scene_renderer *sr, const mc_timeline_sample *smp)
 {
     for (int i = 0; i < sr->num_actors; i++) {
         const mc_scene_actor *a = &sr->scene->actors[i];
@@ -166,8 +168,16 @@ static void pose_actors(mc_scene_renderer *sr, double t)
 
         if (!ad->animated)
             continue;
-        mc_pose_sample(&a->mesh, &a->anim, a->joint_map, mc_scene_actor_time(a, t), &po,
-                       ad->joints);
+        if (sr->clock == MC_CLOCK_ENGINE) {
+            mc_anim_frame_pos fp;
+
+            mc_anim_frame_at_ms(&a->anim, mc_scene_actor_ms(a, smp->engine_ms), a->loop, &fp);
+            mc_pose_sample_frames(&a->mesh, &a->anim, a->joint_map, &fp, a->in_place,
+                                  ad->joints);
+        } else {
+            mc_pose_sample(&a->mesh, &a->anim, a->joint_map, mc_scene_actor_time(a, smp->time),
+                           &po, ad->joints);
+        }
         skin_actor(a, ad);
     }
 }
@@ -332,30 +342,11 @@ static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, int
                                    m->image.stride, id, err);
 }
 
-/* In a scene whose base has a materials folder, the warning scene.h leaves to here: a submesh with a shader name
- * that has neither an image nor a declared material. */
-static void warn_unmaterialled(const mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
-                               int i, int k)
-{
-    const mc_scene_actor *a = &sr->scene->actors[i];
-    const mc_submesh *sm = &a->mesh.meshes[k];
-    mc_error w;
-
-    if (!d->warn || !sr->scene->base_has_materials || !a->textures || a->textures[k] ||
-        !sm->shader[0])
-        return;
-    mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
-                 "no image or material for shader '%s' of actor '%s' (base '%s'); drawn "
-                 "without a texture",
-                 sm->shader, a->name, sr->scene->base_path);
-    d->warn(d->warn_user, &w);
-}
-
 /* Gives every submesh with a declared material (material.h: a scene with a `base`) its maps,
  * uploaded once per material, and its switches. Only the lit layer (diffuse, bump, specular)
  * is drawn; a material with none draws its first unlit stage's image as its diffuse map. */
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
-                                 const mc_scene_renderer_desc *d_warn, mc_error *err)
+                                 mc_error *err)
 {
     uploaded_material *done;
     int total = 0, num_done = 0;
@@ -373,10 +364,8 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             surface *sf = &sr->actors[i].surf[k];
             int d = 0;
 
-            if (!m) {
-                warn_unmaterialled(sr, d_warn, i, k);
+            if (!m)
                 continue;
-            }
             dif = m->lit || m->num_layers == 0 ? &m->diffuse : &m->layers[0].map;
             while (d < num_done && done[d].mat != m)
                 d++;
@@ -412,7 +401,7 @@ static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_d
 
     if (st != MC_OK)
         return st;
-    st = apply_materials(sr, &sm, d, err);
+    st = apply_materials(sr, &sm, err);
     mc_scene_materials_release(&sm);
     return st;
 }
@@ -505,6 +494,8 @@ static mc_status check_desc(const mc_scene_renderer_desc *d, mc_error *err)
         why = "negative frame size";
     else if ((d->fps.num != 0 || d->fps.den != 0) && (d->fps.num < 1 || d->fps.den < 1))
         why = "frame rate must be num/den with both >= 1, or 0/0 for the scene's";
+    else if (d->clock != MC_CLOCK_IDEAL && d->clock != MC_CLOCK_ENGINE)
+        why = "unknown clock";
     else if (d->background_mode != MC_BACKGROUND_SCENE &&
              d->background_mode != MC_BACKGROUND_GIVEN && d->background_mode != MC_BACKGROUND_NONE)
         why = "unknown background mode";
@@ -522,7 +513,8 @@ static void settle(mc_scene_renderer *sr, const mc_scene_renderer_desc *d)
     sr->width = d->width ? d->width : s->width ? s->width : DEFAULT_WIDTH;
     sr->height = d->height ? d->height : s->height ? s->height : DEFAULT_HEIGHT;
     sr->fps = mc_scene_fps(s, d->fps);
-    sr->count = mc_scene_frame_count(s, sr->fps);
+    sr->clock = d->clock;
+    sr->count = mc_scene_frame_count_clock(s, sr->fps, sr->clock);
     sr->background[3] = 1.0f;
     if (d->background_mode == MC_BACKGROUND_GIVEN)
         memcpy(sr->background, d->background, sizeof d->background);
@@ -670,9 +662,9 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     if (st != MC_OK)
         return st;
     t0 = now();
-    mc_view_at_frame(&sr->scene->camera, sr->fps, k, sr->width, sr->height, sr->fov_mode, &view,
-                     &smp);
-    pose_actors(sr, smp.time);
+    mc_timeline_sample_frame_clock(&sr->scene->camera, sr->fps, sr->clock, k, &smp);
+    mc_view_from_sample(&sr->scene->camera, &smp, sr->width, sr->height, sr->fov_mode, &view);
+    pose_actors(sr, &smp);
     t1 = now();
     memset(&fp, 0, sizeof fp);
     fp.view = view.view;
@@ -696,6 +688,7 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     if (info) {
         info->frame = k;
         info->time = smp.time;
+        info->engine_ms = smp.engine_ms;
         info->stored = smp.stored;
         info->next = smp.next;
         info->lerp = smp.lerp;

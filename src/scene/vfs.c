@@ -1,26 +1,24 @@
 /* The base folder's file tree (vfs.h): one hash index over loose files and .pk4 entries. */
 #define _DEFAULT_SOURCE /* DT_DIR, strdup with -std=c11 */
-#include <md5cine/vfs.h>
-
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-
 #include <zip.h>
 
 #include <md5cine/arena.h>
 #include <md5cine/fileio.h>
+#include <md5cine/vfs.h>
 
 /* Deepest folder nesting walked under base (Doom 3's deepest is 7). */
 #define MAX_DEPTH 64
 
 typedef struct vfs_entry {
-    const char *key;  /* folded name; NULL for an empty slot */
-    const char *name; /* as found: the path under base, or the entry's stored name */
-    int source;       /* -1: loose file; else the archive's index */
+    const char *key;    /* folded name; NULL for an empty slot */
+    const char *name;   /* as found: the path under base, or the entry's stored name */
+    int source;         /* -1: loose file; else the archive's index */
     zip_uint64_t index; /* the entry in its archive */
     zip_uint64_t size;  /* declared size in the archive */
 } vfs_entry;
@@ -92,8 +90,8 @@ static mc_status rehash(mc_vfs *v, mc_error *err)
 }
 
 /* Adds name unless an earlier place holds it. */
-static mc_status add(mc_vfs *v, const char *name, int source, zip_uint64_t index,
-                     zip_uint64_t size, mc_error *err)
+static mc_status add(mc_vfs *v, const char *name, int source, zip_uint64_t index, zip_uint64_t size,
+                     mc_error *err)
 {
     char key[4096];
     vfs_entry *e;
@@ -135,9 +133,9 @@ static mc_status walk(mc_vfs *v, const char *rel, int depth, mc_error *err)
     snprintf(dir, sizeof dir, "%s/%s", v->base, rel);
     d = opendir(dir);
     if (!d)
-        return depth == 0 ? mc_error_set(err, MC_ERR_IO, v->base, 0, 0,
-                                         "cannot read the base folder")
-                          : MC_OK;
+        return depth == 0
+                       ? mc_error_set(err, MC_ERR_IO, v->base, 0, 0, "cannot read the base folder")
+                       : MC_OK;
     while (st == MC_OK && (de = readdir(d)) != NULL) {
         struct stat sb, lsb;
 
@@ -349,8 +347,7 @@ static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, ui
     buf = malloc(size + 1);
     if (!buf) {
         zip_fclose(zf);
-        return mc_error_set(err, MC_ERR_NOMEM, place, 0, 0, "out of memory reading '%s'",
-                            place);
+        return mc_error_set(err, MC_ERR_NOMEM, place, 0, 0, "out of memory reading '%s'", place);
     }
     got = size ? zip_fread(zf, buf, size) : 0;
     if (got < 0 || (size_t)got != size) {
@@ -370,8 +367,7 @@ static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, ui
     }
     if (zip_fclose(zf) != 0) {
         free(buf);
-        return mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': damaged entry",
-                            place);
+        return mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': damaged entry", place);
     }
     buf[size] = 0;
     *data = buf;
