@@ -112,7 +112,9 @@ void mc_skin_bind_positions(const mc_mesh *mesh, int s, mc_vec3 *out);
 /* Per submesh, built once: which vertices are smoothed together. Vertices that share a
  * bit-identical bind-pose position (copies made by UV seams) share their normals unless
  * their bind-pose normals differ by more than a crease angle, so that a box keeps flat faces
- * while a seam across a curved surface stays invisible. */
+ * while a seam across a curved surface stays invisible. The crease acts between copies only: a
+ * vertex that several faces share by index keeps one averaged normal (the mesh would have to
+ * be split there). */
 typedef struct mc_skin_topology {
     int num_verts;
     int *rep; /* per vertex: the lowest index of its smoothing group (rep[v] <= v) */
