@@ -191,8 +191,8 @@ static int check_size(const compare_run *run, int *w, int *h)
         return MC_EXIT_INPUT;
     if (mc_frames_size(run->b, ib, w, h, &err) != MC_OK)
         return input_error(&err);
-    if (mc_frames_find(run->a, k + run->args->offset, &ia) && mc_frames_size(run->a, ia, &aw, &ah, &err) == MC_OK &&
-        (double)aw * ah < (double)*w * *h) {
+    if (mc_frames_find(run->a, k + run->args->offset, &ia) &&
+        mc_frames_size(run->a, ia, &aw, &ah, &err) == MC_OK && (double)aw * ah < (double)*w * *h) {
         *w = aw;
         *h = ah;
     }

@@ -277,7 +277,8 @@ static int chunk_tags(render_run *run)
              "preset=%s",
              run->width, run->height, run->gl.samples, shading[o->shading],
              o->fov_mode == MC_FOV_DOOM ? "doom" : "file", bg, o->overlay ? 1 : 0,
-             o->codec ? o->codec : MC_ENCODER_DEFAULT_CODEC, o->crf ? o->crf : MC_ENCODER_DEFAULT_CRF,
+             o->codec ? o->codec : MC_ENCODER_DEFAULT_CODEC,
+             o->crf ? o->crf : MC_ENCODER_DEFAULT_CRF,
              o->preset ? o->preset : MC_ENCODER_DEFAULT_PRESET);
     mc_chunk_format(c, &run->tags);
     return -1;

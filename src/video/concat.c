@@ -107,7 +107,8 @@ static mc_status read_chapters(part *p, const AVFormatContext *fmt, mc_error *er
 /* Pass one over a part's packets: each of its frames once, at whole-frame timestamps, and how
  * far its decode order runs ahead (the largest j - (pts_j - first) over the packets in decode
  * order j), which the joined file's decode timestamps must allow for. */
-static mc_status scan_packets(part *p, AVFormatContext *fmt, int s, AVPacket *pkt, mc_error *err)
+static mc_status scan_packets(part *p, AVFormatContext *fmt, int s, AVPacket *pkt,
+                              volatile sig_atomic_t *stop, mc_error *err)
 {
     int64_t len = p->info.last - p->info.first + 1, j = 0;
     AVRational tb = fmt->streams[s]->time_base;
@@ -120,7 +121,9 @@ static mc_status scan_packets(part *p, AVFormatContext *fmt, int s, AVPacket *pk
     while (st == MC_OK && (r = av_read_frame(fmt, pkt)) >= 0) {
         int64_t k;
 
-        if (pkt->stream_index == s) {
+        if (stop && *stop)
+            st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+        else if (pkt->stream_index == s) {
             if (!to_frame(pkt->pts, tb, p->info.fps, &k) || k < p->info.first ||
                 k > p->info.last || seen[k - p->info.first])
                 st = mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
@@ -148,7 +151,7 @@ static mc_status scan_packets(part *p, AVFormatContext *fmt, int s, AVPacket *pk
 }
 
 /* Pass one for one part: tags, codec parameters, comment, chapters, packets. */
-static mc_status probe_part(part *p, AVPacket *pkt, mc_error *err)
+static mc_status probe_part(part *p, AVPacket *pkt, volatile sig_atomic_t *stop, mc_error *err)
 {
     AVFormatContext *fmt;
     const AVDictionaryEntry *c;
@@ -172,7 +175,7 @@ static mc_status probe_part(part *p, AVPacket *pkt, mc_error *err)
     if (st == MC_OK)
         st = read_chapters(p, fmt, err);
     if (st == MC_OK)
-        st = scan_packets(p, fmt, s, pkt, err);
+        st = scan_packets(p, fmt, s, pkt, stop, err);
     avformat_close_input(&fmt);
     return st;
 }
@@ -480,7 +483,7 @@ static mc_status run(concat *c, mc_error *err)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     for (size_t i = 0; i < c->n && st == MC_OK; i++) {
         c->parts[i].path = c->d->parts[i];
-        st = probe_part(&c->parts[i], c->pkt, err);
+        st = probe_part(&c->parts[i], c->pkt, c->d->stop, err);
         if (st == MC_OK && c->parts[i].delay > c->delay)
             c->delay = c->parts[i].delay;
     }
