@@ -53,6 +53,14 @@ check by_shot_range $'0 80-83 shot 1\n1 84-90 shot 2' "$out"
 run plan $S --by-shot --fps 12
 check by_shot_12fps $'0 0-41 shot 1\n1 42-83 shot 2\n2 84-120 shot 3' "$out"
 
+# The engine clock moves the shot starts (info --clock engine says where; tests/timeline_test.c
+# works its rule by hand); plan must follow the same clock as the render.
+run info --json --clock engine ../scenes/demo/demo.md5camera
+shots=$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(" ".join("%d-%d" % (s["first"], s["last"]) for s in d["shots"]))' "$out")
+run plan $S --by-shot --clock engine
+check by_shot_engine_clock "$shots" "$(cut -d' ' -f2 <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
+check engine_clock_differs "0-84 85-168 169-240" "$shots"
+
 # The JSON form.
 run plan $S --chunks 3 --json
 got=$(python3 -c '

@@ -71,7 +71,7 @@ static void demo_shots_come_from_the_camera(void)
     int64_t count = mc_timeline_frame_count(&cam, R(24), 1);
 
     EXPECT_EQ_INT(count, 241);
-    ASSERT(mc_plan_shots(&cam, R(24), count, s, 4) == 3);
+    ASSERT(mc_plan_shots(&cam, R(24), MC_CLOCK_IDEAL, count, s, 4) == 3);
     for (int i = 0; i < 3; i++) {
         EXPECT_EQ_INT(s[i].first, demo_shots[i].first);
         EXPECT_EQ_INT(s[i].last, demo_shots[i].last);
@@ -90,13 +90,34 @@ static void cuts_passed_in_one_output_frame_make_one_shot(void)
     int64_t count = mc_timeline_frame_count(&cam, R(12), 1);
 
     EXPECT_EQ_INT(count, 5);
-    ASSERT(mc_plan_shots(&cam, R(12), count, s, 3) == 2);
+    ASSERT(mc_plan_shots(&cam, R(12), MC_CLOCK_IDEAL, count, s, 3) == 2);
     EXPECT_EQ_INT(s[0].first, 0);
     EXPECT_EQ_INT(s[0].last, 1);
     EXPECT_EQ_INT(s[0].number, 1);
     EXPECT_EQ_INT(s[1].first, 2);
     EXPECT_EQ_INT(s[1].last, 4);
     EXPECT_EQ_INT(s[1].number, 3);
+}
+
+static void the_engine_clock_moves_the_shot_start(void)
+{
+    /* 10 frames at 24 with cut 2, sampled at 24 fps on the engine clock:
+     * ms = 16 * floor(k * 1000 / 384), p = ms * 24, f = p / 1000. k 2: ms 80, f 1 (shot 1);
+     * k 3: ms 112, f 2, past the cut: shot 2 starts at 3 (the ideal clock: at 2). The end:
+     * f + 1 > 8 needs ms >= 336; k 8 gives 320, k 9 gives 368: 10 frames (the ideal clock 9). */
+    int cuts[] = { 2 };
+    mc_camera cam = make_camera(10, 24, 1, cuts);
+    mc_plan_shot s[2];
+    int64_t count = mc_timeline_frame_count_clock(&cam, R(24), MC_CLOCK_ENGINE, 1);
+
+    EXPECT_EQ_INT(count, 10);
+    ASSERT(mc_plan_shots(&cam, R(24), MC_CLOCK_ENGINE, count, s, 2) == 2);
+    EXPECT_EQ_INT(s[0].last, 2);
+    EXPECT_EQ_INT(s[1].first, 3);
+    EXPECT_EQ_INT(s[1].last, 9);
+    EXPECT_EQ_INT(s[1].number, 2);
+    ASSERT(mc_plan_shots(&cam, R(24), MC_CLOCK_IDEAL, 9, s, 2) == 2);
+    EXPECT_EQ_INT(s[1].first, 2);
 }
 
 static void four_chunks_of_the_demo_split_evenly(void)
@@ -248,6 +269,7 @@ int main(int argc, char **argv)
     static const test_case cases[] = {
         TEST_ENTRY(demo_shots_come_from_the_camera),
         TEST_ENTRY(cuts_passed_in_one_output_frame_make_one_shot),
+        TEST_ENTRY(the_engine_clock_moves_the_shot_start),
         TEST_ENTRY(four_chunks_of_the_demo_split_evenly),
         TEST_ENTRY(aligned_chunks_snap_to_the_nearest_shot_start),
         TEST_ENTRY(a_tie_snaps_to_the_earlier_start),

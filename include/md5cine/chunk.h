@@ -13,7 +13,8 @@
  *   md5cine_scene     64 hex digits        the scene's identity (mc_chunk_scene_id)
  *   md5cine_settings  "key=value ..."      what changes pixels and bits besides the scene:
  *                                          size, samples, shading, fov mode, background,
- *                                          overlay, codec, crf, preset (as the caller words it)
+ *                                          overlay, clock, codec, crf, preset (as the caller
+ *                                          words it)
  *
  * mc_chunk_parse reads them strictly: decimal numbers without sign or leading zeros (at most
  * 15 digits), 0 <= FIRST <= LAST < FRAMES, a rate within 1..1000 fps, exactly 64 lower-case

@@ -29,6 +29,7 @@
 #include <md5cine/error.h>
 #include <md5cine/limits.h>
 #include <md5cine/md5camera.h>
+#include <md5cine/timeline.h>
 #include <md5cine/types.h>
 
 #ifdef __cplusplus
@@ -67,11 +68,12 @@ typedef struct mc_plan {
     size_t num_chunks;
 } mc_plan;
 
-/* Writes the shots of output frames 0..count-1 (count >= 1) at fps into out (cap entries;
+/* Writes the shots of output frames 0..count-1 (count >= 1) at fps on clock (timeline.h)
+ * into out (cap entries;
  * cam->num_cuts + 1 always suffice) and returns how many there are (may exceed cap: then
  * only cap are written). */
-size_t mc_plan_shots(const mc_camera *cam, mc_rate fps, int64_t count, mc_plan_shot *out,
-                     size_t cap);
+size_t mc_plan_shots(const mc_camera *cam, mc_rate fps, mc_clock clock, int64_t count,
+                     mc_plan_shot *out, size_t cap);
 
 /* Splits desc's range into chunks (see above). On success fills *out (end it with
  * mc_plan_release). Errors: MC_ERR_USAGE (a range that is empty or not covered by the shots,

@@ -25,6 +25,7 @@ typedef struct plan_opts {
     bool by_shot, align_shots, json, has_frames;
     int64_t first, last;
     mc_rate fps;
+    mc_clock clock;
     mc_parse_opts parse;
     unsigned seen;
 } plan_opts;
@@ -58,6 +59,9 @@ static const mc_arg_opt plan_options[] = {
     { .name = "--fps", .kind = MC_ARG_CUSTOM, .offset = F(fps), .parse = mc_arg_rate,
       .expect = MC_ARG_RATE_EXPECT, .metavar = "R",
       .help = "output frame rate, as for render (default: the scene's)" },
+    { .name = "--clock", .kind = MC_ARG_CHOICE, .offset = F(clock),
+      .choices = (const char *const[]){ "ideal", "engine", NULL }, .metavar = "ideal|engine",
+      .help = "the clock the chunks are rendered with, as for render (ideal)" },
     { .name = "--frames", .kind = MC_ARG_CUSTOM, .parse = parse_frames,
       .expect = MC_ARG_FRAMES_EXPECT, .metavar = "A-B",
       .help = "plan output frames A to B only (default: all)" },
@@ -132,7 +136,7 @@ static int check_mode(const plan_opts *o)
 static int make_plan(const char *path, const plan_opts *o, const mc_scene *sc)
 {
     mc_rate fps = mc_scene_fps(sc, o->fps);
-    int64_t count = mc_scene_frame_count(sc, fps);
+    int64_t count = mc_scene_frame_count_clock(sc, fps, o->clock);
     size_t cap = (size_t)sc->camera.num_cuts + 1, n;
     mc_plan_shot *shots = calloc(cap, sizeof *shots);
     mc_plan_desc d = { 0 };
@@ -144,7 +148,7 @@ static int make_plan(const char *path, const plan_opts *o, const mc_scene *sc)
         fputs("md5cine: error: out of memory\n", stderr);
         return MC_EXIT_RUNTIME;
     }
-    n = mc_plan_shots(&sc->camera, fps, count, shots, cap);
+    n = mc_plan_shots(&sc->camera, fps, o->clock, count, shots, cap);
     d.mode = o->by_shot ? MC_PLAN_BY_SHOT : o->chunks ? MC_PLAN_CHUNKS : MC_PLAN_CHUNK_FRAMES;
     d.n = o->chunks ? o->chunks : o->chunk_frames;
     d.align_shots = o->align_shots;

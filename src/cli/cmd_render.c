@@ -273,10 +273,11 @@ static int chunk_tags(render_run *run)
     c->frames = run->count;
     c->fps = run->fps;
     snprintf(c->settings, sizeof c->settings,
-             "size=%dx%d samples=%d shading=%s fov=%s background=%s overlay=%d codec=%s crf=%d "
-             "preset=%s",
+             "size=%dx%d samples=%d shading=%s fov=%s background=%s overlay=%d clock=%s "
+             "codec=%s crf=%d preset=%s",
              run->width, run->height, run->gl.samples, shading[o->shading],
              o->fov_mode == MC_FOV_DOOM ? "doom" : "file", bg, o->overlay ? 1 : 0,
+             o->clock == MC_CLOCK_ENGINE ? "engine" : "ideal",
              o->codec ? o->codec : MC_ENCODER_DEFAULT_CODEC,
              o->crf ? o->crf : MC_ENCODER_DEFAULT_CRF,
              o->preset ? o->preset : MC_ENCODER_DEFAULT_PRESET);

@@ -5,14 +5,15 @@
 
 #include <md5cine/timeline.h>
 
-size_t mc_plan_shots(const mc_camera *cam, mc_rate fps, int64_t count, mc_plan_shot *out,
-                     size_t cap)
+size_t mc_plan_shots(const mc_camera *cam, mc_rate fps, mc_clock clock, int64_t count,
+                     mc_plan_shot *out, size_t cap)
 {
     int64_t first = 0;
     size_t n = 0;
 
     for (int i = 0; i <= cam->num_cuts && first < count; i++) {
-        int64_t next = i < cam->num_cuts ? mc_timeline_cut_frame(cam, fps, i) : count;
+        int64_t next =
+                i < cam->num_cuts ? mc_timeline_cut_frame_clock(cam, fps, clock, i) : count;
         mc_timeline_sample s;
 
         if (next < 0)
@@ -21,7 +22,7 @@ size_t mc_plan_shots(const mc_camera *cam, mc_rate fps, int64_t count, mc_plan_s
             next = count;
         if (next <= first)
             continue; /* passed within the same output frame as the cut before */
-        mc_timeline_sample_frame(cam, fps, first, &s);
+        mc_timeline_sample_frame_clock(cam, fps, clock, first, &s);
         if (n < cap) {
             out[n].first = first;
             out[n].last = next - 1;
