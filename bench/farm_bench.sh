@@ -23,7 +23,8 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 t0=$(now)
 "$bin" render "$scene" --size "$size" -o "$tmp/whole.mp4" --quiet
-echo "whole render ($size):                $(secs "$t0" "$(now)") s, $(stat -c %s "$tmp/whole.mp4") bytes"
+printf '%-36s %s s, %s bytes\n' "whole render ($size):" "$(secs "$t0" "$(now)")" \
+    "$(stat -c %s "$tmp/whole.mp4")"
 "$bin" plan "$scene" --chunks "$chunks" >"$tmp/plan"
 total=0
 while read -r i frames _; do
@@ -31,11 +32,11 @@ while read -r i frames _; do
     "$bin" render "$scene" --size "$size" --frames "$frames" -o "$tmp/part$i.mp4" --quiet </dev/null
     s=$(secs "$t0" "$(now)")
     total=$(awk -v a="$total" -v b="$s" 'BEGIN { print a + b }')
-    echo "chunk $i (frames $frames):            $s s, $(stat -c %s "$tmp/part$i.mp4") bytes"
+    printf '%-36s %s s, %s bytes\n' "chunk $i (frames $frames):" "$s" "$(stat -c %s "$tmp/part$i.mp4")"
 done <"$tmp/plan"
-echo "chunks one after the other:          $total s (the longest chunk is the farm's wall time)"
+printf '%-36s %s s (the longest chunk is the farm'"'"'s wall time)\n' "chunks one after the other:" "$total"
 for run in 1 2 3; do
-    /usr/bin/time -f "concat run $run:                        %e s wall, %U s user, %S s sys, %M KB peak" \
+    /usr/bin/time -f "$(printf '%-36s' "concat run $run:") %e s wall, %U s user, %S s sys, %M KB peak" \
         "$bin" concat "$tmp"/part*.mp4 -o "$tmp/joined.mp4" --quiet
 done
-echo "joined:                              $(stat -c %s "$tmp/joined.mp4") bytes"
+printf '%-36s %s bytes\n' "joined:" "$(stat -c %s "$tmp/joined.mp4")"
