@@ -42,7 +42,8 @@ static const mc_arg_spec concat_spec = {
                 "  joins chunk videos of one scene (render --frames A-B) without re-encoding;\n"
                 "  the parts may come in any order and must cover every frame once.\n",
     .epilog = "exit status: 0 done, 2 parts that do not join (other scene or settings, missing\n"
-              "or overlapping frames, not an md5cine chunk), 3 runtime failure, 130 interrupted\n",
+              "or overlapping frames, not an md5cine chunk), 3 runtime failure, 130 interrupted\n"
+              "(SIGINT), 143 (SIGTERM)\n",
     .opts = concat_options,
     .nopts = MC_ARG_COUNT(concat_options),
     .min_pos = 1,
