@@ -40,6 +40,7 @@ extern "C" {
 #endif
 
 typedef struct mc_refcheck mc_refcheck;
+struct mc_report;
 
 typedef struct mc_refcheck_desc {
     const char *reference; /* folder, PNG or video; in update mode a folder that may not exist */
@@ -51,6 +52,9 @@ typedef struct mc_refcheck_desc {
     bool update;           /* write missing/failing frames into the reference folder */
     mc_frame_no offset;    /* frame k is checked against reference frame k - offset */
     int threads;           /* callers that may check at once (1..16; 0 = 1) */
+    struct mc_report *report; /* every frame that does not pass is given to it with its
+                                 reference (mc_report_frame, report.h), outside update mode,
+                                 with the same thread index; NULL: none. Not owned */
 } mc_refcheck_desc;
 
 typedef enum mc_refcheck_kind {
@@ -97,6 +101,9 @@ mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *fra
                             mc_frame_no k, mc_error *err);
 
 void mc_refcheck_get_summary(const mc_refcheck *c, mc_refcheck_summary *out);
+
+/* The limits that apply (mc_compare_effective of the desc's, lossy for a video). */
+void mc_refcheck_get_limits(const mc_refcheck *c, mc_compare_opts *out);
 
 /* Rows in frame order; valid until release. */
 size_t mc_refcheck_row_count(const mc_refcheck *c);

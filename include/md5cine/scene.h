@@ -2,7 +2,7 @@
  *
  *   md5scene 1                                    // required first: the format version (1)
  *   camera "cams/intro.md5camera"                 // required
- *   base "assets"                                 // optional: folder for implicit textures
+ *   base "assets"                                 // optional: implicit textures, materials
  *   frames 240                                    // optional: length of a one-frame camera
  *   output { width 1280 height 720 fps 24 background ( 0.05 0.05 0.08 ) }  // all optional
  *   actor "drone" {                               // any number; names are unique
@@ -32,7 +32,10 @@
  *      order: first its file name in the mesh file's folder, then its whole path under the
  *      scene's base folder;
  *   3. nothing: texture NULL (plain lit material) and a warning through opts->warn naming the
- *      shader and the places looked at, positioned at the submesh's shader in the mesh file.
+ *      shader and the places looked at, positioned at the submesh's shader in the mesh file --
+ *      unless the base folder may declare materials (it holds a materials/ folder or a .pk4
+ *      archive): then mc_scene_materials_load (material.h) gives the submesh its material, and
+ *      warns if there is none.
  */
 #ifndef MC_SCENE_H
 #define MC_SCENE_H

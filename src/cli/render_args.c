@@ -250,6 +250,10 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("--json needs --reference REF");
     if (o->has_ref_offset && !o->reference)
         return mc_usage_error("--offset needs --reference REF");
+    if ((o->report_dir || o->junit) && !o->reference)
+        return mc_usage_error("%s needs --reference REF", o->report_dir ? "--report" : "--junit");
+    if (o->report_dir && o->update_reference)
+        return mc_usage_error("--report cannot be used with --update-reference");
     return classify_output(o);
 }
 
@@ -358,6 +362,11 @@ static const mc_arg_opt render_opts[] = {
       .help = "write missing and failing frames into the folder REF instead" },
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
       .help = "print the reference check as one JSON object (compare's form)" },
+    { .name = "--report", .kind = MC_ARG_STRING, .offset = F(report_dir), .metavar = "DIR",
+      .help = "write an HTML review page of the check into folder DIR\n"
+              "(DIR/index.html and its pictures)" },
+    { .name = "--junit", .kind = MC_ARG_STRING, .offset = F(junit), .metavar = "FILE",
+      .help = "write the check as JUnit XML to FILE (one test case per shot)" },
 };
 
 static const mc_arg_spec render_spec = {

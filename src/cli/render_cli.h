@@ -16,6 +16,7 @@
 #include <md5cine/image.h>
 #include <md5cine/refcheck.h>
 #include <md5cine/render.h>
+#include <md5cine/report.h>
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/view.h>
@@ -67,6 +68,8 @@ typedef struct mc_render_opts {
     long ref_offset; /* --offset N: output frame k is checked against REF's frame k + N */
     bool has_ref_offset;
     bool json; /* --json: the reference check as one JSON object */
+    const char *report_dir; /* --report DIR: the HTML review page (report.h) */
+    const char *junit;      /* --junit FILE: the check as JUnit XML */
 } mc_render_opts;
 
 /* The GL facts of a renderer as JSON members ("backend":...,"samples":N, no braces), as doctor
