@@ -1,0 +1,67 @@
+# Shared by the farm scripts (sourced, not run). A farm render lives in one work folder on storage
+# every worker sees at the same path:
+#   WORK/farm.env        what to render: MD5CINE, SCENE, OUT, EXT and the RENDER_OPTS array
+#   WORK/plan.txt        `md5cine plan` text: one chunk a line, "INDEX FIRST-LAST shot(s) ..."
+#   WORK/parts/part-IIIII.EXT   chunk INDEX's video (absent until its render completed)
+#   WORK/log/            per-task logs of the schedulers
+# A PNG pattern OUT has no parts: each chunk writes its own frames straight into OUT's pattern.
+
+farm_err() {
+    echo "${FARM_PROG:-farm}: $*" >&2
+}
+
+# farm_abs PATH: PATH made absolute (its folder must exist; the file itself need not)
+farm_abs() {
+    case $1 in
+        /*) printf '%s\n' "$1" ;;
+        *) printf '%s/%s\n' "$(cd "$(dirname "$1")" && pwd)" "$(basename "$1")" ;;
+    esac
+}
+
+# farm_prepare WORK MD5CINE SCENE OUT RESUME PLAN_ARGS_COUNT PLAN_ARGS... RENDER_OPTS...
+# Writes farm.env and plan.txt, empties parts/ unless RESUME is 1. Returns md5cine's status when
+# the plan is refused (exit 2: bad scene or chunk option).
+farm_prepare() {
+    local work=$1 bin=$2 scene=$3 out=$4 resume=$5 nplan=$6 ext
+    shift 6
+    local plan_args=("${@:1:$nplan}")
+    shift "$nplan"
+    mkdir -p "$work/parts" "$work/log" || return 3
+    "$bin" plan "$scene" "${plan_args[@]}" >"$work/plan.txt.tmp" || {
+        local rc=$?
+        rm -f "$work/plan.txt.tmp"
+        return $rc
+    }
+    if [ "$resume" = 1 ] && [ -f "$work/plan.txt" ] && ! cmp -s "$work/plan.txt" "$work/plan.txt.tmp"; then
+        farm_err "--resume: the plan differs from the one in $work; not resuming"
+        resume=0
+    fi
+    mv -f "$work/plan.txt.tmp" "$work/plan.txt"
+    [ "$resume" = 1 ] || rm -f "$work/parts"/part-* "$work/parts"/.part-*
+    case $out in
+        *%*) ext=png ;;
+        *.*) ext=${out##*.} ;;
+        *) ext=mp4 ;;
+    esac
+    {
+        printf 'MD5CINE=%q\nSCENE=%q\nOUT=%q\nEXT=%q\n' "$bin" "$scene" "$out" "$ext"
+        printf 'RENDER_OPTS=('
+        [ $# -gt 0 ] && printf ' %q' "$@"
+        printf ' )\n'
+    } >"$work/farm.env.tmp" && mv -f "$work/farm.env.tmp" "$work/farm.env"
+}
+
+# farm_chunks WORK: "INDEX FIRST-LAST" for each chunk of the plan
+farm_chunks() {
+    awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+-[0-9]+$/ { print $1, $2 }' "$1/plan.txt"
+}
+
+# farm_count WORK: the number of chunks
+farm_count() {
+    farm_chunks "$1" | wc -l
+}
+
+# farm_part WORK INDEX: the part file of chunk INDEX (after farm.env is sourced)
+farm_part() {
+    printf '%s/parts/part-%05d.%s\n' "$1" "$2" "$EXT"
+}
