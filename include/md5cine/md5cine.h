@@ -19,6 +19,7 @@
 
 #include <md5cine/pose.h>
 #include <md5cine/timeline.h>
+#include <md5cine/plan.h>
 #include <md5cine/view.h>
 
 #include <md5cine/scene.h>

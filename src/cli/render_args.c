@@ -113,23 +113,9 @@ static bool parse_size(void *field, const char *s)
 static bool parse_frames(void *field, const char *s)
 {
     mc_render_opts *o = field;
-    char *end;
-    long long a, b;
 
-    errno = 0;
-    a = strtoll(s, &end, 10);
-    if (end == s || errno || a < 0 || (*end != '-' && *end))
+    if (!mc_arg_frame_range(s, &o->first, &o->last))
         return false;
-    b = a;
-    if (*end == '-') {
-        const char *t = end + 1;
-
-        b = strtoll(t, &end, 10);
-        if (end == t || *end || errno || b < a)
-            return false;
-    }
-    o->first = a;
-    o->last = b;
     o->has_frames = true;
     return true;
 }
@@ -299,7 +285,7 @@ static const mc_arg_opt render_opts[] = {
       .expect = MC_ARG_RATE_EXPECT, .metavar = "N",
       .help = "output frame rate (default: the scene's, else the camera's)" },
     { .name = "--frames", .kind = MC_ARG_CUSTOM, .parse = parse_frames,
-      .expect = "A-B with 0 <= A <= B", .metavar = "A-B",
+      .expect = MC_ARG_FRAMES_EXPECT, .metavar = "A-B",
       .help = "render output frames A to B only (inclusive); also --frames A" },
     { .name = "--crf", .kind = MC_ARG_INT, .offset = F(crf), .min = 1, .max = 51,
       .metavar = "N", .help = "encoder quality (default 18)" },
