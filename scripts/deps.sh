@@ -15,8 +15,12 @@ if [ "${1:-}" = "--test" ]; then
     # (ffmpeg, ffprobe) the video tests cross-check with; imagemagick (convert, identify) and
     # python3: pixel and JSON checks in the command-line tests and tests/install_check.sh; file:
     # reads a crafted PNG's header independently;
-    # clang + its runtime: the libFuzzer targets (-DMC_FUZZ=ON).
-    packages+=(libassimp-dev ffmpeg imagemagick python3 file clang libclang-rt-14-dev)
+    # clang + its runtime: the libFuzzer targets (-DMC_FUZZ=ON);
+    # slurmctld, slurmd, slurm-client, munge: tests/farm_slurm_test.sh starts a private one-node
+    # Slurm to run scripts/farm/slurm-submit.sh; parallel: GNU parallel for
+    # scripts/farm/parallel-render.sh; python3-yaml: reads the Kubernetes manifests in a test.
+    packages+=(libassimp-dev ffmpeg imagemagick python3 file clang libclang-rt-14-dev
+               slurmctld slurmd slurm-client munge parallel python3-yaml)
 fi
 
 missing=()

@@ -10,7 +10,7 @@
 #   slurm_wait_job ID SECONDS waits for a job (every task of an array) to leave the queue, then
 #                             prints its final states from scontrol; fails after SECONDS
 #   slurm_cluster_logs        prints the tails of the daemons' logs (to stderr)
-# Runs as root (SlurmUser=root), which is how the test container runs.
+# SlurmUser and SlurmdUser are the user running it (root in the test container).
 
 SLURM_CLUSTER_DIR=
 SLURM_CLUSTER_PIDS=()
@@ -42,7 +42,7 @@ slurm_cluster_start() {
     # --force: the folders above the key (a build tree) are not the ones munged is strict about.
     munged --foreground --force --socket="$d/munge/munge.socket" --key-file="$d/munge/munge.key" \
         --pid-file="$d/munge/munged.pid" --seed-file="$d/munge/munge.seed" \
-        --log-file="$d/log/munged.log" &
+        --log-file="$d/log/munged.log" >>"$d/log/munged.out" 2>&1 &
     SLURM_CLUSTER_PIDS+=($!)
     for ((i = 0; i < 100; i++)); do
         [ -S "$d/munge/munge.socket" ] && break
@@ -60,8 +60,8 @@ ClusterName=mcfarm
 SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
-SlurmUser=root
-SlurmdUser=root
+SlurmUser=$(id -un)
+SlurmdUser=$(id -un)
 AuthType=auth/munge
 AuthInfo=socket=$d/munge/munge.socket
 CredType=cred/munge
@@ -114,7 +114,7 @@ slurm_cluster_stop() {
     local pid i alive
     [ -n "$SLURM_CLUSTER_DIR" ] || return 0
     if [ -n "${SLURM_CONF:-}" ] && [ ${#SLURM_CLUSTER_PIDS[@]} -ge 3 ]; then
-        scancel --quiet --user=root 2>/dev/null || true
+        scancel --quiet --user="$(id -un)" 2>/dev/null || true
         # Give running steps a moment to be killed by slurmd before it goes (bounded: 10 s).
         for ((i = 0; i < 20; i++)); do
             [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break

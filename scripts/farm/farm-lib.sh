@@ -26,6 +26,24 @@ farm_prepare() {
     shift 6
     local plan_args=("${@:1:$nplan}")
     shift "$nplan"
+    # The render options that change the frame count go to the plan too (--fps, --lenient);
+    # --frames A-B limits the plan to those frames and is left to each chunk's own --frames.
+    local render_opts=()
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --fps | --frames)
+                [ $# -ge 2 ] || { farm_err "$1 wants a value"; return 2; }
+                plan_args+=("$1" "$2")
+                [ "$1" = --fps ] && render_opts+=("$1" "$2")
+                shift 2
+                ;;
+            --fps=*) plan_args+=("$1"); render_opts+=("$1"); shift ;;
+            --frames=*) plan_args+=("$1"); shift ;;
+            --lenient) plan_args+=("$1"); render_opts+=("$1"); shift ;;
+            *) render_opts+=("$1"); shift ;;
+        esac
+    done
+    set -- "${render_opts[@]}"
     mkdir -p "$work/parts" "$work/log" || return 3
     "$bin" plan "$scene" "${plan_args[@]}" >"$work/plan.txt.tmp" || {
         local rc=$?
