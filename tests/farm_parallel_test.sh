@@ -5,7 +5,7 @@
 # (tests/farm_check.sh). Then the failures: a chunk whose render fails makes the script fail with
 # exit 2 naming that chunk's frames and leaves no output; a part removed afterwards makes the join
 # refuse the same way; --resume renders only the missing chunk and gives the same bytes; a PNG
-# pattern needs no join and gives the one-process frames.
+# pattern needs no join and gives the one-process frames; a frame range to a video is refused.
 set -u
 cd "$(dirname "$0")"
 . ./farm_check.sh
@@ -59,7 +59,7 @@ timeout 300 "$FARM/parallel-render.sh" "$SCENE" -o "$T/fail/full.mp4" --chunks 4
 rc=$?
 [ $rc -eq 2 ] || fail "a failed chunk: exit $rc, want 2"
 grep -q '1 of 4 chunks failed' "$T/run3.err" || fail "a failed chunk is not reported ($(cat "$T/run3.err"))"
-grep -q 'frames 60-119' "$T/run3.err" || fail "the missing range 60-119 is not named"
+grep -q 'error: frames 60-119 are missing' "$T/run3.err" || fail "md5cine concat does not name the missing range 60-119"
 [ ! -e "$T/fail/full.mp4" ] || fail "a failed farm render left an output"
 left=$(find "$T/fail" -maxdepth 1 -name '.*tmp*' | wc -l)
 [ "$left" -eq 0 ] || fail "a failed farm render left $left temporaries"
@@ -75,7 +75,8 @@ if [ -d "$T/full.mp4.farm" ]; then
     "$FARM/farm-concat.sh" "$T/full.mp4.farm" 2>"$T/run4.err"
     rc=$?
     [ $rc -eq 2 ] || fail "join with a part removed: exit $rc, want 2"
-    grep -q '120-179' "$T/run4.err" || fail "join with a part removed does not name 120-179 ($(cat "$T/run4.err"))"
+    grep -q 'error: frames 120-179 are missing' "$T/run4.err" ||
+        fail "md5cine concat does not name 120-179 with a part removed ($(cat "$T/run4.err"))"
     [ ! -e "$T/full.mp4" ] || fail "join with a part removed wrote an output"
 
     # 5. --resume renders only that chunk again; the same frames and settings give the same bytes.
@@ -95,6 +96,14 @@ for f in 00080 00086 00087 00093 00094 00100; do
     ae=$(compare -metric AE "$T/png1/$f.png" "$T/png4/$f.png" null: 2>&1)
     [ "$ae" = 0 ] || fail "PNG frame $f differs from the one-process render in $ae pixels"
 done
+
+# 7. A frame range to a video is refused before anything renders: concat joins whole scenes.
+"$FARM/parallel-render.sh" "$SCENE" -o "$T/range.mp4" --chunks 2 --md5cine "$MD5CINE" -- \
+    --frames 10-49 "${OPTS[@]}" 2>"$T/run7.err"
+rc=$?
+[ $rc -eq 2 ] || fail "--frames to a video: exit $rc, want 2"
+grep -q -- '--frames: a joined video holds the whole scene' "$T/run7.err" || fail "--frames to a video: $(cat "$T/run7.err")"
+[ ! -e "$T/range.mp4.farm/parts/part-00000.mp4" ] || fail "--frames to a video rendered a part"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2

@@ -84,7 +84,8 @@ if [ -n "$array" ] && [ -n "$join" ]; then
     "$FARM/farm-concat.sh" "$T/fail.mp4.farm" 2>"$T/join2.err"
     rc=$?
     [ $rc -eq 2 ] || fail "join by hand: exit $rc, want 2"
-    grep -q '120-179' "$T/join2.err" || fail "join by hand does not name 120-179: $(cat "$T/join2.err")"
+    grep -q 'error: frames 120-179 are missing' "$T/join2.err" ||
+        fail "md5cine concat run by hand does not name 120-179: $(cat "$T/join2.err")"
     [ ! -e "$T/fail.mp4" ] || fail "join by hand wrote an output"
 else
     fail "submit 2 printed no job ids: $(cat "$T/submit2.out")"

@@ -27,10 +27,18 @@ farm_prepare() {
     local plan_args=("${@:1:$nplan}")
     shift "$nplan"
     # The render options that change the frame count go to the plan too (--fps, --lenient);
-    # --frames A-B limits the plan to those frames and is left to each chunk's own --frames.
+    # --frames A-B limits the plan to those frames and is left to each chunk's own --frames (PNG
+    # patterns only: md5cine concat joins parts into the whole scene, never a range of it).
     local render_opts=()
     while [ $# -gt 0 ]; do
         case $1 in
+            --frames | --frames=*)
+                case $out in
+                    *%*) ;;
+                    *) farm_err "--frames: a joined video holds the whole scene (md5cine concat); render a range to a PNG pattern, or in one process"
+                       return 2 ;;
+                esac
+                ;;&
             --fps | --frames)
                 [ $# -ge 2 ] || { farm_err "$1 wants a value"; return 2; }
                 plan_args+=("$1" "$2")
