@@ -60,7 +60,7 @@ else
 fi
 
 # 2. Task 2 fails (a wrapper refuses its frames): the join is cancelled, never run, no output;
-# the join run by hand names the missing frames and exits 2.
+# submit --wait says so and exits 3; the join run by hand names the missing frames and exits 2.
 cat >"$T/flaky-md5cine" <<EOF
 #!/bin/sh
 for a; do
@@ -69,9 +69,12 @@ done
 exec "$MD5CINE" "\$@"
 EOF
 chmod +x "$T/flaky-md5cine"
-(cd "$T" && timeout 60 "$FARM/slurm-submit.sh" "$SCENE" -o "$T/fail.mp4" --chunks 4 \
-    --md5cine "$T/flaky-md5cine" -- "${OPTS[@]}") >"$T/submit2.out" 2>"$T/submit2.err" ||
-    fail "submit 2 exited $? ($(cat "$T/submit2.err"))"
+# --wait: returns once the join job has ended, here with exit 3 as it was cancelled.
+(cd "$T" && timeout 300 "$FARM/slurm-submit.sh" "$SCENE" -o "$T/fail.mp4" --chunks 4 --wait \
+    --md5cine "$T/flaky-md5cine" -- "${OPTS[@]}") >"$T/submit2.out" 2>"$T/submit2.err"
+rc=$?
+[ $rc -eq 3 ] || fail "submit --wait with a failing task: exit $rc, want 3 ($(cat "$T/submit2.err"))"
+grep -q 'join job [0-9]*: CANCELLED' "$T/submit2.err" || fail "submit --wait does not report the cancelled join"
 array=$(awk '$1 == "array" { print $2 }' "$T/submit2.out")
 join=$(awk '$1 == "join" { print $2 }' "$T/submit2.out")
 if [ -n "$array" ] && [ -n "$join" ]; then
