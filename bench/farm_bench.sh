@@ -21,6 +21,7 @@ FARM=$(pwd)/scripts/farm
 T=$(mktemp -d "${TMPDIR:-/tmp}/farm_bench.XXXXXX")
 [ -x "$M" ] || { echo "farm_bench: no binary '$M' (build md5cine first)" >&2; exit 2; }
 M=$(cd "$(dirname "$M")" && pwd)/$(basename "$M")
+SLURM_CLUSTER_LIFETIME=${SLURM_CLUSTER_LIFETIME:-3600}
 . tests/slurm_cluster.sh
 trap 'slurm_cluster_stop; rm -rf "$T"' EXIT
 TIMEFORMAT='%R %P'

@@ -1,8 +1,9 @@
 # A private single-node Slurm cluster on loopback, for tests/farm_slurm_test.sh and
 # bench/farm_bench.sh (sourced, not run). Everything it starts lives under one folder: its own
 # munge key and socket, slurm.conf, state, spool, logs and PID files, and two free TCP ports. The
-# daemons are started in the foreground (-D, -F) as background children, so no init system is
-# needed, and are stopped by their PIDs.
+# daemons are started in the foreground (-D, --foreground) as background children, so no init
+# system is needed, and are stopped by their PIDs; each runs under `timeout`
+# ($SLURM_CLUSTER_LIFETIME seconds, default 1200), so even a caller killed outright leaves none.
 #
 #   slurm_cluster_start DIR   starts munged, slurmctld and slurmd; exports SLURM_CONF; returns
 #                             once the node accepts jobs (bounded: fails with the log tails)
@@ -40,7 +41,7 @@ slurm_cluster_start() {
     head -c 1024 /dev/urandom >"$d/munge/munge.key"
     chmod 600 "$d/munge/munge.key"
     # --force: the folders above the key (a build tree) are not the ones munged is strict about.
-    munged --foreground --force --socket="$d/munge/munge.socket" --key-file="$d/munge/munge.key" \
+    timeout -k 5 "${SLURM_CLUSTER_LIFETIME:-1200}" munged --foreground --force --socket="$d/munge/munge.socket" --key-file="$d/munge/munge.key" \
         --pid-file="$d/munge/munged.pid" --seed-file="$d/munge/munge.seed" \
         --log-file="$d/log/munged.log" >>"$d/log/munged.out" 2>&1 &
     SLURM_CLUSTER_PIDS+=($!)
@@ -92,9 +93,9 @@ $node State=UNKNOWN
 PartitionName=farm Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
     export SLURM_CONF=$d/slurm.conf
-    slurmctld -D -i -f "$SLURM_CONF" >"$d/log/slurmctld.out" 2>&1 &
+    timeout -k 5 "${SLURM_CLUSTER_LIFETIME:-1200}" slurmctld -D -i -f "$SLURM_CONF" >"$d/log/slurmctld.out" 2>&1 &
     SLURM_CLUSTER_PIDS+=($!)
-    slurmd -D -N localhost -f "$SLURM_CONF" >"$d/log/slurmd.out" 2>&1 &
+    timeout -k 5 "${SLURM_CLUSTER_LIFETIME:-1200}" slurmd -D -N localhost -f "$SLURM_CONF" >"$d/log/slurmd.out" 2>&1 &
     SLURM_CLUSTER_PIDS+=($!)
 
     # Up when the node is idle (bounded: 60 s).

@@ -99,6 +99,7 @@ fi
 "$here/farm-concat.sh" "$work"
 rc=$?
 if [ $rc -ne 0 ]; then
+    [ $failed -le 100 ] || exit 3
     exit $rc
 fi
 if [ $failed -ne 0 ]; then
