@@ -225,6 +225,7 @@ static int open_reference(render_run *run)
     d.height = run->height;
     d.diff_dir = diff;
     d.update = run->o->update_reference;
+    d.offset = -run->o->ref_offset;
     d.threads = sink_threads(run, false);
     if (mc_refcheck_open(&d, &run->ref, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_NOMEM);

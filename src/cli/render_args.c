@@ -120,6 +120,18 @@ static bool parse_frames(void *field, const char *s)
     return true;
 }
 
+static bool parse_offset(void *field, const char *s)
+{
+    mc_render_opts *o = field;
+    long v;
+
+    if (!mc_arg_long(s, -MC_LIMIT_REFERENCE_FRAMES, MC_LIMIT_REFERENCE_FRAMES, &v))
+        return false;
+    o->ref_offset = v;
+    o->has_ref_offset = true;
+    return true;
+}
+
 static int hex_digit(char c)
 {
     if (c >= '0' && c <= '9')
@@ -236,6 +248,8 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("--update-reference needs --reference REF");
     if (o->json && !o->reference)
         return mc_usage_error("--json needs --reference REF");
+    if (o->has_ref_offset && !o->reference)
+        return mc_usage_error("--offset needs --reference REF");
     return classify_output(o);
 }
 
@@ -330,6 +344,10 @@ static const mc_arg_opt render_opts[] = {
       .help = "where failing frames and difference pictures go (default:\n"
               "beside the output: OUT without extension + '.diff', or\n"
               "REF + '.diff')" },
+    { .name = "--offset", .kind = MC_ARG_CUSTOM, .parse = parse_offset,
+      .expect = "a whole number of frames", .metavar = "N",
+      .help = "check output frame k against REF's frame k + N (default 0:\n"
+              "by number; a chunk video's frames are numbered from its first)" },
     { .name = "--update-reference", .kind = MC_ARG_FLAG, .offset = F(update_reference),
       .help = "write missing and failing frames into the folder REF instead" },
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
