@@ -47,6 +47,7 @@
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
 #include <md5cine/md5mesh.h>
+#include <md5cine/timeline.h>
 #include <md5cine/types.h>
 
 #ifdef __cplusplus
@@ -149,6 +150,11 @@ int64_t mc_scene_single_frame_length(const mc_scene *scene, mc_rate fps);
  * Needs a resolved scene. */
 int64_t mc_scene_frame_count(const mc_scene *scene, mc_rate fps);
 
+/* mc_scene_frame_count with either clock (timeline.h): the camera's end on that clock; a
+ * one-frame camera's length (mc_scene_single_frame_length) counts output frames and is the same
+ * with both clocks. */
+int64_t mc_scene_frame_count_clock(const mc_scene *scene, mc_rate fps, mc_clock clock);
+
 /* The actor's model-to-world transform (OpenGL column-major): a model-space point p goes to
  * origin + scale * (p rotated by yaw degrees about +Z, counter-clockwise seen from above).
  * Doom's row-vector form: world = origin + (scale * p) . R with R's rows (cos, sin, 0),
@@ -158,6 +164,10 @@ void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out);
 /* The actor's anim clock at scene time t seconds: t - start (negative before the anim
  * starts; the pose module holds frame 0 there and handles loop/hold after the end). */
 double mc_scene_actor_time(const mc_scene_actor *actor, double t);
+
+/* The same on the engine clock: game time ms minus start rounded to whole milliseconds (the
+ * engine keeps times in ms), the time mc_anim_frame_at_ms takes. */
+int64_t mc_scene_actor_ms(const mc_scene_actor *actor, int64_t ms);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* md5cine info FILE... [--json] [--timeline] [--fps N] [--lenient]
+/* md5cine info FILE... [--json] [--timeline] [--fps N] [--clock ideal|engine] [--lenient]
  *
  * A summary of each file, chosen by its extension. With --json, one JSON object per line per
  * file (see the README). Errors are printed with the source line and a caret; the exit status is
@@ -26,6 +26,7 @@ typedef struct info_opts {
     bool json;
     bool timeline;
     mc_rate fps; /* { 0, 0 }: the camera's own frame rate */
+    mc_clock clock;
     mc_parse_opts parse;
 } info_opts;
 
@@ -104,13 +105,14 @@ static void print_rate_json(mc_rate r)
         printf("%.6g,\"fpsRational\":\"%d/%d\"", (double)r.num / r.den, r.num, r.den);
 }
 
-static void print_shots(const mc_camera *c, mc_rate fps, int64_t count, bool json)
+static void print_shots(const mc_camera *c, mc_rate fps, mc_clock clock, int64_t count,
+                        bool json)
 {
     int64_t first = 0;
     bool any = false;
 
     for (int i = 0; i <= c->num_cuts && first < count; i++) {
-        int64_t next = i < c->num_cuts ? mc_timeline_cut_frame(c, fps, i) : count;
+        int64_t next = i < c->num_cuts ? mc_timeline_cut_frame_clock(c, fps, clock, i) : count;
         mc_timeline_sample s;
 
         if (next < 0)
@@ -119,7 +121,7 @@ static void print_shots(const mc_camera *c, mc_rate fps, int64_t count, bool jso
             next = count;
         if (next <= first)
             continue; /* passed within the same output frame as the cut before */
-        mc_timeline_sample_frame(c, fps, first, &s);
+        mc_timeline_sample_frame_clock(c, fps, clock, first, &s);
         if (json)
             printf("%s{\"first\":%" PRId64 ",\"last\":%" PRId64 "}", any ? "," : "", first,
                    next - 1);
@@ -131,22 +133,43 @@ static void print_shots(const mc_camera *c, mc_rate fps, int64_t count, bool jso
     }
 }
 
-static void print_timeline(const mc_camera *c, mc_rate fps, int64_t count, bool json)
+/* One line or object per output frame; with the engine clock each also gives the game time
+ * in ms that the frame samples. */
+static void print_timeline(const mc_camera *c, mc_rate fps, mc_clock clock, int64_t count,
+                           bool json)
 {
+    bool engine = clock == MC_CLOCK_ENGINE;
+
     if (!json)
-        printf("  frame  time       stored next lerp      shot\n");
+        printf("  frame  time       %sstored next lerp      shot\n", engine ? "ms       " : "");
     for (int64_t k = 0; k < count; k++) {
         mc_timeline_sample s;
 
-        mc_timeline_sample_frame(c, fps, k, &s);
-        if (json)
-            printf("%s{\"frame\":%" PRId64 ",\"time\":%.6g,\"stored\":%d,\"next\":%d,"
-                   "\"lerp\":%.6g,\"shot\":%d}",
-                   k ? "," : "", k, s.time, s.stored, s.next, (double)s.lerp, s.shot);
-        else
-            printf("  %-6" PRId64 " %-10.6g %-6d %-4d %-9.6g %d\n", k, s.time, s.stored, s.next,
-                   (double)s.lerp, s.shot + 1);
+        mc_timeline_sample_frame_clock(c, fps, clock, k, &s);
+        if (json) {
+            printf("%s{\"frame\":%" PRId64 ",\"time\":%.6g,", k ? "," : "", k, s.time);
+            if (engine)
+                printf("\"ms\":%" PRId64 ",", s.engine_ms);
+            printf("\"stored\":%d,\"next\":%d,\"lerp\":%.6g,\"shot\":%d}", s.stored, s.next,
+                   (double)s.lerp, s.shot);
+        } else {
+            printf("  %-6" PRId64 " %-10.6g ", k, s.time);
+            if (engine)
+                printf("%-8" PRId64 " ", s.engine_ms);
+            printf("%-6d %-4d %-9.6g %d\n", s.stored, s.next, (double)s.lerp, s.shot + 1);
+        }
     }
+}
+
+/* ",\"clock\":\"engine\"" in JSON, " on the engine clock" in text; nothing for the ideal one. */
+static const char *clock_json(mc_clock clock)
+{
+    return clock == MC_CLOCK_ENGINE ? ",\"clock\":\"engine\"" : "";
+}
+
+static const char *clock_text(mc_clock clock)
+{
+    return clock == MC_CLOCK_ENGINE ? " on the engine clock" : "";
 }
 
 static int info_camera(const char *path, const info_opts *o)
@@ -163,7 +186,7 @@ static int info_camera(const char *path, const info_opts *o)
     }
     fps = o->fps.num > 0 ? o->fps : (mc_rate){ c.frame_rate, 1 };
     /* A one-frame camera has no end of its own: reported as one output frame. */
-    count = mc_timeline_frame_count(&c, fps, 1);
+    count = mc_timeline_frame_count_clock(&c, fps, o->clock, 1);
     if (o->json) {
         printf("{\"type\":\"md5camera\",\"frames\":%d,\"frameRate\":%d,\"cuts\":[", c.num_frames,
                c.frame_rate);
@@ -171,12 +194,12 @@ static int info_camera(const char *path, const info_opts *o)
             printf("%s%d", i ? "," : "", c.cuts[i]);
         printf("],\"fps\":");
         print_rate_json(fps);
-        printf(",\"outputFrames\":%" PRId64 ",\"shots\":[", count);
-        print_shots(&c, fps, count, true);
+        printf("%s,\"outputFrames\":%" PRId64 ",\"shots\":[", clock_json(o->clock), count);
+        print_shots(&c, fps, o->clock, count, true);
         printf("]");
         if (o->timeline) {
             printf(",\"timeline\":[");
-            print_timeline(&c, fps, count, true);
+            print_timeline(&c, fps, o->clock, count, true);
             printf("]");
         }
         printf("}\n");
@@ -185,12 +208,12 @@ static int info_camera(const char *path, const info_opts *o)
 
         mc_cli_format_rate(fps, rate, sizeof rate);
         printf("%s: md5camera, %d frames at %d fps, %d cut%s; %" PRId64
-               " output frames at %s fps\n",
+               " output frames at %s fps%s\n",
                path, c.num_frames, c.frame_rate, c.num_cuts, c.num_cuts == 1 ? "" : "s", count,
-               rate);
-        print_shots(&c, fps, count, false);
+               rate, clock_text(o->clock));
+        print_shots(&c, fps, o->clock, count, false);
         if (o->timeline)
-            print_timeline(&c, fps, count, false);
+            print_timeline(&c, fps, o->clock, count, false);
     }
     mc_camera_release(&c);
     return MC_EXIT_OK;
@@ -255,25 +278,25 @@ static int info_scene(const char *path, const info_opts *o)
         return mc_input_exit_code(s);
     }
     fps = mc_scene_fps(&sc, o->fps);
-    count = mc_scene_frame_count(&sc, fps);
+    count = mc_scene_frame_count_clock(&sc, fps, o->clock);
     if (o->json) {
         printf("{\"type\":\"md5scene\",\"camera\":");
         mc_json_write_cstr(stdout, sc.camera_path);
         printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":", sc.camera.num_frames,
                sc.camera.frame_rate, sc.camera.num_cuts);
         print_rate_json(fps);
-        printf(",\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[", count,
-               sc.width, sc.height);
+        printf("%s,\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[",
+               clock_json(o->clock), count, sc.width, sc.height);
         for (int i = 0; i < sc.num_actors; i++) {
             printf("%s", i ? "," : "");
             print_scene_actor_json(&sc.actors[i]);
         }
         printf("],\"shots\":[");
-        print_shots(&sc.camera, fps, count, true);
+        print_shots(&sc.camera, fps, o->clock, count, true);
         printf("]");
         if (o->timeline) {
             printf(",\"timeline\":[");
-            print_timeline(&sc.camera, fps, count, true);
+            print_timeline(&sc.camera, fps, o->clock, count, true);
             printf("]");
         }
         printf("}\n");
@@ -282,10 +305,10 @@ static int info_scene(const char *path, const info_opts *o)
 
         mc_cli_format_rate(fps, rate, sizeof rate);
         printf("%s: md5scene, %d actor%s, camera %s (%d frames at %d fps, %d cut%s); %" PRId64
-               " output frames at %s fps\n",
+               " output frames at %s fps%s\n",
                path, sc.num_actors, sc.num_actors == 1 ? "" : "s", sc.camera_path,
                sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts,
-               sc.camera.num_cuts == 1 ? "" : "s", count, rate);
+               sc.camera.num_cuts == 1 ? "" : "s", count, rate, clock_text(o->clock));
         if (sc.width && sc.height)
             printf("  output %dx%d\n", sc.width, sc.height);
         else if (sc.width || sc.height)
@@ -293,9 +316,9 @@ static int info_scene(const char *path, const info_opts *o)
                    sc.width ? "width" : "height", sc.width ? sc.width : sc.height);
         for (int i = 0; i < sc.num_actors; i++)
             print_scene_actor_text(&sc.actors[i]);
-        print_shots(&sc.camera, fps, count, false);
+        print_shots(&sc.camera, fps, o->clock, count, false);
         if (o->timeline)
-            print_timeline(&sc.camera, fps, count, false);
+            print_timeline(&sc.camera, fps, o->clock, count, false);
     }
     mc_scene_release(&sc);
     return MC_EXIT_OK;
@@ -336,18 +359,26 @@ static const mc_arg_opt info_options[] = {
       .parse = mc_arg_rate, .expect = MC_ARG_RATE_EXPECT, .metavar = "N",
       .help = "cameras: sample at N output frames per second (default: the\n"
               "camera's frameRate)" },
+    { .name = "--clock", .kind = MC_ARG_CHOICE, .offset = offsetof(info_opts, clock),
+      .choices = (const char *const[]){ "ideal", "engine", NULL }, .metavar = "ideal|engine",
+      .help = "cameras and scenes: frame k at t = k/fps exactly (default), or\n"
+              "Doom 3's 16 ms ticks (--timeline then adds the game time in ms)" },
     { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, parse.lenient),
       .help = "read the harmless deviations of shipped game files with warnings" },
 };
 
 static const mc_arg_spec info_spec = {
     .command = "info",
-    .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N] [--lenient]\n\n",
+    .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N]\n"
+                "                    [--clock ideal|engine] [--lenient]\n\n",
     .opts = info_options,
     .nopts = MC_ARG_COUNT(info_options),
     .min_pos = 1,
     .max_pos = -1,
 };
+
+_Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOCK_ENGINE == 1,
+               "--clock's words are the enum's order");
 
 int mc_cmd_info(int argc, char **argv)
 {

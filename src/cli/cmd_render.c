@@ -149,7 +149,7 @@ static int collect_shots(render_run *run)
         prev = -1;
         n = 0;
         for (int64_t k = run->first; k <= run->last; k++) {
-            mc_timeline_sample_frame(&run->scene.camera, run->fps, k, &smp);
+            mc_timeline_sample_frame_clock(&run->scene.camera, run->fps, run->o->clock, k, &smp);
             if (smp.shot != prev && pass == 1) {
                 run->shot_starts[n] = k - run->first;
                 run->shot_numbers[n] = smp.shot + 1;
@@ -363,6 +363,7 @@ static int open_renderer(render_run *run)
     d.width = o->width;
     d.height = o->height;
     d.fps = o->fps;
+    d.clock = o->clock;
     d.msaa = o->msaa == 0 ? 1 : o->msaa;
     d.shading = o->shading;
     d.fov_mode = o->fov_mode;

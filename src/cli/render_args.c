@@ -269,6 +269,8 @@ _Static_assert(sizeof(mc_shading) == sizeof(int) && MC_SHADING_LIT == 0 && MC_SH
                "--shading's words are the enum's order");
 _Static_assert(sizeof(mc_fov_mode) == sizeof(int) && MC_FOV_HORIZONTAL == 0 && MC_FOV_DOOM == 1,
                "--fov-mode's words are the enum's order");
+_Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOCK_ENGINE == 1,
+               "--clock's words are the enum's order");
 _Static_assert(sizeof(mc_gl_backend) == sizeof(int) && MC_GL_AUTO == 0 && MC_GL_EGL == 1 &&
                        MC_GL_OSMESA == 2,
                "--gl's words are the enum's order");
@@ -298,6 +300,10 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--fps", .kind = MC_ARG_CUSTOM, .offset = F(fps), .parse = mc_arg_rate,
       .expect = MC_ARG_RATE_EXPECT, .metavar = "N",
       .help = "output frame rate (default: the scene's, else the camera's)" },
+    { .name = "--clock", .kind = MC_ARG_CHOICE, .offset = F(clock),
+      .choices = (const char *const[]){ "ideal", "engine", NULL }, .metavar = "ideal|engine",
+      .help = "frame k at t = k/fps exactly (default), or Doom 3's own clock:\n"
+              "16 ms game ticks, integer milliseconds" },
     { .name = "--frames", .kind = MC_ARG_CUSTOM, .parse = parse_frames,
       .expect = MC_ARG_FRAMES_EXPECT, .metavar = "A-B",
       .help = "render output frames A to B only (inclusive); also --frames A" },

@@ -47,6 +47,7 @@ typedef struct mc_render_opts {
     mc_png_pattern pattern; /* when out_kind is MC_OUT_PNG */
     int width, height;      /* 0: the scene's, else the default */
     mc_rate fps;            /* { 0, 0 }: the scene's, else the camera's */
+    mc_clock clock;         /* --clock ideal|engine */
     bool has_frames;
     int64_t first, last; /* --frames, inclusive output numbers */
     int crf;             /* 0: the encoder's default */

@@ -788,6 +788,27 @@ int64_t mc_scene_frame_count(const mc_scene *scene, mc_rate fps)
     return mc_timeline_frame_count(&scene->camera, fps, mc_scene_single_frame_length(scene, fps));
 }
 
+int64_t mc_scene_actor_ms(const mc_scene_actor *actor, int64_t ms)
+{
+    /* Far past any anim's end either way; keeps llround and the subtraction in range. */
+    const double far = (double)((int64_t)1 << 40);
+    double start = (double)actor->start * 1000.0;
+
+    if (!(start > -far))
+        start = -far;
+    if (start > far)
+        start = far;
+    if (ms > ((int64_t)1 << 40))
+        ms = (int64_t)1 << 40;
+    return ms - (int64_t)llround(start);
+}
+
+int64_t mc_scene_frame_count_clock(const mc_scene *scene, mc_rate fps, mc_clock clock)
+{
+    return mc_timeline_frame_count_clock(&scene->camera, fps, clock,
+                                         mc_scene_single_frame_length(scene, fps));
+}
+
 void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out)
 {
     *out = mc_pose_placement(actor->origin, actor->yaw, actor->scale);
