@@ -27,7 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/farm-lib.sh"
 
 usage() {
-    sed -n '5,20s/^# \{0,1\}//p' "$0" >&2
+    awk 'NR >= 5 && /^#/ { sub(/^# ?/, ""); print; next } NR >= 5 { exit }' "$0" >&2
     exit 2
 }
 
