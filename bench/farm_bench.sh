@@ -37,7 +37,7 @@ timed() {
 
 frames=$("$M" plan "$SCENE" --chunks 1 | awk '{ print $2 }')
 printf '%s, frames %s, %s, %s cores\n' "demo" "$frames" "$SIZE" "$(nproc)"
-printf '%-46s %10s %8s\n' "" wall "cpu"
+printf '%-46s %10s %8s\n' "" wall "cpu (100 % = one core)"
 timed "one process" "$M" render "$SCENE" -o "$T/one.mp4" --size "$SIZE" --quiet
 one=$WALL
 timed "GNU parallel, 2 chunks at once" "$FARM/parallel-render.sh" "$SCENE" -o "$T/par.mp4" \
