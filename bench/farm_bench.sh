@@ -30,14 +30,17 @@ TIMEFORMAT='%R %P'
 timed() {
     local label=$1 t
     shift
-    t=$( { time "$@" >/dev/null 2>"$T/err.txt"; } 2>&1 ) || { echo "farm_bench: $label failed: $(tail -n 3 "$T/err.txt")" >&2; exit 3; }
+    if ! t=$( { time "$@" >/dev/null 2>"$T/err.txt"; } 2>&1 ); then
+        echo "farm_bench: $label failed: $(tail -n 3 "$T/err.txt")" >&2
+        exit 3
+    fi
     WALL=${t% *}
     printf '%-46s %8.2f s %6s %%\n' "$label" "$WALL" "${t#* }"
 }
 
 frames=$("$M" plan "$SCENE" --chunks 1 | awk '{ print $2 }')
 printf '%s, frames %s, %s, %s cores\n' "demo" "$frames" "$SIZE" "$(nproc)"
-printf '%-46s %10s %8s\n' "" wall "cpu (100 % = one core)"
+printf '%-46s %10s  %s\n' "" wall "cpu (100 % = one core)"
 timed "one process" "$M" render "$SCENE" -o "$T/one.mp4" --size "$SIZE" --quiet
 one=$WALL
 timed "GNU parallel, 2 chunks at once" "$FARM/parallel-render.sh" "$SCENE" -o "$T/par.mp4" \
@@ -48,7 +51,8 @@ timed "  the same, LP_NUM_THREADS=1 per chunk" env LP_NUM_THREADS=1 "$FARM/paral
 par1=$WALL
 rm -f "$T/par.mp4"
 timed "  its join alone (farm-concat.sh, stream copy)" "$FARM/farm-concat.sh" "$T/par.mp4.farm"
-awk -v a="$one" -v b="$par" -v c="$par1" 'BEGIN { printf "one process / 2-way parallel: %.2fx (%.2fx with LP_NUM_THREADS=1)\n", a / b, a / c }'
+awk -v a="$one" -v b="$par" -v c="$par1" 'BEGIN {
+    printf "one process / 2-way parallel: %.2fx (%.2fx with LP_NUM_THREADS=1)\n", a / b, a / c }'
 
 command -v slurmctld >/dev/null || { echo "(no slurmctld: Slurm rows left out)"; exit 0; }
 slurm_cluster_start "$T/cluster" >/dev/null || exit 3

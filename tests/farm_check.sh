@@ -13,6 +13,11 @@
 #   start and every shot start, one chapter per shot; its decoded frames equal the parts' decoded
 #   frames in order, bit for bit; and every frame is within 40 dB PSNR of SINGLE's.
 
+# frame_hashes VIDEO: the MD5 of each decoded frame, one a line (ffmpeg's framemd5, hash column)
+frame_hashes() {
+    ffmpeg -v error -i "$1" -map 0:v:0 -f framemd5 - | awk -F, '!/^#/ { gsub(/ /, "", $6); print $6 }'
+}
+
 farm_check_joined() {
     local scene=$1 full=$2 single=$3 plan=$4 tmp
     shift 4
@@ -21,11 +26,11 @@ farm_check_joined() {
     ffprobe -v error -select_streams v:0 -show_entries stream=time_base,duration,nb_frames:frame=pts,key_frame \
         -show_chapters -of json "$full" >"$tmp/probe.json" || { echo "ffprobe failed on $full" >&2; return 1; }
     # Decoded frames: the hash column of framemd5 (pts differ between a part and the whole).
-    ffmpeg -v error -i "$full" -map 0:v:0 -f framemd5 - | awk -F, '!/^#/ { gsub(/ /, "", $6); print $6 }' >"$tmp/full.md5"
+    frame_hashes "$full" >"$tmp/full.md5"
     : >"$tmp/parts.md5"
     local part
     for part in "$@"; do
-        ffmpeg -v error -i "$part" -map 0:v:0 -f framemd5 - | awk -F, '!/^#/ { gsub(/ /, "", $6); print $6 }' >>"$tmp/parts.md5"
+        frame_hashes "$part" >>"$tmp/parts.md5"
     done
     ffmpeg -v error -i "$full" -i "$single" -lavfi "[0:v:0][1:v:0]psnr=stats_file=$tmp/psnr.txt" -f null - ||
         { echo "ffmpeg psnr failed" >&2; return 1; }
@@ -88,7 +93,8 @@ if worst and worst[1] < 40:
     bad.append("frame %d is %.2f dB from the one-process render (< 40 dB)" % worst)
 for b in bad:
     print("farm_check: " + b, file=sys.stderr)
-print("farm_check: %d frames, %d chunk starts, %d shots, worst PSNR %s dB" % (len(frames), len(starts), len(shots), worst[1] if worst else "-"), file=sys.stderr)
+print("farm_check: %d frames, %d chunk starts, %d shots, worst PSNR %s dB"
+      % (len(frames), len(starts), len(shots), worst[1] if worst else "-"), file=sys.stderr)
 sys.exit(1 if bad else 0)
 EOF
     local rc=$?

@@ -41,7 +41,8 @@ slurm_cluster_start() {
     head -c 1024 /dev/urandom >"$d/munge/munge.key"
     chmod 600 "$d/munge/munge.key"
     # --force: the folders above the key (a build tree) are not the ones munged is strict about.
-    timeout -k 5 "${SLURM_CLUSTER_LIFETIME:-1200}" munged --foreground --force --socket="$d/munge/munge.socket" --key-file="$d/munge/munge.key" \
+    timeout -k 5 "${SLURM_CLUSTER_LIFETIME:-1200}" munged --foreground --force \
+        --socket="$d/munge/munge.socket" --key-file="$d/munge/munge.key" \
         --pid-file="$d/munge/munged.pid" --seed-file="$d/munge/munge.seed" \
         --log-file="$d/log/munged.log" >>"$d/log/munged.out" 2>&1 &
     SLURM_CLUSTER_PIDS+=($!)
@@ -153,5 +154,6 @@ slurm_wait_job() {
         fi
         sleep 0.5
     done
-    scontrol -o show job "$id" 2>/dev/null | sed -n 's/.*JobId=\([0-9]*\) .*JobState=\([A-Z_]*\).*ExitCode=\([0-9:]*\).*/\1 \2 \3/p'
+    scontrol -o show job "$id" 2>/dev/null |
+        sed -n 's/.*JobId=\([0-9]*\) .*JobState=\([A-Z_]*\).*ExitCode=\([0-9:]*\).*/\1 \2 \3/p'
 }

@@ -13,7 +13,7 @@ FARM_PROG=farm-concat
 
 [ $# -eq 1 ] || { echo "usage: farm-concat.sh WORK" >&2; exit 2; }
 work=$1
-[ -f "$work/farm.env" ] && [ -f "$work/plan.txt" ] || { farm_err "$work: no farm.env or plan.txt"; exit 2; }
+farm_check_work "$work" || exit 2
 . "$work/farm.env"
 
 missing=0

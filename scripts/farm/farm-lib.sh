@@ -18,6 +18,21 @@ farm_abs() {
     esac
 }
 
+# farm_find_bin BIN: BIN made absolute, or looked up on PATH when it names no folder
+farm_find_bin() {
+    case $1 in
+        */*) farm_abs "$1" ;;
+        *) command -v "$1" || { farm_err "no $1 on PATH (--md5cine BIN)"; return 3; } ;;
+    esac
+}
+
+# farm_check_work WORK: fails, saying so, unless WORK was prepared (farm.env and plan.txt)
+farm_check_work() {
+    [ -f "$1/farm.env" ] && [ -f "$1/plan.txt" ] && return 0
+    farm_err "$1: no farm.env or plan.txt (not a farm work folder)"
+    return 2
+}
+
 # farm_prepare WORK MD5CINE SCENE OUT RESUME PLAN_ARGS_COUNT PLAN_ARGS... RENDER_OPTS...
 # Writes farm.env and plan.txt, empties parts/ unless RESUME is 1. Returns md5cine's status when
 # the plan is refused (exit 2: bad scene or chunk option).
@@ -35,7 +50,8 @@ farm_prepare() {
             --frames | --frames=*)
                 case $out in
                     *%*) ;;
-                    *) farm_err "--frames: a joined video holds the whole scene (md5cine concat); render a range to a PNG pattern, or in one process"
+                    *) farm_err "--frames: a joined video holds the whole scene (md5cine" \
+                           "concat); render a range to a PNG pattern, or in one process"
                        return 2 ;;
                 esac
                 ;;&
@@ -58,7 +74,8 @@ farm_prepare() {
         rm -f "$work/plan.txt.tmp"
         return $rc
     }
-    if [ "$resume" = 1 ] && [ -f "$work/plan.txt" ] && ! cmp -s "$work/plan.txt" "$work/plan.txt.tmp"; then
+    if [ "$resume" = 1 ] && [ -f "$work/plan.txt" ] &&
+        ! cmp -s "$work/plan.txt" "$work/plan.txt.tmp"; then
         farm_err "--resume: the plan differs from the one in $work; not resuming"
         resume=0
     fi

@@ -23,11 +23,14 @@ case $index in
         exit 2
         ;;
 esac
-[ -f "$work/farm.env" ] && [ -f "$work/plan.txt" ] || { farm_err "$work: no farm.env or plan.txt"; exit 2; }
+farm_check_work "$work" || exit 2
 . "$work/farm.env"
 
 range=$(farm_chunks "$work" | awk -v i="$index" '$1 == i + 0 { print $2 }')
-[ -n "$range" ] || { farm_err "chunk $index is not in $work/plan.txt ($(farm_count "$work") chunks)"; exit 2; }
+if [ -z "$range" ]; then
+    farm_err "chunk $index is not in $work/plan.txt ($(farm_count "$work") chunks)"
+    exit 2
+fi
 
 if [ "$EXT" = png ]; then
     dst=$OUT

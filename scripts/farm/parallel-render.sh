@@ -53,10 +53,12 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$scene" ] && [ -n "$out" ] || usage
-case $jobs in '' | *[!0-9]* | 0) farm_err "--jobs wants a positive number, not '$jobs'"; exit 2 ;; esac
+case $jobs in
+    '' | *[!0-9]* | 0) farm_err "--jobs wants a positive number, not '$jobs'"; exit 2 ;;
+esac
 command -v parallel >/dev/null || { farm_err "GNU parallel not found (Debian: parallel)"; exit 3; }
 [ ${#plan[@]} -gt 0 ] || plan=(--chunks "$jobs")
-case $bin in */*) bin=$(farm_abs "$bin") ;; *) bin=$(command -v "$bin") || { farm_err "no md5cine on PATH (--md5cine BIN)"; exit 3; } ;; esac
+bin=$(farm_find_bin "$bin") || exit 3
 [ -f "$scene" ] || { farm_err "$scene: no such scene"; exit 2; }
 scene=$(farm_abs "$scene")
 mkdir -p "$(dirname "$out")" || exit 3
@@ -89,7 +91,8 @@ if [ ${#todo[@]} -gt 0 ]; then
     failed=$?
     if [ $failed -ne 0 ]; then
         if [ $failed -le 100 ]; then
-            farm_err "$failed of ${#todo[@]} chunks failed (logs: $work/log/task, $work/log/joblog.txt)"
+            farm_err "$failed of ${#todo[@]} chunks failed" \
+                "(logs: $work/log/task, $work/log/joblog.txt)"
         else
             farm_err "GNU parallel failed (status $failed)"
         fi

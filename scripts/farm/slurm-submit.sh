@@ -12,8 +12,8 @@
 #                          OUT must be on storage every node sees at the same path
 #   --md5cine BIN          the md5cine binary, at the same path on every node (default: md5cine
 #                          on PATH here)
-#   --sbatch OPT           an extra sbatch option for both jobs (repeatable: --sbatch=--time=1:00:00,
-#                          --sbatch=--cpus-per-task=4, --sbatch=--account=A)
+#   --sbatch OPT           an extra sbatch option for both jobs (repeatable:
+#                          --sbatch=--time=1:00:00, --sbatch=--cpus-per-task=4)
 #   --max-running K        at most K tasks of the array at once (sbatch --array=0-N%K)
 #   --wait                 wait for the join job to end; exit with its status
 #   -- RENDER_OPTIONS      passed to every chunk's `md5cine render` (--size, --msaa, --crf ...)
@@ -55,10 +55,12 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$scene" ] && [ -n "$out" ] || usage
-case $max_running in *[!0-9]*) farm_err "--max-running wants a number, not '$max_running'"; exit 2 ;; esac
+case $max_running in
+    *[!0-9]*) farm_err "--max-running wants a number, not '$max_running'"; exit 2 ;;
+esac
 command -v sbatch >/dev/null || { farm_err "sbatch not found (Debian: slurm-client)"; exit 3; }
 [ ${#plan[@]} -gt 0 ] || plan=(--chunks 8)
-case $bin in */*) bin=$(farm_abs "$bin") ;; *) bin=$(command -v "$bin") || { farm_err "no md5cine on PATH (--md5cine BIN)"; exit 3; } ;; esac
+bin=$(farm_find_bin "$bin") || exit 3
 [ -f "$scene" ] || { farm_err "$scene: no such scene"; exit 2; }
 scene=$(farm_abs "$scene")
 mkdir -p "$(dirname "$out")" || exit 3
@@ -100,7 +102,10 @@ if [ $wait = 1 ]; then
         sleep 5
     done
     state=$(sacct -n -X -P -j "$join_id" -o State 2>/dev/null | head -n 1)
-    [ -n "$state" ] || state=$(scontrol -o show job "$join_id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    if [ -z "$state" ]; then
+        state=$(scontrol -o show job "$join_id" 2>/dev/null |
+            sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    fi
     echo "slurm-submit: join job $join_id: ${state:-unknown}" >&2
     [ "$state" = COMPLETED ] || exit 3
 fi
