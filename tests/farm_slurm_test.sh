@@ -4,8 +4,8 @@
 # MC_TEST_TMP), the demo rendered as a 4-task array plus the join job that depends on it, and the
 # joined video checked against its parts and a one-process render with FFmpeg's tools
 # (tests/farm_check.sh). Then a failing task: the join job is cancelled instead of run, and the
-# join run by hand refuses naming the missing frames. Every wait is bounded; the daemons are
-# stopped by PID on every exit.
+# join run by hand refuses naming the missing frames; bad input is refused before anything is
+# submitted. Every wait is bounded; the daemons are stopped by PID on every exit.
 set -u
 cd "$(dirname "$0")"
 . ./slurm_cluster.sh
@@ -93,6 +93,15 @@ if [ -n "$array" ] && [ -n "$join" ]; then
 else
     fail "submit 2 printed no job ids: $(cat "$T/submit2.out")"
 fi
+
+# 3. Bad input is refused before anything is submitted: a chunk count the plan refuses.
+before=$(squeue -h -o %i | wc -l)
+timeout 60 "$FARM/slurm-submit.sh" "$SCENE" -o "$T/bad.mp4" --chunks 0 --md5cine "$MD5CINE" \
+    >"$T/submit3.out" 2>"$T/submit3.err"
+rc=$?
+[ $rc -eq 2 ] || fail "submit with --chunks 0: exit $rc, want 2"
+[ ! -s "$T/submit3.out" ] || fail "submit with --chunks 0 printed job ids: $(cat "$T/submit3.out")"
+[ "$(squeue -h -o %i | wc -l)" = "$before" ] || fail "submit with --chunks 0 queued a job"
 
 if [ $fails -ne 0 ]; then
     slurm_cluster_logs
