@@ -157,6 +157,37 @@ refused not_a_video "cannot open video" "$T/part0.mp4" "$T/plan"
 "$M" concat "$T/part0.mp4" -o "$T/refused.txt" 2>"$T/err"
 check bad_output_name "2 md5cine: error: '$T/refused.txt': the joined video must be .mp4, .mkv or .mov" "$? $(head -1 "$T/err")"
 
+# Short chunks (1 and 2 frames, where x264 reorders less or not at all) between long ones,
+# and a chunk starting at 119 (4.958333 s, not a whole millisecond: the MP4's edit list must
+# hold it exactly).
+for r in 60-118 119-119 120-121 122-179; do
+    "$M" render $S "${SMALL[@]}" --frames $r -o "$T/short$r.mp4"
+done
+check short_chunk_start "$(python3 -c 'print(119 * 512)')" "$(ffprobe -v error -select_streams v \
+    -show_entries packet=pts -of csv=p=0 "$T/short119-119.mp4")"
+"$M" concat "$T/part0.mp4" "$T/short60-118.mp4" "$T/short119-119.mp4" "$T/short120-121.mp4" \
+    "$T/short122-179.mp4" "$T/part3.mp4" -o "$T/short.mp4" -q
+check short_concat_exit 0 $?
+for f in part0 short60-118 short119-119 short120-121 short122-179 part3; do
+    ffmpeg -v error -i "$T/$f.mp4" -map 0:v -f framemd5 - | grep -v '^#' | cut -d, -f6
+done >"$T/short_parts.md5"
+ffmpeg -v error -i "$T/short.mp4" -map 0:v -f framemd5 - | grep -v '^#' | cut -d, -f6 >"$T/short.md5"
+ffprobe -v error -select_streams v -show_entries frame=pts -of json "$T/short.mp4" >"$T/short.frames"
+got=$(python3 -c '
+import json, sys
+pts = [f["pts"] for f in json.load(open(sys.argv[1]))["frames"]]
+print(len(pts), pts == [k * 512 for k in range(241)])' "$T/short.frames")
+check short_frames_pts "241 True" "$got"
+if cmp -s "$T/short_parts.md5" "$T/short.md5"; then echo "ok   framemd5 with short chunks"; else
+    echo "FAIL framemd5 with short chunks"; fails=$((fails + 1)); fi
+
+# MKV parts (timestamps in milliseconds, tags in upper case) joined into an MP4.
+"$M" render $S "${SMALL[@]}" --frames 0-119 -o "$T/k0.mkv"
+"$M" render $S "${SMALL[@]}" --frames 120-240 -o "$T/k1.mkv"
+"$M" concat "$T/k1.mkv" "$T/k0.mkv" -o "$T/fromkmv.mp4" -q
+check mkv_parts "0 241 123392" "$? $(ffprobe -v error -select_streams v -count_frames -show_entries \
+    stream=nb_read_frames,duration_ts -of csv=p=0 "$T/fromkmv.mp4" | tr , ' ' | awk '{print $2, $1}')"
+
 # MKV output from MP4 parts, and a fractional rate (29.97: 301 frames, 2 chunks).
 "$M" concat "$T/part3.mp4" "$T/part1.mp4" "$T/part0.mp4" "$T/part2.mp4" -o "$T/full.mkv" -q
 check mkv_frames "0 241" "$? $(ffprobe -v error -select_streams v -count_frames -show_entries stream=nb_read_frames -of csv=p=0 "$T/full.mkv")"

@@ -32,9 +32,12 @@
  * and cover frames 0..FRAMES-1 exactly once, else MC_ERR_MISMATCH naming the parts and the
  * frames ("frames 120-179 are missing", "frames 100-119 are in both 'a.mp4' and 'b.mp4'").
  * A file without the tags is MC_ERR_SYNTAX ("is not an md5cine chunk"). Packets are copied as
- * they are (no decoding), their timestamps rescaled to den/num exactly (a timestamp that is not
- * a whole frame is an error); each part must hold each of its frames once and the decode
- * timestamps must rise over the whole. Every frame lasts one tick, so the file lasts exactly
+ * they are (no decoding), their presentation timestamps rescaled to den/num (a timestamp that
+ * is not a whole frame is an error: exact in MP4/MOV, rounded in Matroska's milliseconds); each
+ * part must hold each of its frames once, checked before the output is created. Decode
+ * timestamps are rebuilt: a packet's place in decode order over the whole file less the
+ * largest reordering delay of any part, so they rise by one frame a packet and never pass a
+ * packet's presentation time. Every frame lasts one tick, so the file lasts exactly
  * FRAMES * den / num seconds. Chapters: each part's chapters (titles "Shot N") cut to the
  * part, a chapter continuing across parts joined into one. The output carries the tags of the
  * chunk 0..FRAMES-1 and the first part's comment; it is written under a temporary name and

@@ -37,7 +37,8 @@
  * Timing: the time base is den/num for a rate num/den; frame k (the k-th frame written, from
  * 0) has pts desc.first_frame + k and lasts one frame, so a file of N frames lasts exactly
  * N * den / num seconds. A chunk of a longer render (first_frame > 0) keeps its frames' times
- * in the whole: MP4 and MOV then start with an empty edit of first_frame frames, so readers
+ * in the whole: MP4 and MOV then start with an empty edit of first_frame frames (in a movie
+ * timescale that is a multiple of num, so that it is exact), so readers
  * see the first frame at first_frame * den / num seconds, and chunks join by stream copy.
  *
  * Shots: desc.shot_starts lists the output frame indices where shots begin. Each gets a

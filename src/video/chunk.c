@@ -70,9 +70,10 @@ mc_status mc_chunk_scene_id(const mc_scene *scene, char out[MC_CHUNK_ID_LEN + 1]
     return MC_OK;
 }
 
+/* Looked up without regard to case: Matroska stores tag names in upper case. */
 static const char *tag(const AVFormatContext *fmt, const char *key)
 {
-    const AVDictionaryEntry *e = av_dict_get(fmt->metadata, key, NULL, AV_DICT_MATCH_CASE);
+    const AVDictionaryEntry *e = av_dict_get(fmt->metadata, key, NULL, 0);
 
     return e ? e->value : NULL;
 }

@@ -28,6 +28,7 @@ typedef struct part {
     char comment[1024];
     chapter *chapters;
     size_t num_chapters;
+    int64_t delay; /* frames its decode order runs ahead of presentation, at most */
 } part;
 
 typedef struct concat {
@@ -41,7 +42,8 @@ typedef struct concat {
     AVFormatContext *oc;
     AVStream *st;
     AVPacket *pkt;
-    int64_t last_dts; /* in frames; INT64_MIN before the first packet */
+    int64_t delay;      /* the largest part delay: dts = decode index - delay */
+    int64_t next_index; /* decode index of the next packet written */
     mc_concat_result res;
 } concat;
 
@@ -62,17 +64,21 @@ static int video_stream(const AVFormatContext *fmt)
     return -1;
 }
 
-/* The frame of timestamp ts (in tb) at fps, when it is a whole frame. */
+/* The frame of timestamp ts (in tb) at fps, when ts is that frame's time in tb: exactly in an
+ * MP4 or MOV (whose track timescale is a multiple of the rate), rounded to tb in a Matroska
+ * file (milliseconds). */
 static bool to_frame(int64_t ts, AVRational tb, mc_rate fps, int64_t *out)
 {
-    /* ts * tb = f * den / num  ->  f = ts * tb.num * num / (tb.den * den) */
-    int64_t a = (int64_t)tb.num * fps.num, b = (int64_t)tb.den * fps.den;
+    AVRational ftb = { fps.den, fps.num };
+    int64_t f;
 
-    if (ts == AV_NOPTS_VALUE || b <= 0 || a <= 0 || ts > INT64_MAX / a || ts < -(INT64_MAX / a))
+    if (ts == AV_NOPTS_VALUE || tb.num <= 0 || tb.den <= 0)
         return false;
-    if ((ts * a) % b != 0)
+    f = av_rescale_q_rnd(ts, tb, ftb, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
+    if (f < 0 || f > ((int64_t)1 << 40) ||
+        av_rescale_q_rnd(f, ftb, tb, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX) != ts)
         return false;
-    *out = ts * a / b;
+    *out = f;
     return true;
 }
 
@@ -98,8 +104,51 @@ static mc_status read_chapters(part *p, const AVFormatContext *fmt, mc_error *er
     return MC_OK;
 }
 
-/* Pass one for one part: tags, codec parameters, comment, chapters. */
-static mc_status probe_part(part *p, mc_error *err)
+/* Pass one over a part's packets: each of its frames once, at whole-frame timestamps, and how
+ * far its decode order runs ahead (the largest j - (pts_j - first) over the packets in decode
+ * order j), which the joined file's decode timestamps must allow for. */
+static mc_status scan_packets(part *p, AVFormatContext *fmt, int s, AVPacket *pkt, mc_error *err)
+{
+    int64_t len = p->info.last - p->info.first + 1, j = 0;
+    AVRational tb = fmt->streams[s]->time_base;
+    uint8_t *seen = calloc((size_t)len, 1);
+    mc_status st = MC_OK;
+    int r;
+
+    if (!seen)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    while (st == MC_OK && (r = av_read_frame(fmt, pkt)) >= 0) {
+        int64_t k;
+
+        if (pkt->stream_index == s) {
+            if (!to_frame(pkt->pts, tb, p->info.fps, &k) || k < p->info.first ||
+                k > p->info.last || seen[k - p->info.first])
+                st = mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
+                                  "'%s': a packet's timestamp (%" PRId64 " in %d/%d) is not one "
+                                  "of its frames %" PRId64 "-%" PRId64 " once",
+                                  p->path, pkt->pts, tb.num, tb.den, p->info.first,
+                                  p->info.last);
+            else if (j - (k - p->info.first) > p->delay)
+                p->delay = j - (k - p->info.first);
+            if (st == MC_OK)
+                seen[k - p->info.first] = 1;
+            j++;
+        }
+        av_packet_unref(pkt);
+    }
+    if (st == MC_OK && r != AVERROR_EOF)
+        st = av_fail(err, MC_ERR_IMAGE, p->path, "cannot read video", r);
+    if (st == MC_OK && j != len)
+        st = mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
+                          "'%s' holds %" PRId64 " frames, its tag says %" PRId64 " (%" PRId64
+                          "-%" PRId64 ")",
+                          p->path, j, len, p->info.first, p->info.last);
+    free(seen);
+    return st;
+}
+
+/* Pass one for one part: tags, codec parameters, comment, chapters, packets. */
+static mc_status probe_part(part *p, AVPacket *pkt, mc_error *err)
 {
     AVFormatContext *fmt;
     const AVDictionaryEntry *c;
@@ -122,6 +171,8 @@ static mc_status probe_part(part *p, mc_error *err)
         snprintf(p->comment, sizeof p->comment, "%s", c->value);
     if (st == MC_OK)
         st = read_chapters(p, fmt, err);
+    if (st == MC_OK)
+        st = scan_packets(p, fmt, s, pkt, err);
     avformat_close_input(&fmt);
     return st;
 }
@@ -296,8 +347,7 @@ static mc_status open_output(concat *c, const char *muxer, mc_error *err)
         return mc_error_set(err, MC_ERR_CODEC, NULL, 0, 0, "muxer '%s' is not available", muxer);
     c->oc->protocol_whitelist = av_strdup("file");
     c->st = avformat_new_stream(c->oc, NULL);
-    c->pkt = av_packet_alloc();
-    if (!c->oc->protocol_whitelist || !c->st || !c->pkt ||
+    if (!c->oc->protocol_whitelist || !c->st ||
         avcodec_parameters_copy(c->st->codecpar, p0->par) < 0)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     c->oc->flags |= AVFMT_FLAG_BITEXACT;
@@ -321,8 +371,10 @@ static mc_status open_output(concat *c, const char *muxer, mc_error *err)
     av_dict_free(&opts);
     if (r < 0)
         return av_fail(err, MC_ERR_IO, c->d->output, "cannot write", r);
-    if (strcmp(muxer, "matroska") != 0)
+    if (strcmp(muxer, "matroska") != 0) {
         av_dict_set(&opts, "movflags", "+faststart+use_metadata_tags", 0);
+        av_dict_set_int(&opts, "movie_timescale", mc_mov_timescale(whole.fps), 0);
+    }
     r = avformat_write_header(c->oc, &opts);
     av_dict_free(&opts);
     if (r < 0)
@@ -330,23 +382,20 @@ static mc_status open_output(concat *c, const char *muxer, mc_error *err)
     return MC_OK;
 }
 
-/* Writes one packet whose timestamps are pts and dts in frames. */
-static mc_status write_packet(concat *c, const part *p, int64_t pts, int64_t dts, mc_error *err)
+/* Writes the packet in c->pkt, frame pts: its decode timestamp is its place in decode order
+ * less the largest delay, so decode timestamps rise by one frame a packet over the whole file
+ * and never pass a packet's presentation time. */
+static mc_status write_packet(concat *c, const part *p, int64_t pts, mc_error *err)
 {
     AVRational fr = { p->info.fps.den, p->info.fps.num };
     int r;
 
-    if (c->last_dts != INT64_MIN && dts <= c->last_dts)
-        return mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
-                            "'%s': decode timestamps do not rise (frame %" PRId64
-                            " after %" PRId64 ")",
-                            p->path, dts, c->last_dts);
-    c->last_dts = dts;
     c->pkt->pts = av_rescale_q(pts, fr, c->st->time_base);
-    c->pkt->dts = av_rescale_q(dts, fr, c->st->time_base);
+    c->pkt->dts = av_rescale_q(c->next_index - c->delay, fr, c->st->time_base);
     c->pkt->duration = av_rescale_q(1, fr, c->st->time_base);
     c->pkt->stream_index = c->st->index;
     c->pkt->pos = -1;
+    c->next_index++;
     if (c->pkt->flags & AV_PKT_FLAG_KEY)
         c->res.keyframes++;
     r = av_interleaved_write_frame(c->oc, c->pkt);
@@ -356,26 +405,20 @@ static mc_status write_packet(concat *c, const part *p, int64_t pts, int64_t dts
     return MC_OK;
 }
 
-/* Pass two for one part: its packets, checked and copied. */
+/* Pass two for one part: its packets, copied (pass one checked them; a part changed since is
+ * caught by the same checks). */
 static mc_status copy_part(concat *c, const part *p, mc_error *err)
 {
-    int64_t len = p->info.last - p->info.first + 1, got = 0;
-    uint8_t *seen = calloc((size_t)len, 1);
+    int64_t got = 0, len = p->info.last - p->info.first + 1;
     AVFormatContext *fmt = NULL;
     mc_status st = MC_OK;
-    int r, s;
+    int r = mc_chunk_open_input(p->path, &fmt), s;
 
-    if (!seen)
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    r = mc_chunk_open_input(p->path, &fmt);
-    if (r < 0) {
-        free(seen);
+    if (r < 0)
         return av_fail(err, MC_ERR_IMAGE, p->path, "cannot open video", r);
-    }
     s = video_stream(fmt);
     while (st == MC_OK && s >= 0) {
-        AVRational tb = fmt->streams[s]->time_base;
-        int64_t pts, dts;
+        int64_t pts;
 
         if (c->d->stop && *c->d->stop) {
             st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
@@ -388,32 +431,22 @@ static mc_status copy_part(concat *c, const part *p, mc_error *err)
             st = av_fail(err, MC_ERR_IMAGE, p->path, "cannot read video", r);
             break;
         }
-        if (c->pkt->stream_index != s) {
-            av_packet_unref(c->pkt);
-            continue;
-        }
-        if (!to_frame(c->pkt->pts, tb, p->info.fps, &pts) ||
-            !to_frame(c->pkt->dts, tb, p->info.fps, &dts) || pts < p->info.first ||
-            pts > p->info.last || seen[pts - p->info.first])
-            st = mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
-                              "'%s': a packet's timestamp (%" PRId64 " in %d/%d) is not one of "
-                              "its frames %" PRId64 "-%" PRId64 " once",
-                              p->path, c->pkt->pts, tb.num, tb.den, p->info.first,
-                              p->info.last);
-        if (st == MC_OK) {
-            seen[pts - p->info.first] = 1;
+        if (c->pkt->stream_index == s) {
+            if (got == len ||
+                !to_frame(c->pkt->pts, fmt->streams[s]->time_base, p->info.fps, &pts) ||
+                pts < p->info.first || pts > p->info.last)
+                st = mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
+                                  "'%s' changed while it was being joined", p->path);
+            else
+                st = write_packet(c, p, pts, err);
             got++;
-            st = write_packet(c, p, pts, dts, err);
         }
         av_packet_unref(c->pkt);
     }
-    if (st == MC_OK && got != len)
+    if (st == MC_OK && (s < 0 || got != len))
         st = mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
-                          "'%s' holds %" PRId64 " frames, its tag says %" PRId64 " (%" PRId64
-                          "-%" PRId64 ")",
-                          p->path, got, len, p->info.first, p->info.last);
+                          "'%s' changed while it was being joined", p->path);
     avformat_close_input(&fmt);
-    free(seen);
     return st;
 }
 
@@ -442,11 +475,14 @@ static mc_status run(concat *c, mc_error *err)
                             "'%s': the joined video must be .mp4, .mkv or .mov", c->d->output);
     c->n = c->d->num_parts;
     c->parts = calloc(c->n, sizeof *c->parts);
-    if (!c->parts)
+    c->pkt = av_packet_alloc();
+    if (!c->parts || !c->pkt)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     for (size_t i = 0; i < c->n && st == MC_OK; i++) {
         c->parts[i].path = c->d->parts[i];
-        st = probe_part(&c->parts[i], err);
+        st = probe_part(&c->parts[i], c->pkt, err);
+        if (st == MC_OK && c->parts[i].delay > c->delay)
+            c->delay = c->parts[i].delay;
     }
     if (st != MC_OK)
         return st;
@@ -459,7 +495,6 @@ static mc_status run(concat *c, mc_error *err)
         st = merge_chapters(c, err);
     if (st == MC_OK)
         st = open_output(c, muxer, err);
-    c->last_dts = INT64_MIN;
     for (size_t i = 0; i < c->n && st == MC_OK; i++)
         st = copy_part(c, &c->parts[i], err);
     if (st == MC_OK)

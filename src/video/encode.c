@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "video/chunk_internal.h"
 #include "video/ffmpeg_log.h"
 #include <md5cine/encode.h>
 #include <md5cine/fileio.h>
@@ -472,8 +473,10 @@ static mc_status open_muxer(mc_encoder *e, mc_error *err)
         return mc_error_set(err, MC_ERR_IO, e->desc.path, 0, 0, "cannot write '%s': %s",
                             e->desc.path, av_text(rc, text, sizeof text));
     /* use_metadata_tags: keys of any name (the md5cine_* chunk tags), not only iTunes' list. */
-    if (strcmp(e->format, "mp4") == 0 || strcmp(e->format, "mov") == 0)
+    if (strcmp(e->format, "mp4") == 0 || strcmp(e->format, "mov") == 0) {
         av_dict_set(&mux_opts, "movflags", "+faststart+use_metadata_tags", 0);
+        av_dict_set_int(&mux_opts, "movie_timescale", mc_mov_timescale(e->desc.fps), 0);
+    }
     for (const char *const *kv = e->desc.metadata; kv && kv[0] && kv[1]; kv += 2)
         if (av_dict_set(&e->oc->metadata, kv[0], kv[1], 0) < 0) {
             av_dict_free(&mux_opts);

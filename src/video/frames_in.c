@@ -283,7 +283,7 @@ static mc_status open_video(mc_frames_in *src, mc_error *err)
         return st;
     /* A chunk's frames are numbered from its first output frame, so that it lines up with
      * references of the whole scene; its tags are read as strictly as concat reads them. */
-    if (av_dict_get(v->fmt->metadata, "md5cine_chunk", NULL, AV_DICT_MATCH_CASE)) {
+    if (av_dict_get(v->fmt->metadata, "md5cine_chunk", NULL, 0)) {
         st = mc_chunk_probe_fmt(src->path, v->fmt, &src->chunk, err);
         if (st != MC_OK)
             return st;
