@@ -95,6 +95,9 @@
 /* Frames in a reference folder or video: as many as a scene's "frames" may ask for. */
 #define MC_LIMIT_REFERENCE_FRAMES 10000000L
 
+/* Chunks one plan may hold (plan.h). */
+#define MC_LIMIT_PLAN_CHUNKS 1000000
+
 /* Frame buffers in flight and sink threads of the pipeline. */
 #define MC_LIMIT_PIPELINE_DEPTH   64
 #define MC_LIMIT_PIPELINE_THREADS 16

@@ -18,6 +18,10 @@ static const subcommand subcommands[] = {
     { "info", mc_cmd_info, "info FILE... [--json] [--timeline] [--fps N] [--lenient]" },
     { "export", mc_cmd_export, "export MESH [ANIM] (--frame F | --time S) -o OUT.obj" },
     { "compare", mc_cmd_compare, "compare A B [options]            compare frames, folders, videos" },
+    { "plan", mc_cmd_plan,
+      "plan SCENE (--chunks N | --chunk-frames F | --by-shot)   chunks for a farm" },
+    { "concat", mc_cmd_concat,
+      "concat PARTS... -o OUT           join chunk videos without re-encoding" },
     { "doctor", mc_cmd_doctor, "doctor [--json]                  GL backends, vendor, renderer, Mesa version" },
 };
 

@@ -65,6 +65,8 @@ typedef struct mc_render_opts {
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
     bool update_reference;
+    long ref_offset; /* --offset N: output frame k is checked against REF's frame k + N */
+    bool has_ref_offset;
     bool json; /* --json: the reference check as one JSON object */
     const char *report_dir; /* --report DIR: the HTML review page (report.h) */
     const char *junit;      /* --junit FILE: the check as JUnit XML */
