@@ -1019,6 +1019,30 @@ static void translucent_items_blend_over_the_opaque_ones(void)
     mc_renderer_release(r);
 }
 
+/* Two quads in one plane: drawn second, the plain one wins under LEQUAL (equal depth passes);
+ * when the first has Doom's polygonOffset it lies nearer and keeps its pixels. */
+static void polygon_offset_pulls_a_coplanar_surface_in_front(void)
+{
+    static uint8_t img[W * H * 4];
+    mc_frame_params p = frame(MC_SHADING_UNLIT, 1.0f);
+    mc_renderer *r = make_renderer(1);
+    mc_draw_item items[2] = { quad_item(0), quad_item(0) };
+
+    ASSERT(r);
+    items[0].color[0] = 1.0f; /* red, then green over it */
+    items[0].color[1] = items[0].color[2] = 0.0f;
+    items[1].color[1] = 1.0f;
+    items[1].color[0] = items[1].color[2] = 0.0f;
+    if (render_items(r, &p, items, 2, img))
+        EXPECT_EQ_INT(px_at(img, 80, 60)[1], 255);
+    items[0].polygon_offset = 1.0f;
+    if (render_items(r, &p, items, 2, img)) {
+        EXPECT_EQ_INT(px_at(img, 80, 60)[0], 255);
+        EXPECT_EQ_INT(px_at(img, 80, 60)[1], 0);
+    }
+    mc_renderer_release(r);
+}
+
 static void bad_lights_and_switches_are_rejected(void)
 {
     mc_light lights[MC_RENDER_MAX_LIGHTS + 1];
@@ -1086,6 +1110,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(alpha_test_discards_the_transparent_half),
         TEST_ENTRY(two_sided_draws_back_faces_with_the_flipped_normal),
         TEST_ENTRY(translucent_items_blend_over_the_opaque_ones),
+        TEST_ENTRY(polygon_offset_pulls_a_coplanar_surface_in_front),
         TEST_ENTRY(bad_lights_and_switches_are_rejected),
         TEST_ENTRY(osmesa_backend_is_named_in_the_info),
         TEST_ENTRY(egl_backend_draws_what_osmesa_draws),
