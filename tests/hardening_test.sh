@@ -166,7 +166,14 @@ full=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
 t0=$(date +%s.%N)
 "$M" render "$T/slow.md5scene" -o "$T/slow.mp4" 2>"$T/slow.err" &
 pid=$!
-sleep 0.3
+# Signal once the render has read the first anim (16 MB through read(2), counted in
+# /proc/PID/io), whatever the load of the machine: a fixed sleep could land before the handler
+# exists or after the whole load is done.
+for _ in $(seq 1 3000); do
+    read_bytes=$(awk '/^rchar:/ { print $2 }' /proc/"$pid"/io 2>/dev/null || echo 0)
+    [ "${read_bytes:-0}" -gt 16000000 ] && break
+    sleep 0.01
+done
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
