@@ -172,6 +172,78 @@ static void warns_once_per_unknown_keyword(void)
     mc_mtr_release(&f);
 }
 
+/* Doom reads the arguments of alphaTest, color, rgb, if, scroll, ... as expressions, token by
+ * token: an expression ends before the first token that is not an operator, on the same line
+ * or not, so the keywords after it are read. */
+static void reads_keywords_sharing_a_line(void)
+{
+    const char *text = "a { alphaTest 0.5 diffusemap x }\n"
+                       "b { { blend add alphaTest 0.25 color 1, 0.5, 0.25, 0.75 map y } }\n"
+                       "c { { rgb 0.5 * parm0 map z alphaTest 0.75 } }\n"
+                       "d { { if parm7 > 0 && parm3 == 1 map w red 0.5 } twoSided }\n"
+                       "e { { scroll time * -0.1, t[ time * 2 ] blend add map v } }\n"
+                       "f { alphaTest 0.5 -0.25 translucent }\n"
+                       "g { { rgba ( parm0 ) / 2 blue 0.125 map u alpha 0 } }\n";
+    mc_mtr_file f;
+    mc_error err;
+    test_warnings log = { 0 };
+    char buf[64];
+
+    ASSERT_OK(parse(text, &f, &err, &log), &err);
+    ASSERT(f.num_decls == 7);
+    /* a: the material's alphaTest, then its diffusemap stage */
+    EXPECT(f.decls[0].has_alpha_test);
+    EXPECT_NEAR(f.decls[0].alpha_test, 0.5, 0);
+    ASSERT(f.decls[0].num_stages == 1);
+    EXPECT_EQ_INT(f.decls[0].stages[0].kind, MC_STAGE_DIFFUSE);
+    EXPECT_EQ_STR(prog(f.decls[0].stages[0].map, buf, sizeof buf), "x");
+    /* b: four keywords of one stage on one line */
+    ASSERT(f.decls[1].num_stages == 1);
+    EXPECT_EQ_INT(f.decls[1].stages[0].blend.src, MC_BLEND_ONE);
+    EXPECT_EQ_INT(f.decls[1].stages[0].blend.dst, MC_BLEND_ONE);
+    EXPECT(f.decls[1].stages[0].has_alpha_test);
+    EXPECT_NEAR(f.decls[1].stages[0].alpha_test, 0.25, 0);
+    EXPECT_NEAR(f.decls[1].stages[0].color[0], 1.0, 0);
+    EXPECT_NEAR(f.decls[1].stages[0].color[1], 0.5, 0);
+    EXPECT_NEAR(f.decls[1].stages[0].color[2], 0.25, 0);
+    EXPECT_NEAR(f.decls[1].stages[0].color[3], 0.75, 0);
+    EXPECT_EQ_STR(prog(f.decls[1].stages[0].map, buf, sizeof buf), "y");
+    /* c: the expression 0.5 * parm0 ends before map */
+    ASSERT(f.decls[2].num_stages == 1);
+    EXPECT_NEAR(f.decls[2].stages[0].color[0], 1.0, 0);
+    EXPECT_EQ_STR(prog(f.decls[2].stages[0].map, buf, sizeof buf), "z");
+    EXPECT(f.decls[2].stages[0].has_alpha_test);
+    EXPECT_NEAR(f.decls[2].stages[0].alpha_test, 0.75, 0);
+    /* d: the condition with two-character operators, then map and red */
+    ASSERT(f.decls[3].num_stages == 1);
+    EXPECT(f.decls[3].stages[0].conditional);
+    EXPECT_EQ_STR(prog(f.decls[3].stages[0].map, buf, sizeof buf), "w");
+    EXPECT_NEAR(f.decls[3].stages[0].color[0], 0.5, 0);
+    EXPECT_NEAR(f.decls[3].stages[0].color[1], 1.0, 0);
+    EXPECT(f.decls[3].two_sided);
+    /* e: scroll's two expressions (a negative number after '*', a table lookup) */
+    ASSERT(f.decls[4].num_stages == 1);
+    EXPECT_EQ_INT(f.decls[4].stages[0].blend.src, MC_BLEND_ONE);
+    EXPECT_EQ_STR(prog(f.decls[4].stages[0].map, buf, sizeof buf), "v");
+    /* f: 0.5 -0.25 is the expression 0.5 - 0.25 (skipped), not two numbers */
+    EXPECT(!f.decls[5].has_alpha_test);
+    EXPECT(f.decls[5].translucent);
+    /* g: a '/' operator after a group; blue and alpha set one component each */
+    ASSERT(f.decls[6].num_stages == 1);
+    EXPECT_NEAR(f.decls[6].stages[0].color[0], 1.0, 0);
+    EXPECT_NEAR(f.decls[6].stages[0].color[2], 0.125, 0);
+    EXPECT_NEAR(f.decls[6].stages[0].color[3], 0.0, 0);
+    EXPECT_EQ_STR(prog(f.decls[6].stages[0].map, buf, sizeof buf), "u");
+    /* rgb, if, scroll, alphaTest, rgba: one warning each */
+    EXPECT_EQ_INT(log.count, 5);
+    EXPECT_EQ_INT(log.first[0].line, 3);
+    EXPECT_EQ_INT(log.first[0].col, 7);
+    EXPECT_CONTAINS(log.first[0].msg, "expression of 'rgb' skipped");
+    EXPECT_EQ_INT(log.last.line, 7);
+    EXPECT_CONTAINS(log.last.msg, "expression of 'rgba' skipped");
+    mc_mtr_release(&f);
+}
+
 static void keywords_ignore_case(void)
 {
     mc_mtr_file f;
@@ -218,7 +290,15 @@ static const golden GOLDEN[] = {
     { "a { diffusemap scale(x) }", MC_ERR_SYNTAX, 1, 23, "expected ',', found ')'" },
     { "a { diffusemap add(x, (y)) }", MC_ERR_SYNTAX, 1, 23, "expected an image name, found '('" },
     { "a { alphaTest 1.5 }", MC_ERR_RANGE, 1, 15, "invalid 'alphaTest' 1.5, expected 0 to 1" },
-    { "a { alphaTest\n}", MC_ERR_SYNTAX, 2, 1, "expected a number after 'alphaTest', found '}'" },
+    { "a { alphaTest\n}", MC_ERR_SYNTAX, 2, 1, "expected an expression after 'alphaTest', found '}'" },
+    { "a { alphaTest -0.5 }", MC_ERR_RANGE, 1, 15, "invalid 'alphaTest' -0.5, expected 0 to 1" },
+    { "a { alphaTest - x }", MC_ERR_SYNTAX, 1, 17, "expected a number after '-', found 'x'" },
+    { "a { alphaTest ) }", MC_ERR_SYNTAX, 1, 15,
+      "expected an expression after 'alphaTest', found ')'" },
+    { "a { alphaTest 0.5 = 1 }", MC_ERR_SYNTAX, 1, 21, "expected '=' after '=', found '1'" },
+    { "a { { color 1, 0.5 map x } }", MC_ERR_SYNTAX, 1, 20, "expected ',', found 'map'" },
+    { "a { { if ( parm7 } }", MC_ERR_SYNTAX, 1, 21,
+      "end of file inside '(' opened at line 1, column 10" },
     { "a { { map x map y } }", MC_ERR_SYNTAX, 1, 13, "second 'map' in one stage" },
     { "a { { { } } }", MC_ERR_SYNTAX, 1, 7, "unexpected '{' in a stage" },
     { "a { 12 }", MC_ERR_SYNTAX, 1, 5, "unexpected '12' in material 'a'" },
@@ -286,6 +366,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(parses_the_imp_material),
         TEST_ENTRY(reads_stages_blends_and_switches),
         TEST_ENTRY(skips_tables_guides_and_other_declarations),
+        TEST_ENTRY(reads_keywords_sharing_a_line),
         TEST_ENTRY(warns_once_per_unknown_keyword),
         TEST_ENTRY(keywords_ignore_case),
         TEST_ENTRY(reports_golden_errors_at_their_positions),

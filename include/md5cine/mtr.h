@@ -17,8 +17,8 @@
  *                                                  // blend GL_ONE, GL_ONE_MINUS_SRC_ALPHA
  *           map models/monsters/imp/imp_glow       // an image program
  *           alphaTest 0.5
- *           color 1, 0.5, 0.5, 1                   // also rgb X, rgba X (literal numbers only)
- *       }
+ *           color 1, 0.5, 0.5, 1                   // also rgb X, rgba X, red X, green X,
+ *       }                                          // blue X, alpha X
  *   }
  *   table sintable { { 0, 1, 0, -1 } }             // skipped (with its braces)
  *   guide name template(args)                      // skipped (and a { ... } body, if any)
@@ -30,10 +30,20 @@
  * same). Names are canonicalised: '\' as '/', lower case; a material name also loses the
  * extension after its last '.' (an image name keeps it: material.h picks the file).
  *
- * Everything else Doom knows (qer_editorimage, description, sort, deform, scroll, if, ...) is
- * skipped with one warning per keyword per file, through opts->warn (MC_ERR_SYNTAX, at its
- * first use): the keyword, the rest of its line, and any ( ... ) group that starts on that
- * line (a '{' there opens a stage). Other declaration types at the top level (skin,
+ * The arguments of alphaTest, color, rgb, rgba, red, green, blue, alpha, and of the stage
+ * keywords if, scroll, translate, scale, centerScale, shear (two each, ',' between) and rotate
+ * are Doom's expressions, read token by token as Doom reads them, lines not counted: a term (a
+ * number, '-' and a number, a ( ... ) group, a name such as time or parm0 with an optional
+ * [ ... ] table index), then any number of operator and term (* / % + - < <= > >= == != && ||).
+ * An expression ends before the first other token, so `alphaTest 0.5 diffusemap x` is two
+ * keywords. Only an expression that is one literal number is used; any other is skipped with
+ * one warning per keyword per file (an `if` stage is marked conditional).
+ * Everything else Doom knows (qer_editorimage, description, sort, deform, ...) is skipped with
+ * one warning per keyword per file, through opts->warn (MC_ERR_SYNTAX, at its first use): the
+ * keyword, the rest of its line, and any ( ... ) group that starts on that line (a '{' there
+ * opens a stage); those keywords' arguments are Doom's "rest of the line" (qer_*, guisurf) or
+ * single tokens on it (sort, description), and a keyword Doom does not know makes Doom use its
+ * default material, which md5cine replaces by skipping that line. Other declaration types at the top level (skin,
  * particle, ...) are skipped with their bodies, one warning per type. The lexer is the shared
  * one (lex.h) with ',' '*' '+' '-' '%' '<' '>' '=' '!' '&' '|' '[' ']' as punctuation.
  * Errors name file:line:col of the offending token: a missing '{' or '}', a bad blend word, a malformed image program, a value out of

@@ -111,10 +111,11 @@ static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what)
     return true;
 }
 
-/* Skips a ( ... ) or { ... } group whose opening token open was just read (only brackets of
- * its own kind are counted). */
+/* Skips a ( ... ), [ ... ] or { ... } group whose opening token open was just read (only
+ * brackets of its own kind are counted). */
 static bool skip_group(mtr_parser *p, const mc_token *open)
 {
+    char close = open->text[0] == '(' ? ')' : open->text[0] == '[' ? ']' : '}';
     int depth = 1;
     mc_token t;
     char d[80];
@@ -128,7 +129,7 @@ static bool skip_group(mtr_parser *p, const mc_token *open)
                                mc_lex_describe(open, d, sizeof d), open->line, open->col);
         if (is_punct(&t, open->text[0]))
             depth++;
-        else if (is_punct(&t, open->text[0] == '(' ? ')' : '}'))
+        else if (is_punct(&t, close))
             depth--;
     }
     return true;
@@ -156,17 +157,6 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
 static bool skip_keyword(mtr_parser *p, const mc_token *kw)
 {
     return warn_once(p, kw, "unknown keyword") && skip_rest(p, kw);
-}
-
-/* true when the next token is on line `line` and is not a block's closing '}'. */
-static bool more_on_line(mtr_parser *p, int line, bool *more)
-{
-    mc_token t;
-
-    if (!mc_lex_peek(&p->lx, &t))
-        return false;
-    *more = t.kind != MC_TOK_EOF && t.line == line && !is_punct(&t, '}');
-    return true;
 }
 
 static bool expect_punct(mtr_parser *p, char c, mc_token *out)
@@ -377,70 +367,202 @@ static bool parse_blend(mtr_parser *p, mc_mtr_stage *s)
     return gl_factor_of(p, &t, false, &s->blend.dst);
 }
 
-/* alphaTest X: a literal number 0..1 alone on its line; an expression is skipped. */
-static bool parse_alpha_test(mtr_parser *p, const mc_token *kw, float *out, bool *has)
+/* Doom's expressions, read token by token as its material parser reads them (lines do not
+ * matter): a term, then any number of (binary operator, term). A term is a number, '-' and a
+ * number, a ( ... ) group, or a name (time, parm0, a table, ...) with an optional [ ... ] index;
+ * the operators are * / % + - < <= > >= == != && ||. The expression ends before the first token
+ * that is not an operator, so `alphaTest 0.5 diffusemap x` reads 0.5 and then diffusemap. */
+typedef struct mtr_expr {
+    bool literal; /* a single number: value */
+    double value;
+    mc_token first;
+} mtr_expr;
+
+static bool read_term(mtr_parser *p, const mc_token *kw, bool *literal, double *value,
+                      mc_token *first)
 {
     mc_token t;
-    bool more;
+    char d[80], e[80];
 
+    if (!mc_lex_next(&p->lx, &t))
+        return false;
+    *first = t;
+    *literal = false;
+    if (t.kind == MC_TOK_NUMBER) {
+        *literal = true;
+        *value = t.num;
+        return true;
+    }
+    if (is_punct(&t, '-')) {
+        mc_token n;
+
+        if (!mc_lex_next(&p->lx, &n))
+            return false;
+        if (n.kind != MC_TOK_NUMBER || n.text[0] == '-')
+            return mc_lex_fail(&p->lx, &n, MC_ERR_SYNTAX, "expected a number after '-', found %s",
+                               mc_lex_describe(&n, d, sizeof d));
+        *literal = true;
+        *value = -n.num;
+        return true;
+    }
+    if (is_punct(&t, '('))
+        return skip_group(p, &t);
+    if (t.kind == MC_TOK_NAME || t.kind == MC_TOK_STRING) {
+        mc_token n;
+
+        if (!mc_lex_peek(&p->lx, &n))
+            return false;
+        if (is_punct(&n, '[')) {
+            mc_lex_next(&p->lx, &n);
+            return skip_group(p, &n);
+        }
+        return true;
+    }
+    return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected an expression after %s, found %s",
+                       mc_lex_describe(kw, e, sizeof e), mc_lex_describe(&t, d, sizeof d));
+}
+
+/* Reads a binary operator if one is next (*found). A number token that starts with '-' is the
+ * operator '-' and its term together (*glued). */
+static bool read_operator(mtr_parser *p, bool *found, bool *glued)
+{
+    mc_token t, n;
+    char d[80];
+
+    *found = *glued = false;
     if (!mc_lex_peek(&p->lx, &t))
         return false;
-    if (t.kind != MC_TOK_NUMBER || t.line != kw->line) {
-        char d[80];
-
-        if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}'))
-            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected a number after %s, found %s",
-                               "'alphaTest'", mc_lex_describe(&t, d, sizeof d));
-        return warn_once(p, kw, "expression of") && skip_rest(p, kw);
+    if (t.kind == MC_TOK_NUMBER && t.text[0] == '-') {
+        mc_lex_next(&p->lx, &t);
+        *found = *glued = true;
+        return true;
     }
+    if (t.kind == MC_TOK_NAME && t.len == 1 && t.text[0] == '/') {
+        mc_lex_next(&p->lx, &t);
+        *found = true;
+        return true;
+    }
+    if (t.kind != MC_TOK_PUNCT || !strchr("*%+-<>=!&|", t.text[0]))
+        return true;
     mc_lex_next(&p->lx, &t);
-    if (!more_on_line(p, kw->line, &more))
+    *found = true;
+    if (!strchr("<>=!&|", t.text[0]))
+        return true;
+    if (!mc_lex_peek(&p->lx, &n))
         return false;
-    if (more)
-        return warn_once(p, kw, "expression of") && skip_rest(p, kw);
-    if (t.num < 0.0 || t.num > 1.0)
-        return mc_lex_fail(&p->lx, &t, MC_ERR_RANGE, "invalid 'alphaTest' %.*s, expected 0 to 1",
-                           (int)t.len, t.text);
-    *out = (float)t.num;
+    {
+        char second = strchr("<>=!", t.text[0]) ? '=' : t.text[0];
+        bool adjacent = is_punct(&n, second) && n.line == t.line && n.col == t.col + 1;
+
+        if (adjacent)
+            mc_lex_next(&p->lx, &n);
+        else if (t.text[0] != '<' && t.text[0] != '>')
+            return mc_lex_fail(&p->lx, &n, MC_ERR_SYNTAX, "expected '%c' after '%c', found %s",
+                               second, t.text[0], mc_lex_describe(&n, d, sizeof d));
+    }
+    return true;
+}
+
+static bool read_expr(mtr_parser *p, const mc_token *kw, mtr_expr *x)
+{
+    bool lit, found, glued;
+    double v;
+    mc_token first;
+
+    if (!read_term(p, kw, &x->literal, &x->value, &x->first))
+        return false;
+    for (;;) {
+        if (!read_operator(p, &found, &glued))
+            return false;
+        if (!found)
+            return true;
+        x->literal = false;
+        if (!glued && !read_term(p, kw, &lit, &v, &first))
+            return false;
+    }
+}
+
+/* Reads n expressions separated by ',' after keyword kw into x. */
+static bool read_exprs(mtr_parser *p, const mc_token *kw, int n, mtr_expr *x)
+{
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && !expect_punct(p, ',', NULL))
+            return false;
+        if (!read_expr(p, kw, &x[i]))
+            return false;
+    }
+    return true;
+}
+
+/* Skips the n expressions of a keyword whose value md5cine does not use. */
+static bool skip_exprs(mtr_parser *p, const mc_token *kw, int n)
+{
+    mtr_expr x[4];
+
+    return warn_once(p, kw, "expression of") && read_exprs(p, kw, n, x);
+}
+
+/* alphaTest X: a literal number 0..1 (or -N, then out of range); an expression is skipped. */
+static bool parse_alpha_test(mtr_parser *p, const mc_token *kw, float *out, bool *has)
+{
+    mtr_expr x;
+
+    if (!read_expr(p, kw, &x))
+        return false;
+    if (!x.literal)
+        return warn_once(p, kw, "expression of");
+    if (x.value < 0.0 || x.value > 1.0)
+        return mc_lex_fail(&p->lx, &x.first, MC_ERR_RANGE, "invalid 'alphaTest' %g, expected 0 to 1",
+                           x.value);
+    *out = (float)x.value;
     *has = true;
     return true;
 }
 
-/* color r, g, b, a / rgb v / rgba v: literal numbers; anything else is skipped as an
- * expression (the stage keeps its colour). */
+/* color r, g, b, a / rgb v / rgba v / red v / green v / blue v / alpha v: literal numbers
+ * set the stage's colour; with any other expression the keyword is skipped (the stage keeps
+ * its colour). */
 static bool parse_color(mtr_parser *p, const mc_token *kw, mc_mtr_stage *s)
 {
+    static const char *const ONE[] = { "red", "green", "blue", "alpha" };
     int n = is_kw(kw, "color") ? 4 : 1;
-    float v[4];
-    mc_token t;
-    bool more;
+    mtr_expr x[4];
 
-    for (int i = 0; i < n; i++) {
-        if (!mc_lex_peek(&p->lx, &t))
-            return false;
-        if (i > 0) {
-            if (!is_punct(&t, ',') || t.line != kw->line)
-                return warn_once(p, kw, "expression of") && skip_rest(p, kw);
-            mc_lex_next(&p->lx, &t);
-            if (!mc_lex_peek(&p->lx, &t))
-                return false;
-        }
-        if (t.kind != MC_TOK_NUMBER || t.line != kw->line)
-            return warn_once(p, kw, "expression of") && skip_rest(p, kw);
-        mc_lex_next(&p->lx, &t);
-        v[i] = (float)t.num;
-    }
-    if (!more_on_line(p, kw->line, &more))
+    if (!read_exprs(p, kw, n, x))
         return false;
-    if (more)
-        return warn_once(p, kw, "expression of") && skip_rest(p, kw);
-    if (n == 4)
-        memcpy(s->color, v, sizeof v);
-    else if (is_kw(kw, "rgb"))
-        s->color[0] = s->color[1] = s->color[2] = v[0];
-    else
-        s->color[0] = s->color[1] = s->color[2] = s->color[3] = v[0];
+    for (int i = 0; i < n; i++)
+        if (!x[i].literal)
+            return warn_once(p, kw, "expression of");
+    if (n == 4) {
+        for (int i = 0; i < 4; i++)
+            s->color[i] = (float)x[i].value;
+    } else if (is_kw(kw, "rgb")) {
+        s->color[0] = s->color[1] = s->color[2] = (float)x[0].value;
+    } else if (is_kw(kw, "rgba")) {
+        s->color[0] = s->color[1] = s->color[2] = s->color[3] = (float)x[0].value;
+    } else {
+        for (int i = 0; i < 4; i++)
+            if (is_kw(kw, ONE[i]))
+                s->color[i] = (float)x[0].value;
+    }
     return true;
+}
+
+/* A stage keyword Doom reads as n expressions (0: not one of them). */
+static int stage_expr_count(const mc_token *kw)
+{
+    static const struct {
+        const char *word;
+        int n;
+    } words[] = {
+        { "scroll", 2 }, { "translate", 2 }, { "scale", 2 }, { "centerScale", 2 },
+        { "shear", 2 },  { "rotate", 1 },
+    };
+
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (is_kw(kw, words[i].word))
+            return words[i].n;
+    return 0;
 }
 
 static bool parse_stage(mtr_parser *p, const mc_token *open)
@@ -476,12 +598,17 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
         } else if (is_kw(&t, "alphaTest")) {
             if (!parse_alpha_test(p, &t, &s->alpha_test, &s->has_alpha_test))
                 return false;
-        } else if (is_kw(&t, "color") || is_kw(&t, "rgb") || is_kw(&t, "rgba")) {
+        } else if (is_kw(&t, "color") || is_kw(&t, "rgb") || is_kw(&t, "rgba") ||
+                   is_kw(&t, "red") || is_kw(&t, "green") || is_kw(&t, "blue") ||
+                   is_kw(&t, "alpha")) {
             if (!parse_color(p, &t, s))
                 return false;
         } else if (is_kw(&t, "if")) {
             s->conditional = true;
-            if (!skip_keyword(p, &t))
+            if (!skip_exprs(p, &t, 1))
+                return false;
+        } else if (stage_expr_count(&t) > 0) {
+            if (!skip_exprs(p, &t, stage_expr_count(&t)))
                 return false;
         } else if (!skip_keyword(p, &t)) {
             return false;
