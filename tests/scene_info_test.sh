@@ -74,6 +74,87 @@ printf 'md5scene 1\ncamera "still.md5camera"\nactor a {\n    mesh "../data/scene
 run scale info "$T/scale.md5scene"
 expect rejects_a_zero_scale 2 "" "scale.md5scene:5:11: error: invalid 'scale' 0"
 
+# Lights. lit.md5scene names two; info lists them as written and the ambient (0 0 0 unless
+# given). rig.md5scene has none: info shows the default rig (scene_renderer.h), worked by hand
+# below. Its mesh is one triangle (0 0 0), (120 0 0), (120 0 160) placed at origin (10 0 0): the
+# box is (10 0 0)..(130 0 160), so c = (70 0 80), r = |(120 0 160)| / 2 = 100. The camera's only
+# frame has quaternion (0 0 sin 45), whose Doom ToMat3 row 0 is (1 - 2z^2, 2(xy - wz), 2(xz + wy))
+# = (0 -1 0) (the reference's conjugate rule: it looks down -Y), so forward f = (0 -1 0), left
+# l = up x f = (1 0 0). Key: c + 200 * normalize(-f + 0.7 l + 0.9 u) = c + 200 * (0.7 1 0.9) /
+# sqrt(2.3); fill: c + 200 * normalize(-f - l + 0.3 u) = c + 200 * (-1 1 0.3) / sqrt(2.09);
+# radius 4r = 400, colours 1.6 and 0.5, ambient 0.2.
+cat >"$T/tri.md5mesh" <<'MESH'
+MD5Version 10
+commandline ""
+numJoints 1
+numMeshes 1
+joints {
+	"root" -1 ( 0 0 0 ) ( 0 0 0 )
+}
+mesh {
+	shader "tri"
+	numverts 3
+	vert 0 ( 0 0 ) 0 1
+	vert 1 ( 1 0 ) 1 1
+	vert 2 ( 1 1 ) 2 1
+	numtris 1
+	tri 0 0 1 2
+	numweights 3
+	weight 0 0 1 ( 0 0 0 )
+	weight 1 0 1 ( 120 0 0 )
+	weight 2 0 1 ( 120 0 160 )
+}
+MESH
+cat >"$T/turned.md5camera" <<'CAM'
+MD5Version 10
+commandline ""
+numFrames 1
+frameRate 24
+numCuts 0
+cuts {
+}
+camera {
+	( -300 0 10 ) ( 0 0 0.70710678 ) 90
+}
+CAM
+printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n    origin ( 10 0 0 )\n}\n' >"$T/rig.md5scene"
+printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "sun" { origin ( -200 150 300 ) color ( 1 0.5 0.25 ) radius 900 }\nlight lamp { origin ( 5 -6 7 ) radius 20 }\nambient ( 0.1 0.2 0.3 )\n' >"$T/lit.md5scene"
+printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "sun" { origin ( 1 2 3 ) radius 9 }\n' >"$T/noamb.md5scene"
+
+run lit info "$T/lit.md5scene"
+expect lists_the_scene_lights 0 "  2 lights, ambient (0.1 0.2 0.3)"
+expect lists_a_light_with_its_colour 0 '    light "sun": origin (-200 150 300) color (1 0.5 0.25) radius 900'
+expect lists_a_light_with_the_default_colour 0 '    light "lamp": origin (5 -6 7) color (1 1 1) radius 20'
+run lit_json info --json "$T/lit.md5scene"
+expect lists_the_scene_lights_in_json 0 '"lights":[{"name":"sun","origin":[-200,150,300],"color":[1,0.5,0.25],"radius":900},{"name":"lamp","origin":[5,-6,7],"color":[1,1,1],"radius":20}],"defaultLights":false,"ambient":[0.100000001,0.200000003,0.300000012]'
+run noamb_json info --json "$T/noamb.md5scene"
+expect gives_lights_a_black_ambient 0 '"defaultLights":false,"ambient":[0,0,0]'
+run rig info "$T/rig.md5scene"
+expect says_the_default_rig_is_used 0 "  no lights: the default rig, ambient (0.2 0.2 0.2)"
+run rig_json info --json "$T/rig.md5scene"
+if python3 - "$T/rig_json.out" <<'PY'
+import json, math, sys
+d = json.loads(open(sys.argv[1]).read())
+c = (70.0, 0.0, 80.0)
+def at(v):
+    n = math.sqrt(sum(x * x for x in v))
+    return [c[i] + 200.0 * v[i] / n for i in range(3)]
+want = [("key", at((0.7, 1.0, 0.9)), 1.6), ("fill", at((-1.0, 1.0, 0.3)), 0.5)]
+assert d["defaultLights"] is True, d
+assert [round(x, 6) for x in d["ambient"]] == [0.2] * 3, d["ambient"]
+assert len(d["lights"]) == 2, d["lights"]
+for (name, origin, colour), got in zip(want, d["lights"]):
+    assert got["name"] == name, got
+    assert all(abs(a - b) < 1e-3 for a, b in zip(got["origin"], origin)), (got, origin)
+    assert all(abs(x - colour) < 1e-6 for x in got["color"]), got
+    assert abs(got["radius"] - 400.0) < 1e-3, got
+PY
+then
+    ok places_the_default_rig_from_the_bind_pose
+else
+    fail places_the_default_rig_from_the_bind_pose "$(head -c 600 "$T/rig_json.out")"
+fi
+
 # The same numbering in the MP4's chapters: "Shot N" starting where info says shot N starts.
 "$MD5CINE" render ../scenes/demo/demo.md5scene --size 64x36 --msaa 0 --quiet -o "$T/demo.mp4"
 chapters=$(ffprobe -v error -show_chapters -of csv=p=0 "$T/demo.mp4" |

@@ -89,6 +89,13 @@ typedef struct mc_scene_frame_info {
     double end_s;      /* seconds spent finishing the frame: raster (llvmpipe) and readback */
 } mc_scene_frame_info;
 
+/* The lights a renderer of resolved scene s shades with (see "Look" above; no renderer or GL
+ * needed): the scene's lights and ambient (0 0 0 when not given), or the default rig computed
+ * from the actors' bind poses and the first camera frame. lights: MC_RENDER_MAX_LIGHTS
+ * entries, *num_lights set; ambient: 3 floats. Errors: MC_ERR_NOMEM. */
+mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, float ambient[3],
+                          mc_error *err);
+
 /* Makes the renderer: validates desc, creates the GL renderer, decodes and uploads every
  * texture the scene resolved, allocates every per-frame buffer and skins actors without an anim
  * once. *out is NULL on failure. Errors: MC_ERR_USAGE (bad desc), MC_ERR_IMAGE (a texture that

@@ -18,6 +18,7 @@
 #include <md5cine/md5mesh.h>
 #include <md5cine/mtr.h>
 #include <md5cine/scene.h>
+#include <md5cine/scene_renderer.h>
 #include <md5cine/timeline.h>
 
 #include <md5cine/json.h>
@@ -446,12 +447,59 @@ static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *c
     }
 }
 
+/* The lights a render of the scene uses: the scene's, or the default rig (named key, fill). */
+typedef struct scene_lights {
+    mc_light light[MC_RENDER_MAX_LIGHTS];
+    int count;
+    float ambient[3];
+} scene_lights;
+
+static const char *light_name(const mc_scene *sc, int i)
+{
+    return sc->num_lights > 0 ? sc->lights[i].name : i == 0 ? "key" : "fill";
+}
+
+static void print_lights_json(const mc_scene *sc, const scene_lights *l)
+{
+    printf(",\"lights\":[");
+    for (int i = 0; i < l->count; i++) {
+        const mc_light *g = &l->light[i];
+
+        printf("%s{\"name\":", i ? "," : "");
+        mc_json_write_cstr(stdout, light_name(sc, i));
+        printf(",\"origin\":[%.9g,%.9g,%.9g],\"color\":[%.9g,%.9g,%.9g],\"radius\":%.9g}",
+               (double)g->origin.x, (double)g->origin.y, (double)g->origin.z,
+               (double)g->color[0], (double)g->color[1], (double)g->color[2], (double)g->radius);
+    }
+    printf("],\"defaultLights\":%s,\"ambient\":[%.9g,%.9g,%.9g]",
+           sc->num_lights > 0 ? "false" : "true", (double)l->ambient[0], (double)l->ambient[1],
+           (double)l->ambient[2]);
+}
+
+static void print_lights_text(const mc_scene *sc, const scene_lights *l)
+{
+    if (sc->num_lights > 0)
+        printf("  %d light%s, ambient (%g %g %g)\n", l->count, l->count == 1 ? "" : "s",
+               (double)l->ambient[0], (double)l->ambient[1], (double)l->ambient[2]);
+    else
+        printf("  no lights: the default rig, ambient (%g %g %g)\n", (double)l->ambient[0],
+               (double)l->ambient[1], (double)l->ambient[2]);
+    for (int i = 0; i < l->count; i++) {
+        const mc_light *g = &l->light[i];
+
+        printf("    light \"%s\": origin (%g %g %g) color (%g %g %g) radius %g\n",
+               light_name(sc, i), (double)g->origin.x, (double)g->origin.y, (double)g->origin.z,
+               (double)g->color[0], (double)g->color[1], (double)g->color[2], (double)g->radius);
+    }
+}
+
 static int info_scene(const char *path, const info_opts *o)
 {
     mc_scene sc;
     mc_error err;
     mc_status s = mc_scene_load(path, &o->parse, &sc, &err);
     mc_scene_materials sm = { 0 };
+    scene_lights lights;
     mc_rate fps;
     int64_t count;
 
@@ -463,6 +511,12 @@ static int info_scene(const char *path, const info_opts *o)
         mc_diag_print(stderr, "error", &err);
         mc_scene_release(&sc);
         return mc_input_exit_code(s);
+    }
+    if ((s = mc_scene_lights(&sc, lights.light, &lights.count, lights.ambient, &err)) != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        mc_scene_materials_release(&sm);
+        mc_scene_release(&sc);
+        return MC_EXIT_RUNTIME;
     }
     fps = mc_scene_fps(&sc, o->fps);
     count = mc_scene_frame_count_clock(&sc, fps, o->clock);
@@ -478,7 +532,9 @@ static int info_scene(const char *path, const info_opts *o)
             printf("%s", i ? "," : "");
             print_scene_actor_json(&sc.actors[i], o->materials ? sm.submesh[i] : NULL);
         }
-        printf("],\"shots\":[");
+        printf("]");
+        print_lights_json(&sc, &lights);
+        printf(",\"shots\":[");
         print_shots(&sc.camera, fps, o->clock, count, true);
         printf("]");
         if (o->timeline) {
@@ -503,6 +559,7 @@ static int info_scene(const char *path, const info_opts *o)
                    sc.width ? "width" : "height", sc.width ? sc.width : sc.height);
         for (int i = 0; i < sc.num_actors; i++)
             print_scene_actor_text(&sc.actors[i], o->materials ? sm.submesh[i] : NULL);
+        print_lights_text(&sc, &lights);
         print_shots(&sc.camera, fps, o->clock, count, false);
         if (o->timeline)
             print_timeline(&sc.camera, fps, o->clock, count, false);

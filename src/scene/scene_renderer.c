@@ -408,58 +408,69 @@ static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_d
 
 /* ---- lights --------------------------------------------------------------------------- */
 
-/* The world-space box around every actor's bind pose; false when there is no vertex. */
-static bool scene_bounds(const mc_scene_renderer *sr, mc_vec3 *lo, mc_vec3 *hi)
+/* Grows the box lo..hi (*any: not empty) by the world-space bind pose of actor a. */
+static mc_status actor_bounds(const mc_scene_actor *a, mc_vec3 *lo, mc_vec3 *hi, bool *any,
+                              mc_error *err)
 {
-    bool any = false;
+    mc_mat4 model;
+    const float *m = model.m;
 
-    for (int i = 0; i < sr->num_actors; i++) {
-        const mc_scene_actor *a = &sr->scene->actors[i];
-        const float *m = sr->actors[i].model.m;
+    mc_scene_actor_matrix(a, &model);
+    for (int s = 0; s < a->mesh.num_meshes; s++) {
+        int nv = a->mesh.meshes[s].num_verts;
+        mc_vec3 *pos = calloc((size_t)nv + 1, sizeof *pos);
 
-        for (int s = 0; s < a->mesh.num_meshes; s++)
-            for (int v = 0; v < a->mesh.meshes[s].num_verts; v++) {
-                mc_vec3 p = sr->actors[i].pos[s][v];
-                float w[3];
+        if (!pos)
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        mc_skin_bind_positions(&a->mesh, s, pos);
+        for (int v = 0; v < nv; v++) {
+            mc_vec3 p = pos[v];
+            float w[3];
 
-                for (int c = 0; c < 3; c++)
-                    w[c] = m[c] * p.x + m[4 + c] * p.y + m[8 + c] * p.z + m[12 + c];
-                if (!any) {
-                    *lo = *hi = mc_v3(w[0], w[1], w[2]);
-                    any = true;
-                }
-                lo->x = fminf(lo->x, w[0]);
-                lo->y = fminf(lo->y, w[1]);
-                lo->z = fminf(lo->z, w[2]);
-                hi->x = fmaxf(hi->x, w[0]);
-                hi->y = fmaxf(hi->y, w[1]);
-                hi->z = fmaxf(hi->z, w[2]);
+            for (int c = 0; c < 3; c++)
+                w[c] = m[c] * p.x + m[4 + c] * p.y + m[8 + c] * p.z + m[12 + c];
+            if (!*any) {
+                *lo = *hi = mc_v3(w[0], w[1], w[2]);
+                *any = true;
             }
+            lo->x = fminf(lo->x, w[0]);
+            lo->y = fminf(lo->y, w[1]);
+            lo->z = fminf(lo->z, w[2]);
+            hi->x = fmaxf(hi->x, w[0]);
+            hi->y = fmaxf(hi->y, w[1]);
+            hi->z = fmaxf(hi->z, w[2]);
+        }
+        free(pos);
     }
-    return any;
+    return MC_OK;
 }
 
-/* The scene's lights, or the default rig (scene_renderer.h) fixed in the world. */
-static void settle_lights(mc_scene_renderer *sr)
+mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, float ambient[3],
+                          mc_error *err)
 {
-    const mc_scene *s = sr->scene;
     mc_vec3 lo = { 0, 0, 0 }, hi = { 0, 0, 0 }, c, f, l, up = { 0, 0, 1 }, key, fill;
     mc_mat3 axis;
+    bool any = false;
     float r;
 
+    *num_lights = 0;
     if (s->num_lights > 0) {
         for (int i = 0; i < s->num_lights && i < MC_RENDER_MAX_LIGHTS; i++) {
-            sr->lights[i].origin = s->lights[i].origin;
-            memcpy(sr->lights[i].color, s->lights[i].color, sizeof sr->lights[i].color);
-            sr->lights[i].radius = s->lights[i].radius;
+            lights[i].origin = s->lights[i].origin;
+            memcpy(lights[i].color, s->lights[i].color, sizeof lights[i].color);
+            lights[i].radius = s->lights[i].radius;
         }
-        sr->num_lights = s->num_lights < MC_RENDER_MAX_LIGHTS ? s->num_lights
-                                                              : MC_RENDER_MAX_LIGHTS;
-        if (s->has_ambient)
-            memcpy(sr->ambient, s->ambient, sizeof sr->ambient);
-        return;
+        *num_lights = s->num_lights < MC_RENDER_MAX_LIGHTS ? s->num_lights : MC_RENDER_MAX_LIGHTS;
+        for (int i = 0; i < 3; i++)
+            ambient[i] = s->has_ambient ? s->ambient[i] : 0.0f;
+        return MC_OK;
     }
-    scene_bounds(sr, &lo, &hi);
+    for (int i = 0; i < s->num_actors; i++) {
+        mc_status st = actor_bounds(&s->actors[i], &lo, &hi, &any, err);
+
+        if (st != MC_OK)
+            return st;
+    }
     c = mc_v3_scale(mc_v3_add(lo, hi), 0.5f);
     r = fmaxf(0.5f * mc_v3_len(mc_v3_sub(hi, lo)), 64.0f);
     /* The camera's first stored frame gives the rig its orientation, once: forward flattened
@@ -473,13 +484,14 @@ static void settle_lights(mc_scene_renderer *sr)
                                     mc_v3_scale(up, 0.9f)));
     fill = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, -1.0f)),
                                      mc_v3_scale(up, 0.3f)));
-    sr->lights[0] = (mc_light){ mc_v3_add(c, mc_v3_scale(key, 2.0f * r)), { 1.6f, 1.6f, 1.6f },
-                                4.0f * r };
-    sr->lights[1] = (mc_light){ mc_v3_add(c, mc_v3_scale(fill, 2.0f * r)),
-                                { 0.5f, 0.5f, 0.5f }, 4.0f * r };
-    sr->num_lights = 2;
+    lights[0] = (mc_light){ mc_v3_add(c, mc_v3_scale(key, 2.0f * r)), { 1.6f, 1.6f, 1.6f },
+                            4.0f * r };
+    lights[1] = (mc_light){ mc_v3_add(c, mc_v3_scale(fill, 2.0f * r)), { 0.5f, 0.5f, 0.5f },
+                            4.0f * r };
+    *num_lights = 2;
     for (int i = 0; i < 3; i++)
-        sr->ambient[i] = s->has_ambient ? s->ambient[i] : 0.2f;
+        ambient[i] = s->has_ambient ? s->ambient[i] : 0.2f;
+    return MC_OK;
 }
 
 /* ---- create / release ------------------------------------------------------------------ */
@@ -573,8 +585,9 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
     release_textures(&ts);
     if (st == MC_OK)
         st = load_materials(sr, desc, err);
+    if (st == MC_OK)
+        st = mc_scene_lights(sr->scene, sr->lights, &sr->num_lights, sr->ambient, err);
     if (st == MC_OK) {
-        settle_lights(sr);
         for (int i = 0; i < sr->num_actors; i++)
             if (!sr->actors[i].animated)
                 skin_actor(&sr->scene->actors[i], &sr->actors[i]);
