@@ -576,6 +576,75 @@ static void a_scene_light_shades_the_box_by_hand(void)
     free(v.pixels);
 }
 
+/* The engine clock poses actors by ConvertTimeToFrame's integer rule. The box (x 0..32, y and z
+ * in -25..25) under a fov 90 camera at (-100 0 0), 128x128, one sample: a point at depth d
+ * (x + 100) and y is at column 64 - 64 y / d. Its anim (2 frames at 6 fps) moves the root from
+ * y 0 to y -80, so a shift s to the right shows the front face's right edge (y = -25 - s, d 100)
+ * at 64 + 0.64 (25 + s) and, as the first covered column, the far corner of the left side face
+ * (y = 25 - s, d 132) at 64 + 64 (s - 25) / 132. Output frame 3 at 24 fps: the ideal clock shows
+ * t = 0.125 s, frame 0.125 * 6 = 0.75, s = 60: columns 80.97 to 118.4. The engine clock shows
+ * ms = 16 * floor(3000 / 384) = 112, p = 112 * 6 = 672, lerp 0.672, s = 53.76: columns 77.94
+ * to 114.41. Pixel x is covered when x + 0.5 lies inside. Frame 0 (s = 0) shows the front face
+ * only: 48 to 80 on both clocks. */
+static void the_engine_clock_poses_actors_by_whole_milliseconds(void)
+{
+    static const char *anim = "MD5Version 10\ncommandline \"\"\nnumFrames 2\nnumJoints 1\n"
+                              "frameRate 6\nnumAnimatedComponents 1\n"
+                              "hierarchy {\n\t\"root\" -1 2 0\n}\n"
+                              "bounds {\n\t( 0 0 0 ) ( 1 1 1 )\n\t( 0 0 0 ) ( 1 1 1 )\n}\n"
+                              "baseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n}\n"
+                              "frame 0 {\n\t0\n}\nframe 1 {\n\t-80\n}\n";
+    static const char *camera = "MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 24\n"
+                                "numCuts 0\ncuts {\n}\ncamera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n";
+    static const struct {
+        mc_clock clock;
+        int bg[2], box[3]; /* columns of row 64 */
+    } want[2] = {
+        { MC_CLOCK_IDEAL, { 80, 119 }, { 81, 100, 117 } },
+        { MC_CLOCK_ENGINE, { 77, 115 }, { 78, 80, 113 } },
+    };
+    char cwd[400], dir[512], text[2048], path[700];
+    mc_image_view v = alloc_view(128, 128, 128 * 4);
+
+    ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
+    test_tmp_path(dir, sizeof dir, "engine_pose");
+    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
+    ASSERT(put_file(dir, "move.md5anim", anim));
+    ASSERT(put_file(dir, "front.md5camera", camera));
+    snprintf(text, sizeof text,
+             "md5scene 1\ncamera \"front.md5camera\"\nframes 10\n"
+             "output { width 128 height 128 fps 24 }\n"
+             "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n    anim \"move.md5anim\"\n"
+             "    material \"box\" \"%s/data/render/grey.png\" }\n",
+             cwd, cwd);
+    ASSERT(put_file(dir, "scene.md5scene", text));
+    snprintf(path, sizeof path, "%s/scene.md5scene", dir);
+    for (int c = 0; c < 2; c++) {
+        mc_scene scene;
+        mc_scene_renderer *sr =
+                make(path, &scene,
+                     (mc_scene_renderer_desc){
+                             .shading = MC_SHADING_UNLIT, .msaa = 1, .clock = want[c].clock });
+        mc_scene_frame_info info;
+        mc_error err;
+
+        ASSERT(sr);
+        ASSERT_OK(mc_scene_renderer_frame(sr, 3, &v, &info, &err), &err);
+        for (int i = 0; i < 2; i++)
+            EXPECT_RGBA(pixel(&v, want[c].bg[i], 64), 0, 0, 0, 255);
+        for (int i = 0; i < 3; i++)
+            EXPECT_RGBA(pixel(&v, want[c].box[i], 64), 160, 160, 160, 255);
+        ASSERT_OK(mc_scene_renderer_frame(sr, 0, &v, &info, &err), &err);
+        EXPECT_RGBA(pixel(&v, 47, 64), 0, 0, 0, 255);
+        EXPECT_RGBA(pixel(&v, 48, 64), 160, 160, 160, 255);
+        EXPECT_RGBA(pixel(&v, 79, 64), 160, 160, 160, 255);
+        EXPECT_RGBA(pixel(&v, 80, 64), 0, 0, 0, 255);
+        mc_scene_renderer_release(sr);
+        mc_scene_release(&scene);
+    }
+    free(v.pixels);
+}
+
 /* Pixels equal to the black background. */
 static int background_pixels(const mc_image_view *v)
 {
@@ -720,6 +789,7 @@ int main(int argc, char **argv)
     static const test_case cases[] = {
         TEST_ENTRY(boxes_follow_the_cut_timeline_and_show_each_shots_box),
         TEST_ENTRY(the_engine_clock_samples_game_ticks),
+        TEST_ENTRY(the_engine_clock_poses_actors_by_whole_milliseconds),
         TEST_ENTRY(a_given_rate_resamples_the_timeline),
         TEST_ENTRY(a_fractional_rate_is_exact),
         TEST_ENTRY(frames_in_any_order_equal_frames_in_order),
