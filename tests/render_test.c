@@ -894,6 +894,43 @@ static void normal_mapped_quad_matches_the_interaction_by_hand(void)
     mc_renderer_release(r);
 }
 
+/* A mirroring model matrix mirrors the texture's +t with the geometry. The quad mirrored in z
+ * (z -> -z: the same quad, wound the other way, its normal still (-1, 0, 0)) has its +t along
+ * world +Z instead of -Z, so the normal map tilted along +t (128, 191, 238) now leans up: lit
+ * more from above than from below, and the mirrored picture is the plain one upside down
+ * about z = 0 -- pixel (80, 59) (z = +0.625) lit from above equals the plain quad's (80, 60)
+ * (z = -0.625) lit from below (eye and quad are symmetric about z = 0). */
+static void mirrored_model_mirrors_the_normal_map(void)
+{
+    static uint8_t img[W * H * 4];
+    const mc_light above = { { 60, 0, 80 }, { 1, 1, 1 }, 400 };
+    const mc_light below = { { 60, 0, -80 }, { 1, 1, 1 }, 400 };
+    mc_frame_params p = frame(MC_SHADING_LIT, 1.0f);
+    mc_renderer *r = make_renderer(1);
+    mc_draw_item it = quad_item(0);
+    uint8_t plain_below = 0, mirrored_above = 0, mirrored_below = 0;
+
+    ASSERT(r);
+    p.num_lights = 1;
+    it.color[0] = it.color[1] = it.color[2] = 0.8f;
+    it.normal_map = solid_texture(r, 128, 191, 238, 255);
+    it.tangents = quad_tan;
+    p.lights = &below;
+    if (render_items(r, &p, &it, 1, img))
+        plain_below = px_at(img, 80, 60)[0];
+    it.model.m[10] = -1.0f;
+    p.lights = &above;
+    if (render_items(r, &p, &it, 1, img))
+        mirrored_above = px_at(img, 80, 59)[0];
+    p.lights = &below;
+    if (render_items(r, &p, &it, 1, img))
+        mirrored_below = px_at(img, 80, 59)[0];
+    EXPECT(plain_below > 0);
+    EXPECT_NEAR(mirrored_above, plain_below, 1);
+    EXPECT(mirrored_above > mirrored_below + 20);
+    mc_renderer_release(r);
+}
+
 /* Outside a light's radius nothing but the ambient term is left: D * ambient. */
 static void light_radius_ends_its_reach(void)
 {
@@ -1106,6 +1143,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(bogus_gallium_driver_fails_cleanly),
         TEST_ENTRY(bad_draws_are_rejected),
         TEST_ENTRY(normal_mapped_quad_matches_the_interaction_by_hand),
+        TEST_ENTRY(mirrored_model_mirrors_the_normal_map),
         TEST_ENTRY(light_radius_ends_its_reach),
         TEST_ENTRY(alpha_test_discards_the_transparent_half),
         TEST_ENTRY(two_sided_draws_back_faces_with_the_flipped_normal),

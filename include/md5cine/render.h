@@ -132,7 +132,9 @@ typedef struct mc_frame_params {
  * Normal maps: a texel's RGB is m * 0.5 + 0.5 with m in tangent space (material.h), x along
  * the texture's +s (the vertex tangent t), y along +t (down the image: b = w * cross(t, n)),
  * z along the vertex normal; n = normalize(m.x * t + m.y * b + m.z * n) with t first made
- * perpendicular to n (Doom's frame: its two vertex tangents are along +s and +t).
+ * perpendicular to n (Doom's frame: its two vertex tangents are along +s and +t). Under a
+ * mirroring model matrix (negative determinant) w is negated, so that b still follows the
+ * mirrored +t (a world-space cross product does not mirror).
  *
  * Errors: MC_ERR_USAGE (a frame is already open, more than MC_RENDER_MAX_LIGHTS lights,
  * NaN or out-of-range light values), MC_ERR_GL. */

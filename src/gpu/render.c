@@ -58,7 +58,7 @@ typedef struct slot {
 } slot;
 
 typedef struct uniforms {
-    GLint model, viewproj, nmat, mode, use_tex, color, key, fill, eye, tex;
+    GLint model, viewproj, nmat, handed, mode, use_tex, color, key, fill, eye, tex;
     GLint nmap, smap, alpha, alpha_test, translucent;
     GLint lpos, lcol, linv, ambient;
 } uniforms;
@@ -114,6 +114,7 @@ static const char *const scene_vs =
         "layout(location = 3) in vec4 a_tan;\n"
         "uniform mat4 u_model, u_viewproj;\n"
         "uniform mat3 u_nmat;\n"
+        "uniform float u_handed;\n"
         "out vec3 v_wpos, v_nrm;\n"
         "out vec4 v_tan;\n"
         "out vec2 v_st;\n"
@@ -121,7 +122,7 @@ static const char *const scene_vs =
         "    vec4 w = u_model * vec4(a_pos, 1.0);\n"
         "    v_wpos = w.xyz;\n"
         "    v_nrm = u_nmat * a_nrm;\n"
-        "    v_tan = vec4(mat3(u_model) * a_tan.xyz, a_tan.w);\n"
+        "    v_tan = vec4(mat3(u_model) * a_tan.xyz, a_tan.w * u_handed);\n"
         "    v_st = a_st;\n"
         "    gl_Position = u_viewproj * w;\n"
         "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
@@ -429,6 +430,7 @@ static mc_status build_variant(mc_renderer *r, int v, mc_error *err)
     pr->u.model = gl->GetUniformLocation(id, "u_model");
     pr->u.viewproj = gl->GetUniformLocation(id, "u_viewproj");
     pr->u.nmat = gl->GetUniformLocation(id, "u_nmat");
+    pr->u.handed = gl->GetUniformLocation(id, "u_handed");
     pr->u.mode = gl->GetUniformLocation(id, "u_mode");
     pr->u.use_tex = gl->GetUniformLocation(id, "u_use_tex");
     pr->u.color = gl->GetUniformLocation(id, "u_color");
@@ -1046,6 +1048,8 @@ static void draw_slot(mc_renderer *r, const slot *sl)
     gl->BindVertexArray(sl->vao);
     gl->UniformMatrix4fv(u->model, 1, GL_FALSE, ds->model);
     gl->UniformMatrix3fv(u->nmat, 1, GL_FALSE, ds->nmat);
+    /* A mirroring model matrix reverses cross(t, n) in world space against the mirrored +t. */
+    gl->Uniform1f(u->handed, ds->front == GL_CW ? -1.0f : 1.0f);
     gl->Uniform3f(u->color, ds->color[0], ds->color[1], ds->color[2]);
     gl->Uniform1f(u->alpha, ds->translucent ? ds->color[3] : 1.0f);
     gl->Uniform1f(u->alpha_test, ds->alpha_test);
