@@ -63,7 +63,8 @@ enum {
     MC_COMPARE_SET_MAX_DIFF = 1u << 2,
     MC_COMPARE_SET_MIN_SSIM = 1u << 3,
     MC_COMPARE_SET_MIN_PSNR = 1u << 4,
-    MC_COMPARE_SET_ALL = (1u << 5) - 1u,
+    MC_COMPARE_SET_MIN_BLOCK_PSNR = 1u << 5,
+    MC_COMPARE_SET_ALL = (1u << 6) - 1u,
 };
 
 typedef struct mc_compare_opts {
@@ -74,7 +75,11 @@ typedef struct mc_compare_opts {
     int max_diff_limit;       /* 0..255: fail when max_diff > this (255 = off) */
     double min_ssim;          /* fail when ssim < this (-1 = off) */
     double min_psnr;          /* dB: fail when psnr < this (0 = off) */
+    double min_block_psnr;    /* dB: fail when block_psnr < this (0 = off) */
     float diff_gain;          /* diff image: red = diff * gain / 255; 0 means 16 */
+    const uint8_t *mask;      /* w * h bytes, row-major: 0 = pixel ignored by every metric;
+                                 NULL: every pixel counts. Borrowed: the caller keeps it alive
+                                 while it compares; mc_compare_effective copies the pointer */
 } mc_compare_opts;
 
 /* Reasons a pair failed (mc_compare_result.fail). */
@@ -83,6 +88,7 @@ enum {
     MC_COMPARE_FAIL_MAX = 1u << 1,   /* max_diff > max_diff_limit */
     MC_COMPARE_FAIL_SSIM = 1u << 2,  /* ssim < min_ssim */
     MC_COMPARE_FAIL_PSNR = 1u << 3,  /* psnr < min_psnr */
+    MC_COMPARE_FAIL_BLOCK = 1u << 4, /* block_psnr < min_block_psnr */
 };
 
 typedef struct mc_compare_result {
@@ -93,9 +99,22 @@ typedef struct mc_compare_result {
     size_t over_pixels;  /* pixels whose max channel diff > threshold */
     double over_share;   /* over_pixels / (w * h) */
     double ssim;         /* mean SSIM of BT.709 luma; 1 when identical */
+    double block_psnr;   /* dB: PSNR of the worst MC_COMPARE_BLOCK block; INFINITY when none
+                            differs */
+    int block_x, block_y; /* top left pixel of that block; 0, 0 when identical */
+    size_t compared;     /* pixels not masked out */
     bool pass;           /* fail == 0 */
     unsigned fail;       /* MC_COMPARE_FAIL_* bits */
 } mc_compare_result;
+
+/* Side of the square blocks of block_psnr, on a grid from the top left pixel (the blocks of
+ * the last column and row may be narrower). */
+#define MC_COMPARE_BLOCK 16
+
+/* A rectangle of pixels: top left (x, y), w x h. */
+typedef struct mc_compare_rect {
+    int x, y, w, h;
+} mc_compare_rect;
 
 /* Scratch memory for mc_compare_rgba, reused across calls so that a frame loop allocates only
  * when the frame width grows. Zero-initialise; release with mc_compare_work_release. */

@@ -223,6 +223,10 @@ static int open_reference(render_run *run)
     d.diff_dir = diff;
     d.update = run->o->update_reference;
     d.threads = sink_threads(run, false);
+    d.opts = run->o->lim.opts;
+    d.mask = run->o->lim.mask;
+    d.ignore = run->o->lim.ignore.r;
+    d.num_ignore = run->o->lim.ignore.n;
     if (mc_refcheck_open(&d, &run->ref, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_NOMEM);
     return -1;

@@ -15,6 +15,8 @@
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
 #include <md5cine/refcheck.h>
+
+#include "limit_args.h"
 #include <md5cine/render.h>
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
@@ -64,6 +66,7 @@ typedef struct mc_render_opts {
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
     bool update_reference;
     bool json; /* --json: the reference check as one JSON object */
+    mc_limit_args lim; /* --threshold .. --ignore: the reference check's limits and mask */
 } mc_render_opts;
 
 /* The GL facts of a renderer as JSON members ("backend":...,"samples":N, no braces), as doctor
