@@ -64,7 +64,8 @@ enum {
     MC_COMPARE_SET_MIN_SSIM = 1u << 3,
     MC_COMPARE_SET_MIN_PSNR = 1u << 4,
     MC_COMPARE_SET_MIN_BLOCK_PSNR = 1u << 5,
-    MC_COMPARE_SET_ALL = (1u << 6) - 1u,
+    MC_COMPARE_SET_MAX_BLOCK_BIAS = 1u << 6,
+    MC_COMPARE_SET_ALL = (1u << 7) - 1u,
 };
 
 typedef struct mc_compare_opts {
@@ -76,6 +77,7 @@ typedef struct mc_compare_opts {
     double min_ssim;          /* fail when ssim < this (-1 = off) */
     double min_psnr;          /* dB: fail when psnr < this (0 = off) */
     double min_block_psnr;    /* dB: fail when block_psnr < this (0 = off) */
+    double max_block_bias;    /* levels: fail when block_bias > this (255 = off) */
     float diff_gain;          /* diff image: red = diff * gain / 255; 0 means 16 */
     const uint8_t *mask;      /* w * h bytes, row-major: 0 = pixel ignored by every metric;
                                  NULL: every pixel counts. Borrowed: the caller keeps it alive
@@ -89,6 +91,7 @@ enum {
     MC_COMPARE_FAIL_SSIM = 1u << 2,  /* ssim < min_ssim */
     MC_COMPARE_FAIL_PSNR = 1u << 3,  /* psnr < min_psnr */
     MC_COMPARE_FAIL_BLOCK = 1u << 4, /* block_psnr < min_block_psnr */
+    MC_COMPARE_FAIL_BIAS = 1u << 5,  /* block_bias > max_block_bias */
 };
 
 typedef struct mc_compare_result {
@@ -102,6 +105,10 @@ typedef struct mc_compare_result {
     double block_psnr;   /* dB: PSNR of the worst MC_COMPARE_BLOCK block; INFINITY when none
                             differs */
     int block_x, block_y; /* top left pixel of that block; 0, 0 when identical */
+    double block_bias;   /* levels: the largest |mean(b - a)| of one channel over one block
+                            (the blocks of block_psnr with at least a quarter of their pixels
+                            compared); 0 when identical */
+    int bias_x, bias_y;  /* top left pixel of that block */
     size_t compared;     /* pixels not masked out */
     bool pass;           /* fail == 0 */
     unsigned fail;       /* MC_COMPARE_FAIL_* bits */

@@ -31,5 +31,6 @@
 #include <md5cine/image.h>
 #include <md5cine/compare.h>
 #include <md5cine/refcheck.h>
+#include <md5cine/sheet.h>
 
 #endif

@@ -57,6 +57,11 @@ bool mc_arg_min_db(void *field, const char *value)
     return double_or_off(value, 0.0, 1000.0, false, 0.0, field);
 }
 
+bool mc_arg_levels(void *field, const char *value)
+{
+    return double_or_off(value, 0.0, 255.0, false, 255.0, field);
+}
+
 bool mc_parse_rect(const char *s, mc_compare_rect *out)
 {
     static const long lo[4] = { -65536, -65536, 1, 1 }, hi[4] = { 65536, 65536, 65536, 65536 };

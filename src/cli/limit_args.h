@@ -28,6 +28,7 @@ bool mc_arg_share(void *field, const char *value);
 bool mc_arg_max_diff(void *field, const char *value);
 bool mc_arg_min_ssim(void *field, const char *value);
 bool mc_arg_min_db(void *field, const char *value);
+bool mc_arg_levels(void *field, const char *value);
 bool mc_arg_ignore(void *field, const char *value);
 
 /* "x,y,w,h": whole numbers, x and y in -65536..65536, w and h in 1..65536. */
@@ -64,6 +65,11 @@ bool mc_parse_rect(const char *s, mc_compare_rect *out);
       .seen_bit = MC_COMPARE_SET_MIN_BLOCK_PSNR, .metavar = "D",                                \
       .help = "fail when the worst 16x16 block's PSNR < D dB (default off;\n"                   \
               "video: see README)" },                                                           \
+    { .name = "--max-block-bias", .kind = MC_ARG_CUSTOM, .parse = mc_arg_levels,               \
+      .offset = MC_LIMIT_OFF(base, opts.max_block_bias), .expect = "0..255 (levels) or off",   \
+      .seen_bit = MC_COMPARE_SET_MAX_BLOCK_BIAS, .metavar = "L",                                \
+      .help = "fail when one channel's mean over a 16x16 block moved by more\n"                 \
+              "than L levels (default off; video: see README)" },                               \
     { .name = "--mask", .kind = MC_ARG_STRING, .offset = MC_LIMIT_OFF(base, mask),              \
       .metavar = "PNG",                                                                         \
       .help = "ignore the pixels that are black or transparent in PNG (the\n"                   \

@@ -22,6 +22,7 @@ static const mc_compare_opts lossless_defaults = {
     .max_diff_limit = 255,
     .min_ssim = 0.95,
     .min_psnr = 0.0,
+    .max_block_bias = 255.0,
 };
 
 static const mc_compare_opts lossy_defaults = {
@@ -31,6 +32,7 @@ static const mc_compare_opts lossy_defaults = {
     .max_diff_limit = 255,
     .min_ssim = 0.95,
     .min_psnr = 35.0,
+    .max_block_bias = 255.0,
 };
 
 void mc_compare_work_release(mc_compare_work *work)
@@ -63,6 +65,8 @@ void mc_compare_effective(const mc_compare_opts *opts, mc_compare_opts *out)
         out->min_psnr = in->min_psnr;
     if (in->set & MC_COMPARE_SET_MIN_BLOCK_PSNR)
         out->min_block_psnr = in->min_block_psnr;
+    if (in->set & MC_COMPARE_SET_MAX_BLOCK_BIAS)
+        out->max_block_bias = in->max_block_bias;
     out->mask = in->mask;
     out->diff_gain = in->diff_gain > 0.0f ? in->diff_gain : DEFAULT_GAIN;
 }
@@ -90,21 +94,32 @@ static int channel_max_diff(const uint8_t *p, const uint8_t *q, unsigned long lo
 /* Block accumulators: per block of the current block row, its squared-difference sum and
  * its compared samples (exact in doubles: at most 16 * 16 * 3 * 255^2). */
 typedef struct block_acc {
-    double *sq, *n;
+    double *sq, *n, *sum; /* sum: 3 signed channel sums (b - a) per block */
     int cols;
 } block_acc;
 
 /* Folds the finished block row at y0 into the worst block so far, then clears it. */
 static void block_row_done(block_acc *b, int y0, double *worst_mse, mc_compare_result *out)
 {
+    const double quarter = 3.0 * MC_COMPARE_BLOCK * MC_COMPARE_BLOCK / 4.0;
+
     for (int i = 0; i < b->cols; i++) {
         if (b->n[i] > 0.0 && b->sq[i] / b->n[i] > *worst_mse) {
             *worst_mse = b->sq[i] / b->n[i];
             out->block_x = i * MC_COMPARE_BLOCK;
             out->block_y = y0;
         }
+        for (int c = 0; c < 3 && b->n[i] >= quarter; c++) {
+            double bias = fabs(b->sum[3 * i + c]) / (b->n[i] / 3.0);
+            if (bias > out->block_bias) {
+                out->block_bias = bias;
+                out->bias_x = i * MC_COMPARE_BLOCK;
+                out->bias_y = y0;
+            }
+        }
         b->sq[i] = 0.0;
         b->n[i] = 0.0;
+        b->sum[3 * i] = b->sum[3 * i + 1] = b->sum[3 * i + 2] = 0.0;
     }
 }
 
@@ -134,6 +149,9 @@ static void pixel_metrics(const uint8_t *a, size_t stride_a, const uint8_t *b, s
             m = channel_max_diff(pa + 4 * x, pb + 4 * x, &sum, &sumsq);
             blk->sq[x / MC_COMPARE_BLOCK] += (double)(sumsq - before);
             blk->n[x / MC_COMPARE_BLOCK] += 3.0;
+            for (int c = 0; c < 3; c++)
+                blk->sum[3 * (x / MC_COMPARE_BLOCK) + c] += (double)((int)pb[4 * x + c] -
+                                                                    (int)pa[4 * x + c]);
             out->compared++;
             if (m > out->max_diff) {
                 out->max_diff = m;
@@ -300,6 +318,8 @@ static unsigned judge(const mc_compare_result *r, const mc_compare_opts *lim)
         fail |= MC_COMPARE_FAIL_PSNR;
     if (r->block_psnr < lim->min_block_psnr)
         fail |= MC_COMPARE_FAIL_BLOCK;
+    if (r->block_bias > lim->max_block_bias)
+        fail |= MC_COMPARE_FAIL_BIAS;
     return fail;
 }
 
@@ -335,7 +355,7 @@ mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, s
     mc_compare_effective(opts, &lim);
     cols = (w + MC_COMPARE_BLOCK - 1) / MC_COMPARE_BLOCK;
     ssim_need = (w < SSIM_WIN || h < SSIM_WIN) ? 0 : ssim_scratch_doubles(w);
-    need = ssim_need + 2 * (size_t)cols;
+    need = ssim_need + 5 * (size_t)cols;
     if (ws->cap < need) {
         double *p = realloc(ws->buf, need * sizeof *p);
         if (!p) {
@@ -352,8 +372,9 @@ mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, s
         out->ssim = ssim_gauss(a, stride_a, b, stride_b, w, h, lim.mask, ws->buf);
     blk.sq = ws->buf + ssim_need;
     blk.n = blk.sq + cols;
+    blk.sum = blk.n + cols;
     blk.cols = cols;
-    memset(blk.sq, 0, 2 * (size_t)cols * sizeof *blk.sq);
+    memset(blk.sq, 0, 5 * (size_t)cols * sizeof *blk.sq);
     pixel_metrics(a, stride_a, b, stride_b, w, h, &lim, &blk, out);
     out->fail = judge(out, &lim);
     out->pass = out->fail == 0;
@@ -405,6 +426,11 @@ void mc_compare_reasons(const mc_compare_result *r, const mc_compare_opts *opts,
     }
     if (r->fail & MC_COMPARE_FAIL_PSNR) {
         snprintf(piece, sizeof piece, "psnr %.2f dB < %.4g dB", r->psnr, lim.min_psnr);
+        append(buf, cap, &len, piece);
+    }
+    if (r->fail & MC_COMPARE_FAIL_BIAS) {
+        snprintf(piece, sizeof piece, "block bias %.2f > %.4g levels at (%d, %d)", r->block_bias,
+                 lim.max_block_bias, r->bias_x, r->bias_y);
         append(buf, cap, &len, piece);
     }
     if (r->fail & MC_COMPARE_FAIL_BLOCK) {

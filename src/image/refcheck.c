@@ -641,10 +641,12 @@ static void json_row(const mc_refcheck_row *row, FILE *to)
         else
             fprintf(to, "\"block_psnr\": %.4f, \"block_at\": [%d, %d], ", r->block_psnr,
                     r->block_x, r->block_y);
+        fprintf(to, "\"block_bias\": %.4f, \"bias_at\": [%d, %d], ", r->block_bias, r->bias_x,
+                r->bias_y);
     } else {
         fputs("\"max_diff\": null, \"max_at\": null, \"mean_diff\": null, \"psnr\": null, "
               "\"over_pixels\": null, \"over_share\": null, \"ssim\": null, \"block_psnr\": null, "
-              "\"block_at\": null, ",
+              "\"block_at\": null, \"block_bias\": null, \"bias_at\": null, ",
               to);
     }
     fputs("\"reasons\": ", to);
@@ -667,9 +669,9 @@ void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
     fprintf(to,
             ", \"limits\": {\"mode\": \"%s\", \"threshold\": %d, \"max_failing_share\": %g, "
             "\"max_diff\": %d, \"min_ssim\": %g, \"min_psnr\": %g, \"min_block_psnr\": %g, "
-            "\"masked\": %s},\n \"frames\": [",
+            "\"max_block_bias\": %g, \"masked\": %s},\n \"frames\": [",
             l->lossy ? "lossy" : "lossless", l->threshold, l->max_failing_share,
-            l->max_diff_limit, l->min_ssim, l->min_psnr, l->min_block_psnr,
+            l->max_diff_limit, l->min_ssim, l->min_psnr, l->min_block_psnr, l->max_block_bias,
             l->mask ? "true" : "false");
     for (size_t i = 0; i < c->num_rows; i++) {
         fputs(i ? ",\n  " : "\n  ", to);
