@@ -48,6 +48,7 @@ work, size = sys.argv[1], sys.argv[2]
 print(f"\n{size}: each variant against the unchanged render's MP4 (crf 18)")
 print(f"{'variant':9} {'changed':>7} {'PSNR dB':>13} {'SSIM':>15} {'block PSNR dB':>13} "
       f"{'block bias':>11} {'% px > 16':>12} {'fail (defaults)':>16}")
+grid = []
 for v in ["demo", "shift", "anim", "recolour"]:
     rows = json.load(open(f"{work}/{v}.video.json"))["frames"]
     dflt = {r["frame"]: r["pass"] for r in json.load(open(f"{work}/{v}.default.json"))["frames"]}
@@ -65,6 +66,18 @@ for v in ["demo", "shift", "anim", "recolour"]:
     print(f"{name:9} {len(changed):>7} {rng('psnr'):>13} {rng('ssim', fmt='{:.4f}'):>15} "
           f"{rng('block_psnr'):>13} {rng('block_bias'):>11} {rng('over_share', 100.0, '{:.3f}'):>12} "
           f"{fails:>9} of {len(changed):<4}")
+    grid.append((name, sel))
+print("frames failing one limit alone (of the frames above):")
+print(f"{'variant':9} " + " ".join(f"{'blk<' + str(t):>7}" for t in (20, 22, 24)) + " " +
+      " ".join(f"{'bias>' + str(t):>7}" for t in (6, 7, 8, 9)) + " " +
+      " ".join(f"{'psnr<' + str(t):>8}" for t in (35, 38)))
+for name, sel in grid:
+    bp = [r["block_psnr"] if r["block_psnr"] is not None else 1e9 for r in sel]
+    bb = [r["block_bias"] or 0.0 for r in sel]
+    ps = [r["psnr"] if r["psnr"] is not None else 1e9 for r in sel]
+    print(f"{name:9} " + " ".join(f"{sum(v < t for v in bp):>7}" for t in (20, 22, 24)) + " " +
+          " ".join(f"{sum(v > t for v in bb):>7}" for t in (6, 7, 8, 9)) + " " +
+          " ".join(f"{sum(v < t for v in ps):>8}" for t in (35, 38)))
 PY
     rm -rf "$work"/out_* "$work"/*.json
 done

@@ -40,14 +40,13 @@ bool mc_parse_rect(const char *s, mc_compare_rect *out);
     { .name = "--threshold", .kind = MC_ARG_CUSTOM, .parse = mc_arg_threshold,                  \
       .offset = MC_LIMIT_OFF(base, opts.threshold), .expect = "0..255 or off",                  \
       .seen_bit = MC_COMPARE_SET_THRESHOLD, .metavar = "N",                                     \
-      .help = "a pixel differs when a channel differs by more than N (default 4;\n"             \
-              "16 for video)" },                                                                \
+      .help = "a pixel differs when a channel differs by more than N (default 4)" },                                                                \
     { .name = "--max-failing-share", .kind = MC_ARG_CUSTOM, .parse = mc_arg_share,              \
       .offset = MC_LIMIT_OFF(base, opts.max_failing_share),                                     \
       .expect = "0..1, a percentage such as 0.05%, or off",                                     \
       .seen_bit = MC_COMPARE_SET_MAX_FAILING_SHARE, .metavar = "P",                             \
       .help = "fail when more than P of the pixels differ: a fraction, or a\n"                  \
-              "percentage such as 0.05% (default 0.01%; 0.5% for video)" },                     \
+              "percentage such as 0.05% (default 0.01%; off for video)" },                     \
     { .name = "--max-diff", .kind = MC_ARG_CUSTOM, .parse = mc_arg_max_diff,                    \
       .offset = MC_LIMIT_OFF(base, opts.max_diff_limit), .expect = "0..255 or off",             \
       .seen_bit = MC_COMPARE_SET_MAX_DIFF, .metavar = "N",                                      \
@@ -64,12 +63,12 @@ bool mc_parse_rect(const char *s, mc_compare_rect *out);
       .offset = MC_LIMIT_OFF(base, opts.min_block_psnr), .expect = "0..1000 (dB) or off",       \
       .seen_bit = MC_COMPARE_SET_MIN_BLOCK_PSNR, .metavar = "D",                                \
       .help = "fail when the worst 16x16 block's PSNR < D dB (default off;\n"                   \
-              "video: see README)" },                                                           \
+              "22 for video)" },                                                           \
     { .name = "--max-block-bias", .kind = MC_ARG_CUSTOM, .parse = mc_arg_levels,               \
       .offset = MC_LIMIT_OFF(base, opts.max_block_bias), .expect = "0..255 (levels) or off",   \
       .seen_bit = MC_COMPARE_SET_MAX_BLOCK_BIAS, .metavar = "L",                                \
       .help = "fail when one channel's mean over a 16x16 block moved by more\n"                 \
-              "than L levels (default off; video: see README)" },                               \
+              "than L levels (default off; 8 for video)" },                               \
     { .name = "--mask", .kind = MC_ARG_STRING, .offset = MC_LIMIT_OFF(base, mask),              \
       .metavar = "PNG",                                                                         \
       .help = "ignore the pixels that are black or transparent in PNG (the\n"                   \

@@ -32,7 +32,8 @@ static const mc_compare_opts lossy_defaults = {
     .max_diff_limit = 255,
     .min_ssim = 0.95,
     .min_psnr = 35.0,
-    .max_block_bias = 255.0,
+    .min_block_psnr = 22.0,
+    .max_block_bias = 8.0,
 };
 
 void mc_compare_work_release(mc_compare_work *work)
@@ -231,13 +232,14 @@ static size_t ssim_scratch_doubles(int w)
 }
 
 /* Luma of row y of both images and its products, then the horizontal filter into ring. */
-static void ssim_row_in(const uint8_t *ra, const uint8_t *rb, int w, const double g[SSIM_WIN],
-                        double *src, double *ring)
+static void ssim_row_in(const uint8_t *ra, const uint8_t *rb, const uint8_t *rm, int w,
+                        const double g[SSIM_WIN], double *src, double *ring)
 {
     size_t uw = (size_t)w, ow = uw - 2 * SSIM_HALF;
 
     for (size_t x = 0; x < uw; x++) {
-        double la = luma709(ra + 4 * x), lb = luma709(rb + 4 * x);
+        /* a masked pixel reads as the reference's, so that it moves no window */
+        double la = luma709(ra + 4 * x), lb = rm && !rm[x] ? la : luma709(rb + 4 * x);
         src[x] = la;
         src[uw + x] = lb;
         src[2 * uw + x] = la * la;
@@ -295,7 +297,8 @@ static double ssim_gauss(const uint8_t *a, size_t stride_a, const uint8_t *b, si
     gaussian_weights(g);
     for (int y = 0; y < h; y++) {
         double *slot = ring + (size_t)(y % SSIM_WIN) * M_COUNT * ow;
-        ssim_row_in(a + (size_t)y * stride_a, b + (size_t)y * stride_b, w, g, src, slot);
+        ssim_row_in(a + (size_t)y * stride_a, b + (size_t)y * stride_b,
+                    mask ? mask + (size_t)y * (size_t)w : NULL, w, g, src, slot);
         if (y >= 2 * SSIM_HALF) {
             const uint8_t *cm = mask ? mask + (size_t)(y - SSIM_HALF) * (size_t)w : NULL;
             total += ssim_row_out(ring, ow, (y - 2 * SSIM_HALF) % SSIM_WIN, g, cm, acc, &count);

@@ -153,10 +153,11 @@ static mc_status build_mask(mc_refcheck *c, const mc_refcheck_desc *d, mc_error 
         if (st != MC_OK)
             return st;
         if (img.width != c->width || img.height != c->height) {
+            int w = img.width, h = img.height;
             mc_image_release(&img);
             return mc_error_set(err, MC_ERR_USAGE, d->mask, 0, 0,
-                                "mask is %dx%d, the frames are %dx%d", img.width, img.height,
-                                c->width, c->height);
+                                "mask is %dx%d, the frames are %dx%d", w, h, c->width,
+                                c->height);
         }
         for (int y = 0; y < c->height; y++) {
             const uint8_t *p = img.pixels + (size_t)y * img.stride;
