@@ -16,6 +16,16 @@
  *               position that lies wholly inside the image (no padding). An image narrower or
  *               lower than 11 pixels has one window: the whole image, weighted uniformly.
  *
+ *   block_psnr  PSNR of the worst MC_COMPARE_BLOCK x MC_COMPARE_BLOCK block (a grid from the top
+ *               left pixel), over R, G, B
+ *   block_bias  the largest |mean(b - a)| of one channel over one such block (blocks with at
+ *               least a quarter of their pixels compared): codec noise averages out over a
+ *               block, a recolour or a moved edge does not
+ *
+ * Mask (opts.mask): a masked pixel counts in no metric: not in the sums, the shares (whose
+ * denominator is the compared pixels), the blocks, nor SSIM (it reads as the reference's pixel
+ * there, and windows centred on it are skipped). Nothing compared: PSNR INFINITY, SSIM 1.
+ *
  * Limits (mc_compare_opts) and their defaults. A pair passes when every limit holds.
  *
  *   limit              lossless (PNGs)      lossy (either side is a video)
@@ -24,6 +34,8 @@
  *   max_diff_limit     255 (off)            255 (off)
  *   min_ssim           0.95                 0.95
  *   min_psnr           0 (off)              35 dB
+ *   min_block_psnr     0 (off)              22 dB
+ *   max_block_bias     255 (off)            8 levels
  *
  * Why (figures from bench/compare_bench.c on render-like frames, and tests/compare_test.sh):
  * llvmpipe frames are bit-identical on one machine; elsewhere (another Mesa or LLVM, the
@@ -38,10 +50,15 @@
  * changes spread under the threshold everywhere. max_diff stays off: isolated pixels from
  * other rasterisers reach 88 levels. A move shorter than the share (a tiny shape) passes the
  * defaults; set max_diff_limit (e.g. 32) or max_failing_share 0 to catch it.
- * Video: x264 at crf 18 leaves up to ~90 levels on edges and ~2 % of the pixels over 4, so the
- * per-pixel limits are off; 640x360 PNGs against their own crf 18 MP4 give 42 dB and SSIM 0.9975,
- * a frame swapped with its neighbour 25-28 dB, so PSNR >= 35 dB decides and SSIM >= 0.95 guards
- * structure. */
+ * Video (bench/video_thresholds.sh, the demo against its own crf 18 MP4, README "Comparing
+ * frames"): x264 leaves up to ~90 levels on edges and ~1 % of the pixels over 16, so the
+ * per-pixel limits are off. Global PSNR cannot tell a small change from noise (an unchanged
+ * render 39-44 dB, an actor moved by one unit 35-43 dB). Local metrics can: unchanged frames
+ * keep every block at 26 dB or more and every block mean within 5.8 levels, while a moved
+ * actor puts blocks down to 16 dB, another anim to 8 dB, a 20-level recolour moves a block's
+ * mean by 11-19 levels. 22 dB and 8 levels keep 4 dB and 2 levels of margin for noisier
+ * content. PSNR >= 35 dB and SSIM >= 0.95 stay as guards against change spread thinly over the
+ * whole frame. */
 #ifndef MC_COMPARE_H
 #define MC_COMPARE_H
 
