@@ -85,40 +85,47 @@ static void check_view(const mc_camera *c, mc_rate fps, int64_t k, const mc_time
     FUZZ_REQUIRE(v.proj.m[0] > 0.0f && v.proj.m[5] > 0.0f);
 }
 
-/* The timeline of the first output frames and the frame count stay inside the camera. */
+/* The timeline of the first output frames and the frame count stay inside the camera, on
+ * both clocks; the engine clock samples whole ticks. */
 static void check_timeline(const mc_camera *c)
 {
     static const mc_rate rates[] = { { 1, 1 }, { 24, 1 }, { 30000, 1001 }, { 60, 1 }, { 1000, 1 } };
+    static const mc_clock clocks[] = { MC_CLOCK_IDEAL, MC_CLOCK_ENGINE };
     int small = camera_small(c);
 
-    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
-        int64_t count = mc_timeline_frame_count(c, rates[r], 1);
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0] * 2; r++) {
+        mc_rate fps = rates[r / 2];
+        mc_clock clock = clocks[r % 2];
+        int64_t count = mc_timeline_frame_count_clock(c, fps, clock, 1);
         int last_shot = 0;
 
         FUZZ_REQUIRE(count >= 1);
         for (int64_t k = 0; k < count && k < 4096; k++) {
             mc_timeline_sample s;
 
-            mc_timeline_sample_frame(c, rates[r], k, &s);
+            mc_timeline_sample_frame_clock(c, fps, clock, k, &s);
             FUZZ_REQUIRE(s.stored >= 0 && s.stored < c->num_frames);
             FUZZ_REQUIRE(s.next >= s.stored && s.next <= s.stored + 1 && s.next < c->num_frames);
             FUZZ_REQUIRE(s.lerp >= 0.0f && s.lerp < 1.0f);
             FUZZ_REQUIRE(s.shot >= last_shot && s.shot <= c->num_cuts);
             FUZZ_REQUIRE(s.ended == (c->num_frames > 1 && k == count - 1));
-            check_view(c, rates[r], k, &s, small);
+            if (clock == MC_CLOCK_IDEAL)
+                check_view(c, fps, k, &s, small);
+            else
+                FUZZ_REQUIRE(s.engine_ms >= 0 && s.engine_ms % MC_ENGINE_TICK_MS == 0);
             last_shot = s.shot;
         }
         for (int i = 0; i < c->num_cuts; i++) {
-            int64_t k = mc_timeline_cut_frame(c, rates[r], i);
+            int64_t k = mc_timeline_cut_frame_clock(c, fps, clock, i);
             mc_timeline_sample s;
 
             FUZZ_REQUIRE(k >= -1);
             if (k < 0 || k >= count || k >= 4096)
                 continue;
-            mc_timeline_sample_frame(c, rates[r], k, &s);
+            mc_timeline_sample_frame_clock(c, fps, clock, k, &s);
             FUZZ_REQUIRE(s.shot > i);
             if (k > 0) {
-                mc_timeline_sample_frame(c, rates[r], k - 1, &s);
+                mc_timeline_sample_frame_clock(c, fps, clock, k - 1, &s);
                 FUZZ_REQUIRE(s.shot <= i);
             }
         }

@@ -267,6 +267,15 @@ static void check_sampling(const mc_mesh *mesh, const mc_anim *anim, buffers *b,
             check_pose_finite(b->joints, mesh->num_joints);
         if (i < 3)
             check_skin(mesh, b->topo, b->joints, small, b->pos, b->nrm);
+        /* The engine clock's integer rule at the same moment in whole ms: frames in range,
+         * frame1 the next one or a held last frame, lerp in [0, 1). */
+        mc_anim_frame_at_ms(anim, (int64_t)floor(t * 1000.0), opts.loop, &fp);
+        FUZZ_REQUIRE(fp.frame0 >= 0 && fp.frame0 <= last && fp.frame1 >= 0 && fp.frame1 <= last);
+        FUZZ_REQUIRE(last == 0 ? fp.frame1 == 0
+                               : fp.frame1 == fp.frame0 + 1 ||
+                                         (fp.frame0 == last && fp.frame1 == last));
+        FUZZ_REQUIRE(fp.lerp >= 0.0f && fp.lerp < 1.0f);
+        mc_pose_sample_frames(mesh, anim, b->map, &fp, opts.in_place, b->again);
     }
 }
 

@@ -9,14 +9,19 @@ set -euo pipefail
 # build-essential also brings g++, make and binutils: tests/install_check.sh compiles the public
 # headers as C++ and builds examples/ with make, and reads the shared library with readelf/nm.
 packages=(build-essential cmake pkg-config libosmesa6-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
-          libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libstb-dev zlib1g-dev)
+          libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libstb-dev zlib1g-dev
+          libzip-dev)
+# libzip-dev: the .pk4 (zip) archives of a scene's base folder.
 if [ "${1:-}" = "--test" ]; then
     # assimp: the independent implementation the pose tests agree with; ffmpeg: the command line
     # (ffmpeg, ffprobe) the video tests cross-check with; imagemagick (convert, identify) and
     # python3: pixel and JSON checks in the command-line tests and tests/install_check.sh; file:
-    # reads a crafted PNG's header independently;
+    # reads a crafted PNG's header independently; chromium: opens the --report HTML page
+    # headless (DOM dump, screenshot); libxml2-utils (xmllint): validates --junit against the
+    # schema in tests/data/junit/;
     # clang + its runtime: the libFuzzer targets (-DMC_FUZZ=ON).
-    packages+=(libassimp-dev ffmpeg imagemagick python3 file clang libclang-rt-14-dev)
+    packages+=(libassimp-dev ffmpeg imagemagick python3 file chromium libxml2-utils clang
+               libclang-rt-14-dev)
 fi
 
 missing=()

@@ -119,7 +119,7 @@ run info
 check no_file_exit 2 "$rc"
 run info $A/assimp-boarman/SOURCE.md
 check unknown_type_exit 2 "$rc"
-check unknown_type_message "md5cine: error: '$A/assimp-boarman/SOURCE.md': unknown file type (expected .md5mesh, .md5anim, .md5camera or .md5scene)" "$err"
+check unknown_type_message "md5cine: error: '$A/assimp-boarman/SOURCE.md': unknown file type (expected .md5mesh, .md5anim, .md5camera, .md5scene or .mtr)" "$err"
 run info --fps 0 data/camera/cut4.md5camera
 check bad_fps_exit 2 "$rc"
 run info --bogus data/camera/cut4.md5camera

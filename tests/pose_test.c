@@ -156,6 +156,55 @@ static void frame_position_follows_doom_anim_time(void)
     EXPECT(fp.frame0 == 0 && fp.frame1 == 0 && fp.lerp == 0.0f);
 }
 
+/* Doom's integer rule, worked by hand: p = ms * rate, frame = p / 1000, lerp = p % 1000 / 1000,
+ * cycle = frame / (N - 1); looping wraps ms by length = ceil((N - 1) * 1000 / rate) first. */
+static void engine_anim_time_follows_convert_time_to_frame(void)
+{
+    static const struct {
+        int frames, rate;
+        bool loop;
+        int64_t ms;
+        int frame0, frame1;
+        double lerp;
+    } rows[] = {
+        /* N 5 at 24: 4 intervals, length ceil(4000 / 24) = 167 ms */
+        { 5, 24, true, 0, 0, 1, 0.0 },      /* ms <= 0: frames 0 and 1, lerp 0 */
+        { 5, 24, true, -5, 0, 1, 0.0 },
+        { 5, 24, true, 10, 0, 1, 0.240 },   /* p 240 */
+        { 5, 24, true, 100, 2, 3, 0.400 },  /* p 2400 */
+        { 5, 24, true, 166, 3, 4, 0.984 },  /* p 3984 */
+        { 5, 24, true, 167, 0, 1, 0.0 },    /* 167 % 167 = 0 */
+        { 5, 24, true, 170, 0, 1, 0.072 },  /* 3 ms: p 72 */
+        { 5, 24, true, 500, 3, 4, 0.984 },  /* 500 - 334 = 166 */
+        { 5, 24, false, 166, 3, 4, 0.984 },
+        { 5, 24, false, 167, 4, 4, 0.0 },   /* p 4008: frame 4, cycle 1: hold the last */
+        { 5, 24, false, 100000, 4, 4, 0.0 },
+        /* N 3 at 30: 2 intervals, length ceil(2000 / 30) = 67 ms */
+        { 3, 30, false, 33, 0, 1, 0.990 },  /* p 990 */
+        { 3, 30, false, 34, 1, 2, 0.020 },  /* p 1020 */
+        { 3, 30, false, 66, 1, 2, 0.980 },  /* p 1980 */
+        { 3, 30, false, 67, 2, 2, 0.0 },    /* p 2010: frame 2, cycle 1 */
+        { 3, 30, true, 66, 1, 2, 0.980 },
+        { 3, 30, true, 67, 0, 1, 0.0 },     /* wrapped to 0 */
+        { 3, 30, true, 100, 0, 1, 0.990 },  /* 33 ms */
+        /* one frame: always frame 0 */
+        { 1, 24, true, 500, 0, 0, 0.0 },
+        { 1, 24, false, -3, 0, 0, 0.0 },
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        mc_anim anim = { 0 };
+        mc_anim_frame_pos fp;
+        anim.num_frames = rows[i].frames;
+        anim.frame_rate = rows[i].rate;
+        mc_anim_frame_at_ms(&anim, rows[i].ms, rows[i].loop, &fp);
+        if (fp.frame0 != rows[i].frame0 || fp.frame1 != rows[i].frame1 ||
+            fabs((double)fp.lerp - rows[i].lerp) > 1e-6)
+            test_fail(__FILE__, __LINE__, "row %zu: got %d %d %g, expected %d %d %g", i,
+                      fp.frame0, fp.frame1, (double)fp.lerp, rows[i].frame0, rows[i].frame1,
+                      rows[i].lerp);
+    }
+}
+
 static void lerp_just_below_a_whole_frame_stays_below_one(void)
 {
     /* f = 2.99999998: the fraction 0.99999998 is above the 1e-9 snap, so frames 2 -> 3 blend,
@@ -814,6 +863,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(worked_example_weight_lands_at_0_11_0),
         TEST_ENTRY(spec_example_head_56_10_reads_values_10_to_12),
         TEST_ENTRY(frame_position_follows_doom_anim_time),
+        TEST_ENTRY(engine_anim_time_follows_convert_time_to_frame),
         TEST_ENTRY(lerp_just_below_a_whole_frame_stays_below_one),
         TEST_ENTRY(sampling_lerps_and_slerps_in_parent_space),
         TEST_ENTRY(joints_are_matched_by_name_not_index),

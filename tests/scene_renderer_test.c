@@ -118,6 +118,46 @@ static void boxes_follow_the_cut_timeline_and_show_each_shots_box(void)
 /* --fps 48: p = k / 2. k = 3 is p = 1.5: f = 1 (below the first cut), lerp 0.5 from stored 1
  * towards 2, shot 0, red. k = 4 is p = 2: f = 2 + 1 = 3, shot 1, blue. k = 10 is p = 5: f = 5 + 2
  * = 7 > 6, the first ended frame, so K = 11; it shows stored 7 = N - 1, shot 2. */
+/* The engine clock on cuts.md5camera at 24 fps: ms = 16 * floor(k * 125 / 48) = 0 32 80 112
+ * 160 208 240; p = ms * 24 = 0 768 1920 2688 3840 4992 5760, so raw f = 0 0 1 2 3 4 5 with
+ * lerps 0 .768 .92 .688 .84 .992 .76. Cuts 2 and 5 shift f >= 2 by one and f >= 4 (5 once
+ * shifted) by two: stored 0 0 1 3 4 6 7, interpolating 0->1, 1->2, 3->4, 4->5, 6->7 (never
+ * across a cut pair), and k 6 (f 5 -> 7 > 6) has ended: K = 7 (the ideal clock: 6). Shots
+ * 0 0 0 1 1 2 2: the third frame still shows the red box, where the ideal clock shows blue. */
+static void the_engine_clock_samples_game_ticks(void)
+{
+    static const int64_t ms[7] = { 0, 32, 80, 112, 160, 208, 240 };
+    static const int stored[7] = { 0, 0, 1, 3, 4, 6, 7 }, next[7] = { 0, 1, 2, 4, 5, 7, 7 };
+    static const double lerp[7] = { 0, 0.768, 0.92, 0.688, 0.84, 0.992, 0 };
+    static const int shot[7] = { 0, 0, 0, 1, 1, 2, 2 };
+    static const int centre[7][3] = { { 255, 0, 0 }, { 255, 0, 0 }, { 255, 0, 0 }, { 0, 0, 255 },
+                                      { 0, 0, 255 }, { 0, 255, 0 }, { 0, 255, 0 } };
+    mc_scene scene;
+    mc_scene_renderer *sr = make(BOXES, &scene,
+                                 (mc_scene_renderer_desc){ .shading = MC_SHADING_UNLIT,
+                                                           .clock = MC_CLOCK_ENGINE });
+    mc_image_view v = alloc_view(64, 64, 64 * 4);
+    mc_scene_frame_info info;
+    mc_error err;
+
+    ASSERT(sr && v.pixels);
+    EXPECT_EQ_INT(mc_scene_renderer_frame_count(sr), 7);
+    for (int k = 0; k < 7; k++) {
+        ASSERT_OK(mc_scene_renderer_frame(sr, k, &v, &info, &err), &err);
+        EXPECT_EQ_INT(info.frame, k);
+        EXPECT_NEAR(info.time, k / 24.0, 1e-12);
+        EXPECT_EQ_INT(info.engine_ms, ms[k]);
+        EXPECT_EQ_INT(info.stored, stored[k]);
+        EXPECT_EQ_INT(info.next, next[k]);
+        EXPECT_NEAR(info.lerp, lerp[k], 1e-6);
+        EXPECT_EQ_INT(info.shot, shot[k]);
+        EXPECT_RGBA(pixel(&v, 32, 32), centre[k][0], centre[k][1], centre[k][2], 255);
+    }
+    free(v.pixels);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+}
+
 static void a_given_rate_resamples_the_timeline(void)
 {
     mc_scene scene;
@@ -406,6 +446,10 @@ static void a_bad_desc_is_a_usage_error(void)
     d.background_mode = (mc_background_mode)9;
     EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_USAGE);
     d.background_mode = MC_BACKGROUND_SCENE;
+    d.clock = (mc_clock)5;
+    EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_USAGE);
+    EXPECT_CONTAINS(err.msg, "unknown clock");
+    d.clock = MC_CLOCK_IDEAL;
     d.width = -4;
     EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_USAGE);
     d.width = 0;
@@ -462,6 +506,7 @@ int main(int argc, char **argv)
 {
     static const test_case cases[] = {
         TEST_ENTRY(boxes_follow_the_cut_timeline_and_show_each_shots_box),
+        TEST_ENTRY(the_engine_clock_samples_game_ticks),
         TEST_ENTRY(a_given_rate_resamples_the_timeline),
         TEST_ENTRY(a_fractional_rate_is_exact),
         TEST_ENTRY(frames_in_any_order_equal_frames_in_order),

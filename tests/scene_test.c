@@ -775,6 +775,9 @@ static void places_an_actor_by_origin_yaw_and_scale(void)
     EXPECT_NEAR(m.m[15], 1.0, 0.0);
     EXPECT_NEAR(mc_scene_actor_time(&a, 2.0), 0.5, 1e-12);
     EXPECT_NEAR(mc_scene_actor_time(&a, 0.0), -1.5, 1e-12);
+    /* the engine clock: start 1.5 s is 1500 ms */
+    EXPECT_EQ_INT(mc_scene_actor_ms(&a, 2000), 500);
+    EXPECT_EQ_INT(mc_scene_actor_ms(&a, 0), -1500);
 }
 
 static void refuses_to_resolve_twice(void)

@@ -246,6 +246,174 @@ static void cut_frames_are_the_first_frames_of_their_shots(void)
     EXPECT_EQ_INT(mc_timeline_cut_frame(&cams, R(30), 3), -1);
 }
 
+/* ---- the engine clock ----------------------------------------------------------------------
+ * Output frame k at fps samples game time ms = 16 * floor(k * 1000 / (16 * fps)); a camera at
+ * 60 fps shows f = ms / 16 with lerp 0, any other rate p = ms * frameRate, f = p / 1000,
+ * lerp = (p % 1000) / 1000; then the cut and end rules above. The ms column of each table is
+ * that floor worked out by hand. */
+
+typedef struct engine_row {
+    int64_t ms;
+    int stored, next;
+    double lerp;
+    int shot;
+    bool ended;
+} engine_row;
+
+static void check_engine_rows(const mc_camera *cam, mc_rate fps, const engine_row *rows, int n,
+                              int line)
+{
+    for (int k = 0; k < n; k++) {
+        mc_timeline_sample s;
+        const engine_row *r = &rows[k];
+
+        mc_timeline_sample_frame_clock(cam, fps, MC_CLOCK_ENGINE, k, &s);
+        if (s.frame != k || s.engine_ms != r->ms || s.stored != r->stored || s.next != r->next ||
+            s.shot != r->shot || s.ended != r->ended || fabs((double)s.lerp - r->lerp) > 1e-6)
+            test_fail(__FILE__, line,
+                      "frame %d: got ms %lld stored %d next %d lerp %g shot %d ended %d, "
+                      "expected %lld %d %d %g %d %d",
+                      k, (long long)s.engine_ms, s.stored, s.next, (double)s.lerp, s.shot,
+                      s.ended, (long long)r->ms, r->stored, r->next, r->lerp, r->shot, r->ended);
+        EXPECT_NEAR(s.time, (double)k * fps.den / fps.num, 1e-12);
+        EXPECT_EQ_INT(mc_timeline_engine_ms(fps, k), r->ms);
+    }
+}
+
+static void engine_clock_24_fps_camera_at_24(void)
+{
+    /* ticks = floor(k * 1000 / 384) = floor(k * 125 / 48): 0 2 5 7 10 13 15 18 20 23 26;
+     * p = ms * 24: 0 768 1920 2688 3840 4992 5760 6912 7680 8832 9984. N 10: f 8 is the last
+     * pair 8 -> 9; f 9 (k 10) has ended, so 11 output frames (the ideal clock gives 10). */
+    mc_camera cam = make_camera(10, 24, 0, NULL);
+    static const engine_row rows[] = {
+        { 0, 0, 0, 0, 0, false },        { 32, 0, 1, 0.768, 0, false },
+        { 80, 1, 2, 0.920, 0, false },   { 112, 2, 3, 0.688, 0, false },
+        { 160, 3, 4, 0.840, 0, false },  { 208, 4, 5, 0.992, 0, false },
+        { 240, 5, 6, 0.760, 0, false },  { 288, 6, 7, 0.912, 0, false },
+        { 320, 7, 8, 0.680, 0, false },  { 368, 8, 9, 0.832, 0, false },
+        { 416, 9, 9, 0, 0, true },
+    };
+
+    check_engine_rows(&cam, R(24), rows, 11, __LINE__);
+    EXPECT_EQ_INT(mc_timeline_frame_count_clock(&cam, R(24), MC_CLOCK_ENGINE, 1), 11);
+    EXPECT_EQ_INT(mc_timeline_frame_count_clock(&cam, R(24), MC_CLOCK_IDEAL, 1), 10);
+}
+
+static void engine_clock_30_fps_camera_at_30(void)
+{
+    /* ticks = floor(k * 1000 / 480) = floor(k * 25 / 12): 0 2 4 6 8 10 12; p = ms * 30:
+     * 0 960 1920 2880 3840 4800 5760. N 6: f 4 -> 5 at k 5, f 5 ends at k 6. */
+    mc_camera cam = make_camera(6, 30, 0, NULL);
+    static const engine_row rows[] = {
+        { 0, 0, 0, 0, 0, false },       { 32, 0, 1, 0.960, 0, false },
+        { 64, 1, 2, 0.920, 0, false },  { 96, 2, 3, 0.880, 0, false },
+        { 128, 3, 4, 0.840, 0, false }, { 160, 4, 5, 0.800, 0, false },
+        { 192, 5, 5, 0, 0, true },
+    };
+
+    check_engine_rows(&cam, R(30), rows, 7, __LINE__);
+    EXPECT_EQ_INT(mc_timeline_frame_count_clock(&cam, R(30), MC_CLOCK_ENGINE, 1), 7);
+}
+
+static void engine_clock_60_fps_camera_steps_one_frame_per_tick(void)
+{
+    /* At 60 output fps: ticks = floor(k * 1000 / 960) = floor(k * 25 / 24), which is k up to
+     * k 23, then 25 at k 24 (stored 24 is never shown: the game's 62.5 ticks a second outrun 60),
+     * 26 at k 25, 28 at k 27 and 29 at k 28, past N - 2 = 28: 29 output frames, not 30. Never
+     * interpolated. */
+    mc_camera cam = make_camera(30, 60, 0, NULL);
+    static const struct {
+        int k;
+        int64_t ms;
+        int stored;
+        bool ended;
+    } rows[] = {
+        { 0, 0, 0, false },     { 1, 16, 1, false },    { 2, 32, 2, false },
+        { 3, 48, 3, false },    { 23, 368, 23, false }, { 24, 400, 25, false },
+        { 25, 416, 26, false }, { 27, 448, 28, false }, { 28, 464, 29, true },
+    };
+
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        mc_timeline_sample s;
+
+        mc_timeline_sample_frame_clock(&cam, R(60), MC_CLOCK_ENGINE, rows[i].k, &s);
+        EXPECT_EQ_INT(s.engine_ms, rows[i].ms);
+        EXPECT_EQ_INT(s.stored, rows[i].stored);
+        EXPECT_EQ_INT(s.next, rows[i].stored);
+        EXPECT(s.lerp == 0.0f);
+        EXPECT(s.ended == rows[i].ended);
+    }
+    EXPECT_EQ_INT(mc_timeline_frame_count_clock(&cam, R(60), MC_CLOCK_ENGINE, 1), 29);
+    /* At 62.5 = 125/2 output fps every output frame is one tick: ms = 16 k, stored k; stored
+     * 28 at k 28 is the last pair's start, k 29 ends. */
+    for (int k = 0; k < 30; k++) {
+        mc_timeline_sample s;
+
+        mc_timeline_sample_frame_clock(&cam, (mc_rate){ 125, 2 }, MC_CLOCK_ENGINE, k, &s);
+        EXPECT_EQ_INT(s.engine_ms, 16 * k);
+        EXPECT_EQ_INT(s.stored, k);
+    }
+    EXPECT_EQ_INT(mc_timeline_frame_count_clock(&cam, (mc_rate){ 125, 2 }, MC_CLOCK_ENGINE, 1), 30);
+}
+
+static void engine_clock_skips_the_cut_pair(void)
+{
+    /* N 10, cut {4}, 24 fps at 24: the raw f and lerp of engine_clock_24_fps_camera_at_24;
+     * f >= 4 moves to f + 1. k 4: f 3 -> 4 (still shot 0: 4 is not below 4); k 5: f 4 -> 5,
+     * shot 1; k 8: f 7 -> 8, the last pair; k 9: f 8 -> 9 > 8: ended. 10 output frames. */
+    int cuts[] = { 4 };
+    mc_camera cam = make_camera(10, 24, 1, cuts);
+    static const engine_row rows[] = {
+        { 0, 0, 0, 0, 0, false },       { 32, 0, 1, 0.768, 0, false },
+        { 80, 1, 2, 0.920, 0, false },  { 112, 2, 3, 0.688, 0, false },
+        { 160, 3, 4, 0.840, 0, false }, { 208, 5, 6, 0.992, 1, false },
+        { 240, 6, 7, 0.760, 1, false }, { 288, 7, 8, 0.912, 1, false },
+        { 320, 8, 9, 0.680, 1, false }, { 368, 9, 9, 0, 1, true },
+    };
+
+    check_engine_rows(&cam, R(24), rows, 10, __LINE__);
+    EXPECT_EQ_INT(mc_timeline_frame_count_clock(&cam, R(24), MC_CLOCK_ENGINE, 1), 10);
+    /* The first frame of shot 1 is k 5 (the ideal clock: k 4). */
+    EXPECT_EQ_INT(mc_timeline_cut_frame_clock(&cam, R(24), MC_CLOCK_ENGINE, 0), 5);
+    EXPECT_EQ_INT(mc_timeline_cut_frame_clock(&cam, R(24), MC_CLOCK_IDEAL, 0), 4);
+}
+
+static void engine_clock_sampled_by_milliseconds(void)
+{
+    /* 24 fps, N 10, cut {4}: 1000 ms -> p 24000, f 24 -> 25 > 8: ended; 41 ms -> p 984, f 0,
+     * lerp .984; 167 ms -> p 4008, f 4 -> 5, lerp .008; -16 counts as 0. A one-frame camera
+     * never ends. */
+    int cuts[] = { 4 };
+    mc_camera cam = make_camera(10, 24, 1, cuts);
+    mc_camera one = make_camera(1, 24, 0, NULL);
+    mc_timeline_sample s;
+
+    mc_timeline_sample_ms(&cam, 1000, &s);
+    EXPECT(s.ended);
+    EXPECT_EQ_INT(s.stored, 9);
+    mc_timeline_sample_ms(&cam, 41, &s);
+    EXPECT_EQ_INT(s.stored, 0);
+    EXPECT_EQ_INT(s.next, 1);
+    EXPECT_NEAR(s.lerp, 0.984, 1e-6);
+    mc_timeline_sample_ms(&cam, 167, &s);
+    EXPECT_EQ_INT(s.stored, 5);
+    EXPECT_EQ_INT(s.next, 6);
+    EXPECT_NEAR(s.lerp, 0.008, 1e-6);
+    EXPECT_EQ_INT(s.shot, 1);
+    mc_timeline_sample_ms(&cam, -16, &s);
+    EXPECT_EQ_INT(s.engine_ms, 0);
+    EXPECT_EQ_INT(s.stored, 0);
+    mc_timeline_sample_ms(&one, 1000000, &s);
+    EXPECT_EQ_INT(s.stored, 0);
+    EXPECT(!s.ended);
+    EXPECT_EQ_INT(mc_timeline_frame_count_clock(&one, R(24), MC_CLOCK_ENGINE, 48), 48);
+    mc_timeline_sample_frame_clock(&cam, R(24), MC_CLOCK_ENGINE, INT64_MAX, &s);
+    EXPECT(s.ended);
+    mc_timeline_sample_frame_clock(&cam, R(24), MC_CLOCK_IDEAL, 3, &s);
+    EXPECT_EQ_INT(s.engine_ms, -1);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -260,6 +428,11 @@ int main(int argc, char **argv)
         TEST_ENTRY(sampling_a_time_between_frames_interpolates),
         TEST_ENTRY(huge_frame_numbers_do_not_overflow),
         TEST_ENTRY(cut_frames_are_the_first_frames_of_their_shots),
+        TEST_ENTRY(engine_clock_24_fps_camera_at_24),
+        TEST_ENTRY(engine_clock_30_fps_camera_at_30),
+        TEST_ENTRY(engine_clock_60_fps_camera_steps_one_frame_per_tick),
+        TEST_ENTRY(engine_clock_skips_the_cut_pair),
+        TEST_ENTRY(engine_clock_sampled_by_milliseconds),
     };
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

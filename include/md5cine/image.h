@@ -57,6 +57,20 @@ mc_status mc_image_probe(const void *data, size_t len, const char *name, int *w,
 mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_image *img,
                           mc_error *err);
 
+/* Decodes a TGA file held in memory with md5cine's own strict reader (the one material images
+ * go through): image types 2 (truecolour) and 10 (run-length truecolour) at 24 or 32 bits per
+ * pixel (BGR, BGRA), 3 and 11 (grey, plain and run-length) at 8 bits; no colour map; rows
+ * bottom-up (the default) or top-down (descriptor bit 5), left to right. Rows come out top
+ * first; 24-bit and grey pixels get alpha 255, grey sets R = G = B. A run-length packet may
+ * cross a row's end, not the image's. Nothing is allocated before the header's size has been
+ * checked against MC_IMAGE_MAX_SIDE and against the bytes the file holds (an RLE packet holds
+ * at most 128 pixels). Errors: MC_ERR_IMAGE "cannot read 'name': <reason>" ("unsupported TGA
+ * image type 1", "truncated image data", "too large: WxH, over N pixels per side", ...),
+ * MC_ERR_NOMEM. On failure *img is zeroed. The pixels are malloc'd: free() or
+ * mc_image_release. */
+mc_status mc_tga_decode(const void *data, size_t len, const char *name, mc_image *img,
+                        mc_error *err);
+
 /* mc_image_decode on the whole file at path. Errors as mc_read_file (MC_ERR_IO) and
  * mc_image_decode, each naming path. */
 mc_status mc_image_load(const char *path, mc_image *img, mc_error *err);

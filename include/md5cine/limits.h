@@ -70,6 +70,25 @@
 #define MC_LIMIT_SCENE_MATERIALS 1024     /* per actor */
 #define MC_LIMIT_SCENE_FRAMES    10000000 /* the "frames" setting: 115 days at 1 fps */
 
+/* ---- materials (.mtr files, the .pk4 archives and loose files of a base folder) ---- */
+
+/* Declarations in one .mtr file (Doom 3's largest holds about two thousand), stages in one
+ * material (Doom allows 256), nesting of image programs (Doom's deepest is 3). */
+#define MC_LIMIT_MTR_DECLS      65536
+#define MC_LIMIT_MTR_STAGES     256
+#define MC_LIMIT_MTR_PROG_DEPTH 32
+
+/* Longest material or image name (bytes): Doom's MAX_IMAGE_NAME is 256. */
+#define MC_LIMIT_NAME_LEN 256
+
+/* Entries one archive may hold, and the largest entry read from one (uncompressed bytes, as
+ * the archive declares and as inflating it yields): Doom 3's pak000.pk4 holds ~13000 entries
+ * and none over 20 MiB; a 16384x16384 RGBA TGA is 1 GiB + its header, so 1 GiB + 1 MiB. A
+ * larger declared size is refused before anything is allocated; an entry that inflates past
+ * its declared size (a zip bomb) is an error when the data goes over it. */
+#define MC_LIMIT_ARCHIVE_ENTRIES     (1 << 20)
+#define MC_LIMIT_ARCHIVE_ENTRY_BYTES (((size_t)1 << 30) + ((size_t)1 << 20))
+
 /* ---- reference frames, frame pipeline ---- */
 
 /* Frames in a reference folder or video: as many as a scene's "frames" may ask for. */

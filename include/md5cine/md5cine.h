@@ -29,8 +29,12 @@
 #include <md5cine/encode.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
+#include <md5cine/material.h>
+#include <md5cine/mtr.h>
+#include <md5cine/vfs.h>
 #include <md5cine/compare.h>
 #include <md5cine/refcheck.h>
 #include <md5cine/sheet.h>
+#include <md5cine/report.h>
 
 #endif

@@ -14,6 +14,7 @@
 #define MC_POSE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <md5cine/error.h>
 #include <md5cine/md5anim.h>
@@ -66,6 +67,18 @@ mc_status mc_pose_map_anim(const mc_mesh *mesh, const mc_anim *anim, int *anim_j
  * 1e-9 frames of a whole number counts as that whole frame, so t = k / frameRate never lands
  * on the previous frame with lerp 0.999999. */
 void mc_anim_frame_at(const mc_anim *anim, double f, bool loop, mc_anim_frame_pos *out);
+
+/* Anim time ms (integer milliseconds since the anim's start) -> frames and lerp by Doom 3's own
+ * integer rule (idMD5Anim::ConvertTimeToFrame, with idAnimBlend::AnimTime's wrap), for the
+ * engine clock (timeline.h):
+ *   one-frame anim: frame 0, 0, lerp 0.       ms <= 0: frames 0 and 1, lerp 0.
+ *   looping: ms %= length first, length = ceil((num_frames - 1) * 1000 / frameRate) ms.
+ *   p = ms * frameRate; n = p / 1000; cycle = n / (num_frames - 1);
+ *   not looping and cycle >= 1: the last frame held (frame0 = frame1 = num_frames - 1, lerp 0);
+ *   else frame0 = n % (num_frames - 1), frame1 = frame0 + 1, lerp = (p % 1000) * 0.001.
+ * So lerps step in thousandths, frame1 is frame0 + 1 even when lerp is 0, and a looping anim
+ * wraps a little after its last interval ends when length is rounded up. */
+void mc_anim_frame_at_ms(const mc_anim *anim, int64_t ms, bool loop, mc_anim_frame_pos *out);
 
 /* Anim joint j (0 <= j < anim->num_joints) of stored frame k (0 <= k < num_frames) in parent
  * space, by the spec's rule: the base frame, then the flagged values in the order

@@ -40,6 +40,7 @@ extern "C" {
 #endif
 
 typedef struct mc_refcheck mc_refcheck;
+struct mc_report;
 
 typedef struct mc_refcheck_desc {
     const char *reference; /* folder, PNG or video; in update mode a folder that may not exist */
@@ -55,6 +56,9 @@ typedef struct mc_refcheck_desc {
                               0) or transparent (A = 0) are ignored by every metric; NULL: none */
     const mc_compare_rect *ignore; /* rectangles also ignored (clipped to the frame); borrowed */
     size_t num_ignore;
+    struct mc_report *report; /* every frame that does not pass is given to it with its
+                                 reference (mc_report_frame, report.h), outside update mode,
+                                 with the same thread index; NULL: none. Not owned */
 } mc_refcheck_desc;
 
 typedef enum mc_refcheck_kind {
@@ -103,6 +107,9 @@ mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *fra
                             mc_frame_no k, mc_error *err);
 
 void mc_refcheck_get_summary(const mc_refcheck *c, mc_refcheck_summary *out);
+
+/* The limits that apply (mc_compare_effective of the desc's, lossy for a video). */
+void mc_refcheck_get_limits(const mc_refcheck *c, mc_compare_opts *out);
 
 /* Rows in frame order; valid until release. */
 size_t mc_refcheck_row_count(const mc_refcheck *c);

@@ -2,7 +2,7 @@
  *
  *   md5scene 1                                    // required first: the format version (1)
  *   camera "cams/intro.md5camera"                 // required
- *   base "assets"                                 // optional: folder for implicit textures
+ *   base "assets"                                 // optional: implicit textures, materials
  *   frames 240                                    // optional: length of a one-frame camera
  *   output { width 1280 height 720 fps 24 background ( 0.05 0.05 0.08 ) }  // all optional
  *   actor "drone" {                               // any number; names are unique
@@ -32,7 +32,10 @@
  *      order: first its file name in the mesh file's folder, then its whole path under the
  *      scene's base folder;
  *   3. nothing: texture NULL (plain lit material) and a warning through opts->warn naming the
- *      shader and the places looked at, positioned at the submesh's shader in the mesh file.
+ *      shader and the places looked at, positioned at the submesh's shader in the mesh file --
+ *      unless the base folder may declare materials (it holds a materials/ folder or a .pk4
+ *      archive): then mc_scene_materials_load (material.h) gives the submesh its material, and
+ *      warns if there is none.
  */
 #ifndef MC_SCENE_H
 #define MC_SCENE_H
@@ -47,6 +50,7 @@
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
 #include <md5cine/md5mesh.h>
+#include <md5cine/timeline.h>
 #include <md5cine/types.h>
 
 #ifdef __cplusplus
@@ -149,6 +153,11 @@ int64_t mc_scene_single_frame_length(const mc_scene *scene, mc_rate fps);
  * Needs a resolved scene. */
 int64_t mc_scene_frame_count(const mc_scene *scene, mc_rate fps);
 
+/* mc_scene_frame_count with either clock (timeline.h): the camera's end on that clock; a
+ * one-frame camera's length (mc_scene_single_frame_length) counts output frames and is the same
+ * with both clocks. */
+int64_t mc_scene_frame_count_clock(const mc_scene *scene, mc_rate fps, mc_clock clock);
+
 /* The actor's model-to-world transform (OpenGL column-major): a model-space point p goes to
  * origin + scale * (p rotated by yaw degrees about +Z, counter-clockwise seen from above).
  * Doom's row-vector form: world = origin + (scale * p) . R with R's rows (cos, sin, 0),
@@ -158,6 +167,10 @@ void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out);
 /* The actor's anim clock at scene time t seconds: t - start (negative before the anim
  * starts; the pose module holds frame 0 there and handles loop/hold after the end). */
 double mc_scene_actor_time(const mc_scene_actor *actor, double t);
+
+/* The same on the engine clock: game time ms minus start rounded to whole milliseconds (the
+ * engine keeps times in ms), the time mc_anim_frame_at_ms takes. */
+int64_t mc_scene_actor_ms(const mc_scene_actor *actor, int64_t ms);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,10 @@
  *     mc_scene_renderer_release(sr);        mc_scene_release(&scene);
  *
  * Output frame k shows scene time t = k * fps.den / fps.num seconds: the camera as the timeline
- * samples it (timeline.h), each actor's anim at t - start (pose.h). Frames may be asked for in
+ * samples it (timeline.h), each actor's anim at t - start (pose.h). With desc.clock
+ * MC_CLOCK_ENGINE it shows the engine's game time instead: the camera at
+ * mc_timeline_engine_ms(fps, k) by idCameraAnim's integer rule, each actor's anim at that time
+ * minus start (mc_scene_actor_ms) by mc_anim_frame_at_ms. Frames may be asked for in
  * any order; the same k always gives the same pixels.
  *
  * Threads: one renderer belongs to one thread at a time. Nothing here prints or changes
@@ -47,6 +50,7 @@ typedef struct mc_scene_renderer_desc {
     const mc_scene *scene; /* resolved (mc_scene_load); borrowed, must outlive the renderer */
     int width, height;     /* 0: the scene's output size, else 1280 x 720 */
     mc_rate fps;           /* { 0, 0 }: the scene's fps, else the camera's frame rate */
+    mc_clock clock;        /* MC_CLOCK_IDEAL (0): t = k / fps; MC_CLOCK_ENGINE: Doom's ticks */
     int msaa;              /* as mc_renderer_desc.msaa (0 = 4 samples) */
     mc_shading shading;
     mc_fov_mode fov_mode;
@@ -65,6 +69,7 @@ typedef struct mc_scene_renderer_desc {
 typedef struct mc_scene_frame_info {
     mc_frame_no frame; /* output frame k */
     double time;       /* seconds: k / fps */
+    int64_t engine_ms; /* the engine clock's game time in ms; -1 with the ideal clock */
     int stored;        /* stored camera frame shown (or interpolated from) */
     int next;          /* stored frame interpolated towards; == stored when lerp == 0 */
     float lerp;        /* in [0, 1) */
@@ -89,7 +94,8 @@ void mc_scene_renderer_release(mc_scene_renderer *sr);
 void mc_scene_renderer_get_info(const mc_scene_renderer *sr, int *width, int *height, mc_rate *fps,
                                 mc_renderer_info *gl);
 
-/* Number of output frames K (frames 0 .. K-1): mc_scene_frame_count at the renderer's rate. */
+/* Number of output frames K (frames 0 .. K-1): mc_scene_frame_count_clock at the renderer's
+ * rate and clock. */
 mc_frame_no mc_scene_renderer_frame_count(const mc_scene_renderer *sr);
 
 /* Renders output frame k (0 <= k < frame count) into out, which must be the renderer's size

@@ -1,5 +1,10 @@
 /* md5cine compare A B: frame-by-frame comparison of two frame sources (PNG, folder, video):
- * A is the reference of a reference check (refcheck.h) that B's frames are fed to. */
+ * A is the reference of a reference check (refcheck.h) that B's frames are fed to.
+ *
+ * With --report, SIGINT and SIGTERM are blocked for the whole check and looked for before each
+ * frame: an interrupt removes the report's temporary folder, then exits 128 + its number, as
+ * render does. */
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +15,7 @@
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
 #include <md5cine/refcheck.h>
+#include <md5cine/report.h>
 
 #include "args.h"
 #include "cli.h"
@@ -18,6 +24,7 @@
 typedef struct compare_args {
     const char *a, *b;
     const char *diff_dir;
+    const char *report_dir, *junit;
     bool json, quiet;
     mc_limit_args lim;
 } compare_args;
@@ -26,6 +33,8 @@ typedef struct compare_run {
     const compare_args *args;
     mc_frames_in *a, *b;
     mc_refcheck *check; /* A is the reference, B's frames are checked */
+    mc_report *report;  /* --report; NULL without */
+    int stop_signal;    /* SIGINT or SIGTERM taken while --report is being made; 0: none */
     int width, height;  /* the size the check is made for */
     bool bad_input;     /* a frame pair of different sizes, an unreadable reference frame */
 } compare_run;
@@ -40,6 +49,12 @@ static const mc_arg_opt compare_opts[] = {
       .help = "write DIR/diff_<frame>.png for every frame that differs" },
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
       .help = "print one JSON object instead of the table" },
+    { .name = "--report", .kind = MC_ARG_STRING, .offset = F(report_dir), .metavar = "DIR",
+      .help = "write an HTML review page into folder DIR (DIR/index.html\n"
+              "and its pictures)" },
+    { .name = "--junit", .kind = MC_ARG_STRING, .offset = F(junit), .metavar = "FILE",
+      .help = "write the result as JUnit XML to FILE (one test case per\n"
+              "shot: B's or A's chapters, else one for all frames)" },
     { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(quiet),
       .help = "print nothing but errors" },
 };
@@ -179,6 +194,16 @@ static int open_check(compare_run *run)
     d.threads = 1;
     run->width = d.width;
     run->height = d.height;
+    if (run->args->report_dir) {
+        mc_report_desc rd = { .dir = run->args->report_dir, .width = d.width,
+                              .height = d.height, .threads = 1 };
+
+        if (mc_report_open(&rd, &run->report, &err) != MC_OK) {
+            mc_diag_print(stderr, "error", &err);
+            return MC_EXIT_RUNTIME;
+        }
+        d.report = run->report;
+    }
     if (mc_refcheck_open(&d, &run->check, &err) != MC_OK)
         return input_error(&err);
     return MC_EXIT_OK;
@@ -229,6 +254,20 @@ static int check_pair(compare_run *run, size_t ib, long k)
     return MC_EXIT_OK;
 }
 
+/* Takes a pending SIGINT or SIGTERM (blocked while a report is made); its number, or 0. */
+static int pending_stop(void)
+{
+    const struct timespec now = { 0, 0 };
+    sigset_t set;
+
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int sig = sigtimedwait(&set, NULL, &now);
+
+    return sig > 0 ? sig : 0;
+}
+
 static int compare_all(compare_run *run)
 {
     size_t ib;
@@ -237,6 +276,8 @@ static int compare_all(compare_run *run)
     for (long i = 0; i < n; i++) {
         int rc;
 
+        if (run->report && (run->stop_signal = pending_stop()) != 0)
+            return 128 + run->stop_signal;
         pairs(run, (size_t)i, &ib, &k);
         rc = check_pair(run, ib, k);
         if (rc != MC_EXIT_OK)
@@ -257,31 +298,88 @@ static int open_sources(compare_run *run)
     return rc != MC_EXIT_OK ? rc : open_check(run);
 }
 
+/* The shots of the reports: B's chapters, else A's, else none (one group). */
+static mc_status find_shots(const compare_run *run, mc_shot_range **shots, size_t *n,
+                            mc_error *err)
+{
+    mc_status st = MC_OK;
+
+    *shots = NULL;
+    *n = 0;
+    if (mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO)
+        st = mc_report_chapters(run->args->b, shots, n, err);
+    if (st == MC_OK && *n == 0 && mc_frames_kind_of(run->a) == MC_FRAMES_VIDEO)
+        st = mc_report_chapters(run->args->a, shots, n, err);
+    return st;
+}
+
+/* --report and --junit after the check. */
+static int write_reports(compare_run *run, double seconds)
+{
+    mc_report_info info = { .title = run->args->a, .reference = run->args->a,
+                            .candidate = run->args->b, .check = run->check };
+    mc_shot_range *shots = NULL;
+    mc_error err;
+    mc_status st;
+
+    if (!run->report && !run->args->junit)
+        return MC_EXIT_OK;
+    st = find_shots(run, &shots, &info.shot_count, &err);
+    info.shots = shots;
+    if (st == MC_OK && run->report)
+        st = mc_report_finish(run->report, &info, &err);
+    if (st == MC_OK && run->args->junit)
+        st = mc_junit_write(run->args->junit, &info, seconds, &err);
+    free(shots);
+    if (st != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        return MC_EXIT_RUNTIME;
+    }
+    return MC_EXIT_OK;
+}
+
 int mc_cmd_compare(int argc, char **argv)
 {
     compare_args ca = { 0 };
     compare_run run = { 0 };
     mc_refcheck_summary s;
+    sigset_t block, old;
+    double t0 = mc_cli_now();
     int rc = parse_args(argc, argv, &ca);
 
     if (rc >= 0)
         return rc;
     run.args = &ca;
+    if (ca.report_dir) { /* see the top: the temporary folder must not outlive an interrupt */
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        sigaddset(&block, SIGTERM);
+        pthread_sigmask(SIG_BLOCK, &block, &old);
+    }
     rc = open_sources(&run);
     if (rc == MC_EXIT_OK)
         rc = compare_all(&run);
+    if (rc == MC_EXIT_OK && run.report && (run.stop_signal = pending_stop()) != 0)
+        rc = 128 + run.stop_signal;
     if (rc == MC_EXIT_OK && !ca.quiet) {
         if (ca.json)
             mc_refcheck_print_json(run.check, stdout);
         else
             mc_refcheck_print_table(run.check, stdout);
     }
+    if (rc == MC_EXIT_OK)
+        rc = write_reports(&run, mc_cli_now() - t0);
     if (rc == MC_EXIT_OK) {
         mc_refcheck_get_summary(run.check, &s);
         rc = run.bad_input ? MC_EXIT_INPUT : s.ok ? MC_EXIT_OK : MC_EXIT_DIFFERENT;
     }
     mc_refcheck_release(run.check);
+    mc_report_release(run.report);
     mc_frames_release(run.a);
     mc_frames_release(run.b);
+    if (run.stop_signal)
+        fputs("md5cine: interrupted; no report was written\n", stderr);
+    if (ca.report_dir)
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;
 }

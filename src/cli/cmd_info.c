@@ -1,4 +1,5 @@
-/* md5cine info FILE... [--json] [--timeline] [--fps N] [--lenient]
+/* md5cine info FILE... [--json] [--timeline] [--fps N] [--clock ideal|engine] [--materials]
+ *                        [--lenient]
  *
  * A summary of each file, chosen by its extension. With --json, one JSON object per line per
  * file (see the README). Errors are printed with the source line and a caret; the exit status is
@@ -13,7 +14,9 @@
 
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
+#include <md5cine/material.h>
 #include <md5cine/md5mesh.h>
+#include <md5cine/mtr.h>
 #include <md5cine/scene.h>
 #include <md5cine/timeline.h>
 
@@ -25,7 +28,9 @@
 typedef struct info_opts {
     bool json;
     bool timeline;
+    bool materials;
     mc_rate fps; /* { 0, 0 }: the camera's own frame rate */
+    mc_clock clock;
     mc_parse_opts parse;
 } info_opts;
 
@@ -104,13 +109,14 @@ static void print_rate_json(mc_rate r)
         printf("%.6g,\"fpsRational\":\"%d/%d\"", (double)r.num / r.den, r.num, r.den);
 }
 
-static void print_shots(const mc_camera *c, mc_rate fps, int64_t count, bool json)
+static void print_shots(const mc_camera *c, mc_rate fps, mc_clock clock, int64_t count,
+                        bool json)
 {
     int64_t first = 0;
     bool any = false;
 
     for (int i = 0; i <= c->num_cuts && first < count; i++) {
-        int64_t next = i < c->num_cuts ? mc_timeline_cut_frame(c, fps, i) : count;
+        int64_t next = i < c->num_cuts ? mc_timeline_cut_frame_clock(c, fps, clock, i) : count;
         mc_timeline_sample s;
 
         if (next < 0)
@@ -119,7 +125,7 @@ static void print_shots(const mc_camera *c, mc_rate fps, int64_t count, bool jso
             next = count;
         if (next <= first)
             continue; /* passed within the same output frame as the cut before */
-        mc_timeline_sample_frame(c, fps, first, &s);
+        mc_timeline_sample_frame_clock(c, fps, clock, first, &s);
         if (json)
             printf("%s{\"first\":%" PRId64 ",\"last\":%" PRId64 "}", any ? "," : "", first,
                    next - 1);
@@ -131,22 +137,43 @@ static void print_shots(const mc_camera *c, mc_rate fps, int64_t count, bool jso
     }
 }
 
-static void print_timeline(const mc_camera *c, mc_rate fps, int64_t count, bool json)
+/* One line or object per output frame; with the engine clock each also gives the game time
+ * in ms that the frame samples. */
+static void print_timeline(const mc_camera *c, mc_rate fps, mc_clock clock, int64_t count,
+                           bool json)
 {
+    bool engine = clock == MC_CLOCK_ENGINE;
+
     if (!json)
-        printf("  frame  time       stored next lerp      shot\n");
+        printf("  frame  time       %sstored next lerp      shot\n", engine ? "ms       " : "");
     for (int64_t k = 0; k < count; k++) {
         mc_timeline_sample s;
 
-        mc_timeline_sample_frame(c, fps, k, &s);
-        if (json)
-            printf("%s{\"frame\":%" PRId64 ",\"time\":%.6g,\"stored\":%d,\"next\":%d,"
-                   "\"lerp\":%.6g,\"shot\":%d}",
-                   k ? "," : "", k, s.time, s.stored, s.next, (double)s.lerp, s.shot);
-        else
-            printf("  %-6" PRId64 " %-10.6g %-6d %-4d %-9.6g %d\n", k, s.time, s.stored, s.next,
-                   (double)s.lerp, s.shot + 1);
+        mc_timeline_sample_frame_clock(c, fps, clock, k, &s);
+        if (json) {
+            printf("%s{\"frame\":%" PRId64 ",\"time\":%.6g,", k ? "," : "", k, s.time);
+            if (engine)
+                printf("\"ms\":%" PRId64 ",", s.engine_ms);
+            printf("\"stored\":%d,\"next\":%d,\"lerp\":%.6g,\"shot\":%d}", s.stored, s.next,
+                   (double)s.lerp, s.shot);
+        } else {
+            printf("  %-6" PRId64 " %-10.6g ", k, s.time);
+            if (engine)
+                printf("%-8" PRId64 " ", s.engine_ms);
+            printf("%-6d %-4d %-9.6g %d\n", s.stored, s.next, (double)s.lerp, s.shot + 1);
+        }
     }
+}
+
+/* ",\"clock\":\"engine\"" in JSON, " on the engine clock" in text; nothing for the ideal one. */
+static const char *clock_json(mc_clock clock)
+{
+    return clock == MC_CLOCK_ENGINE ? ",\"clock\":\"engine\"" : "";
+}
+
+static const char *clock_text(mc_clock clock)
+{
+    return clock == MC_CLOCK_ENGINE ? " on the engine clock" : "";
 }
 
 static int info_camera(const char *path, const info_opts *o)
@@ -163,7 +190,7 @@ static int info_camera(const char *path, const info_opts *o)
     }
     fps = o->fps.num > 0 ? o->fps : (mc_rate){ c.frame_rate, 1 };
     /* A one-frame camera has no end of its own: reported as one output frame. */
-    count = mc_timeline_frame_count(&c, fps, 1);
+    count = mc_timeline_frame_count_clock(&c, fps, o->clock, 1);
     if (o->json) {
         printf("{\"type\":\"md5camera\",\"frames\":%d,\"frameRate\":%d,\"cuts\":[", c.num_frames,
                c.frame_rate);
@@ -171,12 +198,12 @@ static int info_camera(const char *path, const info_opts *o)
             printf("%s%d", i ? "," : "", c.cuts[i]);
         printf("],\"fps\":");
         print_rate_json(fps);
-        printf(",\"outputFrames\":%" PRId64 ",\"shots\":[", count);
-        print_shots(&c, fps, count, true);
+        printf("%s,\"outputFrames\":%" PRId64 ",\"shots\":[", clock_json(o->clock), count);
+        print_shots(&c, fps, o->clock, count, true);
         printf("]");
         if (o->timeline) {
             printf(",\"timeline\":[");
-            print_timeline(&c, fps, count, true);
+            print_timeline(&c, fps, o->clock, count, true);
             printf("]");
         }
         printf("}\n");
@@ -185,18 +212,187 @@ static int info_camera(const char *path, const info_opts *o)
 
         mc_cli_format_rate(fps, rate, sizeof rate);
         printf("%s: md5camera, %d frames at %d fps, %d cut%s; %" PRId64
-               " output frames at %s fps\n",
+               " output frames at %s fps%s\n",
                path, c.num_frames, c.frame_rate, c.num_cuts, c.num_cuts == 1 ? "" : "s", count,
-               rate);
-        print_shots(&c, fps, count, false);
+               rate, clock_text(o->clock));
+        print_shots(&c, fps, o->clock, count, false);
         if (o->timeline)
-            print_timeline(&c, fps, count, false);
+            print_timeline(&c, fps, o->clock, count, false);
     }
     mc_camera_release(&c);
     return MC_EXIT_OK;
 }
 
-static void print_scene_actor_json(const mc_scene_actor *a)
+static const char *const BLEND_NAMES[] = {
+    [MC_BLEND_ZERO] = "GL_ZERO",
+    [MC_BLEND_ONE] = "GL_ONE",
+    [MC_BLEND_DST_COLOR] = "GL_DST_COLOR",
+    [MC_BLEND_ONE_MINUS_DST_COLOR] = "GL_ONE_MINUS_DST_COLOR",
+    [MC_BLEND_SRC_ALPHA] = "GL_SRC_ALPHA",
+    [MC_BLEND_ONE_MINUS_SRC_ALPHA] = "GL_ONE_MINUS_SRC_ALPHA",
+    [MC_BLEND_DST_ALPHA] = "GL_DST_ALPHA",
+    [MC_BLEND_ONE_MINUS_DST_ALPHA] = "GL_ONE_MINUS_DST_ALPHA",
+    [MC_BLEND_SRC_ALPHA_SATURATE] = "GL_SRC_ALPHA_SATURATE",
+    [MC_BLEND_SRC_COLOR] = "GL_SRC_COLOR",
+    [MC_BLEND_ONE_MINUS_SRC_COLOR] = "GL_ONE_MINUS_SRC_COLOR",
+};
+
+static const char *const STAGE_NAMES[] = {
+    [MC_STAGE_DIFFUSE] = "diffuse",
+    [MC_STAGE_BUMP] = "bump",
+    [MC_STAGE_SPECULAR] = "specular",
+    [MC_STAGE_COLOR] = "color",
+};
+
+static void print_mtr_decl_json(const mc_mtr_decl *d)
+{
+    char prog[1024];
+
+    printf("{\"name\":");
+    mc_json_write_cstr(stdout, d->name);
+    printf(",\"line\":%d,\"twoSided\":%s,\"translucent\":%s,\"noShadows\":%s,"
+           "\"polygonOffset\":%.9g,\"alphaTest\":",
+           d->line, d->two_sided ? "true" : "false", d->translucent ? "true" : "false",
+           d->no_shadows ? "true" : "false", (double)d->polygon_offset);
+    if (d->has_alpha_test)
+        printf("%.9g", (double)d->alpha_test);
+    else
+        printf("null");
+    printf(",\"stages\":[");
+    for (int i = 0; i < d->num_stages; i++) {
+        const mc_mtr_stage *st = &d->stages[i];
+
+        printf("%s{\"kind\":\"%s\",\"line\":%d,\"blend\":[\"%s\",\"%s\"],\"map\":", i ? "," : "",
+               STAGE_NAMES[st->kind], st->line, BLEND_NAMES[st->blend.src],
+               BLEND_NAMES[st->blend.dst]);
+        if (st->map)
+            mc_json_write_cstr(stdout, mc_mtr_prog_text(st->map, prog, sizeof prog));
+        else
+            printf("null");
+        printf(",\"alphaTest\":");
+        if (st->has_alpha_test)
+            printf("%.9g", (double)st->alpha_test);
+        else
+            printf("null");
+        printf(",\"conditional\":%s}", st->conditional ? "true" : "false");
+    }
+    printf("]}");
+}
+
+static void print_mtr_decl_text(const mc_mtr_decl *d)
+{
+    char prog[1024];
+
+    printf("  material %s (line %d)%s%s%s", d->name, d->line, d->two_sided ? ", twoSided" : "",
+           d->translucent ? ", translucent" : "", d->no_shadows ? ", noShadows" : "");
+    if (d->polygon_offset != 0.0f)
+        printf(", polygonOffset %g", (double)d->polygon_offset);
+    if (d->has_alpha_test)
+        printf(", alphaTest %g", (double)d->alpha_test);
+    printf("\n");
+    for (int i = 0; i < d->num_stages; i++) {
+        const mc_mtr_stage *st = &d->stages[i];
+
+        printf("    stage %d: %s", i + 1, STAGE_NAMES[st->kind]);
+        if (st->kind == MC_STAGE_COLOR)
+            printf(" (blend %s, %s)", BLEND_NAMES[st->blend.src], BLEND_NAMES[st->blend.dst]);
+        printf(" map %s", st->map ? mc_mtr_prog_text(st->map, prog, sizeof prog) : "(none)");
+        if (st->has_alpha_test)
+            printf(", alphaTest %g", (double)st->alpha_test);
+        printf("%s\n", st->conditional ? " (under 'if': left out)" : "");
+    }
+}
+
+static int info_mtr(const char *path, const info_opts *o)
+{
+    mc_mtr_file f;
+    mc_error err;
+    mc_status s = mc_mtr_load(path, &o->parse, &f, &err);
+
+    if (s != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        return mc_input_exit_code(s);
+    }
+    if (o->json) {
+        printf("{\"type\":\"mtr\",\"materials\":[");
+        for (int i = 0; i < f.num_decls; i++) {
+            printf("%s", i ? "," : "");
+            print_mtr_decl_json(&f.decls[i]);
+        }
+        printf("]}\n");
+    } else {
+        printf("%s: mtr, %d material%s\n", path, f.num_decls, f.num_decls == 1 ? "" : "s");
+        for (int i = 0; i < f.num_decls; i++)
+            print_mtr_decl_text(&f.decls[i]);
+    }
+    mc_mtr_release(&f);
+    return MC_EXIT_OK;
+}
+
+static void print_map_json(const char *key, const mc_material_map *m)
+{
+    printf(",\"%s\":", key);
+    if (!m->present) {
+        printf("null");
+        return;
+    }
+    printf("{\"program\":");
+    mc_json_write_cstr(stdout, m->program);
+    printf(",\"sources\":");
+    mc_json_write_cstr(stdout, m->sources);
+    printf(",\"width\":%d,\"height\":%d,\"fallback\":%s}", m->image.width, m->image.height,
+           m->fell_back ? "true" : "false");
+}
+
+static void print_material_json(const mc_material *m)
+{
+    if (!m) {
+        printf(",\"material\":null");
+        return;
+    }
+    printf(",\"material\":{\"name\":");
+    mc_json_write_cstr(stdout, m->name);
+    printf(",\"file\":");
+    mc_json_write_cstr(stdout, m->file ? m->file : "");
+    printf(",\"line\":%d,\"lit\":%s,\"twoSided\":%s,\"translucent\":%s,\"alphaTest\":%.9g",
+           m->line, m->lit ? "true" : "false", m->two_sided ? "true" : "false",
+           m->translucent ? "true" : "false", (double)m->alpha_test);
+    print_map_json("diffuse", &m->diffuse);
+    print_map_json("normal", &m->normal);
+    print_map_json("specular", &m->specular);
+    printf(",\"layers\":[");
+    for (int i = 0; i < m->num_layers; i++) {
+        printf("%s{\"blend\":[\"%s\",\"%s\"]", i ? "," : "", BLEND_NAMES[m->layers[i].blend.src],
+               BLEND_NAMES[m->layers[i].blend.dst]);
+        print_map_json("map", &m->layers[i].map);
+        printf("}");
+    }
+    printf("]}");
+}
+
+static void print_map_text(const char *what, const mc_material_map *m)
+{
+    if (m->present)
+        printf("        %s: %s <- %s (%dx%d)%s\n", what, m->program, m->sources, m->image.width,
+               m->image.height, m->fell_back ? " FALLBACK" : "");
+}
+
+static void print_material_text(const mc_material *m)
+{
+    printf(" (material %s, %s:%d)\n", m->name, m->file ? m->file : "", m->line);
+    print_map_text("diffuse", &m->diffuse);
+    print_map_text("normal", &m->normal);
+    print_map_text("specular", &m->specular);
+    for (int i = 0; i < m->num_layers; i++) {
+        char what[96];
+
+        snprintf(what, sizeof what, "layer %d (blend %s, %s)", i + 1,
+                 BLEND_NAMES[m->layers[i].blend.src], BLEND_NAMES[m->layers[i].blend.dst]);
+        print_map_text(what, &m->layers[i].map);
+    }
+}
+
+static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *const *mats)
 {
     printf("{\"name\":");
     mc_json_write_cstr(stdout, a->name);
@@ -220,12 +416,14 @@ static void print_scene_actor_json(const mc_scene_actor *a)
             mc_json_write_cstr(stdout, a->textures[k]);
         else
             printf("null");
+        if (mats)
+            print_material_json(mats[k]);
         printf("}");
     }
     printf("]}");
 }
 
-static void print_scene_actor_text(const mc_scene_actor *a)
+static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *const *mats)
 {
     printf("  actor \"%s\": %s (%d joint%s)", a->name, a->mesh_path, a->mesh.num_joints,
            a->mesh.num_joints == 1 ? "" : "s");
@@ -237,9 +435,15 @@ static void print_scene_actor_text(const mc_scene_actor *a)
     printf("\n    origin (%g %g %g) yaw %g scale %g start %g s\n", (double)a->origin.x,
            (double)a->origin.y, (double)a->origin.z, (double)a->yaw, (double)a->scale,
            (double)a->start);
-    for (int k = 0; k < a->mesh.num_meshes; k++)
+    for (int k = 0; k < a->mesh.num_meshes; k++) {
+        if (mats && mats[k]) {
+            printf("    mesh %d: shader \"%s\"", k, a->mesh.meshes[k].shader);
+            print_material_text(mats[k]);
+            continue;
+        }
         printf("    mesh %d: shader \"%s\" -> %s\n", k, a->mesh.meshes[k].shader,
                a->textures[k] ? a->textures[k] : "(no texture)");
+    }
 }
 
 static int info_scene(const char *path, const info_opts *o)
@@ -247,6 +451,7 @@ static int info_scene(const char *path, const info_opts *o)
     mc_scene sc;
     mc_error err;
     mc_status s = mc_scene_load(path, &o->parse, &sc, &err);
+    mc_scene_materials sm = { 0 };
     mc_rate fps;
     int64_t count;
 
@@ -254,26 +459,31 @@ static int info_scene(const char *path, const info_opts *o)
         mc_diag_print(stderr, "error", &err);
         return mc_input_exit_code(s);
     }
+    if (o->materials && (s = mc_scene_materials_load(&sc, &o->parse, &sm, &err)) != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        mc_scene_release(&sc);
+        return mc_input_exit_code(s);
+    }
     fps = mc_scene_fps(&sc, o->fps);
-    count = mc_scene_frame_count(&sc, fps);
+    count = mc_scene_frame_count_clock(&sc, fps, o->clock);
     if (o->json) {
         printf("{\"type\":\"md5scene\",\"camera\":");
         mc_json_write_cstr(stdout, sc.camera_path);
         printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":", sc.camera.num_frames,
                sc.camera.frame_rate, sc.camera.num_cuts);
         print_rate_json(fps);
-        printf(",\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[", count,
-               sc.width, sc.height);
+        printf("%s,\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[",
+               clock_json(o->clock), count, sc.width, sc.height);
         for (int i = 0; i < sc.num_actors; i++) {
             printf("%s", i ? "," : "");
-            print_scene_actor_json(&sc.actors[i]);
+            print_scene_actor_json(&sc.actors[i], o->materials ? sm.submesh[i] : NULL);
         }
         printf("],\"shots\":[");
-        print_shots(&sc.camera, fps, count, true);
+        print_shots(&sc.camera, fps, o->clock, count, true);
         printf("]");
         if (o->timeline) {
             printf(",\"timeline\":[");
-            print_timeline(&sc.camera, fps, count, true);
+            print_timeline(&sc.camera, fps, o->clock, count, true);
             printf("]");
         }
         printf("}\n");
@@ -282,21 +492,22 @@ static int info_scene(const char *path, const info_opts *o)
 
         mc_cli_format_rate(fps, rate, sizeof rate);
         printf("%s: md5scene, %d actor%s, camera %s (%d frames at %d fps, %d cut%s); %" PRId64
-               " output frames at %s fps\n",
+               " output frames at %s fps%s\n",
                path, sc.num_actors, sc.num_actors == 1 ? "" : "s", sc.camera_path,
                sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts,
-               sc.camera.num_cuts == 1 ? "" : "s", count, rate);
+               sc.camera.num_cuts == 1 ? "" : "s", count, rate, clock_text(o->clock));
         if (sc.width && sc.height)
             printf("  output %dx%d\n", sc.width, sc.height);
         else if (sc.width || sc.height)
             printf("  output %s %d (the other side: the render default)\n",
                    sc.width ? "width" : "height", sc.width ? sc.width : sc.height);
         for (int i = 0; i < sc.num_actors; i++)
-            print_scene_actor_text(&sc.actors[i]);
-        print_shots(&sc.camera, fps, count, false);
+            print_scene_actor_text(&sc.actors[i], o->materials ? sm.submesh[i] : NULL);
+        print_shots(&sc.camera, fps, o->clock, count, false);
         if (o->timeline)
-            print_timeline(&sc.camera, fps, count, false);
+            print_timeline(&sc.camera, fps, o->clock, count, false);
     }
+    mc_scene_materials_release(&sm);
     mc_scene_release(&sc);
     return MC_EXIT_OK;
 }
@@ -313,6 +524,7 @@ static const info_handler handlers[] = {
     { ".md5anim", info_anim },
     { ".md5camera", info_camera },
     { ".md5scene", info_scene },
+    { ".mtr", info_mtr },
 };
 
 static int info_file(const char *path, const info_opts *o)
@@ -322,8 +534,8 @@ static int info_file(const char *path, const info_opts *o)
     for (size_t i = 0; dot && i < sizeof handlers / sizeof handlers[0]; i++)
         if (strcasecmp(dot, handlers[i].ext) == 0)
             return handlers[i].run(path, o);
-    return mc_usage_error("'%s': unknown file type (expected .md5mesh, .md5anim, .md5camera or "
-                          ".md5scene)",
+    return mc_usage_error("'%s': unknown file type (expected .md5mesh, .md5anim, .md5camera, "
+                          ".md5scene or .mtr)",
                           path);
 }
 
@@ -336,18 +548,29 @@ static const mc_arg_opt info_options[] = {
       .parse = mc_arg_rate, .expect = MC_ARG_RATE_EXPECT, .metavar = "N",
       .help = "cameras: sample at N output frames per second (default: the\n"
               "camera's frameRate)" },
+    { .name = "--clock", .kind = MC_ARG_CHOICE, .offset = offsetof(info_opts, clock),
+      .choices = (const char *const[]){ "ideal", "engine", NULL }, .metavar = "ideal|engine",
+      .help = "cameras and scenes: frame k at t = k/fps exactly (default), or\n"
+              "Doom 3's 16 ms ticks (--timeline then adds the game time in ms)" },
+    { .name = "--materials", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, materials),
+      .help = "scenes: resolve the materials of the base folder (.mtr files,\n"
+              ".pk4 archives) and report which image each map got" },
     { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, parse.lenient),
       .help = "read the harmless deviations of shipped game files with warnings" },
 };
 
 static const mc_arg_spec info_spec = {
     .command = "info",
-    .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N] [--lenient]\n\n",
+    .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N]\n"
+                "                    [--clock ideal|engine] [--materials] [--lenient]\n\n",
     .opts = info_options,
     .nopts = MC_ARG_COUNT(info_options),
     .min_pos = 1,
     .max_pos = -1,
 };
+
+_Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOCK_ENGINE == 1,
+               "--clock's words are the enum's order");
 
 int mc_cmd_info(int argc, char **argv)
 {

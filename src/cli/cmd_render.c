@@ -57,6 +57,7 @@ typedef struct render_run {
     char gl_comment[640]; /* the same as one line, for the video's metadata */
     mc_encoder *enc;
     mc_refcheck *ref; /* NULL without --reference */
+    mc_report *report; /* NULL without --report */
     mc_sink sink;
     mc_pipeline *pipe;
     mc_progress prog;
@@ -146,7 +147,7 @@ static int collect_shots(render_run *run)
         prev = -1;
         n = 0;
         for (int64_t k = run->first; k <= run->last; k++) {
-            mc_timeline_sample_frame(&run->scene.camera, run->fps, k, &smp);
+            mc_timeline_sample_frame_clock(&run->scene.camera, run->fps, run->o->clock, k, &smp);
             if (smp.shot != prev && pass == 1) {
                 run->shot_starts[n] = k - run->first;
                 run->shot_numbers[n] = smp.shot + 1;
@@ -227,8 +228,44 @@ static int open_reference(render_run *run)
     d.mask = run->o->lim.mask;
     d.ignore = run->o->lim.ignore.r;
     d.num_ignore = run->o->lim.ignore.n;
+    if (run->o->report_dir) {
+        mc_report_desc rd = { .dir = run->o->report_dir, .width = run->width,
+                              .height = run->height, .threads = d.threads };
+
+        if (mc_report_open(&rd, &run->report, &e) != MC_OK)
+            return fail(&e, false);
+        d.report = run->report;
+    }
     if (mc_refcheck_open(&d, &run->ref, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_NOMEM);
+    return -1;
+}
+
+/* --report and --junit after the check, shots from the camera's cuts. */
+static int write_reports(render_run *run)
+{
+    mc_shot_range *shots = calloc(run->shot_count + 1, sizeof *shots);
+    mc_report_info info = { .title = run->o->scene, .reference = run->o->reference,
+                            .candidate = run->o->out, .check = run->ref, .shots = shots,
+                            .shot_count = run->shot_count };
+    mc_status st = MC_OK;
+    mc_error e;
+
+    if (!shots)
+        return out_of_memory();
+    for (size_t i = 0; i < run->shot_count; i++) {
+        shots[i].number = run->shot_numbers[i];
+        shots[i].first = run->first + run->shot_starts[i];
+        shots[i].last = i + 1 < run->shot_count ? run->first + run->shot_starts[i + 1] - 1
+                                                : run->last;
+    }
+    if (run->report)
+        st = mc_report_finish(run->report, &info, &e);
+    if (st == MC_OK && run->o->junit)
+        st = mc_junit_write(run->o->junit, &info, run->wall_s, &e);
+    free(shots);
+    if (st != MC_OK)
+        return fail(&e, false);
     return -1;
 }
 
@@ -324,6 +361,7 @@ static int open_renderer(render_run *run)
     d.width = o->width;
     d.height = o->height;
     d.fps = o->fps;
+    d.clock = o->clock;
     d.msaa = o->msaa == 0 ? 1 : o->msaa;
     d.shading = o->shading;
     d.fov_mode = o->fov_mode;
@@ -563,6 +601,8 @@ static int run_frames(render_run *run)
     else
         mc_refcheck_print_table(run->ref, run->info);
     mc_refcheck_get_summary(run->ref, &rs);
+    if (write_reports(run) != -1)
+        return MC_EXIT_RUNTIME;
     return rs.ok ? MC_EXIT_OK : MC_EXIT_DIFFERENT;
 }
 
@@ -572,6 +612,7 @@ static void release(render_run *run)
     mc_encoder_release(run->enc);
     mc_scene_renderer_release(run->sr);
     mc_refcheck_release(run->ref);
+    mc_report_release(run->report); /* removes an unfinished report's temporary folder */
     if (run->sink.per_thread) {
         for (int i = 0; i < run->sink.threads; i++) {
             mc_png_buf_release(&run->sink.per_thread[i].png);

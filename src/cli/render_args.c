@@ -253,6 +253,10 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("--json needs --reference REF");
     if ((o->lim.mask || o->lim.ignore.n || o->lim.opts.set) && !o->reference)
         return mc_usage_error("--mask, --ignore and the limits need --reference REF");
+    if ((o->report_dir || o->junit) && !o->reference)
+        return mc_usage_error("%s needs --reference REF", o->report_dir ? "--report" : "--junit");
+    if (o->report_dir && o->update_reference)
+        return mc_usage_error("--report cannot be used with --update-reference");
     return classify_output(o);
 }
 
@@ -272,6 +276,8 @@ _Static_assert(sizeof(mc_shading) == sizeof(int) && MC_SHADING_LIT == 0 && MC_SH
                "--shading's words are the enum's order");
 _Static_assert(sizeof(mc_fov_mode) == sizeof(int) && MC_FOV_HORIZONTAL == 0 && MC_FOV_DOOM == 1,
                "--fov-mode's words are the enum's order");
+_Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOCK_ENGINE == 1,
+               "--clock's words are the enum's order");
 _Static_assert(sizeof(mc_gl_backend) == sizeof(int) && MC_GL_AUTO == 0 && MC_GL_EGL == 1 &&
                        MC_GL_OSMESA == 2,
                "--gl's words are the enum's order");
@@ -301,6 +307,10 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--fps", .kind = MC_ARG_CUSTOM, .offset = F(fps), .parse = mc_arg_rate,
       .expect = MC_ARG_RATE_EXPECT, .metavar = "N",
       .help = "output frame rate (default: the scene's, else the camera's)" },
+    { .name = "--clock", .kind = MC_ARG_CHOICE, .offset = F(clock),
+      .choices = (const char *const[]){ "ideal", "engine", NULL }, .metavar = "ideal|engine",
+      .help = "frame k at t = k/fps exactly (default), or Doom 3's own clock:\n"
+              "16 ms game ticks, integer milliseconds" },
     { .name = "--frames", .kind = MC_ARG_CUSTOM, .parse = parse_frames,
       .expect = "A-B with 0 <= A <= B", .metavar = "A-B",
       .help = "render output frames A to B only (inclusive); also --frames A" },
@@ -352,6 +362,11 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
       .help = "print the reference check as one JSON object (compare's form)" },
     MC_LIMIT_ARG_OPTS(F(lim)),
+    { .name = "--report", .kind = MC_ARG_STRING, .offset = F(report_dir), .metavar = "DIR",
+      .help = "write an HTML review page of the check into folder DIR\n"
+              "(DIR/index.html and its pictures)" },
+    { .name = "--junit", .kind = MC_ARG_STRING, .offset = F(junit), .metavar = "FILE",
+      .help = "write the check as JUnit XML to FILE (one test case per shot)" },
 };
 
 static const mc_arg_spec render_spec = {

@@ -15,13 +15,13 @@
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
 #include <md5cine/refcheck.h>
-
-#include "limit_args.h"
 #include <md5cine/render.h>
+#include <md5cine/report.h>
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/view.h>
 
+#include "limit_args.h"
 #include "progress.h"
 
 #define MC_PATH_CAP 4096
@@ -49,6 +49,7 @@ typedef struct mc_render_opts {
     mc_png_pattern pattern; /* when out_kind is MC_OUT_PNG */
     int width, height;      /* 0: the scene's, else the default */
     mc_rate fps;            /* { 0, 0 }: the scene's, else the camera's */
+    mc_clock clock;         /* --clock ideal|engine */
     bool has_frames;
     int64_t first, last; /* --frames, inclusive output numbers */
     int crf;             /* 0: the encoder's default */
@@ -67,6 +68,8 @@ typedef struct mc_render_opts {
     bool update_reference;
     bool json; /* --json: the reference check as one JSON object */
     mc_limit_args lim; /* --threshold .. --ignore: the reference check's limits and mask */
+    const char *report_dir; /* --report DIR: the HTML review page (report.h) */
+    const char *junit;      /* --junit FILE: the check as JUnit XML */
 } mc_render_opts;
 
 /* The GL facts of a renderer as JSON members ("backend":...,"samples":N, no braces), as doctor

@@ -197,6 +197,8 @@ static bool number_delim(const mc_lexer *lx, const char *p)
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' || c == '(' ||
         c == ')' || c == '{' || c == '}' || c == '"')
         return true;
+    if (lx->extra_punct && strchr(lx->extra_punct, c))
+        return true;
     return c == '/' && p + 1 < lx->end && (p[1] == '/' || p[1] == '*');
 }
 
@@ -317,7 +319,8 @@ static bool read_token(mc_lexer *lx, mc_token *tok)
         lx->cur = p;
         return true;
     }
-    if (c == '(' || c == ')' || c == '{' || c == '}') {
+    if (c == '(' || c == ')' || c == '{' || c == '}' ||
+        (c != 0 && lx->extra_punct && strchr(lx->extra_punct, c))) {
         tok->kind = MC_TOK_PUNCT;
         tok->len = 1;
         lx->cur++;

@@ -3,7 +3,7 @@
  * Tokens: white space (space, tab, CR, LF, VT, FF), // and block comments, "quoted strings"
  * (a backslash is an ordinary character; no newline inside; no escape), names
  * ([A-Za-z_/\\.][A-Za-z0-9_/\\:.]*, a '.' followed by a digit starts a number instead),
- * punctuation ( ) { }, and decimal numbers in every form Doom reads -- 12, -3, 0.5, .5, 5., -.5,
+ * punctuation ( ) { } (plus the characters of extra_punct, for a format that sets it), and decimal numbers in every form Doom reads -- 12, -3, 0.5, .5, 5., -.5,
  * -0, 1e-05, 2.5E+3 -- where a leading '-' directly followed by a digit or '.digit' belongs to
  * the number. nan, inf (names, so every typed read rejects them), 1.#INF, out-of-range values
  * and malformed numbers (1.2.3, 1.5f, 12abc) are errors. 010 is ten (no octal). Keywords are
@@ -32,7 +32,7 @@ typedef enum mc_tok_kind {
     MC_TOK_NAME,
     MC_TOK_STRING, /* text excludes the quotes */
     MC_TOK_NUMBER,
-    MC_TOK_PUNCT, /* one of ( ) { } */
+    MC_TOK_PUNCT, /* one of ( ) { } or of the lexer's extra_punct */
 } mc_tok_kind;
 
 typedef struct mc_token {
@@ -54,6 +54,10 @@ typedef struct mc_lexer {
     bool failed;
     mc_error *err; /* may be NULL */
     const mc_parse_opts *opts; /* may be NULL */
+    /* NULL, or more one-character punctuation tokens for this format (a material's ",*+-").
+     * Set after mc_lex_init. A '-' listed here still starts a number before a digit. Each of
+     * these characters also ends a number or a name. */
+    const char *extra_punct;
 } mc_lexer;
 
 /* Starts reading buf[0..len) (need not be NUL-terminated; buf may be NULL when len is 0).

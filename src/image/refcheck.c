@@ -16,6 +16,7 @@
 #include <md5cine/fileio.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
+#include <md5cine/report.h>
 
 #define PATH_CAP   4160
 #define MAX_THREADS 16
@@ -40,6 +41,7 @@ struct mc_refcheck {
     bool video;
     int threads;
     rc_thread *t;
+    mc_report *report; /* not owned; NULL: none */
 
     pthread_mutex_t video_lock; /* the video source: one reader, forward only */
     bool video_failed;          /* a decode failed; every later frame is unreadable */
@@ -202,6 +204,7 @@ mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_e
     c->height = desc->height;
     c->update = desc->update;
     c->offset = desc->offset;
+    c->report = desc->report;
     c->threads = desc->threads ? desc->threads : 1;
     c->reference = dup_str(desc->reference);
     c->candidate = dup_str(desc->candidate);
@@ -311,6 +314,12 @@ static mc_status write_diff(mc_refcheck *c, rc_thread *t, const mc_image_view *f
 {
     mc_status st;
 
+    if (c->report && f->pixels) {
+        st = mc_report_frame(c->report, (int)(t - c->t), row->frame, ref, ref_stride,
+                             f->pixels, f->stride, c->opts.threshold, err);
+        if (st != MC_OK)
+            return st;
+    }
     if (!c->diff_dir || !f->pixels)
         return MC_OK;
     st = make_diff_dir(c, err);
@@ -547,6 +556,11 @@ void mc_refcheck_get_summary(const mc_refcheck *c, mc_refcheck_summary *out)
     *out = c->sum;
     out->ok = c->update || c->sum.passed == c->sum.checked;
     pthread_mutex_unlock(&m->lock);
+}
+
+void mc_refcheck_get_limits(const mc_refcheck *c, mc_compare_opts *out)
+{
+    *out = c->opts;
 }
 
 size_t mc_refcheck_row_count(const mc_refcheck *c)

@@ -126,6 +126,34 @@ void mc_anim_frame_at(const mc_anim *anim, double f, bool loop, mc_anim_frame_po
     out->lerp = lerp < 1.0f ? lerp : nextafterf(1.0f, 0.0f);
 }
 
+void mc_anim_frame_at_ms(const mc_anim *anim, int64_t ms, bool loop, mc_anim_frame_pos *out)
+{
+    int64_t intervals = anim->num_frames - 1;
+    int64_t rate = anim->frame_rate > 0 ? anim->frame_rate : 1;
+    out->frame0 = 0;
+    out->frame1 = 0;
+    out->lerp = 0.0f;
+    if (intervals < 1)
+        return;
+    out->frame1 = 1;
+    if (ms <= 0)
+        return;
+    if (loop)
+        ms %= (intervals * 1000 + rate - 1) / rate;
+    /* Past any anim's end (frames < 2^31, rates >= 1): held, or reduced above. */
+    if (ms > ((int64_t)1 << 40))
+        ms = (int64_t)1 << 40;
+    int64_t p = ms * rate;
+    int64_t n = p / 1000;
+    if (!loop && n / intervals >= 1) {
+        out->frame0 = out->frame1 = (int)intervals;
+        return;
+    }
+    out->frame0 = (int)(n % intervals);
+    out->frame1 = out->frame0 + 1;
+    out->lerp = (float)(p % 1000) * 0.001f;
+}
+
 mc_local_joint mc_anim_joint_at(const mc_anim *anim, int j, int k)
 {
     const mc_anim_joint *aj = &anim->joints[j];

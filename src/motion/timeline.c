@@ -6,6 +6,26 @@
 /* Far past the end of any camera (cameras have < 2^31 frames), yet safe to add cuts to. */
 #define FAR_FRAME ((int64_t)1 << 40)
 
+/* What the saturating arithmetic of the engine clock gives for results too large to matter:
+ * far past the end of any camera, in frames, ticks or milliseconds. */
+#define FAR_VALUE ((int64_t)1 << 60)
+
+/* floor(a * b / c) for a, b >= 0 and c >= 1, FAR_VALUE when the product would not fit. */
+static int64_t muldiv(int64_t a, int64_t b, int64_t c)
+{
+    if (b != 0 && a > FAR_VALUE / b)
+        return FAR_VALUE;
+    return a * b / c;
+}
+
+/* ceil(a * b / c) for a, b >= 0 and c >= 1, FAR_VALUE when the product would not fit. */
+static int64_t muldiv_up(int64_t a, int64_t b, int64_t c)
+{
+    if (b != 0 && a > FAR_VALUE / b)
+        return FAR_VALUE;
+    return (a * b + c - 1) / c;
+}
+
 /* Applies the cut skipping and end rules of DESIGN.md 2.1 to raw frame f and lerp. */
 static void resolve(const mc_camera *cam, int64_t f, float lerp, mc_timeline_sample *out)
 {
@@ -67,6 +87,7 @@ void mc_timeline_sample_frame(const mc_camera *cam, mc_rate fps, int64_t k, mc_t
     if (k < 0)
         k = 0;
     out->frame = k;
+    out->engine_ms = -1;
     out->time = (double)k * (double)fps.den / (double)fps.num;
     /* p = k * rate * den / num exactly: whole part f, remainder rem / num. */
     step = rate * fps.den;
@@ -87,6 +108,7 @@ void mc_timeline_sample_time(const mc_camera *cam, double t, mc_timeline_sample 
 
     memset(out, 0, sizeof *out);
     out->frame = -1;
+    out->engine_ms = -1;
     out->time = t;
     if (!(p > 0.0)) /* negative or NaN */
         p = 0.0;
@@ -106,25 +128,29 @@ static int64_t first_frame_at(int64_t raw, int64_t rate, mc_rate fps)
     return (raw * fps.num + step - 1) / step;
 }
 
-int64_t mc_timeline_frame_count(const mc_camera *cam, mc_rate fps, int64_t single_frame_length)
+/* The first raw frame (floor(p)) whose cut-shifted value passes n - 2 (n >= 2). The shift j
+ * only grows with raw, so one pass over frames and cuts finds it. */
+static int64_t end_raw(const mc_camera *cam)
 {
-    int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
     int64_t raw = 0;
     int n = cam->num_frames, j = 0;
 
-    if (n <= 1)
-        return single_frame_length;
-    fps = sane_rate(fps);
-    /* The first raw frame (floor(p)) whose cut-shifted value passes n - 2. The shift j only
-     * grows with raw, so one pass over frames and cuts finds it. */
     for (;;) {
         while (j < cam->num_cuts && raw + j >= cam->cuts[j])
             j++;
         if (raw + j > n - 2)
-            break;
+            return raw;
         raw++;
     }
-    return first_frame_at(raw, rate, fps) + 1;
+}
+
+int64_t mc_timeline_frame_count(const mc_camera *cam, mc_rate fps, int64_t single_frame_length)
+{
+    int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
+
+    if (cam->num_frames <= 1)
+        return single_frame_length;
+    return first_frame_at(end_raw(cam), rate, sane_rate(fps)) + 1;
 }
 
 int64_t mc_timeline_cut_frame(const mc_camera *cam, mc_rate fps, int i)
@@ -141,4 +167,98 @@ int64_t mc_timeline_cut_frame(const mc_camera *cam, mc_rate fps, int i)
     if (raw < 0)
         raw = 0;
     return first_frame_at(raw, rate, fps);
+}
+
+/* ---- the engine clock ------------------------------------------------------------------- */
+
+int64_t mc_timeline_engine_ms(mc_rate fps, int64_t k)
+{
+    fps = sane_rate(fps);
+    if (k < 0)
+        k = 0;
+    /* The tick count at real time k * den / num seconds, then its game time. */
+    int64_t ticks = muldiv(k, 1000 * (int64_t)fps.den, MC_ENGINE_TICK_MS * (int64_t)fps.num);
+
+    return ticks >= FAR_VALUE / MC_ENGINE_TICK_MS ? FAR_VALUE : MC_ENGINE_TICK_MS * ticks;
+}
+
+void mc_timeline_sample_ms(const mc_camera *cam, int64_t ms, mc_timeline_sample *out)
+{
+    int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
+    int64_t f, p;
+    float lerp = 0.0f;
+
+    memset(out, 0, sizeof *out);
+    if (ms < 0)
+        ms = 0;
+    out->frame = -1;
+    out->time = (double)ms / 1000.0;
+    out->engine_ms = ms;
+    if (rate == 60) {
+        /* USERCMD_HZ: one stored frame per game tick, never interpolated. */
+        f = ms / MC_ENGINE_TICK_MS;
+    } else {
+        p = muldiv(ms, rate, 1);
+        f = p / 1000;
+        lerp = (float)(p % 1000) * 0.001f;
+    }
+    resolve(cam, f < FAR_FRAME ? f : FAR_FRAME, lerp, out);
+}
+
+void mc_timeline_sample_frame_clock(const mc_camera *cam, mc_rate fps, mc_clock clock, int64_t k,
+                                    mc_timeline_sample *out)
+{
+    if (clock != MC_CLOCK_ENGINE) {
+        mc_timeline_sample_frame(cam, fps, k, out);
+        return;
+    }
+    fps = sane_rate(fps);
+    if (k < 0)
+        k = 0;
+    mc_timeline_sample_ms(cam, mc_timeline_engine_ms(fps, k), out);
+    out->frame = k;
+    out->time = (double)k * (double)fps.den / (double)fps.num;
+}
+
+/* The first output frame (engine clock) whose raw frame -- before the cuts shift it -- is at
+ * least raw. */
+static int64_t engine_first_frame_at(int64_t raw, int64_t rate, mc_rate fps)
+{
+    int64_t tick;
+
+    /* The first tick whose game time reaches raw: ms / 16 >= raw at 60 fps, else
+     * ms * rate / 1000 >= raw. */
+    if (rate == 60)
+        tick = raw;
+    else
+        tick = muldiv_up(raw, 1000, MC_ENGINE_TICK_MS * rate);
+    /* The first output frame k with floor(k * 1000 * den / (16 * num)) >= tick. */
+    return muldiv_up(tick, MC_ENGINE_TICK_MS * (int64_t)fps.num, 1000 * (int64_t)fps.den);
+}
+
+int64_t mc_timeline_frame_count_clock(const mc_camera *cam, mc_rate fps, mc_clock clock,
+                                      int64_t single_frame_length)
+{
+    int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
+
+    if (clock != MC_CLOCK_ENGINE)
+        return mc_timeline_frame_count(cam, fps, single_frame_length);
+    if (cam->num_frames <= 1)
+        return single_frame_length;
+    return engine_first_frame_at(end_raw(cam), rate, sane_rate(fps)) + 1;
+}
+
+int64_t mc_timeline_cut_frame_clock(const mc_camera *cam, mc_rate fps, mc_clock clock, int i)
+{
+    int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
+    int64_t raw;
+
+    if (clock != MC_CLOCK_ENGINE)
+        return mc_timeline_cut_frame(cam, fps, i);
+    if (i < 0 || i >= cam->num_cuts || cam->cuts[i] >= cam->num_frames - 1)
+        return -1;
+    raw = (int64_t)cam->cuts[i] - i;
+    if (raw < 0)
+        raw = 0;
+    return engine_first_frame_at(raw, rate, sane_rate(fps));
 }

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <md5cine/fileio.h>
@@ -593,9 +595,38 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
     warn(opts, &w);
 }
 
+/* Whether the base folder may declare materials (a materials/ folder or a .pk4 archive): then
+ * a shader without an image may still name a material, and mc_scene_materials_load (material.h)
+ * warns about the submeshes that get neither. */
+static bool base_has_materials(const mc_scene *s)
+{
+    char path[PATH_CAP];
+    struct stat st;
+    DIR *d;
+    const struct dirent *de;
+    bool found = false;
+
+    if (!s->base_path)
+        return false;
+    snprintf(path, sizeof path, "%s/materials", s->base_path);
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return true;
+    d = opendir(s->base_path);
+    while (d && !found && (de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+
+        found = n > 4 && strcasecmp(de->d_name + n - 4, ".pk4") == 0;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
 static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
                                   mc_error *e)
 {
+    bool materials = base_has_materials(s);
+
     for (int i = 0; i < a->num_materials; i++) {
         const mc_scene_material *m = &a->materials[i];
 
@@ -620,7 +651,7 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse
             a->textures[k] = implicit_texture(s, a, sm->shader, &oom);
         if (oom)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-        if (!a->textures[k])
+        if (!a->textures[k] && !(materials && sm->shader[0]))
             warn_no_texture(s, a, sm, k, opts);
     }
     for (int i = 0; i < a->num_materials; i++) {
@@ -786,6 +817,27 @@ int64_t mc_scene_single_frame_length(const mc_scene *scene, mc_rate fps)
 int64_t mc_scene_frame_count(const mc_scene *scene, mc_rate fps)
 {
     return mc_timeline_frame_count(&scene->camera, fps, mc_scene_single_frame_length(scene, fps));
+}
+
+int64_t mc_scene_actor_ms(const mc_scene_actor *actor, int64_t ms)
+{
+    /* Far past any anim's end either way; keeps llround and the subtraction in range. */
+    const double far = (double)((int64_t)1 << 40);
+    double start = (double)actor->start * 1000.0;
+
+    if (!(start > -far))
+        start = -far;
+    if (start > far)
+        start = far;
+    if (ms > ((int64_t)1 << 40))
+        ms = (int64_t)1 << 40;
+    return ms - (int64_t)llround(start);
+}
+
+int64_t mc_scene_frame_count_clock(const mc_scene *scene, mc_rate fps, mc_clock clock)
+{
+    return mc_timeline_frame_count_clock(&scene->camera, fps, clock,
+                                         mc_scene_single_frame_length(scene, fps));
 }
 
 void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out)

@@ -42,6 +42,7 @@ struct mc_scene_renderer {
     mc_renderer *r;
     int width, height;
     mc_rate fps;
+    mc_clock clock;
     mc_frame_no count;
     float background[4]; /* RGBA 0..1 */
     mc_shading shading;
@@ -126,8 +127,9 @@ static void release_actor(const mc_scene_actor *a, actor_draw *ad)
     free(ad->texture);
 }
 
-/* Poses and skins every animated actor at scene time t seconds. */
-static void pose_actors(mc_scene_renderer *sr, double t)
+/* Poses and skins every animated actor at the time of sample smp: its scene time in seconds
+ * with the ideal clock, its game time in ms by Doom's integer rule with the engine clock. */
+static void pose_actors(mc_scene_renderer *sr, const mc_timeline_sample *smp)
 {
     for (int i = 0; i < sr->num_actors; i++) {
         const mc_scene_actor *a = &sr->scene->actors[i];
@@ -136,8 +138,16 @@ static void pose_actors(mc_scene_renderer *sr, double t)
 
         if (!ad->animated)
             continue;
-        mc_pose_sample(&a->mesh, &a->anim, a->joint_map, mc_scene_actor_time(a, t), &po,
-                       ad->joints);
+        if (sr->clock == MC_CLOCK_ENGINE) {
+            mc_anim_frame_pos fp;
+
+            mc_anim_frame_at_ms(&a->anim, mc_scene_actor_ms(a, smp->engine_ms), a->loop, &fp);
+            mc_pose_sample_frames(&a->mesh, &a->anim, a->joint_map, &fp, a->in_place,
+                                  ad->joints);
+        } else {
+            mc_pose_sample(&a->mesh, &a->anim, a->joint_map, mc_scene_actor_time(a, smp->time),
+                           &po, ad->joints);
+        }
         skin_actor(a, ad);
     }
 }
@@ -288,6 +298,8 @@ static mc_status check_desc(const mc_scene_renderer_desc *d, mc_error *err)
         why = "negative frame size";
     else if ((d->fps.num != 0 || d->fps.den != 0) && (d->fps.num < 1 || d->fps.den < 1))
         why = "frame rate must be num/den with both >= 1, or 0/0 for the scene's";
+    else if (d->clock != MC_CLOCK_IDEAL && d->clock != MC_CLOCK_ENGINE)
+        why = "unknown clock";
     else if (d->background_mode != MC_BACKGROUND_SCENE &&
              d->background_mode != MC_BACKGROUND_GIVEN && d->background_mode != MC_BACKGROUND_NONE)
         why = "unknown background mode";
@@ -305,7 +317,8 @@ static void settle(mc_scene_renderer *sr, const mc_scene_renderer_desc *d)
     sr->width = d->width ? d->width : s->width ? s->width : DEFAULT_WIDTH;
     sr->height = d->height ? d->height : s->height ? s->height : DEFAULT_HEIGHT;
     sr->fps = mc_scene_fps(s, d->fps);
-    sr->count = mc_scene_frame_count(s, sr->fps);
+    sr->clock = d->clock;
+    sr->count = mc_scene_frame_count_clock(s, sr->fps, sr->clock);
     sr->background[3] = 1.0f;
     if (d->background_mode == MC_BACKGROUND_GIVEN)
         memcpy(sr->background, d->background, sizeof d->background);
@@ -445,9 +458,9 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     if (st != MC_OK)
         return st;
     t0 = now();
-    mc_view_at_frame(&sr->scene->camera, sr->fps, k, sr->width, sr->height, sr->fov_mode, &view,
-                     &smp);
-    pose_actors(sr, smp.time);
+    mc_timeline_sample_frame_clock(&sr->scene->camera, sr->fps, sr->clock, k, &smp);
+    mc_view_from_sample(&sr->scene->camera, &smp, sr->width, sr->height, sr->fov_mode, &view);
+    pose_actors(sr, &smp);
     t1 = now();
     memset(&fp, 0, sizeof fp);
     fp.view = view.view;
@@ -468,6 +481,7 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     if (info) {
         info->frame = k;
         info->time = smp.time;
+        info->engine_ms = smp.engine_ms;
         info->stored = smp.stored;
         info->next = smp.next;
         info->lerp = smp.lerp;

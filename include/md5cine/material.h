@@ -1,0 +1,226 @@
+/* material: a Doom 3 material resolved into the images and switches a renderer draws with.
+ *
+ * A material declaration (a `.mtr` file, see mtr.h) names image programs, not pixels. Resolving
+ * it reads every image its programs name through a virtual file system (vfs.h), runs the
+ * programs (heightmap, addnormals, ...; see mc_imgprog_eval) and fills one mc_material:
+ *
+ *   - the lit layer: diffuse, normal and specular maps, from the shorthands `diffusemap`,
+ *     `bumpmap`, `specularmap` or from the stages `{ blend diffusemap|bumpmap|specularmap ... }`.
+ *     When a material has several stages of one kind, the first is used (Doom draws each
+ *     diffuse stage as its own interaction; one is what a cut scene's models use).
+ *   - the unlit layers: every other stage (`blend add`, `blend filter`, `blend GL_ONE, GL_ONE`,
+ *     ...), in file order, drawn after the lit layer with their own blend factors.
+ *   - the switches: alphaTest, twoSided, translucent, noShadows, polygonOffset.
+ *
+ * A stage with an `if` condition is left out: its conditions read entity and global parameters
+ * (parm7 > 0, ...) that a cut scene does not set, and with Doom's defaults (0) they are false.
+ *
+ * Images are RGBA8 with row 0 = top (as Doom uploads them: t = 0 samples row 0). A normal map
+ * holds a tangent-space unit vector per texel as RGB = n * 0.5 + 0.5, as Doom's `_local` images
+ * and its heightmap program write them: x along +s (to the right), y along +t (down the
+ * picture, towards the last row: a height rising down the picture gives green < 128), z out
+ * of the surface -- the frame of Doom's per-vertex tangents (first along +s, second along +t);
+ * flat is (128, 128, 255). A normal map's alpha is 255 unless the program sets it.
+ *
+ * Missing images: an image file the VFS does not hold is replaced by the built-in `_default`
+ * image (below) and the map records the fallback, so a report can name every image that was
+ * missing. A map the material does not name at all has present == false and no pixels: then the renderer uses its own stand-in -- white for a
+ * diffuse map, flat (128,128,255) for a normal map, black for a specular map -- exactly as
+ * Doom's interaction does with _white/_flat/_black.
+ *
+ * In a scene (scene.h): mc_scene_materials_load opens the scene's `base` as a VFS (loose files,
+ * then its .pk4 archives), loads its material set, and gives each submesh of each actor the
+ * material declared for its shader -- or NULL when the actor has an explicit `material` line
+ * for that shader (which wins) or when no declaration names it; then the submesh's texture
+ * path (scene.h: the implicit image rule) applies, as without materials.
+ *
+ * Ownership: mc_material_resolve fills a caller-provided mc_material whose strings and pixels
+ * it owns; mc_material_release frees them. A mc_material_set (mc_material_set_load) owns its
+ * materials and the parsed files, and reads through its VFS, which must outlive it. A resolved
+ * mc_material refers to nothing outside itself. */
+#ifndef MC_MATERIAL_H
+#define MC_MATERIAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <md5cine/error.h>
+#include <md5cine/image.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mc_vfs;      /* vfs.h */
+struct mc_mtr_decl; /* mtr.h */
+struct mc_mtr_prog; /* mtr.h */
+
+/* One OpenGL blend factor, as the material names it (GL_ONE, GL_SRC_ALPHA, ...). */
+typedef enum mc_blend_factor {
+    MC_BLEND_ZERO,
+    MC_BLEND_ONE,
+    MC_BLEND_DST_COLOR,
+    MC_BLEND_ONE_MINUS_DST_COLOR,
+    MC_BLEND_SRC_ALPHA,
+    MC_BLEND_ONE_MINUS_SRC_ALPHA,
+    MC_BLEND_DST_ALPHA,
+    MC_BLEND_ONE_MINUS_DST_ALPHA,
+    MC_BLEND_SRC_ALPHA_SATURATE,
+    MC_BLEND_SRC_COLOR,
+    MC_BLEND_ONE_MINUS_SRC_COLOR,
+} mc_blend_factor;
+
+/* glBlendFunc(src, dst). Doom's words map to: add = (ONE, ONE); filter and modulate =
+ * (DST_COLOR, ZERO); blend = (SRC_ALPHA, ONE_MINUS_SRC_ALPHA); none = (ZERO, ONE); no blend
+ * (an opaque stage) = (ONE, ZERO). */
+typedef struct mc_blend {
+    mc_blend_factor src, dst;
+} mc_blend;
+
+/* One image of a material, with where it came from. */
+typedef struct mc_material_map {
+    bool present;   /* the material names this map; false: no pixels, renderer's stand-in */
+    mc_image image; /* RGBA8, row 0 = top; pixels NULL when !present */
+    char *program;  /* the image program in canonical text, e.g.
+                       "addnormals(models/imp_local, heightmap(models/imp_h, 4))"; NULL when
+                       !present */
+    char *sources;  /* the files read for it, "; "-separated, each as the VFS names it
+                       ("base/pak000.pk4:models/imp_local.tga", "base/models/x.tga") or
+                       "_default (missing models/x)" for a fallback; NULL when !present */
+    bool fell_back; /* some image of the program was missing and `_default` stands for it */
+} mc_material_map;
+
+/* A stage drawn without lighting, after the lit layer. */
+typedef struct mc_material_layer {
+    mc_material_map map; /* always present */
+    mc_blend blend;
+    float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
+    float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
+                            literal numbers are kept; 1 1 1 1 when none */
+} mc_material_layer;
+
+typedef struct mc_material {
+    char *name;         /* canonical: lower case, '/' separators, no extension */
+    char *file;         /* the .mtr file that declared it ("base/pak000.pk4:materials/imp.mtr"),
+                           for messages; NULL for a material made from an image name */
+    int line, col;      /* position of the name in that file; 0 when file is NULL */
+
+    bool lit;           /* has a diffuse, bump or specular stage: drawn with lights */
+    mc_material_map diffuse;  /* colour; alpha feeds alpha_test */
+    mc_material_map normal;   /* tangent-space, RGB = n * 0.5 + 0.5 */
+    mc_material_map specular; /* RGB specular colour */
+    mc_blend diffuse_blend;   /* (ONE, ZERO): Doom adds each light's interaction; kept for a
+                                 renderer that draws the lit layer as one pass */
+
+    int num_layers;
+    mc_material_layer *layers; /* unlit stages in file order */
+
+    float alpha_test;     /* 0: off; else keep only the fragments whose diffuse alpha / 255 is
+                             above it (Doom's glAlphaFunc(GL_GREATER, value)). From the diffuse
+                             stage's alphaTest or, failing that, the global one; a file's
+                             "alphaTest 0" reads as off */
+    bool two_sided;       /* `twoSided`: no face culling */
+    bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
+    bool no_shadows;      /* `noShadows` */
+    float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
+} mc_material;
+
+/* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost
+ * ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 32). `_white`, `_black`
+ * and `_flat` are 1x1: (255, 255, 255, 255), (0, 0, 0, 255), (128, 128, 255, 255). */
+#define MC_MATERIAL_DEFAULT_SIDE 16
+
+/* Fills *img with the built-in image `name` ("_default", "_white", "_black", "_flat"; compared
+ * case-insensitively). false (and *img zeroed) for any other name or out of memory. */
+bool mc_material_builtin(const char *name, mc_image *img);
+
+/* Runs an image program: reads every image it names through vfs and combines them as Doom
+ * does (Image_program.cpp's rules, with its fast inverse square root where Doom uses it):
+ *
+ *   image       NAME.tga, then NAME.jpg, then NAME.png when NAME has no extension or ".tga";
+ *               otherwise the name as given. TGA through mc_tga_decode, others through
+ *               stb_image. Missing: `_default`.
+ *   heightmap   grey d = (r + g + b) / 3 (integer); s = scale / 256; at each texel, with d1 the
+ *               texel, d2 the one to its right, d3 the one below, d4 below-right (wrapping
+ *               around the edges): n1 = fastnorm(-(d2-d1) s, -(d3-d1) s, 1),
+ *               n2 = fastnorm(-(d4-d3) s, (d1-d3) s, 1), n = fastnorm(n1 + n2), written as
+ *               byte(n * 127 + 128) (truncated), alpha 255.
+ *   addnormals  the second image drop-sampled to the first's size; n = (c1 - 128) / 127; when
+ *               |n| < 1, n.z = sqrt(1 - n.x^2 - n.y^2); n.xy += (c2.xy - 128) / 127; normalised;
+ *               byte(n * 127 + 128), alpha 255. A zero vector stays zero (128, 128, 128).
+ *   smoothnormals  the sum of (c - 128) over the 3x3 neighbourhood (wrapping), skipping texels
+ *               (0,0,0) and (128,128,128), normalised, byte(128 + 127 n); alpha kept.
+ *   add         per byte min(a + b, 255), the second drop-sampled to the first's size.
+ *   scale       per channel byte(clamp(c * factor, 0, 255)) (truncated).
+ *   invertAlpha a = 255 - a.  invertColor: rgb = 255 - rgb.
+ *   makeIntensity  g = b = a = r.  makeAlpha: a = (r + g + b) / 3, rgb = 255.
+ *
+ * Drop-sampling (Doom's R_Dropsample): out(x, y) = in(x * inw / outw, int((y + 0.25) * inh /
+ * outh)). Doom also resizes every loaded image to powers of two first; md5cine does not, and
+ * wraps at the real edges (the same texels for power-of-two sizes).
+ *
+ * A missing image becomes `_default`: *fell_back is then set. sources (may be NULL) receives a
+ * malloc'd "; "-separated list of where each image came from (see mc_material_map.sources).
+ * Errors: a damaged image file (MC_ERR_IMAGE, naming it), a read failure (as mc_vfs_read),
+ * MC_ERR_NOMEM. *out is zeroed on failure. */
+mc_status mc_imgprog_eval(const struct mc_mtr_prog *prog, struct mc_vfs *vfs, mc_image *out,
+                          bool *fell_back, char **sources, mc_error *err);
+
+/* Resolves one parsed declaration. file names the .mtr for messages (copied; may be NULL).
+ * On failure *out is zeroed and the error names the image concerned. */
+mc_status mc_material_resolve(const struct mc_mtr_decl *decl, const char *file,
+                              struct mc_vfs *vfs, mc_material *out, mc_error *err);
+
+/* Frees what *mat owns and zeroes it. mat may be NULL or zeroed. */
+void mc_material_release(mc_material *mat);
+
+/* Every material declared by the `.mtr` files of a VFS's `materials/` folder (loose and in
+ * archives). Declarations are indexed when the set is loaded; a material is resolved -- images
+ * read -- on its first mc_material_set_find. */
+typedef struct mc_material_set mc_material_set;
+
+/* Parses every materials/NAME.mtr of vfs (in the VFS's order: a later declaration of a name does
+ * not replace the first, as Doom keeps the first it finds). opts carries warnings (unknown
+ * keywords, one per keyword per file) and the stop flag. The vfs must outlive the set. */
+mc_status mc_material_set_load(struct mc_vfs *vfs, const mc_parse_opts *opts,
+                               mc_material_set **out, mc_error *err);
+
+/* The material named `name` (canonicalised first: '\' as '/', lower case, extension after
+ * the last '.' removed), resolved on first use; NULL with MC_OK in *status when no
+ * declaration has that name; NULL with an error when resolving failed. */
+const mc_material *mc_material_set_find(mc_material_set *set, const char *name,
+                                        mc_status *status, mc_error *err);
+
+/* Number of declarations, and the name of the i-th (0 <= i < count), for reports. */
+int mc_material_set_count(const mc_material_set *set);
+const char *mc_material_set_name(const mc_material_set *set, int i);
+
+/* Frees the set and every material it resolved. NULL is accepted. */
+void mc_material_set_destroy(mc_material_set *set);
+
+struct mc_scene;
+
+/* The materials of a resolved scene's submeshes (see "In a scene" above). */
+typedef struct mc_scene_materials {
+    struct mc_vfs *vfs;   /* the scene's base; NULL when it names none */
+    mc_material_set *set; /* NULL when the scene names no base */
+    int num_actors;       /* the scene's */
+    const mc_material ***submesh; /* [actor][submesh]: owned by set, or NULL */
+} mc_scene_materials;
+
+/* Fills *out for a resolved scene. A scene without a base gets every entry NULL. Warnings
+ * through opts (the .mtr files' unknown keywords). Errors: as mc_vfs_open, mc_mtr_parse (at the
+ * .mtr file's own position; the file named "base/pak000.pk4:materials/x.mtr" for an archived
+ * one) and mc_material_resolve; then *out is zeroed. */
+mc_status mc_scene_materials_load(const struct mc_scene *scene, const mc_parse_opts *opts,
+                                  mc_scene_materials *out, mc_error *err);
+
+/* Frees what *m holds and zeroes it; accepts a zeroed struct. */
+void mc_scene_materials_release(mc_scene_materials *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,144 @@
+/* mtr: Doom 3 material files (.mtr) -- the declarations only; material.h resolves them.
+ *
+ * A file holds any number of declarations:
+ *
+ *   models/monsters/imp/imp {                      // or: material models/monsters/imp/imp {
+ *       twoSided                                   // global switches, each on its own
+ *       alphaTest 0.5                              // a number 0..1
+ *       polygonOffset 2                            // the number is optional (then 1)
+ *       translucent
+ *       noShadows
+ *       diffusemap  models/monsters/imp/imp_d      // the three shorthands of a lit stage
+ *       bumpmap     addnormals(models/imp/imp_local, heightmap(models/imp/imp_h, 4))
+ *       specularmap models/monsters/imp/imp_s
+ *       {                                          // a stage
+ *           blend add                              // diffusemap|bumpmap|specularmap|add|filter|
+ *                                                  // modulate|blend|none, or two GL factors:
+ *                                                  // blend GL_ONE, GL_ONE_MINUS_SRC_ALPHA
+ *           map models/monsters/imp/imp_glow       // an image program
+ *           alphaTest 0.5
+ *           color 1, 0.5, 0.5, 1                   // also rgb X, rgba X (literal numbers only)
+ *       }
+ *   }
+ *   table sintable { { 0, 1, 0, -1 } }             // skipped (with its braces)
+ *   guide name template(args)                      // skipped (and a { ... } body, if any)
+ *
+ * Image programs: an image name, a built-in image (_default, _white, _black, _flat), or
+ * heightmap(P, scale), addnormals(P, P), smoothnormals(P), add(P, P), scale(P, r[, g[, b[, a]]])
+ * (missing factors are 1), invertAlpha(P), invertColor(P), makeIntensity(P), makeAlpha(P);
+ * function names compared case-insensitively, as every keyword here (Doom's lexer does the
+ * same). Names are canonicalised: '\' as '/', lower case; a material name also loses the
+ * extension after its last '.' (an image name keeps it: material.h picks the file).
+ *
+ * Everything else Doom knows (qer_editorimage, description, sort, deform, scroll, if, ...) is
+ * skipped with one warning per keyword per file, through opts->warn (MC_ERR_SYNTAX, at its
+ * first use): the keyword, the rest of its line, and any ( ... ) group that starts on that
+ * line (a '{' there opens a stage). Other declaration types at the top level (skin,
+ * particle, ...) are skipped with their bodies, one warning per type. The lexer is the shared
+ * one (lex.h) with ',' '*' '+' '-' '%' '<' '>' '=' '!' '&' '|' '[' ']' as punctuation.
+ * Errors name file:line:col of the offending token: a missing '{' or '}', a bad blend word, a malformed image program, a value out of
+ * range (alphaTest outside 0..1), two declarations of one name in a file (the first one wins
+ * in Doom; in one file it is a mistake), more than MC_LIMIT_MTR_DECLS declarations or
+ * MC_LIMIT_MTR_STAGES stages, image programs nested deeper than MC_LIMIT_MTR_PROG_DEPTH. */
+#ifndef MC_MTR_H
+#define MC_MTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <md5cine/arena.h>
+#include <md5cine/error.h>
+#include <md5cine/limits.h>
+#include <md5cine/material.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum mc_mtr_prog_kind {
+    MC_PROG_IMAGE,          /* an image file, or a built-in image: name */
+    MC_PROG_HEIGHTMAP,      /* arg[0], value[0] = scale */
+    MC_PROG_ADDNORMALS,     /* arg[0], arg[1] */
+    MC_PROG_SMOOTHNORMALS,  /* arg[0] */
+    MC_PROG_ADD,            /* arg[0], arg[1] */
+    MC_PROG_SCALE,          /* arg[0], value[0..3] = r g b a factors */
+    MC_PROG_INVERT_ALPHA,   /* arg[0] */
+    MC_PROG_INVERT_COLOR,   /* arg[0] */
+    MC_PROG_MAKE_INTENSITY, /* arg[0] */
+    MC_PROG_MAKE_ALPHA,     /* arg[0] */
+} mc_mtr_prog_kind;
+
+typedef struct mc_mtr_prog {
+    mc_mtr_prog_kind kind;
+    const char *name;          /* MC_PROG_IMAGE: canonical image name ("_flat" for a built-in) */
+    struct mc_mtr_prog *arg[2];
+    float value[4];
+    int line, col;             /* position of the program's first token */
+} mc_mtr_prog;
+
+typedef enum mc_mtr_stage_kind {
+    MC_STAGE_DIFFUSE,  /* blend diffusemap, or the diffusemap shorthand */
+    MC_STAGE_BUMP,     /* blend bumpmap, or bumpmap */
+    MC_STAGE_SPECULAR, /* blend specularmap, or specularmap */
+    MC_STAGE_COLOR,    /* any other blend, or none: an unlit stage */
+} mc_mtr_stage_kind;
+
+typedef struct mc_mtr_stage {
+    mc_mtr_stage_kind kind;
+    mc_blend blend;       /* MC_STAGE_COLOR: the factors; (ONE, ZERO) when no blend was given */
+    mc_mtr_prog *map;     /* NULL when the stage names no map */
+    float alpha_test;     /* has_alpha_test: 0..1 */
+    bool has_alpha_test;
+    float color[4];       /* 1 1 1 1 unless color/rgb/rgba set it */
+    bool conditional;     /* the stage has an `if` (not evaluated: see material.h) */
+    int line, col;        /* the stage's '{', or the shorthand keyword */
+} mc_mtr_stage;
+
+typedef struct mc_mtr_decl {
+    const char *name; /* canonical */
+    int line, col;    /* position of the name */
+    int num_stages;
+    mc_mtr_stage *stages; /* in file order, shorthands included */
+    float alpha_test;     /* global alphaTest when has_alpha_test */
+    bool has_alpha_test;
+    bool two_sided, translucent, no_shadows;
+    float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
+} mc_mtr_decl;
+
+typedef struct mc_mtr_file {
+    const char *name; /* as given to mc_mtr_parse, for messages */
+    int num_decls;
+    mc_mtr_decl *decls; /* materials only, in file order */
+    mc_arena arena;     /* owns every pointer above */
+} mc_mtr_file;
+
+/* Parses buf[0..len) (need not be NUL-terminated). name names the file in errors and warnings
+ * (copied; may be NULL). opts may be NULL. On success fills *out (end it with
+ * mc_mtr_release); on failure returns the code, fills *err and leaves *out zeroed. */
+mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
+                       mc_mtr_file *out, mc_error *err);
+
+/* Reads and parses the file at path (errors as mc_read_file, then mc_mtr_parse). */
+mc_status mc_mtr_load(const char *path, const mc_parse_opts *opts, mc_mtr_file *out,
+                      mc_error *err);
+
+/* The declaration named name (canonicalised first), or NULL. */
+const mc_mtr_decl *mc_mtr_find(const mc_mtr_file *file, const char *name);
+
+/* Writes the canonical text of an image program into buf[0..cap) ("heightmap(x_h, 4)"; cut
+ * short if it does not fit) and returns buf. */
+const char *mc_mtr_prog_text(const mc_mtr_prog *prog, char *buf, size_t cap);
+
+/* The canonical form of a material or image name into buf[0..cap): '\' as '/', lower case, the
+ * extension after the last '.' removed (a '.' in a folder name included, as Doom does). false
+ * when it does not fit. */
+bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap);
+
+/* Frees the file and zeroes *file. Accepts a zeroed struct. */
+void mc_mtr_release(mc_mtr_file *file);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,755 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <md5cine/fileio.h>
+#include <md5cine/mtr.h>
+
+#include "lex.h"
+
+/* Punctuation of material files beyond ( ) { }: the argument separator and the operators of
+ * Doom's expressions (which only appear in skipped keywords). */
+#define MTR_PUNCT ",*+-%<>=!&|[]"
+
+/* A keyword warned about once in this file. */
+typedef struct warned_word {
+    const char *text;
+    size_t len;
+} warned_word;
+
+typedef struct mtr_parser {
+    mc_lexer lx;
+    mc_mtr_file *f;
+    /* Growing arrays while the file is read (malloc'd, freed by mc_mtr_parse). */
+    mc_mtr_decl *decls;
+    int cap_decls;
+    mc_mtr_stage *stages; /* the current material's */
+    int num_stages, cap_stages;
+    warned_word *warned;
+    int num_warned, cap_warned;
+} mtr_parser;
+
+static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
+{
+    size_t n = len, i;
+
+    for (i = strip ? len : 0; i > 0; i--) {
+        if (name[i - 1] == '.') {
+            n = i - 1;
+            break;
+        }
+    }
+    if (n + 1 > cap)
+        return false;
+    for (i = 0; i < n; i++) {
+        char c = name[i];
+
+        if (c == '\\')
+            c = '/';
+        else if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        buf[i] = c;
+    }
+    buf[n] = '\0';
+    return true;
+}
+
+bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap)
+{
+    return fold_name(name, len, true, buf, cap);
+}
+
+/* tok is a name (or string) equal to word, ignoring case. */
+static bool is_kw(const mc_token *tok, const char *word)
+{
+    return (tok->kind == MC_TOK_NAME || tok->kind == MC_TOK_STRING) && tok->len == strlen(word) &&
+           strncasecmp(tok->text, word, tok->len) == 0;
+}
+
+static bool is_punct(const mc_token *tok, char c)
+{
+    return tok->kind == MC_TOK_PUNCT && tok->text[0] == c;
+}
+
+static bool grow(mtr_parser *p, void **arr, int *cap, int need, size_t size)
+{
+    void *n;
+    int c;
+
+    if (need <= *cap)
+        return true;
+    c = *cap ? *cap * 2 : 16;
+    while (c < need)
+        c *= 2;
+    n = realloc(*arr, (size_t)c * size);
+    if (!n) {
+        mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
+        if (p->lx.err)
+            p->lx.err->line = p->lx.err->col = 0;
+        return false;
+    }
+    *arr = n;
+    *cap = c;
+    return true;
+}
+
+/* Warns about keyword kw once per file. */
+static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what)
+{
+    char d[80];
+
+    for (int i = 0; i < p->num_warned; i++)
+        if (p->warned[i].len == kw->len && strncasecmp(p->warned[i].text, kw->text, kw->len) == 0)
+            return true;
+    if (!grow(p, (void **)&p->warned, &p->cap_warned, p->num_warned + 1, sizeof *p->warned))
+        return false;
+    p->warned[p->num_warned].text = kw->text;
+    p->warned[p->num_warned].len = kw->len;
+    p->num_warned++;
+    mc_lex_warn(&p->lx, kw, MC_ERR_SYNTAX, "%s %s skipped", what, mc_lex_describe(kw, d, sizeof d));
+    return true;
+}
+
+/* Skips a ( ... ) or { ... } group whose opening token open was just read (only brackets of
+ * its own kind are counted). */
+static bool skip_group(mtr_parser *p, const mc_token *open)
+{
+    int depth = 1;
+    mc_token t;
+    char d[80];
+
+    while (depth > 0) {
+        if (!mc_lex_next(&p->lx, &t))
+            return false;
+        if (t.kind == MC_TOK_EOF)
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
+                               "end of file inside %s opened at line %d, column %d",
+                               mc_lex_describe(open, d, sizeof d), open->line, open->col);
+        if (is_punct(&t, open->text[0]))
+            depth++;
+        else if (is_punct(&t, open->text[0] == '(' ? ')' : '}'))
+            depth--;
+    }
+    return true;
+}
+
+/* Skips what follows keyword kw on its line (with the ( ... ) groups that start there),
+ * stopping before a '{' (a stage) or a '}' (the end of the enclosing block). */
+static bool skip_rest(mtr_parser *p, const mc_token *kw)
+{
+    mc_token t;
+
+    for (;;) {
+        if (!mc_lex_peek(&p->lx, &t))
+            return false;
+        if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}') || is_punct(&t, '{'))
+            return true;
+        mc_lex_next(&p->lx, &t);
+        if (is_punct(&t, '(') && !skip_group(p, &t))
+            return false;
+        if (is_punct(&t, ')'))
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "unexpected ')'");
+    }
+}
+
+static bool skip_keyword(mtr_parser *p, const mc_token *kw)
+{
+    return warn_once(p, kw, "unknown keyword") && skip_rest(p, kw);
+}
+
+/* true when the next token is on line `line` and is not a block's closing '}'. */
+static bool more_on_line(mtr_parser *p, int line, bool *more)
+{
+    mc_token t;
+
+    if (!mc_lex_peek(&p->lx, &t))
+        return false;
+    *more = t.kind != MC_TOK_EOF && t.line == line && !is_punct(&t, '}');
+    return true;
+}
+
+static bool expect_punct(mtr_parser *p, char c, mc_token *out)
+{
+    mc_token t;
+    char d[80];
+
+    if (!mc_lex_next(&p->lx, &t))
+        return false;
+    if (!is_punct(&t, c))
+        return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected '%c', found %s", c,
+                           mc_lex_describe(&t, d, sizeof d));
+    if (out)
+        *out = t;
+    return true;
+}
+
+/* The canonical copy of a material name (strip: its extension removed) or an image name. */
+static char *canonical_dup(mtr_parser *p, const mc_token *t, const char *what, bool strip)
+{
+    char buf[MC_LIMIT_NAME_LEN + 1];
+
+    if (t->len > MC_LIMIT_NAME_LEN || !fold_name(t->text, t->len, strip, buf, sizeof buf)) {
+        mc_lex_fail(&p->lx, t, MC_ERR_LIMIT, "%s is too long (%zu bytes, at most %d)", what, t->len,
+                    MC_LIMIT_NAME_LEN);
+        return NULL;
+    }
+    return mc_lex_strdup(&p->lx, &p->f->arena, buf, strlen(buf));
+}
+
+typedef struct prog_func {
+    const char *word;
+    mc_mtr_prog_kind kind;
+    int progs;              /* image program arguments */
+    int min_values, values; /* fewest and most numbers after them */
+} prog_func;
+
+static const prog_func PROG_FUNCS[] = {
+    { "heightmap", MC_PROG_HEIGHTMAP, 1, 1, 1 },
+    { "addnormals", MC_PROG_ADDNORMALS, 2, 0, 0 },
+    { "smoothnormals", MC_PROG_SMOOTHNORMALS, 1, 0, 0 },
+    { "add", MC_PROG_ADD, 2, 0, 0 },
+    { "scale", MC_PROG_SCALE, 1, 1, 4 },
+    { "invertAlpha", MC_PROG_INVERT_ALPHA, 1, 0, 0 },
+    { "invertColor", MC_PROG_INVERT_COLOR, 1, 0, 0 },
+    { "makeIntensity", MC_PROG_MAKE_INTENSITY, 1, 0, 0 },
+    { "makeAlpha", MC_PROG_MAKE_ALPHA, 1, 0, 0 },
+};
+
+static bool parse_prog(mtr_parser *p, int depth, mc_mtr_prog **out);
+
+static bool parse_prog_args(mtr_parser *p, const prog_func *fn, int depth, mc_mtr_prog *g)
+{
+    mc_token t;
+    char d[80];
+    int nv = 0;
+
+    if (!expect_punct(p, '(', NULL))
+        return false;
+    for (int i = 0; i < fn->progs; i++) {
+        if ((i > 0 && !expect_punct(p, ',', NULL)) || !parse_prog(p, depth + 1, &g->arg[i]))
+            return false;
+    }
+    for (int i = 0; i < 4; i++)
+        g->value[i] = 1.0f;
+    for (;;) {
+        if (!mc_lex_next(&p->lx, &t))
+            return false;
+        if (is_punct(&t, ')') && nv >= fn->min_values)
+            break;
+        if (!is_punct(&t, ',') || nv == fn->values)
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected %s, found %s",
+                               nv < fn->min_values ? "','"
+                               : nv < fn->values   ? "',' or ')'"
+                                                   : "')'",
+                               mc_lex_describe(&t, d, sizeof d));
+        if (!mc_lex_float(&p->lx, &g->value[nv], NULL))
+            return false;
+        nv++;
+    }
+    return true;
+}
+
+static bool parse_prog(mtr_parser *p, int depth, mc_mtr_prog **out)
+{
+    mc_token t;
+    char d[80];
+    mc_mtr_prog *g;
+
+    if (!mc_lex_next(&p->lx, &t))
+        return false;
+    if (depth > MC_LIMIT_MTR_PROG_DEPTH)
+        return mc_lex_fail(&p->lx, &t, MC_ERR_LIMIT, "image program nested deeper than %d",
+                           MC_LIMIT_MTR_PROG_DEPTH);
+    if (t.kind != MC_TOK_NAME && t.kind != MC_TOK_STRING)
+        return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected an image name, found %s",
+                           mc_lex_describe(&t, d, sizeof d));
+    g = mc_lex_alloc(&p->lx, &p->f->arena, 1, sizeof *g);
+    if (!g)
+        return false;
+    g->line = t.line;
+    g->col = t.col;
+    *out = g;
+    if (t.kind == MC_TOK_NAME) {
+        for (size_t i = 0; i < sizeof PROG_FUNCS / sizeof PROG_FUNCS[0]; i++) {
+            if (is_kw(&t, PROG_FUNCS[i].word)) {
+                g->kind = PROG_FUNCS[i].kind;
+                return parse_prog_args(p, &PROG_FUNCS[i], depth, g);
+            }
+        }
+    }
+    g->kind = MC_PROG_IMAGE;
+    g->name = canonical_dup(p, &t, "image name", false);
+    return g->name != NULL;
+}
+
+static mc_mtr_stage *new_stage(mtr_parser *p, const mc_token *at, mc_mtr_stage_kind kind)
+{
+    mc_mtr_stage *s;
+
+    if (p->num_stages >= MC_LIMIT_MTR_STAGES) {
+        mc_lex_fail(&p->lx, at, MC_ERR_LIMIT, "more than %d stages in one material",
+                    MC_LIMIT_MTR_STAGES);
+        return NULL;
+    }
+    if (!grow(p, (void **)&p->stages, &p->cap_stages, p->num_stages + 1, sizeof *p->stages))
+        return NULL;
+    s = &p->stages[p->num_stages++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
+    for (int i = 0; i < 4; i++)
+        s->color[i] = 1.0f;
+    s->line = at->line;
+    s->col = at->col;
+    return s;
+}
+
+typedef struct gl_factor {
+    const char *word;
+    mc_blend_factor f;
+    bool src, dst; /* where OpenGL 1 allows it */
+} gl_factor;
+
+static const gl_factor GL_FACTORS[] = {
+    { "GL_ONE", MC_BLEND_ONE, true, true },
+    { "GL_ZERO", MC_BLEND_ZERO, true, true },
+    { "GL_DST_COLOR", MC_BLEND_DST_COLOR, true, false },
+    { "GL_ONE_MINUS_DST_COLOR", MC_BLEND_ONE_MINUS_DST_COLOR, true, false },
+    { "GL_SRC_ALPHA", MC_BLEND_SRC_ALPHA, true, true },
+    { "GL_ONE_MINUS_SRC_ALPHA", MC_BLEND_ONE_MINUS_SRC_ALPHA, true, true },
+    { "GL_DST_ALPHA", MC_BLEND_DST_ALPHA, true, true },
+    { "GL_ONE_MINUS_DST_ALPHA", MC_BLEND_ONE_MINUS_DST_ALPHA, true, true },
+    { "GL_SRC_ALPHA_SATURATE", MC_BLEND_SRC_ALPHA_SATURATE, true, false },
+    { "GL_SRC_COLOR", MC_BLEND_SRC_COLOR, false, true },
+    { "GL_ONE_MINUS_SRC_COLOR", MC_BLEND_ONE_MINUS_SRC_COLOR, false, true },
+};
+
+static bool gl_factor_of(mtr_parser *p, const mc_token *t, bool src, mc_blend_factor *out)
+{
+    char d[80];
+
+    for (size_t i = 0; i < sizeof GL_FACTORS / sizeof GL_FACTORS[0]; i++) {
+        if (is_kw(t, GL_FACTORS[i].word)) {
+            if (src ? !GL_FACTORS[i].src : !GL_FACTORS[i].dst)
+                return mc_lex_fail(&p->lx, t, MC_ERR_SYNTAX, "%s is not a %s blend factor",
+                                   mc_lex_describe(t, d, sizeof d), src ? "source" : "destination");
+            *out = GL_FACTORS[i].f;
+            return true;
+        }
+    }
+    return mc_lex_fail(&p->lx, t, MC_ERR_SYNTAX, "unknown blend %s",
+                       mc_lex_describe(t, d, sizeof d));
+}
+
+static bool parse_blend(mtr_parser *p, mc_mtr_stage *s)
+{
+    static const struct {
+        const char *word;
+        mc_blend blend;
+    } words[] = {
+        { "add", { MC_BLEND_ONE, MC_BLEND_ONE } },
+        { "filter", { MC_BLEND_DST_COLOR, MC_BLEND_ZERO } },
+        { "modulate", { MC_BLEND_DST_COLOR, MC_BLEND_ZERO } },
+        { "blend", { MC_BLEND_SRC_ALPHA, MC_BLEND_ONE_MINUS_SRC_ALPHA } },
+        { "none", { MC_BLEND_ZERO, MC_BLEND_ONE } },
+    };
+    mc_token t;
+
+    if (!mc_lex_next(&p->lx, &t))
+        return false;
+    if (is_kw(&t, "diffusemap") || is_kw(&t, "bumpmap") || is_kw(&t, "specularmap")) {
+        s->kind = is_kw(&t, "diffusemap") ? MC_STAGE_DIFFUSE
+                  : is_kw(&t, "bumpmap")  ? MC_STAGE_BUMP
+                                          : MC_STAGE_SPECULAR;
+        return true;
+    }
+    s->kind = MC_STAGE_COLOR;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (is_kw(&t, words[i].word)) {
+            s->blend = words[i].blend;
+            return true;
+        }
+    }
+    if (!gl_factor_of(p, &t, true, &s->blend.src) || !expect_punct(p, ',', NULL) ||
+        !mc_lex_next(&p->lx, &t))
+        return false;
+    return gl_factor_of(p, &t, false, &s->blend.dst);
+}
+
+/* alphaTest X: a literal number 0..1 alone on its line; an expression is skipped. */
+static bool parse_alpha_test(mtr_parser *p, const mc_token *kw, float *out, bool *has)
+{
+    mc_token t;
+    bool more;
+
+    if (!mc_lex_peek(&p->lx, &t))
+        return false;
+    if (t.kind != MC_TOK_NUMBER || t.line != kw->line) {
+        char d[80];
+
+        if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}'))
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected a number after %s, found %s",
+                               "'alphaTest'", mc_lex_describe(&t, d, sizeof d));
+        return warn_once(p, kw, "expression of") && skip_rest(p, kw);
+    }
+    mc_lex_next(&p->lx, &t);
+    if (!more_on_line(p, kw->line, &more))
+        return false;
+    if (more)
+        return warn_once(p, kw, "expression of") && skip_rest(p, kw);
+    if (t.num < 0.0 || t.num > 1.0)
+        return mc_lex_fail(&p->lx, &t, MC_ERR_RANGE, "invalid 'alphaTest' %.*s, expected 0 to 1",
+                           (int)t.len, t.text);
+    *out = (float)t.num;
+    *has = true;
+    return true;
+}
+
+/* color r, g, b, a / rgb v / rgba v: literal numbers; anything else is skipped as an
+ * expression (the stage keeps its colour). */
+static bool parse_color(mtr_parser *p, const mc_token *kw, mc_mtr_stage *s)
+{
+    int n = is_kw(kw, "color") ? 4 : 1;
+    float v[4];
+    mc_token t;
+    bool more;
+
+    for (int i = 0; i < n; i++) {
+        if (!mc_lex_peek(&p->lx, &t))
+            return false;
+        if (i > 0) {
+            if (!is_punct(&t, ',') || t.line != kw->line)
+                return warn_once(p, kw, "expression of") && skip_rest(p, kw);
+            mc_lex_next(&p->lx, &t);
+            if (!mc_lex_peek(&p->lx, &t))
+                return false;
+        }
+        if (t.kind != MC_TOK_NUMBER || t.line != kw->line)
+            return warn_once(p, kw, "expression of") && skip_rest(p, kw);
+        mc_lex_next(&p->lx, &t);
+        v[i] = (float)t.num;
+    }
+    if (!more_on_line(p, kw->line, &more))
+        return false;
+    if (more)
+        return warn_once(p, kw, "expression of") && skip_rest(p, kw);
+    if (n == 4)
+        memcpy(s->color, v, sizeof v);
+    else if (is_kw(kw, "rgb"))
+        s->color[0] = s->color[1] = s->color[2] = v[0];
+    else
+        s->color[0] = s->color[1] = s->color[2] = s->color[3] = v[0];
+    return true;
+}
+
+static bool parse_stage(mtr_parser *p, const mc_token *open)
+{
+    mc_mtr_stage *s = new_stage(p, open, MC_STAGE_COLOR);
+    int index = p->num_stages - 1;
+    mc_token t;
+    char d[80];
+
+    if (!s)
+        return false;
+    for (;;) {
+        if (!mc_lex_next(&p->lx, &t))
+            return false;
+        s = &p->stages[index]; /* the array may have moved */
+        if (is_punct(&t, '}'))
+            return true;
+        if (t.kind == MC_TOK_EOF)
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
+                               "end of file inside the stage opened at line %d, column %d",
+                               open->line, open->col);
+        if (t.kind != MC_TOK_NAME)
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "unexpected %s in a stage",
+                               mc_lex_describe(&t, d, sizeof d));
+        if (is_kw(&t, "blend")) {
+            if (!parse_blend(p, s))
+                return false;
+        } else if (is_kw(&t, "map")) {
+            if (s->map)
+                return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "second 'map' in one stage");
+            if (!parse_prog(p, 1, &s->map))
+                return false;
+        } else if (is_kw(&t, "alphaTest")) {
+            if (!parse_alpha_test(p, &t, &s->alpha_test, &s->has_alpha_test))
+                return false;
+        } else if (is_kw(&t, "color") || is_kw(&t, "rgb") || is_kw(&t, "rgba")) {
+            if (!parse_color(p, &t, s))
+                return false;
+        } else if (is_kw(&t, "if")) {
+            s->conditional = true;
+            if (!skip_keyword(p, &t))
+                return false;
+        } else if (!skip_keyword(p, &t)) {
+            return false;
+        }
+    }
+}
+
+static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
+{
+    mc_token t;
+    char d[80];
+
+    for (;;) {
+        if (!mc_lex_next(&p->lx, &t))
+            return false;
+        if (is_punct(&t, '}'))
+            return true;
+        if (t.kind == MC_TOK_EOF)
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
+                               "end of file inside material '%s' opened at line %d, column %d",
+                               m->name, open->line, open->col);
+        if (is_punct(&t, '{')) {
+            if (!parse_stage(p, &t))
+                return false;
+            continue;
+        }
+        if (t.kind != MC_TOK_NAME)
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "unexpected %s in material '%s'",
+                               mc_lex_describe(&t, d, sizeof d), m->name);
+        if (is_kw(&t, "diffusemap") || is_kw(&t, "bumpmap") || is_kw(&t, "specularmap")) {
+            mc_mtr_stage *s = new_stage(p, &t,
+                                        is_kw(&t, "diffusemap") ? MC_STAGE_DIFFUSE
+                                        : is_kw(&t, "bumpmap")  ? MC_STAGE_BUMP
+                                                                : MC_STAGE_SPECULAR);
+
+            if (!s || !parse_prog(p, 1, &s->map))
+                return false;
+        } else if (is_kw(&t, "alphaTest")) {
+            if (!parse_alpha_test(p, &t, &m->alpha_test, &m->has_alpha_test))
+                return false;
+        } else if (is_kw(&t, "twoSided")) {
+            m->two_sided = true;
+        } else if (is_kw(&t, "translucent")) {
+            m->translucent = true;
+        } else if (is_kw(&t, "noShadows")) {
+            m->no_shadows = true;
+        } else if (is_kw(&t, "polygonOffset")) {
+            mc_token n;
+
+            m->polygon_offset = 1.0f;
+            if (!mc_lex_peek(&p->lx, &n))
+                return false;
+            if (n.kind == MC_TOK_NUMBER && n.line == t.line &&
+                !mc_lex_float(&p->lx, &m->polygon_offset, NULL))
+                return false;
+        } else if (!skip_keyword(p, &t)) {
+            return false;
+        }
+    }
+}
+
+static bool parse_material(mtr_parser *p, const mc_token *name)
+{
+    mc_mtr_file *f = p->f;
+    mc_mtr_decl *m;
+    mc_token open;
+
+    if (f->num_decls >= MC_LIMIT_MTR_DECLS)
+        return mc_lex_fail(&p->lx, name, MC_ERR_LIMIT, "more than %d materials in one file",
+                           MC_LIMIT_MTR_DECLS);
+    if (!grow(p, (void **)&p->decls, &p->cap_decls, f->num_decls + 1, sizeof *p->decls))
+        return false;
+    m = &p->decls[f->num_decls];
+    memset(m, 0, sizeof *m);
+    m->line = name->line;
+    m->col = name->col;
+    m->name = canonical_dup(p, name, "material name", true);
+    if (!m->name)
+        return false;
+    for (int i = 0; i < f->num_decls; i++) {
+        if (strcmp(p->decls[i].name, m->name) == 0)
+            return mc_lex_fail(&p->lx, name, MC_ERR_SYNTAX,
+                               "material '%s' is declared twice (first at line %d, column %d)",
+                               m->name, p->decls[i].line, p->decls[i].col);
+    }
+    if (!expect_punct(p, '{', &open))
+        return false;
+    p->num_stages = 0;
+    if (!parse_body(p, m, &open))
+        return false;
+    m->num_stages = p->num_stages;
+    m->stages = mc_lex_alloc(&p->lx, &f->arena, (size_t)p->num_stages, sizeof *m->stages);
+    if (p->lx.failed)
+        return false;
+    if (p->num_stages > 0)
+        memcpy(m->stages, p->stages, (size_t)p->num_stages * sizeof *m->stages);
+    f->num_decls++;
+    return true;
+}
+
+/* table NAME { ... }, guide NAME [template] [( ... )] [{ ... }], or TYPE NAME { ... } of a
+ * declaration type other than material. */
+static bool skip_decl(mtr_parser *p, const mc_token *type)
+{
+    mc_token t;
+    char d[80];
+    bool guide = is_kw(type, "guide");
+
+    if (!mc_lex_next(&p->lx, &t))
+        return false;
+    if (t.kind != MC_TOK_NAME && t.kind != MC_TOK_STRING)
+        return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected a name after %s, found %s",
+                           mc_lex_describe(type, d, sizeof d), mc_lex_describe(&t, d + 40, 40));
+    if (guide) {
+        if (!mc_lex_peek(&p->lx, &t))
+            return false;
+        if (t.kind == MC_TOK_NAME && t.line == type->line)
+            mc_lex_next(&p->lx, &t);
+        if (!mc_lex_peek(&p->lx, &t))
+            return false;
+        if (is_punct(&t, '(')) {
+            mc_lex_next(&p->lx, &t);
+            if (!skip_group(p, &t))
+                return false;
+        }
+        if (!mc_lex_peek(&p->lx, &t))
+            return false;
+        if (!is_punct(&t, '{'))
+            return true;
+    }
+    return expect_punct(p, '{', &t) && skip_group(p, &t);
+}
+
+static bool parse_file(void *ctx)
+{
+    mtr_parser *p = ctx;
+    mc_token t, n;
+    char d[80];
+
+    p->lx.extra_punct = MTR_PUNCT;
+    for (;;) {
+        if (!mc_lex_next(&p->lx, &t))
+            return false;
+        if (t.kind == MC_TOK_EOF)
+            break;
+        if (t.kind != MC_TOK_NAME && t.kind != MC_TOK_STRING)
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected a material name, found %s",
+                               mc_lex_describe(&t, d, sizeof d));
+        if (is_kw(&t, "table") || is_kw(&t, "guide")) {
+            if (!skip_decl(p, &t))
+                return false;
+            continue;
+        }
+        if (!mc_lex_peek(&p->lx, &n))
+            return false;
+        if (t.kind == MC_TOK_NAME && (n.kind == MC_TOK_NAME || n.kind == MC_TOK_STRING)) {
+            /* "TYPE NAME {": a material, or a declaration of another type. */
+            if (is_kw(&t, "material")) {
+                mc_lex_next(&p->lx, &n);
+                if (!parse_material(p, &n))
+                    return false;
+            } else if (!warn_once(p, &t, "declaration type") || !skip_decl(p, &t)) {
+                return false;
+            }
+            continue;
+        }
+        if (!parse_material(p, &t))
+            return false;
+    }
+    p->f->decls = mc_lex_alloc(&p->lx, &p->f->arena, (size_t)p->f->num_decls, sizeof *p->decls);
+    if (p->lx.failed)
+        return false;
+    if (p->f->num_decls > 0)
+        memcpy(p->f->decls, p->decls, (size_t)p->f->num_decls * sizeof *p->decls);
+    return true;
+}
+
+mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
+                       mc_mtr_file *out, mc_error *err)
+{
+    mtr_parser p;
+    mc_status st;
+
+    memset(out, 0, sizeof *out);
+    memset(&p, 0, sizeof p);
+    p.f = out;
+    st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
+    free(p.decls);
+    free(p.stages);
+    free(p.warned);
+    if (st != MC_OK)
+        memset(out, 0, sizeof *out);
+    return st;
+}
+
+mc_status mc_mtr_load(const char *path, const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
+{
+    char *buf;
+    size_t len;
+    mc_status st;
+
+    memset(out, 0, sizeof *out);
+    st = mc_read_file(path, &buf, &len, err);
+    if (st != MC_OK)
+        return st;
+    st = mc_mtr_parse(buf, len, path, opts, out, err);
+    free(buf);
+    return st;
+}
+
+const mc_mtr_decl *mc_mtr_find(const mc_mtr_file *file, const char *name)
+{
+    char c[MC_LIMIT_NAME_LEN + 1];
+
+    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
+        return NULL;
+    for (int i = 0; i < file->num_decls; i++)
+        if (strcmp(file->decls[i].name, c) == 0)
+            return &file->decls[i];
+    return NULL;
+}
+
+static size_t prog_text(const mc_mtr_prog *g, char *buf, size_t cap, size_t at)
+{
+    static const char *const names[] = {
+        "",      "heightmap",   "addnormals",  "smoothnormals", "add",
+        "scale", "invertAlpha", "invertColor", "makeIntensity", "makeAlpha"
+    };
+    int n;
+
+#define PUT(...)                                                                             \
+    do {                                                                                     \
+        n = snprintf(buf + (at < cap ? at : cap - 1), at < cap ? cap - at : 1, __VA_ARGS__); \
+        at += n > 0 ? (size_t)n : 0;                                                         \
+    } while (0)
+    if (g->kind == MC_PROG_IMAGE) {
+        PUT("%s", g->name);
+        return at;
+    }
+    PUT("%s(", names[g->kind]);
+    at = prog_text(g->arg[0], buf, cap, at);
+    if (g->kind == MC_PROG_ADD || g->kind == MC_PROG_ADDNORMALS) {
+        PUT(", ");
+        at = prog_text(g->arg[1], buf, cap, at);
+    } else if (g->kind == MC_PROG_HEIGHTMAP) {
+        PUT(", %g", (double)g->value[0]);
+    } else if (g->kind == MC_PROG_SCALE) {
+        PUT(", %g, %g, %g, %g", (double)g->value[0], (double)g->value[1], (double)g->value[2],
+            (double)g->value[3]);
+    }
+    PUT(")");
+#undef PUT
+    return at;
+}
+
+const char *mc_mtr_prog_text(const mc_mtr_prog *prog, char *buf, size_t cap)
+{
+    if (cap == 0)
+        return buf;
+    buf[0] = '\0';
+    prog_text(prog, buf, cap, 0);
+    return buf;
+}
+
+void mc_mtr_release(mc_mtr_file *file)
+{
+    if (!file)
+        return;
+    mc_arena_release(&file->arena);
+    memset(file, 0, sizeof *file);
+}

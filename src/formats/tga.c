@@ -1,0 +1,117 @@
+/* The strict TGA reader of image.h (mc_tga_decode): pure byte decoding, no library. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <md5cine/image.h>
+
+#define TGA_HEADER 18
+
+static mc_status bad(mc_error *err, const char *name, const char *reason)
+{
+    return mc_error_set(err, MC_ERR_IMAGE, NULL, 0, 0, "cannot read '%s': %s", name, reason);
+}
+
+/* Writes one file pixel (BGR, BGRA or grey, n bytes) as RGBA. */
+static void put_pixel(uint8_t *dst, const uint8_t *src, int n)
+{
+    if (n == 1) {
+        dst[0] = dst[1] = dst[2] = src[0];
+        dst[3] = 255;
+    } else {
+        dst[0] = src[2];
+        dst[1] = src[1];
+        dst[2] = src[0];
+        dst[3] = n == 4 ? src[3] : 255;
+    }
+}
+
+mc_status mc_tga_decode(const void *data, size_t len, const char *name, mc_image *img,
+                        mc_error *err)
+{
+    const uint8_t *h = data, *p, *end = (const uint8_t *)data + len;
+    int type, bpp, n, w, hgt;
+    bool rle, top_down;
+    size_t count, i;
+    uint8_t *px;
+    char reason[96];
+
+    memset(img, 0, sizeof *img);
+    if (!name)
+        name = "<memory>";
+    if (len < TGA_HEADER)
+        return bad(err, name, "truncated image data");
+    type = h[2];
+    if (h[1] != 0)
+        return bad(err, name, "colour-mapped TGA images are not supported");
+    if (type != 2 && type != 3 && type != 10 && type != 11) {
+        snprintf(reason, sizeof reason, "unsupported TGA image type %d", type);
+        return bad(err, name, reason);
+    }
+    rle = type >= 9;
+    w = h[12] | h[13] << 8;
+    hgt = h[14] | h[15] << 8;
+    bpp = h[16];
+    if ((type == 2 || type == 10) ? bpp != 24 && bpp != 32 : bpp != 8) {
+        snprintf(reason, sizeof reason, "unsupported %d bits per pixel for TGA image type %d", bpp,
+                 type);
+        return bad(err, name, reason);
+    }
+    if (h[17] & 0x10)
+        return bad(err, name, "right-to-left TGA images are not supported");
+    top_down = (h[17] & 0x20) != 0;
+    if (w < 1 || hgt < 1 || w > MC_IMAGE_MAX_SIDE || hgt > MC_IMAGE_MAX_SIDE) {
+        snprintf(reason, sizeof reason, "too large: %dx%d, over %d pixels per side", w, hgt,
+                 MC_IMAGE_MAX_SIDE);
+        return bad(err, name, w < 1 || hgt < 1 ? "image has no pixels" : reason);
+    }
+    n = bpp / 8;
+    count = (size_t)w * (size_t)hgt;
+    p = h + TGA_HEADER + h[0];
+    if (p > end)
+        return bad(err, name, "truncated image data");
+    /* The fewest bytes the pixels can take: checked before allocating. */
+    if ((size_t)(end - p) < (rle ? (count + 127) / 128 * (size_t)(1 + n) : count * (size_t)n))
+        return bad(err, name, "truncated image data");
+    px = malloc(count * 4);
+    if (!px)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for '%s'", name);
+    for (i = 0; i < count;) {
+        size_t run = 1;
+        bool repeat = false;
+
+        if (rle) {
+            if (p >= end)
+                goto truncated;
+            repeat = (*p & 0x80) != 0;
+            run = (size_t)(*p & 0x7f) + 1;
+            p++;
+            if (run > count - i) {
+                free(px);
+                return bad(err, name, "run-length packet goes past the end of the image");
+            }
+        }
+        if ((size_t)(end - p) < (repeat ? 1 : run) * (size_t)n)
+            goto truncated;
+        for (size_t k = 0; k < run; k++, i++) {
+            size_t x = i % (size_t)w, y = i / (size_t)w;
+            size_t row = top_down ? y : (size_t)hgt - 1 - y;
+
+            put_pixel(px + (row * (size_t)w + x) * 4, p, n);
+            if (!repeat)
+                p += n;
+        }
+        if (repeat)
+            p += n;
+    }
+    img->width = w;
+    img->height = hgt;
+    img->channels = 4;
+    img->stride = (size_t)w * 4;
+    img->pixels = px;
+    return MC_OK;
+
+truncated:
+    free(px);
+    return bad(err, name, "truncated image data");
+}

@@ -1,0 +1,639 @@
+/* The HTML review report of a reference check (report.h): pictures of every failing frame
+ * written as the check goes, the page written at the end, the folder renamed into place. */
+#include <md5cine/report.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <md5cine/fileio.h>
+#include <md5cine/image.h>
+
+#include "report_int.h"
+
+#define PATH_CAP    4200
+#define MAX_THREADS 16
+
+typedef struct rp_thread {
+    uint8_t *tref, *tnew, *heat; /* tw x th RGBA each */
+    mc_png_buf png;
+    char path[PATH_CAP + 64];
+} rp_thread;
+
+typedef mc_rp_frame rp_frame;
+
+struct mc_report {
+    char dir[PATH_CAP], tmp[PATH_CAP], old[PATH_CAP];
+    int width, height, tw, th, threads;
+    rp_thread *t;
+    bool finished; /* the folder is DIR now */
+    bool tmp_made;
+    pthread_mutex_t lock; /* the list below */
+    size_t taken; /* frames given pictures (at most MC_REFCHECK_MAX_LISTED) */
+    rp_frame *frames;
+    size_t num_frames, cap_frames;
+};
+
+/* ---- pixels ---------------------------------------------------------------------------- */
+
+static int max_channel_diff(const uint8_t *p, const uint8_t *q)
+{
+    int m = 0;
+
+    for (int c = 0; c < 3; c++) {
+        int d = abs((int)p[c] - (int)q[c]);
+
+        m = d > m ? d : m;
+    }
+    return m;
+}
+
+void mc_report_change_box(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                          int w, int h, int threshold, mc_report_box *out)
+{
+    mc_report_box over = { w, h, -1, -1 }, any = { w, h, -1, -1 };
+
+    for (int y = 0; y < h; y++) {
+        const uint8_t *pa = a + (size_t)y * stride_a, *pb = b + (size_t)y * stride_b;
+
+        for (int x = 0; x < w; x++) {
+            int m = max_channel_diff(pa + 4 * x, pb + 4 * x);
+            mc_report_box *bx = m > threshold ? &over : m > 0 ? &any : NULL;
+
+            if (!bx)
+                continue;
+            bx->x0 = x < bx->x0 ? x : bx->x0;
+            bx->y0 = y < bx->y0 ? y : bx->y0;
+            bx->x1 = x > bx->x1 ? x : bx->x1;
+            bx->y1 = y > bx->y1 ? y : bx->y1;
+            if (bx == &over) { /* the over box includes what it covers of "any" */
+                any.x0 = x < any.x0 ? x : any.x0;
+                any.y0 = y < any.y0 ? y : any.y0;
+                any.x1 = x > any.x1 ? x : any.x1;
+                any.y1 = y > any.y1 ? y : any.y1;
+            }
+        }
+    }
+    *out = over.x1 >= 0 ? over : any;
+    if (out->x1 < 0)
+        *out = (mc_report_box){ 0, 0, -1, -1 };
+}
+
+/* The block of source pixels thumbnail column (or row) i of n covers out of len. */
+static void block(int i, int n, int len, int *from, int *to)
+{
+    *from = (int)((int64_t)i * len / n);
+    *to = (int)((int64_t)(i + 1) * len / n);
+    if (*to <= *from)
+        *to = *from + 1;
+}
+
+/* Box-filtered copy of an RGBA image at tw x th, opaque. */
+static void thumbnail(const uint8_t *src, size_t stride, int w, int h, uint8_t *out, int tw,
+                      int th)
+{
+    for (int ty = 0; ty < th; ty++) {
+        int y0, y1;
+
+        block(ty, th, h, &y0, &y1);
+        for (int tx = 0; tx < tw; tx++) {
+            unsigned long sum[3] = { 0, 0, 0 };
+            int x0, x1;
+            unsigned long n;
+            uint8_t *o = out + ((size_t)ty * (size_t)tw + (size_t)tx) * 4;
+
+            block(tx, tw, w, &x0, &x1);
+            n = (unsigned long)(x1 - x0) * (unsigned long)(y1 - y0);
+            for (int y = y0; y < y1; y++)
+                for (int x = x0; x < x1; x++)
+                    for (int c = 0; c < 3; c++)
+                        sum[c] += src[(size_t)y * stride + (size_t)x * 4 + (size_t)c];
+            for (int c = 0; c < 3; c++)
+                o[c] = (uint8_t)((sum[c] + n / 2) / n);
+            o[3] = 255;
+        }
+    }
+}
+
+/* One heat map pixel from the block's mean reference colour and its strongest change. */
+static void heat_pixel(const unsigned long sum[3], unsigned long n, int m, int sign,
+                       int threshold, uint8_t *o)
+{
+    double y = (0.2126 * (double)sum[0] + 0.7152 * (double)sum[1] + 0.0722 * (double)sum[2]) /
+               (double)n;
+    double grey = 96.0 + y / 2.0, wgt = m / 64.0;
+    const double red[3] = { 255, 0, 0 }, blue[3] = { 0, 0, 255 }, magenta[3] = { 255, 0, 255 };
+    const double *col = sign > 0 ? red : sign < 0 ? blue : magenta;
+
+    wgt = wgt > 1.0 ? 1.0 : wgt;
+    if (m > threshold && wgt < 0.5)
+        wgt = 0.5;
+    for (int c = 0; c < 3; c++)
+        o[c] = (uint8_t)lround(grey * (1.0 - wgt) + col[c] * wgt);
+    o[3] = 255;
+}
+
+void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                        int w, int h, int threshold, uint8_t *out, int tw, int th)
+{
+    for (int ty = 0; ty < th; ty++) {
+        int y0, y1;
+
+        block(ty, th, h, &y0, &y1);
+        for (int tx = 0; tx < tw; tx++) {
+            unsigned long sum[3] = { 0, 0, 0 };
+            int x0, x1, best = 0, sign = 0;
+
+            block(tx, tw, w, &x0, &x1);
+            for (int y = y0; y < y1; y++) {
+                for (int x = x0; x < x1; x++) {
+                    const uint8_t *pa = a + (size_t)y * stride_a + (size_t)x * 4;
+                    const uint8_t *pb = b + (size_t)y * stride_b + (size_t)x * 4;
+                    int m = max_channel_diff(pa, pb);
+
+                    for (int c = 0; c < 3; c++)
+                        sum[c] += pa[c];
+                    if (m > best) {
+                        int s = (pb[0] + pb[1] + pb[2]) - (pa[0] + pa[1] + pa[2]);
+
+                        best = m;
+                        sign = s > 0 ? 1 : s < 0 ? -1 : 0;
+                    }
+                }
+            }
+            heat_pixel(sum, (unsigned long)(x1 - x0) * (unsigned long)(y1 - y0), best, sign,
+                       threshold, out + ((size_t)ty * (size_t)tw + (size_t)tx) * 4);
+        }
+    }
+}
+
+/* ---- the folder ------------------------------------------------------------------------ */
+
+/* Removes every file in folder path, then the folder (a report holds no subfolder). */
+static void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    char p[PATH_CAP + 256];
+
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
+/* An existing DIR may be replaced: an empty folder or an earlier report, holding no folder. */
+static bool replaceable(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool empty = true, has_index = false, has_subdir = false;
+    char p[PATH_CAP + 256];
+    struct stat sb;
+
+    if (!d)
+        return false;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        empty = false;
+        has_index = has_index || strcmp(e->d_name, "index.html") == 0;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        has_subdir = has_subdir || (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode));
+    }
+    closedir(d);
+    return empty || (has_index && !has_subdir);
+}
+
+/* dir without trailing slashes, and the temporary and old names beside it. */
+static mc_status name_folders(mc_report *r, const char *dir, mc_error *err)
+{
+    size_t n = strlen(dir);
+    const char *slash, *base;
+
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (n == 0 || n >= 4000)
+        return mc_error_set(err, MC_ERR_USAGE, dir, 0, 0, "bad report folder name");
+    memcpy(r->dir, dir, n);
+    r->dir[n] = '\0';
+    slash = strrchr(r->dir, '/');
+    base = slash ? slash + 1 : r->dir;
+    if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || strcmp(r->dir, "/") == 0)
+        return mc_error_set(err, MC_ERR_USAGE, dir, 0, 0, "the report needs a folder of its own");
+    snprintf(r->tmp, sizeof r->tmp, "%.*s.%.180s.%ld.tmp", (int)(base - r->dir), r->dir, base,
+             (long)getpid());
+    snprintf(r->old, sizeof r->old, "%.*s.%.180s.%ld.old", (int)(base - r->dir), r->dir, base,
+             (long)getpid());
+    return MC_OK;
+}
+
+static mc_status make_tmp(mc_report *r, mc_error *err)
+{
+    const char *slash = strrchr(r->tmp, '/');
+    struct stat sb;
+
+    if (stat(r->dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) || !replaceable(r->dir)))
+        return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0,
+                            "exists and is not an md5cine report; not replaced");
+    if (slash && slash != r->tmp) { /* the parent folder, made as needed */
+        char parent[PATH_CAP];
+
+        snprintf(parent, sizeof parent, "%.*s", (int)(slash - r->tmp), r->tmp);
+        if (!mc_mkdirs(parent))
+            return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot create folder '%s': %s",
+                                parent, strerror(errno));
+    }
+    remove_tree(r->tmp); /* a leftover of an earlier process with this id */
+    if (mkdir(r->tmp, 0777) != 0)
+        return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot create folder '%s': %s",
+                            r->tmp, strerror(errno));
+    r->tmp_made = true;
+    return MC_OK;
+}
+
+static mc_status alloc_threads(mc_report *r, mc_error *err)
+{
+    size_t px = (size_t)r->tw * (size_t)r->th * 4;
+
+    r->t = calloc((size_t)r->threads, sizeof *r->t);
+    if (!r->t)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < r->threads; i++) {
+        r->t[i].tref = malloc(px);
+        r->t[i].tnew = malloc(px);
+        r->t[i].heat = malloc(px);
+        if (!r->t[i].tref || !r->t[i].tnew || !r->t[i].heat)
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    return MC_OK;
+}
+
+mc_status mc_report_open(const mc_report_desc *desc, mc_report **out, mc_error *err)
+{
+    mc_report *r;
+    mc_status st;
+    int tw;
+
+    *out = NULL;
+    if (!desc->dir)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no report folder given");
+    if (desc->width < 1 || desc->height < 1 || desc->width > MC_IMAGE_MAX_SIDE ||
+        desc->height > MC_IMAGE_MAX_SIDE || desc->threads < 0 || desc->threads > MAX_THREADS ||
+        desc->thumb_width < 0)
+        return mc_error_set(err, MC_ERR_USAGE, desc->dir, 0, 0,
+                            "report for %dx%d frames and %d threads is out of range",
+                            desc->width, desc->height, desc->threads);
+    r = calloc(1, sizeof *r);
+    if (!r)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    pthread_mutex_init(&r->lock, NULL);
+    r->width = desc->width;
+    r->height = desc->height;
+    r->threads = desc->threads ? desc->threads : 1;
+    tw = desc->thumb_width ? desc->thumb_width : MC_REPORT_THUMB_WIDTH;
+    r->tw = tw < r->width ? tw : r->width;
+    r->th = (int)(((int64_t)r->height * r->tw + r->width / 2) / r->width);
+    r->th = r->th < 1 ? 1 : r->th;
+    st = name_folders(r, desc->dir, err);
+    if (st == MC_OK)
+        st = alloc_threads(r, err);
+    if (st == MC_OK)
+        st = make_tmp(r, err);
+    if (st != MC_OK) {
+        mc_report_release(r);
+        return st;
+    }
+    *out = r;
+    return MC_OK;
+}
+
+void mc_report_release(mc_report *r)
+{
+    if (!r)
+        return;
+    if (r->tmp_made && !r->finished)
+        remove_tree(r->tmp);
+    for (int i = 0; r->t && i < r->threads; i++) {
+        free(r->t[i].tref);
+        free(r->t[i].tnew);
+        free(r->t[i].heat);
+        mc_png_buf_release(&r->t[i].png);
+    }
+    free(r->t);
+    free(r->frames);
+    pthread_mutex_destroy(&r->lock);
+    free(r);
+}
+
+/* ---- one failing frame ----------------------------------------------------------------- */
+
+static mc_status save(mc_report *r, rp_thread *t, const char *name, mc_frame_no k,
+                      const uint8_t *px, size_t stride, int w, int h, mc_error *err)
+{
+    mc_status st = mc_png_encode(px, w, h, stride, 0, &t->png, err);
+
+    snprintf(t->path, sizeof t->path, "%s/%s_%05lld.png", r->tmp, name, (long long)k);
+    return st == MC_OK ? mc_png_save(t->path, &t->png, err) : st;
+}
+
+static mc_status add_frame(mc_report *r, const rp_frame *f, mc_error *err)
+{
+    mc_status st = MC_OK;
+
+    pthread_mutex_lock(&r->lock);
+    if (r->num_frames == r->cap_frames) {
+        size_t cap = r->cap_frames ? 2 * r->cap_frames : 64;
+        rp_frame *p = realloc(r->frames, cap * sizeof *p);
+
+        if (p) {
+            r->frames = p;
+            r->cap_frames = cap;
+        } else {
+            st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        }
+    }
+    if (st == MC_OK)
+        r->frames[r->num_frames++] = *f;
+    pthread_mutex_unlock(&r->lock);
+    return st;
+}
+
+mc_status mc_report_frame(mc_report *r, int thread, mc_frame_no k, const uint8_t *ref,
+                          size_t ref_stride, const uint8_t *cand, size_t cand_stride,
+                          int threshold, mc_error *err)
+{
+    const int w = r->width, h = r->height;
+    const size_t tstride = (size_t)r->tw * 4;
+    rp_frame f = { k, ref != NULL, { 0, 0, -1, -1 } };
+    rp_thread *t;
+    mc_status st;
+    bool full;
+
+    if (thread < 0 || thread >= r->threads || !cand || r->finished)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad report call");
+    pthread_mutex_lock(&r->lock);
+    full = r->taken >= MC_REFCHECK_MAX_LISTED;
+    r->taken += !full;
+    pthread_mutex_unlock(&r->lock);
+    if (full)
+        return MC_OK;
+    t = &r->t[thread];
+    st = save(r, t, "new", k, cand, cand_stride, w, h, err);
+    thumbnail(cand, cand_stride, w, h, t->tnew, r->tw, r->th);
+    if (st == MC_OK)
+        st = save(r, t, "tnew", k, t->tnew, tstride, r->tw, r->th, err);
+    if (st == MC_OK && ref) {
+        mc_report_change_box(ref, ref_stride, cand, cand_stride, w, h, threshold, &f.box);
+        thumbnail(ref, ref_stride, w, h, t->tref, r->tw, r->th);
+        mc_report_heat_map(ref, ref_stride, cand, cand_stride, w, h, threshold, t->heat, r->tw,
+                           r->th);
+        st = save(r, t, "ref", k, ref, ref_stride, w, h, err);
+        if (st == MC_OK)
+            st = save(r, t, "tref", k, t->tref, tstride, r->tw, r->th, err);
+        if (st == MC_OK)
+            st = save(r, t, "heat", k, t->heat, tstride, r->tw, r->th, err);
+    }
+    return st == MC_OK ? add_frame(r, &f, err) : st;
+}
+
+/* ---- groups ---------------------------------------------------------------------------- */
+
+mc_status mc_report_groups(const mc_report_info *info, mc_shot_range **out, size_t *count,
+                           mc_error *err)
+{
+    size_t rows = mc_refcheck_row_count(info->check), n = 0;
+    mc_frame_no lo = 0, hi = -1;
+    bool outside = false;
+    mc_shot_range *g;
+
+    *out = NULL;
+    *count = 0;
+    if (rows > 0) {
+        lo = mc_refcheck_row_at(info->check, 0)->frame;
+        hi = mc_refcheck_row_at(info->check, rows - 1)->frame;
+    }
+    for (size_t i = 0; i < rows && info->shot_count > 0; i++) {
+        mc_frame_no k = mc_refcheck_row_at(info->check, i)->frame;
+        bool in = false;
+
+        for (size_t s = 0; s < info->shot_count && !in; s++)
+            in = k >= info->shots[s].first && k <= info->shots[s].last;
+        outside = outside || !in;
+    }
+    g = calloc(info->shot_count + 1, sizeof *g);
+    if (!g)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    for (size_t s = 0; s < info->shot_count; s++)
+        g[n++] = info->shots[s];
+    if (info->shot_count == 0 || outside)
+        g[n++] = (mc_shot_range){ 0, lo, hi };
+    *out = g;
+    *count = n;
+    return MC_OK;
+}
+
+size_t mc_rp_group_of(const mc_shot_range *groups, size_t n, mc_frame_no k)
+{
+    size_t other = n;
+
+    for (size_t i = 0; i < n; i++) {
+        if (groups[i].number == 0) {
+            other = other == n ? i : other;
+            continue;
+        }
+        if (k >= groups[i].first && k <= groups[i].last)
+            return i;
+    }
+    return other;
+}
+
+size_t *mc_rp_row_groups(const mc_report_info *info, const mc_shot_range *groups, size_t n)
+{
+    size_t rows = mc_refcheck_row_count(info->check);
+    size_t *rg = malloc((rows ? rows : 1) * sizeof *rg);
+
+    for (size_t i = 0; rg && i < rows; i++)
+        rg[i] = mc_rp_group_of(groups, n, mc_refcheck_row_at(info->check, i)->frame);
+    return rg;
+}
+
+void mc_rp_group_name(const mc_shot_range *g, bool shots_known, char *buf, size_t cap)
+{
+    if (g->number > 0)
+        snprintf(buf, cap, "shot %d (frames %lld-%lld)", g->number, (long long)g->first,
+                 (long long)g->last);
+    else if (shots_known)
+        snprintf(buf, cap, "frames outside the shots");
+    else
+        snprintf(buf, cap, "all frames (frames %lld-%lld)", (long long)g->first,
+                 (long long)g->last);
+}
+
+const char *mc_rp_kind_name(mc_refcheck_kind k)
+{
+    static const char *const names[] = { "passed", "failed", "missing", "size", "unreadable" };
+
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "unknown";
+}
+
+/* ---- escaping -------------------------------------------------------------------------- */
+
+/* Bytes of the valid UTF-8 sequence at s (1..4), or 0 when s does not start one. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n;
+    unsigned cp;
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf)
+        n = 2, cp = c & 0x1f;
+    else if (c >= 0xe0 && c <= 0xef)
+        n = 3, cp = c & 0x0f;
+    else if (c >= 0xf0 && c <= 0xf4)
+        n = 4, cp = c & 0x07;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3fu);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe || cp == 0xffff)
+        return 0; /* overlong, surrogate, beyond Unicode, or not an XML character */
+    return n;
+}
+
+void mc_xml_write_escaped(FILE *to, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (p && *p) {
+        size_t n = utf8_len(p);
+
+        if (*p == '&')
+            fputs("&amp;", to);
+        else if (*p == '<')
+            fputs("&lt;", to);
+        else if (*p == '>')
+            fputs("&gt;", to);
+        else if (*p == '"')
+            fputs("&quot;", to);
+        else if (*p == '\'')
+            fputs("&#39;", to);
+        else if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+            fputs("&#xFFFD;", to);
+        else if (n == 0)
+            fprintf(to, "&#x%02X;", (unsigned)*p);
+        else
+            fwrite(p, 1, n, to);
+        p += n ? n : 1;
+    }
+}
+
+/* ---- the page and the rename ----------------------------------------------------------- */
+
+static int cmp_frame(const void *x, const void *y)
+{
+    const rp_frame *a = x, *b = y;
+
+    return (a->frame > b->frame) - (a->frame < b->frame);
+}
+
+static mc_status write_page(mc_report *r, const mc_report_info *info, mc_error *err)
+{
+    char path[PATH_CAP + 16];
+    mc_shot_range *groups;
+    size_t ngroups;
+    FILE *fp;
+    bool bad;
+    mc_status st = mc_report_groups(info, &groups, &ngroups, err);
+
+    size_t *rg;
+
+    if (st != MC_OK)
+        return st;
+    rg = mc_rp_row_groups(info, groups, ngroups);
+    if (!rg) {
+        free(groups);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    qsort(r->frames, r->num_frames, sizeof *r->frames, cmp_frame);
+    snprintf(path, sizeof path, "%s/index.html", r->tmp);
+    fp = fopen(path, "wb");
+    if (!fp) {
+        free(groups);
+        free(rg);
+        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot create: %s", strerror(errno));
+    }
+    mc_rp_write_html(fp, info, groups, ngroups, rg, r->frames, r->num_frames, r->width,
+                     r->height);
+    bad = ferror(fp) != 0;
+    bad = fclose(fp) != 0 || bad;
+    free(groups);
+    free(rg);
+    if (bad)
+        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
+    return MC_OK;
+}
+
+/* tmp becomes dir; an earlier report at dir goes aside first and is removed after. */
+static mc_status rename_into_place(mc_report *r, mc_error *err)
+{
+    struct stat sb;
+    bool had_old = false;
+
+    if (stat(r->dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode) || !replaceable(r->dir))
+            return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0,
+                                "exists and is not an md5cine report; not replaced");
+        remove_tree(r->old);
+        if (rename(r->dir, r->old) != 0)
+            return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot replace: %s",
+                                strerror(errno));
+        had_old = true;
+    }
+    if (rename(r->tmp, r->dir) != 0) {
+        int e = errno;
+
+        if (had_old)
+            rename(r->old, r->dir);
+        return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot rename '%s' to it: %s",
+                            r->tmp, strerror(e));
+    }
+    if (had_old)
+        remove_tree(r->old);
+    return MC_OK;
+}
+
+mc_status mc_report_finish(mc_report *r, const mc_report_info *info, mc_error *err)
+{
+    mc_status st;
+
+    if (r->finished || !r->tmp_made || !info || !info->check)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad report call");
+    st = write_page(r, info, err);
+    if (st == MC_OK)
+        st = rename_into_place(r, err);
+    if (st != MC_OK) {
+        remove_tree(r->tmp);
+        r->tmp_made = false;
+        return st;
+    }
+    r->finished = true;
+    return MC_OK;
+}

@@ -1,0 +1,36 @@
+/* What the report's page writer (report_html.c) and the JUnit writer (junit.c) share with
+ * report.c; private to the library. */
+#ifndef MC_REPORT_INT_H
+#define MC_REPORT_INT_H
+
+#include <stdio.h>
+
+#include <md5cine/report.h>
+
+/* What the page knows of a frame given to mc_report_frame. */
+typedef struct mc_rp_frame {
+    mc_frame_no frame;
+    bool has_ref; /* ref_, tref_ and heat_ pictures were written */
+    mc_report_box box;
+} mc_rp_frame;
+
+/* The index in groups of the group frame k belongs to: the first numbered shot holding it,
+ * else the group numbered 0; n when there is none. */
+size_t mc_rp_group_of(const mc_shot_range *groups, size_t n, mc_frame_no k);
+
+/* mc_rp_group_of for every row of info->check, in row order: malloc'd (the caller frees it);
+ * NULL when out of memory (or when the check has no rows). */
+size_t *mc_rp_row_groups(const mc_report_info *info, const mc_shot_range *groups, size_t n);
+
+/* "shot N (frames a-b)", "all frames (frames a-b)" or "frames outside the shots". */
+void mc_rp_group_name(const mc_shot_range *g, bool shots_known, char *buf, size_t cap);
+
+/* "passed", "failed", "missing", "size", "unreadable". */
+const char *mc_rp_kind_name(mc_refcheck_kind k);
+
+/* The page (index.html) into to. frames: those given to mc_report_frame, in frame order. */
+void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
+                      size_t ngroups, const size_t *row_group, const mc_rp_frame *frames,
+                      size_t nframes, int width, int height);
+
+#endif

@@ -1,0 +1,746 @@
+/* Image programs and material resolution (material.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <md5cine/material.h>
+#include <md5cine/mtr.h>
+#include <md5cine/vfs.h>
+
+/* ---------------------------------------------------------------- text lists */
+
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} strbuf;
+
+static void sb_add(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (b->failed)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (b->len + (size_t)n + 3 > b->cap) {
+        size_t cap = (b->len + (size_t)n + 3) * 2;
+        char *g = realloc(b->s, cap);
+
+        if (!g) {
+            b->failed = true;
+            return;
+        }
+        b->s = g;
+        b->cap = cap;
+    }
+    if (b->len > 0) {
+        memcpy(b->s + b->len, "; ", 2);
+        b->len += 2;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* ---------------------------------------------------------------- built-in images */
+
+static bool make_image(int w, int h, mc_image *img)
+{
+    memset(img, 0, sizeof *img);
+    img->pixels = calloc((size_t)w * (size_t)h, 4);
+    if (!img->pixels)
+        return false;
+    img->width = w;
+    img->height = h;
+    img->channels = 4;
+    img->stride = (size_t)w * 4;
+    return true;
+}
+
+bool mc_material_builtin(const char *name, mc_image *img)
+{
+    static const struct {
+        const char *name;
+        uint8_t px[4];
+    } solid[] = {
+        { "_white", { 255, 255, 255, 255 } },
+        { "_black", { 0, 0, 0, 255 } },
+        { "_flat", { 128, 128, 255, 255 } },
+    };
+    const int n = MC_MATERIAL_DEFAULT_SIDE;
+
+    memset(img, 0, sizeof *img);
+    for (size_t i = 0; i < sizeof solid / sizeof solid[0]; i++) {
+        if (strcasecmp(name, solid[i].name) == 0) {
+            if (!make_image(1, 1, img))
+                return false;
+            memcpy(img->pixels, solid[i].px, 4);
+            return true;
+        }
+    }
+    if (strcasecmp(name, "_default") != 0 || !make_image(n, n, img))
+        return false;
+    for (int y = 0; y < n; y++) {
+        for (int x = 0; x < n; x++) {
+            bool edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
+
+            memset(img->pixels + ((size_t)y * (size_t)n + (size_t)x) * 4, edge ? 255 : 32, 4);
+        }
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- pixel operations */
+
+/* Doom's idMath::RSqrt: the bit-trick estimate and one Newton step. */
+static float rsqrt_fast(float x)
+{
+    union {
+        float f;
+        int32_t i;
+    } u;
+    float y = x * 0.5f, r;
+
+    u.f = x;
+    u.i = 0x5f3759df - (u.i >> 1);
+    r = u.f;
+    return r * (1.5f - r * r * y);
+}
+
+static void normalize_fast(float v[3])
+{
+    float inv = rsqrt_fast(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+
+    v[0] *= inv;
+    v[1] *= inv;
+    v[2] *= inv;
+}
+
+static void normalize_exact(float v[3])
+{
+    float sq = v[0] * v[0] + v[1] * v[1] + v[2] * v[2], inv;
+
+    if (sq <= 0.0f)
+        return;
+    inv = 1.0f / sqrtf(sq);
+    v[0] *= inv;
+    v[1] *= inv;
+    v[2] *= inv;
+}
+
+/* byte(v * 127 + 128), truncated; v is in -1..1 (a little over 1 after fast normalising). */
+static uint8_t to_byte(float v)
+{
+    float f = v * 127.0f + 128.0f;
+
+    return (uint8_t)(f < 0.0f ? 0.0f : f > 255.0f ? 255.0f : f);
+}
+
+static uint8_t *px_at(const mc_image *im, int x, int y)
+{
+    return im->pixels + (size_t)y * im->stride + (size_t)x * 4;
+}
+
+static int wrap(int v, int n)
+{
+    return ((v % n) + n) % n;
+}
+
+static bool heightmap(mc_image *im, float scale)
+{
+    int w = im->width, h = im->height;
+    uint8_t *depth = malloc((size_t)w * (size_t)h);
+
+    if (!depth)
+        return false;
+    scale /= 256.0f;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const uint8_t *p = px_at(im, x, y);
+
+            depth[(size_t)y * (size_t)w + (size_t)x] = (uint8_t)((p[0] + p[1] + p[2]) / 3);
+        }
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            int x1 = wrap(x + 1, w), y1 = wrap(y + 1, h);
+            int d1 = depth[(size_t)y * (size_t)w + (size_t)x];
+            int d2 = depth[(size_t)y * (size_t)w + (size_t)x1];
+            int d3 = depth[(size_t)y1 * (size_t)w + (size_t)x];
+            int d4 = depth[(size_t)y1 * (size_t)w + (size_t)x1];
+            float n1[3] = { (float)-(d2 - d1) * scale, (float)-(d3 - d1) * scale, 1.0f };
+            float n2[3] = { (float)-(d4 - d3) * scale, (float)(d1 - d3) * scale, 1.0f };
+            uint8_t *o = px_at(im, x, y);
+
+            normalize_fast(n1);
+            normalize_fast(n2);
+            n1[0] += n2[0];
+            n1[1] += n2[1];
+            n1[2] += n2[2];
+            normalize_fast(n1);
+            o[0] = to_byte(n1[0]);
+            o[1] = to_byte(n1[1]);
+            o[2] = to_byte(n1[2]);
+            o[3] = 255;
+        }
+    }
+    free(depth);
+    return true;
+}
+
+/* b resized to a's size by Doom's drop-sampling, into a new image (or b itself when the sizes
+ * match: then *owned is false). */
+static bool dropsample_like(const mc_image *a, const mc_image *b, mc_image *out, bool *owned)
+{
+    *owned = false;
+    if (a->width == b->width && a->height == b->height) {
+        *out = *b;
+        return true;
+    }
+    if (!make_image(a->width, a->height, out))
+        return false;
+    *owned = true;
+    for (int y = 0; y < a->height; y++) {
+        int sy = (int)(((double)y + 0.25) * b->height / a->height);
+
+        for (int x = 0; x < a->width; x++) {
+            int sx = (int)((long long)x * b->width / a->width);
+
+            memcpy(px_at(out, x, y), px_at(b, sx, sy), 4);
+        }
+    }
+    return true;
+}
+
+static bool add_normals(mc_image *a, const mc_image *b0)
+{
+    mc_image b;
+    bool owned;
+
+    if (!dropsample_like(a, b0, &b, &owned))
+        return false;
+    for (int y = 0; y < a->height; y++) {
+        for (int x = 0; x < a->width; x++) {
+            uint8_t *d1 = px_at(a, x, y);
+            const uint8_t *d2 = px_at(&b, x, y);
+            float n[3], sq, len;
+
+            for (int c = 0; c < 3; c++)
+                n[c] = (float)((d1[c] - 128) / 127.0);
+            sq = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+            len = sq * rsqrt_fast(sq);
+            if (len < 1.0f) {
+                float z2 = 1.0f - n[0] * n[0] - n[1] * n[1];
+
+                n[2] = z2 > 0.0f ? sqrtf(z2) : 0.0f;
+            }
+            n[0] += (float)((d2[0] - 128) / 127.0);
+            n[1] += (float)((d2[1] - 128) / 127.0);
+            normalize_exact(n);
+            d1[0] = to_byte(n[0]);
+            d1[1] = to_byte(n[1]);
+            d1[2] = to_byte(n[2]);
+            d1[3] = 255;
+        }
+    }
+    if (owned)
+        free(b.pixels);
+    return true;
+}
+
+static bool smooth_normals(mc_image *im)
+{
+    size_t bytes = (size_t)im->height * im->stride;
+    mc_image orig = *im;
+
+    orig.pixels = malloc(bytes);
+    if (!orig.pixels)
+        return false;
+    memcpy(orig.pixels, im->pixels, bytes);
+    for (int y = 0; y < im->height; y++) {
+        for (int x = 0; x < im->width; x++) {
+            float n[3] = { 0.0f, 0.0f, 0.0f };
+            uint8_t *o = px_at(im, x, y);
+
+            for (int dy = -1; dy <= 1; dy++) {
+                for (int dx = -1; dx <= 1; dx++) {
+                    const uint8_t *in =
+                            px_at(&orig, wrap(x + dx, im->width), wrap(y + dy, im->height));
+
+                    if ((in[0] == 0 && in[1] == 0 && in[2] == 0) ||
+                        (in[0] == 128 && in[1] == 128 && in[2] == 128))
+                        continue;
+                    for (int c = 0; c < 3; c++)
+                        n[c] += (float)(in[c] - 128);
+                }
+            }
+            normalize_exact(n);
+            for (int c = 0; c < 3; c++)
+                o[c] = to_byte(n[c]);
+        }
+    }
+    free(orig.pixels);
+    return true;
+}
+
+static bool add_images(mc_image *a, const mc_image *b0)
+{
+    mc_image b;
+    bool owned;
+
+    if (!dropsample_like(a, b0, &b, &owned))
+        return false;
+    for (int y = 0; y < a->height; y++) {
+        uint8_t *d = px_at(a, 0, y);
+        const uint8_t *s = px_at(&b, 0, y);
+
+        for (int i = 0; i < a->width * 4; i++) {
+            int v = d[i] + s[i];
+
+            d[i] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    }
+    if (owned)
+        free(b.pixels);
+    return true;
+}
+
+static void per_pixel(mc_image *im, mc_mtr_prog_kind kind, const float *f)
+{
+    for (int y = 0; y < im->height; y++) {
+        for (int x = 0; x < im->width; x++) {
+            uint8_t *p = px_at(im, x, y);
+
+            switch (kind) {
+            case MC_PROG_SCALE:
+                for (int c = 0; c < 4; c++) {
+                    float v = (float)p[c] * f[c];
+
+                    p[c] = (uint8_t)(v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
+                }
+                break;
+            case MC_PROG_INVERT_ALPHA:
+                p[3] = (uint8_t)(255 - p[3]);
+                break;
+            case MC_PROG_INVERT_COLOR:
+                for (int c = 0; c < 3; c++)
+                    p[c] = (uint8_t)(255 - p[c]);
+                break;
+            case MC_PROG_MAKE_INTENSITY:
+                p[1] = p[2] = p[3] = p[0];
+                break;
+            case MC_PROG_MAKE_ALPHA:
+                p[3] = (uint8_t)((p[0] + p[1] + p[2]) / 3);
+                p[0] = p[1] = p[2] = 255;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- image files */
+
+/* Reads one candidate file; *found false when the VFS does not hold it. */
+static mc_status read_candidate(mc_vfs *vfs, const char *path, mc_image *img, bool *found,
+                                strbuf *src, mc_error *err)
+{
+    char where[1024];
+    uint8_t *data;
+    size_t len, n = strlen(path);
+    mc_status st = mc_vfs_read(vfs, path, &data, &len, found, where, sizeof where, err);
+
+    if (st != MC_OK || !*found)
+        return st;
+    if (n > 4 && strcasecmp(path + n - 4, ".tga") == 0)
+        st = mc_tga_decode(data, len, where, img, err);
+    else
+        st = mc_image_decode(data, len, where, img, err);
+    free(data);
+    if (st == MC_OK)
+        sb_add(src, "%s", where);
+    return st;
+}
+
+static mc_status load_image(const char *name, mc_vfs *vfs, mc_image *img, bool *fell_back,
+                            strbuf *src, mc_error *err)
+{
+    static const char *const exts[] = { ".tga", ".jpg", ".png" };
+    const char *slash = strrchr(name, '/'), *dot = strrchr(name, '.');
+    size_t stem = strlen(name);
+    bool tga_or_none = true, found = false;
+    char path[MC_LIMIT_NAME_LEN + 8];
+    mc_status st;
+
+    if (name[0] == '_' && mc_material_builtin(name, img)) {
+        sb_add(src, "%s", name);
+        return MC_OK;
+    }
+    if (dot && (!slash || dot > slash)) {
+        tga_or_none = strcasecmp(dot, ".tga") == 0;
+        if (tga_or_none)
+            stem = (size_t)(dot - name);
+    }
+    if (!tga_or_none) {
+        st = read_candidate(vfs, name, img, &found, src, err);
+        if (st != MC_OK || found)
+            return st;
+    } else {
+        for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+            snprintf(path, sizeof path, "%.*s%s", (int)stem, name, exts[i]);
+            st = read_candidate(vfs, path, img, &found, src, err);
+            if (st != MC_OK || found)
+                return st;
+        }
+    }
+    if (!mc_material_builtin("_default", img))
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    *fell_back = true;
+    sb_add(src, "_default (missing %s)", name);
+    return MC_OK;
+}
+
+/* ---------------------------------------------------------------- programs */
+
+static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fell_back,
+                      strbuf *src, mc_error *err)
+{
+    mc_image second;
+    mc_status st;
+    bool ok = true;
+
+    memset(out, 0, sizeof *out);
+    if (g->kind == MC_PROG_IMAGE)
+        return load_image(g->name, vfs, out, fell_back, src, err);
+    st = eval(g->arg[0], vfs, out, fell_back, src, err);
+    if (st != MC_OK)
+        return st;
+    switch (g->kind) {
+    case MC_PROG_HEIGHTMAP:
+        ok = heightmap(out, g->value[0]);
+        break;
+    case MC_PROG_ADDNORMALS:
+    case MC_PROG_ADD:
+        st = eval(g->arg[1], vfs, &second, fell_back, src, err);
+        if (st != MC_OK) {
+            mc_image_release(out);
+            return st;
+        }
+        ok = g->kind == MC_PROG_ADD ? add_images(out, &second) : add_normals(out, &second);
+        mc_image_release(&second);
+        break;
+    case MC_PROG_SMOOTHNORMALS:
+        ok = smooth_normals(out);
+        break;
+    default:
+        per_pixel(out, g->kind, g->value);
+        break;
+    }
+    if (!ok) {
+        mc_image_release(out);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    return MC_OK;
+}
+
+mc_status mc_imgprog_eval(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out, bool *fell_back,
+                          char **sources, mc_error *err)
+{
+    strbuf src = { 0 };
+    bool fb = false;
+    mc_status st = eval(prog, vfs, out, &fb, &src, err);
+
+    if (st == MC_OK && src.failed) {
+        mc_image_release(out);
+        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    if (st != MC_OK) {
+        free(src.s);
+        return st;
+    }
+    if (fell_back)
+        *fell_back = fb;
+    if (sources)
+        *sources = src.s ? src.s : strdup("");
+    else
+        free(src.s);
+    return MC_OK;
+}
+
+/* ---------------------------------------------------------------- materials */
+
+static void map_release(mc_material_map *m)
+{
+    mc_image_release(&m->image);
+    free(m->program);
+    free(m->sources);
+    memset(m, 0, sizeof *m);
+}
+
+static mc_status fill_map(const mc_mtr_prog *prog, mc_vfs *vfs, mc_material_map *m, mc_error *err)
+{
+    char text[1024];
+    mc_status st;
+
+    memset(m, 0, sizeof *m);
+    st = mc_imgprog_eval(prog, vfs, &m->image, &m->fell_back, &m->sources, err);
+    if (st != MC_OK)
+        return st;
+    m->present = true;
+    m->program = strdup(mc_mtr_prog_text(prog, text, sizeof text));
+    if (!m->program) {
+        map_release(m);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    return MC_OK;
+}
+
+void mc_material_release(mc_material *mat)
+{
+    if (!mat)
+        return;
+    free(mat->name);
+    free(mat->file);
+    map_release(&mat->diffuse);
+    map_release(&mat->normal);
+    map_release(&mat->specular);
+    for (int i = 0; i < mat->num_layers; i++)
+        map_release(&mat->layers[i].map);
+    free(mat->layers);
+    memset(mat, 0, sizeof *mat);
+}
+
+mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
+                              mc_material *out, mc_error *err)
+{
+    const mc_mtr_stage *lit[3] = { NULL, NULL, NULL };
+    mc_material_map *maps[3];
+    mc_status st = MC_OK;
+    int layers = 0;
+
+    memset(out, 0, sizeof *out);
+    maps[0] = &out->diffuse;
+    maps[1] = &out->normal;
+    maps[2] = &out->specular;
+    out->name = strdup(decl->name);
+    out->file = file ? strdup(file) : NULL;
+    if (!out->name || (file && !out->file))
+        goto nomem;
+    if (file) {
+        out->line = decl->line;
+        out->col = decl->col;
+    }
+    for (int i = 0; i < decl->num_stages; i++) {
+        const mc_mtr_stage *s = &decl->stages[i];
+
+        if (s->conditional)
+            continue;
+        if (s->kind != MC_STAGE_COLOR && !lit[s->kind] && s->map)
+            lit[s->kind] = s;
+        else if (s->kind == MC_STAGE_COLOR && s->map)
+            layers++;
+    }
+    out->lit = lit[0] || lit[1] || lit[2];
+    out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
+    for (int k = 0; k < 3 && st == MC_OK; k++)
+        if (lit[k])
+            st = fill_map(lit[k]->map, vfs, maps[k], err);
+    if (st == MC_OK && layers > 0) {
+        out->layers = calloc((size_t)layers, sizeof *out->layers);
+        if (!out->layers)
+            goto nomem;
+        for (int i = 0; i < decl->num_stages && st == MC_OK; i++) {
+            const mc_mtr_stage *s = &decl->stages[i];
+            mc_material_layer *l = &out->layers[out->num_layers];
+
+            if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
+                continue;
+            st = fill_map(s->map, vfs, &l->map, err);
+            if (st != MC_OK)
+                break;
+            l->blend = s->blend;
+            l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
+            memcpy(l->color, s->color, sizeof l->color);
+            out->num_layers++;
+        }
+    }
+    if (st != MC_OK) {
+        mc_material_release(out);
+        return st;
+    }
+    out->alpha_test = lit[0] && lit[0]->has_alpha_test ? lit[0]->alpha_test
+                      : decl->has_alpha_test           ? decl->alpha_test
+                                                       : 0.0f;
+    out->two_sided = decl->two_sided;
+    out->translucent = decl->translucent;
+    out->no_shadows = decl->no_shadows;
+    out->polygon_offset = decl->polygon_offset;
+    return MC_OK;
+
+nomem:
+    mc_material_release(out);
+    return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* ---------------------------------------------------------------- material sets */
+
+typedef struct set_entry {
+    const mc_mtr_decl *decl;
+    int file;     /* index into files */
+    int resolved; /* 0: not yet; 1: done (material valid) */
+    mc_material material;
+} set_entry;
+
+struct mc_material_set {
+    mc_vfs *vfs;
+    mc_mtr_file *files;
+    char **file_names; /* "base/pak000.pk4:materials/x.mtr" */
+    int num_files, cap_files;
+    set_entry *entries; /* sorted by name */
+    int count;
+};
+
+static int entry_cmp(const void *a, const void *b)
+{
+    const set_entry *x = a, *y = b;
+    int c = strcmp(x->decl->name, y->decl->name);
+
+    /* Equal names: the earlier file first, so that it wins. */
+    return c ? c : x->file - y->file;
+}
+
+mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_material_set **out,
+                               mc_error *err)
+{
+    mc_material_set *set;
+    char **names = NULL;
+    int n = 0, total = 0, kept = 0;
+    mc_status st;
+
+    *out = NULL;
+    st = mc_vfs_list(vfs, "materials", ".mtr", &names, &n, err);
+    if (st != MC_OK)
+        return st;
+    set = calloc(1, sizeof *set);
+    if (!set || (n > 0 && (!(set->files = calloc((size_t)n, sizeof *set->files)) ||
+                           !(set->file_names = calloc((size_t)n, sizeof *set->file_names))))) {
+        free(names);
+        mc_material_set_destroy(set);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    set->vfs = vfs;
+    set->cap_files = n;
+    for (int i = 0; i < n && st == MC_OK; i++) {
+        char where[1024];
+        uint8_t *data;
+        size_t len;
+        bool found;
+
+        if (opts && opts->stop && *opts->stop) {
+            st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+            break;
+        }
+        st = mc_vfs_read(vfs, names[i], &data, &len, &found, where, sizeof where, err);
+        if (st != MC_OK)
+            break;
+        set->file_names[i] = strdup(where);
+        if (!set->file_names[i]) {
+            free(data);
+            st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+            break;
+        }
+        st = mc_mtr_parse((const char *)data, len, where, opts, &set->files[i], err);
+        free(data);
+        if (st == MC_OK) {
+            set->num_files = i + 1;
+            total += set->files[i].num_decls;
+        }
+    }
+    free(names);
+    if (st == MC_OK && total > 0 && !(set->entries = calloc((size_t)total, sizeof *set->entries)))
+        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (st != MC_OK) {
+        mc_material_set_destroy(set);
+        return st;
+    }
+    for (int f = 0; f < set->num_files; f++)
+        for (int d = 0; d < set->files[f].num_decls; d++)
+            set->entries[set->count++] = (set_entry){ .decl = &set->files[f].decls[d], .file = f };
+    if (set->count > 1)
+        qsort(set->entries, (size_t)set->count, sizeof *set->entries, entry_cmp);
+    /* Keep the first of each name. */
+    for (int i = 0; i < set->count; i++)
+        if (kept == 0 || strcmp(set->entries[kept - 1].decl->name, set->entries[i].decl->name))
+            set->entries[kept++] = set->entries[i];
+    set->count = kept;
+    *out = set;
+    return MC_OK;
+}
+
+const mc_material *mc_material_set_find(mc_material_set *set, const char *name, mc_status *status,
+                                        mc_error *err)
+{
+    char c[MC_LIMIT_NAME_LEN + 1];
+    int lo = 0, hi = set->count - 1;
+
+    *status = MC_OK;
+    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
+        return NULL;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        set_entry *e = &set->entries[mid];
+        int cmp = strcmp(c, e->decl->name);
+
+        if (cmp < 0) {
+            hi = mid - 1;
+        } else if (cmp > 0) {
+            lo = mid + 1;
+        } else {
+            if (!e->resolved) {
+                *status = mc_material_resolve(e->decl, set->file_names[e->file], set->vfs,
+                                              &e->material, err);
+                if (*status != MC_OK)
+                    return NULL;
+                e->resolved = 1;
+            }
+            return &e->material;
+        }
+    }
+    return NULL;
+}
+
+int mc_material_set_count(const mc_material_set *set)
+{
+    return set->count;
+}
+
+const char *mc_material_set_name(const mc_material_set *set, int i)
+{
+    return set->entries[i].decl->name;
+}
+
+void mc_material_set_destroy(mc_material_set *set)
+{
+    if (!set)
+        return;
+    for (int i = 0; i < set->count; i++)
+        mc_material_release(&set->entries[i].material);
+    free(set->entries);
+    for (int i = 0; i < set->num_files; i++)
+        mc_mtr_release(&set->files[i]);
+    for (int i = 0; set->file_names && i < set->cap_files; i++)
+        free(set->file_names[i]);
+    free(set->file_names);
+    free(set->files);
+    free(set);
+}

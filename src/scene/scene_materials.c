@@ -1,0 +1,93 @@
+/* The materials of a scene's submeshes (material.h, "In a scene"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <md5cine/material.h>
+#include <md5cine/scene.h>
+#include <md5cine/vfs.h>
+
+/* Shader names compare as in scene.h: without case, '\' read as '/'. */
+static bool same_shader(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        int ca = *a == '\\' ? '/' : (*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
+        int cb = *b == '\\' ? '/' : (*b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b);
+
+        if (ca != cb)
+            return false;
+        if (!ca)
+            return true;
+    }
+}
+
+static bool has_material_line(const mc_scene_actor *a, const char *shader)
+{
+    for (int i = 0; i < a->num_materials; i++)
+        if (same_shader(a->materials[i].shader, shader))
+            return true;
+    return false;
+}
+
+mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *opts,
+                                  mc_scene_materials *out, mc_error *err)
+{
+    mc_status st = MC_OK;
+
+    memset(out, 0, sizeof *out);
+    out->num_actors = scene->num_actors;
+    if (scene->num_actors > 0) {
+        out->submesh = calloc((size_t)scene->num_actors, sizeof *out->submesh);
+        if (!out->submesh)
+            return mc_error_set(err, MC_ERR_NOMEM, scene->name, 0, 0, "out of memory");
+    }
+    for (int a = 0; a < scene->num_actors; a++) {
+        int n = scene->actors[a].mesh.num_meshes;
+
+        out->submesh[a] = calloc(n > 0 ? (size_t)n : 1, sizeof *out->submesh[a]);
+        if (!out->submesh[a]) {
+            mc_scene_materials_release(out);
+            return mc_error_set(err, MC_ERR_NOMEM, scene->name, 0, 0, "out of memory");
+        }
+    }
+    if (!scene->base_path)
+        return MC_OK;
+    st = mc_vfs_open(scene->base_path, &out->vfs, err);
+    if (st == MC_OK)
+        st = mc_material_set_load(out->vfs, opts, &out->set, err);
+    for (int a = 0; a < scene->num_actors && st == MC_OK; a++) {
+        const mc_scene_actor *act = &scene->actors[a];
+
+        for (int m = 0; m < act->mesh.num_meshes && st == MC_OK; m++) {
+            const char *shader = act->mesh.meshes[m].shader;
+
+            if (!shader[0] || has_material_line(act, shader))
+                continue;
+            out->submesh[a][m] = mc_material_set_find(out->set, shader, &st, err);
+            if (st == MC_OK && !out->submesh[a][m] && !act->textures[m] && opts && opts->warn) {
+                mc_error w;
+
+                mc_error_set(&w, MC_ERR_IO, act->mesh.name, act->mesh.meshes[m].shader_line,
+                             act->mesh.meshes[m].shader_col,
+                             "no material and no image for shader '%s' of actor '%s' in '%s'; "
+                             "drawn without a texture",
+                             shader, act->name, scene->base_path);
+                opts->warn(opts->warn_user, &w);
+            }
+        }
+    }
+    if (st != MC_OK)
+        mc_scene_materials_release(out);
+    return st;
+}
+
+void mc_scene_materials_release(mc_scene_materials *m)
+{
+    if (!m)
+        return;
+    for (int a = 0; m->submesh && a < m->num_actors; a++)
+        free(m->submesh[a]);
+    free(m->submesh);
+    mc_material_set_destroy(m->set);
+    mc_vfs_destroy(m->vfs);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,471 @@
+/* The base folder's file tree (vfs.h): one hash index over loose files and .pk4 entries. */
+#define _DEFAULT_SOURCE /* DT_DIR, strdup with -std=c11 */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <zip.h>
+
+#include <md5cine/arena.h>
+#include <md5cine/fileio.h>
+#include <md5cine/vfs.h>
+
+/* Deepest folder nesting walked under base (Doom 3's deepest is 7). */
+#define MAX_DEPTH 64
+
+typedef struct vfs_entry {
+    const char *key;    /* folded name; NULL for an empty slot */
+    const char *name;   /* as found: the path under base, or the entry's stored name */
+    int source;         /* -1: loose file; else the archive's index */
+    zip_uint64_t index; /* the entry in its archive */
+    zip_uint64_t size;  /* declared size in the archive */
+} vfs_entry;
+
+typedef struct vfs_archive {
+    char *path; /* "base/pak000.pk4" */
+    zip_t *zip;
+} vfs_archive;
+
+struct mc_vfs {
+    char *base; /* with no trailing '/' */
+    vfs_entry *slots;
+    size_t cap, count; /* cap is a power of two, count <= cap / 2 */
+    vfs_archive *archives;
+    int num_archives;
+    mc_arena arena; /* keys and names */
+};
+
+/* Folds a name: '\' to '/', ASCII upper case to lower, no leading '/'. */
+static void fold(const char *in, char *out, size_t cap)
+{
+    size_t n = 0;
+
+    while (*in == '/' || *in == '\\')
+        in++;
+    for (; *in && n + 1 < cap; in++) {
+        char c = *in == '\\' ? '/' : *in;
+
+        out[n++] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    }
+    out[n] = '\0';
+}
+
+static size_t hash(const char *s)
+{
+    size_t h = 1469598103934665603u;
+
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static vfs_entry *slot_of(const mc_vfs *v, const char *key)
+{
+    size_t i = hash(key) & (v->cap - 1);
+
+    while (v->slots[i].key && strcmp(v->slots[i].key, key) != 0)
+        i = (i + 1) & (v->cap - 1);
+    return &v->slots[i];
+}
+
+static mc_status rehash(mc_vfs *v, mc_error *err)
+{
+    size_t cap = v->cap ? v->cap * 2 : 1024;
+    vfs_entry *old = v->slots;
+    size_t old_cap = v->cap;
+
+    v->slots = calloc(cap, sizeof *v->slots);
+    if (!v->slots) {
+        v->slots = old;
+        return mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
+    }
+    v->cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].key)
+            *slot_of(v, old[i].key) = old[i];
+    free(old);
+    return MC_OK;
+}
+
+/* Adds name unless an earlier place holds it. */
+static mc_status add(mc_vfs *v, const char *name, int source, zip_uint64_t index, zip_uint64_t size,
+                     mc_error *err)
+{
+    char key[4096];
+    vfs_entry *e;
+    mc_status st;
+
+    fold(name, key, sizeof key);
+    if (!key[0])
+        return MC_OK;
+    if ((v->count + 1) * 2 > v->cap && (st = rehash(v, err)) != MC_OK)
+        return st;
+    e = slot_of(v, key);
+    if (e->key)
+        return MC_OK;
+    if (v->count >= MC_LIMIT_ARCHIVE_ENTRIES)
+        return mc_error_set(err, MC_ERR_LIMIT, v->base, 0, 0,
+                            "more than %d files in the base folder and its archives",
+                            MC_LIMIT_ARCHIVE_ENTRIES);
+    e->key = mc_arena_strndup(&v->arena, key, strlen(key));
+    e->name = mc_arena_strndup(&v->arena, name, strlen(name));
+    if (!e->key || !e->name) {
+        e->key = NULL;
+        return mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
+    }
+    e->source = source;
+    e->index = index;
+    e->size = size;
+    v->count++;
+    return MC_OK;
+}
+
+/* Walks base/rel (rel "" or ending in '/'). */
+static mc_status walk(mc_vfs *v, const char *rel, int depth, mc_error *err)
+{
+    char dir[8200], path[8200], sub[4096];
+    DIR *d;
+    struct dirent *de;
+    mc_status st = MC_OK;
+
+    snprintf(dir, sizeof dir, "%s/%s", v->base, rel);
+    d = opendir(dir);
+    if (!d)
+        return depth == 0
+                       ? mc_error_set(err, MC_ERR_IO, v->base, 0, 0, "cannot read the base folder")
+                       : MC_OK;
+    while (st == MC_OK && (de = readdir(d)) != NULL) {
+        struct stat sb, lsb;
+
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if ((size_t)snprintf(sub, sizeof sub, "%s%s", rel, de->d_name) >= sizeof sub - 1)
+            continue;
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", v->base, sub) >= sizeof path)
+            continue;
+        if (stat(path, &sb) != 0)
+            continue;
+        if (S_ISREG(sb.st_mode)) {
+            st = add(v, sub, -1, 0, (zip_uint64_t)sb.st_size, err);
+        } else if (S_ISDIR(sb.st_mode) && depth < MAX_DEPTH && lstat(path, &lsb) == 0 &&
+                   S_ISDIR(lsb.st_mode)) {
+            strcat(sub, "/");
+            st = walk(v, sub, depth + 1, err);
+        }
+    }
+    closedir(d);
+    return st;
+}
+
+static int by_name_desc(const void *a, const void *b)
+{
+    return -strcasecmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_pk4(const char *name)
+{
+    size_t n = strlen(name);
+
+    return n > 4 && strcasecmp(name + n - 4, ".pk4") == 0;
+}
+
+static mc_status open_archives(mc_vfs *v, mc_error *err)
+{
+    DIR *d = opendir(v->base);
+    struct dirent *de;
+    char **names = NULL;
+    int n = 0, cap = 0;
+    mc_status st = MC_OK;
+
+    if (!d)
+        return mc_error_set(err, MC_ERR_IO, v->base, 0, 0, "cannot read the base folder");
+    while ((de = readdir(d)) != NULL) {
+        if (!is_pk4(de->d_name))
+            continue;
+        if (n == cap) {
+            char **g = realloc(names, (size_t)(cap = cap ? cap * 2 : 8) * sizeof *names);
+
+            if (!g) {
+                st = mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
+                break;
+            }
+            names = g;
+        }
+        if (!(names[n] = strdup(de->d_name))) {
+            st = mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (st == MC_OK && n > 0) {
+        qsort(names, (size_t)n, sizeof *names, by_name_desc);
+        v->archives = calloc((size_t)n, sizeof *v->archives);
+        if (!v->archives)
+            st = mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
+    }
+    for (int i = 0; st == MC_OK && i < n; i++) {
+        vfs_archive *a = &v->archives[v->num_archives];
+        size_t plen = strlen(v->base) + strlen(names[i]) + 2;
+        int code = 0;
+        zip_int64_t entries;
+
+        a->path = malloc(plen);
+        if (!a->path) {
+            st = mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
+            break;
+        }
+        snprintf(a->path, plen, "%s/%s", v->base, names[i]);
+        a->zip = zip_open(a->path, ZIP_RDONLY, &code);
+        if (!a->zip) {
+            zip_error_t ze;
+
+            zip_error_init_with_code(&ze, code);
+            st = mc_error_set(err, MC_ERR_IO, a->path, 0, 0, "cannot open archive '%s': %s",
+                              a->path, zip_error_strerror(&ze));
+            zip_error_fini(&ze);
+            free(a->path);
+            break;
+        }
+        v->num_archives++;
+        entries = zip_get_num_entries(a->zip, 0);
+        for (zip_int64_t k = 0; st == MC_OK && k < entries; k++) {
+            zip_stat_t zs;
+            size_t len;
+
+            if (zip_stat_index(a->zip, (zip_uint64_t)k, ZIP_FL_ENC_GUESS, &zs) != 0 ||
+                !(zs.valid & ZIP_STAT_NAME))
+                continue;
+            len = strlen(zs.name);
+            if (len == 0 || zs.name[len - 1] == '/' || zs.name[len - 1] == '\\')
+                continue;
+            st = add(v, zs.name, v->num_archives - 1, (zip_uint64_t)k,
+                     (zs.valid & ZIP_STAT_SIZE) ? zs.size : 0, err);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return st;
+}
+
+mc_status mc_vfs_open(const char *base, mc_vfs **out, mc_error *err)
+{
+    mc_vfs *v;
+    size_t n;
+    mc_status st;
+
+    *out = NULL;
+    v = calloc(1, sizeof *v);
+    if (!v || !(v->base = strdup(base))) {
+        free(v);
+        return mc_error_set(err, MC_ERR_NOMEM, base, 0, 0, "out of memory");
+    }
+    n = strlen(v->base);
+    while (n > 1 && v->base[n - 1] == '/')
+        v->base[--n] = '\0';
+    st = rehash(v, err);
+    if (st == MC_OK)
+        st = walk(v, "", 0, err);
+    if (st == MC_OK)
+        st = open_archives(v, err);
+    if (st != MC_OK) {
+        mc_vfs_destroy(v);
+        return st;
+    }
+    *out = v;
+    return MC_OK;
+}
+
+void mc_vfs_destroy(mc_vfs *vfs)
+{
+    if (!vfs)
+        return;
+    for (int i = 0; i < vfs->num_archives; i++) {
+        zip_discard(vfs->archives[i].zip);
+        free(vfs->archives[i].path);
+    }
+    free(vfs->archives);
+    free(vfs->slots);
+    mc_arena_release(&vfs->arena);
+    free(vfs->base);
+    free(vfs);
+}
+
+static const vfs_entry *lookup(const mc_vfs *v, const char *path)
+{
+    char key[4096];
+    const vfs_entry *e;
+
+    fold(path, key, sizeof key);
+    e = slot_of(v, key);
+    return e->key ? e : NULL;
+}
+
+static void describe(const mc_vfs *v, const vfs_entry *e, char *where, size_t cap)
+{
+    if (!where || cap == 0)
+        return;
+    if (e->source < 0)
+        snprintf(where, cap, "%s/%s", v->base, e->name);
+    else
+        snprintf(where, cap, "%s:%s", v->archives[e->source].path, e->name);
+}
+
+bool mc_vfs_exists(const mc_vfs *vfs, const char *path, char *where, size_t cap)
+{
+    const vfs_entry *e = lookup(vfs, path);
+
+    if (where && cap)
+        where[0] = '\0';
+    if (!e)
+        return false;
+    describe(vfs, e, where, cap);
+    return true;
+}
+
+static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, uint8_t **data,
+                            size_t *len, mc_error *err)
+{
+    zip_t *z = v->archives[e->source].zip;
+    zip_file_t *zf;
+    uint8_t *buf, extra;
+    zip_int64_t got;
+    size_t size;
+
+    if (e->size > MC_LIMIT_ARCHIVE_ENTRY_BYTES)
+        return mc_error_set(err, MC_ERR_LIMIT, place, 0, 0,
+                            "'%s' declares %llu bytes, over the limit of %zu", place,
+                            (unsigned long long)e->size, (size_t)MC_LIMIT_ARCHIVE_ENTRY_BYTES);
+    size = (size_t)e->size;
+    zf = zip_fopen_index(z, e->index, 0);
+    if (!zf)
+        return mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': %s", place,
+                            zip_strerror(z));
+    buf = malloc(size + 1);
+    if (!buf) {
+        zip_fclose(zf);
+        return mc_error_set(err, MC_ERR_NOMEM, place, 0, 0, "out of memory reading '%s'", place);
+    }
+    got = size ? zip_fread(zf, buf, size) : 0;
+    if (got < 0 || (size_t)got != size) {
+        mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': %s", place,
+                     got < 0 ? zip_file_strerror(zf) : "shorter than declared");
+        goto fail;
+    }
+    got = zip_fread(zf, &extra, 1);
+    if (got != 0) {
+        if (got > 0)
+            mc_error_set(err, MC_ERR_LIMIT, place, 0, 0,
+                         "'%s' holds more data than its declared %zu bytes", place, size);
+        else
+            mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': %s", place,
+                         zip_file_strerror(zf));
+        goto fail;
+    }
+    if (zip_fclose(zf) != 0) {
+        free(buf);
+        return mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': damaged entry", place);
+    }
+    buf[size] = 0;
+    *data = buf;
+    *len = size;
+    return MC_OK;
+
+fail:
+    zip_fclose(zf);
+    free(buf);
+    return err ? err->code : MC_ERR_IO;
+}
+
+mc_status mc_vfs_read(mc_vfs *vfs, const char *path, uint8_t **data, size_t *len, bool *found,
+                      char *where, size_t cap, mc_error *err)
+{
+    const vfs_entry *e = lookup(vfs, path);
+    char place[4200];
+
+    *data = NULL;
+    *len = 0;
+    *found = e != NULL;
+    if (where && cap)
+        where[0] = '\0';
+    if (!e)
+        return MC_OK;
+    describe(vfs, e, place, sizeof place);
+    describe(vfs, e, where, cap);
+    if (e->source < 0) {
+        char *buf;
+        mc_status st = mc_read_file(place, &buf, len, err);
+
+        *data = (uint8_t *)buf;
+        return st;
+    }
+    return read_entry(vfs, e, place, data, len, err);
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+mc_status mc_vfs_list(const mc_vfs *vfs, const char *dir, const char *ext, char ***names,
+                      int *count, mc_error *err)
+{
+    char d[4096];
+    size_t dl, el = strlen(ext), bytes = 0;
+    int n = 0;
+    char **out = NULL, *strs = NULL;
+
+    *names = NULL;
+    *count = 0;
+    fold(dir, d, sizeof d);
+    dl = strlen(d);
+    while (dl > 0 && d[dl - 1] == '/')
+        d[--dl] = '\0';
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < vfs->cap; i++) {
+            const char *k = vfs->slots[i].key, *rest;
+            size_t kl;
+
+            if (!k || strncmp(k, d, dl) != 0 || (dl > 0 && k[dl] != '/'))
+                continue;
+            rest = k + dl + (dl > 0);
+            kl = strlen(rest);
+            if (strchr(rest, '/') || kl < el || strcasecmp(rest + kl - el, ext) != 0)
+                continue;
+            if (pass == 0) {
+                n++;
+                bytes += strlen(k) + 1;
+            } else {
+                strcpy(strs, k);
+                out[n++] = strs;
+                strs += strlen(k) + 1;
+            }
+        }
+        if (pass == 0) {
+            if (n == 0)
+                return MC_OK;
+            out = malloc((size_t)n * sizeof *out + bytes);
+            if (!out)
+                return mc_error_set(err, MC_ERR_NOMEM, vfs->base, 0, 0, "out of memory");
+            strs = (char *)(out + n);
+            n = 0;
+        }
+    }
+    qsort(out, (size_t)n, sizeof *out, by_bytes);
+    *names = out;
+    *count = n;
+    return MC_OK;
+}
+
+int mc_vfs_archive_count(const mc_vfs *vfs)
+{
+    return vfs->num_archives;
+}
+
+int mc_vfs_file_count(const mc_vfs *vfs)
+{
+    return (int)vfs->count;
+}

@@ -1,0 +1,296 @@
+/* The .mtr parser: declarations, stages, blends, image programs, switches, skipped keywords
+ * and declarations, and a golden table of errors with their positions (counted by hand). */
+#include <stdio.h>
+
+#include <md5cine/mtr.h>
+
+#include "test.h"
+
+static mc_status parse(const char *text, mc_mtr_file *f, mc_error *err, test_warnings *log)
+{
+    mc_parse_opts opts = { .warn = test_record_warning, .warn_user = log };
+
+    return mc_mtr_parse(text, strlen(text), "t.mtr", &opts, f, err);
+}
+
+static const char *prog(const mc_mtr_prog *g, char *buf, size_t cap)
+{
+    return g ? mc_mtr_prog_text(g, buf, cap) : "(none)";
+}
+
+static void parses_the_imp_material(void)
+{
+    const char *text = "models/monsters/imp/imp\n"
+                       "{\n"
+                       "    diffusemap  models/monsters/imp/imp_d.tga\n"
+                       "    bumpmap     addnormals(models/monsters/imp/imp_local, "
+                       "heightmap(models/monsters/imp/imp_h, 4))\n"
+                       "    specularmap models/monsters/imp/imp_s\n"
+                       "}\n";
+    mc_mtr_file f;
+    mc_error err;
+    test_warnings log = { 0 };
+    char buf[256];
+
+    ASSERT_OK(parse(text, &f, &err, &log), &err);
+    ASSERT(f.num_decls == 1);
+    EXPECT_EQ_STR(f.decls[0].name, "models/monsters/imp/imp");
+    EXPECT_EQ_INT(f.decls[0].line, 1);
+    EXPECT_EQ_INT(f.decls[0].col, 1);
+    ASSERT(f.decls[0].num_stages == 3);
+    EXPECT_EQ_INT(f.decls[0].stages[0].kind, MC_STAGE_DIFFUSE);
+    EXPECT_EQ_STR(prog(f.decls[0].stages[0].map, buf, sizeof buf), "models/monsters/imp/imp_d.tga");
+    EXPECT_EQ_INT(f.decls[0].stages[1].kind, MC_STAGE_BUMP);
+    EXPECT_EQ_STR(
+            prog(f.decls[0].stages[1].map, buf, sizeof buf),
+            "addnormals(models/monsters/imp/imp_local, heightmap(models/monsters/imp/imp_h, 4))");
+    EXPECT_EQ_INT(f.decls[0].stages[1].map->kind, MC_PROG_ADDNORMALS);
+    EXPECT_EQ_INT(f.decls[0].stages[1].map->arg[1]->kind, MC_PROG_HEIGHTMAP);
+    EXPECT_NEAR(f.decls[0].stages[1].map->arg[1]->value[0], 4.0, 0);
+    EXPECT_EQ_INT(f.decls[0].stages[2].kind, MC_STAGE_SPECULAR);
+    EXPECT_EQ_INT(log.count, 0);
+    EXPECT(mc_mtr_find(&f, "Models\\Monsters\\Imp\\IMP.tga") == &f.decls[0]);
+    EXPECT(mc_mtr_find(&f, "models/monsters/imp") == NULL);
+    mc_mtr_release(&f);
+}
+
+static void reads_stages_blends_and_switches(void)
+{
+    const char *text =
+            "material Textures/Glass { twoSided\n translucent noShadows polygonOffset\n"
+            "  alphaTest 0.25\n"
+            "  { blend diffusemap\n map _white\n alphaTest 0.5 }\n"
+            "  { blend add map scale(glow, 0.5) rgb 0.75 }\n"
+            "  { blend GL_DST_COLOR, GL_ONE_MINUS_SRC_COLOR\n map invertColor(makeAlpha(x)) "
+            "color 1, 0.5, 0.25, 1 }\n"
+            "  { blend filter map smoothnormals(add(invertAlpha(a), makeIntensity(b))) }\n"
+            "  { blend blend map a } { blend none map a } { blend modulate map a } { map _flat }\n"
+            "}\n"
+            "second { polygonOffset 3 }\n";
+    mc_mtr_file f;
+    mc_error err;
+    test_warnings log = { 0 };
+    const mc_mtr_decl *d;
+    char buf[256];
+
+    ASSERT_OK(parse(text, &f, &err, &log), &err);
+    ASSERT(f.num_decls == 2);
+    d = &f.decls[0];
+    EXPECT_EQ_STR(d->name, "textures/glass");
+    EXPECT(d->two_sided && d->translucent && d->no_shadows);
+    EXPECT_NEAR(d->polygon_offset, 1.0, 0);
+    EXPECT(d->has_alpha_test);
+    EXPECT_NEAR(d->alpha_test, 0.25, 1e-7);
+    ASSERT(d->num_stages == 8);
+    EXPECT_EQ_INT(d->stages[0].kind, MC_STAGE_DIFFUSE);
+    EXPECT_NEAR(d->stages[0].alpha_test, 0.5, 0);
+    EXPECT_EQ_STR(prog(d->stages[0].map, buf, sizeof buf), "_white");
+    EXPECT_EQ_INT(d->stages[1].kind, MC_STAGE_COLOR);
+    EXPECT_EQ_INT(d->stages[1].blend.src, MC_BLEND_ONE);
+    EXPECT_EQ_INT(d->stages[1].blend.dst, MC_BLEND_ONE);
+    EXPECT_EQ_STR(prog(d->stages[1].map, buf, sizeof buf), "scale(glow, 0.5, 1, 1, 1)");
+    EXPECT_NEAR(d->stages[1].color[0], 0.75, 0);
+    EXPECT_NEAR(d->stages[1].color[3], 1.0, 0);
+    EXPECT_EQ_INT(d->stages[2].blend.src, MC_BLEND_DST_COLOR);
+    EXPECT_EQ_INT(d->stages[2].blend.dst, MC_BLEND_ONE_MINUS_SRC_COLOR);
+    EXPECT_EQ_STR(prog(d->stages[2].map, buf, sizeof buf), "invertColor(makeAlpha(x))");
+    EXPECT_NEAR(d->stages[2].color[1], 0.5, 0);
+    EXPECT_NEAR(d->stages[2].color[2], 0.25, 0);
+    EXPECT_EQ_INT(d->stages[3].blend.src, MC_BLEND_DST_COLOR);
+    EXPECT_EQ_INT(d->stages[3].blend.dst, MC_BLEND_ZERO);
+    EXPECT_EQ_STR(prog(d->stages[3].map, buf, sizeof buf),
+                  "smoothnormals(add(invertAlpha(a), makeIntensity(b)))");
+    EXPECT_EQ_INT(d->stages[4].blend.src, MC_BLEND_SRC_ALPHA);
+    EXPECT_EQ_INT(d->stages[4].blend.dst, MC_BLEND_ONE_MINUS_SRC_ALPHA);
+    EXPECT_EQ_INT(d->stages[5].blend.src, MC_BLEND_ZERO);
+    EXPECT_EQ_INT(d->stages[5].blend.dst, MC_BLEND_ONE);
+    EXPECT_EQ_INT(d->stages[6].blend.src, MC_BLEND_DST_COLOR);
+    EXPECT_EQ_INT(d->stages[7].blend.src, MC_BLEND_ONE); /* no blend: opaque */
+    EXPECT_EQ_INT(d->stages[7].blend.dst, MC_BLEND_ZERO);
+    EXPECT_NEAR(f.decls[1].polygon_offset, 3.0, 0);
+    EXPECT_EQ_INT(log.count, 0);
+    mc_mtr_release(&f);
+}
+
+static void skips_tables_guides_and_other_declarations(void)
+{
+    const char *text = "table sintable { snap { 0, 1, 0, -1 } }\n"
+                       "guide textures/a/b generic_shader(textures/a/b, 2)\n"
+                       "skin skins/x { foo bar }\n"
+                       "real { diffusemap a }\n"
+                       "skin skins/y { }\n";
+    mc_mtr_file f;
+    mc_error err;
+    test_warnings log = { 0 };
+
+    ASSERT_OK(parse(text, &f, &err, &log), &err);
+    ASSERT(f.num_decls == 1);
+    EXPECT_EQ_STR(f.decls[0].name, "real");
+    EXPECT_EQ_INT(log.count, 1); /* 'skin' once, though it appears twice */
+    EXPECT_EQ_INT(log.first[0].line, 3);
+    EXPECT_EQ_INT(log.first[0].col, 1);
+    EXPECT_CONTAINS(log.first[0].msg, "declaration type 'skin' skipped");
+    mc_mtr_release(&f);
+}
+
+static void warns_once_per_unknown_keyword(void)
+{
+    const char *text = "a {\n"
+                       "    qer_editorimage textures/a.tga\n"
+                       "    description \"one\"\n"
+                       "    { blend add map x scroll time * 0.1, 0\n"
+                       "      if ( parm7 > 0 ) }\n"
+                       "    qer_editorimage textures/b.tga\n"
+                       "    sort decal deform sprite\n"
+                       "    diffusemap d\n"
+                       "}\n"
+                       "b { QER_EDITORIMAGE c { blend add\n rgb 0.5 * parm0\n map e } }\n";
+    mc_mtr_file f;
+    mc_error err;
+    test_warnings log = { 0 };
+
+    ASSERT_OK(parse(text, &f, &err, &log), &err);
+    ASSERT(f.num_decls == 2);
+    ASSERT(f.decls[0].num_stages == 2);
+    EXPECT_EQ_INT(f.decls[0].stages[1].kind, MC_STAGE_DIFFUSE);
+    EXPECT(f.decls[0].stages[0].conditional && !f.decls[0].stages[1].conditional);
+    ASSERT(f.decls[1].num_stages == 1);
+    EXPECT_NEAR(f.decls[1].stages[0].color[0], 1.0, 0); /* an expression is not evaluated */
+    /* qer_editorimage, description, scroll, if, sort, rgb (expression): one each. */
+    EXPECT_EQ_INT(log.count, 6);
+    EXPECT_EQ_INT(log.first[0].line, 2);
+    EXPECT_EQ_INT(log.first[0].col, 5);
+    EXPECT_CONTAINS(log.first[0].msg, "unknown keyword 'qer_editorimage' skipped");
+    EXPECT_EQ_INT(log.first[2].line, 4);
+    EXPECT_EQ_INT(log.first[2].col, 23);
+    EXPECT_CONTAINS(log.first[2].msg, "'scroll'");
+    EXPECT_EQ_INT(log.first[3].line, 5);
+    EXPECT_CONTAINS(log.first[3].msg, "'if'");
+    EXPECT_EQ_INT(log.last.line, 11);
+    EXPECT_EQ_INT(log.last.col, 2);
+    EXPECT_CONTAINS(log.last.msg, "expression of 'rgb' skipped");
+    mc_mtr_release(&f);
+}
+
+static void keywords_ignore_case(void)
+{
+    mc_mtr_file f;
+    mc_error err;
+    test_warnings log = { 0 };
+
+    ASSERT_OK(parse("A { DiffuseMap HeightMap(x, 2) { BLEND GL_one, gl_ZERO MAP y } TWOSIDED }", &f,
+                    &err, &log),
+              &err);
+    ASSERT(f.num_decls == 1 && f.decls[0].num_stages == 2);
+    EXPECT_EQ_INT(f.decls[0].stages[0].map->kind, MC_PROG_HEIGHTMAP);
+    EXPECT_EQ_INT(f.decls[0].stages[1].blend.src, MC_BLEND_ONE);
+    EXPECT(f.decls[0].two_sided);
+    EXPECT_EQ_INT(log.count, 0);
+    mc_mtr_release(&f);
+}
+
+typedef struct golden {
+    const char *input;
+    mc_status code;
+    int line, col;
+    const char *msg;
+} golden;
+
+static const golden GOLDEN[] = {
+    { "a {\n diffusemap\n}", MC_ERR_SYNTAX, 3, 1, "expected an image name, found '}'" },
+    { "a {", MC_ERR_SYNTAX, 1, 4, "end of file inside material 'a' opened at line 1, column 3" },
+    { "a\nb", MC_ERR_SYNTAX, 2, 2, "expected '{', found end of file" },
+    { "a { { map x }", MC_ERR_SYNTAX, 1, 14, "end of file inside material 'a'" },
+    { "a { { map x ", MC_ERR_SYNTAX, 1, 13,
+      "end of file inside the stage opened at line 1, column 5" },
+    { "a { { blend foo } }", MC_ERR_SYNTAX, 1, 13, "unknown blend 'foo'" },
+    { "a { { blend GL_SRC_COLOR, GL_ONE } }", MC_ERR_SYNTAX, 1, 13,
+      "'GL_SRC_COLOR' is not a source blend factor" },
+    { "a { { blend GL_ONE, GL_DST_COLOR } }", MC_ERR_SYNTAX, 1, 21,
+      "'GL_DST_COLOR' is not a destination blend factor" },
+    { "a { { blend GL_ONE GL_ONE } }", MC_ERR_SYNTAX, 1, 20, "expected ',', found 'GL_ONE'" },
+    { "a {\n bumpmap heightmap(x)\n}", MC_ERR_SYNTAX, 2, 21, "expected ',', found ')'" },
+    { "a { bumpmap heightmap x, 2) }", MC_ERR_SYNTAX, 1, 23, "expected '(', found 'x'" },
+    { "a { bumpmap heightmap(x, y) }", MC_ERR_SYNTAX, 1, 26, "expected number, found 'y'" },
+    { "a { bumpmap addnormals(x) }", MC_ERR_SYNTAX, 1, 25, "expected ',', found ')'" },
+    { "a { bumpmap smoothnormals(x, 2) }", MC_ERR_SYNTAX, 1, 28, "expected ')', found ','" },
+    { "a { diffusemap scale(x, 1, 2, 3, 4, 5) }", MC_ERR_SYNTAX, 1, 35, "expected ')', found ','" },
+    { "a { diffusemap scale(x) }", MC_ERR_SYNTAX, 1, 23, "expected ',', found ')'" },
+    { "a { diffusemap add(x, (y)) }", MC_ERR_SYNTAX, 1, 23, "expected an image name, found '('" },
+    { "a { alphaTest 1.5 }", MC_ERR_RANGE, 1, 15, "invalid 'alphaTest' 1.5, expected 0 to 1" },
+    { "a { alphaTest\n}", MC_ERR_SYNTAX, 2, 1, "expected a number after 'alphaTest', found '}'" },
+    { "a { { map x map y } }", MC_ERR_SYNTAX, 1, 13, "second 'map' in one stage" },
+    { "a { { { } } }", MC_ERR_SYNTAX, 1, 7, "unexpected '{' in a stage" },
+    { "a { 12 }", MC_ERR_SYNTAX, 1, 5, "unexpected '12' in material 'a'" },
+    { "a { }\nA.tga { }", MC_ERR_SYNTAX, 2, 1,
+      "material 'a' is declared twice (first at line 1, column 1)" },
+    { "{ }", MC_ERR_SYNTAX, 1, 1, "expected a material name, found '{'" },
+    { "a { qer_editorimage ( x\n }", MC_ERR_SYNTAX, 2, 3,
+      "end of file inside '(' opened at line 1, column 21" },
+    { "a { foo ) }", MC_ERR_SYNTAX, 1, 9, "unexpected ')'" },
+    { "table t { { }", MC_ERR_SYNTAX, 1, 14, "end of file inside '{' opened at line 1, column 9" },
+    { "table { }", MC_ERR_SYNTAX, 1, 7, "expected a name after 'table', found '{'" },
+    { "a { diffusemap x ; }", MC_ERR_SYNTAX, 1, 18, "unexpected character ';'" },
+};
+
+static void reports_golden_errors_at_their_positions(void)
+{
+    for (size_t i = 0; i < TEST_COUNT(GOLDEN); i++) {
+        const golden *g = &GOLDEN[i];
+        mc_mtr_file f;
+        mc_error err;
+        test_warnings log = { 0 };
+        mc_status st = parse(g->input, &f, &err, &log);
+
+        if (!EXPECT(st == g->code)) {
+            test_fail(__FILE__, __LINE__, "row %zu (%s): got %s: %s", i, g->input,
+                      mc_status_name(st), err.msg);
+            continue;
+        }
+        if (err.line != g->line || err.col != g->col || !strstr(err.msg, g->msg))
+            test_fail(__FILE__, __LINE__, "row %zu (%s): got %d:%d '%s', expected %d:%d '%s'", i,
+                      g->input, err.line, err.col, err.msg, g->line, g->col, g->msg);
+        EXPECT_EQ_STR(err.file, "t.mtr");
+        EXPECT(f.num_decls == 0 && f.decls == NULL);
+    }
+}
+
+static void limits_nesting_and_name_length(void)
+{
+    char text[4096], name[400];
+    mc_mtr_file f;
+    mc_error err;
+    test_warnings log = { 0 };
+    size_t n = 0;
+
+    n += (size_t)snprintf(text + n, sizeof text - n, "a { diffusemap ");
+    for (int i = 0; i < MC_LIMIT_MTR_PROG_DEPTH; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "invertColor(");
+    n += (size_t)snprintf(text + n, sizeof text - n, "x");
+    for (int i = 0; i < MC_LIMIT_MTR_PROG_DEPTH; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, ")");
+    snprintf(text + n, sizeof text - n, " }");
+    /* 32 functions: the image is at depth 33. */
+    EXPECT_EQ_INT(parse(text, &f, &err, &log), MC_ERR_LIMIT);
+    EXPECT_EQ_INT(err.col, 16 + 12 * MC_LIMIT_MTR_PROG_DEPTH);
+    memset(name, 'x', 300);
+    name[300] = '\0';
+    snprintf(text, sizeof text, "%s { }", name);
+    EXPECT_EQ_INT(parse(text, &f, &err, &log), MC_ERR_LIMIT);
+    EXPECT_CONTAINS(err.msg, "material name is too long (300 bytes, at most 256)");
+}
+
+int main(int argc, char **argv)
+{
+    static const test_case cases[] = {
+        TEST_ENTRY(parses_the_imp_material),
+        TEST_ENTRY(reads_stages_blends_and_switches),
+        TEST_ENTRY(skips_tables_guides_and_other_declarations),
+        TEST_ENTRY(warns_once_per_unknown_keyword),
+        TEST_ENTRY(keywords_ignore_case),
+        TEST_ENTRY(reports_golden_errors_at_their_positions),
+        TEST_ENTRY(limits_nesting_and_name_length),
+    };
+
+    return test_run(argc, argv, cases, TEST_COUNT(cases));
+}

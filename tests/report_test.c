@@ -1,0 +1,414 @@
+/* The reports (report.h): XML escaping byte by byte, the changed region and the heat map on
+ * hand-made pixel pairs, the shot groups, and a whole report made through the reference
+ * checker -- its pictures, its page's rows and boxes, and the folder that is whole or absent.
+ * Expected values are worked out by hand from the rules at the top of report.h. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <md5cine/fileio.h>
+#include <md5cine/image.h>
+#include <md5cine/refcheck.h>
+#include <md5cine/report.h>
+
+#include "test.h"
+
+#define W 16
+#define H 8
+
+static char *escaped(const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+
+    mc_xml_write_escaped(f, s);
+    fclose(f);
+    return buf;
+}
+
+static void escaping_turns_markup_into_entities(void)
+{
+    char *s = escaped("a<b & \"c\" 'd'>");
+
+    EXPECT_EQ_STR(s, "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
+    free(s);
+    s = escaped("tab\there\nnew\rret");
+    EXPECT_EQ_STR(s, "tab\there\nnew\rret");
+    free(s);
+}
+
+static void escaping_keeps_utf8_and_numbers_other_bytes(void)
+{
+    /* U+00E9 and U+20AC (valid), 0xFF and an overlong '/' (C0 AF) as their byte values,
+     * a lone continuation byte, 0x01 (not an XML character) as U+FFFD, a CESU surrogate. */
+    char *s = escaped("\xc3\xa9\xe2\x82\xac|\xff|\xc0\xaf|\x80|\x01|\xed\xa0\x80");
+
+    EXPECT_EQ_STR(s, "\xc3\xa9\xe2\x82\xac|&#xFF;|&#xC0;&#xAF;|&#x80;|&#xFFFD;|"
+                     "&#xED;&#xA0;&#x80;");
+    free(s);
+    s = escaped("");
+    EXPECT_EQ_STR(s, "");
+    free(s);
+}
+
+/* w x h opaque grey v. */
+static void flat(uint8_t *px, int w, int h, uint8_t v)
+{
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+        px[4 * i] = px[4 * i + 1] = px[4 * i + 2] = v;
+        px[4 * i + 3] = 255;
+    }
+}
+
+static void set_px(uint8_t *px, int w, int x, int y, int r, int g, int b)
+{
+    uint8_t *p = px + ((size_t)y * (size_t)w + (size_t)x) * 4;
+
+    p[0] = (uint8_t)r;
+    p[1] = (uint8_t)g;
+    p[2] = (uint8_t)b;
+}
+
+static void change_box_covers_the_pixels_over_the_threshold(void)
+{
+    uint8_t a[W * H * 4], b[W * H * 4];
+    mc_report_box box;
+
+    flat(a, W, H, 100);
+    flat(b, W, H, 100);
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, &box);
+    EXPECT(box.x1 < box.x0); /* identical: empty */
+    set_px(b, W, 11, 6, 103, 100, 100); /* 3 levels: under the threshold */
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, &box);
+    EXPECT_EQ_INT(box.x0, 11); /* nothing over: every differing pixel */
+    EXPECT_EQ_INT(box.y0, 6);
+    EXPECT_EQ_INT(box.x1, 11);
+    EXPECT_EQ_INT(box.y1, 6);
+    set_px(b, W, 2, 1, 100, 110, 100); /* over: 10 levels in green */
+    set_px(b, W, 5, 3, 50, 100, 100);  /* over: 50 levels darker in red */
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, &box);
+    EXPECT_EQ_INT(box.x0, 2);
+    EXPECT_EQ_INT(box.y0, 1);
+    EXPECT_EQ_INT(box.x1, 5);
+    EXPECT_EQ_INT(box.y1, 3);
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 60, &box); /* all under 60: all that differ */
+    EXPECT_EQ_INT(box.x0, 2);
+    EXPECT_EQ_INT(box.y1, 6);
+    EXPECT_EQ_INT(box.x1, 11);
+}
+
+static void heat_map_is_red_brighter_blue_darker_magenta_hue(void)
+{
+    /* 6 x 2 frames into a 3 x 1 map: each map pixel covers a 2 x 2 block. Reference grey 100:
+     * Y = 100, grey = 96 + 50 = 146. Block 0: one pixel 64 brighter -> red at weight 1.
+     * Block 1: one pixel 32 darker -> weight 0.5: 146 / 2 = 73, 73 + 255 / 2 = 200.5 -> 201.
+     * Block 2: one pixel (110, 90, 100), sum unchanged, m = 10 > 4 -> magenta at 0.5. */
+    uint8_t a[6 * 2 * 4], b[6 * 2 * 4], out[3 * 4];
+
+    flat(a, 6, 2, 100);
+    flat(b, 6, 2, 100);
+    set_px(b, 6, 1, 1, 164, 164, 164);
+    set_px(b, 6, 2, 0, 68, 68, 68);
+    set_px(b, 6, 5, 1, 110, 90, 100);
+    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, out, 3, 1);
+    EXPECT_EQ_INT(out[0], 255);
+    EXPECT_EQ_INT(out[1], 0);
+    EXPECT_EQ_INT(out[2], 0);
+    EXPECT_EQ_INT(out[4], 73);
+    EXPECT_EQ_INT(out[5], 73);
+    EXPECT_EQ_INT(out[6], 201);
+    EXPECT_EQ_INT(out[8], 201);
+    EXPECT_EQ_INT(out[9], 73);
+    EXPECT_EQ_INT(out[10], 201);
+    EXPECT_EQ_INT(out[11], 255);
+    /* A 2-level change (under the threshold, under 0.5 weight): 2 / 64 of blue over 146. */
+    flat(b, 6, 2, 100);
+    set_px(b, 6, 0, 0, 98, 98, 98);
+    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, out, 3, 1);
+    EXPECT_EQ_INT(out[0], 141);  /* 146 * 62 / 64 = 141.44 */
+    EXPECT_EQ_INT(out[2], 149);  /* 141.44 + 255 * 2 / 64 = 149.4 */
+    EXPECT_EQ_INT(out[4], 146);  /* unchanged block: the grey */
+}
+
+static bool exists(const char *dir, const char *name)
+{
+    char p[4400];
+    struct stat sb;
+
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return stat(p, &sb) == 0;
+}
+
+/* Entries in dir's parent whose name starts with ".<base>." (temporary folders). */
+static int leftovers(const char *dir)
+{
+    char parent[4096], prefix[300];
+    const char *slash = strrchr(dir, '/');
+    DIR *d;
+    struct dirent *e;
+    int n = 0;
+
+    snprintf(parent, sizeof parent, "%.*s", (int)(slash - dir), dir);
+    snprintf(prefix, sizeof prefix, ".%s.", slash + 1);
+    d = opendir(parent);
+    while (d && (e = readdir(d)) != NULL)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static char *read_text(const char *dir, const char *name)
+{
+    char p[4300], *buf = NULL;
+    size_t len;
+    mc_error err;
+
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    if (mc_read_file(p, &buf, &len, &err) != MC_OK)
+        return NULL;
+    return buf;
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+
+    for (const char *p = hay; p && (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Reference frames 0..3 grey 40; the candidate's frame 1 has a 3 x 2 block of 200 at (4, 2)
+ * (box 4,2-6,3), frame 3 one pixel 5 levels up at (15, 7), frame 4 has no reference. */
+static void a_report_through_the_checker_has_one_row_per_failing_frame(void)
+{
+    char ref[4096], rep[4096], p[4300];
+    uint8_t px[W * H * 4];
+    mc_refcheck_desc d = { 0 };
+    mc_report_desc rd = { 0 };
+    mc_refcheck *c = NULL;
+    mc_report *r = NULL;
+    mc_shot_range shots[1] = { { 1, 0, 1 } };
+    mc_report_info info = { 0 };
+    mc_error err;
+    char *html;
+
+    test_tmp_path(ref, sizeof ref, "report_ref");
+    test_tmp_path(rep, sizeof rep, "report_out");
+    mc_mkdirs(ref);
+    flat(px, W, H, 40);
+    for (int k = 0; k < 4; k++) {
+        snprintf(p, sizeof p, "%s/%05d.png", ref, k);
+        ASSERT_OK(mc_png_write(p, px, W, H, W * 4, 0, &err), &err);
+    }
+    rd.dir = rep;
+    rd.width = W;
+    rd.height = H;
+    rd.thumb_width = 8;
+    ASSERT_OK(mc_report_open(&rd, &r, &err), &err);
+    EXPECT(!exists(rep, "."));
+    EXPECT_EQ_INT(leftovers(rep), 1);
+    d.reference = ref;
+    d.width = W;
+    d.height = H;
+    d.report = r;
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    for (int k = 0; k < 5; k++) {
+        mc_image_view v = { W, H, W * 4, px };
+
+        flat(px, W, H, 40);
+        if (k == 1)
+            for (int y = 2; y <= 3; y++)
+                for (int x = 4; x <= 6; x++)
+                    set_px(px, W, x, y, 200, 200, 200);
+        if (k == 3)
+            set_px(px, W, 15, 7, 45, 45, 45);
+        EXPECT_OK(mc_refcheck_frame(c, 0, &v, k, &err), &err);
+    }
+    info.title = "t<1>.md5scene";
+    info.check = c;
+    info.shots = shots;
+    info.shot_count = 1;
+    ASSERT_OK(mc_report_finish(r, &info, &err), &err);
+    EXPECT_EQ_INT(leftovers(rep), 0);
+    /* frames 1 and 3 fail (1: 6 pixels over 0.01 %; 3: one pixel of 128 is 0.78 % but is
+     * 5 > 4 levels), 4 is missing; 0 and 2 pass. */
+    EXPECT(exists(rep, "ref_00001.png") && exists(rep, "new_00001.png"));
+    EXPECT(exists(rep, "tref_00001.png") && exists(rep, "heat_00001.png"));
+    EXPECT(exists(rep, "tnew_00004.png") && !exists(rep, "ref_00004.png"));
+    EXPECT(!exists(rep, "new_00000.png") && !exists(rep, "new_00002.png"));
+    html = read_text(rep, "index.html");
+    ASSERT(html);
+    EXPECT_EQ_INT(count_of(html, "<tr class=\"fail\""), 3);
+    EXPECT_CONTAINS(html, "data-box=\"4 2 6 3\"");
+    EXPECT_CONTAINS(html, "data-box=\"15 7 15 7\"");
+    EXPECT_CONTAINS(html, "<title>md5cine: t&lt;1&gt;.md5scene</title>");
+    /* shot 1 is frames 0-1 (one failed), the rest fall outside: 2 (passed), 3, 4 failed. */
+    EXPECT_CONTAINS(html, "<tr data-shot=\"1\" data-failed=\"1\">");
+    EXPECT_CONTAINS(html, "<tr data-shot=\"0\" data-failed=\"2\">");
+    EXPECT(strstr(html, "data-frame=\"4\"") < strstr(html, "id=\"passing-frames\""));
+    free(html);
+    mc_refcheck_release(c);
+    mc_report_release(r);
+    EXPECT(exists(rep, "index.html")); /* release after finish keeps it */
+}
+
+static void a_report_released_unfinished_leaves_nothing(void)
+{
+    char rep[4096];
+    uint8_t px[W * H * 4];
+    mc_report_desc rd = { 0 };
+    mc_report *r = NULL;
+    mc_error err;
+
+    test_tmp_path(rep, sizeof rep, "report_unfinished");
+    flat(px, W, H, 9);
+    rd.dir = rep;
+    rd.width = W;
+    rd.height = H;
+    ASSERT_OK(mc_report_open(&rd, &r, &err), &err);
+    EXPECT_OK(mc_report_frame(r, 0, 7, px, W * 4, px, W * 4, 4, &err), &err);
+    EXPECT_EQ_INT(leftovers(rep), 1);
+    mc_report_release(r);
+    EXPECT_EQ_INT(leftovers(rep), 0);
+    EXPECT(!exists(rep, "."));
+}
+
+static void a_folder_that_is_not_a_report_is_refused(void)
+{
+    char rep[4096], p[4300];
+    mc_report_desc rd = { 0 };
+    mc_report *r = NULL;
+    mc_error err;
+    FILE *f;
+
+    test_tmp_path(rep, sizeof rep, "report_user_folder");
+    mc_mkdirs(rep);
+    snprintf(p, sizeof p, "%s/notes.txt", rep);
+    f = fopen(p, "w");
+    ASSERT(f);
+    fputs("mine\n", f);
+    fclose(f);
+    rd.dir = rep;
+    rd.width = W;
+    rd.height = H;
+    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_IO);
+    EXPECT(r == NULL);
+    EXPECT_CONTAINS(err.msg, "not an md5cine report");
+    EXPECT(exists(rep, "notes.txt"));
+    EXPECT_EQ_INT(leftovers(rep), 0);
+}
+
+/* Reference frames 0..3 grey 40, 00002.png replaced by bytes that are no PNG; the candidate's
+ * frame 0 is grey 90. Shot 1 is frames 0-1 (frame 0 fails), shot 2 frames 2-3 (frame 2 is
+ * unreadable): one failure, one error. */
+static void junit_counts_failures_and_errors_per_shot(void)
+{
+    char ref[4096], out[4096], p[4300];
+    uint8_t px[W * H * 4];
+    mc_refcheck_desc d = { 0 };
+    mc_refcheck *c = NULL;
+    mc_shot_range shots[2] = { { 1, 0, 1 }, { 2, 2, 3 } };
+    mc_report_info info = { 0 };
+    mc_error err;
+    char *xml;
+    FILE *f;
+
+    test_tmp_path(ref, sizeof ref, "junit_ref.v1");
+    test_tmp_path(out, sizeof out, "junit_out");
+    mc_mkdirs(ref);
+    flat(px, W, H, 40);
+    for (int k = 0; k < 4; k++) {
+        snprintf(p, sizeof p, "%s/%05d.png", ref, k);
+        ASSERT_OK(mc_png_write(p, px, W, H, W * 4, 0, &err), &err);
+    }
+    snprintf(p, sizeof p, "%s/00002.png", ref);
+    f = fopen(p, "wb");
+    ASSERT(f);
+    fputs("not a png", f);
+    fclose(f);
+    d.reference = ref;
+    d.width = W;
+    d.height = H;
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    for (int k = 0; k < 4; k++) {
+        mc_image_view v = { W, H, W * 4, px };
+
+        flat(px, W, H, k == 0 ? 90 : 40);
+        EXPECT_OK(mc_refcheck_frame(c, 0, &v, k, &err), &err);
+    }
+    snprintf(p, sizeof p, "%s/", ref); /* a trailing slash: the folder's own name */
+    info.title = p;
+    info.check = c;
+    info.shots = shots;
+    info.shot_count = 2;
+    snprintf(out + strlen(out), sizeof out - strlen(out), "/sub/j.xml");
+    ASSERT_OK(mc_junit_write(out, &info, 1.5, &err), &err);
+    {
+        size_t len;
+
+        ASSERT_OK(mc_read_file(out, &xml, &len, &err), &err);
+    }
+    snprintf(p, sizeof p,
+             "<testcase name=\"shot 1 (frames 0-1)\" classname=\"md5cine.%ld-junit_ref\"",
+             (long)getpid());
+    EXPECT_CONTAINS(xml, p);
+    EXPECT_CONTAINS(xml, "<testsuites name=\"md5cine\" tests=\"2\" failures=\"1\" "
+                         "errors=\"1\" time=\"1.500\">");
+    EXPECT_CONTAINS(xml, "<failure message=\"1 of 2 frames differ\" type=\"failed\">frame 0: "
+                         "failed, max diff 50 at (0, 0), mean 50.000");
+    EXPECT_CONTAINS(xml, "<error message=\"1 of 2 frames differ\" type=\"unreadable\">frame 2:");
+    EXPECT_EQ_INT(count_of(xml, "<testcase "), 2);
+    free(xml);
+    mc_refcheck_release(c);
+}
+
+/* 1001 failing frames given: the first 1000 get pictures, the last none. The temporary
+ * folder is "<parent>/.<name>.<pid>.tmp" (report.h). */
+static void pictures_stop_at_the_listed_limit(void)
+{
+    char rep[4096], tmp[4300];
+    uint8_t px[4 * 2 * 4];
+    mc_report_desc rd = { 0 };
+    mc_report *r = NULL;
+    mc_error err;
+    const char *slash;
+
+    test_tmp_path(rep, sizeof rep, "report_limit");
+    slash = strrchr(rep, '/');
+    snprintf(tmp, sizeof tmp, "%.*s/.%s.%ld.tmp", (int)(slash - rep), rep, slash + 1,
+             (long)getpid());
+    flat(px, 4, 2, 9);
+    rd.dir = rep;
+    rd.width = 4;
+    rd.height = 2;
+    ASSERT_OK(mc_report_open(&rd, &r, &err), &err);
+    for (int k = 0; k <= MC_REFCHECK_MAX_LISTED; k++)
+        EXPECT_OK(mc_report_frame(r, 0, k, NULL, 0, px, 16, 4, &err), &err);
+    EXPECT(exists(tmp, "new_00999.png") && exists(tmp, "tnew_00999.png"));
+    EXPECT(!exists(tmp, "new_01000.png") && !exists(tmp, "tnew_01000.png"));
+    mc_report_release(r);
+    EXPECT(!exists(tmp, "."));
+}
+
+int main(int argc, char **argv)
+{
+    static const test_case cases[] = {
+        TEST_ENTRY(escaping_turns_markup_into_entities),
+        TEST_ENTRY(escaping_keeps_utf8_and_numbers_other_bytes),
+        TEST_ENTRY(change_box_covers_the_pixels_over_the_threshold),
+        TEST_ENTRY(heat_map_is_red_brighter_blue_darker_magenta_hue),
+        TEST_ENTRY(a_report_through_the_checker_has_one_row_per_failing_frame),
+        TEST_ENTRY(a_report_released_unfinished_leaves_nothing),
+        TEST_ENTRY(a_folder_that_is_not_a_report_is_refused),
+        TEST_ENTRY(junit_counts_failures_and_errors_per_shot),
+        TEST_ENTRY(pictures_stop_at_the_listed_limit),
+    };
+
+    return test_run(argc, argv, cases, TEST_COUNT(cases));
+}
