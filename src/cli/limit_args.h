@@ -68,7 +68,7 @@ bool mc_parse_rect(const char *s, mc_compare_rect *out);
       .offset = MC_LIMIT_OFF(base, opts.max_block_bias), .expect = "0..255 (levels) or off",   \
       .seen_bit = MC_COMPARE_SET_MAX_BLOCK_BIAS, .metavar = "L",                                \
       .help = "fail when one channel's mean over a 16x16 block moved by more\n"                 \
-              "than L levels (default off; 8 for video)" },                               \
+              "than L levels (default off; 9 for video)" },                               \
     { .name = "--mask", .kind = MC_ARG_STRING, .offset = MC_LIMIT_OFF(base, mask),              \
       .metavar = "PNG",                                                                         \
       .help = "ignore the pixels that are black or transparent in PNG (the\n"                   \

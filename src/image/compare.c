@@ -33,7 +33,7 @@ static const mc_compare_opts lossy_defaults = {
     .min_ssim = 0.95,
     .min_psnr = 35.0,
     .min_block_psnr = 22.0,
-    .max_block_bias = 8.0,
+    .max_block_bias = 9.0,
 };
 
 void mc_compare_work_release(mc_compare_work *work)
