@@ -1,6 +1,8 @@
 /* Renderer and PNG writer figures: ms per frame to draw a textured, lit mesh the size of a
  * skinned character (re-uploaded every frame, as skinning does) plus readback, at 720p and
  * 1080p with and without 4x MSAA, through EGL and through OSMesa in one run (with their ratio);
+ * the same mesh at 720p lit by the camera rig, by two point lights (Doom's interaction), and by
+ * two lights with normal and specular maps and alpha test, for what each costs;
  * then PNG encoding of those frames by mc_png_encode
  * (stb_image_write with zlib level 1, Z_RLE, as its deflate) against stb_image_write's own
  * deflate, in CPU ms per frame.
@@ -45,6 +47,7 @@
 typedef struct mesh {
     mc_vec3 pos[NV], nrm[NV];
     float st[NV * 2];
+    float tan[NV * 4]; /* along s (d/dphi), w = +1 */
     int idx[NT * 3];
 } mesh;
 
@@ -86,6 +89,10 @@ static void make_mesh(mesh *m)
             m->pos[k] = (mc_vec3){ 120.0f + rad * n.x, rad * n.y, 40.0f + rad * n.z };
             m->st[k * 2] = 4.0f * (float)i / GRID_U;
             m->st[k * 2 + 1] = 2.0f * (float)j / GRID_V;
+            m->tan[k * 4] = -sinf(ph);
+            m->tan[k * 4 + 1] = cosf(ph);
+            m->tan[k * 4 + 2] = 0.0f;
+            m->tan[k * 4 + 3] = 1.0f;
         }
     for (int j = 0; j < GRID_V; j++)
         for (int i = 0; i < GRID_U; i++) {
@@ -228,6 +235,78 @@ static void bench_backends(const mesh *m, int w, int h, int msaa, int frames, ui
         printf("render %4dx%-4d msaa %d: egl / osmesa = %.3f\n", w, h, msaa, egl / osmesa);
 }
 
+/* A 64x64 texture of one colour whose RGB varies with a bump pattern (a normal map tilted
+ * +-0.3 in x and y) or is a grey (specular). */
+static int add_map(mc_renderer *r, int normal, int *id)
+{
+    static uint8_t tex[64 * 64 * 4];
+    mc_error err;
+
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint8_t *p = tex + ((size_t)y * 64 + (size_t)x) * 4;
+            float tx = 0.3f * sinf((float)x * 0.4f), ty = 0.3f * cosf((float)y * 0.4f);
+            float tz = sqrtf(1.0f - tx * tx - ty * ty);
+
+            p[0] = (uint8_t)(normal ? 127.5f + 127.0f * tx : 90);
+            p[1] = (uint8_t)(normal ? 127.5f + 127.0f * ty : 90);
+            p[2] = (uint8_t)(normal ? 127.5f + 127.0f * tz : 90);
+            p[3] = 255;
+        }
+    if (mc_renderer_add_texture(r, tex, 64, 64, 256, id, &err) != MC_OK) {
+        fprintf(stderr, "texture: %s\n", err.msg);
+        return 0;
+    }
+    return 1;
+}
+
+/* The camera rig, two point lights, and two lights with normal, specular maps and alpha test
+ * (nothing discarded: the texture is opaque) on the default backend. */
+static void bench_interaction(const mesh *m, int w, int h, int msaa, int frames, uint8_t *out)
+{
+    static const mc_light lights[2] = { { { 40, 80, 120 }, { 1.6f, 1.6f, 1.6f }, 600 },
+                                        { { 40, -90, 50 }, { 0.5f, 0.5f, 0.5f }, 600 } };
+    static const char *const what[3] = { "camera rig", "2 lights", "2 lights + maps" };
+    mc_renderer_desc d = { .width = w, .height = h, .msaa = msaa };
+    mc_frame_params p;
+    mc_renderer *r;
+    mc_draw_item it;
+    mc_error err;
+    double first = 0.0, ms[3];
+    int tex = 0, nmap = 0, smap = 0;
+
+    if (mc_renderer_create(&d, &r, &err) != MC_OK) {
+        printf("interaction: no renderer (%s)\n", err.msg);
+        return;
+    }
+    if (!add_checker(r, &tex) || !add_map(r, 1, &nmap) || !add_map(r, 0, &smap))
+        exit(1);
+    camera(w, h, &p);
+    memset(&it, 0, sizeof it);
+    it.model.m[0] = it.model.m[5] = it.model.m[10] = it.model.m[15] = 1.0f;
+    it.positions = m->pos;
+    it.normals = m->nrm;
+    it.texcoords = m->st;
+    it.vertex_count = NV;
+    it.indices = m->idx;
+    it.triangle_count = NT;
+    it.texture = tex;
+    ms[0] = time_frames(r, &p, &it, frames, out, (size_t)w * 4, &first);
+    p.lights = lights;
+    p.num_lights = 2;
+    p.ambient[0] = p.ambient[1] = p.ambient[2] = 0.2f;
+    ms[1] = time_frames(r, &p, &it, frames, out, (size_t)w * 4, &first);
+    it.normal_map = nmap;
+    it.specular_map = smap;
+    it.tangents = m->tan;
+    it.alpha_test = 0.5f;
+    ms[2] = time_frames(r, &p, &it, frames, out, (size_t)w * 4, &first);
+    for (int k = 0; k < 3; k++)
+        printf("interaction %4dx%-4d msaa %d %-16s: %6.2f ms/frame (%.2fx the rig)\n", w, h, msaa,
+               what[k], ms[k], ms[k] / ms[0]);
+    mc_renderer_release(r);
+}
+
 typedef struct stb_sink {
     size_t bytes;
 } stb_sink;
@@ -351,6 +430,7 @@ int main(int argc, char **argv)
         return 1;
     make_mesh(m);
     printf("mesh: %d vertices, %d triangles, 256x256 texture, lit, overlay text\n", NV, NT);
+    bench_interaction(m, 1280, 720, 4, frames, img);
     for (int s = 0; s < 2; s++) {
         bench_backends(m, sizes[s][0], sizes[s][1], 1, frames, img);
         bench_backends(m, sizes[s][0], sizes[s][1], 4, frames, img);

@@ -36,7 +36,7 @@ static void bench_skin(const char *label, const mc_mesh *mesh, const mc_joint_xf
     size_t num_meshes = mesh->num_meshes > 0 ? (size_t)mesh->num_meshes : 1;
     mc_skin_topology *topo = calloc(num_meshes, sizeof *topo);
     for (int s = 0; s < mesh->num_meshes; s++)
-        mc_skin_topology_build(mesh, s, &topo[s], NULL);
+        mc_skin_topology_build(mesh, s, MC_SKIN_CREASE_DEGREES, &topo[s], NULL);
     for (int normals = 0; normals < 2; normals++) {
         double t0 = now_s();
         for (int i = 0; i < iters; i++)

@@ -60,9 +60,11 @@ static void check_pose_finite(const mc_joint_xform *x, int n)
 }
 
 /* Skins every submesh with joints; when the pose and weights are small, positions must be
- * finite and then normals finite, unit or zero, and equal across each seam group. */
+ * finite and then normals finite, unit or zero, and equal across each seam group, and tangents
+ * unit and perpendicular to a unit normal (zero with a zero one); w is always +1 or -1. */
 static void check_skin(const mc_mesh *mesh, const mc_skin_topology *topo,
-                       const mc_joint_xform *joints, int pose_small, mc_vec3 *pos, mc_vec3 *nrm)
+                       const mc_joint_xform *joints, int pose_small, mc_vec3 *pos, mc_vec3 *nrm,
+                       mc_tangent *tan)
 {
     for (int s = 0; s < mesh->num_meshes; s++) {
         const mc_submesh *sm = &mesh->meshes[s];
@@ -79,6 +81,9 @@ static void check_skin(const mc_mesh *mesh, const mc_skin_topology *topo,
             skin_small &= finite3(pos[v]) && max_abs3(pos[v]) <= SMALL_SKIN;
         }
         mc_skin_normals(sm, &topo[s], pos, nrm);
+        mc_skin_tangents(sm, pos, nrm, tan);
+        for (int v = 0; v < sm->num_verts; v++)
+            FUZZ_REQUIRE(tan[v].w == 1.0f || tan[v].w == -1.0f);
         if (!skin_small)
             continue;
         for (int v = 0; v < sm->num_verts; v++) {
@@ -88,6 +93,13 @@ static void check_skin(const mc_mesh *mesh, const mc_skin_topology *topo,
             FUZZ_REQUIRE(len == 0.0f || fabsf(len - 1.0f) <= 1e-3f);
             if (topo[s].rep)
                 FUZZ_REQUIRE(memcmp(&nrm[v], &nrm[topo[s].rep[v]], sizeof nrm[v]) == 0);
+            if (len > 0.0f && finite3(tan[v].t)) {
+                mc_vec3 t = tan[v].t;
+                float tl = sqrtf(t.x * t.x + t.y * t.y + t.z * t.z);
+
+                FUZZ_REQUIRE(fabsf(tl - 1.0f) <= 1e-3f);
+                FUZZ_REQUIRE(fabsf(t.x * nrm[v].x + t.y * nrm[v].y + t.z * nrm[v].z) <= 1e-3f);
+            }
         }
     }
 }
@@ -215,6 +227,7 @@ typedef struct buffers {
     mc_skin_topology *topo;
     mc_joint_xform *joints, *again;
     mc_vec3 *pos, *nrm;
+    mc_tangent *tan;
     int *map;
 } buffers;
 
@@ -230,8 +243,9 @@ static void alloc_buffers(const mc_mesh *mesh, buffers *b)
     b->again = malloc(nj * sizeof *b->again);
     b->pos = malloc(nv * sizeof *b->pos);
     b->nrm = malloc(nv * sizeof *b->nrm);
+    b->tan = malloc(nv * sizeof *b->tan);
     b->map = malloc(nj * sizeof *b->map);
-    FUZZ_REQUIRE(b->topo && b->joints && b->again && b->pos && b->nrm && b->map);
+    FUZZ_REQUIRE(b->topo && b->joints && b->again && b->pos && b->nrm && b->tan && b->map);
 }
 
 static void free_buffers(const mc_mesh *mesh, buffers *b)
@@ -243,6 +257,7 @@ static void free_buffers(const mc_mesh *mesh, buffers *b)
     free(b->again);
     free(b->pos);
     free(b->nrm);
+    free(b->tan);
     free(b->map);
 }
 
@@ -266,7 +281,7 @@ static void check_sampling(const mc_mesh *mesh, const mc_anim *anim, buffers *b,
         if (small)
             check_pose_finite(b->joints, mesh->num_joints);
         if (i < 3)
-            check_skin(mesh, b->topo, b->joints, small, b->pos, b->nrm);
+            check_skin(mesh, b->topo, b->joints, small, b->pos, b->nrm, b->tan);
         /* The engine clock's integer rule at the same moment in whole ms: frames in range,
          * frame1 the next one or a held last frame, lerp in [0, 1). */
         mc_anim_frame_at_ms(anim, (int64_t)floor(t * 1000.0), opts.loop, &fp);
@@ -303,7 +318,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     alloc_buffers(&mesh, &b);
     for (int s = 0; s < mesh.num_meshes; s++) {
-        st = mc_skin_topology_build(&mesh, s, &b.topo[s], &err);
+        st = mc_skin_topology_build(&mesh, s, MC_SKIN_CREASE_DEGREES, &b.topo[s], &err);
         FUZZ_REQUIRE(st == MC_OK);
         check_topology(&mesh, s, &b.topo[s], b.pos);
     }
@@ -311,7 +326,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int bind_small = mesh_small(&mesh);
     if (bind_small)
         check_pose_finite(b.joints, mesh.num_joints);
-    check_skin(&mesh, b.topo, b.joints, bind_small, b.pos, b.nrm);
+    check_skin(&mesh, b.topo, b.joints, bind_small, b.pos, b.nrm, b.tan);
 
     st = mc_anim_parse(text + anim_at, size - anim_at, ANIM_NAME, &opts, &anim, &err);
     if (st != MC_OK) {

@@ -32,6 +32,18 @@ static void check_scene(const mc_scene *s)
     FUZZ_REQUIRE(s->fps >= 0 && s->fps <= 1000);
     FUZZ_REQUIRE(s->num_actors >= 0 && s->num_actors <= MC_SCENE_MAX_ACTORS);
     FUZZ_REQUIRE(!s->resolved);
+    FUZZ_REQUIRE(s->num_lights >= 0 && s->num_lights <= MC_SCENE_MAX_LIGHTS);
+    for (int i = 0; i < s->num_lights; i++) {
+        const mc_scene_light *l = &s->lights[i];
+
+        FUZZ_REQUIRE(l->name && l->line >= 1 && l->radius > 0.0f && l->radius <= 1e6f);
+        for (int c = 0; c < 3; c++)
+            FUZZ_REQUIRE(l->color[c] >= 0.0f && l->color[c] <= 100.0f);
+        for (int k = 0; k < i; k++)
+            FUZZ_REQUIRE(strcmp(s->lights[k].name, l->name) != 0);
+    }
+    for (int i = 0; i < 3; i++)
+        FUZZ_REQUIRE(!s->has_ambient || (s->ambient[i] >= 0.0f && s->ambient[i] <= 1.0f));
     for (int i = 0; i < 3; i++)
         FUZZ_REQUIRE(!s->has_background || (s->background[i] >= 0.0f && s->background[i] <= 1.0f));
     for (int i = 0; i < s->num_actors; i++) {

@@ -19,9 +19,12 @@ if [ "${1:-}" = "--test" ]; then
     # reads a crafted PNG's header independently; chromium: opens the --report HTML page
     # headless (DOM dump, screenshot); libxml2-utils (xmllint): validates --junit against the
     # schema in tests/data/junit/;
-    # clang + its runtime: the libFuzzer targets (-DMC_FUZZ=ON).
+    # clang + its runtime: the libFuzzer targets (-DMC_FUZZ=ON);
+    # slurmctld, slurmd, slurm-client, munge: tests/farm_slurm_test.sh starts a private one-node
+    # Slurm to run scripts/farm/slurm-submit.sh; parallel: GNU parallel for
+    # scripts/farm/parallel-render.sh; python3-yaml: reads the Kubernetes manifests in a test.
     packages+=(libassimp-dev ffmpeg imagemagick python3 file chromium libxml2-utils clang
-               libclang-rt-14-dev)
+               libclang-rt-14-dev slurmctld slurmd slurm-client munge parallel python3-yaml)
 fi
 
 missing=()

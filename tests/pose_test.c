@@ -560,6 +560,7 @@ static void seam_fixture(mc_mesh *mesh, mc_submesh *sm, mc_mesh_joint *mj, mc_ve
     mesh->meshes = sm;
 }
 
+/* With a crease of 180 degrees every copy of a position is smoothed (Doom's rule). */
 static void normals_are_unweighted_and_smoothed_across_seams(void)
 {
     /* A: (c - a) x (b - a) = (1,0,0) x (0,1,0) = (0,0,1). B (10 times larger):
@@ -574,7 +575,7 @@ static void normals_are_unweighted_and_smoothed_across_seams(void)
     seam_fixture(&mesh, &sm, &mj, v, w, t);
     mc_skin_topology topo;
     mc_error err;
-    ASSERT_OK(mc_skin_topology_build(&mesh, 0, &topo, &err), &err);
+    ASSERT_OK(mc_skin_topology_build(&mesh, 0, 180.0f, &topo, &err), &err);
     EXPECT(topo.rep[0] == 0 && topo.rep[3] == 0 && topo.rep[1] == 1 && topo.rep[5] == 5);
     mc_vec3 pos[6], n[6];
     mc_skin_bind_positions(&mesh, 0, pos);
@@ -604,7 +605,7 @@ static void seam_groups_come_from_the_bind_pose(void)
     seam_fixture(&mesh, &sm, &mj, v, w, t);
     mc_skin_topology topo;
     mc_error err;
-    ASSERT_OK(mc_skin_topology_build(&mesh, 0, &topo, &err), &err);
+    ASSERT_OK(mc_skin_topology_build(&mesh, 0, 180.0f, &topo, &err), &err);
     mc_vec3 pos[6], n[6];
     mc_skin_bind_positions(&mesh, 0, pos);
     pos[3] = mc_v3(5, 0, 0);
@@ -828,7 +829,8 @@ static void rejects_an_anim_of_another_model(void)
 static void cube_normals_point_outwards(void)
 {
     /* SimpleCube is a closed box: with Doom's clockwise front faces and (c - a) x (b - a), every
-     * smoothed corner normal points away from the centre, and is of unit length. */
+     * smoothed corner normal points away from the centre, and is of unit length (crease 180:
+     * the corners are rounded). */
     mc_mesh mesh;
     if (!load_pair(A "assimp-simplecube/SimpleCube.md5mesh", NULL, &mesh, NULL))
         return;
@@ -837,7 +839,7 @@ static void cube_normals_point_outwards(void)
     ASSERT(sm->num_verts <= 64);
     mc_skin_topology topo;
     mc_error err;
-    ASSERT_OK(mc_skin_topology_build(&mesh, 0, &topo, &err), &err);
+    ASSERT_OK(mc_skin_topology_build(&mesh, 0, 180.0f, &topo, &err), &err);
     mc_skin_bind_positions(&mesh, 0, p);
     mc_skin_normals(sm, &topo, p, n);
     mc_vec3 c = { 0, 0, 0 };
@@ -855,6 +857,133 @@ static void cube_normals_point_outwards(void)
     EXPECT_EQ_INT(groups, 8);
     mc_skin_topology_release(&topo);
     mc_mesh_release(&mesh);
+}
+
+/* With the crease angle (60 degrees) the same box keeps flat faces: each of the 24 vertices is
+ * its own group and its normal is exactly the axis its face looks along (the face's unit
+ * normal is an axis, and the sum of two equal axes normalises back to it). */
+static void crease_keeps_the_cube_faces_flat(void)
+{
+    mc_mesh mesh;
+    if (!load_pair(A "assimp-simplecube/SimpleCube.md5mesh", NULL, &mesh, NULL))
+        return;
+    const mc_submesh *sm = &mesh.meshes[0];
+    mc_vec3 p[64], n[64];
+    ASSERT(sm->num_verts == 24);
+    mc_skin_topology topo;
+    mc_error err;
+    ASSERT_OK(mc_skin_topology_build(&mesh, 0, MC_SKIN_CREASE_DEGREES, &topo, &err), &err);
+    mc_skin_bind_positions(&mesh, 0, p);
+    mc_skin_normals(sm, &topo, p, n);
+    mc_vec3 c = { 0, 0, 0 };
+    for (int v = 0; v < sm->num_verts; v++)
+        c = mc_v3_add(c, mc_v3_scale(p[v], 1.0f / (float)sm->num_verts));
+    int groups = 0;
+    for (int v = 0; v < sm->num_verts; v++) {
+        groups += topo.rep[v] == v;
+        /* within rounding of a unit axis (the bind positions come through a quaternion) */
+        int axes = 0;
+        for (int k = 0; k < 3; k++) {
+            float x = fabsf(k == 0 ? n[v].x : k == 1 ? n[v].y : n[v].z);
+            axes += fabsf(x - 1.0f) < 1e-6f;
+            EXPECT(x < 1e-6f || fabsf(x - 1.0f) < 1e-6f);
+        }
+        EXPECT_EQ_INT(axes, 1);
+        EXPECT(mc_v3_dot(n[v], mc_v3_sub(p[v], c)) > 0.0f);
+    }
+    EXPECT_EQ_INT(groups, 24);
+    /* a triangle's corners share the normal, and lie in one plane across it */
+    for (int t = 0; t < sm->num_tris; t++) {
+        const int *tv = sm->tris[t].v;
+        EXPECT_EQ_VEC3(n[tv[0]], n[tv[1]], 1e-6f);
+        EXPECT_EQ_VEC3(n[tv[0]], n[tv[2]], 1e-6f);
+        EXPECT_NEAR(mc_v3_dot(p[tv[0]], n[tv[0]]), mc_v3_dot(p[tv[1]], n[tv[0]]), 1e-5);
+    }
+    mc_skin_topology_release(&topo);
+    mc_mesh_release(&mesh);
+}
+
+/* The seam fixture's two faces meet at 90 degrees: more than the crease, so vertices 0 and 3
+ * keep their faces' normals (0,0,1) and (1,0,0). Tilting B to 45 degrees from A ((0,0,0),
+ * (0,10,0)... see below) brings it inside the crease and they are smoothed again. */
+static void crease_splits_a_sharp_seam_and_smooths_a_shallow_one(void)
+{
+    mc_mesh mesh;
+    mc_submesh sm;
+    mc_mesh_joint mj;
+    mc_vert v[6];
+    mc_weight w[6];
+    mc_tri t[2];
+    seam_fixture(&mesh, &sm, &mj, v, w, t);
+    mc_skin_topology topo;
+    mc_error err;
+    mc_vec3 pos[6], n[6];
+    ASSERT_OK(mc_skin_topology_build(&mesh, 0, MC_SKIN_CREASE_DEGREES, &topo, &err), &err);
+    EXPECT(topo.rep[3] == 3);
+    mc_skin_bind_positions(&mesh, 0, pos);
+    mc_skin_normals(&sm, &topo, pos, n);
+    EXPECT_EQ_VEC3(n[0], mc_v3(0, 0, 1), 1e-6f);
+    EXPECT_EQ_VEC3(n[3], mc_v3(1, 0, 0), 1e-6f);
+    mc_skin_topology_release(&topo);
+    /* B through (0,0,0), (10,0,10), (0,10,0): (c - a) x (b - a) = (0,10,0) x (10,0,10) =
+     * (100, 0, -100) -> (s, 0, -s), 135 degrees from A's (0,0,1); wound the other way,
+     * (0,0,0), (0,10,0), (10,0,10) gives (-s, 0, s), 45 degrees: within the crease. Then both
+     * get ((0,0,1) + (-s,0,s)) normalised = (-0.38268, 0, 0.92388). */
+    w[4].pos = mc_v3(0, 10, 0);
+    w[5].pos = mc_v3(10, 0, 10);
+    ASSERT_OK(mc_skin_topology_build(&mesh, 0, MC_SKIN_CREASE_DEGREES, &topo, &err), &err);
+    EXPECT(topo.rep[3] == 0);
+    mc_skin_bind_positions(&mesh, 0, pos);
+    mc_skin_normals(&sm, &topo, pos, n);
+    EXPECT_EQ_VEC3(n[0], mc_v3(-0.38268343f, 0, 0.92387953f), 1e-6f);
+    EXPECT_EQ_VEC3(n[3], n[0], 0.0f);
+    /* 40 degrees of crease splits the 45-degree seam */
+    mc_skin_topology_release(&topo);
+    ASSERT_OK(mc_skin_topology_build(&mesh, 0, 40.0f, &topo, &err), &err);
+    EXPECT(topo.rep[3] == 3);
+    mc_skin_topology_release(&topo);
+}
+
+/* One triangle by hand: a (0,0,0) st (0,0), b (2,0,0) st (1,0), c (0,0,-4) st (0,1).
+ * d0 = (2,0,0), d1 = (0,0,-4); st deltas (1,0) and (0,1), area 1.
+ * dP/ds = (d0 * 1 - d1 * 0) / 1 = (2,0,0) -> t = (1,0,0); dP/dt = (d1 * 1 - d0 * 0) = (0,0,-4)
+ * -> (0,0,-1). Face normal (c - a) x (b - a) = (0,0,-4) x (2,0,0) = (0,-8,0) -> (0,-1,0).
+ * cross(t, n) = (1,0,0) x (0,-1,0) = (0,0,-1) = dP/dt: w = +1. Mirroring s (b at st (-1,0))
+ * gives dP/ds = (-2,0,0)/-1... area -1: dP/ds = (d0 * 1 - 0) / -1 = (-2,0,0) -> t = (-1,0,0),
+ * dP/dt = (d1 * -1 - 0) / -1 = (0,0,-4) -> (0,0,-1); cross(t, n) = (-1,0,0) x (0,-1,0) =
+ * (0,0,1): opposite to dP/dt, w = -1. A normal tilted from the face's, n = (s, -s, 0), makes t
+ * perpendicular to it: (1,0,0) - s (s,-s,0) = (0.5, 0.5, 0) -> (s, s, 0). */
+static void tangents_of_a_hand_made_triangle(void)
+{
+    mc_vert v[3] = { { { 0, 0 }, 0, 1 }, { { 1, 0 }, 1, 1 }, { { 0, 1 }, 2, 1 } };
+    mc_tri tri = { { 0, 1, 2 } };
+    mc_submesh sm = { .shader = "", .num_verts = 3, .verts = v, .num_tris = 1, .tris = &tri };
+    mc_vec3 pos[3] = { { 0, 0, 0 }, { 2, 0, 0 }, { 0, 0, -4 } }, n[3];
+    mc_tangent tg[3];
+    mc_skin_normals(&sm, NULL, pos, n);
+    EXPECT_EQ_VEC3(n[0], mc_v3(0, -1, 0), 0.0f);
+    mc_skin_tangents(&sm, pos, n, tg);
+    for (int k = 0; k < 3; k++) {
+        EXPECT_EQ_VEC3(tg[k].t, mc_v3(1, 0, 0), 1e-6f);
+        EXPECT(tg[k].w == 1.0f);
+    }
+    v[1].st.x = -1.0f;
+    mc_skin_tangents(&sm, pos, n, tg);
+    for (int k = 0; k < 3; k++) {
+        EXPECT_EQ_VEC3(tg[k].t, mc_v3(-1, 0, 0), 1e-6f);
+        EXPECT(tg[k].w == -1.0f);
+    }
+    v[1].st.x = 1.0f;
+    n[0] = mc_v3(S, -S, 0);
+    mc_skin_tangents(&sm, pos, n, tg);
+    EXPECT_EQ_VEC3(tg[0].t, mc_v3(S, S, 0), 1e-6f);
+    EXPECT(tg[0].w == 1.0f);
+    /* a mapping with no area leaves a unit vector perpendicular to the normal */
+    v[1].st = v[0].st;
+    n[0] = mc_v3(0, -1, 0);
+    mc_skin_tangents(&sm, pos, n, tg);
+    EXPECT_NEAR(mc_v3_len(tg[0].t), 1.0, 1e-6);
+    EXPECT_NEAR(mc_v3_dot(tg[0].t, n[0]), 0.0, 1e-6);
 }
 
 int main(int argc, char **argv)
@@ -881,6 +1010,9 @@ int main(int argc, char **argv)
         TEST_ENTRY(looping_anim_at_its_period_shows_frame_0),
         TEST_ENTRY(rejects_an_anim_of_another_model),
         TEST_ENTRY(cube_normals_point_outwards),
+        TEST_ENTRY(crease_keeps_the_cube_faces_flat),
+        TEST_ENTRY(crease_splits_a_sharp_seam_and_smooths_a_shallow_one),
+        TEST_ENTRY(tangents_of_a_hand_made_triangle),
     };
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

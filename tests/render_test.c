@@ -754,6 +754,335 @@ static void bad_draws_are_rejected(void)
     mc_renderer_release(NULL);
 }
 
+/* ---- Doom's interaction, material switches -------------------------------------------- */
+
+/* The quad's tangent along s: st (0,0) -> (1,0) runs from (100, 50, 50) to (100, -50, 50), so
+ * t = (0, -1, 0); t grows downwards (+Z is up the image) and cross(t, n) = (0,-1,0) x (-1,0,0)
+ * = (0, 0, -1) points down too: not mirrored, w = +1. */
+static const float quad_tan[16] = { 0, -1, 0, 1, 0, -1, 0, 1, 0, -1, 0, 1, 0, -1, 0, 1 };
+
+/* Renders items into img (W * H * 4) with p; 1 on success. */
+static int render_items(mc_renderer *r, const mc_frame_params *p, const mc_draw_item *items,
+                        int n, uint8_t *img)
+{
+    mc_error err;
+
+    if (mc_renderer_begin(r, p, &err) != MC_OK)
+        return test_fail(__FILE__, __LINE__, "begin: %s", err.msg);
+    for (int i = 0; i < n; i++)
+        EXPECT_OK(mc_renderer_draw(r, &items[i], &err), &err);
+    EXPECT_OK(mc_renderer_end(r, img, W * 4, &err), &err);
+    return 1;
+}
+
+/* A 2x2 texture of one RGBA colour. */
+static int solid_texture(mc_renderer *r, uint8_t cr, uint8_t cg, uint8_t cb, uint8_t ca)
+{
+    uint8_t t[16];
+    mc_error err;
+    int id = 0;
+
+    for (int i = 0; i < 4; i++) {
+        t[i * 4] = cr;
+        t[i * 4 + 1] = cg;
+        t[i * 4 + 2] = cb;
+        t[i * 4 + 3] = ca;
+    }
+    EXPECT_OK(mc_renderer_add_texture(r, t, 2, 2, 8, &id, &err), &err);
+    return id;
+}
+
+static float dot3(const float *a, const float *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void unit3(float *a)
+{
+    float l = sqrtf(dot3(a, a));
+
+    for (int i = 0; i < 3; i++)
+        a[i] /= l;
+}
+
+/* The README's interaction for one light, by hand: colour = D f max(n.l, 0) + S f (n.h)^16
+ * (ambient 0, light colour 1), f = 1 - d / R, for the pixel at world point pt, normal n, eye at
+ * the origin. */
+static float interaction(const float *pt, const float *n, const float *light, float radius,
+                         float d_col, float s_col)
+{
+    float l[3], v[3], h[3], d, f, ndl, ndh;
+
+    for (int i = 0; i < 3; i++) {
+        l[i] = light[i] - pt[i];
+        v[i] = -pt[i];
+    }
+    d = sqrtf(dot3(l, l));
+    f = 1.0f - d / radius;
+    unit3(l);
+    unit3(v);
+    for (int i = 0; i < 3; i++)
+        h[i] = l[i] + v[i];
+    unit3(h);
+    ndl = fmaxf(dot3(n, l), 0.0f);
+    ndh = fmaxf(dot3(n, h), 0.0f);
+    return d_col * f * ndl + s_col * f * (ndl > 0.0f ? powf(ndh, 16.0f) : 0.0f);
+}
+
+/* A constant normal map tilts the quad's normal 30 degrees towards +s: m = (sin 30, 0, cos 30)
+ * stored as (191, 128, 238) = m * 127.5 + 127.5 rounded, which decodes (c / 255 * 2 - 1) to
+ * (0.49804, 0.00392, 0.86667). In world space (t = (0,-1,0), b = (0,0,-1) along +t, n =
+ * (-1,0,0)) the normal is normalize(0.86667 * (-1,0,0) + 0.49804 * (0,-1,0) + 0.00392 *
+ * (0,0,-1)). Pixel
+ * (80, 60)'s centre (80.5, 60.5) is the world point (100, -0.625, -0.625) (column 80 (1 - y /
+ * 100), row 60 - 0.8 z). A light at (20, -90, 10) of radius 400 with colour 1, diffuse 0.8
+ * (untextured), specular map 128 (0.50196): the pixel is the interaction above times 255. */
+static void normal_mapped_quad_matches_the_interaction_by_hand(void)
+{
+    static uint8_t img[W * H * 4], flat[W * H * 4];
+    const mc_light light = { { 20, -90, 10 }, { 1, 1, 1 }, 400 };
+    const float pt[3] = { 100, -0.625f, -0.625f }, lp[3] = { 20, -90, 10 };
+    const float m[3] = { 191 / 255.0f * 2 - 1, 128 / 255.0f * 2 - 1, 238 / 255.0f * 2 - 1 };
+    float n[3] = { -m[2], -m[0], -m[1] };
+    const float n0[3] = { -1, 0, 0 };
+    mc_frame_params p = frame(MC_SHADING_LIT, 1.0f);
+    mc_renderer *r = make_renderer(1);
+    mc_draw_item it = quad_item(0);
+    float want, want_flat;
+
+    ASSERT(r);
+    unit3(n);
+    p.lights = &light;
+    p.num_lights = 1;
+    it.color[0] = it.color[1] = it.color[2] = 0.8f;
+    it.normal_map = solid_texture(r, 191, 128, 238, 255);
+    it.specular_map = solid_texture(r, 128, 128, 128, 255);
+    it.tangents = quad_tan;
+    want = 255.0f * interaction(pt, n, lp, 400.0f, 0.8f, 128 / 255.0f);
+    want_flat = 255.0f * interaction(pt, n0, lp, 400.0f, 0.8f, 128 / 255.0f);
+    EXPECT(fabsf(want - want_flat) > 20.0f); /* the map matters at this pixel */
+    if (render_items(r, &p, &it, 1, img))
+        for (int c = 0; c < 3; c++)
+            EXPECT_NEAR(px_at(img, 80, 60)[c], want, 2);
+    /* a flat map (128, 128, 255) shades as the vertex normal */
+    mc_renderer_release(r);
+    r = make_renderer(1);
+    ASSERT(r);
+    it.normal_map = solid_texture(r, 128, 128, 255, 255);
+    it.specular_map = solid_texture(r, 128, 128, 128, 255);
+    if (render_items(r, &p, &it, 1, flat))
+        for (int c = 0; c < 3; c++)
+            EXPECT_NEAR(px_at(flat, 80, 60)[c], want_flat, 2);
+    /* tilting along +t (y, down the image: world -Z here) rather than along s: m = (0, 0.5,
+     * 0.866) -> (128, 191, 238) lights the quad from a light below it more than from one
+     * above */
+    {
+        const mc_light above = { { 60, 0, 80 }, { 1, 1, 1 }, 400 };
+        const mc_light below = { { 60, 0, -80 }, { 1, 1, 1 }, 400 };
+        uint8_t from_above, from_below;
+
+        it.normal_map = solid_texture(r, 128, 191, 238, 255);
+        it.specular_map = 0;
+        p.lights = &above;
+        render_items(r, &p, &it, 1, img);
+        from_above = px_at(img, 80, 60)[0];
+        p.lights = &below;
+        render_items(r, &p, &it, 1, img);
+        from_below = px_at(img, 80, 60)[0];
+        EXPECT(from_below > from_above + 20);
+    }
+    mc_renderer_release(r);
+}
+
+/* Outside a light's radius nothing but the ambient term is left: D * ambient. */
+static void light_radius_ends_its_reach(void)
+{
+    static uint8_t img[W * H * 4];
+    const mc_light light = { { 0, 0, 0 }, { 1, 1, 1 }, 90 }; /* the quad is 100 away */
+    mc_frame_params p = frame(MC_SHADING_LIT, 1.0f);
+    mc_renderer *r = make_renderer(1);
+    mc_draw_item it = quad_item(0);
+
+    ASSERT(r);
+    p.lights = &light;
+    p.num_lights = 1;
+    p.ambient[0] = p.ambient[1] = p.ambient[2] = 0.5f;
+    it.color[0] = 0.8f;
+    it.color[1] = 0.4f;
+    it.color[2] = 0.2f;
+    if (render_items(r, &p, &it, 1, img)) {
+        EXPECT_NEAR(px_at(img, 80, 60)[0], 0.8 * 0.5 * 255, 1);
+        EXPECT_NEAR(px_at(img, 80, 60)[1], 0.4 * 0.5 * 255, 1);
+        EXPECT_NEAR(px_at(img, 80, 60)[2], 0.2 * 0.5 * 255, 1);
+    }
+    mc_renderer_release(r);
+}
+
+/* Alpha 0 in the texture's left column, 255 in its right one: with alphaTest 0.5 the left
+ * half of the quad shows the background, the right half the texel colour. Without it the
+ * whole quad is drawn. Columns 44..70 and 90..116 stay clear of the blend between texels
+ * (bilinear: the two texel centres are at columns 60 and 100). */
+static void alpha_test_discards_the_transparent_half(void)
+{
+    static const uint8_t tex[16] = { 200, 100, 50, 0, 200, 100, 50, 255,
+                                     200, 100, 50, 0, 200, 100, 50, 255 };
+    static uint8_t img[W * H * 4];
+    mc_frame_params p = frame(MC_SHADING_UNLIT, 1.0f);
+    mc_renderer *r = make_renderer(1);
+    mc_draw_item it;
+    mc_error err;
+    int id = 0, bad = 0;
+
+    ASSERT(r);
+    ASSERT_OK(mc_renderer_add_texture(r, tex, 2, 2, 8, &id, &err), &err);
+    it = quad_item(id);
+    it.alpha_test = 0.5f;
+    if (render_items(r, &p, &it, 1, img))
+        for (int row = 24; row < 96; row++) {
+            for (int col = 44; col < 56; col++)
+                bad += px_at(img, col, row)[0] != 0 || px_at(img, col, row)[2] != 51;
+            for (int col = 104; col < 116; col++)
+                bad += abs(px_at(img, col, row)[0] - 200) > 1 || px_at(img, col, row)[3] != 255;
+        }
+    EXPECT_EQ_INT(bad, 0);
+    it.alpha_test = 0.0f;
+    if (render_items(r, &p, &it, 1, img))
+        EXPECT_NEAR(px_at(img, 50, 60)[0], 200, 1);
+    mc_renderer_release(r);
+}
+
+/* The quad wound the other way is seen from behind: culled unless two-sided; two-sided it is
+ * lit with the flipped normal. Its normals point away from the camera ((1,0,0)), so flipped
+ * they face it: with a light at the eye (origin, radius 1000) the centre pixel is
+ * D * f * n.l = 0.5 * (1 - d / 1000) * (100 / d), d = |(100, -0.625, -0.625)| = 100.0039. */
+static void two_sided_draws_back_faces_with_the_flipped_normal(void)
+{
+    static const int back_idx[6] = { 0, 2, 1, 1, 2, 3 };
+    static const mc_vec3 away[4] = { { 1, 0, 0 }, { 1, 0, 0 }, { 1, 0, 0 }, { 1, 0, 0 } };
+    static uint8_t img[W * H * 4];
+    const mc_light light = { { 0, 0, 0 }, { 1, 1, 1 }, 1000 };
+    mc_frame_params p = frame(MC_SHADING_LIT, 1.0f);
+    mc_renderer *r = make_renderer(1);
+    mc_draw_item it = quad_item(0);
+    double d = sqrt(100.0 * 100.0 + 2 * 0.625 * 0.625);
+
+    ASSERT(r);
+    p.lights = &light;
+    p.num_lights = 1;
+    it.indices = back_idx;
+    it.normals = away;
+    if (render_items(r, &p, &it, 1, img))
+        EXPECT_EQ_INT(px_at(img, 80, 60)[2], 51); /* culled: background */
+    it.two_sided = 1;
+    if (render_items(r, &p, &it, 1, img))
+        for (int c = 0; c < 3; c++)
+            EXPECT_NEAR(px_at(img, 80, 60)[c], 255 * 0.5 * (1 - d / 1000) * (100 / d), 2);
+    mc_renderer_release(r);
+}
+
+/* A translucent quad (1, 0.5, 0.25, alpha 0.5, unlit) submitted BEFORE an opaque green quad
+ * behind it still blends over the green: drawn after the opaque items, c * a + dst * (1 - a)
+ * = (127.5, 0.5 * 128 + 127.5, 31.9). Over the background (0, 0, 51) alone:
+ * (127.5, 63.75, 31.9 + 25.5). Alpha: 0.5 + 1 * 0.5 = 255. */
+static void translucent_items_blend_over_the_opaque_ones(void)
+{
+    static const mc_vec3 far_pos[4] = {
+        { 200, 50, 50 }, { 200, -50, 50 }, { 200, 50, -50 }, { 200, -50, -50 }
+    };
+    static uint8_t img[W * H * 4];
+    mc_frame_params p = frame(MC_SHADING_UNLIT, 1.0f);
+    mc_renderer *r = make_renderer(1);
+    mc_draw_item items[2] = { quad_item(0), quad_item(0) };
+    const uint8_t *c;
+
+    ASSERT(r);
+    items[0].translucent = 1;
+    items[0].color[0] = 1.0f;
+    items[0].color[1] = 0.5f;
+    items[0].color[2] = 0.25f;
+    items[0].color[3] = 0.5f;
+    items[1].positions = far_pos; /* columns 60..100, rows 40..80 */
+    items[1].color[0] = 0.0f;
+    items[1].color[1] = 1.0f;
+    items[1].color[2] = 0.0f;
+    if (render_items(r, &p, items, 2, img)) {
+        c = px_at(img, 80, 60); /* over the green quad */
+        EXPECT_NEAR(c[0], 127.5, 1.5);
+        EXPECT_NEAR(c[1], 191.25, 1.5);
+        EXPECT_NEAR(c[2], 31.9, 1.5);
+        EXPECT_EQ_INT(c[3], 255);
+        c = px_at(img, 50, 30); /* over the background */
+        EXPECT_NEAR(c[0], 127.5, 1.5);
+        EXPECT_NEAR(c[1], 63.75, 1.5);
+        EXPECT_NEAR(c[2], 57.4, 1.5);
+    }
+    mc_renderer_release(r);
+}
+
+/* Two quads in one plane: drawn second, the plain one wins under LEQUAL (equal depth passes);
+ * when the first has Doom's polygonOffset it lies nearer and keeps its pixels. */
+static void polygon_offset_pulls_a_coplanar_surface_in_front(void)
+{
+    static uint8_t img[W * H * 4];
+    mc_frame_params p = frame(MC_SHADING_UNLIT, 1.0f);
+    mc_renderer *r = make_renderer(1);
+    mc_draw_item items[2] = { quad_item(0), quad_item(0) };
+
+    ASSERT(r);
+    items[0].color[0] = 1.0f; /* red, then green over it */
+    items[0].color[1] = items[0].color[2] = 0.0f;
+    items[1].color[1] = 1.0f;
+    items[1].color[0] = items[1].color[2] = 0.0f;
+    if (render_items(r, &p, items, 2, img))
+        EXPECT_EQ_INT(px_at(img, 80, 60)[1], 255);
+    items[0].polygon_offset = 1.0f;
+    if (render_items(r, &p, items, 2, img)) {
+        EXPECT_EQ_INT(px_at(img, 80, 60)[0], 255);
+        EXPECT_EQ_INT(px_at(img, 80, 60)[1], 0);
+    }
+    mc_renderer_release(r);
+}
+
+static void bad_lights_and_switches_are_rejected(void)
+{
+    mc_light lights[MC_RENDER_MAX_LIGHTS + 1];
+    mc_frame_params p = frame(MC_SHADING_LIT, 1.0f);
+    mc_renderer *r = make_renderer(1);
+    mc_draw_item it = quad_item(0);
+    static uint8_t img[W * H * 4];
+    mc_error err;
+
+    ASSERT(r);
+    for (int i = 0; i <= MC_RENDER_MAX_LIGHTS; i++)
+        lights[i] = (mc_light){ { 0, 0, 0 }, { 1, 1, 1 }, 100 };
+    p.lights = lights;
+    p.num_lights = MC_RENDER_MAX_LIGHTS + 1;
+    EXPECT_EQ_INT(mc_renderer_begin(r, &p, &err), MC_ERR_USAGE);
+    p.num_lights = 1;
+    lights[0].radius = 0.0f;
+    EXPECT_EQ_INT(mc_renderer_begin(r, &p, &err), MC_ERR_USAGE);
+    lights[0].radius = NAN;
+    EXPECT_EQ_INT(mc_renderer_begin(r, &p, &err), MC_ERR_USAGE);
+    lights[0].radius = 100.0f;
+    lights[0].color[1] = -1.0f;
+    EXPECT_EQ_INT(mc_renderer_begin(r, &p, &err), MC_ERR_USAGE);
+    lights[0].color[1] = 1.0f;
+    it.normal_map = solid_texture(r, 128, 128, 255, 255);
+    ASSERT_OK(mc_renderer_begin(r, &p, &err), &err);
+    EXPECT_EQ_INT(mc_renderer_draw(r, &it, &err), MC_ERR_USAGE); /* no tangents */
+    EXPECT_CONTAINS(err.msg, "tangents");
+    it.tangents = quad_tan;
+    it.alpha_test = 1.5f;
+    EXPECT_EQ_INT(mc_renderer_draw(r, &it, &err), MC_ERR_USAGE);
+    it.alpha_test = 0.5f;
+    it.specular_map = 99;
+    EXPECT_EQ_INT(mc_renderer_draw(r, &it, &err), MC_ERR_USAGE);
+    it.specular_map = 0;
+    EXPECT_OK(mc_renderer_draw(r, &it, &err), &err);
+    EXPECT_OK(mc_renderer_end(r, img, W * 4, &err), &err);
+    mc_renderer_release(r);
+}
+
 int main(int argc, char **argv)
 {
     const char *gl_env = getenv("MD5CINE_GL");
@@ -776,6 +1105,13 @@ int main(int argc, char **argv)
         TEST_ENTRY(softpipe_falls_back_to_no_msaa_with_a_warning),
         TEST_ENTRY(bogus_gallium_driver_fails_cleanly),
         TEST_ENTRY(bad_draws_are_rejected),
+        TEST_ENTRY(normal_mapped_quad_matches_the_interaction_by_hand),
+        TEST_ENTRY(light_radius_ends_its_reach),
+        TEST_ENTRY(alpha_test_discards_the_transparent_half),
+        TEST_ENTRY(two_sided_draws_back_faces_with_the_flipped_normal),
+        TEST_ENTRY(translucent_items_blend_over_the_opaque_ones),
+        TEST_ENTRY(polygon_offset_pulls_a_coplanar_surface_in_front),
+        TEST_ENTRY(bad_lights_and_switches_are_rejected),
         TEST_ENTRY(osmesa_backend_is_named_in_the_info),
         TEST_ENTRY(egl_backend_draws_what_osmesa_draws),
     };

@@ -11,12 +11,14 @@
  * centre of the boxes are the textures' pure colours, as tests/render_cli_test.sh reads them
  * from the command's PNGs with ImageMagick. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <md5cine/image.h>
 #include <md5cine/scene_renderer.h>
 
 #include "test.h"
@@ -502,6 +504,217 @@ static void a_texture_that_does_not_decode_is_an_image_error_at_its_line(void)
     mc_scene_release(&scene);
 }
 
+/* ---- lights and materials --------------------------------------------------------------- */
+
+/* Writes dir/name with text; false on failure. */
+static bool put_file(const char *dir, const char *name, const char *text)
+{
+    char path[700];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* Renders frame 0 of the scene at dir/scene.md5scene (lit, MSAA off) into v. */
+static bool render_scene0(const char *dir, mc_image_view *v)
+{
+    char path[700];
+    mc_scene scene;
+    mc_scene_renderer_desc d = { .msaa = 1 };
+    mc_scene_renderer *sr;
+    mc_error err;
+    bool ok;
+
+    snprintf(path, sizeof path, "%s/scene.md5scene", dir);
+    sr = make(path, &scene, d);
+    if (!sr)
+        return false;
+    ok = mc_scene_renderer_frame(sr, 0, v, NULL, &err) == MC_OK;
+    if (!ok)
+        test_fail(__FILE__, __LINE__, "frame: %s", err.msg);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+    return ok;
+}
+
+/* The scene's own light, at the camera (-100, 0, 0) with radius 400: the box's front face at
+ * x = 0 faces it (normal (-1, 0, 0), flat) so at the centre pixel n.l = 1 and f = 1 - 100/400,
+ * over grey.png (160) and ambient 0.1: 160 * (0.1 + 0.75) = 136. Moving the light behind the
+ * box leaves the ambient term only: 160 * 0.1 = 16. */
+static void a_scene_light_shades_the_box_by_hand(void)
+{
+    char cwd[400], dir[512], text[2048];
+    mc_image_view v = alloc_view(64, 64, 256);
+#define LIGHT_SCENE                                                                        \
+    "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"                                \
+    "output { width 64 height 64 }\n"                                                        \
+    "light \"k\" { origin ( %s ) radius 400 }\nambient ( 0.1 0.1 0.1 )\n"                    \
+    "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n"                                   \
+    "    material \"box\" \"%s/data/render/grey.png\" }\n"
+    rgba c;
+
+    ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
+    test_tmp_path(dir, sizeof dir, "scene_light");
+    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
+    snprintf(text, sizeof text, LIGHT_SCENE, cwd, "-100 0 0", cwd, cwd);
+    ASSERT(put_file(dir, "scene.md5scene", text));
+    if (render_scene0(dir, &v)) {
+        c = pixel(&v, 32, 32);
+        EXPECT(abs(c.r - 136) <= 2 && abs(c.g - 136) <= 2 && abs(c.b - 136) <= 2);
+    }
+    snprintf(text, sizeof text, LIGHT_SCENE, cwd, "100 0 0", cwd, cwd);
+    ASSERT(put_file(dir, "scene.md5scene", text));
+    if (render_scene0(dir, &v)) {
+        c = pixel(&v, 32, 32);
+        EXPECT(abs(c.r - 16) <= 1 && abs(c.g - 16) <= 1 && abs(c.b - 16) <= 1);
+    }
+    free(v.pixels);
+}
+
+/* Pixels equal to the black background. */
+static int background_pixels(const mc_image_view *v)
+{
+    int n = 0;
+
+    for (int y = 0; y < v->height; y++)
+        for (int x = 0; x < v->width; x++) {
+            rgba c = pixel(v, x, y);
+
+            n += c.r == 0 && c.g == 0 && c.b == 0;
+        }
+    return n;
+}
+
+/* A material declared in base/materials/box.mtr: its texture is transparent in its left
+ * column, so alphaTest 0.5 cuts holes into every face and more background shows than with the
+ * opaque box; twoSided then shows the insides of the far faces through the holes, so fewer
+ * background pixels than with alphaTest alone. The scene has no material line: the .mtr
+ * gives the image. */
+static void a_base_material_cuts_and_shows_back_faces(void)
+{
+    static const uint8_t half[16] = { 200, 200, 200, 0, 200, 200, 200, 255,
+                                      200, 200, 200, 0, 200, 200, 200, 255 };
+    char cwd[400], dir[512], sub[600], text[2048];
+    mc_image_view v = alloc_view(64, 64, 256);
+    mc_error err;
+    int opaque = 0, cut = 0, both = 0;
+
+    ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
+    test_tmp_path(dir, sizeof dir, "scene_material");
+    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
+    snprintf(sub, sizeof sub, "%s/materials", dir);
+    ASSERT(mkdir(sub, 0777) == 0 || errno == EEXIST);
+    snprintf(sub, sizeof sub, "%s/half.png", dir);
+    ASSERT_OK(mc_png_write(sub, half, 2, 2, 8, 1, &err), &err);
+    snprintf(text, sizeof text,
+             "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\nbase \".\"\n"
+             "output { width 64 height 64 background ( 0 0 0 ) }\n"
+             "actor \"a\" { mesh \"%s/data/render/box.md5mesh\" }\n",
+             cwd, cwd);
+    ASSERT(put_file(dir, "scene.md5scene", text));
+    ASSERT(put_file(dir, "materials/box.mtr", "box { diffusemap half.png }\n"));
+    if (render_scene0(dir, &v))
+        opaque = background_pixels(&v);
+    ASSERT(put_file(dir, "materials/box.mtr", "box {\n    alphaTest 0.5\n    diffusemap half.png\n}\n"));
+    if (render_scene0(dir, &v))
+        cut = background_pixels(&v);
+    ASSERT(put_file(dir, "materials/box.mtr",
+                    "box {\n    twoSided\n    alphaTest 0.5\n    diffusemap half.png\n}\n"));
+    if (render_scene0(dir, &v))
+        both = background_pixels(&v);
+    EXPECT(opaque > 0);
+    EXPECT(cut > opaque + 100);
+    EXPECT(both < cut - 50);
+    EXPECT(both >= opaque);
+    free(v.pixels);
+}
+
+/* A flat 50 x 50 quad at x = 0 facing -X (clockwise seen from the cameras of cuts.md5camera),
+ * shader "quad": its four vertices have the one normal (-1, 0, 0). */
+static const char quad_mesh[] =
+        "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n"
+        "joints {\n\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
+        "mesh {\nshader \"quad\"\nnumverts 4\n"
+        "vert 0 ( 0 0 ) 0 1\nvert 1 ( 1 0 ) 1 1\nvert 2 ( 0 1 ) 2 1\nvert 3 ( 1 1 ) 3 1\n"
+        "numtris 2\ntri 0 0 1 2\ntri 1 1 3 2\nnumweights 4\n"
+        "weight 0 0 1 ( 0 25 25 )\nweight 1 0 1 ( 0 -25 25 )\n"
+        "weight 2 0 1 ( 0 25 -25 )\nweight 3 0 1 ( 0 -25 -25 )\n}\n";
+
+/* The default rig by README "Shading and lights", worked out here for a red quad at the origin
+ * and a blue one 1000 along +Y: together they span x 0..0, y -25..1025, z -25..25, so c =
+ * (0, 500, 0) and r = half the diagonal = 0.5 sqrt(1050^2 + 50^2); the first camera looks
+ * along +X, so f = +X, l = +Y. Key at c + 2r normalize(-1, 0.7, 0.9) colour 1.6, fill at
+ * c + 2r normalize(-1, -1, 0.3) colour 0.5, radius 4r, ambient 0.2; n = (-1, 0, 0). The centre
+ * pixel (32, 32) of shot 0 (camera at (-100, 0, 0), fov 90 on 64 pixels) is the world point
+ * (0, -1.5625, -1.5625), that of shot 1 (camera 1000 further along +Y) (0, 998.4375,
+ * -1.5625). Lights fixed in the world light the two differently; a rig that followed the
+ * camera would light them alike. */
+static double rig_value(double y, double z)
+{
+    const double c[3] = { 0, 500, 0 }, r = 0.5 * sqrt(1050.0 * 1050 + 50.0 * 50);
+    const double dirs[2][3] = { { -1, 0.7, 0.9 }, { -1, -1, 0.3 } }, colour[2] = { 1.6, 0.5 };
+    const double p[3] = { 0, y, z };
+    double total = 0.2;
+
+    for (int k = 0; k < 2; k++) {
+        double len = sqrt(dirs[k][0] * dirs[k][0] + dirs[k][1] * dirs[k][1] +
+                          dirs[k][2] * dirs[k][2]);
+        double d[3], dl = 0, f;
+
+        for (int i = 0; i < 3; i++) {
+            d[i] = c[i] + 2 * r * dirs[k][i] / len - p[i];
+            dl += d[i] * d[i];
+        }
+        dl = sqrt(dl);
+        f = 1 - dl / (4 * r);
+        total += colour[k] * (f > 0 ? f : 0) * (-d[0] / dl > 0 ? -d[0] / dl : 0);
+    }
+    return 255 * (total < 1 ? total : 1);
+}
+
+static void default_rig_is_fixed_in_the_world(void)
+{
+    char cwd[400], dir[512], text[2048];
+    mc_image_view v = alloc_view(64, 64, 256);
+    mc_scene scene;
+    mc_scene_renderer_desc d = { .msaa = 1 };
+    mc_scene_renderer *sr;
+    mc_error err;
+    double red = rig_value(-1.5625, -1.5625), blue = rig_value(998.4375, -1.5625);
+
+    ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
+    test_tmp_path(dir, sizeof dir, "default_rig");
+    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
+    ASSERT(put_file(dir, "quad.md5mesh", quad_mesh));
+    snprintf(text, sizeof text,
+             "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"
+             "output { width 64 height 64 background ( 0 0 0 ) }\n"
+             "actor \"red\" { mesh \"quad.md5mesh\" material \"quad\" "
+             "\"%s/data/render/red.png\" }\n"
+             "actor \"blue\" { mesh \"quad.md5mesh\" origin ( 0 1000 0 ) material \"quad\" "
+             "\"%s/data/render/blue.png\" }\n",
+             cwd, cwd, cwd);
+    ASSERT(put_file(dir, "scene.md5scene", text));
+    snprintf(text, sizeof text, "%s/scene.md5scene", dir);
+    sr = make(text, &scene, d);
+    ASSERT(sr);
+    EXPECT(blue - red > 8);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 0, &v, NULL, &err), &err);
+    EXPECT_NEAR(pixel(&v, 32, 32).r, red, 2);
+    EXPECT_EQ_INT(pixel(&v, 32, 32).b, 0);
+    ASSERT_OK(mc_scene_renderer_frame(sr, 2, &v, NULL, &err), &err);
+    EXPECT_NEAR(pixel(&v, 32, 32).b, blue, 2);
+    EXPECT_EQ_INT(pixel(&v, 32, 32).r, 0);
+    mc_scene_renderer_release(sr);
+    mc_scene_release(&scene);
+    free(v.pixels);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -518,6 +731,9 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_wrong_view_or_frame_is_a_usage_error),
         TEST_ENTRY(a_bad_desc_is_a_usage_error),
         TEST_ENTRY(a_texture_that_does_not_decode_is_an_image_error_at_its_line),
+        TEST_ENTRY(a_scene_light_shades_the_box_by_hand),
+        TEST_ENTRY(a_base_material_cuts_and_shows_back_faces),
+        TEST_ENTRY(default_rig_is_fixed_in_the_world),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

@@ -130,6 +130,39 @@ static void parses_every_keyword_of_a_full_scene(void)
     EXPECT(s.actors == NULL && s.num_actors == 0);
 }
 
+/* Lights: every value as written, the default colour, file order; none means no lights. */
+static void parses_lights_and_ambient(void)
+{
+    static const char text[] =
+            "md5scene 1\ncamera \"c\"\n"
+            "light \"key\" { origin ( -200 150 300 ) color ( 1 0.5 2 ) radius 900 }\n"
+            "light \"fill\" {\n  radius 50.5\n  origin ( 1 2 3 )\n}\n"
+            "ambient ( 0.1 0.2 0.3 )\n";
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(parse_text(text, "l.md5scene", &s, &err), &err);
+    ASSERT(s.num_lights == 2);
+    EXPECT_EQ_STR(s.lights[0].name, "key");
+    EXPECT_EQ_INT(s.lights[0].line, 3);
+    EXPECT_EQ_INT(s.lights[0].col, 7);
+    EXPECT_EQ_VEC3(s.lights[0].origin, ((mc_vec3){ -200, 150, 300 }), 0.0f);
+    EXPECT_NEAR(s.lights[0].color[0], 1.0, 0.0);
+    EXPECT_NEAR(s.lights[0].color[1], 0.5, 0.0);
+    EXPECT_NEAR(s.lights[0].color[2], 2.0, 0.0);
+    EXPECT_NEAR(s.lights[0].radius, 900.0, 0.0);
+    EXPECT_EQ_STR(s.lights[1].name, "fill");
+    EXPECT_EQ_VEC3(s.lights[1].origin, ((mc_vec3){ 1, 2, 3 }), 0.0f);
+    EXPECT_NEAR(s.lights[1].color[1], 1.0, 0.0); /* default white */
+    EXPECT_NEAR(s.lights[1].radius, 50.5, 0.0);
+    EXPECT(s.has_ambient);
+    EXPECT_NEAR(s.ambient[2], 0.3, 1e-7);
+    mc_scene_release(&s);
+    ASSERT_OK(parse_text("md5scene 1\ncamera \"c\"\n", "l.md5scene", &s, &err), &err);
+    EXPECT(s.num_lights == 0 && s.lights == NULL && !s.has_ambient);
+    mc_scene_release(&s);
+}
+
 static void leaves_optional_settings_unset(void)
 {
     mc_scene s;
@@ -265,6 +298,42 @@ static const error_case parse_errors[] = {
     { HEAD "actor \"a\" { mesh \"\" }\n", MC_ERR_SYNTAX, 3, 18, "empty path" },
     { HEAD "( 1 2 3 )\n", MC_ERR_SYNTAX, 3, 1, "expected a keyword, found '('" },
     { HEAD "\"camera\" \"x\"\n", MC_ERR_SYNTAX, 3, 1, "expected a keyword, found 'camera'" },
+    /* lights */
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 0 }\n", MC_ERR_RANGE, 3, 37,
+      "invalid 'radius' 0, expected above 0 and at most 1e+06" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius -5 }\n", MC_ERR_RANGE, 3, 37,
+      "invalid 'radius' -5, expected above 0 and at most 1e+06" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 2e6 }\n", MC_ERR_RANGE, 3, 37,
+      "invalid 'radius' 2e+06, expected above 0 and at most 1e+06" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 color ( 1 -1 1 ) }\n", MC_ERR_RANGE, 3, 49,
+      "invalid 'color' component -1, expected 0 to 100" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 color ( 1 1 101 ) }\n", MC_ERR_RANGE, 3,
+      51, "invalid 'color' component 101, expected 0 to 100" },
+    { HEAD "light \"k\" { origin ( 0 0 ) radius 9 }\n", MC_ERR_SYNTAX, 3, 26,
+      "~expected number" },
+    { HEAD "light \"k\" { radius 9 }\n", MC_ERR_SYNTAX, 3, 7, "light 'k' has no 'origin'" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) }\n", MC_ERR_SYNTAX, 3, 7,
+      "light 'k' has no 'radius'" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 radius 8 }\n", MC_ERR_SYNTAX, 3, 39,
+      "duplicate 'radius' (first given at line 3)" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 spot 1 }\n", MC_ERR_SYNTAX, 3, 39,
+      "unknown keyword 'spot' in light 'k'" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 }\nlight \"k\" { }\n", MC_ERR_SYNTAX, 4,
+      7, "duplicate light 'k' (first given at line 3)" },
+    { HEAD "light \"k\" origin\n", MC_ERR_SYNTAX, 3, 11, "expected '{', found 'origin'" },
+    { HEAD "light \"k\" { 5 }\n", MC_ERR_SYNTAX, 3, 13,
+      "expected a keyword or '}' in light 'k', found '5'" },
+    { HEAD "light { }\n", MC_ERR_SYNTAX, 3, 7, "expected a string, found '{'" },
+    { HEAD "ambient ( 0 0 1.5 )\n", MC_ERR_RANGE, 3, 15,
+      "invalid 'ambient' component 1.5, expected 0 to 1" },
+    { HEAD "ambient ( 0 0 0 )\nambient ( 0 0 0 )\n", MC_ERR_SYNTAX, 4, 1,
+      "duplicate 'ambient' (first given at line 3)" },
+    { HEAD "light \"a\" { origin ( 0 0 0 ) radius 1 }\nlight \"b\" { origin ( 0 0 0 ) radius 1 }\n"
+           "light \"c\" { origin ( 0 0 0 ) radius 1 }\nlight \"d\" { origin ( 0 0 0 ) radius 1 }\n"
+           "light \"e\" { origin ( 0 0 0 ) radius 1 }\nlight \"f\" { origin ( 0 0 0 ) radius 1 }\n"
+           "light \"g\" { origin ( 0 0 0 ) radius 1 }\nlight \"h\" { origin ( 0 0 0 ) radius 1 }\n"
+           "light \"i\" { origin ( 0 0 0 ) radius 1 }\n",
+      MC_ERR_LIMIT, 11, 1, "more than 8 lights" },
 };
 
 static void reports_each_parse_error_at_its_token(void)
@@ -800,6 +869,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(resolves_paths_against_the_scene_folder),
         TEST_ENTRY(accepts_an_empty_shader_name_in_a_material),
         TEST_ENTRY(keeps_many_actors_in_order),
+        TEST_ENTRY(parses_lights_and_ambient),
         TEST_ENTRY(reports_each_parse_error_at_its_token),
         TEST_ENTRY(rejects_text_after_a_lexical_error),
         TEST_ENTRY(reports_a_missing_mesh_at_its_path_token),

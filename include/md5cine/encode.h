@@ -35,13 +35,21 @@
  * MC_ERR_LIMIT "too large", checked before any file is created.
  *
  * Timing: the time base is den/num for a rate num/den; frame k (the k-th frame written, from
- * 0) has pts k and lasts one frame, so a file of N frames lasts exactly N * den / num seconds.
+ * 0) has pts desc.first_frame + k and lasts one frame, so a file of N frames lasts exactly
+ * N * den / num seconds. A chunk of a longer render (first_frame > 0) keeps its frames' times
+ * in the whole: MP4 and MOV then start with an empty edit of first_frame frames (in a movie
+ * timescale that is a multiple of num, so that it is exact), so readers
+ * see the first frame at first_frame * den / num seconds, and chunks join by stream copy.
  *
  * Shots: desc.shot_starts lists the output frame indices where shots begin. Each gets a
  * keyframe, and the file (MP4, MKV, MOV) gets one chapter per shot titled "Shot N", running
- * from its start to the next shot's start (the last one to the end). N is
+ * from its start to the next shot's start (the last one to the end). Starts count frames
+ * written (0 is the first), chapters are at their times (first_frame added). N is
  * desc.shot_numbers[i] when given, else i + 1. When the list is empty or does not start at 0,
  * frames before the first start are not in any chapter.
+ *
+ * Metadata: MP4 and MOV are written with "+use_metadata_tags", so every key is kept under
+ * its own name (ffprobe's format tags), not only the iTunes set.
  *
  * Files: MP4 and MOV are written with "+faststart" (the index at the front, for streaming
  * and quick opening in review tools). Output goes to a temporary name in the target folder
@@ -84,6 +92,7 @@ typedef struct mc_encoder_desc {
     const char *path;   /* output file (extension picks the container) or "-" for stdout */
     int width, height;  /* pixels, even, MC_ENCODER_MIN_SIZE..MC_ENCODER_MAX_SIZE */
     mc_rate fps;        /* frames per second num/den, 1..1000 (30000/1001 for 29.97) */
+    int64_t first_frame; /* >= 0: the output frame number (pts) of the first frame written */
     const char *codec;  /* libavcodec encoder name; NULL -> MC_ENCODER_DEFAULT_CODEC */
     int crf;            /* 1..51 quality (lower is better); 0 -> MC_ENCODER_DEFAULT_CRF */
     const char *preset; /* x264 preset; NULL -> MC_ENCODER_DEFAULT_PRESET */

@@ -7,7 +7,9 @@
  * Frame numbers: in a folder, every file ending in .png (any case) whose name contains a run of
  * decimal digits takes the number of the last such run ("00017.png", "shot_a.00017.png" -> 17);
  * other files are ignored, two files with the same number are an error. A video's frames are
- * numbered 0..n-1 in presentation order. A single image has the number in its name, or 0
+ * numbered 0..n-1 in presentation order, or from FIRST on for a chunk (a video whose
+ * md5cine_chunk tag says FIRST-LAST/FRAMES, chunk.h), so that a chunk lines up with the frames
+ * of the whole scene; a chunk's tags are parsed strictly (a bad one is MC_ERR_SYNTAX). A single image has the number in its name, or 0
  * when its name has none.
  *
  * Pixels: 8-bit RGBA, top row first, opaque unless the PNG has alpha. A video is decoded with
@@ -21,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <md5cine/chunk.h>
 #include <md5cine/error.h>
 #include <md5cine/types.h>
 
@@ -70,6 +73,9 @@ size_t mc_frames_count(const mc_frames_in *src);
  * mc_frames_count (an MP4 cut short keeps its index while its packets stop early), that
  * count; else mc_frames_count. Frames count .. listed - 1 exist but cannot be read. */
 size_t mc_frames_listed(const mc_frames_in *src);
+
+/* The chunk tags of a video that has them, else NULL. Valid until release. */
+const mc_chunk_info *mc_frames_chunk(const mc_frames_in *src);
 
 /* The number of the frame at index (0..count-1), in increasing order. -1 when out of range. */
 long mc_frames_number(const mc_frames_in *src, size_t index);

@@ -68,6 +68,7 @@
 
 #define MC_LIMIT_SCENE_ACTORS    4096
 #define MC_LIMIT_SCENE_MATERIALS 1024     /* per actor */
+#define MC_LIMIT_SCENE_LIGHTS    8        /* point lights (the renderer's MC_RENDER_MAX_LIGHTS) */
 #define MC_LIMIT_SCENE_FRAMES    10000000 /* the "frames" setting: 115 days at 1 fps */
 
 /* ---- materials (.mtr files, the .pk4 archives and loose files of a base folder) ---- */
@@ -93,6 +94,9 @@
 
 /* Frames in a reference folder or video: as many as a scene's "frames" may ask for. */
 #define MC_LIMIT_REFERENCE_FRAMES 10000000L
+
+/* Chunks one plan may hold (plan.h). */
+#define MC_LIMIT_PLAN_CHUNKS 1000000
 
 /* Frame buffers in flight and sink threads of the pipeline. */
 #define MC_LIMIT_PIPELINE_DEPTH   64

@@ -19,6 +19,7 @@
 
 #include <md5cine/pose.h>
 #include <md5cine/timeline.h>
+#include <md5cine/plan.h>
 #include <md5cine/view.h>
 
 #include <md5cine/scene.h>
@@ -27,6 +28,7 @@
 
 #include <md5cine/render.h>
 #include <md5cine/encode.h>
+#include <md5cine/chunk.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
 #include <md5cine/material.h>

@@ -109,28 +109,61 @@ void mc_skin_positions(const mc_submesh *sm, const mc_joint_xform *joints, mc_ve
  * with mc_pose_bind's joints). out: mesh->meshes[s].num_verts entries. */
 void mc_skin_bind_positions(const mc_mesh *mesh, int s, mc_vec3 *out);
 
-/* Per submesh, built once: which vertices share a bit-identical bind-pose position, so their
- * normals are smoothed together across UV seams. */
+/* Per submesh, built once: which vertices are smoothed together. Vertices that share a
+ * bit-identical bind-pose position (copies made by UV seams) share their normals unless
+ * their bind-pose normals differ by more than a crease angle, so that a box keeps flat faces
+ * while a seam across a curved surface stays invisible. The crease acts between copies only: a
+ * vertex that several faces share by index keeps one averaged normal (the mesh would have to
+ * be split there). */
 typedef struct mc_skin_topology {
     int num_verts;
-    int *rep; /* per vertex: the lowest index with the same bind position (rep[v] <= v) */
+    int *rep; /* per vertex: the lowest index of its smoothing group (rep[v] <= v) */
 } mc_skin_topology;
 
-/* Builds the topology of submesh s of mesh. Allocates rep (released with
- * mc_skin_topology_release). MC_ERR_NOMEM when out of memory (then *out is zeroed). */
-mc_status mc_skin_topology_build(const mc_mesh *mesh, int s, mc_skin_topology *out,
-                                 mc_error *err);
+/* The crease angle md5cine uses (degrees): copies of a vertex whose bind normals differ by
+ * more keep their own normals. 60 keeps the 90-degree edges of boxes and the 72-degree ones of
+ * pentagonal prisms sharp and smooths the edges of meshes with 8 or more sides around. */
+#define MC_SKIN_CREASE_DEGREES 60.0f
+
+/* Builds the topology of submesh s of mesh. The bind-pose vertex normal of a vertex is the
+ * normalised, unweighted sum of the unit normals of the triangles around it. Among vertices of
+ * one bind position, taken in index order, each joins the first earlier group (of the first
+ * 32 groups at that position) whose first vertex's bind normal is at most crease_deg degrees
+ * from its own; else it opens a group. A vertex on no triangle joins the position's first
+ * group. crease_deg >= 180 smooths every copy together (Doom's rule, md5cine's before the
+ * crease). Allocates rep (released with mc_skin_topology_release). MC_ERR_NOMEM when out of
+ * memory (then *out is zeroed). */
+mc_status mc_skin_topology_build(const mc_mesh *mesh, int s, float crease_deg,
+                                 mc_skin_topology *out, mc_error *err);
 
 /* Frees rep and zeroes *topo; accepts a zeroed struct. */
 void mc_skin_topology_release(mc_skin_topology *topo);
 
 /* Normals from skinned positions pos (sm->num_verts): each triangle (a, b, c) adds its unit face
  * normal (c - a) x (b - a) to its three vertices (unweighted), sums are shared across each
- * topology group, then normalised. A vertex touched by no non-degenerate triangle gets
- * (0, 0, 0). topo: built for this submesh, or NULL for no smoothing across seams.
+ * topology group (smoothing group), then normalised. A vertex touched by no non-degenerate
+ * triangle gets (0, 0, 0). topo: built for this submesh, or NULL for no smoothing across seams.
  * out: sm->num_verts entries (may not alias pos). */
 void mc_skin_normals(const mc_submesh *sm, const mc_skin_topology *topo, const mc_vec3 *pos,
                      mc_vec3 *out);
+
+/* A vertex's tangent: t is the unit texture s direction (dP/ds) made perpendicular to the
+ * vertex normal; the bitangent is w * cross(t, n), w = +1 where the texture is not mirrored
+ * (with t = 0 at the image's top row, dP/dt points down the image) and -1 where it is. */
+typedef struct mc_tangent {
+    mc_vec3 t;
+    float w;
+} mc_tangent;
+
+/* Tangents from skinned positions pos and normals nrm (sm->num_verts each), every frame, as
+ * Doom's R_DeriveTangents: each triangle with a non-zero area in st adds its unit dP/ds to
+ * its three vertices; each sum is made perpendicular to the vertex normal and normalised (a
+ * vertex with none gets some unit vector perpendicular to its normal; one with a zero normal
+ * gets zero). w is the sign of the sum, over the vertex's triangles, of their unit dP/dt
+ * dotted with cross(t, n) (+1 when it is 0). Vertices are not shared across seams: a seam
+ * vertex keeps its own mapping. out: sm->num_verts entries. */
+void mc_skin_tangents(const mc_submesh *sm, const mc_vec3 *pos, const mc_vec3 *nrm,
+                      mc_tangent *out);
 
 /* An actor's model-to-world matrix (GL column-major): world = origin + scale * (p * yaw_axis),
  * where yaw_axis is Doom's idAngles(0, yaw, 0).ToMat3 (yaw degrees about +Z, counter-clockwise

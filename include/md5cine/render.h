@@ -85,21 +85,57 @@ mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, in
                                   int *id, mc_error *err);
 
 typedef enum mc_shading {
-    MC_SHADING_LIT = 0, /* texture (or base colour) lit by a key, a fill and an ambient light */
+    MC_SHADING_LIT = 0, /* texture (or base colour) lit: the frame's lights, or the camera rig */
     MC_SHADING_UNLIT,   /* texture (or base colour) as is */
-    MC_SHADING_NORMALS  /* world-space normal n as colour n * 0.5 + 0.5 */
+    MC_SHADING_NORMALS  /* world-space normal n (after the normal map) as colour n * 0.5 + 0.5 */
 } mc_shading;
+
+#define MC_RENDER_MAX_LIGHTS 8
+
+/* A point light fixed in the world, as Doom's: a position, a colour and a radius. */
+typedef struct mc_light {
+    mc_vec3 origin; /* world position, inches */
+    float color[3]; /* linear RGB, 0..1e6 (may exceed 1: the falloff dims it) */
+    float radius;   /* inches, > 0: the light reaches no further */
+} mc_light;
 
 typedef struct mc_frame_params {
     mc_mat4 view;        /* world -> GL eye space */
     mc_mat4 proj;        /* eye -> clip; Doom's is infinite with near 1 */
     float background[4]; /* RGBA in 0..1; alpha 0 leaves the background transparent */
     mc_shading shading;
+    const mc_light *lights; /* num_lights lights (copied by begin); NULL when none */
+    int num_lights;         /* 0..MC_RENDER_MAX_LIGHTS; 0: the camera rig (see begin) */
+    float ambient[3];       /* with lights: RGB added as diffuse * ambient; 0..1e6 */
 } mc_frame_params;
 
-/* Starts a frame: clears colour and depth. The lights are fixed relative to the camera (a key
- * from the upper left in front, a fill from the right, an ambient term), so any model facing
- * the camera reads. Errors: MC_ERR_USAGE (a frame is already open), MC_ERR_GL. */
+/* Starts a frame: clears colour and depth.
+ *
+ * Lit shading, per pixel, world space. n is the interpolated vertex normal, normalised,
+ * replaced by the normal map's when the item has one (below), negated on back faces (two-sided
+ * items); D is the diffuse texel (or the item's colour), S the specular texel (0 without a
+ * specular map), v the unit vector to the eye. Results are clamped to 1.
+ *
+ *  - With lights (Doom's interaction, one pass per light summed):
+ *      colour = D * ambient + sum over lights of C * f * (D * max(n.l, 0) + S * spec)
+ *    l = unit vector to the light, d its distance, C its colour; falloff f = clamp(1 - d / R,
+ *    0, 1) (a linear ramp to the radius R, like the 1-D ramp of Doom's default falloff image,
+ *    on a sphere rather than Doom's box); spec = (n.h)^16 with h = normalize(l + v), and 0
+ *    where n.l <= 0 (Doom's ARB path looks it up in a table shaped like exponent 16; its
+ *    fragment program also doubles S, which md5cine does not).
+ *  - Without lights, the camera rig (so any model facing the camera reads): key k from the
+ *    upper left in front (eye-space direction (-0.45, 0.55, 0.70) normalised), fill f from
+ *    the right ((0.85, 0.05, 0.50) normalised):
+ *      colour = D * (0.25 + 0.70 * max(n.k, 0) + 0.25 * max(n.f, 0)) + 0.10 * (n.h)^32
+ *    h = normalize(k + v); the specular term is 0 where n.k <= 0.
+ *
+ * Normal maps: a texel's RGB is m * 0.5 + 0.5 with m in tangent space (material.h), x along
+ * the texture's +s (the vertex tangent t), y along +t (down the image: b = w * cross(t, n)),
+ * z along the vertex normal; n = normalize(m.x * t + m.y * b + m.z * n) with t first made
+ * perpendicular to n (Doom's frame: its two vertex tangents are along +s and +t).
+ *
+ * Errors: MC_ERR_USAGE (a frame is already open, more than MC_RENDER_MAX_LIGHTS lights,
+ * NaN or out-of-range light values), MC_ERR_GL. */
 mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err);
 
 /* One mesh to draw. Arrays are read during the call only. */
@@ -113,21 +149,40 @@ typedef struct mc_draw_item {
     int vertex_count;
     const int *indices; /* 3 per triangle (mc_tri's layout), clockwise = front face */
     int triangle_count;
-    int texture;    /* id from mc_renderer_add_texture; 0 or less: none */
-    float color[4]; /* base colour RGB in 0..1 used without a texture (alpha ignored:
-                       geometry is opaque) */
-    int two_sided;  /* 1: draw back faces too (lit with the flipped normal) */
+    int texture;    /* diffuse map: id from mc_renderer_add_texture; 0 or less: none */
+    float color[4]; /* base colour RGBA in 0..1 used without a texture (alpha used only by
+                       translucent items: opaque geometry writes alpha 1) */
+    int two_sided;  /* 1: draw back faces too (lit with the flipped normal); 0: culled */
+
+    /* Doom's material switches; all zero is the plain opaque surface drawn as before. */
+    int normal_map;        /* tangent-space normal map (see begin); 0: the vertex normal */
+    int specular_map;      /* RGB specular colour map; 0: no specular (with lights) */
+    const float *tangents; /* with a normal map: 4 floats per vertex, model space: the unit
+                              tangent along s and its handedness w (+1 or -1), as
+                              mc_skin_tangents writes them (pose.h) */
+    float alpha_test;      /* 0..1; > 0: only pixels whose diffuse alpha is above it are kept
+                              (Doom's glAlphaFunc(GL_GREATER)); the others are discarded
+                              (texture alpha, or color[3] without a texture) */
+    int translucent;       /* 1: drawn after every opaque item of the frame, in submission
+                              order, depth tested but not written, blended over what is there:
+                              c * a + dst * (1 - a), a = diffuse alpha (alpha channel:
+                              a + dst_a * (1 - a)) */
+    float polygon_offset;  /* Doom's polygonOffset: depth pulled towards the camera by
+                              glPolygonOffset(-1, -2 * value); 0: none */
 } mc_draw_item;
 
-/* Draws one item into the open frame. Errors: MC_ERR_USAGE (no open frame, text already
- * drawn, a count < 0 or over 2^24, a NULL array the counts need, an unknown texture id),
- * MC_ERR_RANGE (an index outside 0..vertex_count-1), MC_ERR_NOMEM, MC_ERR_GL. */
+/* Draws one item into the open frame (a translucent item is drawn when the frame resolves,
+ * from copies made now). Errors: MC_ERR_USAGE (no open frame, text already drawn, a count < 0
+ * or over 2^24, a NULL array the counts need - texture coordinates for any map, tangents for a
+ * normal map -, an unknown texture id, alpha_test outside 0..1), MC_ERR_RANGE (an index outside
+ * 0..vertex_count-1), MC_ERR_NOMEM, MC_ERR_GL. */
 mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err);
 
-/* Burns one line of text into the open frame, after the scene (no more draws may follow in
- * this frame; several lines may): white letters on a dark translucent box. x, y: the box's
- * top-left corner in pixels from the image's top-left; the box is 13 * scale pixels high and
- * (text width + 3) * scale wide, letters about 6 x 7 font units (stb_easy_font). scale: 1..16.
+/* Burns one line of text into the open frame, after the scene and its translucent items (no
+ * more draws may follow in this frame; several lines may): white letters on a dark
+ * translucent box. x, y: the box's top-left corner in pixels from the image's top-left; the
+ * box is 13 * scale pixels high and (text width + 3) * scale wide, letters about 6 x 7 font
+ * units (stb_easy_font). scale: 1..16.
  * Text longer than 200 bytes is cut; bytes outside printable ASCII show as '?'.
  * Errors: MC_ERR_USAGE (no open frame, bad scale, NULL text), MC_ERR_GL. */
 mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, const char *text,

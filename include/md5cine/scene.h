@@ -11,6 +11,8 @@
  *       origin ( 0 0 0 )  yaw 90  scale 1  start 0.5  loop 1  in_place 0
  *       material "models/drone/skin" "models/drone/skin.jpg"   // repeatable; "" maps ""
  *   }
+ *   light "key" { origin ( -200 150 300 ) color ( 1 0.95 0.9 ) radius 900 }  // up to 8
+ *   ambient ( 0.1 0.1 0.12 )                      // optional
  *
  * Keywords may come in any order inside their block; each at most once (material: once per
  * shader name, names compared as for matching below). Paths are relative to the scene file's folder (absolute paths stay as they
@@ -18,6 +20,15 @@
  * 16..16384; fps 1..1000; background components 0..1; scale > 0; loop and in_place 0 or 1;
  * yaw (degrees about +Z, counter-clockwise seen from above) and start (seconds) any number.
  * Every error names file:line:col of the offending token.
+ *
+ * Lights: `light "name" { ... }` is a point light fixed in the world, as Doom's: origin
+ * (required, inches), color (optional, default ( 1 1 1 ), components 0..100: a colour above 1
+ * makes up for the falloff) and radius (required, above 0, at most 1e6 inches); names are
+ * unique, at most 8 lights. `ambient ( r g b )` (components 0..1, default 0 0 0 when the scene
+ * has lights) adds diffuse * ambient everywhere. How they shade is render.h's interaction
+ * (README "Shading and lights"). A scene without any light gets the scene renderer's default
+ * rig, also fixed in the world (scene_renderer.h); its `ambient` line, if any, replaces the
+ * rig's ambient.
  *
  * Two steps: mc_scene_parse reads the text only (what the fuzzer calls); mc_scene_resolve loads
  * every file the scene names -- camera, meshes, anims -- cross-checks each mesh against its
@@ -60,6 +71,16 @@ extern "C" {
 /* Largest counts a scene may hold (MC_ERR_LIMIT beyond). */
 #define MC_SCENE_MAX_ACTORS    MC_LIMIT_SCENE_ACTORS
 #define MC_SCENE_MAX_MATERIALS MC_LIMIT_SCENE_MATERIALS /* per actor */
+#define MC_SCENE_MAX_LIGHTS    MC_LIMIT_SCENE_LIGHTS
+
+/* A point light fixed in the world (Doom's point light): see "Lights" above. */
+typedef struct mc_scene_light {
+    const char *name; /* as written; unique among the scene's lights */
+    int line, col;    /* position of the name token */
+    mc_vec3 origin;   /* world position, inches */
+    float color[3];   /* linear RGB, each 0..100; default (1 1 1) */
+    float radius;     /* inches, > 0 and <= 1e6: the light reaches no further */
+} mc_scene_light;
 
 typedef struct mc_scene_material {
     const char *shader; /* shader name as written (may be ""), in the scene's arena */
@@ -106,6 +127,10 @@ typedef struct mc_scene {
     float background[3]; /* linear 0..1 RGB when has_background */
     int num_actors;
     mc_scene_actor *actors;
+    int num_lights;         /* 0: the scene renderer's default rig */
+    mc_scene_light *lights; /* num_lights, in file order */
+    bool has_ambient;
+    float ambient[3]; /* linear 0..1 RGB when has_ambient */
 
     bool resolved; /* mc_scene_resolve succeeded: camera and actors' files are loaded */
     mc_camera camera;

@@ -19,6 +19,16 @@
  * minus start (mc_scene_actor_ms) by mc_anim_frame_at_ms. Frames may be asked for in
  * any order; the same k always gives the same pixels.
  *
+ * Look: each submesh is drawn with its material when the scene's base declares one
+ * (material.h: diffuse, normal and specular maps, alphaTest, twoSided, translucent,
+ * polygonOffset), else with its image (scene.h). Lights are the scene's; a scene without any
+ * gets a default rig fixed in the world, placed once at create from the box around every
+ * actor's bind pose (centre c, r half its diagonal, at least 64) and the first camera frame's
+ * forward direction f flattened onto the floor (left l, up u = +Z): a key at
+ * c + 2r * normalize(-f + 0.7 l + 0.9 u) of colour 1.6, a fill at c + 2r * normalize(-f - l +
+ * 0.3 u) of colour 0.5, both of radius 4r, ambient 0.2 (or the scene's). README "Shading and
+ * lights" has the shading formula.
+ *
  * Threads: one renderer belongs to one thread at a time. Nothing here prints or changes
  * process-wide state; warnings go to desc.warn. */
 #ifndef MC_SCENE_RENDERER_H

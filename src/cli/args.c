@@ -8,6 +8,28 @@
 
 #include "cli.h"
 
+bool mc_arg_frame_range(const char *s, int64_t *first, int64_t *last)
+{
+    char *end;
+    long long a, b;
+
+    errno = 0;
+    a = strtoll(s, &end, 10);
+    if (end == s || errno || a < 0 || (*end != '-' && *end))
+        return false;
+    b = a;
+    if (*end == '-') {
+        const char *t = end + 1;
+
+        b = strtoll(t, &end, 10);
+        if (end == t || *end || errno || b < a)
+            return false;
+    }
+    *first = a;
+    *last = b;
+    return true;
+}
+
 bool mc_arg_long(const char *s, long lo, long hi, long *out)
 {
     char *end;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef enum mc_arg_kind {
@@ -62,6 +63,10 @@ void mc_args_usage(const mc_arg_spec *spec, FILE *to);
 /* Parsers that more than one subcommand uses. */
 bool mc_arg_rate(void *field, const char *value); /* an mc_rate, mc_cli_parse_rate */
 #define MC_ARG_RATE_EXPECT "1..1000 as N, N/D or a decimal (29.97 is 30000/1001)"
+
+/* An output frame range "A-B" (0 <= A <= B) or "A" (B = A), as --frames takes it. */
+bool mc_arg_frame_range(const char *s, int64_t *first, int64_t *last);
+#define MC_ARG_FRAMES_EXPECT "A-B with 0 <= A <= B"
 
 /* A whole number in lo..hi (base 10, nothing after it). */
 bool mc_arg_long(const char *s, long lo, long hi, long *out);

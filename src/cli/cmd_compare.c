@@ -27,6 +27,9 @@ typedef struct compare_args {
     const char *report_dir, *junit;
     bool json, quiet;
     mc_limit_args lim;
+    long offset; /* --offset N: B's frame k is compared with A's frame k + N */
+    bool has_offset;
+    mc_compare_opts opts;
 } compare_args;
 
 typedef struct compare_run {
@@ -39,6 +42,16 @@ typedef struct compare_run {
     bool bad_input;     /* a frame pair of different sizes, an unreadable reference frame */
 } compare_run;
 
+static bool parse_offset(void *field, const char *s)
+{
+    compare_args *ca = field;
+
+    if (!mc_arg_long(s, -MC_LIMIT_REFERENCE_FRAMES, MC_LIMIT_REFERENCE_FRAMES, &ca->offset))
+        return false;
+    ca->has_offset = true;
+    return true;
+}
+
 #define F(m) offsetof(compare_args, m)
 
 static const mc_arg_opt compare_opts[] = {
@@ -47,6 +60,10 @@ static const mc_arg_opt compare_opts[] = {
       .help = "use the video limits for PNGs too" },
     { .name = "--diff", .kind = MC_ARG_STRING, .offset = F(diff_dir), .metavar = "DIR",
       .help = "write DIR/diff_<frame>.png for every frame that differs" },
+    { .name = "--offset", .kind = MC_ARG_CUSTOM, .parse = parse_offset,
+      .expect = "a whole number of frames", .metavar = "N",
+      .help = "compare B's frame k with A's frame k + N (default 0: by\n"
+              "number; a chunk video's frames are numbered from its first)" },
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
       .help = "print one JSON object instead of the table" },
     { .name = "--report", .kind = MC_ARG_STRING, .offset = F(report_dir), .metavar = "DIR",
@@ -64,7 +81,8 @@ static const mc_arg_spec compare_spec = {
     .synopsis =
         "usage: md5cine compare A B [options]\n"
         "  A is the reference, B the candidate; each a PNG, a folder of numbered PNGs or a video\n"
-        "  (.mp4 .mkv .mov .webm .avi .y4m). Frames are matched by number.\n",
+        "  (.mp4 .mkv .mov .webm .avi .y4m). Frames are matched by number; a chunk video's\n"
+        "  frames are numbered from its first output frame.\n",
     .epilog = "exit status: 0 all frames match, 1 some differ, 2 bad input or usage,\n"
               "3 runtime failure (a diff image cannot be written, out of memory)\n",
     .opts = compare_opts,
@@ -109,16 +127,20 @@ static int check_frame_sets(const compare_run *run)
     const char *pa = mc_frames_path(run->a), *pb = mc_frames_path(run->b);
     size_t na = mc_frames_count(run->a), nb = mc_frames_count(run->b), k;
 
+    long off = run->args->offset;
+    /* A chunk, or B placed by --offset, is checked against the frames of A it covers. */
+    bool part = run->args->has_offset || mc_frames_chunk(run->b) != NULL;
+
     if (mc_frames_kind_of(run->a) == MC_FRAMES_IMAGE ||
         mc_frames_kind_of(run->b) == MC_FRAMES_IMAGE)
         return MC_EXIT_OK;
-    for (size_t i = 0; i < na; i++)
+    for (size_t i = 0; i < na && !part; i++)
         if (!mc_frames_find(run->b, mc_frames_number(run->a, i), &k))
             return missing_frame(mc_frames_number(run->a, i), pa, pb);
     for (size_t i = 0; i < nb; i++)
-        if (!mc_frames_find(run->a, mc_frames_number(run->b, i), &k))
-            return missing_frame(mc_frames_number(run->b, i), pb, pa);
-    if (na != nb) { /* only with repeated numbers, which the sources reject */
+        if (!mc_frames_find(run->a, mc_frames_number(run->b, i) + off, &k))
+            return missing_frame(mc_frames_number(run->b, i) + off, pb, pa);
+    if (na != nb && !part) { /* only with repeated numbers, which the sources reject */
         fprintf(stderr, "md5cine: error: '%s' holds %zu frames but '%s' holds %zu\n", pa, na,
                 pb, nb);
         return MC_EXIT_INPUT;
@@ -135,7 +157,7 @@ static long pairs(const compare_run *run, size_t i, size_t *ib, long *k)
     size_t ia;
 
     if (a_single && !b_single) {
-        *k = mc_frames_number(run->a, 0);
+        *k = mc_frames_number(run->a, 0) - run->args->offset;
         if (!mc_frames_find(run->b, *k, ib))
             return missing_frame(*k, mc_frames_path(run->a), mc_frames_path(run->b)), -1;
         return 1;
@@ -143,7 +165,7 @@ static long pairs(const compare_run *run, size_t i, size_t *ib, long *k)
     if (b_single && !a_single) {
         *ib = 0;
         *k = mc_frames_number(run->b, 0);
-        if (!mc_frames_find(run->a, *k, &ia))
+        if (!mc_frames_find(run->a, *k + run->args->offset, &ia))
             return missing_frame(*k, mc_frames_path(run->b), mc_frames_path(run->a)), -1;
         return 1;
     }
@@ -165,8 +187,8 @@ static int check_size(const compare_run *run, int *w, int *h)
         return MC_EXIT_INPUT;
     if (mc_frames_size(run->b, ib, w, h, &err) != MC_OK)
         return input_error(&err);
-    if (mc_frames_find(run->a, k, &ia) && mc_frames_size(run->a, ia, &aw, &ah, &err) == MC_OK &&
-        (double)aw * ah < (double)*w * *h) {
+    if (mc_frames_find(run->a, k + run->args->offset, &ia) &&
+        mc_frames_size(run->a, ia, &aw, &ah, &err) == MC_OK && (double)aw * ah < (double)*w * *h) {
         *w = aw;
         *h = ah;
     }
@@ -192,6 +214,7 @@ static int open_check(compare_run *run)
     d.opts.lossy = d.opts.lossy || mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO;
     d.diff_dir = run->args->diff_dir;
     d.threads = 1;
+    d.offset = -run->args->offset;
     run->width = d.width;
     run->height = d.height;
     if (run->args->report_dir) {
@@ -219,7 +242,7 @@ static void report_bad_row(compare_run *run, const mc_image_view *v, const char 
     if (!row || (row->kind != MC_REFCHECK_SIZE && row->kind != MC_REFCHECK_UNREADABLE))
         return;
     run->bad_input = true;
-    mc_frames_find(run->a, k, &ia);
+    mc_frames_find(run->a, k + run->args->offset, &ia);
     if (row->kind == MC_REFCHECK_SIZE)
         fprintf(stderr, "md5cine: error: frame %ld: '%s' is %dx%d but '%s' is %dx%d\n", k,
                 mc_frames_file(run->a, ia), row->ref_width, row->ref_height, b_name, v->width,

@@ -144,7 +144,7 @@ static mc_status write_obj(const export_args *a, const mc_mesh *mesh,
         for (int s = 0; s < mesh->num_meshes && st == MC_OK; s++) {
             const mc_submesh *sm = &mesh->meshes[s];
             mc_skin_topology topo;
-            st = mc_skin_topology_build(mesh, s, &topo, err);
+            st = mc_skin_topology_build(mesh, s, MC_SKIN_CREASE_DEGREES, &topo, err);
             if (st != MC_OK)
                 break;
             mc_skin_positions(sm, joints, p);

@@ -21,6 +21,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <md5cine/chunk.h>
 #include <md5cine/fileio.h>
 #include <md5cine/pipeline.h>
 #include <md5cine/scene_renderer.h>
@@ -55,6 +56,8 @@ typedef struct render_run {
     mc_scene_renderer *sr;
     mc_renderer_info gl; /* what the frames were drawn with */
     char gl_comment[640]; /* the same as one line, for the video's metadata */
+    mc_chunk_info chunk;  /* the video's chunk tags (chunk.h) */
+    mc_chunk_tags tags;
     mc_encoder *enc;
     mc_refcheck *ref; /* NULL without --reference */
     mc_report *report; /* NULL without --report */
@@ -223,6 +226,7 @@ static int open_reference(render_run *run)
     d.height = run->height;
     d.diff_dir = diff;
     d.update = run->o->update_reference;
+    d.offset = -run->o->ref_offset;
     d.threads = sink_threads(run, false);
     d.opts = run->o->lim.opts;
     d.mask = run->o->lim.mask;
@@ -289,6 +293,39 @@ static int check_png_folder(render_run *run)
     return -1;
 }
 
+/* The chunk tags: which frames of which scene, drawn and encoded how. The settings are
+ * what changes pixels or bits besides the scene's files (which its identity covers, the
+ * scene's own background and size included). */
+static int chunk_tags(render_run *run)
+{
+    static const char *const shading[] = { "lit", "unlit", "normals" };
+    const mc_render_opts *o = run->o;
+    mc_chunk_info *c = &run->chunk;
+    char bg[64] = "scene";
+    mc_error e;
+
+    if (mc_chunk_scene_id(&run->scene, c->scene, &e) != MC_OK)
+        return fail(&e, e.code != MC_ERR_NOMEM);
+    if (o->bg_mode == MC_BACKGROUND_GIVEN)
+        snprintf(bg, sizeof bg, "%.6g,%.6g,%.6g", (double)o->bg[0], (double)o->bg[1],
+                 (double)o->bg[2]);
+    c->first = run->first;
+    c->last = run->last;
+    c->frames = run->count;
+    c->fps = run->fps;
+    snprintf(c->settings, sizeof c->settings,
+             "size=%dx%d samples=%d shading=%s fov=%s background=%s overlay=%d clock=%s "
+             "codec=%s crf=%d preset=%s",
+             run->width, run->height, run->gl.samples, shading[o->shading],
+             o->fov_mode == MC_FOV_DOOM ? "doom" : "file", bg, o->overlay ? 1 : 0,
+             o->clock == MC_CLOCK_ENGINE ? "engine" : "ideal",
+             o->codec ? o->codec : MC_ENCODER_DEFAULT_CODEC,
+             o->crf ? o->crf : MC_ENCODER_DEFAULT_CRF,
+             o->preset ? o->preset : MC_ENCODER_DEFAULT_PRESET);
+    mc_chunk_format(c, &run->tags);
+    return -1;
+}
+
 static int open_encoder(render_run *run)
 {
     const mc_render_opts *o = run->o;
@@ -308,13 +345,21 @@ static int open_encoder(render_run *run)
             return MC_EXIT_RUNTIME;
         }
     }
+    int rc = chunk_tags(run);
+
+    if (rc != -1)
+        return rc;
     memset(&d, 0, sizeof d);
     d.path = o->out;
     d.width = run->width;
     d.height = run->height;
-    const char *const metadata[] = { "comment", run->gl_comment, NULL };
+    const char *const metadata[] = { "comment",       run->gl_comment,    "md5cine_chunk",
+                                     run->tags.chunk, "md5cine_fps",      run->tags.fps,
+                                     "md5cine_scene", run->tags.scene,    "md5cine_settings",
+                                     run->tags.settings, NULL };
 
     d.fps = run->fps;
+    d.first_frame = run->first;
     d.metadata = metadata;
     d.codec = o->codec;
     d.crf = o->crf;

@@ -19,6 +19,10 @@ static const subcommand subcommands[] = {
     { "export", mc_cmd_export, "export MESH [ANIM] (--frame F | --time S) -o OUT.obj" },
     { "sheet", mc_cmd_sheet, "sheet SOURCE -o PNG [options]    a contact sheet of a scene, video, folder" },
     { "compare", mc_cmd_compare, "compare A B [options]            compare frames, folders, videos" },
+    { "plan", mc_cmd_plan,
+      "plan SCENE (--chunks N | --chunk-frames F | --by-shot)   chunks for a farm" },
+    { "concat", mc_cmd_concat,
+      "concat PARTS... -o OUT           join chunk videos without re-encoding" },
     { "doctor", mc_cmd_doctor, "doctor [--json]                  GL backends, vendor, renderer, Mesa version" },
 };
 

@@ -114,24 +114,22 @@ static bool parse_size(void *field, const char *s)
 static bool parse_frames(void *field, const char *s)
 {
     mc_render_opts *o = field;
-    char *end;
-    long long a, b;
 
-    errno = 0;
-    a = strtoll(s, &end, 10);
-    if (end == s || errno || a < 0 || (*end != '-' && *end))
+    if (!mc_arg_frame_range(s, &o->first, &o->last))
         return false;
-    b = a;
-    if (*end == '-') {
-        const char *t = end + 1;
-
-        b = strtoll(t, &end, 10);
-        if (end == t || *end || errno || b < a)
-            return false;
-    }
-    o->first = a;
-    o->last = b;
     o->has_frames = true;
+    return true;
+}
+
+static bool parse_offset(void *field, const char *s)
+{
+    mc_render_opts *o = field;
+    long v;
+
+    if (!mc_arg_long(s, -MC_LIMIT_REFERENCE_FRAMES, MC_LIMIT_REFERENCE_FRAMES, &v))
+        return false;
+    o->ref_offset = v;
+    o->has_ref_offset = true;
     return true;
 }
 
@@ -253,6 +251,8 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("--json needs --reference REF");
     if ((o->lim.mask || o->lim.ignore.n || o->lim.opts.set) && !o->reference)
         return mc_usage_error("--mask, --ignore and the limits need --reference REF");
+    if (o->has_ref_offset && !o->reference)
+        return mc_usage_error("--offset needs --reference REF");
     if ((o->report_dir || o->junit) && !o->reference)
         return mc_usage_error("%s needs --reference REF", o->report_dir ? "--report" : "--junit");
     if (o->report_dir && o->update_reference)
@@ -312,7 +312,7 @@ static const mc_arg_opt render_opts[] = {
       .help = "frame k at t = k/fps exactly (default), or Doom 3's own clock:\n"
               "16 ms game ticks, integer milliseconds" },
     { .name = "--frames", .kind = MC_ARG_CUSTOM, .parse = parse_frames,
-      .expect = "A-B with 0 <= A <= B", .metavar = "A-B",
+      .expect = MC_ARG_FRAMES_EXPECT, .metavar = "A-B",
       .help = "render output frames A to B only (inclusive); also --frames A" },
     { .name = "--crf", .kind = MC_ARG_INT, .offset = F(crf), .min = 1, .max = 51,
       .metavar = "N", .help = "encoder quality (default 18)" },
@@ -357,6 +357,10 @@ static const mc_arg_opt render_opts[] = {
       .help = "where failing frames and difference pictures go (default:\n"
               "beside the output: OUT without extension + '.diff', or\n"
               "REF + '.diff')" },
+    { .name = "--offset", .kind = MC_ARG_CUSTOM, .parse = parse_offset,
+      .expect = "a whole number of frames", .metavar = "N",
+      .help = "check output frame k against REF's frame k + N (default 0:\n"
+              "by number; a chunk video's frames are numbered from its first)" },
     { .name = "--update-reference", .kind = MC_ARG_FLAG, .offset = F(update_reference),
       .help = "write missing and failing frames into the folder REF instead" },
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),

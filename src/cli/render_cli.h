@@ -66,6 +66,8 @@ typedef struct mc_render_opts {
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
     bool update_reference;
+    long ref_offset; /* --offset N: output frame k is checked against REF's frame k + N */
+    bool has_ref_offset;
     bool json; /* --json: the reference check as one JSON object */
     mc_limit_args lim; /* --threshold .. --ignore: the reference check's limits and mask */
     const char *report_dir; /* --report DIR: the HTML review page (report.h) */

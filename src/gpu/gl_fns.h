@@ -60,12 +60,14 @@
     X(GetUniformLocation, GETUNIFORMLOCATION) \
     X(LinkProgram, LINKPROGRAM) \
     X(PixelStorei, PIXELSTOREI) \
+    X(PolygonOffset, POLYGONOFFSET) \
     X(ReadPixels, READPIXELS) \
     X(RenderbufferStorageMultisample, RENDERBUFFERSTORAGEMULTISAMPLE) \
     X(ShaderSource, SHADERSOURCE) \
     X(TexImage2D, TEXIMAGE2D) \
     X(TexParameteri, TEXPARAMETERI) \
     X(Uniform1f, UNIFORM1F) \
+    X(Uniform1fv, UNIFORM1FV) \
     X(Uniform1i, UNIFORM1I) \
     X(Uniform2f, UNIFORM2F) \
     X(Uniform3f, UNIFORM3F) \
@@ -74,6 +76,7 @@
     X(UniformMatrix4fv, UNIFORMMATRIX4FV) \
     X(UseProgram, USEPROGRAM) \
     X(VertexAttrib2f, VERTEXATTRIB2F) \
+    X(VertexAttrib4f, VERTEXATTRIB4F) \
     X(VertexAttribPointer, VERTEXATTRIBPOINTER) \
     X(Viewport, VIEWPORT)
 /* clang-format on */

@@ -6,9 +6,12 @@
  * no copy pass. The flip mirrors window space, so Doom's front faces (clockwise in the image)
  * are counter-clockwise in GL's window space: glFrontFace(GL_CCW) + glCullFace(GL_BACK).
  *
- * Buffers: draw i of a frame uses slot i (a VAO with position, normal, texcoord and index
- * buffers). A slot's storage only grows, and glBufferSubData refills it; the previous frame's
- * readback has already waited for the GPU work, so the update never stalls a pending draw. */
+ * Buffers: draw i of a frame uses slot i (a VAO with position, normal, texcoord, tangent and
+ * index buffers). A slot's storage only grows, and glBufferSubData refills it; the previous
+ * frame's readback has already waited for the GPU work, so the update never stalls a pending
+ * draw. A translucent item is uploaded into its slot when it is submitted and drawn, from the
+ * state kept in the slot, when the frame resolves (before the overlay or the readback), after
+ * every opaque item. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,14 +40,48 @@
 #define TEXT_MAX_CHARS 200
 #define TEXT_MAX_QUADS 8192 /* stb_easy_font stops writing when the buffer is full */
 
+/* What one draw needs besides its buffers (kept for a translucent item's later draw). */
+typedef struct draw_state {
+    float model[16], nmat[9], color[4];
+    GLuint tex[3]; /* diffuse, normal, specular; 0 for none */
+    int variant;
+    float alpha_test, polygon_offset;
+    int two_sided, translucent, count;
+    GLenum front;
+} draw_state;
+
 typedef struct slot {
-    GLuint vao, pos, nrm, st, idx;
-    size_t pos_cap, nrm_cap, st_cap, idx_cap; /* bytes of storage */
+    GLuint vao, pos, nrm, st, tan, idx;
+    size_t pos_cap, nrm_cap, st_cap, tan_cap, idx_cap; /* bytes of storage */
+    draw_state ds;
+    int pending; /* translucent: drawn when the frame resolves */
 } slot;
 
 typedef struct uniforms {
     GLint model, viewproj, nmat, mode, use_tex, color, key, fill, eye, tex;
+    GLint nmap, smap, alpha, alpha_test, translucent;
+    GLint lpos, lcol, linv, ambient;
 } uniforms;
+
+/* The scene shader is built in variants, so that llvmpipe (which runs both sides of a branch
+ * and every turn of a loop whose count it cannot see) only does the work an item needs: the
+ * V_* bits, times the number of lights (0: the camera rig). A variant is built on first use. */
+enum { V_NMAP = 1, V_SMAP = 2, V_ATEST = 4, V_BITS = 8 };
+#define NUM_VARIANTS (V_BITS * (MC_RENDER_MAX_LIGHTS + 1))
+
+typedef struct program {
+    GLuint id; /* 0 until built */
+    uniforms u;
+    unsigned frame; /* the frame whose uniforms it holds */
+} program;
+
+/* The per-frame uniforms, set on each variant the frame uses. */
+typedef struct frame_values {
+    float vp[16], key[3], fill[3], eye[3], ambient[3];
+    float lpos[MC_RENDER_MAX_LIGHTS * 3], lcol[MC_RENDER_MAX_LIGHTS * 3];
+    float linv[MC_RENDER_MAX_LIGHTS]; /* 1 / radius */
+    int num_lights;
+} frame_values;
 
 struct mc_renderer {
     const mc_gpu_backend *backend;
@@ -53,8 +90,10 @@ struct mc_renderer {
     int width, height, samples;
     GLuint fbo_ms, ms_color, ms_depth; /* multisampled target; 0 without MSAA */
     GLuint fbo, color, depth;          /* single-sample target (or the resolve target) */
-    GLuint prog, text_prog;
-    uniforms u;
+    program progs[NUM_VARIANTS];
+    GLuint text_prog, current;
+    frame_values fv;
+    unsigned frame; /* counts begun frames, from 1 */
     GLint ut_origin, ut_scale, ut_size;
     GLuint *textures; /* id k is textures[k - 1] */
     int num_textures, cap_textures;
@@ -69,50 +108,96 @@ struct mc_renderer {
 };
 
 static const char *const scene_vs =
-        "#version 330 core\n"
         "layout(location = 0) in vec3 a_pos;\n"
         "layout(location = 1) in vec3 a_nrm;\n"
         "layout(location = 2) in vec2 a_st;\n"
+        "layout(location = 3) in vec4 a_tan;\n"
         "uniform mat4 u_model, u_viewproj;\n"
         "uniform mat3 u_nmat;\n"
         "out vec3 v_wpos, v_nrm;\n"
+        "out vec4 v_tan;\n"
         "out vec2 v_st;\n"
         "void main() {\n"
         "    vec4 w = u_model * vec4(a_pos, 1.0);\n"
         "    v_wpos = w.xyz;\n"
         "    v_nrm = u_nmat * a_nrm;\n"
+        "    v_tan = vec4(mat3(u_model) * a_tan.xyz, a_tan.w);\n"
         "    v_st = a_st;\n"
         "    gl_Position = u_viewproj * w;\n"
         "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
         "}\n";
 
-/* Lights are world-space unit vectors towards the light, set per frame from camera-fixed
- * directions. Geometry always writes alpha 1. */
+/* The fragment shader, after a header of #version and the variant's NMAP, SMAP, ATEST (0 or
+ * 1) and LIGHTS (the number of lights) defines. World space throughout. Without lights the
+ * camera rig: u_key and u_fill are unit vectors towards the light, set per frame from
+ * camera-fixed directions. With lights, Doom's interaction per point light (render.h). A
+ * normal map's texel (x along +s, y along +t, z out) is turned into world space with the
+ * tangent t (made perpendicular to n), b = w cross(t, n) and n. Alpha test keeps alpha above
+ * the value (Doom's GL_GREATER). Opaque geometry writes alpha 1. */
 static const char *const scene_fs =
-        "#version 330 core\n"
         "in vec3 v_wpos, v_nrm;\n"
+        "in vec4 v_tan;\n"
         "in vec2 v_st;\n"
-        "uniform sampler2D u_tex;\n"
-        "uniform int u_use_tex, u_mode;\n"
-        "uniform vec3 u_color, u_key, u_fill, u_eye;\n"
+        "uniform sampler2D u_tex, u_nmap, u_smap;\n"
+        "uniform int u_use_tex, u_mode, u_translucent;\n"
+        "uniform float u_alpha, u_alpha_test;\n"
+        "uniform vec3 u_color, u_key, u_fill, u_eye, u_ambient;\n"
+        "uniform vec3 u_lpos[8], u_lcol[8];\n"
+        "uniform float u_linv[8];\n"
         "out vec4 o_col;\n"
+        "vec3 bumped(vec3 n) {\n"
+        "    vec3 t = v_tan.xyz - n * dot(v_tan.xyz, n);\n"
+        "    float tl = length(t);\n"
+        "    if (tl <= 1e-20) return n;\n"
+        "    t /= tl;\n"
+        "    vec3 m = texture(u_nmap, v_st).rgb * 2.0 - 1.0;\n"
+        "    return normalize(m.x * t + v_tan.w * m.y * cross(t, n) + m.z * n);\n"
+        "}\n"
         "void main() {\n"
+        "    vec4 dif = u_use_tex != 0 ? texture(u_tex, v_st) : vec4(u_color, u_alpha);\n"
+        "#if ATEST\n"
+        "    if (dif.a <= u_alpha_test) discard;\n"
+        "#endif\n"
+        "    float a = u_translucent != 0 ? dif.a : 1.0;\n"
         "    float l = length(v_nrm);\n"
         "    vec3 n = l > 1e-20 ? v_nrm / l : vec3(0.0, 0.0, 1.0);\n"
+        "#if NMAP\n"
+        "    n = bumped(n);\n"
+        "#endif\n"
         "    if (u_mode == 2) { o_col = vec4(n * 0.5 + 0.5, 1.0); return; }\n"
-        "    vec3 base = u_use_tex != 0 ? texture(u_tex, v_st).rgb : u_color;\n"
-        "    if (u_mode == 1) { o_col = vec4(base, 1.0); return; }\n"
+        "    vec3 base = dif.rgb;\n"
+        "    if (u_mode == 1) { o_col = vec4(base, a); return; }\n"
         "    if (!gl_FrontFacing) n = -n;\n"
+        "#if LIGHTS == 0\n"
         "    float kd = max(dot(n, u_key), 0.0), fd = max(dot(n, u_fill), 0.0);\n"
         "    vec3 h = normalize(u_key + normalize(u_eye - v_wpos));\n"
         "    float sp = kd > 0.0 ? pow(max(dot(n, h), 0.0), 32.0) : 0.0;\n"
         "    vec3 c = base * (0.25 + 0.70 * kd + 0.25 * fd) + vec3(0.10 * sp);\n"
-        "    o_col = vec4(min(c, vec3(1.0)), 1.0);\n"
+        "#else\n"
+        "#if SMAP\n"
+        "    vec3 spec = texture(u_smap, v_st).rgb;\n"
+        "#endif\n"
+        "    vec3 v = normalize(u_eye - v_wpos);\n"
+        "    vec3 c = base * u_ambient;\n"
+        "    for (int i = 0; i < LIGHTS; i++) {\n"
+        "        vec3 d = u_lpos[i] - v_wpos;\n"
+        "        float dl = length(d);\n"
+        "        float f = clamp(1.0 - dl * u_linv[i], 0.0, 1.0);\n"
+        "        vec3 ld = d / max(dl, 1e-6);\n"
+        "        float ndl = max(dot(n, ld), 0.0);\n"
+        "        vec3 lit = base * ndl;\n"
+        "#if SMAP\n"
+        "        float ndh = max(dot(n, normalize(ld + v)), 0.0);\n"
+        "        lit += spec * (ndl > 0.0 ? pow(ndh, 16.0) : 0.0);\n"
+        "#endif\n"
+        "        c += u_lcol[i] * f * lit;\n"
+        "    }\n"
+        "#endif\n"
+        "    o_col = vec4(min(c, vec3(1.0)), a);\n"
         "}\n";
 
 /* Text in pixels from the top-left; the framebuffer's row 0 is the image's top row. */
 static const char *const text_vs =
-        "#version 330 core\n"
         "layout(location = 0) in vec2 a_pos;\n"
         "layout(location = 1) in vec4 a_col;\n"
         "uniform vec2 u_origin, u_size;\n"
@@ -124,8 +209,7 @@ static const char *const text_vs =
         "    v_col = a_col;\n"
         "}\n";
 
-static const char *const text_fs = "#version 330 core\n"
-                                   "in vec4 v_col;\n"
+static const char *const text_fs = "in vec4 v_col;\n"
                                    "out vec4 o_col;\n"
                                    "void main() { o_col = v_col; }\n";
 
@@ -273,14 +357,15 @@ static mc_status create_context(mc_renderer *r, mc_gl_backend want, int device, 
     return st;
 }
 
-static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *src, GLuint *out,
-                         mc_error *err)
+static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *head, const char *src,
+                         GLuint *out, mc_error *err)
 {
     GLuint sh = gl->CreateShader(type);
     GLint ok = 0;
     char log[256];
+    const char *parts[2] = { head, src };
 
-    gl->ShaderSource(sh, 1, &src, NULL);
+    gl->ShaderSource(sh, 2, parts, NULL);
     gl->CompileShader(sh);
     gl->GetShaderiv(sh, GL_COMPILE_STATUS, &ok);
     if (!ok) {
@@ -293,15 +378,15 @@ static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *src, GLui
     return MC_OK;
 }
 
-static mc_status link_program(const mc_gl_fns *gl, const char *vs_src, const char *fs_src,
-                              GLuint *out, mc_error *err)
+static mc_status link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
+                              const char *fs_src, GLuint *out, mc_error *err)
 {
     GLuint vs = 0, fs = 0, p;
     GLint ok = 0;
-    mc_status s = compile(gl, GL_VERTEX_SHADER, vs_src, &vs, err);
+    mc_status s = compile(gl, GL_VERTEX_SHADER, head, vs_src, &vs, err);
 
     if (s == MC_OK)
-        s = compile(gl, GL_FRAGMENT_SHADER, fs_src, &fs, err);
+        s = compile(gl, GL_FRAGMENT_SHADER, head, fs_src, &fs, err);
     if (s != MC_OK) {
         gl->DeleteShader(vs);
         return s;
@@ -321,30 +406,69 @@ static mc_status link_program(const mc_gl_fns *gl, const char *vs_src, const cha
     return MC_OK;
 }
 
+/* Builds scene shader variant v (V_* bits) unless it is built. */
+static mc_status build_variant(mc_renderer *r, int v, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+    program *pr = &r->progs[v];
+    char head[160];
+    GLuint id;
+    mc_status s;
+
+    if (pr->id)
+        return MC_OK;
+    snprintf(head, sizeof head,
+             "#version 330 core\n#define NMAP %d\n#define SMAP %d\n#define ATEST %d\n"
+             "#define LIGHTS %d\n",
+             (v & V_NMAP) != 0, (v & V_SMAP) != 0, (v & V_ATEST) != 0, v / V_BITS);
+    s = link_program(gl, head, scene_vs, scene_fs, &id, err);
+    if (s != MC_OK)
+        return s;
+    pr->id = id;
+    pr->frame = 0;
+    pr->u.model = gl->GetUniformLocation(id, "u_model");
+    pr->u.viewproj = gl->GetUniformLocation(id, "u_viewproj");
+    pr->u.nmat = gl->GetUniformLocation(id, "u_nmat");
+    pr->u.mode = gl->GetUniformLocation(id, "u_mode");
+    pr->u.use_tex = gl->GetUniformLocation(id, "u_use_tex");
+    pr->u.color = gl->GetUniformLocation(id, "u_color");
+    pr->u.key = gl->GetUniformLocation(id, "u_key");
+    pr->u.fill = gl->GetUniformLocation(id, "u_fill");
+    pr->u.eye = gl->GetUniformLocation(id, "u_eye");
+    pr->u.tex = gl->GetUniformLocation(id, "u_tex");
+    pr->u.nmap = gl->GetUniformLocation(id, "u_nmap");
+    pr->u.smap = gl->GetUniformLocation(id, "u_smap");
+    pr->u.alpha = gl->GetUniformLocation(id, "u_alpha");
+    pr->u.alpha_test = gl->GetUniformLocation(id, "u_alpha_test");
+    pr->u.translucent = gl->GetUniformLocation(id, "u_translucent");
+
+    pr->u.lpos = gl->GetUniformLocation(id, "u_lpos");
+    pr->u.lcol = gl->GetUniformLocation(id, "u_lcol");
+    pr->u.linv = gl->GetUniformLocation(id, "u_linv");
+    pr->u.ambient = gl->GetUniformLocation(id, "u_ambient");
+    gl->UseProgram(id);
+    r->current = id;
+    gl->Uniform1i(pr->u.tex, 0);
+    gl->Uniform1i(pr->u.nmap, 1);
+    gl->Uniform1i(pr->u.smap, 2);
+    return gl_check(gl, "building the shaders", err);
+}
+
+/* The text program and the two plain scene variants (the others are built on first use). */
 static mc_status build_programs(mc_renderer *r, mc_error *err)
 {
     const mc_gl_fns *gl = &r->gl;
-    mc_status s = link_program(gl, scene_vs, scene_fs, &r->prog, err);
+    mc_status s = link_program(gl, "#version 330 core\n", text_vs, text_fs, &r->text_prog, err);
 
     if (s == MC_OK)
-        s = link_program(gl, text_vs, text_fs, &r->text_prog, err);
+        s = build_variant(r, 0, err);
+    if (s == MC_OK)
+        s = build_variant(r, 2 * V_BITS, err); /* two lights: the scene renderer's rig */
     if (s != MC_OK)
         return s;
-    r->u.model = gl->GetUniformLocation(r->prog, "u_model");
-    r->u.viewproj = gl->GetUniformLocation(r->prog, "u_viewproj");
-    r->u.nmat = gl->GetUniformLocation(r->prog, "u_nmat");
-    r->u.mode = gl->GetUniformLocation(r->prog, "u_mode");
-    r->u.use_tex = gl->GetUniformLocation(r->prog, "u_use_tex");
-    r->u.color = gl->GetUniformLocation(r->prog, "u_color");
-    r->u.key = gl->GetUniformLocation(r->prog, "u_key");
-    r->u.fill = gl->GetUniformLocation(r->prog, "u_fill");
-    r->u.eye = gl->GetUniformLocation(r->prog, "u_eye");
-    r->u.tex = gl->GetUniformLocation(r->prog, "u_tex");
     r->ut_origin = gl->GetUniformLocation(r->text_prog, "u_origin");
     r->ut_scale = gl->GetUniformLocation(r->text_prog, "u_scale");
     r->ut_size = gl->GetUniformLocation(r->text_prog, "u_size");
-    gl->UseProgram(r->prog);
-    gl->Uniform1i(r->u.tex, 0);
     return gl_check(gl, "building the shaders", err);
 }
 
@@ -499,9 +623,9 @@ static void delete_gl_objects(mc_renderer *r)
 
     for (int i = 0; i < r->num_slots; i++) {
         slot *sl = &r->slots[i];
-        GLuint bufs[4] = { sl->pos, sl->nrm, sl->st, sl->idx };
+        GLuint bufs[5] = { sl->pos, sl->nrm, sl->st, sl->tan, sl->idx };
 
-        gl->DeleteBuffers(4, bufs);
+        gl->DeleteBuffers(5, bufs);
         gl->DeleteVertexArrays(1, &sl->vao);
     }
     if (r->num_textures)
@@ -509,7 +633,8 @@ static void delete_gl_objects(mc_renderer *r)
     gl->DeleteVertexArrays(1, &r->text_vao);
     gl->DeleteBuffers(1, &r->text_vbo);
     gl->DeleteBuffers(1, &r->text_ibo);
-    gl->DeleteProgram(r->prog);
+    for (int v = 0; v < NUM_VARIANTS; v++)
+        gl->DeleteProgram(r->progs[v].id);
     gl->DeleteProgram(r->text_prog);
     gl->DeleteFramebuffers(1, &r->fbo_ms);
     gl->DeleteFramebuffers(1, &r->fbo);
@@ -647,29 +772,88 @@ static void eye_dir_to_world(const float *view, const float *d, float *out)
         out[i] *= len;
 }
 
-/* Sets the per-frame uniforms: view-projection, lights fixed to the camera, eye position. */
-static void frame_uniforms(mc_renderer *r, const mc_frame_params *p)
+/* Computes the per-frame uniforms: view-projection, the camera rig's directions, the eye
+ * position, the lights. */
+static void frame_values_of(mc_renderer *r, const mc_frame_params *p)
 {
     /* GL eye space: x right, y up, z towards the viewer. Key from the upper left in front of
      * the subject, fill from the right. */
     static const float key_eye[3] = { -0.45f, 0.55f, 0.70f };
     static const float fill_eye[3] = { 0.85f, 0.05f, 0.50f };
     const float *v = p->view.m;
-    float vp[16], key[3], fill[3], eye[3];
-    const mc_gl_fns *gl = &r->gl;
+    frame_values *fv = &r->fv;
 
-    mat4_mul(p->proj.m, v, vp);
-    eye_dir_to_world(v, key_eye, key);
-    eye_dir_to_world(v, fill_eye, fill);
+    mat4_mul(p->proj.m, v, fv->vp);
+    eye_dir_to_world(v, key_eye, fv->key);
+    eye_dir_to_world(v, fill_eye, fv->fill);
     /* eye = -R^T t, t = the view's translation column */
     for (int i = 0; i < 3; i++)
-        eye[i] = -(v[i * 4 + 0] * v[12] + v[i * 4 + 1] * v[13] + v[i * 4 + 2] * v[14]);
-    gl->UseProgram(r->prog);
-    gl->UniformMatrix4fv(r->u.viewproj, 1, GL_FALSE, vp);
-    gl->Uniform3fv(r->u.key, 1, key);
-    gl->Uniform3fv(r->u.fill, 1, fill);
-    gl->Uniform3fv(r->u.eye, 1, eye);
-    gl->Uniform1i(r->u.mode, (GLint)r->shading);
+        fv->eye[i] = -(v[i * 4 + 0] * v[12] + v[i * 4 + 1] * v[13] + v[i * 4 + 2] * v[14]);
+    fv->num_lights = p->num_lights;
+    for (int i = 0; i < p->num_lights; i++) {
+        const mc_light *l = &p->lights[i];
+
+        fv->lpos[i * 3] = l->origin.x;
+        fv->lpos[i * 3 + 1] = l->origin.y;
+        fv->lpos[i * 3 + 2] = l->origin.z;
+        memcpy(fv->lcol + i * 3, l->color, sizeof l->color);
+        fv->linv[i] = 1.0f / l->radius;
+    }
+    memcpy(fv->ambient, p->ambient, sizeof fv->ambient);
+}
+
+/* Makes variant pr current, with this frame's uniforms. */
+static void use_program(mc_renderer *r, program *pr)
+{
+    const mc_gl_fns *gl = &r->gl;
+    const frame_values *fv = &r->fv;
+
+    if (r->current != pr->id) {
+        gl->UseProgram(pr->id);
+        r->current = pr->id;
+    }
+    if (pr->frame == r->frame)
+        return;
+    pr->frame = r->frame;
+    gl->UniformMatrix4fv(pr->u.viewproj, 1, GL_FALSE, fv->vp);
+    gl->Uniform3fv(pr->u.key, 1, fv->key);
+    gl->Uniform3fv(pr->u.fill, 1, fv->fill);
+    gl->Uniform3fv(pr->u.eye, 1, fv->eye);
+    gl->Uniform1i(pr->u.mode, (GLint)r->shading);
+    if (fv->num_lights > 0) {
+        gl->Uniform3fv(pr->u.lpos, fv->num_lights, fv->lpos);
+        gl->Uniform3fv(pr->u.lcol, fv->num_lights, fv->lcol);
+        gl->Uniform1fv(pr->u.linv, fv->num_lights, fv->linv);
+    }
+    gl->Uniform3fv(pr->u.ambient, 1, fv->ambient);
+}
+
+static int finite_in(float v, float lo, float hi)
+{
+    return v >= lo && v <= hi; /* false for NaN */
+}
+
+static mc_status check_lights(const mc_frame_params *p, mc_error *err)
+{
+    if (p->num_lights < 0 || p->num_lights > MC_RENDER_MAX_LIGHTS ||
+        (p->num_lights > 0 && !p->lights))
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "%d lights: expected 0 to %d",
+                            p->num_lights, MC_RENDER_MAX_LIGHTS);
+    for (int c = 0; c < 3; c++)
+        if (!finite_in(p->ambient[c], 0.0f, 1e6f))
+            return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad ambient light");
+    for (int i = 0; i < p->num_lights; i++) {
+        const mc_light *l = &p->lights[i];
+        int ok = finite_in(l->radius, 1e-6f, 1e30f) && finite_in(l->origin.x, -1e30f, 1e30f) &&
+                 finite_in(l->origin.y, -1e30f, 1e30f) && finite_in(l->origin.z, -1e30f, 1e30f);
+
+        for (int c = 0; c < 3; c++)
+            ok = ok && finite_in(l->color[c], 0.0f, 1e6f);
+        if (!ok)
+            return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                                "light %d: bad origin, colour or radius", i);
+    }
+    return MC_OK;
 }
 
 mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err)
@@ -683,6 +867,9 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
         p->shading != MC_SHADING_NORMALS)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown shading mode %d",
                             (int)p->shading);
+    s = check_lights(p, err);
+    if (s != MC_OK)
+        return s;
     s = make_current(r, err);
     if (s != MC_OK)
         return s;
@@ -693,12 +880,15 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     gl->Enable(GL_DEPTH_TEST);
     gl->DepthFunc(GL_LEQUAL);
     gl->DepthMask(GL_TRUE);
+    gl->Disable(GL_POLYGON_OFFSET_FILL);
     gl->Enable(GL_CULL_FACE);
     gl->CullFace(GL_BACK);
     gl->ClearColor(p->background[0], p->background[1], p->background[2], p->background[3]);
     gl->ClearDepth(1.0);
     gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    frame_uniforms(r, p);
+    r->frame++;
+    r->current = 0; /* UseProgram again: the context may have been used elsewhere */
+    frame_values_of(r, p);
     s = gl_check(gl, "starting a frame", err);
     if (s != MC_OK)
         return s;
@@ -743,10 +933,20 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "vertex or triangle count out of range";
     else if (it->triangle_count && (!it->positions || !it->normals || !it->indices))
         why = "missing positions, normals or indices";
-    else if (it->texture > r->num_textures)
+    else if (it->texture > r->num_textures || it->normal_map > r->num_textures ||
+             it->specular_map > r->num_textures)
         why = "unknown texture id";
-    else if (it->texture > 0 && !it->texcoords && it->triangle_count)
+    else if ((it->texture > 0 || it->normal_map > 0 || it->specular_map > 0) && !it->texcoords &&
+             it->triangle_count)
         why = "textured item without texture coordinates";
+    else if (it->normal_map > 0 && !it->tangents && it->triangle_count)
+        why = "normal-mapped item without tangents";
+    else if (!finite_in(it->alpha_test, 0.0f, 1.0f))
+        why = "alpha test outside 0..1";
+    else if (!finite_in(it->polygon_offset, -1e6f, 1e6f))
+        why = "bad polygon offset";
+    else if (it->translucent && !finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
+        why = "translucent colour alpha outside 0..1";
     if (why)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "%s", why);
     n = (size_t)it->triangle_count * 3;
@@ -789,6 +989,7 @@ static slot *next_slot(mc_renderer *r)
         gl->GenBuffers(1, &sl->pos);
         gl->GenBuffers(1, &sl->nrm);
         gl->GenBuffers(1, &sl->st);
+        gl->GenBuffers(1, &sl->tan);
         gl->GenBuffers(1, &sl->idx);
     }
     return &r->slots[r->used_slots++];
@@ -815,16 +1016,67 @@ static void upload_item(const mc_gl_fns *gl, slot *sl, const mc_draw_item *it)
         gl->DisableVertexAttribArray(2);
         gl->VertexAttrib2f(2, 0.0f, 0.0f);
     }
+    if (it->tangents && it->normal_map > 0 && nv) {
+        fill_buffer(gl, GL_ARRAY_BUFFER, sl->tan, &sl->tan_cap, it->tangents,
+                    nv * 4 * sizeof(float));
+        gl->EnableVertexAttribArray(3);
+        gl->VertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, 4 * sizeof(float), (const void *)0);
+    } else {
+        gl->DisableVertexAttribArray(3);
+        gl->VertexAttrib4f(3, 1.0f, 0.0f, 0.0f, 1.0f);
+    }
     fill_buffer(gl, GL_ELEMENT_ARRAY_BUFFER, sl->idx, &sl->idx_cap, it->indices,
                 (size_t)it->triangle_count * 3 * sizeof(int));
 }
 
-mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err)
+static GLuint texture_of(const mc_renderer *r, int id)
+{
+    return id > 0 ? r->textures[id - 1] : 0;
+}
+
+/* Sets the item's uniforms and GL state and draws its slot. */
+static void draw_slot(mc_renderer *r, const slot *sl)
 {
     const mc_gl_fns *gl = &r->gl;
+    const draw_state *ds = &sl->ds;
+    program *pr = &r->progs[ds->variant];
+    const uniforms *u = &pr->u;
+
+    use_program(r, pr);
+    gl->BindVertexArray(sl->vao);
+    gl->UniformMatrix4fv(u->model, 1, GL_FALSE, ds->model);
+    gl->UniformMatrix3fv(u->nmat, 1, GL_FALSE, ds->nmat);
+    gl->Uniform3f(u->color, ds->color[0], ds->color[1], ds->color[2]);
+    gl->Uniform1f(u->alpha, ds->translucent ? ds->color[3] : 1.0f);
+    gl->Uniform1f(u->alpha_test, ds->alpha_test);
+    gl->Uniform1i(u->translucent, ds->translucent);
+    gl->Uniform1i(u->use_tex, ds->tex[0] != 0);
+    for (int unit = 2; unit >= 0; unit--) {
+        gl->ActiveTexture((GLenum)(GL_TEXTURE0 + unit));
+        gl->BindTexture(GL_TEXTURE_2D, ds->tex[unit]);
+    }
+    gl->FrontFace(ds->front);
+    if (ds->two_sided)
+        gl->Disable(GL_CULL_FACE);
+    else
+        gl->Enable(GL_CULL_FACE);
+    if (ds->polygon_offset != 0.0f) {
+        /* Doom's factor -1 and units -2 per step of the material's polygonOffset */
+        gl->Enable(GL_POLYGON_OFFSET_FILL);
+        gl->PolygonOffset(-1.0f, -2.0f * ds->polygon_offset);
+    } else {
+        gl->Disable(GL_POLYGON_OFFSET_FILL);
+    }
+    gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
+    gl->BindVertexArray(0);
+}
+
+mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err)
+{
     mc_status s = check_item(r, it, err);
-    float nmat[9], det;
+    float det;
     slot *sl;
+    draw_state *ds;
 
     if (s != MC_OK || it->triangle_count == 0 || it->vertex_count == 0)
         return s;
@@ -835,23 +1087,62 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     if (!sl)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for vertex buffers");
     upload_item(&r->gl, sl, it);
-    det = normal_matrix(it->model.m, nmat);
-    gl->UniformMatrix4fv(r->u.model, 1, GL_FALSE, it->model.m);
-    gl->UniformMatrix3fv(r->u.nmat, 1, GL_FALSE, nmat);
-    gl->Uniform3f(r->u.color, it->color[0], it->color[1], it->color[2]);
-    gl->Uniform1i(r->u.use_tex, it->texture > 0);
-    gl->ActiveTexture(GL_TEXTURE0);
-    gl->BindTexture(GL_TEXTURE_2D, it->texture > 0 ? r->textures[it->texture - 1] : 0);
+    r->gl.BindVertexArray(0);
+    ds = &sl->ds;
+    det = normal_matrix(it->model.m, ds->nmat);
+    memcpy(ds->model, it->model.m, sizeof ds->model);
+    memcpy(ds->color, it->color, sizeof ds->color);
+    ds->tex[0] = texture_of(r, it->texture);
+    ds->tex[1] = texture_of(r, it->normal_map);
+    ds->tex[2] = texture_of(r, it->specular_map);
+    ds->alpha_test = it->alpha_test;
+    ds->polygon_offset = it->polygon_offset;
+    ds->two_sided = it->two_sided != 0;
+    ds->translucent = it->translucent != 0;
+    ds->count = it->triangle_count * 3;
     /* The Y flip makes Doom's clockwise fronts counter-clockwise; a mirroring model matrix
      * (negative determinant) swaps them back. */
-    gl->FrontFace(det < 0.0f ? GL_CW : GL_CCW);
-    if (it->two_sided)
-        gl->Disable(GL_CULL_FACE);
-    else
-        gl->Enable(GL_CULL_FACE);
-    gl->DrawElements(GL_TRIANGLES, it->triangle_count * 3, GL_UNSIGNED_INT, (const void *)0);
-    gl->BindVertexArray(0);
-    return gl_check(gl, "drawing", err);
+    ds->front = det < 0.0f ? GL_CW : GL_CCW;
+    ds->variant = (ds->tex[1] ? V_NMAP : 0) | (ds->tex[2] ? V_SMAP : 0) |
+                  (ds->alpha_test > 0.0f ? V_ATEST : 0);
+    ds->variant += r->fv.num_lights * V_BITS;
+    s = build_variant(r, ds->variant, err);
+    if (s != MC_OK)
+        return s;
+    sl->pending = ds->translucent;
+    if (!sl->pending)
+        draw_slot(r, sl);
+    return gl_check(&r->gl, "drawing", err);
+}
+
+/* Draws the frame's translucent items in submission order over the opaque ones: depth test
+ * on, depth writes off, blended as "blend" (source alpha over the frame, alpha kept
+ * premultiplied as in the overlay). */
+static void draw_translucent(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+    int any = 0;
+
+    for (int i = 0; i < r->used_slots; i++) {
+        slot *sl = &r->slots[i];
+
+        if (!sl->pending)
+            continue;
+        if (!any) {
+            gl->DepthMask(GL_FALSE);
+            gl->Enable(GL_BLEND);
+            gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE,
+                                  GL_ONE_MINUS_SRC_ALPHA);
+            any = 1;
+        }
+        draw_slot(r, sl);
+        sl->pending = 0;
+    }
+    if (any) {
+        gl->DepthMask(GL_TRUE);
+        gl->Disable(GL_BLEND);
+    }
+    gl->Disable(GL_POLYGON_OFFSET_FILL);
 }
 
 /* Resolves the multisampled frame into the single-sample framebuffer (once per frame). */
@@ -861,6 +1152,7 @@ static void resolve(mc_renderer *r)
 
     if (r->resolved)
         return;
+    draw_translucent(r);
     if (r->samples > 1) {
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
@@ -930,6 +1222,7 @@ mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, cons
     gl->Enable(GL_BLEND);
     gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
     gl->UseProgram(r->text_prog);
+    r->current = r->text_prog;
     gl->Uniform2f(r->ut_origin, (float)x, (float)y);
     gl->Uniform1f(r->ut_scale, (float)scale);
     gl->Uniform2f(r->ut_size, (float)r->width, (float)r->height);

@@ -520,8 +520,9 @@ mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *fra
     t = &c->t[thread];
     memset(&row, 0, sizeof row);
     row.frame = k;
-    if (c->video && n >= (mc_frame_no)mc_frames_count(c->src) &&
-        n < (mc_frame_no)mc_frames_listed(c->src)) {
+    /* A video's frames are numbered from its first one's number (a chunk's first frame). */
+    if (c->video && n - mc_frames_number(c->src, 0) >= (mc_frame_no)mc_frames_count(c->src) &&
+        n - mc_frames_number(c->src, 0) < (mc_frame_no)mc_frames_listed(c->src)) {
         row.kind = MC_REFCHECK_UNREADABLE;
         snprintf(row.reasons, sizeof row.reasons,
                  "video '%s' was cut short: its index lists %zu frames, %zu can be read",

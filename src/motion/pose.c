@@ -278,8 +278,54 @@ static int compare_keys(const void *pa, const void *pb)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-mc_status mc_skin_topology_build(const mc_mesh *mesh, int s, mc_skin_topology *out,
-                                 mc_error *err)
+/* Unit bind-pose vertex normals: the unweighted sum of the unit face normals around each
+ * vertex, normalised (zero for a vertex on no non-degenerate triangle). */
+static void bind_vertex_normals(const mc_submesh *sm, const mc_vec3 *pos, mc_vec3 *out)
+{
+    memset(out, 0, (size_t)sm->num_verts * sizeof *out);
+    for (int t = 0; t < sm->num_tris; t++) {
+        const int *v = sm->tris[t].v;
+        mc_vec3 a = pos[v[0]], b = pos[v[1]], c = pos[v[2]];
+        mc_vec3 fn = mc_v3_normalize(mc_v3_cross(mc_v3_sub(c, a), mc_v3_sub(b, a)));
+        for (int k = 0; k < 3; k++)
+            out[v[k]] = mc_v3_add(out[v[k]], fn);
+    }
+    for (int v = 0; v < sm->num_verts; v++)
+        out[v] = mc_v3_normalize(out[v]);
+}
+
+/* Splits one run of vertices with a bit-identical bind position (keys[0..n), in index order)
+ * into smoothing groups: each vertex joins the first earlier group (of the first
+ * MAX_CREASE_GROUPS) whose first vertex's bind normal is within the crease angle of its own;
+ * a vertex with no bind normal joins the run's first group. */
+#define MAX_CREASE_GROUPS 32
+static void split_run(const pos_key *keys, size_t n, const mc_vec3 *vn, float min_cos, int *rep)
+{
+    int first[MAX_CREASE_GROUPS];
+    int groups = 0;
+    for (size_t k = 0; k < n; k++) {
+        int v = keys[k].index, g = 0;
+        bool none = vn[v].x == 0.0f && vn[v].y == 0.0f && vn[v].z == 0.0f;
+        if (none || groups == 0) {
+            g = groups > 0 ? 0 : -1;
+        } else {
+            while (g < groups && mc_v3_dot(vn[first[g]], vn[v]) < min_cos)
+                g++;
+            if (g == groups)
+                g = -1;
+        }
+        if (g >= 0) {
+            rep[v] = first[g];
+        } else {
+            rep[v] = v;
+            if (groups < MAX_CREASE_GROUPS)
+                first[groups++] = v;
+        }
+    }
+}
+
+mc_status mc_skin_topology_build(const mc_mesh *mesh, int s, float crease_deg,
+                                 mc_skin_topology *out, mc_error *err)
 {
     const mc_submesh *sm = &mesh->meshes[s];
     size_t n = (size_t)sm->num_verts;
@@ -289,27 +335,34 @@ mc_status mc_skin_topology_build(const mc_mesh *mesh, int s, mc_skin_topology *o
     int *rep = malloc(n * sizeof *rep);
     pos_key *keys = malloc(n * sizeof *keys);
     mc_vec3 *pos = malloc(n * sizeof *pos);
-    if (!rep || !keys || !pos) {
+    mc_vec3 *vn = malloc(n * sizeof *vn);
+    if (!rep || !keys || !pos || !vn) {
         free(rep);
         free(keys);
         free(pos);
+        free(vn);
         return mc_error_set(err, MC_ERR_NOMEM, mesh->name, 0, 0,
                             "out of memory for the topology of %zu vertices", n);
     }
     mc_skin_bind_positions(mesh, s, pos);
+    bind_vertex_normals(sm, pos, vn);
     for (size_t v = 0; v < n; v++) {
         memcpy(keys[v].bits, &pos[v], sizeof keys[v].bits);
         keys[v].index = (int)v;
     }
     qsort(keys, n, sizeof *keys, compare_keys);
+    /* 180 degrees or more (or NaN) joins every normal, whatever rounding does to cos. */
+    float min_cos = !(crease_deg < 180.0f) ? -2.0f : cosf(mc_deg2rad(crease_deg));
     size_t first = 0;
-    for (size_t k = 0; k < n; k++) {
-        if (memcmp(keys[k].bits, keys[first].bits, sizeof keys[k].bits) != 0)
-            first = k;
-        rep[keys[k].index] = keys[first].index; /* lowest index of the run */
+    for (size_t k = 1; k <= n; k++) {
+        if (k < n && memcmp(keys[k].bits, keys[first].bits, sizeof keys[k].bits) == 0)
+            continue;
+        split_run(keys + first, k - first, vn, min_cos, rep);
+        first = k;
     }
     free(keys);
     free(pos);
+    free(vn);
     out->num_verts = sm->num_verts;
     out->rep = rep;
     return MC_OK;
@@ -342,6 +395,70 @@ void mc_skin_normals(const mc_submesh *sm, const mc_skin_topology *topo, const m
         int r = rep ? rep[v] : v;
         out[v] = r == v ? mc_v3_normalize(out[v]) : out[r]; /* r < v is already done */
     }
+}
+
+/* A unit vector perpendicular to unit n (for a vertex whose texture mapping gives none). */
+static mc_vec3 any_perpendicular(mc_vec3 n)
+{
+    mc_vec3 axis = fabsf(n.x) < 0.9f ? mc_v3(1.0f, 0.0f, 0.0f) : mc_v3(0.0f, 1.0f, 0.0f);
+    return mc_v3_normalize(mc_v3_cross(axis, n));
+}
+
+/* Triangle t's unit dP/ds and dP/dt from its position and texture deltas (Doom's
+ * R_DeriveFaceTangents); false for a degenerate mapping (zero area in st). */
+static bool face_tangents(const mc_submesh *sm, const mc_vec3 *pos, int t, mc_vec3 *ds,
+                          mc_vec3 *dt)
+{
+    const int *v = sm->tris[t].v;
+    mc_vec2 s0 = sm->verts[v[0]].st, s1 = sm->verts[v[1]].st, s2 = sm->verts[v[2]].st;
+    mc_vec3 d0 = mc_v3_sub(pos[v[1]], pos[v[0]]), d1 = mc_v3_sub(pos[v[2]], pos[v[0]]);
+    float d0s = s1.x - s0.x, d0t = s1.y - s0.y, d1s = s2.x - s0.x, d1t = s2.y - s0.y;
+    float area = d0s * d1t - d0t * d1s;
+    if (!(fabsf(area) >= 1e-20f))
+        return false;
+    /* dP/ds = (d0 d1t - d1 d0t) / area, dP/dt = (d1 d0s - d0 d1s) / area; only the
+     * direction is kept, so dividing by the sign of the area is enough. */
+    float inva = area < 0.0f ? -1.0f : 1.0f;
+    *ds = mc_v3_normalize(
+            mc_v3_scale(mc_v3_sub(mc_v3_scale(d0, d1t), mc_v3_scale(d1, d0t)), inva));
+    *dt = mc_v3_normalize(
+            mc_v3_scale(mc_v3_sub(mc_v3_scale(d1, d0s), mc_v3_scale(d0, d1s)), inva));
+    return true;
+}
+
+void mc_skin_tangents(const mc_submesh *sm, const mc_vec3 *pos, const mc_vec3 *nrm,
+                      mc_tangent *out)
+{
+    int n = sm->num_verts;
+    memset(out, 0, (size_t)n * sizeof *out);
+    for (int t = 0; t < sm->num_tris; t++) {
+        mc_vec3 ds, dt;
+        if (!face_tangents(sm, pos, t, &ds, &dt))
+            continue;
+        for (int k = 0; k < 3; k++)
+            out[sm->tris[t].v[k]].t = mc_v3_add(out[sm->tris[t].v[k]].t, ds);
+    }
+    /* Gram-Schmidt against the normal; w holds the handedness vote below. */
+    for (int v = 0; v < n; v++) {
+        mc_vec3 nv = nrm[v], tv = out[v].t;
+        tv = mc_v3_normalize(mc_v3_sub(tv, mc_v3_scale(nv, mc_v3_dot(tv, nv))));
+        if (tv.x == 0.0f && tv.y == 0.0f && tv.z == 0.0f && mc_v3_len(nv) > 0.0f)
+            tv = any_perpendicular(nv);
+        out[v].t = tv;
+    }
+    /* Handedness: the summed face dP/dt against cross(T, N), the bitangent of a mapping that
+     * is not mirrored. */
+    for (int t = 0; t < sm->num_tris; t++) {
+        mc_vec3 ds, dt;
+        if (!face_tangents(sm, pos, t, &ds, &dt))
+            continue;
+        for (int k = 0; k < 3; k++) {
+            int v = sm->tris[t].v[k];
+            out[v].w += mc_v3_dot(mc_v3_cross(out[v].t, nrm[v]), dt);
+        }
+    }
+    for (int v = 0; v < n; v++)
+        out[v].w = out[v].w < 0.0f ? -1.0f : 1.0f;
 }
 
 mc_mat4 mc_pose_placement(mc_vec3 origin, float yaw_deg, float scale)

@@ -24,6 +24,9 @@ typedef struct scene_parser {
     int actor_cap; /* room in s->actors */
 } scene_parser;
 
+#define LIGHT_COLOR_MAX  100.0f
+#define LIGHT_RADIUS_MAX 1e6f
+
 /* Where a keyword was first seen, for "duplicate" errors; line 0 = not seen. */
 typedef struct seen_at {
     int line, col;
@@ -387,6 +390,108 @@ static bool parse_actor(scene_parser *p, const mc_token *kw)
     return expect_punct(p, "{") && parse_actor_body(p, a, &tok);
 }
 
+/* ---------------------------------------------------------------- lights */
+
+/* ( a b c ) with every component in lo..hi, reported at the component's own token. */
+static bool read_triple_in(scene_parser *p, const char *what, float lo, float hi, float *out)
+{
+    if (!mc_lex_expect(&p->lx, "("))
+        return false;
+    for (int i = 0; i < 3; i++) {
+        mc_token tok;
+
+        if (!mc_lex_float(&p->lx, &out[i], &tok))
+            return false;
+        if (!(out[i] >= lo && out[i] <= hi))
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
+                               "invalid '%s' component %g, expected %g to %g", what,
+                               (double)out[i], (double)lo, (double)hi);
+    }
+    return mc_lex_expect(&p->lx, ")");
+}
+
+static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token *name_tok)
+{
+    seen_at origin = { 0, 0 }, color = { 0, 0 }, radius = { 0, 0 };
+    mc_token tok;
+    char d[80];
+
+    for (;;) {
+        if (!mc_lex_next(&p->lx, &tok))
+            return false;
+        if (tok.kind == MC_TOK_PUNCT && mc_lex_is(&tok, "}"))
+            break;
+        if (tok.kind != MC_TOK_NAME)
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                               "expected a keyword or '}' in light '%s', found %s", l->name,
+                               mc_lex_describe(&tok, d, sizeof d));
+        if (mc_lex_is(&tok, "origin")) {
+            float v[3];
+
+            if (!once(p, &tok, &origin) || !mc_lex_vec(&p->lx, 3, v))
+                return false;
+            l->origin = (mc_vec3){ v[0], v[1], v[2] };
+        } else if (mc_lex_is(&tok, "color")) {
+            if (!once(p, &tok, &color) ||
+                !read_triple_in(p, "color", 0.0f, LIGHT_COLOR_MAX, l->color))
+                return false;
+        } else if (mc_lex_is(&tok, "radius")) {
+            mc_token vt;
+
+            if (!once(p, &tok, &radius) || !mc_lex_float(&p->lx, &l->radius, &vt))
+                return false;
+            if (!(l->radius > 0.0f && l->radius <= LIGHT_RADIUS_MAX))
+                return mc_lex_fail(&p->lx, &vt, MC_ERR_RANGE,
+                                   "invalid 'radius' %g, expected above 0 and at most %g",
+                                   (double)l->radius, (double)LIGHT_RADIUS_MAX);
+        } else {
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in light '%s'",
+                               mc_lex_describe(&tok, d, sizeof d), l->name);
+        }
+    }
+    if (!origin.line)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "light '%s' has no 'origin'",
+                           l->name);
+    if (!radius.line)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "light '%s' has no 'radius'",
+                           l->name);
+    return true;
+}
+
+static bool parse_light(scene_parser *p, const mc_token *kw)
+{
+    mc_scene *s = p->s;
+    mc_token tok;
+    const char *name;
+    size_t len;
+    mc_scene_light *l;
+
+    if (!mc_lex_string(&p->lx, &name, &len, &tok))
+        return false;
+    for (int i = 0; i < s->num_lights; i++) {
+        if (same_name(name, len, s->lights[i].name))
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                               "duplicate light '%.*s' (first given at line %d)", (int)len, name,
+                               s->lights[i].line);
+    }
+    if (s->num_lights == MC_SCENE_MAX_LIGHTS)
+        return mc_lex_fail(&p->lx, kw, MC_ERR_LIMIT, "more than %d lights", MC_SCENE_MAX_LIGHTS);
+    if (!s->lights) {
+        s->lights = mc_arena_alloc(&s->arena, MC_SCENE_MAX_LIGHTS, sizeof *s->lights);
+        if (!s->lights)
+            return nomem(p, kw);
+    }
+    l = &s->lights[s->num_lights++];
+    memset(l, 0, sizeof *l);
+    l->name = mc_arena_strndup(&s->arena, name, len);
+    if (!l->name)
+        return nomem(p, &tok);
+    l->line = tok.line;
+    l->col = tok.col;
+    l->color[0] = l->color[1] = l->color[2] = 1.0f;
+    return expect_punct(p, "{") && parse_light_body(p, l, &tok);
+}
+
 /* ---------------------------------------------------------------- top level */
 
 static bool parse_header(scene_parser *p, mc_token *kw)
@@ -401,7 +506,7 @@ static bool parse_header(scene_parser *p, mc_token *kw)
     return true;
 }
 
-static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen[4])
+static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen[5])
 {
     mc_token ptok;
     char d[80];
@@ -421,13 +526,22 @@ static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen
         return once(p, tok, &seen[3]) && parse_output(p);
     if (mc_lex_is(tok, "actor"))
         return parse_actor(p, tok);
+    if (mc_lex_is(tok, "light"))
+        return parse_light(p, tok);
+    if (mc_lex_is(tok, "ambient")) {
+        if (!once(p, tok, &seen[4]) ||
+            !read_triple_in(p, "ambient", 0.0f, 1.0f, p->s->ambient))
+            return false;
+        p->s->has_ambient = true;
+        return true;
+    }
     return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "unknown keyword %s",
                        mc_lex_describe(tok, d, sizeof d));
 }
 
 static bool parse_scene_text(scene_parser *p)
 {
-    seen_at seen[4];
+    seen_at seen[5];
     mc_token head, tok;
     char d[80];
 

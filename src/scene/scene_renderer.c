@@ -7,7 +7,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <math.h>
+
 #include <md5cine/image.h>
+#include <md5cine/material.h>
+#include <md5cine/mathx.h>
 #include <md5cine/pose.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/timeline.h>
@@ -18,12 +22,27 @@
 /* Base colour of a surface without a texture: a light grey that the lights can shade. */
 static const float plain_color[4] = { 0.72f, 0.72f, 0.72f, 1.0f };
 
+/* How one submesh is drawn: texture ids and the material's switches. */
+typedef struct surface {
+    int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
+    float alpha_test, polygon_offset;
+    bool two_sided, translucent;
+    bool white; /* a material without a diffuse map: Doom's _white stands in */
+} surface;
+
+/* A material already uploaded (several submeshes may share one). */
+typedef struct uploaded_material {
+    const mc_material *mat;
+    int ids[3]; /* diffuse, normal, specular texture ids; 0 where the map is absent */
+} uploaded_material;
+
 /* Everything one actor needs per frame. */
 typedef struct actor_draw {
     mc_joint_xform *joints; /* mesh.num_joints */
     mc_vec3 **pos, **nrm;   /* per submesh: num_verts skinned positions and normals */
+    mc_tangent **tan;       /* per submesh: num_verts tangents (used with a normal map) */
     mc_skin_topology *topo; /* per submesh */
-    int *texture;           /* per submesh: renderer texture id, 0 for none */
+    surface *surf;          /* per submesh */
     mc_mat4 model;          /* model -> world */
     bool animated;          /* has an anim: skinned every frame; else once */
 } actor_draw;
@@ -51,6 +70,9 @@ struct mc_scene_renderer {
     int overlay_scale;
     int num_actors;
     actor_draw *actors;
+    mc_light lights[MC_RENDER_MAX_LIGHTS];
+    int num_lights;
+    float ambient[3];
 };
 
 static double now(void)
@@ -75,6 +97,8 @@ static void skin_actor(const mc_scene_actor *a, actor_draw *ad)
 
         mc_skin_positions(sm, ad->joints, ad->pos[s]);
         mc_skin_normals(sm, &ad->topo[s], ad->pos[s], ad->nrm[s]);
+        if (ad->surf[s].normal_map > 0)
+            mc_skin_tangents(sm, ad->pos[s], ad->nrm[s], ad->tan[s]);
     }
 }
 
@@ -85,9 +109,10 @@ static mc_status alloc_actor(const mc_scene_actor *a, actor_draw *ad, mc_error *
     ad->joints = calloc((size_t)a->mesh.num_joints + 1, sizeof *ad->joints);
     ad->pos = calloc((size_t)nm + 1, sizeof *ad->pos);
     ad->nrm = calloc((size_t)nm + 1, sizeof *ad->nrm);
+    ad->tan = calloc((size_t)nm + 1, sizeof *ad->tan);
     ad->topo = calloc((size_t)nm + 1, sizeof *ad->topo);
-    ad->texture = calloc((size_t)nm + 1, sizeof *ad->texture);
-    if (!ad->joints || !ad->pos || !ad->nrm || !ad->topo || !ad->texture)
+    ad->surf = calloc((size_t)nm + 1, sizeof *ad->surf);
+    if (!ad->joints || !ad->pos || !ad->nrm || !ad->tan || !ad->topo || !ad->surf)
         return no_memory(err);
     for (int s = 0; s < nm; s++) {
         size_t nv = (size_t)a->mesh.meshes[s].num_verts + 1;
@@ -95,18 +120,20 @@ static mc_status alloc_actor(const mc_scene_actor *a, actor_draw *ad, mc_error *
 
         ad->pos[s] = calloc(nv, sizeof(mc_vec3));
         ad->nrm[s] = calloc(nv, sizeof(mc_vec3));
-        if (!ad->pos[s] || !ad->nrm[s])
+        ad->tan[s] = calloc(nv, sizeof(mc_tangent));
+        if (!ad->pos[s] || !ad->nrm[s] || !ad->tan[s])
             return no_memory(err);
-        st = mc_skin_topology_build(&a->mesh, s, &ad->topo[s], err);
+        st = mc_skin_topology_build(&a->mesh, s, MC_SKIN_CREASE_DEGREES, &ad->topo[s], err);
         if (st != MC_OK)
             return st;
     }
     mc_scene_actor_matrix(a, &ad->model);
     ad->animated = a->anim_path != NULL;
-    if (!ad->animated) {
-        mc_pose_bind(&a->mesh, ad->joints);
-        skin_actor(a, ad);
-    }
+    /* The bind pose for every actor: the default lights are placed from it. An animated
+     * actor is skinned again at every frame; a still one once its surfaces are known. */
+    mc_pose_bind(&a->mesh, ad->joints);
+    for (int s = 0; s < nm; s++)
+        mc_skin_positions(&a->mesh.meshes[s], ad->joints, ad->pos[s]);
     return MC_OK;
 }
 
@@ -117,14 +144,17 @@ static void release_actor(const mc_scene_actor *a, actor_draw *ad)
             free(ad->pos[s]);
         if (ad->nrm)
             free(ad->nrm[s]);
+        if (ad->tan)
+            free(ad->tan[s]);
         if (ad->topo)
             mc_skin_topology_release(&ad->topo[s]);
     }
     free(ad->joints);
     free(ad->pos);
     free(ad->nrm);
+    free(ad->tan);
     free(ad->topo);
-    free(ad->texture);
+    free(ad->surf);
 }
 
 /* Poses and skins every animated actor at the time of sample smp: its scene time in seconds
@@ -166,17 +196,31 @@ static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
 
             if (sm->num_verts == 0 || sm->num_tris == 0)
                 continue;
+            const surface *sf = &ad->surf[s];
+
             memset(&it, 0, sizeof it);
             it.model = ad->model;
             it.positions = ad->pos[s];
             it.normals = ad->nrm[s];
-            it.texture = ad->texture[s];
-            it.texcoords = it.texture > 0 ? &sm->verts[0].st.x : NULL;
+            it.texture = sf->texture;
+            it.normal_map = sf->normal_map;
+            it.specular_map = sf->specular_map;
+            it.tangents = sf->normal_map > 0 ? &ad->tan[s][0].t.x : NULL;
+            it.alpha_test = sf->alpha_test;
+            it.polygon_offset = sf->polygon_offset;
+            it.two_sided = sf->two_sided;
+            it.translucent = sf->translucent;
+            it.texcoords = sf->texture > 0 || sf->normal_map > 0 || sf->specular_map > 0
+                                   ? &sm->verts[0].st.x
+                                   : NULL;
+            if (sf->white)
+                it.color[0] = it.color[1] = it.color[2] = it.color[3] = 1.0f;
             it.texcoord_stride = sizeof(mc_vert);
             it.vertex_count = sm->num_verts;
             it.indices = &sm->tris[0].v[0];
             it.triangle_count = sm->num_tris;
-            memcpy(it.color, plain_color, sizeof it.color);
+            if (!sf->white)
+                memcpy(it.color, plain_color, sizeof it.color);
             st = mc_renderer_draw(sr->r, &it, err);
             if (st != MC_OK)
                 return st;
@@ -280,10 +324,162 @@ static mc_status upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_erro
         for (int k = 0; k < a->mesh.num_meshes; k++) {
             int at = a->textures && a->textures[k] ? find_image(ts, a->textures[k]) : -1;
 
-            sr->actors[i].texture[k] = at >= 0 ? ts->ids[at] : 0;
+            sr->actors[i].surf[k].texture = at >= 0 ? ts->ids[at] : 0;
         }
     }
     return MC_OK;
+}
+
+/* ---- materials ------------------------------------------------------------------------ */
+
+static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, int *id,
+                            mc_error *err)
+{
+    *id = 0;
+    if (!m->present || !m->image.pixels)
+        return MC_OK;
+    return mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
+                                   m->image.stride, id, err);
+}
+
+/* Gives every submesh with a declared material (material.h: a scene with a `base`) its maps,
+ * uploaded once per material, and its switches. Only the lit layer (diffuse, bump, specular)
+ * is drawn; a material with none draws its first unlit stage's image as its diffuse map. */
+static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
+                                 mc_error *err)
+{
+    uploaded_material *done;
+    int total = 0, num_done = 0;
+    mc_status st = MC_OK;
+
+    for (int i = 0; i < sr->num_actors; i++)
+        total += sr->scene->actors[i].mesh.num_meshes;
+    done = calloc((size_t)total + 1, sizeof *done);
+    if (!done)
+        return no_memory(err);
+    for (int i = 0; i < sr->num_actors && st == MC_OK; i++)
+        for (int k = 0; k < sr->scene->actors[i].mesh.num_meshes && st == MC_OK; k++) {
+            const mc_material *m = sm->submesh ? sm->submesh[i][k] : NULL;
+            const mc_material_map *dif;
+            surface *sf = &sr->actors[i].surf[k];
+            int d = 0;
+
+            if (!m)
+                continue;
+            dif = m->lit || m->num_layers == 0 ? &m->diffuse : &m->layers[0].map;
+            while (d < num_done && done[d].mat != m)
+                d++;
+            if (d == num_done) {
+                done[d].mat = m;
+                st = upload_map(sr, dif, &done[d].ids[0], err);
+                if (st == MC_OK)
+                    st = upload_map(sr, &m->normal, &done[d].ids[1], err);
+                if (st == MC_OK)
+                    st = upload_map(sr, &m->specular, &done[d].ids[2], err);
+                num_done++;
+            }
+            sf->texture = done[d].ids[0];
+            sf->normal_map = done[d].ids[1];
+            sf->specular_map = done[d].ids[2];
+            sf->white = sf->texture == 0;
+            sf->alpha_test = m->lit || m->num_layers == 0 ? m->alpha_test
+                                                           : m->layers[0].alpha_test;
+            sf->two_sided = m->two_sided;
+            sf->translucent = m->translucent;
+            sf->polygon_offset = m->polygon_offset;
+        }
+    free(done);
+    return st;
+}
+
+static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
+                                mc_error *err)
+{
+    const mc_parse_opts po = { .warn = d->warn, .warn_user = d->warn_user };
+    mc_scene_materials sm;
+    mc_status st = mc_scene_materials_load(sr->scene, &po, &sm, err);
+
+    if (st != MC_OK)
+        return st;
+    st = apply_materials(sr, &sm, err);
+    mc_scene_materials_release(&sm);
+    return st;
+}
+
+/* ---- lights --------------------------------------------------------------------------- */
+
+/* The world-space box around every actor's bind pose; false when there is no vertex. */
+static bool scene_bounds(const mc_scene_renderer *sr, mc_vec3 *lo, mc_vec3 *hi)
+{
+    bool any = false;
+
+    for (int i = 0; i < sr->num_actors; i++) {
+        const mc_scene_actor *a = &sr->scene->actors[i];
+        const float *m = sr->actors[i].model.m;
+
+        for (int s = 0; s < a->mesh.num_meshes; s++)
+            for (int v = 0; v < a->mesh.meshes[s].num_verts; v++) {
+                mc_vec3 p = sr->actors[i].pos[s][v];
+                float w[3];
+
+                for (int c = 0; c < 3; c++)
+                    w[c] = m[c] * p.x + m[4 + c] * p.y + m[8 + c] * p.z + m[12 + c];
+                if (!any) {
+                    *lo = *hi = mc_v3(w[0], w[1], w[2]);
+                    any = true;
+                }
+                lo->x = fminf(lo->x, w[0]);
+                lo->y = fminf(lo->y, w[1]);
+                lo->z = fminf(lo->z, w[2]);
+                hi->x = fmaxf(hi->x, w[0]);
+                hi->y = fmaxf(hi->y, w[1]);
+                hi->z = fmaxf(hi->z, w[2]);
+            }
+    }
+    return any;
+}
+
+/* The scene's lights, or the default rig (scene_renderer.h) fixed in the world. */
+static void settle_lights(mc_scene_renderer *sr)
+{
+    const mc_scene *s = sr->scene;
+    mc_vec3 lo = { 0, 0, 0 }, hi = { 0, 0, 0 }, c, f, l, up = { 0, 0, 1 }, key, fill;
+    mc_mat3 axis;
+    float r;
+
+    if (s->num_lights > 0) {
+        for (int i = 0; i < s->num_lights && i < MC_RENDER_MAX_LIGHTS; i++) {
+            sr->lights[i].origin = s->lights[i].origin;
+            memcpy(sr->lights[i].color, s->lights[i].color, sizeof sr->lights[i].color);
+            sr->lights[i].radius = s->lights[i].radius;
+        }
+        sr->num_lights = s->num_lights < MC_RENDER_MAX_LIGHTS ? s->num_lights
+                                                              : MC_RENDER_MAX_LIGHTS;
+        if (s->has_ambient)
+            memcpy(sr->ambient, s->ambient, sizeof sr->ambient);
+        return;
+    }
+    scene_bounds(sr, &lo, &hi);
+    c = mc_v3_scale(mc_v3_add(lo, hi), 0.5f);
+    r = fmaxf(0.5f * mc_v3_len(mc_v3_sub(hi, lo)), 64.0f);
+    /* The camera's first stored frame gives the rig its orientation, once: forward flattened
+     * onto the floor (world +X when the camera looks straight up or down), left = up x f. */
+    axis = mc_quat_to_mat3(s->camera.frames[0].rot);
+    f = mc_v3_normalize(mc_v3(axis.m[0][0], axis.m[0][1], 0.0f));
+    if (mc_v3_len(f) < 0.5f)
+        f = mc_v3(1.0f, 0.0f, 0.0f);
+    l = mc_v3_cross(up, f);
+    key = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, 0.7f)),
+                                    mc_v3_scale(up, 0.9f)));
+    fill = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, -1.0f)),
+                                     mc_v3_scale(up, 0.3f)));
+    sr->lights[0] = (mc_light){ mc_v3_add(c, mc_v3_scale(key, 2.0f * r)), { 1.6f, 1.6f, 1.6f },
+                                4.0f * r };
+    sr->lights[1] = (mc_light){ mc_v3_add(c, mc_v3_scale(fill, 2.0f * r)),
+                                { 0.5f, 0.5f, 0.5f }, 4.0f * r };
+    sr->num_lights = 2;
+    for (int i = 0; i < 3; i++)
+        sr->ambient[i] = s->has_ambient ? s->ambient[i] : 0.2f;
 }
 
 /* ---- create / release ------------------------------------------------------------------ */
@@ -375,6 +571,14 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
     if (st == MC_OK)
         st = upload_textures(sr, &ts, err);
     release_textures(&ts);
+    if (st == MC_OK)
+        st = load_materials(sr, desc, err);
+    if (st == MC_OK) {
+        settle_lights(sr);
+        for (int i = 0; i < sr->num_actors; i++)
+            if (!sr->actors[i].animated)
+                skin_actor(&sr->scene->actors[i], &sr->actors[i]);
+    }
     if (st != MC_OK) {
         mc_scene_renderer_release(sr);
         return st;
@@ -467,6 +671,9 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     fp.proj = view.proj;
     memcpy(fp.background, sr->background, sizeof fp.background);
     fp.shading = sr->shading;
+    fp.lights = sr->lights;
+    fp.num_lights = sr->num_lights;
+    memcpy(fp.ambient, sr->ambient, sizeof fp.ambient);
     st = mc_renderer_begin(sr->r, &fp, err);
     if (st == MC_OK)
         st = submit_actors(sr, err);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "video/chunk_internal.h"
 #include "video/ffmpeg_log.h"
 #include <md5cine/encode.h>
 #include <md5cine/fileio.h>
@@ -118,6 +119,9 @@ static mc_status check_numbers(const mc_encoder_desc *d, mc_error *err)
         d->fps.num > (int64_t)MC_LIMIT_FPS_MAX * d->fps.den)
         return mc_error_set(err, MC_ERR_USAGE, p, 0, 0, "frame rate %d/%d is not within %d..%d",
                             d->fps.num, d->fps.den, MC_LIMIT_FPS_MIN, MC_LIMIT_FPS_MAX);
+    if (d->first_frame < 0 || d->first_frame > ((int64_t)1 << 40))
+        return mc_error_set(err, MC_ERR_USAGE, p, 0, 0, "first frame %lld is not within 0..2^40",
+                            (long long)d->first_frame);
     if (d->crf < 0 || d->crf > 51)
         return mc_error_set(err, MC_ERR_USAGE, p, 0, 0, "crf %d is not within 1..51", d->crf);
     if (d->threads < 0 || d->threads > 16)
@@ -468,8 +472,11 @@ static mc_status open_muxer(mc_encoder *e, mc_error *err)
     if (rc < 0) /* the temporary is removed by mc_encoder_release */
         return mc_error_set(err, MC_ERR_IO, e->desc.path, 0, 0, "cannot write '%s': %s",
                             e->desc.path, av_text(rc, text, sizeof text));
-    if (strcmp(e->format, "mp4") == 0 || strcmp(e->format, "mov") == 0)
-        av_dict_set(&mux_opts, "movflags", "+faststart", 0);
+    /* use_metadata_tags: keys of any name (the md5cine_* chunk tags), not only iTunes' list. */
+    if (strcmp(e->format, "mp4") == 0 || strcmp(e->format, "mov") == 0) {
+        av_dict_set(&mux_opts, "movflags", "+faststart+use_metadata_tags", 0);
+        av_dict_set_int(&mux_opts, "movie_timescale", mc_mov_timescale(e->desc.fps), 0);
+    }
     for (const char *const *kv = e->desc.metadata; kv && kv[0] && kv[1]; kv += 2)
         if (av_dict_set(&e->oc->metadata, kv[0], kv[1], 0) < 0) {
             av_dict_free(&mux_opts);
@@ -550,7 +557,7 @@ static mc_status av_write(mc_encoder *e, mc_error *err)
     char text[128];
     int rc;
 
-    e->frame->pts = e->frames;
+    e->frame->pts = e->desc.first_frame + e->frames;
     e->frame->pict_type = AV_PICTURE_TYPE_NONE;
     if (e->next_shot < e->desc.shot_count && e->shot_starts[e->next_shot] == e->frames) {
         e->frame->pict_type = AV_PICTURE_TYPE_I;
@@ -584,10 +591,11 @@ static mc_status add_chapters(mc_encoder *e, mc_error *err)
         list[e->oc->nb_chapters++] = ch;
         ch->id = (int64_t)i + 1;
         ch->time_base = (AVRational){ e->desc.fps.den, e->desc.fps.num };
-        ch->start = e->shot_starts[i];
-        ch->end = i + 1 < e->desc.shot_count && e->shot_starts[i + 1] < e->frames
-                          ? e->shot_starts[i + 1]
-                          : e->frames;
+        ch->start = e->desc.first_frame + e->shot_starts[i];
+        ch->end = e->desc.first_frame + (i + 1 < e->desc.shot_count &&
+                                                         e->shot_starts[i + 1] < e->frames
+                                                 ? e->shot_starts[i + 1]
+                                                 : e->frames);
         snprintf(title, sizeof title, "Shot %d", e->shot_numbers[i]);
         if (av_dict_set(&ch->metadata, "title", title, 0) < 0)
             return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");

@@ -1,5 +1,6 @@
 /* Frame sources for comparison: one image, a folder of numbered PNGs, or a video decoded with
  * libavformat/libavcodec and converted to RGBA with libswscale. */
+#include "video/chunk_internal.h"
 #include "video/ffmpeg_log.h"
 #include <md5cine/frames_in.h>
 
@@ -45,6 +46,9 @@ struct mc_frames_in {
     char *path;
     size_t count;
     size_t listed;     /* video: frames the container's index lists, when more than count */
+    long first;        /* video: the number of its first frame (its md5cine_chunk tag, or 0) */
+    bool is_chunk;
+    mc_chunk_info chunk; /* video: its chunk tags when is_chunk */
     frame_file *files; /* image and folder: count entries sorted by number */
     mc_image img;      /* the image read last */
     size_t img_index;
@@ -277,6 +281,19 @@ static mc_status open_video(mc_frames_in *src, mc_error *err)
 
     if (st != MC_OK)
         return st;
+    /* A chunk's frames are numbered from its first output frame, so that it lines up with
+     * references of the whole scene; its tags are read as strictly as concat reads them. */
+    if (av_dict_get(v->fmt->metadata, "md5cine_chunk", NULL, 0)) {
+        st = mc_chunk_probe_fmt(src->path, v->fmt, &src->chunk, err);
+        if (st != MC_OK)
+            return st;
+        if (src->chunk.last > MAX_FRAMES)
+            return mc_error_set(err, MC_ERR_LIMIT, src->path, 0, 0,
+                                "video '%s' is a chunk of frames past %ld", src->path,
+                                MAX_FRAMES);
+        src->is_chunk = true;
+        src->first = (long)src->chunk.first;
+    }
     while ((r = av_read_frame(v->fmt, v->pkt)) >= 0) {
         if (v->pkt->stream_index == v->stream)
             src->count++;
@@ -373,6 +390,11 @@ const char *mc_frames_path(const mc_frames_in *src)
     return src->path;
 }
 
+const mc_chunk_info *mc_frames_chunk(const mc_frames_in *src)
+{
+    return src->is_chunk ? &src->chunk : NULL;
+}
+
 size_t mc_frames_count(const mc_frames_in *src)
 {
     return src->count;
@@ -387,7 +409,7 @@ long mc_frames_number(const mc_frames_in *src, size_t index)
 {
     if (index >= src->count)
         return -1;
-    return src->kind == MC_FRAMES_VIDEO ? (long)index : src->files[index].number;
+    return src->kind == MC_FRAMES_VIDEO ? src->first + (long)index : src->files[index].number;
 }
 
 bool mc_frames_find(const mc_frames_in *src, long number, size_t *index)
@@ -395,9 +417,9 @@ bool mc_frames_find(const mc_frames_in *src, long number, size_t *index)
     size_t lo = 0, hi = src->count;
 
     if (src->kind == MC_FRAMES_VIDEO) {
-        if (number < 0 || (size_t)number >= src->count)
+        if (number < src->first || (size_t)(number - src->first) >= src->count)
             return false;
-        *index = (size_t)number;
+        *index = (size_t)(number - src->first);
         return true;
     }
     while (lo < hi) {
