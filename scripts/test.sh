@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up (packages, build with warnings as errors) and runs the whole test suite: the plain
 # build once per GL backend (MD5CINE_GL=egl, then osmesa), a build without OSMesa
-# (-DMC_OSMESA=OFF, EGL only), then an AddressSanitizer + UndefinedBehaviorSanitizer build.
+# (-DMC_OSMESA=OFF, EGL only; a Release build, so -O3's warnings are errors too), then an
+# AddressSanitizer + UndefinedBehaviorSanitizer build.
 # After the plain suite, tests/install_check.sh installs that build to a temporary prefix and builds and runs
 # examples/ against it (pkg-config and find_package) and the public headers as C++.
 # usage: scripts/test.sh [--no-sanitize]
@@ -18,8 +19,9 @@ for gl in egl osmesa; do
 done
 tests/install_check.sh build/test
 
-echo "md5cine: the suite on a build without OSMesa" >&2
-cmake -S . -B build/no-osmesa -DMC_BUILD_TESTS=ON -DMC_WERROR=ON -DMC_OSMESA=OFF >/dev/null
+echo "md5cine: the suite on a Release build without OSMesa" >&2
+cmake -S . -B build/no-osmesa -DMC_BUILD_TESTS=ON -DMC_WERROR=ON -DMC_OSMESA=OFF \
+      -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/no-osmesa -j"$jobs"
 ctest --test-dir build/no-osmesa --output-on-failure -j"$jobs"
 

@@ -114,7 +114,7 @@ check double_dash_makes_a_file_name has "cannot open '--timeline.md5camera'" "$T
 check double_dash_is_not_an_unknown_option lacks "unknown option" "$T/dashdash.err"
 
 # ---- --help -------------------------------------------------------------------------------
-for cmd in render info export compare doctor; do
+for cmd in render info export compare sheet doctor; do
     run "${cmd}_help" "$cmd" --help
     check "${cmd}_help_exits_0" [ "$rc" = 0 ]
     check "${cmd}_help_prints_the_usage" has "usage: md5cine $cmd" "$T/${cmd}_help.out"

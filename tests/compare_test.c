@@ -735,6 +735,80 @@ static void video_cut_mid_frame_holds_only_whole_frames(void)
     mc_frames_release(src);
 }
 
+/* Two 32x32 grey frames that differ by +10 on every channel in the block at (16, 0). */
+static void block_pair(uint8_t **a, uint8_t **b)
+{
+    *a = alloc_frame(32, 32);
+    *b = alloc_frame(32, 32);
+    fill(*a, 32, 32, 100, 100, 100);
+    fill(*b, 32, 32, 100, 100, 100);
+    for (int y = 0; y < 16; y++)
+        for (int x = 16; x < 32; x++)
+            for (int c = 0; c < 3; c++)
+                (*b)[4 * (32 * y + x) + c] = 110;
+}
+
+static void worst_block_psnr_and_bias_find_the_changed_block(void)
+{
+    /* block MSE 100: 10 log10(255^2 / 100) = 28.131 dB; the frame's MSE is 100 / 4 = 25:
+     * 34.151 dB; its mean moved by 10 on each channel */
+    uint8_t *a, *b;
+    mc_compare_opts o = { .set = MC_COMPARE_SET_MIN_BLOCK_PSNR | MC_COMPARE_SET_MAX_BLOCK_BIAS |
+                                 MC_COMPARE_SET_MAX_FAILING_SHARE,
+                          .max_failing_share = 1.0, .min_block_psnr = 30.0,
+                          .max_block_bias = 9.5 };
+    mc_compare_result r;
+    mc_error err;
+
+    block_pair(&a, &b);
+    ASSERT(mc_compare_rgba(a, 128, b, 128, 32, 32, &o, NULL, &r, &err) == MC_OK);
+    EXPECT(fabs(r.block_psnr - 28.1308) < 1e-3);
+    EXPECT(fabs(r.psnr - 34.1514) < 1e-3);
+    EXPECT_EQ_INT(r.block_x, 16);
+    EXPECT_EQ_INT(r.block_y, 0);
+    EXPECT(fabs(r.block_bias - 10.0) < 1e-9);
+    EXPECT_EQ_INT(r.bias_x, 16);
+    EXPECT_EQ_INT(r.compared, 1024);
+    EXPECT_EQ_INT(r.fail, MC_COMPARE_FAIL_BLOCK | MC_COMPARE_FAIL_BIAS);
+    o.min_block_psnr = 28.0;
+    o.max_block_bias = 10.0;
+    ASSERT(mc_compare_rgba(a, 128, b, 128, 32, 32, &o, NULL, &r, &err) == MC_OK);
+    EXPECT(r.pass);
+    free(a);
+    free(b);
+}
+
+static void masked_pixels_count_in_no_metric(void)
+{
+    uint8_t *a, *b, mask[32 * 32];
+    mc_compare_opts o = { 0 };
+    mc_compare_result r;
+    mc_error err;
+
+    block_pair(&a, &b);
+    memset(mask, 1, sizeof mask);
+    for (int y = 0; y < 16; y++)
+        memset(mask + 32 * y + 16, 0, 16);
+    o.mask = mask;
+    ASSERT(mc_compare_rgba(a, 128, b, 128, 32, 32, &o, NULL, &r, &err) == MC_OK);
+    EXPECT(isinf(r.psnr) && isinf(r.block_psnr));
+    EXPECT_EQ_INT(r.max_diff, 0);
+    EXPECT_EQ_INT(r.over_pixels, 0);
+    EXPECT_EQ_INT(r.compared, 768);
+    EXPECT(r.ssim == 1.0);
+    EXPECT(r.pass);
+    /* one pixel of the block unmasked: it alone differs, 1 of 769 pixels */
+    mask[16] = 1;
+    ASSERT(mc_compare_rgba(a, 128, b, 128, 32, 32, &o, NULL, &r, &err) == MC_OK);
+    EXPECT_EQ_INT(r.over_pixels, 1);
+    EXPECT_EQ_INT(r.compared, 769);
+    EXPECT(fabs(r.over_share - 1.0 / 769.0) < 1e-12);
+    EXPECT_EQ_INT(r.max_x, 16);
+    EXPECT(!r.pass);
+    free(a);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -754,6 +828,8 @@ int main(int argc, char **argv)
         TEST_ENTRY(diff_image_marks_differences_in_red_over_grey),
         TEST_ENTRY(workspace_is_reused_with_the_same_results),
         TEST_ENTRY(rejects_empty_frames_and_short_strides),
+        TEST_ENTRY(worst_block_psnr_and_bias_find_the_changed_block),
+        TEST_ENTRY(masked_pixels_count_in_no_metric),
         TEST_ENTRY(folder_frames_come_sorted_by_number),
         TEST_ENTRY(single_png_takes_the_number_in_its_name),
         TEST_ENTRY(missing_path_is_an_io_error_naming_it),

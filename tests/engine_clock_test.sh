@@ -5,28 +5,7 @@
 # past each cut c <= f; a 60 fps camera shows stored frame ms / 16, never interpolated.
 # Runs in tests/ with MD5CINE set to the binary.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-fails=0
-tmp="${MC_TEST_TMP:-/tmp}/engine_clock_test.$$"
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # name expected actual
-    if [[ "$2" != "$3" ]]; then
-        echo "FAIL $1"
-        echo "  expected: $2"
-        echo "  actual:   $3"
-        fails=$((fails + 1))
-    else
-        echo "ok   $1"
-    fi
-}
-
-run() { # runs md5cine, keeps stdout in $out, stderr in $err, status in $rc
-    out=$("$MD5CINE" "$@" 2>"$tmp/err")
-    rc=$?
-    err=$(cat "$tmp/err")
-}
+. ./expect.sh engine_clock_test
 
 camera() { # frames rate cuts... : a camera moving 1 unit along +X per stored frame
     local n=$1 rate=$2

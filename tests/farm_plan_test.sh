@@ -3,29 +3,8 @@
 # demo camera (shots 0-83, 84-167, 168-240 of 241 output frames, which `info --json` must
 # agree with), the JSON form read back by python3, and the usage errors (exit 2).
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
 S=../scenes/demo/demo.md5scene
-fails=0
-tmp="${MC_TEST_TMP:-/tmp}/farm_plan_test.$$"
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # name expected actual
-    if [[ "$2" != "$3" ]]; then
-        echo "FAIL $1"
-        echo "  expected: $2"
-        echo "  actual:   $3"
-        fails=$((fails + 1))
-    else
-        echo "ok   $1"
-    fi
-}
-
-run() { # runs md5cine, keeps stdout in $out, stderr in $err, status in $rc
-    out=$("$MD5CINE" "$@" 2>"$tmp/err")
-    rc=$?
-    err=$(cat "$tmp/err")
-}
+. ./expect.sh farm_plan_test
 
 run info --json ../scenes/demo/demo.md5camera
 shots=$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["outputFrames"], d["shots"])' "$out")

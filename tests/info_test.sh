@@ -3,29 +3,8 @@
 # their SOURCE.md), the camera timeline worked out by hand in tests/timeline_test.c, exit codes,
 # and the caret under an error. Runs in tests/ with MD5CINE set to the binary.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
 A=data/assets
-fails=0
-tmp="${MC_TEST_TMP:-/tmp}/info_test.$$"
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # name expected actual
-    if [[ "$2" != "$3" ]]; then
-        echo "FAIL $1"
-        echo "  expected: $2"
-        echo "  actual:   $3"
-        fails=$((fails + 1))
-    else
-        echo "ok   $1"
-    fi
-}
-
-run() { # runs md5cine, keeps stdout in $out, stderr in $err, status in $rc
-    out=$("$MD5CINE" "$@" 2>"$tmp/err")
-    rc=$?
-    err=$(cat "$tmp/err")
-}
+. ./expect.sh info_test
 
 # The drone mesh: numJoints 27; its mesh blocks say numverts 836 / numtris 1237 /
 # numweights 1104 and 603 / 689 / 835, both with shader "".

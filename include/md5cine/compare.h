@@ -16,6 +16,16 @@
  *               position that lies wholly inside the image (no padding). An image narrower or
  *               lower than 11 pixels has one window: the whole image, weighted uniformly.
  *
+ *   block_psnr  PSNR of the worst MC_COMPARE_BLOCK x MC_COMPARE_BLOCK block (a grid from the top
+ *               left pixel), over R, G, B
+ *   block_bias  the largest |mean(b - a)| of one channel over one such block (blocks with at
+ *               least a quarter of their pixels compared): codec noise averages out over a
+ *               block, a recolour or a moved edge does not
+ *
+ * Mask (opts.mask): a masked pixel counts in no metric: not in the sums, the shares (whose
+ * denominator is the compared pixels), the blocks, nor SSIM (it reads as the reference's pixel
+ * there, and windows centred on it are skipped). Nothing compared: PSNR INFINITY, SSIM 1.
+ *
  * Limits (mc_compare_opts) and their defaults. A pair passes when every limit holds.
  *
  *   limit              lossless (PNGs)      lossy (either side is a video)
@@ -24,6 +34,8 @@
  *   max_diff_limit     255 (off)            255 (off)
  *   min_ssim           0.95                 0.95
  *   min_psnr           0 (off)              35 dB
+ *   min_block_psnr     0 (off)              22 dB
+ *   max_block_bias     255 (off)            9 levels
  *
  * Why (figures from bench/compare_bench.c on render-like frames, and tests/compare_test.sh):
  * llvmpipe frames are bit-identical on one machine; elsewhere (another Mesa or LLVM, the
@@ -38,10 +50,15 @@
  * changes spread under the threshold everywhere. max_diff stays off: isolated pixels from
  * other rasterisers reach 88 levels. A move shorter than the share (a tiny shape) passes the
  * defaults; set max_diff_limit (e.g. 32) or max_failing_share 0 to catch it.
- * Video: x264 at crf 18 leaves up to ~90 levels on edges and ~2 % of the pixels over 4, so the
- * per-pixel limits are off; 640x360 PNGs against their own crf 18 MP4 give 42 dB and SSIM 0.9975,
- * a frame swapped with its neighbour 25-28 dB, so PSNR >= 35 dB decides and SSIM >= 0.95 guards
- * structure. */
+ * Video (bench/video_thresholds.sh, the demo against its own crf 18 MP4, README "Comparing
+ * frames"): x264 leaves up to ~90 levels on edges and ~1 % of the pixels over 16, so the
+ * per-pixel limits are off. Global PSNR cannot tell a small change from noise (an unchanged
+ * render 39-46 dB, an actor moved by one unit 35-43 dB). Local metrics can: at 640x360 and
+ * 1280x720 unchanged frames keep every block at 26 dB or more and every block mean within 7
+ * levels, while a moved actor puts blocks down to 11-16 dB, another anim to 4-8 dB, and a
+ * 20-level recolour moves a block's mean by 11-20 levels. 22 dB keeps 4 dB of margin from the
+ * unchanged render; 9 levels keeps 2 from both the unchanged render and the recolour. PSNR
+ * >= 35 dB and SSIM >= 0.95 stay as guards against change spread thinly over the frame. */
 #ifndef MC_COMPARE_H
 #define MC_COMPARE_H
 
@@ -63,7 +80,9 @@ enum {
     MC_COMPARE_SET_MAX_DIFF = 1u << 2,
     MC_COMPARE_SET_MIN_SSIM = 1u << 3,
     MC_COMPARE_SET_MIN_PSNR = 1u << 4,
-    MC_COMPARE_SET_ALL = (1u << 5) - 1u,
+    MC_COMPARE_SET_MIN_BLOCK_PSNR = 1u << 5,
+    MC_COMPARE_SET_MAX_BLOCK_BIAS = 1u << 6,
+    MC_COMPARE_SET_ALL = (1u << 7) - 1u,
 };
 
 typedef struct mc_compare_opts {
@@ -74,7 +93,12 @@ typedef struct mc_compare_opts {
     int max_diff_limit;       /* 0..255: fail when max_diff > this (255 = off) */
     double min_ssim;          /* fail when ssim < this (-1 = off) */
     double min_psnr;          /* dB: fail when psnr < this (0 = off) */
+    double min_block_psnr;    /* dB: fail when block_psnr < this (0 = off) */
+    double max_block_bias;    /* levels: fail when block_bias > this (255 = off) */
     float diff_gain;          /* diff image: red = diff * gain / 255; 0 means 16 */
+    const uint8_t *mask;      /* w * h bytes, row-major: 0 = pixel ignored by every metric;
+                                 NULL: every pixel counts. Borrowed: the caller keeps it alive
+                                 while it compares; mc_compare_effective copies the pointer */
 } mc_compare_opts;
 
 /* Reasons a pair failed (mc_compare_result.fail). */
@@ -83,6 +107,8 @@ enum {
     MC_COMPARE_FAIL_MAX = 1u << 1,   /* max_diff > max_diff_limit */
     MC_COMPARE_FAIL_SSIM = 1u << 2,  /* ssim < min_ssim */
     MC_COMPARE_FAIL_PSNR = 1u << 3,  /* psnr < min_psnr */
+    MC_COMPARE_FAIL_BLOCK = 1u << 4, /* block_psnr < min_block_psnr */
+    MC_COMPARE_FAIL_BIAS = 1u << 5,  /* block_bias > max_block_bias */
 };
 
 typedef struct mc_compare_result {
@@ -93,9 +119,26 @@ typedef struct mc_compare_result {
     size_t over_pixels;  /* pixels whose max channel diff > threshold */
     double over_share;   /* over_pixels / (w * h) */
     double ssim;         /* mean SSIM of BT.709 luma; 1 when identical */
+    double block_psnr;   /* dB: PSNR of the worst MC_COMPARE_BLOCK block; INFINITY when none
+                            differs */
+    int block_x, block_y; /* top left pixel of that block; 0, 0 when identical */
+    double block_bias;   /* levels: the largest |mean(b - a)| of one channel over one block
+                            (the blocks of block_psnr with at least a quarter of their pixels
+                            compared); 0 when identical */
+    int bias_x, bias_y;  /* top left pixel of that block */
+    size_t compared;     /* pixels not masked out */
     bool pass;           /* fail == 0 */
     unsigned fail;       /* MC_COMPARE_FAIL_* bits */
 } mc_compare_result;
+
+/* Side of the square blocks of block_psnr, on a grid from the top left pixel (the blocks of
+ * the last column and row may be narrower). */
+#define MC_COMPARE_BLOCK 16
+
+/* A rectangle of pixels: top left (x, y), w x h. */
+typedef struct mc_compare_rect {
+    int x, y, w, h;
+} mc_compare_rect;
 
 /* Scratch memory for mc_compare_rgba, reused across calls so that a frame loop allocates only
  * when the frame width grows. Zero-initialise; release with mc_compare_work_release. */

@@ -36,6 +36,7 @@
 #include <md5cine/vfs.h>
 #include <md5cine/compare.h>
 #include <md5cine/refcheck.h>
+#include <md5cine/sheet.h>
 #include <md5cine/report.h>
 
 #endif

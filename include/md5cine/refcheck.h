@@ -52,6 +52,10 @@ typedef struct mc_refcheck_desc {
     bool update;           /* write missing/failing frames into the reference folder */
     mc_frame_no offset;    /* frame k is checked against reference frame k - offset */
     int threads;           /* callers that may check at once (1..16; 0 = 1) */
+    const char *mask;      /* a PNG of width x height: its pixels that are black (R = G = B =
+                              0) or transparent (A = 0) are ignored by every metric; NULL: none */
+    const mc_compare_rect *ignore; /* rectangles also ignored (clipped to the frame); borrowed */
+    size_t num_ignore;
     struct mc_report *report; /* every frame that does not pass is given to it with its
                                  reference (mc_report_frame, report.h), outside update mode,
                                  with the same thread index; NULL: none. Not owned */
@@ -87,7 +91,9 @@ typedef struct mc_refcheck_summary {
 /* Opens the reference and allocates every pixel buffer a check needs (the table of rows grows
  * as frames are checked). *out is NULL on failure. Errors name the reference: MC_ERR_IO
  * (missing, unreadable, a diff folder that cannot be made), MC_ERR_IMAGE, MC_ERR_USAGE (update
- * mode on a file or a video, a size or thread count out of range), MC_ERR_NOMEM. */
+ * mode on a file or a video, a size or thread count out of range, a mask of another size than
+ * the frames, an empty ignore rectangle), MC_ERR_NOMEM. A mask that cannot be read is named
+ * (MC_ERR_IO or MC_ERR_IMAGE). */
 mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_error *err);
 
 /* Frees everything; NULL is fine. */

@@ -23,6 +23,7 @@ int mc_cmd_render(int argc, char **argv);
 int mc_cmd_export(int argc, char **argv);
 int mc_cmd_compare(int argc, char **argv);
 int mc_cmd_doctor(int argc, char **argv);
+int mc_cmd_sheet(int argc, char **argv);
 int mc_cmd_plan(int argc, char **argv);
 int mc_cmd_concat(int argc, char **argv);
 

@@ -19,12 +19,14 @@
 
 #include "args.h"
 #include "cli.h"
+#include "limit_args.h"
 
 typedef struct compare_args {
     const char *a, *b;
     const char *diff_dir;
     const char *report_dir, *junit;
     bool json, quiet;
+    mc_limit_args lim;
     long offset; /* --offset N: B's frame k is compared with A's frame k + N */
     bool has_offset;
     mc_compare_opts opts;
@@ -50,32 +52,11 @@ static bool parse_offset(void *field, const char *s)
     return true;
 }
 
-static bool parse_share(void *field, const char *s)
-{
-    return mc_arg_double(s, 0.0, 1.0, true, field);
-}
-
 #define F(m) offsetof(compare_args, m)
 
 static const mc_arg_opt compare_opts[] = {
-    { .name = "--threshold", .kind = MC_ARG_INT, .offset = F(opts.threshold), .min = 0,
-      .max = 255, .seen_bit = MC_COMPARE_SET_THRESHOLD, .metavar = "N",
-      .help = "a pixel differs when a channel differs by more than N (default 4)" },
-    { .name = "--max-failing-share", .kind = MC_ARG_CUSTOM, .offset = F(opts.max_failing_share),
-      .parse = parse_share, .expect = "0..1 or a percentage such as 0.05%",
-      .seen_bit = MC_COMPARE_SET_MAX_FAILING_SHARE, .metavar = "P",
-      .help = "fail when more than P of the pixels differ: a fraction, or a\n"
-              "percentage such as 0.05% (default 0.0001 = 0.01%; off for video)" },
-    { .name = "--max-diff", .kind = MC_ARG_INT, .offset = F(opts.max_diff_limit), .min = 0,
-      .max = 255, .seen_bit = MC_COMPARE_SET_MAX_DIFF, .metavar = "N",
-      .help = "fail when any channel differs by more than N (default off)" },
-    { .name = "--min-ssim", .kind = MC_ARG_DOUBLE, .offset = F(opts.min_ssim), .dmin = -1.0,
-      .dmax = 1.0, .seen_bit = MC_COMPARE_SET_MIN_SSIM, .metavar = "S",
-      .help = "fail when luma SSIM < S (default 0.95)" },
-    { .name = "--min-psnr", .kind = MC_ARG_DOUBLE, .offset = F(opts.min_psnr), .dmin = 0.0,
-      .dmax = 1000.0, .seen_bit = MC_COMPARE_SET_MIN_PSNR, .metavar = "D",
-      .help = "fail when PSNR < D dB (default off; 35 for video)" },
-    { .name = "--lossy", .kind = MC_ARG_FLAG, .offset = F(opts.lossy),
+    MC_LIMIT_ARG_OPTS(F(lim)),
+    { .name = "--lossy", .kind = MC_ARG_FLAG, .offset = F(lim.opts.lossy),
       .help = "use the video limits for PNGs too" },
     { .name = "--diff", .kind = MC_ARG_STRING, .offset = F(diff_dir), .metavar = "DIR",
       .help = "write DIR/diff_<frame>.png for every frame that differs" },
@@ -110,7 +91,7 @@ static const mc_arg_spec compare_spec = {
     .max_pos = 2,
     .too_few = "compare needs two sources: md5cine compare A B",
     .too_many = ": compare takes two sources",
-    .seen_offset = offsetof(compare_args, opts.set),
+    .seen_offset = offsetof(compare_args, lim.opts.set),
 };
 
 /* Returns -1 to go on, or an exit code. */
@@ -226,7 +207,10 @@ static int open_check(compare_run *run)
         return rc;
     d.reference = run->args->a;
     d.candidate = run->args->b;
-    d.opts = run->args->opts;
+    d.opts = run->args->lim.opts;
+    d.mask = run->args->lim.mask;
+    d.ignore = run->args->lim.ignore.r;
+    d.num_ignore = run->args->lim.ignore.n;
     d.opts.lossy = d.opts.lossy || mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO;
     d.diff_dir = run->args->diff_dir;
     d.threads = 1;

@@ -228,6 +228,10 @@ static int open_reference(render_run *run)
     d.update = run->o->update_reference;
     d.offset = -run->o->ref_offset;
     d.threads = sink_threads(run, false);
+    d.opts = run->o->lim.opts;
+    d.mask = run->o->lim.mask;
+    d.ignore = run->o->lim.ignore.r;
+    d.num_ignore = run->o->lim.ignore.n;
     if (run->o->report_dir) {
         mc_report_desc rd = { .dir = run->o->report_dir, .width = run->width,
                               .height = run->height, .threads = d.threads };

@@ -17,6 +17,7 @@ static const subcommand subcommands[] = {
     { "render", mc_cmd_render, "render SCENE -o OUT [options]   render a cut scene to MP4 or PNGs" },
     { "info", mc_cmd_info, "info FILE... [--json] [--timeline] [--fps N] [--lenient]" },
     { "export", mc_cmd_export, "export MESH [ANIM] (--frame F | --time S) -o OUT.obj" },
+    { "sheet", mc_cmd_sheet, "sheet SOURCE -o PNG [options]    a contact sheet of a scene, video, folder" },
     { "compare", mc_cmd_compare, "compare A B [options]            compare frames, folders, videos" },
     { "plan", mc_cmd_plan,
       "plan SCENE (--chunks N | --chunk-frames F | --by-shot)   chunks for a farm" },

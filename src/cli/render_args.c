@@ -10,6 +10,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "limit_args.h"
 #include "render_cli.h"
 
 /* Appends c to buf (length *n, capacity cap); false when full. */
@@ -248,6 +249,8 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("--update-reference needs --reference REF");
     if (o->json && !o->reference)
         return mc_usage_error("--json needs --reference REF");
+    if ((o->lim.mask || o->lim.ignore.n || o->lim.opts.set) && !o->reference)
+        return mc_usage_error("--mask, --ignore and the limits need --reference REF");
     if (o->has_ref_offset && !o->reference)
         return mc_usage_error("--offset needs --reference REF");
     if ((o->report_dir || o->junit) && !o->reference)
@@ -362,6 +365,7 @@ static const mc_arg_opt render_opts[] = {
       .help = "write missing and failing frames into the folder REF instead" },
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
       .help = "print the reference check as one JSON object (compare's form)" },
+    MC_LIMIT_ARG_OPTS(F(lim)),
     { .name = "--report", .kind = MC_ARG_STRING, .offset = F(report_dir), .metavar = "DIR",
       .help = "write an HTML review page of the check into folder DIR\n"
               "(DIR/index.html and its pictures)" },
@@ -383,6 +387,7 @@ static const mc_arg_spec render_spec = {
     .min_pos = 0,
     .max_pos = 1,
     .too_many = " (one scene per render)",
+    .seen_offset = offsetof(mc_render_opts, lim.opts.set),
 };
 
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)

@@ -21,6 +21,7 @@
 #include <md5cine/scene_renderer.h>
 #include <md5cine/view.h>
 
+#include "limit_args.h"
 #include "progress.h"
 
 #define MC_PATH_CAP 4096
@@ -68,6 +69,7 @@ typedef struct mc_render_opts {
     long ref_offset; /* --offset N: output frame k is checked against REF's frame k + N */
     bool has_ref_offset;
     bool json; /* --json: the reference check as one JSON object */
+    mc_limit_args lim; /* --threshold .. --ignore: the reference check's limits and mask */
     const char *report_dir; /* --report DIR: the HTML review page (report.h) */
     const char *junit;      /* --junit FILE: the check as JUnit XML */
 } mc_render_opts;

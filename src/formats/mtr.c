@@ -674,7 +674,7 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
 {
     mc_mtr_file *f = p->f;
     mc_mtr_decl *m;
-    mc_token open;
+    mc_token open = {0};
 
     if (f->num_decls >= MC_LIMIT_MTR_DECLS)
         return mc_lex_fail(&p->lx, name, MC_ERR_LIMIT, "more than %d materials in one file",

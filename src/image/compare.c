@@ -22,6 +22,7 @@ static const mc_compare_opts lossless_defaults = {
     .max_diff_limit = 255,
     .min_ssim = 0.95,
     .min_psnr = 0.0,
+    .max_block_bias = 255.0,
 };
 
 static const mc_compare_opts lossy_defaults = {
@@ -31,6 +32,8 @@ static const mc_compare_opts lossy_defaults = {
     .max_diff_limit = 255,
     .min_ssim = 0.95,
     .min_psnr = 35.0,
+    .min_block_psnr = 22.0,
+    .max_block_bias = 9.0,
 };
 
 void mc_compare_work_release(mc_compare_work *work)
@@ -61,6 +64,11 @@ void mc_compare_effective(const mc_compare_opts *opts, mc_compare_opts *out)
         out->min_ssim = in->min_ssim;
     if (in->set & MC_COMPARE_SET_MIN_PSNR)
         out->min_psnr = in->min_psnr;
+    if (in->set & MC_COMPARE_SET_MIN_BLOCK_PSNR)
+        out->min_block_psnr = in->min_block_psnr;
+    if (in->set & MC_COMPARE_SET_MAX_BLOCK_BIAS)
+        out->max_block_bias = in->max_block_bias;
+    out->mask = in->mask;
     out->diff_gain = in->diff_gain > 0.0f ? in->diff_gain : DEFAULT_GAIN;
 }
 
@@ -84,29 +92,84 @@ static int channel_max_diff(const uint8_t *p, const uint8_t *q, unsigned long lo
     return m;
 }
 
-/* Max, mean, PSNR and the share over the threshold: one integer pass. */
+/* Block accumulators: per block of the current block row, its squared-difference sum and
+ * its compared samples (exact in doubles: at most 16 * 16 * 3 * 255^2). */
+typedef struct block_acc {
+    double *sq, *n, *sum; /* sum: 3 signed channel sums (b - a) per block */
+    int cols;
+} block_acc;
+
+/* Folds the finished block row at y0 into the worst block so far, then clears it. */
+static void block_row_done(block_acc *b, int y0, double *worst_mse, mc_compare_result *out)
+{
+    const double quarter = 3.0 * MC_COMPARE_BLOCK * MC_COMPARE_BLOCK / 4.0;
+
+    for (int i = 0; i < b->cols; i++) {
+        if (b->n[i] > 0.0 && b->sq[i] / b->n[i] > *worst_mse) {
+            *worst_mse = b->sq[i] / b->n[i];
+            out->block_x = i * MC_COMPARE_BLOCK;
+            out->block_y = y0;
+        }
+        for (int c = 0; c < 3 && b->n[i] >= quarter; c++) {
+            double bias = fabs(b->sum[3 * i + c]) / (b->n[i] / 3.0);
+            if (bias > out->block_bias) {
+                out->block_bias = bias;
+                out->bias_x = i * MC_COMPARE_BLOCK;
+                out->bias_y = y0;
+            }
+        }
+        b->sq[i] = 0.0;
+        b->n[i] = 0.0;
+        b->sum[3 * i] = b->sum[3 * i + 1] = b->sum[3 * i + 2] = 0.0;
+    }
+}
+
+static double psnr_of(double mse)
+{
+    return mse <= 0.0 ? (double)INFINITY : 10.0 * log10(255.0 * 255.0 / mse);
+}
+
+/* Max, mean, PSNR, the share over the threshold and the worst block: one integer pass over
+ * the pixels the mask keeps. */
 static void pixel_metrics(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
-                          int w, int h, int threshold, mc_compare_result *out)
+                          int w, int h, const mc_compare_opts *lim, block_acc *blk,
+                          mc_compare_result *out)
 {
     unsigned long long sum = 0, sumsq = 0;
-    double samples = 3.0 * w * h;
+    double worst_mse = 0.0, samples;
 
     for (int y = 0; y < h; y++) {
         const uint8_t *pa = a + (size_t)y * stride_a, *pb = b + (size_t)y * stride_b;
+        const uint8_t *pm = lim->mask ? lim->mask + (size_t)y * (size_t)w : NULL;
         for (int x = 0; x < w; x++) {
-            int m = channel_max_diff(pa + 4 * x, pb + 4 * x, &sum, &sumsq);
+            unsigned long long before = sumsq;
+            int m;
+
+            if (pm && !pm[x])
+                continue;
+            m = channel_max_diff(pa + 4 * x, pb + 4 * x, &sum, &sumsq);
+            blk->sq[x / MC_COMPARE_BLOCK] += (double)(sumsq - before);
+            blk->n[x / MC_COMPARE_BLOCK] += 3.0;
+            for (int c = 0; c < 3; c++)
+                blk->sum[3 * (x / MC_COMPARE_BLOCK) + c] += (double)((int)pb[4 * x + c] -
+                                                                    (int)pa[4 * x + c]);
+            out->compared++;
             if (m > out->max_diff) {
                 out->max_diff = m;
                 out->max_x = x;
                 out->max_y = y;
             }
-            if (m > threshold)
+            if (m > lim->threshold)
                 out->over_pixels++;
         }
+        if (y % MC_COMPARE_BLOCK == MC_COMPARE_BLOCK - 1 || y == h - 1)
+            block_row_done(blk, y - y % MC_COMPARE_BLOCK, &worst_mse, out);
     }
-    out->mean_diff = (double)sum / samples;
-    out->psnr = sumsq == 0 ? (double)INFINITY : 10.0 * log10(255.0 * 255.0 * samples / (double)sumsq);
-    out->over_share = (double)out->over_pixels / ((double)w * h);
+    samples = 3.0 * (double)out->compared;
+    out->mean_diff = out->compared ? (double)sum / samples : 0.0;
+    out->psnr = sumsq == 0 ? (double)INFINITY : psnr_of((double)sumsq / samples);
+    out->over_share = out->compared ? (double)out->over_pixels / (double)out->compared : 0.0;
+    out->block_psnr = psnr_of(worst_mse);
 }
 
 static double ssim_term(const double *m)
@@ -121,12 +184,15 @@ static double ssim_term(const double *m)
 
 /* An image smaller than the window: one window over all of it with uniform weights. */
 static double ssim_small(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
-                         int w, int h)
+                         int w, int h, const uint8_t *mask)
 {
-    double m[M_COUNT] = { 0 }, n = (double)w * h;
+    double m[M_COUNT] = { 0 }, n = 0.0;
 
     for (int y = 0; y < h; y++) {
         for (int x = 0; x < w; x++) {
+            if (mask && !mask[(size_t)y * (size_t)w + (size_t)x])
+                continue;
+            n += 1.0;
             double la = luma709(a + (size_t)y * stride_a + 4 * (size_t)x);
             double lb = luma709(b + (size_t)y * stride_b + 4 * (size_t)x);
             m[M_A] += la;
@@ -136,6 +202,8 @@ static double ssim_small(const uint8_t *a, size_t stride_a, const uint8_t *b, si
             m[M_AB] += la * lb;
         }
     }
+    if (n == 0.0)
+        return 1.0;
     for (int i = 0; i < M_COUNT; i++)
         m[i] /= n;
     return ssim_term(m);
@@ -164,13 +232,14 @@ static size_t ssim_scratch_doubles(int w)
 }
 
 /* Luma of row y of both images and its products, then the horizontal filter into ring. */
-static void ssim_row_in(const uint8_t *ra, const uint8_t *rb, int w, const double g[SSIM_WIN],
-                        double *src, double *ring)
+static void ssim_row_in(const uint8_t *ra, const uint8_t *rb, const uint8_t *rm, int w,
+                        const double g[SSIM_WIN], double *src, double *ring)
 {
     size_t uw = (size_t)w, ow = uw - 2 * SSIM_HALF;
 
     for (size_t x = 0; x < uw; x++) {
-        double la = luma709(ra + 4 * x), lb = luma709(rb + 4 * x);
+        /* a masked pixel reads as the reference's, so that it moves no window */
+        double la = luma709(ra + 4 * x), lb = rm && !rm[x] ? la : luma709(rb + 4 * x);
         src[x] = la;
         src[uw + x] = lb;
         src[2 * uw + x] = la * la;
@@ -190,9 +259,11 @@ static void ssim_row_in(const uint8_t *ra, const uint8_t *rb, int w, const doubl
 }
 
 /* The vertical filter over the ring for one output row into acc (M_COUNT rows of ow), then
- * the SSIM of each window; returns the row's SSIM sum. Row-wise loops so that they vectorise. */
+ * the SSIM of each window whose centre pixel the mask keeps (centre_mask: the mask row of the
+ * windows' centres, NULL: all); returns the row's SSIM sum and adds the windows to *count.
+ * Row-wise loops so that they vectorise. */
 static double ssim_row_out(const double *ring, size_t ow, int first, const double g[SSIM_WIN],
-                           double *acc)
+                           const uint8_t *centre_mask, double *acc, double *count)
 {
     double total = 0.0;
     size_t slot_len = M_COUNT * ow;
@@ -205,6 +276,9 @@ static double ssim_row_out(const double *ring, size_t ow, int first, const doubl
     }
     for (size_t x = 0; x < ow; x++) {
         double m[M_COUNT];
+        if (centre_mask && !centre_mask[x + SSIM_HALF])
+            continue;
+        *count += 1.0;
         for (size_t q = 0; q < M_COUNT; q++)
             m[q] = acc[q * ow + x];
         total += ssim_term(m);
@@ -213,21 +287,24 @@ static double ssim_row_out(const double *ring, size_t ow, int first, const doubl
 }
 
 static double ssim_gauss(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
-                         int w, int h, double *scratch)
+                         int w, int h, const uint8_t *mask, double *scratch)
 {
-    double g[SSIM_WIN], total = 0.0;
-    size_t ow = (size_t)(w - 2 * SSIM_HALF), oh = (size_t)(h - 2 * SSIM_HALF);
+    double g[SSIM_WIN], total = 0.0, count = 0.0;
+    size_t ow = (size_t)(w - 2 * SSIM_HALF);
     double *src = scratch, *ring = scratch + (size_t)M_COUNT * (size_t)w;
     double *acc = ring + (size_t)SSIM_WIN * M_COUNT * ow;
 
     gaussian_weights(g);
     for (int y = 0; y < h; y++) {
         double *slot = ring + (size_t)(y % SSIM_WIN) * M_COUNT * ow;
-        ssim_row_in(a + (size_t)y * stride_a, b + (size_t)y * stride_b, w, g, src, slot);
-        if (y >= 2 * SSIM_HALF)
-            total += ssim_row_out(ring, ow, (y - 2 * SSIM_HALF) % SSIM_WIN, g, acc);
+        ssim_row_in(a + (size_t)y * stride_a, b + (size_t)y * stride_b,
+                    mask ? mask + (size_t)y * (size_t)w : NULL, w, g, src, slot);
+        if (y >= 2 * SSIM_HALF) {
+            const uint8_t *cm = mask ? mask + (size_t)(y - SSIM_HALF) * (size_t)w : NULL;
+            total += ssim_row_out(ring, ow, (y - 2 * SSIM_HALF) % SSIM_WIN, g, cm, acc, &count);
+        }
     }
-    return total / ((double)ow * (double)oh);
+    return count > 0.0 ? total / count : 1.0;
 }
 
 static unsigned judge(const mc_compare_result *r, const mc_compare_opts *lim)
@@ -242,6 +319,10 @@ static unsigned judge(const mc_compare_result *r, const mc_compare_opts *lim)
         fail |= MC_COMPARE_FAIL_SSIM;
     if (r->psnr < lim->min_psnr)
         fail |= MC_COMPARE_FAIL_PSNR;
+    if (r->block_psnr < lim->min_block_psnr)
+        fail |= MC_COMPARE_FAIL_BLOCK;
+    if (r->block_bias > lim->max_block_bias)
+        fail |= MC_COMPARE_FAIL_BIAS;
     return fail;
 }
 
@@ -265,6 +346,9 @@ mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, s
     mc_compare_opts lim;
     mc_compare_work local = { 0 };
     mc_compare_work *ws = work ? work : &local;
+    block_acc blk;
+    size_t ssim_need, need;
+    int cols;
     mc_status st;
 
     memset(out, 0, sizeof *out);
@@ -272,23 +356,29 @@ mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, s
     if (st != MC_OK)
         return st;
     mc_compare_effective(opts, &lim);
-    if (w < SSIM_WIN || h < SSIM_WIN) {
-        out->ssim = ssim_small(a, stride_a, b, stride_b, w, h);
-    } else {
-        size_t need = ssim_scratch_doubles(w);
-        if (ws->cap < need) {
-            double *p = realloc(ws->buf, need * sizeof *p);
-            if (!p) {
-                mc_compare_work_release(&local);
-                return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0,
-                                    "out of memory for a %d-pixel-wide comparison", w);
-            }
-            ws->buf = p;
-            ws->cap = need;
+    cols = (w + MC_COMPARE_BLOCK - 1) / MC_COMPARE_BLOCK;
+    ssim_need = (w < SSIM_WIN || h < SSIM_WIN) ? 0 : ssim_scratch_doubles(w);
+    need = ssim_need + 5 * (size_t)cols;
+    if (ws->cap < need) {
+        double *p = realloc(ws->buf, need * sizeof *p);
+        if (!p) {
+            mc_compare_work_release(&local);
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0,
+                                "out of memory for a %d-pixel-wide comparison", w);
         }
-        out->ssim = ssim_gauss(a, stride_a, b, stride_b, w, h, ws->buf);
+        ws->buf = p;
+        ws->cap = need;
     }
-    pixel_metrics(a, stride_a, b, stride_b, w, h, lim.threshold, out);
+    if (ssim_need == 0)
+        out->ssim = ssim_small(a, stride_a, b, stride_b, w, h, lim.mask);
+    else
+        out->ssim = ssim_gauss(a, stride_a, b, stride_b, w, h, lim.mask, ws->buf);
+    blk.sq = ws->buf + ssim_need;
+    blk.n = blk.sq + cols;
+    blk.sum = blk.n + cols;
+    blk.cols = cols;
+    memset(blk.sq, 0, 5 * (size_t)cols * sizeof *blk.sq);
+    pixel_metrics(a, stride_a, b, stride_b, w, h, &lim, &blk, out);
     out->fail = judge(out, &lim);
     out->pass = out->fail == 0;
     mc_compare_work_release(&local);
@@ -341,6 +431,16 @@ void mc_compare_reasons(const mc_compare_result *r, const mc_compare_opts *opts,
         snprintf(piece, sizeof piece, "psnr %.2f dB < %.4g dB", r->psnr, lim.min_psnr);
         append(buf, cap, &len, piece);
     }
+    if (r->fail & MC_COMPARE_FAIL_BIAS) {
+        snprintf(piece, sizeof piece, "block bias %.2f > %.4g levels at (%d, %d)", r->block_bias,
+                 lim.max_block_bias, r->bias_x, r->bias_y);
+        append(buf, cap, &len, piece);
+    }
+    if (r->fail & MC_COMPARE_FAIL_BLOCK) {
+        snprintf(piece, sizeof piece, "block psnr %.2f dB < %.4g dB at (%d, %d)", r->block_psnr,
+                 lim.min_block_psnr, r->block_x, r->block_y);
+        append(buf, cap, &len, piece);
+    }
 }
 
 void mc_compare_diff_image(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
@@ -362,6 +462,8 @@ void mc_compare_diff_image(const uint8_t *a, size_t stride_a, const uint8_t *b, 
             float t = fminf(1.0f, (float)d * lim.diff_gain / 255.0f);
             if (d > lim.threshold)
                 t = fmaxf(t, 0.5f);
+            if (lim.mask && !lim.mask[(size_t)y * (size_t)w + x])
+                t = 0.0f; /* ignored: shown grey */
             po[4 * x + 0] = (uint8_t)lrintf(grey + (255.0f - grey) * t);
             po[4 * x + 1] = (uint8_t)lrintf(grey * (1.0f - t));
             po[4 * x + 2] = (uint8_t)lrintf(grey * (1.0f - t));

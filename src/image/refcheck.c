@@ -34,6 +34,7 @@ struct mc_refcheck {
     char *reference, *candidate, *diff_dir; /* diff_dir NULL: nothing is written */
     int width, height;
     mc_compare_opts opts; /* effective limits */
+    uint8_t *mask;        /* width * height, 0 = ignored; NULL: none (opts.mask points here) */
     bool update;
     mc_frame_no offset;
     mc_frames_in *src; /* NULL when an update-mode folder holds no PNG yet */
@@ -136,6 +137,55 @@ static mc_status alloc_threads(mc_refcheck *c, mc_error *err)
     return MC_OK;
 }
 
+/* The ignore mask from desc's PNG and rectangles (refcheck.h); none when neither is given. */
+static mc_status build_mask(mc_refcheck *c, const mc_refcheck_desc *d, mc_error *err)
+{
+    size_t n = (size_t)c->width * (size_t)c->height;
+    mc_image img = { 0 };
+    mc_status st;
+
+    if (!d->mask && d->num_ignore == 0)
+        return MC_OK;
+    c->mask = malloc(n);
+    if (!c->mask)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the mask");
+    memset(c->mask, 1, n);
+    if (d->mask) {
+        st = mc_image_load(d->mask, &img, err);
+        if (st != MC_OK)
+            return st;
+        if (img.width != c->width || img.height != c->height) {
+            int w = img.width, h = img.height;
+            mc_image_release(&img);
+            return mc_error_set(err, MC_ERR_USAGE, d->mask, 0, 0,
+                                "mask is %dx%d, the frames are %dx%d", w, h, c->width,
+                                c->height);
+        }
+        for (int y = 0; y < c->height; y++) {
+            const uint8_t *p = img.pixels + (size_t)y * img.stride;
+            uint8_t *m = c->mask + (size_t)y * (size_t)c->width;
+            for (int x = 0; x < c->width; x++, p += 4)
+                m[x] = p[3] != 0 && (p[0] | p[1] | p[2]) != 0;
+        }
+        mc_image_release(&img);
+    }
+    for (size_t i = 0; i < d->num_ignore; i++) {
+        const mc_compare_rect *r = &d->ignore[i];
+        long x0 = r->x < 0 ? 0 : r->x, y0 = r->y < 0 ? 0 : r->y;
+        long x1 = (long)r->x + r->w, y1 = (long)r->y + r->h;
+
+        if (r->w < 1 || r->h < 1)
+            return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                                "ignore rectangle %d,%d,%d,%d is empty", r->x, r->y, r->w, r->h);
+        x1 = x1 > c->width ? c->width : x1;
+        y1 = y1 > c->height ? c->height : y1;
+        for (long y = y0; y < y1; y++)
+            for (long x = x0; x < x1; x++)
+                c->mask[(size_t)y * (size_t)c->width + (size_t)x] = 0;
+    }
+    return MC_OK;
+}
+
 mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_error *err)
 {
     mc_refcheck *c;
@@ -171,12 +221,15 @@ mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_e
                           "--update-reference needs a folder of PNGs, not a video");
     if (st == MC_OK)
         st = alloc_threads(c, err);
+    if (st == MC_OK)
+        st = build_mask(c, desc, err);
     if (st != MC_OK) {
         mc_refcheck_release(c);
         return st;
     }
     c->opts = desc->opts;
     c->opts.lossy = c->opts.lossy || c->video;
+    c->opts.mask = c->mask;
     mc_compare_effective(&c->opts, &c->opts);
     c->sum.lossy = c->opts.lossy;
     *out = c;
@@ -203,6 +256,7 @@ void mc_refcheck_release(mc_refcheck *c)
     free(c->reference);
     free(c->candidate);
     free(c->diff_dir);
+    free(c->mask);
     free(c);
 }
 
@@ -598,9 +652,17 @@ static void json_row(const mc_refcheck_row *row, FILE *to)
             fprintf(to, "\"psnr\": %.4f, ", r->psnr);
         fprintf(to, "\"over_pixels\": %zu, \"over_share\": %.8f, \"ssim\": %.6f, ",
                 r->over_pixels, r->over_share, r->ssim);
+        if (isinf(r->block_psnr))
+            fputs("\"block_psnr\": null, \"block_at\": null, ", to);
+        else
+            fprintf(to, "\"block_psnr\": %.4f, \"block_at\": [%d, %d], ", r->block_psnr,
+                    r->block_x, r->block_y);
+        fprintf(to, "\"block_bias\": %.4f, \"bias_at\": [%d, %d], ", r->block_bias, r->bias_x,
+                r->bias_y);
     } else {
         fputs("\"max_diff\": null, \"max_at\": null, \"mean_diff\": null, \"psnr\": null, "
-              "\"over_pixels\": null, \"over_share\": null, \"ssim\": null, ",
+              "\"over_pixels\": null, \"over_share\": null, \"ssim\": null, \"block_psnr\": null, "
+              "\"block_at\": null, \"block_bias\": null, \"bias_at\": null, ",
               to);
     }
     fputs("\"reasons\": ", to);
@@ -622,9 +684,11 @@ void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
     mc_json_write_cstr(to, c->candidate);
     fprintf(to,
             ", \"limits\": {\"mode\": \"%s\", \"threshold\": %d, \"max_failing_share\": %g, "
-            "\"max_diff\": %d, \"min_ssim\": %g, \"min_psnr\": %g},\n \"frames\": [",
+            "\"max_diff\": %d, \"min_ssim\": %g, \"min_psnr\": %g, \"min_block_psnr\": %g, "
+            "\"max_block_bias\": %g, \"masked\": %s},\n \"frames\": [",
             l->lossy ? "lossy" : "lossless", l->threshold, l->max_failing_share,
-            l->max_diff_limit, l->min_ssim, l->min_psnr);
+            l->max_diff_limit, l->min_ssim, l->min_psnr, l->min_block_psnr, l->max_block_bias,
+            l->mask ? "true" : "false");
     for (size_t i = 0; i < c->num_rows; i++) {
         fputs(i ? ",\n  " : "\n  ", to);
         json_row(&c->rows[i], to);

@@ -119,7 +119,7 @@ static mc_status scan_packets(part *p, AVFormatContext *fmt, int s, AVPacket *pk
     if (!seen)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     while (st == MC_OK && (r = av_read_frame(fmt, pkt)) >= 0) {
-        int64_t k;
+        int64_t k = 0;
 
         if (stop && *stop)
             st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");

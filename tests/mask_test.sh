@@ -1,0 +1,110 @@
+#!/bin/bash
+# --mask and --ignore on compare and render --reference: a change inside the ignored pixels
+# passes, one outside fails; masks of another size and bad rectangles are bad input (exit 2).
+# Frames and masks are drawn with ImageMagick.
+set -u
+: "${MD5CINE:?MD5CINE must name the md5cine binary}"
+: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
+T=$(mktemp -d "$MC_TEST_TMP/mask.XXXXXX")
+failed=0
+passed=0
+
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+run() {
+    local name=$1
+    shift
+    last=$name
+    "$MD5CINE" "$@" >"$T/$name.out" 2>"$T/$name.err"
+    rc=$?
+}
+# expect NAME RC [TEXT-IN-STDOUT] [TEXT-IN-STDERR]: about the last run
+expect() {
+    local name=$1 want=$2 out=${3:-} err=${4:-}
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$T/$last.err")"
+    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$last.out"; then
+        fail "$name" "stdout lacks '$out': $(head -c 300 "$T/$last.out")"
+    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$last.err"; then
+        fail "$name" "stderr lacks '$err': $(head -c 300 "$T/$last.err")"
+    else
+        ok "$name"
+    fi
+}
+
+# a: a gradient; b: a with a red 8x8 square at (20, 20)
+convert -size 96x64 gradient:'#304050-#101418' "$T/a.png"
+convert "$T/a.png" -fill '#ff2020' -draw 'rectangle 20,20 27,27' "$T/b.png"
+# masks: white (compared) with the square's surroundings black, transparent, or elsewhere
+convert -size 96x64 xc:white -fill black -draw 'rectangle 16,16 31,31' "$T/black.png"
+convert -size 96x64 xc:white -alpha set -fill none -draw 'color 0,0 reset' \
+    -fill white -draw 'rectangle 0,0 95,15' -draw 'rectangle 0,32 95,63' \
+    -draw 'rectangle 0,16 15,31' -draw 'rectangle 32,16 95,31' "$T/alpha.png"
+convert -size 96x64 xc:white -fill black -draw 'rectangle 50,20 80,50' "$T/elsewhere.png"
+convert -size 64x64 xc:white "$T/small.png"
+
+run differ compare "$T/a.png" "$T/b.png"
+expect differs_without_a_mask 1
+run black compare "$T/a.png" "$T/b.png" --mask "$T/black.png"
+expect change_under_black_mask_passes 0
+run alpha compare "$T/a.png" "$T/b.png" --mask "$T/alpha.png" --json
+expect change_under_transparent_mask_passes 0 '"masked": true'
+run elsewhere compare "$T/a.png" "$T/b.png" --mask "$T/elsewhere.png"
+expect change_outside_the_mask_fails 1
+run ignore compare "$T/a.png" "$T/b.png" --ignore 18,18,12,12
+expect change_inside_an_ignored_rectangle_passes 0
+run ignore_part compare "$T/a.png" "$T/b.png" --ignore 18,18,12,12 --ignore 0,0,5,5 \
+    --ignore 90,60,50,50
+expect rectangles_repeat_and_are_clipped 0
+run ignore_short compare "$T/a.png" "$T/b.png" --ignore 24,18,12,12
+expect rectangle_covering_half_the_change_fails 1
+run small compare "$T/a.png" "$T/b.png" --mask "$T/small.png"
+expect mask_of_another_size_is_bad_input 2 '' "small.png: error: mask is 64x64, the frames are 96x64"
+run nomask compare "$T/a.png" "$T/b.png" --mask "$T/none.png"
+expect missing_mask_is_bad_input 2 '' "none.png"
+
+# the --ignore parser: every malformed rectangle is a usage error naming it
+for bad in "1,2,3" "1,2,3,4,5" "1,2,0,4" "1,2,3,-4" "a,2,3,4" "1,,3,4" ",1,2,3" "1,2,3,4," \
+    "1 ,2,3,4" "99999999999,1,1,1" "1,2,3,70000" ""; do
+    i=$((${i:-0} + 1))
+    run "badrect$i" compare "$T/a.png" "$T/b.png" --ignore "$bad"
+    expect "badrect$i" 2 '' "bad --ignore '$bad': expected x,y,w,h"
+done
+# `off` sets each limit to the value that cannot fail (the JSON's limits show it)
+for pair in threshold:255 max-failing-share:1 max-diff:255 min-ssim:-1 min-psnr:0 \
+    min-block-psnr:0 max-block-bias:255; do
+    lim=${pair%%:*} val=${pair#*:}
+    key=$(echo "$lim" | tr - _)
+    [ "$lim" = max-diff ] && key=max_diff
+    run "off_$lim" compare "$T/a.png" "$T/a.png" "--$lim" off --json
+    expect "${lim}_accepts_off" 0 "\"$key\": $val,"
+    run "typo_$lim" compare "$T/a.png" "$T/b.png" "--$lim" offf
+    expect "${lim}_rejects_a_typo" 2 '' "bad --$lim 'offf'"
+done
+# every limit off passes any pair
+run alloff compare "$T/a.png" "$T/b.png" --max-failing-share off --min-ssim off
+expect every_limit_off_passes 0
+
+# render --reference with a mask: a 64x64 scene frame against a copy with a square painted in
+scene=../scenes/demo/demo.md5scene
+run ref render "$scene" --size 64x64 --frames 0-0 --msaa 0 -q -o "$T/ref/%05d.png"
+if [ "$rc" -eq 0 ]; then
+    convert "$T/ref/00000.png" -fill '#ff2020' -draw 'rectangle 20,20 27,27' "$T/ref/00000.png"
+    convert -size 64x64 xc:white -fill black -draw 'rectangle 16,16 31,31' "$T/m64.png"
+    run r_plain render "$scene" --size 64x64 --frames 0-0 --msaa 0 -q --reference "$T/ref"
+    expect render_reference_sees_the_square 1
+    run r_mask render "$scene" --size 64x64 --frames 0-0 --msaa 0 -q --reference "$T/ref" \
+        --mask "$T/m64.png"
+    expect render_reference_with_a_mask_passes 0
+    run r_small render "$scene" --size 64x64 --frames 0-0 --msaa 0 -q --reference "$T/ref" \
+        --mask "$T/a.png"
+    expect render_mask_of_another_size_is_bad_input 2 '' "mask is 96x64, the frames are 64x64"
+    run r_noref render "$scene" --size 64x64 --frames 0-0 -q -o "$T/x.png" --mask "$T/m64.png"
+    expect mask_without_reference_is_a_usage_error 2 '' "need --reference REF"
+else
+    fail render_reference "could not render: $(head -c 300 "$T/ref.err")"
+fi
+
+rm -rf "$T"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

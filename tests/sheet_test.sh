@@ -1,0 +1,106 @@
+#!/bin/bash
+# 'md5cine sheet' from the command line: the demo's sheet (cells equal to the frames rendered
+# alone, labels drawn, the shots' first and last frames), a video's chapters, a folder with
+# --every, and bad input. Pixels are read with ImageMagick, sizes with identify.
+set -u
+: "${MD5CINE:?MD5CINE must name the md5cine binary}"
+: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
+T=$(mktemp -d "$MC_TEST_TMP/sheet.XXXXXX")
+failed=0
+passed=0
+
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+run() {
+    last=$1
+    shift
+    "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
+    rc=$?
+}
+expect() {
+    local name=$1 want=$2 out=${3:-} err=${4:-}
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$T/$last.err")"
+    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$last.out"; then
+        fail "$name" "stdout lacks '$out': $(head -c 300 "$T/$last.out")"
+    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$last.err"; then
+        fail "$name" "stderr lacks '$err': $(head -c 300 "$T/$last.err")"
+    else
+        ok "$name"
+    fi
+}
+check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2', expected '$3'"; fi; }
+# pixels NAME IMAGE WxH+X+Y: ImageMagick's count of differing pixels between a crop and FILE
+differing() { compare -metric AE "$1" "$2" null: 2>&1 | cut -d' ' -f1; }
+crop() { convert "$1" -crop "$2" +repage "$3"; }
+
+scene=../scenes/demo/demo.md5scene
+# The demo's shots (md5cine info): 0-83, 84-167, 168-240; picks 0 83 84 167 168 240.
+shots=$("$MD5CINE" info ../scenes/demo/demo.md5camera --json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["shots"]
+print(" ".join("%d %d" % (x["first"], x["last"]) for x in s))')
+check info_lists_the_shots "$shots" "0 83 84 167 168 240"
+
+# 320x180 frames make 320x180 cells (the default width): each cell is its frame unchanged.
+run demo sheet "$scene" --render-size 320x180 -o "$T/demo.png"
+expect demo_sheet_is_written 0 "6 frames, 4 x 2 cells of 320x180, 1300x400"
+check demo_sheet_size "$(identify -format %wx%h "$T/demo.png" 2>&1)" 1300x400
+i=0
+for k in $shots; do
+    x=$((4 + (i % 4) * 324)) y=$((4 + (i / 4) * 198))
+    "$MD5CINE" render "$scene" --size 320x180 --frames "$k-$k" -q -o "$T/f/%05d.png"
+    crop "$T/demo.png" "320x180+$x+$y" "$T/cell$i.png"
+    check "cell_${i}_is_frame_$k" "$(differing "$T/f/$(printf %05d "$k").png" "$T/cell$i.png")" 0
+    # the label strip: black with white letters
+    crop "$T/demo.png" "320x14+$x+$((y + 180))" "$T/label$i.png"
+    check "cell_${i}_label_is_white_on_black" \
+        "$(convert "$T/label$i.png" -format '%[fx:minima.r*255] %[fx:maxima.r*255]' info:)" "0 255"
+    i=$((i + 1))
+done
+check six_cells_checked "$i" 6
+check labels_differ "$([ "$(differing "$T/label0.png" "$T/label1.png")" -gt 0 ] && echo y)" y
+check cells_differ "$([ "$(differing "$T/cell1.png" "$T/cell2.png")" -gt 1000 ] && echo y)" y
+# the two cells past the sixth are background (24, 24, 24)
+crop "$T/demo.png" "320x194+652+202" "$T/empty.png"
+check empty_cells_are_background \
+    "$(convert "$T/empty.png" -format '%[fx:minima.r*255] %[fx:maxima.r*255]' info:)" "24 24"
+
+# a video: its chapters are the shots; a smaller cell is the box mean of the frame
+"$MD5CINE" render "$scene" --size 160x90 -q -o "$T/demo.mp4"
+run video sheet "$T/demo.mp4" --size 80x45 --columns 3 -o "$T/video.png"
+expect video_sheet_picks_the_chapters 0 "6 frames, 3 x 2 cells of 80x45"
+check video_sheet_size "$(identify -format %wx%h "$T/video.png")" "$((3 * 84 + 4))x$((2 * 63 + 4))"
+run video_every sheet "$T/demo.mp4" --every 60 -o "$T/every.png"
+expect every_60_gives_5_cells 0 "5 frames, 4 x 2 cells of 320x180"
+
+# a folder without shots: ceil(41 / 24) = 2, frames 0 2 .. 40: 21 cells
+"$MD5CINE" render "$scene" --size 64x36 --fps 4 -q -o "$T/seq/%05d.png"
+run folder sheet "$T/seq" -o "$T/folder.png"
+expect folder_sheet_takes_every_second_frame 0 "21 frames, 4 x 6 cells of 320x180"
+run folder_cols sheet "$T/seq" --every 10 --columns 5 -o "$T/folder5.png"
+expect folder_every_10_in_5_columns 0 "5 frames, 5 x 1 cells of 256x144"
+
+# bad input: exit 2 and nothing written; a folder that cannot be written: exit 3
+run no_out sheet "$scene"
+expect needs_an_output 2 '' "sheet needs -o"
+run not_png sheet "$scene" -o "$T/x.jpg"
+expect output_must_be_png 2 '' "must end in .png"
+run missing sheet "$T/nothing.md5scene" -o "$T/x.png"
+expect missing_scene_is_bad_input 2 '' "nothing.md5scene"
+run missing_dir sheet "$T/nothing" -o "$T/x.png"
+expect missing_folder_is_bad_input 2 '' "nothing"
+run every0 sheet "$T/seq" --every 0 -o "$T/x.png"
+expect every_0_is_a_usage_error 2 '' "bad --every '0'"
+run badsize sheet "$T/seq" --size 0x10 -o "$T/x.png"
+expect cell_size_0_is_a_usage_error 2 '' "bad --size '0x10'"
+run toomany sheet "$T/seq" --every 1 --size 4000x4000 -o "$T/x.png"
+expect too_large_a_sheet_is_bad_input 2 '' "more than 16384 per side"
+check nothing_written_on_bad_input "$(ls "$T"/x.* 2>/dev/null | wc -l)" 0
+run nodir sheet "$T/seq" -o "$T/no/such/dir/s.png"
+expect unwritable_output_is_a_runtime_failure 3 '' "s.png"
+check no_temporary_left "$(ls -a "$T" | grep -c '\.tmp$')" 0
+
+rm -rf "$T"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
