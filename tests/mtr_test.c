@@ -156,8 +156,9 @@ static void warns_once_per_unknown_keyword(void)
     EXPECT(f.decls[0].stages[0].conditional && !f.decls[0].stages[1].conditional);
     ASSERT(f.decls[1].num_stages == 1);
     EXPECT_NEAR(f.decls[1].stages[0].color[0], 1.0, 0); /* an expression is not evaluated */
-    /* qer_editorimage, description, scroll, if, sort, rgb (expression): one each. */
-    EXPECT_EQ_INT(log.count, 6);
+    /* qer_editorimage, description, scroll, if, sort, deform (after sort's one token), rgb
+     * (expression): one each. */
+    EXPECT_EQ_INT(log.count, 7);
     EXPECT_EQ_INT(log.first[0].line, 2);
     EXPECT_EQ_INT(log.first[0].col, 5);
     EXPECT_CONTAINS(log.first[0].msg, "unknown keyword 'qer_editorimage' skipped");
@@ -183,14 +184,15 @@ static void reads_keywords_sharing_a_line(void)
                        "d { { if parm7 > 0 && parm3 == 1 map w red 0.5 } twoSided }\n"
                        "e { { scroll time * -0.1, t[ time * 2 ] blend add map v } }\n"
                        "f { alphaTest 0.5 -0.25 translucent }\n"
-                       "g { { rgba ( parm0 ) / 2 blue 0.125 map u alpha 0 } }\n";
+                       "g { { rgba ( parm0 ) / 2 blue 0.125 map u alpha 0 } }\n"
+                       "h { noSelfShadow sort decal diffusemap s { nearest map r } }\n";
     mc_mtr_file f;
     mc_error err;
     test_warnings log = { 0 };
     char buf[64];
 
     ASSERT_OK(parse(text, &f, &err, &log), &err);
-    ASSERT(f.num_decls == 7);
+    ASSERT(f.num_decls == 8);
     /* a: the material's alphaTest, then its diffusemap stage */
     EXPECT(f.decls[0].has_alpha_test);
     EXPECT_NEAR(f.decls[0].alpha_test, 0.5, 0);
@@ -234,13 +236,19 @@ static void reads_keywords_sharing_a_line(void)
     EXPECT_NEAR(f.decls[6].stages[0].color[2], 0.125, 0);
     EXPECT_NEAR(f.decls[6].stages[0].color[3], 0.0, 0);
     EXPECT_EQ_STR(prog(f.decls[6].stages[0].map, buf, sizeof buf), "u");
-    /* rgb, if, scroll, alphaTest, rgba: one warning each */
-    EXPECT_EQ_INT(log.count, 5);
+    /* h: a flag takes no argument and sort one token, so diffusemap and map are read */
+    ASSERT(f.decls[7].num_stages == 2);
+    EXPECT_EQ_INT(f.decls[7].stages[0].kind, MC_STAGE_DIFFUSE);
+    EXPECT_EQ_STR(prog(f.decls[7].stages[0].map, buf, sizeof buf), "s");
+    EXPECT_EQ_STR(prog(f.decls[7].stages[1].map, buf, sizeof buf), "r");
+    /* rgb, if, scroll, alphaTest, rgba, noSelfShadow, sort, nearest: one warning each */
+    EXPECT_EQ_INT(log.count, 8);
     EXPECT_EQ_INT(log.first[0].line, 3);
     EXPECT_EQ_INT(log.first[0].col, 7);
     EXPECT_CONTAINS(log.first[0].msg, "expression of 'rgb' skipped");
-    EXPECT_EQ_INT(log.last.line, 7);
-    EXPECT_CONTAINS(log.last.msg, "expression of 'rgba' skipped");
+    EXPECT_EQ_INT(log.last.line, 8);
+    EXPECT_EQ_INT(log.last.col, 44);
+    EXPECT_CONTAINS(log.last.msg, "keyword 'nearest' skipped");
     mc_mtr_release(&f);
 }
 

@@ -38,12 +38,15 @@
  * An expression ends before the first other token, so `alphaTest 0.5 diffusemap x` is two
  * keywords. Only an expression that is one literal number is used; any other is skipped with
  * one warning per keyword per file (an `if` stage is marked conditional).
- * Everything else Doom knows (qer_editorimage, description, sort, deform, ...) is skipped with
- * one warning per keyword per file, through opts->warn (MC_ERR_SYNTAX, at its first use): the
- * keyword, the rest of its line, and any ( ... ) group that starts on that line (a '{' there
- * opens a stage); those keywords' arguments are Doom's "rest of the line" (qer_*, guisurf) or
- * single tokens on it (sort, description), and a keyword Doom does not know makes Doom use its
- * default material, which md5cine replaces by skipping that line. Other declaration types at the top level (skin,
+ * Other keywords are skipped with one warning per keyword per file, through opts->warn
+ * (MC_ERR_SYNTAX, at its first use), taking what Doom takes: nothing for Doom's flags and
+ * surface parameters (noSelfShadow, forceOverlays, nearest, maskColor, solid, metal, ...); one
+ * token on the keyword's line for sort, description, spectrum, privatePolygonOffset,
+ * fragmentProgram, vertexProgram, program; for every other keyword (qer_editorimage, deform,
+ * texgen, ...) the rest of its line and any ( ... ) group that starts on that line (a '{'
+ * there opens a stage). Doom reads qer_* and guisurf to the end of the line too; a keyword
+ * Doom does not know at all makes Doom use its default material, where md5cine skips the line
+ * and keeps the rest of the material. Other declaration types at the top level (skin,
  * particle, ...) are skipped with their bodies, one warning per type. The lexer is the shared
  * one (lex.h) with ',' '*' '+' '-' '%' '<' '>' '=' '!' '&' '|' '[' ']' as punctuation.
  * Errors name file:line:col of the offending token: a missing '{' or '}', a bad blend word, a malformed image program, a value out of

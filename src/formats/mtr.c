@@ -154,8 +154,50 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
     }
 }
 
+/* Doom keywords md5cine does not use that take no argument: surface flags and parameters,
+ * texture options, colour masks. Skipping their line would swallow the keywords after them. */
+static const char *const FLAG_WORDS[] = {
+    "noSelfShadow", "forceShadows", "noOverlays", "forceOverlays", "forceOpaque", "noFog",
+    "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "clamp", "zeroclamp",
+    "alphazeroclamp", "noclamp", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
+    "fogLight", "blendLight", "ambientLight", "ignoreAlphaTest", "nearest", "linear",
+    "vertexColor", "inverseVertexColor", "maskRed", "maskGreen", "maskBlue", "maskAlpha",
+    "maskColor", "maskDepth", "solid", "water", "playerclip", "monsterclip", "moveableclip",
+    "ikclip", "blood", "trigger", "aassolid", "aasobstacle", "flashlight_trigger", "nonsolid",
+    "nullNormal", "areaportal", "qer_nocarve", "discrete", "noFragment", "slick", "collision",
+    "noimpact", "nodamage", "ladder", "nosteps", "metal", "stone", "flesh", "wood", "cardboard",
+    "liquid", "glass", "plastic", "ricochet", "surftype10", "surftype11", "surftype12",
+    "surftype13", "surftype14", "surftype15",
+};
+
+/* ... and those Doom gives at most one token read from their own line (ReadTokenOnLine). */
+static const char *const TOKEN_WORDS[] = {
+    "sort", "description", "spectrum", "fragmentProgram", "vertexProgram", "program",
+    "privatePolygonOffset",
+};
+
+static bool in_words(const mc_token *kw, const char *const *words, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (is_kw(kw, words[i]))
+            return true;
+    return false;
+}
+
 static bool skip_keyword(mtr_parser *p, const mc_token *kw)
 {
+    mc_token t;
+
+    if (in_words(kw, FLAG_WORDS, sizeof FLAG_WORDS / sizeof FLAG_WORDS[0]))
+        return warn_once(p, kw, "keyword");
+    if (in_words(kw, TOKEN_WORDS, sizeof TOKEN_WORDS / sizeof TOKEN_WORDS[0])) {
+        if (!warn_once(p, kw, "keyword") || !mc_lex_peek(&p->lx, &t))
+            return false;
+        if (t.line == kw->line &&
+            (t.kind == MC_TOK_NAME || t.kind == MC_TOK_STRING || t.kind == MC_TOK_NUMBER))
+            mc_lex_next(&p->lx, &t);
+        return true;
+    }
     return warn_once(p, kw, "unknown keyword") && skip_rest(p, kw);
 }
 
