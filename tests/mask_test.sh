@@ -85,6 +85,15 @@ done
 run alloff compare "$T/a.png" "$T/b.png" --max-failing-share off --min-ssim off
 expect every_limit_off_passes 0
 
+# --report leaves the ignored pixels out of the changed region: c has the masked square and a
+# second one at (60, 40)-(67, 47) outside the mask, so the page's box is exactly that square.
+convert "$T/b.png" -fill '#20ff20' -draw 'rectangle 60,40 67,47' "$T/c.png"
+run report compare "$T/a.png" "$T/c.png" --mask "$T/black.png" --report "$T/report"
+expect a_masked_report_still_fails_outside 1
+box=$(grep -o 'data-box="[0-9 ]*"' "$T/report/index.html" | head -n 1)
+if [ "$box" = 'data-box="60 40 67 47"' ]; then ok the_report_box_leaves_out_the_mask
+else fail the_report_box_leaves_out_the_mask "got '$box'"; fi
+
 # render --reference with a mask: a 64x64 scene frame against a copy with a square painted in
 scene=../scenes/demo/demo.md5scene
 run ref render "$scene" --size 64x64 --frames 0-0 --msaa 0 -q -o "$T/ref/%05d.png"

@@ -80,25 +80,41 @@ static void change_box_covers_the_pixels_over_the_threshold(void)
 
     flat(a, W, H, 100);
     flat(b, W, H, 100);
-    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, &box);
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, NULL, &box);
     EXPECT(box.x1 < box.x0); /* identical: empty */
     set_px(b, W, 11, 6, 103, 100, 100); /* 3 levels: under the threshold */
-    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, &box);
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, NULL, &box);
     EXPECT_EQ_INT(box.x0, 11); /* nothing over: every differing pixel */
     EXPECT_EQ_INT(box.y0, 6);
     EXPECT_EQ_INT(box.x1, 11);
     EXPECT_EQ_INT(box.y1, 6);
     set_px(b, W, 2, 1, 100, 110, 100); /* over: 10 levels in green */
     set_px(b, W, 5, 3, 50, 100, 100);  /* over: 50 levels darker in red */
-    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, &box);
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, NULL, &box);
     EXPECT_EQ_INT(box.x0, 2);
     EXPECT_EQ_INT(box.y0, 1);
     EXPECT_EQ_INT(box.x1, 5);
     EXPECT_EQ_INT(box.y1, 3);
-    mc_report_change_box(a, W * 4, b, W * 4, W, H, 60, &box); /* all under 60: all that differ */
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 60, NULL, &box); /* all under 60: all that differ */
     EXPECT_EQ_INT(box.x0, 2);
     EXPECT_EQ_INT(box.y1, 6);
     EXPECT_EQ_INT(box.x1, 11);
+    /* Masked out (5, 3): only (2, 1) is over the threshold, and the box is that pixel. */
+    uint8_t mask[W * H];
+    memset(mask, 1, sizeof mask);
+    mask[3 * W + 5] = 0;
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, mask, &box);
+    EXPECT_EQ_INT(box.x0, 2);
+    EXPECT_EQ_INT(box.y0, 1);
+    EXPECT_EQ_INT(box.x1, 2);
+    EXPECT_EQ_INT(box.y1, 1);
+    /* Masking (2, 1) too leaves (11, 6), 3 levels: under the threshold, the box of what differs. */
+    mask[1 * W + 2] = 0;
+    mc_report_change_box(a, W * 4, b, W * 4, W, H, 4, mask, &box);
+    EXPECT_EQ_INT(box.x0, 11);
+    EXPECT_EQ_INT(box.y0, 6);
+    EXPECT_EQ_INT(box.x1, 11);
+    EXPECT_EQ_INT(box.y1, 6);
 }
 
 static void heat_map_is_red_brighter_blue_darker_magenta_hue(void)
@@ -114,7 +130,7 @@ static void heat_map_is_red_brighter_blue_darker_magenta_hue(void)
     set_px(b, 6, 1, 1, 164, 164, 164);
     set_px(b, 6, 2, 0, 68, 68, 68);
     set_px(b, 6, 5, 1, 110, 90, 100);
-    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, out, 3, 1);
+    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, NULL, out, 3, 1);
     EXPECT_EQ_INT(out[0], 255);
     EXPECT_EQ_INT(out[1], 0);
     EXPECT_EQ_INT(out[2], 0);
@@ -128,10 +144,17 @@ static void heat_map_is_red_brighter_blue_darker_magenta_hue(void)
     /* A 2-level change (under the threshold, under 0.5 weight): 2 / 64 of blue over 146. */
     flat(b, 6, 2, 100);
     set_px(b, 6, 0, 0, 98, 98, 98);
-    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, out, 3, 1);
+    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, NULL, out, 3, 1);
     EXPECT_EQ_INT(out[0], 141);  /* 146 * 62 / 64 = 141.44 */
     EXPECT_EQ_INT(out[2], 149);  /* 141.44 + 255 * 2 / 64 = 149.4 */
     EXPECT_EQ_INT(out[4], 146);  /* unchanged block: the grey */
+    /* The changed pixel masked out: its block is the plain grey of the reference. */
+    uint8_t mask[6 * 2];
+    memset(mask, 1, sizeof mask);
+    mask[0] = 0;
+    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, mask, out, 3, 1);
+    EXPECT_EQ_INT(out[0], 146);
+    EXPECT_EQ_INT(out[2], 146);
 }
 
 static bool exists(const char *dir, const char *name)

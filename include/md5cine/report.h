@@ -108,6 +108,12 @@ typedef struct mc_report_info {
  * the parent cannot be written), MC_ERR_NOMEM. */
 mc_status mc_report_open(const mc_report_desc *desc, mc_report **out, mc_error *err);
 
+/* The pixels the check ignores (refcheck.h's mask and ignored rectangles): width * height
+ * bytes, 0 = ignored, or NULL for none (the default). The caller's; it must outlive the report.
+ * Ignored pixels lie outside every changed region and count as unchanged in the heat map. The
+ * reference checker sets its own when it is given a report. */
+void mc_report_set_mask(mc_report *r, const uint8_t *mask);
+
 /* Records failing frame k and writes its pictures: cand (the checked frame, desc's size, rows
  * cand_stride bytes apart) and ref (the reference of the same size, or NULL when there is
  * none). threshold as in mc_compare_opts. Errors: MC_ERR_IO naming the file, MC_ERR_NOMEM,
@@ -129,14 +135,17 @@ void mc_report_release(mc_report *r);
 mc_status mc_report_groups(const mc_report_info *info, mc_shot_range **out, size_t *count,
                            mc_error *err);
 
-/* The changed region of b against a (see the top), both w x h RGBA. */
+/* The changed region of b against a (see the top), both w x h RGBA; pixels whose mask byte is 0
+ * are left out (mask: w * h bytes, or NULL for none). */
 void mc_report_change_box(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
-                          int w, int h, int threshold, mc_report_box *out);
+                          int w, int h, int threshold, const uint8_t *mask, mc_report_box *out);
 
 /* The heat map of b against a (see the top) at tw x th (1 <= tw <= w, 1 <= th <= h), opaque
- * RGBA into out, rows tw * 4 bytes apart. */
+ * RGBA into out, rows tw * 4 bytes apart; a pixel whose mask byte is 0 counts as unchanged
+ * (mask: w * h bytes, or NULL for none). */
 void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
-                        int w, int h, int threshold, uint8_t *out, int tw, int th);
+                        int w, int h, int threshold, const uint8_t *mask, uint8_t *out, int tw,
+                        int th);
 
 /* Writes s as XML/HTML text or attribute value: & < > " ' as entities, valid UTF-8 as is, a
  * byte that is not as the code point of the same value (&#xNN;), and control bytes XML 1.0

@@ -10,27 +10,37 @@
 typedef struct subcommand {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *synopsis;
+    const char *synopsis; /* after "md5cine " */
+    const char *what;     /* one line */
 } subcommand;
 
 static const subcommand subcommands[] = {
-    { "render", mc_cmd_render, "render SCENE -o OUT [options]   render a cut scene to MP4 or PNGs" },
-    { "info", mc_cmd_info, "info FILE... [--json] [--timeline] [--fps N] [--lenient]" },
-    { "export", mc_cmd_export, "export MESH [ANIM] (--frame F | --time S) -o OUT.obj" },
-    { "sheet", mc_cmd_sheet, "sheet SOURCE -o PNG [options]    a contact sheet of a scene, video, folder" },
-    { "compare", mc_cmd_compare, "compare A B [options]            compare frames, folders, videos" },
-    { "plan", mc_cmd_plan,
-      "plan SCENE (--chunks N | --chunk-frames F | --by-shot)   chunks for a farm" },
-    { "concat", mc_cmd_concat,
-      "concat PARTS... -o OUT           join chunk videos without re-encoding" },
-    { "doctor", mc_cmd_doctor, "doctor [--json]                  GL backends, vendor, renderer, Mesa version" },
+    { "render", mc_cmd_render, "render SCENE -o OUT [options]", "render a cut scene to video or PNGs" },
+    { "info", mc_cmd_info, "info FILE... [--json] [options]", "describe MD5, scene, .mtr files" },
+    { "export", mc_cmd_export, "export MESH [ANIM] -o OBJ [options]",
+      "one skinned pose as Wavefront OBJ" },
+    { "sheet", mc_cmd_sheet, "sheet SOURCE -o PNG [options]",
+      "contact sheet of a scene or video" },
+    { "compare", mc_cmd_compare, "compare A B [options]", "compare frames, folders, videos" },
+    { "plan", mc_cmd_plan, "plan SCENE --chunks N [options]", "chunks of a scene for a farm" },
+    { "concat", mc_cmd_concat, "concat PARTS... -o OUT", "join chunk videos (stream copy)" },
+    { "doctor", mc_cmd_doctor, "doctor [--json]", "the GL backends this machine has" },
 };
+
+/* Synopses are padded to one column; a longer one puts its line below. */
+#define SYNOPSIS_COLUMN 34
 
 static void usage(FILE *to)
 {
     fprintf(to, "usage: md5cine <command> [options]\n\n");
-    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-        fprintf(to, "  md5cine %s\n", subcommands[i].synopsis);
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) {
+        const subcommand *c = &subcommands[i];
+
+        if (strlen(c->synopsis) < SYNOPSIS_COLUMN)
+            fprintf(to, "  md5cine %-*s %s\n", SYNOPSIS_COLUMN, c->synopsis, c->what);
+        else
+            fprintf(to, "  md5cine %s\n  %*s%s\n", c->synopsis, SYNOPSIS_COLUMN + 9, "", c->what);
+    }
     fprintf(to, "\n'md5cine <command> --help' shows a command's options.\n"
                 "Exit status: 0 done, 1 comparison differences, 2 bad input or usage,\n"
                 "3 runtime failure (GL, encoder, I/O), 130 interrupted (143 on SIGTERM).\n");

@@ -230,6 +230,8 @@ mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_e
     c->opts = desc->opts;
     c->opts.lossy = c->opts.lossy || c->video;
     c->opts.mask = c->mask;
+    if (c->report)
+        mc_report_set_mask(c->report, c->mask);
     mc_compare_effective(&c->opts, &c->opts);
     c->sum.lossy = c->opts.lossy;
     *out = c;

@@ -30,6 +30,7 @@ typedef mc_rp_frame rp_frame;
 struct mc_report {
     char dir[PATH_CAP], tmp[PATH_CAP], old[PATH_CAP];
     int width, height, tw, th, threads;
+    const uint8_t *mask; /* mc_report_set_mask's: width * height, 0 = ignored; NULL: none */
     rp_thread *t;
     bool finished; /* the folder is DIR now */
     bool tmp_made;
@@ -54,7 +55,7 @@ static int max_channel_diff(const uint8_t *p, const uint8_t *q)
 }
 
 void mc_report_change_box(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
-                          int w, int h, int threshold, mc_report_box *out)
+                          int w, int h, int threshold, const uint8_t *mask, mc_report_box *out)
 {
     mc_report_box over = { w, h, -1, -1 }, any = { w, h, -1, -1 };
 
@@ -62,7 +63,9 @@ void mc_report_change_box(const uint8_t *a, size_t stride_a, const uint8_t *b, s
         const uint8_t *pa = a + (size_t)y * stride_a, *pb = b + (size_t)y * stride_b;
 
         for (int x = 0; x < w; x++) {
-            int m = max_channel_diff(pa + 4 * x, pb + 4 * x);
+            int m = mask && !mask[(size_t)y * (size_t)w + (size_t)x]
+                        ? 0
+                        : max_channel_diff(pa + 4 * x, pb + 4 * x);
             mc_report_box *bx = m > threshold ? &over : m > 0 ? &any : NULL;
 
             if (!bx)
@@ -139,7 +142,8 @@ static void heat_pixel(const unsigned long sum[3], unsigned long n, int m, int s
 }
 
 void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
-                        int w, int h, int threshold, uint8_t *out, int tw, int th)
+                        int w, int h, int threshold, const uint8_t *mask, uint8_t *out, int tw,
+                        int th)
 {
     for (int ty = 0; ty < th; ty++) {
         int y0, y1;
@@ -154,7 +158,9 @@ void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, siz
                 for (int x = x0; x < x1; x++) {
                     const uint8_t *pa = a + (size_t)y * stride_a + (size_t)x * 4;
                     const uint8_t *pb = b + (size_t)y * stride_b + (size_t)x * 4;
-                    int m = max_channel_diff(pa, pb);
+                    int m = mask && !mask[(size_t)y * (size_t)w + (size_t)x]
+                                ? 0
+                                : max_channel_diff(pa, pb);
 
                     for (int c = 0; c < 3; c++)
                         sum[c] += pa[c];
@@ -370,6 +376,11 @@ static mc_status add_frame(mc_report *r, const rp_frame *f, mc_error *err)
     return st;
 }
 
+void mc_report_set_mask(mc_report *r, const uint8_t *mask)
+{
+    r->mask = mask;
+}
+
 mc_status mc_report_frame(mc_report *r, int thread, mc_frame_no k, const uint8_t *ref,
                           size_t ref_stride, const uint8_t *cand, size_t cand_stride,
                           int threshold, mc_error *err)
@@ -395,10 +406,10 @@ mc_status mc_report_frame(mc_report *r, int thread, mc_frame_no k, const uint8_t
     if (st == MC_OK)
         st = save(r, t, "tnew", k, t->tnew, tstride, r->tw, r->th, err);
     if (st == MC_OK && ref) {
-        mc_report_change_box(ref, ref_stride, cand, cand_stride, w, h, threshold, &f.box);
+        mc_report_change_box(ref, ref_stride, cand, cand_stride, w, h, threshold, r->mask, &f.box);
         thumbnail(ref, ref_stride, w, h, t->tref, r->tw, r->th);
-        mc_report_heat_map(ref, ref_stride, cand, cand_stride, w, h, threshold, t->heat, r->tw,
-                           r->th);
+        mc_report_heat_map(ref, ref_stride, cand, cand_stride, w, h, threshold, r->mask, t->heat,
+                           r->tw, r->th);
         st = save(r, t, "ref", k, ref, ref_stride, w, h, err);
         if (st == MC_OK)
             st = save(r, t, "tref", k, t->tref, tstride, r->tw, r->th, err);
