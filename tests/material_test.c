@@ -855,6 +855,57 @@ static void scene_submeshes_take_declared_materials(void)
     mc_scene_release(&s);
 }
 
+/* A material reads at most MC_LIMIT_MATERIAL_PIXELS in all, checked against each image's header
+ * before it is decoded: big.tga is an 18-byte header declaring 16384 x 16384 (exactly the
+ * limit) with no pixels. Alone it is within the budget and fails as a truncated image; after
+ * the 2 x 2 small.tga (4 pixels) it is over the budget, an MC_ERR_LIMIT at its name in the .mtr
+ * (line 1, column 27 of "m { diffusemap add(small, big) }"), and nothing is allocated for it. */
+static void a_material_s_images_have_a_pixel_budget(void)
+{
+    static const uint8_t red[16] = { 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255 };
+    const test_image small = { "small.tga", 2, 2, red };
+    static const char *const texts[2] = { "m { diffusemap add(small, big) }",
+                                           "m { diffusemap big }" };
+    char base[1024], path[1400];
+    mc_vfs *v = vfs_with("budget", 1, &small); /* only to write small.tga into the base */
+    mc_error verr;
+    bytes o;
+
+    mc_vfs_destroy(v);
+    test_tmp_path(base, sizeof base, "budget"); /* vfs_with's base */
+    tga_header(&o, 2, 16384, 16384, 32, 0x28);
+    snprintf(path, sizeof path, "%s/big.tga", base);
+    write_file(path, o.b, o.n);
+    v = NULL;
+    EXPECT_OK(mc_vfs_open(base, &v, &verr), &verr); /* loose files are listed at open */
+    if (!v)
+        return;
+    for (int i = 0; i < 2; i++) {
+        mc_mtr_file f;
+        mc_material mat;
+        mc_error err;
+        mc_status st = mc_mtr_parse(texts[i], strlen(texts[i]), "p.mtr", NULL, &f, &err);
+
+        EXPECT_OK(st, &err);
+        if (st != MC_OK)
+            continue;
+        st = mc_material_resolve(&f.decls[0], "p.mtr", v, &mat, &err);
+        if (i == 0) {
+            EXPECT_EQ_INT(st, MC_ERR_LIMIT);
+            EXPECT_EQ_STR(err.file, "p.mtr");
+            EXPECT_EQ_INT(err.line, 1);
+            EXPECT_EQ_INT(err.col, 27);
+            EXPECT(strstr(err.msg, "(16384x16384) takes its material past 268435456 pixels") != NULL);
+        } else {
+            EXPECT_EQ_INT(st, MC_ERR_IMAGE);
+        }
+        if (st == MC_OK)
+            mc_material_release(&mat);
+        mc_mtr_release(&f);
+    }
+    mc_vfs_destroy(v);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -872,6 +923,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(resolves_a_material_from_an_archive_with_fallbacks),
         TEST_ENTRY(later_archives_and_loose_files_override_materials),
         TEST_ENTRY(scene_submeshes_take_declared_materials),
+        TEST_ENTRY(a_material_s_images_have_a_pixel_budget),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

@@ -79,6 +79,11 @@
 #define MC_LIMIT_MTR_STAGES     256
 #define MC_LIMIT_MTR_PROG_DEPTH 32
 
+/* Pixels one material may read through its image programs, all maps and stages together (a
+ * 16384 x 16384 image, 1 GiB of RGBA; the imp's four maps are 4M): bounds the memory a small
+ * file can ask for, whatever its nesting (add(x, add(x, ...)) holds every level at once). */
+#define MC_LIMIT_MATERIAL_PIXELS ((uint64_t)MC_LIMIT_IMAGE_SIDE * MC_LIMIT_IMAGE_SIDE)
+
 /* A material's polygonOffset, either sign (Doom's are 1 or so): the renderer takes this range. */
 #define MC_LIMIT_POLYGON_OFFSET 1e6f
 

@@ -163,7 +163,9 @@ bool mc_material_builtin(const char *name, mc_image *img);
  * A missing image becomes `_default`: *fell_back is then set. sources (may be NULL) receives a
  * malloc'd "; "-separated list of where each image came from (see mc_material_map.sources).
  * Errors: a damaged image file (MC_ERR_IMAGE, naming it), a read failure (as mc_vfs_read),
- * MC_ERR_NOMEM. *out is zeroed on failure. */
+ * MC_ERR_LIMIT when the images it reads come to more than MC_LIMIT_MATERIAL_PIXELS (checked on
+ * each image's header, before it is decoded; at the image's name in the .mtr), MC_ERR_NOMEM.
+ * *out is zeroed on failure. mc_material_resolve applies that budget to the whole material. */
 mc_status mc_imgprog_eval(const struct mc_mtr_prog *prog, struct mc_vfs *vfs, mc_image *out,
                           bool *fell_back, char **sources, mc_error *err);
 

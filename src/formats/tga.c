@@ -67,9 +67,9 @@ mc_status mc_tga_decode(const void *data, size_t len, const char *name, mc_image
     }
     n = bpp / 8;
     count = (size_t)w * (size_t)hgt;
-    p = h + TGA_HEADER + h[0];
-    if (p > end)
+    if ((size_t)(end - h) < (size_t)TGA_HEADER + h[0]) /* the ID field runs past the end */
         return bad(err, name, "truncated image data");
+    p = h + TGA_HEADER + h[0];
     /* The fewest bytes the pixels can take: checked before allocating. */
     if ((size_t)(end - p) < (rle ? (count + 127) / 128 * (size_t)(1 + n) : count * (size_t)n))
         return bad(err, name, "truncated image data");

@@ -351,20 +351,33 @@ static void per_pixel(mc_image *im, mc_mtr_prog_kind kind, const float *f)
 
 /* ---------------------------------------------------------------- image files */
 
-/* Reads one candidate file; *found false when the VFS does not hold it. */
-static mc_status read_candidate(mc_vfs *vfs, const char *path, mc_image *img, bool *found,
-                                strbuf *src, mc_error *err)
+/* Reads one candidate file; *found false when the VFS does not hold it. An image whose header
+ * declares more than room pixels is MC_ERR_LIMIT before anything is decoded. */
+static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc_image *img,
+                                bool *found, strbuf *src, mc_error *err)
 {
     char where[1024];
     uint8_t *data;
     size_t len, n = strlen(path);
+    bool tga = n > 4 && strcasecmp(path + n - 4, ".tga") == 0;
+    int w = 0, h = 0;
     mc_status st = mc_vfs_read(vfs, path, &data, &len, found, where, sizeof where, err);
 
     if (st != MC_OK || !*found)
         return st;
-    if (n > 4 && strcasecmp(path + n - 4, ".tga") == 0)
+    if (tga && len >= 18) { /* the header's width and height, little-endian at 12 and 14 */
+        w = data[12] | data[13] << 8;
+        h = data[14] | data[15] << 8;
+    } else if (!tga) {
+        st = mc_image_probe(data, len, where, &w, &h, err);
+    }
+    if (st == MC_OK && (uint64_t)w * (uint64_t)h > room)
+        st = mc_error_set(err, MC_ERR_LIMIT, NULL, 0, 0,
+                          "'%s' (%dx%d) takes its material past %llu pixels of images in all",
+                          where, w, h, (unsigned long long)MC_LIMIT_MATERIAL_PIXELS);
+    else if (st == MC_OK && tga)
         st = mc_tga_decode(data, len, where, img, err);
-    else
+    else if (st == MC_OK)
         st = mc_image_decode(data, len, where, img, err);
     free(data);
     if (st == MC_OK)
@@ -372,8 +385,8 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, mc_image *img, bo
     return st;
 }
 
-static mc_status load_image(const char *name, mc_vfs *vfs, mc_image *img, bool *fell_back,
-                            strbuf *src, mc_error *err)
+static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_image *img,
+                            bool *fell_back, strbuf *src, mc_error *err)
 {
     static const char *const exts[] = { ".tga", ".jpg", ".png" };
     const char *slash = strrchr(name, '/'), *dot = strrchr(name, '.');
@@ -392,13 +405,13 @@ static mc_status load_image(const char *name, mc_vfs *vfs, mc_image *img, bool *
             stem = (size_t)(dot - name);
     }
     if (!tga_or_none) {
-        st = read_candidate(vfs, name, img, &found, src, err);
+        st = read_candidate(vfs, name, room, img, &found, src, err);
         if (st != MC_OK || found)
             return st;
     } else {
         for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
             snprintf(path, sizeof path, "%.*s%s", (int)stem, name, exts[i]);
-            st = read_candidate(vfs, path, img, &found, src, err);
+            st = read_candidate(vfs, path, room, img, &found, src, err);
             if (st != MC_OK || found)
                 return st;
         }
@@ -412,17 +425,29 @@ static mc_status load_image(const char *name, mc_vfs *vfs, mc_image *img, bool *
 
 /* ---------------------------------------------------------------- programs */
 
+/* *pixels counts what the material has read so far (MC_LIMIT_MATERIAL_PIXELS). */
 static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fell_back,
-                      strbuf *src, mc_error *err)
+                      strbuf *src, uint64_t *pixels, mc_error *err)
 {
     mc_image second;
     mc_status st;
     bool ok = true;
 
     memset(out, 0, sizeof *out);
-    if (g->kind == MC_PROG_IMAGE)
-        return load_image(g->name, vfs, out, fell_back, src, err);
-    st = eval(g->arg[0], vfs, out, fell_back, src, err);
+    if (g->kind == MC_PROG_IMAGE) {
+        uint64_t room = MC_LIMIT_MATERIAL_PIXELS - *pixels;
+
+        st = load_image(g->name, vfs, room, out, fell_back, src, err);
+        if (st == MC_ERR_LIMIT) {
+            err->line = g->line; /* at the image's name in the .mtr */
+            err->col = g->col;
+        }
+        if (st != MC_OK)
+            return st;
+        *pixels += (uint64_t)out->width * (uint64_t)out->height; /* built-ins too: tiny */
+        return MC_OK;
+    }
+    st = eval(g->arg[0], vfs, out, fell_back, src, pixels, err);
     if (st != MC_OK)
         return st;
     switch (g->kind) {
@@ -431,7 +456,7 @@ static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fe
         break;
     case MC_PROG_ADDNORMALS:
     case MC_PROG_ADD:
-        st = eval(g->arg[1], vfs, &second, fell_back, src, err);
+        st = eval(g->arg[1], vfs, &second, fell_back, src, pixels, err);
         if (st != MC_OK) {
             mc_image_release(out);
             return st;
@@ -453,12 +478,12 @@ static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fe
     return MC_OK;
 }
 
-mc_status mc_imgprog_eval(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out, bool *fell_back,
-                          char **sources, mc_error *err)
+static mc_status eval_program(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out,
+                              bool *fell_back, char **sources, uint64_t *pixels, mc_error *err)
 {
     strbuf src = { 0 };
     bool fb = false;
-    mc_status st = eval(prog, vfs, out, &fb, &src, err);
+    mc_status st = eval(prog, vfs, out, &fb, &src, pixels, err);
 
     if (st == MC_OK && src.failed) {
         mc_image_release(out);
@@ -477,6 +502,14 @@ mc_status mc_imgprog_eval(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out, b
     return MC_OK;
 }
 
+mc_status mc_imgprog_eval(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out, bool *fell_back,
+                          char **sources, mc_error *err)
+{
+    uint64_t pixels = 0;
+
+    return eval_program(prog, vfs, out, fell_back, sources, &pixels, err);
+}
+
 /* ---------------------------------------------------------------- materials */
 
 static void map_release(mc_material_map *m)
@@ -487,13 +520,16 @@ static void map_release(mc_material_map *m)
     memset(m, 0, sizeof *m);
 }
 
-static mc_status fill_map(const mc_mtr_prog *prog, mc_vfs *vfs, mc_material_map *m, mc_error *err)
+static mc_status fill_map(const mc_mtr_prog *prog, const char *file, mc_vfs *vfs,
+                          mc_material_map *m, uint64_t *pixels, mc_error *err)
 {
     char text[1024];
     mc_status st;
 
     memset(m, 0, sizeof *m);
-    st = mc_imgprog_eval(prog, vfs, &m->image, &m->fell_back, &m->sources, err);
+    st = eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
+    if (st == MC_ERR_LIMIT && file && !err->file[0])
+        snprintf(err->file, sizeof err->file, "%s", file);
     if (st != MC_OK)
         return st;
     m->present = true;
@@ -527,6 +563,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     mc_material_map *maps[3];
     mc_status st = MC_OK;
     int layers = 0;
+    uint64_t pixels = 0; /* read so far by this material's programs */
 
     memset(out, 0, sizeof *out);
     maps[0] = &out->diffuse;
@@ -554,7 +591,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int k = 0; k < 3 && st == MC_OK; k++)
         if (lit[k])
-            st = fill_map(lit[k]->map, vfs, maps[k], err);
+            st = fill_map(lit[k]->map, file, vfs, maps[k], &pixels, err);
     if (st == MC_OK && layers > 0) {
         out->layers = calloc((size_t)layers, sizeof *out->layers);
         if (!out->layers)
@@ -565,7 +602,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
 
             if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
                 continue;
-            st = fill_map(s->map, vfs, &l->map, err);
+            st = fill_map(s->map, file, vfs, &l->map, &pixels, err);
             if (st != MC_OK)
                 break;
             l->blend = s->blend;
