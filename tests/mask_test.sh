@@ -4,34 +4,7 @@
 # are bad input (exit 2).
 # Frames and masks are drawn with ImageMagick.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/mask.XXXXXX")
-failed=0
-passed=0
-
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-run() {
-    local name=$1
-    shift
-    last=$name
-    "$MD5CINE" "$@" >"$T/$name.out" 2>"$T/$name.err"
-    rc=$?
-}
-# expect NAME RC [TEXT-IN-STDOUT] [TEXT-IN-STDERR]: about the last run
-expect() {
-    local name=$1 want=$2 out=${3:-} err=${4:-}
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$T/$last.err")"
-    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$last.out"; then
-        fail "$name" "stdout lacks '$out': $(head -c 300 "$T/$last.out")"
-    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$last.err"; then
-        fail "$name" "stderr lacks '$err': $(head -c 300 "$T/$last.err")"
-    else
-        ok "$name"
-    fi
-}
+. ./outcome.sh mask
 
 # a: a gradient; b: a with a red 8x8 square at (20, 20)
 convert -size 96x64 gradient:'#304050-#101418' "$T/a.png"

@@ -74,9 +74,12 @@ static void write_file(const char *path, const void *data, size_t n)
 
 static void mkdir_p(const char *path)
 {
-    char buf[1024];
+    char buf[1200];
 
-    snprintf(buf, sizeof buf, "%s", path);
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        test_fail(__FILE__, __LINE__, "path too long: %s", path);
+        return;
+    }
     for (char *p = buf + 1; *p; p++) {
         if (*p == '/') {
             *p = '\0';

@@ -4,34 +4,7 @@
 # Python's zipfile: which archive wins, which image each map got, which fell back to _default;
 # errors at the offending token (exit 2) and one warning per unknown keyword.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/materials_info.XXXXXX")
-failed=0
-passed=0
-
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-
-last=
-run() {
-    last=$1
-    shift
-    "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
-    rc=$?
-}
-expect() {
-    local name=$1 want=$2 out=${3:-} err=${4:-}
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$T/$last.err")"
-    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$last.out"; then
-        fail "$name" "stdout lacks '$out': $(head -c 300 "$T/$last.out")"
-    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$last.err"; then
-        fail "$name" "stderr lacks '$err': $(head -c 300 "$T/$last.err")"
-    else
-        ok "$name"
-    fi
-}
+. ./outcome.sh materials_info
 
 cat >"$T/imp.mtr" <<'MTR'
 models/monsters/imp/imp

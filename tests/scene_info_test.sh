@@ -2,36 +2,7 @@
 # 'md5cine info' on scene files: the summary, --json, the shots of the bundled demo, and errors
 # at the offending token: exit 2 for bad data, 3 for a file that cannot be read.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/scene_info.XXXXXX")
-failed=0
-passed=0
-
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-
-# run NAME ARGS...: runs md5cine, leaving stdout and stderr in $T/NAME.{out,err} and rc
-last=
-run() {
-    last=$1
-    shift
-    "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
-    rc=$?
-}
-# expect NAME RC [TEXT-IN-STDOUT] [TEXT-IN-STDERR]: checks the latest run
-expect() {
-    local name=$1 want=$2 out=${3:-} err=${4:-}
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$T/$last.err")"
-    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$last.out"; then
-        fail "$name" "stdout lacks '$out': $(head -c 300 "$T/$last.out")"
-    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$last.err"; then
-        fail "$name" "stderr lacks '$err': $(head -c 300 "$T/$last.err")"
-    else
-        ok "$name"
-    fi
-}
+. ./outcome.sh scene_info
 
 # full.md5scene: cut.md5camera (10 frames, cut at 4) at the output block's 30 fps.
 # 30 fps over a 24 fps camera: output k shows stored floor(k * 24 / 30) (+1 after the cut);

@@ -3,32 +3,7 @@
 # alone, labels drawn, the shots' first and last frames), a video's chapters, a folder with
 # --every, and bad input. Pixels are read with ImageMagick, sizes with identify.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/sheet.XXXXXX")
-failed=0
-passed=0
-
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
-run() {
-    last=$1
-    shift
-    "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
-    rc=$?
-}
-expect() {
-    local name=$1 want=$2 out=${3:-} err=${4:-}
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$T/$last.err")"
-    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$last.out"; then
-        fail "$name" "stdout lacks '$out': $(head -c 300 "$T/$last.out")"
-    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$last.err"; then
-        fail "$name" "stderr lacks '$err': $(head -c 300 "$T/$last.err")"
-    else
-        ok "$name"
-    fi
-}
+. ./outcome.sh sheet
 check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2', expected '$3'"; fi; }
 # pixels NAME IMAGE WxH+X+Y: ImageMagick's count of differing pixels between a crop and FILE
 differing() { compare -metric AE "$1" "$2" null: 2>&1 | cut -d' ' -f1; }
