@@ -309,6 +309,9 @@ static const error_case parse_errors[] = {
       "invalid 'color' component -1, expected 0 to 100" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 color ( 1 1 101 ) }\n", MC_ERR_RANGE, 3,
       51, "invalid 'color' component 101, expected 0 to 100" },
+    /* beyond what the renderer accepts (col 24 is the '-' of -1e31) */
+    { HEAD "light \"k\" { origin ( 0 -1e31 0 ) radius 9 }\n", MC_ERR_RANGE, 3, 24,
+      "invalid 'origin' component -1e+31, expected -1e+30 to 1e+30" },
     { HEAD "light \"k\" { origin ( 0 0 ) radius 9 }\n", MC_ERR_SYNTAX, 3, 26,
       "~expected number" },
     { HEAD "light \"k\" { radius 9 }\n", MC_ERR_SYNTAX, 3, 7, "light 'k' has no 'origin'" },

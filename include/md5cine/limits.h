@@ -79,6 +79,9 @@
 #define MC_LIMIT_MTR_STAGES     256
 #define MC_LIMIT_MTR_PROG_DEPTH 32
 
+/* A material's polygonOffset, either sign (Doom's are 1 or so): the renderer takes this range. */
+#define MC_LIMIT_POLYGON_OFFSET 1e6f
+
 /* Longest material or image name (bytes): Doom's MAX_IMAGE_NAME is 256. */
 #define MC_LIMIT_NAME_LEN 256
 

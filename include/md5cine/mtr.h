@@ -5,7 +5,7 @@
  *   models/monsters/imp/imp {                      // or: material models/monsters/imp/imp {
  *       twoSided                                   // global switches, each on its own
  *       alphaTest 0.5                              // a number 0..1
- *       polygonOffset 2                            // the number is optional (then 1)
+ *       polygonOffset 2                            // optional number (then 1), within +-1e6
  *       translucent
  *       noShadows
  *       diffusemap  models/monsters/imp/imp_d      // the three shorthands of a lit stage

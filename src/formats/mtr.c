@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -704,8 +705,13 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             if (!mc_lex_peek(&p->lx, &n))
                 return false;
             if (n.kind == MC_TOK_NUMBER && n.line == t.line &&
-                !mc_lex_float(&p->lx, &m->polygon_offset, NULL))
+                !mc_lex_float(&p->lx, &m->polygon_offset, &n))
                 return false;
+            if (!(fabsf(m->polygon_offset) <= MC_LIMIT_POLYGON_OFFSET))
+                return mc_lex_fail(&p->lx, &n, MC_ERR_RANGE,
+                                   "invalid 'polygonOffset' %g, expected %g to %g",
+                                   (double)m->polygon_offset, -(double)MC_LIMIT_POLYGON_OFFSET,
+                                   (double)MC_LIMIT_POLYGON_OFFSET);
         } else if (!skip_keyword(p, &t)) {
             return false;
         }

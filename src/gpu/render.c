@@ -945,7 +945,7 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "normal-mapped item without tangents";
     else if (!finite_in(it->alpha_test, 0.0f, 1.0f))
         why = "alpha test outside 0..1";
-    else if (!finite_in(it->polygon_offset, -1e6f, 1e6f))
+    else if (!finite_in(it->polygon_offset, -MC_LIMIT_POLYGON_OFFSET, MC_LIMIT_POLYGON_OFFSET))
         why = "bad polygon offset";
     else if (it->translucent && !finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
         why = "translucent colour alpha outside 0..1";

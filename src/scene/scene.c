@@ -26,6 +26,8 @@ typedef struct scene_parser {
 
 #define LIGHT_COLOR_MAX  100.0f
 #define LIGHT_RADIUS_MAX 1e6f
+/* Each origin component, as far as the renderer takes a light (mc_renderer_begin). */
+#define LIGHT_ORIGIN_MAX 1e30f
 
 /* Where a keyword was first seen, for "duplicate" errors; line 0 = not seen. */
 typedef struct seen_at {
@@ -428,7 +430,8 @@ static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token 
         if (mc_lex_is(&tok, "origin")) {
             float v[3];
 
-            if (!once(p, &tok, &origin) || !mc_lex_vec(&p->lx, 3, v))
+            if (!once(p, &tok, &origin) ||
+                !read_triple_in(p, "origin", -LIGHT_ORIGIN_MAX, LIGHT_ORIGIN_MAX, v))
                 return false;
             l->origin = (mc_vec3){ v[0], v[1], v[2] };
         } else if (mc_lex_is(&tok, "color")) {
