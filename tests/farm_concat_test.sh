@@ -151,6 +151,12 @@ ffmpeg -v error -i "$T/part1.mp4" -map 0:v -c copy -map_metadata 0 -metadata md5
     -movflags use_metadata_tags "$T/badtag.mp4"
 refused bad_tag "'$T/badtag.mp4' has a bad md5cine_chunk tag '60-119/41': expected FIRST-LAST/FRAMES with FIRST <= LAST < FRAMES" \
     "$T/part0.mp4" "$T/badtag.mp4"
+# A tag that claims far more frames than the part holds (here 10^14 - 1) is refused for the
+# frames it lacks, as bad input, not taken as a size to allocate.
+ffmpeg -v error -i "$T/part0.mp4" -map 0:v -c copy -map_metadata 0 \
+    -metadata md5cine_chunk=0-99999999999998/99999999999999 -movflags use_metadata_tags "$T/huge.mp4"
+refused huge_tag "'$T/huge.mp4' holds 60 frames, its tag says 99999999999999 (0-99999999999998)" \
+    "$T/huge.mp4"
 "$M" compare "$T/full.mp4" "$T/badtag.mp4" >/dev/null 2>"$T/err"
 check compare_bad_tag "2 yes" "$? $(grep -qF "bad md5cine_chunk tag" "$T/err" && echo yes)"
 refused not_a_video "cannot open video" "$T/part0.mp4" "$T/plan"

@@ -5,7 +5,8 @@
 # (tests/farm_check.sh). Then the failures: a chunk whose render fails makes the script fail with
 # exit 2 naming that chunk's frames and leaves no output; a part removed afterwards makes the join
 # refuse the same way; --resume renders only the missing chunk and gives the same bytes; a PNG
-# pattern needs no join and gives the one-process frames; a frame range to a video is refused.
+# pattern needs no join and gives the one-process frames; a frame range to a video is refused;
+# paths with spaces and quotes reach every chunk.
 set -u
 cd "$(dirname "$0")"
 . ./farm_check.sh
@@ -104,6 +105,13 @@ rc=$?
 [ $rc -eq 2 ] || fail "--frames to a video: exit $rc, want 2"
 grep -q -- '--frames: a joined video holds the whole scene' "$T/run7.err" || fail "--frames to a video: $(cat "$T/run7.err")"
 [ ! -e "$T/range.mp4.farm/parts/part-00000.mp4" ] || fail "--frames to a video rendered a part"
+
+# 8. Paths with spaces and shell characters: GNU parallel runs its command through a shell, so
+# the work folder must reach farm-task.sh as one word; 4 frames (80..83) in 2 chunks.
+sp="$T/with space & 'quote'"
+timeout 300 "$FARM/parallel-render.sh" "$SCENE" -o "$sp/%05d.png" --chunks 2 -j 2 \
+    --md5cine "$MD5CINE" -- --frames 80-83 "${OPTS[@]}" 2>"$T/run8.err" || fail "spaced path: exit $? ($(tail -n 3 "$T/run8.err"))"
+[ "$(ls "$sp" | tr '\n' ' ')" = "00080.png 00081.png 00082.png 00083.png " ] || fail "spaced path wrote: $(ls "$sp" | tr '\n' ' ')"
 
 if [ $fails -ne 0 ]; then
     echo "$fails failure(s)" >&2

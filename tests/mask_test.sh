@@ -1,6 +1,7 @@
 #!/bin/bash
 # --mask and --ignore on compare and render --reference: a change inside the ignored pixels
-# passes, one outside fails; masks of another size and bad rectangles are bad input (exit 2).
+# passes, one outside fails; masks of another size, bad rectangles and masks that leave no pixel
+# are bad input (exit 2).
 # Frames and masks are drawn with ImageMagick.
 set -u
 . ./outcome.sh mask
@@ -35,6 +36,17 @@ run small compare "$T/a.png" "$T/b.png" --mask "$T/small.png"
 expect mask_of_another_size_is_bad_input 2 '' "small.png: error: mask is 64x64, the frames are 96x64"
 run nomask compare "$T/a.png" "$T/b.png" --mask "$T/none.png"
 expect missing_mask_is_bad_input 2 '' "none.png"
+
+# a mask and rectangles that leave nothing to compare would pass any pair: bad input
+convert -size 96x64 xc:black "$T/allblack.png"
+run allmasked compare "$T/a.png" "$T/b.png" --mask "$T/allblack.png"
+expect a_mask_hiding_every_pixel_is_bad_input 2 '' "allblack.png: error: the mask leaves no pixel of the 96x64 frames to compare"
+run allignored compare "$T/a.png" "$T/b.png" --ignore 0,0,50,64 --ignore 40,0,56,64
+expect rectangles_covering_the_frame_are_bad_input 2 '' "md5cine: error: the ignored rectangles leave no pixel of the 96x64 frames to compare"
+run allboth compare "$T/a.png" "$T/b.png" --mask "$T/elsewhere.png" --ignore 0,0,96,50 --ignore 0,50,50,14 --ignore 81,50,15,14 --ignore 50,51,31,13
+expect mask_and_rectangles_covering_the_frame_are_bad_input 2 '' "elsewhere.png: error: the mask and the ignored rectangles leave no pixel"
+run onepixel compare "$T/a.png" "$T/b.png" --ignore 0,0,96,63 --ignore 0,63,95,1
+expect one_pixel_left_is_compared 0
 
 # the --ignore parser: every malformed rectangle is a usage error naming it
 for bad in "1,2,3" "1,2,3,4,5" "1,2,0,4" "1,2,3,-4" "a,2,3,4" "1,,3,4" ",1,2,3" "1,2,3,4," \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # 'md5cine sheet' from the command line: the demo's sheet (cells equal to the frames rendered
-# alone, labels drawn, the shots' first and last frames), a video's chapters, a folder with
-# --every, and bad input. Pixels are read with ImageMagick, sizes with identify.
+# alone, labels drawn, the shots' first and last frames), a video's chapters (a chunk's too), a
+# folder with --every, and bad input. Pixels are read with ImageMagick, sizes with identify.
 set -u
 . ./outcome.sh sheet
 check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2', expected '$3'"; fi; }
@@ -46,6 +46,16 @@ check empty_cells_are_background \
 run video sheet "$T/demo.mp4" --size 80x45 --columns 3 -o "$T/video.png"
 expect video_sheet_picks_the_chapters 0 "6 frames, 3 x 2 cells of 80x45"
 check video_sheet_size "$(identify -format %wx%h "$T/video.png")" "$((3 * 84 + 4))x$((2 * 63 + 4))"
+# a chunk video (frames 100-240) keeps the scene's frame numbers and chapters "Shot 2" (from its
+# first frame) and "Shot 3" at 168: picks 100, 167, 168, 240, and the labels of 167 and 168 are
+# those of the demo sheet's cells 3 and 4 (frame, time code and shot number alike)
+"$MD5CINE" render "$scene" --size 320x180 --frames 100-240 -q -o "$T/chunk.mp4"
+run chunk sheet "$T/chunk.mp4" -o "$T/chunk.png"
+expect chunk_sheet_picks_its_shots 0 "4 frames, 4 x 1 cells of 320x180"
+crop "$T/chunk.png" "320x14+328+184" "$T/clabel1.png"
+crop "$T/chunk.png" "320x14+652+184" "$T/clabel2.png"
+check chunk_label_of_167 "$(differing "$T/label3.png" "$T/clabel1.png")" 0
+check chunk_label_of_168 "$(differing "$T/label4.png" "$T/clabel2.png")" 0
 run video_every sheet "$T/demo.mp4" --every 60 -o "$T/every.png"
 expect every_60_gives_5_cells 0 "5 frames, 4 x 2 cells of 320x180"
 

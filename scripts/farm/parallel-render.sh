@@ -85,7 +85,9 @@ failed=0
 if [ ${#todo[@]} -gt 0 ]; then
     echo "parallel-render: ${#todo[@]} of $n chunks, $jobs at a time${logins:+ on ${logins[*]}}" >&2
     # --halt never: every chunk is tried, so one bad chunk costs one rerun (--resume), not all.
-    parallel --will-cite --halt never --jobs "$jobs" "${logins[@]}" \
+    # --quote: parallel runs the command through a shell (here or over ssh), so each word is
+    # quoted for it and paths with spaces or shell characters stay one word.
+    parallel --will-cite --quote --halt never --jobs "$jobs" "${logins[@]}" \
         --joblog "$work/log/joblog.txt" --results "$work/log/task" \
         "$here/farm-task.sh" "$work" ::: "${todo[@]}"
     failed=$?

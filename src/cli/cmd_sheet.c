@@ -11,6 +11,7 @@
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
 #include <md5cine/limits.h>
+#include <md5cine/report.h>
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/sheet.h>
@@ -41,7 +42,9 @@ typedef struct sheet_run {
     mc_frames_in *src;
     int64_t count;         /* frames in the source */
     mc_rate fps;           /* for the time code */
-    int64_t starts[MC_SHEET_MAX_CELLS]; /* first frame of each shot after the first */
+    int64_t starts[MC_SHEET_MAX_CELLS]; /* source index of each shot start after index 0 */
+    int numbers[MC_SHEET_MAX_CELLS];    /* a video's: the shot number starting there */
+    int first_number;      /* a video's: the shot number of index 0 (0: none) */
     size_t num_starts;
     bool shots;            /* shot numbers are known */
     int64_t picks[MC_SHEET_MAX_CELLS]; /* indices into the source */
@@ -196,18 +199,43 @@ static int open_scene(sheet_run *run)
     return -1;
 }
 
+/* A video's chapters ("Shot N", in the frame numbers of the scene) as shot starts in source
+ * indices: a chunk video (render --frames A-B) starts at frame A, inside a shot. */
+static int video_shots(sheet_run *run)
+{
+    int64_t base = run->count > 0 ? mc_frames_number(run->src, 0) : 0;
+    mc_shot_range *r;
+    size_t n;
+    mc_error e;
+
+    if (mc_report_chapters(run->a->source, &r, &n, &e) != MC_OK)
+        return fail(&e, false);
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].first <= base && r[i].last >= base)
+            run->first_number = r[i].number;
+        else if (r[i].first > base && r[i].first - base < run->count &&
+                 run->num_starts < MC_SHEET_MAX_CELLS) {
+            run->starts[run->num_starts] = r[i].first - base;
+            run->numbers[run->num_starts++] = r[i].number;
+        }
+    }
+    run->shots = n > 0;
+    free(r);
+    return -1;
+}
+
 /* A video (its chapters are its shots) or a folder of PNGs (no shots). */
 static int open_frames(sheet_run *run)
 {
     mc_error e;
-    size_t n;
+    int rc;
 
     if (mc_frames_open(run->a->source, &run->src, &e) != MC_OK)
         return fail(&e, true);
     run->count = (int64_t)mc_frames_count(run->src);
-    n = mc_frames_chapters(run->src, &run->fps, run->starts, MC_SHEET_MAX_CELLS);
-    run->num_starts = n < MC_SHEET_MAX_CELLS ? n : MC_SHEET_MAX_CELLS;
-    run->shots = n > 0;
+    mc_frames_chapters(run->src, &run->fps, NULL, 0);
+    if (mc_frames_kind_of(run->src) == MC_FRAMES_VIDEO && (rc = video_shots(run)) >= 0)
+        return rc;
     if (run->a->fps.num > 0 && mc_frames_kind_of(run->src) != MC_FRAMES_VIDEO)
         run->fps = run->a->fps;
     if (run->fps.num <= 0)
@@ -281,9 +309,9 @@ static int get_frame(sheet_run *run, int64_t idx, mc_image_view *v, int64_t *num
     *v = (mc_image_view){ f.width, f.height, f.stride, (uint8_t *)(uintptr_t)f.rgba };
     *number = mc_frames_number(run->src, (size_t)idx);
     if (run->shots) {
-        *shot = 0;
-        for (size_t i = 0; i < run->num_starts && run->starts[i] <= *number; i++)
-            *shot = (int)i + 1;
+        *shot = run->first_number - 1;
+        for (size_t i = 0; i < run->num_starts && run->starts[i] <= idx; i++)
+            *shot = run->numbers[i] - 1;
     }
     return -1;
 }

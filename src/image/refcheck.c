@@ -183,6 +183,13 @@ static mc_status build_mask(mc_refcheck *c, const mc_refcheck_desc *d, mc_error 
             for (long x = x0; x < x1; x++)
                 c->mask[(size_t)y * (size_t)c->width + (size_t)x] = 0;
     }
+    if (!memchr(c->mask, 1, n)) /* every frame would pass, having nothing compared */
+        return mc_error_set(err, MC_ERR_USAGE, d->mask, 0, 0,
+                            "%s no pixel of the %dx%d frames to compare",
+                            !d->num_ignore ? "the mask leaves"
+                            : d->mask      ? "the mask and the ignored rectangles leave"
+                                           : "the ignored rectangles leave",
+                            c->width, c->height);
     return MC_OK;
 }
 

@@ -104,20 +104,27 @@ static mc_status read_chapters(part *p, const AVFormatContext *fmt, mc_error *er
     return MC_OK;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
 /* Pass one over a part's packets: each of its frames once, at whole-frame timestamps, and how
  * far its decode order runs ahead (the largest j - (pts_j - first) over the packets in decode
- * order j), which the joined file's decode timestamps must allow for. */
+ * order j), which the joined file's decode timestamps must allow for. The frames seen are kept
+ * in a list as long as the packets the file holds, not as long as its tag claims, so a forged
+ * tag cannot ask for any memory; sorted, it shows a frame given twice. */
 static mc_status scan_packets(part *p, AVFormatContext *fmt, int s, AVPacket *pkt,
                               volatile sig_atomic_t *stop, mc_error *err)
 {
-    int64_t len = p->info.last - p->info.first + 1, j = 0;
+    int64_t len = p->info.last - p->info.first + 1, j = 0, *seen = NULL;
     AVRational tb = fmt->streams[s]->time_base;
-    uint8_t *seen = calloc((size_t)len, 1);
+    size_t cap = 0;
     mc_status st = MC_OK;
     int r;
 
-    if (!seen)
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     while (st == MC_OK && (r = av_read_frame(fmt, pkt)) >= 0) {
         int64_t k = 0;
 
@@ -125,7 +132,7 @@ static mc_status scan_packets(part *p, AVFormatContext *fmt, int s, AVPacket *pk
             st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
         else if (pkt->stream_index == s) {
             if (!to_frame(pkt->pts, tb, p->info.fps, &k) || k < p->info.first ||
-                k > p->info.last || seen[k - p->info.first])
+                k > p->info.last)
                 st = mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
                                   "'%s': a packet's timestamp (%" PRId64 " in %d/%d) is not one "
                                   "of its frames %" PRId64 "-%" PRId64 " once",
@@ -133,14 +140,39 @@ static mc_status scan_packets(part *p, AVFormatContext *fmt, int s, AVPacket *pk
                                   p->info.last);
             else if (j - (k - p->info.first) > p->delay)
                 p->delay = j - (k - p->info.first);
-            if (st == MC_OK)
-                seen[k - p->info.first] = 1;
+            if (st == MC_OK && j < len) {
+                if ((size_t)j == cap) {
+                    size_t ncap = cap ? cap * 2 : 256;
+                    int64_t *q = realloc(seen, ncap * sizeof *q);
+
+                    if (!q)
+                        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+                    else {
+                        seen = q;
+                        cap = ncap;
+                    }
+                }
+                if (st == MC_OK)
+                    seen[j] = k;
+            }
             j++;
         }
         av_packet_unref(pkt);
     }
     if (st == MC_OK && r != AVERROR_EOF)
         st = av_fail(err, MC_ERR_IMAGE, p->path, "cannot read video", r);
+    if (st == MC_OK && j == len) {
+        qsort(seen, (size_t)len, sizeof *seen, by_value);
+        for (int64_t i = 1; i < len && st == MC_OK; i++)
+            if (seen[i] == seen[i - 1])
+                st = mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
+                                  "'%s': a packet's timestamp (%" PRId64 " in %d/%d) is not one "
+                                  "of its frames %" PRId64 "-%" PRId64 " once",
+                                  p->path,
+                                  av_rescale_q(seen[i], (AVRational){ p->info.fps.den,
+                                                                      p->info.fps.num }, tb),
+                                  tb.num, tb.den, p->info.first, p->info.last);
+    }
     if (st == MC_OK && j != len)
         st = mc_error_set(err, MC_ERR_MISMATCH, p->path, 0, 0,
                           "'%s' holds %" PRId64 " frames, its tag says %" PRId64 " (%" PRId64
