@@ -325,6 +325,28 @@ static void a_folder_that_is_not_a_report_is_refused(void)
     EXPECT_CONTAINS(err.msg, "not an md5cine report");
     EXPECT(exists(rep, "notes.txt"));
     EXPECT_EQ_INT(leftovers(rep), 0);
+
+    /* A user's web folder: an index.html of its own and a picture, no subfolder. Refused too,
+     * and both files stay. */
+    test_tmp_path(rep, sizeof rep, "report_user_site");
+    mc_mkdirs(rep);
+    snprintf(p, sizeof p, "%s/index.html", rep);
+    f = fopen(p, "w");
+    ASSERT(f);
+    fputs("<!DOCTYPE html>\n<html><head><title>my site</title></head></html>\n", f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/photo.png", rep);
+    f = fopen(p, "w");
+    ASSERT(f);
+    fputs("not really a png\n", f);
+    fclose(f);
+    rd.dir = rep;
+    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_IO);
+    EXPECT(r == NULL);
+    EXPECT_CONTAINS(err.msg, "not an md5cine report");
+    EXPECT(exists(rep, "index.html"));
+    EXPECT(exists(rep, "photo.png"));
+    EXPECT_EQ_INT(leftovers(rep), 0);
 }
 
 /* Reference frames 0..3 grey 40, 00002.png replaced by bytes that are no PNG; the candidate's

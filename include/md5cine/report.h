@@ -12,8 +12,9 @@
  * its few lines of script are inline). It is built in a temporary folder next to DIR,
  * "<parent>/.<name>.<pid>.tmp", and renamed to DIR by mc_report_finish, so DIR is either the
  * whole report or absent; mc_report_release before finish removes the temporary folder. An
- * existing DIR is replaced only when it is empty or holds an index.html (an earlier report);
- * any other existing DIR is refused at open.
+ * existing DIR is replaced only when it is empty or an earlier report (no subfolder, and an
+ * index.html whose head holds <meta name="generator" content="md5cine report">); any other
+ * existing DIR is refused at open.
  *
  * The page, in order: the counts; the failing frames (every row that did not pass, in frame
  * order, up to MC_REFCHECK_MAX_LISTED), each a <tr class="fail" data-frame="N"> with

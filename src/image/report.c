@@ -199,7 +199,23 @@ static void remove_tree(const char *path)
     rmdir(path);
 }
 
-/* An existing DIR may be replaced: an empty folder or an earlier report, holding no folder. */
+/* index.html begins with the generator line md5cine writes (MC_REPORT_GENERATOR). */
+static bool written_by_md5cine(const char *index)
+{
+    char head[256];
+    FILE *f = fopen(index, "rb");
+    size_t n;
+
+    if (!f)
+        return false;
+    n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    return strstr(head, MC_REPORT_GENERATOR) != NULL;
+}
+
+/* An existing DIR may be replaced: an empty folder, or an earlier report (its index.html written
+ * by md5cine, no subfolder). A user's folder that happens to hold an index.html is refused. */
 static bool replaceable(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -219,7 +235,10 @@ static bool replaceable(const char *dir)
         has_subdir = has_subdir || (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode));
     }
     closedir(d);
-    return empty || (has_index && !has_subdir);
+    if (empty)
+        return true;
+    snprintf(p, sizeof p, "%s/index.html", dir);
+    return has_index && !has_subdir && written_by_md5cine(p);
 }
 
 /* dir without trailing slashes, and the temporary and old names beside it. */

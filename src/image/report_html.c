@@ -293,6 +293,7 @@ void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range 
     mc_refcheck_get_summary(info->check, &s);
     mc_refcheck_get_limits(info->check, &l);
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+          MC_REPORT_GENERATOR "\n"
           "<meta name=\"viewport\" content=\"width=device-width\">\n<title>md5cine: ",
           to);
     mc_xml_write_escaped(to, info->title);

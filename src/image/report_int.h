@@ -7,6 +7,10 @@
 
 #include <md5cine/report.h>
 
+/* The line in every report page's <head> that marks a folder as an earlier report, which a new
+ * report may replace. */
+#define MC_REPORT_GENERATOR "<meta name=\"generator\" content=\"md5cine report\">"
+
 /* What the page knows of a frame given to mc_report_frame. */
 typedef struct mc_rp_frame {
     mc_frame_no frame;
