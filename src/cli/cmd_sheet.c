@@ -369,8 +369,10 @@ int mc_cmd_sheet(int argc, char **argv)
     if (!ends_with_ci(a.out, ".png"))
         return mc_usage_error("the sheet is a PNG: -o must end in .png");
     run = calloc(1, sizeof *run);
-    if (!run)
+    if (!run) {
+        fputs("md5cine: error: out of memory\n", stderr);
         return MC_EXIT_RUNTIME;
+    }
     run->a = &a;
     rc = ends_with_ci(a.source, ".md5scene") ? open_scene(run) : open_frames(run);
     if (rc < 0)
