@@ -864,9 +864,23 @@ static void refuses_to_resolve_twice(void)
     mc_scene_release(&s); /* a zeroed scene is fine */
 }
 
+/* Shader names as the scene compares them: case and the slash's direction do not count, every
+ * other byte does. */
+static void shader_names_compare_without_case_and_slash_direction(void)
+{
+    EXPECT(mc_scene_shader_equal("Models\\Drone\\Skin", "models/drone/skin"));
+    EXPECT(mc_scene_shader_equal("", ""));
+    EXPECT(mc_scene_shader_equal("01 - Default", "01 - DEFAULT"));
+    EXPECT(!mc_scene_shader_equal("models/drone/skin", "models/drone/skin2"));
+    EXPECT(!mc_scene_shader_equal("skin", ""));
+    EXPECT(!mc_scene_shader_equal("a_b", "a-b"));
+    EXPECT(!mc_scene_shader_equal("x/y", "x.y"));
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
+        TEST_ENTRY(shader_names_compare_without_case_and_slash_direction),
         TEST_ENTRY(parses_every_keyword_of_a_full_scene),
         TEST_ENTRY(leaves_optional_settings_unset),
         TEST_ENTRY(resolves_paths_against_the_scene_folder),

@@ -156,6 +156,10 @@ mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc
  * (MC_ERR_USAGE). Once *opts->stop is set, MC_ERR_INTERRUPTED before the next file. */
 mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error *err);
 
+/* Whether two shader names are the same as the scene compares them (a submesh's shader against
+ * a material line's): without case, '\' read as '/'. */
+bool mc_scene_shader_equal(const char *a, const char *b);
+
 /* Reads the file at path, parses and resolves it. Same contract as mc_scene_parse; on failure
  * nothing needs releasing. */
 mc_status mc_scene_load(const char *path, const mc_parse_opts *opts, mc_scene *out, mc_error *err);

@@ -19,6 +19,7 @@
 #include <md5cine/mtr.h>
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
+#include <md5cine/plan.h>
 #include <md5cine/timeline.h>
 
 #include <md5cine/json.h>
@@ -113,29 +114,27 @@ static void print_rate_json(mc_rate r)
 static void print_shots(const mc_camera *c, mc_rate fps, mc_clock clock, int64_t count,
                         bool json)
 {
-    int64_t first = 0;
-    bool any = false;
+    mc_plan_shot stack[64], *shots = stack;
+    size_t n = mc_plan_shots(c, fps, clock, count, stack, 64);
 
-    for (int i = 0; i <= c->num_cuts && first < count; i++) {
-        int64_t next = i < c->num_cuts ? mc_timeline_cut_frame_clock(c, fps, clock, i) : count;
-        mc_timeline_sample s;
-
-        if (next < 0)
-            continue; /* a cut at the last stored frame opens no shot */
-        if (next > count)
-            next = count;
-        if (next <= first)
-            continue; /* passed within the same output frame as the cut before */
-        mc_timeline_sample_frame_clock(c, fps, clock, first, &s);
-        if (json)
-            printf("%s{\"first\":%" PRId64 ",\"last\":%" PRId64 "}", any ? "," : "", first,
-                   next - 1);
-        else
-            printf("  shot %d: output frames %" PRId64 "-%" PRId64 "\n", s.shot + 1, first,
-                   next - 1);
-        any = true;
-        first = next;
+    if (n > 64) {
+        shots = malloc(n * sizeof *shots);
+        if (!shots) {
+            fputs("md5cine: error: out of memory\n", stderr);
+            return;
+        }
+        mc_plan_shots(c, fps, clock, count, shots, n);
     }
+    for (size_t i = 0; i < n; i++) {
+        if (json)
+            printf("%s{\"first\":%" PRId64 ",\"last\":%" PRId64 "}", i ? "," : "",
+                   shots[i].first, shots[i].last);
+        else
+            printf("  shot %d: output frames %" PRId64 "-%" PRId64 "\n", shots[i].number,
+                   shots[i].first, shots[i].last);
+    }
+    if (shots != stack)
+        free(shots);
 }
 
 /* One line or object per output frame; with the engine clock each also gives the game time

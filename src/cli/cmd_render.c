@@ -25,6 +25,7 @@
 #include <md5cine/fileio.h>
 #include <md5cine/pipeline.h>
 #include <md5cine/scene_renderer.h>
+#include <md5cine/plan.h>
 #include <md5cine/timeline.h>
 #include <md5cine/version.h>
 
@@ -139,32 +140,30 @@ static int settle_settings(render_run *run)
     return -1;
 }
 
-/* The first output frame of each shot in the rendered range (the encoder's keyframes). */
+/* The first output frame of each shot in the rendered range (the encoder's keyframes), from
+ * the same shot list as `md5cine info` and `plan` (mc_plan_shots). */
 static int collect_shots(render_run *run)
 {
-    mc_timeline_sample smp;
-    int prev = -1;
-    size_t n = 0;
+    const mc_camera *cam = &run->scene.camera;
+    size_t all = mc_plan_shots(cam, run->fps, run->o->clock, run->count, NULL, 0), n = 0;
+    mc_plan_shot *shots = calloc(all + 1, sizeof *shots);
 
-    for (int pass = 0; pass < 2; pass++) {
-        prev = -1;
-        n = 0;
-        for (int64_t k = run->first; k <= run->last; k++) {
-            mc_timeline_sample_frame_clock(&run->scene.camera, run->fps, run->o->clock, k, &smp);
-            if (smp.shot != prev && pass == 1) {
-                run->shot_starts[n] = k - run->first;
-                run->shot_numbers[n] = smp.shot + 1;
-            }
-            n += smp.shot != prev;
-            prev = smp.shot;
-        }
-        if (pass == 0) {
-            run->shot_starts = calloc(n + 1, sizeof *run->shot_starts);
-            run->shot_numbers = calloc(n + 1, sizeof *run->shot_numbers);
-            if (!run->shot_starts || !run->shot_numbers)
-                return out_of_memory();
-        }
+    run->shot_starts = calloc(all + 1, sizeof *run->shot_starts);
+    run->shot_numbers = calloc(all + 1, sizeof *run->shot_numbers);
+    if (!shots || !run->shot_starts || !run->shot_numbers) {
+        free(shots);
+        return out_of_memory();
     }
+    mc_plan_shots(cam, run->fps, run->o->clock, run->count, shots, all);
+    for (size_t i = 0; i < all; i++) {
+        if (shots[i].last < run->first || shots[i].first > run->last)
+            continue;
+        run->shot_starts[n] = (shots[i].first > run->first ? shots[i].first : run->first) -
+                              run->first;
+        run->shot_numbers[n] = shots[i].number;
+        n++;
+    }
+    free(shots);
     run->shot_count = n;
     return -1;
 }

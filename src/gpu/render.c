@@ -23,17 +23,7 @@
 #include "gpu/backend.h"
 #include "gpu/gl_fns.h"
 
-/* stb_easy_font keeps one global (its letter spacing) that nothing here changes. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wfloat-conversion"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#include <stb_easy_font.h>
-#pragma GCC diagnostic pop
+#include "core/easy_font.h"
 
 #define MAX_SIDE       MC_LIMIT_RENDER_MAX_SIDE
 #define MAX_ELEMS      (1 << 24)

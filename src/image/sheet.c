@@ -5,17 +5,7 @@
 
 #include <md5cine/sheet.h>
 
-/* stb_easy_font keeps one global (its letter spacing) that nothing here changes. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wfloat-conversion"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wcast-align"
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#include <stb_easy_font.h>
-#pragma GCC diagnostic pop
+#include "core/easy_font.h"
 
 #define DEFAULT_CELL_W   320
 #define DEFAULT_SHEET_W  1280

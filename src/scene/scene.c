@@ -68,8 +68,7 @@ static bool file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Shader names compare case-insensitively with '\' read as '/' (Doom's canonical form). */
-static bool shader_equal(const char *a, const char *b)
+bool mc_scene_shader_equal(const char *a, const char *b)
 {
     for (;; a++, b++) {
         int ca = *a == '\\' ? '/' : (*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
@@ -230,7 +229,7 @@ static bool parse_material(scene_parser *p, mc_scene_actor *a, int *cap, const m
     /* Compared as resolve matches them: two lines that differ only in case or slash
      * direction would name the same submeshes. */
     for (int i = 0; i < a->num_materials; i++) {
-        if (shader_equal(shader, a->materials[i].shader))
+        if (mc_scene_shader_equal(shader, a->materials[i].shader))
             return mc_lex_fail(&p->lx, &stok, MC_ERR_SYNTAX,
                                "duplicate material for shader '%s' (first given at line %d)",
                                shader, a->materials[i].line);
@@ -759,7 +758,7 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse
         bool oom = false;
 
         for (int i = 0; i < a->num_materials && !a->textures[k]; i++) {
-            if (shader_equal(a->materials[i].shader, sm->shader)) {
+            if (mc_scene_shader_equal(a->materials[i].shader, sm->shader)) {
                 a->textures[k] = a->materials[i].path;
                 a->materials[i].used = true;
             }

@@ -6,24 +6,10 @@
 #include <md5cine/scene.h>
 #include <md5cine/vfs.h>
 
-/* Shader names compare as in scene.h: without case, '\' read as '/'. */
-static bool same_shader(const char *a, const char *b)
-{
-    for (;; a++, b++) {
-        int ca = *a == '\\' ? '/' : (*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a);
-        int cb = *b == '\\' ? '/' : (*b >= 'A' && *b <= 'Z' ? *b - 'A' + 'a' : *b);
-
-        if (ca != cb)
-            return false;
-        if (!ca)
-            return true;
-    }
-}
-
 static bool has_material_line(const mc_scene_actor *a, const char *shader)
 {
     for (int i = 0; i < a->num_materials; i++)
-        if (same_shader(a->materials[i].shader, shader))
+        if (mc_scene_shader_equal(a->materials[i].shader, shader))
             return true;
     return false;
 }
