@@ -8,6 +8,8 @@
 
 #include <md5cine/report.h>
 
+#include "chunk_internal.h"
+
 /* N of a title "Shot N" (N >= 1), else fallback. */
 static int shot_number(const AVChapter *ch, int fallback)
 {
@@ -56,22 +58,14 @@ mc_status mc_report_chapters(const char *path, mc_shot_range **out, size_t *coun
                              mc_error *err)
 {
     AVFormatContext *fmt = NULL;
-    AVDictionary *opts = NULL;
-    size_t len = strlen(path) + 6;
-    char *url = malloc(len);
     mc_status st = MC_OK;
-    int vs;
+    int vs, r;
 
     *out = NULL;
     *count = 0;
-    if (!url)
+    r = mc_chunk_open_input(path, &fmt); /* a local file only, as frames_in.c opens it */
+    if (r == AVERROR(ENOMEM))
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    snprintf(url, len, "file:%s", path); /* a local file only, as frames_in.c opens it */
-    av_dict_set(&opts, "protocol_whitelist", "file", 0);
-    if (avformat_open_input(&fmt, url, NULL, &opts) < 0)
-        fmt = NULL;
-    av_dict_free(&opts);
-    free(url);
     if (fmt && fmt->nb_chapters > 0 && avformat_find_stream_info(fmt, NULL) >= 0 &&
         (vs = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0)) >= 0) {
         AVRational fps = fmt->streams[vs]->avg_frame_rate;
