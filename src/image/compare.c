@@ -77,15 +77,19 @@ static double luma709(const uint8_t *p)
     return 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
 }
 
-static int channel_max_diff(const uint8_t *p, const uint8_t *q, unsigned long long *sum,
-                            unsigned long long *sumsq)
+/* One pixel's largest channel difference; adds its differences to the image's sums and to its
+ * block's squared-difference sum *bsq and signed channel sums bsum[3] (b - a). */
+static int pixel_diff(const uint8_t *p, const uint8_t *q, unsigned long long *sum,
+                      unsigned long long *sumsq, double *bsq, double *bsum)
 {
     int m = 0;
 
     for (int c = 0; c < 3; c++) {
-        int d = abs((int)p[c] - (int)q[c]);
+        int s = (int)q[c] - (int)p[c], d = abs(s);
         *sum += (unsigned long long)d;
         *sumsq += (unsigned long long)(d * d);
+        *bsq += (double)(d * d);
+        bsum[c] += (double)s;
         if (d > m)
             m = d;
     }
@@ -142,17 +146,12 @@ static void pixel_metrics(const uint8_t *a, size_t stride_a, const uint8_t *b, s
         const uint8_t *pa = a + (size_t)y * stride_a, *pb = b + (size_t)y * stride_b;
         const uint8_t *pm = lim->mask ? lim->mask + (size_t)y * (size_t)w : NULL;
         for (int x = 0; x < w; x++) {
-            unsigned long long before = sumsq;
-            int m;
+            int i = x / MC_COMPARE_BLOCK, m;
 
             if (pm && !pm[x])
                 continue;
-            m = channel_max_diff(pa + 4 * x, pb + 4 * x, &sum, &sumsq);
-            blk->sq[x / MC_COMPARE_BLOCK] += (double)(sumsq - before);
-            blk->n[x / MC_COMPARE_BLOCK] += 3.0;
-            for (int c = 0; c < 3; c++)
-                blk->sum[3 * (x / MC_COMPARE_BLOCK) + c] += (double)((int)pb[4 * x + c] -
-                                                                    (int)pa[4 * x + c]);
+            m = pixel_diff(pa + 4 * x, pb + 4 * x, &sum, &sumsq, &blk->sq[i], &blk->sum[3 * i]);
+            blk->n[i] += 3.0;
             out->compared++;
             if (m > out->max_diff) {
                 out->max_diff = m;
@@ -449,6 +448,7 @@ void mc_compare_diff_image(const uint8_t *a, size_t stride_a, const uint8_t *b, 
 {
     mc_compare_opts lim;
     unsigned long long dummy_sum = 0, dummy_sq = 0;
+    double dummy_bsq = 0.0, dummy_bsum[3] = { 0.0, 0.0, 0.0 };
 
     if (!a || !b || !out || w < 1 || h < 1)
         return;
@@ -457,7 +457,8 @@ void mc_compare_diff_image(const uint8_t *a, size_t stride_a, const uint8_t *b, 
         const uint8_t *pa = a + (size_t)y * stride_a, *pb = b + (size_t)y * stride_b;
         uint8_t *po = out + (size_t)y * out_stride;
         for (size_t x = 0; x < (size_t)w; x++) {
-            int d = channel_max_diff(pa + 4 * x, pb + 4 * x, &dummy_sum, &dummy_sq);
+            int d = pixel_diff(pa + 4 * x, pb + 4 * x, &dummy_sum, &dummy_sq, &dummy_bsq,
+                               dummy_bsum);
             float grey = 128.0f + (float)luma709(pa + 4 * x) * 0.25f;
             float t = fminf(1.0f, (float)d * lim.diff_gain / 255.0f);
             if (d > lim.threshold)
