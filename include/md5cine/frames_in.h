@@ -102,11 +102,9 @@ mc_status mc_frames_size(const mc_frames_in *src, size_t index, int *w, int *h, 
  * MC_ERR_USAGE (index out of range), MC_ERR_NOMEM. */
 mc_status mc_frames_read(mc_frames_in *src, size_t index, mc_frame *out, mc_error *err);
 
-/* A video's frame rate (the stream's average rate, else its base rate; { 0, 0 } when it has
- * neither, and for images and folders) and the first frame of each chapter after frame 0:
- * round(chapter start in seconds * rate), increasing, at most cap written to starts; returns
- * how many there are. md5cine's videos carry one chapter per shot ("Shot 1", ...). */
-size_t mc_frames_chapters(const mc_frames_in *src, mc_rate *fps, int64_t *starts, size_t cap);
+/* A video's frame rate: the stream's average rate, else its base rate; { 0, 0 } when it has
+ * neither, and for images and folders. (A video's chapters: mc_report_chapters.) */
+mc_rate mc_frames_rate(const mc_frames_in *src);
 
 #ifdef __cplusplus
 }

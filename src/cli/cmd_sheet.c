@@ -233,7 +233,7 @@ static int open_frames(sheet_run *run)
     if (mc_frames_open(run->a->source, &run->src, &e) != MC_OK)
         return fail(&e, true);
     run->count = (int64_t)mc_frames_count(run->src);
-    mc_frames_chapters(run->src, &run->fps, NULL, 0);
+    run->fps = mc_frames_rate(run->src);
     if (mc_frames_kind_of(run->src) == MC_FRAMES_VIDEO && (rc = video_shots(run)) >= 0)
         return rc;
     if (run->a->fps.num > 0 && mc_frames_kind_of(run->src) != MC_FRAMES_VIDEO)

@@ -623,33 +623,17 @@ mc_status mc_frames_read(mc_frames_in *src, size_t index, mc_frame *out, mc_erro
     return s;
 }
 
-size_t mc_frames_chapters(const mc_frames_in *src, mc_rate *fps, int64_t *starts, size_t cap)
+mc_rate mc_frames_rate(const mc_frames_in *src)
 {
     const AVFormatContext *fmt = src->v.fmt;
     AVRational r;
-    size_t n = 0;
-    int64_t last = 0;
 
-    *fps = (mc_rate){ 0, 0 };
     if (src->kind != MC_FRAMES_VIDEO || !fmt)
-        return 0;
+        return (mc_rate){ 0, 0 };
     r = fmt->streams[src->v.stream]->avg_frame_rate;
     if (r.num <= 0 || r.den <= 0)
         r = fmt->streams[src->v.stream]->r_frame_rate;
     if (r.num <= 0 || r.den <= 0)
-        return 0;
-    *fps = (mc_rate){ r.num, r.den };
-    for (unsigned i = 0; i < fmt->nb_chapters; i++) {
-        const AVChapter *c = fmt->chapters[i];
-        /* frame = start * tb * fps, rounded */
-        int64_t k = av_rescale_q_rnd(c->start, c->time_base, av_inv_q(r),
-                                     AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
-        if (k <= last)
-            continue;
-        if (n < cap)
-            starts[n] = k;
-        n++;
-        last = k;
-    }
-    return n;
+        return (mc_rate){ 0, 0 };
+    return (mc_rate){ r.num, r.den };
 }
