@@ -129,11 +129,9 @@ static mc_status alloc_actor(const mc_scene_actor *a, actor_draw *ad, mc_error *
     }
     mc_scene_actor_matrix(a, &ad->model);
     ad->animated = a->anim_path != NULL;
-    /* The bind pose for every actor: the default lights are placed from it. An animated
-     * actor is skinned again at every frame; a still one once its surfaces are known. */
+    /* The bind pose for every actor. An animated actor is posed and skinned at every frame;
+     * a still one is skinned once its surfaces are known. */
     mc_pose_bind(&a->mesh, ad->joints);
-    for (int s = 0; s < nm; s++)
-        mc_skin_positions(&a->mesh.meshes[s], ad->joints, ad->pos[s]);
     return MC_OK;
 }
 
