@@ -146,27 +146,12 @@ static int64_t end_raw(const mc_camera *cam)
 
 int64_t mc_timeline_frame_count(const mc_camera *cam, mc_rate fps, int64_t single_frame_length)
 {
-    int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
-
-    if (cam->num_frames <= 1)
-        return single_frame_length;
-    return first_frame_at(end_raw(cam), rate, sane_rate(fps)) + 1;
+    return mc_timeline_frame_count_clock(cam, fps, MC_CLOCK_IDEAL, single_frame_length);
 }
 
 int64_t mc_timeline_cut_frame(const mc_camera *cam, mc_rate fps, int i)
 {
-    int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
-    int64_t raw;
-
-    if (i < 0 || i >= cam->num_cuts || cam->cuts[i] >= cam->num_frames - 1)
-        return -1;
-    fps = sane_rate(fps);
-    /* Cut i is passed (and counted) once the raw frame floor(p) reaches cuts[i] - i: the cuts
-     * before it have each shifted the frame by one. */
-    raw = (int64_t)cam->cuts[i] - i;
-    if (raw < 0)
-        raw = 0;
-    return first_frame_at(raw, rate, fps);
+    return mc_timeline_cut_frame_clock(cam, fps, MC_CLOCK_IDEAL, i);
 }
 
 /* ---- the engine clock ------------------------------------------------------------------- */
@@ -236,29 +221,35 @@ static int64_t engine_first_frame_at(int64_t raw, int64_t rate, mc_rate fps)
     return muldiv_up(tick, MC_ENGINE_TICK_MS * (int64_t)fps.num, 1000 * (int64_t)fps.den);
 }
 
-int64_t mc_timeline_frame_count_clock(const mc_camera *cam, mc_rate fps, mc_clock clock,
-                                      int64_t single_frame_length)
+/* The first output frame, by clock, whose raw frame is at least raw. */
+static int64_t clock_first_frame_at(const mc_camera *cam, mc_rate fps, mc_clock clock,
+                                    int64_t raw)
 {
     int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
 
-    if (clock != MC_CLOCK_ENGINE)
-        return mc_timeline_frame_count(cam, fps, single_frame_length);
+    fps = sane_rate(fps);
+    return clock == MC_CLOCK_ENGINE ? engine_first_frame_at(raw, rate, fps)
+                                    : first_frame_at(raw, rate, fps);
+}
+
+int64_t mc_timeline_frame_count_clock(const mc_camera *cam, mc_rate fps, mc_clock clock,
+                                      int64_t single_frame_length)
+{
     if (cam->num_frames <= 1)
         return single_frame_length;
-    return engine_first_frame_at(end_raw(cam), rate, sane_rate(fps)) + 1;
+    return clock_first_frame_at(cam, fps, clock, end_raw(cam)) + 1;
 }
 
 int64_t mc_timeline_cut_frame_clock(const mc_camera *cam, mc_rate fps, mc_clock clock, int i)
 {
-    int64_t rate = cam->frame_rate > 0 ? cam->frame_rate : 1;
     int64_t raw;
 
-    if (clock != MC_CLOCK_ENGINE)
-        return mc_timeline_cut_frame(cam, fps, i);
     if (i < 0 || i >= cam->num_cuts || cam->cuts[i] >= cam->num_frames - 1)
         return -1;
+    /* Cut i is passed (and counted) once the raw frame floor(p) reaches cuts[i] - i: the cuts
+     * before it have each shifted the frame by one. */
     raw = (int64_t)cam->cuts[i] - i;
     if (raw < 0)
         raw = 0;
-    return engine_first_frame_at(raw, rate, sane_rate(fps));
+    return clock_first_frame_at(cam, fps, clock, raw);
 }

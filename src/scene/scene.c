@@ -150,24 +150,31 @@ static bool read_flag(scene_parser *p, const char *what, bool *out)
 
 /* ---------------------------------------------------------------- output block */
 
-/* ( r g b ); a component out of range is reported at its own token. */
-static bool parse_background(scene_parser *p)
+/* ( a b c ) with every component in lo..hi, reported at the component's own token. */
+static bool read_triple_in(scene_parser *p, const char *what, float lo, float hi, float *out)
 {
     if (!mc_lex_expect(&p->lx, "("))
         return false;
     for (int i = 0; i < 3; i++) {
         mc_token tok;
-        float c;
 
-        if (!mc_lex_float(&p->lx, &c, &tok))
+        if (!mc_lex_float(&p->lx, &out[i], &tok))
             return false;
-        if (!(c >= 0.0f && c <= 1.0f))
+        if (!(out[i] >= lo && out[i] <= hi))
             return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
-                               "invalid 'background' component %g, expected 0 to 1", (double)c);
-        p->s->background[i] = c;
+                               "invalid '%s' component %g, expected %g to %g", what,
+                               (double)out[i], (double)lo, (double)hi);
     }
-    p->s->has_background = true;
     return mc_lex_expect(&p->lx, ")");
+}
+
+/* ( r g b ), each 0 to 1. */
+static bool parse_background(scene_parser *p)
+{
+    if (!read_triple_in(p, "background", 0.0f, 1.0f, p->s->background))
+        return false;
+    p->s->has_background = true;
+    return true;
 }
 
 static bool parse_output(scene_parser *p)
@@ -392,24 +399,6 @@ static bool parse_actor(scene_parser *p, const mc_token *kw)
 }
 
 /* ---------------------------------------------------------------- lights */
-
-/* ( a b c ) with every component in lo..hi, reported at the component's own token. */
-static bool read_triple_in(scene_parser *p, const char *what, float lo, float hi, float *out)
-{
-    if (!mc_lex_expect(&p->lx, "("))
-        return false;
-    for (int i = 0; i < 3; i++) {
-        mc_token tok;
-
-        if (!mc_lex_float(&p->lx, &out[i], &tok))
-            return false;
-        if (!(out[i] >= lo && out[i] <= hi))
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
-                               "invalid '%s' component %g, expected %g to %g", what,
-                               (double)out[i], (double)lo, (double)hi);
-    }
-    return mc_lex_expect(&p->lx, ")");
-}
 
 static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token *name_tok)
 {

@@ -129,11 +129,9 @@ static mc_status alloc_actor(const mc_scene_actor *a, actor_draw *ad, mc_error *
     }
     mc_scene_actor_matrix(a, &ad->model);
     ad->animated = a->anim_path != NULL;
-    /* The bind pose for every actor: the default lights are placed from it. An animated
-     * actor is skinned again at every frame; a still one once its surfaces are known. */
+    /* The bind pose for every actor. An animated actor is posed and skinned at every frame;
+     * a still one is skinned once its surfaces are known. */
     mc_pose_bind(&a->mesh, ad->joints);
-    for (int s = 0; s < nm; s++)
-        mc_skin_positions(&a->mesh.meshes[s], ad->joints, ad->pos[s]);
     return MC_OK;
 }
 
@@ -413,7 +411,6 @@ static mc_status actor_bounds(const mc_scene_actor *a, mc_vec3 *lo, mc_vec3 *hi,
                               mc_error *err)
 {
     mc_mat4 model;
-    const float *m = model.m;
 
     mc_scene_actor_matrix(a, &model);
     for (int s = 0; s < a->mesh.num_meshes; s++) {
@@ -424,11 +421,9 @@ static mc_status actor_bounds(const mc_scene_actor *a, mc_vec3 *lo, mc_vec3 *hi,
             return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
         mc_skin_bind_positions(&a->mesh, s, pos);
         for (int v = 0; v < nv; v++) {
-            mc_vec3 p = pos[v];
-            float w[3];
+            float w[4];
 
-            for (int c = 0; c < 3; c++)
-                w[c] = m[c] * p.x + m[4 + c] * p.y + m[8 + c] * p.z + m[12 + c];
+            mc_mat4_apply(&model, pos[v], 1.0f, w);
             if (!*any) {
                 *lo = *hi = mc_v3(w[0], w[1], w[2]);
                 *any = true;
