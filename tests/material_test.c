@@ -480,19 +480,20 @@ static void addnormals_and_smoothnormals_match_hand_values(void)
      *   (1,0) a = (255,128,128): n = (1,0,0), |n| < 1 by the fast length: z = sqrt(1-1) = 0;
      *         b adds nothing -> (255, 128, 128)
      *   (0,1) a = (128,128,128): n = 0 -> z = 1; b.y = 1: (0,1,1)/sqrt2 -> (128, 217, 217)
-     * smoothnormals, 3x1 [(255,128,128), (128,128,128), (0,0,0)]: every 3x3 neighbourhood
-     * (wrapping) skips the grey and black texels and holds the first three times: (1,0,0). */
+     * smoothnormals, 4x1 [(255,128,128), (128,128,128), (0,0,0), (255,128,128)]: every 3x3
+     * neighbourhood (wrapping) skips the grey and black texels and holds only (1,0,0). */
     static const uint8_t a[] = { 128, 128, 255, 255, 255, 128, 128, 255,
                                  128, 128, 128, 255, 10,  200, 240, 255 };
     static const uint8_t b[] = { 200, 128, 128, 255, 128, 128, 128, 255,
                                  128, 255, 128, 255, 128, 60,  128, 255 };
-    static const uint8_t s[] = { 255, 128, 128, 9, 128, 128, 128, 9, 0, 0, 0, 9 };
+    static const uint8_t s[] = { 255, 128, 128, 9, 128, 128, 128, 9, 0, 0, 0, 9,
+                                 255, 128, 128, 9 };
     /* 2x1 [(255,128,128), (128,255,128)]: at x = 0 the neighbourhood holds texel 1 twice and
      * texel 0 once per row, three rows: (127, 254, 0) * 3 -> (1, 2, 0)/sqrt5 = (0.44721,
      * 0.89443, 0) -> (184, 241, 128); at x = 1 the mirror image (241, 184, 128). */
     static const uint8_t s2[] = { 255, 128, 128, 7, 128, 255, 128, 7 };
     const test_image ims[] = {
-        { "a.tga", 2, 2, a }, { "b.tga", 2, 2, b }, { "s.tga", 3, 1, s }, { "s2.tga", 2, 1, s2 }
+        { "a.tga", 2, 2, a }, { "b.tga", 2, 2, b }, { "s.tga", 4, 1, s }, { "s2.tga", 2, 1, s2 }
     };
     mc_vfs *v = vfs_with("prog_normals", 4, ims);
     mc_image im;
@@ -506,7 +507,7 @@ static void addnormals_and_smoothnormals_match_hand_values(void)
     px_is(&im, 1, 1, 35, 131, 215, 255); /* tests/imgprog_reference.py */
     mc_image_release(&im);
     ASSERT(run_prog(v, "smoothnormals(s)", &im, &fb, NULL) == MC_OK);
-    for (int x = 0; x < 3; x++)
+    for (int x = 0; x < 4; x++)
         px_is(&im, x, 0, 255, 128, 128, 9); /* alpha kept */
     mc_image_release(&im);
     ASSERT(run_prog(v, "smoothnormals(s2)", &im, &fb, NULL) == MC_OK);
@@ -591,8 +592,10 @@ static void builtin_images_are_doom_s(void)
     px_is(&im, 0, 0, 255, 255, 255, 255);
     px_is(&im, 15, 7, 255, 255, 255, 255);
     px_is(&im, 7, 15, 255, 255, 255, 255);
-    px_is(&im, 1, 1, 32, 32, 32, 32);
-    px_is(&im, 14, 14, 32, 32, 32, 32);
+    /* Image_init.cpp, idImage::MakeDefault (developer mode): grey (32, 32, 32) inside, alpha
+     * 255 everywhere. */
+    px_is(&im, 1, 1, 32, 32, 32, 255);
+    px_is(&im, 14, 14, 32, 32, 32, 255);
     mc_image_release(&im);
     ASSERT(mc_material_builtin("_FLAT", &im));
     EXPECT(im.width == 1);
@@ -665,12 +668,14 @@ static void images_fall_back_tga_jpg_png_then_default(void)
     EXPECT_CONTAINS(src, "t/onlypng.png");
     free(src);
     mc_image_release(&im);
+    /* Missing: Doom's MakeDefault outside developer mode, 16x16 of (0, 0, 0, 0); adding the
+     * 1x1 (7, 8, 9, 255) drop-sampled over it gives that colour everywhere. */
     ASSERT(run_prog(v, "add(t/missing, t/both)", &im, &fb, &src) == MC_OK);
     EXPECT(fb);
-    EXPECT(im.width == 16); /* _default's size */
-    px_is(&im, 0, 0, 255, 255, 255, 255);
-    px_is(&im, 5, 5, 32 + 7, 32 + 8, 32 + 9, 32 + 255 > 255 ? 255 : 32 + 255);
-    EXPECT_CONTAINS(src, "_default (missing t/missing); ");
+    EXPECT(im.width == 16);
+    px_is(&im, 0, 0, 7, 8, 9, 255);
+    px_is(&im, 5, 5, 7, 8, 9, 255);
+    EXPECT_CONTAINS(src, "black (missing t/missing); ");
     EXPECT_CONTAINS(src, "t/both.tga");
     free(src);
     mc_image_release(&im);
@@ -725,17 +730,20 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
     EXPECT_EQ_INT(mc_material_set_count(set), 1);
     EXPECT_EQ_STR(mc_material_set_name(set, 0), "models/monsters/imp/imp");
-    EXPECT_EQ_INT(log.count, 2); /* qer_editorimage, if */
-    EXPECT_EQ_INT(log.first[0].line, 4);
-    EXPECT_EQ_INT(log.first[0].col, 5);
-    snprintf(path, sizeof path, "%s/pak000.pk4:materials/imp.mtr", base);
-    EXPECT_EQ_STR(log.first[0].file, path);
+    EXPECT_EQ_INT(log.count, 0); /* indexed, not parsed */
+    EXPECT_EQ_INT(mc_material_set_parsed(set), 0);
 
     EXPECT(mc_material_set_find(set, "models/monsters/imp/nothing", &st, &err) == NULL);
     EXPECT_EQ_INT(st, MC_OK);
     m = mc_material_set_find(set, "Models\\Monsters\\Imp\\Imp.tga", &st, &err);
     ASSERT_OK(st, &err);
     ASSERT(m);
+    EXPECT_EQ_INT(mc_material_set_parsed(set), 1);
+    EXPECT_EQ_INT(log.count, 2); /* qer_editorimage, if: when parsed */
+    EXPECT_EQ_INT(log.first[0].line, 4);
+    EXPECT_EQ_INT(log.first[0].col, 5);
+    snprintf(path, sizeof path, "%s/pak000.pk4:materials/imp.mtr", base);
+    EXPECT_EQ_STR(log.first[0].file, path);
     EXPECT(m == mc_material_set_find(set, "models/monsters/imp/imp", &st, &err)); /* cached */
     EXPECT_EQ_STR(m->name, "models/monsters/imp/imp");
     EXPECT_EQ_STR(m->file, path);
@@ -754,7 +762,7 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     EXPECT_CONTAINS(m->normal.sources, "imp_h.tga");
     /* imp_s is missing: _default, and the record says so. */
     EXPECT(m->specular.present && m->specular.fell_back);
-    EXPECT_EQ_STR(m->specular.sources, "_default (missing models/monsters/imp/imp_s)");
+    EXPECT_EQ_STR(m->specular.sources, "black (missing models/monsters/imp/imp_s)");
     ASSERT(m->num_layers == 1); /* the stage under "if" is left out */
     EXPECT(m->layers[0].map.fell_back);
     EXPECT_EQ_INT(m->layers[0].blend.src, MC_BLEND_ONE);
@@ -811,14 +819,44 @@ static void later_archives_and_loose_files_override_materials(void)
     mc_material_set_destroy(set);
     mc_vfs_destroy(v);
 
-    /* A parse error names the file and the position inside it. */
-    write_file(path, "a {\n  { blend nope }\n}\n", 23);
-    ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
-    EXPECT_EQ_INT(mc_material_set_load(v, NULL, &set, &err), MC_ERR_SYNTAX);
-    EXPECT_EQ_STR(err.file, path);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 11);
-    mc_vfs_destroy(v);
+    /* A parse error in a used declaration: one warning at its position in the file, and Doom's
+     * default material (one stage: blend blend, map _default) stands for it; in strict mode it
+     * is the error. y.mtr's "a" is never used (x.mtr's wins), so its error costs nothing. */
+    write_file(path, "a {\n  { blend nope }\n}\nd {\n  { blend nope }\n}\n", 46);
+    {
+        test_warnings log = { 0 };
+        mc_parse_opts opts = { .warn = test_record_warning, .warn_user = &log };
+
+        ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
+        ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
+        m = mc_material_set_find(set, "a", &st, &err);
+        ASSERT(m);
+        EXPECT_EQ_STR(m->diffuse.program, "loose");
+        EXPECT_EQ_INT(log.count, 0);
+        m = mc_material_set_find(set, "d", &st, &err);
+        ASSERT_OK(st, &err);
+        ASSERT(m);
+        EXPECT_EQ_INT(log.count, 1);
+        EXPECT_EQ_STR(log.first[0].file, path);
+        EXPECT_EQ_INT(log.first[0].line, 5);
+        EXPECT_EQ_INT(log.first[0].col, 11);
+        EXPECT(!m->lit && m->num_layers == 1);
+        EXPECT_EQ_INT(m->layers[0].blend.src, MC_BLEND_SRC_ALPHA);
+        EXPECT_EQ_INT(m->layers[0].blend.dst, MC_BLEND_ONE_MINUS_SRC_ALPHA);
+        EXPECT(m == mc_material_set_find(set, "d", &st, &err));
+        EXPECT_EQ_INT(log.count, 1); /* once */
+        EXPECT_EQ_INT(mc_material_set_parsed(set), 2);
+        mc_material_set_destroy(set);
+        opts.strict_game_data = true;
+        ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
+        EXPECT(mc_material_set_find(set, "d", &st, &err) == NULL);
+        EXPECT_EQ_INT(st, MC_ERR_SYNTAX);
+        EXPECT_EQ_STR(err.file, path);
+        EXPECT_EQ_INT(err.line, 5);
+        EXPECT_EQ_INT(err.col, 11);
+        mc_material_set_destroy(set);
+        mc_vfs_destroy(v);
+    }
 }
 
 static void scene_submeshes_take_declared_materials(void)
@@ -891,11 +929,13 @@ static void a_material_s_images_have_a_pixel_budget(void)
             continue;
         st = mc_material_resolve(&f.decls[0], "p.mtr", v, &mat, &err);
         if (i == 0) {
+            /* The error is the image's own (its file), and names the .mtr place. */
+            snprintf(path, sizeof path, "%s/big.tga", base);
             EXPECT_EQ_INT(st, MC_ERR_LIMIT);
-            EXPECT_EQ_STR(err.file, "p.mtr");
-            EXPECT_EQ_INT(err.line, 1);
-            EXPECT_EQ_INT(err.col, 27);
-            EXPECT(strstr(err.msg, "(16384x16384) takes its material past 268435456 pixels") != NULL);
+            EXPECT_EQ_STR(err.file, path);
+            EXPECT_EQ_INT(err.line, 0);
+            EXPECT_CONTAINS(err.msg, "image (16384x16384) takes its material past 268435456 pixels");
+            EXPECT_CONTAINS(err.msg, "(named at p.mtr:1:27)");
         } else {
             EXPECT_EQ_INT(st, MC_ERR_IMAGE);
         }

@@ -79,6 +79,15 @@
 #define MC_LIMIT_MTR_STAGES     256
 #define MC_LIMIT_MTR_PROG_DEPTH 32
 
+/* The whole material set of a base (material.h, mc_material_set_load), checked before memory
+ * is taken: the .mtr text of all files together (Doom 3's own materials are about 4 MiB; the
+ * text is kept, as Doom keeps it, to parse a declaration on first use), the declarations
+ * indexed (each costs one index entry, about 40 bytes, and nothing more until used), and the
+ * stages of the declarations actually parsed (each parsed stage costs about 100 bytes). */
+#define MC_LIMIT_MTR_TEXT_BYTES   ((size_t)32 << 20)
+#define MC_LIMIT_MTR_INDEX        (1 << 20)
+#define MC_LIMIT_MTR_SET_STAGES   (1 << 16)
+
 /* Pixels one material may read through its image programs, all maps and stages together (a
  * 16384 x 16384 image, 1 GiB of RGBA; the imp's four maps are 4M): bounds the memory a small
  * file can ask for, whatever its nesting (add(x, add(x, ...)) holds every level at once). */

@@ -22,9 +22,10 @@
  * of the surface -- the frame of Doom's per-vertex tangents (first along +s, second along +t);
  * flat is (128, 128, 255). A normal map's alpha is 255 unless the program sets it.
  *
- * Missing images: an image file the VFS does not hold is replaced by the built-in `_default`
- * image (below) and the map records the fallback, so a report can name every image that was
- * missing. A map the material does not name at all has present == false and no pixels: then the renderer uses its own stand-in -- white for a
+ * Missing images: an image file the VFS does not hold is replaced by what Doom uses outside
+ * developer mode, black (mc_material_missing_image; Doom's `_default` box with
+ * mc_parse_opts.missing_box, the CLI's --missing box), and the map records the fallback, so a
+ * report can name every image that was missing. A map the material does not name at all has present == false and no pixels: then the renderer uses its own stand-in -- white for a
  * diffuse map, flat (128,128,255) for a normal map, black for a specular map -- exactly as
  * Doom's interaction does with _white/_flat/_black.
  *
@@ -32,7 +33,8 @@
  * then its .pk4 archives), loads its material set, and gives each submesh of each actor the
  * material declared for its shader -- or NULL when the actor has an explicit `material` line
  * for that shader (which wins) or when no declaration names it; then the submesh's texture
- * path (scene.h: the implicit image rule) applies, as without materials.
+ * path (scene.h: the implicit image rule) applies, as without materials. A shader with
+ * neither gets the scene's `missing` material (black, as Doom outside developer mode).
  *
  * Ownership: mc_material_resolve fills a caller-provided mc_material whose strings and pixels
  * it owns; mc_material_release frees them. A mc_material_set (mc_material_set_load) owns its
@@ -78,6 +80,19 @@ typedef struct mc_blend {
     mc_blend_factor src, dst;
 } mc_blend;
 
+/* How a stage's image repeats (Material.cpp, idMaterial::ParseStage: clamp, zeroclamp,
+ * alphazeroclamp; noclamp, the default, repeats). A material-level clamp or zeroclamp is the
+ * default of the stages that follow it (trpDefault; Doom's material-level alphazeroclamp sets
+ * zero clamp, kept as the engine has it). For the GL side: CLAMP is GL_CLAMP_TO_EDGE; Doom
+ * draws ZERO_CLAMP as clamp to a (0, 0, 0, 255) border and ALPHA_ZERO_CLAMP as clamp to a
+ * (255, 255, 255, 0) border (Image_load.cpp, idImage::GenerateImage: R_SetBorderTexels). */
+typedef enum mc_wrap {
+    MC_WRAP_REPEAT,
+    MC_WRAP_CLAMP,
+    MC_WRAP_ZERO_CLAMP,
+    MC_WRAP_ALPHA_ZERO_CLAMP,
+} mc_wrap;
+
 /* One image of a material, with where it came from. */
 typedef struct mc_material_map {
     bool present;   /* the material names this map; false: no pixels, renderer's stand-in */
@@ -88,7 +103,16 @@ typedef struct mc_material_map {
     char *sources;  /* the files read for it, "; "-separated, each as the VFS names it
                        ("base/pak000.pk4:models/imp_local.tga", "base/models/x.tga") or
                        "_default (missing models/x)" for a fallback; NULL when !present */
-    bool fell_back; /* some image of the program was missing and `_default` stands for it */
+    bool fell_back; /* some image of the program was missing and the missing-image stand-in
+                       (black, or Doom's box with MC_MISSING_BOX) stands for it */
+    float color[4]; /* the stage's constant colour, RGBA, multiplying the map: for the lit maps
+                       Doom's diffuseColor / specularColor of the interaction
+                       (draw_common.cpp, RB_STD_T_RenderShaderPasses -> RB_DrawInteraction:
+                       the stage's color registers), e.g. `red .3 green .3 blue .3` on a
+                       specular stage gives .3 .3 .3 1. Literal numbers only (expressions are
+                       the stage evaluator's); `colored` leaves 1 (the entity's parm0..3 are 1
+                       in a cut scene). 1 1 1 1 when none, and when !present */
+    mc_wrap wrap;   /* the stage's clamp mode (see mc_wrap); REPEAT when !present */
 } mc_material_map;
 
 /* A stage drawn without lighting, after the lit layer. */
@@ -97,7 +121,13 @@ typedef struct mc_material_layer {
     mc_blend blend;
     float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
     float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
-                            literal numbers are kept; 1 1 1 1 when none */
+                            literal numbers are kept; 1 1 1 1 when none (same as map.color) */
+    /* Write masks of the stage (Material.cpp, idMaterial::ParseStage: GLS_REDMASK ...
+     * GLS_DEPTHMASK): true = that channel is NOT written (glColorMask / glDepthMask false).
+     * maskColor sets the three colour masks. */
+    bool mask_red, mask_green, mask_blue;
+    bool mask_alpha;
+    bool mask_depth;
 } mc_material_layer;
 
 typedef struct mc_material {
@@ -126,10 +156,17 @@ typedef struct mc_material {
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
 } mc_material;
 
-/* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost
- * ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 32). `_white`, `_black`
+/* The built-in images. `_default` is Doom's developer-mode box that shows the mapping: 16x16,
+ * the outermost ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 255)
+ * (a material's `_default` follows mc_material_missing_image). `_white`, `_black`
  * and `_flat` are 1x1: (255, 255, 255, 255), (0, 0, 0, 255), (128, 128, 255, 255). */
 #define MC_MATERIAL_DEFAULT_SIDE 16
+
+/* Fills *img with what stands for a missing image, and for the image `_default` (Doom makes
+ * both with Image_init.cpp, idImage::MakeDefault): outside developer mode 16x16 texels
+ * (0, 0, 0, 0), black; with box (developer mode) the `_default` box. false when out of
+ * memory. */
+bool mc_material_missing_image(bool box, mc_image *img);
 
 /* Fills *img with the built-in image `name` ("_default", "_white", "_black", "_flat"; compared
  * case-insensitively). false (and *img zeroed) for any other name or out of memory. */
@@ -174,29 +211,56 @@ mc_status mc_imgprog_eval(const struct mc_mtr_prog *prog, struct mc_vfs *vfs, mc
 mc_status mc_material_resolve(const struct mc_mtr_decl *decl, const char *file,
                               struct mc_vfs *vfs, mc_material *out, mc_error *err);
 
+/* The same with opts (may be NULL): opts->missing_box gives Doom's developer box for a
+ * missing image instead of black; opts->stop is looked at before each image. */
+mc_status mc_material_resolve_opts(const struct mc_mtr_decl *decl, const char *file,
+                                   struct mc_vfs *vfs, const mc_parse_opts *opts,
+                                   mc_material *out, mc_error *err);
+
 /* Frees what *mat owns and zeroes it. mat may be NULL or zeroed. */
 void mc_material_release(mc_material *mat);
 
 /* Every material declared by the `.mtr` files of a VFS's `materials/` folder (loose and in
- * archives). Declarations are indexed when the set is loaded; a material is resolved -- images
- * read -- on its first mc_material_set_find. */
+ * archives), read the engine's way (mtr.h, "the engine's way"): loading indexes every file
+ * (names and spans only), and a declaration is parsed, then resolved -- images read --, on its
+ * first mc_material_set_find. Unused declarations are never parsed: an error in one costs
+ * nothing and says nothing. */
 typedef struct mc_material_set mc_material_set;
 
-/* Parses every materials/NAME.mtr of vfs (in the VFS's order: a later declaration of a name does
- * not replace the first, as Doom keeps the first it finds). opts carries warnings (unknown
- * keywords, one per keyword per file) and the stop flag. The vfs must outlive the set. */
+/* Indexes every materials/NAME.mtr of vfs, in the VFS's sorted name order (Doom's
+ * idFileSystem::ListFiles order; a file of one name in a later .pk4 or loose replaces the whole
+ * file first, vfs.h). When several declarations share a name the FIRST wins -- the earliest file
+ * in that order, the earliest place in a file --, as Doom's DeclManager keeps the first and
+ * skips the others with a "previously defined" warning (DeclManager.cpp,
+ * idDeclFile::LoadAndParse); md5cine skips them silently. opts (copied; may be NULL) carries
+ * the warnings of declarations parsed later, the stop flag (looked at before each file, every
+ * 64 KiB of text, before each declaration parsed and each image read), strict_game_data and
+ * missing_box. The vfs must outlive the set. Errors: as mc_vfs_read, MC_ERR_LIMIT past
+ * MC_LIMIT_MTR_TEXT_BYTES, MC_LIMIT_MTR_INDEX or MC_LIMIT_MTR_DECLS (one file),
+ * MC_ERR_INTERRUPTED, MC_ERR_NOMEM. */
 mc_status mc_material_set_load(struct mc_vfs *vfs, const mc_parse_opts *opts,
                                mc_material_set **out, mc_error *err);
 
 /* The material named `name` (canonicalised first: '\' as '/', lower case, extension after
- * the last '.' removed), resolved on first use; NULL with MC_OK in *status when no
- * declaration has that name; NULL with an error when resolving failed. */
+ * the last '.' removed), parsed and resolved on first use; NULL with MC_OK in *status when no
+ * declaration has that name; NULL with an error when resolving failed (an image, a limit,
+ * MC_ERR_INTERRUPTED). A declaration that fails to parse is not an error (unless
+ * opts->strict_game_data): it becomes Doom's default material (mc_mtr_default_decl) and the
+ * parse error is reported once, as a warning at its position, through the set's opts. */
 const mc_material *mc_material_set_find(mc_material_set *set, const char *name,
                                         mc_status *status, mc_error *err);
 
-/* Number of declarations, and the name of the i-th (0 <= i < count), for reports. */
+/* Number of declared names, and the name of the i-th by byte order (0 <= i < count). */
 int mc_material_set_count(const mc_material_set *set);
 const char *mc_material_set_name(const mc_material_set *set, int i);
+
+/* Where the winning declaration of `name` is (the .mtr file as the VFS names it; its first
+ * line in *line, which may be NULL), without parsing it; NULL when none is declared. */
+const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line);
+
+/* How many declarations have been parsed so far: those the scene used, not the others.
+ * 0 for a NULL set. */
+int mc_material_set_parsed(const mc_material_set *set);
 
 /* Frees the set and every material it resolved. NULL is accepted. */
 void mc_material_set_destroy(mc_material_set *set);
@@ -208,7 +272,12 @@ typedef struct mc_scene_materials {
     struct mc_vfs *vfs;   /* the scene's base; NULL when it names none */
     mc_material_set *set; /* NULL when the scene names no base */
     int num_actors;       /* the scene's */
-    const mc_material ***submesh; /* [actor][submesh]: owned by set, or NULL */
+    const mc_material ***submesh; /* [actor][submesh]: owned by set, &missing, or NULL */
+    /* What a shader with neither a declaration nor an image draws with, as Doom draws a
+     * missing material outside developer mode: a lit material named "_missing" whose diffuse
+     * map is mc_material_missing_image (black; the box with opts->missing_box), fell_back set.
+     * Zeroed when no submesh needs it. */
+    mc_material missing;
 } mc_scene_materials;
 
 /* Fills *out for a resolved scene. A scene without a base gets every entry NULL. Warnings

@@ -73,6 +73,12 @@ typedef struct mc_scene_renderer_desc {
     int gl_device;         /* as mc_renderer_desc.gl_device: 0 automatic, N >= 1 device N */
     mc_warn_fn warn;       /* may be NULL: warnings dropped */
     void *warn_user;
+    /* How the base's materials are read (mc_parse_opts, material.h): the stop flag (may be
+     * NULL) looked at while they load, strict_materials (a broken used material is an
+     * error), missing_box (a missing image or material is Doom's developer box, not black). */
+    const volatile sig_atomic_t *stop;
+    bool strict_materials;
+    bool missing_box;
 } mc_scene_renderer_desc;
 
 /* What one output frame showed. */

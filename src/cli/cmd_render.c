@@ -415,6 +415,9 @@ static int open_renderer(render_run *run)
     memcpy(d.background, o->bg, sizeof d.background);
     d.overlay = o->overlay;
     d.warn = mc_diag_warn;
+    d.stop = &g_stop_signal;
+    d.strict_materials = o->strict;
+    d.missing_box = o->missing == 1;
     if (mc_scene_renderer_create(&d, &run->sr, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_GL);
     return -1;

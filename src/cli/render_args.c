@@ -342,6 +342,13 @@ static const mc_arg_opt render_opts[] = {
       .help = "burn in the frame number, time code HH:MM:SS:FF and shot" },
     { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = F(lenient),
       .help = "accept the harmless deviations of shipped game files" },
+    { .name = "--strict", .kind = MC_ARG_FLAG, .offset = F(strict),
+      .help = "a used material of the base that fails to parse is an error\n"
+              "(default: Doom's default material and one warning)" },
+    { .name = "--missing", .kind = MC_ARG_CHOICE, .offset = F(missing),
+      .choices = (const char *const[]){ "black", "box", NULL }, .metavar = "black|box",
+      .help = "a missing image or material: black, as Doom draws it (default),\n"
+              "or Doom's developer box (white outline, grey inside)" },
     { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(progress),
       .parse = set_quiet, .help = "no progress (warnings and errors are still printed)" },
     { .name = "--progress", .kind = MC_ARG_CUSTOM, .offset = F(progress),

@@ -62,6 +62,8 @@ typedef struct mc_render_opts {
     mc_gl_backend gl; /* --gl; MC_GL_AUTO by default */
     int gl_device;    /* --gl-device N (from 1); 0: automatic */
     bool overlay, lenient, stats;
+    bool strict;  /* --strict: a used material that fails to parse is an error (exit 2) */
+    int missing;  /* --missing: 0 black (Doom outside developer mode), 1 Doom's _default box */
     mc_progress_mode progress;
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,22 @@ typedef struct mtr_parser {
     int num_stages, cap_stages;
     warned_word *warned;
     int num_warned, cap_warned;
+    mc_wrap wrap; /* the current material's clamp keyword so far: its next stages' default */
+    /* Names declared so far (open addressing, decl index + 1, 0 = empty): a duplicate is
+     * found in constant time, so 65,536 names cost no more than a linear read. */
+    int *names;
+    size_t cap_names;
 } mtr_parser;
+
+/* FNV-1a of a NUL-terminated canonical name. */
+static size_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
 
 static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
 {
@@ -333,6 +349,7 @@ static mc_mtr_stage *new_stage(mtr_parser *p, const mc_token *at, mc_mtr_stage_k
     s->blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int i = 0; i < 4; i++)
         s->color[i] = 1.0f;
+    s->wrap = p->wrap; /* Material.cpp, idMaterial::ParseStage: trp = trpDefault */
     s->line = at->line;
     s->col = at->col;
     return s;
@@ -608,6 +625,42 @@ static int stage_expr_count(const mc_token *kw)
     return 0;
 }
 
+/* A stage's clamp keyword (Material.cpp, idMaterial::ParseStage). */
+static bool stage_wrap(const mc_token *kw, mc_wrap *out)
+{
+    if (is_kw(kw, "clamp"))
+        *out = MC_WRAP_CLAMP;
+    else if (is_kw(kw, "noclamp"))
+        *out = MC_WRAP_REPEAT;
+    else if (is_kw(kw, "zeroclamp"))
+        *out = MC_WRAP_ZERO_CLAMP;
+    else if (is_kw(kw, "alphazeroclamp"))
+        *out = MC_WRAP_ALPHA_ZERO_CLAMP;
+    else
+        return false;
+    return true;
+}
+
+/* maskRed ... maskDepth (idMaterial::ParseStage: GLS_REDMASK ...; maskColor the three). */
+static bool stage_mask(const mc_token *kw, mc_mtr_stage *s)
+{
+    if (is_kw(kw, "maskRed"))
+        s->mask_red = true;
+    else if (is_kw(kw, "maskGreen"))
+        s->mask_green = true;
+    else if (is_kw(kw, "maskBlue"))
+        s->mask_blue = true;
+    else if (is_kw(kw, "maskColor"))
+        s->mask_red = s->mask_green = s->mask_blue = true;
+    else if (is_kw(kw, "maskAlpha"))
+        s->mask_alpha = true;
+    else if (is_kw(kw, "maskDepth"))
+        s->mask_depth = true;
+    else
+        return false;
+    return true;
+}
+
 static bool parse_stage(mtr_parser *p, const mc_token *open)
 {
     mc_mtr_stage *s = new_stage(p, open, MC_STAGE_COLOR);
@@ -634,10 +687,18 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
             if (!parse_blend(p, s))
                 return false;
         } else if (is_kw(&t, "map")) {
-            if (s->map)
-                return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "second 'map' in one stage");
+            /* A second map replaces the first (idMaterial::ParseStage copies each into
+             * imageName); the first's program stays in the arena unused. */
             if (!parse_prog(p, 1, &s->map))
                 return false;
+            s = &p->stages[index];
+        } else if (stage_wrap(&t, &s->wrap)) {
+            s->has_wrap = true;
+        } else if (stage_mask(&t, s)) {
+            /* set */
+        } else if (is_kw(&t, "colored")) {
+            /* Doom: color = parm0..parm3, the entity's colour, 1 1 1 1 in a cut scene. */
+            s->colored = true;
         } else if (is_kw(&t, "alphaTest")) {
             if (!parse_alpha_test(p, &t, &s->alpha_test, &s->has_alpha_test))
                 return false;
@@ -692,6 +753,12 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
         } else if (is_kw(&t, "alphaTest")) {
             if (!parse_alpha_test(p, &t, &m->alpha_test, &m->has_alpha_test))
                 return false;
+        } else if (is_kw(&t, "clamp") || is_kw(&t, "zeroclamp") ||
+                   is_kw(&t, "alphazeroclamp")) {
+            /* Material.cpp, idMaterial::ParseMaterial: the global alphazeroclamp sets
+             * TR_CLAMP_TO_ZERO, as the stage's zeroclamp (a slip kept as the engine has it). */
+            p->wrap = is_kw(&t, "clamp") ? MC_WRAP_CLAMP : MC_WRAP_ZERO_CLAMP;
+            m->wrap = p->wrap;
         } else if (is_kw(&t, "twoSided")) {
             m->two_sided = true;
         } else if (is_kw(&t, "translucent")) {
@@ -736,15 +803,43 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
     m->name = canonical_dup(p, name, "material name", true);
     if (!m->name)
         return false;
-    for (int i = 0; i < f->num_decls; i++) {
-        if (strcmp(p->decls[i].name, m->name) == 0)
+    if ((size_t)f->num_decls * 2 >= p->cap_names) {
+        size_t cap = p->cap_names ? p->cap_names * 2 : 64;
+        int *names = calloc(cap, sizeof *names);
+
+        if (!names)
+            return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < f->num_decls; i++) {
+            size_t h = name_hash(p->decls[i].name) & (cap - 1);
+
+            while (names[h])
+                h = (h + 1) & (cap - 1);
+            names[h] = i + 1;
+        }
+        free(p->names);
+        p->names = names;
+        p->cap_names = cap;
+    }
+    for (size_t h = name_hash(m->name) & (p->cap_names - 1); p->names[h];
+         h = (h + 1) & (p->cap_names - 1)) {
+        const mc_mtr_decl *d = &p->decls[p->names[h] - 1];
+
+        if (strcmp(d->name, m->name) == 0)
             return mc_lex_fail(&p->lx, name, MC_ERR_SYNTAX,
                                "material '%s' is declared twice (first at line %d, column %d)",
-                               m->name, p->decls[i].line, p->decls[i].col);
+                               m->name, d->line, d->col);
+    }
+    {
+        size_t h = name_hash(m->name) & (p->cap_names - 1);
+
+        while (p->names[h])
+            h = (h + 1) & (p->cap_names - 1);
+        p->names[h] = f->num_decls + 1;
     }
     if (!expect_punct(p, '{', &open))
         return false;
     p->num_stages = 0;
+    p->wrap = MC_WRAP_REPEAT;
     if (!parse_body(p, m, &open))
         return false;
     m->num_stages = p->num_stages;
@@ -834,6 +929,15 @@ static bool parse_file(void *ctx)
     return true;
 }
 
+/* The text ends at its first NUL byte, as Doom's lexer reads it (idLexer stops at '\0'; a
+ * shipped .mtr ends in one). */
+static size_t text_len(const char *buf, size_t len)
+{
+    const char *nul = len ? memchr(buf, '\0', len) : NULL;
+
+    return nul ? (size_t)(nul - buf) : len;
+}
+
 mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
                        mc_mtr_file *out, mc_error *err)
 {
@@ -843,10 +947,12 @@ mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_p
     memset(out, 0, sizeof *out);
     memset(&p, 0, sizeof p);
     p.f = out;
+    len = text_len(buf, len);
     st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
     free(p.decls);
     free(p.stages);
     free(p.warned);
+    free(p.names);
     if (st != MC_OK)
         memset(out, 0, sizeof *out);
     return st;
@@ -927,4 +1033,360 @@ void mc_mtr_release(mc_mtr_file *file)
         return;
     mc_arena_release(&file->arena);
     memset(file, 0, sizeof *file);
+}
+
+/* ---------------------------------------------------------------- the index */
+
+/* A raw token of the index scanner: what Doom's idLexer with DECL_LEXER_FLAGS reads as one
+ * token, as far as finding declarations needs (a path name, a quoted string, one punctuation
+ * byte). Never fails: every byte belongs to some token or to white space. */
+typedef struct raw_tok {
+    const char *text; /* NULL at the end of the text */
+    size_t len;
+    bool string;
+    int line, col;
+} raw_tok;
+
+typedef struct raw_scan {
+    const char *buf, *cur, *end, *line_start;
+    int line;
+    const mc_parse_opts *opts;
+    size_t next_stop_check; /* offset at which the stop flag is looked at next */
+} raw_scan;
+
+static char *arena_strdup(mc_arena *a, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = mc_arena_alloc(a, n, 1);
+
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static bool raw_name_byte(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '/' || c == '\\' || c == ':' || c == '.' || c >= 0x80;
+}
+
+static void raw_newline(raw_scan *r)
+{
+    r->line++;
+    r->line_start = r->cur;
+}
+
+static void raw_next(raw_scan *r, raw_tok *t)
+{
+    for (;;) {
+        while (r->cur < r->end && (*r->cur == ' ' || *r->cur == '\t' || *r->cur == '\r' ||
+                                   *r->cur == '\n' || *r->cur == '\v' || *r->cur == '\f' ||
+                                   (unsigned char)*r->cur < 0x20)) {
+            if (*r->cur++ == '\n')
+                raw_newline(r);
+        }
+        if (r->end - r->cur >= 2 && r->cur[0] == '/' && r->cur[1] == '/') {
+            while (r->cur < r->end && *r->cur != '\n')
+                r->cur++;
+            continue;
+        }
+        if (r->end - r->cur >= 2 && r->cur[0] == '/' && r->cur[1] == '*') {
+            r->cur += 2;
+            while (r->cur < r->end && !(r->end - r->cur >= 2 && r->cur[0] == '*' &&
+                                        r->cur[1] == '/')) {
+                if (*r->cur++ == '\n')
+                    raw_newline(r);
+            }
+            r->cur = r->cur < r->end ? r->cur + 2 : r->end;
+            continue;
+        }
+        break;
+    }
+    memset(t, 0, sizeof *t);
+    if (r->cur >= r->end)
+        return;
+    t->line = r->line;
+    t->col = (int)(r->cur - r->line_start) + 1;
+    t->text = r->cur;
+    if (*r->cur == '"') {
+        t->string = true;
+        t->text = ++r->cur;
+        while (r->cur < r->end && *r->cur != '"' && *r->cur != '\n')
+            r->cur++;
+        t->len = (size_t)(r->cur - t->text);
+        if (r->cur < r->end && *r->cur == '"')
+            r->cur++;
+    } else if (raw_name_byte((unsigned char)*r->cur)) {
+        while (r->cur < r->end && raw_name_byte((unsigned char)*r->cur))
+            r->cur++;
+        t->len = (size_t)(r->cur - t->text);
+    } else {
+        r->cur++;
+        t->len = 1;
+    }
+}
+
+static bool raw_is(const raw_tok *t, char c)
+{
+    return t->text && !t->string && t->len == 1 && t->text[0] == c;
+}
+
+static bool raw_word(const raw_tok *t, const char *w)
+{
+    return t->text && !t->string && t->len == strlen(w) && strncasecmp(t->text, w, t->len) == 0;
+}
+
+static bool raw_stopped(raw_scan *r)
+{
+    if ((size_t)(r->cur - r->buf) < r->next_stop_check)
+        return false;
+    r->next_stop_check = (size_t)(r->cur - r->buf) + 65536;
+    return r->opts && r->opts->stop && *r->opts->stop;
+}
+
+/* idLexer::SkipBracedSection after its '{' has been read: to after the matching '}' or the end
+ * of the text. false when the stop flag is raised. */
+static bool raw_skip_braces(raw_scan *r)
+{
+    int depth = 1;
+    raw_tok t;
+
+    while (depth > 0) {
+        if (raw_stopped(r))
+            return false;
+        raw_next(r, &t);
+        if (!t.text)
+            break;
+        if (raw_is(&t, '{'))
+            depth++;
+        else if (raw_is(&t, '}'))
+            depth--;
+    }
+    return true;
+}
+
+/* The declaration types Doom 3 registers (DeclManager.cpp, idDeclManagerLocal::Init, and the
+ * game's RegisterDeclType calls); a word that is none of them is a name of the folder's
+ * default type. */
+static const char *const DECL_TYPES[] = {
+    "table", "material", "skin", "sound", "entityDef", "mapDef", "fx", "particle",
+    "articulatedFigure", "pda", "email", "video", "audio", "export",
+};
+
+static bool raw_type(const raw_tok *t)
+{
+    for (size_t i = 0; i < sizeof DECL_TYPES / sizeof DECL_TYPES[0]; i++)
+        if (raw_word(t, DECL_TYPES[i]))
+            return true;
+    return false;
+}
+
+mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
+                             const char *default_type, const char *type,
+                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    raw_scan r = { 0 };
+    int cap = 0;
+    mc_status st = MC_OK;
+
+    memset(out, 0, sizeof *out);
+    if (err)
+        memset(err, 0, sizeof *err);
+    len = text_len(buf, len);
+    r.buf = r.cur = r.line_start = buf;
+    r.end = buf + len;
+    r.line = 1;
+    r.opts = opts;
+    if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
+        (unsigned char)buf[2] == 0xBF)
+        r.cur = r.line_start = buf + 3;
+    out->name = arena_strdup(&out->arena, name ? name : "");
+    if (!out->name)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    /* idDeclFile::LoadAndParse: [type] name { ... }, every body skipped unparsed. */
+    for (;;) {
+        raw_tok first, t, nm;
+        bool wanted;
+
+        if (raw_stopped(&r)) {
+            st = mc_error_set(err, MC_ERR_INTERRUPTED, name, 0, 0, "interrupted");
+            break;
+        }
+        raw_next(&r, &first);
+        if (!first.text)
+            break;
+        if (raw_is(&first, '{')) { /* "Missing decl name" */
+            if (!raw_skip_braces(&r))
+                continue;
+            continue;
+        }
+        if (raw_type(&first)) {
+            raw_tok peek;
+            raw_scan save = r;
+
+            raw_next(&r, &peek);
+            r = save;
+            if (raw_is(&peek, '{')) { /* "skin { ... }": Doom reads a type with no name and
+                                         skips the body; taken here as a declaration of the
+                                         default type named by the word, as the strict
+                                         parser reads it */
+                wanted = default_type && strcasecmp(default_type, type) == 0;
+                nm = first;
+            } else {
+                wanted = raw_word(&first, type);
+                raw_next(&r, &nm);
+            }
+        } else {
+            wanted = default_type && strcasecmp(default_type, type) == 0;
+            nm = first;
+        }
+        if (!nm.text)
+            break;
+        if (raw_is(&nm, '{')) { /* "Missing decl name" */
+            raw_skip_braces(&r);
+            continue;
+        }
+        if (raw_word(&first, "guide")) { /* not a Doom 3 type: left to the strict parser */
+            continue;
+        }
+        raw_next(&r, &t);
+        if (!raw_is(&t, '{')) /* "Expecting '{' but found ...": the token is dropped */
+            continue;
+        if (!raw_skip_braces(&r))
+            continue; /* the loop's stop check reports it */
+        if (!wanted)
+            continue;
+        {
+            char canon[MC_LIMIT_NAME_LEN + 1];
+            mc_mtr_span *sp;
+
+            if (nm.len > MC_LIMIT_NAME_LEN ||
+                !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
+                continue;
+            if (out->num_spans >= MC_LIMIT_MTR_DECLS) {
+                st = mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
+                                  "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
+                break;
+            }
+            if (out->num_spans == cap) {
+                int ncap = cap ? cap * 2 : 64;
+                mc_mtr_span *n = realloc(out->spans, (size_t)ncap * sizeof *n);
+
+                if (!n) {
+                    st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+                    break;
+                }
+                out->spans = n;
+                cap = ncap;
+            }
+            sp = &out->spans[out->num_spans];
+            sp->name = arena_strdup(&out->arena, canon);
+            if (!sp->name) {
+                st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+                break;
+            }
+            sp->start = (size_t)(first.text - (first.string ? 1 : 0) - buf);
+            sp->end = (size_t)(r.cur - buf);
+            sp->line = first.line;
+            sp->col = first.col;
+            out->num_spans++;
+        }
+    }
+    if (st == MC_OK && out->num_spans > 0) { /* move the spans into the arena */
+        mc_mtr_span *a = mc_arena_alloc(&out->arena, (size_t)out->num_spans, sizeof *a);
+
+        if (!a)
+            st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        else
+            memcpy(a, out->spans, (size_t)out->num_spans * sizeof *a);
+        free(out->spans);
+        out->spans = a;
+    } else {
+        free(out->spans);
+        out->spans = NULL;
+    }
+    if (st != MC_OK) {
+        mc_arena_release(&out->arena);
+        memset(out, 0, sizeof *out);
+    }
+    return st;
+}
+
+mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
+                            const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    return mc_decl_index_text(buf, len, name, "material", "material", opts, out, err);
+}
+
+void mc_mtr_index_release(mc_mtr_index *index)
+{
+    if (!index)
+        return;
+    mc_arena_release(&index->arena);
+    memset(index, 0, sizeof *index);
+}
+
+typedef struct span_ctx {
+    mtr_parser p;
+    const mc_mtr_span *span;
+    const char *buf;
+} span_ctx;
+
+static bool parse_span_body(void *ctx)
+{
+    span_ctx *c = ctx;
+
+    /* Read the span where it lies in the file, so positions are the file's. */
+    c->p.lx.cur = c->buf + c->span->start;
+    c->p.lx.end = c->buf + c->span->end;
+    c->p.lx.line = c->span->line;
+    c->p.lx.line_start = c->buf + c->span->start - (c->span->col - 1);
+    return parse_file(&c->p);
+}
+
+mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const mc_mtr_span *span,
+                            const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
+{
+    span_ctx c;
+    mc_status st;
+
+    memset(out, 0, sizeof *out);
+    memset(&c, 0, sizeof c);
+    c.p.f = out;
+    c.span = span;
+    c.buf = buf;
+    len = text_len(buf, len);
+    if (span->end > len || span->start > span->end || span->col < 1 ||
+        (size_t)(span->col - 1) > span->start)
+        return mc_error_set(err, MC_ERR_RANGE, name, 0, 0, "declaration span out of the text");
+    st = mc_lex_run(&c.p.lx, buf, len, name, opts, &out->arena, &out->name, parse_span_body, &c,
+                    err);
+    free(c.p.decls);
+    free(c.p.stages);
+    free(c.p.warned);
+    free(c.p.names);
+    if (st == MC_OK && out->num_decls != 1) {
+        mc_mtr_release(out);
+        st = mc_error_set(err, MC_ERR_SYNTAX, name, span->line, span->col,
+                          "no material declaration here");
+    }
+    if (st != MC_OK)
+        memset(out, 0, sizeof *out);
+    return st;
+}
+
+mc_status mc_mtr_default_decl(const char *name, mc_mtr_file *out, mc_error *err)
+{
+    /* Material.cpp, idMaterial::DefaultDefinition. */
+    static const char body[] = " {\n\t{\n\t\tblend\tblend\n\t\tmap\t\t_default\n\t}\n}";
+    char text[MC_LIMIT_NAME_LEN + 3 + sizeof body];
+    char canon[MC_LIMIT_NAME_LEN + 1];
+
+    memset(out, 0, sizeof *out);
+    if (!mc_mtr_canonical(name, strlen(name), canon, sizeof canon) || !canon[0] ||
+        strpbrk(canon, " \t\r\n\"{}()") != NULL)
+        return mc_error_set(err, MC_ERR_SYNTAX, NULL, 0, 0, "no material can be named '%s'",
+                            name);
+    snprintf(text, sizeof text, "\"%s\"%s", canon, body);
+    return mc_mtr_parse(text, strlen(text), "_default", NULL, out, err);
 }

@@ -1,5 +1,6 @@
 /* Image programs and material resolution (material.h). */
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,9 +95,74 @@ bool mc_material_builtin(const char *name, mc_image *img)
         for (int x = 0; x < n; x++) {
             bool edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
 
-            memset(img->pixels + ((size_t)y * (size_t)n + (size_t)x) * 4, edge ? 255 : 32, 4);
+            uint8_t *p = img->pixels + ((size_t)y * (size_t)n + (size_t)x) * 4;
+
+            memset(p, edge ? 255 : 32, 3);
+            p[3] = 255;
         }
     }
+    return true;
+}
+
+/* What stands for a missing image (and for the image `_default`, which Doom makes the same
+ * way): Image_init.cpp, idImage::MakeDefault -- with com_developer the 16x16 box, else 16x16
+ * texels (0, 0, 0, 0). */
+bool mc_material_missing_image(bool box, mc_image *img)
+{
+    if (box)
+        return mc_material_builtin("_default", img);
+    return make_image(MC_MATERIAL_DEFAULT_SIDE, MC_MATERIAL_DEFAULT_SIDE, img);
+}
+
+/* Image_files.cpp, R_LoadImage with makePowerOf2 and the default image_roundDown 1: a side
+ * that is not a power of two becomes the power of two below it, and the image is resampled
+ * with Image_process.cpp's R_ResampleTexture (each texel the truncated mean of four, sides at
+ * most 4096). Images whose sides are powers of two are left alone. */
+static bool round_down_pow2(mc_image *img)
+{
+    enum { MAX_DIMENSION = 4096 };
+    int w = img->width, h = img->height, ow = 1, oh = 1;
+    unsigned p1[MAX_DIMENSION], p2[MAX_DIMENSION];
+    unsigned frac, fracstep;
+    mc_image out;
+
+    while (ow < w)
+        ow <<= 1;
+    while (oh < h)
+        oh <<= 1;
+    if (ow == w && oh == h)
+        return true;
+    if (ow > w)
+        ow >>= 1;
+    if (oh > h)
+        oh >>= 1;
+    ow = ow > MAX_DIMENSION ? MAX_DIMENSION : ow;
+    oh = oh > MAX_DIMENSION ? MAX_DIMENSION : oh;
+    if (!make_image(ow, oh, &out))
+        return false;
+    fracstep = (unsigned)w * 0x10000u / (unsigned)ow;
+    frac = fracstep >> 2;
+    for (int i = 0; i < ow; i++) {
+        p1[i] = frac >> 16;
+        frac += fracstep;
+    }
+    frac = 3 * (fracstep >> 2);
+    for (int i = 0; i < ow; i++) {
+        p2[i] = frac >> 16;
+        frac += fracstep;
+    }
+    for (int i = 0; i < oh; i++) {
+        const uint8_t *r1 = img->pixels + img->stride * (size_t)(int)((i + 0.25f) * h / oh);
+        const uint8_t *r2 = img->pixels + img->stride * (size_t)(int)((i + 0.75f) * h / oh);
+        uint8_t *o = out.pixels + out.stride * (size_t)i;
+
+        for (int j = 0; j < ow; j++)
+            for (int c = 0; c < 4; c++)
+                o[j * 4 + c] = (uint8_t)((r1[p1[j] * 4 + (unsigned)c] + r1[p2[j] * 4 + (unsigned)c] +
+                                          r2[p1[j] * 4 + (unsigned)c] + r2[p2[j] * 4 + (unsigned)c]) >> 2);
+    }
+    mc_image_release(img);
+    *img = out;
     return true;
 }
 
@@ -372,21 +438,29 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc
         st = mc_image_probe(data, len, where, &w, &h, err);
     }
     if (st == MC_OK && (uint64_t)w * (uint64_t)h > room)
-        st = mc_error_set(err, MC_ERR_LIMIT, NULL, 0, 0,
-                          "'%s' (%dx%d) takes its material past %llu pixels of images in all",
-                          where, w, h, (unsigned long long)MC_LIMIT_MATERIAL_PIXELS);
+        st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                          "image (%dx%d) takes its material past %llu pixels of images in all",
+                          w, h, (unsigned long long)MC_LIMIT_MATERIAL_PIXELS);
     else if (st == MC_OK && tga)
         st = mc_tga_decode(data, len, where, img, err);
     else if (st == MC_OK)
         st = mc_image_decode(data, len, where, img, err);
     free(data);
+    if (st == MC_OK && img->channels != 4) {
+        mc_image_release(img);
+        st = mc_error_set(err, MC_ERR_IMAGE, where, 0, 0, "not an RGBA image");
+    }
+    if (st == MC_OK && !round_down_pow2(img)) {
+        mc_image_release(img);
+        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
     if (st == MC_OK)
         sb_add(src, "%s", where);
     return st;
 }
 
-static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_image *img,
-                            bool *fell_back, strbuf *src, mc_error *err)
+static mc_status load_image(const char *name, mc_vfs *vfs, bool box, uint64_t room,
+                            mc_image *img, bool *fell_back, strbuf *src, mc_error *err)
 {
     static const char *const exts[] = { ".tga", ".jpg", ".png" };
     const char *slash = strrchr(name, '/'), *dot = strrchr(name, '.');
@@ -395,6 +469,12 @@ static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_ima
     char path[MC_LIMIT_NAME_LEN + 8];
     mc_status st;
 
+    if (strcasecmp(name, "_default") == 0) {
+        if (!mc_material_missing_image(box, img))
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        sb_add(src, "%s", name);
+        return MC_OK;
+    }
     if (name[0] == '_' && mc_material_builtin(name, img)) {
         sb_add(src, "%s", name);
         return MC_OK;
@@ -416,17 +496,25 @@ static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_ima
                 return st;
         }
     }
-    if (!mc_material_builtin("_default", img))
+    if (!mc_material_missing_image(box, img))
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     *fell_back = true;
-    sb_add(src, "_default (missing %s)", name);
+    sb_add(src, "%s (missing %s)", box ? "_default" : "black", name);
     return MC_OK;
 }
 
 /* ---------------------------------------------------------------- programs */
 
 /* *pixels counts what the material has read so far (MC_LIMIT_MATERIAL_PIXELS). */
-static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fell_back,
+/* How one material is read: where from, what stands for a missing image, the stop flag. */
+typedef struct res_ctx {
+    mc_vfs *vfs;
+    bool box;
+    const volatile sig_atomic_t *stop;
+    const char *file; /* the .mtr, for messages; may be NULL */
+} res_ctx;
+
+static mc_status eval(const mc_mtr_prog *g, const res_ctx *rc, mc_image *out, bool *fell_back,
                       strbuf *src, uint64_t *pixels, mc_error *err)
 {
     mc_image second;
@@ -437,17 +525,21 @@ static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fe
     if (g->kind == MC_PROG_IMAGE) {
         uint64_t room = MC_LIMIT_MATERIAL_PIXELS - *pixels;
 
-        st = load_image(g->name, vfs, room, out, fell_back, src, err);
-        if (st == MC_ERR_LIMIT) {
-            err->line = g->line; /* at the image's name in the .mtr */
-            err->col = g->col;
+        if (rc->stop && *rc->stop)
+            return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+        st = load_image(g->name, rc->vfs, rc->box, room, out, fell_back, src, err);
+        if (st == MC_ERR_LIMIT) { /* the error is the image's; say where the .mtr names it */
+            size_t n = strlen(err->msg);
+
+            snprintf(err->msg + n, sizeof err->msg - n, " (named at %s%s%d:%d)",
+                     rc->file ? rc->file : "", rc->file ? ":" : "line ", g->line, g->col);
         }
         if (st != MC_OK)
             return st;
         *pixels += (uint64_t)out->width * (uint64_t)out->height; /* built-ins too: tiny */
         return MC_OK;
     }
-    st = eval(g->arg[0], vfs, out, fell_back, src, pixels, err);
+    st = eval(g->arg[0], rc, out, fell_back, src, pixels, err);
     if (st != MC_OK)
         return st;
     switch (g->kind) {
@@ -456,7 +548,7 @@ static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fe
         break;
     case MC_PROG_ADDNORMALS:
     case MC_PROG_ADD:
-        st = eval(g->arg[1], vfs, &second, fell_back, src, pixels, err);
+        st = eval(g->arg[1], rc, &second, fell_back, src, pixels, err);
         if (st != MC_OK) {
             mc_image_release(out);
             return st;
@@ -478,12 +570,12 @@ static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fe
     return MC_OK;
 }
 
-static mc_status eval_program(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out,
+static mc_status eval_program(const mc_mtr_prog *prog, const res_ctx *rc, mc_image *out,
                               bool *fell_back, char **sources, uint64_t *pixels, mc_error *err)
 {
     strbuf src = { 0 };
     bool fb = false;
-    mc_status st = eval(prog, vfs, out, &fb, &src, pixels, err);
+    mc_status st = eval(prog, rc, out, &fb, &src, pixels, err);
 
     if (st == MC_OK && src.failed) {
         mc_image_release(out);
@@ -506,8 +598,9 @@ mc_status mc_imgprog_eval(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out, b
                           char **sources, mc_error *err)
 {
     uint64_t pixels = 0;
+    const res_ctx rc = { vfs, false, NULL, NULL };
 
-    return eval_program(prog, vfs, out, fell_back, sources, &pixels, err);
+    return eval_program(prog, &rc, out, fell_back, sources, &pixels, err);
 }
 
 /* ---------------------------------------------------------------- materials */
@@ -520,16 +613,22 @@ static void map_release(mc_material_map *m)
     memset(m, 0, sizeof *m);
 }
 
-static mc_status fill_map(const mc_mtr_prog *prog, const char *file, mc_vfs *vfs,
+static void set_color(float c[4], const float v[4])
+{
+    memcpy(c, v, 4 * sizeof *c);
+}
+
+static mc_status fill_map(const mc_mtr_stage *stage, const res_ctx *rc,
                           mc_material_map *m, uint64_t *pixels, mc_error *err)
 {
+    const mc_mtr_prog *prog = stage->map;
     char text[1024];
     mc_status st;
 
     memset(m, 0, sizeof *m);
-    st = eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
-    if (st == MC_ERR_LIMIT && file && !err->file[0])
-        snprintf(err->file, sizeof err->file, "%s", file);
+    set_color(m->color, stage->color);
+    m->wrap = stage->wrap;
+    st = eval_program(prog, rc, &m->image, &m->fell_back, &m->sources, pixels, err);
     if (st != MC_OK)
         return st;
     m->present = true;
@@ -559,6 +658,13 @@ void mc_material_release(mc_material *mat)
 mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                               mc_material *out, mc_error *err)
 {
+    return mc_material_resolve_opts(decl, file, vfs, NULL, out, err);
+}
+
+mc_status mc_material_resolve_opts(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
+                                   const mc_parse_opts *opts, mc_material *out, mc_error *err)
+{
+    const res_ctx rc = { vfs, opts && opts->missing_box, opts ? opts->stop : NULL, file };
     const mc_mtr_stage *lit[3] = { NULL, NULL, NULL };
     mc_material_map *maps[3];
     mc_status st = MC_OK;
@@ -569,6 +675,8 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     maps[0] = &out->diffuse;
     maps[1] = &out->normal;
     maps[2] = &out->specular;
+    for (int k = 0; k < 3; k++)
+        set_color(maps[k]->color, (const float[4]){ 1.0f, 1.0f, 1.0f, 1.0f });
     out->name = strdup(decl->name);
     out->file = file ? strdup(file) : NULL;
     if (!out->name || (file && !out->file))
@@ -591,7 +699,22 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int k = 0; k < 3 && st == MC_OK; k++)
         if (lit[k])
-            st = fill_map(lit[k]->map, file, vfs, maps[k], &pixels, err);
+            st = fill_map(lit[k], &rc, maps[k], &pixels, err);
+    /* A specular stage and no diffuse one: Doom adds no diffuse stage (Material.cpp,
+     * idMaterial::AddImplicitStages adds _white only when there is neither diffuse nor
+     * specular), so the interaction's diffuse image stays NULL and tr_render.cpp,
+     * RB_SubmittInteraction, draws it with globalImages->blackImage: no diffuse light. A
+     * bump-only material keeps the renderer's white stand-in (present false). */
+    if (st == MC_OK && !lit[0] && lit[2]) {
+        if (!mc_material_builtin("_black", &out->diffuse.image))
+            goto nomem;
+        out->diffuse.present = true;
+        set_color(out->diffuse.color, (const float[4]){ 1.0f, 1.0f, 1.0f, 1.0f });
+        out->diffuse.program = strdup("_black");
+        out->diffuse.sources = strdup("_black (no diffuse stage)");
+        if (!out->diffuse.program || !out->diffuse.sources)
+            goto nomem;
+    }
     if (st == MC_OK && layers > 0) {
         out->layers = calloc((size_t)layers, sizeof *out->layers);
         if (!out->layers)
@@ -602,12 +725,17 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
 
             if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
                 continue;
-            st = fill_map(s->map, file, vfs, &l->map, &pixels, err);
+            st = fill_map(s, &rc, &l->map, &pixels, err);
             if (st != MC_OK)
                 break;
             l->blend = s->blend;
             l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
             memcpy(l->color, s->color, sizeof l->color);
+            l->mask_red = s->mask_red;
+            l->mask_green = s->mask_green;
+            l->mask_blue = s->mask_blue;
+            l->mask_alpha = s->mask_alpha;
+            l->mask_depth = s->mask_depth;
             out->num_layers++;
         }
     }
@@ -631,29 +759,126 @@ nomem:
 
 /* ---------------------------------------------------------------- material sets */
 
+typedef struct set_file {
+    char *where;        /* "base/pak000.pk4:materials/x.mtr" */
+    char *text;         /* the file's bytes, kept to parse a declaration on first use */
+    size_t len;
+    mc_mtr_index index;
+} set_file;
+
+/* One name: where its winning declaration is, and the material once used. */
 typedef struct set_entry {
-    const mc_mtr_decl *decl;
-    int file;     /* index into files */
-    int resolved; /* 0: not yet; 1: done (material valid) */
-    mc_material material;
+    const mc_mtr_span *span;
+    int file;               /* index into files */
+    mc_material *material;  /* NULL until the first find; then owned */
 } set_entry;
 
 struct mc_material_set {
     mc_vfs *vfs;
-    mc_mtr_file *files;
-    char **file_names; /* "base/pak000.pk4:materials/x.mtr" */
-    int num_files, cap_files;
-    set_entry *entries; /* sorted by name */
+    mc_parse_opts opts;
+    set_file *files;
+    int num_files;
+    set_entry *entries; /* in the order first declared */
     int count;
+    int *table;         /* open addressing: entry index + 1, 0 empty; size cap_table */
+    size_t cap_table;
+    int *sorted;        /* entry indices by name, for reports */
+    int parsed;         /* declarations parsed so far */
+    int stages;         /* stages of the parsed declarations (MC_LIMIT_MTR_SET_STAGES) */
 };
 
-static int entry_cmp(const void *a, const void *b)
+static size_t str_hash(const char *s)
 {
-    const set_entry *x = a, *y = b;
-    int c = strcmp(x->decl->name, y->decl->name);
+    uint32_t h = 2166136261u;
 
-    /* Equal names: the earlier file first, so that it wins. */
-    return c ? c : x->file - y->file;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+static set_entry *set_lookup(const mc_material_set *set, const char *name)
+{
+    if (set->cap_table == 0)
+        return NULL;
+    for (size_t h = str_hash(name) & (set->cap_table - 1); set->table[h];
+         h = (h + 1) & (set->cap_table - 1)) {
+        set_entry *e = &set->entries[set->table[h] - 1];
+
+        if (strcmp(e->span->name, name) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+typedef struct name_ref {
+    const char *name;
+    int entry;
+} name_ref;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const name_ref *)a)->name, ((const name_ref *)b)->name);
+}
+
+static mc_status set_nomem(mc_error *err)
+{
+    return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* Adds every span of file f whose name is not taken yet: the first declaration of a name
+ * wins, as in DeclManager.cpp, idDeclFile::LoadAndParse ("previously defined at ...":
+ * a declaration whose name FindTypeWithoutParsing already knows from another file -- or from
+ * earlier in this one -- is skipped), the files taken in idFileSystem::ListFiles's sorted
+ * order (idDeclManagerLocal::RegisterDeclFolder). */
+static mc_status add_spans(mc_material_set *set, int f, mc_error *err)
+{
+    const mc_mtr_index *ix = &set->files[f].index;
+
+    for (int i = 0; i < ix->num_spans; i++) {
+        const mc_mtr_span *sp = &ix->spans[i];
+        size_t h;
+
+        if (set_lookup(set, sp->name))
+            continue;
+        if (set->count >= MC_LIMIT_MTR_INDEX)
+            return mc_error_set(err, MC_ERR_LIMIT, set->files[f].where, sp->line, sp->col,
+                                "more than %d material declarations in the base",
+                                MC_LIMIT_MTR_INDEX);
+        if ((size_t)set->count * 2 + 2 > set->cap_table) {
+            size_t cap = set->cap_table ? set->cap_table * 2 : 1024;
+            int *t = calloc(cap, sizeof *t);
+            set_entry *e = realloc(set->entries, cap / 2 * sizeof *e);
+
+            if (e)
+                set->entries = e;
+            if (!t || !e) {
+                free(t);
+                return set_nomem(err);
+            }
+            for (int k = 0; k < set->count; k++) {
+                h = str_hash(set->entries[k].span->name) & (cap - 1);
+                while (t[h])
+                    h = (h + 1) & (cap - 1);
+                t[h] = k + 1;
+            }
+            free(set->table);
+            set->table = t;
+            set->cap_table = cap;
+        }
+        set->entries[set->count] = (set_entry){ .span = sp, .file = f };
+        h = str_hash(sp->name) & (set->cap_table - 1);
+        while (set->table[h])
+            h = (h + 1) & (set->cap_table - 1);
+        set->table[h] = ++set->count;
+    }
+    return MC_OK;
+}
+
+static mc_status interrupted(const mc_parse_opts *o, mc_error *err)
+{
+    if (o->stop && *o->stop)
+        return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+    return MC_OK;
 }
 
 mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_material_set **out,
@@ -661,7 +886,8 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
 {
     mc_material_set *set;
     char **names = NULL;
-    int n = 0, total = 0, kept = 0;
+    int n = 0;
+    size_t text = 0;
     mc_status st;
 
     *out = NULL;
@@ -669,91 +895,173 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     if (st != MC_OK)
         return st;
     set = calloc(1, sizeof *set);
-    if (!set || (n > 0 && (!(set->files = calloc((size_t)n, sizeof *set->files)) ||
-                           !(set->file_names = calloc((size_t)n, sizeof *set->file_names))))) {
+    if (!set || (n > 0 && !(set->files = calloc((size_t)n, sizeof *set->files)))) {
         free(names);
         mc_material_set_destroy(set);
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        return set_nomem(err);
     }
     set->vfs = vfs;
-    set->cap_files = n;
+    if (opts)
+        set->opts = *opts;
     for (int i = 0; i < n && st == MC_OK; i++) {
+        set_file *f = &set->files[i];
         char where[1024];
         uint8_t *data;
-        size_t len;
         bool found;
 
-        if (opts && opts->stop && *opts->stop) {
-            st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
-            break;
-        }
-        st = mc_vfs_read(vfs, names[i], &data, &len, &found, where, sizeof where, err);
+        st = interrupted(&set->opts, err);
         if (st != MC_OK)
             break;
-        set->file_names[i] = strdup(where);
-        if (!set->file_names[i]) {
-            free(data);
-            st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        st = mc_vfs_read(vfs, names[i], &data, &f->len, &found, where, sizeof where, err);
+        if (st != MC_OK)
+            break;
+        set->num_files = i + 1;
+        f->text = (char *)data;
+        f->where = strdup(where);
+        if (!f->where) {
+            st = set_nomem(err);
             break;
         }
-        st = mc_mtr_parse((const char *)data, len, where, opts, &set->files[i], err);
-        free(data);
-        if (st == MC_OK) {
-            set->num_files = i + 1;
-            total += set->files[i].num_decls;
+        text += f->len;
+        if (text > MC_LIMIT_MTR_TEXT_BYTES) {
+            st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                              "the base's .mtr files come to more than %zu bytes",
+                              (size_t)MC_LIMIT_MTR_TEXT_BYTES);
+            break;
         }
+        st = mc_mtr_index_text(f->text, f->len, f->where, &set->opts, &f->index, err);
+        if (st == MC_OK)
+            st = add_spans(set, i, err);
     }
     free(names);
-    if (st == MC_OK && total > 0 && !(set->entries = calloc((size_t)total, sizeof *set->entries)))
-        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (st == MC_OK && set->count > 0) {
+        name_ref *refs = malloc((size_t)set->count * sizeof *refs);
+
+        set->sorted = malloc((size_t)set->count * sizeof *set->sorted);
+        if (!refs || !set->sorted) {
+            st = set_nomem(err);
+        } else {
+            for (int i = 0; i < set->count; i++)
+                refs[i] = (name_ref){ set->entries[i].span->name, i };
+            qsort(refs, (size_t)set->count, sizeof *refs, by_name);
+            for (int i = 0; i < set->count; i++)
+                set->sorted[i] = refs[i].entry;
+        }
+        free(refs);
+    }
     if (st != MC_OK) {
         mc_material_set_destroy(set);
         return st;
     }
-    for (int f = 0; f < set->num_files; f++)
-        for (int d = 0; d < set->files[f].num_decls; d++)
-            set->entries[set->count++] = (set_entry){ .decl = &set->files[f].decls[d], .file = f };
-    if (set->count > 1)
-        qsort(set->entries, (size_t)set->count, sizeof *set->entries, entry_cmp);
-    /* Keep the first of each name. */
-    for (int i = 0; i < set->count; i++)
-        if (kept == 0 || strcmp(set->entries[kept - 1].decl->name, set->entries[i].decl->name))
-            set->entries[kept++] = set->entries[i];
-    set->count = kept;
     *out = set;
     return MC_OK;
+}
+
+/* Copies line err->line of text into err->source (the CLI cannot read an archive member back
+ * to show it). */
+static void fill_source(mc_error *err, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len, *eol;
+    size_t n;
+
+    for (int line = 1; line < err->line && p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+        if (!nl)
+            return;
+        p = nl + 1;
+    }
+    eol = p;
+    while (eol < end && *eol != '\n' && *eol != '\r' && *eol != '\0')
+        eol++;
+    n = (size_t)(eol - p) < sizeof err->source - 1 ? (size_t)(eol - p) : sizeof err->source - 1;
+    memcpy(err->source, p, n);
+    err->source[n] = '\0';
+}
+
+/* Parses and resolves e's declaration. A parse error is the declaration's own: strict mode
+ * returns it; otherwise it is reported once as a warning and Doom's default material stands
+ * in (DeclManager.cpp, idDeclLocal::ParseLocal -> idMaterial::Parse fails -> MakeDefault). */
+static mc_status set_resolve(mc_material_set *set, set_entry *e, mc_error *err)
+{
+    const set_file *f = &set->files[e->file];
+    mc_mtr_file parsed;
+    mc_error perr;
+    mc_status st;
+    bool defaulted = false;
+
+    st = interrupted(&set->opts, err);
+    if (st != MC_OK)
+        return st;
+    set->parsed++;
+    st = mc_mtr_parse_span(f->text, f->len, f->where, e->span, &set->opts, &parsed, &perr);
+    if (st == MC_OK && set->stages + parsed.decls[0].num_stages > MC_LIMIT_MTR_SET_STAGES) {
+        mc_mtr_release(&parsed);
+        return mc_error_set(err, MC_ERR_LIMIT, f->where, e->span->line, e->span->col,
+                            "the scene's materials have more than %d stages in all",
+                            MC_LIMIT_MTR_SET_STAGES);
+    }
+    if (st == MC_ERR_NOMEM || st == MC_ERR_INTERRUPTED) {
+        *err = perr;
+        return st;
+    }
+    if (st != MC_OK && perr.line > 0)
+        fill_source(&perr, f->text, f->len);
+    if (st != MC_OK) {
+        if (set->opts.strict_game_data) {
+            *err = perr;
+            return st;
+        }
+        if (set->opts.warn) {
+            mc_error w = perr;
+            size_t n = strlen(w.msg);
+
+            snprintf(w.msg + n, sizeof w.msg - n, "; material '%s' drawn as Doom's default",
+                     e->span->name);
+            set->opts.warn(set->opts.warn_user, &w);
+        }
+        st = mc_mtr_default_decl(e->span->name, &parsed, err);
+        if (st != MC_OK)
+            return st;
+        defaulted = true;
+    }
+    set->stages += parsed.decls[0].num_stages;
+    e->material = calloc(1, sizeof *e->material);
+    if (!e->material) {
+        mc_mtr_release(&parsed);
+        return set_nomem(err);
+    }
+    st = mc_material_resolve_opts(&parsed.decls[0], f->where, set->vfs, &set->opts, e->material,
+                                  err);
+    mc_mtr_release(&parsed);
+    if (st != MC_OK) {
+        free(e->material);
+        e->material = NULL;
+    } else if (defaulted) { /* the declaration's place, not the generated text's */
+        e->material->line = e->span->line;
+        e->material->col = e->span->col;
+    }
+    return st;
 }
 
 const mc_material *mc_material_set_find(mc_material_set *set, const char *name, mc_status *status,
                                         mc_error *err)
 {
     char c[MC_LIMIT_NAME_LEN + 1];
-    int lo = 0, hi = set->count - 1;
+    set_entry *e;
 
     *status = MC_OK;
     if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
         return NULL;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        set_entry *e = &set->entries[mid];
-        int cmp = strcmp(c, e->decl->name);
-
-        if (cmp < 0) {
-            hi = mid - 1;
-        } else if (cmp > 0) {
-            lo = mid + 1;
-        } else {
-            if (!e->resolved) {
-                *status = mc_material_resolve(e->decl, set->file_names[e->file], set->vfs,
-                                              &e->material, err);
-                if (*status != MC_OK)
-                    return NULL;
-                e->resolved = 1;
-            }
-            return &e->material;
-        }
+    e = set_lookup(set, c);
+    if (!e)
+        return NULL;
+    if (!e->material) {
+        *status = set_resolve(set, e, err);
+        if (*status != MC_OK)
+            return NULL;
     }
-    return NULL;
+    return e->material;
 }
 
 int mc_material_set_count(const mc_material_set *set)
@@ -763,21 +1071,42 @@ int mc_material_set_count(const mc_material_set *set)
 
 const char *mc_material_set_name(const mc_material_set *set, int i)
 {
-    return set->entries[i].decl->name;
+    return set->entries[set->sorted[i]].span->name;
+}
+
+const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line)
+{
+    char c[MC_LIMIT_NAME_LEN + 1];
+    const set_entry *e;
+
+    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c) || !(e = set_lookup(set, c)))
+        return NULL;
+    if (line)
+        *line = e->span->line;
+    return set->files[e->file].where;
+}
+
+int mc_material_set_parsed(const mc_material_set *set)
+{
+    return set ? set->parsed : 0;
 }
 
 void mc_material_set_destroy(mc_material_set *set)
 {
     if (!set)
         return;
-    for (int i = 0; i < set->count; i++)
-        mc_material_release(&set->entries[i].material);
+    for (int i = 0; i < set->count; i++) {
+        mc_material_release(set->entries[i].material);
+        free(set->entries[i].material);
+    }
     free(set->entries);
-    for (int i = 0; i < set->num_files; i++)
-        mc_mtr_release(&set->files[i]);
-    for (int i = 0; set->file_names && i < set->cap_files; i++)
-        free(set->file_names[i]);
-    free(set->file_names);
+    free(set->table);
+    free(set->sorted);
+    for (int i = 0; i < set->num_files; i++) {
+        free(set->files[i].where);
+        free(set->files[i].text);
+        mc_mtr_index_release(&set->files[i].index);
+    }
     free(set->files);
     free(set);
 }
