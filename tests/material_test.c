@@ -3,6 +3,7 @@
  * every image program against pixels worked out by hand (or, for the heightmap's fast inverse
  * square root, by tests/imgprog_reference.py, an independent Python reading of the rules),
  * material resolution with its fallbacks, and a scene whose submesh shader names a material. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -946,6 +947,136 @@ static void a_material_s_images_have_a_pixel_budget(void)
     mc_vfs_destroy(v);
 }
 
+/* Image_files.cpp, R_LoadImage with image_roundDown 1, then R_ResampleTexture, by hand:
+ * 3 wide -> 2: fracstep = 3 * 65536 / 2 = 98304; p1 = (24576 >> 16, 122880 >> 16) = (0, 1),
+ * p2 = (73728 >> 16, 172032 >> 16) = (1, 2); one row, read twice. out0 = (in0 + in1) * 2 / 4,
+ * out1 = (in1 + in2) * 2 / 4: (10,20,30) (50,60,70) (90,100,110) -> (30,40,50) (70,80,90).
+ * 3 high -> 2: rows int((i + 0.25) * 3 / 2) and int((i + 0.75) * 3 / 2) = (0, 1), (1, 2): the
+ * same means down the column. A 4x1 image stays as it is. */
+static void images_round_down_to_powers_of_two(void)
+{
+    static const uint8_t row[12] = { 10, 20, 30, 255, 50, 60, 70, 255, 90, 100, 110, 255 };
+    static const uint8_t four[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+    const test_image ims[] = { { "h.tga", 3, 1, row }, { "v.tga", 1, 3, row },
+                               { "f.tga", 4, 1, four } };
+    mc_vfs *v = vfs_with("pow2", 3, ims);
+    mc_image im;
+    bool fb;
+
+    ASSERT(v);
+    ASSERT(run_prog(v, "h", &im, &fb, NULL) == MC_OK);
+    EXPECT(im.width == 2 && im.height == 1);
+    px_is(&im, 0, 0, 30, 40, 50, 255);
+    px_is(&im, 1, 0, 70, 80, 90, 255);
+    mc_image_release(&im);
+    ASSERT(run_prog(v, "v", &im, &fb, NULL) == MC_OK);
+    EXPECT(im.width == 1 && im.height == 2);
+    px_is(&im, 0, 0, 30, 40, 50, 255);
+    px_is(&im, 0, 1, 70, 80, 90, 255);
+    mc_image_release(&im);
+    ASSERT(run_prog(v, "f", &im, &fb, NULL) == MC_OK);
+    EXPECT(im.width == 4);
+    px_is(&im, 3, 0, 13, 14, 15, 16);
+    mc_image_release(&im);
+    mc_vfs_destroy(v);
+}
+
+/* Stage colours, clamp and masks reach the resolved material; a specular stage without a
+ * diffuse one gives a black diffuse map (tr_render.cpp, RB_SubmittInteraction); a missing image
+ * is black (0, 0, 0, 0), or Doom's box with missing_box. */
+static void resolves_stage_colours_masks_clamp_and_black_diffuse(void)
+{
+    static const uint8_t grey[4] = { 100, 100, 100, 255 };
+    const test_image ims[] = { { "s.tga", 1, 1, grey } };
+    static const char text[] =
+            "m { clamp\n"
+            "  { blend specularmap map s red .3 green .3 blue .3 }\n"
+            "  { blend add map s maskColor maskDepth zeroclamp rgb 0.5 }\n"
+            "  { blend blend map nothing_here noclamp maskAlpha }\n"
+            "}\n";
+    mc_vfs *v = vfs_with("stagecolour", 1, ims);
+    mc_mtr_file f;
+    mc_material m;
+    mc_error err;
+    mc_parse_opts box = { .missing_box = true };
+
+    ASSERT(v);
+    ASSERT_OK(mc_mtr_parse(text, strlen(text), "c.mtr", NULL, &f, &err), &err);
+    ASSERT_OK(mc_material_resolve(&f.decls[0], "c.mtr", v, &m, &err), &err);
+    EXPECT(m.lit && m.specular.present && !m.normal.present);
+    EXPECT_NEAR(m.specular.color[0], 0.3f, 0);
+    EXPECT_NEAR(m.specular.color[1], 0.3f, 0);
+    EXPECT_NEAR(m.specular.color[2], 0.3f, 0);
+    EXPECT_NEAR(m.specular.color[3], 1.0f, 0);
+    EXPECT_EQ_INT(m.specular.wrap, MC_WRAP_CLAMP); /* the material's clamp */
+    EXPECT(m.diffuse.present);
+    px_is(&m.diffuse.image, 0, 0, 0, 0, 0, 255);
+    EXPECT_NEAR(m.diffuse.color[0], 1.0f, 0);
+    ASSERT(m.num_layers == 2);
+    EXPECT_EQ_INT(m.layers[0].map.wrap, MC_WRAP_ZERO_CLAMP);
+    EXPECT(m.layers[0].mask_red && m.layers[0].mask_green && m.layers[0].mask_blue);
+    EXPECT(m.layers[0].mask_depth && !m.layers[0].mask_alpha);
+    EXPECT_NEAR(m.layers[0].map.color[0], 0.5f, 0);
+    EXPECT_NEAR(m.layers[0].color[2], 0.5f, 0);
+    EXPECT_EQ_INT(m.layers[1].map.wrap, MC_WRAP_REPEAT);
+    EXPECT(m.layers[1].mask_alpha && !m.layers[1].mask_red);
+    EXPECT(m.layers[1].map.fell_back);
+    px_is(&m.layers[1].map.image, 5, 5, 0, 0, 0, 0);
+    mc_material_release(&m);
+    ASSERT_OK(mc_material_resolve_opts(&f.decls[0], "c.mtr", v, &box, &m, &err), &err);
+    px_is(&m.layers[1].map.image, 0, 0, 255, 255, 255, 255);
+    px_is(&m.layers[1].map.image, 5, 5, 32, 32, 32, 255);
+    mc_material_release(&m);
+    mc_mtr_release(&f);
+    mc_vfs_destroy(v);
+}
+
+/* The stop flag reaches material loading: a set loaded before the signal stops at the first
+ * declaration it would parse; and the base's .mtr text is bounded in total (two files of
+ * 17 MiB of comments pass no per-file check, together they pass MC_LIMIT_MTR_TEXT_BYTES). */
+static void material_loading_stops_and_is_bounded(void)
+{
+    char base[1024], path[1400];
+    volatile sig_atomic_t stop = 0;
+    mc_parse_opts opts = { .stop = &stop };
+    mc_vfs *v;
+    mc_material_set *set;
+    mc_status st;
+    mc_error err;
+    size_t big = (size_t)17 << 20;
+    char *text;
+
+    fresh_base(base, sizeof base, "stopflag");
+    snprintf(path, sizeof path, "%s/materials", base);
+    mkdir_p(path);
+    snprintf(path, sizeof path, "%s/materials/a.mtr", base);
+    write_file(path, "a { diffusemap _white }\n", 24);
+    ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
+    ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
+    stop = 1;
+    EXPECT(mc_material_set_find(set, "a", &st, &err) == NULL);
+    EXPECT_EQ_INT(st, MC_ERR_INTERRUPTED);
+    EXPECT_EQ_INT(mc_material_set_parsed(set), 0);
+    mc_material_set_destroy(set);
+    EXPECT_EQ_INT(mc_material_set_load(v, &opts, &set, &err), MC_ERR_INTERRUPTED);
+    mc_vfs_destroy(v);
+
+    text = malloc(big);
+    ASSERT(text);
+    memset(text, ' ', big);
+    memcpy(text, "//", 2);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/materials/big%d.mtr", base, i);
+        write_file(path, text, big);
+    }
+    free(text);
+    ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
+    EXPECT_EQ_INT(mc_material_set_load(v, NULL, &set, &err), MC_ERR_LIMIT);
+    EXPECT_CONTAINS(err.msg, "the base's .mtr files come to more than 33554432 bytes");
+    EXPECT_CONTAINS(err.file, "big1.mtr");
+    mc_vfs_destroy(v);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -964,6 +1095,9 @@ int main(int argc, char **argv)
         TEST_ENTRY(later_archives_and_loose_files_override_materials),
         TEST_ENTRY(scene_submeshes_take_declared_materials),
         TEST_ENTRY(a_material_s_images_have_a_pixel_budget),
+        TEST_ENTRY(images_round_down_to_powers_of_two),
+        TEST_ENTRY(resolves_stage_colours_masks_clamp_and_black_diffuse),
+        TEST_ENTRY(material_loading_stops_and_is_bounded),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));
