@@ -1,4 +1,5 @@
-/* libFuzzer target: mc_mtr_parse on arbitrary bytes. A parsed file must hold what mtr.h
+/* libFuzzer target: mc_mtr_parse, and the index with every span parsed alone, on arbitrary
+ * bytes. A parsed file must hold what mtr.h
  * promises: canonical names, stage and nesting counts within the limits, blends and kinds in
  * range, every image program well formed (its text can be written); a failure must be a sane
  * error. */
@@ -28,6 +29,37 @@ static int check_prog(const mc_mtr_prog *g, int depth)
         FUZZ_REQUIRE(g->kind <= MC_PROG_MAKE_ALPHA);
         return check_prog(g->arg[0], depth + 1);
     }
+}
+
+/* The engine's way: the index never fails on what is inside a body; its spans lie inside the
+ * text in order; each parses alone or fails with a sane error positioned in the file. */
+static void check_index(const uint8_t *data, size_t size)
+{
+    mc_mtr_index ix;
+    mc_error err;
+    mc_status s = mc_mtr_index_text((const char *)data, size, "fuzz.mtr", NULL, &ix, &err);
+    size_t prev = 0;
+
+    if (s != MC_OK) {
+        FUZZ_REQUIRE(s == MC_ERR_LIMIT || s == MC_ERR_NOMEM);
+        return;
+    }
+    for (int i = 0; i < ix.num_spans; i++) {
+        const mc_mtr_span *sp = &ix.spans[i];
+        mc_mtr_file one;
+
+        FUZZ_REQUIRE(sp->start >= prev && sp->start < sp->end && sp->end <= size);
+        FUZZ_REQUIRE(sp->line >= 1 && sp->col >= 1 && sp->name);
+        prev = sp->end;
+        s = mc_mtr_parse_span((const char *)data, size, "fuzz.mtr", sp, NULL, &one, &err);
+        if (s == MC_OK) {
+            FUZZ_REQUIRE(one.num_decls == 1 && strcmp(one.decls[0].name, sp->name) == 0);
+            mc_mtr_release(&one);
+        } else {
+            fuzz_check_error(s, &err, "fuzz.mtr", data, size);
+        }
+    }
+    mc_mtr_index_release(&ix);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -61,7 +93,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_REQUIRE(st->kind <= MC_STAGE_COLOR);
             FUZZ_REQUIRE(st->blend.src <= MC_BLEND_ONE_MINUS_SRC_COLOR &&
                          st->blend.dst <= MC_BLEND_ONE_MINUS_SRC_COLOR);
-            FUZZ_REQUIRE(st->kind == MC_STAGE_COLOR || st->map);
+            /* A stage may name no map, lit or not (`{ blend bumpmap }`): Doom accepts it and
+             * draws the stage with its default image (Material.cpp, ParseStage), as
+             * mc_material_resolve does for a lit stage. */
             if (st->map) {
                 FUZZ_REQUIRE(check_prog(st->map, 1) >= 1);
                 mc_mtr_prog_text(st->map, text, sizeof text);
@@ -70,5 +104,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     mc_mtr_release(&f);
+    check_index(data, size);
     return 0;
 }

@@ -621,7 +621,10 @@ static void set_color(float c[4], const float v[4])
 static mc_status fill_map(const mc_mtr_stage *stage, const res_ctx *rc,
                           mc_material_map *m, uint64_t *pixels, mc_error *err)
 {
-    const mc_mtr_prog *prog = stage->map;
+    /* Material.cpp, idMaterial::ParseStage: a stage with no image gets
+     * globalImages->defaultImage ("had stage with no image"), e.g. `{ blend bumpmap }`. */
+    static const mc_mtr_prog default_prog = { .kind = MC_PROG_IMAGE, .name = "_default" };
+    const mc_mtr_prog *prog = stage->map ? stage->map : &default_prog;
     char text[1024];
     mc_status st;
 
@@ -690,7 +693,7 @@ mc_status mc_material_resolve_opts(const mc_mtr_decl *decl, const char *file, mc
 
         if (s->conditional)
             continue;
-        if (s->kind != MC_STAGE_COLOR && !lit[s->kind] && s->map)
+        if (s->kind != MC_STAGE_COLOR && !lit[s->kind]) /* map or none: see fill_map */
             lit[s->kind] = s;
         else if (s->kind == MC_STAGE_COLOR && s->map)
             layers++;
