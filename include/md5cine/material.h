@@ -7,7 +7,9 @@
  *   - the lit layer: diffuse, normal and specular maps, from the shorthands `diffusemap`,
  *     `bumpmap`, `specularmap` or from the stages `{ blend diffusemap|bumpmap|specularmap ... }`.
  *     When a material has several stages of one kind, the first is used (Doom draws each
- *     diffuse stage as its own interaction; one is what a cut scene's models use).
+ *     diffuse stage as its own interaction; one is what a cut scene's models use). Each map
+ *     carries its stage's constant colour (`red .3 green .3 blue .3` on a specular stage:
+ *     Doom's specularColor) and clamp mode; the GL side multiplies and wraps with them.
  *   - the unlit layers: every other stage (`blend add`, `blend filter`, `blend GL_ONE, GL_ONE`,
  *     ...), in file order, drawn after the lit layer with their own blend factors.
  *   - the switches: alphaTest, twoSided, translucent, noShadows, polygonOffset.
@@ -177,7 +179,7 @@ bool mc_material_builtin(const char *name, mc_image *img);
  *
  *   image       NAME.tga, then NAME.jpg, then NAME.png when NAME has no extension or ".tga";
  *               otherwise the name as given. TGA through mc_tga_decode, others through
- *               stb_image. Missing: `_default`.
+ *               stb_image. Missing: mc_material_missing_image (black).
  *   heightmap   grey d = (r + g + b) / 3 (integer); s = scale / 256; at each texel, with d1 the
  *               texel, d2 the one to its right, d3 the one below, d4 below-right (wrapping
  *               around the edges): n1 = fastnorm(-(d2-d1) s, -(d3-d1) s, 1),
@@ -194,19 +196,28 @@ bool mc_material_builtin(const char *name, mc_image *img);
  *   makeIntensity  g = b = a = r.  makeAlpha: a = (r + g + b) / 3, rgb = 255.
  *
  * Drop-sampling (Doom's R_Dropsample): out(x, y) = in(x * inw / outw, int((y + 0.25) * inh /
- * outh)). Doom also resizes every loaded image to powers of two first; md5cine does not, and
- * wraps at the real edges (the same texels for power-of-two sizes).
+ * outh)). Every image file is first rounded down to power-of-two sides as Doom does with its
+ * default image_roundDown 1 (Image_files.cpp, R_LoadImage; Image_process.cpp,
+ * R_ResampleTexture: each texel the truncated mean of four, at most 4096 a side), before any
+ * program runs.
  *
- * A missing image becomes `_default`: *fell_back is then set. sources (may be NULL) receives a
+ * A missing image becomes mc_material_missing_image (black here; mc_material_resolve_opts
+ * with missing_box gives the box): *fell_back is then set. sources (may be NULL) receives a
  * malloc'd "; "-separated list of where each image came from (see mc_material_map.sources).
  * Errors: a damaged image file (MC_ERR_IMAGE, naming it), a read failure (as mc_vfs_read),
  * MC_ERR_LIMIT when the images it reads come to more than MC_LIMIT_MATERIAL_PIXELS (checked on
- * each image's header, before it is decoded; at the image's name in the .mtr), MC_ERR_NOMEM.
+ * each image's header, before it is decoded; the error names the image file as the VFS names it,
+ * and its message where the .mtr names it, "(named at x.mtr:3:15)"), MC_ERR_INTERRUPTED (the
+ * stop flag, looked at before each image), MC_ERR_NOMEM.
  * *out is zeroed on failure. mc_material_resolve applies that budget to the whole material. */
 mc_status mc_imgprog_eval(const struct mc_mtr_prog *prog, struct mc_vfs *vfs, mc_image *out,
                           bool *fell_back, char **sources, mc_error *err);
 
 /* Resolves one parsed declaration. file names the .mtr for messages (copied; may be NULL).
+ * A lit stage (diffuse, bump, specular) that names no map takes the image `_default`, as Doom
+ * does (Material.cpp, idMaterial::ParseStage); a specular stage with no diffuse stage gives a
+ * black diffuse map (_black; tr_render.cpp, RB_SubmittInteraction). Stage colours, clamp
+ * modes and masks are copied into the maps and layers. Missing images are black.
  * On failure *out is zeroed and the error names the image concerned. */
 mc_status mc_material_resolve(const struct mc_mtr_decl *decl, const char *file,
                               struct mc_vfs *vfs, mc_material *out, mc_error *err);

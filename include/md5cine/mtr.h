@@ -54,7 +54,8 @@
  * one (lex.h) with ',' '*' '+' '-' '%' '<' '>' '=' '!' '&' '|' '[' ']' as punctuation.
  * Errors name file:line:col of the offending token: a missing '{' or '}', a bad blend word, a malformed image program, a value out of
  * range (alphaTest outside 0..1), two declarations of one name in a file (the first one wins
- * in Doom; in one file it is a mistake; found through a hash, in linear time), more than
+ * in Doom; in one file it is a mistake for this strict reading; found through a hash, in
+ * linear time), more than
  * MC_LIMIT_MTR_DECLS declarations or
  * MC_LIMIT_MTR_STAGES stages, image programs nested deeper than MC_LIMIT_MTR_PROG_DEPTH. */
 #ifndef MC_MTR_H
