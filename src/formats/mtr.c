@@ -1052,6 +1052,7 @@ typedef struct raw_scan {
     int line;
     const mc_parse_opts *opts;
     size_t next_stop_check; /* offset at which the stop flag is looked at next */
+    bool stopped;           /* seen raised: stays so */
 } raw_scan;
 
 static char *arena_strdup(mc_arena *a, const char *s)
@@ -1138,10 +1139,11 @@ static bool raw_word(const raw_tok *t, const char *w)
 
 static bool raw_stopped(raw_scan *r)
 {
-    if ((size_t)(r->cur - r->buf) < r->next_stop_check)
-        return false;
+    if (r->stopped || (size_t)(r->cur - r->buf) < r->next_stop_check)
+        return r->stopped;
     r->next_stop_check = (size_t)(r->cur - r->buf) + 65536;
-    return r->opts && r->opts->stop && *r->opts->stop;
+    r->stopped = r->opts && r->opts->stop && *r->opts->stop;
+    return r->stopped;
 }
 
 /* idLexer::SkipBracedSection after its '{' has been read: to after the matching '}' or the end
