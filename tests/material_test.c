@@ -725,17 +725,20 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
     EXPECT_EQ_INT(mc_material_set_count(set), 1);
     EXPECT_EQ_STR(mc_material_set_name(set, 0), "models/monsters/imp/imp");
-    EXPECT_EQ_INT(log.count, 2); /* qer_editorimage, if */
-    EXPECT_EQ_INT(log.first[0].line, 4);
-    EXPECT_EQ_INT(log.first[0].col, 5);
-    snprintf(path, sizeof path, "%s/pak000.pk4:materials/imp.mtr", base);
-    EXPECT_EQ_STR(log.first[0].file, path);
+    EXPECT_EQ_INT(log.count, 0); /* nothing is parsed before it is used */
+    EXPECT_EQ_INT(mc_material_set_parsed(set), 0);
 
     EXPECT(mc_material_set_find(set, "models/monsters/imp/nothing", &st, &err) == NULL);
     EXPECT_EQ_INT(st, MC_OK);
     m = mc_material_set_find(set, "Models\\Monsters\\Imp\\Imp.tga", &st, &err);
     ASSERT_OK(st, &err);
     ASSERT(m);
+    EXPECT_EQ_INT(mc_material_set_parsed(set), 1);
+    EXPECT_EQ_INT(log.count, 2); /* qer_editorimage, if: when the material is parsed */
+    EXPECT_EQ_INT(log.first[0].line, 4);
+    EXPECT_EQ_INT(log.first[0].col, 5);
+    snprintf(path, sizeof path, "%s/pak000.pk4:materials/imp.mtr", base);
+    EXPECT_EQ_STR(log.first[0].file, path);
     EXPECT(m == mc_material_set_find(set, "models/monsters/imp/imp", &st, &err)); /* cached */
     EXPECT_EQ_STR(m->name, "models/monsters/imp/imp");
     EXPECT_EQ_STR(m->file, path);
@@ -811,13 +814,37 @@ static void later_archives_and_loose_files_override_materials(void)
     mc_material_set_destroy(set);
     mc_vfs_destroy(v);
 
-    /* A parse error names the file and the position inside it. */
-    write_file(path, "a {\n  { blend nope }\n}\n", 23);
+    /* A parse error in a used material: one warning naming the file and the position inside
+     * it, and the material becomes Doom's default one (blend blend, map _default). An unused
+     * broken one (u) says nothing. */
+    write_file(path, "b {\n  { blend nope }\n}\nu { { map } } }\n", 39);
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
-    EXPECT_EQ_INT(mc_material_set_load(v, NULL, &set, &err), MC_ERR_SYNTAX);
-    EXPECT_EQ_STR(err.file, path);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 11);
+    {
+        test_warnings log = { 0 };
+        mc_parse_opts opts = { .warn = test_record_warning, .warn_user = &log };
+
+        ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
+        EXPECT_EQ_INT(log.count, 0);
+        m = mc_material_set_find(set, "b", &st, &err);
+        ASSERT_OK(st, &err);
+        ASSERT(m);
+        EXPECT_EQ_INT(log.count, 1);
+        EXPECT_EQ_STR(log.first[0].file, path);
+        EXPECT_EQ_INT(log.first[0].line, 2);
+        EXPECT_EQ_INT(log.first[0].col, 11);
+        EXPECT_CONTAINS(log.first[0].msg, "drawn as the default material");
+        EXPECT(!m->lit);
+        ASSERT(m->num_layers == 1);
+        EXPECT_EQ_INT(m->layers[0].blend.src, MC_BLEND_SRC_ALPHA);
+        EXPECT_EQ_INT(m->layers[0].blend.dst, MC_BLEND_ONE_MINUS_SRC_ALPHA);
+        EXPECT_EQ_STR(m->layers[0].map.program, "_default");
+        EXPECT_EQ_STR(m->file, path);
+        EXPECT_EQ_INT(m->line, 1);
+        EXPECT(mc_material_set_find(set, "b", &st, &err) == m); /* warned once */
+        EXPECT_EQ_INT(log.count, 1);
+        EXPECT_EQ_INT(mc_material_set_parsed(set), 1);
+        mc_material_set_destroy(set);
+    }
     mc_vfs_destroy(v);
 }
 

@@ -79,6 +79,12 @@
 #define MC_LIMIT_MTR_STAGES     256
 #define MC_LIMIT_MTR_PROG_DEPTH 32
 
+/* A base folder's material files in all: bytes of text (held, since a declaration is parsed
+ * when a scene uses it) and declarations indexed. Unused declarations cost only their index
+ * entry (about 48 bytes and the name). */
+#define MC_LIMIT_MTR_TEXT_BYTES ((size_t)256 << 20)
+#define MC_LIMIT_MTR_INDEX      (1 << 20)
+
 /* Pixels one material may read through its image programs, all maps and stages together (a
  * 16384 x 16384 image, 1 GiB of RGBA; the imp's four maps are 4M): bounds the memory a small
  * file can ask for, whatever its nesting (add(x, add(x, ...)) holds every level at once). */

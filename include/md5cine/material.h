@@ -178,25 +178,39 @@ mc_status mc_material_resolve(const struct mc_mtr_decl *decl, const char *file,
 void mc_material_release(mc_material *mat);
 
 /* Every material declared by the `.mtr` files of a VFS's `materials/` folder (loose and in
- * archives). Declarations are indexed when the set is loaded; a material is resolved -- images
- * read -- on its first mc_material_set_find. */
+ * archives), read the engine's way (mtr.h, "the engine's way"): loading indexes every file,
+ * and a declaration is parsed, then resolved -- images read --, on its first
+ * mc_material_set_find. Unused declarations are never parsed: an error in one costs nothing
+ * and says nothing. */
 typedef struct mc_material_set mc_material_set;
 
-/* Parses every materials/NAME.mtr of vfs (in the VFS's order: a later declaration of a name does
- * not replace the first, as Doom keeps the first it finds). opts carries warnings (unknown
- * keywords, one per keyword per file) and the stop flag. The vfs must outlive the set. */
+/* Indexes every materials/NAME.mtr of vfs, in the VFS's sorted name order. When several
+ * declarations share a name the first wins -- the earliest file in that order, the earliest
+ * place in a file --, as Doom's DeclManager keeps the first and skips the others (a file of
+ * the same name in a later .pk4 or as a loose file replaces the whole file first: vfs.h).
+ * opts (copied; may be NULL) carries warnings for declarations parsed later and the stop
+ * flag, looked at before each file and each declaration. The vfs must outlive the set.
+ * Errors: as mc_vfs_read, MC_ERR_LIMIT past MC_LIMIT_MTR_TEXT_BYTES or MC_LIMIT_MTR_INDEX,
+ * MC_ERR_INTERRUPTED, MC_ERR_NOMEM. */
 mc_status mc_material_set_load(struct mc_vfs *vfs, const mc_parse_opts *opts,
                                mc_material_set **out, mc_error *err);
 
 /* The material named `name` (canonicalised first: '\' as '/', lower case, extension after
- * the last '.' removed), resolved on first use; NULL with MC_OK in *status when no
- * declaration has that name; NULL with an error when resolving failed. */
+ * the last '.' removed), parsed and resolved on first use; NULL with MC_OK in *status when no
+ * declaration has that name; NULL with an error when resolving failed (an image, a limit,
+ * MC_ERR_INTERRUPTED). A declaration that fails to parse is not an error: it becomes Doom's
+ * default material (mc_mtr_default_decl) and the parse error is reported once, as a warning
+ * at its position, through the set's opts. */
 const mc_material *mc_material_set_find(mc_material_set *set, const char *name,
                                         mc_status *status, mc_error *err);
 
-/* Number of declarations, and the name of the i-th (0 <= i < count), for reports. */
+/* Number of declarations (one per name), and the name of the i-th (0 <= i < count), for
+ * reports. */
 int mc_material_set_count(const mc_material_set *set);
 const char *mc_material_set_name(const mc_material_set *set, int i);
+
+/* How many declarations have been parsed so far: those a scene used, not the others. */
+int mc_material_set_parsed(const mc_material_set *set);
 
 /* Frees the set and every material it resolved. NULL is accepted. */
 void mc_material_set_destroy(mc_material_set *set);

@@ -631,29 +631,50 @@ nomem:
 
 /* ---------------------------------------------------------------- material sets */
 
+/* One .mtr file of the base: its text (kept, since declarations are parsed when used) and the
+ * index of its declarations. */
+typedef struct set_file {
+    char *where; /* "base/pak000.pk4:materials/x.mtr" */
+    char *text;
+    size_t len;
+    mc_mtr_index index;
+} set_file;
+
 typedef struct set_entry {
-    const mc_mtr_decl *decl;
+    const mc_mtr_span *span;
     int file;     /* index into files */
     int resolved; /* 0: not yet; 1: done (material valid) */
+    mc_mtr_file parsed; /* the declaration, or Doom's default material in its place */
     mc_material material;
 } set_entry;
 
 struct mc_material_set {
     mc_vfs *vfs;
-    mc_mtr_file *files;
-    char **file_names; /* "base/pak000.pk4:materials/x.mtr" */
+    mc_parse_opts opts; /* warnings and the stop flag, for declarations parsed later */
+    set_file *files;
     int num_files, cap_files;
-    set_entry *entries; /* sorted by name */
+    set_entry *entries; /* sorted by name; one per name */
     int count;
+    int parsed;         /* declarations parsed so far */
+    size_t text_bytes;  /* material text held */
 };
 
 static int entry_cmp(const void *a, const void *b)
 {
     const set_entry *x = a, *y = b;
-    int c = strcmp(x->decl->name, y->decl->name);
+    int c = strcmp(x->span->name, y->span->name);
 
-    /* Equal names: the earlier file first, so that it wins. */
-    return c ? c : x->file - y->file;
+    /* Equal names: the earlier file first, then the earlier place in it, so that it wins. */
+    if (c)
+        return c;
+    if (x->file != y->file)
+        return x->file - y->file;
+    return (x->span->start > y->span->start) - (x->span->start < y->span->start);
+}
+
+static bool stopped(const mc_parse_opts *opts)
+{
+    return opts && opts->stop && *opts->stop;
 }
 
 mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_material_set **out,
@@ -661,7 +682,8 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
 {
     mc_material_set *set;
     char **names = NULL;
-    int n = 0, total = 0, kept = 0;
+    int n = 0, kept = 0;
+    long total = 0;
     mc_status st;
 
     *out = NULL;
@@ -669,38 +691,51 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     if (st != MC_OK)
         return st;
     set = calloc(1, sizeof *set);
-    if (!set || (n > 0 && (!(set->files = calloc((size_t)n, sizeof *set->files)) ||
-                           !(set->file_names = calloc((size_t)n, sizeof *set->file_names))))) {
+    if (!set || (n > 0 && !(set->files = calloc((size_t)n, sizeof *set->files)))) {
         free(names);
         mc_material_set_destroy(set);
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
     set->vfs = vfs;
+    if (opts)
+        set->opts = *opts;
     set->cap_files = n;
     for (int i = 0; i < n && st == MC_OK; i++) {
+        set_file *f = &set->files[i];
         char where[1024];
         uint8_t *data;
         size_t len;
         bool found;
 
-        if (opts && opts->stop && *opts->stop) {
+        if (stopped(opts)) {
             st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
             break;
         }
         st = mc_vfs_read(vfs, names[i], &data, &len, &found, where, sizeof where, err);
         if (st != MC_OK)
             break;
-        set->file_names[i] = strdup(where);
-        if (!set->file_names[i]) {
-            free(data);
+        set->num_files = i + 1;
+        f->text = (char *)data;
+        f->len = len;
+        f->where = strdup(where);
+        if (!f->where) {
             st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
             break;
         }
-        st = mc_mtr_parse((const char *)data, len, where, opts, &set->files[i], err);
-        free(data);
+        if (len > MC_LIMIT_MTR_TEXT_BYTES - set->text_bytes) {
+            st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                              "the base's material files hold more than %zu bytes in all",
+                              (size_t)MC_LIMIT_MTR_TEXT_BYTES);
+            break;
+        }
+        set->text_bytes += len;
+        st = mc_mtr_index_text(f->text, f->len, f->where, opts, &f->index, err);
         if (st == MC_OK) {
-            set->num_files = i + 1;
-            total += set->files[i].num_decls;
+            total += f->index.num_spans;
+            if (total > MC_LIMIT_MTR_INDEX)
+                st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                                  "the base's material files declare more than %d materials",
+                                  MC_LIMIT_MTR_INDEX);
         }
     }
     free(names);
@@ -711,17 +746,53 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
         return st;
     }
     for (int f = 0; f < set->num_files; f++)
-        for (int d = 0; d < set->files[f].num_decls; d++)
-            set->entries[set->count++] = (set_entry){ .decl = &set->files[f].decls[d], .file = f };
+        for (int d = 0; d < set->files[f].index.num_spans; d++)
+            set->entries[set->count++] =
+                    (set_entry){ .span = &set->files[f].index.spans[d], .file = f };
     if (set->count > 1)
         qsort(set->entries, (size_t)set->count, sizeof *set->entries, entry_cmp);
-    /* Keep the first of each name. */
+    /* Keep the first of each name: Doom's DeclManager.cpp, idDeclFile::LoadAndParse, skips a
+     * declaration whose name another file (or an earlier place in the same one) already
+     * defined ("previously defined at ..."), and reads its files in sorted name order
+     * (idFileSystem::ListFiles with sort). */
     for (int i = 0; i < set->count; i++)
-        if (kept == 0 || strcmp(set->entries[kept - 1].decl->name, set->entries[i].decl->name))
+        if (kept == 0 || strcmp(set->entries[kept - 1].span->name, set->entries[i].span->name))
             set->entries[kept++] = set->entries[i];
     set->count = kept;
     *out = set;
     return MC_OK;
+}
+
+/* Parses e's declaration. One that fails becomes Doom's default material (idDecl's
+ * MakeDefault after a failed Parse), with the failure as one warning at its position. */
+static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
+{
+    const set_file *f = &set->files[e->file];
+    mc_error perr;
+    mc_status st;
+
+    set->parsed++;
+    st = mc_mtr_parse_span(f->text, f->len, f->where, e->span, &set->opts, &e->parsed, &perr);
+    if (st == MC_OK)
+        return MC_OK;
+    if (st == MC_ERR_NOMEM || st == MC_ERR_INTERRUPTED) {
+        *err = perr;
+        return st;
+    }
+    if (set->opts.warn) {
+        mc_error w;
+
+        mc_error_set(&w, perr.code, perr.file, perr.line, perr.col,
+                     "%s; material '%s' is drawn as the default material", perr.msg,
+                     e->span->name);
+        set->opts.warn(set->opts.warn_user, &w);
+    }
+    st = mc_mtr_default_decl(e->span->name, &e->parsed, err);
+    if (st == MC_OK) {
+        e->parsed.decls[0].line = e->span->line;
+        e->parsed.decls[0].col = e->span->col;
+    }
+    return st;
 }
 
 const mc_material *mc_material_set_find(mc_material_set *set, const char *name, mc_status *status,
@@ -736,7 +807,7 @@ const mc_material *mc_material_set_find(mc_material_set *set, const char *name, 
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
         set_entry *e = &set->entries[mid];
-        int cmp = strcmp(c, e->decl->name);
+        int cmp = strcmp(c, e->span->name);
 
         if (cmp < 0) {
             hi = mid - 1;
@@ -744,8 +815,14 @@ const mc_material *mc_material_set_find(mc_material_set *set, const char *name, 
             lo = mid + 1;
         } else {
             if (!e->resolved) {
-                *status = mc_material_resolve(e->decl, set->file_names[e->file], set->vfs,
-                                              &e->material, err);
+                if (stopped(&set->opts)) {
+                    *status = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+                    return NULL;
+                }
+                if (!e->parsed.decls && (*status = parse_entry(set, e, err)) != MC_OK)
+                    return NULL;
+                *status = mc_material_resolve(&e->parsed.decls[0], set->files[e->file].where,
+                                              set->vfs, &e->material, err);
                 if (*status != MC_OK)
                     return NULL;
                 e->resolved = 1;
@@ -756,6 +833,11 @@ const mc_material *mc_material_set_find(mc_material_set *set, const char *name, 
     return NULL;
 }
 
+int mc_material_set_parsed(const mc_material_set *set)
+{
+    return set->parsed;
+}
+
 int mc_material_set_count(const mc_material_set *set)
 {
     return set->count;
@@ -763,21 +845,23 @@ int mc_material_set_count(const mc_material_set *set)
 
 const char *mc_material_set_name(const mc_material_set *set, int i)
 {
-    return set->entries[i].decl->name;
+    return set->entries[i].span->name;
 }
 
 void mc_material_set_destroy(mc_material_set *set)
 {
     if (!set)
         return;
-    for (int i = 0; i < set->count; i++)
+    for (int i = 0; i < set->count; i++) {
         mc_material_release(&set->entries[i].material);
+        mc_mtr_release(&set->entries[i].parsed);
+    }
     free(set->entries);
-    for (int i = 0; i < set->num_files; i++)
-        mc_mtr_release(&set->files[i]);
-    for (int i = 0; set->file_names && i < set->cap_files; i++)
-        free(set->file_names[i]);
-    free(set->file_names);
+    for (int i = 0; set->files && i < set->cap_files; i++) {
+        mc_mtr_index_release(&set->files[i].index);
+        free(set->files[i].text);
+        free(set->files[i].where);
+    }
     free(set->files);
     free(set);
 }
