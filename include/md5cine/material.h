@@ -209,6 +209,10 @@ const mc_material *mc_material_set_find(mc_material_set *set, const char *name,
 int mc_material_set_count(const mc_material_set *set);
 const char *mc_material_set_name(const mc_material_set *set, int i);
 
+/* Where the declaration of `name` is (the .mtr file as the VFS names it, and the line of its
+ * first token in *line, which may be NULL), without parsing it; NULL when none is declared. */
+const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line);
+
 /* How many declarations have been parsed so far: those a scene used, not the others. */
 int mc_material_set_parsed(const mc_material_set *set);
 

@@ -795,42 +795,61 @@ static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
     return st;
 }
 
-const mc_material *mc_material_set_find(mc_material_set *set, const char *name, mc_status *status,
-                                        mc_error *err)
+/* The entry of `name` (canonicalised first), or NULL. */
+static set_entry *lookup(const mc_material_set *set, const char *name)
 {
     char c[MC_LIMIT_NAME_LEN + 1];
     int lo = 0, hi = set->count - 1;
 
-    *status = MC_OK;
     if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
         return NULL;
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
-        set_entry *e = &set->entries[mid];
-        int cmp = strcmp(c, e->span->name);
+        int cmp = strcmp(c, set->entries[mid].span->name);
 
-        if (cmp < 0) {
+        if (cmp == 0)
+            return &set->entries[mid];
+        if (cmp < 0)
             hi = mid - 1;
-        } else if (cmp > 0) {
+        else
             lo = mid + 1;
-        } else {
-            if (!e->resolved) {
-                if (stopped(&set->opts)) {
-                    *status = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
-                    return NULL;
-                }
-                if (!e->parsed.decls && (*status = parse_entry(set, e, err)) != MC_OK)
-                    return NULL;
-                *status = mc_material_resolve(&e->parsed.decls[0], set->files[e->file].where,
-                                              set->vfs, &e->material, err);
-                if (*status != MC_OK)
-                    return NULL;
-                e->resolved = 1;
-            }
-            return &e->material;
-        }
     }
     return NULL;
+}
+
+const mc_material *mc_material_set_find(mc_material_set *set, const char *name, mc_status *status,
+                                        mc_error *err)
+{
+    set_entry *e = lookup(set, name);
+
+    *status = MC_OK;
+    if (!e)
+        return NULL;
+    if (!e->resolved) {
+        if (stopped(&set->opts)) {
+            *status = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+            return NULL;
+        }
+        if (!e->parsed.decls && (*status = parse_entry(set, e, err)) != MC_OK)
+            return NULL;
+        *status = mc_material_resolve(&e->parsed.decls[0], set->files[e->file].where, set->vfs,
+                                      &e->material, err);
+        if (*status != MC_OK)
+            return NULL;
+        e->resolved = 1;
+    }
+    return &e->material;
+}
+
+const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line)
+{
+    const set_entry *e = lookup(set, name);
+
+    if (!e)
+        return NULL;
+    if (line)
+        *line = e->span->line;
+    return set->files[e->file].where;
 }
 
 int mc_material_set_parsed(const mc_material_set *set)
