@@ -85,6 +85,9 @@
 #define MC_LIMIT_MTR_TEXT_BYTES ((size_t)256 << 20)
 #define MC_LIMIT_MTR_INDEX      (1 << 20)
 
+/* Mappings in one skin declaration (Doom's have a few dozen). */
+#define MC_LIMIT_SKIN_MAPPINGS 65536
+
 /* Pixels one material may read through its image programs, all maps and stages together (a
  * 16384 x 16384 image, 1 GiB of RGBA; the imp's four maps are 4M): bounds the memory a small
  * file can ask for, whatever its nesting (add(x, add(x, ...)) holds every level at once). */

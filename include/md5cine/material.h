@@ -213,6 +213,13 @@ const char *mc_material_set_name(const mc_material_set *set, int i);
  * first token in *line, which may be NULL), without parsing it; NULL when none is declared. */
 const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line);
 
+struct mc_skin; /* skin.h */
+
+/* The skin declaration `name` of the base's skins/ folder, parsed on first use; NULL with MC_OK
+ * in *status when none has that name; NULL with an error when it fails to parse. */
+const struct mc_skin *mc_material_set_skin(mc_material_set *set, const char *name,
+                                           mc_status *status, mc_error *err);
+
 /* How many declarations have been parsed so far: those a scene used, not the others. */
 int mc_material_set_parsed(const mc_material_set *set);
 
@@ -226,8 +233,16 @@ typedef struct mc_scene_materials {
     struct mc_vfs *vfs;   /* the scene's base; NULL when it names none */
     mc_material_set *set; /* NULL when the scene names no base */
     int num_actors;       /* the scene's */
-    const mc_material ***submesh; /* [actor][submesh]: owned by set, or NULL */
+    const mc_material ***submesh; /* [actor][submesh]: owned by set (or the nodraw material
+                                     below), or NULL */
+    mc_material nodraw;   /* a material with no stage, named textures/common/nodraw: what a
+                             skin's undeclared nodraw target stands for */
 } mc_scene_materials;
+
+/* Whether Doom draws a surface of material m (Material.h, idMaterial::IsDrawn: it has a
+ * stage). A surface whose material has none -- textures/common/nodraw and the like -- is
+ * hidden. */
+bool mc_material_drawn(const mc_material *m);
 
 /* Fills *out for a resolved scene. A scene without a base gets every entry NULL. Warnings
  * through opts (the .mtr files' unknown keywords). Errors: as mc_vfs_open, mc_mtr_parse (at the

@@ -186,6 +186,14 @@ typedef struct mc_mtr_index {
 mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err);
 
+/* The same for declarations of another type: those introduced by the word `type` (compared
+ * without case), and those with no type word when the folder's default_type is `type` (Doom:
+ * "material" in materials/, "skin" in skins/). The spans' names are canonical as material
+ * names are. */
+mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
+                             const char *default_type, const char *type,
+                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err);
+
 /* Frees the index and zeroes it; accepts a zeroed struct. */
 void mc_mtr_index_release(mc_mtr_index *index);
 

@@ -7,6 +7,7 @@
 #include <md5cine/fileio.h>
 #include <md5cine/mtr.h>
 
+#include "decl_scan.h"
 #include "lex.h"
 
 /* Punctuation of material files beyond ( ) { }: the argument separator and the operators of
@@ -1002,119 +1003,10 @@ static const char *const DECL_TYPES[] = {
     "articulatedFigure", "pda", "email", "video", "audio",
 };
 
-typedef struct scan {
-    const char *buf, *p, *end;
-    int line;
-    const char *line_start;
-} scan;
-
-typedef struct scan_tok {
-    const char *text; /* a string's without its quotes */
-    size_t len;
-    size_t start;     /* offset of the token's first byte (a string's quote) */
-    int line, col;
-    bool string;
-} scan_tok;
-
-/* White space (every byte up to ' ', as idLexer::ReadWhiteSpace) and comments. */
-static void scan_space(scan *s)
-{
-    while (s->p < s->end) {
-        char c = *s->p;
-
-        if (c == '\n') {
-            s->line++;
-            s->line_start = ++s->p;
-        } else if ((unsigned char)c <= ' ') {
-            s->p++;
-        } else if (c == '/' && s->p + 1 < s->end && s->p[1] == '/') {
-            while (s->p < s->end && *s->p != '\n')
-                s->p++;
-        } else if (c == '/' && s->p + 1 < s->end && s->p[1] == '*') {
-            s->p += 2;
-            while (s->p < s->end && !(*s->p == '*' && s->p + 1 < s->end && s->p[1] == '/')) {
-                if (*s->p == '\n') {
-                    s->line++;
-                    s->line_start = s->p + 1;
-                }
-                s->p++;
-            }
-            s->p = s->p < s->end ? s->p + 2 : s->end;
-        } else {
-            break;
-        }
-    }
-}
-
-static bool is_brace(char c)
-{
-    return c == '{' || c == '}';
-}
-
-/* The next token: a "string" (no newline inside), a brace, or a run of other bytes. */
-static bool scan_token(scan *s, scan_tok *t)
-{
-    const char *q;
-
-    scan_space(s);
-    if (s->p >= s->end)
-        return false;
-    q = s->p;
-    t->start = (size_t)(q - s->buf);
-    t->line = s->line;
-    t->col = (int)(q - s->line_start) + 1;
-    t->string = *q == '"';
-    if (t->string) {
-        s->p++;
-        while (s->p < s->end && *s->p != '"' && *s->p != '\n')
-            s->p++;
-        t->text = q + 1;
-        t->len = (size_t)(s->p - t->text);
-        if (s->p < s->end && *s->p == '"')
-            s->p++;
-    } else if (is_brace(*q)) {
-        s->p++;
-        t->text = q;
-        t->len = 1;
-    } else {
-        while (s->p < s->end && (unsigned char)*s->p > ' ' && !is_brace(*s->p) && *s->p != '"' &&
-               !(*s->p == '/' && s->p + 1 < s->end && (s->p[1] == '/' || s->p[1] == '*')))
-            s->p++;
-        t->text = q;
-        t->len = (size_t)(s->p - q);
-    }
-    return true;
-}
-
-static bool tok_is(const scan_tok *t, const char *word)
-{
-    return !t->string && t->len == strlen(word) && strncasecmp(t->text, word, t->len) == 0;
-}
-
-static bool tok_brace(const scan_tok *t, char c)
-{
-    return !t->string && t->len == 1 && t->text[0] == c;
-}
-
-/* After an opening '{': everything to its matching '}' (idLexer::SkipBracedSection), or to the
- * end of the text. */
-static void scan_braced(scan *s)
-{
-    scan_tok t;
-    long depth = 1;
-
-    while (depth > 0 && scan_token(s, &t)) {
-        if (tok_brace(&t, '{'))
-            depth++;
-        else if (tok_brace(&t, '}'))
-            depth--;
-    }
-}
-
-static bool scan_is_type(const scan_tok *t)
+static bool scan_is_type(const mc_scan_tok *t)
 {
     for (size_t i = 0; i < sizeof DECL_TYPES / sizeof DECL_TYPES[0]; i++)
-        if (tok_is(t, DECL_TYPES[i]))
+        if (mc_scan_is(t, DECL_TYPES[i]))
             return true;
     return false;
 }
@@ -1122,8 +1014,16 @@ static bool scan_is_type(const scan_tok *t)
 mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
 {
-    scan s;
-    scan_tok first, t;
+    return mc_decl_index_text(buf, len, name, "material", "material", opts, out, err);
+}
+
+mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
+                             const char *default_type, const char *type,
+                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    const bool wanted_by_default = strcasecmp(default_type, type) == 0;
+    mc_scan s;
+    mc_scan_tok first, t;
     mc_mtr_span *spans = NULL;
     int n = 0, cap = 0;
     size_t next_stop_check = 0;
@@ -1133,16 +1033,16 @@ mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
     if (!name)
         name = "";
     len = text_len(buf, len);
-    s = (scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
+    s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
     if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
         (unsigned char)buf[2] == 0xBF)
         s.p = s.line_start = buf + 3;
     out->name = mc_arena_strndup(&out->arena, name, strlen(name));
     if (!out->name)
         goto nomem;
-    while (scan_token(&s, &first)) {
-        scan_tok nm = first;
-        bool material = true;
+    while (mc_scan_token(&s, &first)) {
+        mc_scan_tok nm = first;
+        bool material = wanted_by_default;
         char canon[MC_LIMIT_NAME_LEN + 1];
 
         if ((size_t)(s.p - buf) >= next_stop_check) {
@@ -1153,43 +1053,43 @@ mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
             }
             next_stop_check = (size_t)(s.p - buf) + 65536;
         }
-        if (tok_brace(&first, '}'))
+        if (mc_scan_brace(&first, '}'))
             continue; /* a stray '}': Doom's loop reads on */
-        if (tok_brace(&first, '{')) {
-            scan_braced(&s);
+        if (mc_scan_brace(&first, '{')) {
+            mc_scan_braced(&s);
             continue;
         }
-        if (tok_is(&first, "guide")) {
+        if (mc_scan_is(&first, "guide")) {
             /* guide NAME template(args): to the end of its line, then an optional body. */
             while (s.p < s.end && *s.p != '\n')
                 s.p++;
             continue;
         }
         if (scan_is_type(&first)) {
-            if (!scan_token(&s, &t))
+            if (!mc_scan_token(&s, &t))
                 break;
-            if (tok_brace(&t, '{')) {
+            if (mc_scan_brace(&t, '{')) {
                 /* "skin { ... }": a material named like a type word (Doom would read '{' as
                  * the name and skip the body; md5cine reads it as the strict parser does). */
                 nm = first;
             } else {
-                material = tok_is(&first, "material");
+                material = mc_scan_is(&first, type);
                 nm = t;
-                if (!scan_token(&s, &t))
+                if (!mc_scan_token(&s, &t))
                     break;
             }
-        } else if (!scan_token(&s, &t)) {
+        } else if (!mc_scan_token(&s, &t)) {
             break;
         }
-        if (!tok_brace(&t, '{'))
+        if (!mc_scan_brace(&t, '{'))
             continue; /* "Expecting '{'": Doom warns and reads on from the next token */
-        scan_braced(&s);
+        mc_scan_braced(&s);
         if (!material || nm.len > MC_LIMIT_NAME_LEN || nm.len == 0 ||
             !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
             continue;
         if (n >= MC_LIMIT_MTR_DECLS) {
             st = mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
-                              "more than %d materials in one file", MC_LIMIT_MTR_DECLS);
+                              "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
             goto fail;
         }
         if (n == cap) {

@@ -8,6 +8,7 @@
 
 #include <md5cine/material.h>
 #include <md5cine/mtr.h>
+#include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
 /* ---------------------------------------------------------------- text lists */
@@ -643,20 +644,27 @@ typedef struct set_file {
 typedef struct set_entry {
     const mc_mtr_span *span;
     int file;     /* index into files */
-    int resolved; /* 0: not yet; 1: done (material valid) */
-    mc_mtr_file parsed; /* the declaration, or Doom's default material in its place */
+    int resolved; /* 0: not yet; 1: done (material or skin valid) */
+    mc_mtr_file parsed; /* materials: the declaration, or Doom's default material in its place */
     mc_material material;
+    mc_skin skin; /* skins: the declaration */
 } set_entry;
+
+/* The declarations of one type: one entry per name, sorted by name. */
+typedef struct decl_table {
+    set_entry *entries;
+    int count;
+} decl_table;
 
 struct mc_material_set {
     mc_vfs *vfs;
     mc_parse_opts opts; /* warnings and the stop flag, for declarations parsed later */
-    set_file *files;
+    set_file *files;    /* materials/ first, then skins/ */
     int num_files, cap_files;
-    set_entry *entries; /* sorted by name; one per name */
-    int count;
-    int parsed;         /* declarations parsed so far */
-    size_t text_bytes;  /* material text held */
+    decl_table materials, skins;
+    int parsed;         /* material declarations parsed so far */
+    size_t text_bytes;  /* declaration text held */
+    long indexed;       /* declarations indexed */
 };
 
 static int entry_cmp(const void *a, const void *b)
@@ -677,44 +685,44 @@ static bool stopped(const mc_parse_opts *opts)
     return opts && opts->stop && *opts->stop;
 }
 
-mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_material_set **out,
-                               mc_error *err)
+/* Reads and indexes every DIR/NAME.EXT of the vfs into set->files[first..], declarations of
+ * `type` (Doom's default type of the folder being the same), then fills t. */
+static mc_status load_decls(mc_material_set *set, const char *dir, const char *ext,
+                            const char *type, decl_table *t, mc_error *err)
 {
-    mc_material_set *set;
     char **names = NULL;
-    int n = 0, kept = 0;
+    int n = 0, first = set->num_files, kept = 0;
     long total = 0;
-    mc_status st;
+    mc_status st = mc_vfs_list(set->vfs, dir, ext, &names, &n, err);
 
-    *out = NULL;
-    st = mc_vfs_list(vfs, "materials", ".mtr", &names, &n, err);
     if (st != MC_OK)
         return st;
-    set = calloc(1, sizeof *set);
-    if (!set || (n > 0 && !(set->files = calloc((size_t)n, sizeof *set->files)))) {
-        free(names);
-        mc_material_set_destroy(set);
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (n > 0) {
+        set_file *grown = realloc(set->files, (size_t)(first + n) * sizeof *grown);
+
+        if (!grown) {
+            free(names);
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        }
+        memset(grown + first, 0, (size_t)n * sizeof *grown);
+        set->files = grown;
+        set->cap_files = first + n;
     }
-    set->vfs = vfs;
-    if (opts)
-        set->opts = *opts;
-    set->cap_files = n;
     for (int i = 0; i < n && st == MC_OK; i++) {
-        set_file *f = &set->files[i];
+        set_file *f = &set->files[first + i];
         char where[1024];
         uint8_t *data;
         size_t len;
         bool found;
 
-        if (stopped(opts)) {
+        if (stopped(&set->opts)) {
             st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
             break;
         }
-        st = mc_vfs_read(vfs, names[i], &data, &len, &found, where, sizeof where, err);
+        st = mc_vfs_read(set->vfs, names[i], &data, &len, &found, where, sizeof where, err);
         if (st != MC_OK)
             break;
-        set->num_files = i + 1;
+        set->num_files = first + i + 1;
         f->text = (char *)data;
         f->len = len;
         f->where = strdup(where);
@@ -724,41 +732,62 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
         }
         if (len > MC_LIMIT_MTR_TEXT_BYTES - set->text_bytes) {
             st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
-                              "the base's material files hold more than %zu bytes in all",
+                              "the base's declaration files hold more than %zu bytes in all",
                               (size_t)MC_LIMIT_MTR_TEXT_BYTES);
             break;
         }
         set->text_bytes += len;
-        st = mc_mtr_index_text(f->text, f->len, f->where, opts, &f->index, err);
+        st = mc_decl_index_text(f->text, f->len, f->where, type, type, &set->opts, &f->index,
+                                err);
         if (st == MC_OK) {
             total += f->index.num_spans;
-            if (total > MC_LIMIT_MTR_INDEX)
+            set->indexed += f->index.num_spans;
+            if (set->indexed > MC_LIMIT_MTR_INDEX)
                 st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
-                                  "the base's material files declare more than %d materials",
+                                  "the base's declaration files declare more than %d names",
                                   MC_LIMIT_MTR_INDEX);
         }
     }
     free(names);
-    if (st == MC_OK && total > 0 && !(set->entries = calloc((size_t)total, sizeof *set->entries)))
+    if (st == MC_OK && total > 0 && !(t->entries = calloc((size_t)total, sizeof *t->entries)))
         st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    if (st != MC_OK) {
-        mc_material_set_destroy(set);
+    if (st != MC_OK)
         return st;
-    }
-    for (int f = 0; f < set->num_files; f++)
+    for (int f = first; f < set->num_files; f++)
         for (int d = 0; d < set->files[f].index.num_spans; d++)
-            set->entries[set->count++] =
-                    (set_entry){ .span = &set->files[f].index.spans[d], .file = f };
-    if (set->count > 1)
-        qsort(set->entries, (size_t)set->count, sizeof *set->entries, entry_cmp);
+            t->entries[t->count++] = (set_entry){ .span = &set->files[f].index.spans[d], .file = f };
+    if (t->count > 1)
+        qsort(t->entries, (size_t)t->count, sizeof *t->entries, entry_cmp);
     /* Keep the first of each name: Doom's DeclManager.cpp, idDeclFile::LoadAndParse, skips a
      * declaration whose name another file (or an earlier place in the same one) already
      * defined ("previously defined at ..."), and reads its files in sorted name order
      * (idFileSystem::ListFiles with sort). */
-    for (int i = 0; i < set->count; i++)
-        if (kept == 0 || strcmp(set->entries[kept - 1].span->name, set->entries[i].span->name))
-            set->entries[kept++] = set->entries[i];
-    set->count = kept;
+    for (int i = 0; i < t->count; i++)
+        if (kept == 0 || strcmp(t->entries[kept - 1].span->name, t->entries[i].span->name))
+            t->entries[kept++] = t->entries[i];
+    t->count = kept;
+    return MC_OK;
+}
+
+mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_material_set **out,
+                               mc_error *err)
+{
+    mc_material_set *set = calloc(1, sizeof *set);
+    mc_status st;
+
+    *out = NULL;
+    if (!set)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    set->vfs = vfs;
+    if (opts)
+        set->opts = *opts;
+    st = load_decls(set, "materials", ".mtr", "material", &set->materials, err);
+    if (st == MC_OK)
+        st = load_decls(set, "skins", ".skin", "skin", &set->skins, err);
+    if (st != MC_OK) {
+        mc_material_set_destroy(set);
+        return st;
+    }
     *out = set;
     return MC_OK;
 }
@@ -796,19 +825,19 @@ static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
 }
 
 /* The entry of `name` (canonicalised first), or NULL. */
-static set_entry *lookup(const mc_material_set *set, const char *name)
+static set_entry *lookup(const decl_table *t, const char *name)
 {
     char c[MC_LIMIT_NAME_LEN + 1];
-    int lo = 0, hi = set->count - 1;
+    int lo = 0, hi = t->count - 1;
 
     if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
         return NULL;
     while (lo <= hi) {
         int mid = lo + (hi - lo) / 2;
-        int cmp = strcmp(c, set->entries[mid].span->name);
+        int cmp = strcmp(c, t->entries[mid].span->name);
 
         if (cmp == 0)
-            return &set->entries[mid];
+            return &t->entries[mid];
         if (cmp < 0)
             hi = mid - 1;
         else
@@ -820,7 +849,7 @@ static set_entry *lookup(const mc_material_set *set, const char *name)
 const mc_material *mc_material_set_find(mc_material_set *set, const char *name, mc_status *status,
                                         mc_error *err)
 {
-    set_entry *e = lookup(set, name);
+    set_entry *e = lookup(&set->materials, name);
 
     *status = MC_OK;
     if (!e)
@@ -843,13 +872,32 @@ const mc_material *mc_material_set_find(mc_material_set *set, const char *name, 
 
 const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line)
 {
-    const set_entry *e = lookup(set, name);
+    const set_entry *e = lookup(&set->materials, name);
 
     if (!e)
         return NULL;
     if (line)
         *line = e->span->line;
     return set->files[e->file].where;
+}
+
+const mc_skin *mc_material_set_skin(mc_material_set *set, const char *name, mc_status *status,
+                                    mc_error *err)
+{
+    set_entry *e = lookup(&set->skins, name);
+
+    *status = MC_OK;
+    if (!e)
+        return NULL;
+    if (!e->resolved) {
+        const set_file *f = &set->files[e->file];
+
+        *status = mc_skin_parse_span(f->text, f->len, f->where, e->span, &e->skin, err);
+        if (*status != MC_OK)
+            return NULL;
+        e->resolved = 1;
+    }
+    return &e->skin;
 }
 
 int mc_material_set_parsed(const mc_material_set *set)
@@ -859,23 +907,26 @@ int mc_material_set_parsed(const mc_material_set *set)
 
 int mc_material_set_count(const mc_material_set *set)
 {
-    return set->count;
+    return set->materials.count;
 }
 
 const char *mc_material_set_name(const mc_material_set *set, int i)
 {
-    return set->entries[i].span->name;
+    return set->materials.entries[i].span->name;
 }
 
 void mc_material_set_destroy(mc_material_set *set)
 {
     if (!set)
         return;
-    for (int i = 0; i < set->count; i++) {
-        mc_material_release(&set->entries[i].material);
-        mc_mtr_release(&set->entries[i].parsed);
+    for (int i = 0; i < set->materials.count; i++) {
+        mc_material_release(&set->materials.entries[i].material);
+        mc_mtr_release(&set->materials.entries[i].parsed);
     }
-    free(set->entries);
+    for (int i = 0; i < set->skins.count; i++)
+        mc_skin_release(&set->skins.entries[i].skin);
+    free(set->materials.entries);
+    free(set->skins.entries);
     for (int i = 0; set->files && i < set->cap_files; i++) {
         mc_mtr_index_release(&set->files[i].index);
         free(set->files[i].text);

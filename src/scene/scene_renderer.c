@@ -28,6 +28,7 @@ typedef struct surface {
     float alpha_test, polygon_offset;
     bool two_sided, translucent;
     bool white; /* a material without a diffuse map: Doom's _white stands in */
+    bool hidden; /* a material Doom does not draw (no stage: textures/common/nodraw) */
 } surface;
 
 /* A material already uploaded (several submeshes may share one). */
@@ -192,9 +193,10 @@ static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
             mc_draw_item it;
             mc_status st;
 
-            if (sm->num_verts == 0 || sm->num_tris == 0)
-                continue;
             const surface *sf = &ad->surf[s];
+
+            if (sm->num_verts == 0 || sm->num_tris == 0 || sf->hidden)
+                continue;
 
             memset(&it, 0, sizeof it);
             it.model = ad->model;
@@ -363,6 +365,9 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             int d = 0;
 
             if (!m)
+                continue;
+            sf->hidden = !mc_material_drawn(m);
+            if (sf->hidden)
                 continue;
             dif = m->lit || m->num_layers == 0 ? &m->diffuse : &m->layers[0].map;
             while (d < num_done && done[d].mat != m)
