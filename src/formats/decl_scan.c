@@ -65,8 +65,9 @@ bool mc_scan_token(mc_scan *s, mc_scan_tok *t)
         t->text = q;
         t->len = 1;
     } else {
-        while (s->p < s->end && (unsigned char)*s->p > ' ' && !is_brace(*s->p) && *s->p != '"' &&
-               !(*s->p == '/' && s->p + 1 < s->end && (s->p[1] == '/' || s->p[1] == '*')))
+        /* "//" inside a run does not start a comment: Doom reads path names whole
+         * (idLexer::ReadName with LEXFL_ALLOWPATHNAMES), and so does md5cine's lexer. */
+        while (s->p < s->end && (unsigned char)*s->p > ' ' && !is_brace(*s->p) && *s->p != '"')
             s->p++;
         t->text = q;
         t->len = (size_t)(s->p - q);
