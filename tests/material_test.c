@@ -933,6 +933,68 @@ static void a_material_s_images_have_a_pixel_budget(void)
     mc_vfs_destroy(v);
 }
 
+
+/* Doom looks for dds/NAME.dds before NAME.tga (Image_load.cpp, ImageProgramStringToCompressed-
+ * FileName): a '.' in a folder name becomes '_'. The red TGA loses to the green DDS; a name with
+ * no DDS still finds its TGA. */
+static void dds_images_come_before_tga(void)
+{
+    char base[1024], path[1300];
+    bytes red, dds;
+    static const uint8_t bgr_red[3] = { 0, 0, 255 };
+    uint8_t hd[128] = { 'D', 'D', 'S', ' ', 124 };
+    static const uint8_t green_bgra[4] = { 0, 255, 0, 255 };
+    mc_vfs *v;
+    mc_material_set *set;
+    const mc_material *m;
+    mc_status st;
+    mc_error err;
+
+    hd[8] = 0x07; hd[9] = 0x10;   /* flags */
+    hd[12] = 1;                   /* height */
+    hd[16] = 1;                   /* width */
+    hd[76] = 32;                  /* pixel format size */
+    hd[80] = 0x41;                /* RGB | ALPHAPIXELS */
+    hd[88] = 32;                  /* bits */
+    hd[94] = 0xFF;                /* R mask 0x00FF0000 */
+    hd[97] = 0xFF;                /* G mask 0x0000FF00 */
+    hd[100] = 0xFF;               /* B mask 0x000000FF */
+    hd[107] = 0xFF;               /* A mask 0xFF000000 */
+    dds.n = 0;
+    put(&dds, hd, 128);
+    put(&dds, green_bgra, 4);
+    tga_header(&red, 2, 1, 1, 24, 0);
+    put(&red, bgr_red, 3);
+    fresh_base(base, sizeof base, "dds");
+    snprintf(path, sizeof path, "%s/materials", base);
+    mkdir_p(path);
+    snprintf(path, sizeof path, "%s/dds/textures/v1_5", base);
+    mkdir_p(path);
+    snprintf(path, sizeof path, "%s/textures/v1.5", base);
+    mkdir_p(path);
+    snprintf(path, sizeof path, "%s/materials/m.mtr", base);
+    write_file(path, "m { diffusemap textures/v1.5/x }\nn { diffusemap textures/v1.5/y.tga }\n", 70);
+    snprintf(path, sizeof path, "%s/textures/v1.5/x.tga", base);
+    write_file(path, red.b, red.n);
+    snprintf(path, sizeof path, "%s/textures/v1.5/y.tga", base);
+    write_file(path, red.b, red.n);
+    snprintf(path, sizeof path, "%s/dds/textures/v1_5/x.dds", base);
+    write_file(path, dds.b, dds.n);
+    ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
+    ASSERT_OK(mc_material_set_load(v, NULL, &set, &err), &err);
+    m = mc_material_set_find(set, "m", &st, &err);
+    ASSERT_OK(st, &err);
+    ASSERT(m);
+    px_is(&m->diffuse.image, 0, 0, 0, 255, 0, 255);
+    EXPECT_CONTAINS(m->diffuse.sources, "dds/textures/v1_5/x.dds");
+    m = mc_material_set_find(set, "n", &st, &err);
+    ASSERT_OK(st, &err);
+    ASSERT(m);
+    px_is(&m->diffuse.image, 0, 0, 255, 0, 0, 255);
+    mc_material_set_destroy(set);
+    mc_vfs_destroy(v);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -950,6 +1012,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(resolves_a_material_from_an_archive_with_fallbacks),
         TEST_ENTRY(later_archives_and_loose_files_override_materials),
         TEST_ENTRY(scene_submeshes_take_declared_materials),
+        TEST_ENTRY(dds_images_come_before_tga),
         TEST_ENTRY(a_material_s_images_have_a_pixel_budget),
     };
 

@@ -71,6 +71,30 @@ mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_ima
 mc_status mc_tga_decode(const void *data, size_t len, const char *name, mc_image *img,
                         mc_error *err);
 
+/* DDS files (Doom looks up dds/NAME.dds before NAME.tga: material.h), decoded to RGBA8 in C by
+ * md5cine's own reader, never uploaded compressed, so that every GL driver gives the same
+ * pixels. Read: the 128-byte header ("DDS ", header size 124, pixel format size 32), 2D images
+ * only (no cube map, no volume, no DX10 header), FourCC DXT1, DXT3, DXT5, or uncompressed
+ * 32- or 24-bit RGB(A) whose masks are whole bytes, or 8-bit luminance. Every mip level the
+ * header declares (DDSD_MIPMAPCOUNT; at most 1 + log2 of the larger side) must lie within the
+ * file; only the top level is decoded (the renderer makes its own mipmaps, as for any image).
+ *
+ * Block decoding (4x4 texels, rows top first, LSB-first indices): colours c0, c1 are RGB565
+ * widened to 8 bits by repeating their top bits (r8 = r5 << 3 | r5 >> 2, g8 = g6 << 2 | g6 >> 4);
+ * with c0 > c1 (as 16-bit numbers), or always in DXT3 and DXT5, c2 = (2 c0 + c1) / 3 and
+ * c3 = (c0 + 2 c1) / 3 per channel; in DXT1 with c0 <= c1, c2 = (c0 + c1) / 2 and c3 is
+ * transparent black (0, 0, 0, 0); divisions truncate. DXT3 alpha: 4 bits a texel, a * 17.
+ * DXT5 alpha: a0, a1 then 3-bit indices; a0 > a1: a_k = ((8 - k) a0 + (k - 1) a1) / 7 for
+ * k = 2..7; otherwise a_k = ((6 - k) a0 + (k - 1) a1) / 5 for k = 2..5, a6 = 0, a7 = 255.
+ *
+ * mc_dds_probe reads the size only. Errors: MC_ERR_IMAGE "cannot read 'name': <reason>" (not a
+ * DDS file, a bad header field, an unsupported format, data shorter than the levels declared,
+ * "too large: WxH, over N pixels per side"), MC_ERR_NOMEM. On failure *img is zeroed. */
+mc_status mc_dds_probe(const void *data, size_t len, const char *name, int *w, int *h,
+                       mc_error *err);
+mc_status mc_dds_decode(const void *data, size_t len, const char *name, mc_image *img,
+                        mc_error *err);
+
 /* mc_image_decode on the whole file at path. Errors as mc_read_file (MC_ERR_IO) and
  * mc_image_decode, each naming path. */
 mc_status mc_image_load(const char *path, mc_image *img, mc_error *err);

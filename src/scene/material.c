@@ -361,6 +361,7 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc
     uint8_t *data;
     size_t len, n = strlen(path);
     bool tga = n > 4 && strcasecmp(path + n - 4, ".tga") == 0;
+    bool dds = n > 4 && strcasecmp(path + n - 4, ".dds") == 0;
     int w = 0, h = 0;
     mc_status st = mc_vfs_read(vfs, path, &data, &len, found, where, sizeof where, err);
 
@@ -369,6 +370,8 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc
     if (tga && len >= 18) { /* the header's width and height, little-endian at 12 and 14 */
         w = data[12] | data[13] << 8;
         h = data[14] | data[15] << 8;
+    } else if (dds) {
+        st = mc_dds_probe(data, len, where, &w, &h, err);
     } else if (!tga) {
         st = mc_image_probe(data, len, where, &w, &h, err);
     }
@@ -378,12 +381,47 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc
                           where, w, h, (unsigned long long)MC_LIMIT_MATERIAL_PIXELS);
     else if (st == MC_OK && tga)
         st = mc_tga_decode(data, len, where, img, err);
+    else if (st == MC_OK && dds)
+        st = mc_dds_decode(data, len, where, img, err);
     else if (st == MC_OK)
         st = mc_image_decode(data, len, where, img, err);
     free(data);
     if (st == MC_OK)
         sb_add(src, "%s", where);
     return st;
+}
+
+/* Where Doom looks for the precompressed form of an image name without extension
+ * (Image_load.cpp, idImage::ImageProgramStringToCompressedFileName): "dds/" + the name with
+ * its first four '/' (or '\\', '(') kept as folders and later ones as spaces, < > : | " .
+ * as '_', a space right after a '/' and every ')' and ',' dropped, then ".dds". false when it
+ * does not fit. */
+static bool dds_name(const char *name, size_t len, char *out, size_t cap)
+{
+    size_t o = 0;
+    int depth = 0;
+
+    if (cap < 9)
+        return false;
+    memcpy(out, "dds/", 4);
+    o = 4;
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+
+        if (o + 5 >= cap)
+            return false;
+        if (c == '/' || c == '\\' || c == '(') {
+            out[o++] = depth < 4 ? '/' : ' ';
+            depth++;
+        } else if (c == '<' || c == '>' || c == ':' || c == '|' || c == '"' || c == '.') {
+            out[o++] = '_';
+        } else if (c == ' ' && out[o - 1] == '/') {
+        } else if (c != ')' && c != ',') {
+            out[o++] = c;
+        }
+    }
+    memcpy(out + o, ".dds", 5);
+    return true;
 }
 
 static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_image *img,
@@ -410,6 +448,13 @@ static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_ima
         if (st != MC_OK || found)
             return st;
     } else {
+        /* Image_load.cpp, idImage::ActuallyLoadImage: the .dds first (CheckPrecompressedImage
+         * with image_usePrecompressedTextures, on in Doom's default configuration). */
+        if (dds_name(name, stem, path, sizeof path)) {
+            st = read_candidate(vfs, path, room, img, &found, src, err);
+            if (st != MC_OK || found)
+                return st;
+        }
         for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
             snprintf(path, sizeof path, "%.*s%s", (int)stem, name, exts[i]);
             st = read_candidate(vfs, path, room, img, &found, src, err);
