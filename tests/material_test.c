@@ -480,19 +480,20 @@ static void addnormals_and_smoothnormals_match_hand_values(void)
      *   (1,0) a = (255,128,128): n = (1,0,0), |n| < 1 by the fast length: z = sqrt(1-1) = 0;
      *         b adds nothing -> (255, 128, 128)
      *   (0,1) a = (128,128,128): n = 0 -> z = 1; b.y = 1: (0,1,1)/sqrt2 -> (128, 217, 217)
-     * smoothnormals, 3x1 [(255,128,128), (128,128,128), (0,0,0)]: every 3x3 neighbourhood
-     * (wrapping) skips the grey and black texels and holds the first three times: (1,0,0). */
+     * smoothnormals, 4x1 [(255,128,128), (128,128,128), (0,0,0), (0,0,0)]: the 3x3
+     * neighbourhoods (wrapping) of x = 0, 1 and 3 skip the grey and black texels and hold the
+     * first three times: (1,0,0). (x = 2 sees no texel to keep.) */
     static const uint8_t a[] = { 128, 128, 255, 255, 255, 128, 128, 255,
                                  128, 128, 128, 255, 10,  200, 240, 255 };
     static const uint8_t b[] = { 200, 128, 128, 255, 128, 128, 128, 255,
                                  128, 255, 128, 255, 128, 60,  128, 255 };
-    static const uint8_t s[] = { 255, 128, 128, 9, 128, 128, 128, 9, 0, 0, 0, 9 };
+    static const uint8_t s[] = { 255, 128, 128, 9, 128, 128, 128, 9, 0, 0, 0, 9, 0, 0, 0, 9 };
     /* 2x1 [(255,128,128), (128,255,128)]: at x = 0 the neighbourhood holds texel 1 twice and
      * texel 0 once per row, three rows: (127, 254, 0) * 3 -> (1, 2, 0)/sqrt5 = (0.44721,
      * 0.89443, 0) -> (184, 241, 128); at x = 1 the mirror image (241, 184, 128). */
     static const uint8_t s2[] = { 255, 128, 128, 7, 128, 255, 128, 7 };
     const test_image ims[] = {
-        { "a.tga", 2, 2, a }, { "b.tga", 2, 2, b }, { "s.tga", 3, 1, s }, { "s2.tga", 2, 1, s2 }
+        { "a.tga", 2, 2, a }, { "b.tga", 2, 2, b }, { "s.tga", 4, 1, s }, { "s2.tga", 2, 1, s2 }
     };
     mc_vfs *v = vfs_with("prog_normals", 4, ims);
     mc_image im;
@@ -506,7 +507,7 @@ static void addnormals_and_smoothnormals_match_hand_values(void)
     px_is(&im, 1, 1, 35, 131, 215, 255); /* tests/imgprog_reference.py */
     mc_image_release(&im);
     ASSERT(run_prog(v, "smoothnormals(s)", &im, &fb, NULL) == MC_OK);
-    for (int x = 0; x < 3; x++)
+    for (int x = 0; x < 4; x += x == 1 ? 2 : 1)
         px_is(&im, x, 0, 255, 128, 128, 9); /* alpha kept */
     mc_image_release(&im);
     ASSERT(run_prog(v, "smoothnormals(s2)", &im, &fb, NULL) == MC_OK);
@@ -995,6 +996,34 @@ static void dds_images_come_before_tga(void)
     mc_vfs_destroy(v);
 }
 
+
+/* Doom rounds a loaded image's sides down to powers of two before any program runs
+ * (Image_files.cpp, R_LoadImage; Image_process.cpp, R_ResampleTexture). 3x1 with red
+ * 10, 50, 200 -> 2x1: fracstep = 3 * 65536 / 2 = 98304; p1 = texels 0 (24576 >> 16) and 1
+ * (122880 >> 16), p2 = texels 1 (73728 >> 16) and 2 (172032 >> 16); one row, so both rows are
+ * row 0: out0 = (10 + 50 + 10 + 50) >> 2 = 30, out1 = (50 + 200 + 50 + 200) >> 2 = 125.
+ * A 5x3 image becomes 4x2; a 4x4 one stays as it is. */
+static void images_are_rounded_down_to_powers_of_two(void)
+{
+    static const uint8_t r3[] = { 10, 0, 0, 255, 50, 0, 0, 255, 200, 0, 0, 255 };
+    static uint8_t r53[5 * 3 * 4];
+    const test_image ims[] = { { "r3.tga", 3, 1, r3 }, { "r53.tga", 5, 3, r53 } };
+    mc_vfs *v = vfs_with("pow2", 2, ims);
+    mc_image im;
+    bool fb;
+
+    ASSERT(v);
+    ASSERT(run_prog(v, "r3", &im, &fb, NULL) == MC_OK);
+    EXPECT(im.width == 2 && im.height == 1);
+    px_is(&im, 0, 0, 30, 0, 0, 255);
+    px_is(&im, 1, 0, 125, 0, 0, 255);
+    mc_image_release(&im);
+    ASSERT(run_prog(v, "r53", &im, &fb, NULL) == MC_OK);
+    EXPECT(im.width == 4 && im.height == 2);
+    mc_image_release(&im);
+    mc_vfs_destroy(v);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -1013,6 +1042,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(later_archives_and_loose_files_override_materials),
         TEST_ENTRY(scene_submeshes_take_declared_materials),
         TEST_ENTRY(dds_images_come_before_tga),
+        TEST_ENTRY(images_are_rounded_down_to_powers_of_two),
         TEST_ENTRY(a_material_s_images_have_a_pixel_budget),
     };
 

@@ -78,6 +78,15 @@ typedef struct mc_blend {
     mc_blend_factor src, dst;
 } mc_blend;
 
+/* How a stage's image repeats (Material.cpp: clamp, zeroclamp, alphazeroclamp; noclamp is the
+ * default, repeat). */
+typedef enum mc_wrap {
+    MC_WRAP_REPEAT,
+    MC_WRAP_CLAMP,            /* clamp to the edge texels */
+    MC_WRAP_ZERO_CLAMP,       /* clamp, the border texels set to (0, 0, 0, 255) */
+    MC_WRAP_ALPHA_ZERO_CLAMP, /* clamp, the border texels set to (255, 255, 255, 0) */
+} mc_wrap;
+
 /* One image of a material, with where it came from. */
 typedef struct mc_material_map {
     bool present;   /* the material names this map; false: no pixels, renderer's stand-in */
@@ -89,6 +98,12 @@ typedef struct mc_material_map {
                        ("base/pak000.pk4:models/imp_local.tga", "base/models/x.tga") or
                        "_default (missing models/x)" for a fallback; NULL when !present */
     bool fell_back; /* some image of the program was missing and `_default` stands for it */
+    float color[4]; /* the stage's constant colour (`color`, `rgb`, `red` ...; literal
+                       numbers only), multiplying the image: Doom's diffuseColor and
+                       specularColor of a lit stage; 1 1 1 1 when none */
+    mc_wrap wrap;   /* the stage's clamp mode; zeroclamp and alphazeroclamp have already set
+                       the border texels of image (Image_load.cpp, idImage::GenerateImage
+                       with R_SetBorderTexels) */
 } mc_material_map;
 
 /* A stage drawn without lighting, after the lit layer. */
@@ -98,6 +113,9 @@ typedef struct mc_material_layer {
     float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
     float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
                             literal numbers are kept; 1 1 1 1 when none */
+    bool mask_color;     /* maskColor (or maskRed, maskGreen and maskBlue): no colour written */
+    bool mask_alpha;     /* maskAlpha: no alpha written */
+    bool mask_depth;     /* maskDepth: no depth written */
 } mc_material_layer;
 
 typedef struct mc_material {
@@ -157,8 +175,10 @@ bool mc_material_builtin(const char *name, mc_image *img);
  *   makeIntensity  g = b = a = r.  makeAlpha: a = (r + g + b) / 3, rgb = 255.
  *
  * Drop-sampling (Doom's R_Dropsample): out(x, y) = in(x * inw / outw, int((y + 0.25) * inh /
- * outh)). Doom also resizes every loaded image to powers of two first; md5cine does not, and
- * wraps at the real edges (the same texels for power-of-two sizes).
+ * outh)). Every image file is first rounded down to power-of-two sides as Doom does with its
+ * default image_roundDown 1 (R_LoadImage; R_ResampleTexture: each texel the truncated mean of
+ * four, at most 4096 a side); DDS files are taken as they are. A stage's clamp, zeroclamp or
+ * alphazeroclamp (mc_wrap) then sets the map's wrap and, for the last two, its border texels.
  *
  * A missing image becomes `_default`: *fell_back is then set. sources (may be NULL) receives a
  * malloc'd "; "-separated list of where each image came from (see mc_material_map.sources).

@@ -104,6 +104,10 @@ typedef struct mc_mtr_stage {
     bool has_alpha_test;
     float color[4];       /* 1 1 1 1 unless color/rgb/rgba set it */
     bool conditional;     /* the stage has an `if` (not evaluated: see material.h) */
+    mc_wrap wrap;     /* the stage's clamp keyword, else the material's, else repeat */
+    bool has_wrap;        /* the stage named one */
+    bool mask_red, mask_green, mask_blue, mask_alpha, mask_depth; /* maskRed ... maskDepth;
+                             maskColor sets the three colours */
     int line, col;        /* the stage's '{', or the shorthand keyword */
 } mc_mtr_stage;
 
@@ -116,6 +120,7 @@ typedef struct mc_mtr_decl {
     bool has_alpha_test;
     bool two_sided, translucent, no_shadows;
     float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
+    mc_wrap wrap;     /* the material's clamp keyword: the default of its stages */
 } mc_mtr_decl;
 
 typedef struct mc_mtr_file {

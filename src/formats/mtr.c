@@ -31,6 +31,7 @@ typedef struct mtr_parser {
     warned_word *warned;
     int num_warned, cap_warned;
     const mc_mtr_span *span; /* mc_mtr_parse_span: the one declaration to read */
+    mc_wrap wrap;        /* the current material's clamp keyword so far */
 } mtr_parser;
 
 static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
@@ -169,11 +170,9 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
  * texture options, colour masks. Skipping their line would swallow the keywords after them. */
 static const char *const FLAG_WORDS[] = {
     "noSelfShadow", "forceShadows", "noOverlays", "forceOverlays", "forceOpaque", "noFog",
-    "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "clamp", "zeroclamp",
-    "alphazeroclamp", "noclamp", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
+    "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
     "fogLight", "blendLight", "ambientLight", "ignoreAlphaTest", "nearest", "linear",
-    "vertexColor", "inverseVertexColor", "maskRed", "maskGreen", "maskBlue", "maskAlpha",
-    "maskColor", "maskDepth", "solid", "water", "playerclip", "monsterclip", "moveableclip",
+    "vertexColor", "inverseVertexColor", "solid", "water", "playerclip", "monsterclip", "moveableclip",
     "ikclip", "blood", "trigger", "aassolid", "aasobstacle", "flashlight_trigger", "nonsolid",
     "nullNormal", "areaportal", "qer_nocarve", "discrete", "noFragment", "slick", "collision",
     "noimpact", "nodamage", "ladder", "nosteps", "metal", "stone", "flesh", "wood", "cardboard",
@@ -340,6 +339,7 @@ static mc_mtr_stage *new_stage(mtr_parser *p, const mc_token *at, mc_mtr_stage_k
     s = &p->stages[p->num_stages++];
     memset(s, 0, sizeof *s);
     s->kind = kind;
+    s->wrap = p->wrap;
     s->blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int i = 0; i < 4; i++)
         s->color[i] = 1.0f;
@@ -618,6 +618,38 @@ static int stage_expr_count(const mc_token *kw)
     return 0;
 }
 
+/* clamp, zeroclamp, alphazeroclamp, noclamp: the wrap they name, or -1 for another word. */
+static int wrap_word(const mc_token *t)
+{
+    static const char *const words[] = { "noclamp", "clamp", "zeroclamp", "alphazeroclamp" };
+
+    for (int i = 0; i < 4; i++)
+        if (is_kw(t, words[i]))
+            return i;
+    return -1;
+}
+
+/* maskRed, maskGreen, maskBlue, maskAlpha, maskColor, maskDepth (Material.cpp,
+ * idMaterial::ParseStage: each clears one GL write mask). false for another word. */
+static bool mask_word(const mc_token *t, mc_mtr_stage *s)
+{
+    if (is_kw(t, "maskRed"))
+        s->mask_red = true;
+    else if (is_kw(t, "maskGreen"))
+        s->mask_green = true;
+    else if (is_kw(t, "maskBlue"))
+        s->mask_blue = true;
+    else if (is_kw(t, "maskAlpha"))
+        s->mask_alpha = true;
+    else if (is_kw(t, "maskColor"))
+        s->mask_red = s->mask_green = s->mask_blue = true;
+    else if (is_kw(t, "maskDepth"))
+        s->mask_depth = true;
+    else
+        return false;
+    return true;
+}
+
 static bool parse_stage(mtr_parser *p, const mc_token *open)
 {
     mc_mtr_stage *s = new_stage(p, open, MC_STAGE_COLOR);
@@ -657,6 +689,11 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
                    is_kw(&t, "alpha")) {
             if (!parse_color(p, &t, s))
                 return false;
+        } else if (wrap_word(&t) >= 0) {
+            s->wrap = (mc_wrap)wrap_word(&t);
+            s->has_wrap = true;
+        } else if (mask_word(&t, s)) {
+            /* read */
         } else if (is_kw(&t, "if")) {
             s->conditional = true;
             if (!skip_exprs(p, &t, 1))
@@ -709,6 +746,9 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             m->translucent = true;
         } else if (is_kw(&t, "noShadows")) {
             m->no_shadows = true;
+        } else if (wrap_word(&t) >= 0) {
+            /* Material.cpp: sets trpDefault, which the stages read after it start from. */
+            m->wrap = p->wrap = (mc_wrap)wrap_word(&t);
         } else if (is_kw(&t, "polygonOffset")) {
             mc_token n;
 
@@ -750,6 +790,7 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
     if (!expect_punct(p, '{', &open))
         return false;
     p->num_stages = 0;
+    p->wrap = MC_WRAP_REPEAT;
     if (!parse_body(p, m, &open))
         return false;
     m->num_stages = p->num_stages;
@@ -758,6 +799,7 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
         return false;
     if (p->num_stages > 0)
         memcpy(m->stages, p->stages, (size_t)p->num_stages * sizeof *m->stages);
+
     f->num_decls++;
     return true;
 }

@@ -424,6 +424,54 @@ static bool dds_name(const char *name, size_t len, char *out, size_t cap)
     return true;
 }
 
+/* Image_files.cpp, R_LoadImage with makePowerOf2 and Doom's default image_roundDown 1: a side
+ * that is not a power of two is rounded down to one, and the image resampled by
+ * Image_process.cpp, R_ResampleTexture (each output texel the truncated mean of four input
+ * texels at a quarter and three quarters of its step, in 16.16 fixed point; at most 4096 a
+ * side, its MAX_DIMENSION). false when out of memory. */
+static bool round_down_pow2(mc_image *im)
+{
+    unsigned ow = 1, oh = 1, fracstep, frac;
+    unsigned p1[4096], p2[4096];
+    unsigned iw = (unsigned)im->width, ih = (unsigned)im->height;
+    uint8_t *out;
+
+    while (ow * 2 <= iw)
+        ow *= 2;
+    while (oh * 2 <= ih)
+        oh *= 2;
+    if (ow == iw && oh == ih)
+        return true;
+    ow = ow > 4096 ? 4096 : ow;
+    oh = oh > 4096 ? 4096 : oh;
+    out = malloc((size_t)ow * oh * 4);
+    if (!out)
+        return false;
+    fracstep = iw * 0x10000u / ow;
+    frac = fracstep >> 2;
+    for (unsigned i = 0; i < ow; i++, frac += fracstep)
+        p1[i] = 4 * (frac >> 16);
+    frac = 3 * (fracstep >> 2);
+    for (unsigned i = 0; i < ow; i++, frac += fracstep)
+        p2[i] = 4 * (frac >> 16);
+    for (unsigned i = 0; i < oh; i++) {
+        const uint8_t *row = im->pixels + im->stride * (size_t)((i + 0.25f) * (float)ih / (float)oh);
+        const uint8_t *row2 = im->pixels + im->stride * (size_t)((i + 0.75f) * (float)ih / (float)oh);
+
+        for (unsigned j = 0; j < ow; j++)
+            for (unsigned c = 0; c < 4; c++)
+                out[((size_t)i * ow + j) * 4 + c] =
+                        (uint8_t)((row[p1[j] + c] + row[p2[j] + c] + row2[p1[j] + c] +
+                                   row2[p2[j] + c]) >> 2);
+    }
+    free(im->pixels);
+    im->pixels = out;
+    im->width = (int)ow;
+    im->height = (int)oh;
+    im->stride = (size_t)ow * 4;
+    return true;
+}
+
 static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_image *img,
                             bool *fell_back, strbuf *src, mc_error *err)
 {
@@ -445,6 +493,10 @@ static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_ima
     }
     if (!tga_or_none) {
         st = read_candidate(vfs, name, room, img, &found, src, err);
+        if (st == MC_OK && found && !round_down_pow2(img)) {
+            mc_image_release(img);
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        }
         if (st != MC_OK || found)
             return st;
     } else {
@@ -458,6 +510,10 @@ static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_ima
         for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
             snprintf(path, sizeof path, "%.*s%s", (int)stem, name, exts[i]);
             st = read_candidate(vfs, path, room, img, &found, src, err);
+            if (st == MC_OK && found && !round_down_pow2(img)) {
+                mc_image_release(img);
+                return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+            }
             if (st != MC_OK || found)
                 return st;
         }
@@ -566,9 +622,20 @@ static void map_release(mc_material_map *m)
     memset(m, 0, sizeof *m);
 }
 
-static mc_status fill_map(const mc_mtr_prog *prog, const char *file, mc_vfs *vfs,
+/* Image_process.cpp, R_SetBorderTexels: the outermost ring of texels set to one value. */
+static void set_border(mc_image *im, const uint8_t v[4])
+{
+    for (int y = 0; y < im->height; y++)
+        for (int x = 0; x < im->width; x++)
+            if (x == 0 || y == 0 || x == im->width - 1 || y == im->height - 1)
+                memcpy(px_at(im, x, y), v, 4);
+}
+
+static mc_status fill_map(const mc_mtr_stage *stage, const char *file, mc_vfs *vfs,
                           mc_material_map *m, uint64_t *pixels, mc_error *err)
 {
+    static const uint8_t zero[4] = { 0, 0, 0, 255 }, alpha_zero[4] = { 255, 255, 255, 0 };
+    const mc_mtr_prog *prog = stage->map;
     char text[1024];
     mc_status st;
 
@@ -578,6 +645,13 @@ static mc_status fill_map(const mc_mtr_prog *prog, const char *file, mc_vfs *vfs
         snprintf(err->file, sizeof err->file, "%s", file);
     if (st != MC_OK)
         return st;
+    memcpy(m->color, stage->color, sizeof m->color);
+    m->wrap = stage->wrap;
+    /* Image_load.cpp, idImage::GenerateImage: "zero the border if desired". */
+    if (m->wrap == MC_WRAP_ZERO_CLAMP)
+        set_border(&m->image, zero);
+    else if (m->wrap == MC_WRAP_ALPHA_ZERO_CLAMP)
+        set_border(&m->image, alpha_zero);
     m->present = true;
     m->program = strdup(mc_mtr_prog_text(prog, text, sizeof text));
     if (!m->program) {
@@ -637,7 +711,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int k = 0; k < 3 && st == MC_OK; k++)
         if (lit[k])
-            st = fill_map(lit[k]->map, file, vfs, maps[k], &pixels, err);
+            st = fill_map(lit[k], file, vfs, maps[k], &pixels, err);
     if (st == MC_OK && layers > 0) {
         out->layers = calloc((size_t)layers, sizeof *out->layers);
         if (!out->layers)
@@ -648,9 +722,12 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
 
             if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
                 continue;
-            st = fill_map(s->map, file, vfs, &l->map, &pixels, err);
+            st = fill_map(s, file, vfs, &l->map, &pixels, err);
             if (st != MC_OK)
                 break;
+            l->mask_color = s->mask_red && s->mask_green && s->mask_blue;
+            l->mask_alpha = s->mask_alpha;
+            l->mask_depth = s->mask_depth;
             l->blend = s->blend;
             l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
             memcpy(l->color, s->color, sizeof l->color);
