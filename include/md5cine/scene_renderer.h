@@ -73,6 +73,11 @@ typedef struct mc_scene_renderer_desc {
     int gl_device;         /* as mc_renderer_desc.gl_device: 0 automatic, N >= 1 device N */
     mc_warn_fn warn;       /* may be NULL: warnings dropped */
     void *warn_user;
+    bool developer_images; /* false: what the engine shows outside developer mode -- a missing
+                              image is black (Image_init.cpp, idImage::MakeDefault), and so is
+                              a shader of a scene with a base that no material or image
+                              names; true: Doom's developer box (material.h's `_default`)
+                              stands in for both (--developer-images) */
 } mc_scene_renderer_desc;
 
 /* What one output frame showed. */

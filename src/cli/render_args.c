@@ -340,6 +340,8 @@ static const mc_arg_opt render_opts[] = {
       .help = "EGL device N as md5cine doctor lists them (default: automatic)" },
     { .name = "--overlay", .kind = MC_ARG_FLAG, .offset = F(overlay),
       .help = "burn in the frame number, time code HH:MM:SS:FF and shot" },
+    { .name = "--developer-images", .kind = MC_ARG_FLAG, .offset = F(developer_images),
+      .help = "missing images as Doom's developer box, not black" },
     { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = F(lenient),
       .help = "accept the harmless deviations of shipped game files" },
     { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(progress),
