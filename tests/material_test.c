@@ -1024,6 +1024,51 @@ static void images_are_rounded_down_to_powers_of_two(void)
     mc_vfs_destroy(v);
 }
 
+
+/* zeroclamp and alphazeroclamp set the outermost texels (Image_load.cpp, GenerateImage with
+ * R_SetBorderTexels): of a 4x4 grey (90) image, the 12 border texels become (0, 0, 0, 255) or
+ * (255, 255, 255, 0) and the 4 inside ones stay; clamp changes no texel. Stage colours land on
+ * the maps: red .3 green .3 blue .3 on the specular stage. */
+static void clamps_set_border_texels_and_colours_reach_maps(void)
+{
+    static uint8_t grey[4 * 4 * 4];
+    const test_image ims[] = { { "g.tga", 4, 4, grey } };
+    static const char text[] =
+            "m { { blend diffusemap map g zeroclamp } { blend specularmap map g red .3 green .3 "
+            "blue .3 clamp } { blend add map g alphazeroclamp maskDepth maskAlpha } }";
+    mc_vfs *v;
+    mc_mtr_file f;
+    mc_material m;
+    mc_error err;
+
+    for (size_t i = 0; i < sizeof grey; i++)
+        grey[i] = i % 4 == 3 ? 255 : 90;
+    v = vfs_with("zeroclamp", 1, ims);
+    ASSERT(v);
+    ASSERT_OK(mc_mtr_parse(text, sizeof text - 1, "z.mtr", NULL, &f, &err), &err);
+    ASSERT_OK(mc_material_resolve(&f.decls[0], "z.mtr", v, &m, &err), &err);
+    EXPECT_EQ_INT(m.diffuse.wrap, MC_WRAP_ZERO_CLAMP);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            bool border = x == 0 || y == 0 || x == 3 || y == 3;
+
+            px_is(&m.diffuse.image, x, y, border ? 0 : 90, border ? 0 : 90, border ? 0 : 90, 255);
+            px_is(&m.specular.image, x, y, 90, 90, 90, 255);
+            if (border)
+                px_is(&m.layers[0].map.image, x, y, 255, 255, 255, 0);
+        }
+    EXPECT_EQ_INT(m.specular.wrap, MC_WRAP_CLAMP);
+    EXPECT_NEAR(m.specular.color[0], 0.3, 1e-6);
+    EXPECT_NEAR(m.specular.color[2], 0.3, 1e-6);
+    EXPECT_NEAR(m.diffuse.color[1], 1.0, 0);
+    ASSERT(m.num_layers == 1);
+    EXPECT_EQ_INT(m.layers[0].map.wrap, MC_WRAP_ALPHA_ZERO_CLAMP);
+    EXPECT(m.layers[0].mask_depth && m.layers[0].mask_alpha && !m.layers[0].mask_color);
+    mc_material_release(&m);
+    mc_mtr_release(&f);
+    mc_vfs_destroy(v);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -1043,6 +1088,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(scene_submeshes_take_declared_materials),
         TEST_ENTRY(dds_images_come_before_tga),
         TEST_ENTRY(images_are_rounded_down_to_powers_of_two),
+        TEST_ENTRY(clamps_set_border_texels_and_colours_reach_maps),
         TEST_ENTRY(a_material_s_images_have_a_pixel_budget),
     };
 

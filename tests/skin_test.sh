@@ -11,30 +11,12 @@ px() { # px PNG X Y -> "r,g,b"
 }
 
 mkdir -p "$T/base/materials" "$T/base/skins" "$T/base/textures"
-# Two quads in the plane x = 0, seen from (-100, 0, 0) looking along +X with a 90 degree fov:
-# screen left is +Y, up is +Z. Left quad y 10..40, right quad y -40..-10, z -15..15; each
-# triangle clockwise as seen (top-left, top-right, bottom-right; top-left, bottom-right,
-# bottom-left). At 64x64 the screen x of a point (0, y, z) is 32 - 32 * y / 100, so the
-# quads' centres (y = +-25) fall at x = 24 and x = 40, row 32.
+# Two quads facing the camera (tests/make_quads.py): at 64x64 the quads' centres (y = +-25)
+# fall at x = 24 and x = 40, row 32.
+python3 make_quads.py "$T"
 python3 - "$T" <<'PY'
 import struct, sys
 t = sys.argv[1]
-def quad(shader, y0, y1):
-    v = [(0, y1, 15), (0, y0, 15), (0, y0, -15), (0, y1, -15)]
-    s = 'mesh {\n\tshader "%s"\n\tnumverts 4\n' % shader
-    st = [(0, 0), (1, 0), (1, 1), (0, 1)]
-    for i in range(4):
-        s += '\tvert %d ( %g %g ) %d 1\n' % (i, st[i][0], st[i][1], i)
-    s += '\tnumtris 2\n\ttri 0 0 1 2\n\ttri 1 0 2 3\n\tnumweights 4\n'
-    for i, p in enumerate(v):
-        s += '\tweight %d 0 1 ( %g %g %g )\n' % (i, p[0], p[1], p[2])
-    return s + '}\n'
-open(t + '/quads.md5mesh', 'w').write(
-    'MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 2\njoints {\n'
-    '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n' + quad('left', 10, 40) + quad('right', -40, -10))
-open(t + '/cam.md5camera', 'w').write(
-    'MD5Version 10\ncommandline ""\nnumFrames 1\nframeRate 24\nnumCuts 0\ncuts {\n}\n'
-    'camera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n')
 def tga(bgr):
     return struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 1, 1, 24, 0) + bytes(bgr)
 for name, bgr in (('red', [0, 0, 255]), ('green', [0, 255, 0]), ('blue', [255, 0, 0])):

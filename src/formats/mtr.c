@@ -689,6 +689,11 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
                    is_kw(&t, "alpha")) {
             if (!parse_color(p, &t, s))
                 return false;
+        } else if (is_kw(&t, "colored")) {
+            /* Material.cpp, ParseStage: the colour becomes the entity's parm0..parm3, which
+             * are 1 1 1 1 for an actor (md5cine sets no parms). */
+            for (int i = 0; i < 4; i++)
+                s->color[i] = 1.0f;
         } else if (wrap_word(&t) >= 0) {
             s->wrap = (mc_wrap)wrap_word(&t);
             s->has_wrap = true;

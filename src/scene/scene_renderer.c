@@ -366,11 +366,35 @@ static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, boo
 /* Gives every submesh with a declared material (material.h: a scene with a `base`) its maps,
  * uploaded once per material, and its switches. Only the lit layer (diffuse, bump, specular)
  * is drawn; a material with none draws its first unlit stage's image as its diffuse map. */
+/* A surface whose shader no material or image names: black, or with developer images the
+ * `_default` box (uploaded once: *box_id). */
+static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool developer,
+                                  int *box_id, mc_error *err)
+{
+    mc_image box;
+    mc_status st = MC_OK;
+
+    sf->white = true;
+    memcpy(sf->color, (const float[4]){ 0, 0, 0, 1 }, sizeof sf->color);
+    if (!developer)
+        return MC_OK;
+    if (*box_id == 0) {
+        if (!mc_material_builtin("_default", &box))
+            return no_memory(err);
+        st = mc_renderer_add_texture(sr->r, box.pixels, box.width, box.height, box.stride,
+                                     box_id, err);
+        mc_image_release(&box);
+    }
+    sf->texture = *box_id;
+    sf->white = false;
+    return st;
+}
+
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
                                  bool developer, mc_error *err)
 {
     uploaded_material *done;
-    int total = 0, num_done = 0;
+    int total = 0, num_done = 0, box_id = 0;
     mc_status st = MC_OK;
 
     for (int i = 0; i < sr->num_actors; i++)
@@ -388,10 +412,9 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             if (!m) {
                 /* A shader of a scene with a base that names nothing: Doom's default
                  * material (a missing image) -- black, or the developer box. */
-                if (sm->set && !sr->scene->actors[i].textures[k] && !developer) {
-                    sf->white = true;
-                    memcpy(sf->color, (const float[4]){ 0, 0, 0, 1 }, sizeof sf->color);
-                }
+                if (sm->set && !sr->scene->actors[i].textures[k] &&
+                    sr->scene->actors[i].mesh.meshes[k].shader[0])
+                    st = missing_material(sr, sf, developer, &box_id, err);
                 continue;
             }
             sf->hidden = !mc_material_drawn(m);
