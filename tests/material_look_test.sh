@@ -81,5 +81,16 @@ render developer 'left { diffusemap textures/not_here }' --developer-images
 is developer_box_for_a_missing_image "$T/developer0.png" 82 128 "32,32,32"
 is developer_box_for_a_missing_material "$T/developer0.png" 160 128 "32,32,32"
 
+# info --materials shows what the renderer was given.
+printf 'left { { blend diffusemap map textures/grey red 0.5 zeroclamp } { blend add map textures/blue maskColor maskDepth } }\n' >"$T/base/materials/m.mtr"
+run info_json info --materials --json "$T/missing.md5scene"
+if python3 - "$T/info_json.out" <<'PY'
+import json, sys
+m = json.loads(open(sys.argv[1]).read())["actors"][0]["textures"][0]["material"]
+assert m["diffuse"]["color"] == [0.5, 1, 1, 1] and m["diffuse"]["wrap"] == "zeroclamp", m
+assert m["layers"][0]["mask"] == ["color", "depth"] and m["layers"][0]["map"]["wrap"] == "repeat", m
+PY
+then ok info_shows_colours_wraps_and_masks; else fail info_shows_colours_wraps_and_masks "$(cat "$T/info_json.out" "$T/info_json.err")"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

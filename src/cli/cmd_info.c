@@ -330,6 +330,10 @@ static int info_mtr(const char *path, const info_opts *o)
     return MC_EXIT_OK;
 }
 
+static const char *const WRAP_NAMES[] = { "repeat", "clamp", "zeroclamp", "alphazeroclamp" };
+
+static void print_floats_json(const float *v, int n);
+
 static void print_map_json(const char *key, const mc_material_map *m)
 {
     printf(",\"%s\":", key);
@@ -341,8 +345,10 @@ static void print_map_json(const char *key, const mc_material_map *m)
     mc_json_write_cstr(stdout, m->program);
     printf(",\"sources\":");
     mc_json_write_cstr(stdout, m->sources);
-    printf(",\"width\":%d,\"height\":%d,\"fallback\":%s}", m->image.width, m->image.height,
-           m->fell_back ? "true" : "false");
+    printf(",\"width\":%d,\"height\":%d,\"fallback\":%s,\"color\":", m->image.width,
+           m->image.height, m->fell_back ? "true" : "false");
+    print_floats_json(m->color, 4);
+    printf(",\"wrap\":\"%s\"}", WRAP_NAMES[m->wrap]);
 }
 
 static void print_material_json(const mc_material *m)
@@ -366,6 +372,20 @@ static void print_material_json(const mc_material *m)
         printf("%s{\"blend\":[\"%s\",\"%s\"]", i ? "," : "", BLEND_NAMES[m->layers[i].blend.src],
                BLEND_NAMES[m->layers[i].blend.dst]);
         print_map_json("map", &m->layers[i].map);
+        {
+            const bool on[3] = { m->layers[i].mask_color, m->layers[i].mask_alpha,
+                                 m->layers[i].mask_depth };
+            static const char *const names[3] = { "color", "alpha", "depth" };
+            const char *sep = "";
+
+            printf(",\"mask\":[");
+            for (int k = 0; k < 3; k++)
+                if (on[k]) {
+                    printf("%s\"%s\"", sep, names[k]);
+                    sep = ",";
+                }
+            printf("]");
+        }
         printf("}");
     }
     printf("]}");
