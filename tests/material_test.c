@@ -919,11 +919,12 @@ static void a_material_s_images_have_a_pixel_budget(void)
             continue;
         st = mc_material_resolve(&f.decls[0], "p.mtr", v, &mat, &err);
         if (i == 0) {
+            /* The error names the image file itself, without a position (a binary file). */
             EXPECT_EQ_INT(st, MC_ERR_LIMIT);
-            EXPECT_EQ_STR(err.file, "p.mtr");
-            EXPECT_EQ_INT(err.line, 1);
-            EXPECT_EQ_INT(err.col, 27);
-            EXPECT(strstr(err.msg, "(16384x16384) takes its material past 268435456 pixels") != NULL);
+            EXPECT_EQ_STR(err.file, path);
+            EXPECT_EQ_INT(err.line, 0);
+            EXPECT_EQ_INT(err.col, 0);
+            EXPECT_CONTAINS(err.msg, "16384x16384 pixels take its material past 268435456 pixels");
         } else {
             EXPECT_EQ_INT(st, MC_ERR_IMAGE);
         }

@@ -93,6 +93,11 @@
  * file can ask for, whatever its nesting (add(x, add(x, ...)) holds every level at once). */
 #define MC_LIMIT_MATERIAL_PIXELS ((uint64_t)MC_LIMIT_IMAGE_SIDE * MC_LIMIT_IMAGE_SIDE)
 
+/* Pixels of images all the materials of one scene may read (64 Mi: 256 MiB of RGBA, sixteen
+ * 2048 x 2048 maps), each image's header checked against what is left before it is decoded;
+ * settable per load (mc_parse_opts.image_pixels, `--image-pixels N` on the command line). */
+#define MC_LIMIT_SCENE_IMAGE_PIXELS ((uint64_t)64 << 20)
+
 /* A material's polygonOffset, either sign (Doom's are 1 or so): the renderer takes this range. */
 #define MC_LIMIT_POLYGON_OFFSET 1e6f
 

@@ -416,6 +416,8 @@ static int open_renderer(render_run *run)
     memcpy(d.background, o->bg, sizeof d.background);
     d.overlay = o->overlay;
     d.developer_images = o->developer_images;
+    d.stop = &g_stop_signal;
+    d.image_pixels = (unsigned long long)o->image_mpixels << 20;
     d.warn = mc_diag_warn;
     if (mc_scene_renderer_create(&d, &run->sr, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_GL);

@@ -352,9 +352,16 @@ static void per_pixel(mc_image *im, mc_mtr_prog_kind kind, const float *f)
 
 /* ---------------------------------------------------------------- image files */
 
+/* Pixels read so far and the most allowed: one material's (mc_material_resolve), or a whole
+ * material set's (MC_LIMIT_SCENE_IMAGE_PIXELS, or the scene's own setting). */
+typedef struct px_budget {
+    uint64_t used, limit;
+    const char *what; /* "its material", "the scene" */
+} px_budget;
+
 /* Reads one candidate file; *found false when the VFS does not hold it. An image whose header
  * declares more than room pixels is MC_ERR_LIMIT before anything is decoded. */
-static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc_image *img,
+static mc_status read_candidate(mc_vfs *vfs, const char *path, const px_budget *room, mc_image *img,
                                 bool *found, strbuf *src, mc_error *err)
 {
     char where[1024];
@@ -375,10 +382,10 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc
     } else if (!tga) {
         st = mc_image_probe(data, len, where, &w, &h, err);
     }
-    if (st == MC_OK && (uint64_t)w * (uint64_t)h > room)
-        st = mc_error_set(err, MC_ERR_LIMIT, NULL, 0, 0,
-                          "'%s' (%dx%d) takes its material past %llu pixels of images in all",
-                          where, w, h, (unsigned long long)MC_LIMIT_MATERIAL_PIXELS);
+    if (st == MC_OK && (uint64_t)w * (uint64_t)h > room->limit - room->used)
+        st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                          "%dx%d pixels take %s past %llu pixels of images in all", w, h,
+                          room->what, (unsigned long long)room->limit);
     else if (st == MC_OK && tga)
         st = mc_tga_decode(data, len, where, img, err);
     else if (st == MC_OK && dds)
@@ -472,7 +479,7 @@ static bool round_down_pow2(mc_image *im)
     return true;
 }
 
-static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_image *img,
+static mc_status load_image(const char *name, mc_vfs *vfs, const px_budget *room, mc_image *img,
                             bool *fell_back, strbuf *src, mc_error *err)
 {
     static const char *const exts[] = { ".tga", ".jpg", ".png" };
@@ -527,9 +534,9 @@ static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_ima
 
 /* ---------------------------------------------------------------- programs */
 
-/* *pixels counts what the material has read so far (MC_LIMIT_MATERIAL_PIXELS). */
+/* pixels counts what the material (or the set) has read so far. */
 static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fell_back,
-                      strbuf *src, uint64_t *pixels, mc_error *err)
+                      strbuf *src, px_budget *pixels, mc_error *err)
 {
     mc_image second;
     mc_status st;
@@ -537,16 +544,11 @@ static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fe
 
     memset(out, 0, sizeof *out);
     if (g->kind == MC_PROG_IMAGE) {
-        uint64_t room = MC_LIMIT_MATERIAL_PIXELS - *pixels;
-
-        st = load_image(g->name, vfs, room, out, fell_back, src, err);
-        if (st == MC_ERR_LIMIT) {
-            err->line = g->line; /* at the image's name in the .mtr */
-            err->col = g->col;
-        }
+        /* An error names the image file itself (a limit: its size from its header). */
+        st = load_image(g->name, vfs, pixels, out, fell_back, src, err);
         if (st != MC_OK)
             return st;
-        *pixels += (uint64_t)out->width * (uint64_t)out->height; /* built-ins too: tiny */
+        pixels->used += (uint64_t)out->width * (uint64_t)out->height; /* built-ins: tiny */
         return MC_OK;
     }
     st = eval(g->arg[0], vfs, out, fell_back, src, pixels, err);
@@ -581,7 +583,7 @@ static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fe
 }
 
 static mc_status eval_program(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out,
-                              bool *fell_back, char **sources, uint64_t *pixels, mc_error *err)
+                              bool *fell_back, char **sources, px_budget *pixels, mc_error *err)
 {
     strbuf src = { 0 };
     bool fb = false;
@@ -607,7 +609,7 @@ static mc_status eval_program(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *ou
 mc_status mc_imgprog_eval(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out, bool *fell_back,
                           char **sources, mc_error *err)
 {
-    uint64_t pixels = 0;
+    px_budget pixels = { 0, MC_LIMIT_MATERIAL_PIXELS, "its material" };
 
     return eval_program(prog, vfs, out, fell_back, sources, &pixels, err);
 }
@@ -632,7 +634,7 @@ static void set_border(mc_image *im, const uint8_t v[4])
 }
 
 static mc_status fill_map(const mc_mtr_stage *stage, const char *file, mc_vfs *vfs,
-                          mc_material_map *m, uint64_t *pixels, mc_error *err)
+                          mc_material_map *m, px_budget *pixels, mc_error *err)
 {
     static const uint8_t zero[4] = { 0, 0, 0, 255 }, alpha_zero[4] = { 255, 255, 255, 0 };
     const mc_mtr_prog *prog = stage->map;
@@ -640,9 +642,8 @@ static mc_status fill_map(const mc_mtr_stage *stage, const char *file, mc_vfs *v
     mc_status st;
 
     memset(m, 0, sizeof *m);
+    (void)file;
     st = eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
-    if (st == MC_ERR_LIMIT && file && !err->file[0])
-        snprintf(err->file, sizeof err->file, "%s", file);
     if (st != MC_OK)
         return st;
     memcpy(m->color, stage->color, sizeof m->color);
@@ -676,14 +677,24 @@ void mc_material_release(mc_material *mat)
     memset(mat, 0, sizeof *mat);
 }
 
+static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
+                         px_budget *budget, mc_material *out, mc_error *err);
+
 mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                               mc_material *out, mc_error *err)
+{
+    px_budget budget = { 0, MC_LIMIT_MATERIAL_PIXELS, "its material" };
+
+    return resolve(decl, file, vfs, &budget, out, err);
+}
+
+static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
+                         px_budget *budget, mc_material *out, mc_error *err)
 {
     const mc_mtr_stage *lit[3] = { NULL, NULL, NULL };
     mc_material_map *maps[3];
     mc_status st = MC_OK;
     int layers = 0;
-    uint64_t pixels = 0; /* read so far by this material's programs */
 
     memset(out, 0, sizeof *out);
     maps[0] = &out->diffuse;
@@ -711,7 +722,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int k = 0; k < 3 && st == MC_OK; k++)
         if (lit[k])
-            st = fill_map(lit[k], file, vfs, maps[k], &pixels, err);
+            st = fill_map(lit[k], file, vfs, maps[k], budget, err);
     if (st == MC_OK && layers > 0) {
         out->layers = calloc((size_t)layers, sizeof *out->layers);
         if (!out->layers)
@@ -722,7 +733,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
 
             if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
                 continue;
-            st = fill_map(s, file, vfs, &l->map, &pixels, err);
+            st = fill_map(s, file, vfs, &l->map, budget, err);
             if (st != MC_OK)
                 break;
             l->mask_color = s->mask_red && s->mask_green && s->mask_blue;
@@ -785,6 +796,7 @@ struct mc_material_set {
     int num_files, cap_files;
     decl_table materials, skins;
     int parsed;         /* material declarations parsed so far */
+    px_budget pixels;   /* images read by every material resolved */
     size_t text_bytes;  /* declaration text held */
     long indexed;       /* declarations indexed */
 };
@@ -903,6 +915,9 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     set->vfs = vfs;
     if (opts)
         set->opts = *opts;
+    set->pixels = (px_budget){ 0, set->opts.image_pixels ? set->opts.image_pixels
+                                                         : MC_LIMIT_SCENE_IMAGE_PIXELS,
+                               "the scene" };
     st = load_decls(set, "materials", ".mtr", "material", &set->materials, err);
     if (st == MC_OK)
         st = load_decls(set, "skins", ".skin", "skin", &set->skins, err);
@@ -983,8 +998,8 @@ const mc_material *mc_material_set_find(mc_material_set *set, const char *name, 
         }
         if (!e->parsed.decls && (*status = parse_entry(set, e, err)) != MC_OK)
             return NULL;
-        *status = mc_material_resolve(&e->parsed.decls[0], set->files[e->file].where, set->vfs,
-                                      &e->material, err);
+        *status = resolve(&e->parsed.decls[0], set->files[e->file].where, set->vfs,
+                          &set->pixels, &e->material, err);
         if (*status != MC_OK)
             return NULL;
         e->resolved = 1;
