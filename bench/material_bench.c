@@ -4,20 +4,15 @@
  * 8-bit grey) -- then prints the median time over the runs of:
  *
  *   index      mc_vfs_open (walk the folder, read the archive's directory)
- *   declare    mc_material_set_load (read and index every .mtr)
+ *   declare    mc_material_set_load (read and parse every .mtr)
  *   resolve    mc_material_resolve of the imp: four TGA reads and decodes from the archive,
  *              heightmap(imp_h, 4) and addnormals on 1024x1024
  *   heightmap  mc_imgprog_eval of heightmap(imp_h, 4) alone
  *
- * and, on a second base of 1,000 materials in 50 .mtr files (pak000.pk4, each material with a
- * diffuse and a bump map of 4x4 TGAs), the materials' share of the time to first frame of a
- * scene using 3 of them: open + index (mc_vfs_open, mc_material_set_load) and first use (the 3
- * mc_material_set_find), beside the time a parse of every declaration takes (what loading cost
- * before declarations were parsed on use), and the count of declarations parsed.
- *
  *   cmake --build build --target material_bench && build/bench/material_bench [runs] [dir]
  *
  * Figures only; nothing is asserted. Use a build without sanitizers (RelWithDebInfo). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +22,8 @@
 #include <zip.h>
 
 #include <md5cine/material.h>
+#include <md5cine/scene.h>
+#include <md5cine/scene_renderer.h>
 #include <md5cine/mtr.h>
 #include <md5cine/vfs.h>
 
@@ -140,52 +137,57 @@ static void build(const char *dir)
     }
 }
 
-/* The 1,000-material, 50-file base: materials/mNN.mtr, 20 declarations each. */
-static void build_many(const char *dir)
+/* A scene on a base of 1,000 materials in 50 files, one used (or, with big false, a base
+ * holding only that one): the time from loading the scene to its first frame at 320x180. */
+static void write_text(const char *path, const char *text)
 {
-    char path[1200], name[128];
-    int code;
+    FILE *f = fopen(path, "w");
+
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static void build_scene(const char *dir, bool big)
+{
+    char path[1024], name[64];
     zip_t *z;
+    int code;
 
     mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/pak000.pk4", dir);
+    snprintf(path, sizeof path, "%s/tri.md5mesh", dir);
+    write_text(path, "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\njoints {\n"
+                     "\t\"origin\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\n\tshader \"models/m49_19\"\n"
+                     "\tnumverts 3\n\tvert 0 ( 0 0 ) 0 1\n\tvert 1 ( 1 0 ) 1 1\n"
+                     "\tvert 2 ( 0 1 ) 2 1\n\tnumtris 1\n\ttri 0 0 1 2\n\tnumweights 3\n"
+                     "\tweight 0 0 1 ( 0 20 20 )\n\tweight 1 0 1 ( 0 -20 20 )\n"
+                     "\tweight 2 0 1 ( 0 20 -20 )\n}\n");
+    snprintf(path, sizeof path, "%s/cam.md5camera", dir);
+    write_text(path, "MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 24\nnumCuts 0\n"
+                     "cuts {\n}\ncamera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n");
+    snprintf(path, sizeof path, "%s/a.md5scene", dir);
+    write_text(path, "md5scene 1\ncamera \"cam.md5camera\"\nbase \"base\"\n"
+                     "actor a { mesh \"tri.md5mesh\" }\n");
+    snprintf(path, sizeof path, "%s/base", dir);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/base/pak000.pk4", dir);
     z = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code);
     if (!z) {
         fprintf(stderr, "cannot create %s\n", path);
         exit(1);
     }
-    for (int f = 0; f < 50; f++) {
-        char *mtr;
+    for (int f = big ? 0 : 49; f < 50; f++) {
+        char *text;
         size_t len;
-        FILE *m = open_memstream(&mtr, &len);
+        FILE *m = open_memstream(&text, &len);
 
-        for (int i = 0; i < 20; i++) {
-            int k = f * 20 + i;
-
-            fprintf(m,
-                    "textures/many/t%04d\n{\n  qer_editorimage textures/many/t%04d\n"
-                    "  diffusemap textures/many/t%04d_d\n  bumpmap addnormals(textures/many/"
-                    "t%04d_local, heightmap(textures/many/t%04d_h, 3))\n"
-                    "  { blend add map textures/many/t%04d_d rgb 0.5 }\n}\n",
-                    k, k, k, k, k, k);
-        }
+        for (int i = big ? 0 : 19; i < 20; i++)
+            fprintf(m, "models/m%02d_%02d {\n  qer_editorimage x\n  diffusemap _white\n"
+                       "  { blend add map _black rgb 0.5 }\n}\n", f, i);
         fclose(m);
-        snprintf(name, sizeof name, "materials/m%02d.mtr", f);
-        add(z, name, mtr, len);
-    }
-    for (int k = 0; k < 1000; k++) {
-        static const char *const kinds[] = { "d", "local", "h" };
-
-        for (int j = 0; j < 3; j++) {
-            uint8_t *t = calloc(1, 18 + 64);
-
-            t[2] = 2;
-            t[12] = t[14] = 4;
-            t[16] = 32;
-            t[17] = 0x28;
-            snprintf(name, sizeof name, "textures/many/t%04d_%s.tga", k, kinds[j]);
-            add(z, name, t, 18 + 64);
-        }
+        snprintf(name, sizeof name, "materials/f%02d.mtr", f);
+        add(z, name, text, len);
     }
     if (zip_close(z) != 0) {
         fprintf(stderr, "cannot write %s\n", path);
@@ -193,70 +195,102 @@ static void build_many(const char *dir)
     }
 }
 
-static void bench_many(const char *dir, int runs)
+/* Seconds from mc_scene_load to the first frame, and the declarations parsed. */
+static double first_frame(const char *dir, int *parsed)
 {
-    static const char *const used[] = { "textures/many/t0007", "textures/many/t0512",
-                                        "textures/many/t0999" };
-    double t_open[64], t_use[64], t_all[64];
-    int parsed = 0, declared = 0;
+    char path[1024];
+    static uint8_t px[320 * 180 * 4];
+    mc_image_view view = { 320, 180, 320 * 4, px };
+    mc_scene sc;
+    mc_scene_renderer *sr;
     mc_error err;
+    double t0 = now();
 
-    build_many(dir);
-    for (int r = 0; r < runs; r++) {
-        mc_vfs *v;
-        mc_material_set *set;
-        mc_status st;
-        char **names;
-        int n;
-        double t0 = now();
+    snprintf(path, sizeof path, "%s/a.md5scene", dir);
+    if (mc_scene_load(path, NULL, &sc, &err) != MC_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(1);
+    }
+    {
+        mc_scene_renderer_desc d = { .scene = &sc, .width = 320, .height = 180 };
 
-        if (mc_vfs_open(dir, &v, &err) != MC_OK || mc_material_set_load(v, NULL, &set, &err)) {
+        if (mc_scene_renderer_create(&d, &sr, &err) != MC_OK ||
+            mc_scene_renderer_frame(sr, 0, &view, NULL, &err) != MC_OK) {
             fprintf(stderr, "%s\n", err.msg);
             exit(1);
         }
-        t_open[r] = now() - t0;
-        t0 = now();
-        for (int i = 0; i < 3; i++)
-            if (!mc_material_set_find(set, used[i], &st, &err)) {
-                fprintf(stderr, "%s\n", err.msg);
-                exit(1);
-            }
-        t_use[r] = now() - t0;
-        parsed = mc_material_set_parsed(set);
-        declared = mc_material_set_count(set);
-        mc_material_set_destroy(set);
-        /* Every declaration parsed: what an eager load costs. */
-        t0 = now();
-        if (mc_vfs_list(v, "materials", ".mtr", &names, &n, &err) != MC_OK)
-            exit(1);
-        for (int i = 0; i < n; i++) {
-            uint8_t *data;
-            size_t len;
-            bool found;
-            char where[1024];
-            mc_mtr_file f;
-
-            if (mc_vfs_read(v, names[i], &data, &len, &found, where, sizeof where, &err) ||
-                mc_mtr_parse((const char *)data, len, where, NULL, &f, &err)) {
-                fprintf(stderr, "%s\n", err.msg);
-                exit(1);
-            }
-            free(data);
-            mc_mtr_release(&f);
-        }
-        free(names);
-        t_all[r] = now() - t0;
-        mc_vfs_destroy(v);
     }
-    printf("many: 1000 materials in 50 .mtr files; a scene uses 3\n");
-    printf("open+index %8.2f ms  (mc_vfs_open + mc_material_set_load)\n",
-           median(t_open, runs) * 1e3);
-    printf("first use  %8.2f ms  (3 materials parsed and resolved)\n", median(t_use, runs) * 1e3);
-    printf("to frame   %8.2f ms  (materials' share of the time to first frame)\n",
-           (median(t_open, runs) + median(t_use, runs)) * 1e3);
-    printf("parse all  %8.2f ms  (every declaration parsed, for comparison)\n",
+    t0 = now() - t0;
+    mc_scene_renderer_release(sr);
+    {
+        mc_scene_materials sm;
+        mc_parse_opts po = { 0 };
+
+        *parsed = mc_scene_materials_load(&sc, &po, &sm, &err) == MC_OK && sm.set
+                          ? mc_material_set_parsed(sm.set)
+                          : -1;
+        mc_scene_materials_release(&sm);
+    }
+    mc_scene_release(&sc);
+    return t0;
+}
+
+/* Parsing every declaration of the 50 files strictly, as loading did before materials were
+ * parsed on use. */
+static double parse_all(const char *dir)
+{
+    char path[1100];
+    mc_vfs *v;
+    mc_error err;
+    char **names;
+    int n;
+    double t0;
+
+    snprintf(path, sizeof path, "%s/base", dir);
+    if (mc_vfs_open(path, &v, &err) != MC_OK || mc_vfs_list(v, "materials", ".mtr", &names, &n,
+                                                            &err) != MC_OK)
+        exit(1);
+    t0 = now();
+    for (int i = 0; i < n; i++) {
+        uint8_t *data;
+        size_t len;
+        bool found;
+        mc_mtr_file f;
+
+        if (mc_vfs_read(v, names[i], &data, &len, &found, NULL, 0, &err) != MC_OK ||
+            mc_mtr_parse((const char *)data, len, names[i], NULL, &f, &err) != MC_OK)
+            exit(1);
+        mc_mtr_release(&f);
+        free(data);
+    }
+    t0 = now() - t0;
+    free(names);
+    mc_vfs_destroy(v);
+    return t0;
+}
+
+static void first_frame_bench(const char *dir, int runs)
+{
+    char big[900], small[900];
+    double t_big[64], t_small[64], t_all[64];
+    int parsed_big = 0, parsed_small = 0;
+
+    snprintf(big, sizeof big, "%s_scene1000", dir);
+    snprintf(small, sizeof small, "%s_scene1", dir);
+    build_scene(big, true);
+    build_scene(small, false);
+    for (int r = 0; r < runs; r++) {
+        t_big[r] = first_frame(big, &parsed_big);
+        t_small[r] = first_frame(small, &parsed_small);
+        t_all[r] = parse_all(big);
+    }
+    printf("first frame %7.2f ms  (1000 materials in 50 files, %d parsed) against %.2f ms "
+           "(a base of the one material): ratio %.2f\n",
+           median(t_big, runs) * 1e3, parsed_big, median(t_small, runs) * 1e3,
+           median(t_big, runs) / median(t_small, runs));
+    printf("parse all  %8.2f ms  (every declaration of the 50 files, strictly: what loading "
+           "cost before declarations were parsed on use)\n",
            median(t_all, runs) * 1e3);
-    printf("parsed     %d of %d declarations\n", parsed, declared);
 }
 
 int main(int argc, char **argv)
@@ -311,17 +345,12 @@ int main(int argc, char **argv)
         mc_vfs_destroy(v);
     }
     printf("index      %8.2f ms  (13005 entries)\n", median(t_index, runs) * 1e3);
-    printf("declare    %8.2f ms  (2000 materials indexed, %s)\n", median(t_decl, runs) * 1e3,
+    printf("declare    %8.2f ms  (2000 materials, %s)\n", median(t_decl, runs) * 1e3,
            "one .mtr of 0.4 MB");
     printf("resolve    %8.2f ms  (imp: 4 TGAs of 1024x1024, heightmap + addnormals)\n",
            median(t_res, runs) * 1e3);
     printf("heightmap  %8.2f ms  (1024x1024, read + decode + program)\n", median(t_hm, runs) * 1e3);
     mc_mtr_release(&hf);
-    {
-        char many[1100];
-
-        snprintf(many, sizeof many, "%s_many", dir);
-        bench_many(many, runs);
-    }
+    first_frame_bench(dir, runs);
     return 0;
 }

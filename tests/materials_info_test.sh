@@ -1,7 +1,7 @@
 #!/bin/bash
 # Materials from the command line: 'md5cine info FILE.mtr' (text and --json), and
 # 'md5cine info SCENE --materials' on a base folder whose .pk4 archives are built here with
-# Python's zipfile: which archive wins, which image each map got, which fell back (black);
+# Python's zipfile: which archive wins, which image each map got, which fell back to _default;
 # errors at the offending token (exit 2) and one warning per unknown keyword.
 set -u
 . ./outcome.sh materials_info
@@ -68,7 +68,7 @@ EOF2
 
 run scene_text info --materials "$T/scene/a.md5scene"
 expect scene_text 0 "diffuse: models/monsters/imp/imp_d <- $T/scene/base/pak001.pk4:Models/Monsters/Imp/IMP_D.TGA (2x1)"
-expect scene_text 0 "specular: models/monsters/imp/imp_s <- black (missing models/monsters/imp/imp_s) (16x16) FALLBACK"
+expect scene_text 0 "specular: models/monsters/imp/imp_s <- _default (missing models/monsters/imp/imp_s) (16x16) FALLBACK"
 
 run scene_json info --materials --json "$T/scene/a.md5scene"
 if python3 - "$T/scene_json.out" "$T/scene/base" <<'PY'

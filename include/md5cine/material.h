@@ -7,9 +7,7 @@
  *   - the lit layer: diffuse, normal and specular maps, from the shorthands `diffusemap`,
  *     `bumpmap`, `specularmap` or from the stages `{ blend diffusemap|bumpmap|specularmap ... }`.
  *     When a material has several stages of one kind, the first is used (Doom draws each
- *     diffuse stage as its own interaction; one is what a cut scene's models use). Each map
- *     carries its stage's constant colour (`red .3 green .3 blue .3` on a specular stage:
- *     Doom's specularColor) and clamp mode; the GL side multiplies and wraps with them.
+ *     diffuse stage as its own interaction; one is what a cut scene's models use).
  *   - the unlit layers: every other stage (`blend add`, `blend filter`, `blend GL_ONE, GL_ONE`,
  *     ...), in file order, drawn after the lit layer with their own blend factors.
  *   - the switches: alphaTest, twoSided, translucent, noShadows, polygonOffset.
@@ -24,10 +22,9 @@
  * of the surface -- the frame of Doom's per-vertex tangents (first along +s, second along +t);
  * flat is (128, 128, 255). A normal map's alpha is 255 unless the program sets it.
  *
- * Missing images: an image file the VFS does not hold is replaced by what Doom uses outside
- * developer mode, black (mc_material_missing_image; Doom's `_default` box with
- * mc_parse_opts.missing_box, the CLI's --missing box), and the map records the fallback, so a
- * report can name every image that was missing. A map the material does not name at all has present == false and no pixels: then the renderer uses its own stand-in -- white for a
+ * Missing images: an image file the VFS does not hold is replaced by the built-in `_default`
+ * image (below) and the map records the fallback, so a report can name every image that was
+ * missing. A map the material does not name at all has present == false and no pixels: then the renderer uses its own stand-in -- white for a
  * diffuse map, flat (128,128,255) for a normal map, black for a specular map -- exactly as
  * Doom's interaction does with _white/_flat/_black.
  *
@@ -35,8 +32,7 @@
  * then its .pk4 archives), loads its material set, and gives each submesh of each actor the
  * material declared for its shader -- or NULL when the actor has an explicit `material` line
  * for that shader (which wins) or when no declaration names it; then the submesh's texture
- * path (scene.h: the implicit image rule) applies, as without materials. A shader with
- * neither gets the scene's `missing` material (black, as Doom outside developer mode).
+ * path (scene.h: the implicit image rule) applies, as without materials.
  *
  * Ownership: mc_material_resolve fills a caller-provided mc_material whose strings and pixels
  * it owns; mc_material_release frees them. A mc_material_set (mc_material_set_load) owns its
@@ -82,17 +78,13 @@ typedef struct mc_blend {
     mc_blend_factor src, dst;
 } mc_blend;
 
-/* How a stage's image repeats (Material.cpp, idMaterial::ParseStage: clamp, zeroclamp,
- * alphazeroclamp; noclamp, the default, repeats). A material-level clamp or zeroclamp is the
- * default of the stages that follow it (trpDefault; Doom's material-level alphazeroclamp sets
- * zero clamp, kept as the engine has it). For the GL side: CLAMP is GL_CLAMP_TO_EDGE; Doom
- * draws ZERO_CLAMP as clamp to a (0, 0, 0, 255) border and ALPHA_ZERO_CLAMP as clamp to a
- * (255, 255, 255, 0) border (Image_load.cpp, idImage::GenerateImage: R_SetBorderTexels). */
+/* How a stage's image repeats (Material.cpp: clamp, zeroclamp, alphazeroclamp; noclamp is the
+ * default, repeat). */
 typedef enum mc_wrap {
     MC_WRAP_REPEAT,
-    MC_WRAP_CLAMP,
-    MC_WRAP_ZERO_CLAMP,
-    MC_WRAP_ALPHA_ZERO_CLAMP,
+    MC_WRAP_CLAMP,            /* clamp to the edge texels */
+    MC_WRAP_ZERO_CLAMP,       /* clamp, the border texels set to (0, 0, 0, 255) */
+    MC_WRAP_ALPHA_ZERO_CLAMP, /* clamp, the border texels set to (255, 255, 255, 0) */
 } mc_wrap;
 
 /* One image of a material, with where it came from. */
@@ -105,16 +97,13 @@ typedef struct mc_material_map {
     char *sources;  /* the files read for it, "; "-separated, each as the VFS names it
                        ("base/pak000.pk4:models/imp_local.tga", "base/models/x.tga") or
                        "_default (missing models/x)" for a fallback; NULL when !present */
-    bool fell_back; /* some image of the program was missing and the missing-image stand-in
-                       (black, or Doom's box with MC_MISSING_BOX) stands for it */
-    float color[4]; /* the stage's constant colour, RGBA, multiplying the map: for the lit maps
-                       Doom's diffuseColor / specularColor of the interaction
-                       (draw_common.cpp, RB_STD_T_RenderShaderPasses -> RB_DrawInteraction:
-                       the stage's color registers), e.g. `red .3 green .3 blue .3` on a
-                       specular stage gives .3 .3 .3 1. Literal numbers only (expressions are
-                       the stage evaluator's); `colored` leaves 1 (the entity's parm0..3 are 1
-                       in a cut scene). 1 1 1 1 when none, and when !present */
-    mc_wrap wrap;   /* the stage's clamp mode (see mc_wrap); REPEAT when !present */
+    bool fell_back; /* some image of the program was missing and `_default` stands for it */
+    float color[4]; /* the stage's constant colour (`color`, `rgb`, `red` ...; literal
+                       numbers only), multiplying the image: Doom's diffuseColor and
+                       specularColor of a lit stage; 1 1 1 1 when none */
+    mc_wrap wrap;   /* the stage's clamp mode; zeroclamp and alphazeroclamp have already set
+                       the border texels of image (Image_load.cpp, idImage::GenerateImage
+                       with R_SetBorderTexels) */
 } mc_material_map;
 
 /* A stage drawn without lighting, after the lit layer. */
@@ -123,13 +112,10 @@ typedef struct mc_material_layer {
     mc_blend blend;
     float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
     float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
-                            literal numbers are kept; 1 1 1 1 when none (same as map.color) */
-    /* Write masks of the stage (Material.cpp, idMaterial::ParseStage: GLS_REDMASK ...
-     * GLS_DEPTHMASK): true = that channel is NOT written (glColorMask / glDepthMask false).
-     * maskColor sets the three colour masks. */
-    bool mask_red, mask_green, mask_blue;
-    bool mask_alpha;
-    bool mask_depth;
+                            literal numbers are kept; 1 1 1 1 when none */
+    bool mask_color;     /* maskColor (or maskRed, maskGreen and maskBlue): no colour written */
+    bool mask_alpha;     /* maskAlpha: no alpha written */
+    bool mask_depth;     /* maskDepth: no depth written */
 } mc_material_layer;
 
 typedef struct mc_material {
@@ -158,17 +144,10 @@ typedef struct mc_material {
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
 } mc_material;
 
-/* The built-in images. `_default` is Doom's developer-mode box that shows the mapping: 16x16,
- * the outermost ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 255)
- * (a material's `_default` follows mc_material_missing_image). `_white`, `_black`
+/* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost
+ * ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 32). `_white`, `_black`
  * and `_flat` are 1x1: (255, 255, 255, 255), (0, 0, 0, 255), (128, 128, 255, 255). */
 #define MC_MATERIAL_DEFAULT_SIDE 16
-
-/* Fills *img with what stands for a missing image, and for the image `_default` (Doom makes
- * both with Image_init.cpp, idImage::MakeDefault): outside developer mode 16x16 texels
- * (0, 0, 0, 0), black; with box (developer mode) the `_default` box. false when out of
- * memory. */
-bool mc_material_missing_image(bool box, mc_image *img);
 
 /* Fills *img with the built-in image `name` ("_default", "_white", "_black", "_flat"; compared
  * case-insensitively). false (and *img zeroed) for any other name or out of memory. */
@@ -179,7 +158,7 @@ bool mc_material_builtin(const char *name, mc_image *img);
  *
  *   image       NAME.tga, then NAME.jpg, then NAME.png when NAME has no extension or ".tga";
  *               otherwise the name as given. TGA through mc_tga_decode, others through
- *               stb_image. Missing: mc_material_missing_image (black).
+ *               stb_image. Missing: `_default`.
  *   heightmap   grey d = (r + g + b) / 3 (integer); s = scale / 256; at each texel, with d1 the
  *               texel, d2 the one to its right, d3 the one below, d4 below-right (wrapping
  *               around the edges): n1 = fastnorm(-(d2-d1) s, -(d3-d1) s, 1),
@@ -197,57 +176,41 @@ bool mc_material_builtin(const char *name, mc_image *img);
  *
  * Drop-sampling (Doom's R_Dropsample): out(x, y) = in(x * inw / outw, int((y + 0.25) * inh /
  * outh)). Every image file is first rounded down to power-of-two sides as Doom does with its
- * default image_roundDown 1 (Image_files.cpp, R_LoadImage; Image_process.cpp,
- * R_ResampleTexture: each texel the truncated mean of four, at most 4096 a side), before any
- * program runs.
+ * default image_roundDown 1 (R_LoadImage; R_ResampleTexture: each texel the truncated mean of
+ * four, at most 4096 a side); DDS files are taken as they are. A stage's clamp, zeroclamp or
+ * alphazeroclamp (mc_wrap) then sets the map's wrap and, for the last two, its border texels.
  *
- * A missing image becomes mc_material_missing_image (black here; mc_material_resolve_opts
- * with missing_box gives the box): *fell_back is then set. sources (may be NULL) receives a
+ * A missing image becomes `_default`: *fell_back is then set. sources (may be NULL) receives a
  * malloc'd "; "-separated list of where each image came from (see mc_material_map.sources).
  * Errors: a damaged image file (MC_ERR_IMAGE, naming it), a read failure (as mc_vfs_read),
  * MC_ERR_LIMIT when the images it reads come to more than MC_LIMIT_MATERIAL_PIXELS (checked on
- * each image's header, before it is decoded; the error names the image file as the VFS names it,
- * and its message where the .mtr names it, "(named at x.mtr:3:15)"), MC_ERR_INTERRUPTED (the
- * stop flag, looked at before each image), MC_ERR_NOMEM.
+ * each image's header, before it is decoded; at the image's name in the .mtr), MC_ERR_NOMEM.
  * *out is zeroed on failure. mc_material_resolve applies that budget to the whole material. */
 mc_status mc_imgprog_eval(const struct mc_mtr_prog *prog, struct mc_vfs *vfs, mc_image *out,
                           bool *fell_back, char **sources, mc_error *err);
 
 /* Resolves one parsed declaration. file names the .mtr for messages (copied; may be NULL).
- * A lit stage (diffuse, bump, specular) that names no map takes the image `_default`, as Doom
- * does (Material.cpp, idMaterial::ParseStage); a specular stage with no diffuse stage gives a
- * black diffuse map (_black; tr_render.cpp, RB_SubmittInteraction). Stage colours, clamp
- * modes and masks are copied into the maps and layers. Missing images are black.
  * On failure *out is zeroed and the error names the image concerned. */
 mc_status mc_material_resolve(const struct mc_mtr_decl *decl, const char *file,
                               struct mc_vfs *vfs, mc_material *out, mc_error *err);
-
-/* The same with opts (may be NULL): opts->missing_box gives Doom's developer box for a
- * missing image instead of black; opts->stop is looked at before each image. */
-mc_status mc_material_resolve_opts(const struct mc_mtr_decl *decl, const char *file,
-                                   struct mc_vfs *vfs, const mc_parse_opts *opts,
-                                   mc_material *out, mc_error *err);
 
 /* Frees what *mat owns and zeroes it. mat may be NULL or zeroed. */
 void mc_material_release(mc_material *mat);
 
 /* Every material declared by the `.mtr` files of a VFS's `materials/` folder (loose and in
- * archives), read the engine's way (mtr.h, "the engine's way"): loading indexes every file
- * (names and spans only), and a declaration is parsed, then resolved -- images read --, on its
- * first mc_material_set_find. Unused declarations are never parsed: an error in one costs
- * nothing and says nothing. */
+ * archives), read the engine's way (mtr.h, "the engine's way"): loading indexes every file,
+ * and a declaration is parsed, then resolved -- images read --, on its first
+ * mc_material_set_find. Unused declarations are never parsed: an error in one costs nothing
+ * and says nothing. */
 typedef struct mc_material_set mc_material_set;
 
-/* Indexes every materials/NAME.mtr of vfs, in the VFS's sorted name order (Doom's
- * idFileSystem::ListFiles order; a file of one name in a later .pk4 or loose replaces the whole
- * file first, vfs.h). When several declarations share a name the FIRST wins -- the earliest file
- * in that order, the earliest place in a file --, as Doom's DeclManager keeps the first and
- * skips the others with a "previously defined" warning (DeclManager.cpp,
- * idDeclFile::LoadAndParse); md5cine skips them silently. opts (copied; may be NULL) carries
- * the warnings of declarations parsed later, the stop flag (looked at before each file, every
- * 64 KiB of text, before each declaration parsed and each image read), strict_game_data and
- * missing_box. The vfs must outlive the set. Errors: as mc_vfs_read, MC_ERR_LIMIT past
- * MC_LIMIT_MTR_TEXT_BYTES, MC_LIMIT_MTR_INDEX or MC_LIMIT_MTR_DECLS (one file),
+/* Indexes every materials/NAME.mtr of vfs, in the VFS's sorted name order. When several
+ * declarations share a name the first wins -- the earliest file in that order, the earliest
+ * place in a file --, as Doom's DeclManager keeps the first and skips the others (a file of
+ * the same name in a later .pk4 or as a loose file replaces the whole file first: vfs.h).
+ * opts (copied; may be NULL) carries warnings for declarations parsed later and the stop
+ * flag, looked at before each file and each declaration. The vfs must outlive the set.
+ * Errors: as mc_vfs_read, MC_ERR_LIMIT past MC_LIMIT_MTR_TEXT_BYTES or MC_LIMIT_MTR_INDEX,
  * MC_ERR_INTERRUPTED, MC_ERR_NOMEM. */
 mc_status mc_material_set_load(struct mc_vfs *vfs, const mc_parse_opts *opts,
                                mc_material_set **out, mc_error *err);
@@ -255,22 +218,29 @@ mc_status mc_material_set_load(struct mc_vfs *vfs, const mc_parse_opts *opts,
 /* The material named `name` (canonicalised first: '\' as '/', lower case, extension after
  * the last '.' removed), parsed and resolved on first use; NULL with MC_OK in *status when no
  * declaration has that name; NULL with an error when resolving failed (an image, a limit,
- * MC_ERR_INTERRUPTED). A declaration that fails to parse is not an error (unless
- * opts->strict_game_data): it becomes Doom's default material (mc_mtr_default_decl) and the
- * parse error is reported once, as a warning at its position, through the set's opts. */
+ * MC_ERR_INTERRUPTED). A declaration that fails to parse is not an error: it becomes Doom's
+ * default material (mc_mtr_default_decl) and the parse error is reported once, as a warning
+ * at its position, through the set's opts. */
 const mc_material *mc_material_set_find(mc_material_set *set, const char *name,
                                         mc_status *status, mc_error *err);
 
-/* Number of declared names, and the name of the i-th by byte order (0 <= i < count). */
+/* Number of declarations (one per name), and the name of the i-th (0 <= i < count), for
+ * reports. */
 int mc_material_set_count(const mc_material_set *set);
 const char *mc_material_set_name(const mc_material_set *set, int i);
 
-/* Where the winning declaration of `name` is (the .mtr file as the VFS names it; its first
- * line in *line, which may be NULL), without parsing it; NULL when none is declared. */
+/* Where the declaration of `name` is (the .mtr file as the VFS names it, and the line of its
+ * first token in *line, which may be NULL), without parsing it; NULL when none is declared. */
 const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line);
 
-/* How many declarations have been parsed so far: those the scene used, not the others.
- * 0 for a NULL set. */
+struct mc_skin; /* skin.h */
+
+/* The skin declaration `name` of the base's skins/ folder, parsed on first use; NULL with MC_OK
+ * in *status when none has that name; NULL with an error when it fails to parse. */
+const struct mc_skin *mc_material_set_skin(mc_material_set *set, const char *name,
+                                           mc_status *status, mc_error *err);
+
+/* How many declarations have been parsed so far: those a scene used, not the others. */
 int mc_material_set_parsed(const mc_material_set *set);
 
 /* Frees the set and every material it resolved. NULL is accepted. */
@@ -283,13 +253,16 @@ typedef struct mc_scene_materials {
     struct mc_vfs *vfs;   /* the scene's base; NULL when it names none */
     mc_material_set *set; /* NULL when the scene names no base */
     int num_actors;       /* the scene's */
-    const mc_material ***submesh; /* [actor][submesh]: owned by set, &missing, or NULL */
-    /* What a shader with neither a declaration nor an image draws with, as Doom draws a
-     * missing material outside developer mode: a lit material named "_missing" whose diffuse
-     * map is mc_material_missing_image (black; the box with opts->missing_box), fell_back set.
-     * Zeroed when no submesh needs it. */
-    mc_material missing;
+    const mc_material ***submesh; /* [actor][submesh]: owned by set (or the nodraw material
+                                     below), or NULL */
+    mc_material nodraw;   /* a material with no stage, named textures/common/nodraw: what a
+                             skin's undeclared nodraw target stands for */
 } mc_scene_materials;
+
+/* Whether Doom draws a surface of material m (Material.h, idMaterial::IsDrawn: it has a
+ * stage). A surface whose material has none -- textures/common/nodraw and the like -- is
+ * hidden. */
+bool mc_material_drawn(const mc_material *m);
 
 /* Fills *out for a resolved scene. A scene without a base gets every entry NULL. Warnings
  * through opts (the .mtr files' unknown keywords). Errors: as mc_vfs_open, mc_mtr_parse (at the

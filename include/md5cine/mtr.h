@@ -15,10 +15,7 @@
  *           blend add                              // diffusemap|bumpmap|specularmap|add|filter|
  *                                                  // modulate|blend|none, or two GL factors:
  *                                                  // blend GL_ONE, GL_ONE_MINUS_SRC_ALPHA
- *           map models/monsters/imp/imp_glow       // an image program; a second map
- *                                                  // replaces the first, as in Doom
- *           clamp                                  // or zeroclamp, alphazeroclamp, noclamp
- *           maskColor                              // maskRed ... maskAlpha, maskDepth
+ *           map models/monsters/imp/imp_glow       // an image program
  *           alphaTest 0.5
  *           color 1, 0.5, 0.5, 1                   // also rgb X, rgba X, red X, green X,
  *       }                                          // blue X, alpha X
@@ -54,9 +51,7 @@
  * one (lex.h) with ',' '*' '+' '-' '%' '<' '>' '=' '!' '&' '|' '[' ']' as punctuation.
  * Errors name file:line:col of the offending token: a missing '{' or '}', a bad blend word, a malformed image program, a value out of
  * range (alphaTest outside 0..1), two declarations of one name in a file (the first one wins
- * in Doom; in one file it is a mistake for this strict reading; found through a hash, in
- * linear time), more than
- * MC_LIMIT_MTR_DECLS declarations or
+ * in Doom; in one file it is a mistake), more than MC_LIMIT_MTR_DECLS declarations or
  * MC_LIMIT_MTR_STAGES stages, image programs nested deeper than MC_LIMIT_MTR_PROG_DEPTH. */
 #ifndef MC_MTR_H
 #define MC_MTR_H
@@ -107,14 +102,9 @@ typedef struct mc_mtr_stage {
     mc_mtr_prog *map;     /* NULL when the stage names no map */
     float alpha_test;     /* has_alpha_test: 0..1 */
     bool has_alpha_test;
-    float color[4];       /* 1 1 1 1 unless color/rgb/rgba/red/green/blue/alpha set it
-                             (literal numbers only; `red .3 green .3 blue .3` gives
-                             .3 .3 .3 1) */
-    bool colored;         /* `colored`: colour = the entity's parm0..3, which a cut scene
-                             leaves at 1, so color is unchanged */
+    float color[4];       /* 1 1 1 1 unless color/rgb/rgba set it */
     bool conditional;     /* the stage has an `if` (not evaluated: see material.h) */
-    mc_wrap wrap;         /* the stage's clamp keyword, else the material's before it, else
-                             MC_WRAP_REPEAT */
+    mc_wrap wrap;     /* the stage's clamp keyword, else the material's, else repeat */
     bool has_wrap;        /* the stage named one */
     bool mask_red, mask_green, mask_blue, mask_alpha, mask_depth; /* maskRed ... maskDepth;
                              maskColor sets the three colours */
@@ -130,7 +120,7 @@ typedef struct mc_mtr_decl {
     bool has_alpha_test;
     bool two_sided, translucent, no_shadows;
     float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
-    mc_wrap wrap;         /* the material's last clamp/zeroclamp keyword (REPEAT if none) */
+    mc_wrap wrap;     /* the material's clamp keyword: the default of its stages */
 } mc_mtr_decl;
 
 typedef struct mc_mtr_file {
@@ -168,43 +158,43 @@ void mc_mtr_release(mc_mtr_file *file);
 /* ---- the engine's way: an index first, a declaration parsed when it is used ----
  *
  * Doom's declaration manager (framework/DeclManager.cpp, idDeclFile::LoadAndParse) reads a
- * file only far enough to know its declarations: an optional type word (table, material,
- * skin, ...; none means the folder's default type, material in materials/), a name, a '{',
- * then everything to the matching '}' unparsed (idLexer::SkipBracedSection). The body is
- * parsed when something first asks for the declaration. mc_mtr_index_text does the first
- * half: it never fails on what is inside a body, and what it cannot make sense of between
- * declarations (a name not followed by '{', a '{' with no name) it skips as Doom does, without
- * a word. mc_mtr_parse_span then parses one indexed declaration with the strict parser above,
- * its errors positioned in the whole file.
+ * file only far enough to know its declarations: a type word (table, material, skin, ...; none
+ * means a material in materials/), a name, then everything up to the matching '}' taken
+ * unparsed (idLexer::SkipBracedSection). The body is parsed the first time something asks for
+ * the declaration. mc_mtr_index does the first half: it never fails on what is inside a body,
+ * and what it cannot make sense of between declarations (a name not followed by '{') it skips
+ * as Doom does, silently. mc_mtr_parse_span parses one indexed declaration with the strict
+ * parser above, its errors positioned in the whole file.
  *
  * Both this and mc_mtr_parse read the text up to its first NUL byte, as Doom's lexer does (a
  * shipped file ends in one). */
 typedef struct mc_mtr_span {
     const char *name;  /* canonical material name */
-    size_t start, end; /* bytes [start, end) of the text: the declaration's first token (its
-                          type word or its name; a quoted name's '"') to after its closing '}'
-                          (or the end of the text, for a body never closed) */
+    size_t start, end; /* bytes [start, end) of the file: the declaration's first token (its
+                          type word or its name) to after its closing '}' (or the end of the
+                          text, for a body never closed) */
     int line, col;     /* position of the first token */
 } mc_mtr_span;
 
 typedef struct mc_mtr_index {
-    const char *name;   /* the file, as given, for messages */
+    const char *name;    /* the file, as given, for messages */
     int num_spans;
-    mc_mtr_span *spans; /* material declarations in file order, duplicates included (tables,
-                           skins and other types are left out) */
-    mc_arena arena;     /* owns every pointer above */
+    mc_mtr_span *spans;  /* material declarations in file order (tables, skins and other
+                            types are skipped) */
+    mc_arena arena;      /* owns every pointer above */
 } mc_mtr_index;
 
-/* Indexes buf[0..len) (name may be NULL). Errors only for bounds: more than
- * MC_LIMIT_MTR_DECLS declarations (MC_ERR_LIMIT at the first one past it), MC_ERR_NOMEM, and
- * MC_ERR_INTERRUPTED when opts->stop is raised (looked at every 64 KiB of text). A name longer
- * than MC_LIMIT_NAME_LEN cannot be looked up and is left out. On failure *out is zeroed. */
+/* Indexes buf[0..len). Errors only for bounds: more than MC_LIMIT_MTR_DECLS declarations
+ * (MC_ERR_LIMIT at the first one past it), MC_ERR_NOMEM. A name longer than
+ * MC_LIMIT_NAME_LEN cannot be looked up and is left out. opts->stop is looked at every 64 KiB
+ * of text (MC_ERR_INTERRUPTED). On failure *out is zeroed. */
 mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err);
 
 /* The same for declarations of another type: those introduced by the word `type` (compared
- * without case), and those with no type word when default_type (may be NULL) is `type`
- * (Doom: "material" in materials/, "skin" in skins/). Names are canonical as material names. */
+ * without case), and those with no type word when the folder's default_type is `type` (Doom:
+ * "material" in materials/, "skin" in skins/). The spans' names are canonical as material
+ * names are. */
 mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
                              const char *default_type, const char *type,
                              const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err);
@@ -212,16 +202,16 @@ mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
 /* Frees the index and zeroes it; accepts a zeroed struct. */
 void mc_mtr_index_release(mc_mtr_index *index);
 
-/* Parses the one declaration of span, from the same buf[0..len) and name the index was made
- * from, into *out (num_decls 1; end it with mc_mtr_release). Errors and warnings as
+/* Parses the one declaration of span, read from the same buf[0..len) and name the index was
+ * made from, into *out (one declaration; end it with mc_mtr_release). Errors and warnings as
  * mc_mtr_parse, at their positions in the whole file. */
-mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name,
-                            const mc_mtr_span *span, const mc_parse_opts *opts, mc_mtr_file *out,
-                            mc_error *err);
+mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const mc_mtr_span *span,
+                            const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err);
 
-/* Doom's default material named name (Material.cpp, idMaterial::DefaultDefinition: one stage,
- * `blend blend`, `map _default`): what a declaration that fails to parse becomes. Errors:
- * MC_ERR_NOMEM, or MC_ERR_SYNTAX for a name no declaration could have. */
+/* Doom's default material for name (Material.cpp, idMaterial::DefaultDefinition): one stage,
+ * `blend blend` (SRC_ALPHA, ONE_MINUS_SRC_ALPHA), `map _default`. What a declaration that fails
+ * to parse becomes. Errors: MC_ERR_NOMEM, or MC_ERR_SYNTAX for a name no declaration could
+ * have. */
 mc_status mc_mtr_default_decl(const char *name, mc_mtr_file *out, mc_error *err);
 
 #ifdef __cplusplus

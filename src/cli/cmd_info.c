@@ -32,28 +32,10 @@ typedef struct info_opts {
     bool json;
     bool timeline;
     bool materials;
-    bool strict; /* --strict */
-    int missing; /* --missing: 0 black, 1 box */
     mc_rate fps; /* { 0, 0 }: the camera's own frame rate */
     mc_clock clock;
     mc_parse_opts parse;
 } info_opts;
-
-/* The shortest decimal that reads back as the same float ("0.95", not "0.949999988"), as
- * JSON numbers are written. */
-static const char *fnum(float v, char buf[32])
-{
-    if (v == (float)(long)v && v > -1e9f && v < 1e9f) { /* whole: "200", not "2e+02" */
-        snprintf(buf, 32, "%ld", (long)v);
-        return buf;
-    }
-    for (int prec = 1; prec <= 9; prec++) {
-        snprintf(buf, 32, "%.*g", prec, (double)v);
-        if (strtof(buf, NULL) == v)
-            break;
-    }
-    return buf;
-}
 
 static int info_mesh(const char *path, const info_opts *o)
 {
@@ -348,17 +330,12 @@ static int info_mtr(const char *path, const info_opts *o)
     return MC_EXIT_OK;
 }
 
-static const char *const WRAP_NAMES[] = {
-    [MC_WRAP_REPEAT] = "repeat",
-    [MC_WRAP_CLAMP] = "clamp",
-    [MC_WRAP_ZERO_CLAMP] = "zeroclamp",
-    [MC_WRAP_ALPHA_ZERO_CLAMP] = "alphazeroclamp",
-};
+static const char *const WRAP_NAMES[] = { "repeat", "clamp", "zeroclamp", "alphazeroclamp" };
+
+static void print_floats_json(const float *v, int n);
 
 static void print_map_json(const char *key, const mc_material_map *m)
 {
-    char b[4][32];
-
     printf(",\"%s\":", key);
     if (!m->present) {
         printf("null");
@@ -368,11 +345,10 @@ static void print_map_json(const char *key, const mc_material_map *m)
     mc_json_write_cstr(stdout, m->program);
     printf(",\"sources\":");
     mc_json_write_cstr(stdout, m->sources);
-    printf(",\"width\":%d,\"height\":%d,\"fallback\":%s,\"color\":[%s,%s,%s,%s],"
-           "\"wrap\":\"%s\"}",
-           m->image.width, m->image.height, m->fell_back ? "true" : "false",
-           fnum(m->color[0], b[0]), fnum(m->color[1], b[1]), fnum(m->color[2], b[2]),
-           fnum(m->color[3], b[3]), WRAP_NAMES[m->wrap]);
+    printf(",\"width\":%d,\"height\":%d,\"fallback\":%s,\"color\":", m->image.width,
+           m->image.height, m->fell_back ? "true" : "false");
+    print_floats_json(m->color, 4);
+    printf(",\"wrap\":\"%s\"}", WRAP_NAMES[m->wrap]);
 }
 
 static void print_material_json(const mc_material *m)
@@ -385,25 +361,31 @@ static void print_material_json(const mc_material *m)
     mc_json_write_cstr(stdout, m->name);
     printf(",\"file\":");
     mc_json_write_cstr(stdout, m->file ? m->file : "");
-    char b[32];
-
-    printf(",\"line\":%d,\"lit\":%s,\"twoSided\":%s,\"translucent\":%s,\"alphaTest\":%s",
+    printf(",\"line\":%d,\"lit\":%s,\"twoSided\":%s,\"translucent\":%s,\"alphaTest\":%.9g",
            m->line, m->lit ? "true" : "false", m->two_sided ? "true" : "false",
-           m->translucent ? "true" : "false", fnum(m->alpha_test, b));
+           m->translucent ? "true" : "false", (double)m->alpha_test);
     print_map_json("diffuse", &m->diffuse);
     print_map_json("normal", &m->normal);
     print_map_json("specular", &m->specular);
     printf(",\"layers\":[");
     for (int i = 0; i < m->num_layers; i++) {
-        const mc_material_layer *l = &m->layers[i];
+        printf("%s{\"blend\":[\"%s\",\"%s\"]", i ? "," : "", BLEND_NAMES[m->layers[i].blend.src],
+               BLEND_NAMES[m->layers[i].blend.dst]);
+        print_map_json("map", &m->layers[i].map);
+        {
+            const bool on[3] = { m->layers[i].mask_color, m->layers[i].mask_alpha,
+                                 m->layers[i].mask_depth };
+            static const char *const names[3] = { "color", "alpha", "depth" };
+            const char *sep = "";
 
-        printf("%s{\"blend\":[\"%s\",\"%s\"],\"mask\":{\"red\":%s,\"green\":%s,\"blue\":%s,"
-               "\"alpha\":%s,\"depth\":%s}",
-               i ? "," : "", BLEND_NAMES[l->blend.src], BLEND_NAMES[l->blend.dst],
-               l->mask_red ? "true" : "false", l->mask_green ? "true" : "false",
-               l->mask_blue ? "true" : "false", l->mask_alpha ? "true" : "false",
-               l->mask_depth ? "true" : "false");
-        print_map_json("map", &l->map);
+            printf(",\"mask\":[");
+            for (int k = 0; k < 3; k++)
+                if (on[k]) {
+                    printf("%s\"%s\"", sep, names[k]);
+                    sep = ",";
+                }
+            printf("]");
+        }
         printf("}");
     }
     printf("]}");
@@ -431,15 +413,25 @@ static void print_material_text(const mc_material *m)
     }
 }
 
-/* Which material a shader resolves to without resolving it: the declaration's name, file and
- * line, or NULL. */
-static const char *declared_at(const mc_material_set *set, const char *shader, int *line)
+/* n floats as a JSON array, each as written in the file (the shortest round trip). */
+static void print_floats_json(const float *v, int n)
 {
-    return set && shader[0] ? mc_material_set_declared(set, shader, line) : NULL;
+    printf("[");
+    for (int i = 0; i < n; i++) {
+        printf("%s", i ? "," : "");
+        mc_json_write_float(stdout, v[i]);
+    }
+    printf("]");
 }
 
-static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *const *mats,
-                                   const mc_material_set *set)
+static void print_vec3_json(mc_vec3 v)
+{
+    const float f[3] = { v.x, v.y, v.z };
+
+    print_floats_json(f, 3);
+}
+
+static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *const *mats)
 {
     printf("{\"name\":");
     mc_json_write_cstr(stdout, a->name);
@@ -450,13 +442,16 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
         mc_json_write_cstr(stdout, a->anim_path);
     else
         printf("null");
-    char b[6][32];
-
-    printf(",\"origin\":[%s,%s,%s],\"yaw\":%s,\"scale\":%s,\"start\":%s,"
-           "\"loop\":%s,\"inPlace\":%s,\"textures\":[",
-           fnum(a->origin.x, b[0]), fnum(a->origin.y, b[1]), fnum(a->origin.z, b[2]),
-           fnum(a->yaw, b[3]), fnum(a->scale, b[4]), fnum(a->start, b[5]),
-           a->loop ? "true" : "false", a->in_place ? "true" : "false");
+    printf(",\"origin\":");
+    print_vec3_json(a->origin);
+    printf(",\"yaw\":");
+    mc_json_write_float(stdout, a->yaw);
+    printf(",\"scale\":");
+    mc_json_write_float(stdout, a->scale);
+    printf(",\"start\":");
+    mc_json_write_float(stdout, a->start);
+    printf(",\"loop\":%s,\"inPlace\":%s,\"textures\":[", a->loop ? "true" : "false",
+           a->in_place ? "true" : "false");
     for (int k = 0; k < a->mesh.num_meshes; k++) {
         printf("%s{\"shader\":", k ? "," : "");
         mc_json_write_cstr(stdout, a->mesh.meshes[k].shader);
@@ -465,29 +460,25 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
             mc_json_write_cstr(stdout, a->textures[k]);
         else
             printf("null");
-        if (mats) {
+        if (mats)
             print_material_json(mats[k]);
-        } else {
-            int line = 0;
-            const char *file = a->textures[k] ? NULL
-                                              : declared_at(set, a->mesh.meshes[k].shader, &line);
-
-            printf(",\"declared\":");
-            if (file) {
-                printf("{\"file\":");
-                mc_json_write_cstr(stdout, file);
-                printf(",\"line\":%d}", line);
-            } else {
-                printf("null");
-            }
-        }
         printf("}");
     }
     printf("]}");
 }
 
+/* Whether the actor's scene lines give shader an image (`material "shader" "image"`), which
+ * wins over a declared material (mc_scene_materials_load). */
+static bool has_material_line(const mc_scene_actor *a, const char *shader)
+{
+    for (int i = 0; i < a->num_materials; i++)
+        if (mc_scene_shader_equal(a->materials[i].shader, shader))
+            return true;
+    return false;
+}
+
 static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *const *mats,
-                                   const mc_material_set *set, bool box)
+                                   const mc_material_set *set)
 {
     printf("  actor \"%s\": %s (%d joint%s)", a->name, a->mesh_path, a->mesh.num_joints,
            a->mesh.num_joints == 1 ? "" : "s");
@@ -505,23 +496,21 @@ static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *c
             print_material_text(mats[k]);
             continue;
         }
-        if (a->textures[k]) {
-            printf("    mesh %d: shader \"%s\" -> %s\n", k, a->mesh.meshes[k].shader,
-                   a->textures[k]);
-        } else {
+        if (set && a->mesh.meshes[k].shader[0] &&
+            !has_material_line(a, a->mesh.meshes[k].shader)) {
             int line = 0;
-            const char *file = declared_at(set, a->mesh.meshes[k].shader, &line);
+            const char *where = mc_material_set_declared(set, a->mesh.meshes[k].shader, &line);
 
-            if (file)
-                printf("    mesh %d: shader \"%s\" -> material %s:%d\n", k,
-                       a->mesh.meshes[k].shader, file, line);
-            else if (set)
-                printf("    mesh %d: shader \"%s\" -> no material or image: drawn %s\n", k,
-                       a->mesh.meshes[k].shader, box ? "as Doom's default box" : "black");
-            else
-                printf("    mesh %d: shader \"%s\" -> no image and no base: drawn untextured\n",
-                       k, a->mesh.meshes[k].shader);
+            if (where) {
+                printf("    mesh %d: shader \"%s\" -> material declared at %s:%d\n", k,
+                       a->mesh.meshes[k].shader, where, line);
+                continue;
+            }
         }
+        printf("    mesh %d: shader \"%s\" -> %s\n", k, a->mesh.meshes[k].shader,
+               a->textures[k] ? a->textures[k]
+               : set          ? "(no material, no image)"
+                              : "(no texture)");
     }
 }
 
@@ -545,20 +534,16 @@ static void print_lights_json(const mc_scene *sc, const scene_lights *l)
 
         printf("%s{\"name\":", i ? "," : "");
         mc_json_write_cstr(stdout, light_name(sc, i));
-        char b[7][32];
-
-        printf(",\"origin\":[%s,%s,%s],\"color\":[%s,%s,%s],\"radius\":%s}",
-               fnum(g->origin.x, b[0]), fnum(g->origin.y, b[1]), fnum(g->origin.z, b[2]),
-               fnum(g->color[0], b[3]), fnum(g->color[1], b[4]), fnum(g->color[2], b[5]),
-               fnum(g->radius, b[6]));
+        printf(",\"origin\":");
+        print_vec3_json(g->origin);
+        printf(",\"color\":");
+        print_floats_json(g->color, 3);
+        printf(",\"radius\":");
+        mc_json_write_float(stdout, g->radius);
+        printf("}");
     }
-    {
-        char b[3][32];
-
-        printf("],\"defaultLights\":%s,\"ambient\":[%s,%s,%s]",
-               sc->num_lights > 0 ? "false" : "true", fnum(l->ambient[0], b[0]),
-               fnum(l->ambient[1], b[1]), fnum(l->ambient[2], b[2]));
-    }
+    printf("],\"defaultLights\":%s,\"ambient\":", sc->num_lights > 0 ? "false" : "true");
+    print_floats_json(l->ambient, 3);
 }
 
 static void print_lights_text(const mc_scene *sc, const scene_lights *l)
@@ -592,19 +577,18 @@ static int info_scene(const char *path, const info_opts *o)
         mc_diag_print(stderr, "error", &err);
         return mc_input_exit_code(s);
     }
-    if (o->materials && (s = mc_scene_materials_load(&sc, &o->parse, &sm, &err)) != MC_OK) {
+    if (o->materials) {
+        s = mc_scene_materials_load(&sc, &o->parse, &sm, &err);
+    } else if (sc.base_path && mc_vfs_open(sc.base_path, &sm.vfs, &err) == MC_OK &&
+               mc_material_set_load(sm.vfs, &o->parse, &sm.set, &err) != MC_OK) {
+        /* Only the index, to name the declarations; --materials reports what fails here. */
+        mc_scene_materials_release(&sm);
+    }
+    if (s != MC_OK) {
         mc_diag_print(stderr, "error", &err);
+        mc_scene_materials_release(&sm);
         mc_scene_release(&sc);
         return mc_input_exit_code(s);
-    }
-    if (!o->materials && sc.base_path) { /* the index only: names, no declaration parsed */
-        s = mc_vfs_open(sc.base_path, &sm.vfs, &err);
-        if (s == MC_OK)
-            s = mc_material_set_load(sm.vfs, &o->parse, &sm.set, &err);
-        if (s != MC_OK) { /* only --materials reports an unreadable base */
-            mc_scene_materials_release(&sm);
-            memset(&sm, 0, sizeof sm);
-        }
     }
     if ((s = mc_scene_lights(&sc, lights.light, &lights.count, lights.ambient, &err)) != MC_OK) {
         mc_diag_print(stderr, "error", &err);
@@ -624,11 +608,11 @@ static int info_scene(const char *path, const info_opts *o)
                clock_json(o->clock), count, sc.width, sc.height);
         for (int i = 0; i < sc.num_actors; i++) {
             printf("%s", i ? "," : "");
-            print_scene_actor_json(&sc.actors[i], o->materials ? sm.submesh[i] : NULL, sm.set);
+            print_scene_actor_json(&sc.actors[i], o->materials ? sm.submesh[i] : NULL);
         }
         printf("]");
         if (sm.set)
-            printf(",\"materials\":{\"declared\":%d,\"parsed\":%d}",
+            printf(",\"materialsDeclared\":%d,\"materialsParsed\":%d",
                    mc_material_set_count(sm.set), mc_material_set_parsed(sm.set));
         print_lights_json(&sc, &lights);
         printf(",\"shots\":[");
@@ -655,11 +639,10 @@ static int info_scene(const char *path, const info_opts *o)
             printf("  output %s %d (the other side: the render default)\n",
                    sc.width ? "width" : "height", sc.width ? sc.width : sc.height);
         for (int i = 0; i < sc.num_actors; i++)
-            print_scene_actor_text(&sc.actors[i], o->materials ? sm.submesh[i] : NULL, sm.set,
-                                   o->parse.missing_box);
+            print_scene_actor_text(&sc.actors[i], o->materials ? sm.submesh[i] : NULL, sm.set);
         if (sm.set)
-            printf("  materials: %d declared in %s, %d parsed\n", mc_material_set_count(sm.set),
-                   sc.base_path, mc_material_set_parsed(sm.set));
+            printf("  materials: %d declared under %s, %d parsed\n",
+                   mc_material_set_count(sm.set), sc.base_path, mc_material_set_parsed(sm.set));
         print_lights_text(&sc, &lights);
         print_shots(&sc.camera, fps, o->clock, count, false);
         if (o->timeline)
@@ -715,20 +698,12 @@ static const mc_arg_opt info_options[] = {
               ".pk4 archives) and report which image each map got" },
     { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, parse.lenient),
       .help = "read the harmless deviations of shipped game files with warnings" },
-    { .name = "--strict", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, strict),
-      .help = "scenes: a used material of the base that fails to parse is an\n"
-              "error (default: Doom's default material and one warning)" },
-    { .name = "--missing", .kind = MC_ARG_CHOICE, .offset = offsetof(info_opts, missing),
-      .choices = (const char *const[]){ "black", "box", NULL }, .metavar = "black|box",
-      .help = "scenes: a missing image or material is black, as Doom draws it\n"
-              "(default), or Doom's developer box" },
 };
 
 static const mc_arg_spec info_spec = {
     .command = "info",
     .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N]\n"
-                "                    [--clock ideal|engine] [--materials] [--lenient]\n"
-                "                    [--strict] [--missing black|box]\n\n",
+                "                    [--clock ideal|engine] [--materials] [--lenient]\n\n",
     .opts = info_options,
     .nopts = MC_ARG_COUNT(info_options),
     .min_pos = 1,
@@ -746,8 +721,6 @@ int mc_cmd_info(int argc, char **argv)
 
     if (rc != -1)
         return rc;
-    o.parse.strict_game_data = o.strict;
-    o.parse.missing_box = o.missing == 1;
     for (int i = 1; i <= files; i++) {
         rc = info_file(argv[i], &o);
         fflush(stdout);

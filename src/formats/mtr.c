@@ -1,5 +1,4 @@
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include <md5cine/fileio.h>
 #include <md5cine/mtr.h>
 
+#include "decl_scan.h"
 #include "lex.h"
 
 /* Punctuation of material files beyond ( ) { }: the argument separator and the operators of
@@ -30,22 +30,9 @@ typedef struct mtr_parser {
     int num_stages, cap_stages;
     warned_word *warned;
     int num_warned, cap_warned;
-    mc_wrap wrap; /* the current material's clamp keyword so far: its next stages' default */
-    /* Names declared so far (open addressing, decl index + 1, 0 = empty): a duplicate is
-     * found in constant time, so 65,536 names cost no more than a linear read. */
-    int *names;
-    size_t cap_names;
+    const mc_mtr_span *span; /* mc_mtr_parse_span: the one declaration to read */
+    mc_wrap wrap;        /* the current material's clamp keyword so far */
 } mtr_parser;
-
-/* FNV-1a of a NUL-terminated canonical name. */
-static size_t name_hash(const char *s)
-{
-    uint32_t h = 2166136261u;
-
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
-}
 
 static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
 {
@@ -78,6 +65,14 @@ bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap)
 }
 
 /* tok is a name (or string) equal to word, ignoring case. */
+/* The text Doom's lexer reads: up to the first NUL byte (idLexer stops there). */
+static size_t text_len(const char *buf, size_t len)
+{
+    const char *nul = buf ? memchr(buf, 0, len) : NULL;
+
+    return nul ? (size_t)(nul - buf) : len;
+}
+
 static bool is_kw(const mc_token *tok, const char *word)
 {
     return (tok->kind == MC_TOK_NAME || tok->kind == MC_TOK_STRING) && tok->len == strlen(word) &&
@@ -175,11 +170,9 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
  * texture options, colour masks. Skipping their line would swallow the keywords after them. */
 static const char *const FLAG_WORDS[] = {
     "noSelfShadow", "forceShadows", "noOverlays", "forceOverlays", "forceOpaque", "noFog",
-    "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "clamp", "zeroclamp",
-    "alphazeroclamp", "noclamp", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
+    "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
     "fogLight", "blendLight", "ambientLight", "ignoreAlphaTest", "nearest", "linear",
-    "vertexColor", "inverseVertexColor", "maskRed", "maskGreen", "maskBlue", "maskAlpha",
-    "maskColor", "maskDepth", "solid", "water", "playerclip", "monsterclip", "moveableclip",
+    "vertexColor", "inverseVertexColor", "solid", "water", "playerclip", "monsterclip", "moveableclip",
     "ikclip", "blood", "trigger", "aassolid", "aasobstacle", "flashlight_trigger", "nonsolid",
     "nullNormal", "areaportal", "qer_nocarve", "discrete", "noFragment", "slick", "collision",
     "noimpact", "nodamage", "ladder", "nosteps", "metal", "stone", "flesh", "wood", "cardboard",
@@ -346,10 +339,10 @@ static mc_mtr_stage *new_stage(mtr_parser *p, const mc_token *at, mc_mtr_stage_k
     s = &p->stages[p->num_stages++];
     memset(s, 0, sizeof *s);
     s->kind = kind;
+    s->wrap = p->wrap;
     s->blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int i = 0; i < 4; i++)
         s->color[i] = 1.0f;
-    s->wrap = p->wrap; /* Material.cpp, idMaterial::ParseStage: trp = trpDefault */
     s->line = at->line;
     s->col = at->col;
     return s;
@@ -625,36 +618,32 @@ static int stage_expr_count(const mc_token *kw)
     return 0;
 }
 
-/* A stage's clamp keyword (Material.cpp, idMaterial::ParseStage). */
-static bool stage_wrap(const mc_token *kw, mc_wrap *out)
+/* clamp, zeroclamp, alphazeroclamp, noclamp: the wrap they name, or -1 for another word. */
+static int wrap_word(const mc_token *t)
 {
-    if (is_kw(kw, "clamp"))
-        *out = MC_WRAP_CLAMP;
-    else if (is_kw(kw, "noclamp"))
-        *out = MC_WRAP_REPEAT;
-    else if (is_kw(kw, "zeroclamp"))
-        *out = MC_WRAP_ZERO_CLAMP;
-    else if (is_kw(kw, "alphazeroclamp"))
-        *out = MC_WRAP_ALPHA_ZERO_CLAMP;
-    else
-        return false;
-    return true;
+    static const char *const words[] = { "noclamp", "clamp", "zeroclamp", "alphazeroclamp" };
+
+    for (int i = 0; i < 4; i++)
+        if (is_kw(t, words[i]))
+            return i;
+    return -1;
 }
 
-/* maskRed ... maskDepth (idMaterial::ParseStage: GLS_REDMASK ...; maskColor the three). */
-static bool stage_mask(const mc_token *kw, mc_mtr_stage *s)
+/* maskRed, maskGreen, maskBlue, maskAlpha, maskColor, maskDepth (Material.cpp,
+ * idMaterial::ParseStage: each clears one GL write mask). false for another word. */
+static bool mask_word(const mc_token *t, mc_mtr_stage *s)
 {
-    if (is_kw(kw, "maskRed"))
+    if (is_kw(t, "maskRed"))
         s->mask_red = true;
-    else if (is_kw(kw, "maskGreen"))
+    else if (is_kw(t, "maskGreen"))
         s->mask_green = true;
-    else if (is_kw(kw, "maskBlue"))
+    else if (is_kw(t, "maskBlue"))
         s->mask_blue = true;
-    else if (is_kw(kw, "maskColor"))
-        s->mask_red = s->mask_green = s->mask_blue = true;
-    else if (is_kw(kw, "maskAlpha"))
+    else if (is_kw(t, "maskAlpha"))
         s->mask_alpha = true;
-    else if (is_kw(kw, "maskDepth"))
+    else if (is_kw(t, "maskColor"))
+        s->mask_red = s->mask_green = s->mask_blue = true;
+    else if (is_kw(t, "maskDepth"))
         s->mask_depth = true;
     else
         return false;
@@ -687,18 +676,11 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
             if (!parse_blend(p, s))
                 return false;
         } else if (is_kw(&t, "map")) {
-            /* A second map replaces the first (idMaterial::ParseStage copies each into
-             * imageName); the first's program stays in the arena unused. */
+            /* A second map replaces the first, as Doom's ParseStage keeps the last image
+             * name it reads (Material.cpp, idMaterial::ParseStage, "map"). */
+            s->map = NULL;
             if (!parse_prog(p, 1, &s->map))
                 return false;
-            s = &p->stages[index];
-        } else if (stage_wrap(&t, &s->wrap)) {
-            s->has_wrap = true;
-        } else if (stage_mask(&t, s)) {
-            /* set */
-        } else if (is_kw(&t, "colored")) {
-            /* Doom: color = parm0..parm3, the entity's colour, 1 1 1 1 in a cut scene. */
-            s->colored = true;
         } else if (is_kw(&t, "alphaTest")) {
             if (!parse_alpha_test(p, &t, &s->alpha_test, &s->has_alpha_test))
                 return false;
@@ -707,6 +689,16 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
                    is_kw(&t, "alpha")) {
             if (!parse_color(p, &t, s))
                 return false;
+        } else if (is_kw(&t, "colored")) {
+            /* Material.cpp, ParseStage: the colour becomes the entity's parm0..parm3, which
+             * are 1 1 1 1 for an actor (md5cine sets no parms). */
+            for (int i = 0; i < 4; i++)
+                s->color[i] = 1.0f;
+        } else if (wrap_word(&t) >= 0) {
+            s->wrap = (mc_wrap)wrap_word(&t);
+            s->has_wrap = true;
+        } else if (mask_word(&t, s)) {
+            /* read */
         } else if (is_kw(&t, "if")) {
             s->conditional = true;
             if (!skip_exprs(p, &t, 1))
@@ -753,18 +745,15 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
         } else if (is_kw(&t, "alphaTest")) {
             if (!parse_alpha_test(p, &t, &m->alpha_test, &m->has_alpha_test))
                 return false;
-        } else if (is_kw(&t, "clamp") || is_kw(&t, "zeroclamp") ||
-                   is_kw(&t, "alphazeroclamp")) {
-            /* Material.cpp, idMaterial::ParseMaterial: the global alphazeroclamp sets
-             * TR_CLAMP_TO_ZERO, as the stage's zeroclamp (a slip kept as the engine has it). */
-            p->wrap = is_kw(&t, "clamp") ? MC_WRAP_CLAMP : MC_WRAP_ZERO_CLAMP;
-            m->wrap = p->wrap;
         } else if (is_kw(&t, "twoSided")) {
             m->two_sided = true;
         } else if (is_kw(&t, "translucent")) {
             m->translucent = true;
         } else if (is_kw(&t, "noShadows")) {
             m->no_shadows = true;
+        } else if (wrap_word(&t) >= 0) {
+            /* Material.cpp: sets trpDefault, which the stages read after it start from. */
+            m->wrap = p->wrap = (mc_wrap)wrap_word(&t);
         } else if (is_kw(&t, "polygonOffset")) {
             mc_token n;
 
@@ -803,39 +792,6 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
     m->name = canonical_dup(p, name, "material name", true);
     if (!m->name)
         return false;
-    if ((size_t)f->num_decls * 2 >= p->cap_names) {
-        size_t cap = p->cap_names ? p->cap_names * 2 : 64;
-        int *names = calloc(cap, sizeof *names);
-
-        if (!names)
-            return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
-        for (int i = 0; i < f->num_decls; i++) {
-            size_t h = name_hash(p->decls[i].name) & (cap - 1);
-
-            while (names[h])
-                h = (h + 1) & (cap - 1);
-            names[h] = i + 1;
-        }
-        free(p->names);
-        p->names = names;
-        p->cap_names = cap;
-    }
-    for (size_t h = name_hash(m->name) & (p->cap_names - 1); p->names[h];
-         h = (h + 1) & (p->cap_names - 1)) {
-        const mc_mtr_decl *d = &p->decls[p->names[h] - 1];
-
-        if (strcmp(d->name, m->name) == 0)
-            return mc_lex_fail(&p->lx, name, MC_ERR_SYNTAX,
-                               "material '%s' is declared twice (first at line %d, column %d)",
-                               m->name, d->line, d->col);
-    }
-    {
-        size_t h = name_hash(m->name) & (p->cap_names - 1);
-
-        while (p->names[h])
-            h = (h + 1) & (p->cap_names - 1);
-        p->names[h] = f->num_decls + 1;
-    }
     if (!expect_punct(p, '{', &open))
         return false;
     p->num_stages = 0;
@@ -848,6 +804,7 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
         return false;
     if (p->num_stages > 0)
         memcpy(m->stages, p->stages, (size_t)p->num_stages * sizeof *m->stages);
+
     f->num_decls++;
     return true;
 }
@@ -885,6 +842,56 @@ static bool skip_decl(mtr_parser *p, const mc_token *type)
     return expect_punct(p, '{', &t) && skip_group(p, &t);
 }
 
+static int decl_order_cmp(const void *a, const void *b)
+{
+    const mc_mtr_decl *x = *(const mc_mtr_decl *const *)a, *y = *(const mc_mtr_decl *const *)b;
+    int c = strcmp(x->name, y->name);
+
+    if (c)
+        return c;
+    return x->line != y->line ? (x->line > y->line) - (x->line < y->line)
+                              : (x->col > y->col) - (x->col < y->col);
+}
+
+/* Two declarations of one name in one file: the earliest second declaration is the error.
+ * Sorting keeps this O(n log n) for a file of tens of thousands of names. */
+static bool check_duplicates(mtr_parser *p)
+{
+    int n = p->f->num_decls;
+    const mc_mtr_decl **order;
+    const mc_mtr_decl *dup = NULL, *first = NULL;
+
+    if (n < 2)
+        return true;
+    order = malloc((size_t)n * sizeof *order);
+    if (!order)
+        return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++)
+        order[i] = &p->decls[i];
+    qsort(order, (size_t)n, sizeof *order, decl_order_cmp);
+    for (int i = 1; i < n; i++) {
+        if (strcmp(order[i]->name, order[i - 1]->name) != 0)
+            continue;
+        if (i >= 2 && strcmp(order[i]->name, order[i - 2]->name) == 0)
+            continue; /* a third one: the second is earlier */
+        if (!dup || order[i]->line < dup->line ||
+            (order[i]->line == dup->line && order[i]->col < dup->col)) {
+            dup = order[i];
+            first = order[i - 1];
+        }
+    }
+    free(order);
+    if (dup) {
+        mc_token at = { .kind = MC_TOK_NAME, .text = dup->name, .len = strlen(dup->name),
+                        .line = dup->line, .col = dup->col };
+
+        return mc_lex_fail(&p->lx, &at, MC_ERR_SYNTAX,
+                           "material '%s' is declared twice (first at line %d, column %d)",
+                           dup->name, first->line, first->col);
+    }
+    return true;
+}
+
 static bool parse_file(void *ctx)
 {
     mtr_parser *p = ctx;
@@ -892,6 +899,13 @@ static bool parse_file(void *ctx)
     char d[80];
 
     p->lx.extra_punct = MTR_PUNCT;
+    if (p->span) {
+        /* Read only the span, positioned as in the whole file. */
+        p->lx.cur = p->lx.buf + p->span->start;
+        p->lx.end = p->lx.buf + p->span->end;
+        p->lx.line = p->span->line;
+        p->lx.line_start = p->lx.cur - (p->span->col - 1);
+    }
     for (;;) {
         if (!mc_lex_next(&p->lx, &t))
             return false;
@@ -921,21 +935,14 @@ static bool parse_file(void *ctx)
         if (!parse_material(p, &t))
             return false;
     }
+    if (!check_duplicates(p))
+        return false;
     p->f->decls = mc_lex_alloc(&p->lx, &p->f->arena, (size_t)p->f->num_decls, sizeof *p->decls);
     if (p->lx.failed)
         return false;
     if (p->f->num_decls > 0)
         memcpy(p->f->decls, p->decls, (size_t)p->f->num_decls * sizeof *p->decls);
     return true;
-}
-
-/* The text ends at its first NUL byte, as Doom's lexer reads it (idLexer stops at '\0'; a
- * shipped .mtr ends in one). */
-static size_t text_len(const char *buf, size_t len)
-{
-    const char *nul = len ? memchr(buf, '\0', len) : NULL;
-
-    return nul ? (size_t)(nul - buf) : len;
 }
 
 mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
@@ -952,7 +959,6 @@ mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_p
     free(p.decls);
     free(p.stages);
     free(p.warned);
-    free(p.names);
     if (st != MC_OK)
         memset(out, 0, sizeof *out);
     return st;
@@ -1037,287 +1043,135 @@ void mc_mtr_release(mc_mtr_file *file)
 
 /* ---------------------------------------------------------------- the index */
 
-/* A raw token of the index scanner: what Doom's idLexer with DECL_LEXER_FLAGS reads as one
- * token, as far as finding declarations needs (a path name, a quoted string, one punctuation
- * byte). Never fails: every byte belongs to some token or to white space. */
-typedef struct raw_tok {
-    const char *text; /* NULL at the end of the text */
-    size_t len;
-    bool string;
-    int line, col;
-} raw_tok;
-
-typedef struct raw_scan {
-    const char *buf, *cur, *end, *line_start;
-    int line;
-    const mc_parse_opts *opts;
-    size_t next_stop_check; /* offset at which the stop flag is looked at next */
-    bool stopped;           /* seen raised: stays so */
-} raw_scan;
-
-static char *arena_strdup(mc_arena *a, const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = mc_arena_alloc(a, n, 1);
-
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
-static bool raw_name_byte(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '/' || c == '\\' || c == ':' || c == '.' || c >= 0x80;
-}
-
-static void raw_newline(raw_scan *r)
-{
-    r->line++;
-    r->line_start = r->cur;
-}
-
-static void raw_next(raw_scan *r, raw_tok *t)
-{
-    for (;;) {
-        while (r->cur < r->end && (*r->cur == ' ' || *r->cur == '\t' || *r->cur == '\r' ||
-                                   *r->cur == '\n' || *r->cur == '\v' || *r->cur == '\f' ||
-                                   (unsigned char)*r->cur < 0x20)) {
-            if (*r->cur++ == '\n')
-                raw_newline(r);
-        }
-        if (r->end - r->cur >= 2 && r->cur[0] == '/' && r->cur[1] == '/') {
-            while (r->cur < r->end && *r->cur != '\n')
-                r->cur++;
-            continue;
-        }
-        if (r->end - r->cur >= 2 && r->cur[0] == '/' && r->cur[1] == '*') {
-            r->cur += 2;
-            while (r->cur < r->end && !(r->end - r->cur >= 2 && r->cur[0] == '*' &&
-                                        r->cur[1] == '/')) {
-                if (*r->cur++ == '\n')
-                    raw_newline(r);
-            }
-            r->cur = r->cur < r->end ? r->cur + 2 : r->end;
-            continue;
-        }
-        break;
-    }
-    memset(t, 0, sizeof *t);
-    if (r->cur >= r->end)
-        return;
-    t->line = r->line;
-    t->col = (int)(r->cur - r->line_start) + 1;
-    t->text = r->cur;
-    if (*r->cur == '"') {
-        t->string = true;
-        t->text = ++r->cur;
-        while (r->cur < r->end && *r->cur != '"' && *r->cur != '\n')
-            r->cur++;
-        t->len = (size_t)(r->cur - t->text);
-        if (r->cur < r->end && *r->cur == '"')
-            r->cur++;
-    } else if (raw_name_byte((unsigned char)*r->cur)) {
-        while (r->cur < r->end && raw_name_byte((unsigned char)*r->cur))
-            r->cur++;
-        t->len = (size_t)(r->cur - t->text);
-    } else {
-        r->cur++;
-        t->len = 1;
-    }
-}
-
-static bool raw_is(const raw_tok *t, char c)
-{
-    return t->text && !t->string && t->len == 1 && t->text[0] == c;
-}
-
-static bool raw_word(const raw_tok *t, const char *w)
-{
-    return t->text && !t->string && t->len == strlen(w) && strncasecmp(t->text, w, t->len) == 0;
-}
-
-static bool raw_stopped(raw_scan *r)
-{
-    if (r->stopped || (size_t)(r->cur - r->buf) < r->next_stop_check)
-        return r->stopped;
-    r->next_stop_check = (size_t)(r->cur - r->buf) + 65536;
-    r->stopped = r->opts && r->opts->stop && *r->opts->stop;
-    return r->stopped;
-}
-
-/* idLexer::SkipBracedSection after its '{' has been read: to after the matching '}' or the end
- * of the text. false when the stop flag is raised. */
-static bool raw_skip_braces(raw_scan *r)
-{
-    int depth = 1;
-    raw_tok t;
-
-    while (depth > 0) {
-        if (raw_stopped(r))
-            return false;
-        raw_next(r, &t);
-        if (!t.text)
-            break;
-        if (raw_is(&t, '{'))
-            depth++;
-        else if (raw_is(&t, '}'))
-            depth--;
-    }
-    return true;
-}
-
-/* The declaration types Doom 3 registers (DeclManager.cpp, idDeclManagerLocal::Init, and the
- * game's RegisterDeclType calls); a word that is none of them is a name of the folder's
- * default type. */
+/* The declaration types Doom's DeclManager knows (idDeclManagerLocal::Init's RegisterDeclType
+ * calls); a file may hold any of them. */
 static const char *const DECL_TYPES[] = {
     "table", "material", "skin", "sound", "entityDef", "mapDef", "fx", "particle",
-    "articulatedFigure", "pda", "email", "video", "audio", "export",
+    "articulatedFigure", "pda", "email", "video", "audio",
 };
 
-static bool raw_type(const raw_tok *t)
+static bool scan_is_type(const mc_scan_tok *t)
 {
     for (size_t i = 0; i < sizeof DECL_TYPES / sizeof DECL_TYPES[0]; i++)
-        if (raw_word(t, DECL_TYPES[i]))
+        if (mc_scan_is(t, DECL_TYPES[i]))
             return true;
     return false;
-}
-
-mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
-                             const char *default_type, const char *type,
-                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
-{
-    raw_scan r = { 0 };
-    int cap = 0;
-    mc_status st = MC_OK;
-
-    memset(out, 0, sizeof *out);
-    if (err)
-        memset(err, 0, sizeof *err);
-    len = text_len(buf, len);
-    r.buf = r.cur = r.line_start = buf;
-    r.end = buf + len;
-    r.line = 1;
-    r.opts = opts;
-    if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
-        (unsigned char)buf[2] == 0xBF)
-        r.cur = r.line_start = buf + 3;
-    out->name = arena_strdup(&out->arena, name ? name : "");
-    if (!out->name)
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    /* idDeclFile::LoadAndParse: [type] name { ... }, every body skipped unparsed. */
-    for (;;) {
-        raw_tok first, t, nm;
-        bool wanted;
-
-        if (raw_stopped(&r)) {
-            st = mc_error_set(err, MC_ERR_INTERRUPTED, name, 0, 0, "interrupted");
-            break;
-        }
-        raw_next(&r, &first);
-        if (!first.text)
-            break;
-        if (raw_is(&first, '{')) { /* "Missing decl name" */
-            if (!raw_skip_braces(&r))
-                continue;
-            continue;
-        }
-        if (raw_type(&first)) {
-            raw_tok peek;
-            raw_scan save = r;
-
-            raw_next(&r, &peek);
-            r = save;
-            if (raw_is(&peek, '{')) { /* "skin { ... }": Doom reads a type with no name and
-                                         skips the body; taken here as a declaration of the
-                                         default type named by the word, as the strict
-                                         parser reads it */
-                wanted = default_type && strcasecmp(default_type, type) == 0;
-                nm = first;
-            } else {
-                wanted = raw_word(&first, type);
-                raw_next(&r, &nm);
-            }
-        } else {
-            wanted = default_type && strcasecmp(default_type, type) == 0;
-            nm = first;
-        }
-        if (!nm.text)
-            break;
-        if (raw_is(&nm, '{')) { /* "Missing decl name" */
-            raw_skip_braces(&r);
-            continue;
-        }
-        if (raw_word(&first, "guide")) { /* not a Doom 3 type: left to the strict parser */
-            continue;
-        }
-        raw_next(&r, &t);
-        if (!raw_is(&t, '{')) /* "Expecting '{' but found ...": the token is dropped */
-            continue;
-        if (!raw_skip_braces(&r))
-            continue; /* the loop's stop check reports it */
-        if (!wanted)
-            continue;
-        {
-            char canon[MC_LIMIT_NAME_LEN + 1];
-            mc_mtr_span *sp;
-
-            if (nm.len > MC_LIMIT_NAME_LEN ||
-                !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
-                continue;
-            if (out->num_spans >= MC_LIMIT_MTR_DECLS) {
-                st = mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
-                                  "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
-                break;
-            }
-            if (out->num_spans == cap) {
-                int ncap = cap ? cap * 2 : 64;
-                mc_mtr_span *n = realloc(out->spans, (size_t)ncap * sizeof *n);
-
-                if (!n) {
-                    st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-                    break;
-                }
-                out->spans = n;
-                cap = ncap;
-            }
-            sp = &out->spans[out->num_spans];
-            sp->name = arena_strdup(&out->arena, canon);
-            if (!sp->name) {
-                st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-                break;
-            }
-            sp->start = (size_t)(first.text - (first.string ? 1 : 0) - buf);
-            sp->end = (size_t)(r.cur - buf);
-            sp->line = first.line;
-            sp->col = first.col;
-            out->num_spans++;
-        }
-    }
-    if (st == MC_OK && out->num_spans > 0) { /* move the spans into the arena */
-        mc_mtr_span *a = mc_arena_alloc(&out->arena, (size_t)out->num_spans, sizeof *a);
-
-        if (!a)
-            st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        else
-            memcpy(a, out->spans, (size_t)out->num_spans * sizeof *a);
-        free(out->spans);
-        out->spans = a;
-    } else {
-        free(out->spans);
-        out->spans = NULL;
-    }
-    if (st != MC_OK) {
-        mc_arena_release(&out->arena);
-        memset(out, 0, sizeof *out);
-    }
-    return st;
 }
 
 mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
 {
     return mc_decl_index_text(buf, len, name, "material", "material", opts, out, err);
+}
+
+mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
+                             const char *default_type, const char *type,
+                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    const bool wanted_by_default = strcasecmp(default_type, type) == 0;
+    mc_scan s;
+    mc_scan_tok first, t;
+    mc_mtr_span *spans = NULL;
+    int n = 0, cap = 0;
+    size_t next_stop_check = 0;
+    mc_status st = MC_OK;
+
+    memset(out, 0, sizeof *out);
+    if (!name)
+        name = "";
+    len = text_len(buf, len);
+    s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
+    if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
+        (unsigned char)buf[2] == 0xBF)
+        s.p = s.line_start = buf + 3;
+    out->name = mc_arena_strndup(&out->arena, name, strlen(name));
+    if (!out->name)
+        goto nomem;
+    while (mc_scan_token(&s, &first)) {
+        mc_scan_tok nm = first;
+        bool material = wanted_by_default;
+        char canon[MC_LIMIT_NAME_LEN + 1];
+
+        if ((size_t)(s.p - buf) >= next_stop_check) {
+            if (opts && opts->stop && *opts->stop) {
+                st = mc_error_set(err, MC_ERR_INTERRUPTED, name, first.line, first.col,
+                                  "interrupted");
+                goto fail;
+            }
+            next_stop_check = (size_t)(s.p - buf) + 65536;
+        }
+        if (mc_scan_brace(&first, '}'))
+            continue; /* a stray '}': Doom's loop reads on */
+        if (mc_scan_brace(&first, '{')) {
+            mc_scan_braced(&s);
+            continue;
+        }
+        if (mc_scan_is(&first, "guide")) {
+            /* guide NAME template(args): to the end of its line, then an optional body. */
+            while (s.p < s.end && *s.p != '\n')
+                s.p++;
+            continue;
+        }
+        if (scan_is_type(&first)) {
+            if (!mc_scan_token(&s, &t))
+                break;
+            if (mc_scan_brace(&t, '{')) {
+                /* "skin { ... }": a material named like a type word (Doom would read '{' as
+                 * the name and skip the body; md5cine reads it as the strict parser does). */
+                nm = first;
+            } else {
+                material = mc_scan_is(&first, type);
+                nm = t;
+                if (!mc_scan_token(&s, &t))
+                    break;
+            }
+        } else if (!mc_scan_token(&s, &t)) {
+            break;
+        }
+        if (!mc_scan_brace(&t, '{'))
+            continue; /* "Expecting '{'": Doom warns and reads on from the next token */
+        mc_scan_braced(&s);
+        if (!material || nm.len > MC_LIMIT_NAME_LEN || nm.len == 0 ||
+            !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
+            continue;
+        if (n >= MC_LIMIT_MTR_DECLS) {
+            st = mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
+                              "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
+            goto fail;
+        }
+        if (n == cap) {
+            int ncap = cap ? cap * 2 : 64;
+            mc_mtr_span *ns = realloc(spans, (size_t)ncap * sizeof *ns);
+
+            if (!ns)
+                goto nomem;
+            spans = ns;
+            cap = ncap;
+        }
+        spans[n] = (mc_mtr_span){ .start = first.start, .end = (size_t)(s.p - buf),
+                                  .line = first.line, .col = first.col };
+        spans[n].name = mc_arena_strndup(&out->arena, canon, strlen(canon));
+        if (!spans[n].name)
+            goto nomem;
+        n++;
+    }
+    if (n > 0) {
+        out->spans = mc_arena_alloc(&out->arena, (size_t)n, sizeof *out->spans);
+        if (!out->spans)
+            goto nomem;
+        memcpy(out->spans, spans, (size_t)n * sizeof *spans);
+    }
+    out->num_spans = n;
+    free(spans);
+    return MC_OK;
+
+nomem:
+    st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
+fail:
+    free(spans);
+    mc_arena_release(&out->arena);
+    memset(out, 0, sizeof *out);
+    return st;
 }
 
 void mc_mtr_index_release(mc_mtr_index *index)
@@ -1328,50 +1182,24 @@ void mc_mtr_index_release(mc_mtr_index *index)
     memset(index, 0, sizeof *index);
 }
 
-typedef struct span_ctx {
-    mtr_parser p;
-    const mc_mtr_span *span;
-    const char *buf;
-} span_ctx;
-
-static bool parse_span_body(void *ctx)
-{
-    span_ctx *c = ctx;
-
-    /* Read the span where it lies in the file, so positions are the file's. */
-    c->p.lx.cur = c->buf + c->span->start;
-    c->p.lx.end = c->buf + c->span->end;
-    c->p.lx.line = c->span->line;
-    c->p.lx.line_start = c->buf + c->span->start - (c->span->col - 1);
-    return parse_file(&c->p);
-}
-
 mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const mc_mtr_span *span,
                             const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
 {
-    span_ctx c;
+    mtr_parser p;
     mc_status st;
 
     memset(out, 0, sizeof *out);
-    memset(&c, 0, sizeof c);
-    c.p.f = out;
-    c.span = span;
-    c.buf = buf;
+    memset(&p, 0, sizeof p);
+    p.f = out;
+    p.span = span;
     len = text_len(buf, len);
-    if (span->end > len || span->start > span->end || span->col < 1 ||
-        (size_t)(span->col - 1) > span->start)
-        return mc_error_set(err, MC_ERR_RANGE, name, 0, 0, "declaration span out of the text");
-    st = mc_lex_run(&c.p.lx, buf, len, name, opts, &out->arena, &out->name, parse_span_body, &c,
-                    err);
-    free(c.p.decls);
-    free(c.p.stages);
-    free(c.p.warned);
-    free(c.p.names);
-    if (st == MC_OK && out->num_decls != 1) {
-        mc_mtr_release(out);
-        st = mc_error_set(err, MC_ERR_SYNTAX, name, span->line, span->col,
-                          "no material declaration here");
-    }
+    if (span->start > span->end || span->end > len || span->col < 1)
+        return mc_error_set(err, MC_ERR_USAGE, name, span->line, span->col,
+                            "declaration span outside the text");
+    st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
+    free(p.decls);
+    free(p.stages);
+    free(p.warned);
     if (st != MC_OK)
         memset(out, 0, sizeof *out);
     return st;
@@ -1379,16 +1207,16 @@ mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const
 
 mc_status mc_mtr_default_decl(const char *name, mc_mtr_file *out, mc_error *err)
 {
-    /* Material.cpp, idMaterial::DefaultDefinition. */
-    static const char body[] = " {\n\t{\n\t\tblend\tblend\n\t\tmap\t\t_default\n\t}\n}";
-    char text[MC_LIMIT_NAME_LEN + 3 + sizeof body];
-    char canon[MC_LIMIT_NAME_LEN + 1];
+    char text[MC_LIMIT_NAME_LEN + 64];
+    int n;
 
     memset(out, 0, sizeof *out);
-    if (!mc_mtr_canonical(name, strlen(name), canon, sizeof canon) || !canon[0] ||
-        strpbrk(canon, " \t\r\n\"{}()") != NULL)
-        return mc_error_set(err, MC_ERR_SYNTAX, NULL, 0, 0, "no material can be named '%s'",
-                            name);
-    snprintf(text, sizeof text, "\"%s\"%s", canon, body);
-    return mc_mtr_parse(text, strlen(text), "_default", NULL, out, err);
+    if (strchr(name, '"') || strchr(name, '\n'))
+        return mc_error_set(err, MC_ERR_SYNTAX, NULL, 0, 0, "bad material name '%s'", name);
+    /* Material.cpp, idMaterial::DefaultDefinition. */
+    n = snprintf(text, sizeof text, "\"%s\" {\n\t{\n\t\tblend\tblend\n\t\tmap\t\t_default\n\t}\n}",
+                 name);
+    if (n < 0 || (size_t)n >= sizeof text)
+        return mc_error_set(err, MC_ERR_SYNTAX, NULL, 0, 0, "material name too long");
+    return mc_mtr_parse(text, (size_t)n, "(default material)", NULL, out, err);
 }

@@ -1,6 +1,5 @@
 /* Image programs and material resolution (material.h). */
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 
 #include <md5cine/material.h>
 #include <md5cine/mtr.h>
+#include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
 /* ---------------------------------------------------------------- text lists */
@@ -95,74 +95,9 @@ bool mc_material_builtin(const char *name, mc_image *img)
         for (int x = 0; x < n; x++) {
             bool edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
 
-            uint8_t *p = img->pixels + ((size_t)y * (size_t)n + (size_t)x) * 4;
-
-            memset(p, edge ? 255 : 32, 3);
-            p[3] = 255;
+            memset(img->pixels + ((size_t)y * (size_t)n + (size_t)x) * 4, edge ? 255 : 32, 4);
         }
     }
-    return true;
-}
-
-/* What stands for a missing image (and for the image `_default`, which Doom makes the same
- * way): Image_init.cpp, idImage::MakeDefault -- with com_developer the 16x16 box, else 16x16
- * texels (0, 0, 0, 0). */
-bool mc_material_missing_image(bool box, mc_image *img)
-{
-    if (box)
-        return mc_material_builtin("_default", img);
-    return make_image(MC_MATERIAL_DEFAULT_SIDE, MC_MATERIAL_DEFAULT_SIDE, img);
-}
-
-/* Image_files.cpp, R_LoadImage with makePowerOf2 and the default image_roundDown 1: a side
- * that is not a power of two becomes the power of two below it, and the image is resampled
- * with Image_process.cpp's R_ResampleTexture (each texel the truncated mean of four, sides at
- * most 4096). Images whose sides are powers of two are left alone. */
-static bool round_down_pow2(mc_image *img)
-{
-    enum { MAX_DIMENSION = 4096 };
-    int w = img->width, h = img->height, ow = 1, oh = 1;
-    unsigned p1[MAX_DIMENSION], p2[MAX_DIMENSION];
-    unsigned frac, fracstep;
-    mc_image out;
-
-    while (ow < w)
-        ow <<= 1;
-    while (oh < h)
-        oh <<= 1;
-    if (ow == w && oh == h)
-        return true;
-    if (ow > w)
-        ow >>= 1;
-    if (oh > h)
-        oh >>= 1;
-    ow = ow > MAX_DIMENSION ? MAX_DIMENSION : ow;
-    oh = oh > MAX_DIMENSION ? MAX_DIMENSION : oh;
-    if (!make_image(ow, oh, &out))
-        return false;
-    fracstep = (unsigned)w * 0x10000u / (unsigned)ow;
-    frac = fracstep >> 2;
-    for (int i = 0; i < ow; i++) {
-        p1[i] = frac >> 16;
-        frac += fracstep;
-    }
-    frac = 3 * (fracstep >> 2);
-    for (int i = 0; i < ow; i++) {
-        p2[i] = frac >> 16;
-        frac += fracstep;
-    }
-    for (int i = 0; i < oh; i++) {
-        const uint8_t *r1 = img->pixels + img->stride * (size_t)(int)((i + 0.25f) * h / oh);
-        const uint8_t *r2 = img->pixels + img->stride * (size_t)(int)((i + 0.75f) * h / oh);
-        uint8_t *o = out.pixels + out.stride * (size_t)i;
-
-        for (int j = 0; j < ow; j++)
-            for (int c = 0; c < 4; c++)
-                o[j * 4 + c] = (uint8_t)((r1[p1[j] * 4 + (unsigned)c] + r1[p2[j] * 4 + (unsigned)c] +
-                                          r2[p1[j] * 4 + (unsigned)c] + r2[p2[j] * 4 + (unsigned)c]) >> 2);
-    }
-    mc_image_release(img);
-    *img = out;
     return true;
 }
 
@@ -417,15 +352,23 @@ static void per_pixel(mc_image *im, mc_mtr_prog_kind kind, const float *f)
 
 /* ---------------------------------------------------------------- image files */
 
+/* Pixels read so far and the most allowed: one material's (mc_material_resolve), or a whole
+ * material set's (MC_LIMIT_SCENE_IMAGE_PIXELS, or the scene's own setting). */
+typedef struct px_budget {
+    uint64_t used, limit;
+    const char *what; /* "its material", "the scene" */
+} px_budget;
+
 /* Reads one candidate file; *found false when the VFS does not hold it. An image whose header
  * declares more than room pixels is MC_ERR_LIMIT before anything is decoded. */
-static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc_image *img,
+static mc_status read_candidate(mc_vfs *vfs, const char *path, const px_budget *room, mc_image *img,
                                 bool *found, strbuf *src, mc_error *err)
 {
     char where[1024];
     uint8_t *data;
     size_t len, n = strlen(path);
     bool tga = n > 4 && strcasecmp(path + n - 4, ".tga") == 0;
+    bool dds = n > 4 && strcasecmp(path + n - 4, ".dds") == 0;
     int w = 0, h = 0;
     mc_status st = mc_vfs_read(vfs, path, &data, &len, found, where, sizeof where, err);
 
@@ -434,33 +377,110 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc
     if (tga && len >= 18) { /* the header's width and height, little-endian at 12 and 14 */
         w = data[12] | data[13] << 8;
         h = data[14] | data[15] << 8;
+    } else if (dds) {
+        st = mc_dds_probe(data, len, where, &w, &h, err);
     } else if (!tga) {
         st = mc_image_probe(data, len, where, &w, &h, err);
     }
-    if (st == MC_OK && (uint64_t)w * (uint64_t)h > room)
+    if (st == MC_OK && (uint64_t)w * (uint64_t)h > room->limit - room->used)
         st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
-                          "image (%dx%d) takes its material past %llu pixels of images in all",
-                          w, h, (unsigned long long)MC_LIMIT_MATERIAL_PIXELS);
+                          "%dx%d pixels take %s past %llu pixels of images in all", w, h,
+                          room->what, (unsigned long long)room->limit);
     else if (st == MC_OK && tga)
         st = mc_tga_decode(data, len, where, img, err);
+    else if (st == MC_OK && dds)
+        st = mc_dds_decode(data, len, where, img, err);
     else if (st == MC_OK)
         st = mc_image_decode(data, len, where, img, err);
     free(data);
-    if (st == MC_OK && img->channels != 4) {
-        mc_image_release(img);
-        st = mc_error_set(err, MC_ERR_IMAGE, where, 0, 0, "not an RGBA image");
-    }
-    if (st == MC_OK && !round_down_pow2(img)) {
-        mc_image_release(img);
-        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    }
     if (st == MC_OK)
         sb_add(src, "%s", where);
     return st;
 }
 
-static mc_status load_image(const char *name, mc_vfs *vfs, bool box, uint64_t room,
-                            mc_image *img, bool *fell_back, strbuf *src, mc_error *err)
+/* Where Doom looks for the precompressed form of an image name without extension
+ * (Image_load.cpp, idImage::ImageProgramStringToCompressedFileName): "dds/" + the name with
+ * its first four '/' (or '\\', '(') kept as folders and later ones as spaces, < > : | " .
+ * as '_', a space right after a '/' and every ')' and ',' dropped, then ".dds". false when it
+ * does not fit. */
+static bool dds_name(const char *name, size_t len, char *out, size_t cap)
+{
+    size_t o = 0;
+    int depth = 0;
+
+    if (cap < 9)
+        return false;
+    memcpy(out, "dds/", 4);
+    o = 4;
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+
+        if (o + 5 >= cap)
+            return false;
+        if (c == '/' || c == '\\' || c == '(') {
+            out[o++] = depth < 4 ? '/' : ' ';
+            depth++;
+        } else if (c == '<' || c == '>' || c == ':' || c == '|' || c == '"' || c == '.') {
+            out[o++] = '_';
+        } else if (c == ' ' && out[o - 1] == '/') {
+        } else if (c != ')' && c != ',') {
+            out[o++] = c;
+        }
+    }
+    memcpy(out + o, ".dds", 5);
+    return true;
+}
+
+/* Image_files.cpp, R_LoadImage with makePowerOf2 and Doom's default image_roundDown 1: a side
+ * that is not a power of two is rounded down to one, and the image resampled by
+ * Image_process.cpp, R_ResampleTexture (each output texel the truncated mean of four input
+ * texels at a quarter and three quarters of its step, in 16.16 fixed point; at most 4096 a
+ * side, its MAX_DIMENSION). false when out of memory. */
+static bool round_down_pow2(mc_image *im)
+{
+    unsigned ow = 1, oh = 1, fracstep, frac;
+    unsigned p1[4096], p2[4096];
+    unsigned iw = (unsigned)im->width, ih = (unsigned)im->height;
+    uint8_t *out;
+
+    while (ow * 2 <= iw)
+        ow *= 2;
+    while (oh * 2 <= ih)
+        oh *= 2;
+    if (ow == iw && oh == ih)
+        return true;
+    ow = ow > 4096 ? 4096 : ow;
+    oh = oh > 4096 ? 4096 : oh;
+    out = malloc((size_t)ow * oh * 4);
+    if (!out)
+        return false;
+    fracstep = iw * 0x10000u / ow;
+    frac = fracstep >> 2;
+    for (unsigned i = 0; i < ow; i++, frac += fracstep)
+        p1[i] = 4 * (frac >> 16);
+    frac = 3 * (fracstep >> 2);
+    for (unsigned i = 0; i < ow; i++, frac += fracstep)
+        p2[i] = 4 * (frac >> 16);
+    for (unsigned i = 0; i < oh; i++) {
+        const uint8_t *row = im->pixels + im->stride * (size_t)((i + 0.25f) * (float)ih / (float)oh);
+        const uint8_t *row2 = im->pixels + im->stride * (size_t)((i + 0.75f) * (float)ih / (float)oh);
+
+        for (unsigned j = 0; j < ow; j++)
+            for (unsigned c = 0; c < 4; c++)
+                out[((size_t)i * ow + j) * 4 + c] =
+                        (uint8_t)((row[p1[j] + c] + row[p2[j] + c] + row2[p1[j] + c] +
+                                   row2[p2[j] + c]) >> 2);
+    }
+    free(im->pixels);
+    im->pixels = out;
+    im->width = (int)ow;
+    im->height = (int)oh;
+    im->stride = (size_t)ow * 4;
+    return true;
+}
+
+static mc_status load_image(const char *name, mc_vfs *vfs, const px_budget *room, mc_image *img,
+                            bool *fell_back, strbuf *src, mc_error *err)
 {
     static const char *const exts[] = { ".tga", ".jpg", ".png" };
     const char *slash = strrchr(name, '/'), *dot = strrchr(name, '.');
@@ -469,12 +489,6 @@ static mc_status load_image(const char *name, mc_vfs *vfs, bool box, uint64_t ro
     char path[MC_LIMIT_NAME_LEN + 8];
     mc_status st;
 
-    if (strcasecmp(name, "_default") == 0) {
-        if (!mc_material_missing_image(box, img))
-            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        sb_add(src, "%s", name);
-        return MC_OK;
-    }
     if (name[0] == '_' && mc_material_builtin(name, img)) {
         sb_add(src, "%s", name);
         return MC_OK;
@@ -486,36 +500,43 @@ static mc_status load_image(const char *name, mc_vfs *vfs, bool box, uint64_t ro
     }
     if (!tga_or_none) {
         st = read_candidate(vfs, name, room, img, &found, src, err);
+        if (st == MC_OK && found && !round_down_pow2(img)) {
+            mc_image_release(img);
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        }
         if (st != MC_OK || found)
             return st;
     } else {
-        for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
-            snprintf(path, sizeof path, "%.*s%s", (int)stem, name, exts[i]);
+        /* Image_load.cpp, idImage::ActuallyLoadImage: the .dds first (CheckPrecompressedImage
+         * with image_usePrecompressedTextures, on in Doom's default configuration). */
+        if (dds_name(name, stem, path, sizeof path)) {
             st = read_candidate(vfs, path, room, img, &found, src, err);
             if (st != MC_OK || found)
                 return st;
         }
+        for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+            snprintf(path, sizeof path, "%.*s%s", (int)stem, name, exts[i]);
+            st = read_candidate(vfs, path, room, img, &found, src, err);
+            if (st == MC_OK && found && !round_down_pow2(img)) {
+                mc_image_release(img);
+                return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+            }
+            if (st != MC_OK || found)
+                return st;
+        }
     }
-    if (!mc_material_missing_image(box, img))
+    if (!mc_material_builtin("_default", img))
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     *fell_back = true;
-    sb_add(src, "%s (missing %s)", box ? "_default" : "black", name);
+    sb_add(src, "_default (missing %s)", name);
     return MC_OK;
 }
 
 /* ---------------------------------------------------------------- programs */
 
-/* *pixels counts what the material has read so far (MC_LIMIT_MATERIAL_PIXELS). */
-/* How one material is read: where from, what stands for a missing image, the stop flag. */
-typedef struct res_ctx {
-    mc_vfs *vfs;
-    bool box;
-    const volatile sig_atomic_t *stop;
-    const char *file; /* the .mtr, for messages; may be NULL */
-} res_ctx;
-
-static mc_status eval(const mc_mtr_prog *g, const res_ctx *rc, mc_image *out, bool *fell_back,
-                      strbuf *src, uint64_t *pixels, mc_error *err)
+/* pixels counts what the material (or the set) has read so far. */
+static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fell_back,
+                      strbuf *src, px_budget *pixels, mc_error *err)
 {
     mc_image second;
     mc_status st;
@@ -523,23 +544,14 @@ static mc_status eval(const mc_mtr_prog *g, const res_ctx *rc, mc_image *out, bo
 
     memset(out, 0, sizeof *out);
     if (g->kind == MC_PROG_IMAGE) {
-        uint64_t room = MC_LIMIT_MATERIAL_PIXELS - *pixels;
-
-        if (rc->stop && *rc->stop)
-            return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
-        st = load_image(g->name, rc->vfs, rc->box, room, out, fell_back, src, err);
-        if (st == MC_ERR_LIMIT) { /* the error is the image's; say where the .mtr names it */
-            size_t n = strlen(err->msg);
-
-            snprintf(err->msg + n, sizeof err->msg - n, " (named at %s%s%d:%d)",
-                     rc->file ? rc->file : "", rc->file ? ":" : "line ", g->line, g->col);
-        }
+        /* An error names the image file itself (a limit: its size from its header). */
+        st = load_image(g->name, vfs, pixels, out, fell_back, src, err);
         if (st != MC_OK)
             return st;
-        *pixels += (uint64_t)out->width * (uint64_t)out->height; /* built-ins too: tiny */
+        pixels->used += (uint64_t)out->width * (uint64_t)out->height; /* built-ins: tiny */
         return MC_OK;
     }
-    st = eval(g->arg[0], rc, out, fell_back, src, pixels, err);
+    st = eval(g->arg[0], vfs, out, fell_back, src, pixels, err);
     if (st != MC_OK)
         return st;
     switch (g->kind) {
@@ -548,7 +560,7 @@ static mc_status eval(const mc_mtr_prog *g, const res_ctx *rc, mc_image *out, bo
         break;
     case MC_PROG_ADDNORMALS:
     case MC_PROG_ADD:
-        st = eval(g->arg[1], rc, &second, fell_back, src, pixels, err);
+        st = eval(g->arg[1], vfs, &second, fell_back, src, pixels, err);
         if (st != MC_OK) {
             mc_image_release(out);
             return st;
@@ -570,12 +582,12 @@ static mc_status eval(const mc_mtr_prog *g, const res_ctx *rc, mc_image *out, bo
     return MC_OK;
 }
 
-static mc_status eval_program(const mc_mtr_prog *prog, const res_ctx *rc, mc_image *out,
-                              bool *fell_back, char **sources, uint64_t *pixels, mc_error *err)
+static mc_status eval_program(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out,
+                              bool *fell_back, char **sources, px_budget *pixels, mc_error *err)
 {
     strbuf src = { 0 };
     bool fb = false;
-    mc_status st = eval(prog, rc, out, &fb, &src, pixels, err);
+    mc_status st = eval(prog, vfs, out, &fb, &src, pixels, err);
 
     if (st == MC_OK && src.failed) {
         mc_image_release(out);
@@ -597,10 +609,9 @@ static mc_status eval_program(const mc_mtr_prog *prog, const res_ctx *rc, mc_ima
 mc_status mc_imgprog_eval(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out, bool *fell_back,
                           char **sources, mc_error *err)
 {
-    uint64_t pixels = 0;
-    const res_ctx rc = { vfs, false, NULL, NULL };
+    px_budget pixels = { 0, MC_LIMIT_MATERIAL_PIXELS, "its material" };
 
-    return eval_program(prog, &rc, out, fell_back, sources, &pixels, err);
+    return eval_program(prog, vfs, out, fell_back, sources, &pixels, err);
 }
 
 /* ---------------------------------------------------------------- materials */
@@ -613,27 +624,35 @@ static void map_release(mc_material_map *m)
     memset(m, 0, sizeof *m);
 }
 
-static void set_color(float c[4], const float v[4])
+/* Image_process.cpp, R_SetBorderTexels: the outermost ring of texels set to one value. */
+static void set_border(mc_image *im, const uint8_t v[4])
 {
-    memcpy(c, v, 4 * sizeof *c);
+    for (int y = 0; y < im->height; y++)
+        for (int x = 0; x < im->width; x++)
+            if (x == 0 || y == 0 || x == im->width - 1 || y == im->height - 1)
+                memcpy(px_at(im, x, y), v, 4);
 }
 
-static mc_status fill_map(const mc_mtr_stage *stage, const res_ctx *rc,
-                          mc_material_map *m, uint64_t *pixels, mc_error *err)
+static mc_status fill_map(const mc_mtr_stage *stage, const char *file, mc_vfs *vfs,
+                          mc_material_map *m, px_budget *pixels, mc_error *err)
 {
-    /* Material.cpp, idMaterial::ParseStage: a stage with no image gets
-     * globalImages->defaultImage ("had stage with no image"), e.g. `{ blend bumpmap }`. */
-    static const mc_mtr_prog default_prog = { .kind = MC_PROG_IMAGE, .name = "_default" };
-    const mc_mtr_prog *prog = stage->map ? stage->map : &default_prog;
+    static const uint8_t zero[4] = { 0, 0, 0, 255 }, alpha_zero[4] = { 255, 255, 255, 0 };
+    const mc_mtr_prog *prog = stage->map;
     char text[1024];
     mc_status st;
 
     memset(m, 0, sizeof *m);
-    set_color(m->color, stage->color);
-    m->wrap = stage->wrap;
-    st = eval_program(prog, rc, &m->image, &m->fell_back, &m->sources, pixels, err);
+    (void)file;
+    st = eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
     if (st != MC_OK)
         return st;
+    memcpy(m->color, stage->color, sizeof m->color);
+    m->wrap = stage->wrap;
+    /* Image_load.cpp, idImage::GenerateImage: "zero the border if desired". */
+    if (m->wrap == MC_WRAP_ZERO_CLAMP)
+        set_border(&m->image, zero);
+    else if (m->wrap == MC_WRAP_ALPHA_ZERO_CLAMP)
+        set_border(&m->image, alpha_zero);
     m->present = true;
     m->program = strdup(mc_mtr_prog_text(prog, text, sizeof text));
     if (!m->program) {
@@ -658,28 +677,29 @@ void mc_material_release(mc_material *mat)
     memset(mat, 0, sizeof *mat);
 }
 
+static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
+                         px_budget *budget, mc_material *out, mc_error *err);
+
 mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                               mc_material *out, mc_error *err)
 {
-    return mc_material_resolve_opts(decl, file, vfs, NULL, out, err);
+    px_budget budget = { 0, MC_LIMIT_MATERIAL_PIXELS, "its material" };
+
+    return resolve(decl, file, vfs, &budget, out, err);
 }
 
-mc_status mc_material_resolve_opts(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
-                                   const mc_parse_opts *opts, mc_material *out, mc_error *err)
+static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
+                         px_budget *budget, mc_material *out, mc_error *err)
 {
-    const res_ctx rc = { vfs, opts && opts->missing_box, opts ? opts->stop : NULL, file };
     const mc_mtr_stage *lit[3] = { NULL, NULL, NULL };
     mc_material_map *maps[3];
     mc_status st = MC_OK;
     int layers = 0;
-    uint64_t pixels = 0; /* read so far by this material's programs */
 
     memset(out, 0, sizeof *out);
     maps[0] = &out->diffuse;
     maps[1] = &out->normal;
     maps[2] = &out->specular;
-    for (int k = 0; k < 3; k++)
-        set_color(maps[k]->color, (const float[4]){ 1.0f, 1.0f, 1.0f, 1.0f });
     out->name = strdup(decl->name);
     out->file = file ? strdup(file) : NULL;
     if (!out->name || (file && !out->file))
@@ -693,7 +713,7 @@ mc_status mc_material_resolve_opts(const mc_mtr_decl *decl, const char *file, mc
 
         if (s->conditional)
             continue;
-        if (s->kind != MC_STAGE_COLOR && !lit[s->kind]) /* map or none: see fill_map */
+        if (s->kind != MC_STAGE_COLOR && !lit[s->kind] && s->map)
             lit[s->kind] = s;
         else if (s->kind == MC_STAGE_COLOR && s->map)
             layers++;
@@ -702,22 +722,7 @@ mc_status mc_material_resolve_opts(const mc_mtr_decl *decl, const char *file, mc
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int k = 0; k < 3 && st == MC_OK; k++)
         if (lit[k])
-            st = fill_map(lit[k], &rc, maps[k], &pixels, err);
-    /* A specular stage and no diffuse one: Doom adds no diffuse stage (Material.cpp,
-     * idMaterial::AddImplicitStages adds _white only when there is neither diffuse nor
-     * specular), so the interaction's diffuse image stays NULL and tr_render.cpp,
-     * RB_SubmittInteraction, draws it with globalImages->blackImage: no diffuse light. A
-     * bump-only material keeps the renderer's white stand-in (present false). */
-    if (st == MC_OK && !lit[0] && lit[2]) {
-        if (!mc_material_builtin("_black", &out->diffuse.image))
-            goto nomem;
-        out->diffuse.present = true;
-        set_color(out->diffuse.color, (const float[4]){ 1.0f, 1.0f, 1.0f, 1.0f });
-        out->diffuse.program = strdup("_black");
-        out->diffuse.sources = strdup("_black (no diffuse stage)");
-        if (!out->diffuse.program || !out->diffuse.sources)
-            goto nomem;
-    }
+            st = fill_map(lit[k], file, vfs, maps[k], budget, err);
     if (st == MC_OK && layers > 0) {
         out->layers = calloc((size_t)layers, sizeof *out->layers);
         if (!out->layers)
@@ -728,17 +733,15 @@ mc_status mc_material_resolve_opts(const mc_mtr_decl *decl, const char *file, mc
 
             if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
                 continue;
-            st = fill_map(s, &rc, &l->map, &pixels, err);
+            st = fill_map(s, file, vfs, &l->map, budget, err);
             if (st != MC_OK)
                 break;
+            l->mask_color = s->mask_red && s->mask_green && s->mask_blue;
+            l->mask_alpha = s->mask_alpha;
+            l->mask_depth = s->mask_depth;
             l->blend = s->blend;
             l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
             memcpy(l->color, s->color, sizeof l->color);
-            l->mask_red = s->mask_red;
-            l->mask_green = s->mask_green;
-            l->mask_blue = s->mask_blue;
-            l->mask_alpha = s->mask_alpha;
-            l->mask_depth = s->mask_depth;
             out->num_layers++;
         }
     }
@@ -762,196 +765,162 @@ nomem:
 
 /* ---------------------------------------------------------------- material sets */
 
+/* One .mtr file of the base: its text (kept, since declarations are parsed when used) and the
+ * index of its declarations. */
 typedef struct set_file {
-    char *where;        /* "base/pak000.pk4:materials/x.mtr" */
-    char *text;         /* the file's bytes, kept to parse a declaration on first use */
+    char *where; /* "base/pak000.pk4:materials/x.mtr" */
+    char *text;
     size_t len;
     mc_mtr_index index;
 } set_file;
 
-/* One name: where its winning declaration is, and the material once used. */
 typedef struct set_entry {
     const mc_mtr_span *span;
-    int file;               /* index into files */
-    mc_material *material;  /* NULL until the first find; then owned */
+    int file;     /* index into files */
+    int resolved; /* 0: not yet; 1: done (material or skin valid) */
+    mc_mtr_file parsed; /* materials: the declaration, or Doom's default material in its place */
+    mc_material material;
+    mc_skin skin; /* skins: the declaration */
 } set_entry;
+
+/* The declarations of one type: one entry per name, sorted by name. */
+typedef struct decl_table {
+    set_entry *entries;
+    int count;
+} decl_table;
 
 struct mc_material_set {
     mc_vfs *vfs;
-    mc_parse_opts opts;
-    set_file *files;
-    int num_files;
-    set_entry *entries; /* in the order first declared */
-    int count;
-    int *table;         /* open addressing: entry index + 1, 0 empty; size cap_table */
-    size_t cap_table;
-    int *sorted;        /* entry indices by name, for reports */
-    int parsed;         /* declarations parsed so far */
-    int stages;         /* stages of the parsed declarations (MC_LIMIT_MTR_SET_STAGES) */
+    mc_parse_opts opts; /* warnings and the stop flag, for declarations parsed later */
+    set_file *files;    /* materials/ first, then skins/ */
+    int num_files, cap_files;
+    decl_table materials, skins;
+    int parsed;         /* material declarations parsed so far */
+    px_budget pixels;   /* images read by every material resolved */
+    size_t text_bytes;  /* declaration text held */
+    long indexed;       /* declarations indexed */
 };
 
-static size_t str_hash(const char *s)
+static int entry_cmp(const void *a, const void *b)
 {
-    uint32_t h = 2166136261u;
+    const set_entry *x = a, *y = b;
+    int c = strcmp(x->span->name, y->span->name);
 
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
+    /* Equal names: the earlier file first, then the earlier place in it, so that it wins. */
+    if (c)
+        return c;
+    if (x->file != y->file)
+        return x->file - y->file;
+    return (x->span->start > y->span->start) - (x->span->start < y->span->start);
 }
 
-static set_entry *set_lookup(const mc_material_set *set, const char *name)
+static bool stopped(const mc_parse_opts *opts)
 {
-    if (set->cap_table == 0)
-        return NULL;
-    for (size_t h = str_hash(name) & (set->cap_table - 1); set->table[h];
-         h = (h + 1) & (set->cap_table - 1)) {
-        set_entry *e = &set->entries[set->table[h] - 1];
-
-        if (strcmp(e->span->name, name) == 0)
-            return e;
-    }
-    return NULL;
+    return opts && opts->stop && *opts->stop;
 }
 
-typedef struct name_ref {
-    const char *name;
-    int entry;
-} name_ref;
-
-static int by_name(const void *a, const void *b)
+/* Reads and indexes every DIR/NAME.EXT of the vfs into set->files[first..], declarations of
+ * `type` (Doom's default type of the folder being the same), then fills t. */
+static mc_status load_decls(mc_material_set *set, const char *dir, const char *ext,
+                            const char *type, decl_table *t, mc_error *err)
 {
-    return strcmp(((const name_ref *)a)->name, ((const name_ref *)b)->name);
-}
+    char **names = NULL;
+    int n = 0, first = set->num_files, kept = 0;
+    long total = 0;
+    mc_status st = mc_vfs_list(set->vfs, dir, ext, &names, &n, err);
 
-static mc_status set_nomem(mc_error *err)
-{
-    return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-}
+    if (st != MC_OK)
+        return st;
+    if (n > 0) {
+        set_file *grown = realloc(set->files, (size_t)(first + n) * sizeof *grown);
 
-/* Adds every span of file f whose name is not taken yet: the first declaration of a name
- * wins, as in DeclManager.cpp, idDeclFile::LoadAndParse ("previously defined at ...":
- * a declaration whose name FindTypeWithoutParsing already knows from another file -- or from
- * earlier in this one -- is skipped), the files taken in idFileSystem::ListFiles's sorted
- * order (idDeclManagerLocal::RegisterDeclFolder). */
-static mc_status add_spans(mc_material_set *set, int f, mc_error *err)
-{
-    const mc_mtr_index *ix = &set->files[f].index;
-
-    for (int i = 0; i < ix->num_spans; i++) {
-        const mc_mtr_span *sp = &ix->spans[i];
-        size_t h;
-
-        if (set_lookup(set, sp->name))
-            continue;
-        if (set->count >= MC_LIMIT_MTR_INDEX)
-            return mc_error_set(err, MC_ERR_LIMIT, set->files[f].where, sp->line, sp->col,
-                                "more than %d material declarations in the base",
-                                MC_LIMIT_MTR_INDEX);
-        if ((size_t)set->count * 2 + 2 > set->cap_table) {
-            size_t cap = set->cap_table ? set->cap_table * 2 : 1024;
-            int *t = calloc(cap, sizeof *t);
-            set_entry *e = realloc(set->entries, cap / 2 * sizeof *e);
-
-            if (e)
-                set->entries = e;
-            if (!t || !e) {
-                free(t);
-                return set_nomem(err);
-            }
-            for (int k = 0; k < set->count; k++) {
-                h = str_hash(set->entries[k].span->name) & (cap - 1);
-                while (t[h])
-                    h = (h + 1) & (cap - 1);
-                t[h] = k + 1;
-            }
-            free(set->table);
-            set->table = t;
-            set->cap_table = cap;
+        if (!grown) {
+            free(names);
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
         }
-        set->entries[set->count] = (set_entry){ .span = sp, .file = f };
-        h = str_hash(sp->name) & (set->cap_table - 1);
-        while (set->table[h])
-            h = (h + 1) & (set->cap_table - 1);
-        set->table[h] = ++set->count;
+        memset(grown + first, 0, (size_t)n * sizeof *grown);
+        set->files = grown;
+        set->cap_files = first + n;
     }
-    return MC_OK;
-}
+    for (int i = 0; i < n && st == MC_OK; i++) {
+        set_file *f = &set->files[first + i];
+        char where[1024];
+        uint8_t *data;
+        size_t len;
+        bool found;
 
-static mc_status interrupted(const mc_parse_opts *o, mc_error *err)
-{
-    if (o->stop && *o->stop)
-        return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+        if (stopped(&set->opts)) {
+            st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+            break;
+        }
+        st = mc_vfs_read(set->vfs, names[i], &data, &len, &found, where, sizeof where, err);
+        if (st != MC_OK)
+            break;
+        set->num_files = first + i + 1;
+        f->text = (char *)data;
+        f->len = len;
+        f->where = strdup(where);
+        if (!f->where) {
+            st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+            break;
+        }
+        if (len > MC_LIMIT_MTR_TEXT_BYTES - set->text_bytes) {
+            st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                              "the base's declaration files hold more than %zu bytes in all",
+                              (size_t)MC_LIMIT_MTR_TEXT_BYTES);
+            break;
+        }
+        set->text_bytes += len;
+        st = mc_decl_index_text(f->text, f->len, f->where, type, type, &set->opts, &f->index,
+                                err);
+        if (st == MC_OK) {
+            total += f->index.num_spans;
+            set->indexed += f->index.num_spans;
+            if (set->indexed > MC_LIMIT_MTR_INDEX)
+                st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                                  "the base's declaration files declare more than %d names",
+                                  MC_LIMIT_MTR_INDEX);
+        }
+    }
+    free(names);
+    if (st == MC_OK && total > 0 && !(t->entries = calloc((size_t)total, sizeof *t->entries)))
+        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (st != MC_OK)
+        return st;
+    for (int f = first; f < set->num_files; f++)
+        for (int d = 0; d < set->files[f].index.num_spans; d++)
+            t->entries[t->count++] = (set_entry){ .span = &set->files[f].index.spans[d], .file = f };
+    if (t->count > 1)
+        qsort(t->entries, (size_t)t->count, sizeof *t->entries, entry_cmp);
+    /* Keep the first of each name: Doom's DeclManager.cpp, idDeclFile::LoadAndParse, skips a
+     * declaration whose name another file (or an earlier place in the same one) already
+     * defined ("previously defined at ..."), and reads its files in sorted name order
+     * (idFileSystem::ListFiles with sort). */
+    for (int i = 0; i < t->count; i++)
+        if (kept == 0 || strcmp(t->entries[kept - 1].span->name, t->entries[i].span->name))
+            t->entries[kept++] = t->entries[i];
+    t->count = kept;
     return MC_OK;
 }
 
 mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_material_set **out,
                                mc_error *err)
 {
-    mc_material_set *set;
-    char **names = NULL;
-    int n = 0;
-    size_t text = 0;
+    mc_material_set *set = calloc(1, sizeof *set);
     mc_status st;
 
     *out = NULL;
-    st = mc_vfs_list(vfs, "materials", ".mtr", &names, &n, err);
-    if (st != MC_OK)
-        return st;
-    set = calloc(1, sizeof *set);
-    if (!set || (n > 0 && !(set->files = calloc((size_t)n, sizeof *set->files)))) {
-        free(names);
-        mc_material_set_destroy(set);
-        return set_nomem(err);
-    }
+    if (!set)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     set->vfs = vfs;
     if (opts)
         set->opts = *opts;
-    for (int i = 0; i < n && st == MC_OK; i++) {
-        set_file *f = &set->files[i];
-        char where[1024];
-        uint8_t *data;
-        bool found;
-
-        st = interrupted(&set->opts, err);
-        if (st != MC_OK)
-            break;
-        st = mc_vfs_read(vfs, names[i], &data, &f->len, &found, where, sizeof where, err);
-        if (st != MC_OK)
-            break;
-        set->num_files = i + 1;
-        f->text = (char *)data;
-        f->where = strdup(where);
-        if (!f->where) {
-            st = set_nomem(err);
-            break;
-        }
-        text += f->len;
-        if (text > MC_LIMIT_MTR_TEXT_BYTES) {
-            st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
-                              "the base's .mtr files come to more than %zu bytes",
-                              (size_t)MC_LIMIT_MTR_TEXT_BYTES);
-            break;
-        }
-        st = mc_mtr_index_text(f->text, f->len, f->where, &set->opts, &f->index, err);
-        if (st == MC_OK)
-            st = add_spans(set, i, err);
-    }
-    free(names);
-    if (st == MC_OK && set->count > 0) {
-        name_ref *refs = malloc((size_t)set->count * sizeof *refs);
-
-        set->sorted = malloc((size_t)set->count * sizeof *set->sorted);
-        if (!refs || !set->sorted) {
-            st = set_nomem(err);
-        } else {
-            for (int i = 0; i < set->count; i++)
-                refs[i] = (name_ref){ set->entries[i].span->name, i };
-            qsort(refs, (size_t)set->count, sizeof *refs, by_name);
-            for (int i = 0; i < set->count; i++)
-                set->sorted[i] = refs[i].entry;
-        }
-        free(refs);
-    }
+    set->pixels = (px_budget){ 0, set->opts.image_pixels ? set->opts.image_pixels
+                                                         : MC_LIMIT_SCENE_IMAGE_PIXELS,
+                               "the scene" };
+    st = load_decls(set, "materials", ".mtr", "material", &set->materials, err);
+    if (st == MC_OK)
+        st = load_decls(set, "skins", ".skin", "skin", &set->skins, err);
     if (st != MC_OK) {
         mc_material_set_destroy(set);
         return st;
@@ -960,155 +929,145 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     return MC_OK;
 }
 
-/* Copies line err->line of text into err->source (the CLI cannot read an archive member back
- * to show it). */
-static void fill_source(mc_error *err, const char *text, size_t len)
-{
-    const char *p = text, *end = text + len, *eol;
-    size_t n;
-
-    for (int line = 1; line < err->line && p < end; line++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-        if (!nl)
-            return;
-        p = nl + 1;
-    }
-    eol = p;
-    while (eol < end && *eol != '\n' && *eol != '\r' && *eol != '\0')
-        eol++;
-    n = (size_t)(eol - p) < sizeof err->source - 1 ? (size_t)(eol - p) : sizeof err->source - 1;
-    memcpy(err->source, p, n);
-    err->source[n] = '\0';
-}
-
-/* Parses and resolves e's declaration. A parse error is the declaration's own: strict mode
- * returns it; otherwise it is reported once as a warning and Doom's default material stands
- * in (DeclManager.cpp, idDeclLocal::ParseLocal -> idMaterial::Parse fails -> MakeDefault). */
-static mc_status set_resolve(mc_material_set *set, set_entry *e, mc_error *err)
+/* Parses e's declaration. One that fails becomes Doom's default material (idDecl's
+ * MakeDefault after a failed Parse), with the failure as one warning at its position. */
+static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
 {
     const set_file *f = &set->files[e->file];
-    mc_mtr_file parsed;
     mc_error perr;
     mc_status st;
-    bool defaulted = false;
 
-    st = interrupted(&set->opts, err);
-    if (st != MC_OK)
-        return st;
     set->parsed++;
-    st = mc_mtr_parse_span(f->text, f->len, f->where, e->span, &set->opts, &parsed, &perr);
-    if (st == MC_OK && set->stages + parsed.decls[0].num_stages > MC_LIMIT_MTR_SET_STAGES) {
-        mc_mtr_release(&parsed);
-        return mc_error_set(err, MC_ERR_LIMIT, f->where, e->span->line, e->span->col,
-                            "the scene's materials have more than %d stages in all",
-                            MC_LIMIT_MTR_SET_STAGES);
-    }
+    st = mc_mtr_parse_span(f->text, f->len, f->where, e->span, &set->opts, &e->parsed, &perr);
+    if (st == MC_OK)
+        return MC_OK;
     if (st == MC_ERR_NOMEM || st == MC_ERR_INTERRUPTED) {
         *err = perr;
         return st;
     }
-    if (st != MC_OK && perr.line > 0)
-        fill_source(&perr, f->text, f->len);
-    if (st != MC_OK) {
-        if (set->opts.strict_game_data) {
-            *err = perr;
-            return st;
-        }
-        if (set->opts.warn) {
-            mc_error w = perr;
-            size_t n = strlen(w.msg);
+    if (set->opts.warn) {
+        mc_error w;
 
-            snprintf(w.msg + n, sizeof w.msg - n, "; material '%s' drawn as Doom's default",
+        mc_error_set(&w, perr.code, perr.file, perr.line, perr.col,
+                     "%s; material '%s' is drawn as the default material", perr.msg,
                      e->span->name);
-            set->opts.warn(set->opts.warn_user, &w);
-        }
-        st = mc_mtr_default_decl(e->span->name, &parsed, err);
-        if (st != MC_OK)
-            return st;
-        defaulted = true;
+        set->opts.warn(set->opts.warn_user, &w);
     }
-    set->stages += parsed.decls[0].num_stages;
-    e->material = calloc(1, sizeof *e->material);
-    if (!e->material) {
-        mc_mtr_release(&parsed);
-        return set_nomem(err);
-    }
-    st = mc_material_resolve_opts(&parsed.decls[0], f->where, set->vfs, &set->opts, e->material,
-                                  err);
-    mc_mtr_release(&parsed);
-    if (st != MC_OK) {
-        free(e->material);
-        e->material = NULL;
-    } else if (defaulted) { /* the declaration's place, not the generated text's */
-        e->material->line = e->span->line;
-        e->material->col = e->span->col;
+    st = mc_mtr_default_decl(e->span->name, &e->parsed, err);
+    if (st == MC_OK) {
+        e->parsed.decls[0].line = e->span->line;
+        e->parsed.decls[0].col = e->span->col;
     }
     return st;
+}
+
+/* The entry of `name` (canonicalised first), or NULL. */
+static set_entry *lookup(const decl_table *t, const char *name)
+{
+    char c[MC_LIMIT_NAME_LEN + 1];
+    int lo = 0, hi = t->count - 1;
+
+    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
+        return NULL;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(c, t->entries[mid].span->name);
+
+        if (cmp == 0)
+            return &t->entries[mid];
+        if (cmp < 0)
+            hi = mid - 1;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
 }
 
 const mc_material *mc_material_set_find(mc_material_set *set, const char *name, mc_status *status,
                                         mc_error *err)
 {
-    char c[MC_LIMIT_NAME_LEN + 1];
-    set_entry *e;
+    set_entry *e = lookup(&set->materials, name);
 
     *status = MC_OK;
-    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
-        return NULL;
-    e = set_lookup(set, c);
     if (!e)
         return NULL;
-    if (!e->material) {
-        *status = set_resolve(set, e, err);
+    if (!e->resolved) {
+        if (stopped(&set->opts)) {
+            *status = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+            return NULL;
+        }
+        if (!e->parsed.decls && (*status = parse_entry(set, e, err)) != MC_OK)
+            return NULL;
+        *status = resolve(&e->parsed.decls[0], set->files[e->file].where, set->vfs,
+                          &set->pixels, &e->material, err);
         if (*status != MC_OK)
             return NULL;
+        e->resolved = 1;
     }
-    return e->material;
-}
-
-int mc_material_set_count(const mc_material_set *set)
-{
-    return set->count;
-}
-
-const char *mc_material_set_name(const mc_material_set *set, int i)
-{
-    return set->entries[set->sorted[i]].span->name;
+    return &e->material;
 }
 
 const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line)
 {
-    char c[MC_LIMIT_NAME_LEN + 1];
-    const set_entry *e;
+    const set_entry *e = lookup(&set->materials, name);
 
-    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c) || !(e = set_lookup(set, c)))
+    if (!e)
         return NULL;
     if (line)
         *line = e->span->line;
     return set->files[e->file].where;
 }
 
+const mc_skin *mc_material_set_skin(mc_material_set *set, const char *name, mc_status *status,
+                                    mc_error *err)
+{
+    set_entry *e = lookup(&set->skins, name);
+
+    *status = MC_OK;
+    if (!e)
+        return NULL;
+    if (!e->resolved) {
+        const set_file *f = &set->files[e->file];
+
+        *status = mc_skin_parse_span(f->text, f->len, f->where, e->span, &e->skin, err);
+        if (*status != MC_OK)
+            return NULL;
+        e->resolved = 1;
+    }
+    return &e->skin;
+}
+
 int mc_material_set_parsed(const mc_material_set *set)
 {
-    return set ? set->parsed : 0;
+    return set->parsed;
+}
+
+int mc_material_set_count(const mc_material_set *set)
+{
+    return set->materials.count;
+}
+
+const char *mc_material_set_name(const mc_material_set *set, int i)
+{
+    return set->materials.entries[i].span->name;
 }
 
 void mc_material_set_destroy(mc_material_set *set)
 {
     if (!set)
         return;
-    for (int i = 0; i < set->count; i++) {
-        mc_material_release(set->entries[i].material);
-        free(set->entries[i].material);
+    for (int i = 0; i < set->materials.count; i++) {
+        mc_material_release(&set->materials.entries[i].material);
+        mc_mtr_release(&set->materials.entries[i].parsed);
     }
-    free(set->entries);
-    free(set->table);
-    free(set->sorted);
-    for (int i = 0; i < set->num_files; i++) {
-        free(set->files[i].where);
-        free(set->files[i].text);
+    for (int i = 0; i < set->skins.count; i++)
+        mc_skin_release(&set->skins.entries[i].skin);
+    free(set->materials.entries);
+    free(set->skins.entries);
+    for (int i = 0; set->files && i < set->cap_files; i++) {
         mc_mtr_index_release(&set->files[i].index);
+        free(set->files[i].text);
+        free(set->files[i].where);
     }
     free(set->files);
     free(set);
