@@ -42,9 +42,6 @@ typedef struct mc_error {
     int line;       /* 1-based; 0 when the error has no position */
     int col;        /* 1-based byte column; 0 when the error has no position */
     char msg[512];  /* one line, no trailing newline */
-    char source[256]; /* the text of line `line` when file cannot be read back as a plain
-                         file (a member of a .pk4 archive), for the CLI's source line and
-                         caret; "" otherwise (mc_error_set clears it) */
 } mc_error;
 
 /* The description of a status ("syntax error"); never NULL. */
