@@ -140,9 +140,9 @@ PY
 run many info --materials --json "$T/four/a.md5scene"
 expect parses_only_what_the_scene_uses 0 '"materialsDeclared":1000,"materialsParsed":1'
 
-# A broken used material inside a .pk4: the warning shows its source line from the archive
-# (the CLI cannot read the member back as a file); --strict makes it an error (exit 2) for
-# info and render alike.
+# A broken used material inside a .pk4: the warning shows its source line, read back from the
+# archive; --strict makes it an error (exit 2) for info and render alike, and leaves an unused
+# broken material alone.
 scene "$T/arch"
 python3 - "$T/arch/base" <<'PY'
 import sys, zipfile
