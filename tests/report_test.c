@@ -320,7 +320,7 @@ static void a_folder_that_is_not_a_report_is_refused(void)
     rd.dir = rep;
     rd.width = W;
     rd.height = H;
-    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_IO);
+    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_USAGE);
     EXPECT(r == NULL);
     EXPECT_CONTAINS(err.msg, "not an md5cine report");
     EXPECT(exists(rep, "notes.txt"));
@@ -341,7 +341,7 @@ static void a_folder_that_is_not_a_report_is_refused(void)
     fputs("not really a png\n", f);
     fclose(f);
     rd.dir = rep;
-    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_IO);
+    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_USAGE);
     EXPECT(r == NULL);
     EXPECT_CONTAINS(err.msg, "not an md5cine report");
     EXPECT(exists(rep, "index.html"));

@@ -4,10 +4,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,6 +37,7 @@ struct mc_report {
     rp_thread *t;
     bool finished; /* the folder is DIR now */
     bool tmp_made;
+    int lock_fd; /* holds the lock on tmp while it is being made; -1: none */
     pthread_mutex_t lock; /* the list below */
     size_t taken; /* frames given pictures (at most MC_REFCHECK_MAX_LISTED) */
     rp_frame *frames;
@@ -180,65 +184,148 @@ void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, siz
 
 /* ---- the folder ------------------------------------------------------------------------ */
 
-/* Removes every file in folder path, then the folder (a report holds no subfolder). */
+/* Removes every entry of folder path, then the folder (a report holds no subfolder). No link
+ * is followed: a link at path is not opened, a link inside is removed itself, never what it
+ * names. */
 static void remove_tree(const char *path)
 {
-    DIR *d = opendir(path);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     struct dirent *e;
-    char p[PATH_CAP + 256];
 
-    if (!d)
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-        unlink(p);
     }
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            unlinkat(dirfd(d), e->d_name, 0); /* a subfolder stays, and so does the folder */
     closedir(d);
     rmdir(path);
 }
 
 /* index.html begins with the generator line md5cine writes (MC_REPORT_GENERATOR). */
-static bool written_by_md5cine(const char *index)
+static bool written_by_md5cine(int dfd)
 {
     char head[256];
-    FILE *f = fopen(index, "rb");
-    size_t n;
+    int fd = openat(dfd, "index.html", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    ssize_t n;
 
-    if (!f)
+    if (fd < 0)
         return false;
-    n = fread(head, 1, sizeof head - 1, f);
-    fclose(f);
+    n = read(fd, head, sizeof head - 1);
+    close(fd);
+    if (n < 0)
+        return false;
     head[n] = '\0';
     return strstr(head, MC_REPORT_GENERATOR) != NULL;
 }
 
-/* An existing DIR may be replaced: an empty folder, or an earlier report (its index.html written
- * by md5cine, no subfolder). A user's folder that happens to hold an index.html is refused. */
-static bool replaceable(const char *dir)
+/* True for a name the report writes: index.html and the pictures of save(),
+ * "<new|tnew|ref|tref|heat>_<frame, 5 digits or more>.png". */
+static bool report_name(const char *name)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    bool empty = true, has_index = false, has_subdir = false;
-    char p[PATH_CAP + 256];
-    struct stat sb;
+    static const char *const kinds[] = { "new_", "tnew_", "ref_", "tref_", "heat_" };
+    const char *p = NULL;
+    size_t digits = 0;
 
-    if (!d)
+    if (strcmp(name, "index.html") == 0)
+        return true;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !p; i++)
+        if (strncmp(name, kinds[i], strlen(kinds[i])) == 0)
+            p = name + strlen(kinds[i]);
+    if (!p)
         return false;
-    while ((e = readdir(d)) != NULL) {
+    while (p[digits] >= '0' && p[digits] <= '9')
+        digits++;
+    return digits >= 5 && strcmp(p + digits, ".png") == 0;
+}
+
+/* An existing DIR may be replaced only when everything in it is the report's own: an empty
+ * folder, or an earlier report (an index.html written by md5cine, and only regular files of
+ * the names a report writes). Else MC_ERR_USAGE naming the first stranger (a user's file, a
+ * subfolder, a link), or saying that DIR itself is a link or no folder: nothing is removed. */
+static mc_status check_replaceable(const char *dir, mc_error *err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *e;
+    struct stat sb;
+    mc_status st = MC_OK;
+    bool empty = true;
+
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        if (lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode))
+            return mc_error_set(err, MC_ERR_USAGE, dir, 0, 0,
+                                "exists and is a symbolic link, not an md5cine report; not "
+                                "replaced");
+        return mc_error_set(err, MC_ERR_USAGE, dir, 0, 0,
+                            "exists and is not an md5cine report; not replaced");
+    }
+    while (st == MC_OK && (e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         empty = false;
-        has_index = has_index || strcmp(e->d_name, "index.html") == 0;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        has_subdir = has_subdir || (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode));
+        if (!report_name(e->d_name) ||
+            fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(sb.st_mode))
+            st = mc_error_set(err, MC_ERR_USAGE, dir, 0, 0,
+                              "exists and is not an md5cine report ('%s' is none of its "
+                              "files); not replaced",
+                              e->d_name);
+    }
+    if (st == MC_OK && !empty && !written_by_md5cine(dirfd(d)))
+        st = mc_error_set(err, MC_ERR_USAGE, dir, 0, 0,
+                          "exists and is not an md5cine report (no index.html of md5cine); "
+                          "not replaced");
+    closedir(d);
+    return st;
+}
+
+/* Removes the temporary and old folders of killed reports beside dir: ".<base>.<pid>.tmp" and
+ * ".<base>.<pid>.old" whose process is gone and that nobody locks (a report locks its
+ * temporary folder while it lives, see make_tmp). */
+static void sweep_leftovers(const char *dir)
+{
+    const char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : dir;
+    size_t len = strlen(base);
+    char parent[PATH_CAP], p[PATH_CAP + 256];
+    struct dirent *e;
+    DIR *d;
+
+    snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - dir) : 1,
+             slash ? (slash == dir ? "/" : dir) : ".");
+    d = opendir(parent);
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        char *end;
+        long pid;
+        int fd;
+
+        if (n[0] != '.' || strncmp(n + 1, base, len) != 0 || n[1 + len] != '.' ||
+            !(n[2 + len] >= '0' && n[2 + len] <= '9'))
+            continue;
+        errno = 0;
+        pid = strtol(n + 2 + len, &end, 10);
+        if (errno || pid <= 0 || pid == (long)getpid() ||
+            (strcmp(end, ".tmp") != 0 && strcmp(end, ".old") != 0))
+            continue;
+        fd = openat(dirfd(d), n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+            snprintf(p, sizeof p, "%s/%s", parent, n);
+            remove_tree(p);
+        }
+        close(fd);
     }
     closedir(d);
-    if (empty)
-        return true;
-    snprintf(p, sizeof p, "%s/index.html", dir);
-    return has_index && !has_subdir && written_by_md5cine(p);
 }
 
 /* dir without trailing slashes, and the temporary and old names beside it. */
@@ -268,10 +355,10 @@ static mc_status make_tmp(mc_report *r, mc_error *err)
 {
     const char *slash = strrchr(r->tmp, '/');
     struct stat sb;
+    mc_status st;
 
-    if (stat(r->dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) || !replaceable(r->dir)))
-        return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0,
-                            "exists and is not an md5cine report; not replaced");
+    if (lstat(r->dir, &sb) == 0 && (st = check_replaceable(r->dir, err)) != MC_OK)
+        return st;
     if (slash && slash != r->tmp) { /* the parent folder, made as needed */
         char parent[PATH_CAP];
 
@@ -280,11 +367,19 @@ static mc_status make_tmp(mc_report *r, mc_error *err)
             return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot create folder '%s': %s",
                                 parent, strerror(errno));
     }
+    sweep_leftovers(r->dir);
     remove_tree(r->tmp); /* a leftover of an earlier process with this id */
     if (mkdir(r->tmp, 0777) != 0)
         return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot create folder '%s': %s",
                             r->tmp, strerror(errno));
     r->tmp_made = true;
+    /* Locked while this process lives (the kernel drops the lock with it), so that a sweep
+     * by another report never takes it for a leftover. */
+    r->lock_fd = open(r->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (r->lock_fd >= 0 && flock(r->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        close(r->lock_fd);
+        r->lock_fd = -1;
+    }
     return MC_OK;
 }
 
@@ -324,6 +419,7 @@ mc_status mc_report_open(const mc_report_desc *desc, mc_report **out, mc_error *
     if (!r)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     pthread_mutex_init(&r->lock, NULL);
+    r->lock_fd = -1;
     r->width = desc->width;
     r->height = desc->height;
     r->threads = desc->threads ? desc->threads : 1;
@@ -350,6 +446,8 @@ void mc_report_release(mc_report *r)
         return;
     if (r->tmp_made && !r->finished)
         remove_tree(r->tmp);
+    if (r->lock_fd >= 0)
+        close(r->lock_fd);
     for (int i = 0; r->t && i < r->threads; i++) {
         free(r->t[i].tref);
         free(r->t[i].tnew);
@@ -626,11 +724,11 @@ static mc_status rename_into_place(mc_report *r, mc_error *err)
 {
     struct stat sb;
     bool had_old = false;
+    mc_status st;
 
-    if (stat(r->dir, &sb) == 0) {
-        if (!S_ISDIR(sb.st_mode) || !replaceable(r->dir))
-            return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0,
-                                "exists and is not an md5cine report; not replaced");
+    if (lstat(r->dir, &sb) == 0) {
+        if ((st = check_replaceable(r->dir, err)) != MC_OK)
+            return st;
         remove_tree(r->old);
         if (rename(r->dir, r->old) != 0)
             return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot replace: %s",
