@@ -91,7 +91,8 @@ mc_status mc_video_check_regular(const char *path, mc_error *err)
         return mc_error_set(err, mc_open_status(e), path, 0, 0, "cannot open video '%s': %s", path, strerror(e));
     }
     if (!S_ISREG(sb.st_mode))
-        return mc_error_set(err, MC_ERR_IMAGE, path, 0, 0, "'%s' is not a regular file", path);
+        return mc_error_set(err, MC_ERR_IMAGE, path, 0, 0, "cannot open '%s': not a regular file",
+                            path);
     return MC_OK;
 }
 

@@ -8,7 +8,7 @@
 
 #include <signal.h>
 
-/* MC_ERR_IMAGE "'PATH' is not a regular file" unless path names a regular file (through
+/* MC_ERR_IMAGE "cannot open 'PATH': not a regular file" unless path names a regular file (through
  * links); MC_ERR_IO when it cannot be looked at. Called before FFmpeg opens a video, whose
  * file protocol would wait forever on a FIFO for a writer, or read a device without end. */
 mc_status mc_video_check_regular(const char *path, mc_error *err);
