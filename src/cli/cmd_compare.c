@@ -223,7 +223,7 @@ static int open_check(compare_run *run)
 
         if (mc_report_open(&rd, &run->report, &err) != MC_OK) {
             mc_diag_print(stderr, "error", &err);
-            return mc_exit_code(err.code); /* 2 for a folder that is not a report's */
+            return mc_exit_code(err.code);
         }
         d.report = run->report;
     }
@@ -356,7 +356,7 @@ static int write_reports(compare_run *run, double seconds)
     free(shots);
     if (st != MC_OK) {
         mc_diag_print(stderr, "error", &err);
-        return mc_exit_code(st);
+        return MC_EXIT_RUNTIME;
     }
     return MC_EXIT_OK;
 }

@@ -3,8 +3,8 @@
 #include <md5cine/report.h>
 
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -184,12 +184,12 @@ void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, siz
 
 /* ---- the folder ------------------------------------------------------------------------ */
 
-/* Removes every entry of folder path, then the folder (a report holds no subfolder). No link
- * is followed: a link at path is not opened, a link inside is removed itself, never what it
- * names. */
+/* Removes every file in folder path, then the folder (a report holds no subfolder). Nothing
+ * is followed: a path that is a symbolic link is left alone, and an entry that is a link is
+ * removed as a link (unlinkat on the folder opened without following links). */
 static void remove_tree(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     struct dirent *e;
 
@@ -198,96 +198,110 @@ static void remove_tree(const char *path)
             close(fd);
         return;
     }
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            unlinkat(dirfd(d), e->d_name, 0); /* a subfolder stays, and so does the folder */
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        unlinkat(fd, e->d_name, 0);
+    }
     closedir(d);
     rmdir(path);
 }
 
 /* index.html begins with the generator line md5cine writes (MC_REPORT_GENERATOR). */
-static bool written_by_md5cine(int dfd)
+static bool written_by_md5cine(const char *index)
 {
     char head[256];
-    int fd = openat(dfd, "index.html", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    ssize_t n;
+    FILE *f = fopen(index, "rb");
+    size_t n;
 
-    if (fd < 0)
+    if (!f)
         return false;
-    n = read(fd, head, sizeof head - 1);
-    close(fd);
-    if (n < 0)
-        return false;
+    n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
     head[n] = '\0';
     return strstr(head, MC_REPORT_GENERATOR) != NULL;
 }
 
-/* True for a name the report writes: index.html and the pictures of save(),
- * "<new|tnew|ref|tref|heat>_<frame, 5 digits or more>.png". */
+/* A name the report writes: index.html, or KIND_NNNNN.png for the kinds save() writes. */
 static bool report_name(const char *name)
 {
     static const char *const kinds[] = { "new_", "tnew_", "ref_", "tref_", "heat_" };
-    const char *p = NULL;
-    size_t digits = 0;
+    size_t n = strlen(name);
 
     if (strcmp(name, "index.html") == 0)
         return true;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !p; i++)
-        if (strncmp(name, kinds[i], strlen(kinds[i])) == 0)
-            p = name + strlen(kinds[i]);
-    if (!p)
+    if (n < 9 || strcmp(name + n - 4, ".png") != 0)
         return false;
-    while (p[digits] >= '0' && p[digits] <= '9')
-        digits++;
-    return digits >= 5 && strcmp(p + digits, ".png") == 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t k = strlen(kinds[i]);
+
+        if (strncmp(name, kinds[i], k) == 0 && n - 4 - k >= 5 &&
+            strspn(name + k, "0123456789-") == n - 4 - k)
+            return true;
+    }
+    return false;
 }
 
-/* An existing DIR may be replaced only when everything in it is the report's own: an empty
- * folder, or an earlier report (an index.html written by md5cine, and only regular files of
- * the names a report writes). Else MC_ERR_USAGE naming the first stranger (a user's file, a
- * subfolder, a link), or saying that DIR itself is a link or no folder: nothing is removed. */
-static mc_status check_replaceable(const char *dir, mc_error *err)
+/* An existing DIR may be replaced: an empty folder, or an earlier report -- its index.html
+ * written by md5cine and every entry a regular file of a name the report writes. Otherwise
+ * *stranger names the first entry that is not (for the message). */
+static bool replaceable(const char *dir, char *stranger, size_t cap)
 {
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    DIR *d = opendir(dir);
     struct dirent *e;
+    bool empty = true, ok = true;
+    char p[PATH_CAP + 256];
     struct stat sb;
-    mc_status st = MC_OK;
-    bool empty = true;
 
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
-        if (lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode))
-            return mc_error_set(err, MC_ERR_USAGE, dir, 0, 0,
-                                "exists and is a symbolic link, not an md5cine report; not "
-                                "replaced");
-        return mc_error_set(err, MC_ERR_USAGE, dir, 0, 0,
-                            "exists and is not an md5cine report; not replaced");
-    }
-    while (st == MC_OK && (e = readdir(d)) != NULL) {
+    stranger[0] = '\0';
+    if (!d)
+        return false;
+    while ((e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         empty = false;
-        if (!report_name(e->d_name) ||
-            fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
-            !S_ISREG(sb.st_mode))
-            st = mc_error_set(err, MC_ERR_USAGE, dir, 0, 0,
-                              "exists and is not an md5cine report ('%s' is none of its "
-                              "files); not replaced",
-                              e->d_name);
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (ok && (!report_name(e->d_name) || lstat(p, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+            snprintf(stranger, cap, "%s", e->d_name);
+            ok = false;
+        }
     }
-    if (st == MC_OK && !empty && !written_by_md5cine(dirfd(d)))
-        st = mc_error_set(err, MC_ERR_USAGE, dir, 0, 0,
-                          "exists and is not an md5cine report (no index.html of md5cine); "
-                          "not replaced");
     closedir(d);
-    return st;
+    if (empty)
+        return true;
+    snprintf(p, sizeof p, "%s/index.html", dir);
+    if (ok && !written_by_md5cine(p)) {
+        snprintf(stranger, cap, "index.html");
+        ok = false;
+    }
+    return ok;
+}
+
+/* Whether the report may take the place of dir (which need not exist): not a link, not a
+ * file, and a folder only if replaceable. Refusals are MC_ERR_USAGE (exit 2), naming why. */
+static mc_status may_replace(const mc_report *r, mc_error *err)
+{
+    struct stat sb;
+    char stranger[256];
+
+    if (lstat(r->dir, &sb) != 0)
+        return MC_OK;
+    if (S_ISLNK(sb.st_mode))
+        return mc_error_set(err, MC_ERR_USAGE, r->dir, 0, 0,
+                            "is a symbolic link; a report is never written through one");
+    if (!S_ISDIR(sb.st_mode))
+        return mc_error_set(err, MC_ERR_USAGE, r->dir, 0, 0,
+                            "exists and is not an md5cine report; not replaced");
+    if (!replaceable(r->dir, stranger, sizeof stranger))
+        return mc_error_set(err, MC_ERR_USAGE, r->dir, 0, 0,
+                            "holds '%s', which no md5cine report writes; not replaced",
+                            stranger[0] ? stranger : "?");
+    return MC_OK;
 }
 
 /* Removes the temporary and old folders of killed reports beside dir: ".<base>.<pid>.tmp" and
  * ".<base>.<pid>.old" whose process is gone and that nobody locks (a report locks its
- * temporary folder while it lives, see make_tmp). */
+ * temporary folder while it lives, see make_tmp), as mc_outfile_sweep does for files. */
 static void sweep_leftovers(const char *dir)
 {
     const char *slash = strrchr(dir, '/');
@@ -354,10 +368,9 @@ static mc_status name_folders(mc_report *r, const char *dir, mc_error *err)
 static mc_status make_tmp(mc_report *r, mc_error *err)
 {
     const char *slash = strrchr(r->tmp, '/');
-    struct stat sb;
-    mc_status st;
+    mc_status st = may_replace(r, err);
 
-    if (lstat(r->dir, &sb) == 0 && (st = check_replaceable(r->dir, err)) != MC_OK)
+    if (st != MC_OK)
         return st;
     if (slash && slash != r->tmp) { /* the parent folder, made as needed */
         char parent[PATH_CAP];
@@ -724,11 +737,11 @@ static mc_status rename_into_place(mc_report *r, mc_error *err)
 {
     struct stat sb;
     bool had_old = false;
-    mc_status st;
+    mc_status st = may_replace(r, err);
 
+    if (st != MC_OK)
+        return st;
     if (lstat(r->dir, &sb) == 0) {
-        if ((st = check_replaceable(r->dir, err)) != MC_OK)
-            return st;
         remove_tree(r->old);
         if (rename(r->dir, r->old) != 0)
             return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot replace: %s",
