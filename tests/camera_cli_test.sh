@@ -67,5 +67,14 @@ check the_file_and_the_block_give_the_same_pixels [ $same = 1 ]
 rc=$?
 check refuses_a_scene_that_names_a_camera_file [ $rc = 2 -a ! -e "$T/no.md5camera" ]
 
+# The README's "Your first scene": the walkthrough's scene renders (two frames, one per shot,
+# small), and the drone in the middle of the first shot is not the background colour.
+W=$PWD/../scenes/demo/first.md5scene
+"$M" render "$W" -o "$T/first/%03d.png" --size 160x90 --frames 0-0 --quiet 2>"$T/first.err"
+check renders_the_first_scene_walkthrough [ $? = 0 -a -f "$T/first/000.png" ]
+check the_first_scene_shows_the_drone [ "$(rgb "$T/first/000.png" 80 40)" != 15,18,26 ]
+"$M" camera "$W" -o "$T/first.md5camera" --quiet
+check writes_the_first_scenes_camera [ $? = 0 -a -s "$T/first.md5camera" ]
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
