@@ -52,7 +52,7 @@ mc_status mc_chunk_scene_id(const mc_scene *scene, char out[MC_CHUNK_ID_LEN + 1]
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     av_sha_init(sum, 256);
     st = hash_file(sum, scene->name, err);
-    if (st == MC_OK)
+    if (st == MC_OK && scene->camera_path) /* a camera block is in the scene file's bytes */
         st = hash_file(sum, scene->camera_path, err);
     for (int i = 0; st == MC_OK && i < scene->num_actors; i++) {
         const mc_scene_actor *a = &scene->actors[i];
