@@ -22,9 +22,11 @@ if [ "${1:-}" = "--test" ]; then
     # clang + its runtime: the libFuzzer targets (-DMC_FUZZ=ON);
     # slurmctld, slurmd, slurm-client, munge: tests/farm_slurm_test.sh starts a private one-node
     # Slurm to run scripts/farm/slurm-submit.sh; parallel: GNU parallel for
-    # scripts/farm/parallel-render.sh; python3-yaml: reads the Kubernetes manifests in a test.
+    # scripts/farm/parallel-render.sh; python3-yaml: reads the Kubernetes manifests in a test;
+    # python3-numpy, python3-pytest: the Python module's tests (tests/python_*).
     packages+=(libassimp-dev ffmpeg imagemagick python3 file chromium libxml2-utils clang
-               libclang-rt-14-dev slurmctld slurmd slurm-client munge parallel python3-yaml)
+               libclang-rt-14-dev slurmctld slurmd slurm-client munge parallel python3-yaml
+               python3-numpy python3-pytest)
 fi
 
 missing=()

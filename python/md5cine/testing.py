@@ -32,6 +32,7 @@ def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=Fal
     max_diff, min_ssim, min_psnr, min_block_psnr, max_block_bias, lossy, mask, ignore, offset)
     are keywords. out_dir: where the diff images ("diff/") and the report ("report/") go on
     failure; None: a new temporary folder. Returns the finished md5cine.RefCheck."""
+    __tracebackhide__ = True  # pytest shows the caller's line, not this function's
     render_kw = {k: kw.pop(k) for k in _RENDER_KEYS if k in kw}
     own = not isinstance(scene, md5cine.Scene)
     sc = md5cine.Scene(scene, lenient=lenient) if own else scene
