@@ -175,8 +175,9 @@ def test_pytest_helper_in_a_pytest_session(tmp_path):
         "    assert_frames_match(%r, %r, frames=[%s], width=%d, height=%d, out_dir=%r)\n"
         % (DEMO, str(ref), frames, W, H, DEMO, str(ref), frames, W, H,
            str(moved / "demo.md5scene"), str(ref), frames, W, H, str(tmp_path / "out")))
+    # The fixture comes from the package's pytest11 entry point: no -p, no conftest.py.
     p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                        "-p", "md5cine.testing", "test_frames.py"],
+                        "test_frames.py"],
                        cwd=suite, capture_output=True, text=True)
     out = p.stdout + p.stderr
     assert p.returncode == 1, out

@@ -67,7 +67,8 @@ check libmd5cine_dev_holds_dev_files holds libmd5cine-dev '/include/md5cine/md5c
     '/cmake/md5cine/md5cineConfig\.cmake$' '/cmake/md5cine/md5cineTargets\.cmake$'
 check python3_md5cine_holds_the_module holds python3-md5cine \
     '^\./usr/lib/python3/dist-packages/md5cine/__init__\.py$' '/md5cine/testing\.py$' \
-    '/md5cine/_abi\.py$' '/md5cine/_config\.py$'
+    '/md5cine/_abi\.py$' '/md5cine/_config\.py$' '/md5cine/pytest_plugin\.py$' \
+    '/md5cine-[0-9.]*\.dist-info/entry_points\.txt$'
 
 # Dependencies: ours exact, and every other one a package of this (Debian) system.
 depends() { dpkg-deb -f "$(deb "$1")" Depends; }
@@ -154,6 +155,15 @@ print("imported from", md5cine.__file__, "library", md5cine.library_path)
 PY
 check module_imports_from_the_root env -u MD5CINE_LIBRARY PYTHONPATH="$pydir" "${san_env[@]}" \
     "$MC_PYTHON3" "$T/imp.py"
+
+# pytest finds the fixture through the installed entry point, with no other setup.
+mkdir -p "$T/suite"
+cat >"$T/suite/test_pkg.py" <<PY
+def test_frames(md5cine_frames):
+    md5cine_frames("$scene", "$T/ref", frames=[0, 100], width=$W, height=$H)
+PY
+check pytest_fixture_from_the_root env -u MD5CINE_LIBRARY PYTHONPATH="$pydir" "${san_env[@]}" \
+    "$MC_PYTHON3" -m pytest -q -p no:cacheprovider --basetemp="$T/pt" "$T/suite/test_pkg.py"
 
 if [ "$failures" -ne 0 ]; then
     echo "python_package_test: $failures check(s) failed"

@@ -9,9 +9,9 @@
 renders the frames and checks them against the reference (a folder of %05d.png, a PNG or a
 video) with the same checker and limits as `md5cine render --reference`. When a frame does not
 pass it writes the failing frames, their diff images and an HTML report and raises
-AssertionError naming them. The fixture `md5cine_frames` (registered when this module is
-loaded as a pytest plugin: `-p md5cine.testing`, or `pytest_plugins = ["md5cine.testing"]` in a
-conftest.py) is the same function with the output folder under pytest's tmp_path.
+AssertionError naming them. The fixture `md5cine_frames` (md5cine/pytest_plugin.py, which
+pytest loads by itself from the installed package's entry point) is the same function with the
+output folder under pytest's tmp_path.
 """
 
 import os
@@ -56,17 +56,3 @@ def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=Fal
                 diff_dir, os.path.join(report_dir, "index.html")))
     return check
 
-
-try:
-    import pytest
-except ImportError:  # the assertion works without pytest; only the fixture needs it
-    pytest = None
-
-if pytest is not None:
-    @pytest.fixture
-    def md5cine_frames(tmp_path):
-        """assert_frames_match with its output under the test's tmp_path."""
-        def check(scene, reference, frames=None, **kw):
-            kw.setdefault("out_dir", tmp_path / "md5cine")
-            return assert_frames_match(scene, reference, frames=frames, **kw)
-        return check
