@@ -73,6 +73,7 @@ set(CPACK_COMPONENTS_ALL Runtime Library Development Python)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)   # libmd5cine0's shlibs file, for programs built on it
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS OFF)
 set(mc_gl_runtime "libegl1, libegl-mesa0, libosmesa6, libgl1-mesa-dri")
 set(mc_exact "(= ${PROJECT_VERSION})")

@@ -95,6 +95,8 @@ done
 check library_depends_on_ffmpeg has_dep libmd5cine0 "$(depends libmd5cine0 | tr ',' '\n' |
     sed 's/^ *//' | grep '^libavcodec')"
 check library_depends_on_gl_runtime has_dep libmd5cine0 libosmesa6
+shlibs() { dpkg-deb -I "$(deb libmd5cine0)" shlibs | tee /dev/stderr | grep -q '^libmd5cine 0 libmd5cine0'; }
+check library_has_a_shlibs_file shlibs
 
 # A fresh root holding the four packages.
 root="$T/root"

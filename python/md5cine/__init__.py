@@ -337,8 +337,9 @@ class CompareResult:
 
     def __init__(self, r, reasons):
         for name, _ in mc_compare_result._fields_:
-            setattr(self, name, getattr(r, name))
-        self.passed = bool(r.pass_) if hasattr(r, "pass_") else bool(getattr(r, "pass"))
+            if name != "pass":  # a Python keyword: .passed
+                setattr(self, name, getattr(r, name))
+        self.passed = bool(getattr(r, "pass"))
         self.reasons = reasons
 
     def __bool__(self):
