@@ -24,6 +24,7 @@ import ctypes
 import ctypes.util
 import fractions
 import os
+import weakref
 
 import numpy as np
 
@@ -387,10 +388,11 @@ class Scene:
     warnings. The warnings of loading and rendering collect in .warnings, formatted."""
 
     def __init__(self, path, lenient=False):
+        self._loaded = False
         self.path = os.fspath(path)
         self.warnings = []
+        self._renderers = weakref.WeakSet()
         self._buf = ctypes.create_string_buffer(_abi.SIZES["mc_scene"])
-        self._loaded = False
         self._warn = _WARN_FN(lambda user, e: self.warnings.append(_warning_text(e)))
         opts = mc_parse_opts(lenient=lenient, warn=self._warn)
         err = mc_error()
@@ -408,9 +410,10 @@ class Scene:
         return ctypes.addressof(self._buf) + _abi.OFFSETS[("mc_scene", "camera")]
 
     def close(self):
-        """Frees the scene (also done when it is collected). Renderers made from it must be
-        closed first."""
+        """Frees the scene (also done when it is collected), closing its renderers first."""
         if self._loaded:
+            for r in list(self._renderers):
+                r.close()
             _scene_release(self._buf)
             self._loaded = False
 
@@ -497,9 +500,9 @@ class Renderer:
     def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=4, shading="lit",
                  fov_mode="horizontal", background=None, overlay=False, backend="auto",
                  gl_device=0):
+        self._sr = _vp()
         scene._need()
         self.scene = scene
-        self._sr = _vp()
         if msaa not in (0, 4):
             raise Error("MC_ERR_USAGE", "msaa %r is not 0 or 4" % (msaa,))
         d = mc_scene_renderer_desc(scene=ctypes.addressof(scene._buf), width=width, height=height,
@@ -517,6 +520,7 @@ class Renderer:
         err = mc_error()
         if _sr_create(ctypes.byref(d), ctypes.byref(self._sr), ctypes.byref(err)) != _MC_OK:
             _raise(err)
+        scene._renderers.add(self)
         w, h, rate, gl = ctypes.c_int(), ctypes.c_int(), mc_rate(), mc_renderer_info()
         _sr_get_info(self._sr, ctypes.byref(w), ctypes.byref(h), ctypes.byref(rate),
                      ctypes.byref(gl))
@@ -530,7 +534,7 @@ class Renderer:
         self.frame_count = _sr_frame_count(self._sr)
 
     def close(self):
-        if self._sr:
+        if getattr(self, "_sr", None):
             _sr_release(self._sr)
             self._sr = _vp()
 
@@ -613,14 +617,14 @@ class RefCheck:
 
     def __init__(self, reference, width, height, diff_dir=None, report_dir=None, update=False,
                  offset=0, mask=None, ignore=(), candidate=None, shots=None, **limits):
+        self._rc = _vp()
+        self._rp = _vp()
         self.reference = os.fspath(reference)
         self.diff_dir = os.fspath(diff_dir) if diff_dir is not None else None
         self.report_dir = os.fspath(report_dir) if report_dir is not None else None
         self.width, self.height = width, height
         self._shots = shots or []
         self._candidate = candidate
-        self._rc = _vp()
-        self._rp = _vp()
         self.rows = []
         self.summary = None
         self._ignore = (mc_compare_rect * max(len(ignore), 1))(*[mc_compare_rect(*r)
@@ -700,11 +704,11 @@ class RefCheck:
             _raise(err)
 
     def close(self):
-        if self._rc:
+        if getattr(self, "_rc", None):
             self._collect()
             _rc_release(self._rc)
             self._rc = _vp()
-        if self._rp:
+        if getattr(self, "_rp", None):
             _rp_release(self._rp)
             self._rp = _vp()
 

@@ -15,6 +15,7 @@ output folder under pytest's tmp_path.
 """
 
 import os
+import shutil
 import tempfile
 
 import md5cine
@@ -31,7 +32,7 @@ def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=Fal
     clock, msaa, shading, background, backend ...) and limits (threshold, max_failing_share,
     max_diff, min_ssim, min_psnr, min_block_psnr, max_block_bias, lossy, mask, ignore, offset)
     are keywords. out_dir: where the diff images ("diff/") and the report ("report/") go on
-    failure; None: a new temporary folder. Returns the finished md5cine.RefCheck."""
+    failure; None: a new temporary folder, removed when every frame passes. Returns the finished md5cine.RefCheck."""
     __tracebackhide__ = True  # pytest shows the caller's line, not this function's
     render_kw = {k: kw.pop(k) for k in _RENDER_KEYS if k in kw}
     own = not isinstance(scene, md5cine.Scene)
@@ -47,6 +48,8 @@ def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=Fal
     finally:
         if own:
             sc.close()
+    if check.ok and out_dir is None:
+        shutil.rmtree(out, ignore_errors=True)
     if not check.ok:
         s = check.summary
         raise AssertionError(
