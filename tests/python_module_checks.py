@@ -123,6 +123,8 @@ def test_missing_file_raises_without_position(tmp_path):
     with pytest.raises(md5cine.Error) as e:
         md5cine.Scene(str(tmp_path / "none.md5scene"))
     assert e.value.line == 0 and e.value.code == "MC_ERR_IO"
+    p = cli("info", str(tmp_path / "none.md5scene"), check=False)
+    assert str(e.value) == p.stderr.splitlines()[0]
 
 
 def test_compare_measures_a_changed_pixel(demo):

@@ -51,13 +51,21 @@ class Error(Exception):
 
     @property
     def formatted(self):
-        # As the CLI prints an mc_error: "file:line:col: error: message", the position parts
-        # only where they exist.
+        # As the command prints an mc_error (src/cli/diag.c): "file:line:col: error: message";
+        # "file: error: message" without a position; "md5cine: error: message" without a file
+        # or when the message already names it in quotes. Control bytes are shown as \xNN.
         if self.file and self.line > 0:
-            return "%s:%d:%d: error: %s" % (self.file, self.line, self.col, self.message)
-        if self.file:
-            return "%s: error: %s" % (self.file, self.message)
-        return "error: %s" % self.message
+            head = "%s:%d:%d: error: " % (_escape(self.file), self.line, self.col)
+        elif self.file and ("'%s'" % self.file) not in self.message:
+            head = "%s: error: " % _escape(self.file)
+        else:
+            head = "md5cine: error: "
+        return head + _escape(self.message)
+
+
+def _escape(text):
+    return "".join("\\x%02X" % ord(c) if ord(c) < 0x20 and c != "\t" or ord(c) == 0x7F else c
+                   for c in text)
 
 
 def _candidates():
