@@ -150,6 +150,12 @@ def test_check_against_a_folder_and_a_video(demo, tmp_path):
     with demo.renderer(width=W, height=H) as r:
         c = r.check(str(tmp_path / "ref"), frames=range(6))
         assert c.ok and c.summary["checked"] == 6 and c.summary["passed"] == 6
+        # A clean check writes no report; a failing one does.
+        c = r.check(str(tmp_path / "ref"), frames=[0], report_dir=str(tmp_path / "rep"))
+        assert c.ok and c.report_path is None and not os.path.exists(tmp_path / "rep")
+        c = r.check(str(tmp_path / "ref"), frames=[0, 6], report_dir=str(tmp_path / "rep"))
+        assert c.report_path == str(tmp_path / "rep" / "index.html")
+        assert os.path.isfile(c.report_path)
         # Frame 6 has no reference picture.
         c = r.check(str(tmp_path / "ref"), frames=[5, 6], diff_dir=str(tmp_path / "d"))
         assert not c.ok and [row["kind"] for row in c.rows] == ["passed", "missing"]

@@ -109,7 +109,7 @@ pydir="$root/usr/lib/python3/dist-packages"
 
 W=48 H=27
 scene="$MC_SOURCE_DIR/scenes/demo/demo.md5scene"
-check packaged_command_renders "${san_env[@]}" "$root/usr/bin/md5cine" render "$scene" \
+check packaged_command_renders env "${san_env[@]}" "$root/usr/bin/md5cine" render "$scene" \
     --size ${W}x$H --quiet -o "$T/ref/%05d.png"
 cp -r "$T/ref" "$T/changed"
 convert "$T/ref/00100.png" -fill '#ff00ff' -draw 'rectangle 10,5 30,20' "$T/changed/00100.png"

@@ -618,7 +618,7 @@ class RefCheck:
     (refcheck.h): frames checked one by one against reference -- a folder of %05d.png, one
     PNG, or a video -- with the limits given as keywords (as compare()). diff_dir: where
     failing frames and their diff images go (frame_%05d.png, diff_%05d.png); report_dir: an
-    HTML report folder (report.h) written by finish(); update: write missing or failing
+    HTML report folder (report.h) written by finish() when a frame failed; update: write missing or failing
     frames into a reference folder; offset: frame k is checked against reference frame
     k - offset; mask: a PNG whose black or transparent pixels are ignored; ignore: (x, y, w, h)
     rectangles ignored; shots: (number, first, last) groups for the report."""
@@ -633,6 +633,7 @@ class RefCheck:
         self.width, self.height = width, height
         self._shots = shots or []
         self._candidate = candidate
+        self.report_path = None
         self.rows = []
         self.summary = None
         self._ignore = (mc_compare_rect * max(len(ignore), 1))(*[mc_compare_rect(*r)
@@ -695,8 +696,15 @@ class RefCheck:
                          for r in self.failing)
 
     def finish(self, title=None):
-        """Writes the HTML report (when report_dir was given). Call once, after the frames."""
+        """Writes the HTML report when report_dir was given and a frame did not pass (the
+        report shows failing frames; none is written for a clean check). Call once, after the
+        frames; report_path then names index.html, or is None."""
         if not self._rp:
+            return
+        self._collect()
+        if not self.failing:
+            _rp_release(self._rp)
+            self._rp = _vp()
             return
         shots = (mc_shot_range * max(len(self._shots), 1))(
             *[mc_shot_range(n, a, b) for n, a, b in self._shots])
@@ -710,6 +718,7 @@ class RefCheck:
         self._rp = _vp()
         if st != _MC_OK:
             _raise(err)
+        self.report_path = os.path.join(self.report_dir, "index.html")
 
     def close(self):
         if getattr(self, "_rc", None):

@@ -56,6 +56,6 @@ def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=Fal
             "md5cine: %d of %d frames of %s do not match %s\n%s\n"
             "diff images: %s\nreport: %s" % (
                 s["checked"] - s["passed"], s["checked"], sc.path, reference, check.table,
-                diff_dir, os.path.join(report_dir, "index.html")))
+                diff_dir, check.report_path))
     return check
 
