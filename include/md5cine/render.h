@@ -84,6 +84,11 @@ void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info);
 mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h, size_t stride,
                                   int *id, mc_error *err);
 
+/* Makes texture id clamp to its edge texels instead of repeating (a material stage's clamp,
+ * zeroclamp and alphazeroclamp: Image_load.cpp, idImage::SetImageFilterAndRepeat).
+ * Errors: MC_ERR_USAGE (an unknown id). Not allowed between begin and end. */
+mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err);
+
 typedef enum mc_shading {
     MC_SHADING_LIT = 0, /* texture (or base colour) lit: the frame's lights, or the camera rig */
     MC_SHADING_UNLIT,   /* texture (or base colour) as is */
@@ -171,6 +176,13 @@ typedef struct mc_draw_item {
                               a + dst_a * (1 - a)) */
     float polygon_offset;  /* Doom's polygonOffset: depth pulled towards the camera by
                               glPolygonOffset(-1, -2 * value); 0: none */
+    int stage_colors;      /* 1: the diffuse colour (texel or color) is multiplied by
+                              diffuse_rgb and the specular texel by specular_rgb (a stage's
+                              constant colour: Doom's diffuseColor, specularColor); 0: by 1 */
+    float diffuse_rgb[3], specular_rgb[3];
+    int mask_color;        /* 1: no colour written (maskColor) */
+    int mask_alpha;        /* 1: no alpha written (maskAlpha) */
+    int mask_depth;        /* 1: no depth written (maskDepth) */
 } mc_draw_item;
 
 /* Draws one item into the open frame (a translucent item is drawn when the frame resolves,

@@ -27,6 +27,7 @@
     X(CompileShader, COMPILESHADER) \
     X(CreateProgram, CREATEPROGRAM) \
     X(CreateShader, CREATESHADER) \
+    X(ColorMask, COLORMASK) \
     X(CullFace, CULLFACE) \
     X(DeleteBuffers, DELETEBUFFERS) \
     X(DeleteFramebuffers, DELETEFRAMEBUFFERS) \

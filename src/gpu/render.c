@@ -32,7 +32,8 @@
 
 /* What one draw needs besides its buffers (kept for a translucent item's later draw). */
 typedef struct draw_state {
-    float model[16], nmat[9], color[4];
+    float model[16], nmat[9], color[4], dcol[3], scol[3];
+    int mask_color, mask_alpha, mask_depth;
     GLuint tex[3]; /* diffuse, normal, specular; 0 for none */
     int variant;
     float alpha_test, polygon_offset;
@@ -50,7 +51,7 @@ typedef struct slot {
 typedef struct uniforms {
     GLint model, viewproj, nmat, handed, mode, use_tex, color, key, fill, eye, tex;
     GLint nmap, smap, alpha, alpha_test, translucent;
-    GLint lpos, lcol, linv, ambient;
+    GLint lpos, lcol, linv, ambient, dcol, scol;
 } uniforms;
 
 /* The scene shader is built in variants, so that llvmpipe (which runs both sides of a branch
@@ -132,7 +133,7 @@ static const char *const scene_fs =
         "uniform sampler2D u_tex, u_nmap, u_smap;\n"
         "uniform int u_use_tex, u_mode, u_translucent;\n"
         "uniform float u_alpha, u_alpha_test;\n"
-        "uniform vec3 u_color, u_key, u_fill, u_eye, u_ambient;\n"
+        "uniform vec3 u_color, u_key, u_fill, u_eye, u_ambient, u_dcol, u_scol;\n"
         "uniform vec3 u_lpos[8], u_lcol[8];\n"
         "uniform float u_linv[8];\n"
         "out vec4 o_col;\n"
@@ -156,7 +157,7 @@ static const char *const scene_fs =
         "    n = bumped(n);\n"
         "#endif\n"
         "    if (u_mode == 2) { o_col = vec4(n * 0.5 + 0.5, 1.0); return; }\n"
-        "    vec3 base = dif.rgb;\n"
+        "    vec3 base = dif.rgb * u_dcol;\n"
         "    if (u_mode == 1) { o_col = vec4(base, a); return; }\n"
         "    if (!gl_FrontFacing) n = -n;\n"
         "#if LIGHTS == 0\n"
@@ -166,7 +167,7 @@ static const char *const scene_fs =
         "    vec3 c = base * (0.25 + 0.70 * kd + 0.25 * fd) + vec3(0.10 * sp);\n"
         "#else\n"
         "#if SMAP\n"
-        "    vec3 spec = texture(u_smap, v_st).rgb;\n"
+        "    vec3 spec = texture(u_smap, v_st).rgb * u_scol;\n"
         "#endif\n"
         "    vec3 v = normalize(u_eye - v_wpos);\n"
         "    vec3 c = base * u_ambient;\n"
@@ -438,6 +439,8 @@ static mc_status build_variant(mc_renderer *r, int v, mc_error *err)
     pr->u.lcol = gl->GetUniformLocation(id, "u_lcol");
     pr->u.linv = gl->GetUniformLocation(id, "u_linv");
     pr->u.ambient = gl->GetUniformLocation(id, "u_ambient");
+    pr->u.dcol = gl->GetUniformLocation(id, "u_dcol");
+    pr->u.scol = gl->GetUniformLocation(id, "u_scol");
     gl->UseProgram(id);
     r->current = id;
     gl->Uniform1i(pr->u.tex, 0);
@@ -731,6 +734,21 @@ mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, in
     }
     r->textures[r->num_textures++] = tex;
     *id = r->num_textures;
+    return MC_OK;
+}
+
+mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+
+    if (r->in_frame)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "a frame is open");
+    if (id < 1 || id > r->num_textures)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown texture id %d", id);
+    gl->BindTexture(GL_TEXTURE_2D, r->textures[id - 1]);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    gl->BindTexture(GL_TEXTURE_2D, 0);
     return MC_OK;
 }
 
@@ -1041,6 +1059,8 @@ static void draw_slot(mc_renderer *r, const slot *sl)
     /* A mirroring model matrix reverses cross(t, n) in world space against the mirrored +t. */
     gl->Uniform1f(u->handed, ds->front == GL_CW ? -1.0f : 1.0f);
     gl->Uniform3f(u->color, ds->color[0], ds->color[1], ds->color[2]);
+    gl->Uniform3f(u->dcol, ds->dcol[0], ds->dcol[1], ds->dcol[2]);
+    gl->Uniform3f(u->scol, ds->scol[0], ds->scol[1], ds->scol[2]);
     gl->Uniform1f(u->alpha, ds->translucent ? ds->color[3] : 1.0f);
     gl->Uniform1f(u->alpha_test, ds->alpha_test);
     gl->Uniform1i(u->translucent, ds->translucent);
@@ -1061,7 +1081,17 @@ static void draw_slot(mc_renderer *r, const slot *sl)
     } else {
         gl->Disable(GL_POLYGON_OFFSET_FILL);
     }
+    /* Material.cpp's maskColor, maskAlpha, maskDepth: the stage leaves those values as they
+     * are (a translucent item writes no depth anyway). */
+    if (ds->mask_color || ds->mask_alpha)
+        gl->ColorMask(!ds->mask_color, !ds->mask_color, !ds->mask_color, !ds->mask_alpha);
+    if (ds->mask_depth && !ds->translucent)
+        gl->DepthMask(GL_FALSE);
     gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
+    if (ds->mask_color || ds->mask_alpha)
+        gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    if (ds->mask_depth && !ds->translucent)
+        gl->DepthMask(GL_TRUE);
     gl->BindVertexArray(0);
 }
 
@@ -1086,6 +1116,13 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     det = normal_matrix(it->model.m, ds->nmat);
     memcpy(ds->model, it->model.m, sizeof ds->model);
     memcpy(ds->color, it->color, sizeof ds->color);
+    for (int c = 0; c < 3; c++) {
+        ds->dcol[c] = it->stage_colors ? it->diffuse_rgb[c] : 1.0f;
+        ds->scol[c] = it->stage_colors ? it->specular_rgb[c] : 1.0f;
+    }
+    ds->mask_color = it->mask_color != 0;
+    ds->mask_alpha = it->mask_alpha != 0;
+    ds->mask_depth = it->mask_depth != 0;
     ds->tex[0] = texture_of(r, it->texture);
     ds->tex[1] = texture_of(r, it->normal_map);
     ds->tex[2] = texture_of(r, it->specular_map);
