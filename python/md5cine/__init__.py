@@ -116,7 +116,8 @@ mc_image_view = _struct("mc_image_view", [("width", ctypes.c_int), ("height", ct
                                           ("pixels", ctypes.c_void_p)])
 mc_parse_opts = _struct("mc_parse_opts", [("lenient", ctypes.c_bool), ("warn", _WARN_FN),
                                           ("warn_user", ctypes.c_void_p),
-                                          ("stop", ctypes.c_void_p)])
+                                          ("stop", ctypes.c_void_p),
+                                          ("image_pixels", ctypes.c_ulonglong)])
 # mc_scene: only the leading fields are read here; the struct itself is a buffer of the
 # compiler's size, and the camera is passed by its offset (_abi).
 mc_scene = _struct("mc_scene", [
@@ -133,7 +134,8 @@ mc_scene_renderer_desc = _struct("mc_scene_renderer_desc", [
     ("fps", mc_rate), ("clock", _enum), ("msaa", ctypes.c_int), ("shading", _enum),
     ("fov_mode", _enum), ("background_mode", _enum), ("background", ctypes.c_float * 3),
     ("overlay", ctypes.c_bool), ("backend", _enum), ("gl_device", ctypes.c_int),
-    ("warn", _WARN_FN), ("warn_user", ctypes.c_void_p)])
+    ("warn", _WARN_FN), ("warn_user", ctypes.c_void_p), ("stop", ctypes.c_void_p),
+    ("image_pixels", ctypes.c_ulonglong), ("developer_images", ctypes.c_bool)])
 mc_scene_frame_info = _struct("mc_scene_frame_info", [
     ("frame", _i64), ("time", ctypes.c_double), ("engine_ms", _i64), ("stored", ctypes.c_int),
     ("next", ctypes.c_int), ("lerp", ctypes.c_float), ("shot", ctypes.c_int),
@@ -503,11 +505,11 @@ class Renderer:
     the scene's), clock ("ideal" | "engine"), msaa (4 or 0, as --msaa), shading ("lit" |
     "unlit" | "normals"), fov_mode ("horizontal" | "doom"), background (None: the scene's;
     an (r, g, b) in 0..1; "none": transparent), overlay, backend ("auto" | "egl" |
-    "osmesa"), gl_device."""
+    "osmesa"), gl_device, developer_images (as --developer-images)."""
 
     def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=4, shading="lit",
                  fov_mode="horizontal", background=None, overlay=False, backend="auto",
-                 gl_device=0):
+                 gl_device=0, developer_images=False):
         self._sr = _vp()
         scene._need()
         self.scene = scene
@@ -519,7 +521,8 @@ class Renderer:
                                    shading=_choice(_SHADINGS, shading, "shading"),
                                    fov_mode=_choice(_FOV_MODES, fov_mode, "fov mode"),
                                    overlay=overlay, backend=_choice(_BACKENDS, backend, "backend"),
-                                   gl_device=gl_device, warn=scene._warn)
+                                   gl_device=gl_device, warn=scene._warn,
+                                   developer_images=developer_images)
         if isinstance(background, str) and background == "none":
             d.background_mode = 2
         elif background is not None:

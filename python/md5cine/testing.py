@@ -23,7 +23,7 @@ import md5cine
 # Keywords of assert_frames_match that go to the Renderer; every other one is a limit or a
 # RefCheck setting (mask, ignore, offset).
 _RENDER_KEYS = ("width", "height", "fps", "clock", "msaa", "shading", "fov_mode", "background",
-                "overlay", "backend", "gl_device")
+                "overlay", "backend", "gl_device", "developer_images")
 
 
 def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=False, **kw):
