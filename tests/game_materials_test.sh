@@ -79,6 +79,17 @@ then ok broken_used_material_is_the_default_material; else fail broken_used_mate
 run strict_mtr info "$T/two/base/materials/m.mtr"
 expect info_on_the_file_still_validates_strictly 2 "" "m.mtr:3:21: error: expected an image name, found ')'"
 
+# An error in an archived .mtr prints its source line, read from the archive.
+mkdir -p "$T/arch/base"
+python3 - "$T/arch/base" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1] + '/pak000.pk4', 'w') as z:
+    z.writestr('materials/m.mtr', 'skin\n{\n    { blend add map ) }\n}\n')
+PY
+scene "$T/arch"
+run arch render "$T/arch/a.md5scene" --size 16x16 --msaa 0 -o "$T/arch/f%d.png"
+expect archived_mtr_error_shows_its_line 0 "" "    3 |     { blend add map ) }"
+
 # 3. Which declaration of one name wins. Files are read in sorted name order and the first
 #    declaration of a name wins (DeclManager.cpp, idDeclFile::LoadAndParse); for one file name
 #    the loose file beats the archives and pak001 beats pak000 (vfs.h).

@@ -123,5 +123,34 @@ for cmd in compare sheet concat reference; do
     else fail "fifo_refused_by_$cmd" "exit $rc: $(head -c 300 "$T/f.err")"; fi
 done
 
+# 6. --report never follows a link and replaces only a folder of its own making.
+mkdir -p "$T/rep/ref" "$T/rep/new" "$T/rep/target"
+convert -size 16x16 xc:red "$T/rep/ref/00000.png"
+convert -size 16x16 xc:blue "$T/rep/new/00000.png"
+for i in 1 2 3; do echo "keep $i" >"$T/rep/target/user$i.txt"; done
+ln -s target "$T/rep/link"
+(cd "$T/rep" && "$MD5CINE" compare ref new --report link >"$T/rep.out" 2>"$T/rep.err")
+rc=$?
+if [ "$rc" -eq 2 ] && [ -L "$T/rep/link" ] && [ "$(ls "$T/rep/target" | wc -l)" -eq 3 ] &&
+   [ -z "$(ls -A "$T/rep" | grep '\.old$\|\.tmp$')" ] && grep -q "symbolic link" "$T/rep.err"; then
+    ok report_never_writes_through_a_link
+else
+    fail report_never_writes_through_a_link "exit $rc; $(ls -A "$T/rep" "$T/rep/target" | tr '\n' ' '); $(cat "$T/rep.err")"
+fi
+(cd "$T/rep" && "$MD5CINE" compare ref new --report mine >/dev/null 2>&1)
+echo "my notes" >"$T/rep/mine/notes.txt"
+(cd "$T/rep" && "$MD5CINE" compare ref new --report mine >"$T/rep2.out" 2>"$T/rep2.err")
+rc=$?
+if [ "$rc" -eq 2 ] && [ -f "$T/rep/mine/notes.txt" ] && grep -q "holds 'notes.txt'" "$T/rep2.err"; then
+    ok report_keeps_a_folder_holding_a_stranger
+else
+    fail report_keeps_a_folder_holding_a_stranger "exit $rc: $(cat "$T/rep2.err")"
+fi
+rm "$T/rep/mine/notes.txt"
+(cd "$T/rep" && "$MD5CINE" compare ref new --report mine >/dev/null 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] && [ -f "$T/rep/mine/index.html" ] && ok report_replaces_its_own_folder ||
+    fail report_replaces_its_own_folder "exit $rc"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1011,11 +1011,56 @@ static void tangents_stay_across_a_long_normal(void)
     }
 }
 
+/* A box of 8 corners shared by index (12 triangles): each corner's normal is the diagonal, the
+ * sum of its three unit face normals, and with the texture coordinates below the three faces'
+ * dP/ds at a corner sum to a vector along that diagonal, up to rounding. The tangent must still
+ * be a unit vector perpendicular to the normal: what is left of the sum once its part along the
+ * normal is removed is rounding noise, not a direction, so the tangent is then any vector
+ * perpendicular to the normal (the same rule as a mapping with no area). */
+static void box_tangents_are_perpendicular_to_the_normals(void)
+{
+    static const int quads[6][4] = { { 0, 1, 3, 2 }, { 4, 6, 7, 5 }, { 0, 4, 5, 1 },
+                                     { 2, 3, 7, 6 }, { 0, 2, 6, 4 }, { 1, 5, 7, 3 } };
+    mc_vert v[8];
+    mc_tri tris[12];
+    mc_vec3 pos[8], n[8];
+    mc_tangent tg[8];
+    int bad = 0;
+
+    for (int c = 0; c < 8; c++) {
+        pos[c] = mc_v3((c & 1) ? 1.0f : -1.0f, (c & 2) ? 1.0f : -1.0f, (c & 4) ? 1.0f : -1.0f);
+        v[c].first_weight = c;
+        v[c].num_weights = 1;
+    }
+    for (int q = 0; q < 6; q++) {
+        tris[2 * q] = (mc_tri){ { quads[q][0], quads[q][1], quads[q][2] } };
+        tris[2 * q + 1] = (mc_tri){ { quads[q][0], quads[q][2], quads[q][3] } };
+    }
+    mc_submesh sm = { .shader = "", .num_verts = 8, .verts = v, .num_tris = 12, .tris = tris };
+    /* Corner 1's three faces give dP/ds summing along its normal (-1 under the old code). */
+    static const float st[8][2] = { { 0.75f, 0.25f }, { 0.5f, 0 }, { 0.75f, 0 },
+                                    { 0.25f, 0.5f }, { 1, 0.25f }, { 0.5f, 0.5f },
+                                    { 0, 1 }, { 0.75f, 0.25f } };
+    for (int c = 0; c < 8; c++) {
+        v[c].st.x = st[c][0];
+        v[c].st.y = st[c][1];
+    }
+    mc_skin_normals(&sm, NULL, pos, n);
+    mc_skin_tangents(&sm, pos, n, tg);
+    for (int c = 0; c < 8; c++) {
+        EXPECT_NEAR(mc_v3_len(n[c]), 1.0, 1e-6);
+        if (fabsf(mc_v3_len(tg[c].t) - 1.0f) > 1e-4f || fabsf(mc_v3_dot(tg[c].t, n[c])) > 1e-3f)
+            bad++;
+    }
+    EXPECT(bad == 0);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
         TEST_ENTRY(tangents_stay_across_a_long_normal),
         TEST_ENTRY(worked_example_weight_lands_at_0_11_0),
+        TEST_ENTRY(box_tangents_are_perpendicular_to_the_normals),
         TEST_ENTRY(spec_example_head_56_10_reads_values_10_to_12),
         TEST_ENTRY(frame_position_follows_doom_anim_time),
         TEST_ENTRY(engine_anim_time_follows_convert_time_to_frame),

@@ -911,6 +911,13 @@ static bool parse_file(void *ctx)
             return false;
         if (t.kind == MC_TOK_EOF)
             break;
+        /* A span holds one declaration as the index saw its braces; the parser, which skips
+         * ( ) groups, can close it earlier: what is left is an error of that material. */
+        if (p->span && p->f->num_decls == 1)
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
+                               "unexpected %s after the material's closing '}' (its braces and "
+                               "parentheses do not pair up)",
+                               mc_lex_describe(&t, d, sizeof d));
         if (t.kind != MC_TOK_NAME && t.kind != MC_TOK_STRING)
             return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected a material name, found %s",
                                mc_lex_describe(&t, d, sizeof d));

@@ -521,3 +521,46 @@ int mc_vfs_file_count(const mc_vfs *vfs)
 {
     return (int)vfs->count;
 }
+
+bool mc_vfs_read_place(const char *place, size_t max, char **data, size_t *len)
+{
+    const char *colon = NULL;
+    char archive[4096];
+    zip_t *z;
+    zip_int64_t idx;
+    zip_stat_t zs;
+    zip_file_t *zf;
+    char *buf;
+    zip_int64_t got;
+
+    *data = NULL;
+    *len = 0;
+    for (const char *p = place; (p = strchr(p, ':')) != NULL; p++)
+        if (p - place >= 4 && strncasecmp(p - 4, ".pk4", 4) == 0) {
+            colon = p;
+            break;
+        }
+    if (!colon || (size_t)(colon - place) >= sizeof archive)
+        return false;
+    snprintf(archive, sizeof archive, "%.*s", (int)(colon - place), place);
+    if (!mc_is_regular_file(archive) || !(z = zip_open(archive, ZIP_RDONLY, NULL)))
+        return false;
+    idx = zip_name_locate(z, colon + 1, 0);
+    if (idx < 0 || zip_stat_index(z, (zip_uint64_t)idx, 0, &zs) != 0 ||
+        !(zs.valid & ZIP_STAT_SIZE) || zs.size > max || !(zf = zip_fopen_index(z, (zip_uint64_t)idx, 0))) {
+        zip_close(z);
+        return false;
+    }
+    buf = malloc((size_t)zs.size + 1);
+    got = buf ? zip_fread(zf, buf, zs.size) : -1;
+    zip_fclose(zf);
+    zip_close(z);
+    if (got < 0 || (zip_uint64_t)got != zs.size) {
+        free(buf);
+        return false;
+    }
+    buf[zs.size] = '\0';
+    *data = buf;
+    *len = (size_t)zs.size;
+    return true;
+}
