@@ -140,5 +140,27 @@ PY
 run many info --materials --json "$T/four/a.md5scene"
 expect parses_only_what_the_scene_uses 0 '"materialsDeclared":1000,"materialsParsed":1'
 
+# A broken used material inside a .pk4: the warning shows its source line from the archive
+# (the CLI cannot read the member back as a file); --strict makes it an error (exit 2) for
+# info and render alike.
+scene "$T/arch"
+python3 - "$T/arch/base" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1] + '/pak000.pk4', 'w') as z:
+    z.writestr('materials/m.mtr', b"// broken\nskin\n{\n  { blend GL_ONE GL_ZERO map x }\n}\n")
+PY
+run arch_info info --materials "$T/arch/a.md5scene"
+expect archived_error_warns 0 "" "$T/arch/base/pak000.pk4:materials/m.mtr:4:18: warning: expected ',', found 'GL_ZERO'"
+if grep -qF '    4 |   { blend GL_ONE GL_ZERO map x }' "$T/arch_info.err"; then
+    ok archived_error_shows_its_source_line
+else fail archived_error_shows_its_source_line "$(cat "$T/arch_info.err")"; fi
+run arch_strict info --materials --strict "$T/arch/a.md5scene"
+expect strict_info_refuses_a_broken_used_material 2 "" \
+    "$T/arch/base/pak000.pk4:materials/m.mtr:4:18: error: expected ',', found 'GL_ZERO'"
+run arch_strict_render render "$T/arch/a.md5scene" --strict --size 32x32 --msaa 0 -o "$T/arch/f%d.png"
+expect strict_render_refuses_a_broken_used_material 2 "" "error: expected ',', found 'GL_ZERO'"
+run arch_unused_strict info --materials --strict "$T/one/a.md5scene"
+expect strict_ignores_an_unused_broken_material 0
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -42,6 +42,9 @@ typedef struct mc_error {
     int line;       /* 1-based; 0 when the error has no position */
     int col;        /* 1-based byte column; 0 when the error has no position */
     char msg[512];  /* one line, no trailing newline */
+    char source[256]; /* the text of line `line` when file cannot be read back as a plain
+                         file (a member of a .pk4 archive), for the CLI's source line and
+                         caret; "" otherwise (mc_error_set clears it) */
 } mc_error;
 
 /* The description of a status ("syntax error"); never NULL. */
@@ -78,6 +81,9 @@ typedef struct mc_parse_opts {
     /* The most pixels of images a scene's materials may read in all (material.h), checked on
      * each image's header before it is decoded; 0: MC_LIMIT_SCENE_IMAGE_PIXELS. */
     unsigned long long image_pixels;
+    /* The game data of a base (materials, material.h) read strictly: a used declaration that
+     * fails to parse is an error instead of Doom's default material with one warning. */
+    bool strict_game_data;
 } mc_parse_opts;
 
 #ifdef __cplusplus

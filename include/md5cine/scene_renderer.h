@@ -77,6 +77,8 @@ typedef struct mc_scene_renderer_desc {
                               before each file, declaration and image (mc_parse_opts.stop) */
     unsigned long long image_pixels; /* mc_parse_opts.image_pixels for the materials: 0 is
                               MC_LIMIT_SCENE_IMAGE_PIXELS */
+    bool strict_materials; /* a used material that fails to parse is an error
+                              (mc_parse_opts.strict_game_data), not the default material */
     bool developer_images; /* false: what the engine shows outside developer mode -- a missing
                               image is black (Image_init.cpp, idImage::MakeDefault), and so is
                               a shader of a scene with a base that no material or image

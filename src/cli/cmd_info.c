@@ -32,6 +32,7 @@ typedef struct info_opts {
     bool json;
     bool timeline;
     bool materials;
+    bool strict; /* --strict */
     mc_rate fps; /* { 0, 0 }: the camera's own frame rate */
     mc_clock clock;
     mc_parse_opts parse;
@@ -697,6 +698,9 @@ static const mc_arg_opt info_options[] = {
     { .name = "--materials", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, materials),
       .help = "scenes: resolve the materials of the base folder (.mtr files,\n"
               ".pk4 archives) and report which image each map got" },
+    { .name = "--strict", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, strict),
+      .help = "scenes: a used material of the base that fails to parse is an\n"
+              "error (default: Doom's default material and one warning)" },
     { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, parse.lenient),
       .help = "read the harmless deviations of shipped game files with warnings" },
 };
@@ -704,7 +708,7 @@ static const mc_arg_opt info_options[] = {
 static const mc_arg_spec info_spec = {
     .command = "info",
     .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N]\n"
-                "                    [--clock ideal|engine] [--materials] [--lenient]\n\n",
+                "                    [--clock ideal|engine] [--materials] [--strict] [--lenient]\n\n",
     .opts = info_options,
     .nopts = MC_ARG_COUNT(info_options),
     .min_pos = 1,
@@ -722,6 +726,7 @@ int mc_cmd_info(int argc, char **argv)
 
     if (rc != -1)
         return rc;
+    o.parse.strict_game_data = o.strict;
     for (int i = 1; i <= files; i++) {
         rc = info_file(argv[i], &o);
         fflush(stdout);

@@ -417,6 +417,7 @@ static int open_renderer(render_run *run)
     memcpy(d.background, o->bg, sizeof d.background);
     d.overlay = o->overlay;
     d.developer_images = o->developer_images;
+    d.strict_materials = o->strict;
     d.stop = &g_stop_signal;
     d.image_pixels = (unsigned long long)o->image_mpixels << 20;
     d.warn = mc_diag_warn;

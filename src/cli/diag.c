@@ -129,7 +129,11 @@ void mc_diag_print(FILE *to, const char *severity, const mc_error *e)
     }
     put_escaped(to, e->msg);
     fputc('\n', to);
-    if (e->line <= 0 || !read_source_line(e->file, e->line, src, sizeof src))
+    if (e->line <= 0)
+        return;
+    if (e->source[0])
+        snprintf(src, sizeof src, "%s", e->source);
+    else if (!read_source_line(e->file, e->line, src, sizeof src))
         return;
     fprintf(to, "%5d | ", e->line);
     put_escaped(to, src);

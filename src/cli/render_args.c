@@ -345,6 +345,9 @@ static const mc_arg_opt render_opts[] = {
       .help = "images the materials may read, N Mi pixels in all (64)" },
     { .name = "--developer-images", .kind = MC_ARG_FLAG, .offset = F(developer_images),
       .help = "missing images as Doom's developer box, not black" },
+    { .name = "--strict", .kind = MC_ARG_FLAG, .offset = F(strict),
+      .help = "a used material of the base that fails to parse is an error\n"
+              "(default: Doom's default material and one warning)" },
     { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = F(lenient),
       .help = "accept the harmless deviations of shipped game files" },
     { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(progress),

@@ -36,6 +36,7 @@ mc_status mc_error_set(mc_error *err, mc_status code, const char *file, int line
     if (!err)
         return code;
     err->code = code;
+    err->source[0] = '\0';
     snprintf(err->file, sizeof err->file, "%s", file ? file : "");
     err->line = line;
     err->col = col;

@@ -929,6 +929,28 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     return MC_OK;
 }
 
+/* Copies line err->line of text into err->source: the CLI cannot read an archive member back
+ * to show the line. */
+static void fill_source(mc_error *err, const char *text, size_t len)
+{
+    const char *p = text, *end = text + len, *eol;
+    size_t n;
+
+    for (int line = 1; line < err->line && p < end; line++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+        if (!nl)
+            return;
+        p = nl + 1;
+    }
+    eol = p;
+    while (eol < end && *eol != '\n' && *eol != '\r' && *eol != '\0')
+        eol++;
+    n = (size_t)(eol - p) < sizeof err->source - 1 ? (size_t)(eol - p) : sizeof err->source - 1;
+    memcpy(err->source, p, n);
+    err->source[n] = '\0';
+}
+
 /* Parses e's declaration. One that fails becomes Doom's default material (idDecl's
  * MakeDefault after a failed Parse), with the failure as one warning at its position. */
 static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
@@ -945,12 +967,19 @@ static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
         *err = perr;
         return st;
     }
+    if (perr.line > 0)
+        fill_source(&perr, f->text, f->len);
+    if (set->opts.strict_game_data) { /* --strict: the error itself */
+        *err = perr;
+        return st;
+    }
     if (set->opts.warn) {
         mc_error w;
 
         mc_error_set(&w, perr.code, perr.file, perr.line, perr.col,
                      "%s; material '%s' is drawn as the default material", perr.msg,
                      e->span->name);
+        memcpy(w.source, perr.source, sizeof w.source);
         set->opts.warn(set->opts.warn_user, &w);
     }
     st = mc_mtr_default_decl(e->span->name, &e->parsed, err);

@@ -468,7 +468,8 @@ static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_d
                                 mc_error *err)
 {
     const mc_parse_opts po = { .warn = d->warn, .warn_user = d->warn_user, .stop = d->stop,
-                               .image_pixels = d->image_pixels };
+                               .image_pixels = d->image_pixels,
+                               .strict_game_data = d->strict_materials };
     mc_scene_materials sm;
     mc_status st = mc_scene_materials_load(sr->scene, &po, &sm, err);
 
