@@ -25,7 +25,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check_scene(const mc_scene *s)
 {
-    FUZZ_REQUIRE(s->version == 1 && s->camera_path && s->camera_path[0]);
+    FUZZ_REQUIRE(s->version == 1 && ((s->camera_path && s->camera_path[0] && !s->num_shots) ||
+                                     (!s->camera_path && s->num_shots >= 1 &&
+                                      s->num_shots <= MC_SCENE_MAX_SHOTS)));
+    for (int i = 0; i < s->num_shots; i++) {
+        const mc_scene_shot *sh = &s->shots[i];
+
+        FUZZ_REQUIRE(sh->seconds > 0.0f && sh->seconds <= 3600.0f && sh->fov > 0.0f &&
+                     sh->fov < 180.0f && sh->line >= 1);
+        FUZZ_REQUIRE(sh->kind == MC_SHOT_LOOK_AT || sh->radius > 0.0f);
+    }
     FUZZ_REQUIRE(s->frames >= 0 && s->frames <= 10000000);
     FUZZ_REQUIRE(s->width == 0 || (s->width >= 16 && s->width <= 16384));
     FUZZ_REQUIRE(s->height == 0 || (s->height >= 16 && s->height <= 16384));
@@ -61,7 +70,31 @@ static void check_scene(const mc_scene *s)
 
 static void write_scene(FILE *f, const mc_scene *s)
 {
-    fprintf(f, "md5scene 1\ncamera \"%s\"\n", s->camera_path);
+    if (s->camera_path) {
+        fprintf(f, "md5scene 1\ncamera \"%s\"\n", s->camera_path);
+    } else {
+        fprintf(f, "md5scene 1\ncamera { fps %d\n", s->camera_fps);
+        for (int i = 0; i < s->num_shots; i++) {
+            const mc_scene_shot *sh = &s->shots[i];
+
+            fprintf(f, "%s { seconds %.9g fov %.9g ", sh->kind == MC_SHOT_ORBIT ? "orbit" : "look_at",
+                    (double)sh->seconds, (double)sh->fov);
+            if (sh->kind == MC_SHOT_LOOK_AT)
+                fprintf(f, "position ( %.9g %.9g %.9g ) target ( %.9g %.9g %.9g ) }\n",
+                        (double)sh->position.x, (double)sh->position.y, (double)sh->position.z,
+                        (double)sh->target.x, (double)sh->target.y, (double)sh->target.z);
+            else if (sh->around)
+                fprintf(f, "around \"%s\" ", sh->around);
+            else
+                fprintf(f, "center ( %.9g %.9g %.9g ) ", (double)sh->center.x,
+                        (double)sh->center.y, (double)sh->center.z);
+            if (sh->kind == MC_SHOT_ORBIT)
+                fprintf(f, "radius %.9g height %.9g aim %.9g start %.9g degrees %.9g }\n",
+                        (double)sh->radius, (double)sh->height, (double)sh->aim,
+                        (double)sh->start, (double)sh->degrees);
+        }
+        fprintf(f, "}\n");
+    }
     if (s->base_path)
         fprintf(f, "base \"%s\"\n", s->base_path);
     if (s->frames)
@@ -99,7 +132,19 @@ static int same_opt_str(const char *a, const char *b)
 
 static void check_same(const mc_scene *a, const mc_scene *b)
 {
-    FUZZ_REQUIRE(strcmp(a->camera_path, b->camera_path) == 0);
+    FUZZ_REQUIRE(same_opt_str(a->camera_path, b->camera_path));
+    FUZZ_REQUIRE(a->num_shots == b->num_shots && a->camera_fps == b->camera_fps);
+    for (int i = 0; i < a->num_shots; i++) {
+        const mc_scene_shot *x = &a->shots[i], *y = &b->shots[i];
+
+        FUZZ_REQUIRE(x->kind == y->kind && same_opt_str(x->around, y->around));
+        FUZZ_REQUIRE(fuzz_same_float(x->seconds, y->seconds) && fuzz_same_float(x->fov, y->fov) &&
+                     fuzz_same_float(x->radius, y->radius) &&
+                     fuzz_same_float(x->degrees, y->degrees) &&
+                     fuzz_same_float(x->position.x, y->position.x) &&
+                     fuzz_same_float(x->target.z, y->target.z) &&
+                     fuzz_same_float(x->center.y, y->center.y));
+    }
     FUZZ_REQUIRE(same_opt_str(a->base_path, b->base_path));
     FUZZ_REQUIRE(a->frames == b->frames && a->width == b->width && a->height == b->height &&
                  a->fps == b->fps && a->has_background == b->has_background);
@@ -139,7 +184,7 @@ static int inside_fixtures(const char *path)
 
 static int reads_only_fixtures(const mc_scene *s)
 {
-    if (!inside_fixtures(s->camera_path))
+    if (s->camera_path && !inside_fixtures(s->camera_path))
         return 0;
     for (int i = 0; i < s->num_actors; i++)
         if (!inside_fixtures(s->actors[i].mesh_path) ||

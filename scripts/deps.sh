@@ -23,10 +23,11 @@ if [ "${1:-}" = "--test" ]; then
     # slurmctld, slurmd, slurm-client, munge: tests/farm_slurm_test.sh starts a private one-node
     # Slurm to run scripts/farm/slurm-submit.sh; parallel: GNU parallel for
     # scripts/farm/parallel-render.sh; python3-yaml: reads the Kubernetes manifests in a test;
-    # time: GNU time (/usr/bin/time -v), the peak memory bench/hardening_bench.sh prints.
+    # time: GNU time (/usr/bin/time -v), the peak memory bench/hardening_bench.sh prints;
+    # python3-numpy, python3-pytest: the Python module's tests (tests/python_*).
     packages+=(libassimp-dev ffmpeg imagemagick python3 file chromium libxml2-utils clang
                libclang-rt-14-dev slurmctld slurmd slurm-client munge parallel python3-yaml
-               time)
+               time python3-numpy python3-pytest)
 fi
 
 missing=()

@@ -1,7 +1,9 @@
 #!/bin/bash
 # 'md5cine render' and 'compare' against hostile or careless use: names FFmpeg would read as
 # protocols, sizes over the video limit, long names, renders killed or run twice, closed
-# pipes, interrupts while loading, control bytes in error excerpts.
+# pipes, interrupts while loading, control bytes in error excerpts, FIFOs named as videos,
+# report folders that are links or hold a user's files, leftovers of killed runs, running out
+# of file descriptors.
 #
 # The scenes are those of data/render/ (see render_cli_test.sh): boxes.md5scene renders
 # 6 frames of 64x64, long.md5scene 100000 frames of 320x240 (long enough to interrupt).
@@ -199,6 +201,118 @@ expect "an_unknown_keyword_after_control_bytes_exits_2" $? 2
 check "control_bytes_in_the_excerpt_are_escaped_and_the_caret_lines_up" \
     cmp -s "$T/ctl.err" "$T/ctl.want"
 check "no_raw_escape_byte_reaches_the_terminal" [ -z "$(tr -d -c '\001\033\007\177' <"$T/ctl.err")" ]
+
+# ---- 9a. a FIFO or device named as a video is refused, never waited on (timeout guards) ---
+# Without the check FFmpeg's file protocol waits forever for a writer; the guard turns such a
+# hang into exit 124 (a failure) instead of a stuck suite.
+mkdir -p "$T/fifo"
+"$M" render "$D/boxes.md5scene" -o "$T/fifo/ok.mp4" --quiet 2>/dev/null
+mkfifo "$T/fifo/f.mp4"
+timeout -k 5 20 "$M" compare "$T/fifo/f.mp4" "$T/fifo/ok.mp4" >/dev/null 2>"$T/fifo/cmp.err"
+expect "compare_refuses_a_fifo_named_as_a_video" $? 2 "not a regular file" "$T/fifo/cmp.err"
+timeout -k 5 20 "$M" compare /dev/zero "$T/fifo/ok.mp4" >/dev/null 2>"$T/fifo/dev.err"
+expect "compare_refuses_a_device_named_as_a_video" $? 2 "not a regular file" "$T/fifo/dev.err"
+timeout -k 5 20 "$M" sheet "$T/fifo/f.mp4" -o "$T/fifo/s.png" >/dev/null 2>"$T/fifo/sheet.err"
+expect "sheet_refuses_a_fifo_named_as_a_video" $? 2 "not a regular file" "$T/fifo/sheet.err"
+timeout -k 5 20 "$M" concat "$T/fifo/f.mp4" -o "$T/fifo/c.mp4" >/dev/null 2>"$T/fifo/concat.err"
+expect "concat_refuses_a_fifo_named_as_a_part" $? 2 "not a regular file" "$T/fifo/concat.err"
+check "concat_of_a_fifo_writes_nothing" [ ! -e "$T/fifo/c.mp4" ]
+timeout -k 5 20 "$M" render "$D/boxes.md5scene" --reference "$T/fifo/f.mp4" >/dev/null \
+    2>"$T/fifo/ref.err"
+expect "render_refuses_a_fifo_named_as_its_reference" $? 2 "not a regular file" \
+    "$T/fifo/ref.err"
+check "fifo_leaves_no_temporary" no_tmp_files "$T/fifo"
+
+# ---- 9b. --report never follows a link, never removes a file it did not write -------------
+# Two single-frame PNGs that differ, so that compare writes a report.
+mkdir -p "$T/rep"
+cp "$D/red.png" "$T/rep/a.png"
+cp "$D/green.png" "$T/rep/b.png"
+mkdir "$T/rep/target"
+for i in 1 2 3; do echo "mine $i" >"$T/rep/target/note$i.txt"; done
+ln -s target "$T/rep/link"
+timeout -k 5 60 "$M" compare "$T/rep/a.png" "$T/rep/b.png" --report "$T/rep/link" >/dev/null \
+    2>"$T/rep/link.err"
+expect "a_report_through_a_symbolic_link_is_refused" $? 2 "symbolic link" "$T/rep/link.err"
+check "the_links_target_keeps_its_3_files" [ "$(cat "$T/rep/target"/note*.txt | wc -l)" = 3 ]
+check "the_link_stays_a_link" [ -L "$T/rep/link" ]
+check "no_old_folder_is_left_beside_the_link" \
+    [ -z "$(find "$T/rep" -maxdepth 1 -name '.link.*')" ]
+timeout -k 5 60 "$M" compare "$T/rep/a.png" "$T/rep/b.png" --report "$T/rep/r" >/dev/null 2>&1
+check "a_report_is_written_for_two_different_pictures" [ -f "$T/rep/r/index.html" ]
+echo keep >"$T/rep/r/notes.txt"
+timeout -k 5 60 "$M" compare "$T/rep/a.png" "$T/rep/b.png" --report "$T/rep/r" >/dev/null \
+    2>"$T/rep/stranger.err"
+expect "a_report_folder_holding_a_users_file_is_refused" $? 2 "'notes.txt'" "$T/rep/stranger.err"
+check "the_users_file_in_the_report_folder_is_kept" [ "$(cat "$T/rep/r/notes.txt")" = keep ]
+rm "$T/rep/r/notes.txt"
+ln -s ../target/note1.txt "$T/rep/r/heat_00001.png"
+timeout -k 5 60 "$M" compare "$T/rep/a.png" "$T/rep/b.png" --report "$T/rep/r" >/dev/null \
+    2>"$T/rep/inlink.err"
+expect "a_link_inside_a_report_folder_is_a_stranger" $? 2 "heat_00001.png" "$T/rep/inlink.err"
+check "the_file_the_inner_link_names_is_kept" [ -f "$T/rep/target/note1.txt" ]
+rm "$T/rep/r/heat_00001.png"
+timeout -k 5 60 "$M" compare "$T/rep/a.png" "$T/rep/b.png" --report "$T/rep/r" >/dev/null 2>&1
+expect "an_earlier_report_alone_is_still_replaced" $? 1
+
+# ---- 9c. temporaries of killed runs are swept for PNG frames, sheets, JUnit and reports ----
+# A process id that is surely gone: a shell that has exited. Its temporaries stand for those
+# of a run killed by SIGKILL (which cannot unlock or remove them); one of this live shell is
+# kept.
+dead=$(sh -c 'echo $$')
+mkdir -p "$T/sweep/png"
+: >"$T/sweep/png/.00003.png.$dead.tmp"
+: >"$T/sweep/png/.00003.png.$$.tmp"
+timeout -k 5 60 "$M" render "$D/boxes.md5scene" -o "$T/sweep/png/%05d.png" --quiet 2>"$T/sweep/png.err"
+expect "a_png_render_succeeds_beside_leftovers" $? 0 "" "$T/sweep/png.err"
+check "a_killed_png_renders_temporary_is_removed" [ ! -e "$T/sweep/png/.00003.png.$dead.tmp" ]
+check "a_live_processes_png_temporary_is_kept" [ -e "$T/sweep/png/.00003.png.$$.tmp" ]
+: >"$T/sweep/.s.png.$dead.tmp"
+timeout -k 5 60 "$M" sheet "$T/fifo/ok.mp4" -o "$T/sweep/s.png" >/dev/null 2>"$T/sweep/sheet.err"
+expect "a_sheet_succeeds_beside_a_leftover" $? 0 "" "$T/sweep/sheet.err"
+check "a_killed_sheets_temporary_is_removed" [ ! -e "$T/sweep/.s.png.$dead.tmp" ]
+: >"$T/sweep/.j.xml.$dead-1.tmp"
+mkdir "$T/sweep/.rep.$dead.tmp" "$T/sweep/.rep.$dead.old"
+: >"$T/sweep/.rep.$dead.tmp/new_00000.png"
+timeout -k 5 60 "$M" compare "$T/rep/a.png" "$T/rep/b.png" --junit "$T/sweep/j.xml" \
+    --report "$T/sweep/rep" >/dev/null 2>"$T/sweep/cmp.err"
+expect "a_compare_with_junit_and_report_runs_beside_leftovers" $? 1 "" "$T/sweep/cmp.err"
+check "a_killed_junit_temporary_is_removed" [ ! -e "$T/sweep/.j.xml.$dead-1.tmp" ]
+check "a_killed_reports_temporary_folder_is_removed" [ ! -e "$T/sweep/.rep.$dead.tmp" ]
+check "a_killed_reports_old_folder_is_removed" [ ! -e "$T/sweep/.rep.$dead.old" ]
+
+# ---- 9d. too many open files is a runtime failure (exit 3), not bad input -----------------
+# With 4 or 5 descriptors md5cine starts but cannot open both videos; whichever open fails,
+# the message says so and the exit is 3.
+emfile=0
+for n in 4 5 6; do
+    bash -c 'ulimit -n '"$n"'; exec "$0" "$@"' "$M" compare "$T/fifo/ok.mp4" "$T/fifo/ok.mp4" \
+        >/dev/null 2>"$T/emfile$n.err"
+    rc=$?
+    if grep -q "Too many open files" "$T/emfile$n.err"; then
+        emfile=$((emfile + 1))
+        expect "too_many_open_files_with_${n}_descriptors_exits_3" "$rc" 3
+    fi
+done
+check "some_descriptor_limit_gives_too_many_open_files" [ "$emfile" -gt 0 ]
+
+# ---- 9e. C1 control bytes are escaped like C0 -------------------------------------------
+# A stray 0x9B (CSI of an 8-bit terminal) and the UTF-8 encoded C1 control U+009B (C2 9B)
+# are escaped; valid UTF-8 (e, acute: C3 A9) and a stray Latin-1 0xE9 pass through.
+printf 'md5scene 1\ncamera "\351\303\251\233\302\233" bogus\n' >"$T/c1.md5scene"
+"$M" render "$T/c1.md5scene" -o "$T/c1.mp4" 2>"$T/c1.err"
+expect "an_unknown_keyword_after_c1_bytes_exits_2" $? 2
+# By hand: the line is 'camera "' (8 bytes), 6 bytes, '" ' then bogus at byte column 17; the
+# caret line has one space per shown byte and four per escaped byte: 8 + 1 + 2 + 4 + 8 + 1 +
+# 1 = 25 spaces.
+{
+    echo "$T/c1.md5scene:2:17: error: unknown keyword 'bogus'"
+    printf '    2 | camera "\351\303\251\\x9B\\xC2\\x9B" bogus\n'
+    printf '      | %25s^\n' ''
+} >"$T/c1.want"
+check "c1_bytes_in_the_excerpt_are_escaped_and_the_caret_lines_up" cmp -s "$T/c1.err" "$T/c1.want"
+check "no_raw_c1_byte_reaches_the_terminal" \
+    [ -z "$(LC_ALL=C tr -d -c '\233' <"$T/c1.err")" ]
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

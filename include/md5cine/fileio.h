@@ -16,9 +16,15 @@ extern "C" {
 /* Largest file a parser will read (bytes), see limits.h. */
 #define MC_MAX_FILE_BYTES MC_LIMIT_FILE_BYTES
 
+/* The status for a failed open() or stat() with errno e: MC_ERR_NOMEM when the process or
+ * the machine ran out of something (EMFILE, ENFILE "Too many open files", ENOMEM), which is a
+ * runtime failure (exit 3) and no fault of the input, else MC_ERR_IO. */
+mc_status mc_open_status(int e);
+
 /* Reads the whole file into a malloc'd buffer with a NUL after the last byte (not counted in
  * *len). The caller frees *buf. Errors: MC_ERR_IO (cannot open/read; not a regular file, such
- * as a folder or a FIFO, which is refused without waiting for a writer), MC_ERR_LIMIT
+ * as a folder or a FIFO, which is refused without waiting for a writer), MC_ERR_NOMEM (out of
+ * memory or of file descriptors, see mc_open_status), MC_ERR_LIMIT
  * (over MC_MAX_FILE_BYTES), each naming the path with no position. */
 mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err);
 
@@ -38,13 +44,21 @@ typedef struct mc_outfile {
 /* mc_outfile_begin flags. */
 enum {
     MC_OUTFILE_STREAM = 1, /* open fp on the temporary */
-    /* Take an exclusive lock (flock) on the temporary until commit or abort, then look at the
-     * output's other temporaries: one another process holds locked makes begin fail
-     * (MC_ERR_IO "'<path>' is being written by another process ..."), one that nobody locks and
-     * whose process is gone (a render killed by SIGKILL) is removed. For outputs that take long
-     * to write (videos); it reads the folder once. */
+    /* Look at the output's other temporaries: one another process holds locked makes begin
+     * fail (MC_ERR_IO "'<path>' is being written by another process ..."), one that nobody
+     * locks and whose process is gone (a render killed by SIGKILL) is removed. For outputs
+     * that take long to write (videos); it reads the folder once. (Every temporary holds an
+     * exclusive lock (flock) from begin to commit or abort, with or without this flag.) */
     MC_OUTFILE_EXCLUSIVE = 2,
 };
+
+/* Removes the leftovers in path's folder (path names a file in it, which need not exist): the
+ * temporaries of any output (".<name>.<pid>.tmp", ".<name>.<pid>-<n>.tmp", regular files, no
+ * link followed) that nobody locks and whose process is gone, as MC_OUTFILE_EXCLUSIVE does
+ * for one output's. For outputs written many to a folder (PNG frames, sheets, JUnit files):
+ * call it once per folder, it reads the folder once. Returns how many were removed; a folder
+ * that cannot be read is left alone. */
+size_t mc_outfile_sweep(const char *path);
 
 /* Prepares *out for path and creates the temporary file (mode 0666 less the umask). With
  * MC_OUTFILE_STREAM fp is open on it; without, the file is left empty and closed for writers

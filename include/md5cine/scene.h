@@ -1,7 +1,8 @@
 /* scene: the .md5scene file (DESIGN.md 3) -- one camera, any number of actors, output settings.
  *
  *   md5scene 1                                    // required first: the format version (1)
- *   camera "cams/intro.md5camera"                 // required
+ *   camera "cams/intro.md5camera"                 // required: a camera file, or a block:
+ *   camera { fps 24  look_at { ... }  orbit { ... } }   // see "Camera block" below
  *   base "assets"                                 // optional: implicit textures, materials
  *   frames 240                                    // optional: length of a one-frame camera
  *   output { width 1280 height 720 fps 24 background ( 0.05 0.05 0.08 ) }  // all optional
@@ -30,6 +31,26 @@
  * (README "Shading and lights"). A scene without any light gets the scene renderer's default
  * rig, also fixed in the world (scene_renderer.h); its `ambient` line, if any, replaces the
  * rig's ambient.
+ *
+ * Camera block: `camera { ... }` instead of a file makes the camera from shots, in file order,
+ * with a cut between each shot and the next. `fps N` (optional, 1..1000, default 24) is the
+ * camera's frame rate. Shots (1 to MC_SCENE_MAX_SHOTS):
+ *   look_at { position ( x y z ) target ( x y z ) fov 90 seconds 2 }
+ *       a still camera at position looking at target (they differ, and not straight up or down).
+ *   orbit { center ( x y z ) | around "actor"  radius 200 height 64 aim 32 start 0 degrees 360
+ *           seconds 4 fov 90 }          (`turntable` is the same shot)
+ *       circles the centre (a point, or the named actor's origin) counter-clockwise seen from
+ *       above (negative degrees: clockwise) at distance radius (> 0) and height above it,
+ *       looking at the point aim above it; start is the first angle, degrees about +Z from +X.
+ * seconds (above 0, at most 3600; default 1) and fov (0..180 exclusive; default 90, degrees
+ * across the output width) in both. A shot of seconds S has n = max(1, round(S * fps)) steps:
+ * stored frames i = 0..n at time i / fps, at angle start + degrees * i / n for an orbit; the
+ * shot's last stored frame is the cut (md5camera cuts: the next shot's first frame is the same
+ * instant), so at the camera's rate the scene lasts the sum of the steps plus one output frame
+ * (the last shot's end pose).
+ * The view axis of a frame (rows forward, left, up, +Z up): F = normalize(target - position),
+ * L = normalize(Z x F), U = F x L; its quaternion is stored with w >= 0 as md5camera's is.
+ * mc_scene_camera_build makes the mc_camera; mc_scene_resolve calls it.
  *
  * Two steps: mc_scene_parse reads the text only (what the fuzzer calls); mc_scene_resolve loads
  * every file the scene names -- camera, meshes, anims -- cross-checks each mesh against its
@@ -73,6 +94,26 @@ extern "C" {
 #define MC_SCENE_MAX_ACTORS    MC_LIMIT_SCENE_ACTORS
 #define MC_SCENE_MAX_MATERIALS MC_LIMIT_SCENE_MATERIALS /* per actor */
 #define MC_SCENE_MAX_LIGHTS    MC_LIMIT_SCENE_LIGHTS
+#define MC_SCENE_MAX_SHOTS     256 /* shots of a camera block */
+
+/* One shot of a camera block (see "Camera block" above). */
+typedef enum mc_scene_shot_kind {
+    MC_SHOT_LOOK_AT = 0,
+    MC_SHOT_ORBIT,
+} mc_scene_shot_kind;
+
+typedef struct mc_scene_shot {
+    mc_scene_shot_kind kind;
+    int line, col;      /* position of the shot's keyword */
+    float seconds;      /* > 0 */
+    float fov;          /* degrees, (0, 180) */
+    mc_vec3 position;   /* look_at: eye, world space */
+    mc_vec3 target;     /* look_at: point looked at */
+    mc_vec3 center;     /* orbit: centre when around is NULL */
+    const char *around; /* orbit: actor whose origin is the centre, or NULL */
+    int around_line, around_col;
+    float radius, height, aim, start, degrees; /* orbit: inches, inches, inches, deg, deg */
+} mc_scene_shot;
 
 /* A point light fixed in the world (Doom's point light): see "Lights" above. */
 typedef struct mc_scene_light {
@@ -121,8 +162,11 @@ typedef struct mc_scene {
     const char *name; /* the scene file's path as given, for messages */
     const char *dir;  /* its folder with a trailing '/', or "" for the current folder */
     int version;
-    const char *camera_path; /* resolved; never NULL after a successful parse */
-    int camera_line, camera_col;
+    const char *camera_path; /* resolved; NULL when the scene has a camera block */
+    int camera_line, camera_col; /* the path token, or the block's '{' */
+    int camera_fps;              /* camera block: its frame rate (default 24); 0 otherwise */
+    int num_shots;               /* camera block: its shots, in file order; 0 otherwise */
+    mc_scene_shot *shots;
     const char *base_path; /* resolved base folder, or NULL when not given */
     int frames;            /* 0 when not given */
     int width, height;     /* 0 when not given */
@@ -159,6 +203,13 @@ mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc
  * scene stays parsed but not resolved (release it as usual). Calling it twice is an error
  * (MC_ERR_USAGE). Once *opts->stop is set, MC_ERR_INTERRUPTED before the next file. */
 mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error *err);
+
+/* Makes the camera of the scene's camera block (see "Camera block"): num_shots >= 1. An orbit
+ * around an actor not in the scene is MC_ERR_SYNTAX at the actor's name; a look_at whose
+ * position equals its target or looks straight up or down is MC_ERR_RANGE at the shot. On
+ * success *out is a camera as mc_camera_parse gives (end it with mc_camera_release); on
+ * failure *out is zeroed. */
+mc_status mc_scene_camera_build(const mc_scene *scene, mc_camera *out, mc_error *err);
 
 /* Whether two shader names are the same as the scene compares them (a submesh's shader against
  * a material line's): without case, '\' read as '/'. */

@@ -26,6 +26,7 @@ int mc_cmd_doctor(int argc, char **argv);
 int mc_cmd_sheet(int argc, char **argv);
 int mc_cmd_plan(int argc, char **argv);
 int mc_cmd_concat(int argc, char **argv);
+int mc_cmd_camera(int argc, char **argv);
 
 /* Prints "file:line:col: error: msg", "file: error: msg" without a position, or
  * "md5cine: error: msg" without a file or when msg already names the file in quotes (so

@@ -601,7 +601,7 @@ static int info_scene(const char *path, const info_opts *o)
     count = mc_scene_frame_count_clock(&sc, fps, o->clock);
     if (o->json) {
         printf("{\"type\":\"md5scene\",\"camera\":");
-        mc_json_write_cstr(stdout, sc.camera_path);
+        mc_json_write_cstr(stdout, sc.camera_path); /* null: a camera block */
         printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":", sc.camera.num_frames,
                sc.camera.frame_rate, sc.camera.num_cuts);
         print_rate_json(fps);
@@ -631,7 +631,8 @@ static int info_scene(const char *path, const info_opts *o)
         mc_cli_format_rate(fps, rate, sizeof rate);
         printf("%s: md5scene, %d actor%s, camera %s (%d frames at %d fps, %d cut%s); %" PRId64
                " output frames at %s fps%s\n",
-               path, sc.num_actors, sc.num_actors == 1 ? "" : "s", sc.camera_path,
+               path, sc.num_actors, sc.num_actors == 1 ? "" : "s",
+               sc.camera_path ? sc.camera_path : "block",
                sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts,
                sc.camera.num_cuts == 1 ? "" : "s", count, rate, clock_text(o->clock));
         if (sc.width && sc.height)

@@ -286,6 +286,7 @@ static int check_png_folder(render_run *run)
     }
     if (!mc_png_pattern_format(&run->o->pattern, run->first, first, sizeof first))
         return mc_usage_error("output name '%s' is too long", run->o->out);
+    mc_outfile_sweep(first); /* temporaries of frames of killed renders */
     if (mc_outfile_begin(&probe, first, 1, &e) != MC_OK)
         return fail(&e, false);
     mc_outfile_abort(&probe);

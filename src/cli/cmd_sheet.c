@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <md5cine/fileio.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
 #include <md5cine/limits.h>
@@ -343,6 +344,7 @@ static int write_sheet(sheet_run *run)
 {
     mc_error e;
 
+    mc_outfile_sweep(run->a->out); /* temporaries of killed runs */
     if (mc_png_write(run->a->out, run->sheet, run->layout.width, run->layout.height,
                      (size_t)run->layout.width * 4, 0, &e) != MC_OK)
         return fail(&e, false);

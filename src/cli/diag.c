@@ -56,23 +56,61 @@ static bool msg_names_file(const mc_error *e)
     return strstr(e->msg, quoted) != NULL;
 }
 
-/* True for the bytes a terminal would act on rather than show: controls other than tab,
- * and DEL. */
-static bool is_control(unsigned char c)
+/* Length of the valid UTF-8 sequence of two to four bytes at s (no overlong forms, no
+ * surrogates, nothing past U+10FFFF), else 0. */
+static int utf8_seq(const unsigned char *s)
 {
-    return (c < 0x20 && c != '\t') || c == 0x7f;
+    int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+
+    if (n == 0 || s[0] > 0xF4)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+/* How many bytes at s a terminal would act on rather than show, each written as \xNN: one
+ * for a C0 control other than tab, DEL, or a C1 byte 0x80-0x9F that is not part of a valid
+ * UTF-8 sequence (an 8-bit terminal takes 0x9B for CSI); two for a UTF-8 encoded C1 control
+ * U+0080-U+009F (C2 80 - C2 9F), which a UTF-8 terminal may act on the same way. 0 for a byte
+ * shown as it is: other valid UTF-8 passes through, and so do stray bytes 0xA0-0xFF, printable
+ * in an 8-bit terminal. */
+static int control_len(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+
+    if ((u[0] < 0x20 && u[0] != '\t') || u[0] == 0x7f)
+        return 1;
+    if (u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F)
+        return 2;
+    if (u[0] >= 0x80 && u[0] <= 0x9F)
+        return 1; /* a continuation byte outside a sequence: valid ones are skipped whole */
+    return 0;
 }
 
 /* Writes s with each control byte as \xNN, as the token descriptions in messages show them,
  * so that nothing read from an input file can move the cursor, clear the screen or recolour
- * the terminal. */
+ * the terminal. Valid UTF-8 sequences are copied whole (so their continuation bytes, which
+ * lie in 0x80-0xBF, are not taken for C1 controls). */
 static void put_escaped(FILE *to, const char *s)
 {
-    for (; *s; s++) {
-        if (is_control((unsigned char)*s))
-            fprintf(to, "\\x%02X", (unsigned char)*s);
-        else
-            fputc(*s, to);
+    while (*s) {
+        int n = control_len(s), seq;
+
+        if (n > 0) {
+            for (int i = 0; i < n; i++)
+                fprintf(to, "\\x%02X", (unsigned char)s[i]);
+            s += n;
+        } else if ((seq = utf8_seq((const unsigned char *)s)) > 0) {
+            fwrite(s, 1, (size_t)seq, to);
+            s += seq;
+        } else {
+            fputc(*s++, to);
+        }
     }
 }
 
@@ -98,8 +136,22 @@ void mc_diag_print(FILE *to, const char *severity, const mc_error *e)
     fputs("\n      | ", to);
     /* Keep tabs so the caret lines up under the column whatever the tab width; an escaped
      * byte takes four columns. */
-    for (int i = 0; i + 1 < e->col && src[i]; i++)
-        fputs(src[i] == '\t' ? "\t" : is_control((unsigned char)src[i]) ? "    " : " ", to);
+    for (int i = 0; i + 1 < e->col && src[i];) {
+        int n = control_len(src + i), seq = utf8_seq((const unsigned char *)src + i);
+
+        if (n > 0) {
+            for (int k = 0; k < n; k++)
+                fputs("    ", to);
+            i += n;
+        } else if (seq > 0) {
+            for (int k = 0; k < seq; k++)
+                fputc(' ', to); /* one column per byte, as before: col counts bytes */
+            i += seq;
+        } else {
+            fputs(src[i] == '\t' ? "\t" : " ", to);
+            i++;
+        }
+    }
     fputs("^\n", to);
 }
 

@@ -24,6 +24,8 @@ static const subcommand subcommands[] = {
     { "compare", mc_cmd_compare, "compare A B [options]", "compare frames, folders, videos" },
     { "plan", mc_cmd_plan, "plan SCENE --chunks N [options]", "chunks of a scene for a farm" },
     { "concat", mc_cmd_concat, "concat PARTS... -o OUT", "join chunk videos (stream copy)" },
+    { "camera", mc_cmd_camera, "camera SCENE -o OUT.md5camera",
+      "write a scene's camera block as .md5camera" },
     { "doctor", mc_cmd_doctor, "doctor [--json]", "the GL backends this machine has" },
 };
 

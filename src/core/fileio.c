@@ -11,6 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+mc_status mc_open_status(int e)
+{
+    return e == EMFILE || e == ENFILE || e == ENOMEM ? MC_ERR_NOMEM : MC_ERR_IO;
+}
+
 mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err)
 {
     struct stat st;
@@ -24,9 +29,12 @@ mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err)
     /* Non-blocking so that a FIFO is refused below instead of waiting for a writer; reads
      * from a regular file are not affected by the flag. */
     fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot open '%s': %s", path,
-                            strerror(errno));
+    if (fd < 0) {
+        int e = errno;
+
+        return mc_error_set(err, mc_open_status(e), path, 0, 0, "cannot open '%s': %s", path,
+                            strerror(e));
+    }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "'%s' is not a regular file", path);
@@ -36,7 +44,7 @@ mc_status mc_read_file(const char *path, char **buf, size_t *len, mc_error *err)
         int e = errno;
 
         close(fd);
-        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot open '%s': %s", path,
+        return mc_error_set(err, mc_open_status(e), path, 0, 0, "cannot open '%s': %s", path,
                             strerror(e));
     }
     if ((unsigned long long)st.st_size > MC_MAX_FILE_BYTES) {
@@ -132,11 +140,48 @@ static long tmp_owner(const char *name, const char *stem, size_t len)
     return strcmp(end, ".tmp") == 0 ? pid : 0;
 }
 
+/* The process id in name when it is a temporary of any output (".<stem>.<pid>.tmp" or
+ * ".<stem>.<pid>-<n>.tmp" for a non-empty stem), else 0. */
+static long any_tmp_owner(const char *name)
+{
+    size_t n = strlen(name);
+
+    /* The stem ends at the last '.' before the id: try each '.' from the right. */
+    for (size_t i = n; i-- > 1;)
+        if (name[i] == '.' && i > 1 && name[i + 1] >= '0' && name[i + 1] <= '9')
+            return tmp_owner(name, name + 1, i - 1);
+    return 0;
+}
+
+/* What to do with the temporary name in folder dfd, owned by process pid: 1 when another
+ * process holds its lock (being written), -1 when nobody locks it and pid is gone (a
+ * leftover of a killed process: removed here), 0 otherwise (left alone: its writer may be
+ * between creating and locking it, or the id was reused). A link or anything but a regular
+ * file is never opened through nor removed. */
+static int sweep_one(int dfd, const char *name, long pid)
+{
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), r = 0;
+    struct stat sb;
+
+    if (fd < 0)
+        return 0;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return 0;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        r = errno == EWOULDBLOCK;
+    } else if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+        unlinkat(dfd, name, 0);
+        r = -1;
+    }
+    close(fd);
+    return r;
+}
+
 /* Looks at the other temporaries of out's output. One whose writer still holds its lock
- * means another process is writing the output: MC_ERR_IO naming that process. One that
- * nobody locks and whose process is gone is a leftover of a killed render: removed. (One that
- * nobody locks but whose process id is alive is left alone: its writer may be between
- * creating and locking it, or the id was reused.) */
+ * means another process is writing the output: MC_ERR_IO naming that process. Leftovers of
+ * killed processes are removed (sweep_one). */
 static mc_status sweep_tmps(mc_outfile *out, int dirlen, const char *base, mc_error *err)
 {
     char dir[sizeof out->path];
@@ -155,26 +200,42 @@ static mc_status sweep_tmps(mc_outfile *out, int dirlen, const char *base, mc_er
         return MC_OK; /* the temporary was made there, so this is unexpected but harmless */
     while (st == MC_OK && (de = readdir(d)) != NULL) {
         long pid = tmp_owner(de->d_name, base, stem);
-        int fd;
 
         if (pid == 0 || strcmp(de->d_name, own) == 0)
             continue;
-        fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-            if (errno == EWOULDBLOCK)
-                st = mc_error_set(err, MC_ERR_IO, out->path, 0, 0,
-                                  "'%s' is being written by another process (%ld, temporary "
-                                  "'%s'); not writing it twice at once",
-                                  out->path, pid, de->d_name);
-        } else if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
-            unlinkat(dirfd(d), de->d_name, 0);
-        }
-        close(fd);
+        if (sweep_one(dirfd(d), de->d_name, pid) > 0)
+            st = mc_error_set(err, MC_ERR_IO, out->path, 0, 0,
+                              "'%s' is being written by another process (%ld, temporary "
+                              "'%s'); not writing it twice at once",
+                              out->path, pid, de->d_name);
     }
     closedir(d);
     return st;
+}
+
+size_t mc_outfile_sweep(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    struct dirent *de;
+    size_t gone = 0;
+    DIR *d;
+
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    else
+        snprintf(dir, sizeof dir, ".");
+    d = opendir(dir);
+    if (!d)
+        return 0;
+    while ((de = readdir(d)) != NULL) {
+        long pid = any_tmp_owner(de->d_name);
+
+        if (pid != 0 && pid != (long)getpid() && sweep_one(dirfd(d), de->d_name, pid) < 0)
+            gone++;
+    }
+    closedir(d);
+    return gone;
 }
 
 mc_status mc_outfile_begin(mc_outfile *out, const char *path, unsigned flags, mc_error *err)
@@ -193,20 +254,21 @@ mc_status mc_outfile_begin(mc_outfile *out, const char *path, unsigned flags, mc
     if (fd < 0) {
         e = errno;
         out->tmp[0] = '\0';
-        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot write '%s': %s", path,
+        return mc_error_set(err, mc_open_status(e), path, 0, 0, "cannot write '%s': %s", path,
                             strerror(e));
     }
+    /* Every temporary is locked, so that a sweep tells one being written from a leftover. The
+     * lock lives as long as lock_fd, so until the rename or the removal, and the kernel drops
+     * it when the process dies, whatever kills it. */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0 || (out->lock_fd = dup(fd)) < 0) {
+        e = errno;
+        close(fd);
+        mc_outfile_abort(out);
+        return mc_error_set(err, mc_open_status(e), path, 0, 0, "cannot lock '%s': %s", path,
+                            strerror(e));
+    }
+    out->locked = true;
     if (flags & MC_OUTFILE_EXCLUSIVE) {
-        /* The lock lives as long as lock_fd, so until the rename or the removal, and the
-         * kernel drops it when the process dies, whatever kills it. */
-        if (flock(fd, LOCK_EX | LOCK_NB) != 0 || (out->lock_fd = dup(fd)) < 0) {
-            e = errno;
-            close(fd);
-            mc_outfile_abort(out);
-            return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot lock '%s': %s", path,
-                                strerror(e));
-        }
-        out->locked = true;
         st = sweep_tmps(out, dirlen, base, err);
         if (st != MC_OK) {
             close(fd);

@@ -184,6 +184,7 @@ mc_status mc_junit_write(const char *path, const mc_report_info *info, double se
     if (st != MC_OK)
         return st;
     rg = mc_rp_row_groups(info, groups, n);
+    mc_outfile_sweep(path); /* temporaries of killed runs */
     st = rg ? mc_outfile_begin(&out, path, MC_OUTFILE_STREAM, err)
             : mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     if (st == MC_OK) {

@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +37,7 @@ struct mc_report {
     rp_thread *t;
     bool finished; /* the folder is DIR now */
     bool tmp_made;
+    int lock_fd; /* holds the lock on tmp while it is being made; -1: none */
     pthread_mutex_t lock; /* the list below */
     size_t taken; /* frames given pictures (at most MC_REFCHECK_MAX_LISTED) */
     rp_frame *frames;
@@ -296,6 +299,49 @@ static mc_status may_replace(const mc_report *r, mc_error *err)
     return MC_OK;
 }
 
+/* Removes the temporary and old folders of killed reports beside dir: ".<base>.<pid>.tmp" and
+ * ".<base>.<pid>.old" whose process is gone and that nobody locks (a report locks its
+ * temporary folder while it lives, see make_tmp), as mc_outfile_sweep does for files. */
+static void sweep_leftovers(const char *dir)
+{
+    const char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : dir;
+    size_t len = strlen(base);
+    char parent[PATH_CAP], p[PATH_CAP + 256];
+    struct dirent *e;
+    DIR *d;
+
+    snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - dir) : 1,
+             slash ? (slash == dir ? "/" : dir) : ".");
+    d = opendir(parent);
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        char *end;
+        long pid;
+        int fd;
+
+        if (n[0] != '.' || strncmp(n + 1, base, len) != 0 || n[1 + len] != '.' ||
+            !(n[2 + len] >= '0' && n[2 + len] <= '9'))
+            continue;
+        errno = 0;
+        pid = strtol(n + 2 + len, &end, 10);
+        if (errno || pid <= 0 || pid == (long)getpid() ||
+            (strcmp(end, ".tmp") != 0 && strcmp(end, ".old") != 0))
+            continue;
+        fd = openat(dirfd(d), n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+            snprintf(p, sizeof p, "%s/%s", parent, n);
+            remove_tree(p);
+        }
+        close(fd);
+    }
+    closedir(d);
+}
+
 /* dir without trailing slashes, and the temporary and old names beside it. */
 static mc_status name_folders(mc_report *r, const char *dir, mc_error *err)
 {
@@ -334,11 +380,19 @@ static mc_status make_tmp(mc_report *r, mc_error *err)
             return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot create folder '%s': %s",
                                 parent, strerror(errno));
     }
+    sweep_leftovers(r->dir);
     remove_tree(r->tmp); /* a leftover of an earlier process with this id */
     if (mkdir(r->tmp, 0777) != 0)
         return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot create folder '%s': %s",
                             r->tmp, strerror(errno));
     r->tmp_made = true;
+    /* Locked while this process lives (the kernel drops the lock with it), so that a sweep
+     * by another report never takes it for a leftover. */
+    r->lock_fd = open(r->tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (r->lock_fd >= 0 && flock(r->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        close(r->lock_fd);
+        r->lock_fd = -1;
+    }
     return MC_OK;
 }
 
@@ -378,6 +432,7 @@ mc_status mc_report_open(const mc_report_desc *desc, mc_report **out, mc_error *
     if (!r)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     pthread_mutex_init(&r->lock, NULL);
+    r->lock_fd = -1;
     r->width = desc->width;
     r->height = desc->height;
     r->threads = desc->threads ? desc->threads : 1;
@@ -404,6 +459,8 @@ void mc_report_release(mc_report *r)
         return;
     if (r->tmp_made && !r->finished)
         remove_tree(r->tmp);
+    if (r->lock_fd >= 0)
+        close(r->lock_fd);
     for (int i = 0; r->t && i < r->threads; i++) {
         free(r->t[i].tref);
         free(r->t[i].tnew);

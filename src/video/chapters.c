@@ -59,13 +59,15 @@ mc_status mc_report_chapters(const char *path, mc_shot_range **out, size_t *coun
 {
     AVFormatContext *fmt = NULL;
     mc_status st = MC_OK;
-    int vs, r;
+    int vs;
 
     *out = NULL;
     *count = 0;
-    r = mc_chunk_open_input(path, &fmt); /* a local file only, as frames_in.c opens it */
-    if (r == AVERROR(ENOMEM))
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    /* A local regular file only, as frames_in.c opens it; other failures leave no chapters. */
+    st = mc_chunk_open_input(path, NULL, &fmt, err);
+    if (st == MC_ERR_NOMEM)
+        return st;
+    st = MC_OK;
     if (fmt && fmt->nb_chapters > 0 && avformat_find_stream_info(fmt, NULL) >= 0 &&
         (vs = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0)) >= 0) {
         AVRational fps = fmt->streams[vs]->avg_frame_rate;

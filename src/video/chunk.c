@@ -6,10 +6,13 @@
 #include <md5cine/fileio.h>
 #include <md5cine/limits.h>
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libavformat/avformat.h>
 #include <libavutil/mem.h>
@@ -49,7 +52,7 @@ mc_status mc_chunk_scene_id(const mc_scene *scene, char out[MC_CHUNK_ID_LEN + 1]
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     av_sha_init(sum, 256);
     st = hash_file(sum, scene->name, err);
-    if (st == MC_OK)
+    if (st == MC_OK && scene->camera_path) /* a camera block is in the scene file's bytes */
         st = hash_file(sum, scene->camera_path, err);
     for (int i = 0; st == MC_OK && i < scene->num_actors; i++) {
         const mc_scene_actor *a = &scene->actors[i];
@@ -78,27 +81,70 @@ static const char *tag(const AVFormatContext *fmt, const char *key)
     return e ? e->value : NULL;
 }
 
-/* Opens a local video for reading (the "file" protocol only, as frames_in.c does). */
-int mc_chunk_open_input(const char *path, AVFormatContext **fmt)
+mc_status mc_video_check_regular(const char *path, mc_error *err)
+{
+    struct stat sb;
+
+    if (stat(path, &sb) != 0) {
+        int e = errno;
+
+        return mc_error_set(err, mc_open_status(e), path, 0, 0, "cannot open video '%s': %s", path, strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode))
+        return mc_error_set(err, MC_ERR_IMAGE, path, 0, 0, "cannot open '%s': not a regular file",
+                            path);
+    return MC_OK;
+}
+
+int mc_video_stop_cb(void *opaque)
+{
+    const volatile sig_atomic_t *stop = opaque;
+
+    return stop && *stop;
+}
+
+mc_status mc_chunk_open_input(const char *path, volatile sig_atomic_t *stop,
+                              AVFormatContext **fmt, mc_error *err)
 {
     size_t n = strlen(path) + 6;
     AVDictionary *opts = NULL;
-    char *url = malloc(n);
+    char *url;
+    char text[128];
+    mc_status st;
     int r;
 
     *fmt = NULL;
-    if (!url)
-        return AVERROR(ENOMEM);
-    if (!mc_is_regular_file(path)) { /* a FIFO would block avformat_open_input for ever */
+    st = mc_video_check_regular(path, err);
+    if (st != MC_OK)
+        return st;
+    url = malloc(n);
+    *fmt = avformat_alloc_context();
+    if (!url || !*fmt) {
         free(url);
-        return AVERROR(EINVAL);
+        avformat_free_context(*fmt);
+        *fmt = NULL;
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
+    (*fmt)->interrupt_callback.callback = mc_video_stop_cb;
+    (*fmt)->interrupt_callback.opaque = (void *)(uintptr_t)stop;
     snprintf(url, n, "file:%s", path);
     av_dict_set(&opts, "protocol_whitelist", "file", 0);
-    r = avformat_open_input(fmt, url, NULL, &opts);
+    r = avformat_open_input(fmt, url, NULL, &opts); /* frees *fmt and sets it NULL on failure */
     av_dict_free(&opts);
     free(url);
-    return r;
+    if (r < 0 && mc_open_status(AVUNERROR(r)) == MC_ERR_NOMEM) {
+        av_strerror(r, text, sizeof text);
+        return mc_error_set(err, MC_ERR_NOMEM, path, 0, 0, "cannot open video '%s': %s", path,
+                            text);
+    }
+    if (r == AVERROR_EXIT || (r < 0 && stop && *stop))
+        return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+    if (r < 0) {
+        av_strerror(r, text, sizeof text);
+        return mc_error_set(err, MC_ERR_IMAGE, path, 0, 0, "cannot open video '%s': %s", path,
+                            text);
+    }
+    return MC_OK;
 }
 
 mc_status mc_chunk_probe_fmt(const char *path, const AVFormatContext *fmt, mc_chunk_info *out,
@@ -113,21 +159,11 @@ mc_status mc_chunk_probe(const char *path, mc_chunk_info *out, mc_error *err)
     mc_ffmpeg_log_scope sc;
     AVFormatContext *fmt;
     mc_status st;
-    char text[128];
-    int r;
 
-    if (!mc_is_regular_file(path))
-        return mc_error_set(err, MC_ERR_IMAGE, path, 0, 0, "cannot open '%s': not a regular file",
-                            path);
     mc_ffmpeg_log_enter(&sc, NULL, NULL);
-    r = mc_chunk_open_input(path, &fmt);
-    if (r < 0) {
-        av_strerror(r, text, sizeof text);
-        st = mc_error_set(err, MC_ERR_IMAGE, path, 0, 0, "cannot open video '%s': %s", path,
-                          text);
-    } else {
+    st = mc_chunk_open_input(path, NULL, &fmt, err);
+    if (st == MC_OK)
         st = mc_chunk_probe_fmt(path, fmt, out, err);
-    }
     avformat_close_input(&fmt);
     mc_ffmpeg_log_leave(&sc);
     return st;

@@ -187,15 +187,11 @@ static mc_status probe_part(part *p, AVPacket *pkt, volatile sig_atomic_t *stop,
 {
     AVFormatContext *fmt;
     const AVDictionaryEntry *c;
-    mc_status st;
-    int r, s;
+    mc_status st = mc_chunk_open_input(p->path, stop, &fmt, err);
+    int s;
 
-    if (!mc_is_regular_file(p->path))
-        return mc_error_set(err, MC_ERR_IMAGE, p->path, 0, 0,
-                            "cannot open '%s': not a regular file", p->path);
-    r = mc_chunk_open_input(p->path, &fmt);
-    if (r < 0)
-        return av_fail(err, MC_ERR_IMAGE, p->path, "cannot open video", r);
+    if (st != MC_OK)
+        return st;
     st = mc_chunk_probe_fmt(p->path, fmt, &p->info, err);
     s = video_stream(fmt);
     if (st == MC_OK && s < 0)
@@ -450,11 +446,11 @@ static mc_status copy_part(concat *c, const part *p, mc_error *err)
 {
     int64_t got = 0, len = p->info.last - p->info.first + 1;
     AVFormatContext *fmt = NULL;
-    mc_status st = MC_OK;
-    int r = mc_chunk_open_input(p->path, &fmt), s;
+    mc_status st = mc_chunk_open_input(p->path, c->d->stop, &fmt, err);
+    int r, s;
 
-    if (r < 0)
-        return av_fail(err, MC_ERR_IMAGE, p->path, "cannot open video", r);
+    if (st != MC_OK)
+        return st;
     s = video_stream(fmt);
     while (st == MC_OK && s >= 0) {
         int64_t pts;

@@ -235,9 +235,15 @@ static mc_status video_start(mc_frames_in *src, mc_error *err)
     const AVCodec *codec = NULL;
     AVDictionary *opts = NULL;
     size_t n = strlen(src->path) + 6;
-    char *url = malloc(n);
+    char *url;
+    mc_status st;
     int r;
 
+    /* FFmpeg's file protocol would wait forever on a FIFO for a writer. */
+    st = mc_video_check_regular(src->path, err);
+    if (st != MC_OK)
+        return st;
+    url = malloc(n);
     if (!url)
         return mc_error_set(err, MC_ERR_NOMEM, src->path, 0, 0, "out of memory");
     /* A local file and nothing else: without "file:" a ':' before the first '/' names a
@@ -248,8 +254,8 @@ static mc_status video_start(mc_frames_in *src, mc_error *err)
     r = avformat_open_input(&v->fmt, url, NULL, &opts);
     av_dict_free(&opts);
     free(url);
-    if (r < 0)
-        return av_fail(err, MC_ERR_IO, src->path, "cannot open video", r);
+    if (r < 0) /* EMFILE and the like are the machine's, not the video's */
+        return av_fail(err, mc_open_status(AVUNERROR(r)), src->path, "cannot open video", r);
     r = avformat_find_stream_info(v->fmt, NULL);
     if (r < 0)
         return av_fail(err, MC_ERR_IMAGE, src->path, "cannot read video", r);
@@ -323,7 +329,7 @@ static mc_status frames_open(const char *path, mc_frames_in **out, mc_error *err
 
     *out = NULL;
     if (stat(path, &sb) != 0)
-        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot open '%s': %s", path,
+        return mc_error_set(err, mc_open_status(errno), path, 0, 0, "cannot open '%s': %s", path,
                             strerror(errno));
     /* A FIFO or a device would block the reader (FFmpeg, or read()) for ever. */
     if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode))

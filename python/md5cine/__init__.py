@@ -1,0 +1,742 @@
+"""md5cine: Doom 3 MD5 cut scenes rendered headless, frame by frame, into numpy arrays.
+
+A thin ctypes layer over libmd5cine.so (the library `md5cine render` is built from), so a frame
+rendered here is the frame the command line writes, and a check here is the command line's
+check (the same reference checker, limits and report).
+
+    import md5cine
+    scene = md5cine.Scene("scenes/demo/demo.md5scene")
+    with scene.renderer(width=320, height=180) as r:
+        rgba = r.frame(10)              # numpy uint8 array, 180 x 320 x 4, top row first
+        info = r.info(10)               # FrameInfo(frame, time, stored, next, lerp, shot, ...)
+        check = r.check("ref/", frames=range(0, 40))   # a folder of %05d.png, a PNG or a video
+        assert check.ok, check.table
+
+Every failure raises md5cine.Error, which carries file, line, col, code and the message, and
+reads as "file:line:col: error: message".
+
+The library is looked for, in order: next to this package's install location (the place
+`cmake --install` put it), the path in the environment variable MD5CINE_LIBRARY, then the
+system's library path (libmd5cine.so.0).
+"""
+
+import ctypes
+import ctypes.util
+import fractions
+import os
+import weakref
+
+import numpy as np
+
+from . import _abi, _config
+
+__all__ = ["Error", "Scene", "Renderer", "FrameInfo", "CompareResult", "RefCheck", "compare",
+           "library_path"]
+
+# --- the library --------------------------------------------------------------------------
+
+
+class Error(Exception):
+    """Every md5cine failure. file, line and col locate the offending token of a data error
+    (line == col == 0 when the error has no position); code is the status name
+    ("MC_ERR_SYNTAX"); message is the one-line text. str(e) is the formatted line."""
+
+    def __init__(self, code, message, file="", line=0, col=0):
+        self.code = code
+        self.message = message
+        self.file = file
+        self.line = line
+        self.col = col
+        super().__init__(self.formatted)
+
+    @property
+    def formatted(self):
+        # As the command prints an mc_error (src/cli/diag.c): "file:line:col: error: message";
+        # "file: error: message" without a position; "md5cine: error: message" without a file
+        # or when the message already names it in quotes. Control bytes are shown as \xNN.
+        if self.file and self.line > 0:
+            head = "%s:%d:%d: error: " % (_escape(self.file), self.line, self.col)
+        elif self.file and ("'%s'" % self.file) not in self.message:
+            head = "%s: error: " % _escape(self.file)
+        else:
+            head = "md5cine: error: "
+        return head + _escape(self.message)
+
+
+def _escape(text):
+    return "".join("\\x%02X" % ord(c) if ord(c) < 0x20 and c != "\t" or ord(c) == 0x7F else c
+                   for c in text)
+
+
+def _candidates():
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.normpath(os.path.join(here, _config.LIBRARY_RELPATH))
+    env = os.environ.get("MD5CINE_LIBRARY")
+    if env:
+        yield env
+    yield "libmd5cine.so.%s" % _config.SOVERSION
+
+
+def _load_library():
+    tried = []
+    for path in _candidates():
+        if os.path.sep in path and not os.path.exists(path):
+            tried.append(path + " (absent)")
+            continue
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+    raise Error("MC_ERR_IO", "libmd5cine not found; tried " + "; ".join(tried))
+
+
+_lib, library_path = _load_library()
+
+# --- the C structs (include/md5cine/*.h), checked against the compiler's layout -----------
+
+_i64 = ctypes.c_int64
+_enum = ctypes.c_int
+_WARN_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+
+
+class _S(ctypes.Structure):
+    pass
+
+
+def _struct(name, fields):
+    return type(name, (_S,), {"_fields_": fields})
+
+
+mc_error = _struct("mc_error", [("code", _enum), ("file", ctypes.c_char * 512),
+                                ("line", ctypes.c_int), ("col", ctypes.c_int),
+                                ("msg", ctypes.c_char * 512)])
+mc_rate = _struct("mc_rate", [("num", ctypes.c_int), ("den", ctypes.c_int)])
+mc_image_view = _struct("mc_image_view", [("width", ctypes.c_int), ("height", ctypes.c_int),
+                                          ("stride", ctypes.c_size_t),
+                                          ("pixels", ctypes.c_void_p)])
+mc_parse_opts = _struct("mc_parse_opts", [("lenient", ctypes.c_bool), ("warn", _WARN_FN),
+                                          ("warn_user", ctypes.c_void_p),
+                                          ("stop", ctypes.c_void_p),
+                                          ("image_pixels", ctypes.c_ulonglong)])
+# mc_scene: only the leading fields are read here; the struct itself is a buffer of the
+# compiler's size, and the camera is passed by its offset (_abi).
+mc_scene = _struct("mc_scene", [
+    ("name", ctypes.c_char_p), ("dir", ctypes.c_char_p), ("version", ctypes.c_int),
+    ("camera_path", ctypes.c_char_p), ("camera_line", ctypes.c_int),
+    ("camera_col", ctypes.c_int), ("base_path", ctypes.c_char_p), ("frames", ctypes.c_int),
+    ("width", ctypes.c_int), ("height", ctypes.c_int), ("fps", ctypes.c_int),
+    ("has_background", ctypes.c_bool), ("background", ctypes.c_float * 3),
+    ("num_actors", ctypes.c_int), ("actors", ctypes.c_void_p), ("num_lights", ctypes.c_int),
+    ("lights", ctypes.c_void_p), ("has_ambient", ctypes.c_bool),
+    ("ambient", ctypes.c_float * 3), ("resolved", ctypes.c_bool)])
+mc_scene_renderer_desc = _struct("mc_scene_renderer_desc", [
+    ("scene", ctypes.c_void_p), ("width", ctypes.c_int), ("height", ctypes.c_int),
+    ("fps", mc_rate), ("clock", _enum), ("msaa", ctypes.c_int), ("shading", _enum),
+    ("fov_mode", _enum), ("background_mode", _enum), ("background", ctypes.c_float * 3),
+    ("overlay", ctypes.c_bool), ("backend", _enum), ("gl_device", ctypes.c_int),
+    ("warn", _WARN_FN), ("warn_user", ctypes.c_void_p), ("stop", ctypes.c_void_p),
+    ("image_pixels", ctypes.c_ulonglong), ("developer_images", ctypes.c_bool)])
+mc_scene_frame_info = _struct("mc_scene_frame_info", [
+    ("frame", _i64), ("time", ctypes.c_double), ("engine_ms", _i64), ("stored", ctypes.c_int),
+    ("next", ctypes.c_int), ("lerp", ctypes.c_float), ("shot", ctypes.c_int),
+    ("pose_s", ctypes.c_double), ("draw_s", ctypes.c_double), ("end_s", ctypes.c_double)])
+mc_renderer_info = _struct("mc_renderer_info", [
+    ("width", ctypes.c_int), ("height", ctypes.c_int), ("samples", ctypes.c_int),
+    ("gl_renderer", ctypes.c_char * 128), ("gl_version", ctypes.c_char * 128),
+    ("gl_vendor", ctypes.c_char * 128), ("mesa_version", ctypes.c_char * 32),
+    ("gl_device", ctypes.c_char * 128), ("backend", ctypes.c_char_p)])
+mc_timeline_sample = _struct("mc_timeline_sample", [
+    ("frame", _i64), ("time", ctypes.c_double), ("engine_ms", _i64), ("stored", ctypes.c_int),
+    ("next", ctypes.c_int), ("lerp", ctypes.c_float), ("shot", ctypes.c_int),
+    ("ended", ctypes.c_bool)])
+mc_compare_opts = _struct("mc_compare_opts", [
+    ("lossy", ctypes.c_bool), ("set", ctypes.c_uint), ("threshold", ctypes.c_int),
+    ("max_failing_share", ctypes.c_double), ("max_diff_limit", ctypes.c_int),
+    ("min_ssim", ctypes.c_double), ("min_psnr", ctypes.c_double),
+    ("min_block_psnr", ctypes.c_double), ("max_block_bias", ctypes.c_double),
+    ("diff_gain", ctypes.c_float), ("mask", ctypes.c_void_p)])
+mc_compare_result = _struct("mc_compare_result", [
+    ("max_diff", ctypes.c_int), ("max_x", ctypes.c_int), ("max_y", ctypes.c_int),
+    ("mean_diff", ctypes.c_double), ("psnr", ctypes.c_double),
+    ("over_pixels", ctypes.c_size_t), ("over_share", ctypes.c_double),
+    ("ssim", ctypes.c_double), ("block_psnr", ctypes.c_double), ("block_x", ctypes.c_int),
+    ("block_y", ctypes.c_int), ("block_bias", ctypes.c_double), ("bias_x", ctypes.c_int),
+    ("bias_y", ctypes.c_int), ("compared", ctypes.c_size_t), ("pass", ctypes.c_bool),
+    ("fail", ctypes.c_uint)])
+mc_compare_rect = _struct("mc_compare_rect", [("x", ctypes.c_int), ("y", ctypes.c_int),
+                                              ("w", ctypes.c_int), ("h", ctypes.c_int)])
+mc_compare_work = _struct("mc_compare_work", [("buf", ctypes.c_void_p),
+                                              ("cap", ctypes.c_size_t)])
+mc_refcheck_desc = _struct("mc_refcheck_desc", [
+    ("reference", ctypes.c_char_p), ("candidate", ctypes.c_char_p), ("width", ctypes.c_int),
+    ("height", ctypes.c_int), ("opts", mc_compare_opts), ("diff_dir", ctypes.c_char_p),
+    ("update", ctypes.c_bool), ("offset", _i64), ("threads", ctypes.c_int),
+    ("mask", ctypes.c_char_p), ("ignore", ctypes.POINTER(mc_compare_rect)),
+    ("num_ignore", ctypes.c_size_t), ("report", ctypes.c_void_p)])
+mc_refcheck_row = _struct("mc_refcheck_row", [
+    ("frame", _i64), ("kind", _enum), ("r", mc_compare_result), ("ref_width", ctypes.c_int),
+    ("ref_height", ctypes.c_int), ("reasons", ctypes.c_char * 512),
+    ("written", ctypes.c_char_p)])
+mc_refcheck_summary = _struct("mc_refcheck_summary", [
+    ("checked", _i64), ("passed", _i64), ("failed", _i64), ("missing", _i64),
+    ("unreadable", _i64), ("written", _i64), ("lossy", ctypes.c_bool), ("ok", ctypes.c_bool)])
+mc_report_desc = _struct("mc_report_desc", [
+    ("dir", ctypes.c_char_p), ("width", ctypes.c_int), ("height", ctypes.c_int),
+    ("threads", ctypes.c_int), ("thumb_width", ctypes.c_int)])
+mc_shot_range = _struct("mc_shot_range", [("number", ctypes.c_int), ("first", _i64),
+                                          ("last", _i64)])
+mc_plan_shot = _struct("mc_plan_shot", [("first", _i64), ("last", _i64),
+                                        ("number", ctypes.c_int)])
+mc_report_info = _struct("mc_report_info", [
+    ("title", ctypes.c_char_p), ("reference", ctypes.c_char_p),
+    ("candidate", ctypes.c_char_p), ("check", ctypes.c_void_p),
+    ("shots", ctypes.POINTER(mc_shot_range)), ("shot_count", ctypes.c_size_t)])
+
+_MIRRORS = [mc_error, mc_rate, mc_image_view, mc_parse_opts, mc_scene_renderer_desc,
+            mc_scene_frame_info, mc_renderer_info, mc_timeline_sample, mc_compare_opts,
+            mc_compare_result, mc_compare_rect, mc_refcheck_desc, mc_refcheck_row,
+            mc_refcheck_summary, mc_report_desc, mc_report_info, mc_shot_range, mc_plan_shot]
+
+
+def _check_abi():
+    """Compares every mirror's size and field offsets with the compiler's (_abi, generated at
+    build time from the headers); returns the list of differences (empty when they agree)."""
+    bad = []
+    if _abi.SIZES["enum"] != ctypes.sizeof(_enum) or _abi.SIZES["bool"] != 1:
+        bad.append("enum or bool size")
+    for s in _MIRRORS:
+        name = s.__name__
+        if name in _abi.SIZES and ctypes.sizeof(s) != _abi.SIZES[name]:
+            bad.append("sizeof(%s): C %d, ctypes %d" % (name, _abi.SIZES[name], ctypes.sizeof(s)))
+    for s in _MIRRORS + [mc_scene]:
+        for (sname, field), off in _abi.OFFSETS.items():
+            if sname == s.__name__ and hasattr(s, field) and getattr(s, field).offset != off:
+                bad.append("offsetof(%s, %s): C %d, ctypes %d"
+                           % (sname, field, off, getattr(s, field).offset))
+    return bad
+
+
+_abi_diff = _check_abi()
+if _abi_diff:
+    raise Error("MC_ERR_USAGE", "the module's structs do not match libmd5cine's headers: "
+                + "; ".join(_abi_diff))
+
+_P = ctypes.POINTER
+_vp = ctypes.c_void_p
+
+
+def _fn(name, res, *args):
+    f = getattr(_lib, name)
+    f.restype = res
+    f.argtypes = list(args)
+    return f
+
+
+_status_name = _fn("mc_status_name", ctypes.c_char_p, _enum)
+_scene_load = _fn("mc_scene_load", _enum, ctypes.c_char_p, _P(mc_parse_opts), _vp, _P(mc_error))
+_scene_release = _fn("mc_scene_release", None, _vp)
+_scene_fps = _fn("mc_scene_fps", mc_rate, _vp, mc_rate)
+_scene_frame_count_clock = _fn("mc_scene_frame_count_clock", _i64, _vp, mc_rate, _enum)
+_sample_frame_clock = _fn("mc_timeline_sample_frame_clock", None, _vp, mc_rate, _enum, _i64,
+                          _P(mc_timeline_sample))
+_plan_shots = _fn("mc_plan_shots", ctypes.c_size_t, _vp, mc_rate, _enum, _i64, _P(mc_plan_shot),
+                  ctypes.c_size_t)
+_sr_create = _fn("mc_scene_renderer_create", _enum, _P(mc_scene_renderer_desc), _P(_vp),
+                 _P(mc_error))
+_sr_release = _fn("mc_scene_renderer_release", None, _vp)
+_sr_get_info = _fn("mc_scene_renderer_get_info", None, _vp, _P(ctypes.c_int), _P(ctypes.c_int),
+                   _P(mc_rate), _P(mc_renderer_info))
+_sr_frame_count = _fn("mc_scene_renderer_frame_count", _i64, _vp)
+_sr_frame = _fn("mc_scene_renderer_frame", _enum, _vp, _i64, _P(mc_image_view),
+                _P(mc_scene_frame_info), _P(mc_error))
+_compare_rgba = _fn("mc_compare_rgba", _enum, _vp, ctypes.c_size_t, _vp, ctypes.c_size_t,
+                    ctypes.c_int, ctypes.c_int, _P(mc_compare_opts), _P(mc_compare_work),
+                    _P(mc_compare_result), _P(mc_error))
+_compare_work_release = _fn("mc_compare_work_release", None, _P(mc_compare_work))
+_compare_reasons = _fn("mc_compare_reasons", None, _P(mc_compare_result), _P(mc_compare_opts),
+                       ctypes.c_char_p, ctypes.c_size_t)
+_compare_effective = _fn("mc_compare_effective", None, _P(mc_compare_opts), _P(mc_compare_opts))
+_rc_open = _fn("mc_refcheck_open", _enum, _P(mc_refcheck_desc), _P(_vp), _P(mc_error))
+_rc_release = _fn("mc_refcheck_release", None, _vp)
+_rc_frame = _fn("mc_refcheck_frame", _enum, _vp, ctypes.c_int, _P(mc_image_view), _i64,
+                _P(mc_error))
+_rc_summary = _fn("mc_refcheck_get_summary", None, _vp, _P(mc_refcheck_summary))
+_rc_row_count = _fn("mc_refcheck_row_count", ctypes.c_size_t, _vp)
+_rc_row_at = _fn("mc_refcheck_row_at", _P(mc_refcheck_row), _vp, ctypes.c_size_t)
+_rp_open = _fn("mc_report_open", _enum, _P(mc_report_desc), _P(_vp), _P(mc_error))
+_rp_finish = _fn("mc_report_finish", _enum, _vp, _P(mc_report_info), _P(mc_error))
+_rp_release = _fn("mc_report_release", None, _vp)
+
+_MC_OK = 0
+_CLOCKS = {"ideal": 0, "engine": 1}
+_SHADINGS = {"lit": 0, "unlit": 1, "normals": 2}
+_FOV_MODES = {"horizontal": 0, "doom": 1}
+_BACKENDS = {"auto": 0, "egl": 1, "osmesa": 2}
+_KINDS = ["passed", "failed", "missing", "size", "unreadable"]
+
+
+def _s(b):
+    return b.decode("utf-8", "replace") if b is not None else None
+
+
+def _raise(err):
+    raise Error(_s(_status_name(err.code)), _s(err.msg), _s(err.file), err.line, err.col)
+
+
+def _warning_text(p):
+    e = ctypes.cast(p, _P(mc_error)).contents
+    pos = ("%s:%d:%d: " % (_s(e.file), e.line, e.col) if e.line > 0
+           else "%s: " % _s(e.file) if e.file else "")
+    return "%swarning: %s" % (pos, _s(e.msg))
+
+
+def _rate(fps):
+    """None -> {0, 0} (the default); an int, a Fraction, a float or a (num, den) pair."""
+    if fps is None:
+        return mc_rate(0, 0)
+    if isinstance(fps, tuple):
+        return mc_rate(int(fps[0]), int(fps[1]))
+    f = fractions.Fraction(fps).limit_denominator(1001)
+    return mc_rate(f.numerator, f.denominator)
+
+
+def _choice(table, value, what):
+    try:
+        return table[value]
+    except KeyError:
+        raise Error("MC_ERR_USAGE", "%s '%s' is not one of %s" % (what, value, ", ".join(table)))
+
+
+# --- limits: the keyword arguments every comparison takes ----------------------------------
+
+# name -> (mc_compare_opts field, MC_COMPARE_SET_* bit); as the CLI's --threshold,
+# --max-failing-share, --max-diff, --min-ssim, --min-psnr, --min-block-psnr, --max-block-bias.
+_LIMITS = {"threshold": ("threshold", 1 << 0), "max_failing_share": ("max_failing_share", 1 << 1),
+           "max_diff": ("max_diff_limit", 1 << 2), "min_ssim": ("min_ssim", 1 << 3),
+           "min_psnr": ("min_psnr", 1 << 4), "min_block_psnr": ("min_block_psnr", 1 << 5),
+           "max_block_bias": ("max_block_bias", 1 << 6)}
+
+
+def _compare_opts(limits):
+    o = mc_compare_opts()
+    for k, v in limits.items():
+        if k == "lossy":
+            o.lossy = bool(v)
+        elif k == "diff_gain":
+            o.diff_gain = float(v)
+        elif k in _LIMITS:
+            field, bit = _LIMITS[k]
+            setattr(o, field, v)
+            o.set |= bit
+        else:
+            raise Error("MC_ERR_USAGE", "unknown limit '%s' (known: lossy, diff_gain, %s)"
+                        % (k, ", ".join(_LIMITS)))
+    return o
+
+
+def _view(arr):
+    if (not isinstance(arr, np.ndarray) or arr.dtype != np.uint8 or arr.ndim != 3
+            or arr.shape[2] != 4):
+        raise Error("MC_ERR_USAGE", "a frame is a numpy uint8 array of H x W x 4")
+    if not arr.flags["C_CONTIGUOUS"]:
+        arr = np.ascontiguousarray(arr)
+    return mc_image_view(arr.shape[1], arr.shape[0], arr.shape[1] * 4, arr.ctypes.data), arr
+
+
+class CompareResult:
+    """The metrics of one comparison (compare.h's mc_compare_result) and why it failed."""
+
+    def __init__(self, r, reasons):
+        for name, _ in mc_compare_result._fields_:
+            if name != "pass":  # a Python keyword: .passed
+                setattr(self, name, getattr(r, name))
+        self.passed = bool(getattr(r, "pass"))
+        self.reasons = reasons
+
+    def __bool__(self):
+        return self.passed
+
+    def __repr__(self):
+        return "CompareResult(passed=%s, max_diff=%d, psnr=%g, ssim=%g%s)" % (
+            self.passed, self.max_diff, self.psnr, self.ssim,
+            ", reasons=%r" % self.reasons if self.reasons else "")
+
+
+def compare(a, b, **limits):
+    """Compares frames a and b (numpy H x W x 4 uint8 of one size) with the CLI's metrics and
+    limits (threshold=, max_failing_share=, max_diff=, min_ssim=, min_psnr=, min_block_psnr=,
+    max_block_bias=, lossy=); returns a CompareResult (true when it passes)."""
+    va, a = _view(a)
+    vb, b = _view(b)
+    if a.shape != b.shape:
+        raise Error("MC_ERR_USAGE", "frames of different sizes: %dx%d and %dx%d"
+                    % (a.shape[1], a.shape[0], b.shape[1], b.shape[0]))
+    opts = _compare_opts(limits)
+    work = mc_compare_work()
+    res = mc_compare_result()
+    err = mc_error()
+    try:
+        if _compare_rgba(va.pixels, va.stride, vb.pixels, vb.stride, va.width, va.height,
+                         ctypes.byref(opts), ctypes.byref(work), ctypes.byref(res),
+                         ctypes.byref(err)) != _MC_OK:
+            _raise(err)
+    finally:
+        _compare_work_release(ctypes.byref(work))
+    buf = ctypes.create_string_buffer(512)
+    eff = mc_compare_opts()
+    _compare_effective(ctypes.byref(opts), ctypes.byref(eff))
+    _compare_reasons(ctypes.byref(res), ctypes.byref(eff), buf, len(buf))
+    return CompareResult(res, _s(buf.value))
+
+
+# --- scenes ---------------------------------------------------------------------------------
+
+
+class Scene:
+    """A loaded and resolved .md5scene (scene.h): its camera, actors and files, all checked.
+    lenient: accept the harmless deviations of shipped game files (as --lenient), as
+    warnings. The warnings of loading and rendering collect in .warnings, formatted."""
+
+    def __init__(self, path, lenient=False):
+        self._loaded = False
+        self.path = os.fspath(path)
+        self.warnings = []
+        self._renderers = weakref.WeakSet()
+        self._buf = ctypes.create_string_buffer(_abi.SIZES["mc_scene"])
+        self._warn = _WARN_FN(lambda user, e: self.warnings.append(_warning_text(e)))
+        opts = mc_parse_opts(lenient=lenient, warn=self._warn)
+        err = mc_error()
+        if _scene_load(self.path.encode(), ctypes.byref(opts), self._buf,
+                       ctypes.byref(err)) != _MC_OK:
+            _raise(err)
+        self._loaded = True
+
+    @property
+    def _c(self):
+        return mc_scene.from_buffer(self._buf)
+
+    @property
+    def _camera(self):
+        return ctypes.addressof(self._buf) + _abi.OFFSETS[("mc_scene", "camera")]
+
+    def close(self):
+        """Frees the scene (also done when it is collected), closing its renderers first."""
+        if self._loaded:
+            for r in list(self._renderers):
+                r.close()
+            _scene_release(self._buf)
+            self._loaded = False
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _need(self):
+        if not self._loaded:
+            raise Error("MC_ERR_USAGE", "the scene is closed", self.path)
+
+    def fps(self, fps=None):
+        """The output rate as a Fraction: fps if given, else the scene's, else the camera's."""
+        self._need()
+        r = _scene_fps(self._buf, _rate(fps))
+        return fractions.Fraction(r.num, r.den)
+
+    def frame_count(self, fps=None, clock="ideal"):
+        self._need()
+        return _scene_frame_count_clock(self._buf, _scene_fps(self._buf, _rate(fps)),
+                                        _choice(_CLOCKS, clock, "clock"))
+
+    def timeline(self, fps=None, clock="ideal"):
+        """One dict per output frame, as `md5cine info --timeline --json` lists them: frame,
+        time, stored, next, lerp, shot (0-based), and ms on the engine clock."""
+        self._need()
+        c = _choice(_CLOCKS, clock, "clock")
+        rate = _scene_fps(self._buf, _rate(fps))
+        out = []
+        s = mc_timeline_sample()
+        for k in range(_scene_frame_count_clock(self._buf, rate, c)):
+            _sample_frame_clock(self._camera, rate, c, k, ctypes.byref(s))
+            row = {"frame": k, "time": s.time, "stored": s.stored, "next": s.next,
+                   "lerp": s.lerp, "shot": s.shot}
+            if c == 1:
+                row["ms"] = s.engine_ms
+            out.append(row)
+        return out
+
+    def shots(self, fps=None, clock="ideal"):
+        """The shots as (number, first, last) output frames, inclusive (mc_plan_shots)."""
+        self._need()
+        c = _choice(_CLOCKS, clock, "clock")
+        rate = _scene_fps(self._buf, _rate(fps))
+        count = _scene_frame_count_clock(self._buf, rate, c)
+        n = _plan_shots(self._camera, rate, c, count, None, 0)
+        arr = (mc_plan_shot * max(n, 1))()
+        _plan_shots(self._camera, rate, c, count, arr, n)
+        return [(arr[i].number, arr[i].first, arr[i].last) for i in range(n)]
+
+    def renderer(self, **kw):
+        """A Renderer of this scene; see Renderer for the settings."""
+        return Renderer(self, **kw)
+
+
+class FrameInfo:
+    """What output frame k showed (mc_scene_frame_info): frame, time (s), engine_ms (-1 with
+    the ideal clock), stored, next, lerp, shot (0-based), and the seconds spent."""
+    __slots__ = ("frame", "time", "engine_ms", "stored", "next", "lerp", "shot", "pose_s",
+                 "draw_s", "end_s")
+
+    def __init__(self, i):
+        for name in self.__slots__:
+            setattr(self, name, getattr(i, name))
+
+    def __repr__(self):
+        return "FrameInfo(frame=%d, time=%g, stored=%d, next=%d, lerp=%g, shot=%d)" % (
+            self.frame, self.time, self.stored, self.next, self.lerp, self.shot)
+
+
+class Renderer:
+    """Draws a scene's output frames (scene_renderer.h) with the settings of `md5cine render`:
+    width, height (0: the scene's, else 1280 x 720), fps (int, Fraction or (num, den); None:
+    the scene's), clock ("ideal" | "engine"), msaa (4 or 0, as --msaa), shading ("lit" |
+    "unlit" | "normals"), fov_mode ("horizontal" | "doom"), background (None: the scene's;
+    an (r, g, b) in 0..1; "none": transparent), overlay, backend ("auto" | "egl" |
+    "osmesa"), gl_device, developer_images (as --developer-images)."""
+
+    def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=4, shading="lit",
+                 fov_mode="horizontal", background=None, overlay=False, backend="auto",
+                 gl_device=0, developer_images=False):
+        self._sr = _vp()
+        scene._need()
+        self.scene = scene
+        if msaa not in (0, 4):
+            raise Error("MC_ERR_USAGE", "msaa %r is not 0 or 4" % (msaa,))
+        d = mc_scene_renderer_desc(scene=ctypes.addressof(scene._buf), width=width, height=height,
+                                   fps=_rate(fps), clock=_choice(_CLOCKS, clock, "clock"),
+                                   msaa=1 if msaa == 0 else 4,
+                                   shading=_choice(_SHADINGS, shading, "shading"),
+                                   fov_mode=_choice(_FOV_MODES, fov_mode, "fov mode"),
+                                   overlay=overlay, backend=_choice(_BACKENDS, backend, "backend"),
+                                   gl_device=gl_device, warn=scene._warn,
+                                   developer_images=developer_images)
+        if isinstance(background, str) and background == "none":
+            d.background_mode = 2
+        elif background is not None:
+            d.background_mode = 1
+            d.background = (ctypes.c_float * 3)(*[float(c) for c in background])
+        err = mc_error()
+        if _sr_create(ctypes.byref(d), ctypes.byref(self._sr), ctypes.byref(err)) != _MC_OK:
+            _raise(err)
+        scene._renderers.add(self)
+        w, h, rate, gl = ctypes.c_int(), ctypes.c_int(), mc_rate(), mc_renderer_info()
+        _sr_get_info(self._sr, ctypes.byref(w), ctypes.byref(h), ctypes.byref(rate),
+                     ctypes.byref(gl))
+        self.width, self.height = w.value, h.value
+        self.fps = fractions.Fraction(rate.num, rate.den)
+        self._rate = mc_rate(rate.num, rate.den)
+        self._clock = d.clock
+        self.samples = gl.samples
+        self.backend = _s(gl.backend)
+        self.gl_renderer = _s(gl.gl_renderer)
+        self.frame_count = _sr_frame_count(self._sr)
+
+    def close(self):
+        if getattr(self, "_sr", None):
+            _sr_release(self._sr)
+            self._sr = _vp()
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __len__(self):
+        return self.frame_count
+
+    def render(self, k, out=None):
+        """Renders output frame k into out (a C-contiguous H x W x 4 uint8 array of the
+        renderer's size; a new one when None). Returns (pixels, FrameInfo)."""
+        if not self._sr:
+            raise Error("MC_ERR_USAGE", "the renderer is closed")
+        if out is None:
+            out = np.empty((self.height, self.width, 4), dtype=np.uint8)
+        elif (out.shape != (self.height, self.width, 4) or out.dtype != np.uint8
+              or not out.flags["C_CONTIGUOUS"]):
+            raise Error("MC_ERR_USAGE", "out must be a C-contiguous %d x %d x 4 uint8 array"
+                        % (self.height, self.width))
+        view = mc_image_view(self.width, self.height, self.width * 4, out.ctypes.data)
+        info = mc_scene_frame_info()
+        err = mc_error()
+        if _sr_frame(self._sr, int(k), ctypes.byref(view), ctypes.byref(info),
+                     ctypes.byref(err)) != _MC_OK:
+            _raise(err)
+        return out, FrameInfo(info)
+
+    def frame(self, k, out=None):
+        """Output frame k as a numpy H x W x 4 uint8 array (RGBA, top row first)."""
+        return self.render(k, out)[0]
+
+    def info(self, k):
+        """FrameInfo of output frame k from the timeline, without drawing."""
+        s = mc_timeline_sample()
+        if not 0 <= k < self.frame_count:
+            raise Error("MC_ERR_USAGE", "frame %d is outside 0..%d" % (k, self.frame_count - 1))
+        _sample_frame_clock(self.scene._camera, self._rate, self._clock, int(k), ctypes.byref(s))
+        i = mc_scene_frame_info(frame=k, time=s.time, engine_ms=s.engine_ms, stored=s.stored,
+                                next=s.next, lerp=s.lerp, shot=s.shot)
+        return FrameInfo(i)
+
+    def check(self, reference, frames=None, **kw):
+        """Renders frames (an iterable of output frame numbers; None: all) and checks each
+        against reference with RefCheck (same keyword arguments). Returns the RefCheck, closed
+        and finished (its report written when report_dir was given)."""
+        frames = range(self.frame_count) if frames is None else frames
+        rc = RefCheck(reference, self.width, self.height, candidate=self.scene.path,
+                      shots=self.scene.shots(self.fps, _choice_name(_CLOCKS, self._clock)), **kw)
+        try:
+            buf = np.empty((self.height, self.width, 4), dtype=np.uint8)
+            for k in frames:
+                self.render(k, buf)
+                rc.check(buf, k)
+            rc.finish(title=self.scene.path)
+        finally:
+            rc.close()
+        return rc
+
+
+def _choice_name(table, value):
+    return next(k for k, v in table.items() if v == value)
+
+
+class RefCheck:
+    """The reference checker of `md5cine render --reference` and `md5cine compare`
+    (refcheck.h): frames checked one by one against reference -- a folder of %05d.png, one
+    PNG, or a video -- with the limits given as keywords (as compare()). diff_dir: where
+    failing frames and their diff images go (frame_%05d.png, diff_%05d.png); report_dir: an
+    HTML report folder (report.h) written by finish() when a frame failed; update: write missing or failing
+    frames into a reference folder; offset: frame k is checked against reference frame
+    k - offset; mask: a PNG whose black or transparent pixels are ignored; ignore: (x, y, w, h)
+    rectangles ignored; shots: (number, first, last) groups for the report."""
+
+    def __init__(self, reference, width, height, diff_dir=None, report_dir=None, update=False,
+                 offset=0, mask=None, ignore=(), candidate=None, shots=None, **limits):
+        self._rc = _vp()
+        self._rp = _vp()
+        self.reference = os.fspath(reference)
+        self.diff_dir = os.fspath(diff_dir) if diff_dir is not None else None
+        self.report_dir = os.fspath(report_dir) if report_dir is not None else None
+        self.width, self.height = width, height
+        self._shots = shots or []
+        self._candidate = candidate
+        self.report_path = None
+        self.rows = []
+        self.summary = None
+        self._ignore = (mc_compare_rect * max(len(ignore), 1))(*[mc_compare_rect(*r)
+                                                                  for r in ignore])
+        d = mc_refcheck_desc(reference=self.reference.encode(),
+                             candidate=candidate.encode() if candidate else None,
+                             width=width, height=height, opts=_compare_opts(limits),
+                             diff_dir=self.diff_dir.encode() if self.diff_dir else None,
+                             update=update, offset=-offset, threads=1,
+                             mask=os.fspath(mask).encode() if mask else None,
+                             ignore=self._ignore, num_ignore=len(ignore))
+        err = mc_error()
+        if self.report_dir:
+            rd = mc_report_desc(dir=self.report_dir.encode(), width=width, height=height,
+                                threads=1)
+            if _rp_open(ctypes.byref(rd), ctypes.byref(self._rp), ctypes.byref(err)) != _MC_OK:
+                _raise(err)
+            d.report = self._rp
+        if _rc_open(ctypes.byref(d), ctypes.byref(self._rc), ctypes.byref(err)) != _MC_OK:
+            self.close()
+            _raise(err)
+
+    def check(self, frame, k):
+        """Checks frame (H x W x 4 uint8) as frame number k; returns its row (a dict)."""
+        if not self._rc:
+            raise Error("MC_ERR_USAGE", "the check is closed")
+        view, frame = _view(frame)
+        err = mc_error()
+        if _rc_frame(self._rc, 0, ctypes.byref(view), int(k), ctypes.byref(err)) != _MC_OK:
+            _raise(err)
+        self._collect()
+        return self.rows[-1]
+
+    def _collect(self):
+        n = _rc_row_count(self._rc)
+        self.rows = [self._row(_rc_row_at(self._rc, i).contents) for i in range(n)]
+        s = mc_refcheck_summary()
+        _rc_summary(self._rc, ctypes.byref(s))
+        self.summary = {name: getattr(s, name) for name, _ in mc_refcheck_summary._fields_}
+
+    @staticmethod
+    def _row(r):
+        return {"frame": r.frame, "kind": _KINDS[r.kind], "max_diff": r.r.max_diff,
+                "psnr": r.r.psnr, "ssim": r.r.ssim, "over_share": r.r.over_share,
+                "reasons": _s(r.reasons), "written": _s(r.written)}
+
+    @property
+    def ok(self):
+        return bool(self.summary and self.summary["ok"])
+
+    @property
+    def failing(self):
+        return [r for r in self.rows if r["kind"] != "passed"]
+
+    @property
+    def table(self):
+        """The rows that did not pass, one line each."""
+        return "\n".join("frame %d: %s%s" % (r["frame"], r["kind"],
+                                              ": " + r["reasons"] if r["reasons"] else "")
+                         for r in self.failing)
+
+    def finish(self, title=None):
+        """Writes the HTML report when report_dir was given and a frame did not pass (the
+        report shows failing frames; none is written for a clean check). Call once, after the
+        frames; report_path then names index.html, or is None."""
+        if not self._rp:
+            return
+        self._collect()
+        if not self.failing:
+            _rp_release(self._rp)
+            self._rp = _vp()
+            return
+        shots = (mc_shot_range * max(len(self._shots), 1))(
+            *[mc_shot_range(n, a, b) for n, a, b in self._shots])
+        info = mc_report_info(title=(title or self.reference).encode(),
+                              reference=self.reference.encode(),
+                              candidate=self._candidate.encode() if self._candidate else None,
+                              check=self._rc, shots=shots, shot_count=len(self._shots))
+        err = mc_error()
+        st = _rp_finish(self._rp, ctypes.byref(info), ctypes.byref(err))
+        _rp_release(self._rp)
+        self._rp = _vp()
+        if st != _MC_OK:
+            _raise(err)
+        self.report_path = os.path.join(self.report_dir, "index.html")
+
+    def close(self):
+        if getattr(self, "_rc", None):
+            self._collect()
+            _rc_release(self._rc)
+            self._rc = _vp()
+        if getattr(self, "_rp", None):
+            _rp_release(self._rp)
+            self._rp = _vp()
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

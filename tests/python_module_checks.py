@@ -1,0 +1,211 @@
+"""The Python module md5cine against the md5cine command (run by python_module_test.sh under
+pytest, in tests/): the same pixels, the same timeline, the same error positions, and the pytest
+helper in a real pytest session. Environment: MD5CINE (the binary), MC_TEST_BACKENDS, MC_TEST_TMP,
+PYTHONPATH naming the built package."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import md5cine
+
+MD5CINE = os.environ["MD5CINE"]
+BACKENDS = os.environ.get("MC_TEST_BACKENDS", "egl osmesa").split()
+DEMO_DIR = os.path.abspath("../scenes/demo")
+DEMO = os.path.join(DEMO_DIR, "demo.md5scene")
+W, H = 96, 54
+
+
+def cli(*args, env=None, check=True):
+    e = dict(os.environ, **(env or {}))
+    p = subprocess.run([MD5CINE] + list(args), capture_output=True, text=True, env=e)
+    if check and p.returncode != 0:
+        raise AssertionError("md5cine %s: exit %d\n%s" % (" ".join(args), p.returncode, p.stderr))
+    return p
+
+
+def read_png(path):
+    """RGBA pixels decoded by ImageMagick (an independent PNG reader)."""
+    raw = subprocess.run(["convert", path, "-depth", "8", "rgba:-"], capture_output=True,
+                         check=True).stdout
+    return np.frombuffer(raw, dtype=np.uint8).reshape(H, W, 4)
+
+
+@pytest.fixture(scope="module")
+def demo():
+    with md5cine.Scene(DEMO) as s:
+        yield s
+
+
+def test_struct_layouts_match_the_compiler():
+    assert md5cine._check_abi() == []
+    # The mirrors hold what abi.c printed for every struct they stand for.
+    assert md5cine._abi.SIZES["mc_error"] == 4 + 512 + 4 + 4 + 512
+
+
+def test_layout_check_sees_a_wrong_mirror(monkeypatch):
+    monkeypatch.setitem(md5cine._abi.SIZES, "mc_scene_frame_info",
+                        md5cine._abi.SIZES["mc_scene_frame_info"] + 8)
+    monkeypatch.setitem(md5cine._abi.OFFSETS, ("mc_refcheck_desc", "report"), 0)
+    bad = md5cine._check_abi()
+    assert len(bad) == 2 and "sizeof(mc_scene_frame_info)" in bad[0], bad
+    assert "offsetof(mc_refcheck_desc, report)" in bad[1], bad
+
+
+# Frames 0-2 (shot 1's start) and 82-85 (around the first cut, between 83 and 84).
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_frames_are_byte_identical_to_render_pngs(demo, tmp_path, backend):
+    frames = [0, 1, 2, 82, 83, 84, 85]
+    for a, b in ((0, 2), (82, 85)):
+        cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "%d-%d" % (a, b), "--quiet",
+            "-o", str(tmp_path / "%05d.png"), env={"MD5CINE_GL": backend})
+    with demo.renderer(width=W, height=H, backend=backend) as r:
+        assert r.backend == backend
+        assert (r.width, r.height) == (W, H)
+        for k in frames:
+            got = r.frame(k)
+            want = read_png(str(tmp_path / ("%05d.png" % k)))
+            assert got.shape == (H, W, 4) and got.dtype == np.uint8
+            diff = np.argwhere(got != want)
+            assert diff.size == 0, "frame %d differs first at %s" % (k, diff[:1])
+        # Different frames really differ (the comparison above could not pass on any input).
+        assert not np.array_equal(r.frame(83), r.frame(84))
+
+
+@pytest.mark.parametrize("args,kw", [((), {}), (("--fps", "30"), {"fps": 30}),
+                                     (("--clock", "engine"), {"clock": "engine"})])
+def test_timeline_equals_info_json(demo, args, kw):
+    info = json.loads(cli("info", "--timeline", "--json", DEMO, *args).stdout)
+    got = demo.timeline(**kw)
+    assert len(got) == len(info["timeline"]) == info["outputFrames"]
+    for mine, theirs in zip(got, info["timeline"]):
+        # info prints time and lerp with %.6g.
+        mine = dict(mine, time=float("%.6g" % mine["time"]), lerp=float("%.6g" % mine["lerp"]))
+        assert mine == theirs
+
+
+def test_frame_info_follows_the_timeline(demo):
+    rows = demo.timeline()
+    with demo.renderer(width=32, height=18, msaa=0) as r:
+        assert r.frame_count == len(rows)
+        for k in (0, 83, 84, 100, len(rows) - 1):
+            _, info = r.render(k)
+            row = rows[k]
+            assert (info.frame, info.stored, info.next, info.shot) == (
+                k, row["stored"], row["next"], row["shot"])
+            assert info.lerp == pytest.approx(row["lerp"]) and info.time == row["time"]
+            assert r.info(k).stored == row["stored"]
+        # The first cut's shot boundary, from `md5cine info` (shot 1 ends at frame 83).
+        assert (rows[83]["shot"], rows[84]["shot"]) == (0, 1)
+
+
+def test_bad_scene_raises_with_its_position(tmp_path):
+    path = tmp_path / "bad.md5scene"
+    # Line 3, column 5: the unknown keyword.
+    path.write_text('md5scene 1\ncamera "x.md5camera"\n    colour 3\n')
+    with pytest.raises(md5cine.Error) as e:
+        md5cine.Scene(str(path))
+    assert (e.value.file, e.value.line, e.value.col) == (str(path), 3, 5)
+    assert e.value.code == "MC_ERR_SYNTAX"
+    # The same first line as the command prints.
+    p = cli("info", str(path), check=False)
+    assert p.returncode == 2
+    assert str(e.value) == p.stderr.splitlines()[0]
+    assert str(e.value).startswith("%s:3:5: error: " % path)
+
+
+def test_missing_file_raises_without_position(tmp_path):
+    with pytest.raises(md5cine.Error) as e:
+        md5cine.Scene(str(tmp_path / "none.md5scene"))
+    assert e.value.line == 0 and e.value.code == "MC_ERR_IO"
+    p = cli("info", str(tmp_path / "none.md5scene"), check=False)
+    assert str(e.value) == p.stderr.splitlines()[0]
+
+
+def test_compare_measures_a_changed_pixel(demo):
+    with demo.renderer(width=W, height=H, msaa=0) as r:
+        a = r.frame(10)
+    assert md5cine.compare(a, a.copy()).max_diff == 0
+    b = a.copy()
+    b[20, 30, 1] = (int(b[20, 30, 1]) + 100) % 256
+    res = md5cine.compare(a, b, max_diff=50)
+    assert not res.passed and res.max_diff == 100 and (res.max_x, res.max_y) == (30, 20)
+    assert "max" in res.reasons
+    assert md5cine.compare(a, b, max_diff=100, max_failing_share=1, min_psnr=0,
+                           min_block_psnr=0, max_block_bias=255, min_ssim=-1).passed
+    with pytest.raises(md5cine.Error):
+        md5cine.compare(a, b, no_such_limit=1)
+
+
+def test_check_against_a_folder_and_a_video(demo, tmp_path):
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "0-5", "--quiet",
+        "-o", str(tmp_path / "ref/%05d.png"))
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "0-5", "--quiet",
+        "-o", str(tmp_path / "ref.mp4"))
+    with demo.renderer(width=W, height=H) as r:
+        c = r.check(str(tmp_path / "ref"), frames=range(6))
+        assert c.ok and c.summary["checked"] == 6 and c.summary["passed"] == 6
+        # A clean check writes no report; a failing one does.
+        c = r.check(str(tmp_path / "ref"), frames=[0], report_dir=str(tmp_path / "rep"))
+        assert c.ok and c.report_path is None and not os.path.exists(tmp_path / "rep")
+        c = r.check(str(tmp_path / "ref"), frames=[0, 6], report_dir=str(tmp_path / "rep"))
+        assert c.report_path == str(tmp_path / "rep" / "index.html")
+        assert os.path.isfile(c.report_path)
+        # Frame 6 has no reference picture.
+        c = r.check(str(tmp_path / "ref"), frames=[5, 6], diff_dir=str(tmp_path / "d"))
+        assert not c.ok and [row["kind"] for row in c.rows] == ["passed", "missing"]
+        assert os.path.exists(tmp_path / "d" / "frame_00006.png")
+        v = r.check(str(tmp_path / "ref.mp4"), frames=range(6))
+        assert v.summary["lossy"] and v.ok, v.table
+
+
+def test_pytest_helper_in_a_pytest_session(tmp_path):
+    ref = tmp_path / "ref"
+    frames = "0,40,90"
+    for k in frames.split(","):
+        cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "%s-%s" % (k, k), "--quiet",
+            "-o", str(ref / "%05d.png"))
+    # The demo with the walker moved 20 inches along +Y: its files reached through links.
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    for name in os.listdir(DEMO_DIR):
+        os.symlink(os.path.join(DEMO_DIR, name), moved / name)
+    os.unlink(moved / "demo.md5scene")
+    text = open(DEMO).read()
+    assert "origin ( 30 -45 0 )" in text
+    (moved / "demo.md5scene").write_text(text.replace("origin ( 30 -45 0 )",
+                                                      "origin ( 30 -25 0 )"))
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "test_frames.py").write_text(
+        "from md5cine.testing import assert_frames_match\n"
+        "def test_unchanged(tmp_path):\n"
+        "    assert_frames_match(%r, %r, frames=[%s], width=%d, height=%d, out_dir=tmp_path)\n"
+        "def test_unchanged_fixture(md5cine_frames):\n"
+        "    md5cine_frames(%r, %r, frames=[%s], width=%d, height=%d)\n"
+        "def test_moved():\n"
+        "    assert_frames_match(%r, %r, frames=[%s], width=%d, height=%d, out_dir=%r)\n"
+        % (DEMO, str(ref), frames, W, H, DEMO, str(ref), frames, W, H,
+           str(moved / "demo.md5scene"), str(ref), frames, W, H, str(tmp_path / "out")))
+    # The fixture comes from the package's pytest11 entry point: no -p, no conftest.py.
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "test_frames.py"],
+                       cwd=suite, capture_output=True, text=True)
+    out = p.stdout + p.stderr
+    assert p.returncode == 1, out
+    assert "1 failed, 2 passed" in out, out
+    report = str(tmp_path / "out" / "report" / "index.html")
+    assert "report: " + report in out, out
+    assert os.path.isfile(report)
+    with open(report) as f:
+        assert 'class="fail"' in f.read()
+    # At least one frame with the walker in view differs and has its diff image.
+    diffs = [n for n in os.listdir(tmp_path / "out" / "diff") if n.startswith("diff_")]
+    assert diffs, out
+    assert "diff images: " + str(tmp_path / "out" / "diff") in out
+    shutil.rmtree(tmp_path / "out")
