@@ -34,8 +34,9 @@ int main(void)
     O(mc_error, code); O(mc_error, file); O(mc_error, line); O(mc_error, col); O(mc_error, msg);
     O(mc_image_view, stride); O(mc_image_view, pixels);
     O(mc_parse_opts, warn); O(mc_parse_opts, warn_user); O(mc_parse_opts, stop);
-    O(mc_parse_opts, image_pixels);
+    O(mc_parse_opts, image_pixels); O(mc_parse_opts, strict_game_data);
     O(mc_scene, name); O(mc_scene, dir); O(mc_scene, version); O(mc_scene, camera_path);
+    O(mc_scene, camera_fps); O(mc_scene, num_shots); O(mc_scene, shots);
     O(mc_scene, base_path); O(mc_scene, frames); O(mc_scene, width); O(mc_scene, height);
     O(mc_scene, fps); O(mc_scene, has_background); O(mc_scene, background);
     O(mc_scene, num_actors); O(mc_scene, actors); O(mc_scene, num_lights); O(mc_scene, lights);
@@ -48,7 +49,7 @@ int main(void)
     O(mc_scene_renderer_desc, backend); O(mc_scene_renderer_desc, gl_device);
     O(mc_scene_renderer_desc, warn); O(mc_scene_renderer_desc, warn_user);
     O(mc_scene_renderer_desc, stop); O(mc_scene_renderer_desc, image_pixels);
-    O(mc_scene_renderer_desc, developer_images);
+    O(mc_scene_renderer_desc, strict_materials); O(mc_scene_renderer_desc, developer_images);
     O(mc_scene_frame_info, time); O(mc_scene_frame_info, engine_ms);
     O(mc_scene_frame_info, stored); O(mc_scene_frame_info, next); O(mc_scene_frame_info, lerp);
     O(mc_scene_frame_info, shot); O(mc_scene_frame_info, pose_s);

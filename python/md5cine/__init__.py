@@ -117,13 +117,15 @@ mc_image_view = _struct("mc_image_view", [("width", ctypes.c_int), ("height", ct
 mc_parse_opts = _struct("mc_parse_opts", [("lenient", ctypes.c_bool), ("warn", _WARN_FN),
                                           ("warn_user", ctypes.c_void_p),
                                           ("stop", ctypes.c_void_p),
-                                          ("image_pixels", ctypes.c_ulonglong)])
+                                          ("image_pixels", ctypes.c_ulonglong),
+                                          ("strict_game_data", ctypes.c_bool)])
 # mc_scene: only the leading fields are read here; the struct itself is a buffer of the
 # compiler's size, and the camera is passed by its offset (_abi).
 mc_scene = _struct("mc_scene", [
     ("name", ctypes.c_char_p), ("dir", ctypes.c_char_p), ("version", ctypes.c_int),
     ("camera_path", ctypes.c_char_p), ("camera_line", ctypes.c_int),
-    ("camera_col", ctypes.c_int), ("base_path", ctypes.c_char_p), ("frames", ctypes.c_int),
+    ("camera_col", ctypes.c_int), ("camera_fps", ctypes.c_int), ("num_shots", ctypes.c_int),
+    ("shots", ctypes.c_void_p), ("base_path", ctypes.c_char_p), ("frames", ctypes.c_int),
     ("width", ctypes.c_int), ("height", ctypes.c_int), ("fps", ctypes.c_int),
     ("has_background", ctypes.c_bool), ("background", ctypes.c_float * 3),
     ("num_actors", ctypes.c_int), ("actors", ctypes.c_void_p), ("num_lights", ctypes.c_int),
@@ -135,7 +137,8 @@ mc_scene_renderer_desc = _struct("mc_scene_renderer_desc", [
     ("fov_mode", _enum), ("background_mode", _enum), ("background", ctypes.c_float * 3),
     ("overlay", ctypes.c_bool), ("backend", _enum), ("gl_device", ctypes.c_int),
     ("warn", _WARN_FN), ("warn_user", ctypes.c_void_p), ("stop", ctypes.c_void_p),
-    ("image_pixels", ctypes.c_ulonglong), ("developer_images", ctypes.c_bool)])
+    ("image_pixels", ctypes.c_ulonglong), ("strict_materials", ctypes.c_bool),
+    ("developer_images", ctypes.c_bool)])
 mc_scene_frame_info = _struct("mc_scene_frame_info", [
     ("frame", _i64), ("time", ctypes.c_double), ("engine_ms", _i64), ("stored", ctypes.c_int),
     ("next", ctypes.c_int), ("lerp", ctypes.c_float), ("shot", ctypes.c_int),

@@ -713,7 +713,8 @@ static mc_status write_page(mc_report *r, const mc_report_info *info, mc_error *
         free(groups);
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
-    qsort(r->frames, r->num_frames, sizeof *r->frames, cmp_frame);
+    if (r->num_frames > 0) /* qsort takes no NULL array, even empty */
+        qsort(r->frames, r->num_frames, sizeof *r->frames, cmp_frame);
     snprintf(path, sizeof path, "%s/index.html", r->tmp);
     fp = fopen(path, "wb");
     if (!fp) {
