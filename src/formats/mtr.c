@@ -952,8 +952,10 @@ static bool parse_file(void *ctx)
     return true;
 }
 
-mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
-                       mc_mtr_file *out, mc_error *err)
+/* The whole text (span NULL) or one indexed declaration of it into *out. */
+static mc_status run_parser(const char *buf, size_t len, const char *name,
+                            const mc_mtr_span *span, const mc_parse_opts *opts, mc_mtr_file *out,
+                            mc_error *err)
 {
     mtr_parser p;
     mc_status st;
@@ -961,7 +963,7 @@ mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_p
     memset(out, 0, sizeof *out);
     memset(&p, 0, sizeof p);
     p.f = out;
-    len = text_len(buf, len);
+    p.span = span;
     st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
     free(p.decls);
     free(p.stages);
@@ -969,6 +971,12 @@ mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_p
     if (st != MC_OK)
         memset(out, 0, sizeof *out);
     return st;
+}
+
+mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
+                       mc_mtr_file *out, mc_error *err)
+{
+    return run_parser(buf, text_len(buf, len), name, NULL, opts, out, err);
 }
 
 mc_status mc_mtr_load(const char *path, const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
@@ -1192,24 +1200,12 @@ void mc_mtr_index_release(mc_mtr_index *index)
 mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const mc_mtr_span *span,
                             const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
 {
-    mtr_parser p;
-    mc_status st;
-
     memset(out, 0, sizeof *out);
-    memset(&p, 0, sizeof p);
-    p.f = out;
-    p.span = span;
     len = text_len(buf, len);
     if (span->start > span->end || span->end > len || span->col < 1)
         return mc_error_set(err, MC_ERR_USAGE, name, span->line, span->col,
                             "declaration span outside the text");
-    st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
-    free(p.decls);
-    free(p.stages);
-    free(p.warned);
-    if (st != MC_OK)
-        memset(out, 0, sizeof *out);
-    return st;
+    return run_parser(buf, len, name, span, opts, out, err);
 }
 
 mc_status mc_mtr_default_decl(const char *name, mc_mtr_file *out, mc_error *err)
