@@ -33,6 +33,7 @@
 #include <md5cine/image.h>
 #include <md5cine/material.h>
 #include <md5cine/mtr.h>
+#include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 #include <md5cine/compare.h>
 #include <md5cine/refcheck.h>
