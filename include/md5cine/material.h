@@ -259,6 +259,12 @@ typedef struct mc_scene_materials {
                              skin's undeclared nodraw target stands for */
 } mc_scene_materials;
 
+struct mc_scene_actor; /* scene.h */
+
+/* Whether one of the actor's `material` lines names shader (compared as
+ * mc_scene_shader_equal does): such a line's image wins over a declared material. */
+bool mc_scene_actor_has_material_line(const struct mc_scene_actor *a, const char *shader);
+
 /* Whether Doom draws a surface of material m (Material.h, idMaterial::IsDrawn: it has a
  * stage). A surface whose material has none -- textures/common/nodraw and the like -- is
  * hidden. */

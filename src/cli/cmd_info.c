@@ -468,16 +468,6 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
     printf("]}");
 }
 
-/* Whether the actor's scene lines give shader an image (`material "shader" "image"`), which
- * wins over a declared material (mc_scene_materials_load). */
-static bool has_material_line(const mc_scene_actor *a, const char *shader)
-{
-    for (int i = 0; i < a->num_materials; i++)
-        if (mc_scene_shader_equal(a->materials[i].shader, shader))
-            return true;
-    return false;
-}
-
 static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *const *mats,
                                    const mc_material_set *set)
 {
@@ -498,7 +488,7 @@ static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *c
             continue;
         }
         if (set && a->mesh.meshes[k].shader[0] &&
-            !has_material_line(a, a->mesh.meshes[k].shader)) {
+            !mc_scene_actor_has_material_line(a, a->mesh.meshes[k].shader)) {
             int line = 0;
             const char *where = mc_material_set_declared(set, a->mesh.meshes[k].shader, &line);
 

@@ -7,7 +7,7 @@
 #include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
-static bool has_material_line(const mc_scene_actor *a, const char *shader)
+bool mc_scene_actor_has_material_line(const mc_scene_actor *a, const char *shader)
 {
     for (int i = 0; i < a->num_materials; i++)
         if (mc_scene_shader_equal(a->materials[i].shader, shader))
@@ -130,7 +130,7 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
         for (int m = 0; m < act->mesh.num_meshes && st == MC_OK; m++) {
             const char *shader = act->mesh.meshes[m].shader;
 
-            if (!shader[0] || has_material_line(act, shader))
+            if (!shader[0] || mc_scene_actor_has_material_line(act, shader))
                 continue;
             out->submesh[a][m] = mc_material_set_find(out->set, shader, &st, err);
             if (st == MC_OK && skin)
