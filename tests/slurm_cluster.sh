@@ -1,9 +1,10 @@
 # A private single-node Slurm cluster on loopback, for tests/farm_slurm_test.sh and
-# bench/farm_bench.sh (sourced, not run). Everything it starts lives under one folder: its own
-# munge key and socket, slurm.conf, state, spool, logs and PID files, and two free TCP ports. The
-# daemons are started in the foreground (-D, --foreground) as background children, so no init
-# system is needed, and are stopped by their PIDs; each runs under `timeout`
-# ($SLURM_CLUSTER_LIFETIME seconds, default 1200), so even a caller killed outright leaves none.
+# bench/farm_bench.sh (sourced, not run). Everything it starts lives under one folder (its
+# sockets aside, below): its own munge key, slurm.conf, state, logs and PID files, and two free
+# TCP ports. The daemons are started in the foreground (-D, --foreground) as background
+# children, so no init system is needed, and are stopped by their PIDs; each runs under
+# `timeout` ($SLURM_CLUSTER_LIFETIME seconds, default 1200), so even a caller killed outright
+# leaves none.
 #
 #   slurm_cluster_start DIR   starts munged, slurmctld and slurmd; exports SLURM_CONF; returns
 #                             once the node accepts jobs (bounded: fails with the log tails)
@@ -12,8 +13,13 @@
 #                             prints its final states from scontrol; fails after SECONDS
 #   slurm_cluster_logs        prints the tails of the daemons' logs (to stderr)
 # SlurmUser and SlurmdUser are the user running it (root in the test container).
+# The Unix sockets (munged's, and the ones slurmstepd makes in the spool folder) live in a short
+# folder of their own under /tmp instead: a socket path is limited to 108 bytes, and a build tree
+# nested a few folders deep passes that (slurmstepd then dies with "Unix socket path ... is too
+# long" and every job is requeued for ever). slurm_cluster_stop removes it.
 
 SLURM_CLUSTER_DIR=
+SLURM_CLUSTER_RUN=
 SLURM_CLUSTER_PIDS=()
 
 slurm_cluster_logs() {
@@ -34,23 +40,25 @@ print(s.getsockname()[1])'
 }
 
 slurm_cluster_start() {
-    local d=$1 node ctld_port slurmd_port i
+    local d=$1 node ctld_port slurmd_port i r
     SLURM_CLUSTER_DIR=$d
-    mkdir -p "$d/munge" "$d/state" "$d/spool" "$d/log"
+    r=$(mktemp -d /tmp/mcslurm.XXXXXX) || return 1
+    SLURM_CLUSTER_RUN=$r
+    mkdir -p "$d/munge" "$d/state" "$r/spool" "$d/log"
     chmod 700 "$d/munge"
     head -c 1024 /dev/urandom >"$d/munge/munge.key"
     chmod 600 "$d/munge/munge.key"
     # --force: the folders above the key (a build tree) are not the ones munged is strict about.
     timeout -k 5 "${SLURM_CLUSTER_LIFETIME:-1200}" munged --foreground --force \
-        --socket="$d/munge/munge.socket" --key-file="$d/munge/munge.key" \
+        --socket="$r/munge.socket" --key-file="$d/munge/munge.key" \
         --pid-file="$d/munge/munged.pid" --seed-file="$d/munge/munge.seed" \
         --log-file="$d/log/munged.log" >>"$d/log/munged.out" 2>&1 &
     SLURM_CLUSTER_PIDS+=($!)
     for ((i = 0; i < 100; i++)); do
-        [ -S "$d/munge/munge.socket" ] && break
+        [ -S "$r/munge.socket" ] && break
         sleep 0.1
     done
-    [ -S "$d/munge/munge.socket" ] || { echo "slurm_cluster: munged did not start" >&2; slurm_cluster_logs; return 1; }
+    [ -S "$r/munge.socket" ] || { echo "slurm_cluster: munged did not start" >&2; slurm_cluster_logs; return 1; }
 
     ctld_port=$(slurm_free_port)
     slurmd_port=$(slurm_free_port)
@@ -65,10 +73,10 @@ SlurmdPort=$slurmd_port
 SlurmUser=$(id -un)
 SlurmdUser=$(id -un)
 AuthType=auth/munge
-AuthInfo=socket=$d/munge/munge.socket
+AuthInfo=socket=$r/munge.socket
 CredType=cred/munge
 StateSaveLocation=$d/state
-SlurmdSpoolDir=$d/spool/%n
+SlurmdSpoolDir=$r/spool/%n
 SlurmctldPidFile=$d/slurmctld.pid
 SlurmdPidFile=$d/slurmd.pid
 SlurmctldLogFile=$d/log/slurmctld.log
@@ -154,6 +162,8 @@ slurm_cluster_stop() {
     done
     SLURM_CLUSTER_PIDS=()
     SLURM_CLUSTER_DIR=
+    case "$SLURM_CLUSTER_RUN" in /tmp/mcslurm.*) rm -rf "$SLURM_CLUSTER_RUN" ;; esac
+    SLURM_CLUSTER_RUN=
 }
 
 slurm_wait_job() {
