@@ -14,6 +14,7 @@
     X(BindBuffer, BINDBUFFER) \
     X(BindFramebuffer, BINDFRAMEBUFFER) \
     X(BindRenderbuffer, BINDRENDERBUFFER) \
+    X(BindSampler, BINDSAMPLER) \
     X(BindTexture, BINDTEXTURE) \
     X(BindVertexArray, BINDVERTEXARRAY) \
     X(BlendFuncSeparate, BLENDFUNCSEPARATE) \
@@ -32,6 +33,7 @@
     X(DeleteFramebuffers, DELETEFRAMEBUFFERS) \
     X(DeleteProgram, DELETEPROGRAM) \
     X(DeleteRenderbuffers, DELETERENDERBUFFERS) \
+    X(DeleteSamplers, DELETESAMPLERS) \
     X(DeleteShader, DELETESHADER) \
     X(DeleteTextures, DELETETEXTURES) \
     X(DeleteVertexArrays, DELETEVERTEXARRAYS) \
@@ -47,6 +49,7 @@
     X(GenBuffers, GENBUFFERS) \
     X(GenFramebuffers, GENFRAMEBUFFERS) \
     X(GenRenderbuffers, GENRENDERBUFFERS) \
+    X(GenSamplers, GENSAMPLERS) \
     X(GenTextures, GENTEXTURES) \
     X(GenVertexArrays, GENVERTEXARRAYS) \
     X(GenerateMipmap, GENERATEMIPMAP) \
@@ -62,8 +65,14 @@
     X(PixelStorei, PIXELSTOREI) \
     X(PolygonOffset, POLYGONOFFSET) \
     X(ReadPixels, READPIXELS) \
+    X(SamplerParameteri, SAMPLERPARAMETERI) \
     X(RenderbufferStorageMultisample, RENDERBUFFERSTORAGEMULTISAMPLE) \
     X(ShaderSource, SHADERSOURCE) \
+    X(StencilFunc, STENCILFUNC) \
+    X(StencilOpSeparate, STENCILOPSEPARATE) \
+    X(StencilMask, STENCILMASK) \
+    X(ClearStencil, CLEARSTENCIL) \
+    X(ColorMask, COLORMASK) \
     X(TexImage2D, TEXIMAGE2D) \
     X(TexParameteri, TEXPARAMETERI) \
     X(Uniform1f, UNIFORM1F) \
@@ -72,6 +81,7 @@
     X(Uniform2f, UNIFORM2F) \
     X(Uniform3f, UNIFORM3F) \
     X(Uniform3fv, UNIFORM3FV) \
+    X(Uniform4fv, UNIFORM4FV) \
     X(UniformMatrix3fv, UNIFORMMATRIX3FV) \
     X(UniformMatrix4fv, UNIFORMMATRIX4FV) \
     X(UseProgram, USEPROGRAM) \

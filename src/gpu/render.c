@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/mathx.h>
+
 #include "core/easy_font.h"
 #include "gpu/render_int.h"
 
@@ -241,9 +243,13 @@ static mc_status build_programs(mc_renderer *r, mc_error *err)
     mc_status s = gpu_link_program(gl, "#version 330 core\n", text_vs, text_fs, &r->text_prog, err);
 
     if (s == MC_OK)
-        s = gpu_build_variant(r, 0, err);
+        s = gpu_build_variant(r, P_RIG * V_BITS, err);
     if (s == MC_OK)
-        s = gpu_build_variant(r, 2 * V_BITS, err); /* two lights: the scene renderer's rig */
+        s = gpu_build_variant(r, P_AMBIENT * V_BITS, err);
+    if (s == MC_OK)
+        s = gpu_build_variant(r, P_LIGHT * V_BITS, err);
+    if (s == MC_OK)
+        s = gpu_build_light_images(r, err);
     if (s != MC_OK)
         return s;
     r->ut_origin = gl->GetUniformLocation(r->text_prog, "u_origin");
@@ -269,8 +275,9 @@ static int make_fbo(const mc_renderer *r, int samples, GLuint *fbo, GLuint *colo
     gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
     gl->BindRenderbuffer(GL_RENDERBUFFER, *depth);
     gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0,
-                                       GL_DEPTH_COMPONENT24, r->width, r->height);
-    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *depth);
+                                       GL_DEPTH24_STENCIL8, r->width, r->height);
+    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                                *depth);
     status = gl->CheckFramebufferStatus(GL_FRAMEBUFFER);
     gl->GetError(); /* an incomplete FBO is reported by the status, not as an error */
     if (status == GL_FRAMEBUFFER_COMPLETE)
@@ -415,6 +422,13 @@ static void delete_gl_objects(mc_renderer *r)
     gl->DeleteBuffers(1, &r->text_ibo);
     for (int v = 0; v < NUM_VARIANTS; v++)
         gl->DeleteProgram(r->progs[v].id);
+    {
+        GLuint tex[3] = { r->spec_table, r->def_proj, r->def_fall };
+        GLuint smp[2] = { r->samp_zero, r->samp_edge };
+
+        gl->DeleteTextures(3, tex);
+        gl->DeleteSamplers(2, smp);
+    }
     gl->DeleteProgram(r->text_prog);
     gl->DeleteFramebuffers(1, &r->fbo_ms);
     gl->DeleteFramebuffers(1, &r->fbo);
@@ -529,7 +543,37 @@ int gpu_finite_in(float v, float lo, float hi)
     return v >= lo && v <= hi; /* false for NaN */
 }
 
-static mc_status check_lights(const mc_frame_params *p, mc_error *err)
+static int finite_vec(mc_vec3 v)
+{
+    return gpu_finite_in(v.x, -1e30f, 1e30f) && gpu_finite_in(v.y, -1e30f, 1e30f) &&
+           gpu_finite_in(v.z, -1e30f, 1e30f);
+}
+
+static int light_ok(const mc_renderer *r, const mc_light *l)
+{
+    int box = l->box.x != 0.0f || l->box.y != 0.0f || l->box.z != 0.0f;
+    int ok =
+            finite_vec(l->origin) &&
+            (box ? gpu_finite_in(l->box.x, 1e-6f, 1e30f) && gpu_finite_in(l->box.y, 1e-6f, 1e30f) &&
+                             gpu_finite_in(l->box.z, 1e-6f, 1e30f)
+                 : gpu_finite_in(l->radius, 1e-6f, 1e30f)) &&
+            l->projection_image >= 0 && l->projection_image <= r->num_textures &&
+            l->falloff_image >= 0 && l->falloff_image <= r->num_textures;
+
+    for (int c = 0; c < 3; c++)
+        ok = ok && gpu_finite_in(l->color[c], 0.0f, 1e6f);
+    if (ok && l->projected) {
+        mc_vec3 n = mc_v3_cross(l->up, l->right);
+
+        ok = finite_vec(l->target) && finite_vec(l->right) && finite_vec(l->up) &&
+             finite_vec(l->start) && finite_vec(l->end) && mc_v3_len(l->right) > 0.0f &&
+             mc_v3_len(l->up) > 0.0f && mc_v3_len(n) > 0.0f &&
+             fabsf(mc_v3_dot(l->target, n)) > 0.0f;
+    }
+    return ok;
+}
+
+static mc_status check_lights(const mc_renderer *r, const mc_frame_params *p, mc_error *err)
 {
     if (p->num_lights < 0 || p->num_lights > MC_RENDER_MAX_LIGHTS ||
         (p->num_lights > 0 && !p->lights))
@@ -538,19 +582,10 @@ static mc_status check_lights(const mc_frame_params *p, mc_error *err)
     for (int c = 0; c < 3; c++)
         if (!gpu_finite_in(p->ambient[c], 0.0f, 1e6f))
             return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad ambient light");
-    for (int i = 0; i < p->num_lights; i++) {
-        const mc_light *l = &p->lights[i];
-        int ok = gpu_finite_in(l->radius, 1e-6f, 1e30f) &&
-                 gpu_finite_in(l->origin.x, -1e30f, 1e30f) &&
-                 gpu_finite_in(l->origin.y, -1e30f, 1e30f) &&
-                 gpu_finite_in(l->origin.z, -1e30f, 1e30f);
-
-        for (int c = 0; c < 3; c++)
-            ok = ok && gpu_finite_in(l->color[c], 0.0f, 1e6f);
-        if (!ok)
+    for (int i = 0; i < p->num_lights; i++)
+        if (!light_ok(r, &p->lights[i]))
             return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                                "light %d: bad origin, colour or radius", i);
-    }
+                                "light %d: bad origin, colour, size, projection or image", i);
     return MC_OK;
 }
 
@@ -565,7 +600,7 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
         p->shading != MC_SHADING_NORMALS)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown shading mode %d",
                             (int)p->shading);
-    s = check_lights(p, err);
+    s = check_lights(r, p, err);
     if (s != MC_OK)
         return s;
     s = make_current(r, err);
@@ -583,7 +618,10 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     gl->CullFace(GL_BACK);
     gl->ClearColor(p->background[0], p->background[1], p->background[2], p->background[3]);
     gl->ClearDepth(1.0);
-    gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    gl->ClearStencil(0);
+    gl->StencilMask(0xff);
+    gl->Disable(GL_STENCIL_TEST);
+    gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     r->frame++;
     r->current = 0; /* UseProgram again: the context may have been used elsewhere */
     gpu_frame_values(r, p);
@@ -619,6 +657,12 @@ static float normal_matrix(const float *m, float *n)
     return det;
 }
 
+static int stage_rgb_ok(const float *rgb)
+{
+    return !rgb || (gpu_finite_in(rgb[0], 0.0f, 1.0f) && gpu_finite_in(rgb[1], 0.0f, 1.0f) &&
+                    gpu_finite_in(rgb[2], 0.0f, 1.0f));
+}
+
 static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_error *err)
 {
     const char *why = NULL;
@@ -643,6 +687,8 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "alpha test outside 0..1";
     else if (!gpu_finite_in(it->polygon_offset, -MC_LIMIT_POLYGON_OFFSET, MC_LIMIT_POLYGON_OFFSET))
         why = "bad polygon offset";
+    else if (!stage_rgb_ok(it->diffuse_rgb) || !stage_rgb_ok(it->specular_rgb))
+        why = "stage colour outside 0..1";
     else if (it->translucent && !gpu_finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
         why = "translucent colour alpha outside 0..1";
     if (why)
@@ -764,15 +810,23 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     /* The Y flip makes Doom's clockwise fronts counter-clockwise; a mirroring model matrix
      * (negative determinant) swaps them back. */
     ds->front = det < 0.0f ? GL_CW : GL_CCW;
-    ds->variant = (ds->tex[1] ? V_NMAP : 0) | (ds->tex[2] ? V_SMAP : 0) |
-                  (ds->alpha_test > 0.0f ? V_ATEST : 0);
-    ds->variant += r->fv.num_lights * V_BITS;
-    s = gpu_build_variant(r, ds->variant, err);
+    ds->bits = (ds->tex[1] ? V_NMAP : 0) | (ds->tex[2] ? V_SMAP : 0) |
+               (ds->alpha_test > 0.0f ? V_ATEST : 0);
+    ds->back_lit = it->no_shadows || it->no_self_shadow;
+    for (int c = 0; c < 3; c++) {
+        ds->dcol[c] = it->diffuse_rgb ? it->diffuse_rgb[c] : 1.0f;
+        ds->scol[c] = it->specular_rgb ? it->specular_rgb[c] : 1.0f;
+    }
+    if (r->shading == MC_SHADING_LIT && r->fv.num_lights > 0) {
+        s = gpu_build_variant(r, ds->bits + P_AMBIENT * V_BITS, err);
+        if (s == MC_OK)
+            s = gpu_build_variant(r, ds->bits + P_LIGHT * V_BITS, err);
+    } else {
+        s = gpu_build_variant(r, ds->bits + P_RIG * V_BITS, err);
+    }
     if (s != MC_OK)
         return s;
-    sl->pending = ds->translucent;
-    if (!sl->pending)
-        gpu_draw_slot(r, sl);
+    sl->pending = 1; /* drawn when the frame resolves, in Doom's passes */
     return gpu_gl_check(&r->gl, "drawing", err);
 }
 
@@ -783,6 +837,7 @@ static void resolve(mc_renderer *r)
 
     if (r->resolved)
         return;
+    gpu_draw_opaque(r);
     gpu_draw_translucent(r);
     if (r->samples > 1) {
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
