@@ -12,6 +12,7 @@
  *   cmake --build build --target material_bench && build/bench/material_bench [runs] [dir]
  *
  * Figures only; nothing is asserted. Use a build without sanitizers (RelWithDebInfo). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,8 @@
 #include <zip.h>
 
 #include <md5cine/material.h>
+#include <md5cine/scene.h>
+#include <md5cine/scene_renderer.h>
 #include <md5cine/mtr.h>
 #include <md5cine/vfs.h>
 
@@ -134,6 +137,162 @@ static void build(const char *dir)
     }
 }
 
+/* A scene on a base of 1,000 materials in 50 files, one used (or, with big false, a base
+ * holding only that one): the time from loading the scene to its first frame at 320x180. */
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static void build_scene(const char *dir, bool big)
+{
+    char path[1024], name[64];
+    zip_t *z;
+    int code;
+
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/tri.md5mesh", dir);
+    write_text(path, "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\njoints {\n"
+                     "\t\"origin\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\n\tshader \"models/m49_19\"\n"
+                     "\tnumverts 3\n\tvert 0 ( 0 0 ) 0 1\n\tvert 1 ( 1 0 ) 1 1\n"
+                     "\tvert 2 ( 0 1 ) 2 1\n\tnumtris 1\n\ttri 0 0 1 2\n\tnumweights 3\n"
+                     "\tweight 0 0 1 ( 0 20 20 )\n\tweight 1 0 1 ( 0 -20 20 )\n"
+                     "\tweight 2 0 1 ( 0 20 -20 )\n}\n");
+    snprintf(path, sizeof path, "%s/cam.md5camera", dir);
+    write_text(path, "MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 24\nnumCuts 0\n"
+                     "cuts {\n}\ncamera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n");
+    snprintf(path, sizeof path, "%s/a.md5scene", dir);
+    write_text(path, "md5scene 1\ncamera \"cam.md5camera\"\nbase \"base\"\n"
+                     "actor a { mesh \"tri.md5mesh\" }\n");
+    snprintf(path, sizeof path, "%s/base", dir);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/base/pak000.pk4", dir);
+    z = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code);
+    if (!z) {
+        fprintf(stderr, "cannot create %s\n", path);
+        exit(1);
+    }
+    for (int f = big ? 0 : 49; f < 50; f++) {
+        char *text;
+        size_t len;
+        FILE *m = open_memstream(&text, &len);
+
+        for (int i = big ? 0 : 19; i < 20; i++)
+            fprintf(m, "models/m%02d_%02d {\n  qer_editorimage x\n  diffusemap _white\n"
+                       "  { blend add map _black rgb 0.5 }\n}\n", f, i);
+        fclose(m);
+        snprintf(name, sizeof name, "materials/f%02d.mtr", f);
+        add(z, name, text, len);
+    }
+    if (zip_close(z) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+/* Seconds from mc_scene_load to the first frame, and the declarations parsed. */
+static double first_frame(const char *dir, int *parsed)
+{
+    char path[1024];
+    static uint8_t px[320 * 180 * 4];
+    mc_image_view view = { 320, 180, 320 * 4, px };
+    mc_scene sc;
+    mc_scene_renderer *sr;
+    mc_error err;
+    double t0 = now();
+
+    snprintf(path, sizeof path, "%s/a.md5scene", dir);
+    if (mc_scene_load(path, NULL, &sc, &err) != MC_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        exit(1);
+    }
+    {
+        mc_scene_renderer_desc d = { .scene = &sc, .width = 320, .height = 180 };
+
+        if (mc_scene_renderer_create(&d, &sr, &err) != MC_OK ||
+            mc_scene_renderer_frame(sr, 0, &view, NULL, &err) != MC_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            exit(1);
+        }
+    }
+    t0 = now() - t0;
+    mc_scene_renderer_release(sr);
+    {
+        mc_scene_materials sm;
+        mc_parse_opts po = { 0 };
+
+        *parsed = mc_scene_materials_load(&sc, &po, &sm, &err) == MC_OK && sm.set
+                          ? mc_material_set_parsed(sm.set)
+                          : -1;
+        mc_scene_materials_release(&sm);
+    }
+    mc_scene_release(&sc);
+    return t0;
+}
+
+/* Parsing every declaration of the 50 files strictly, as loading did before materials were
+ * parsed on use. */
+static double parse_all(const char *dir)
+{
+    char path[1100];
+    mc_vfs *v;
+    mc_error err;
+    char **names;
+    int n;
+    double t0;
+
+    snprintf(path, sizeof path, "%s/base", dir);
+    if (mc_vfs_open(path, &v, &err) != MC_OK || mc_vfs_list(v, "materials", ".mtr", &names, &n,
+                                                            &err) != MC_OK)
+        exit(1);
+    t0 = now();
+    for (int i = 0; i < n; i++) {
+        uint8_t *data;
+        size_t len;
+        bool found;
+        mc_mtr_file f;
+
+        if (mc_vfs_read(v, names[i], &data, &len, &found, NULL, 0, &err) != MC_OK ||
+            mc_mtr_parse((const char *)data, len, names[i], NULL, &f, &err) != MC_OK)
+            exit(1);
+        mc_mtr_release(&f);
+        free(data);
+    }
+    t0 = now() - t0;
+    free(names);
+    mc_vfs_destroy(v);
+    return t0;
+}
+
+static void first_frame_bench(const char *dir, int runs)
+{
+    char big[900], small[900];
+    double t_big[64], t_small[64], t_all[64];
+    int parsed_big = 0, parsed_small = 0;
+
+    snprintf(big, sizeof big, "%s_scene1000", dir);
+    snprintf(small, sizeof small, "%s_scene1", dir);
+    build_scene(big, true);
+    build_scene(small, false);
+    for (int r = 0; r < runs; r++) {
+        t_big[r] = first_frame(big, &parsed_big);
+        t_small[r] = first_frame(small, &parsed_small);
+        t_all[r] = parse_all(big);
+    }
+    printf("first frame %7.2f ms  (1000 materials in 50 files, %d parsed) against %.2f ms "
+           "(a base of the one material): ratio %.2f\n",
+           median(t_big, runs) * 1e3, parsed_big, median(t_small, runs) * 1e3,
+           median(t_big, runs) / median(t_small, runs));
+    printf("parse all  %8.2f ms  (every declaration of the 50 files, strictly: what loading "
+           "cost before declarations were parsed on use)\n",
+           median(t_all, runs) * 1e3);
+}
+
 int main(int argc, char **argv)
 {
     int runs = argc > 1 ? atoi(argv[1]) : 5;
@@ -192,5 +351,6 @@ int main(int argc, char **argv)
            median(t_res, runs) * 1e3);
     printf("heightmap  %8.2f ms  (1024x1024, read + decode + program)\n", median(t_hm, runs) * 1e3);
     mc_mtr_release(&hf);
+    first_frame_bench(dir, runs);
     return 0;
 }

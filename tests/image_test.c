@@ -165,7 +165,7 @@ static void check_tga(int top_first)
     file[17] = (uint8_t)(top_first ? 0x28 : 0x08);
     memcpy(file + 18, top_first ? top : bottom, 8);
     memcpy(file + 26, top_first ? bottom : top, 8);
-    ASSERT_OK(mc_image_decode(file, sizeof file, "hand.tga", &img, &err), &err);
+    ASSERT_OK(mc_tga_decode(file, sizeof file, "hand.tga", &img, &err), &err);
     EXPECT_EQ_INT(img.width, 2);
     EXPECT_EQ_INT(img.height, 2);
     EXPECT(memcmp(img.pixels, want, 16) == 0);

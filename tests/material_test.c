@@ -480,19 +480,20 @@ static void addnormals_and_smoothnormals_match_hand_values(void)
      *   (1,0) a = (255,128,128): n = (1,0,0), |n| < 1 by the fast length: z = sqrt(1-1) = 0;
      *         b adds nothing -> (255, 128, 128)
      *   (0,1) a = (128,128,128): n = 0 -> z = 1; b.y = 1: (0,1,1)/sqrt2 -> (128, 217, 217)
-     * smoothnormals, 3x1 [(255,128,128), (128,128,128), (0,0,0)]: every 3x3 neighbourhood
-     * (wrapping) skips the grey and black texels and holds the first three times: (1,0,0). */
+     * smoothnormals, 4x1 [(255,128,128), (128,128,128), (0,0,0), (0,0,0)]: the 3x3
+     * neighbourhoods (wrapping) of x = 0, 1 and 3 skip the grey and black texels and hold the
+     * first three times: (1,0,0). (x = 2 sees no texel to keep.) */
     static const uint8_t a[] = { 128, 128, 255, 255, 255, 128, 128, 255,
                                  128, 128, 128, 255, 10,  200, 240, 255 };
     static const uint8_t b[] = { 200, 128, 128, 255, 128, 128, 128, 255,
                                  128, 255, 128, 255, 128, 60,  128, 255 };
-    static const uint8_t s[] = { 255, 128, 128, 9, 128, 128, 128, 9, 0, 0, 0, 9 };
+    static const uint8_t s[] = { 255, 128, 128, 9, 128, 128, 128, 9, 0, 0, 0, 9, 0, 0, 0, 9 };
     /* 2x1 [(255,128,128), (128,255,128)]: at x = 0 the neighbourhood holds texel 1 twice and
      * texel 0 once per row, three rows: (127, 254, 0) * 3 -> (1, 2, 0)/sqrt5 = (0.44721,
      * 0.89443, 0) -> (184, 241, 128); at x = 1 the mirror image (241, 184, 128). */
     static const uint8_t s2[] = { 255, 128, 128, 7, 128, 255, 128, 7 };
     const test_image ims[] = {
-        { "a.tga", 2, 2, a }, { "b.tga", 2, 2, b }, { "s.tga", 3, 1, s }, { "s2.tga", 2, 1, s2 }
+        { "a.tga", 2, 2, a }, { "b.tga", 2, 2, b }, { "s.tga", 4, 1, s }, { "s2.tga", 2, 1, s2 }
     };
     mc_vfs *v = vfs_with("prog_normals", 4, ims);
     mc_image im;
@@ -506,7 +507,7 @@ static void addnormals_and_smoothnormals_match_hand_values(void)
     px_is(&im, 1, 1, 35, 131, 215, 255); /* tests/imgprog_reference.py */
     mc_image_release(&im);
     ASSERT(run_prog(v, "smoothnormals(s)", &im, &fb, NULL) == MC_OK);
-    for (int x = 0; x < 3; x++)
+    for (int x = 0; x < 4; x += x == 1 ? 2 : 1)
         px_is(&im, x, 0, 255, 128, 128, 9); /* alpha kept */
     mc_image_release(&im);
     ASSERT(run_prog(v, "smoothnormals(s2)", &im, &fb, NULL) == MC_OK);
@@ -725,17 +726,20 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
     EXPECT_EQ_INT(mc_material_set_count(set), 1);
     EXPECT_EQ_STR(mc_material_set_name(set, 0), "models/monsters/imp/imp");
-    EXPECT_EQ_INT(log.count, 2); /* qer_editorimage, if */
-    EXPECT_EQ_INT(log.first[0].line, 4);
-    EXPECT_EQ_INT(log.first[0].col, 5);
-    snprintf(path, sizeof path, "%s/pak000.pk4:materials/imp.mtr", base);
-    EXPECT_EQ_STR(log.first[0].file, path);
+    EXPECT_EQ_INT(log.count, 0); /* nothing is parsed before it is used */
+    EXPECT_EQ_INT(mc_material_set_parsed(set), 0);
 
     EXPECT(mc_material_set_find(set, "models/monsters/imp/nothing", &st, &err) == NULL);
     EXPECT_EQ_INT(st, MC_OK);
     m = mc_material_set_find(set, "Models\\Monsters\\Imp\\Imp.tga", &st, &err);
     ASSERT_OK(st, &err);
     ASSERT(m);
+    EXPECT_EQ_INT(mc_material_set_parsed(set), 1);
+    EXPECT_EQ_INT(log.count, 2); /* qer_editorimage, if: when the material is parsed */
+    EXPECT_EQ_INT(log.first[0].line, 4);
+    EXPECT_EQ_INT(log.first[0].col, 5);
+    snprintf(path, sizeof path, "%s/pak000.pk4:materials/imp.mtr", base);
+    EXPECT_EQ_STR(log.first[0].file, path);
     EXPECT(m == mc_material_set_find(set, "models/monsters/imp/imp", &st, &err)); /* cached */
     EXPECT_EQ_STR(m->name, "models/monsters/imp/imp");
     EXPECT_EQ_STR(m->file, path);
@@ -811,13 +815,37 @@ static void later_archives_and_loose_files_override_materials(void)
     mc_material_set_destroy(set);
     mc_vfs_destroy(v);
 
-    /* A parse error names the file and the position inside it. */
-    write_file(path, "a {\n  { blend nope }\n}\n", 23);
+    /* A parse error in a used material: one warning naming the file and the position inside
+     * it, and the material becomes Doom's default one (blend blend, map _default). An unused
+     * broken one (u) says nothing. */
+    write_file(path, "b {\n  { blend nope }\n}\nu { { map } } }\n", 39);
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
-    EXPECT_EQ_INT(mc_material_set_load(v, NULL, &set, &err), MC_ERR_SYNTAX);
-    EXPECT_EQ_STR(err.file, path);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 11);
+    {
+        test_warnings log = { 0 };
+        mc_parse_opts opts = { .warn = test_record_warning, .warn_user = &log };
+
+        ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
+        EXPECT_EQ_INT(log.count, 0);
+        m = mc_material_set_find(set, "b", &st, &err);
+        ASSERT_OK(st, &err);
+        ASSERT(m);
+        EXPECT_EQ_INT(log.count, 1);
+        EXPECT_EQ_STR(log.first[0].file, path);
+        EXPECT_EQ_INT(log.first[0].line, 2);
+        EXPECT_EQ_INT(log.first[0].col, 11);
+        EXPECT_CONTAINS(log.first[0].msg, "drawn as the default material");
+        EXPECT(!m->lit);
+        ASSERT(m->num_layers == 1);
+        EXPECT_EQ_INT(m->layers[0].blend.src, MC_BLEND_SRC_ALPHA);
+        EXPECT_EQ_INT(m->layers[0].blend.dst, MC_BLEND_ONE_MINUS_SRC_ALPHA);
+        EXPECT_EQ_STR(m->layers[0].map.program, "_default");
+        EXPECT_EQ_STR(m->file, path);
+        EXPECT_EQ_INT(m->line, 1);
+        EXPECT(mc_material_set_find(set, "b", &st, &err) == m); /* warned once */
+        EXPECT_EQ_INT(log.count, 1);
+        EXPECT_EQ_INT(mc_material_set_parsed(set), 1);
+        mc_material_set_destroy(set);
+    }
     mc_vfs_destroy(v);
 }
 
@@ -891,11 +919,12 @@ static void a_material_s_images_have_a_pixel_budget(void)
             continue;
         st = mc_material_resolve(&f.decls[0], "p.mtr", v, &mat, &err);
         if (i == 0) {
+            /* The error names the image file itself, without a position (a binary file). */
             EXPECT_EQ_INT(st, MC_ERR_LIMIT);
-            EXPECT_EQ_STR(err.file, "p.mtr");
-            EXPECT_EQ_INT(err.line, 1);
-            EXPECT_EQ_INT(err.col, 27);
-            EXPECT(strstr(err.msg, "(16384x16384) takes its material past 268435456 pixels") != NULL);
+            EXPECT_EQ_STR(err.file, path);
+            EXPECT_EQ_INT(err.line, 0);
+            EXPECT_EQ_INT(err.col, 0);
+            EXPECT_CONTAINS(err.msg, "16384x16384 pixels take its material past 268435456 pixels");
         } else {
             EXPECT_EQ_INT(st, MC_ERR_IMAGE);
         }
@@ -903,6 +932,141 @@ static void a_material_s_images_have_a_pixel_budget(void)
             mc_material_release(&mat);
         mc_mtr_release(&f);
     }
+    mc_vfs_destroy(v);
+}
+
+
+/* Doom looks for dds/NAME.dds before NAME.tga (Image_load.cpp, ImageProgramStringToCompressed-
+ * FileName): a '.' in a folder name becomes '_'. The red TGA loses to the green DDS; a name with
+ * no DDS still finds its TGA. */
+static void dds_images_come_before_tga(void)
+{
+    char base[1024], path[1300];
+    bytes red, dds;
+    static const uint8_t bgr_red[3] = { 0, 0, 255 };
+    uint8_t hd[128] = { 'D', 'D', 'S', ' ', 124 };
+    static const uint8_t green_bgra[4] = { 0, 255, 0, 255 };
+    mc_vfs *v;
+    mc_material_set *set;
+    const mc_material *m;
+    mc_status st;
+    mc_error err;
+
+    hd[8] = 0x07; hd[9] = 0x10;   /* flags */
+    hd[12] = 1;                   /* height */
+    hd[16] = 1;                   /* width */
+    hd[76] = 32;                  /* pixel format size */
+    hd[80] = 0x41;                /* RGB | ALPHAPIXELS */
+    hd[88] = 32;                  /* bits */
+    hd[94] = 0xFF;                /* R mask 0x00FF0000 */
+    hd[97] = 0xFF;                /* G mask 0x0000FF00 */
+    hd[100] = 0xFF;               /* B mask 0x000000FF */
+    hd[107] = 0xFF;               /* A mask 0xFF000000 */
+    dds.n = 0;
+    put(&dds, hd, 128);
+    put(&dds, green_bgra, 4);
+    tga_header(&red, 2, 1, 1, 24, 0);
+    put(&red, bgr_red, 3);
+    fresh_base(base, sizeof base, "dds");
+    snprintf(path, sizeof path, "%s/materials", base);
+    mkdir_p(path);
+    snprintf(path, sizeof path, "%s/dds/textures/v1_5", base);
+    mkdir_p(path);
+    snprintf(path, sizeof path, "%s/textures/v1.5", base);
+    mkdir_p(path);
+    snprintf(path, sizeof path, "%s/materials/m.mtr", base);
+    write_file(path, "m { diffusemap textures/v1.5/x }\nn { diffusemap textures/v1.5/y.tga }\n", 70);
+    snprintf(path, sizeof path, "%s/textures/v1.5/x.tga", base);
+    write_file(path, red.b, red.n);
+    snprintf(path, sizeof path, "%s/textures/v1.5/y.tga", base);
+    write_file(path, red.b, red.n);
+    snprintf(path, sizeof path, "%s/dds/textures/v1_5/x.dds", base);
+    write_file(path, dds.b, dds.n);
+    ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
+    ASSERT_OK(mc_material_set_load(v, NULL, &set, &err), &err);
+    m = mc_material_set_find(set, "m", &st, &err);
+    ASSERT_OK(st, &err);
+    ASSERT(m);
+    px_is(&m->diffuse.image, 0, 0, 0, 255, 0, 255);
+    EXPECT_CONTAINS(m->diffuse.sources, "dds/textures/v1_5/x.dds");
+    m = mc_material_set_find(set, "n", &st, &err);
+    ASSERT_OK(st, &err);
+    ASSERT(m);
+    px_is(&m->diffuse.image, 0, 0, 255, 0, 0, 255);
+    mc_material_set_destroy(set);
+    mc_vfs_destroy(v);
+}
+
+
+/* Doom rounds a loaded image's sides down to powers of two before any program runs
+ * (Image_files.cpp, R_LoadImage; Image_process.cpp, R_ResampleTexture). 3x1 with red
+ * 10, 50, 200 -> 2x1: fracstep = 3 * 65536 / 2 = 98304; p1 = texels 0 (24576 >> 16) and 1
+ * (122880 >> 16), p2 = texels 1 (73728 >> 16) and 2 (172032 >> 16); one row, so both rows are
+ * row 0: out0 = (10 + 50 + 10 + 50) >> 2 = 30, out1 = (50 + 200 + 50 + 200) >> 2 = 125.
+ * A 5x3 image becomes 4x2; a 4x4 one stays as it is. */
+static void images_are_rounded_down_to_powers_of_two(void)
+{
+    static const uint8_t r3[] = { 10, 0, 0, 255, 50, 0, 0, 255, 200, 0, 0, 255 };
+    static uint8_t r53[5 * 3 * 4];
+    const test_image ims[] = { { "r3.tga", 3, 1, r3 }, { "r53.tga", 5, 3, r53 } };
+    mc_vfs *v = vfs_with("pow2", 2, ims);
+    mc_image im;
+    bool fb;
+
+    ASSERT(v);
+    ASSERT(run_prog(v, "r3", &im, &fb, NULL) == MC_OK);
+    EXPECT(im.width == 2 && im.height == 1);
+    px_is(&im, 0, 0, 30, 0, 0, 255);
+    px_is(&im, 1, 0, 125, 0, 0, 255);
+    mc_image_release(&im);
+    ASSERT(run_prog(v, "r53", &im, &fb, NULL) == MC_OK);
+    EXPECT(im.width == 4 && im.height == 2);
+    mc_image_release(&im);
+    mc_vfs_destroy(v);
+}
+
+
+/* zeroclamp and alphazeroclamp set the outermost texels (Image_load.cpp, GenerateImage with
+ * R_SetBorderTexels): of a 4x4 grey (90) image, the 12 border texels become (0, 0, 0, 255) or
+ * (255, 255, 255, 0) and the 4 inside ones stay; clamp changes no texel. Stage colours land on
+ * the maps: red .3 green .3 blue .3 on the specular stage. */
+static void clamps_set_border_texels_and_colours_reach_maps(void)
+{
+    static uint8_t grey[4 * 4 * 4];
+    const test_image ims[] = { { "g.tga", 4, 4, grey } };
+    static const char text[] =
+            "m { { blend diffusemap map g zeroclamp } { blend specularmap map g red .3 green .3 "
+            "blue .3 clamp } { blend add map g alphazeroclamp maskDepth maskAlpha } }";
+    mc_vfs *v;
+    mc_mtr_file f;
+    mc_material m;
+    mc_error err;
+
+    for (size_t i = 0; i < sizeof grey; i++)
+        grey[i] = i % 4 == 3 ? 255 : 90;
+    v = vfs_with("zeroclamp", 1, ims);
+    ASSERT(v);
+    ASSERT_OK(mc_mtr_parse(text, sizeof text - 1, "z.mtr", NULL, &f, &err), &err);
+    ASSERT_OK(mc_material_resolve(&f.decls[0], "z.mtr", v, &m, &err), &err);
+    EXPECT_EQ_INT(m.diffuse.wrap, MC_WRAP_ZERO_CLAMP);
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            bool border = x == 0 || y == 0 || x == 3 || y == 3;
+
+            px_is(&m.diffuse.image, x, y, border ? 0 : 90, border ? 0 : 90, border ? 0 : 90, 255);
+            px_is(&m.specular.image, x, y, 90, 90, 90, 255);
+            if (border)
+                px_is(&m.layers[0].map.image, x, y, 255, 255, 255, 0);
+        }
+    EXPECT_EQ_INT(m.specular.wrap, MC_WRAP_CLAMP);
+    EXPECT_NEAR(m.specular.color[0], 0.3, 1e-6);
+    EXPECT_NEAR(m.specular.color[2], 0.3, 1e-6);
+    EXPECT_NEAR(m.diffuse.color[1], 1.0, 0);
+    ASSERT(m.num_layers == 1);
+    EXPECT_EQ_INT(m.layers[0].map.wrap, MC_WRAP_ALPHA_ZERO_CLAMP);
+    EXPECT(m.layers[0].mask_depth && m.layers[0].mask_alpha && !m.layers[0].mask_color);
+    mc_material_release(&m);
+    mc_mtr_release(&f);
     mc_vfs_destroy(v);
 }
 
@@ -923,6 +1087,9 @@ int main(int argc, char **argv)
         TEST_ENTRY(resolves_a_material_from_an_archive_with_fallbacks),
         TEST_ENTRY(later_archives_and_loose_files_override_materials),
         TEST_ENTRY(scene_submeshes_take_declared_materials),
+        TEST_ENTRY(dds_images_come_before_tga),
+        TEST_ENTRY(images_are_rounded_down_to_powers_of_two),
+        TEST_ENTRY(clamps_set_border_texels_and_colours_reach_maps),
         TEST_ENTRY(a_material_s_images_have_a_pixel_budget),
     };
 

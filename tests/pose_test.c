@@ -986,9 +986,35 @@ static void tangents_of_a_hand_made_triangle(void)
     EXPECT_NEAR(mc_v3_dot(tg[0].t, n[0]), 0.0, 1e-6);
 }
 
+/* A normal that is not of unit length (a skinned normal need not be) and a face tangent with
+ * a part along it: dP/ds = (1, 0, 1) / sqrt 2 against n = (0, 0, 2). The tangent is the part
+ * of dP/ds across the unit normal, (1, 0, 0); removing t.n times the unnormalised n instead
+ * left (1, 0, -3) / sqrt 10, nearly opposite the normal. A tangent exactly along the normal
+ * becomes some unit vector across it. */
+static void tangents_stay_across_a_long_normal(void)
+{
+    mc_vert v[3] = { { { 0, 0 }, 0, 1 }, { { 1, 0 }, 1, 1 }, { { 0, 1 }, 2, 1 } };
+    mc_tri tri = { { 0, 1, 2 } };
+    mc_submesh sm = { .shader = "", .num_verts = 3, .verts = v, .num_tris = 1, .tris = &tri };
+    mc_vec3 pos[3] = { { 0, 0, 0 }, { 1, 0, 1 }, { 0, 1, 0 } };
+    mc_vec3 n[3] = { { 0, 0, 2 }, { 0, 0, 2 }, { 0, 0, 2 } };
+    mc_tangent tg[3];
+
+    mc_skin_tangents(&sm, pos, n, tg);
+    for (int k = 0; k < 3; k++)
+        EXPECT_EQ_VEC3(tg[k].t, mc_v3(1, 0, 0), 1e-6f);
+    n[0] = n[1] = n[2] = mc_v3(3, 0, 3); /* along dP/ds */
+    mc_skin_tangents(&sm, pos, n, tg);
+    for (int k = 0; k < 3; k++) {
+        EXPECT_NEAR(mc_v3_len(tg[k].t), 1.0, 1e-6);
+        EXPECT_NEAR(mc_v3_dot(tg[k].t, mc_v3_normalize(n[k])), 0.0, 1e-6);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
+        TEST_ENTRY(tangents_stay_across_a_long_normal),
         TEST_ENTRY(worked_example_weight_lands_at_0_11_0),
         TEST_ENTRY(spec_example_head_56_10_reads_values_10_to_12),
         TEST_ENTRY(frame_position_follows_doom_anim_time),

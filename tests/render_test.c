@@ -954,10 +954,11 @@ static void interaction_matches_doom_by_hand(void)
                         2);
     /* the stages' colours scale diffuse and specular separately */
     {
-        const float dc[3] = { 0.5f, 0.5f, 0.5f }, sc[3] = { 0.25f, 0.25f, 0.25f };
-
-        it.diffuse_rgb = dc;
-        it.specular_rgb = sc;
+        it.stage_colors = 1;
+        for (int c = 0; c < 3; c++) {
+            it.diffuse_rgb[c] = 0.5f;
+            it.specular_rgb[c] = 0.25f;
+        }
         if (render_items(r, &p, &it, 1, img))
             EXPECT_NEAR(px_at(img, 80, 60)[0],
                         255.0f * doom_pass(n, lp, 0.8f * 0.5f, 0.3f, 0.0f) +

@@ -148,8 +148,8 @@ mkdir "$T/mine" && echo keep >"$T/mine/notes.txt"
 "$M" render "$scene" "${size[@]}" --reference "$T/ref" --report "$T/mine" --quiet \
     >/dev/null 2>"$T/mine.err"
 rc=$?
-check another_folder_is_refused [ "$rc" -eq 3 ]
-check another_folder_refusal_says_why grep -q "not an md5cine report" "$T/mine.err"
+check another_folder_is_refused [ "$rc" -eq 2 ]
+check another_folder_refusal_says_why grep -q "holds 'notes.txt', which no md5cine report writes" "$T/mine.err"
 check another_folder_is_kept bash -c "[ \"\$(cat '$T/mine/notes.txt')\" = keep ] && [ ! -e '$T/mine/index.html' ]"
 
 # ---- usage ---------------------------------------------------------------------------------

@@ -320,9 +320,9 @@ static void a_folder_that_is_not_a_report_is_refused(void)
     rd.dir = rep;
     rd.width = W;
     rd.height = H;
-    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_IO);
+    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_USAGE);
     EXPECT(r == NULL);
-    EXPECT_CONTAINS(err.msg, "not an md5cine report");
+    EXPECT_CONTAINS(err.msg, "holds 'notes.txt', which no md5cine report writes");
     EXPECT(exists(rep, "notes.txt"));
     EXPECT_EQ_INT(leftovers(rep), 0);
 
@@ -341,9 +341,9 @@ static void a_folder_that_is_not_a_report_is_refused(void)
     fputs("not really a png\n", f);
     fclose(f);
     rd.dir = rep;
-    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_IO);
+    EXPECT_EQ_INT(mc_report_open(&rd, &r, &err), MC_ERR_USAGE);
     EXPECT(r == NULL);
-    EXPECT_CONTAINS(err.msg, "not an md5cine report");
+    EXPECT_CONTAINS(err.msg, "which no md5cine report writes");
     EXPECT(exists(rep, "index.html"));
     EXPECT(exists(rep, "photo.png"));
     EXPECT_EQ_INT(leftovers(rep), 0);

@@ -93,6 +93,19 @@ SlurmdTimeout=30
 $node State=UNKNOWN
 PartitionName=farm Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
+    # No cgroup is used (proctrack/linuxproc, task/none, no accounting), but slurmd 22.05 still
+    # loads its cgroup plugin at start, and the default (autodetect) fails where no cgroup file
+    # system is mounted, as in many containers. The v1 plugin named outright with a mount point
+    # of our own only looks there when a cgroup is asked for, which never happens here.
+    mkdir -p "$d/cgroup"
+    cat >"$d/cgroup.conf" <<EOF
+CgroupPlugin=cgroup/v1
+CgroupMountpoint=$d/cgroup
+CgroupAutomount=no
+ConstrainCores=no
+ConstrainRAMSpace=no
+ConstrainDevices=no
+EOF
     export SLURM_CONF=$d/slurm.conf
     timeout -k 5 "${SLURM_CLUSTER_LIFETIME:-1200}" slurmctld -D -i -f "$SLURM_CONF" >"$d/log/slurmctld.out" 2>&1 &
     SLURM_CLUSTER_PIDS+=($!)

@@ -75,6 +75,9 @@ typedef struct mc_parse_opts {
      * non-zero: the flag a signal handler sets, so that an interrupt during loading is acted
      * on before the next file rather than after the last. */
     const volatile sig_atomic_t *stop;
+    /* The most pixels of images a scene's materials may read in all (material.h), checked on
+     * each image's header before it is decoded; 0: MC_LIMIT_SCENE_IMAGE_PIXELS. */
+    unsigned long long image_pixels;
 } mc_parse_opts;
 
 #ifdef __cplusplus

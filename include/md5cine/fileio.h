@@ -64,6 +64,11 @@ void mc_outfile_abort(mc_outfile *out);
  * path of 4096 bytes or more). */
 bool mc_mkdirs(const char *path);
 
+/* Whether path names a regular file (following links): false for a folder, a FIFO, a device
+ * or a missing file. Inputs that would block a reader (a FIFO named as a video) are refused
+ * with it before they are opened. */
+bool mc_is_regular_file(const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,5 @@
-/* Images in memory, image files in (PNG, TGA, JPG and the other formats stb_image reads) and
- * PNG files out.
+/* Images in memory, image files in (PNG and JPEG through stb_image, TGA and DDS through
+ * md5cine's own strict readers; no other format) and PNG files out.
  *
  * Pixels are always 8-bit RGBA, rows top first. PNGs are encoded by stb_image_write
  * (stbi_write_png_to_mem: its per-row adaptive filter choice and chunk layout) with zlib as its
@@ -39,21 +39,24 @@ typedef struct mc_image {
 mc_status mc_image_create(int width, int height, mc_image *img, mc_error *err);
 
 /* The size an image file held in memory declares in its header (a PNG's IHDR, a JPEG's frame
- * header, ...), read without decoding any pixel, so that a small file declaring a huge image
- * costs nothing. name as for mc_image_decode. Errors: MC_ERR_IMAGE "cannot read 'name':
- * <reason>" (not an image, a header cut short, a side over MC_IMAGE_MAX_SIDE: reason
- * "too large: WxH, over N pixels per side"), MC_ERR_LIMIT (len over INT_MAX bytes); *w and
- * *h are then 0. */
+ * header), read without decoding any pixel, so that a small file declaring a huge image costs
+ * nothing. Only PNG and JPEG are read here (recognised by their signatures, whatever the
+ * name); TGA and DDS have readers of their own below. name as for mc_image_decode. Errors:
+ * MC_ERR_IMAGE "cannot read 'name': <reason>" ("not a PNG or JPEG image", a header cut
+ * short, a side over MC_IMAGE_MAX_SIDE: reason "too large: WxH, over N pixels per side"),
+ * MC_ERR_LIMIT (len over INT_MAX bytes); *w and *h are then 0. */
 mc_status mc_image_probe(const void *data, size_t len, const char *name, int *w, int *h,
                          mc_error *err);
 
-/* Decodes an image file held in memory (PNG, TGA, JPG, BMP, ...) into RGBA8, top row first.
- * The header is checked first (mc_image_probe): nothing is allocated for a declared size over
- * the limit. name is the file name used in error messages (may be NULL: "<memory>"). On
- * failure *img is zeroed and err says "cannot read 'name': <reason>": MC_ERR_IMAGE (not an
- * image, damaged -- a PNG that ends before its last chunk: "truncated image data" --, or a
- * side over MC_IMAGE_MAX_SIDE: "too large ..."), MC_ERR_LIMIT (len over INT_MAX bytes).
- * The data is only read; the caller keeps it. */
+/* Decodes a PNG or JPEG file held in memory into RGBA8, top row first. The header is checked
+ * first (mc_image_probe), and then against the file's size: a PNG inflates at most 1032:1 (and
+ * packs at most 8 pixels a byte), a JPEG holds at most 256 pixels a byte, so nothing is
+ * allocated for a declared size its bytes cannot hold ("declares WxH pixels, more than its N
+ * bytes can hold"). name is the file name used in error messages (may be NULL: "<memory>").
+ * On failure *img is zeroed and err says "cannot read 'name': <reason>": MC_ERR_IMAGE (not a
+ * PNG or JPEG, damaged -- a PNG that ends before its last chunk: "truncated image data" --,
+ * or too large), MC_ERR_LIMIT (len over INT_MAX bytes). The data is only read; the caller
+ * keeps it. */
 mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_image *img,
                           mc_error *err);
 
@@ -71,8 +74,33 @@ mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_ima
 mc_status mc_tga_decode(const void *data, size_t len, const char *name, mc_image *img,
                         mc_error *err);
 
-/* mc_image_decode on the whole file at path. Errors as mc_read_file (MC_ERR_IO) and
- * mc_image_decode, each naming path. */
+/* DDS files (Doom looks up dds/NAME.dds before NAME.tga: material.h), decoded to RGBA8 in C by
+ * md5cine's own reader, never uploaded compressed, so that every GL driver gives the same
+ * pixels. Read: the 128-byte header ("DDS ", header size 124, pixel format size 32), 2D images
+ * only (no cube map, no volume, no DX10 header), FourCC DXT1, DXT3, DXT5, or uncompressed
+ * 32- or 24-bit RGB(A) whose masks are whole bytes, or 8-bit luminance. Every mip level the
+ * header declares (DDSD_MIPMAPCOUNT; at most 1 + log2 of the larger side) must lie within the
+ * file; only the top level is decoded (the renderer makes its own mipmaps, as for any image).
+ *
+ * Block decoding (4x4 texels, rows top first, LSB-first indices): colours c0, c1 are RGB565
+ * widened to 8 bits by repeating their top bits (r8 = r5 << 3 | r5 >> 2, g8 = g6 << 2 | g6 >> 4);
+ * with c0 > c1 (as 16-bit numbers), or always in DXT3 and DXT5, c2 = (2 c0 + c1) / 3 and
+ * c3 = (c0 + 2 c1) / 3 per channel; in DXT1 with c0 <= c1, c2 = (c0 + c1) / 2 and c3 is
+ * transparent black (0, 0, 0, 0); divisions truncate. DXT3 alpha: 4 bits a texel, a * 17.
+ * DXT5 alpha: a0, a1 then 3-bit indices; a0 > a1: a_k = ((8 - k) a0 + (k - 1) a1) / 7 for
+ * k = 2..7; otherwise a_k = ((6 - k) a0 + (k - 1) a1) / 5 for k = 2..5, a6 = 0, a7 = 255.
+ *
+ * mc_dds_probe reads the size only. Errors: MC_ERR_IMAGE "cannot read 'name': <reason>" (not a
+ * DDS file, a bad header field, an unsupported format, data shorter than the levels declared,
+ * "too large: WxH, over N pixels per side"), MC_ERR_NOMEM. On failure *img is zeroed. */
+mc_status mc_dds_probe(const void *data, size_t len, const char *name, int *w, int *h,
+                       mc_error *err);
+mc_status mc_dds_decode(const void *data, size_t len, const char *name, mc_image *img,
+                        mc_error *err);
+
+/* The whole file at path: a name ending in .tga (any case) through mc_tga_decode, .dds
+ * through mc_dds_decode, any other through mc_image_decode (PNG or JPEG by signature). Errors
+ * as mc_read_file (MC_ERR_IO) and the decoder, each naming path. */
 mc_status mc_image_load(const char *path, mc_image *img, mc_error *err);
 
 /* Frees the pixels and zeroes *img. img may be NULL; calling it twice is safe. */

@@ -17,6 +17,13 @@ void mc_json_write_string(FILE *out, const char *s, size_t len);
 /* The same for a NUL-terminated string; NULL is written as null. */
 void mc_json_write_cstr(FILE *out, const char *s);
 
+/* A float as the shortest decimal that reads back as the same float (0.95 prints "0.95",
+ * not "0.949999988"); integers without a point. A value that is not finite prints null. */
+void mc_json_write_float(FILE *out, float v);
+
+/* The same text into buf[0..cap) (at least 32 bytes); returns buf. */
+const char *mc_format_float(float v, char *buf, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

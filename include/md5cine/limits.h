@@ -79,10 +79,24 @@
 #define MC_LIMIT_MTR_STAGES     256
 #define MC_LIMIT_MTR_PROG_DEPTH 32
 
+/* A base folder's material files in all: bytes of text (held, since a declaration is parsed
+ * when a scene uses it) and declarations indexed. Unused declarations cost only their index
+ * entry (about 48 bytes and the name). */
+#define MC_LIMIT_MTR_TEXT_BYTES ((size_t)256 << 20)
+#define MC_LIMIT_MTR_INDEX      (1 << 20)
+
+/* Mappings in one skin declaration (Doom's have a few dozen). */
+#define MC_LIMIT_SKIN_MAPPINGS 65536
+
 /* Pixels one material may read through its image programs, all maps and stages together (a
  * 16384 x 16384 image, 1 GiB of RGBA; the imp's four maps are 4M): bounds the memory a small
  * file can ask for, whatever its nesting (add(x, add(x, ...)) holds every level at once). */
 #define MC_LIMIT_MATERIAL_PIXELS ((uint64_t)MC_LIMIT_IMAGE_SIDE * MC_LIMIT_IMAGE_SIDE)
+
+/* Pixels of images all the materials of one scene may read (64 Mi: 256 MiB of RGBA, sixteen
+ * 2048 x 2048 maps), each image's header checked against what is left before it is decoded;
+ * settable per load (mc_parse_opts.image_pixels, `--image-pixels N` on the command line). */
+#define MC_LIMIT_SCENE_IMAGE_PIXELS ((uint64_t)64 << 20)
 
 /* A material's polygonOffset, either sign (Doom's are 1 or so): the renderer takes this range. */
 #define MC_LIMIT_POLYGON_OFFSET 1e6f

@@ -78,6 +78,15 @@ typedef struct mc_blend {
     mc_blend_factor src, dst;
 } mc_blend;
 
+/* How a stage's image repeats (Material.cpp: clamp, zeroclamp, alphazeroclamp; noclamp is the
+ * default, repeat). */
+typedef enum mc_wrap {
+    MC_WRAP_REPEAT,
+    MC_WRAP_CLAMP,            /* clamp to the edge texels */
+    MC_WRAP_ZERO_CLAMP,       /* clamp, the border texels set to (0, 0, 0, 255) */
+    MC_WRAP_ALPHA_ZERO_CLAMP, /* clamp, the border texels set to (255, 255, 255, 0) */
+} mc_wrap;
+
 /* One image of a material, with where it came from. */
 typedef struct mc_material_map {
     bool present;   /* the material names this map; false: no pixels, renderer's stand-in */
@@ -89,6 +98,12 @@ typedef struct mc_material_map {
                        ("base/pak000.pk4:models/imp_local.tga", "base/models/x.tga") or
                        "_default (missing models/x)" for a fallback; NULL when !present */
     bool fell_back; /* some image of the program was missing and `_default` stands for it */
+    float color[4]; /* the stage's constant colour (`color`, `rgb`, `red` ...; literal
+                       numbers only), multiplying the image: Doom's diffuseColor and
+                       specularColor of a lit stage; 1 1 1 1 when none */
+    mc_wrap wrap;   /* the stage's clamp mode; zeroclamp and alphazeroclamp have already set
+                       the border texels of image (Image_load.cpp, idImage::GenerateImage
+                       with R_SetBorderTexels) */
 } mc_material_map;
 
 /* A stage drawn without lighting, after the lit layer. */
@@ -98,6 +113,9 @@ typedef struct mc_material_layer {
     float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
     float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
                             literal numbers are kept; 1 1 1 1 when none */
+    bool mask_color;     /* maskColor (or maskRed, maskGreen and maskBlue): no colour written */
+    bool mask_alpha;     /* maskAlpha: no alpha written */
+    bool mask_depth;     /* maskDepth: no depth written */
 } mc_material_layer;
 
 typedef struct mc_material {
@@ -157,8 +175,10 @@ bool mc_material_builtin(const char *name, mc_image *img);
  *   makeIntensity  g = b = a = r.  makeAlpha: a = (r + g + b) / 3, rgb = 255.
  *
  * Drop-sampling (Doom's R_Dropsample): out(x, y) = in(x * inw / outw, int((y + 0.25) * inh /
- * outh)). Doom also resizes every loaded image to powers of two first; md5cine does not, and
- * wraps at the real edges (the same texels for power-of-two sizes).
+ * outh)). Every image file is first rounded down to power-of-two sides as Doom does with its
+ * default image_roundDown 1 (R_LoadImage; R_ResampleTexture: each texel the truncated mean of
+ * four, at most 4096 a side); DDS files are taken as they are. A stage's clamp, zeroclamp or
+ * alphazeroclamp (mc_wrap) then sets the map's wrap and, for the last two, its border texels.
  *
  * A missing image becomes `_default`: *fell_back is then set. sources (may be NULL) receives a
  * malloc'd "; "-separated list of where each image came from (see mc_material_map.sources).
@@ -178,25 +198,50 @@ mc_status mc_material_resolve(const struct mc_mtr_decl *decl, const char *file,
 void mc_material_release(mc_material *mat);
 
 /* Every material declared by the `.mtr` files of a VFS's `materials/` folder (loose and in
- * archives). Declarations are indexed when the set is loaded; a material is resolved -- images
- * read -- on its first mc_material_set_find. */
+ * archives), read the engine's way (mtr.h, "the engine's way"): loading indexes every file,
+ * and a declaration is parsed, then resolved -- images read --, on its first
+ * mc_material_set_find. Unused declarations are never parsed: an error in one costs nothing
+ * and says nothing. */
 typedef struct mc_material_set mc_material_set;
 
-/* Parses every materials/NAME.mtr of vfs (in the VFS's order: a later declaration of a name does
- * not replace the first, as Doom keeps the first it finds). opts carries warnings (unknown
- * keywords, one per keyword per file) and the stop flag. The vfs must outlive the set. */
+/* Indexes every materials/NAME.mtr of vfs, in the VFS's sorted name order. When several
+ * declarations share a name the first wins -- the earliest file in that order, the earliest
+ * place in a file --, as Doom's DeclManager keeps the first and skips the others (a file of
+ * the same name in a later .pk4 or as a loose file replaces the whole file first: vfs.h).
+ * opts (copied; may be NULL) carries warnings for declarations parsed later and the stop
+ * flag, looked at before each file and each declaration. The vfs must outlive the set.
+ * Errors: as mc_vfs_read, MC_ERR_LIMIT past MC_LIMIT_MTR_TEXT_BYTES or MC_LIMIT_MTR_INDEX,
+ * MC_ERR_INTERRUPTED, MC_ERR_NOMEM. */
 mc_status mc_material_set_load(struct mc_vfs *vfs, const mc_parse_opts *opts,
                                mc_material_set **out, mc_error *err);
 
 /* The material named `name` (canonicalised first: '\' as '/', lower case, extension after
- * the last '.' removed), resolved on first use; NULL with MC_OK in *status when no
- * declaration has that name; NULL with an error when resolving failed. */
+ * the last '.' removed), parsed and resolved on first use; NULL with MC_OK in *status when no
+ * declaration has that name; NULL with an error when resolving failed (an image, a limit,
+ * MC_ERR_INTERRUPTED). A declaration that fails to parse is not an error: it becomes Doom's
+ * default material (mc_mtr_default_decl) and the parse error is reported once, as a warning
+ * at its position, through the set's opts. */
 const mc_material *mc_material_set_find(mc_material_set *set, const char *name,
                                         mc_status *status, mc_error *err);
 
-/* Number of declarations, and the name of the i-th (0 <= i < count), for reports. */
+/* Number of declarations (one per name), and the name of the i-th (0 <= i < count), for
+ * reports. */
 int mc_material_set_count(const mc_material_set *set);
 const char *mc_material_set_name(const mc_material_set *set, int i);
+
+/* Where the declaration of `name` is (the .mtr file as the VFS names it, and the line of its
+ * first token in *line, which may be NULL), without parsing it; NULL when none is declared. */
+const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line);
+
+struct mc_skin; /* skin.h */
+
+/* The skin declaration `name` of the base's skins/ folder, parsed on first use; NULL with MC_OK
+ * in *status when none has that name; NULL with an error when it fails to parse. */
+const struct mc_skin *mc_material_set_skin(mc_material_set *set, const char *name,
+                                           mc_status *status, mc_error *err);
+
+/* How many declarations have been parsed so far: those a scene used, not the others. */
+int mc_material_set_parsed(const mc_material_set *set);
 
 /* Frees the set and every material it resolved. NULL is accepted. */
 void mc_material_set_destroy(mc_material_set *set);
@@ -208,8 +253,16 @@ typedef struct mc_scene_materials {
     struct mc_vfs *vfs;   /* the scene's base; NULL when it names none */
     mc_material_set *set; /* NULL when the scene names no base */
     int num_actors;       /* the scene's */
-    const mc_material ***submesh; /* [actor][submesh]: owned by set, or NULL */
+    const mc_material ***submesh; /* [actor][submesh]: owned by set (or the nodraw material
+                                     below), or NULL */
+    mc_material nodraw;   /* a material with no stage, named textures/common/nodraw: what a
+                             skin's undeclared nodraw target stands for */
 } mc_scene_materials;
+
+/* Whether Doom draws a surface of material m (Material.h, idMaterial::IsDrawn: it has a
+ * stage). A surface whose material has none -- textures/common/nodraw and the like -- is
+ * hidden. */
+bool mc_material_drawn(const mc_material *m);
 
 /* Fills *out for a resolved scene. A scene without a base gets every entry NULL. Warnings
  * through opts (the .mtr files' unknown keywords). Errors: as mc_vfs_open, mc_mtr_parse (at the

@@ -104,6 +104,10 @@ typedef struct mc_mtr_stage {
     bool has_alpha_test;
     float color[4];       /* 1 1 1 1 unless color/rgb/rgba set it */
     bool conditional;     /* the stage has an `if` (not evaluated: see material.h) */
+    mc_wrap wrap;     /* the stage's clamp keyword, else the material's, else repeat */
+    bool has_wrap;        /* the stage named one */
+    bool mask_red, mask_green, mask_blue, mask_alpha, mask_depth; /* maskRed ... maskDepth;
+                             maskColor sets the three colours */
     int line, col;        /* the stage's '{', or the shorthand keyword */
 } mc_mtr_stage;
 
@@ -116,6 +120,7 @@ typedef struct mc_mtr_decl {
     bool has_alpha_test;
     bool two_sided, translucent, no_shadows;
     float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
+    mc_wrap wrap;     /* the material's clamp keyword: the default of its stages */
 } mc_mtr_decl;
 
 typedef struct mc_mtr_file {
@@ -149,6 +154,65 @@ bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap);
 
 /* Frees the file and zeroes *file. Accepts a zeroed struct. */
 void mc_mtr_release(mc_mtr_file *file);
+
+/* ---- the engine's way: an index first, a declaration parsed when it is used ----
+ *
+ * Doom's declaration manager (framework/DeclManager.cpp, idDeclFile::LoadAndParse) reads a
+ * file only far enough to know its declarations: a type word (table, material, skin, ...; none
+ * means a material in materials/), a name, then everything up to the matching '}' taken
+ * unparsed (idLexer::SkipBracedSection). The body is parsed the first time something asks for
+ * the declaration. mc_mtr_index does the first half: it never fails on what is inside a body,
+ * and what it cannot make sense of between declarations (a name not followed by '{') it skips
+ * as Doom does, silently. mc_mtr_parse_span parses one indexed declaration with the strict
+ * parser above, its errors positioned in the whole file.
+ *
+ * Both this and mc_mtr_parse read the text up to its first NUL byte, as Doom's lexer does (a
+ * shipped file ends in one). */
+typedef struct mc_mtr_span {
+    const char *name;  /* canonical material name */
+    size_t start, end; /* bytes [start, end) of the file: the declaration's first token (its
+                          type word or its name) to after its closing '}' (or the end of the
+                          text, for a body never closed) */
+    int line, col;     /* position of the first token */
+} mc_mtr_span;
+
+typedef struct mc_mtr_index {
+    const char *name;    /* the file, as given, for messages */
+    int num_spans;
+    mc_mtr_span *spans;  /* material declarations in file order (tables, skins and other
+                            types are skipped) */
+    mc_arena arena;      /* owns every pointer above */
+} mc_mtr_index;
+
+/* Indexes buf[0..len). Errors only for bounds: more than MC_LIMIT_MTR_DECLS declarations
+ * (MC_ERR_LIMIT at the first one past it), MC_ERR_NOMEM. A name longer than
+ * MC_LIMIT_NAME_LEN cannot be looked up and is left out. opts->stop is looked at every 64 KiB
+ * of text (MC_ERR_INTERRUPTED). On failure *out is zeroed. */
+mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
+                            const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err);
+
+/* The same for declarations of another type: those introduced by the word `type` (compared
+ * without case), and those with no type word when the folder's default_type is `type` (Doom:
+ * "material" in materials/, "skin" in skins/). The spans' names are canonical as material
+ * names are. */
+mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
+                             const char *default_type, const char *type,
+                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err);
+
+/* Frees the index and zeroes it; accepts a zeroed struct. */
+void mc_mtr_index_release(mc_mtr_index *index);
+
+/* Parses the one declaration of span, read from the same buf[0..len) and name the index was
+ * made from, into *out (one declaration; end it with mc_mtr_release). Errors and warnings as
+ * mc_mtr_parse, at their positions in the whole file. */
+mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const mc_mtr_span *span,
+                            const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err);
+
+/* Doom's default material for name (Material.cpp, idMaterial::DefaultDefinition): one stage,
+ * `blend blend` (SRC_ALPHA, ONE_MINUS_SRC_ALPHA), `map _default`. What a declaration that fails
+ * to parse becomes. Errors: MC_ERR_NOMEM, or MC_ERR_SYNTAX for a name no declaration could
+ * have. */
+mc_status mc_mtr_default_decl(const char *name, mc_mtr_file *out, mc_error *err);
 
 #ifdef __cplusplus
 }

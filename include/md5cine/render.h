@@ -84,6 +84,11 @@ void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info);
 mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h, size_t stride,
                                   int *id, mc_error *err);
 
+/* Makes texture id clamp to its edge texels instead of repeating (a material stage's clamp,
+ * zeroclamp and alphazeroclamp: Image_load.cpp, idImage::SetImageFilterAndRepeat).
+ * Errors: MC_ERR_USAGE (an unknown id). Not allowed between begin and end. */
+mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err);
+
 typedef enum mc_shading {
     MC_SHADING_LIT = 0, /* texture (or base colour) lit: the frame's lights, or the camera rig */
     MC_SHADING_UNLIT,   /* texture (or base colour) as is */
@@ -197,28 +202,33 @@ typedef struct mc_draw_item {
     int texture;    /* diffuse map: id from mc_renderer_add_texture; 0 or less: none */
     float color[4]; /* base colour RGBA in 0..1 used without a texture (alpha used only by
                        translucent items: opaque geometry writes alpha 1) */
-    int two_sided;  /* 1: draw back faces too (lit with the flipped normal); 0: culled */
+    int two_sided;  /* 1: draw back faces too (lit with the same normal); 0: culled */
 
     /* Doom's material switches; all zero is the plain opaque surface drawn as before. */
-    int normal_map;            /* tangent-space normal map (see begin); 0: the vertex normal */
-    int specular_map;          /* RGB specular colour map; 0: no specular (with lights) */
-    const float *tangents;     /* with a normal map: 4 floats per vertex, model space: the unit
-                                  tangent along s and its handedness w (+1 or -1), as
-                                  mc_skin_tangents writes them (pose.h) */
-    float alpha_test;          /* 0..1; > 0: only pixels whose diffuse alpha is above it are kept
-                                  (Doom's glAlphaFunc(GL_GREATER)); the others are discarded
-                                  (texture alpha, or color[3] without a texture) */
-    int translucent;           /* 1: drawn after every opaque item of the frame, in submission
-                                  order, depth tested but not written, blended over what is there:
-                                  c * a + dst * (1 - a), a = diffuse alpha (alpha channel:
-                                  a + dst_a * (1 - a)) */
-    float polygon_offset;      /* Doom's polygonOffset: depth pulled towards the camera by
-                                  glPolygonOffset(-1, -2 * value); 0: none */
-    int no_shadows;            /* Doom's noShadows (twoSided implies it): casts no stencil shadow,
-                                  and triangles facing away from a light are lit by it */
-    int no_self_shadow;        /* Doom's noSelfShadow: triangles facing away from a light are lit */
-    const float *diffuse_rgb;  /* the diffuse stage's colour (3 floats, 0..1); NULL: 1 1 1 */
-    const float *specular_rgb; /* the specular stage's colour (3 floats, 0..1); NULL: 1 1 1 */
+    int normal_map;        /* tangent-space normal map (see begin); 0: the vertex normal */
+    int specular_map;      /* RGB specular colour map; 0: no specular (with lights) */
+    const float *tangents; /* with a normal map: 4 floats per vertex, model space: the unit
+                              tangent along s and its handedness w (+1 or -1), as
+                              mc_skin_tangents writes them (pose.h) */
+    float alpha_test;      /* 0..1; > 0: only pixels whose diffuse alpha is above it are kept
+                              (Doom's glAlphaFunc(GL_GREATER)); the others are discarded
+                              (texture alpha, or color[3] without a texture) */
+    int translucent;       /* 1: drawn after every opaque item of the frame, in submission
+                              order, depth tested but not written, blended over what is there:
+                              c * a + dst * (1 - a), a = diffuse alpha (alpha channel:
+                              a + dst_a * (1 - a)) */
+    float polygon_offset;  /* Doom's polygonOffset: depth pulled towards the camera by
+                              glPolygonOffset(-1, -2 * value); 0: none */
+    int stage_colors;      /* 1: the diffuse colour (texel or color) is multiplied by
+                              diffuse_rgb and the specular texel by specular_rgb (a stage's
+                              constant colour: Doom's diffuseColor, specularColor); 0: by 1 */
+    float diffuse_rgb[3], specular_rgb[3];
+    int mask_color;        /* 1: no colour written (maskColor) */
+    int mask_alpha;        /* 1: no alpha written (maskAlpha) */
+    int mask_depth;        /* 1: no depth written (maskDepth) */
+    int no_shadows;        /* Doom's noShadows (twoSided implies it): casts no stencil shadow,
+                              and triangles facing away from a light are lit by it */
+    int no_self_shadow;    /* Doom's noSelfShadow: triangles facing away from a light are lit */
 } mc_draw_item;
 
 /* Draws one item into the open frame (a translucent item is drawn when the frame resolves,

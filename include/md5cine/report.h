@@ -12,9 +12,11 @@
  * its few lines of script are inline). It is built in a temporary folder next to DIR,
  * "<parent>/.<name>.<pid>.tmp", and renamed to DIR by mc_report_finish, so DIR is either the
  * whole report or absent; mc_report_release before finish removes the temporary folder. An
- * existing DIR is replaced only when it is empty or an earlier report (no subfolder, and an
- * index.html whose head holds <meta name="generator" content="md5cine report">); any other
- * existing DIR is refused at open.
+ * existing DIR is replaced only when it is empty or an earlier report: an index.html whose head
+ * holds <meta name="generator" content="md5cine report"> and nothing but regular files of the
+ * names a report writes (index.html, new_, tnew_, ref_, tref_, heat_ + frame + .png). Any other
+ * existing DIR, and a DIR that is a symbolic link, is refused at open (and again before the
+ * rename), naming the first entry no report writes; nothing is ever removed through a link.
  *
  * The page, in order: the counts; the failing frames (every row that did not pass, in frame
  * order, up to MC_REFCHECK_MAX_LISTED), each a <tr class="fail" data-frame="N"> with
@@ -105,8 +107,8 @@ typedef struct mc_report_info {
 } mc_report_info;
 
 /* Makes the temporary folder. *out is NULL on failure. Errors: MC_ERR_USAGE (no dir, a size
- * or thread count out of range), MC_ERR_IO (DIR exists and is not an empty folder or a report,
- * the parent cannot be written), MC_ERR_NOMEM. */
+ * or thread count out of range, DIR a symbolic link, a file, or a folder that is not empty and
+ * not an earlier report), MC_ERR_IO (the parent cannot be written), MC_ERR_NOMEM. */
 mc_status mc_report_open(const mc_report_desc *desc, mc_report **out, mc_error *err);
 
 /* The pixels the check ignores (refcheck.h's mask and ignored rectangles): width * height

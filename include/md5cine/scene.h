@@ -10,6 +10,7 @@
  *       anim "models/drone/forward.md5anim"       // optional: without it the bind pose
  *       origin ( 0 0 0 )  yaw 90  scale 1  start 0.5  loop 1  in_place 0
  *       material "models/drone/skin" "models/drone/skin.jpg"   // repeatable; "" maps ""
+ *       skin "models/drone/red"          // optional: a skin of the base's skins/ (material.h)
  *   }
  *   light "key" { origin ( -200 150 300 ) color ( 1 0.95 0.9 ) radius 900 }  // up to 8
  *   ambient ( 0.1 0.1 0.12 )                      // optional
@@ -114,6 +115,9 @@ typedef struct mc_scene_actor {
     float start;    /* scene time in seconds at which the anim starts; default 0 */
     bool loop;      /* default false: hold the last frame */
     bool in_place;  /* default false: keep joint 0's translation */
+    const char *skin; /* `skin "NAME"`: a skin declaration of the base's skins/ (material.h),
+                         or NULL */
+    int skin_line, skin_col;
     int num_materials;
     mc_scene_material *materials;
 

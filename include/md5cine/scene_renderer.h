@@ -74,6 +74,15 @@ typedef struct mc_scene_renderer_desc {
     int gl_device;         /* as mc_renderer_desc.gl_device: 0 automatic, N >= 1 device N */
     mc_warn_fn warn;       /* may be NULL: warnings dropped */
     void *warn_user;
+    const volatile sig_atomic_t *stop; /* may be NULL: else loading the materials looks at it
+                              before each file, declaration and image (mc_parse_opts.stop) */
+    unsigned long long image_pixels; /* mc_parse_opts.image_pixels for the materials: 0 is
+                              MC_LIMIT_SCENE_IMAGE_PIXELS */
+    bool developer_images; /* false: what the engine shows outside developer mode -- a missing
+                              image is black (Image_init.cpp, idImage::MakeDefault), and so is
+                              a shader of a scene with a base that no material or image
+                              names; true: Doom's developer box (material.h's `_default`)
+                              stands in for both (--developer-images) */
 } mc_scene_renderer_desc;
 
 /* What one output frame showed. */

@@ -57,6 +57,12 @@ mc_status mc_vfs_read(mc_vfs *vfs, const char *path, uint8_t **data, size_t *len
 mc_status mc_vfs_list(const mc_vfs *vfs, const char *dir, const char *ext, char ***names,
                       int *count, mc_error *err);
 
+/* Reads the archived file a place names ("base/pak000.pk4:materials/x.mtr", as mc_vfs_read's
+ * where gives it: the archive's path, ':', the entry's name as stored) into a malloc'd buffer
+ * with a NUL after the last byte, for showing an error's source line. false when the place
+ * names no .pk4 entry, the entry is over max bytes, or it cannot be read. */
+bool mc_vfs_read_place(const char *place, size_t max, char **data, size_t *len);
+
 /* Number of archives opened, and of names indexed, for reports. */
 int mc_vfs_archive_count(const mc_vfs *vfs);
 int mc_vfs_file_count(const mc_vfs *vfs);

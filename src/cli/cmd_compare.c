@@ -223,7 +223,7 @@ static int open_check(compare_run *run)
 
         if (mc_report_open(&rd, &run->report, &err) != MC_OK) {
             mc_diag_print(stderr, "error", &err);
-            return MC_EXIT_RUNTIME;
+            return mc_exit_code(err.code);
         }
         d.report = run->report;
     }

@@ -21,6 +21,7 @@
 #include <md5cine/scene_renderer.h>
 #include <md5cine/plan.h>
 #include <md5cine/timeline.h>
+#include <md5cine/vfs.h>
 
 #include <md5cine/json.h>
 
@@ -329,6 +330,10 @@ static int info_mtr(const char *path, const info_opts *o)
     return MC_EXIT_OK;
 }
 
+static const char *const WRAP_NAMES[] = { "repeat", "clamp", "zeroclamp", "alphazeroclamp" };
+
+static void print_floats_json(const float *v, int n);
+
 static void print_map_json(const char *key, const mc_material_map *m)
 {
     printf(",\"%s\":", key);
@@ -340,8 +345,10 @@ static void print_map_json(const char *key, const mc_material_map *m)
     mc_json_write_cstr(stdout, m->program);
     printf(",\"sources\":");
     mc_json_write_cstr(stdout, m->sources);
-    printf(",\"width\":%d,\"height\":%d,\"fallback\":%s}", m->image.width, m->image.height,
-           m->fell_back ? "true" : "false");
+    printf(",\"width\":%d,\"height\":%d,\"fallback\":%s,\"color\":", m->image.width,
+           m->image.height, m->fell_back ? "true" : "false");
+    print_floats_json(m->color, 4);
+    printf(",\"wrap\":\"%s\"}", WRAP_NAMES[m->wrap]);
 }
 
 static void print_material_json(const mc_material *m)
@@ -365,6 +372,20 @@ static void print_material_json(const mc_material *m)
         printf("%s{\"blend\":[\"%s\",\"%s\"]", i ? "," : "", BLEND_NAMES[m->layers[i].blend.src],
                BLEND_NAMES[m->layers[i].blend.dst]);
         print_map_json("map", &m->layers[i].map);
+        {
+            const bool on[3] = { m->layers[i].mask_color, m->layers[i].mask_alpha,
+                                 m->layers[i].mask_depth };
+            static const char *const names[3] = { "color", "alpha", "depth" };
+            const char *sep = "";
+
+            printf(",\"mask\":[");
+            for (int k = 0; k < 3; k++)
+                if (on[k]) {
+                    printf("%s\"%s\"", sep, names[k]);
+                    sep = ",";
+                }
+            printf("]");
+        }
         printf("}");
     }
     printf("]}");
@@ -392,6 +413,24 @@ static void print_material_text(const mc_material *m)
     }
 }
 
+/* n floats as a JSON array, each as written in the file (the shortest round trip). */
+static void print_floats_json(const float *v, int n)
+{
+    printf("[");
+    for (int i = 0; i < n; i++) {
+        printf("%s", i ? "," : "");
+        mc_json_write_float(stdout, v[i]);
+    }
+    printf("]");
+}
+
+static void print_vec3_json(mc_vec3 v)
+{
+    const float f[3] = { v.x, v.y, v.z };
+
+    print_floats_json(f, 3);
+}
+
 static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *const *mats)
 {
     printf("{\"name\":");
@@ -403,10 +442,15 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
         mc_json_write_cstr(stdout, a->anim_path);
     else
         printf("null");
-    printf(",\"origin\":[%.9g,%.9g,%.9g],\"yaw\":%.9g,\"scale\":%.9g,\"start\":%.9g,"
-           "\"loop\":%s,\"inPlace\":%s,\"textures\":[",
-           (double)a->origin.x, (double)a->origin.y, (double)a->origin.z, (double)a->yaw,
-           (double)a->scale, (double)a->start, a->loop ? "true" : "false",
+    printf(",\"origin\":");
+    print_vec3_json(a->origin);
+    printf(",\"yaw\":");
+    mc_json_write_float(stdout, a->yaw);
+    printf(",\"scale\":");
+    mc_json_write_float(stdout, a->scale);
+    printf(",\"start\":");
+    mc_json_write_float(stdout, a->start);
+    printf(",\"loop\":%s,\"inPlace\":%s,\"textures\":[", a->loop ? "true" : "false",
            a->in_place ? "true" : "false");
     for (int k = 0; k < a->mesh.num_meshes; k++) {
         printf("%s{\"shader\":", k ? "," : "");
@@ -423,7 +467,18 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
     printf("]}");
 }
 
-static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *const *mats)
+/* Whether the actor's scene lines give shader an image (`material "shader" "image"`), which
+ * wins over a declared material (mc_scene_materials_load). */
+static bool has_material_line(const mc_scene_actor *a, const char *shader)
+{
+    for (int i = 0; i < a->num_materials; i++)
+        if (mc_scene_shader_equal(a->materials[i].shader, shader))
+            return true;
+    return false;
+}
+
+static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *const *mats,
+                                   const mc_material_set *set)
 {
     printf("  actor \"%s\": %s (%d joint%s)", a->name, a->mesh_path, a->mesh.num_joints,
            a->mesh.num_joints == 1 ? "" : "s");
@@ -441,8 +496,21 @@ static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *c
             print_material_text(mats[k]);
             continue;
         }
+        if (set && a->mesh.meshes[k].shader[0] &&
+            !has_material_line(a, a->mesh.meshes[k].shader)) {
+            int line = 0;
+            const char *where = mc_material_set_declared(set, a->mesh.meshes[k].shader, &line);
+
+            if (where) {
+                printf("    mesh %d: shader \"%s\" -> material declared at %s:%d\n", k,
+                       a->mesh.meshes[k].shader, where, line);
+                continue;
+            }
+        }
         printf("    mesh %d: shader \"%s\" -> %s\n", k, a->mesh.meshes[k].shader,
-               a->textures[k] ? a->textures[k] : "(no texture)");
+               a->textures[k] ? a->textures[k]
+               : set          ? "(no material, no image)"
+                              : "(no texture)");
     }
 }
 
@@ -466,13 +534,16 @@ static void print_lights_json(const mc_scene *sc, const scene_lights *l)
 
         printf("%s{\"name\":", i ? "," : "");
         mc_json_write_cstr(stdout, light_name(sc, i));
-        printf(",\"origin\":[%.9g,%.9g,%.9g],\"color\":[%.9g,%.9g,%.9g],\"radius\":%.9g}",
-               (double)g->origin.x, (double)g->origin.y, (double)g->origin.z,
-               (double)g->color[0], (double)g->color[1], (double)g->color[2], (double)g->radius);
+        printf(",\"origin\":");
+        print_vec3_json(g->origin);
+        printf(",\"color\":");
+        print_floats_json(g->color, 3);
+        printf(",\"radius\":");
+        mc_json_write_float(stdout, g->radius);
+        printf("}");
     }
-    printf("],\"defaultLights\":%s,\"ambient\":[%.9g,%.9g,%.9g]",
-           sc->num_lights > 0 ? "false" : "true", (double)l->ambient[0], (double)l->ambient[1],
-           (double)l->ambient[2]);
+    printf("],\"defaultLights\":%s,\"ambient\":", sc->num_lights > 0 ? "false" : "true");
+    print_floats_json(l->ambient, 3);
 }
 
 static void print_lights_text(const mc_scene *sc, const scene_lights *l)
@@ -506,8 +577,16 @@ static int info_scene(const char *path, const info_opts *o)
         mc_diag_print(stderr, "error", &err);
         return mc_input_exit_code(s);
     }
-    if (o->materials && (s = mc_scene_materials_load(&sc, &o->parse, &sm, &err)) != MC_OK) {
+    if (o->materials) {
+        s = mc_scene_materials_load(&sc, &o->parse, &sm, &err);
+    } else if (sc.base_path && mc_vfs_open(sc.base_path, &sm.vfs, &err) == MC_OK &&
+               mc_material_set_load(sm.vfs, &o->parse, &sm.set, &err) != MC_OK) {
+        /* Only the index, to name the declarations; --materials reports what fails here. */
+        mc_scene_materials_release(&sm);
+    }
+    if (s != MC_OK) {
         mc_diag_print(stderr, "error", &err);
+        mc_scene_materials_release(&sm);
         mc_scene_release(&sc);
         return mc_input_exit_code(s);
     }
@@ -532,6 +611,9 @@ static int info_scene(const char *path, const info_opts *o)
             print_scene_actor_json(&sc.actors[i], o->materials ? sm.submesh[i] : NULL);
         }
         printf("]");
+        if (sm.set)
+            printf(",\"materialsDeclared\":%d,\"materialsParsed\":%d",
+                   mc_material_set_count(sm.set), mc_material_set_parsed(sm.set));
         print_lights_json(&sc, &lights);
         printf(",\"shots\":[");
         print_shots(&sc.camera, fps, o->clock, count, true);
@@ -557,7 +639,10 @@ static int info_scene(const char *path, const info_opts *o)
             printf("  output %s %d (the other side: the render default)\n",
                    sc.width ? "width" : "height", sc.width ? sc.width : sc.height);
         for (int i = 0; i < sc.num_actors; i++)
-            print_scene_actor_text(&sc.actors[i], o->materials ? sm.submesh[i] : NULL);
+            print_scene_actor_text(&sc.actors[i], o->materials ? sm.submesh[i] : NULL, sm.set);
+        if (sm.set)
+            printf("  materials: %d declared under %s, %d parsed\n",
+                   mc_material_set_count(sm.set), sc.base_path, mc_material_set_parsed(sm.set));
         print_lights_text(&sc, &lights);
         print_shots(&sc.camera, fps, o->clock, count, false);
         if (o->timeline)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/vfs.h>
 
 #include "cli.h"
 
@@ -14,23 +15,34 @@
  * cannot be read or is shorter. */
 static bool read_source_line(const char *path, int line, char *out, size_t cap)
 {
-    FILE *f = fopen(path, "rb");
+    char *archived = NULL;
+    size_t alen = 0;
+    FILE *f;
     int c, at = 1;
     size_t n = 0;
 
-    if (!f)
+    /* A file in a .pk4 ("base/pak000.pk4:materials/x.mtr") is read from its archive. */
+    if (mc_vfs_read_place(path, (size_t)64 << 20, &archived, &alen))
+        f = fmemopen(archived, alen, "rb");
+    else
+        f = fopen(path, "rb");
+    if (!f) {
+        free(archived);
         return false;
+    }
     while (at < line && (c = fgetc(f)) != EOF)
         if (c == '\n')
             at++;
     if (at != line) {
         fclose(f);
+        free(archived);
         return false;
     }
     while ((c = fgetc(f)) != EOF && c != '\n' && c != '\r' && n + 1 < cap)
         out[n++] = (char)c;
     out[n] = '\0';
     fclose(f);
+    free(archived);
     return true;
 }
 

@@ -61,7 +61,8 @@ typedef struct mc_render_opts {
     mc_fov_mode fov_mode;
     mc_gl_backend gl; /* --gl; MC_GL_AUTO by default */
     int gl_device;    /* --gl-device N (from 1); 0: automatic */
-    bool overlay, lenient, stats;
+    bool overlay, lenient, stats, developer_images;
+    int image_mpixels; /* --image-pixels: 0 = the default budget */
     mc_progress_mode progress;
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */

@@ -308,3 +308,10 @@ bool mc_mkdirs(const char *path)
     }
     return true;
 }
+
+bool mc_is_regular_file(const char *path)
+{
+    struct stat sb;
+
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}

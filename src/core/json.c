@@ -1,7 +1,9 @@
 /* JSON strings (json.h). */
 #include <md5cine/json.h>
 
+#include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 void mc_json_write_string(FILE *out, const char *s, size_t len)
@@ -50,4 +52,32 @@ void mc_json_write_cstr(FILE *out, const char *s)
         fputs("null", out);
     else
         mc_json_write_string(out, s, strlen(s));
+}
+
+const char *mc_format_float(float v, char *buf, size_t cap)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, cap, "null");
+        return buf;
+    }
+    int digits = 1;
+
+    for (; digits < 9; digits++) {
+        snprintf(buf, cap, "%.*g", digits, (double)v);
+        if (strtof(buf, NULL) == v)
+            break;
+    }
+    /* 9 significant digits always round-trip a float. %g writes 900 with one digit as 9e+02:
+     * within the range people write plainly, add digits until it is written out. */
+    snprintf(buf, cap, "%.*g", digits, (double)v);
+    while (strchr(buf, 'e') && fabsf(v) >= 1e-4f && fabsf(v) < 1e15f && digits < 17)
+        snprintf(buf, cap, "%.*g", ++digits, (double)v);
+    return buf;
+}
+
+void mc_json_write_float(FILE *out, float v)
+{
+    char buf[32];
+
+    fputs(mc_format_float(v, buf, sizeof buf), out);
 }

@@ -7,6 +7,7 @@
 #include <md5cine/fileio.h>
 #include <md5cine/mtr.h>
 
+#include "decl_scan.h"
 #include "lex.h"
 
 /* Punctuation of material files beyond ( ) { }: the argument separator and the operators of
@@ -29,6 +30,8 @@ typedef struct mtr_parser {
     int num_stages, cap_stages;
     warned_word *warned;
     int num_warned, cap_warned;
+    const mc_mtr_span *span; /* mc_mtr_parse_span: the one declaration to read */
+    mc_wrap wrap;        /* the current material's clamp keyword so far */
 } mtr_parser;
 
 static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
@@ -62,6 +65,14 @@ bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap)
 }
 
 /* tok is a name (or string) equal to word, ignoring case. */
+/* The text Doom's lexer reads: up to the first NUL byte (idLexer stops there). */
+static size_t text_len(const char *buf, size_t len)
+{
+    const char *nul = buf ? memchr(buf, 0, len) : NULL;
+
+    return nul ? (size_t)(nul - buf) : len;
+}
+
 static bool is_kw(const mc_token *tok, const char *word)
 {
     return (tok->kind == MC_TOK_NAME || tok->kind == MC_TOK_STRING) && tok->len == strlen(word) &&
@@ -159,11 +170,9 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
  * texture options, colour masks. Skipping their line would swallow the keywords after them. */
 static const char *const FLAG_WORDS[] = {
     "noSelfShadow", "forceShadows", "noOverlays", "forceOverlays", "forceOpaque", "noFog",
-    "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "clamp", "zeroclamp",
-    "alphazeroclamp", "noclamp", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
+    "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
     "fogLight", "blendLight", "ambientLight", "ignoreAlphaTest", "nearest", "linear",
-    "vertexColor", "inverseVertexColor", "maskRed", "maskGreen", "maskBlue", "maskAlpha",
-    "maskColor", "maskDepth", "solid", "water", "playerclip", "monsterclip", "moveableclip",
+    "vertexColor", "inverseVertexColor", "solid", "water", "playerclip", "monsterclip", "moveableclip",
     "ikclip", "blood", "trigger", "aassolid", "aasobstacle", "flashlight_trigger", "nonsolid",
     "nullNormal", "areaportal", "qer_nocarve", "discrete", "noFragment", "slick", "collision",
     "noimpact", "nodamage", "ladder", "nosteps", "metal", "stone", "flesh", "wood", "cardboard",
@@ -330,6 +339,7 @@ static mc_mtr_stage *new_stage(mtr_parser *p, const mc_token *at, mc_mtr_stage_k
     s = &p->stages[p->num_stages++];
     memset(s, 0, sizeof *s);
     s->kind = kind;
+    s->wrap = p->wrap;
     s->blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int i = 0; i < 4; i++)
         s->color[i] = 1.0f;
@@ -608,6 +618,38 @@ static int stage_expr_count(const mc_token *kw)
     return 0;
 }
 
+/* clamp, zeroclamp, alphazeroclamp, noclamp: the wrap they name, or -1 for another word. */
+static int wrap_word(const mc_token *t)
+{
+    static const char *const words[] = { "noclamp", "clamp", "zeroclamp", "alphazeroclamp" };
+
+    for (int i = 0; i < 4; i++)
+        if (is_kw(t, words[i]))
+            return i;
+    return -1;
+}
+
+/* maskRed, maskGreen, maskBlue, maskAlpha, maskColor, maskDepth (Material.cpp,
+ * idMaterial::ParseStage: each clears one GL write mask). false for another word. */
+static bool mask_word(const mc_token *t, mc_mtr_stage *s)
+{
+    if (is_kw(t, "maskRed"))
+        s->mask_red = true;
+    else if (is_kw(t, "maskGreen"))
+        s->mask_green = true;
+    else if (is_kw(t, "maskBlue"))
+        s->mask_blue = true;
+    else if (is_kw(t, "maskAlpha"))
+        s->mask_alpha = true;
+    else if (is_kw(t, "maskColor"))
+        s->mask_red = s->mask_green = s->mask_blue = true;
+    else if (is_kw(t, "maskDepth"))
+        s->mask_depth = true;
+    else
+        return false;
+    return true;
+}
+
 static bool parse_stage(mtr_parser *p, const mc_token *open)
 {
     mc_mtr_stage *s = new_stage(p, open, MC_STAGE_COLOR);
@@ -634,8 +676,9 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
             if (!parse_blend(p, s))
                 return false;
         } else if (is_kw(&t, "map")) {
-            if (s->map)
-                return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "second 'map' in one stage");
+            /* A second map replaces the first, as Doom's ParseStage keeps the last image
+             * name it reads (Material.cpp, idMaterial::ParseStage, "map"). */
+            s->map = NULL;
             if (!parse_prog(p, 1, &s->map))
                 return false;
         } else if (is_kw(&t, "alphaTest")) {
@@ -646,6 +689,16 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
                    is_kw(&t, "alpha")) {
             if (!parse_color(p, &t, s))
                 return false;
+        } else if (is_kw(&t, "colored")) {
+            /* Material.cpp, ParseStage: the colour becomes the entity's parm0..parm3, which
+             * are 1 1 1 1 for an actor (md5cine sets no parms). */
+            for (int i = 0; i < 4; i++)
+                s->color[i] = 1.0f;
+        } else if (wrap_word(&t) >= 0) {
+            s->wrap = (mc_wrap)wrap_word(&t);
+            s->has_wrap = true;
+        } else if (mask_word(&t, s)) {
+            /* read */
         } else if (is_kw(&t, "if")) {
             s->conditional = true;
             if (!skip_exprs(p, &t, 1))
@@ -698,6 +751,9 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             m->translucent = true;
         } else if (is_kw(&t, "noShadows")) {
             m->no_shadows = true;
+        } else if (wrap_word(&t) >= 0) {
+            /* Material.cpp: sets trpDefault, which the stages read after it start from. */
+            m->wrap = p->wrap = (mc_wrap)wrap_word(&t);
         } else if (is_kw(&t, "polygonOffset")) {
             mc_token n;
 
@@ -736,15 +792,10 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
     m->name = canonical_dup(p, name, "material name", true);
     if (!m->name)
         return false;
-    for (int i = 0; i < f->num_decls; i++) {
-        if (strcmp(p->decls[i].name, m->name) == 0)
-            return mc_lex_fail(&p->lx, name, MC_ERR_SYNTAX,
-                               "material '%s' is declared twice (first at line %d, column %d)",
-                               m->name, p->decls[i].line, p->decls[i].col);
-    }
     if (!expect_punct(p, '{', &open))
         return false;
     p->num_stages = 0;
+    p->wrap = MC_WRAP_REPEAT;
     if (!parse_body(p, m, &open))
         return false;
     m->num_stages = p->num_stages;
@@ -753,6 +804,7 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
         return false;
     if (p->num_stages > 0)
         memcpy(m->stages, p->stages, (size_t)p->num_stages * sizeof *m->stages);
+
     f->num_decls++;
     return true;
 }
@@ -790,6 +842,56 @@ static bool skip_decl(mtr_parser *p, const mc_token *type)
     return expect_punct(p, '{', &t) && skip_group(p, &t);
 }
 
+static int decl_order_cmp(const void *a, const void *b)
+{
+    const mc_mtr_decl *x = *(const mc_mtr_decl *const *)a, *y = *(const mc_mtr_decl *const *)b;
+    int c = strcmp(x->name, y->name);
+
+    if (c)
+        return c;
+    return x->line != y->line ? (x->line > y->line) - (x->line < y->line)
+                              : (x->col > y->col) - (x->col < y->col);
+}
+
+/* Two declarations of one name in one file: the earliest second declaration is the error.
+ * Sorting keeps this O(n log n) for a file of tens of thousands of names. */
+static bool check_duplicates(mtr_parser *p)
+{
+    int n = p->f->num_decls;
+    const mc_mtr_decl **order;
+    const mc_mtr_decl *dup = NULL, *first = NULL;
+
+    if (n < 2)
+        return true;
+    order = malloc((size_t)n * sizeof *order);
+    if (!order)
+        return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++)
+        order[i] = &p->decls[i];
+    qsort(order, (size_t)n, sizeof *order, decl_order_cmp);
+    for (int i = 1; i < n; i++) {
+        if (strcmp(order[i]->name, order[i - 1]->name) != 0)
+            continue;
+        if (i >= 2 && strcmp(order[i]->name, order[i - 2]->name) == 0)
+            continue; /* a third one: the second is earlier */
+        if (!dup || order[i]->line < dup->line ||
+            (order[i]->line == dup->line && order[i]->col < dup->col)) {
+            dup = order[i];
+            first = order[i - 1];
+        }
+    }
+    free(order);
+    if (dup) {
+        mc_token at = { .kind = MC_TOK_NAME, .text = dup->name, .len = strlen(dup->name),
+                        .line = dup->line, .col = dup->col };
+
+        return mc_lex_fail(&p->lx, &at, MC_ERR_SYNTAX,
+                           "material '%s' is declared twice (first at line %d, column %d)",
+                           dup->name, first->line, first->col);
+    }
+    return true;
+}
+
 static bool parse_file(void *ctx)
 {
     mtr_parser *p = ctx;
@@ -797,6 +899,13 @@ static bool parse_file(void *ctx)
     char d[80];
 
     p->lx.extra_punct = MTR_PUNCT;
+    if (p->span) {
+        /* Read only the span, positioned as in the whole file. */
+        p->lx.cur = p->lx.buf + p->span->start;
+        p->lx.end = p->lx.buf + p->span->end;
+        p->lx.line = p->span->line;
+        p->lx.line_start = p->lx.cur - (p->span->col - 1);
+    }
     for (;;) {
         if (!mc_lex_next(&p->lx, &t))
             return false;
@@ -826,6 +935,8 @@ static bool parse_file(void *ctx)
         if (!parse_material(p, &t))
             return false;
     }
+    if (!check_duplicates(p))
+        return false;
     p->f->decls = mc_lex_alloc(&p->lx, &p->f->arena, (size_t)p->f->num_decls, sizeof *p->decls);
     if (p->lx.failed)
         return false;
@@ -843,6 +954,7 @@ mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_p
     memset(out, 0, sizeof *out);
     memset(&p, 0, sizeof p);
     p.f = out;
+    len = text_len(buf, len);
     st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
     free(p.decls);
     free(p.stages);
@@ -927,4 +1039,184 @@ void mc_mtr_release(mc_mtr_file *file)
         return;
     mc_arena_release(&file->arena);
     memset(file, 0, sizeof *file);
+}
+
+/* ---------------------------------------------------------------- the index */
+
+/* The declaration types Doom's DeclManager knows (idDeclManagerLocal::Init's RegisterDeclType
+ * calls); a file may hold any of them. */
+static const char *const DECL_TYPES[] = {
+    "table", "material", "skin", "sound", "entityDef", "mapDef", "fx", "particle",
+    "articulatedFigure", "pda", "email", "video", "audio",
+};
+
+static bool scan_is_type(const mc_scan_tok *t)
+{
+    for (size_t i = 0; i < sizeof DECL_TYPES / sizeof DECL_TYPES[0]; i++)
+        if (mc_scan_is(t, DECL_TYPES[i]))
+            return true;
+    return false;
+}
+
+mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
+                            const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    return mc_decl_index_text(buf, len, name, "material", "material", opts, out, err);
+}
+
+mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
+                             const char *default_type, const char *type,
+                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    const bool wanted_by_default = strcasecmp(default_type, type) == 0;
+    mc_scan s;
+    mc_scan_tok first, t;
+    mc_mtr_span *spans = NULL;
+    int n = 0, cap = 0;
+    size_t next_stop_check = 0;
+    mc_status st = MC_OK;
+
+    memset(out, 0, sizeof *out);
+    if (!name)
+        name = "";
+    len = text_len(buf, len);
+    s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
+    if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
+        (unsigned char)buf[2] == 0xBF)
+        s.p = s.line_start = buf + 3;
+    out->name = mc_arena_strndup(&out->arena, name, strlen(name));
+    if (!out->name)
+        goto nomem;
+    while (mc_scan_token(&s, &first)) {
+        mc_scan_tok nm = first;
+        bool material = wanted_by_default;
+        char canon[MC_LIMIT_NAME_LEN + 1];
+
+        if ((size_t)(s.p - buf) >= next_stop_check) {
+            if (opts && opts->stop && *opts->stop) {
+                st = mc_error_set(err, MC_ERR_INTERRUPTED, name, first.line, first.col,
+                                  "interrupted");
+                goto fail;
+            }
+            next_stop_check = (size_t)(s.p - buf) + 65536;
+        }
+        if (mc_scan_brace(&first, '}'))
+            continue; /* a stray '}': Doom's loop reads on */
+        if (mc_scan_brace(&first, '{')) {
+            mc_scan_braced(&s);
+            continue;
+        }
+        if (mc_scan_is(&first, "guide")) {
+            /* guide NAME template(args): to the end of its line, then an optional body. */
+            while (s.p < s.end && *s.p != '\n')
+                s.p++;
+            continue;
+        }
+        if (scan_is_type(&first)) {
+            if (!mc_scan_token(&s, &t))
+                break;
+            if (mc_scan_brace(&t, '{')) {
+                /* "skin { ... }": a material named like a type word (Doom would read '{' as
+                 * the name and skip the body; md5cine reads it as the strict parser does). */
+                nm = first;
+            } else {
+                material = mc_scan_is(&first, type);
+                nm = t;
+                if (!mc_scan_token(&s, &t))
+                    break;
+            }
+        } else if (!mc_scan_token(&s, &t)) {
+            break;
+        }
+        if (!mc_scan_brace(&t, '{'))
+            continue; /* "Expecting '{'": Doom warns and reads on from the next token */
+        mc_scan_braced(&s);
+        if (!material || nm.len > MC_LIMIT_NAME_LEN || nm.len == 0 ||
+            !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
+            continue;
+        if (n >= MC_LIMIT_MTR_DECLS) {
+            st = mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
+                              "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
+            goto fail;
+        }
+        if (n == cap) {
+            int ncap = cap ? cap * 2 : 64;
+            mc_mtr_span *ns = realloc(spans, (size_t)ncap * sizeof *ns);
+
+            if (!ns)
+                goto nomem;
+            spans = ns;
+            cap = ncap;
+        }
+        spans[n] = (mc_mtr_span){ .start = first.start, .end = (size_t)(s.p - buf),
+                                  .line = first.line, .col = first.col };
+        spans[n].name = mc_arena_strndup(&out->arena, canon, strlen(canon));
+        if (!spans[n].name)
+            goto nomem;
+        n++;
+    }
+    if (n > 0) {
+        out->spans = mc_arena_alloc(&out->arena, (size_t)n, sizeof *out->spans);
+        if (!out->spans)
+            goto nomem;
+        memcpy(out->spans, spans, (size_t)n * sizeof *spans);
+    }
+    out->num_spans = n;
+    free(spans);
+    return MC_OK;
+
+nomem:
+    st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
+fail:
+    free(spans);
+    mc_arena_release(&out->arena);
+    memset(out, 0, sizeof *out);
+    return st;
+}
+
+void mc_mtr_index_release(mc_mtr_index *index)
+{
+    if (!index)
+        return;
+    mc_arena_release(&index->arena);
+    memset(index, 0, sizeof *index);
+}
+
+mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const mc_mtr_span *span,
+                            const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
+{
+    mtr_parser p;
+    mc_status st;
+
+    memset(out, 0, sizeof *out);
+    memset(&p, 0, sizeof p);
+    p.f = out;
+    p.span = span;
+    len = text_len(buf, len);
+    if (span->start > span->end || span->end > len || span->col < 1)
+        return mc_error_set(err, MC_ERR_USAGE, name, span->line, span->col,
+                            "declaration span outside the text");
+    st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
+    free(p.decls);
+    free(p.stages);
+    free(p.warned);
+    if (st != MC_OK)
+        memset(out, 0, sizeof *out);
+    return st;
+}
+
+mc_status mc_mtr_default_decl(const char *name, mc_mtr_file *out, mc_error *err)
+{
+    char text[MC_LIMIT_NAME_LEN + 64];
+    int n;
+
+    memset(out, 0, sizeof *out);
+    if (strchr(name, '"') || strchr(name, '\n'))
+        return mc_error_set(err, MC_ERR_SYNTAX, NULL, 0, 0, "bad material name '%s'", name);
+    /* Material.cpp, idMaterial::DefaultDefinition. */
+    n = snprintf(text, sizeof text, "\"%s\" {\n\t{\n\t\tblend\tblend\n\t\tmap\t\t_default\n\t}\n}",
+                 name);
+    if (n < 0 || (size_t)n >= sizeof text)
+        return mc_error_set(err, MC_ERR_SYNTAX, NULL, 0, 0, "material name too long");
+    return mc_mtr_parse(text, (size_t)n, "(default material)", NULL, out, err);
 }

@@ -28,6 +28,7 @@
     X(CompileShader, COMPILESHADER) \
     X(CreateProgram, CREATEPROGRAM) \
     X(CreateShader, CREATESHADER) \
+    X(ColorMask, COLORMASK) \
     X(CullFace, CULLFACE) \
     X(DeleteBuffers, DELETEBUFFERS) \
     X(DeleteFramebuffers, DELETEFRAMEBUFFERS) \
@@ -68,11 +69,8 @@
     X(SamplerParameteri, SAMPLERPARAMETERI) \
     X(RenderbufferStorageMultisample, RENDERBUFFERSTORAGEMULTISAMPLE) \
     X(ShaderSource, SHADERSOURCE) \
-    X(StencilFunc, STENCILFUNC) \
-    X(StencilOpSeparate, STENCILOPSEPARATE) \
     X(StencilMask, STENCILMASK) \
     X(ClearStencil, CLEARSTENCIL) \
-    X(ColorMask, COLORMASK) \
     X(TexImage2D, TEXIMAGE2D) \
     X(TexParameteri, TEXPARAMETERI) \
     X(Uniform1f, UNIFORM1F) \

@@ -55,7 +55,7 @@ static const char *const scene_fs =
         "uniform sampler2D u_tex, u_nmap, u_smap, u_lproj, u_lfall, u_spectab;\n"
         "uniform int u_use_tex, u_mode, u_translucent, u_back;\n"
         "uniform float u_alpha, u_alpha_test;\n"
-        "uniform vec3 u_color, u_key, u_fill, u_eye, u_ambient;\n"
+        "uniform vec3 u_color, u_key, u_fill, u_eye, u_ambient, u_dcol;\n"
         "uniform vec3 u_lorg, u_lcol_d, u_lcol_s;\n"
         "uniform vec4 u_lps, u_lpt, u_lpq, u_lpf;\n"
         "out vec4 o_col;\n"
@@ -81,7 +81,7 @@ static const char *const scene_fs =
         "#if PASS == 0\n"
         "    n = normalize(n);\n"
         "    if (u_mode == 2) { o_col = vec4(n * 0.5 + 0.5, 1.0); return; }\n"
-        "    vec3 base = dif.rgb;\n"
+        "    vec3 base = dif.rgb * u_dcol;\n"
         "    if (u_mode == 1) { o_col = vec4(base, a); return; }\n"
         "    if (!gl_FrontFacing) n = -n;\n"
         "    float kd = max(dot(n, u_key), 0.0), fd = max(dot(n, u_fill), 0.0);\n"
@@ -90,7 +90,7 @@ static const char *const scene_fs =
         "    vec3 c = base * (0.25 + 0.70 * kd + 0.25 * fd) + vec3(0.10 * sp);\n"
         "    o_col = vec4(min(c, vec3(1.0)), a);\n"
         "#elif PASS == 1\n"
-        "    o_col = vec4(clamp(dif.rgb * u_ambient, 0.0, 1.0), a);\n"
+        "    o_col = vec4(clamp(dif.rgb * u_dcol * u_ambient, 0.0, 1.0), a);\n"
         "#else\n"
         "    vec3 p = v_wpos;\n"
         "    vec4 P = vec4(p, 1.0);\n"
@@ -155,6 +155,7 @@ mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
     LOC(alpha_test, "u_alpha_test");
     LOC(translucent, "u_translucent");
     LOC(ambient, "u_ambient");
+    LOC(dcol, "u_dcol");
     LOC(lorg, "u_lorg");
     LOC(lcol_d, "u_lcol_d");
     LOC(lcol_s, "u_lcol_s");
@@ -459,6 +460,7 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     gl->Uniform1f(u->alpha_test, ds->alpha_test);
     gl->Uniform1i(u->translucent, ds->translucent);
     gl->Uniform1i(u->use_tex, ds->tex[0] != 0);
+    gl->Uniform3fv(u->dcol, 1, ds->dcol);
     if (pass == P_LIGHT) {
         const light_values *lv = &r->fv.lights[light];
         float cd[3], cs[3];
@@ -489,7 +491,17 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     } else {
         gl->Disable(GL_POLYGON_OFFSET_FILL);
     }
+    /* Material.cpp's maskColor, maskAlpha, maskDepth: the stage leaves those values as they
+     * are (a translucent item and the light passes write no depth anyway). */
+    if (ds->mask_color || ds->mask_alpha)
+        gl->ColorMask(!ds->mask_color, !ds->mask_color, !ds->mask_color, !ds->mask_alpha);
+    if (ds->mask_depth && !ds->translucent && pass != P_LIGHT)
+        gl->DepthMask(GL_FALSE);
     gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
+    if (ds->mask_color || ds->mask_alpha)
+        gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    if (ds->mask_depth && !ds->translucent && pass != P_LIGHT)
+        gl->DepthMask(GL_TRUE);
     gl->BindVertexArray(0);
 }
 

@@ -536,6 +536,21 @@ mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, in
     return MC_OK;
 }
 
+mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+
+    if (r->in_frame)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "a frame is open");
+    if (id < 1 || id > r->num_textures)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown texture id %d", id);
+    gl->BindTexture(GL_TEXTURE_2D, r->textures[id - 1]);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    gl->BindTexture(GL_TEXTURE_2D, 0);
+    return MC_OK;
+}
+
 /* ---- frames -------------------------------------------------------------------------- */
 
 int gpu_finite_in(float v, float lo, float hi)
@@ -659,8 +674,8 @@ static float normal_matrix(const float *m, float *n)
 
 static int stage_rgb_ok(const float *rgb)
 {
-    return !rgb || (gpu_finite_in(rgb[0], 0.0f, 1.0f) && gpu_finite_in(rgb[1], 0.0f, 1.0f) &&
-                    gpu_finite_in(rgb[2], 0.0f, 1.0f));
+    return gpu_finite_in(rgb[0], 0.0f, 1.0f) && gpu_finite_in(rgb[1], 0.0f, 1.0f) &&
+           gpu_finite_in(rgb[2], 0.0f, 1.0f);
 }
 
 static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_error *err)
@@ -687,7 +702,7 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "alpha test outside 0..1";
     else if (!gpu_finite_in(it->polygon_offset, -MC_LIMIT_POLYGON_OFFSET, MC_LIMIT_POLYGON_OFFSET))
         why = "bad polygon offset";
-    else if (!stage_rgb_ok(it->diffuse_rgb) || !stage_rgb_ok(it->specular_rgb))
+    else if (it->stage_colors && (!stage_rgb_ok(it->diffuse_rgb) || !stage_rgb_ok(it->specular_rgb)))
         why = "stage colour outside 0..1";
     else if (it->translucent && !gpu_finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
         why = "translucent colour alpha outside 0..1";
@@ -799,6 +814,13 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     det = normal_matrix(it->model.m, ds->nmat);
     memcpy(ds->model, it->model.m, sizeof ds->model);
     memcpy(ds->color, it->color, sizeof ds->color);
+    for (int c = 0; c < 3; c++) {
+        ds->dcol[c] = it->stage_colors ? it->diffuse_rgb[c] : 1.0f;
+        ds->scol[c] = it->stage_colors ? it->specular_rgb[c] : 1.0f;
+    }
+    ds->mask_color = it->mask_color != 0;
+    ds->mask_alpha = it->mask_alpha != 0;
+    ds->mask_depth = it->mask_depth != 0;
     ds->tex[0] = texture_of(r, it->texture);
     ds->tex[1] = texture_of(r, it->normal_map);
     ds->tex[2] = texture_of(r, it->specular_map);
@@ -813,10 +835,6 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     ds->bits = (ds->tex[1] ? V_NMAP : 0) | (ds->tex[2] ? V_SMAP : 0) |
                (ds->alpha_test > 0.0f ? V_ATEST : 0);
     ds->back_lit = it->no_shadows || it->no_self_shadow;
-    for (int c = 0; c < 3; c++) {
-        ds->dcol[c] = it->diffuse_rgb ? it->diffuse_rgb[c] : 1.0f;
-        ds->scol[c] = it->specular_rgb ? it->specular_rgb[c] : 1.0f;
-    }
     if (r->shading == MC_SHADING_LIT && r->fv.num_lights > 0) {
         s = gpu_build_variant(r, ds->bits + P_AMBIENT * V_BITS, err);
         if (s == MC_OK)

@@ -27,6 +27,7 @@ typedef struct draw_state {
     float alpha_test, polygon_offset;
     int two_sided, translucent, count;
     int back_lit; /* no_shadows or no_self_shadow: faces away from a light are lit */
+    int mask_color, mask_alpha, mask_depth;
     GLenum front;
 } draw_state;
 
@@ -40,7 +41,7 @@ typedef struct slot {
 typedef struct uniforms {
     GLint model, viewproj, nmat, handed, mode, use_tex, color, key, fill, eye, tex;
     GLint nmap, smap, alpha, alpha_test, translucent;
-    GLint ambient, lorg, lcol_d, lcol_s, lps, lpt, lpq, lpf, back;
+    GLint ambient, dcol, lorg, lcol_d, lcol_s, lps, lpt, lpq, lpf, back;
     GLint lproj, lfall, spectab;
 } uniforms;
 

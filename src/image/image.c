@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 
 #include <md5cine/fileio.h>
@@ -43,6 +44,8 @@
 #define STBI_NO_STDIO /* files are read with mc_read_file, which bounds their size */
 #define STBI_NO_HDR
 #define STBI_NO_LINEAR
+#define STBI_ONLY_PNG /* the formats the README documents; TGA and DDS have readers of their own */
+#define STBI_ONLY_JPEG
 #define STBI_MAX_DIMENSIONS MC_IMAGE_MAX_SIDE
 STB_WARNINGS_OFF
 #include <stb_image.h>
@@ -139,6 +142,19 @@ static bool png_truncated(const unsigned char *p, size_t len)
     return true;
 }
 
+static bool is_jpeg(const unsigned char *p, size_t len)
+{
+    return len >= 3 && p[0] == 0xFF && p[1] == 0xD8 && p[2] == 0xFF;
+}
+
+/* The most pixels len bytes of a PNG or JPEG can hold: deflate inflates at most 1032:1 and a
+ * 1-bit PNG packs 8 pixels a byte; a JPEG spends at least 2 bits on an 8x8 block of one
+ * component (a DC code and an end of block), 256 pixels a byte. */
+static uint64_t most_pixels(bool png, size_t len)
+{
+    return png ? (uint64_t)len * 1032u * 8u : (uint64_t)len * 256u;
+}
+
 mc_status mc_image_probe(const void *data, size_t len, const char *name, int *w, int *h,
                          mc_error *err)
 {
@@ -165,6 +181,9 @@ mc_status mc_image_probe(const void *data, size_t len, const char *name, int *w,
         *h = (int)ph;
         return MC_OK;
     }
+    if (!is_jpeg(data, len))
+        return mc_error_set(err, MC_ERR_IMAGE, name, 0, 0,
+                            "cannot read '%s': not a PNG or JPEG image", name);
     if (!stbi_info_from_memory(data, (int)len, w, h, &n)) {
         const char *why = stbi_failure_reason();
 
@@ -198,6 +217,12 @@ mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_ima
     st = mc_image_probe(data, len, name, &w, &h, err);
     if (st != MC_OK)
         return st;
+    /* Nothing is allocated for more pixels than the file's bytes can hold. */
+    if ((uint64_t)w * (uint64_t)h > most_pixels(is_png(data, len), len))
+        return mc_error_set(err, MC_ERR_IMAGE, name, 0, 0,
+                            "cannot read '%s': declares %dx%d pixels, more than its %zu bytes "
+                            "can hold",
+                            name, w, h, len);
     px = stbi_load_from_memory(data, (int)len, &w, &h, &n, 4);
     if (!px) {
         why = stbi_failure_reason();
@@ -222,10 +247,18 @@ mc_status mc_image_load(const char *path, mc_image *img, mc_error *err)
     mc_status s;
 
     memset(img, 0, sizeof *img);
+    size_t n = strlen(path);
+
     s = mc_read_file(path, &buf, &len, err);
     if (s != MC_OK)
         return s;
-    s = mc_image_decode(buf, len, path, img, err);
+    /* TGA has no signature: the name decides, and the strict reader reads it. */
+    if (n > 4 && strcasecmp(path + n - 4, ".tga") == 0)
+        s = mc_tga_decode(buf, len, path, img, err);
+    else if (n > 4 && strcasecmp(path + n - 4, ".dds") == 0)
+        s = mc_dds_decode(buf, len, path, img, err);
+    else
+        s = mc_image_decode(buf, len, path, img, err);
     free(buf);
     return s;
 }

@@ -3,6 +3,7 @@
 #include <md5cine/report.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -180,20 +181,24 @@ void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, siz
 
 /* ---- the folder ------------------------------------------------------------------------ */
 
-/* Removes every file in folder path, then the folder (a report holds no subfolder). */
+/* Removes every file in folder path, then the folder (a report holds no subfolder). Nothing
+ * is followed: a path that is a symbolic link is left alone, and an entry that is a link is
+ * removed as a link (unlinkat on the folder opened without following links). */
 static void remove_tree(const char *path)
 {
-    DIR *d = opendir(path);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     struct dirent *e;
-    char p[PATH_CAP + 256];
 
-    if (!d)
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
         return;
+    }
     while ((e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-        unlink(p);
+        unlinkat(fd, e->d_name, 0);
     }
     closedir(d);
     rmdir(path);
@@ -214,31 +219,81 @@ static bool written_by_md5cine(const char *index)
     return strstr(head, MC_REPORT_GENERATOR) != NULL;
 }
 
-/* An existing DIR may be replaced: an empty folder, or an earlier report (its index.html written
- * by md5cine, no subfolder). A user's folder that happens to hold an index.html is refused. */
-static bool replaceable(const char *dir)
+/* A name the report writes: index.html, or KIND_NNNNN.png for the kinds save() writes. */
+static bool report_name(const char *name)
+{
+    static const char *const kinds[] = { "new_", "tnew_", "ref_", "tref_", "heat_" };
+    size_t n = strlen(name);
+
+    if (strcmp(name, "index.html") == 0)
+        return true;
+    if (n < 9 || strcmp(name + n - 4, ".png") != 0)
+        return false;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t k = strlen(kinds[i]);
+
+        if (strncmp(name, kinds[i], k) == 0 && n - 4 - k >= 5 &&
+            strspn(name + k, "0123456789-") == n - 4 - k)
+            return true;
+    }
+    return false;
+}
+
+/* An existing DIR may be replaced: an empty folder, or an earlier report -- its index.html
+ * written by md5cine and every entry a regular file of a name the report writes. Otherwise
+ * *stranger names the first entry that is not (for the message). */
+static bool replaceable(const char *dir, char *stranger, size_t cap)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    bool empty = true, has_index = false, has_subdir = false;
+    bool empty = true, ok = true;
     char p[PATH_CAP + 256];
     struct stat sb;
 
+    stranger[0] = '\0';
     if (!d)
         return false;
     while ((e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         empty = false;
-        has_index = has_index || strcmp(e->d_name, "index.html") == 0;
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        has_subdir = has_subdir || (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode));
+        if (ok && (!report_name(e->d_name) || lstat(p, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+            snprintf(stranger, cap, "%s", e->d_name);
+            ok = false;
+        }
     }
     closedir(d);
     if (empty)
         return true;
     snprintf(p, sizeof p, "%s/index.html", dir);
-    return has_index && !has_subdir && written_by_md5cine(p);
+    if (ok && !written_by_md5cine(p)) {
+        snprintf(stranger, cap, "index.html");
+        ok = false;
+    }
+    return ok;
+}
+
+/* Whether the report may take the place of dir (which need not exist): not a link, not a
+ * file, and a folder only if replaceable. Refusals are MC_ERR_USAGE (exit 2), naming why. */
+static mc_status may_replace(const mc_report *r, mc_error *err)
+{
+    struct stat sb;
+    char stranger[256];
+
+    if (lstat(r->dir, &sb) != 0)
+        return MC_OK;
+    if (S_ISLNK(sb.st_mode))
+        return mc_error_set(err, MC_ERR_USAGE, r->dir, 0, 0,
+                            "is a symbolic link; a report is never written through one");
+    if (!S_ISDIR(sb.st_mode))
+        return mc_error_set(err, MC_ERR_USAGE, r->dir, 0, 0,
+                            "exists and is not an md5cine report; not replaced");
+    if (!replaceable(r->dir, stranger, sizeof stranger))
+        return mc_error_set(err, MC_ERR_USAGE, r->dir, 0, 0,
+                            "holds '%s', which no md5cine report writes; not replaced",
+                            stranger[0] ? stranger : "?");
+    return MC_OK;
 }
 
 /* dir without trailing slashes, and the temporary and old names beside it. */
@@ -267,11 +322,10 @@ static mc_status name_folders(mc_report *r, const char *dir, mc_error *err)
 static mc_status make_tmp(mc_report *r, mc_error *err)
 {
     const char *slash = strrchr(r->tmp, '/');
-    struct stat sb;
+    mc_status st = may_replace(r, err);
 
-    if (stat(r->dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) || !replaceable(r->dir)))
-        return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0,
-                            "exists and is not an md5cine report; not replaced");
+    if (st != MC_OK)
+        return st;
     if (slash && slash != r->tmp) { /* the parent folder, made as needed */
         char parent[PATH_CAP];
 
@@ -626,11 +680,11 @@ static mc_status rename_into_place(mc_report *r, mc_error *err)
 {
     struct stat sb;
     bool had_old = false;
+    mc_status st = may_replace(r, err);
 
-    if (stat(r->dir, &sb) == 0) {
-        if (!S_ISDIR(sb.st_mode) || !replaceable(r->dir))
-            return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0,
-                                "exists and is not an md5cine report; not replaced");
+    if (st != MC_OK)
+        return st;
+    if (lstat(r->dir, &sb) == 0) {
         remove_tree(r->old);
         if (rename(r->dir, r->old) != 0)
             return mc_error_set(err, MC_ERR_IO, r->dir, 0, 0, "cannot replace: %s",

@@ -440,10 +440,16 @@ void mc_skin_tangents(const mc_submesh *sm, const mc_vec3 *pos, const mc_vec3 *n
     }
     /* Gram-Schmidt against the normal; w holds the handedness vote below. */
     for (int v = 0; v < n; v++) {
-        mc_vec3 nv = nrm[v], tv = out[v].t;
-        tv = mc_v3_normalize(mc_v3_sub(tv, mc_v3_scale(nv, mc_v3_dot(tv, nv))));
-        if (tv.x == 0.0f && tv.y == 0.0f && tv.z == 0.0f && mc_v3_len(nv) > 0.0f)
-            tv = any_perpendicular(nv);
+        /* The normal made unit first: skinned normals need not be, and subtracting
+         * n (t.n) with |n| != 1 leaves a multiple of n (with |n| = 2 and t = n / 2, exactly
+         * -n). A tangent (nearly) along the normal has no direction left: any perpendicular. */
+        mc_vec3 nv = mc_v3_normalize(nrm[v]), tv = out[v].t;
+        mc_vec3 r = mc_v3_sub(tv, mc_v3_scale(nv, mc_v3_dot(tv, nv)));
+
+        if (mc_v3_len(r) <= 1e-6f * mc_v3_len(tv) || mc_v3_len(r) == 0.0f)
+            tv = mc_v3_len(nv) > 0.0f ? any_perpendicular(nv) : (mc_vec3){ 0, 0, 0 };
+        else
+            tv = mc_v3_normalize(r);
         out[v].t = tv;
     }
     /* Handedness: the summed face dP/dt against cross(T, N), the bitangent of a mapping that

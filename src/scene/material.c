@@ -8,6 +8,7 @@
 
 #include <md5cine/material.h>
 #include <md5cine/mtr.h>
+#include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
 /* ---------------------------------------------------------------- text lists */
@@ -351,15 +352,23 @@ static void per_pixel(mc_image *im, mc_mtr_prog_kind kind, const float *f)
 
 /* ---------------------------------------------------------------- image files */
 
+/* Pixels read so far and the most allowed: one material's (mc_material_resolve), or a whole
+ * material set's (MC_LIMIT_SCENE_IMAGE_PIXELS, or the scene's own setting). */
+typedef struct px_budget {
+    uint64_t used, limit;
+    const char *what; /* "its material", "the scene" */
+} px_budget;
+
 /* Reads one candidate file; *found false when the VFS does not hold it. An image whose header
  * declares more than room pixels is MC_ERR_LIMIT before anything is decoded. */
-static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc_image *img,
+static mc_status read_candidate(mc_vfs *vfs, const char *path, const px_budget *room, mc_image *img,
                                 bool *found, strbuf *src, mc_error *err)
 {
     char where[1024];
     uint8_t *data;
     size_t len, n = strlen(path);
     bool tga = n > 4 && strcasecmp(path + n - 4, ".tga") == 0;
+    bool dds = n > 4 && strcasecmp(path + n - 4, ".dds") == 0;
     int w = 0, h = 0;
     mc_status st = mc_vfs_read(vfs, path, &data, &len, found, where, sizeof where, err);
 
@@ -368,15 +377,19 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc
     if (tga && len >= 18) { /* the header's width and height, little-endian at 12 and 14 */
         w = data[12] | data[13] << 8;
         h = data[14] | data[15] << 8;
+    } else if (dds) {
+        st = mc_dds_probe(data, len, where, &w, &h, err);
     } else if (!tga) {
         st = mc_image_probe(data, len, where, &w, &h, err);
     }
-    if (st == MC_OK && (uint64_t)w * (uint64_t)h > room)
-        st = mc_error_set(err, MC_ERR_LIMIT, NULL, 0, 0,
-                          "'%s' (%dx%d) takes its material past %llu pixels of images in all",
-                          where, w, h, (unsigned long long)MC_LIMIT_MATERIAL_PIXELS);
+    if (st == MC_OK && (uint64_t)w * (uint64_t)h > room->limit - room->used)
+        st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                          "%dx%d pixels take %s past %llu pixels of images in all", w, h,
+                          room->what, (unsigned long long)room->limit);
     else if (st == MC_OK && tga)
         st = mc_tga_decode(data, len, where, img, err);
+    else if (st == MC_OK && dds)
+        st = mc_dds_decode(data, len, where, img, err);
     else if (st == MC_OK)
         st = mc_image_decode(data, len, where, img, err);
     free(data);
@@ -385,7 +398,88 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, uint64_t room, mc
     return st;
 }
 
-static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_image *img,
+/* Where Doom looks for the precompressed form of an image name without extension
+ * (Image_load.cpp, idImage::ImageProgramStringToCompressedFileName): "dds/" + the name with
+ * its first four '/' (or '\\', '(') kept as folders and later ones as spaces, < > : | " .
+ * as '_', a space right after a '/' and every ')' and ',' dropped, then ".dds". false when it
+ * does not fit. */
+static bool dds_name(const char *name, size_t len, char *out, size_t cap)
+{
+    size_t o = 0;
+    int depth = 0;
+
+    if (cap < 9)
+        return false;
+    memcpy(out, "dds/", 4);
+    o = 4;
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+
+        if (o + 5 >= cap)
+            return false;
+        if (c == '/' || c == '\\' || c == '(') {
+            out[o++] = depth < 4 ? '/' : ' ';
+            depth++;
+        } else if (c == '<' || c == '>' || c == ':' || c == '|' || c == '"' || c == '.') {
+            out[o++] = '_';
+        } else if (c == ' ' && out[o - 1] == '/') {
+        } else if (c != ')' && c != ',') {
+            out[o++] = c;
+        }
+    }
+    memcpy(out + o, ".dds", 5);
+    return true;
+}
+
+/* Image_files.cpp, R_LoadImage with makePowerOf2 and Doom's default image_roundDown 1: a side
+ * that is not a power of two is rounded down to one, and the image resampled by
+ * Image_process.cpp, R_ResampleTexture (each output texel the truncated mean of four input
+ * texels at a quarter and three quarters of its step, in 16.16 fixed point; at most 4096 a
+ * side, its MAX_DIMENSION). false when out of memory. */
+static bool round_down_pow2(mc_image *im)
+{
+    unsigned ow = 1, oh = 1, fracstep, frac;
+    unsigned p1[4096], p2[4096];
+    unsigned iw = (unsigned)im->width, ih = (unsigned)im->height;
+    uint8_t *out;
+
+    while (ow * 2 <= iw)
+        ow *= 2;
+    while (oh * 2 <= ih)
+        oh *= 2;
+    if (ow == iw && oh == ih)
+        return true;
+    ow = ow > 4096 ? 4096 : ow;
+    oh = oh > 4096 ? 4096 : oh;
+    out = malloc((size_t)ow * oh * 4);
+    if (!out)
+        return false;
+    fracstep = iw * 0x10000u / ow;
+    frac = fracstep >> 2;
+    for (unsigned i = 0; i < ow; i++, frac += fracstep)
+        p1[i] = 4 * (frac >> 16);
+    frac = 3 * (fracstep >> 2);
+    for (unsigned i = 0; i < ow; i++, frac += fracstep)
+        p2[i] = 4 * (frac >> 16);
+    for (unsigned i = 0; i < oh; i++) {
+        const uint8_t *row = im->pixels + im->stride * (size_t)((i + 0.25f) * (float)ih / (float)oh);
+        const uint8_t *row2 = im->pixels + im->stride * (size_t)((i + 0.75f) * (float)ih / (float)oh);
+
+        for (unsigned j = 0; j < ow; j++)
+            for (unsigned c = 0; c < 4; c++)
+                out[((size_t)i * ow + j) * 4 + c] =
+                        (uint8_t)((row[p1[j] + c] + row[p2[j] + c] + row2[p1[j] + c] +
+                                   row2[p2[j] + c]) >> 2);
+    }
+    free(im->pixels);
+    im->pixels = out;
+    im->width = (int)ow;
+    im->height = (int)oh;
+    im->stride = (size_t)ow * 4;
+    return true;
+}
+
+static mc_status load_image(const char *name, mc_vfs *vfs, const px_budget *room, mc_image *img,
                             bool *fell_back, strbuf *src, mc_error *err)
 {
     static const char *const exts[] = { ".tga", ".jpg", ".png" };
@@ -406,12 +500,27 @@ static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_ima
     }
     if (!tga_or_none) {
         st = read_candidate(vfs, name, room, img, &found, src, err);
+        if (st == MC_OK && found && !round_down_pow2(img)) {
+            mc_image_release(img);
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        }
         if (st != MC_OK || found)
             return st;
     } else {
+        /* Image_load.cpp, idImage::ActuallyLoadImage: the .dds first (CheckPrecompressedImage
+         * with image_usePrecompressedTextures, on in Doom's default configuration). */
+        if (dds_name(name, stem, path, sizeof path)) {
+            st = read_candidate(vfs, path, room, img, &found, src, err);
+            if (st != MC_OK || found)
+                return st;
+        }
         for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
             snprintf(path, sizeof path, "%.*s%s", (int)stem, name, exts[i]);
             st = read_candidate(vfs, path, room, img, &found, src, err);
+            if (st == MC_OK && found && !round_down_pow2(img)) {
+                mc_image_release(img);
+                return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+            }
             if (st != MC_OK || found)
                 return st;
         }
@@ -425,9 +534,9 @@ static mc_status load_image(const char *name, mc_vfs *vfs, uint64_t room, mc_ima
 
 /* ---------------------------------------------------------------- programs */
 
-/* *pixels counts what the material has read so far (MC_LIMIT_MATERIAL_PIXELS). */
+/* pixels counts what the material (or the set) has read so far. */
 static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fell_back,
-                      strbuf *src, uint64_t *pixels, mc_error *err)
+                      strbuf *src, px_budget *pixels, mc_error *err)
 {
     mc_image second;
     mc_status st;
@@ -435,16 +544,11 @@ static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fe
 
     memset(out, 0, sizeof *out);
     if (g->kind == MC_PROG_IMAGE) {
-        uint64_t room = MC_LIMIT_MATERIAL_PIXELS - *pixels;
-
-        st = load_image(g->name, vfs, room, out, fell_back, src, err);
-        if (st == MC_ERR_LIMIT) {
-            err->line = g->line; /* at the image's name in the .mtr */
-            err->col = g->col;
-        }
+        /* An error names the image file itself (a limit: its size from its header). */
+        st = load_image(g->name, vfs, pixels, out, fell_back, src, err);
         if (st != MC_OK)
             return st;
-        *pixels += (uint64_t)out->width * (uint64_t)out->height; /* built-ins too: tiny */
+        pixels->used += (uint64_t)out->width * (uint64_t)out->height; /* built-ins: tiny */
         return MC_OK;
     }
     st = eval(g->arg[0], vfs, out, fell_back, src, pixels, err);
@@ -479,7 +583,7 @@ static mc_status eval(const mc_mtr_prog *g, mc_vfs *vfs, mc_image *out, bool *fe
 }
 
 static mc_status eval_program(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out,
-                              bool *fell_back, char **sources, uint64_t *pixels, mc_error *err)
+                              bool *fell_back, char **sources, px_budget *pixels, mc_error *err)
 {
     strbuf src = { 0 };
     bool fb = false;
@@ -505,7 +609,7 @@ static mc_status eval_program(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *ou
 mc_status mc_imgprog_eval(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out, bool *fell_back,
                           char **sources, mc_error *err)
 {
-    uint64_t pixels = 0;
+    px_budget pixels = { 0, MC_LIMIT_MATERIAL_PIXELS, "its material" };
 
     return eval_program(prog, vfs, out, fell_back, sources, &pixels, err);
 }
@@ -520,18 +624,35 @@ static void map_release(mc_material_map *m)
     memset(m, 0, sizeof *m);
 }
 
-static mc_status fill_map(const mc_mtr_prog *prog, const char *file, mc_vfs *vfs,
-                          mc_material_map *m, uint64_t *pixels, mc_error *err)
+/* Image_process.cpp, R_SetBorderTexels: the outermost ring of texels set to one value. */
+static void set_border(mc_image *im, const uint8_t v[4])
 {
+    for (int y = 0; y < im->height; y++)
+        for (int x = 0; x < im->width; x++)
+            if (x == 0 || y == 0 || x == im->width - 1 || y == im->height - 1)
+                memcpy(px_at(im, x, y), v, 4);
+}
+
+static mc_status fill_map(const mc_mtr_stage *stage, const char *file, mc_vfs *vfs,
+                          mc_material_map *m, px_budget *pixels, mc_error *err)
+{
+    static const uint8_t zero[4] = { 0, 0, 0, 255 }, alpha_zero[4] = { 255, 255, 255, 0 };
+    const mc_mtr_prog *prog = stage->map;
     char text[1024];
     mc_status st;
 
     memset(m, 0, sizeof *m);
+    (void)file;
     st = eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
-    if (st == MC_ERR_LIMIT && file && !err->file[0])
-        snprintf(err->file, sizeof err->file, "%s", file);
     if (st != MC_OK)
         return st;
+    memcpy(m->color, stage->color, sizeof m->color);
+    m->wrap = stage->wrap;
+    /* Image_load.cpp, idImage::GenerateImage: "zero the border if desired". */
+    if (m->wrap == MC_WRAP_ZERO_CLAMP)
+        set_border(&m->image, zero);
+    else if (m->wrap == MC_WRAP_ALPHA_ZERO_CLAMP)
+        set_border(&m->image, alpha_zero);
     m->present = true;
     m->program = strdup(mc_mtr_prog_text(prog, text, sizeof text));
     if (!m->program) {
@@ -556,14 +677,24 @@ void mc_material_release(mc_material *mat)
     memset(mat, 0, sizeof *mat);
 }
 
+static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
+                         px_budget *budget, mc_material *out, mc_error *err);
+
 mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                               mc_material *out, mc_error *err)
+{
+    px_budget budget = { 0, MC_LIMIT_MATERIAL_PIXELS, "its material" };
+
+    return resolve(decl, file, vfs, &budget, out, err);
+}
+
+static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
+                         px_budget *budget, mc_material *out, mc_error *err)
 {
     const mc_mtr_stage *lit[3] = { NULL, NULL, NULL };
     mc_material_map *maps[3];
     mc_status st = MC_OK;
     int layers = 0;
-    uint64_t pixels = 0; /* read so far by this material's programs */
 
     memset(out, 0, sizeof *out);
     maps[0] = &out->diffuse;
@@ -591,7 +722,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int k = 0; k < 3 && st == MC_OK; k++)
         if (lit[k])
-            st = fill_map(lit[k]->map, file, vfs, maps[k], &pixels, err);
+            st = fill_map(lit[k], file, vfs, maps[k], budget, err);
     if (st == MC_OK && layers > 0) {
         out->layers = calloc((size_t)layers, sizeof *out->layers);
         if (!out->layers)
@@ -602,9 +733,12 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
 
             if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
                 continue;
-            st = fill_map(s->map, file, vfs, &l->map, &pixels, err);
+            st = fill_map(s, file, vfs, &l->map, budget, err);
             if (st != MC_OK)
                 break;
+            l->mask_color = s->mask_red && s->mask_green && s->mask_blue;
+            l->mask_alpha = s->mask_alpha;
+            l->mask_depth = s->mask_depth;
             l->blend = s->blend;
             l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
             memcpy(l->color, s->color, sizeof l->color);
@@ -631,153 +765,310 @@ nomem:
 
 /* ---------------------------------------------------------------- material sets */
 
+/* One .mtr file of the base: its text (kept, since declarations are parsed when used) and the
+ * index of its declarations. */
+typedef struct set_file {
+    char *where; /* "base/pak000.pk4:materials/x.mtr" */
+    char *text;
+    size_t len;
+    mc_mtr_index index;
+} set_file;
+
 typedef struct set_entry {
-    const mc_mtr_decl *decl;
+    const mc_mtr_span *span;
     int file;     /* index into files */
-    int resolved; /* 0: not yet; 1: done (material valid) */
+    int resolved; /* 0: not yet; 1: done (material or skin valid) */
+    mc_mtr_file parsed; /* materials: the declaration, or Doom's default material in its place */
     mc_material material;
+    mc_skin skin; /* skins: the declaration */
 } set_entry;
+
+/* The declarations of one type: one entry per name, sorted by name. */
+typedef struct decl_table {
+    set_entry *entries;
+    int count;
+} decl_table;
 
 struct mc_material_set {
     mc_vfs *vfs;
-    mc_mtr_file *files;
-    char **file_names; /* "base/pak000.pk4:materials/x.mtr" */
+    mc_parse_opts opts; /* warnings and the stop flag, for declarations parsed later */
+    set_file *files;    /* materials/ first, then skins/ */
     int num_files, cap_files;
-    set_entry *entries; /* sorted by name */
-    int count;
+    decl_table materials, skins;
+    int parsed;         /* material declarations parsed so far */
+    px_budget pixels;   /* images read by every material resolved */
+    size_t text_bytes;  /* declaration text held */
+    long indexed;       /* declarations indexed */
 };
 
 static int entry_cmp(const void *a, const void *b)
 {
     const set_entry *x = a, *y = b;
-    int c = strcmp(x->decl->name, y->decl->name);
+    int c = strcmp(x->span->name, y->span->name);
 
-    /* Equal names: the earlier file first, so that it wins. */
-    return c ? c : x->file - y->file;
+    /* Equal names: the earlier file first, then the earlier place in it, so that it wins. */
+    if (c)
+        return c;
+    if (x->file != y->file)
+        return x->file - y->file;
+    return (x->span->start > y->span->start) - (x->span->start < y->span->start);
 }
 
-mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_material_set **out,
-                               mc_error *err)
+static bool stopped(const mc_parse_opts *opts)
 {
-    mc_material_set *set;
-    char **names = NULL;
-    int n = 0, total = 0, kept = 0;
-    mc_status st;
+    return opts && opts->stop && *opts->stop;
+}
 
-    *out = NULL;
-    st = mc_vfs_list(vfs, "materials", ".mtr", &names, &n, err);
+/* Reads and indexes every DIR/NAME.EXT of the vfs into set->files[first..], declarations of
+ * `type` (Doom's default type of the folder being the same), then fills t. */
+static mc_status load_decls(mc_material_set *set, const char *dir, const char *ext,
+                            const char *type, decl_table *t, mc_error *err)
+{
+    char **names = NULL;
+    int n = 0, first = set->num_files, kept = 0;
+    long total = 0;
+    mc_status st = mc_vfs_list(set->vfs, dir, ext, &names, &n, err);
+
     if (st != MC_OK)
         return st;
-    set = calloc(1, sizeof *set);
-    if (!set || (n > 0 && (!(set->files = calloc((size_t)n, sizeof *set->files)) ||
-                           !(set->file_names = calloc((size_t)n, sizeof *set->file_names))))) {
-        free(names);
-        mc_material_set_destroy(set);
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (n > 0) {
+        set_file *grown = realloc(set->files, (size_t)(first + n) * sizeof *grown);
+
+        if (!grown) {
+            free(names);
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        }
+        memset(grown + first, 0, (size_t)n * sizeof *grown);
+        set->files = grown;
+        set->cap_files = first + n;
     }
-    set->vfs = vfs;
-    set->cap_files = n;
     for (int i = 0; i < n && st == MC_OK; i++) {
+        set_file *f = &set->files[first + i];
         char where[1024];
         uint8_t *data;
         size_t len;
         bool found;
 
-        if (opts && opts->stop && *opts->stop) {
+        if (stopped(&set->opts)) {
             st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
             break;
         }
-        st = mc_vfs_read(vfs, names[i], &data, &len, &found, where, sizeof where, err);
+        st = mc_vfs_read(set->vfs, names[i], &data, &len, &found, where, sizeof where, err);
         if (st != MC_OK)
             break;
-        set->file_names[i] = strdup(where);
-        if (!set->file_names[i]) {
-            free(data);
+        set->num_files = first + i + 1;
+        f->text = (char *)data;
+        f->len = len;
+        f->where = strdup(where);
+        if (!f->where) {
             st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
             break;
         }
-        st = mc_mtr_parse((const char *)data, len, where, opts, &set->files[i], err);
-        free(data);
+        if (len > MC_LIMIT_MTR_TEXT_BYTES - set->text_bytes) {
+            st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                              "the base's declaration files hold more than %zu bytes in all",
+                              (size_t)MC_LIMIT_MTR_TEXT_BYTES);
+            break;
+        }
+        set->text_bytes += len;
+        st = mc_decl_index_text(f->text, f->len, f->where, type, type, &set->opts, &f->index,
+                                err);
         if (st == MC_OK) {
-            set->num_files = i + 1;
-            total += set->files[i].num_decls;
+            total += f->index.num_spans;
+            set->indexed += f->index.num_spans;
+            if (set->indexed > MC_LIMIT_MTR_INDEX)
+                st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                                  "the base's declaration files declare more than %d names",
+                                  MC_LIMIT_MTR_INDEX);
         }
     }
     free(names);
-    if (st == MC_OK && total > 0 && !(set->entries = calloc((size_t)total, sizeof *set->entries)))
+    if (st == MC_OK && total > 0 && !(t->entries = calloc((size_t)total, sizeof *t->entries)))
         st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (st != MC_OK)
+        return st;
+    for (int f = first; f < set->num_files; f++)
+        for (int d = 0; d < set->files[f].index.num_spans; d++)
+            t->entries[t->count++] = (set_entry){ .span = &set->files[f].index.spans[d], .file = f };
+    if (t->count > 1)
+        qsort(t->entries, (size_t)t->count, sizeof *t->entries, entry_cmp);
+    /* Keep the first of each name: Doom's DeclManager.cpp, idDeclFile::LoadAndParse, skips a
+     * declaration whose name another file (or an earlier place in the same one) already
+     * defined ("previously defined at ..."), and reads its files in sorted name order
+     * (idFileSystem::ListFiles with sort). */
+    for (int i = 0; i < t->count; i++)
+        if (kept == 0 || strcmp(t->entries[kept - 1].span->name, t->entries[i].span->name))
+            t->entries[kept++] = t->entries[i];
+    t->count = kept;
+    return MC_OK;
+}
+
+mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_material_set **out,
+                               mc_error *err)
+{
+    mc_material_set *set = calloc(1, sizeof *set);
+    mc_status st;
+
+    *out = NULL;
+    if (!set)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    set->vfs = vfs;
+    if (opts)
+        set->opts = *opts;
+    set->pixels = (px_budget){ 0, set->opts.image_pixels ? set->opts.image_pixels
+                                                         : MC_LIMIT_SCENE_IMAGE_PIXELS,
+                               "the scene" };
+    st = load_decls(set, "materials", ".mtr", "material", &set->materials, err);
+    if (st == MC_OK)
+        st = load_decls(set, "skins", ".skin", "skin", &set->skins, err);
     if (st != MC_OK) {
         mc_material_set_destroy(set);
         return st;
     }
-    for (int f = 0; f < set->num_files; f++)
-        for (int d = 0; d < set->files[f].num_decls; d++)
-            set->entries[set->count++] = (set_entry){ .decl = &set->files[f].decls[d], .file = f };
-    if (set->count > 1)
-        qsort(set->entries, (size_t)set->count, sizeof *set->entries, entry_cmp);
-    /* Keep the first of each name. */
-    for (int i = 0; i < set->count; i++)
-        if (kept == 0 || strcmp(set->entries[kept - 1].decl->name, set->entries[i].decl->name))
-            set->entries[kept++] = set->entries[i];
-    set->count = kept;
     *out = set;
     return MC_OK;
+}
+
+/* Parses e's declaration. One that fails becomes Doom's default material (idDecl's
+ * MakeDefault after a failed Parse), with the failure as one warning at its position. */
+static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
+{
+    const set_file *f = &set->files[e->file];
+    mc_error perr;
+    mc_status st;
+
+    set->parsed++;
+    st = mc_mtr_parse_span(f->text, f->len, f->where, e->span, &set->opts, &e->parsed, &perr);
+    if (st == MC_OK)
+        return MC_OK;
+    if (st == MC_ERR_NOMEM || st == MC_ERR_INTERRUPTED) {
+        *err = perr;
+        return st;
+    }
+    if (set->opts.warn) {
+        mc_error w;
+
+        mc_error_set(&w, perr.code, perr.file, perr.line, perr.col,
+                     "%s; material '%s' is drawn as the default material", perr.msg,
+                     e->span->name);
+        set->opts.warn(set->opts.warn_user, &w);
+    }
+    st = mc_mtr_default_decl(e->span->name, &e->parsed, err);
+    if (st == MC_OK) {
+        e->parsed.decls[0].line = e->span->line;
+        e->parsed.decls[0].col = e->span->col;
+    }
+    return st;
+}
+
+/* The entry of `name` (canonicalised first), or NULL. */
+static set_entry *lookup(const decl_table *t, const char *name)
+{
+    char c[MC_LIMIT_NAME_LEN + 1];
+    int lo = 0, hi = t->count - 1;
+
+    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
+        return NULL;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(c, t->entries[mid].span->name);
+
+        if (cmp == 0)
+            return &t->entries[mid];
+        if (cmp < 0)
+            hi = mid - 1;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
 }
 
 const mc_material *mc_material_set_find(mc_material_set *set, const char *name, mc_status *status,
                                         mc_error *err)
 {
-    char c[MC_LIMIT_NAME_LEN + 1];
-    int lo = 0, hi = set->count - 1;
+    set_entry *e = lookup(&set->materials, name);
 
     *status = MC_OK;
-    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
+    if (!e)
         return NULL;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        set_entry *e = &set->entries[mid];
-        int cmp = strcmp(c, e->decl->name);
-
-        if (cmp < 0) {
-            hi = mid - 1;
-        } else if (cmp > 0) {
-            lo = mid + 1;
-        } else {
-            if (!e->resolved) {
-                *status = mc_material_resolve(e->decl, set->file_names[e->file], set->vfs,
-                                              &e->material, err);
-                if (*status != MC_OK)
-                    return NULL;
-                e->resolved = 1;
-            }
-            return &e->material;
+    if (!e->resolved) {
+        if (stopped(&set->opts)) {
+            *status = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+            return NULL;
         }
+        if (!e->parsed.decls && (*status = parse_entry(set, e, err)) != MC_OK)
+            return NULL;
+        *status = resolve(&e->parsed.decls[0], set->files[e->file].where, set->vfs,
+                          &set->pixels, &e->material, err);
+        if (*status != MC_OK)
+            return NULL;
+        e->resolved = 1;
     }
-    return NULL;
+    return &e->material;
+}
+
+const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line)
+{
+    const set_entry *e = lookup(&set->materials, name);
+
+    if (!e)
+        return NULL;
+    if (line)
+        *line = e->span->line;
+    return set->files[e->file].where;
+}
+
+const mc_skin *mc_material_set_skin(mc_material_set *set, const char *name, mc_status *status,
+                                    mc_error *err)
+{
+    set_entry *e = lookup(&set->skins, name);
+
+    *status = MC_OK;
+    if (!e)
+        return NULL;
+    if (!e->resolved) {
+        const set_file *f = &set->files[e->file];
+
+        *status = mc_skin_parse_span(f->text, f->len, f->where, e->span, &e->skin, err);
+        if (*status != MC_OK)
+            return NULL;
+        e->resolved = 1;
+    }
+    return &e->skin;
+}
+
+int mc_material_set_parsed(const mc_material_set *set)
+{
+    return set->parsed;
 }
 
 int mc_material_set_count(const mc_material_set *set)
 {
-    return set->count;
+    return set->materials.count;
 }
 
 const char *mc_material_set_name(const mc_material_set *set, int i)
 {
-    return set->entries[i].decl->name;
+    return set->materials.entries[i].span->name;
 }
 
 void mc_material_set_destroy(mc_material_set *set)
 {
     if (!set)
         return;
-    for (int i = 0; i < set->count; i++)
-        mc_material_release(&set->entries[i].material);
-    free(set->entries);
-    for (int i = 0; i < set->num_files; i++)
-        mc_mtr_release(&set->files[i]);
-    for (int i = 0; set->file_names && i < set->cap_files; i++)
-        free(set->file_names[i]);
-    free(set->file_names);
+    for (int i = 0; i < set->materials.count; i++) {
+        mc_material_release(&set->materials.entries[i].material);
+        mc_mtr_release(&set->materials.entries[i].parsed);
+    }
+    for (int i = 0; i < set->skins.count; i++)
+        mc_skin_release(&set->skins.entries[i].skin);
+    free(set->materials.entries);
+    free(set->skins.entries);
+    for (int i = 0; set->files && i < set->cap_files; i++) {
+        mc_mtr_index_release(&set->files[i].index);
+        free(set->files[i].text);
+        free(set->files[i].where);
+    }
     free(set->files);
     free(set);
 }

@@ -265,9 +265,9 @@ static bool parse_material(scene_parser *p, mc_scene_actor *a, int *cap, const m
 }
 
 /* Actor keywords that appear at most once, in the order of the grammar. */
-enum { K_MESH, K_ANIM, K_ORIGIN, K_YAW, K_SCALE, K_START, K_LOOP, K_IN_PLACE, K_COUNT };
+enum { K_MESH, K_ANIM, K_ORIGIN, K_YAW, K_SCALE, K_START, K_LOOP, K_IN_PLACE, K_SKIN, K_COUNT };
 static const char *const actor_keywords[K_COUNT] = {
-    "mesh", "anim", "origin", "yaw", "scale", "start", "loop", "in_place",
+    "mesh", "anim", "origin", "yaw", "scale", "start", "loop", "in_place", "skin",
 };
 
 static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
@@ -306,6 +306,20 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
         return mc_lex_float(&p->lx, &a->start, NULL);
     case K_LOOP:
         return read_flag(p, "loop", &a->loop);
+    case K_SKIN: {
+        const char *text;
+        size_t len;
+
+        if (!mc_lex_string(&p->lx, &text, &len, &tok))
+            return false;
+        if (len == 0 || len > MC_LIMIT_NAME_LEN)
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                               "invalid skin name, expected 1 to %d bytes", MC_LIMIT_NAME_LEN);
+        a->skin = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
+        a->skin_line = tok.line;
+        a->skin_col = tok.col;
+        return a->skin != NULL;
+    }
     default:
         return read_flag(p, "in_place", &a->in_place);
     }

@@ -4,6 +4,7 @@
 
 #include <md5cine/material.h>
 #include <md5cine/scene.h>
+#include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
 static bool has_material_line(const mc_scene_actor *a, const char *shader)
@@ -12,6 +13,73 @@ static bool has_material_line(const mc_scene_actor *a, const char *shader)
         if (mc_scene_shader_equal(a->materials[i].shader, shader))
             return true;
     return false;
+}
+
+bool mc_material_drawn(const mc_material *m)
+{
+    return m->lit || m->num_layers > 0;
+}
+
+/* The actor's skin. Not declared: an error at the scene's skin line (the scene is ours). One
+ * that fails to parse: a warning at its position, and no skin (Doom makes it its default). */
+static mc_status actor_skin(mc_material_set *set, const mc_scene *scene,
+                            const mc_scene_actor *act, const mc_parse_opts *opts,
+                            const mc_skin **out, mc_error *err)
+{
+    mc_error perr;
+    mc_status st;
+
+    *out = mc_material_set_skin(set, act->skin, &st, &perr);
+    if (st != MC_OK) {
+        if (st == MC_ERR_NOMEM)
+            return *err = perr, st;
+        if (opts && opts->warn) {
+            mc_error w;
+
+            mc_error_set(&w, perr.code, perr.file, perr.line, perr.col,
+                         "%s; skin '%s' of actor '%s' is not applied", perr.msg, act->skin,
+                         act->name);
+            opts->warn(opts->warn_user, &w);
+        }
+        return MC_OK;
+    }
+    if (!*out)
+        return mc_error_set(err, MC_ERR_IO, scene->name, act->skin_line, act->skin_col,
+                            "no skin '%s' in the base folder '%s' (skins/*.skin)", act->skin,
+                            scene->base_path);
+    return MC_OK;
+}
+
+/* Doom's stage-less materials of textures/common (common.mtr), which hide a surface even
+ * where a base does not declare them. */
+static bool is_builtin_nodraw(const char *name)
+{
+    static const char *const names[] = { "textures/common/nodraw", "textures/common/shadow",
+                                         "textures/common/collision" };
+
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
+/* idDeclSkin::RemapShaderBySkin: a surface whose material is not drawn keeps it; otherwise the
+ * first matching mapping's target replaces it. */
+static mc_status apply_skin(mc_scene_materials *sm, const mc_skin *skin, const char *shader,
+                            const mc_material **mat, mc_error *err)
+{
+    const char *to;
+    mc_status st;
+
+    if (*mat && !mc_material_drawn(*mat))
+        return MC_OK;
+    to = mc_skin_remap(skin, shader);
+    if (!to)
+        return MC_OK;
+    *mat = mc_material_set_find(sm->set, to, &st, err);
+    if (st == MC_OK && !*mat && is_builtin_nodraw(to))
+        *mat = &sm->nodraw;
+    return st;
 }
 
 mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *opts,
@@ -35,6 +103,19 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
             return mc_error_set(err, MC_ERR_NOMEM, scene->name, 0, 0, "out of memory");
         }
     }
+    out->nodraw.name = strdup("textures/common/nodraw");
+    if (!out->nodraw.name) {
+        mc_scene_materials_release(out);
+        return mc_error_set(err, MC_ERR_NOMEM, scene->name, 0, 0, "out of memory");
+    }
+    for (int a = 0; a < scene->num_actors; a++)
+        if (scene->actors[a].skin && !scene->base_path) {
+            mc_scene_materials_release(out);
+            return mc_error_set(err, MC_ERR_USAGE, scene->name, scene->actors[a].skin_line,
+                                scene->actors[a].skin_col,
+                                "actor '%s' names a skin, but the scene names no base folder",
+                                scene->actors[a].name);
+        }
     if (!scene->base_path)
         return MC_OK;
     st = mc_vfs_open(scene->base_path, &out->vfs, err);
@@ -42,13 +123,18 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
         st = mc_material_set_load(out->vfs, opts, &out->set, err);
     for (int a = 0; a < scene->num_actors && st == MC_OK; a++) {
         const mc_scene_actor *act = &scene->actors[a];
+        const mc_skin *skin = NULL;
 
+        if (act->skin && (st = actor_skin(out->set, scene, act, opts, &skin, err)) != MC_OK)
+            break;
         for (int m = 0; m < act->mesh.num_meshes && st == MC_OK; m++) {
             const char *shader = act->mesh.meshes[m].shader;
 
             if (!shader[0] || has_material_line(act, shader))
                 continue;
             out->submesh[a][m] = mc_material_set_find(out->set, shader, &st, err);
+            if (st == MC_OK && skin)
+                st = apply_skin(out, skin, shader, &out->submesh[a][m], err);
             if (st == MC_OK && !out->submesh[a][m] && !act->textures[m] && opts && opts->warn) {
                 mc_error w;
 
@@ -75,5 +161,6 @@ void mc_scene_materials_release(mc_scene_materials *m)
     free(m->submesh);
     mc_material_set_destroy(m->set);
     mc_vfs_destroy(m->vfs);
+    mc_material_release(&m->nodraw);
     memset(m, 0, sizeof *m);
 }

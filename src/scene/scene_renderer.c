@@ -27,7 +27,12 @@ typedef struct surface {
     int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
     float alpha_test, polygon_offset;
     bool two_sided, translucent, no_shadows;
-    bool white; /* a material without a diffuse map: Doom's _white stands in */
+    bool white; /* draw color (not plain_color) without a texture */
+    float color[4];     /* with white: the colour used without a texture */
+    bool hidden; /* a material Doom does not draw (no stage: textures/common/nodraw) */
+    bool stage_colors;  /* the material's stage colours below apply */
+    float diffuse_rgb[3], specular_rgb[3];
+    bool mask_color, mask_alpha, mask_depth;
 } surface;
 
 /* A material already uploaded (several submeshes may share one). */
@@ -192,9 +197,10 @@ static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
             mc_draw_item it;
             mc_status st;
 
-            if (sm->num_verts == 0 || sm->num_tris == 0)
-                continue;
             const surface *sf = &ad->surf[s];
+
+            if (sm->num_verts == 0 || sm->num_tris == 0 || sf->hidden)
+                continue;
 
             memset(&it, 0, sizeof it);
             it.model = ad->model;
@@ -214,7 +220,13 @@ static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
                                    ? &sm->verts[0].st.x
                                    : NULL;
             if (sf->white)
-                it.color[0] = it.color[1] = it.color[2] = it.color[3] = 1.0f;
+                memcpy(it.color, sf->color, sizeof it.color);
+            it.stage_colors = sf->stage_colors;
+            memcpy(it.diffuse_rgb, sf->diffuse_rgb, sizeof it.diffuse_rgb);
+            memcpy(it.specular_rgb, sf->specular_rgb, sizeof it.specular_rgb);
+            it.mask_color = sf->mask_color;
+            it.mask_alpha = sf->mask_alpha;
+            it.mask_depth = sf->mask_depth;
             it.texcoord_stride = sizeof(mc_vert);
             it.vertex_count = sm->num_verts;
             it.indices = &sm->tris[0].v[0];
@@ -332,24 +344,59 @@ static mc_status upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_erro
 
 /* ---- materials ------------------------------------------------------------------------ */
 
-static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, int *id,
-                            mc_error *err)
+/* Uploads a map (none: *id 0). One that fell back to `_default` is black unless developer
+ * images are asked for (Image_init.cpp, idImage::MakeDefault: the box only with
+ * com_developer). A clamping stage's texture clamps. */
+static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool developer,
+                            int *id, mc_error *err)
 {
+    static const uint8_t black[4] = { 0, 0, 0, 255 };
+    mc_status st;
+
     *id = 0;
     if (!m->present || !m->image.pixels)
         return MC_OK;
-    return mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
-                                   m->image.stride, id, err);
+    if (m->fell_back && !developer)
+        return mc_renderer_add_texture(sr->r, black, 1, 1, 4, id, err);
+    st = mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
+                                 m->image.stride, id, err);
+    if (st == MC_OK && m->wrap != MC_WRAP_REPEAT)
+        st = mc_renderer_texture_clamp(sr->r, *id, err);
+    return st;
 }
 
 /* Gives every submesh with a declared material (material.h: a scene with a `base`) its maps,
  * uploaded once per material, and its switches. Only the lit layer (diffuse, bump, specular)
  * is drawn; a material with none draws its first unlit stage's image as its diffuse map. */
+/* A surface whose shader no material or image names: black, or with developer images the
+ * `_default` box (uploaded once: *box_id). */
+static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool developer,
+                                  int *box_id, mc_error *err)
+{
+    mc_image box;
+    mc_status st = MC_OK;
+
+    sf->white = true;
+    memcpy(sf->color, (const float[4]){ 0, 0, 0, 1 }, sizeof sf->color);
+    if (!developer)
+        return MC_OK;
+    if (*box_id == 0) {
+        if (!mc_material_builtin("_default", &box))
+            return no_memory(err);
+        st = mc_renderer_add_texture(sr->r, box.pixels, box.width, box.height, box.stride,
+                                     box_id, err);
+        mc_image_release(&box);
+    }
+    sf->texture = *box_id;
+    sf->white = false;
+    return st;
+}
+
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
-                                 mc_error *err)
+                                 bool developer, mc_error *err)
 {
     uploaded_material *done;
-    int total = 0, num_done = 0;
+    int total = 0, num_done = 0, box_id = 0;
     mc_status st = MC_OK;
 
     for (int i = 0; i < sr->num_actors; i++)
@@ -364,24 +411,51 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             surface *sf = &sr->actors[i].surf[k];
             int d = 0;
 
-            if (!m)
+            if (!m) {
+                /* A shader of a scene with a base that names nothing: Doom's default
+                 * material (a missing image) -- black, or the developer box. */
+                if (sm->set && !sr->scene->actors[i].textures[k] &&
+                    sr->scene->actors[i].mesh.meshes[k].shader[0])
+                    st = missing_material(sr, sf, developer, &box_id, err);
+                continue;
+            }
+            sf->hidden = !mc_material_drawn(m);
+            if (sf->hidden)
                 continue;
             dif = m->lit || m->num_layers == 0 ? &m->diffuse : &m->layers[0].map;
             while (d < num_done && done[d].mat != m)
                 d++;
             if (d == num_done) {
                 done[d].mat = m;
-                st = upload_map(sr, dif, &done[d].ids[0], err);
+                st = upload_map(sr, dif, developer, &done[d].ids[0], err);
                 if (st == MC_OK)
-                    st = upload_map(sr, &m->normal, &done[d].ids[1], err);
+                    st = upload_map(sr, &m->normal, developer, &done[d].ids[1], err);
                 if (st == MC_OK)
-                    st = upload_map(sr, &m->specular, &done[d].ids[2], err);
+                    st = upload_map(sr, &m->specular, developer, &done[d].ids[2], err);
                 num_done++;
             }
             sf->texture = done[d].ids[0];
             sf->normal_map = done[d].ids[1];
             sf->specular_map = done[d].ids[2];
             sf->white = sf->texture == 0;
+            /* No diffuse map: _white stands in for an unlit material; a lit one (a
+             * specular-only material) gets Doom's black (tr_render.cpp,
+             * RB_SubmittInteraction: blackImage for a missing diffuse). */
+            memcpy(sf->color, (const float[4]){ 1, 1, 1, 1 }, sizeof sf->color);
+            if (m->lit && !m->diffuse.present)
+                sf->color[0] = sf->color[1] = sf->color[2] = 0.0f;
+            /* Stage colours: a lit material's diffuse and specular stages, or the colour of
+             * the unlit stage drawn in its place. */
+            sf->stage_colors = true;
+            for (int c = 0; c < 3; c++) {
+                sf->diffuse_rgb[c] = dif->present ? dif->color[c] : 1.0f;
+                sf->specular_rgb[c] = m->specular.present ? m->specular.color[c] : 1.0f;
+            }
+            if (!m->lit && m->num_layers > 0) {
+                sf->mask_color = m->layers[0].mask_color;
+                sf->mask_alpha = m->layers[0].mask_alpha;
+                sf->mask_depth = m->layers[0].mask_depth;
+            }
             sf->alpha_test = m->lit || m->num_layers == 0 ? m->alpha_test
                                                            : m->layers[0].alpha_test;
             sf->two_sided = m->two_sided;
@@ -396,13 +470,14 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
 static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
                                 mc_error *err)
 {
-    const mc_parse_opts po = { .warn = d->warn, .warn_user = d->warn_user };
+    const mc_parse_opts po = { .warn = d->warn, .warn_user = d->warn_user, .stop = d->stop,
+                               .image_pixels = d->image_pixels };
     mc_scene_materials sm;
     mc_status st = mc_scene_materials_load(sr->scene, &po, &sm, err);
 
     if (st != MC_OK)
         return st;
-    st = apply_materials(sr, &sm, err);
+    st = apply_materials(sr, &sm, d->developer_images, err);
     mc_scene_materials_release(&sm);
     return st;
 }

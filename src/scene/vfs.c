@@ -218,6 +218,18 @@ static mc_status open_archives(mc_vfs *v, mc_error *err)
             break;
         }
         snprintf(a->path, plen, "%s/%s", v->base, names[i]);
+        {
+            struct stat sb;
+
+            /* A folder (or a FIFO) named x.pk4 is no archive: refused before libzip opens
+             * it, which would block on a FIFO. */
+            if (stat(a->path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+                st = mc_error_set(err, MC_ERR_IO, a->path, 0, 0,
+                                  "cannot open archive '%s': not a file", a->path);
+                free(a->path);
+                break;
+            }
+        }
         a->zip = zip_open(a->path, ZIP_RDONLY, &code);
         if (!a->zip) {
             zip_error_t ze;
@@ -332,7 +344,7 @@ static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, ui
     zip_t *z = v->archives[e->source].zip;
     zip_file_t *zf;
     uint8_t *buf, extra;
-    zip_int64_t got;
+    zip_int64_t got = 0;
     size_t size;
 
     if (e->size > MC_LIMIT_ARCHIVE_ENTRY_BYTES)
@@ -340,20 +352,60 @@ static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, ui
                             "'%s' declares %llu bytes, over the limit of %zu", place,
                             (unsigned long long)e->size, (size_t)MC_LIMIT_ARCHIVE_ENTRY_BYTES);
     size = (size_t)e->size;
+    {
+        zip_stat_t zs;
+
+        /* The declared size against the compressed one before anything is inflated: stored
+         * data is as long as it is, and deflate gives at most 1032 bytes a byte (RFC 1951's
+         * longest match, 258 bytes, from 2 bits). */
+        if (zip_stat_index(z, e->index, 0, &zs) == 0 && (zs.valid & ZIP_STAT_COMP_SIZE) &&
+            (zs.valid & ZIP_STAT_COMP_METHOD) &&
+            (zs.comp_method == ZIP_CM_STORE ? e->size > zs.comp_size
+                                            : e->size / 1032 > zs.comp_size + 64))
+            return mc_error_set(err, MC_ERR_LIMIT, place, 0, 0,
+                                "'%s' declares %llu bytes from %llu compressed, more than its "
+                                "compression can give",
+                                place, (unsigned long long)e->size,
+                                (unsigned long long)zs.comp_size);
+    }
     zf = zip_fopen_index(z, e->index, 0);
     if (!zf)
         return mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': %s", place,
                             zip_strerror(z));
-    buf = malloc(size + 1);
-    if (!buf) {
-        zip_fclose(zf);
-        return mc_error_set(err, MC_ERR_NOMEM, place, 0, 0, "out of memory reading '%s'", place);
-    }
-    got = size ? zip_fread(zf, buf, size) : 0;
-    if (got < 0 || (size_t)got != size) {
-        mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': %s", place,
-                     got < 0 ? zip_file_strerror(zf) : "shorter than declared");
-        goto fail;
+    /* Inflated in steps, the buffer growing with the data that arrives (to the declared size
+     * at most), so an entry whose data stops short costs what it holds, not what it claims. */
+    {
+        size_t cap = size < ((size_t)1 << 20) ? size : (size_t)1 << 20, have = 0;
+
+        buf = malloc(cap + 1);
+        while (buf && have < size) {
+            if (have == cap) {
+                size_t ncap = cap > size / 2 ? size : cap * 2;
+                uint8_t *g = realloc(buf, ncap + 1);
+
+                if (!g) {
+                    free(buf);
+                    buf = NULL;
+                    break;
+                }
+                buf = g;
+                cap = ncap;
+            }
+            got = zip_fread(zf, buf + have, cap - have);
+            if (got <= 0)
+                break;
+            have += (size_t)got;
+        }
+        if (!buf) {
+            zip_fclose(zf);
+            return mc_error_set(err, MC_ERR_NOMEM, place, 0, 0, "out of memory reading '%s'",
+                                place);
+        }
+        if (have != size) {
+            mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': %s", place,
+                         got < 0 ? zip_file_strerror(zf) : "shorter than declared");
+            goto fail;
+        }
     }
     got = zip_fread(zf, &extra, 1);
     if (got != 0) {
@@ -468,4 +520,47 @@ int mc_vfs_archive_count(const mc_vfs *vfs)
 int mc_vfs_file_count(const mc_vfs *vfs)
 {
     return (int)vfs->count;
+}
+
+bool mc_vfs_read_place(const char *place, size_t max, char **data, size_t *len)
+{
+    const char *colon = NULL;
+    char archive[4096];
+    zip_t *z;
+    zip_int64_t idx;
+    zip_stat_t zs;
+    zip_file_t *zf;
+    char *buf;
+    zip_int64_t got;
+
+    *data = NULL;
+    *len = 0;
+    for (const char *p = place; (p = strchr(p, ':')) != NULL; p++)
+        if (p - place >= 4 && strncasecmp(p - 4, ".pk4", 4) == 0) {
+            colon = p;
+            break;
+        }
+    if (!colon || (size_t)(colon - place) >= sizeof archive)
+        return false;
+    snprintf(archive, sizeof archive, "%.*s", (int)(colon - place), place);
+    if (!mc_is_regular_file(archive) || !(z = zip_open(archive, ZIP_RDONLY, NULL)))
+        return false;
+    idx = zip_name_locate(z, colon + 1, 0);
+    if (idx < 0 || zip_stat_index(z, (zip_uint64_t)idx, 0, &zs) != 0 ||
+        !(zs.valid & ZIP_STAT_SIZE) || zs.size > max || !(zf = zip_fopen_index(z, (zip_uint64_t)idx, 0))) {
+        zip_close(z);
+        return false;
+    }
+    buf = malloc((size_t)zs.size + 1);
+    got = buf ? zip_fread(zf, buf, zs.size) : -1;
+    zip_fclose(zf);
+    zip_close(z);
+    if (got < 0 || (zip_uint64_t)got != zs.size) {
+        free(buf);
+        return false;
+    }
+    buf[zs.size] = '\0';
+    *data = buf;
+    *len = (size_t)zs.size;
+    return true;
 }

@@ -89,6 +89,10 @@ int mc_chunk_open_input(const char *path, AVFormatContext **fmt)
     *fmt = NULL;
     if (!url)
         return AVERROR(ENOMEM);
+    if (!mc_is_regular_file(path)) { /* a FIFO would block avformat_open_input for ever */
+        free(url);
+        return AVERROR(EINVAL);
+    }
     snprintf(url, n, "file:%s", path);
     av_dict_set(&opts, "protocol_whitelist", "file", 0);
     r = avformat_open_input(fmt, url, NULL, &opts);
@@ -112,6 +116,9 @@ mc_status mc_chunk_probe(const char *path, mc_chunk_info *out, mc_error *err)
     char text[128];
     int r;
 
+    if (!mc_is_regular_file(path))
+        return mc_error_set(err, MC_ERR_IMAGE, path, 0, 0, "cannot open '%s': not a regular file",
+                            path);
     mc_ffmpeg_log_enter(&sc, NULL, NULL);
     r = mc_chunk_open_input(path, &fmt);
     if (r < 0) {

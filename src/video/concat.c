@@ -188,8 +188,12 @@ static mc_status probe_part(part *p, AVPacket *pkt, volatile sig_atomic_t *stop,
     AVFormatContext *fmt;
     const AVDictionaryEntry *c;
     mc_status st;
-    int r = mc_chunk_open_input(p->path, &fmt), s;
+    int r, s;
 
+    if (!mc_is_regular_file(p->path))
+        return mc_error_set(err, MC_ERR_IMAGE, p->path, 0, 0,
+                            "cannot open '%s': not a regular file", p->path);
+    r = mc_chunk_open_input(p->path, &fmt);
     if (r < 0)
         return av_fail(err, MC_ERR_IMAGE, p->path, "cannot open video", r);
     st = mc_chunk_probe_fmt(p->path, fmt, &p->info, err);

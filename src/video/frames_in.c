@@ -325,6 +325,10 @@ static mc_status frames_open(const char *path, mc_frames_in **out, mc_error *err
     if (stat(path, &sb) != 0)
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot open '%s': %s", path,
                             strerror(errno));
+    /* A FIFO or a device would block the reader (FFmpeg, or read()) for ever. */
+    if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode))
+        return mc_error_set(err, MC_ERR_IMAGE, path, 0, 0, "cannot open '%s': not a regular file",
+                            path);
     src = calloc(1, sizeof *src);
     if (!src || !(src->path = dup_str(path))) {
         free(src);

@@ -1,0 +1,48 @@
+/* libFuzzer target: skin declarations (skin.h) on arbitrary bytes: the index of the bytes as a
+ * skins/ file, then every indexed skin parsed and a few shaders remapped. A parsed skin holds
+ * canonical names within the limits; a failure is a sane error inside its span. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include <md5cine/skin.h>
+
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    mc_mtr_index idx;
+    mc_error err;
+    mc_status s = mc_decl_index_text((const char *)data, size, "fuzz.skin", "skin", "skin", NULL,
+                                     &idx, &err);
+
+    if (s != MC_OK) {
+        FUZZ_REQUIRE(s == MC_ERR_LIMIT || s == MC_ERR_NOMEM);
+        return 0;
+    }
+    for (int i = 0; i < idx.num_spans; i++) {
+        mc_skin skin;
+
+        s = mc_skin_parse_span((const char *)data, size, "fuzz.skin", &idx.spans[i], &skin, &err);
+        if (s != MC_OK) {
+            FUZZ_REQUIRE(s == MC_ERR_SYNTAX || s == MC_ERR_LIMIT || s == MC_ERR_NOMEM);
+            FUZZ_REQUIRE(err.line >= idx.spans[i].line && err.col >= 1);
+            FUZZ_REQUIRE(skin.num_mappings == 0 && skin.mappings == NULL);
+            continue;
+        }
+        FUZZ_REQUIRE(strcmp(skin.name, idx.spans[i].name) == 0);
+        for (int k = 0; k < skin.num_mappings; k++) {
+            const mc_skin_mapping *m = &skin.mappings[k];
+
+            FUZZ_REQUIRE(m->to && strlen(m->to) <= MC_LIMIT_NAME_LEN && strchr(m->to, '\\') == NULL);
+            FUZZ_REQUIRE(!m->from || strlen(m->from) <= MC_LIMIT_NAME_LEN);
+            if (m->from)
+                FUZZ_REQUIRE(mc_skin_remap(&skin, m->from) != NULL);
+        }
+        (void)mc_skin_remap(&skin, "models/x");
+        mc_skin_release(&skin);
+    }
+    mc_mtr_index_release(&idx);
+    return 0;
+}

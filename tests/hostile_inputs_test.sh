@@ -1,0 +1,156 @@
+#!/bin/bash
+# Small hostile inputs that once cost gigabytes or hung: images read strictly wherever they come
+# from, one image budget for a scene, zip entries checked before they are inflated, lazy
+# materials, and special files refused before anything reads them. Every case must end with
+# exit 2 and a message naming the file (the time and memory each takes are printed by
+# bench/hardening_bench.sh, not asserted here).
+set -u
+. ./outcome.sh hostile_inputs
+
+python3 make_quads.py "$T"
+mkdir -p "$T/base/materials"
+scene() { # scene NAME [ACTOR LINES]
+    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor q {\n    mesh "quads.md5mesh"\n%s\n}\n' "${2:-}" >"$T/$1.md5scene"
+}
+render() { run "$1" render "$T/$1.md5scene" --size 32x32 --msaa 0 -o "$T/$1_%d.png"; }
+
+# 1. TGA files named by a scene's material line go through the strict reader.
+python3 - "$T" <<'PY'
+import struct, sys
+t = sys.argv[1]
+def hdr(w, h, typ=2, bpp=24, desc=0, idlen=0):
+    return struct.pack('<BBBHHBHHHHBB', idlen, 0, typ, 0, 0, 0, 0, 0, w, h, bpp, desc)
+files = {
+    'huge.tga': hdr(16384, 16384) + bytes(100),                 # 118 bytes, 16384x16384
+    'short.tga': hdr(4, 4)[:17],                                # 17 bytes
+    'rle_past.tga': hdr(2, 1, 10) + bytes([0x82, 1, 2, 3]),     # a run of 3 in a 2-pixel image
+    'bpp16.tga': hdr(1, 1, 2, 16) + bytes(2),
+    'rtl.tga': hdr(1, 1, 2, 24, 0x10) + bytes(3),               # right to left
+    'idlen.tga': hdr(1, 1, 2, 24, 0, 200) + bytes(3),           # ID field past the end
+}
+for name, data in files.items():
+    open(t + '/' + name, 'wb').write(data)
+# 118 bytes of TGA or PNM under a .png name, for compare.
+open(t + '/tga.png', 'wb').write(files['huge.tga'])
+open(t + '/pnm.png', 'wb').write(b'P6\n16384 16384\n255\n' + bytes(100))
+PY
+for img in huge short rle_past bpp16 rtl idlen; do
+    scene "tga_$img" "    material \"left\" \"$img.tga\""
+    render "tga_$img"
+    expect "scene_tga_${img}_is_refused" 2 "" "cannot read '$T/$img.tga'"
+done
+run compare_tga compare "$T/tga.png" "$T/tga.png"
+expect compare_refuses_tga_bytes_named_png 2 "" "not a PNG or JPEG image"
+run compare_pnm compare "$T/pnm.png" "$T/pnm.png"
+expect compare_refuses_pnm_bytes 2 "" "not a PNG or JPEG image"
+
+# 2. One budget for the scene's images: three materials, each a 16384x16384 run-length TGA of
+#    10 MB that deflates to a few KB. The first header is already past 64 Mi pixels.
+mkdir -p "$T/budget/base"
+python3 make_quads.py "$T/budget"
+python3 - "$T/budget/base" <<'PY'
+import struct, sys, zipfile
+base = sys.argv[1]
+w = h = 16384
+packets = (w * h + 127) // 128
+rle = struct.pack('<BBBHHBHHHHBB', 0, 0, 10, 0, 0, 0, 0, 0, w, h, 24, 0) + bytes([0xFF, 9, 9, 9]) * packets
+with zipfile.ZipFile(base + '/pak000.pk4', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('materials/m.mtr', 'left { diffusemap textures/a }\nright { diffusemap textures/b }\n'
+               'other { diffusemap textures/c }\n')
+    for n in 'abc':
+        z.writestr('textures/%s.tga' % n, rle)
+PY
+printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor q { mesh "quads.md5mesh" }\n' >"$T/budget/a.md5scene"
+run budget render "$T/budget/a.md5scene" --size 32x32 --msaa 0 -o "$T/budget/f%d.png"
+expect image_budget_is_per_scene 2 "" \
+    "$T/budget/base/pak000.pk4:textures/a.tga: error: 16384x16384 pixels take the scene past 67108864 pixels"
+run budget_more render "$T/budget/a.md5scene" --size 32x32 --msaa 0 --image-pixels 1 -o "$T/budget/g%d.png"
+expect image_budget_is_settable 2 "" "take the scene past 1048576 pixels"
+
+# 3. Materials nobody uses cost their index entry only: 852 KB of empty stages in a .pk4.
+mkdir -p "$T/stages/base"
+python3 make_quads.py "$T/stages"
+python3 - "$T/stages/base" <<'PY'
+import sys, zipfile
+base = sys.argv[1]
+text = 'unused { ' + '{ } ' * 213000 + '}\nleft { diffusemap _white }\n'
+with zipfile.ZipFile(base + '/pak000.pk4', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('materials/m.mtr', text)
+PY
+printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor q { mesh "quads.md5mesh" }\n' >"$T/stages/a.md5scene"
+run stages info --json "$T/stages/a.md5scene"
+expect unused_stages_are_not_parsed 0 '"materialsDeclared":2,"materialsParsed":0'
+
+# 7. A zip entry declaring far more than its compressed bytes can give is refused before it is
+#    inflated; a folder named x.pk4 is no archive.
+mkdir -p "$T/bomb/base"
+python3 make_quads.py "$T/bomb"
+python3 - "$T/bomb/base/pak000.pk4" <<'PY'
+import struct, sys, zipfile
+path = sys.argv[1]
+with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('materials/m.mtr', 'left { diffusemap _white }\n' * 40)
+data = bytearray(open(path, 'rb').read())
+# Declare 1 GiB uncompressed in the local header (offset 22) and the central directory (24).
+struct.pack_into('<I', data, 22, 1 << 30)
+cd = data.rfind(b'PK\x01\x02')
+struct.pack_into('<I', data, cd + 24, 1 << 30)
+open(path, 'wb').write(data)
+PY
+printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor q { mesh "quads.md5mesh" }\n' >"$T/bomb/a.md5scene"
+run bomb render "$T/bomb/a.md5scene" --size 32x32 --msaa 0 -o "$T/bomb/f%d.png"
+expect zip_bomb_refused_before_inflating 2 "" "more than its compression can give"
+mkdir -p "$T/folder/base/x.pk4"
+python3 make_quads.py "$T/folder"
+printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor q { mesh "quads.md5mesh" }\n' >"$T/folder/a.md5scene"
+run folder render "$T/folder/a.md5scene" --size 32x32 --msaa 0 -o "$T/folder/f%d.png"
+expect a_folder_named_pk4_is_not_an_archive 2 "" "cannot open archive '$T/folder/base/x.pk4': not a file"
+
+# 4. A FIFO named as a video is refused before anything opens it (timeout: a hang fails).
+mkfifo "$T/fifo.mp4"
+for cmd in compare sheet concat reference; do
+    case $cmd in
+    compare) timeout 20 "$MD5CINE" compare "$T/fifo.mp4" "$T/fifo.mp4" >"$T/f.out" 2>"$T/f.err" ;;
+    sheet) timeout 20 "$MD5CINE" sheet "$T/fifo.mp4" -o "$T/s.png" >"$T/f.out" 2>"$T/f.err" ;;
+    concat) timeout 20 "$MD5CINE" concat "$T/fifo.mp4" -o "$T/c.mp4" >"$T/f.out" 2>"$T/f.err" ;;
+    reference)
+        scene plain
+        timeout 20 "$MD5CINE" render "$T/plain.md5scene" --size 32x32 -o "$T/r.mp4" \
+            --reference "$T/fifo.mp4" >"$T/f.out" 2>"$T/f.err" ;;
+    esac
+    rc=$?
+    if [ "$rc" -eq 2 ] && grep -q "not a regular file" "$T/f.err"; then ok "fifo_refused_by_$cmd"
+    else fail "fifo_refused_by_$cmd" "exit $rc: $(head -c 300 "$T/f.err")"; fi
+done
+
+# 6. --report never follows a link and replaces only a folder of its own making.
+mkdir -p "$T/rep/ref" "$T/rep/new" "$T/rep/target"
+convert -size 16x16 xc:red "$T/rep/ref/00000.png"
+convert -size 16x16 xc:blue "$T/rep/new/00000.png"
+for i in 1 2 3; do echo "keep $i" >"$T/rep/target/user$i.txt"; done
+ln -s target "$T/rep/link"
+(cd "$T/rep" && "$MD5CINE" compare ref new --report link >"$T/rep.out" 2>"$T/rep.err")
+rc=$?
+if [ "$rc" -eq 2 ] && [ -L "$T/rep/link" ] && [ "$(ls "$T/rep/target" | wc -l)" -eq 3 ] &&
+   [ -z "$(ls -A "$T/rep" | grep '\.old$\|\.tmp$')" ] && grep -q "symbolic link" "$T/rep.err"; then
+    ok report_never_writes_through_a_link
+else
+    fail report_never_writes_through_a_link "exit $rc; $(ls -A "$T/rep" "$T/rep/target" | tr '\n' ' '); $(cat "$T/rep.err")"
+fi
+(cd "$T/rep" && "$MD5CINE" compare ref new --report mine >/dev/null 2>&1)
+echo "my notes" >"$T/rep/mine/notes.txt"
+(cd "$T/rep" && "$MD5CINE" compare ref new --report mine >"$T/rep2.out" 2>"$T/rep2.err")
+rc=$?
+if [ "$rc" -eq 2 ] && [ -f "$T/rep/mine/notes.txt" ] && grep -q "holds 'notes.txt'" "$T/rep2.err"; then
+    ok report_keeps_a_folder_holding_a_stranger
+else
+    fail report_keeps_a_folder_holding_a_stranger "exit $rc: $(cat "$T/rep2.err")"
+fi
+rm "$T/rep/mine/notes.txt"
+(cd "$T/rep" && "$MD5CINE" compare ref new --report mine >/dev/null 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] && [ -f "$T/rep/mine/index.html" ] && ok report_replaces_its_own_folder ||
+    fail report_replaces_its_own_folder "exit $rc"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,96 @@
+#!/bin/bash
+# What a material's stage keywords do to pixels, drawn unlit (--shading unlit: the diffuse map
+# times its stage colour) on the two quads of tests/make_quads.py, against values worked out by
+# hand: a stage colour, maskColor, clamp against repeat, a specular-only material's black
+# diffuse, and a missing image or material (black, or Doom's developer box).
+set -u
+. ./outcome.sh material_look
+
+px() { # px PNG X Y -> "r,g,b"
+    convert "$1" -format "%[fx:int(255*p{$2,$3}.r+0.5)],%[fx:int(255*p{$2,$3}.g+0.5)],%[fx:int(255*p{$2,$3}.b+0.5)]" info:
+}
+is() { # is NAME PNG X Y WANT
+    local got
+    got=$(px "$2" "$3" "$4")
+    if [ "$got" = "$5" ]; then ok "$1"; else fail "$1" "pixel ($3, $4) is $got, expected $5"; fi
+}
+
+# The left quad's s runs 0..2, so its right half samples beyond the image's edge.
+mkdir -p "$T/base/materials" "$T/base/textures"
+python3 make_quads.py "$T" 2
+python3 - "$T/base/textures" <<'PY'
+import struct, sys
+d = sys.argv[1]
+def tga(w, h, bgr):
+    return struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, w, h, 24, 0) + bytes(bgr)
+open(d + '/grey.tga', 'wb').write(tga(1, 1, [200, 200, 200]))
+open(d + '/blue.tga', 'wb').write(tga(1, 1, [255, 0, 0]))
+open(d + '/redblue.tga', 'wb').write(tga(2, 1, [0, 0, 255, 255, 0, 0]))  # red, blue
+PY
+render() { # render NAME MTR [options]: the scene at 256x256, unlit, into $T/NAME0.png
+    local name=$1 mtr=$2
+    shift 2
+    printf '%s\n' "$mtr" >"$T/base/materials/m.mtr"
+    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\noutput { background ( 0 0 0 ) }\nactor q { mesh "quads.md5mesh" }\n' >"$T/$name.md5scene"
+    run "$name" render "$T/$name.md5scene" --size 256x256 --msaa 0 --shading unlit \
+        -o "$T/${name}%d.png" "$@"
+    [ "$rc" -eq 0 ] || fail "$name" "exit $rc: $(cat "$T/$name.err")"
+}
+# Screen x at 256 wide: 128 - 1.28 y. The right quad's centre (y = -25): x = 160, row 128.
+# On the left quad (y 40 -> 10 across, s 0 -> 2): pixel 82 (centre 82.5, y = 35.5) has
+# s = (40 - 35.5) / 30 * 2 = 0.30; pixel 100 (y = 21.48) has s = 1.23.
+
+# A stage colour multiplies the map: grey 200 * (0.5, 0.25, 1) = (100, 50, 200).
+render colour 'left { { blend diffusemap map textures/grey red 0.5 green 0.25 blue 1 } }
+right { { blend diffusemap map textures/grey colored rgb 0.5 } }'
+is stage_colour_multiplies_the_map "$T/colour0.png" 82 128 "100,50,200"
+is rgb_sets_three_channels "$T/colour0.png" 160 128 "100,100,100"
+
+# maskColor: the stage writes no colour; the background (black) stays.
+render mask 'left { { blend add map textures/blue maskColor } }
+right { { blend add map textures/blue } }'
+is mask_color_writes_no_colour "$T/mask0.png" 82 128 "0,0,0"
+is without_the_mask_the_stage_shows "$T/mask0.png" 160 128 "0,0,255"
+
+# Repeat against clamp at s = 1.23: repeat reads s = 0.23, the red texel (texel u = 2 s - 0.5
+# = -0.03: 97 % red, 3 % blue, filtered); clamp reads past the edge, the blue texel alone.
+render repeat 'left { diffusemap textures/redblue }
+right { diffusemap textures/blue }'
+got=$(px "$T/repeat0.png" 100 128)
+IFS=, read -r r g b <<<"$got"
+if [ "$r" -ge 240 ] && [ "$b" -le 15 ]; then ok repeat_wraps_around; else fail repeat_wraps_around "$got"; fi
+render clamp 'left { { blend diffusemap map textures/redblue clamp } }
+right { diffusemap textures/blue }'
+is clamp_holds_the_edge_texel "$T/clamp0.png" 100 128 "0,0,255"
+render clamp_all 'left { clamp diffusemap textures/redblue }
+right { diffusemap textures/blue }'
+is a_material_clamp_applies_to_its_stages "$T/clamp_all0.png" 100 128 "0,0,255"
+
+# A specular-only material: Doom's black diffuse (RB_SubmittInteraction), not white.
+render spec 'left { specularmap textures/grey }
+right { diffusemap textures/grey }'
+is specular_only_is_black "$T/spec0.png" 82 128 "0,0,0"
+is diffuse_is_drawn "$T/spec0.png" 160 128 "200,200,200"
+
+# A missing image and a missing material: black outside developer mode; with
+# --developer-images the _default box, whose inside texels are (32, 32, 32).
+render missing 'left { diffusemap textures/not_here }'
+is missing_image_is_black "$T/missing0.png" 82 128 "0,0,0"
+is missing_material_is_black "$T/missing0.png" 160 128 "0,0,0"
+render developer 'left { diffusemap textures/not_here }' --developer-images
+is developer_box_for_a_missing_image "$T/developer0.png" 82 128 "32,32,32"
+is developer_box_for_a_missing_material "$T/developer0.png" 160 128 "32,32,32"
+
+# info --materials shows what the renderer was given.
+printf 'left { { blend diffusemap map textures/grey red 0.5 zeroclamp } { blend add map textures/blue maskColor maskDepth } }\n' >"$T/base/materials/m.mtr"
+run info_json info --materials --json "$T/missing.md5scene"
+if python3 - "$T/info_json.out" <<'PY'
+import json, sys
+m = json.loads(open(sys.argv[1]).read())["actors"][0]["textures"][0]["material"]
+assert m["diffuse"]["color"] == [0.5, 1, 1, 1] and m["diffuse"]["wrap"] == "zeroclamp", m
+assert m["layers"][0]["mask"] == ["color", "depth"] and m["layers"][0]["map"]["wrap"] == "repeat", m
+PY
+then ok info_shows_colours_wraps_and_masks; else fail info_shows_colours_wraps_and_masks "$(cat "$T/info_json.out" "$T/info_json.err")"; fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
