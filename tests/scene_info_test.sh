@@ -53,7 +53,7 @@ expect rejects_a_zero_scale 2 "" "scale.md5scene:5:11: error: invalid 'scale' 0"
 # = (0 -1 0) (the reference's conjugate rule: it looks down -Y), so forward f = (0 -1 0), left
 # l = up x f = (1 0 0). Key: c + 200 * normalize(-f + 0.7 l + 0.9 u) = c + 200 * (0.7 1 0.9) /
 # sqrt(2.3); fill: c + 200 * normalize(-f - l + 0.3 u) = c + 200 * (-1 1 0.3) / sqrt(2.09);
-# radius 4r = 400, colours 1.6 and 0.5, ambient 0.2.
+# boxes of half-size 6r = 600, colours 0.8 and 0.25, ambient 0.1 (before the light scale's 2).
 cat >"$T/tri.md5mesh" <<'MESH'
 MD5Version 10
 commandline ""
@@ -105,7 +105,7 @@ expect lists_the_scene_lights_in_json 0 '"lights":[{"name":"sun","origin":[-200,
 run noamb_json info --json "$T/noamb.md5scene"
 expect gives_lights_a_black_ambient 0 '"defaultLights":false,"ambient":[0,0,0]'
 run rig info "$T/rig.md5scene"
-expect says_the_default_rig_is_used 0 "  no lights: the default rig, ambient (0.2 0.2 0.2)"
+expect says_the_default_rig_is_used 0 "  no lights: the default rig, ambient (0.1 0.1 0.1)"
 run rig_json info --json "$T/rig.md5scene"
 if python3 - "$T/rig_json.out" <<'PY'
 import json, math, sys
@@ -114,15 +114,15 @@ c = (70.0, 0.0, 80.0)
 def at(v):
     n = math.sqrt(sum(x * x for x in v))
     return [c[i] + 200.0 * v[i] / n for i in range(3)]
-want = [("key", at((0.7, 1.0, 0.9)), 1.6), ("fill", at((-1.0, 1.0, 0.3)), 0.5)]
+want = [("key", at((0.7, 1.0, 0.9)), 0.8), ("fill", at((-1.0, 1.0, 0.3)), 0.25)]
 assert d["defaultLights"] is True, d
-assert [round(x, 6) for x in d["ambient"]] == [0.2] * 3, d["ambient"]
+assert [round(x, 6) for x in d["ambient"]] == [0.1] * 3, d["ambient"]
 assert len(d["lights"]) == 2, d["lights"]
 for (name, origin, colour), got in zip(want, d["lights"]):
     assert got["name"] == name, got
     assert all(abs(a - b) < 1e-3 for a, b in zip(got["origin"], origin)), (got, origin)
     assert all(abs(x - colour) < 1e-6 for x in got["color"]), got
-    assert abs(got["radius"] - 400.0) < 1e-3, got
+    assert abs(got["radius"] - 600.0) < 1e-3, got
 PY
 then
     ok places_the_default_rig_from_the_bind_pose

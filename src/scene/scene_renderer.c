@@ -26,7 +26,7 @@ static const float plain_color[4] = { 0.72f, 0.72f, 0.72f, 1.0f };
 typedef struct surface {
     int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
     float alpha_test, polygon_offset;
-    bool two_sided, translucent;
+    bool two_sided, translucent, no_shadows;
     bool white; /* draw color (not plain_color) without a texture */
     float color[4];     /* with white: the colour used without a texture */
     bool hidden; /* a material Doom does not draw (no stage: textures/common/nodraw) */
@@ -213,6 +213,8 @@ static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
             it.alpha_test = sf->alpha_test;
             it.polygon_offset = sf->polygon_offset;
             it.two_sided = sf->two_sided;
+            /* Material.cpp: "twoSided implies no-shadows" */
+            it.no_shadows = sf->no_shadows || sf->two_sided;
             it.translucent = sf->translucent;
             it.texcoords = sf->texture > 0 || sf->normal_map > 0 || sf->specular_map > 0
                                    ? &sm->verts[0].st.x
@@ -457,6 +459,7 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             sf->alpha_test = m->lit || m->num_layers == 0 ? m->alpha_test
                                                            : m->layers[0].alpha_test;
             sf->two_sided = m->two_sided;
+            sf->no_shadows = m->no_shadows;
             sf->translucent = m->translucent;
             sf->polygon_offset = m->polygon_offset;
         }
@@ -527,9 +530,20 @@ mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, 
     *num_lights = 0;
     if (s->num_lights > 0) {
         for (int i = 0; i < s->num_lights && i < MC_RENDER_MAX_LIGHTS; i++) {
-            lights[i].origin = s->lights[i].origin;
-            memcpy(lights[i].color, s->lights[i].color, sizeof lights[i].color);
-            lights[i].radius = s->lights[i].radius;
+            const mc_scene_light *sl = &s->lights[i];
+
+            memset(&lights[i], 0, sizeof lights[i]);
+            lights[i].origin = sl->origin;
+            memcpy(lights[i].color, sl->color, sizeof lights[i].color);
+            lights[i].radius = sl->radius;
+            lights[i].box = sl->box;
+            lights[i].projected = sl->projected;
+            lights[i].target = sl->target;
+            lights[i].right = sl->right;
+            lights[i].up = sl->up;
+            lights[i].start = sl->start;
+            lights[i].end = sl->end;
+            lights[i].no_shadows = sl->no_shadows;
         }
         *num_lights = s->num_lights < MC_RENDER_MAX_LIGHTS ? s->num_lights : MC_RENDER_MAX_LIGHTS;
         for (int i = 0; i < 3; i++)
@@ -555,13 +569,18 @@ mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, 
                                     mc_v3_scale(up, 0.9f)));
     fill = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, -1.0f)),
                                      mc_v3_scale(up, 0.3f)));
-    lights[0] = (mc_light){ mc_v3_add(c, mc_v3_scale(key, 2.0f * r)), { 1.6f, 1.6f, 1.6f },
-                            4.0f * r };
-    lights[1] = (mc_light){ mc_v3_add(c, mc_v3_scale(fill, 2.0f * r)), { 0.5f, 0.5f, 0.5f },
-                            4.0f * r };
+    /* Doom point lights with md5cine's built-in light images (render.h); the colours are
+     * before r_lightScale's 2 */
+    memset(lights, 0, 2 * sizeof *lights);
+    lights[0].origin = mc_v3_add(c, mc_v3_scale(key, 2.0f * r));
+    lights[0].color[0] = lights[0].color[1] = lights[0].color[2] = 0.8f;
+    lights[0].radius = 6.0f * r;
+    lights[1].origin = mc_v3_add(c, mc_v3_scale(fill, 2.0f * r));
+    lights[1].color[0] = lights[1].color[1] = lights[1].color[2] = 0.25f;
+    lights[1].radius = 6.0f * r;
     *num_lights = 2;
     for (int i = 0; i < 3; i++)
-        ambient[i] = s->has_ambient ? s->ambient[i] : 0.2f;
+        ambient[i] = s->has_ambient ? s->ambient[i] : 0.1f;
     return MC_OK;
 }
 
