@@ -250,6 +250,8 @@ static mc_status build_programs(mc_renderer *r, mc_error *err)
         s = gpu_build_variant(r, P_LIGHT * V_BITS, err);
     if (s == MC_OK)
         s = gpu_build_light_images(r, err);
+    if (s == MC_OK)
+        s = gpu_shadow_build(r, err);
     if (s != MC_OK)
         return s;
     r->ut_origin = gl->GetUniformLocation(r->text_prog, "u_origin");
@@ -415,6 +417,7 @@ static void delete_gl_objects(mc_renderer *r)
         gl->DeleteBuffers(5, bufs);
         gl->DeleteVertexArrays(1, &sl->vao);
     }
+    gpu_shadow_delete_gl(r);
     if (r->num_textures)
         gl->DeleteTextures(r->num_textures, r->textures);
     gl->DeleteVertexArrays(1, &r->text_vao);
@@ -447,6 +450,7 @@ void mc_renderer_release(mc_renderer *r)
             delete_gl_objects(r);
         r->backend->release(r->ctx);
     }
+    gpu_shadow_free(r);
     free(r->slots);
     free(r->textures);
     free(r->text_verts);
@@ -835,6 +839,7 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     ds->bits = (ds->tex[1] ? V_NMAP : 0) | (ds->tex[2] ? V_SMAP : 0) |
                (ds->alpha_test > 0.0f ? V_ATEST : 0);
     ds->back_lit = it->no_shadows || it->no_self_shadow;
+    ds->no_self_shadow = it->no_self_shadow != 0;
     if (r->shading == MC_SHADING_LIT && r->fv.num_lights > 0) {
         s = gpu_build_variant(r, ds->bits + P_AMBIENT * V_BITS, err);
         if (s == MC_OK)
@@ -842,6 +847,8 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     } else {
         s = gpu_build_variant(r, ds->bits + P_RIG * V_BITS, err);
     }
+    if (s == MC_OK)
+        s = gpu_shadow_item(r, sl, it, det, err);
     if (s != MC_OK)
         return s;
     sl->pending = 1; /* drawn when the frame resolves, in Doom's passes */
