@@ -85,6 +85,7 @@ typedef struct mc_scene_renderer_desc {
                               a shader of a scene with a base that no material or image
                               names; true: Doom's developer box (material.h's `_default`)
                               stands in for both (--developer-images) */
+    bool no_shadows;       /* true: no stencil shadows (--shadows off; render.h) */
 } mc_scene_renderer_desc;
 
 /* What one output frame showed. */

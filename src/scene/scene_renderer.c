@@ -71,7 +71,7 @@ struct mc_scene_renderer {
     float background[4]; /* RGBA 0..1 */
     mc_shading shading;
     mc_fov_mode fov_mode;
-    bool overlay;
+    bool overlay, no_shadows;
     int overlay_scale;
     int num_actors;
     actor_draw *actors;
@@ -627,6 +627,7 @@ static void settle(mc_scene_renderer *sr, const mc_scene_renderer_desc *d)
     sr->shading = d->shading;
     sr->fov_mode = d->fov_mode;
     sr->overlay = d->overlay;
+    sr->no_shadows = d->no_shadows;
     sr->overlay_scale = sr->height >= 360 ? sr->height / 360 : 1;
 }
 
@@ -777,6 +778,7 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     fp.lights = sr->lights;
     fp.num_lights = sr->num_lights;
     memcpy(fp.ambient, sr->ambient, sizeof fp.ambient);
+    fp.no_shadows = sr->no_shadows;
     st = mc_renderer_begin(sr->r, &fp, err);
     if (st == MC_OK)
         st = submit_actors(sr, err);
