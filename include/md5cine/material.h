@@ -12,8 +12,8 @@
  *     ...), in file order, drawn after the lit layer with their own blend factors.
  *   - the switches: alphaTest, twoSided, translucent, noShadows, polygonOffset.
  *
- * A stage with an `if` condition is left out: its conditions read entity and global parameters
- * (parm7 > 0, ...) that a cut scene does not set, and with Doom's defaults (0) they are false.
+ * An unlit stage with an `if` condition is kept, its condition evaluated per frame with the
+ * actor's parms (material_eval.h); a lit stage with one is left out.
  *
  * Images are RGBA8 with row 0 = top (as Doom uploads them: t = 0 samples row 0). A normal map
  * holds a tangent-space unit vector per texel as RGB = n * 0.5 + 0.5, as Doom's `_local` images
@@ -47,6 +47,7 @@
 
 #include <md5cine/error.h>
 #include <md5cine/image.h>
+#include <md5cine/mtr_expr.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,8 +97,10 @@ typedef struct mc_material_layer {
     mc_material_map map; /* always present */
     mc_blend blend;
     float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
-    float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
-                            literal numbers are kept; 1 1 1 1 when none */
+    float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): the
+                            constant ones; 1 where an expression sets it (see expr) */
+    mc_expr_stage expr;  /* condition, colour, alpha test and texture matrix as registers of
+                            the material's expr: evaluated per frame (material_eval.h) */
 } mc_material_layer;
 
 typedef struct mc_material {
@@ -124,6 +127,7 @@ typedef struct mc_material {
     bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
     bool no_shadows;      /* `noShadows` */
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
+    mc_expr_program expr; /* the stages' expressions (mtr_expr.h), owned */
 } mc_material;
 
 /* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost
