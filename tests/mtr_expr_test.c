@@ -275,6 +275,27 @@ static void constants_are_shared_and_folded(void)
     mc_mtr_release(&f);
 }
 
+static void stage_masks_and_texture_repeat_are_read(void)
+{
+    mc_mtr_file f;
+    mc_error err;
+    const mc_mtr_stage *st;
+
+    ASSERT_OK(parse("m { zeroclamp { map a maskColor } { map b clamp maskAlpha maskDepth }\n"
+                    "    { map c noclamp maskGreen } }",
+                    &f, &err),
+              &err);
+    EXPECT_EQ_INT(f.decls[0].wrap, MC_WRAP_ZERO);
+    ASSERT(f.decls[0].num_stages == 3);
+    st = f.decls[0].stages;
+    EXPECT(!st[0].has_wrap && st[0].mask_red && st[0].mask_green && st[0].mask_blue &&
+           !st[0].mask_alpha && !st[0].mask_depth);
+    EXPECT(st[1].has_wrap && st[1].wrap == MC_WRAP_CLAMP && !st[1].mask_red && st[1].mask_alpha &&
+           st[1].mask_depth);
+    EXPECT(st[2].has_wrap && st[2].wrap == MC_WRAP_REPEAT && st[2].mask_green && !st[2].mask_red);
+    mc_mtr_release(&f);
+}
+
 typedef struct golden {
     const char *input;
     mc_status code;
@@ -354,6 +375,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(parms_drive_the_colour),
         TEST_ENTRY(conditions_and_blends_skip_stages),
         TEST_ENTRY(constants_are_shared_and_folded),
+        TEST_ENTRY(stage_masks_and_texture_repeat_are_read),
         TEST_ENTRY(reports_golden_errors_at_their_positions),
         TEST_ENTRY(limits_nesting_and_length),
     };

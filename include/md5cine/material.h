@@ -79,6 +79,16 @@ typedef struct mc_blend {
     mc_blend_factor src, dst;
 } mc_blend;
 
+/* How a stage's texture repeats (Doom's textureRepeat_t): `clamp`, `zeroclamp` (black and
+ * transparent outside 0..1), `alphazeroclamp` (clamped, alpha 0 outside), `noclamp`; a stage
+ * without one takes its material's global clamp/zeroclamp/alphazeroclamp, else repeats. */
+typedef enum mc_texture_wrap {
+    MC_WRAP_REPEAT = 0,
+    MC_WRAP_CLAMP,
+    MC_WRAP_ZERO,
+    MC_WRAP_ALPHA_ZERO,
+} mc_texture_wrap;
+
 /* One image of a material, with where it came from. */
 typedef struct mc_material_map {
     bool present;   /* the material names this map; false: no pixels, renderer's stand-in */
@@ -101,6 +111,12 @@ typedef struct mc_material_layer {
                             constant ones; 1 where an expression sets it (see expr) */
     mc_expr_stage expr;  /* condition, colour, alpha test and texture matrix as registers of
                             the material's expr: evaluated per frame (material_eval.h) */
+    mc_texture_wrap wrap;
+    bool mask_red, mask_green, mask_blue, mask_alpha; /* maskRed ... maskColor, maskAlpha:
+                                                        that channel is not written */
+    bool mask_depth;     /* maskDepth (stages never write depth in Doom anyway) */
+    bool translucent;    /* the material's coverage is translucent (Material.cpp): its stages
+                            are depth tested LEQUAL; else EQUAL (exactly on the lit surface) */
 } mc_material_layer;
 
 typedef struct mc_material {

@@ -107,6 +107,9 @@ typedef struct mc_mtr_stage {
     bool has_alpha_test;
     float color[4];       /* 1 1 1 1 unless color/rgb/rgba set it */
     bool conditional;     /* the stage has an `if` (evaluated per frame through expr) */
+    mc_texture_wrap wrap; /* clamp, zeroclamp, alphazeroclamp, noclamp; has_wrap: given */
+    bool has_wrap;
+    bool mask_red, mask_green, mask_blue, mask_alpha, mask_depth; /* maskColor sets r, g, b */
     mc_expr_stage expr;   /* condition, colour, alphaTest and texture matrix as registers of
                              the declaration's expr program (mtr_expr.h); color and alpha_test
                              above hold the values when they are constants */
@@ -123,6 +126,7 @@ typedef struct mc_mtr_decl {
     bool two_sided, translucent, no_shadows;
     float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
     mc_expr_program expr; /* every expression of its stages, tables resolved (mtr_expr.h) */
+    mc_texture_wrap wrap; /* the global clamp / zeroclamp / alphazeroclamp; else repeat */
 } mc_mtr_decl;
 
 typedef struct mc_mtr_file {

@@ -118,6 +118,15 @@ float mc_expr_table_lookup(const mc_expr_table *table, float index);
  * (idMaterial::EvaluateRegisters). Allocates nothing. */
 void mc_expr_eval(const mc_expr_program *prog, float time, const float *parms, float *regs);
 
+/* A malloc'd copy of from (tables and their values included) into *to, which then owns it (end
+ * it with mc_expr_program_free). A program with no more than the predefined registers (a
+ * declaration made without the parser) becomes one with the constant 1 at register
+ * MC_EXPR_NUM_PREDEFINED. false when out of memory (*to zeroed). */
+bool mc_expr_program_copy(const mc_expr_program *from, mc_expr_program *to);
+
+/* Frees what mc_expr_program_copy made and zeroes *x; accepts a zeroed struct. */
+void mc_expr_program_free(mc_expr_program *x);
+
 #ifdef __cplusplus
 }
 #endif

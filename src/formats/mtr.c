@@ -618,6 +618,44 @@ static bool parse_matrix(mtr_parser *p, const mc_token *kw, mc_mtr_stage *s, boo
     return multiply_matrix(p, kw, &s->expr, m);
 }
 
+/* A texture repeat word (Material.cpp, idMaterial::ParseStage and ParseMaterial). */
+static bool wrap_word(const mc_token *t, mc_texture_wrap *out)
+{
+    if (is_kw(t, "clamp"))
+        *out = MC_WRAP_CLAMP;
+    else if (is_kw(t, "zeroclamp"))
+        *out = MC_WRAP_ZERO;
+    else if (is_kw(t, "alphazeroclamp"))
+        *out = MC_WRAP_ALPHA_ZERO;
+    else if (is_kw(t, "noclamp"))
+        *out = MC_WRAP_REPEAT;
+    else
+        return false;
+    return true;
+}
+
+/* The stage's masks and texture repeat; false when t is none of them. */
+static bool stage_switch(const mc_token *t, mc_mtr_stage *s)
+{
+    if (wrap_word(t, &s->wrap))
+        s->has_wrap = true;
+    else if (is_kw(t, "maskColor"))
+        s->mask_red = s->mask_green = s->mask_blue = true;
+    else if (is_kw(t, "maskRed"))
+        s->mask_red = true;
+    else if (is_kw(t, "maskGreen"))
+        s->mask_green = true;
+    else if (is_kw(t, "maskBlue"))
+        s->mask_blue = true;
+    else if (is_kw(t, "maskAlpha"))
+        s->mask_alpha = true;
+    else if (is_kw(t, "maskDepth"))
+        s->mask_depth = true;
+    else
+        return false;
+    return true;
+}
+
 static bool parse_stage(mtr_parser *p, const mc_token *open)
 {
     mc_mtr_stage *s = new_stage(p, open, MC_STAGE_COLOR);
@@ -664,7 +702,7 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
                 return false;
         } else if (!parse_matrix(p, &t, s, &handled)) {
             return false;
-        } else if (!handled && !skip_keyword(p, &t)) {
+        } else if (!handled && !stage_switch(&t, s) && !skip_keyword(p, &t)) {
             return false;
         }
     }
@@ -709,6 +747,8 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             m->translucent = true;
         } else if (is_kw(&t, "noShadows")) {
             m->no_shadows = true;
+        } else if (!is_kw(&t, "noclamp") && wrap_word(&t, &m->wrap)) {
+            /* the global clamp, zeroclamp, alphazeroclamp */
         } else if (is_kw(&t, "polygonOffset")) {
             mc_token n;
 

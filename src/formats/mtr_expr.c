@@ -2,6 +2,7 @@
  * ParseTerm, EmitOp, GetExpressionConstant, EvaluateRegisters) and tables (DeclTable.cpp:
  * idDeclTable::Parse, TableLookup). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -629,4 +630,59 @@ void mc_expr_eval(const mc_expr_program *prog, float time, const float *parms, f
         }
         regs[op->c] = r;
     }
+}
+
+/* ---------------------------------------------------------------- copies */
+
+void mc_expr_program_free(mc_expr_program *x)
+{
+    for (int i = 0; i < x->num_tables; i++) {
+        free(x->tables[i].values);
+        free((void *)(uintptr_t)x->tables[i].name);
+    }
+    free(x->tables);
+    free(x->regs);
+    free(x->ops);
+    memset(x, 0, sizeof *x);
+}
+
+bool mc_expr_program_copy(const mc_expr_program *from, mc_expr_program *to)
+{
+    memset(to, 0, sizeof *to);
+    if (from->num_regs <= MC_EXPR_NUM_PREDEFINED) {
+        /* no program: the predefined registers and the constant 1 */
+        to->regs = calloc(MC_EXPR_NUM_PREDEFINED + 1, sizeof *to->regs);
+        if (!to->regs)
+            return false;
+        to->regs[MC_EXPR_NUM_PREDEFINED] = 1.0f;
+        to->num_regs = MC_EXPR_NUM_PREDEFINED + 1;
+        return true;
+    }
+    to->regs = malloc((size_t)from->num_regs * sizeof *to->regs);
+    to->ops = malloc((size_t)(from->num_ops > 0 ? from->num_ops : 1) * sizeof *to->ops);
+    to->tables = calloc((size_t)(from->num_tables > 0 ? from->num_tables : 1), sizeof *to->tables);
+    if (!to->regs || !to->ops || !to->tables)
+        goto fail;
+    to->num_regs = from->num_regs;
+    to->num_ops = from->num_ops;
+    if (from->num_regs > 0)
+        memcpy(to->regs, from->regs, (size_t)from->num_regs * sizeof *to->regs);
+    if (from->num_ops > 0)
+        memcpy(to->ops, from->ops, (size_t)from->num_ops * sizeof *to->ops);
+    for (int i = 0; i < from->num_tables; i++) {
+        const mc_expr_table *t = &from->tables[i];
+        size_t n = (size_t)t->num_values + 1;
+
+        to->tables[i] = *t;
+        to->tables[i].values = malloc(n * sizeof *t->values);
+        to->tables[i].name = strdup(t->name);
+        to->num_tables = i + 1;
+        if (!to->tables[i].values || !to->tables[i].name)
+            goto fail;
+        memcpy(to->tables[i].values, t->values, n * sizeof *t->values);
+    }
+    return true;
+fail:
+    mc_expr_program_free(to);
+    return false;
 }

@@ -541,65 +541,11 @@ static mc_status fill_map(const mc_mtr_prog *prog, const char *file, mc_vfs *vfs
     return MC_OK;
 }
 
-static void program_free(mc_expr_program *x)
-{
-    for (int i = 0; i < x->num_tables; i++) {
-        free(x->tables[i].values);
-        free((void *)(uintptr_t)x->tables[i].name);
-    }
-    free(x->tables);
-    free(x->regs);
-    free(x->ops);
-    memset(x, 0, sizeof *x);
-}
-
-/* A copy of a declaration's expression program that the material owns. */
-static bool program_copy(const mc_expr_program *from, mc_expr_program *to)
-{
-    memset(to, 0, sizeof *to);
-    if (from->num_regs <= MC_EXPR_NUM_PREDEFINED) {
-        /* no program: the predefined registers and the constant 1 */
-        to->regs = calloc(MC_EXPR_NUM_PREDEFINED + 1, sizeof *to->regs);
-        if (!to->regs)
-            return false;
-        to->regs[MC_EXPR_NUM_PREDEFINED] = 1.0f;
-        to->num_regs = MC_EXPR_NUM_PREDEFINED + 1;
-        return true;
-    }
-    to->regs = malloc((size_t)from->num_regs * sizeof *to->regs);
-    to->ops = malloc((size_t)(from->num_ops > 0 ? from->num_ops : 1) * sizeof *to->ops);
-    to->tables = calloc((size_t)(from->num_tables > 0 ? from->num_tables : 1), sizeof *to->tables);
-    if (!to->regs || !to->ops || !to->tables)
-        goto fail;
-    to->num_regs = from->num_regs;
-    to->num_ops = from->num_ops;
-    if (from->num_regs > 0)
-        memcpy(to->regs, from->regs, (size_t)from->num_regs * sizeof *to->regs);
-    if (from->num_ops > 0)
-        memcpy(to->ops, from->ops, (size_t)from->num_ops * sizeof *to->ops);
-    for (int i = 0; i < from->num_tables; i++) {
-        const mc_expr_table *t = &from->tables[i];
-        size_t n = (size_t)t->num_values + 1;
-
-        to->tables[i] = *t;
-        to->tables[i].values = malloc(n * sizeof *t->values);
-        to->tables[i].name = strdup(t->name);
-        to->num_tables = i + 1;
-        if (!to->tables[i].values || !to->tables[i].name)
-            goto fail;
-        memcpy(to->tables[i].values, t->values, n * sizeof *t->values);
-    }
-    return true;
-fail:
-    program_free(to);
-    return false;
-}
-
 void mc_material_release(mc_material *mat)
 {
     if (!mat)
         return;
-    program_free(&mat->expr);
+    mc_expr_program_free(&mat->expr);
     free(mat->name);
     free(mat->file);
     map_release(&mat->diffuse);
@@ -611,9 +557,28 @@ void mc_material_release(mc_material *mat)
     memset(mat, 0, sizeof *mat);
 }
 
+/* Doom's coverage (Material.cpp, idMaterial::ParseMaterial, "automatically determine
+ * coverage"): translucent when so declared, when there is no stage, or when no stage is lit and
+ * the first one blends with what is drawn. */
+static bool coverage_translucent(const mc_mtr_decl *decl)
+{
+    mc_blend b;
+
+    if (decl->translucent || decl->num_stages == 0)
+        return true;
+    for (int i = 0; i < decl->num_stages; i++)
+        if (decl->stages[i].kind != MC_STAGE_COLOR)
+            return false;
+    b = decl->stages[0].blend;
+    return b.dst != MC_BLEND_ZERO || b.src == MC_BLEND_DST_COLOR ||
+           b.src == MC_BLEND_ONE_MINUS_DST_COLOR || b.src == MC_BLEND_DST_ALPHA ||
+           b.src == MC_BLEND_ONE_MINUS_DST_ALPHA;
+}
+
 mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                               mc_material *out, mc_error *err)
 {
+    bool translucent = coverage_translucent(decl);
     const mc_mtr_stage *lit[3] = { NULL, NULL, NULL };
     mc_material_map *maps[3];
     mc_status st = MC_OK;
@@ -642,7 +607,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
         else if (s->kind == MC_STAGE_COLOR && s->map)
             layers++;
     }
-    if (!program_copy(&decl->expr, &out->expr))
+    if (!mc_expr_program_copy(&decl->expr, &out->expr))
         goto nomem;
     out->lit = lit[0] || lit[1] || lit[2];
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
@@ -666,8 +631,15 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
             l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
             memcpy(l->color, s->color, sizeof l->color);
             l->expr = s->expr;
+            l->wrap = s->has_wrap ? s->wrap : decl->wrap;
+            l->mask_red = s->mask_red;
+            l->mask_green = s->mask_green;
+            l->mask_blue = s->mask_blue;
+            l->mask_alpha = s->mask_alpha;
+            l->mask_depth = s->mask_depth;
+            l->translucent = translucent;
             if (decl->expr.num_regs <= MC_EXPR_NUM_PREDEFINED) {
-                /* a declaration made without the parser: constant 1 (program_copy) */
+                /* a declaration made without the parser: constant 1 (mc_expr_program_copy) */
                 l->expr.condition = MC_EXPR_NUM_PREDEFINED;
                 for (int c = 0; c < 4; c++)
                     l->expr.color[c] = MC_EXPR_NUM_PREDEFINED;
