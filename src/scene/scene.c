@@ -321,8 +321,11 @@ static bool parse_parm(scene_parser *p, mc_scene_actor *a, seen_at *seen)
     if (n < 0 || n >= MC_SCENE_PARMS)
         return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "invalid 'parm' %d, expected 0 to %d", n,
                            MC_SCENE_PARMS - 1);
-    if (!once(p, &tok, &seen[n]))
-        return false;
+    if (seen[n].line)
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                           "duplicate 'parm %d' (first given at line %d)", n, seen[n].line);
+    seen[n].line = tok.line;
+    seen[n].col = tok.col;
     return mc_lex_float(&p->lx, &a->parms[n], NULL);
 }
 
