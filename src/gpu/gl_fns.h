@@ -1,7 +1,7 @@
-/* The OpenGL entry points render.c uses, as one X-macro list: X(Name, NAME) stands for glName,
- * whose pointer type is glcorearb.h's PFNGLNAMEPROC. render.c fills an mc_gl_fns from the
- * backend's get_proc (backend.h) and calls GL only through it, so no gl* symbol is linked.
- * A function render.c starts to use goes here first (it does not compile otherwise). */
+/* The OpenGL entry points the renderer (src/gpu/) uses, as one X-macro list: X(Name, NAME) stands
+ * for glName, whose pointer type is glcorearb.h's PFNGLNAMEPROC. render.c fills an mc_gl_fns from
+ * the backend's get_proc (backend.h) and calls GL only through it, so no gl* symbol is linked. A
+ * function the renderer starts to use goes here first (it does not compile otherwise). */
 #ifndef MC_GPU_GL_FNS_H
 #define MC_GPU_GL_FNS_H
 

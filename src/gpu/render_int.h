@@ -1,0 +1,112 @@
+/* What the renderer's passes share (src/gpu/): the renderer's state and the helpers each pass
+ * file calls. render.c: the context, framebuffers, textures, frame begin and end, items (their
+ * buffers), the overlay and the readback. interaction.c: the lit (and normals/unlit) scene pass
+ * -- shaders, per-frame values, one item's draw. stages.c: the passes drawn after the opaque
+ * items (translucent items today). Not installed; nothing outside src/gpu/ includes it. */
+#ifndef MC_GPU_RENDER_INT_H
+#define MC_GPU_RENDER_INT_H
+
+#include <stddef.h>
+
+#include <md5cine/limits.h>
+#include <md5cine/render.h>
+
+#include "gpu/backend.h"
+#include "gpu/gl_fns.h"
+
+#define MAX_SIDE       MC_LIMIT_RENDER_MAX_SIDE
+#define MAX_ELEMS      (1 << 24)
+#define TEXT_MAX_QUADS 8192 /* stb_easy_font stops writing when the buffer is full */
+
+/* What one draw needs besides its buffers (kept for a translucent item's later draw). */
+typedef struct draw_state {
+    float model[16], nmat[9], color[4];
+    GLuint tex[3]; /* diffuse, normal, specular; 0 for none */
+    int variant;
+    float alpha_test, polygon_offset;
+    int two_sided, translucent, count;
+    GLenum front;
+} draw_state;
+
+typedef struct slot {
+    GLuint vao, pos, nrm, st, tan, idx;
+    size_t pos_cap, nrm_cap, st_cap, tan_cap, idx_cap; /* bytes of storage */
+    draw_state ds;
+    int pending; /* translucent: drawn when the frame resolves */
+} slot;
+
+typedef struct uniforms {
+    GLint model, viewproj, nmat, handed, mode, use_tex, color, key, fill, eye, tex;
+    GLint nmap, smap, alpha, alpha_test, translucent;
+    GLint lpos, lcol, linv, ambient;
+} uniforms;
+
+/* The scene shader is built in variants, so that llvmpipe (which runs both sides of a branch
+ * and every turn of a loop whose count it cannot see) only does the work an item needs: the
+ * V_* bits, times the number of lights (0: the camera rig). A variant is built on first use. */
+enum { V_NMAP = 1, V_SMAP = 2, V_ATEST = 4, V_BITS = 8 };
+#define NUM_VARIANTS (V_BITS * (MC_RENDER_MAX_LIGHTS + 1))
+
+typedef struct program {
+    GLuint id; /* 0 until built */
+    uniforms u;
+    unsigned frame; /* the frame whose uniforms it holds */
+} program;
+
+/* The per-frame uniforms, set on each variant the frame uses. */
+typedef struct frame_values {
+    float vp[16], key[3], fill[3], eye[3], ambient[3];
+    float lpos[MC_RENDER_MAX_LIGHTS * 3], lcol[MC_RENDER_MAX_LIGHTS * 3];
+    float linv[MC_RENDER_MAX_LIGHTS]; /* 1 / radius */
+    int num_lights;
+} frame_values;
+
+struct mc_renderer {
+    const mc_gpu_backend *backend;
+    mc_gpu_context *ctx;
+    mc_gl_fns gl;
+    int width, height, samples;
+    GLuint fbo_ms, ms_color, ms_depth; /* multisampled target; 0 without MSAA */
+    GLuint fbo, color, depth;          /* single-sample target (or the resolve target) */
+    program progs[NUM_VARIANTS];
+    GLuint text_prog, current;
+    frame_values fv;
+    unsigned frame; /* counts begun frames, from 1 */
+    GLint ut_origin, ut_scale, ut_size;
+    GLuint *textures; /* id k is textures[k - 1] */
+    int num_textures, cap_textures;
+    slot *slots;
+    int num_slots, used_slots;
+    GLuint text_vao, text_vbo, text_ibo;
+    float *text_verts; /* TEXT_MAX_QUADS * 4 vertices of 16 bytes (x, y, z, rgba8) */
+    int in_frame, resolved, shading;
+    mc_warn_fn warn;
+    void *warn_user;
+    char gl_renderer[128], gl_version[128], gl_vendor[128], device[128];
+};
+
+/* ---- render.c ---- */
+
+/* Returns MC_ERR_GL naming what was being done if GL recorded an error (and clears them). */
+mc_status gpu_gl_check(const mc_gl_fns *gl, const char *what, mc_error *err);
+/* Compiles and links a program from head + each source; MC_ERR_GL with the log's first line. */
+mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
+                           const char *fs_src, GLuint *out, mc_error *err);
+/* v in lo..hi; false for NaN. */
+int gpu_finite_in(float v, float lo, float hi);
+
+/* ---- interaction.c ---- */
+
+/* Builds scene shader variant v (V_* bits plus lights * V_BITS) unless it is built. */
+mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err);
+/* Computes the frame's uniforms (r->fv) from p. */
+void gpu_frame_values(mc_renderer *r, const mc_frame_params *p);
+/* Sets the item's uniforms and GL state and draws its slot. */
+void gpu_draw_slot(mc_renderer *r, const slot *sl);
+
+/* ---- stages.c ---- */
+
+/* Draws the frame's pending translucent items, in submission order. */
+void gpu_draw_translucent(mc_renderer *r);
+
+#endif
