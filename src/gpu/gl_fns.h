@@ -22,6 +22,7 @@
     X(BufferSubData, BUFFERSUBDATA) \
     X(CheckFramebufferStatus, CHECKFRAMEBUFFERSTATUS) \
     X(Clear, CLEAR) \
+    X(ColorMask, COLORMASK) \
     X(ClearColor, CLEARCOLOR) \
     X(ClearDepth, CLEARDEPTH) \
     X(CompileShader, COMPILESHADER) \
@@ -72,6 +73,7 @@
     X(Uniform2f, UNIFORM2F) \
     X(Uniform3f, UNIFORM3F) \
     X(Uniform3fv, UNIFORM3FV) \
+    X(Uniform4f, UNIFORM4F) \
     X(UniformMatrix3fv, UNIFORMMATRIX3FV) \
     X(UniformMatrix4fv, UNIFORMMATRIX4FV) \
     X(UseProgram, USEPROGRAM) \

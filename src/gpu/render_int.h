@@ -33,7 +33,15 @@ typedef struct slot {
     size_t pos_cap, nrm_cap, st_cap, tan_cap, idx_cap; /* bytes of storage */
     draw_state ds;
     int pending; /* translucent: drawn when the frame resolves */
+    mc_render_stage *stages; /* the item's unlit stages (stages.c), copied; malloc'd */
+    int num_stages, cap_stages;
+    int stages_only; /* no lit pass: depth only (opaque) or nothing (translucent) */
 } slot;
+
+/* The unlit stage program's uniforms (stages.c). */
+typedef struct stage_uniforms {
+    GLint model, viewproj, ms, mt, tex, use_tex, wrap, color, alpha_test;
+} stage_uniforms;
 
 typedef struct uniforms {
     GLint model, viewproj, nmat, handed, mode, use_tex, color, key, fill, eye, tex;
@@ -70,6 +78,8 @@ struct mc_renderer {
     GLuint fbo, color, depth;          /* single-sample target (or the resolve target) */
     program progs[NUM_VARIANTS];
     GLuint text_prog, current;
+    GLuint stage_prog; /* stages.c */
+    stage_uniforms us;
     frame_values fv;
     unsigned frame; /* counts begun frames, from 1 */
     GLint ut_origin, ut_scale, ut_size;
@@ -106,7 +116,14 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl);
 
 /* ---- stages.c ---- */
 
-/* Draws the frame's pending translucent items, in submission order. */
+/* Draws the frame's pending translucent items, in submission order, each followed by its
+ * unlit stages. */
 void gpu_draw_translucent(mc_renderer *r);
+/* Builds the unlit stage program. */
+mc_status gpu_build_stages(mc_renderer *r, mc_error *err);
+/* Checks an item's stages (MC_ERR_USAGE naming what is wrong; NULL: fine). */
+const char *gpu_check_stages(const mc_renderer *r, const mc_draw_item *it);
+/* Draws an opaque item: its lit pass (or, stages only, its depth) and then its stages. */
+void gpu_draw_opaque(mc_renderer *r, const slot *sl);
 
 #endif

@@ -30,6 +30,7 @@ typedef struct surface {
     bool two_sided, translucent;
     bool white; /* a material without a diffuse map: Doom's _white stands in */
     int mat;    /* index into mc_scene_renderer.mats; -1: no declared material */
+    bool stages_only; /* a material with only unlit stages: no lit pass */
 } surface;
 
 /* A material already uploaded (several submeshes may share one). */
@@ -297,6 +298,9 @@ static mc_status submit_actors(const mc_scene_renderer *sr, float time, mc_error
                 memcpy(it.color, plain_color, sizeof it.color);
             it.num_stages = eval_stages(sr, a, sf, time);
             it.stages = it.num_stages > 0 ? sr->stage_out : NULL;
+            if (sf->stages_only && it.num_stages == 0)
+                continue; /* every stage skipped this frame: nothing of it is drawn */
+            it.stages_only = sf->stages_only;
             if (it.num_stages > 0 && !it.texcoords)
                 it.texcoords = &sm->verts[0].st.x;
             st = mc_renderer_draw(sr->r, &it, err);
@@ -478,8 +482,9 @@ static mc_status size_stage_buffers(mc_scene_renderer *sr, mc_error *err)
 }
 
 /* Gives every submesh with a declared material (material.h: a scene with a `base`) its maps,
- * uploaded once per material, and its switches. Only the lit layer (diffuse, bump, specular)
- * is drawn; a material with none draws its first unlit stage's image as its diffuse map. */
+ * uploaded once per material, its switches and its unlit stages (drawn after the lit pass,
+ * render.h). A material with only unlit stages has no lit pass: its first stage's image and
+ * alpha test give its depth (RB_STD_FillDepthBuffer). */
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
                                  mc_error *err)
 {
@@ -519,6 +524,7 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
                 num_done++;
             }
             sf->mat = d;
+            sf->stages_only = !m->lit && m->num_layers > 0;
             sf->texture = done[d].ids[0];
             sf->normal_map = done[d].ids[1];
             sf->specular_map = done[d].ids[2];
