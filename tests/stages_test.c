@@ -7,13 +7,18 @@
  * t = (row - 20) / 80 at a pixel's centre (column + 0.5). The background is (0, 0, 51). A
  * stage's fragment is texel * colour, blended with glBlendFunc(src, dst) (8-bit: a value v
  * in 0..1 is stored as round(v * 255)). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include <md5cine/image.h>
 #include <md5cine/material_eval.h>
 #include <md5cine/mtr.h>
 #include <md5cine/render.h>
+#include <md5cine/scene.h>
+#include <md5cine/scene_renderer.h>
 
 #include "test.h"
 
@@ -162,6 +167,16 @@ static bool draw(scene *sc, mc_shading shading, int base, bool stages_only,
     if (!ok)
         fprintf(stderr, "  %s\n", err.msg);
     return ok;
+}
+
+static void px_is_sized(const uint8_t *img, int width, int col, int row, int r, int g, int b,
+                        int tol)
+{
+    const uint8_t *p = img + ((size_t)row * (size_t)width + (size_t)col) * 4;
+
+    if (abs(p[0] - r) > tol || abs(p[1] - g) > tol || abs(p[2] - b) > tol)
+        test_fail(__FILE__, __LINE__, "pixel (%d, %d) is (%d, %d, %d), expected (%d, %d, %d)",
+                  col, row, p[0], p[1], p[2], r, g, b);
 }
 
 static void px_is(const uint8_t *img, int col, int row, int r, int g, int b, int tol)
@@ -330,6 +345,81 @@ static void masks_and_clamps_are_respected(void)
     mc_renderer_release(sc.r);
 }
 
+static bool put_file(const char *dir, const char *name, const char *text)
+{
+    char path[700];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* Through the scene renderer: a 50 x 50 quad at x = 0 facing a one-frame camera at
+ * (-100, 0, 0) (fov 90, 64 x 64, black background), its shader "quad" a glow material whose
+ * only stage adds white times parm4 + time. The actor's `parm 4 0.25`; output frame 3 at 24
+ * fps: the ideal clock's time is 0.125 s, (0.25 + 0.125) * 255 = 95.6; the engine clock's
+ * game time is 16 * floor(3000 / 384) = 112 ms, (0.25 + 0.112) * 255 = 92.3. Lit shading and
+ * no light: the glow shows all the same. */
+static void a_scene_evaluates_stages_on_its_clock_with_the_actors_parms(void)
+{
+    static const char quad_mesh[] =
+            "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n"
+            "joints {\n\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
+            "mesh {\nshader \"quad\"\nnumverts 4\n"
+            "vert 0 ( 0 0 ) 0 1\nvert 1 ( 1 0 ) 1 1\nvert 2 ( 0 1 ) 2 1\nvert 3 ( 1 1 ) 3 1\n"
+            "numtris 2\ntri 0 0 1 2\ntri 1 1 3 2\nnumweights 4\n"
+            "weight 0 0 1 ( 0 25 25 )\nweight 1 0 1 ( 0 -25 25 )\n"
+            "weight 2 0 1 ( 0 25 -25 )\nweight 3 0 1 ( 0 -25 -25 )\n}\n";
+    static const char camera[] = "MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 24\n"
+                                 "numCuts 0\ncuts {\n}\ncamera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n";
+    static const uint8_t white[4] = { 255, 255, 255, 255 };
+    static const struct {
+        mc_clock clock;
+        int value;
+    } want[2] = { { MC_CLOCK_IDEAL, 96 }, { MC_CLOCK_ENGINE, 92 } };
+    char dir[512], sub[600];
+    uint8_t *px = calloc(64 * 64 * 4, 1);
+    mc_error err;
+
+    ASSERT(px);
+    test_tmp_path(dir, sizeof dir, "stage_scene");
+    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
+    snprintf(sub, sizeof sub, "%s/materials", dir);
+    ASSERT(mkdir(sub, 0777) == 0 || errno == EEXIST);
+    snprintf(sub, sizeof sub, "%s/white.png", dir);
+    ASSERT_OK(mc_png_write(sub, white, 1, 1, 4, 1, &err), &err);
+    ASSERT(put_file(dir, "quad.md5mesh", quad_mesh));
+    ASSERT(put_file(dir, "front.md5camera", camera));
+    ASSERT(put_file(dir, "materials/glow.mtr",
+                    "quad { { blend add map white.png rgb parm4 + time } }\n"));
+    ASSERT(put_file(dir, "scene.md5scene",
+                    "md5scene 1\ncamera \"front.md5camera\"\nbase \".\"\nframes 10\n"
+                    "output { width 64 height 64 fps 24 background ( 0 0 0 ) }\n"
+                    "actor \"a\" { mesh \"quad.md5mesh\" parm 4 0.25 }\n"));
+    snprintf(sub, sizeof sub, "%s/scene.md5scene", dir);
+    for (int c = 0; c < 2; c++) {
+        mc_scene file;
+        mc_scene_renderer *sr = NULL;
+        mc_scene_renderer_desc d = { .msaa = 1, .clock = want[c].clock };
+        mc_image_view v = { 64, 64, 64 * 4, px };
+        mc_scene_frame_info info;
+
+        ASSERT_OK(mc_scene_load(sub, NULL, &file, &err), &err);
+        d.scene = &file;
+        ASSERT_OK(mc_scene_renderer_create(&d, &sr, &err), &err);
+        ASSERT_OK(mc_scene_renderer_frame(sr, 3, &v, &info, &err), &err);
+        px_is_sized(px, 64, 32, 32, want[c].value, want[c].value, want[c].value, 1);
+        px_is_sized(px, 64, 2, 2, 0, 0, 0, 0);
+        mc_scene_renderer_release(sr);
+        mc_scene_release(&file);
+    }
+    free(px);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -340,6 +430,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_gl_factor_pair_blends_as_named),
         TEST_ENTRY(an_if_condition_switches_a_stage),
         TEST_ENTRY(masks_and_clamps_are_respected),
+        TEST_ENTRY(a_scene_evaluates_stages_on_its_clock_with_the_actors_parms),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));
