@@ -12,8 +12,8 @@
  *     ...), in file order, drawn after the lit layer with their own blend factors.
  *   - the switches: alphaTest, twoSided, translucent, noShadows, polygonOffset.
  *
- * A stage with an `if` condition is left out: its conditions read entity and global parameters
- * (parm7 > 0, ...) that a cut scene does not set, and with Doom's defaults (0) they are false.
+ * An unlit stage with an `if` condition is kept, its condition evaluated per frame with the
+ * actor's parms (material_eval.h); a lit stage with one is left out.
  *
  * Images are RGBA8 with row 0 = top (as Doom uploads them: t = 0 samples row 0). A normal map
  * holds a tangent-space unit vector per texel as RGB = n * 0.5 + 0.5, as Doom's `_local` images
@@ -47,6 +47,7 @@
 
 #include <md5cine/error.h>
 #include <md5cine/image.h>
+#include <md5cine/mtr_expr.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,11 +112,15 @@ typedef struct mc_material_layer {
     mc_material_map map; /* always present */
     mc_blend blend;
     float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
-    float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
-                            literal numbers are kept; 1 1 1 1 when none */
-    bool mask_color;     /* maskColor (or maskRed, maskGreen and maskBlue): no colour written */
-    bool mask_alpha;     /* maskAlpha: no alpha written */
-    bool mask_depth;     /* maskDepth: no depth written */
+    float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): the
+                            constant ones; 1 where an expression sets it (see expr) */
+    mc_expr_stage expr;  /* condition, colour, alpha test and texture matrix as registers of
+                            the material's expr: evaluated per frame (material_eval.h) */
+    bool mask_red, mask_green, mask_blue, mask_alpha; /* maskRed ... maskColor, maskAlpha:
+                                                        that channel is not written */
+    bool mask_depth;     /* maskDepth: no depth written (stages never write depth anyway) */
+    bool translucent;    /* the material's coverage is translucent (Material.cpp): its stages
+                            are depth tested LEQUAL; else EQUAL (exactly on the lit surface) */
 } mc_material_layer;
 
 typedef struct mc_material {
@@ -142,6 +147,7 @@ typedef struct mc_material {
     bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
     bool no_shadows;      /* `noShadows` */
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
+    mc_expr_program expr; /* the stages' expressions (mtr_expr.h), owned */
 } mc_material;
 
 /* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost

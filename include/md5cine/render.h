@@ -188,6 +188,24 @@ typedef struct mc_frame_params {
  * NaN or out-of-range light values, an unknown light image id), MC_ERR_GL. */
 mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err);
 
+/* One unlit stage of an item's material, as Doom's RB_STD_T_RenderShaderPasses draws it after
+ * the lit interaction: its own texture, blend, colour, texture matrix and alpha test, values
+ * already evaluated for this frame (material_eval.h). Drawn over the item's own triangles, in
+ * the order given, depth tested (EQUAL, or LEQUAL for a translucent material) and never
+ * writing depth; fragment = texel(matrix * st) * color, then alpha test, then
+ * glBlendFunc(src, dst) with the masked channels left alone. */
+typedef struct mc_render_stage {
+    int texture;            /* id from mc_renderer_add_texture; 0: white */
+    int blend_src, blend_dst; /* mc_blend_factor (material.h) */
+    float color[4];         /* RGBA multiplier, 0..1 */
+    float matrix[2][3];     /* s' = m00 s + m01 t + m02, t' = m10 s + m11 t + m12 */
+    float alpha_test;       /* > 0: keep fragments whose alpha is above it */
+    int wrap;               /* mc_wrap (material.h); the zero clamps are clamps whose border
+                               texels the image already holds */
+    int mask_red, mask_green, mask_blue, mask_alpha; /* 1: channel not written */
+    int depth_lequal;       /* 1: LEQUAL (translucent material); 0: EQUAL */
+} mc_render_stage;
+
 /* One mesh to draw. Arrays are read during the call only. */
 typedef struct mc_draw_item {
     mc_mat4 model;            /* model -> world (GL layout); normals use its inverse transpose */
@@ -229,6 +247,13 @@ typedef struct mc_draw_item {
     int no_shadows;        /* Doom's noShadows (twoSided implies it): casts no stencil shadow,
                               and triangles facing away from a light are lit by it */
     int no_self_shadow;    /* Doom's noSelfShadow: triangles facing away from a light are lit */
+    const mc_render_stage *stages; /* num_stages unlit stages drawn over the item after its
+                                      lit pass (needs texcoords); NULL when none */
+    int num_stages;
+    int stages_only;       /* 1: no lit pass (a material with only unlit stages). As Doom
+                              draws such a surface: an opaque one (stages depth_lequal 0)
+                              first writes depth only (RB_STD_FillDepthBuffer), a translucent
+                              one writes none and is drawn after every opaque item */
 } mc_draw_item;
 
 /* Draws one item into the open frame (a translucent item is drawn when the frame resolves,

@@ -12,6 +12,7 @@
  *       origin ( 0 0 0 )  yaw 90  scale 1  start 0.5  loop 1  in_place 0
  *       material "models/drone/skin" "models/drone/skin.jpg"   // repeatable; "" maps ""
  *       skin "models/drone/red"          // optional: a skin of the base's skins/ (material.h)
+ *       parm 4 0.5                                // shader parameter 0..11, once per number
  *   }
  *   light "key" { origin ( -200 150 300 ) color ( 1 0.95 0.9 ) radius 900 }  // up to 8
  *   ambient ( 0.1 0.1 0.12 )                      // optional
@@ -98,6 +99,7 @@ extern "C" {
 /* Largest counts a scene may hold (MC_ERR_LIMIT beyond). */
 #define MC_SCENE_MAX_ACTORS    MC_LIMIT_SCENE_ACTORS
 #define MC_SCENE_MAX_MATERIALS MC_LIMIT_SCENE_MATERIALS /* per actor */
+#define MC_SCENE_PARMS 12 /* parm0..parm11 */
 #define MC_SCENE_MAX_LIGHTS    MC_LIMIT_SCENE_LIGHTS
 #define MC_SCENE_MAX_SHOTS     256 /* shots of a camera block */
 
@@ -161,6 +163,8 @@ typedef struct mc_scene_actor {
     int skin_line, skin_col;
     int num_materials;
     mc_scene_material *materials;
+    float parms[MC_SCENE_PARMS]; /* `parm N VALUE`: Doom's shaderParms for its materials'
+                                    expressions; default 1 1 1 1 0 0 0 0 0 0 0 0 */
 
     /* Filled by mc_scene_resolve (zero until then); owned by the scene. */
     mc_mesh mesh;

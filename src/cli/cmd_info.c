@@ -374,13 +374,17 @@ static void print_material_json(const mc_material *m)
                BLEND_NAMES[m->layers[i].blend.dst]);
         print_map_json("map", &m->layers[i].map);
         {
-            const bool on[3] = { m->layers[i].mask_color, m->layers[i].mask_alpha,
-                                 m->layers[i].mask_depth };
-            static const char *const names[3] = { "color", "alpha", "depth" };
+            /* maskColor (all three colours) as "color", else each colour by name */
+            const mc_material_layer *l = &m->layers[i];
+            const bool color = l->mask_red && l->mask_green && l->mask_blue;
+            const bool on[6] = { color, !color && l->mask_red, !color && l->mask_green,
+                                 !color && l->mask_blue, l->mask_alpha, l->mask_depth };
+            static const char *const names[6] = { "color", "red", "green", "blue", "alpha",
+                                                  "depth" };
             const char *sep = "";
 
             printf(",\"mask\":[");
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 6; k++)
                 if (on[k]) {
                     printf("%s\"%s\"", sep, names[k]);
                     sep = ",";

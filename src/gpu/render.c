@@ -250,6 +250,8 @@ static mc_status build_programs(mc_renderer *r, mc_error *err)
         s = gpu_build_variant(r, P_LIGHT * V_BITS, err);
     if (s == MC_OK)
         s = gpu_build_light_images(r, err);
+    if (s == MC_OK)
+        s = gpu_build_stages(r, err);
     if (s != MC_OK)
         return s;
     r->ut_origin = gl->GetUniformLocation(r->text_prog, "u_origin");
@@ -414,7 +416,9 @@ static void delete_gl_objects(mc_renderer *r)
 
         gl->DeleteBuffers(5, bufs);
         gl->DeleteVertexArrays(1, &sl->vao);
+        free(sl->stages);
     }
+    gl->DeleteProgram(r->stage_prog);
     if (r->num_textures)
         gl->DeleteTextures(r->num_textures, r->textures);
     gl->DeleteVertexArrays(1, &r->text_vao);
@@ -706,6 +710,8 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "stage colour outside 0..1";
     else if (it->translucent && !gpu_finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
         why = "translucent colour alpha outside 0..1";
+    else
+        why = gpu_check_stages(r, it);
     if (why)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "%s", why);
     n = (size_t)it->triangle_count * 3;
@@ -844,6 +850,23 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     }
     if (s != MC_OK)
         return s;
+    sl->num_stages = 0;
+    if (it->num_stages > 0) {
+        if (it->num_stages > sl->cap_stages) {
+            mc_render_stage *st = realloc(sl->stages, (size_t)it->num_stages * sizeof *st);
+
+            if (!st)
+                return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for stages");
+            sl->stages = st;
+            sl->cap_stages = it->num_stages;
+        }
+        memcpy(sl->stages, it->stages, (size_t)it->num_stages * sizeof *sl->stages);
+        sl->num_stages = it->num_stages;
+    }
+    sl->stages_only = it->stages_only != 0 && sl->num_stages > 0;
+    /* a translucent item, and a stages-only item of a translucent material, writes no depth
+     * and waits for the opaque ones, as Doom sorts translucent surfaces after them */
+    sl->late = ds->translucent || (sl->stages_only && sl->stages[0].depth_lequal);
     sl->pending = 1; /* drawn when the frame resolves, in Doom's passes */
     return gpu_gl_check(&r->gl, "drawing", err);
 }

@@ -666,6 +666,7 @@ void mc_material_release(mc_material *mat)
 {
     if (!mat)
         return;
+    mc_expr_program_free(&mat->expr);
     free(mat->name);
     free(mat->file);
     map_release(&mat->diffuse);
@@ -680,6 +681,24 @@ void mc_material_release(mc_material *mat)
 static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                          px_budget *budget, mc_material *out, mc_error *err);
 
+/* Doom's coverage (Material.cpp, idMaterial::ParseMaterial, "automatically determine
+ * coverage"): translucent when so declared, when there is no stage, or when no stage is lit and
+ * the first one blends with what is drawn. */
+static bool coverage_translucent(const mc_mtr_decl *decl)
+{
+    mc_blend b;
+
+    if (decl->translucent || decl->num_stages == 0)
+        return true;
+    for (int i = 0; i < decl->num_stages; i++)
+        if (decl->stages[i].kind != MC_STAGE_COLOR)
+            return false;
+    b = decl->stages[0].blend;
+    return b.dst != MC_BLEND_ZERO || b.src == MC_BLEND_DST_COLOR ||
+           b.src == MC_BLEND_ONE_MINUS_DST_COLOR || b.src == MC_BLEND_DST_ALPHA ||
+           b.src == MC_BLEND_ONE_MINUS_DST_ALPHA;
+}
+
 mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                               mc_material *out, mc_error *err)
 {
@@ -691,6 +710,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
 static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                          px_budget *budget, mc_material *out, mc_error *err)
 {
+    bool translucent = coverage_translucent(decl);
     const mc_mtr_stage *lit[3] = { NULL, NULL, NULL };
     mc_material_map *maps[3];
     mc_status st = MC_OK;
@@ -711,13 +731,15 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
     for (int i = 0; i < decl->num_stages; i++) {
         const mc_mtr_stage *s = &decl->stages[i];
 
-        if (s->conditional)
+        if (s->kind != MC_STAGE_COLOR && s->conditional)
             continue;
         if (s->kind != MC_STAGE_COLOR && !lit[s->kind] && s->map)
             lit[s->kind] = s;
         else if (s->kind == MC_STAGE_COLOR && s->map)
             layers++;
     }
+    if (!mc_expr_program_copy(&decl->expr, &out->expr))
+        goto nomem;
     out->lit = lit[0] || lit[1] || lit[2];
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int k = 0; k < 3 && st == MC_OK; k++)
@@ -731,17 +753,27 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
             const mc_mtr_stage *s = &decl->stages[i];
             mc_material_layer *l = &out->layers[out->num_layers];
 
-            if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
+            if (s->kind != MC_STAGE_COLOR || !s->map)
                 continue;
             st = fill_map(s, file, vfs, &l->map, budget, err);
             if (st != MC_OK)
                 break;
-            l->mask_color = s->mask_red && s->mask_green && s->mask_blue;
-            l->mask_alpha = s->mask_alpha;
-            l->mask_depth = s->mask_depth;
             l->blend = s->blend;
             l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
             memcpy(l->color, s->color, sizeof l->color);
+            l->expr = s->expr;
+            l->mask_red = s->mask_red;
+            l->mask_green = s->mask_green;
+            l->mask_blue = s->mask_blue;
+            l->mask_alpha = s->mask_alpha;
+            l->mask_depth = s->mask_depth;
+            l->translucent = translucent;
+            if (decl->expr.num_regs <= MC_EXPR_NUM_PREDEFINED) {
+                /* a declaration made without the parser: constant 1 (mc_expr_program_copy) */
+                l->expr.condition = MC_EXPR_NUM_PREDEFINED;
+                for (int c = 0; c < 4; c++)
+                    l->expr.color[c] = MC_EXPR_NUM_PREDEFINED;
+            }
             out->num_layers++;
         }
     }

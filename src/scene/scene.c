@@ -325,14 +325,35 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
     }
 }
 
+/* parm N VALUE: the actor's shader parameter N (0..11), once per N. */
+static bool parse_parm(scene_parser *p, mc_scene_actor *a, seen_at *seen)
+{
+    mc_token tok;
+    int n;
+
+    if (!mc_lex_int(&p->lx, &n, &tok))
+        return false;
+    if (n < 0 || n >= MC_SCENE_PARMS)
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "invalid 'parm' %d, expected 0 to %d", n,
+                           MC_SCENE_PARMS - 1);
+    if (seen[n].line)
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                           "duplicate 'parm %d' (first given at line %d)", n, seen[n].line);
+    seen[n].line = tok.line;
+    seen[n].col = tok.col;
+    return mc_lex_float(&p->lx, &a->parms[n], NULL);
+}
+
 static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token *name_tok)
 {
     seen_at seen[K_COUNT];
+    seen_at parm_seen[MC_SCENE_PARMS];
     int material_cap = 0;
     mc_token tok;
     char d[80];
 
     memset(seen, 0, sizeof seen);
+    memset(parm_seen, 0, sizeof parm_seen);
     for (;;) {
         int k = 0;
 
@@ -346,6 +367,11 @@ static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token 
                                mc_lex_describe(&tok, d, sizeof d));
         if (mc_lex_is(&tok, "material")) {
             if (!parse_material(p, a, &material_cap, &tok))
+                return false;
+            continue;
+        }
+        if (mc_lex_is(&tok, "parm")) {
+            if (!parse_parm(p, a, parm_seen))
                 return false;
             continue;
         }
@@ -410,6 +436,10 @@ static bool parse_actor(scene_parser *p, const mc_token *kw)
     a->line = tok.line;
     a->col = tok.col;
     a->scale = 1.0f;
+    /* Doom's entity defaults (Entity.cpp, ParseSpawnArgsToRenderEntity): _color 1 1 1 and
+     * shaderParm3 1; the others 0. */
+    for (int i = 0; i < 4; i++)
+        a->parms[i] = 1.0f;
     return expect_punct(p, "{") && parse_actor_body(p, a, &tok);
 }
 
