@@ -49,6 +49,19 @@ void mc_material_layer_state(const mc_material *mat, int i, const float *regs,
 void mc_stage_state_eval(const mc_expr_stage *stage, mc_blend blend, const float *regs,
                          mc_stage_state *out);
 
+/* A light's shader parameters (Light.cpp, idGameEdit::ParseSpawnArgsToRenderLight): parm0..2
+ * its colour (`_color`), parm3 1 (shaderParm3's default), the others 0 (shaderParm4, the time
+ * offset, is minus the game time at the light's spawn: 0 for a light there from the scene's
+ * start). */
+#define MC_LIGHT_PARMS 12
+void mc_light_parms(const float color[3], float parms[MC_LIGHT_PARMS]);
+
+/* A light material's stage at a moment, as tr_render.cpp's RB_CreateSingleDrawInteractions
+ * reads it: false when its condition register is 0 (the stage gives no light); rgb its colour
+ * registers, not clamped to 1 (the back end multiplies them by r_lightScale), negative and NaN
+ * as 0, at most 1e6. Its texture matrix is not read. */
+bool mc_light_stage_eval(const mc_expr_stage *stage, const float *regs, float rgb[3]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -128,6 +128,9 @@ typedef struct mc_mtr_decl {
     float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
     mc_wrap wrap;         /* the material's clamp keyword: the default of its stages */
     mc_expr_program expr; /* every expression of its stages, tables resolved (mtr_expr.h) */
+    mc_mtr_prog *falloff; /* a light material's `lightFalloffImage` program, or NULL */
+    int falloff_line, falloff_col;
+    bool ambient_light;   /* `ambientLight`: a light material of Doom's ambient lights */
 } mc_mtr_decl;
 
 typedef struct mc_mtr_file {

@@ -31,7 +31,10 @@
  * 1e6 inches; or a projected light, `target ( x y z ) right ( x y z ) up ( x y z )` with
  * optional `start ( x y z ) end ( x y z )`, relative to origin as in Doom's map files (right
  * and up not parallel, target off their plane). `noShadows 1` marks a light that casts no
- * shadows. Names are unique, at most 8 lights. `ambient ( r g b )` (components 0..1, default
+ * shadows. `shader "lights/NAME"` names a light material of the scene's base (a scene without
+ * a base may not name one): its stages give the light's projection images and colours, the
+ * light's color becoming the material's parm0..parm2 (scene_renderer.h). Names are unique, at
+ * most 8 lights. `ambient ( r g b )` (components 0..1, default
  * 0 0 0 when the scene has lights) is an ambient light over the whole scene: diffuse *
  * ambient * 2. How they shade is render.h's interaction
  * (README "Shading and lights"). A scene without any light gets the scene renderer's default
@@ -136,6 +139,9 @@ typedef struct mc_scene_light {
     mc_vec3 target, right, up, start, end; /* projected: relative to origin (start, end 0 0 0
                                               when not given: origin to target) */
     bool no_shadows;  /* noShadows 1: the light casts no shadows */
+    const char *shader; /* `shader "lights/NAME"`: a light material of the base, or NULL (see
+                           "Lights" above) */
+    int shader_line, shader_col;
 } mc_scene_light;
 
 typedef struct mc_scene_material {

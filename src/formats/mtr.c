@@ -177,7 +177,7 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
 static const char *const FLAG_WORDS[] = {
     "noSelfShadow", "forceShadows", "noOverlays", "forceOverlays", "forceOpaque", "noFog",
     "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
-    "fogLight", "blendLight", "ambientLight", "ignoreAlphaTest", "nearest", "linear",
+    "fogLight", "blendLight", "ignoreAlphaTest", "nearest", "linear",
     "vertexColor", "inverseVertexColor", "solid", "water", "playerclip", "monsterclip", "moveableclip",
     "ikclip", "blood", "trigger", "aassolid", "aasobstacle", "flashlight_trigger", "nonsolid",
     "nullNormal", "areaportal", "qer_nocarve", "discrete", "noFragment", "slick", "collision",
@@ -747,6 +747,15 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             m->translucent = true;
         } else if (is_kw(&t, "noShadows")) {
             m->no_shadows = true;
+        } else if (is_kw(&t, "ambientLight")) {
+            m->ambient_light = true;
+        } else if (is_kw(&t, "lightFalloffImage")) {
+            /* Material.cpp, ParseMaterial: an image program, the last one given wins */
+            m->falloff = NULL;
+            m->falloff_line = t.line;
+            m->falloff_col = t.col;
+            if (!parse_prog(p, 1, &m->falloff))
+                return false;
         } else if (wrap_word(&t) >= 0) {
             /* Material.cpp: sets trpDefault, which the stages read after it start from. */
             m->wrap = p->wrap = (mc_wrap)wrap_word(&t);

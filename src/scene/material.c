@@ -89,6 +89,15 @@ bool mc_material_builtin(const char *name, mc_image *img)
             return true;
         }
     }
+    if (strcasecmp(name, "_noFalloff") == 0) {
+        /* Image_init.cpp, R_CreateNoFalloffImage: FALLOFF_TEXTURE_SIZE (64) x 16, white inside
+         * a ring of (0, 0, 0, 0) */
+        if (!make_image(64, 16, img))
+            return false;
+        for (int y = 1; y < 15; y++)
+            memset(img->pixels + ((size_t)y * 64 + 1) * 4, 255, 62 * 4);
+        return true;
+    }
     if (strcasecmp(name, "_default") != 0 || !make_image(n, n, img))
         return false;
     for (int y = 0; y < n; y++) {
@@ -633,21 +642,20 @@ static void set_border(mc_image *im, const uint8_t v[4])
                 memcpy(px_at(im, x, y), v, 4);
 }
 
-static mc_status fill_map(const mc_mtr_stage *stage, const char *file, mc_vfs *vfs,
-                          mc_material_map *m, px_budget *pixels, mc_error *err)
+/* Runs image program prog into *m, with the stage colour color and clamp mode wrap. */
+static mc_status fill_prog(const mc_mtr_prog *prog, const float color[4], mc_wrap wrap,
+                           mc_vfs *vfs, mc_material_map *m, px_budget *pixels, mc_error *err)
 {
     static const uint8_t zero[4] = { 0, 0, 0, 255 }, alpha_zero[4] = { 255, 255, 255, 0 };
-    const mc_mtr_prog *prog = stage->map;
     char text[1024];
     mc_status st;
 
     memset(m, 0, sizeof *m);
-    (void)file;
     st = eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
     if (st != MC_OK)
         return st;
-    memcpy(m->color, stage->color, sizeof m->color);
-    m->wrap = stage->wrap;
+    memcpy(m->color, color, sizeof m->color);
+    m->wrap = wrap;
     /* Image_load.cpp, idImage::GenerateImage: "zero the border if desired". */
     if (m->wrap == MC_WRAP_ZERO_CLAMP)
         set_border(&m->image, zero);
@@ -662,6 +670,12 @@ static mc_status fill_map(const mc_mtr_stage *stage, const char *file, mc_vfs *v
     return MC_OK;
 }
 
+static mc_status fill_map(const mc_mtr_stage *stage, mc_vfs *vfs, mc_material_map *m,
+                          px_budget *pixels, mc_error *err)
+{
+    return fill_prog(stage->map, stage->color, stage->wrap, vfs, m, pixels, err);
+}
+
 void mc_material_release(mc_material *mat)
 {
     if (!mat)
@@ -672,6 +686,7 @@ void mc_material_release(mc_material *mat)
     map_release(&mat->diffuse);
     map_release(&mat->normal);
     map_release(&mat->specular);
+    map_release(&mat->falloff);
     for (int i = 0; i < mat->num_layers; i++)
         map_release(&mat->layers[i].map);
     free(mat->layers);
@@ -744,7 +759,7 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int k = 0; k < 3 && st == MC_OK; k++)
         if (lit[k])
-            st = fill_map(lit[k], file, vfs, maps[k], budget, err);
+            st = fill_map(lit[k], vfs, maps[k], budget, err);
     if (st == MC_OK && layers > 0) {
         out->layers = calloc((size_t)layers, sizeof *out->layers);
         if (!out->layers)
@@ -755,7 +770,7 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
 
             if (s->kind != MC_STAGE_COLOR || !s->map)
                 continue;
-            st = fill_map(s, file, vfs, &l->map, budget, err);
+            st = fill_map(s, vfs, &l->map, budget, err);
             if (st != MC_OK)
                 break;
             l->blend = s->blend;
@@ -777,10 +792,17 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
             out->num_layers++;
         }
     }
+    if (st == MC_OK && decl->falloff) {
+        /* Material.cpp, ParseMaterial: lightFalloffImage is loaded TR_CLAMP */
+        static const float one[4] = { 1, 1, 1, 1 };
+
+        st = fill_prog(decl->falloff, one, MC_WRAP_CLAMP, vfs, &out->falloff, budget, err);
+    }
     if (st != MC_OK) {
         mc_material_release(out);
         return st;
     }
+    out->ambient_light = decl->ambient_light;
     out->alpha_test = lit[0] && lit[0]->has_alpha_test ? lit[0]->alpha_test
                       : decl->has_alpha_test           ? decl->alpha_test
                                                        : 0.0f;

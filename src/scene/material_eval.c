@@ -60,3 +60,21 @@ void mc_material_layer_state(const mc_material *mat, int i, const float *regs,
 {
     mc_stage_state_eval(&mat->layers[i].expr, mat->layers[i].blend, regs, out);
 }
+
+void mc_light_parms(const float color[3], float parms[MC_LIGHT_PARMS])
+{
+    memset(parms, 0, MC_LIGHT_PARMS * sizeof *parms);
+    memcpy(parms, color, 3 * sizeof *parms);
+    parms[3] = 1.0f; /* shaderParm3, default 1 */
+}
+
+bool mc_light_stage_eval(const mc_expr_stage *stage, const float *regs, float rgb[3])
+{
+    for (int i = 0; i < 3; i++) {
+        float v = regs[stage->color[i]];
+
+        /* the renderer takes 0..1e6; NaN (0 / 0 in an expression) is no light */
+        rgb[i] = v > 0.0f ? (v < 1e6f ? v : 1e6f) : 0.0f;
+    }
+    return regs[stage->condition] != 0.0f;
+}

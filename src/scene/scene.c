@@ -461,7 +461,7 @@ static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token 
 {
     seen_at origin = { 0, 0 }, color = { 0, 0 }, radius = { 0, 0 }, box = { 0, 0 };
     seen_at target = { 0, 0 }, right = { 0, 0 }, up = { 0, 0 }, start = { 0, 0 }, end = { 0, 0 };
-    seen_at noshadows = { 0, 0 };
+    seen_at noshadows = { 0, 0 }, shader = { 0, 0 };
     mc_token tok;
     char d[80];
 
@@ -521,6 +521,22 @@ static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token 
             if (v != 0 && v != 1)
                 return mc_lex_fail(&p->lx, &vt, MC_ERR_RANGE, "'noShadows' is 0 or 1, not %d", v);
             l->no_shadows = v == 1;
+        } else if (mc_lex_is(&tok, "shader")) {
+            const char *text;
+            size_t len;
+            mc_token vt;
+
+            if (!once(p, &tok, &shader) || !mc_lex_string(&p->lx, &text, &len, &vt))
+                return false;
+            if (len == 0 || len > MC_LIMIT_NAME_LEN)
+                return mc_lex_fail(&p->lx, &vt, MC_ERR_SYNTAX,
+                                   "invalid light shader name, expected 1 to %d bytes",
+                                   MC_LIMIT_NAME_LEN);
+            l->shader = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
+            l->shader_line = vt.line;
+            l->shader_col = vt.col;
+            if (!l->shader)
+                return false;
         } else {
             return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in light '%s'",
                                mc_lex_describe(&tok, d, sizeof d), l->name);

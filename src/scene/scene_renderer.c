@@ -60,6 +60,21 @@ typedef struct kept_material {
     int first, count;
 } kept_material;
 
+/* A scene light drawn through a light material: its expression program and its stages
+ * (light_stages[first .. first + count)), each one pass of the light (render.h mc_light). */
+typedef struct light_src {
+    bool material;         /* false: the light as mc_scene_lights gives it, built-in images */
+    mc_expr_program prog;
+    int first, count;
+    int falloff;           /* texture id of its falloff image; 0: built-in */
+    float parms[MC_LIGHT_PARMS];
+} light_src;
+
+typedef struct light_stage {
+    int texture;           /* the projection image; 0: built-in */
+    mc_expr_stage expr;
+} light_stage;
+
 /* Everything one actor needs per frame. */
 typedef struct actor_draw {
     mc_joint_xform *joints; /* mesh.num_joints */
@@ -94,9 +109,13 @@ struct mc_scene_renderer {
     int overlay_scale;
     int num_actors;
     actor_draw *actors;
-    mc_light lights[MC_RENDER_MAX_LIGHTS];
+    mc_light lights[MC_RENDER_MAX_LIGHTS]; /* the scene's lights (or the default rig) */
     int num_lights;
     float ambient[3];
+    light_src light_srcs[MC_RENDER_MAX_LIGHTS]; /* per light of lights[] */
+    light_stage *light_stages;
+    int num_light_stages;
+    mc_light frame_lights[MC_RENDER_MAX_LIGHTS]; /* one frame's light passes */
     /* Unlit stages (material_eval.h), evaluated per frame into regs and stage_out, which are
      * sized at load for the largest material: a frame allocates nothing. */
     kept_material *mats;
@@ -498,6 +517,9 @@ static mc_status size_stage_buffers(mc_scene_renderer *sr, mc_error *err)
         if (sr->mats[i].count > stages)
             stages = sr->mats[i].count;
     }
+    for (int i = 0; i < MC_RENDER_MAX_LIGHTS; i++)
+        if (sr->light_srcs[i].prog.num_regs > regs)
+            regs = sr->light_srcs[i].prog.num_regs;
     sr->regs = calloc((size_t)regs, sizeof *sr->regs);
     sr->stage_out = calloc((size_t)stages, sizeof *sr->stage_out);
     return sr->regs && sr->stage_out ? MC_OK : no_memory(err);
@@ -605,9 +627,114 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             sf->polygon_offset = m->polygon_offset;
         }
     free(done);
-    if (st == MC_OK)
-        st = size_stage_buffers(sr, err);
     return st;
+}
+
+/* Keeps each scene light's material (mc_scene_materials.light): its program, its stages'
+ * projection images and its falloff image, uploaded. A light material's stages are the light's
+ * passes (tr_render.cpp, RB_CreateSingleDrawInteractions loops over them): the lights' passes
+ * together may not pass MC_RENDER_MAX_LIGHTS (MC_ERR_LIMIT at the light). Its `noShadows`
+ * makes the light cast none (Material.h, LightCastsShadows). */
+static mc_status keep_lights(mc_scene_renderer *sr, const mc_scene_materials *sm, bool developer,
+                             const mc_parse_opts *po, mc_error *err)
+{
+    const mc_scene *s = sr->scene;
+    int passes = 0;
+
+    for (int i = 0; i < sr->num_lights && i < sm->num_lights; i++) {
+        const mc_material *m = sm->light[i];
+        const mc_scene_light *sl = &s->lights[i];
+        light_src *ls = &sr->light_srcs[i];
+        light_stage *grown;
+        mc_status st;
+
+        if (!m) {
+            passes++;
+            continue;
+        }
+        passes += m->num_layers;
+        if (passes > MC_RENDER_MAX_LIGHTS)
+            return mc_error_set(err, MC_ERR_LIMIT, s->name, sl->line, sl->col,
+                                "the lights' materials give more than %d light passes (light "
+                                "'%s', material '%s' has %d stages)",
+                                MC_RENDER_MAX_LIGHTS, sl->name, m->name, m->num_layers);
+        if (m->ambient_light && po->warn) {
+            mc_error w;
+
+            mc_error_set(&w, MC_ERR_USAGE, m->file, m->line, m->col,
+                         "'ambientLight' material '%s' of light '%s' is drawn as a plain light "
+                         "(the scene's `ambient` line is md5cine's ambient light)",
+                         m->name, sl->name);
+            po->warn(po->warn_user, &w);
+        }
+        if (!mc_expr_program_copy(&m->expr, &ls->prog))
+            return no_memory(err);
+        ls->material = true;
+        mc_light_parms(sl->color, ls->parms);
+        if (m->no_shadows)
+            sr->lights[i].no_shadows = 1;
+        if (sm->light_falloff[i]) {
+            st = upload_map(sr, &sm->light_falloff[i]->falloff, developer, &ls->falloff, err);
+            if (st != MC_OK)
+                return st;
+        }
+        ls->first = sr->num_light_stages;
+        if (m->num_layers == 0)
+            continue;
+        grown = realloc(sr->light_stages, ((size_t)sr->num_light_stages + (size_t)m->num_layers) *
+                                                  sizeof *grown);
+        if (!grown)
+            return no_memory(err);
+        sr->light_stages = grown;
+        for (int k = 0; k < m->num_layers; k++) {
+            light_stage *ld = &sr->light_stages[sr->num_light_stages];
+
+            memset(ld, 0, sizeof *ld);
+            st = upload_map(sr, &m->layers[k].map, developer, &ld->texture, err);
+            if (st != MC_OK)
+                return st;
+            ld->expr = m->layers[k].expr;
+            sr->num_light_stages++;
+            ls->count++;
+        }
+    }
+    return MC_OK;
+}
+
+/* One frame's light passes at time (seconds on the scene's clock) into sr->frame_lights; returns
+ * how many. */
+static int eval_lights(mc_scene_renderer *sr, float time)
+{
+    int n = 0;
+
+    for (int i = 0; i < sr->num_lights; i++) {
+        const light_src *ls = &sr->light_srcs[i];
+
+        if (!ls->material) {
+            sr->frame_lights[n++] = sr->lights[i];
+            continue;
+        }
+        mc_expr_eval(&ls->prog, time, ls->parms, sr->regs);
+        for (int k = 0; k < ls->count && n < MC_RENDER_MAX_LIGHTS; k++) {
+            const light_stage *ld = &sr->light_stages[ls->first + k];
+            mc_light *l = &sr->frame_lights[n];
+
+            *l = sr->lights[i];
+            if (!mc_light_stage_eval(&ld->expr, sr->regs, l->color))
+                continue;
+            l->projection_image = ld->texture;
+            l->falloff_image = ls->falloff;
+            n++;
+        }
+    }
+    if (n == 0 && sr->num_lights > 0) {
+        /* every light material's stage is off: a black light keeps the frame lit (no light
+         * at all would be the renderer's camera rig) */
+        sr->frame_lights[0] = sr->lights[0];
+        memset(sr->frame_lights[0].color, 0, sizeof sr->frame_lights[0].color);
+        n = 1;
+    }
+    return n;
 }
 
 static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
@@ -622,6 +749,10 @@ static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_d
     if (st != MC_OK)
         return st;
     st = apply_materials(sr, &sm, d->developer_images, err);
+    if (st == MC_OK)
+        st = keep_lights(sr, &sm, d->developer_images, &po, err);
+    if (st == MC_OK)
+        st = size_stage_buffers(sr, err);
     mc_scene_materials_release(&sm);
     return st;
 }
@@ -817,9 +948,9 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
         st = upload_textures(sr, &ts, err);
     release_textures(&ts);
     if (st == MC_OK)
-        st = load_materials(sr, desc, err);
-    if (st == MC_OK)
         st = mc_scene_lights(sr->scene, sr->lights, &sr->num_lights, sr->ambient, err);
+    if (st == MC_OK)
+        st = load_materials(sr, desc, err);
     if (st == MC_OK) {
         for (int i = 0; i < sr->num_actors; i++)
             if (!sr->actors[i].animated)
@@ -844,6 +975,9 @@ void mc_scene_renderer_release(mc_scene_renderer *sr)
     for (int i = 0; i < sr->num_mats; i++)
         mc_expr_program_free(&sr->mats[i].prog);
     free(sr->mats);
+    for (int i = 0; i < MC_RENDER_MAX_LIGHTS; i++)
+        mc_expr_program_free(&sr->light_srcs[i].prog);
+    free(sr->light_stages);
     free(sr->stage_srcs);
     free(sr->regs);
     free(sr->stage_out);
@@ -923,8 +1057,8 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     fp.proj = view.proj;
     memcpy(fp.background, sr->background, sizeof fp.background);
     fp.shading = sr->shading;
-    fp.lights = sr->lights;
-    fp.num_lights = sr->num_lights;
+    fp.num_lights = eval_lights(sr, material_time(sr, &smp));
+    fp.lights = sr->frame_lights;
     memcpy(fp.ambient, sr->ambient, sizeof fp.ambient);
     st = mc_renderer_begin(sr->r, &fp, err);
     if (st == MC_OK)
