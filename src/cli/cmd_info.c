@@ -535,6 +535,11 @@ static void print_lights_json(const mc_scene *sc, const scene_lights *l)
         print_floats_json(g->color, 3);
         printf(",\"radius\":");
         mc_json_write_float(stdout, g->radius);
+        printf(",\"shader\":");
+        if (sc->num_lights > 0 && sc->lights[i].shader)
+            mc_json_write_cstr(stdout, sc->lights[i].shader);
+        else
+            printf("null");
         printf("}");
     }
     printf("],\"defaultLights\":%s,\"ambient\":", sc->num_lights > 0 ? "false" : "true");
@@ -552,9 +557,12 @@ static void print_lights_text(const mc_scene *sc, const scene_lights *l)
     for (int i = 0; i < l->count; i++) {
         const mc_light *g = &l->light[i];
 
-        printf("    light \"%s\": origin (%g %g %g) color (%g %g %g) radius %g\n",
+        const char *shader = sc->num_lights > 0 ? sc->lights[i].shader : NULL;
+
+        printf("    light \"%s\": origin (%g %g %g) color (%g %g %g) radius %g%s%s%s\n",
                light_name(sc, i), (double)g->origin.x, (double)g->origin.y, (double)g->origin.z,
-               (double)g->color[0], (double)g->color[1], (double)g->color[2], (double)g->radius);
+               (double)g->color[0], (double)g->color[1], (double)g->color[2], (double)g->radius,
+               shader ? " shader \"" : "", shader ? shader : "", shader ? "\"" : "");
     }
 }
 
