@@ -730,7 +730,8 @@ static void a_base_material_cuts_and_shows_back_faces(void)
     ASSERT(test_write_file(dir, "materials/box.mtr", "box { diffusemap half.png }\n"));
     if (render_scene0(dir, &v))
         opaque = background_pixels(&v);
-    ASSERT(test_write_file(dir, "materials/box.mtr", "box {\n    alphaTest 0.5\n    diffusemap half.png\n}\n"));
+    ASSERT(test_write_file(dir, "materials/box.mtr",
+                           "box {\n    alphaTest 0.5\n    diffusemap half.png\n}\n"));
     if (render_scene0(dir, &v))
         cut = background_pixels(&v);
     ASSERT(test_write_file(dir, "materials/box.mtr",
