@@ -77,6 +77,25 @@ def test_frames_are_byte_identical_to_render_pngs(demo, tmp_path, backend):
         assert not np.array_equal(r.frame(83), r.frame(84))
 
 
+def test_msaa_0_is_off_in_the_command_and_the_library(demo, tmp_path):
+    # --msaa 0 and the library's msaa 0 are both "off" (1 sample); the default of both the
+    # command and the module is render.h's MC_MSAA_DEFAULT, 4 samples.
+    assert md5cine.MSAA_DEFAULT == 4
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "84-84", "--msaa", "0",
+        "--quiet", "-o", str(tmp_path / "off%05d.png"))
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "84-84", "--quiet",
+        "-o", str(tmp_path / "on%05d.png"))
+    with demo.renderer(width=W, height=H, msaa=0) as r:
+        assert r.samples == 1
+        assert np.array_equal(r.frame(84), read_png(str(tmp_path / "off00084.png")))
+    with demo.renderer(width=W, height=H) as r:
+        assert r.samples == 4
+        on = r.frame(84)
+        assert np.array_equal(on, read_png(str(tmp_path / "on00084.png")))
+    # and the two really differ (antialiased edges)
+    assert not np.array_equal(on, read_png(str(tmp_path / "off00084.png")))
+
+
 @pytest.mark.parametrize("args,kw", [((), {}), (("--fps", "30"), {"fps": 30}),
                                      (("--clock", "engine"), {"clock": "engine"})])
 def test_timeline_equals_info_json(demo, args, kw):

@@ -271,6 +271,8 @@ _rp_finish = _fn("mc_report_finish", _enum, _vp, _P(mc_report_info), _P(mc_error
 _rp_release = _fn("mc_report_release", None, _vp)
 
 _MC_OK = 0
+# Antialiasing samples of `md5cine render` (render.h MC_MSAA_DEFAULT); 0 is off, as --msaa 0.
+MSAA_DEFAULT = _abi.CONSTANTS["MC_MSAA_DEFAULT"]
 _CLOCKS = {"ideal": 0, "engine": 1}
 _SHADINGS = {"lit": 0, "unlit": 1, "normals": 2}
 _FOV_MODES = {"horizontal": 0, "doom": 1}
@@ -505,14 +507,15 @@ class FrameInfo:
 class Renderer:
     """Draws a scene's output frames (scene_renderer.h) with the settings of `md5cine render`:
     width, height (0: the scene's, else 1280 x 720), fps (int, Fraction or (num, den); None:
-    the scene's), clock ("ideal" | "engine"), msaa (4 or 0, as --msaa), shading ("lit" |
-    "unlit" | "normals"), fov_mode ("horizontal" | "doom"), background (None: the scene's;
-    an (r, g, b) in 0..1; "none": transparent), overlay, backend ("auto" | "egl" |
-    "osmesa"), gl_device, developer_images (as --developer-images)."""
+    the scene's), clock ("ideal" | "engine"), msaa (MSAA_DEFAULT = 4, or 0: off, as --msaa
+    and the library), shading ("lit" | "unlit" | "normals"), fov_mode ("horizontal" |
+    "doom"), background (None: the scene's; an (r, g, b) in 0..1; "none": transparent),
+    overlay, backend ("auto" | "egl" | "osmesa"), gl_device, developer_images (as
+    --developer-images)."""
 
-    def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=4, shading="lit",
-                 fov_mode="horizontal", background=None, overlay=False, backend="auto",
-                 gl_device=0, developer_images=False):
+    def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=MSAA_DEFAULT,
+                 shading="lit", fov_mode="horizontal", background=None, overlay=False,
+                 backend="auto", gl_device=0, developer_images=False):
         self._sr = _vp()
         scene._need()
         self.scene = scene
@@ -520,7 +523,7 @@ class Renderer:
             raise Error("MC_ERR_USAGE", "msaa %r is not 0 or 4" % (msaa,))
         d = mc_scene_renderer_desc(scene=ctypes.addressof(scene._buf), width=width, height=height,
                                    fps=_rate(fps), clock=_choice(_CLOCKS, clock, "clock"),
-                                   msaa=1 if msaa == 0 else 4,
+                                   msaa=msaa,
                                    shading=_choice(_SHADINGS, shading, "shading"),
                                    fov_mode=_choice(_FOV_MODES, fov_mode, "fov mode"),
                                    overlay=overlay, backend=_choice(_BACKENDS, backend, "backend"),

@@ -408,7 +408,7 @@ static int open_renderer(render_run *run)
     d.height = o->height;
     d.fps = o->fps;
     d.clock = o->clock;
-    d.msaa = o->msaa == 0 ? 1 : o->msaa;
+    d.msaa = o->msaa; /* 0 is off in the library too */
     d.shading = o->shading;
     d.fov_mode = o->fov_mode;
     d.backend = o->gl;

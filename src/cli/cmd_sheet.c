@@ -93,7 +93,7 @@ static bool parse_msaa(void *field, const char *s)
 
     if (!mc_arg_long(s, 0, 4, &v) || (v != 0 && v != 4))
         return false;
-    *(int *)field = v == 0 ? 1 : 4;
+    *(int *)field = (int)v; /* the library's msaa: 0 is off, as here */
     return true;
 }
 
@@ -361,7 +361,7 @@ int mc_cmd_sheet(int argc, char **argv)
     sheet_run *run;
     int npos, rc;
 
-    a.msaa = 4;
+    a.msaa = MC_MSAA_DEFAULT;
     rc = mc_args_parse(&sheet_spec, argc, argv, &a, &npos);
     if (rc != -1)
         return rc;
