@@ -161,6 +161,31 @@ def test_compare_measures_a_changed_pixel(demo):
         md5cine.compare(a, b, no_such_limit=1)
 
 
+def test_offset_has_the_same_sign_in_the_command_and_the_library(demo, tmp_path):
+    # The reference holds frames 80 and 81 under the numbers 82 and 83: each is found by
+    # --offset 2 (frame k against reference frame k + 2) and by the library's offset=2, in
+    # render, compare and RefCheck alike; -2 finds none of them.
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "80-81", "--quiet",
+        "-o", str(tmp_path / "a/%05d.png"))
+    os.makedirs(tmp_path / "ref")
+    for k in (80, 81):
+        shutil.copy(tmp_path / "a" / ("%05d.png" % k), tmp_path / "ref" / ("%05d.png" % (k + 2)))
+    ref = str(tmp_path / "ref")
+    with demo.renderer(width=W, height=H) as r:
+        c = r.check(ref, frames=[80, 81], offset=2)
+        assert c.ok and c.summary["passed"] == 2, c.rows
+        c = r.check(ref, frames=[80, 81], offset=-2)
+        assert not c.ok and [row["kind"] for row in c.rows] == ["missing", "missing"]
+    for off, want in (("2", 0), ("-2", 1)):
+        p = cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "80-81", "--quiet",
+                "--reference", ref, "--offset", off, "-o", str(tmp_path / ("o%s/%%05d.png" % off)),
+                check=False)
+        assert p.returncode == want, (off, p.stderr)
+    assert cli("compare", ref, str(tmp_path / "a"), "--offset", "2", check=False).returncode == 0
+    assert cli("compare", ref, str(tmp_path / "a"), "--offset", "-2",
+               check=False).returncode != 0
+
+
 def test_check_against_a_folder_and_a_video(demo, tmp_path):
     cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "0-5", "--quiet",
         "-o", str(tmp_path / "ref/%05d.png"))

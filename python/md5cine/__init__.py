@@ -627,10 +627,11 @@ class RefCheck:
     (refcheck.h): frames checked one by one against reference -- a folder of %05d.png, one
     PNG, or a video -- with the limits given as keywords (as compare()). diff_dir: where
     failing frames and their diff images go (frame_%05d.png, diff_%05d.png); report_dir: an
-    HTML report folder (report.h) written by finish() when a frame failed; update: write missing or failing
-    frames into a reference folder; offset: frame k is checked against reference frame
-    k - offset; mask: a PNG whose black or transparent pixels are ignored; ignore: (x, y, w, h)
-    rectangles ignored; shots: (number, first, last) groups for the report."""
+    HTML report folder (report.h) written by finish() when a frame failed; update: write missing
+    or failing frames into a reference folder; offset: frame k is checked against reference
+    frame k + offset (as --offset and the library); mask: a PNG whose black or transparent
+    pixels are ignored; ignore: (x, y, w, h) rectangles ignored; shots: (number, first, last)
+    groups for the report."""
 
     def __init__(self, reference, width, height, diff_dir=None, report_dir=None, update=False,
                  offset=0, mask=None, ignore=(), candidate=None, shots=None, **limits):
@@ -651,7 +652,7 @@ class RefCheck:
                              candidate=candidate.encode() if candidate else None,
                              width=width, height=height, opts=_compare_opts(limits),
                              diff_dir=self.diff_dir.encode() if self.diff_dir else None,
-                             update=update, offset=-offset, threads=1,
+                             update=update, offset=offset, threads=1,
                              mask=os.fspath(mask).encode() if mask else None,
                              ignore=self._ignore, num_ignore=len(ignore))
         err = mc_error()

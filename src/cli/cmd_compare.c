@@ -214,7 +214,7 @@ static int open_check(compare_run *run)
     d.opts.lossy = d.opts.lossy || mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO;
     d.diff_dir = run->args->diff_dir;
     d.threads = 1;
-    d.offset = -run->args->offset;
+    d.offset = run->args->offset;
     run->width = d.width;
     run->height = d.height;
     if (run->args->report_dir) {

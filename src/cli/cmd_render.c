@@ -225,7 +225,7 @@ static int open_reference(render_run *run)
     d.height = run->height;
     d.diff_dir = diff;
     d.update = run->o->update_reference;
-    d.offset = -run->o->ref_offset;
+    d.offset = run->o->ref_offset;
     d.threads = sink_threads(run, false);
     d.opts = run->o->lim.opts;
     d.mask = run->o->lim.mask;
