@@ -975,6 +975,18 @@ static bool stopped(const mc_parse_opts *opts, mc_error *e)
     return true;
 }
 
+/* A mesh/anim mismatch stays at the offending joint's line in its file and names the actor
+ * and the scene line of its anim: the same two files may pair well in another actor. */
+static mc_status for_actor(const mc_scene *s, const mc_scene_actor *a, mc_error *e)
+{
+    char inner[sizeof e->msg], file[sizeof e->file];
+
+    memcpy(inner, e->msg, sizeof inner);
+    memcpy(file, e->file, sizeof file);
+    return mc_error_set(e, e->code, file, e->line, e->col, "%s, in actor '%s' (%s:%d)", inner,
+                        a->name, s->name, a->anim_line);
+}
+
 static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
                                mc_error *e)
 {
@@ -995,6 +1007,8 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_op
         if (!a->joint_map)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
         st = mc_pose_map_anim(&a->mesh, &a->anim, a->joint_map, e);
+        if (st == MC_ERR_MISMATCH)
+            return for_actor(s, a, e);
         if (st != MC_OK)
             return st;
     }
