@@ -358,6 +358,9 @@ static int write_reports(compare_run *run, double seconds)
         mc_diag_print(stderr, "error", &err);
         return MC_EXIT_RUNTIME;
     }
+    if (!run->args->quiet)
+        mc_cli_wrote_reports(run->report ? run->args->report_dir : NULL, run->args->junit,
+                             run->check);
     return MC_EXIT_OK;
 }
 

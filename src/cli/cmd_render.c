@@ -269,6 +269,8 @@ static int write_reports(render_run *run)
     free(shots);
     if (st != MC_OK)
         return fail(&e, false);
+    if (run->o->progress != MC_PROGRESS_QUIET)
+        mc_cli_wrote_reports(run->report ? run->o->report_dir : NULL, run->o->junit, run->ref);
     return -1;
 }
 
@@ -599,11 +601,9 @@ static void report_output(const render_run *run, bool ok, bool interrupted)
     char rate[48];
 
     mc_cli_format_rate(run->fps, rate, sizeof rate);
-    fprintf(stderr, "md5cine: wrote %s%s%s: %lld frames (%lld-%lld), %dx%d, %s fps%s%s\n",
-            strcmp(o->out, "-") == 0 ? "stdout" : "'", strcmp(o->out, "-") == 0 ? "" : o->out,
-            strcmp(o->out, "-") == 0 ? "" : "'", (long long)run->rendered, (long long)run->first,
-            (long long)run->last, run->width, run->height, rate, run->enc ? ", " : "",
-            run->enc ? mc_encoder_codec_name(run->enc) : "");
+    mc_cli_wrote(o->out, "%lld frames (%lld-%lld), %dx%d, %s fps%s%s", (long long)run->rendered,
+                 (long long)run->first, (long long)run->last, run->width, run->height, rate,
+                 run->enc ? ", " : "", run->enc ? mc_encoder_codec_name(run->enc) : "");
 }
 
 static int run_frames(render_run *run)

@@ -349,9 +349,9 @@ static int write_sheet(sheet_run *run)
                      (size_t)run->layout.width * 4, 0, &e) != MC_OK)
         return fail(&e, false);
     if (!run->a->quiet)
-        printf("wrote '%s': %zu frames, %d x %d cells of %dx%d, %dx%d\n", run->a->out,
-               run->num_picks, run->layout.columns, run->layout.rows, run->layout.cell_width,
-               run->layout.cell_height, run->layout.width, run->layout.height);
+        mc_cli_wrote(run->a->out, "%zu frames, %d x %d cells of %dx%d, %dx%d", run->num_picks,
+                     run->layout.columns, run->layout.rows, run->layout.cell_width,
+                     run->layout.cell_height, run->layout.width, run->layout.height);
     return MC_EXIT_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/refcheck.h>
 
 #include "cli.h"
 
@@ -20,6 +21,38 @@ void mc_diag_print(FILE *to, const char *severity, const mc_error *e)
         mc_error_format(e, severity, big, n + 1);
     fputs(big ? big : buf, to);
     free(big);
+}
+
+void mc_cli_wrote(const char *path, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (strcmp(path, "-") == 0)
+        fputs("md5cine: wrote stdout: ", stderr);
+    else
+        fprintf(stderr, "md5cine: wrote '%s': ", path);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void mc_cli_wrote_reports(const char *report_dir, const char *junit,
+                          const struct mc_refcheck *check)
+{
+    mc_refcheck_summary s;
+
+    mc_refcheck_get_summary(check, &s);
+    if (report_dir) {
+        char page[4200];
+
+        snprintf(page, sizeof page, "%s/index.html", report_dir);
+        mc_cli_wrote(page, "review page, %lld frames checked, %lld not passed",
+                     (long long)s.checked, (long long)(s.checked - s.passed));
+    }
+    if (junit)
+        mc_cli_wrote(junit, "JUnit XML, %lld frames checked, %lld not passed",
+                     (long long)s.checked, (long long)(s.checked - s.passed));
 }
 
 void mc_diag_warn(void *user, const mc_error *w)
