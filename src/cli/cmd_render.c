@@ -615,7 +615,7 @@ static int run_frames(render_run *run)
     mc_status st;
     double t0 = mc_cli_now();
 
-    mc_progress_begin(&run->prog, o->progress, run->last - run->first + 1, stderr,
+    mc_progress_begin(&run->prog, o->progress, run->first, run->last - run->first + 1, stderr,
                       video_out ? stderr : stdout);
     if (o->progress == MC_PROGRESS_JSON) { /* first line: what the frames are drawn with */
         FILE *to = video_out ? stderr : stdout;
