@@ -43,7 +43,8 @@
 
 /* fps 10. Shot 1: look_at, 0.5 s -> n = 5 steps, stored 0..5, cut 5. Shot 2: orbit, 1.5 s ->
  * n = 15, stored 6..21 at angle 45 + 270 * i / 15, cut 21. Shot 3: turntable, 0.3 s -> n = 3,
- * stored 22..25 at angle -90 * i / 3. 26 stored frames, cuts { 5 21 }. */
+ * stored 22..25 at angle -90 * i / 3, cut 25. Shot 4: keys at 0 and 0.2 s -> n = 2, stored
+ * 26..28 at key time 0.2 * i / 2. 29 stored frames, cuts { 5 21 25 }. */
 static const char scene_text[] =
         "md5scene 1\n"
         "camera {\n"
@@ -52,10 +53,12 @@ static const char scene_text[] =
         "    orbit { center ( 10 20 0 ) radius 80 height 40 aim 20 start 45 degrees 270 "
         "seconds 1.5 fov 60 }\n"
         "    turntable { center ( 0 0 0 ) radius 50 height 10 degrees -90 seconds 0.3 }\n"
+        "    keys { key 0 ( 0 -60 20 ) ( 0 0 0 ) key 0.2 ( 20 -60 20 ) ( 0 0 0 ) }\n"
         "}\n";
 
-#define NUM_FRAMES 26
-static const int expected_cuts[] = { 5, 21 };
+#define NUM_FRAMES 29
+#define NUM_CUTS   3
+static const int expected_cuts[NUM_CUTS] = { 5, 21, 25 };
 
 /* The eye and the point looked at for stored frame f, from the shot rules of scene.h. */
 static void hand_eye_and_target(int f, double eye[3], double target[3])
@@ -69,9 +72,12 @@ static void hand_eye_and_target(int f, double eye[3], double target[3])
         double a = (45.0 + 270.0 * (f - 6) / 15.0) * deg;
         eye[0] = 10 + 80 * cos(a), eye[1] = 20 + 80 * sin(a), eye[2] = 40;
         target[0] = 10, target[1] = 20, target[2] = 20;
-    } else {
+    } else if (f <= 25) {
         double a = (-90.0 * (f - 22) / 3.0) * deg;
         eye[0] = 50 * cos(a), eye[1] = 50 * sin(a), eye[2] = 10;
+        target[0] = 0, target[1] = 0, target[2] = 0;
+    } else { /* from key ( 0 -60 20 ) to ( 20 -60 20 ) in 2 steps */
+        eye[0] = 20.0 * (f - 26) / 2.0, eye[1] = -60, eye[2] = 20;
         target[0] = 0, target[1] = 0, target[2] = 0;
     }
 }
@@ -142,9 +148,9 @@ static void md5cine_reads_the_written_file_back_to_the_same_views(void)
     EXPECT_EQ_INT(file.num_frames, NUM_FRAMES);
     EXPECT_EQ_INT(file.frame_rate, 10);
     EXPECT_EQ_INT(mem.frame_rate, 10);
-    EXPECT_EQ_INT(file.num_cuts, 2);
-    EXPECT_EQ_INT(mem.num_cuts, 2);
-    for (int i = 0; i < 2 && i < file.num_cuts && i < mem.num_cuts; i++) {
+    EXPECT_EQ_INT(file.num_cuts, NUM_CUTS);
+    EXPECT_EQ_INT(mem.num_cuts, NUM_CUTS);
+    for (int i = 0; i < NUM_CUTS && i < file.num_cuts && i < mem.num_cuts; i++) {
         EXPECT_EQ_INT(file.cuts[i], expected_cuts[i]);
         EXPECT_EQ_INT(mem.cuts[i], expected_cuts[i]);
     }
@@ -164,7 +170,7 @@ static void md5cine_reads_the_written_file_back_to_the_same_views(void)
 
         EXPECT_EQ_INT(n, mc_timeline_frame_count(&file, fps, 1));
         if (r == 0)
-            EXPECT_EQ_INT(n, NUM_FRAMES - 2); /* N - cuts (DESIGN.md 2.1) */
+            EXPECT_EQ_INT(n, NUM_FRAMES - NUM_CUTS); /* N - cuts (DESIGN.md 2.1) */
         for (int64_t k = 0; k < n; k++) {
             mc_view va, vb;
             mc_timeline_sample sa, sb;
@@ -243,8 +249,8 @@ static void assimp_reads_the_same_frames_and_cuts(void)
         EXPECT_NEAR(sc->mCameras[0]->mHorizontalFOV, 70.0 * 3.14159265358979323846 / 180.0,
                     1e-5);
     /* one animation per shot, each after the first starting just after a cut */
-    EXPECT_EQ_INT(sc->mNumAnimations, 3);
-    for (unsigned a = 0; a < sc->mNumAnimations && a < 3; a++) {
+    EXPECT_EQ_INT(sc->mNumAnimations, NUM_CUTS + 1);
+    for (unsigned a = 0; a < sc->mNumAnimations && a < NUM_CUTS + 1; a++) {
         const struct aiAnimation *an = sc->mAnimations[a];
 
         ASSERT(an->mNumChannels == 1);

@@ -43,9 +43,9 @@ typedef enum mc_gl_backend {
 typedef struct mc_renderer_desc {
     int width;  /* pixels; 0 = 1280 */
     int height; /* pixels; 0 = 720 */
-    int msaa;   /* samples per pixel: 0 or 1 = off, 2 or 4 (MC_MSAA_DEFAULT). When the driver offers fewer (e.g.
-                   GALLIUM_DRIVER=softpipe) the renderer uses what it can, down to off, and says
-                   so through warn (code MC_ERR_GL) */
+    int msaa;   /* samples per pixel: 0 or 1 = off, 2 or 4 (MC_MSAA_DEFAULT). When the driver
+                   offers fewer (e.g. GALLIUM_DRIVER=softpipe) the renderer uses what it can,
+                   down to off, and says so through warn (code MC_ERR_GL) */
     mc_gl_backend backend;
     int gl_device;   /* 0: automatic (EGL: Mesa's surfaceless platform, then each device);
                         N >= 1: EGL device N as `md5cine doctor` lists them, counted from 1

@@ -1,8 +1,8 @@
 /* md5cine camera SCENE -o OUT.md5camera: writes the camera a scene's camera block makes
  * (scene.h, "Camera block") as a Doom 3 .md5camera file, the same frames and cuts render uses.
  * Only the scene text is read (an orbit around an actor needs the actor's origin, not its
- * files). The file is written under a temporary name and renamed when complete. Each float is written with 9 significant digits, so reading the file back gives the
- * same floats. */
+ * files). The file is written under a temporary name and renamed when complete. Each float
+ * is written with 9 significant digits, so reading the file back gives the same floats. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
