@@ -136,6 +136,9 @@ def test_bad_scene_raises_with_its_position(tmp_path):
     assert p.returncode == 2
     assert str(e.value) == p.stderr.splitlines()[0]
     assert str(e.value).startswith("%s:3:5: error: " % path)
+    # and all of it, source line and caret, from the library's mc_error_format
+    assert e.value.text == p.stderr
+    assert e.value.text.endswith("    3 |     colour 3\n      |     ^\n")
 
 
 def test_missing_file_raises_without_position(tmp_path):

@@ -39,15 +39,18 @@ __all__ = ["Error", "Scene", "Renderer", "FrameInfo", "CompareResult", "RefCheck
 class Error(Exception):
     """Every md5cine failure. file, line and col locate the offending token of a data error
     (line == col == 0 when the error has no position); code is the status name
-    ("MC_ERR_SYNTAX"); message is the one-line text. str(e) is the formatted line."""
+    ("MC_ERR_SYNTAX"); message is the one-line text. str(e) is the formatted line; text is
+    all the command prints for it (mc_error_format: that line, then the source line and a caret
+    under the column when the file can be read)."""
 
-    def __init__(self, code, message, file="", line=0, col=0):
+    def __init__(self, code, message, file="", line=0, col=0, text=None):
         self.code = code
         self.message = message
         self.file = file
         self.line = line
         self.col = col
-        super().__init__(self.formatted)
+        self.text = text if text is not None else self.formatted + "\n"
+        super().__init__(self.text.split("\n", 1)[0])
 
     @property
     def formatted(self):
@@ -236,6 +239,8 @@ def _fn(name, res, *args):
 
 
 _status_name = _fn("mc_status_name", ctypes.c_char_p, _enum)
+_error_format = _fn("mc_error_format", ctypes.c_size_t, _P(mc_error), ctypes.c_char_p,
+                    ctypes.c_char_p, ctypes.c_size_t)
 _scene_load = _fn("mc_scene_load", _enum, ctypes.c_char_p, _P(mc_parse_opts), _vp, _P(mc_error))
 _scene_release = _fn("mc_scene_release", None, _vp)
 _scene_fps = _fn("mc_scene_fps", mc_rate, _vp, mc_rate)
@@ -284,8 +289,17 @@ def _s(b):
     return b.decode("utf-8", "replace") if b is not None else None
 
 
+def _format(err, severity=b"error"):
+    """The command's text for an mc_error (error.h, mc_error_format)."""
+    n = _error_format(ctypes.byref(err), severity, None, 0)
+    buf = ctypes.create_string_buffer(n + 1)
+    _error_format(ctypes.byref(err), severity, buf, n + 1)
+    return _s(buf.value)
+
+
 def _raise(err):
-    raise Error(_s(_status_name(err.code)), _s(err.msg), _s(err.file), err.line, err.col)
+    raise Error(_s(_status_name(err.code)), _s(err.msg), _s(err.file), err.line, err.col,
+                text=_format(err))
 
 
 def _warning_text(p):
