@@ -98,7 +98,7 @@ static void boxes_follow_the_cut_timeline_and_show_each_shots_box(void)
     EXPECT_EQ_INT(h, 64);
     EXPECT_EQ_INT(fps.num, 24); /* the camera's frameRate */
     EXPECT_EQ_INT(fps.den, 1);
-    EXPECT_EQ_INT(gl.samples, 4); /* msaa 0 = 4 samples; llvmpipe has them */
+    EXPECT_EQ_INT(gl.samples, 1); /* msaa 0 = off, as md5cine render --msaa 0 */
     EXPECT(strcmp(gl.backend, "egl") == 0 || strcmp(gl.backend, "osmesa") == 0);
     EXPECT_EQ_INT(mc_scene_renderer_frame_count(sr), 6);
     for (int k = 0; k < 6; k++) {
@@ -375,6 +375,27 @@ static void a_given_size_overrides_the_scenes(void)
     free(v.pixels);
     mc_scene_renderer_release(sr);
     mc_scene_release(&scene);
+}
+
+/* msaa 0 is off (as md5cine render --msaa 0); MC_MSAA_DEFAULT is the command's 4 samples,
+ * which llvmpipe has. */
+static void msaa_0_is_off_and_the_named_default_is_4(void)
+{
+    const int want[2][2] = { { 0, 1 }, { MC_MSAA_DEFAULT, 4 } };
+
+    for (int i = 0; i < 2; i++) {
+        mc_scene scene;
+        mc_scene_renderer *sr = make(BOXES, &scene,
+                                     (mc_scene_renderer_desc){ .msaa = want[i][0],
+                                                               .shading = MC_SHADING_UNLIT });
+        mc_renderer_info gl;
+
+        ASSERT(sr);
+        mc_scene_renderer_get_info(sr, NULL, NULL, NULL, &gl);
+        EXPECT_EQ_INT(gl.samples, want[i][1]);
+        mc_scene_renderer_release(sr);
+        mc_scene_release(&scene);
+    }
 }
 
 /* The overlay's dark box sits in the top-left corner; the rest is the white background. */
@@ -836,6 +857,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_padded_view_gets_the_same_rows),
         TEST_ENTRY(background_modes_fill_the_uncovered_pixels),
         TEST_ENTRY(a_given_size_overrides_the_scenes),
+        TEST_ENTRY(msaa_0_is_off_and_the_named_default_is_4),
         TEST_ENTRY(overlay_burns_a_box_into_the_top_left_corner),
         TEST_ENTRY(a_wrong_view_or_frame_is_a_usage_error),
         TEST_ENTRY(a_bad_desc_is_a_usage_error),
