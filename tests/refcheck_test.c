@@ -159,7 +159,7 @@ static void offset_shifts_the_reference_numbers(void)
     d.reference = dir;
     d.width = W;
     d.height = H;
-    d.offset = 10;
+    d.offset = -10; /* frame k against reference frame k - 10, as --offset -10 */
     ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
     flat(px, W, H, 20); /* reference frame 2 */
     EXPECT_OK(mc_refcheck_frame(c, 0, &v, 12, &err), &err);

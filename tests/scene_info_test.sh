@@ -89,7 +89,7 @@ camera {
 }
 CAM
 printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n    origin ( 10 0 0 )\n}\n' >"$T/rig.md5scene"
-printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "sun" { origin ( -200 150 300 ) color ( 1 0.5 0.25 ) radius 900 }\nlight lamp { origin ( 5 -6 7 ) radius 20 }\nambient ( 0.1 0.2 0.3 )\n' >"$T/lit.md5scene"
+printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "sun" { origin ( -200 150 300 ) color ( 1 0.5 0.25 ) radius 900 }\nlight lamp { origin ( 5 -6 7 ) radius 20 shader "lights/lamp" }\nambient ( 0.1 0.2 0.3 )\n' >"$T/lit.md5scene"
 printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "sun" { origin ( 1 2 3 ) radius 9 }\n' >"$T/noamb.md5scene"
 
 printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "l" { origin ( 0.1 -1e-05 123456 ) color ( 0.95 0.3 100 ) radius 1e6 }\n' >"$T/written.md5scene"
@@ -99,9 +99,9 @@ expect prints_light_values_as_written 0 '"origin":[0.1,-1e-05,123456],"color":[0
 run lit info "$T/lit.md5scene"
 expect lists_the_scene_lights 0 "  2 lights, ambient (0.1 0.2 0.3)"
 expect lists_a_light_with_its_colour 0 '    light "sun": origin (-200 150 300) color (1 0.5 0.25) radius 900'
-expect lists_a_light_with_the_default_colour 0 '    light "lamp": origin (5 -6 7) color (1 1 1) radius 20'
+expect lists_a_light_with_the_default_colour 0 '    light "lamp": origin (5 -6 7) color (1 1 1) radius 20 shader "lights/lamp"'
 run lit_json info --json "$T/lit.md5scene"
-expect lists_the_scene_lights_in_json 0 '"lights":[{"name":"sun","origin":[-200,150,300],"color":[1,0.5,0.25],"radius":900},{"name":"lamp","origin":[5,-6,7],"color":[1,1,1],"radius":20}],"defaultLights":false,"ambient":[0.1,0.2,0.3]'
+expect lists_the_scene_lights_in_json 0 '"lights":[{"name":"sun","origin":[-200,150,300],"color":[1,0.5,0.25],"radius":900,"shader":null},{"name":"lamp","origin":[5,-6,7],"color":[1,1,1],"radius":20,"shader":"lights/lamp"}],"defaultLights":false,"ambient":[0.1,0.2,0.3]'
 run noamb_json info --json "$T/noamb.md5scene"
 expect gives_lights_a_black_ambient 0 '"defaultLights":false,"ambient":[0,0,0]'
 run rig info "$T/rig.md5scene"

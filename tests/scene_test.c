@@ -191,6 +191,27 @@ static void leaves_optional_settings_unset(void)
     mc_scene_release(&s);
 }
 
+/* Doom's entity defaults are parm0..3 = 1 (_color, shaderParm3) and 0 for the others
+ * (Entity.cpp, ParseSpawnArgsToRenderEntity); `parm N VALUE` sets one. */
+static void reads_shader_parms_with_dooms_defaults(void)
+{
+    mc_scene s;
+    mc_error err;
+    const float want[12] = { 0.25f, 1, 1, 1, 0.5f, 0, 0, 0, 0, 0, 0, -3 };
+
+    ASSERT_OK(parse_text("md5scene 1 camera \"c.md5camera\"\n"
+                         "actor \"a\" { mesh \"m\" parm 4 0.5 parm 0 0.25 parm 11 -3 }\n"
+                         "actor \"b\" { mesh \"m\" }\n",
+                         "x.md5scene", &s, &err),
+              &err);
+    ASSERT(s.num_actors == 2);
+    for (int i = 0; i < 12; i++) {
+        EXPECT_NEAR(s.actors[0].parms[i], want[i], 0);
+        EXPECT_NEAR(s.actors[1].parms[i], i < 4 ? 1.0 : 0.0, 0);
+    }
+    mc_scene_release(&s);
+}
+
 static void resolves_paths_against_the_scene_folder(void)
 {
     mc_scene s;
@@ -291,6 +312,15 @@ static const error_case parse_errors[] = {
       "invalid 'scale' 0, expected a number above 0" },
     { HEAD "actor \"a\" { mesh \"m\" scale -2 }\n", MC_ERR_RANGE, 3, 28,
       "invalid 'scale' -2, expected a number above 0" },
+    { HEAD "actor \"a\" { mesh \"m\" parm 12 1 }\n", MC_ERR_RANGE, 3, 27,
+      "invalid 'parm' 12, expected 0 to 11" },
+    { HEAD "actor \"a\" { mesh \"m\" parm -1 1 }\n", MC_ERR_RANGE, 3, 27,
+      "invalid 'parm' -1, expected 0 to 11" },
+    { HEAD "actor \"a\" { mesh \"m\" parm 1 x }\n", MC_ERR_SYNTAX, 3, 29, "~expected number" },
+    { HEAD "actor \"a\" { mesh \"m\" parm 1.5 0 }\n", MC_ERR_SYNTAX, 3, 27,
+      "~expected integer" },
+    { HEAD "actor \"a\" { mesh \"m\" parm 4 1 parm 4 2 }\n", MC_ERR_SYNTAX, 3, 36,
+      "duplicate 'parm 4' (first given at line 3)" },
     { HEAD "actor \"a\" { mesh \"m\" loop 2 }\n", MC_ERR_RANGE, 3, 27,
       "invalid 'loop' 2, expected 0 to 1" },
     { HEAD "actor \"a\" { mesh \"m\" in_place -1 }\n", MC_ERR_RANGE, 3, 31,
@@ -481,6 +511,8 @@ static void names_the_joint_when_mesh_and_anim_disagree(void)
     EXPECT_EQ_INT(err.line, 12);
     EXPECT_EQ_INT(err.col, 2);
     EXPECT_CONTAINS(err.msg, "'arm'");
+    /* and the actor with the scene line of its anim: mismatch.md5scene line 5 */
+    EXPECT_CONTAINS(err.msg, ", in actor 'a' (data/scenes/mismatch.md5scene:5)");
 }
 
 static void reports_a_missing_material_file_at_the_material_line(void)
@@ -908,6 +940,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(shader_names_compare_without_case_and_slash_direction),
         TEST_ENTRY(parses_every_keyword_of_a_full_scene),
         TEST_ENTRY(leaves_optional_settings_unset),
+        TEST_ENTRY(reads_shader_parms_with_dooms_defaults),
         TEST_ENTRY(resolves_paths_against_the_scene_folder),
         TEST_ENTRY(accepts_an_empty_shader_name_in_a_material),
         TEST_ENTRY(keeps_many_actors_in_order),

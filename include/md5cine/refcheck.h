@@ -50,7 +50,8 @@ typedef struct mc_refcheck_desc {
     mc_compare_opts opts;  /* limits; .lossy is turned on when the reference is a video */
     const char *diff_dir;  /* where failing frames go; NULL: nothing is written */
     bool update;           /* write missing/failing frames into the reference folder */
-    mc_frame_no offset;    /* frame k is checked against reference frame k - offset */
+    mc_frame_no offset;    /* frame k is checked against reference frame k + offset (the
+                              sign of the command's --offset N) */
     int threads;           /* callers that may check at once (1..16; 0 = 1) */
     const char *mask;      /* a PNG of width x height: its pixels that are black (R = G = B =
                               0) or transparent (A = 0) are ignored by every metric; NULL: none */

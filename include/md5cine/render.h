@@ -34,13 +34,18 @@ typedef enum mc_gl_backend {
     MC_GL_OSMESA, /* Mesa's off-screen library (removed in Mesa 25.1) */
 } mc_gl_backend;
 
-/* Zero means default for every field. */
+/* Antialiasing samples md5cine render, sheet and the Python module use unless told otherwise.
+ * A desc's msaa of 0 means off, as `--msaa 0` does: set MC_MSAA_DEFAULT for the command's
+ * look (a library render then gives the same pixels as `md5cine render`). */
+#define MC_MSAA_DEFAULT 4
+
+/* Zero means default for every field (for msaa: off, see MC_MSAA_DEFAULT). */
 typedef struct mc_renderer_desc {
     int width;  /* pixels; 0 = 1280 */
     int height; /* pixels; 0 = 720 */
-    int msaa;   /* samples per pixel: 0 = 4, 1 = off, 2 or 4. When the driver offers fewer (e.g.
-                   GALLIUM_DRIVER=softpipe) the renderer uses what it can, down to off, and says
-                   so through warn (code MC_ERR_GL) */
+    int msaa;   /* samples per pixel: 0 or 1 = off, 2 or 4 (MC_MSAA_DEFAULT). When the driver
+                   offers fewer (e.g. GALLIUM_DRIVER=softpipe) the renderer uses what it can,
+                   down to off, and says so through warn (code MC_ERR_GL) */
     mc_gl_backend backend;
     int gl_device;   /* 0: automatic (EGL: Mesa's surfaceless platform, then each device);
                         N >= 1: EGL device N as `md5cine doctor` lists them, counted from 1
@@ -170,7 +175,8 @@ typedef struct mc_frame_params {
  *   as in Doom.
  *   Shadows: each light without no_shadows is drawn only where no item's shadow volume
  *   covers the pixel (Doom's stencil shadows: dhewm3 tr_turboshadow.cpp, draw_common.cpp
- *   RB_StencilShadowPass). An item casts unless it has no_shadows or is translucent; the
+ *   RB_StencilShadowPass). An item casts unless it has no_shadows or is translucent (or a
+ *   stages_only item of a translucent material: Doom's "translucent implies noshadows"); the
  *   volume of light l is made from its triangles as drawn (welded by position): the
  *   triangles facing away from l (n.(l - p) < 0 with the front-face normal; a triangle
  *   wholly outside one of the light volume's planes, by less than 0.1 inside it, does not
@@ -197,6 +203,24 @@ typedef struct mc_frame_params {
  * Errors: MC_ERR_USAGE (a frame is already open, more than MC_RENDER_MAX_LIGHTS lights,
  * NaN or out-of-range light values, an unknown light image id), MC_ERR_GL. */
 mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err);
+
+/* One unlit stage of an item's material, as Doom's RB_STD_T_RenderShaderPasses draws it after
+ * the lit interaction: its own texture, blend, colour, texture matrix and alpha test, values
+ * already evaluated for this frame (material_eval.h). Drawn over the item's own triangles, in
+ * the order given, depth tested (EQUAL, or LEQUAL for a translucent material) and never
+ * writing depth; fragment = texel(matrix * st) * color, then alpha test, then
+ * glBlendFunc(src, dst) with the masked channels left alone. */
+typedef struct mc_render_stage {
+    int texture;            /* id from mc_renderer_add_texture; 0: white */
+    int blend_src, blend_dst; /* mc_blend_factor (material.h) */
+    float color[4];         /* RGBA multiplier, 0..1 */
+    float matrix[2][3];     /* s' = m00 s + m01 t + m02, t' = m10 s + m11 t + m12 */
+    float alpha_test;       /* > 0: keep fragments whose alpha is above it */
+    int wrap;               /* mc_wrap (material.h); the zero clamps are clamps whose border
+                               texels the image already holds */
+    int mask_red, mask_green, mask_blue, mask_alpha; /* 1: channel not written */
+    int depth_lequal;       /* 1: LEQUAL (translucent material); 0: EQUAL */
+} mc_render_stage;
 
 /* One mesh to draw. Arrays are read during the call only. */
 typedef struct mc_draw_item {
@@ -239,6 +263,13 @@ typedef struct mc_draw_item {
     int no_shadows;        /* Doom's noShadows (twoSided implies it): casts no stencil shadow,
                               and triangles facing away from a light are lit by it */
     int no_self_shadow;    /* Doom's noSelfShadow: triangles facing away from a light are lit */
+    const mc_render_stage *stages; /* num_stages unlit stages drawn over the item after its
+                                      lit pass (needs texcoords); NULL when none */
+    int num_stages;
+    int stages_only;       /* 1: no lit pass (a material with only unlit stages). As Doom
+                              draws such a surface: an opaque one (stages depth_lequal 0)
+                              first writes depth only (RB_STD_FillDepthBuffer), a translucent
+                              one writes none and is drawn after every opaque item */
 } mc_draw_item;
 
 /* Draws one item into the open frame (a translucent item is drawn when the frame resolves,

@@ -12,6 +12,7 @@
  *       origin ( 0 0 0 )  yaw 90  scale 1  start 0.5  loop 1  in_place 0
  *       material "models/drone/skin" "models/drone/skin.jpg"   // repeatable; "" maps ""
  *       skin "models/drone/red"          // optional: a skin of the base's skins/ (material.h)
+ *       parm 4 0.5                                // shader parameter 0..11, once per number
  *   }
  *   light "key" { origin ( -200 150 300 ) color ( 1 0.95 0.9 ) radius 900 }  // up to 8
  *   ambient ( 0.1 0.1 0.12 )                      // optional
@@ -30,7 +31,10 @@
  * 1e6 inches; or a projected light, `target ( x y z ) right ( x y z ) up ( x y z )` with
  * optional `start ( x y z ) end ( x y z )`, relative to origin as in Doom's map files (right
  * and up not parallel, target off their plane). `noShadows 1` marks a light that casts no
- * shadows. Names are unique, at most 8 lights. `ambient ( r g b )` (components 0..1, default
+ * shadows. `shader "lights/NAME"` names a light material of the scene's base (a scene without
+ * a base may not name one): its stages give the light's projection images and colours, the
+ * light's color becoming the material's parm0..parm2 (scene_renderer.h). Names are unique, at
+ * most 8 lights. `ambient ( r g b )` (components 0..1, default
  * 0 0 0 when the scene has lights) is an ambient light over the whole scene: diffuse *
  * ambient * 2. How they shade is render.h's interaction
  * (README "Shading and lights"). A scene without any light gets the scene renderer's default
@@ -47,9 +51,15 @@
  *       circles the centre (a point, or the named actor's origin) counter-clockwise seen from
  *       above (negative degrees: clockwise) at distance radius (> 0) and height above it,
  *       looking at the point aim above it; start is the first angle, degrees about +Z from +X.
- * seconds (above 0, at most 3600; default 1) and fov (0..180 exclusive; default 90, degrees
- * across the output width) in both. A shot of seconds S has n = max(1, round(S * fps)) steps:
- * stored frames i = 0..n at time i / fps, at angle start + degrees * i / n for an orbit; the
+ *   keys { fov 90  key 0 ( x y z ) ( x y z )  key 1.5 ( x y z ) ( x y z ) ... }
+ *       a camera moved through keys: each `key T ( position ) ( target )` puts the eye at
+ *       position looking at target T seconds into the shot; 2 to MC_SCENE_MAX_KEYS keys, the
+ *       first at 0, times strictly increasing, the last (at most 3600) is the shot's length.
+ *       Between two keys position and target are interpolated linearly.
+ * seconds (above 0, at most 3600; default 1; not in keys, whose last key sets it) and fov
+ * (0..180 exclusive; default 90, degrees across the output width) in every shot. A shot of
+ * seconds S has n = max(1, round(S * fps)) steps: stored frames i = 0..n at time i / fps, at
+ * angle start + degrees * i / n for an orbit, at key time S * i / n for keys; the
  * shot's last stored frame is the cut (md5camera cuts: the next shot's first frame is the same
  * instant), so at the camera's rate the scene lasts the sum of the steps plus one output frame
  * (the last shot's end pose).
@@ -98,14 +108,25 @@ extern "C" {
 /* Largest counts a scene may hold (MC_ERR_LIMIT beyond). */
 #define MC_SCENE_MAX_ACTORS    MC_LIMIT_SCENE_ACTORS
 #define MC_SCENE_MAX_MATERIALS MC_LIMIT_SCENE_MATERIALS /* per actor */
+#define MC_SCENE_PARMS 12 /* parm0..parm11 */
 #define MC_SCENE_MAX_LIGHTS    MC_LIMIT_SCENE_LIGHTS
 #define MC_SCENE_MAX_SHOTS     256 /* shots of a camera block */
+#define MC_SCENE_MAX_KEYS      64  /* keys of a keys shot */
 
 /* One shot of a camera block (see "Camera block" above). */
 typedef enum mc_scene_shot_kind {
     MC_SHOT_LOOK_AT = 0,
     MC_SHOT_ORBIT,
+    MC_SHOT_KEYS,
 } mc_scene_shot_kind;
+
+/* One key of a keys shot. */
+typedef struct mc_scene_key {
+    float time;       /* seconds from the shot's start */
+    mc_vec3 position; /* eye, world space */
+    mc_vec3 target;   /* point looked at */
+    int line, col;    /* position of the `key` keyword */
+} mc_scene_key;
 
 typedef struct mc_scene_shot {
     mc_scene_shot_kind kind;
@@ -118,6 +139,8 @@ typedef struct mc_scene_shot {
     const char *around; /* orbit: actor whose origin is the centre, or NULL */
     int around_line, around_col;
     float radius, height, aim, start, degrees; /* orbit: inches, inches, inches, deg, deg */
+    int num_keys;              /* keys: 2..MC_SCENE_MAX_KEYS; 0 otherwise */
+    mc_scene_key *keys;        /* keys: in time order, in the scene's arena */
 } mc_scene_shot;
 
 /* A point light fixed in the world (Doom's point light): see "Lights" above. */
@@ -134,6 +157,9 @@ typedef struct mc_scene_light {
     mc_vec3 target, right, up, start, end; /* projected: relative to origin (start, end 0 0 0
                                               when not given: origin to target) */
     bool no_shadows;  /* noShadows 1: the light casts no shadows */
+    const char *shader; /* `shader "lights/NAME"`: a light material of the base, or NULL (see
+                           "Lights" above) */
+    int shader_line, shader_col;
 } mc_scene_light;
 
 typedef struct mc_scene_material {
@@ -161,6 +187,8 @@ typedef struct mc_scene_actor {
     int skin_line, skin_col;
     int num_materials;
     mc_scene_material *materials;
+    float parms[MC_SCENE_PARMS]; /* `parm N VALUE`: Doom's shaderParms for its materials'
+                                    expressions; default 1 1 1 1 0 0 0 0 0 0 0 0 */
 
     /* Filled by mc_scene_resolve (zero until then); owned by the scene. */
     mc_mesh mesh;

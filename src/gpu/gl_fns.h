@@ -23,12 +23,12 @@
     X(BufferSubData, BUFFERSUBDATA) \
     X(CheckFramebufferStatus, CHECKFRAMEBUFFERSTATUS) \
     X(Clear, CLEAR) \
+    X(ColorMask, COLORMASK) \
     X(ClearColor, CLEARCOLOR) \
     X(ClearDepth, CLEARDEPTH) \
     X(CompileShader, COMPILESHADER) \
     X(CreateProgram, CREATEPROGRAM) \
     X(CreateShader, CREATESHADER) \
-    X(ColorMask, COLORMASK) \
     X(CullFace, CULLFACE) \
     X(DeleteBuffers, DELETEBUFFERS) \
     X(DeleteFramebuffers, DELETEFRAMEBUFFERS) \
@@ -82,6 +82,7 @@
     X(Uniform3f, UNIFORM3F) \
     X(Uniform3fv, UNIFORM3FV) \
     X(Uniform4fv, UNIFORM4FV) \
+    X(Uniform4f, UNIFORM4F) \
     X(UniformMatrix3fv, UNIFORMMATRIX3FV) \
     X(UniformMatrix4fv, UNIFORMMATRIX4FV) \
     X(UseProgram, USEPROGRAM) \

@@ -540,8 +540,16 @@ void gpu_draw_opaque(mc_renderer *r)
     for (int i = 0; i < r->used_slots; i++) {
         slot *sl = &r->slots[i];
 
-        if (sl->pending && !sl->ds.translucent)
+        if (!sl->pending || sl->late)
+            continue;
+        if (sl->stages_only) {
+            /* RB_STD_FillDepthBuffer: an opaque surface's depth first (alpha tested) */
+            gl->ColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
             gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
+            gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        } else {
+            gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
+        }
     }
     if (lit) {
         /* RB_ARB2_CreateDrawInteractions: GLS_SRCBLEND_ONE | GLS_DSTBLEND_ONE | GLS_DEPTHMASK
@@ -564,7 +572,7 @@ void gpu_draw_opaque(mc_renderer *r)
                 for (int i = 0; i < r->used_slots; i++) {
                     slot *sl = &r->slots[i];
 
-                    if (sl->pending && !sl->ds.translucent &&
+                    if (sl->pending && !sl->late && !sl->stages_only &&
                         (!shadows || sl->ds.no_self_shadow == (pass == 0)))
                         gpu_draw_slot(r, sl, P_LIGHT, l);
                 }
@@ -576,8 +584,15 @@ void gpu_draw_opaque(mc_renderer *r)
         gl->DepthFunc(GL_LEQUAL);
         gl->DepthMask(GL_TRUE);
     }
+    /* RB_STD_DrawShaderPasses: the unlit stages after every light's interactions */
+    for (int i = 0; i < r->used_slots; i++) {
+        slot *sl = &r->slots[i];
+
+        if (sl->pending && !sl->late && sl->num_stages > 0)
+            gpu_draw_stages(r, sl);
+    }
     for (int i = 0; i < r->used_slots; i++)
-        if (!r->slots[i].ds.translucent)
+        if (!r->slots[i].late)
             r->slots[i].pending = 0;
     gl->Disable(GL_POLYGON_OFFSET_FILL);
 }

@@ -251,6 +251,8 @@ static mc_status build_programs(mc_renderer *r, mc_error *err)
     if (s == MC_OK)
         s = gpu_build_light_images(r, err);
     if (s == MC_OK)
+        s = gpu_build_stages(r, err);
+    if (s == MC_OK)
         s = gpu_shadow_build(r, err);
     if (s != MC_OK)
         return s;
@@ -374,13 +376,13 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     *out = NULL;
     d.width = d.width ? d.width : 1280;
     d.height = d.height ? d.height : 720;
-    d.msaa = d.msaa ? d.msaa : 4;
+    d.msaa = d.msaa ? d.msaa : 1; /* 0 is off, as the command's --msaa 0 */
     if (d.width < 1 || d.height < 1 || d.width > MAX_SIDE || d.height > MAX_SIDE)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "frame size %dx%d is outside 1..%d",
                             d.width, d.height, MAX_SIDE);
     if (d.msaa != 1 && d.msaa != 2 && d.msaa != 4)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                            "MSAA samples must be 1 (off), 2 or 4, not %d", d.msaa);
+                            "MSAA samples must be 0 or 1 (off), 2 or 4, not %d", d.msaa);
     if (d.gl_device < 0)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "GL device %d: devices count from 1",
                             d.gl_device);
@@ -416,8 +418,10 @@ static void delete_gl_objects(mc_renderer *r)
 
         gl->DeleteBuffers(5, bufs);
         gl->DeleteVertexArrays(1, &sl->vao);
+        free(sl->stages);
     }
     gpu_shadow_delete_gl(r);
+    gl->DeleteProgram(r->stage_prog);
     if (r->num_textures)
         gl->DeleteTextures(r->num_textures, r->textures);
     gl->DeleteVertexArrays(1, &r->text_vao);
@@ -710,6 +714,8 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "stage colour outside 0..1";
     else if (it->translucent && !gpu_finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
         why = "translucent colour alpha outside 0..1";
+    else
+        why = gpu_check_stages(r, it);
     if (why)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "%s", why);
     n = (size_t)it->triangle_count * 3;
@@ -847,8 +853,27 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     } else {
         s = gpu_build_variant(r, ds->bits + P_RIG * V_BITS, err);
     }
-    if (s == MC_OK)
-        s = gpu_shadow_item(r, sl, it, det, err);
+    if (s != MC_OK)
+        return s;
+    sl->num_stages = 0;
+    if (it->num_stages > 0) {
+        if (it->num_stages > sl->cap_stages) {
+            mc_render_stage *st = realloc(sl->stages, (size_t)it->num_stages * sizeof *st);
+
+            if (!st)
+                return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for stages");
+            sl->stages = st;
+            sl->cap_stages = it->num_stages;
+        }
+        memcpy(sl->stages, it->stages, (size_t)it->num_stages * sizeof *sl->stages);
+        sl->num_stages = it->num_stages;
+    }
+    sl->stages_only = it->stages_only != 0 && sl->num_stages > 0;
+    /* a translucent item, and a stages-only item of a translucent material, writes no depth
+     * and waits for the opaque ones, as Doom sorts translucent surfaces after them */
+    sl->late = ds->translucent || (sl->stages_only && sl->stages[0].depth_lequal);
+    /* shadow volumes from the item's triangles (shadow.c); a late item casts none */
+    s = gpu_shadow_item(r, sl, it, det, err);
     if (s != MC_OK)
         return s;
     sl->pending = 1; /* drawn when the frame resolves, in Doom's passes */

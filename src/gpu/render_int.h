@@ -48,7 +48,16 @@ typedef struct slot {
     draw_state ds;
     slot_shadow sh;
     int pending; /* drawn when the frame resolves */
+    int late;    /* drawn after every opaque item (translucent) */
+    mc_render_stage *stages; /* the item's unlit stages (stages.c), copied; malloc'd */
+    int num_stages, cap_stages;
+    int stages_only; /* no lit pass: depth only (opaque) or nothing (translucent) */
 } slot;
+
+/* The unlit stage program's uniforms (stages.c). */
+typedef struct stage_uniforms {
+    GLint model, viewproj, ms, mt, tex, use_tex, wrap, color, alpha_test;
+} stage_uniforms;
 
 typedef struct uniforms {
     GLint model, viewproj, nmat, handed, mode, use_tex, color, key, fill, eye, tex;
@@ -101,6 +110,8 @@ struct mc_renderer {
     GLuint samp_zero, samp_edge;           /* light images: zero clamped, edge clamped */
     program progs[NUM_VARIANTS];
     GLuint text_prog, current;
+    GLuint stage_prog; /* stages.c */
+    stage_uniforms us;
     frame_values fv;
     unsigned frame; /* counts begun frames, from 1 */
     GLint ut_origin, ut_scale, ut_size;
@@ -145,7 +156,8 @@ mc_status gpu_build_light_images(mc_renderer *r, mc_error *err);
  * index for P_LIGHT). */
 void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);
 /* Draws the frame's pending opaque items: one pass (the camera rig, unlit, normals) or
- * Doom's passes (depth and ambient, then one additive pass per light). */
+ * Doom's passes (depth and ambient, then one additive pass per light), then their unlit
+ * stages. A stages-only item writes depth only in the first pass. */
 void gpu_draw_opaque(mc_renderer *r);
 /* Binds light i's projection and falloff images (with Doom's clamping) and the specular
  * table; gpu_unbind_light undoes the samplers. */
@@ -157,7 +169,8 @@ void gpu_unbind_light(mc_renderer *r);
 /* Builds the shadow volumes' program. */
 mc_status gpu_shadow_build(mc_renderer *r, mc_error *err);
 /* Makes and uploads item it's shadow volumes into sl for every light of the frame that casts
- * shadows (none for a translucent or no_shadows item, or outside lit shading with lights).
+ * shadows (none for a no_shadows item, one drawn late -- translucent --, or outside lit
+ * shading with lights).
  * det: the model matrix's determinant. Errors: MC_ERR_NOMEM, MC_ERR_GL. */
 mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, float det,
                           mc_error *err);
@@ -176,7 +189,15 @@ void gpu_shadow_free(mc_renderer *r);
 
 /* ---- stages.c ---- */
 
-/* Draws the frame's pending translucent items, in submission order. */
+/* Draws the frame's pending translucent items, in submission order, each followed by its
+ * unlit stages. */
 void gpu_draw_translucent(mc_renderer *r);
+/* Builds the unlit stage program. */
+mc_status gpu_build_stages(mc_renderer *r, mc_error *err);
+/* Checks an item's stages (MC_ERR_USAGE naming what is wrong; NULL: fine). */
+const char *gpu_check_stages(const mc_renderer *r, const mc_draw_item *it);
+/* Draws a slot's unlit stages over what is drawn (RB_STD_T_RenderShaderPasses); leaves
+ * blending off, the colour mask full, depth test LEQUAL and depth writes on. */
+void gpu_draw_stages(mc_renderer *r, const slot *sl);
 
 #endif

@@ -141,7 +141,7 @@ mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, floa
     mc_status s;
 
     memset(sh->count, 0, sizeof sh->count);
-    if (r->shading != MC_SHADING_LIT || it->no_shadows || it->translucent || det == 0.0f)
+    if (r->shading != MC_SHADING_LIT || it->no_shadows || sl->late || det == 0.0f)
         return MC_OK;
     for (int l = 0; l < fv->num_lights; l++)
         casts |= fv->lights[l].shadows;
@@ -219,7 +219,7 @@ static void draw_volumes(mc_renderer *r, int l, int self)
     for (int i = 0; i < r->used_slots; i++) {
         const slot *sl = &r->slots[i];
 
-        if (!sl->pending || sl->ds.translucent || sl->sh.count[l] == 0 ||
+        if (!sl->pending || sl->late || sl->sh.count[l] == 0 ||
             sl->ds.no_self_shadow != self)
             continue;
         /* RB_T_Shadow, z-fail with glStencilOpSeparate: the volume's outward faces (the
@@ -249,7 +249,7 @@ void gpu_shadow_light(mc_renderer *r, int l)
     int any = 0;
 
     for (int i = 0; i < r->used_slots && r->fv.lights[l].shadows; i++)
-        any |= r->slots[i].pending && !r->slots[i].ds.translucent && r->slots[i].sh.count[l] > 0;
+        any |= r->slots[i].pending && !r->slots[i].late && r->slots[i].sh.count[l] > 0;
     r->shadow_on = any;
     if (!any) {
         /* "no shadows, so no need to read or write the stencil buffer" */

@@ -514,7 +514,7 @@ mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *fra
                             mc_frame_no k, mc_error *err)
 {
     mc_refcheck_row row;
-    mc_frame_no n = k - c->offset;
+    mc_frame_no n = k + c->offset;
     size_t index = 0;
     rc_thread *t;
     mc_status st;
