@@ -58,6 +58,8 @@ box = []
 for n, u, v in ((X, Y, Z), (N(X), Z, Y), (Y, Z, X), (N(Y), X, Z), (Z, X, Y), (N(Z), Y, X)):
     box.append((tuple(c[i] + 5 * n[i] for i in range(3)), u, v, 5))
 mesh(d + '/box.md5mesh', 'box', box)
+# the two as one mesh of one surface (shader "floor"): the box then shadows its own mesh
+mesh(d + '/both.md5mesh', 'floor', [((0, 0, 0), Z, Y, 80)] + box)
 open(d + '/cam.md5camera', 'w').write(
     'MD5Version 10\ncommandline ""\nnumFrames 1\nframeRate 24\nnumCuts 0\ncuts {\n}\n'
     'camera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n')
@@ -87,12 +89,15 @@ render() { # render NAME SCENE [options] -> $T/NAME0.png
     [ "$rc" -eq 0 ] || fail "$name" "exit $rc: $(cat "$T/$name.err")"
 }
 scene plain "" ""
+sed 's/^actor floor { mesh "floor.md5mesh" }$/actor both { mesh "both.md5mesh" }/; /^actor box /d' \
+    "$T/plain.md5scene" >"$T/self.md5scene"
 scene noshadows_mat "noShadows" ""
 scene noshadows_light "" "noShadows 1"
 render on plain
 render off plain --shadows off
 render mat noshadows_mat
 render light noshadows_light
+render self self
 
 # check ON OFF: the pixels that differ lie within 1 px of the hand-made polygon, every pixel
 # more than 1 px inside it differs and shows the ambient floor (51); everything else is equal.
@@ -154,6 +159,13 @@ for v in mat light; do
     fi
 done
 if ! cmp -s "$T/on0.png" "$T/off0.png"; then ok shadows_are_on_by_default; else fail shadows_are_on_by_default "no difference"; fi
+# One mesh holding both the box and the floor shadows itself just as the two actors do (the
+# box's faces then take the floor's material: white, as the box's).
+if out=$(check self0.png off0.png); then
+    ok "a_mesh_shadows_itself ($out)"
+else
+    fail a_mesh_shadows_itself "$out"
+fi
 
 # EGL and OSMesa give the same bytes, with MSAA too.
 has() { case " ${MC_TEST_BACKENDS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
