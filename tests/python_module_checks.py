@@ -51,10 +51,10 @@ def test_struct_layouts_match_the_compiler():
 def test_layout_check_sees_a_wrong_mirror(monkeypatch):
     monkeypatch.setitem(md5cine._abi.SIZES, "mc_scene_frame_info",
                         md5cine._abi.SIZES["mc_scene_frame_info"] + 8)
-    monkeypatch.setitem(md5cine._abi.OFFSETS, ("mc_refcheck_desc", "report"), 0)
+    monkeypatch.setitem(md5cine._abi.OFFSETS, ("mc_refcheck_desc", "on_fail"), 0)
     bad = md5cine._check_abi()
     assert len(bad) == 2 and "sizeof(mc_scene_frame_info)" in bad[0], bad
-    assert "offsetof(mc_refcheck_desc, report)" in bad[1], bad
+    assert "offsetof(mc_refcheck_desc, on_fail)" in bad[1], bad
 
 
 # Frames 0-2 (shot 1's start) and 82-85 (around the first cut, between 83 and 84).
