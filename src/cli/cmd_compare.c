@@ -397,7 +397,8 @@ static int compare_all(compare_run *run)
     return n < 0 ? MC_EXIT_INPUT : MC_EXIT_OK;
 }
 
-/* --scene's shots: its camera's cuts at the scene's rate, or B's when B is a video. */
+/* --scene's shots: its camera's cuts at the scene's rate, or B's when B is a video, cut to B's
+ * frames (within --frames). */
 static mc_status scene_shots(compare_run *run, mc_error *err)
 {
     mc_parse_opts po = { 0 };
@@ -419,10 +420,22 @@ static mc_status scene_shots(compare_run *run, mc_error *err)
     if (!ps || !run->shots) {
         st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     } else {
+        /* Cut to the frames compared, as render cuts them to its range. */
+        long lo = mc_frames_number(run->b, 0);
+        long hi = mc_frames_number(run->b, mc_frames_count(run->b) - 1);
+
+        if (run->args->has_frames) {
+            lo = lo > run->args->first ? lo : (long)run->args->first;
+            hi = hi < run->args->last ? hi : (long)run->args->last;
+        }
         n = mc_plan_shots(&sc.camera, fps, MC_CLOCK_IDEAL, count > 0 ? count : 1, ps, n);
-        for (size_t i = 0; i < n; i++)
-            run->shots[i] = (mc_shot_range){ ps[i].number, ps[i].first, ps[i].last };
-        run->shot_count = n;
+        for (size_t i = 0; i < n; i++) {
+            if (ps[i].last < lo || ps[i].first > hi)
+                continue;
+            run->shots[run->shot_count++] =
+                    (mc_shot_range){ ps[i].number, ps[i].first > lo ? ps[i].first : lo,
+                                     ps[i].last < hi ? ps[i].last : hi };
+        }
     }
     free(ps);
     mc_scene_release(&sc);

@@ -153,7 +153,8 @@ static void block_table(FILE *to, const mc_refcheck *check, size_t a, size_t b,
     char db[32], bp[32];
 
     fputs("<div class=\"blockwrap\"><table class=\"blocks\"><thead><tr><th>frame</th>"
-          "<th>block PSNR</th><th>block bias</th><th>PSNR</th><th>failing share</th></tr></thead><tbody>",
+          "<th>block PSNR</th><th>block bias</th><th>PSNR</th><th>failing share</th></tr>"
+          "</thead><tbody>",
           to);
     for (size_t i = a; i <= b && i - a < MAX_BLOCK_ROWS; i++) {
         const mc_refcheck_row *row = mc_refcheck_row_at(check, i);
