@@ -14,6 +14,8 @@
 # - the row lists every frame of its run with its block PSNR and block bias, equal to the JSON's;
 # - the heat map is the grey of the reference outside the region (no colour there);
 # - every limit in force is printed, "off" for those off; every <img> loaded;
+# - compare of the two variants' PNG folders makes one run of 78-101, two (split at the cut)
+#   with --scene;
 # - --report-max-frames 1 lists one run and says that one run of 18 frames was left out.
 set -u
 : "${MD5CINE:?MD5CINE must name the md5cine binary}"
@@ -187,6 +189,18 @@ while read -r k x0 y0 x1 y1; do
         >"$T/sat_$k.txt"
     check "frame_${k}_heat_map_is_grey_outside_the_region" [ "$(cat "$T/sat_$k.txt")" = 0 ]
 done <"$T/shown.txt"
+
+# ---- compare of two PNG folders: runs per shot with --scene, one run without ---------------
+"$M" compare "$T/moved" "$T/plain" --report "$T/cmp" --quiet >/dev/null 2>&1
+check compare_folders_exits_1 [ $? -eq 1 ]
+check compare_without_scene_is_one_run \
+    grep -qF 'data-first="78" data-last="101"' "$T/cmp/index.html"
+"$M" compare "$T/moved" "$T/plain" --scene "$T/demo/demo.md5scene" --report "$T/cmps" --quiet \
+    >/dev/null 2>&1
+check compare_scene_exits_1 [ $? -eq 1 ]
+check compare_scene_splits_the_run_at_the_cut bash -c \
+    "grep -qF 'data-first=\"78\" data-last=\"83\"' '$T/cmps/index.html' &&
+     grep -qF 'data-first=\"84\" data-last=\"101\"' '$T/cmps/index.html'"
 
 # ---- the cap ---------------------------------------------------------------------------------
 "$M" render "$T/demo/demo.md5scene" "${size[@]}" --reference "$T/moved.mp4" --report "$T/cap" \
