@@ -118,7 +118,9 @@ check scene_identity "$want" "$(python3 -c 'import json,sys; print(json.load(ope
 check compare_chunk "0 reference '$T/full.mp4': 60 frames checked, 60 matched, 0 differ, 0 missing (video: lossy limits)" "$? $(tail -1 "$T/out")"
 "$M" compare "$T/full.mp4" "$T/part2.mp4" --offset -60 >"$T/out"
 check compare_offset_misaligned 1 $?
-"$M" render $S "${SMALL[@]}" --frames 180-240 --reference "$T/full.mp4" >"$T/out"
+# At 160x90 the codec's loss on the lit demo's frames 219-220 is 34.9 dB, at the 35 dB video
+# default; 33 dB keeps the check about alignment (one frame off, 10 of 61 frames fail even so).
+"$M" render $S "${SMALL[@]}" --frames 180-240 --reference "$T/full.mp4" --min-psnr 33 >"$T/out"
 check render_reference_chunk "0 reference '$T/full.mp4': 61 frames checked, 61 matched, 0 differ, 0 missing (video: lossy limits)" "$? $(tail -1 "$T/out")"
 
 # Refusals.

@@ -11,6 +11,7 @@
 
 #include <md5cine/fileio.h>
 #include <md5cine/material.h>
+#include <md5cine/material_eval.h>
 #include <md5cine/mtr.h>
 #include <md5cine/scene.h>
 #include <md5cine/vfs.h>
@@ -735,7 +736,7 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     ASSERT_OK(st, &err);
     ASSERT(m);
     EXPECT_EQ_INT(mc_material_set_parsed(set), 1);
-    EXPECT_EQ_INT(log.count, 2); /* qer_editorimage, if: when the material is parsed */
+    EXPECT_EQ_INT(log.count, 1); /* qer_editorimage, when the material is parsed */
     EXPECT_EQ_INT(log.first[0].line, 4);
     EXPECT_EQ_INT(log.first[0].col, 5);
     snprintf(path, sizeof path, "%s/pak000.pk4:materials/imp.mtr", base);
@@ -759,12 +760,28 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     /* imp_s is missing: _default, and the record says so. */
     EXPECT(m->specular.present && m->specular.fell_back);
     EXPECT_EQ_STR(m->specular.sources, "_default (missing models/monsters/imp/imp_s)");
-    ASSERT(m->num_layers == 1); /* the stage under "if" is left out */
+    ASSERT(m->num_layers == 2); /* the stage under "if" is kept, evaluated per frame */
     EXPECT(m->layers[0].map.fell_back);
     EXPECT_EQ_INT(m->layers[0].blend.src, MC_BLEND_ONE);
     EXPECT_EQ_INT(m->layers[0].blend.dst, MC_BLEND_ONE);
     EXPECT_NEAR(m->layers[0].alpha_test, 0.5, 0);
     EXPECT_NEAR(m->alpha_test, 0.0, 0);
+    /* parm7 > 0: with Doom's default parm7 (0) the second layer is not drawn; with 1 it is */
+    {
+        float regs[64], parms[12] = { 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+        mc_stage_state ss;
+
+        ASSERT(m->expr.num_regs <= 64);
+        mc_material_eval(m, 0.0f, parms, regs);
+        mc_material_layer_state(m, 1, regs, &ss);
+        EXPECT(!ss.visible);
+        mc_material_layer_state(m, 0, regs, &ss);
+        EXPECT(ss.visible);
+        parms[7] = 1.0f;
+        mc_material_eval(m, 0.0f, parms, regs);
+        mc_material_layer_state(m, 1, regs, &ss);
+        EXPECT(ss.visible);
+    }
     mc_material_set_destroy(set);
     mc_vfs_destroy(v);
 }
@@ -1064,7 +1081,7 @@ static void clamps_set_border_texels_and_colours_reach_maps(void)
     EXPECT_NEAR(m.diffuse.color[1], 1.0, 0);
     ASSERT(m.num_layers == 1);
     EXPECT_EQ_INT(m.layers[0].map.wrap, MC_WRAP_ALPHA_ZERO_CLAMP);
-    EXPECT(m.layers[0].mask_depth && m.layers[0].mask_alpha && !m.layers[0].mask_color);
+    EXPECT(m.layers[0].mask_depth && m.layers[0].mask_alpha && !m.layers[0].mask_red);
     mc_material_release(&m);
     mc_mtr_release(&f);
     mc_vfs_destroy(v);

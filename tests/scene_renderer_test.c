@@ -542,19 +542,70 @@ static bool render_scene0(const char *dir, mc_image_view *v)
     return ok;
 }
 
-/* The scene's own light, at the camera (-100, 0, 0) with radius 400: the box's front face at
- * x = 0 faces it (normal (-1, 0, 0), flat) so at the centre pixel n.l = 1 and f = 1 - 100/400,
- * over grey.png (160) and ambient 0.1: 160 * (0.1 + 0.75) = 136. Moving the light behind the
- * box leaves the ambient term only: 160 * 0.1 = 16. */
+/* md5cine's built-in light images (README "Shading and lights"): 64 texels, ramp(i) =
+ * max(1 - |2 (i + 0.5) / 64 - 1|, 0); the projection's texel (i, j) = byte(255 ramp(i) ramp(j)
+ * + 0.5), the falloff's texel i = byte(255 ramp(i) + 0.5); GL_LINEAR, zero outside. */
+static double builtin_ramp(int i)
+{
+    double v = 1.0 - fabs(2.0 * (i + 0.5) / 64.0 - 1.0);
+
+    return v > 0 ? v : 0;
+}
+
+static double builtin_texel(int i, int j, bool proj)
+{
+    if (i < 0 || i > 63 || j < 0 || j > (proj ? 63 : 0))
+        return 0.0;
+    return (int)(255.0 * builtin_ramp(i) * (proj ? builtin_ramp(j) : 1.0) + 0.5) / 255.0;
+}
+
+/* Bilinear sample of the projection (proj) at (s, t) or of the falloff at (s, 0.5). */
+static double builtin_sample(double s, double t, bool proj)
+{
+    double x = s * 64.0 - 0.5, y = proj ? t * 64.0 - 0.5 : 0.0;
+    int i = (int)floor(x), j = (int)floor(y);
+    double fx = x - i, fy = y - j;
+
+    return builtin_texel(i, j, proj) * (1 - fx) * (1 - fy) +
+           builtin_texel(i + 1, j, proj) * fx * (1 - fy) +
+           builtin_texel(i, j + 1, proj) * (1 - fx) * fy +
+           builtin_texel(i + 1, j + 1, proj) * fx * fy;
+}
+
+/* One point light's pass at world point p with normal (-1, 0, 0) and diffuse d: Doom's
+ * interaction with the built-in images, clamped to 0..1 (render.h). */
+static double point_pass(const double *p, const double *lo, double radius, double colour, double d)
+{
+    double l[3], len = 0, v;
+
+    for (int i = 0; i < 3; i++) {
+        l[i] = lo[i] - p[i];
+        len += l[i] * l[i];
+    }
+    len = sqrt(len);
+    v = (-l[0] / len) *
+        builtin_sample(0.5 + 0.5 * (p[0] - lo[0]) / radius, 0.5 + 0.5 * (p[1] - lo[1]) / radius,
+                       true) *
+        builtin_sample(0.5 + 0.5 * (p[2] - lo[2]) / radius, 0.5, false) * d * colour * 2.0;
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* The scene's own light, at the camera (-100, 0, 0), radius 400, colour 0.5: the box's front
+ * face at x = 0 faces it (normal (-1, 0, 0), flat); the centre pixel is the world point
+ * (0, -1.5625, -1.5625): n.L = 100 / 100.0244, s = 0.5 + 0.5 * 100 / 400 = 0.625,
+ * t = f = 0.5 - 0.5 * 1.5625 / 400, over grey.png (160) with ambient 0.1 (0.2 after the light
+ * scale): 255 * (point_pass + 160 / 255 * 0.2). Moving the light behind the box leaves the
+ * ambient light only: 160 * 0.2 = 32 (the face looks away from the light: Doom does not light
+ * it). */
 static void a_scene_light_shades_the_box_by_hand(void)
 {
     char cwd[400], dir[512], text[2048];
     mc_image_view v = alloc_view(64, 64, 256);
-#define LIGHT_SCENE                                                                        \
-    "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"                                \
-    "output { width 64 height 64 }\n"                                                        \
-    "light \"k\" { origin ( %s ) radius 400 }\nambient ( 0.1 0.1 0.1 )\n"                    \
-    "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n"                                   \
+#define LIGHT_SCENE                                                                             \
+    "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"                                    \
+    "output { width 64 height 64 }\n"                                                           \
+    "light \"k\" { origin ( %s ) radius 400 color ( 0.5 0.5 0.5 ) }\nambient ( 0.1 0.1 0.1 )\n" \
+    "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n"                                       \
     "    material \"box\" \"%s/data/render/grey.png\" }\n"
     rgba c;
 
@@ -564,14 +615,18 @@ static void a_scene_light_shades_the_box_by_hand(void)
     snprintf(text, sizeof text, LIGHT_SCENE, cwd, "-100 0 0", cwd, cwd);
     ASSERT(put_file(dir, "scene.md5scene", text));
     if (render_scene0(dir, &v)) {
+        const double pt[3] = { 0, -1.5625, -1.5625 }, lo[3] = { -100, 0, 0 };
+        double want = 255.0 * (point_pass(pt, lo, 400, 0.5, 160 / 255.0) + 160 / 255.0 * 0.2);
+
+        EXPECT(want > 100 && want < 250);
         c = pixel(&v, 32, 32);
-        EXPECT(abs(c.r - 136) <= 2 && abs(c.g - 136) <= 2 && abs(c.b - 136) <= 2);
+        EXPECT(fabs(c.r - want) <= 2 && fabs(c.g - want) <= 2 && fabs(c.b - want) <= 2);
     }
     snprintf(text, sizeof text, LIGHT_SCENE, cwd, "100 0 0", cwd, cwd);
     ASSERT(put_file(dir, "scene.md5scene", text));
     if (render_scene0(dir, &v)) {
         c = pixel(&v, 32, 32);
-        EXPECT(abs(c.r - 16) <= 1 && abs(c.g - 16) <= 1 && abs(c.b - 16) <= 1);
+        EXPECT(abs(c.r - 32) <= 1 && abs(c.g - 32) <= 1 && abs(c.b - 32) <= 1);
     }
     free(v.pixels);
 }
@@ -717,31 +772,28 @@ static const char quad_mesh[] =
 /* The default rig by README "Shading and lights", worked out here for a red quad at the origin
  * and a blue one 1000 along +Y: together they span x 0..0, y -25..1025, z -25..25, so c =
  * (0, 500, 0) and r = half the diagonal = 0.5 sqrt(1050^2 + 50^2); the first camera looks
- * along +X, so f = +X, l = +Y. Key at c + 2r normalize(-1, 0.7, 0.9) colour 1.6, fill at
- * c + 2r normalize(-1, -1, 0.3) colour 0.5, radius 4r, ambient 0.2; n = (-1, 0, 0). The centre
- * pixel (32, 32) of shot 0 (camera at (-100, 0, 0), fov 90 on 64 pixels) is the world point
+ * along +X, so f = +X, l = +Y. Key at c + 2r normalize(-1, 0.7, 0.9) colour 0.8, fill at
+ * c + 2r normalize(-1, -1, 0.3) colour 0.25, Doom point lights with boxes of 6r and the
+ * built-in images (point_pass), ambient 0.1, all doubled by the light scale; n = (-1, 0, 0). The
+ * centre pixel (32, 32) of shot 0 (camera at (-100, 0, 0), fov 90 on 64 pixels) is the world point
  * (0, -1.5625, -1.5625), that of shot 1 (camera 1000 further along +Y) (0, 998.4375,
  * -1.5625). Lights fixed in the world light the two differently; a rig that followed the
  * camera would light them alike. */
 static double rig_value(double y, double z)
 {
     const double c[3] = { 0, 500, 0 }, r = 0.5 * sqrt(1050.0 * 1050 + 50.0 * 50);
-    const double dirs[2][3] = { { -1, 0.7, 0.9 }, { -1, -1, 0.3 } }, colour[2] = { 1.6, 0.5 };
+    const double dirs[2][3] = { { -1, 0.7, 0.9 }, { -1, -1, 0.3 } }, colour[2] = { 0.8, 0.25 };
     const double p[3] = { 0, y, z };
     double total = 0.2;
 
     for (int k = 0; k < 2; k++) {
-        double len = sqrt(dirs[k][0] * dirs[k][0] + dirs[k][1] * dirs[k][1] +
-                          dirs[k][2] * dirs[k][2]);
-        double d[3], dl = 0, f;
+        double len =
+                sqrt(dirs[k][0] * dirs[k][0] + dirs[k][1] * dirs[k][1] + dirs[k][2] * dirs[k][2]);
+        double lo[3];
 
-        for (int i = 0; i < 3; i++) {
-            d[i] = c[i] + 2 * r * dirs[k][i] / len - p[i];
-            dl += d[i] * d[i];
-        }
-        dl = sqrt(dl);
-        f = 1 - dl / (4 * r);
-        total += colour[k] * (f > 0 ? f : 0) * (-d[0] / dl > 0 ? -d[0] / dl : 0);
+        for (int i = 0; i < 3; i++)
+            lo[i] = c[i] + 2 * r * dirs[k][i] / len;
+        total += point_pass(p, lo, 6 * r, colour[k], 1.0);
     }
     return 255 * (total < 1 ? total : 1);
 }

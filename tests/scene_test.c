@@ -137,12 +137,23 @@ static void parses_lights_and_ambient(void)
             "md5scene 1\ncamera \"c\"\n"
             "light \"key\" { origin ( -200 150 300 ) color ( 1 0.5 2 ) radius 900 }\n"
             "light \"fill\" {\n  radius 50.5\n  origin ( 1 2 3 )\n}\n"
-            "ambient ( 0.1 0.2 0.3 )\n";
+            "ambient ( 0.1 0.2 0.3 )\n"
+            "light \"box\" { origin ( 0 0 0 ) light_radius ( 10 20 30 ) noShadows 1 }\n"
+            "light \"spot\" { origin ( 0 0 100 ) target ( 0 0 -100 ) right ( 50 0 0 ) "
+            "up ( 0 50 0 ) end ( 0 0 -90 ) }\n";
     mc_scene s;
     mc_error err;
 
     ASSERT_OK(parse_text(text, "l.md5scene", &s, &err), &err);
-    ASSERT(s.num_lights == 2);
+    ASSERT(s.num_lights == 4);
+    EXPECT_EQ_VEC3(s.lights[2].box, ((mc_vec3){ 10, 20, 30 }), 0.0f);
+    EXPECT(s.lights[2].no_shadows && !s.lights[2].projected && !s.lights[0].no_shadows);
+    EXPECT(s.lights[3].projected);
+    EXPECT_EQ_VEC3(s.lights[3].target, ((mc_vec3){ 0, 0, -100 }), 0.0f);
+    EXPECT_EQ_VEC3(s.lights[3].right, ((mc_vec3){ 50, 0, 0 }), 0.0f);
+    EXPECT_EQ_VEC3(s.lights[3].up, ((mc_vec3){ 0, 50, 0 }), 0.0f);
+    EXPECT_EQ_VEC3(s.lights[3].end, ((mc_vec3){ 0, 0, -90 }), 0.0f);
+    EXPECT_EQ_VEC3(s.lights[3].start, ((mc_vec3){ 0, 0, 0 }), 0.0f);
     EXPECT_EQ_STR(s.lights[0].name, "key");
     EXPECT_EQ_INT(s.lights[0].line, 3);
     EXPECT_EQ_INT(s.lights[0].col, 7);
@@ -177,6 +188,27 @@ static void leaves_optional_settings_unset(void)
     EXPECT(!s.has_background);
     EXPECT_EQ_INT(s.num_actors, 0);
     EXPECT(!s.resolved);
+    mc_scene_release(&s);
+}
+
+/* Doom's entity defaults are parm0..3 = 1 (_color, shaderParm3) and 0 for the others
+ * (Entity.cpp, ParseSpawnArgsToRenderEntity); `parm N VALUE` sets one. */
+static void reads_shader_parms_with_dooms_defaults(void)
+{
+    mc_scene s;
+    mc_error err;
+    const float want[12] = { 0.25f, 1, 1, 1, 0.5f, 0, 0, 0, 0, 0, 0, -3 };
+
+    ASSERT_OK(parse_text("md5scene 1 camera \"c.md5camera\"\n"
+                         "actor \"a\" { mesh \"m\" parm 4 0.5 parm 0 0.25 parm 11 -3 }\n"
+                         "actor \"b\" { mesh \"m\" }\n",
+                         "x.md5scene", &s, &err),
+              &err);
+    ASSERT(s.num_actors == 2);
+    for (int i = 0; i < 12; i++) {
+        EXPECT_NEAR(s.actors[0].parms[i], want[i], 0);
+        EXPECT_NEAR(s.actors[1].parms[i], i < 4 ? 1.0 : 0.0, 0);
+    }
     mc_scene_release(&s);
 }
 
@@ -280,6 +312,15 @@ static const error_case parse_errors[] = {
       "invalid 'scale' 0, expected a number above 0" },
     { HEAD "actor \"a\" { mesh \"m\" scale -2 }\n", MC_ERR_RANGE, 3, 28,
       "invalid 'scale' -2, expected a number above 0" },
+    { HEAD "actor \"a\" { mesh \"m\" parm 12 1 }\n", MC_ERR_RANGE, 3, 27,
+      "invalid 'parm' 12, expected 0 to 11" },
+    { HEAD "actor \"a\" { mesh \"m\" parm -1 1 }\n", MC_ERR_RANGE, 3, 27,
+      "invalid 'parm' -1, expected 0 to 11" },
+    { HEAD "actor \"a\" { mesh \"m\" parm 1 x }\n", MC_ERR_SYNTAX, 3, 29, "~expected number" },
+    { HEAD "actor \"a\" { mesh \"m\" parm 1.5 0 }\n", MC_ERR_SYNTAX, 3, 27,
+      "~expected integer" },
+    { HEAD "actor \"a\" { mesh \"m\" parm 4 1 parm 4 2 }\n", MC_ERR_SYNTAX, 3, 36,
+      "duplicate 'parm 4' (first given at line 3)" },
     { HEAD "actor \"a\" { mesh \"m\" loop 2 }\n", MC_ERR_RANGE, 3, 27,
       "invalid 'loop' 2, expected 0 to 1" },
     { HEAD "actor \"a\" { mesh \"m\" in_place -1 }\n", MC_ERR_RANGE, 3, 31,
@@ -310,22 +351,33 @@ static const error_case parse_errors[] = {
       "invalid 'radius' 2e+06, expected above 0 and at most 1e+06" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 color ( 1 -1 1 ) }\n", MC_ERR_RANGE, 3, 49,
       "invalid 'color' component -1, expected 0 to 100" },
-    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 color ( 1 1 101 ) }\n", MC_ERR_RANGE, 3,
-      51, "invalid 'color' component 101, expected 0 to 100" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 color ( 1 1 101 ) }\n", MC_ERR_RANGE, 3, 51,
+      "invalid 'color' component 101, expected 0 to 100" },
     /* beyond what the renderer accepts (col 24 is the '-' of -1e31) */
     { HEAD "light \"k\" { origin ( 0 -1e31 0 ) radius 9 }\n", MC_ERR_RANGE, 3, 24,
       "invalid 'origin' component -1e+31, expected -1e+30 to 1e+30" },
-    { HEAD "light \"k\" { origin ( 0 0 ) radius 9 }\n", MC_ERR_SYNTAX, 3, 26,
-      "~expected number" },
+    { HEAD "light \"k\" { origin ( 0 0 ) radius 9 }\n", MC_ERR_SYNTAX, 3, 26, "~expected number" },
     { HEAD "light \"k\" { radius 9 }\n", MC_ERR_SYNTAX, 3, 7, "light 'k' has no 'origin'" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) }\n", MC_ERR_SYNTAX, 3, 7,
-      "light 'k' has no 'radius'" },
+      "light 'k' has no 'radius' or 'light_radius'" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 light_radius ( 1 2 3 ) }\n", MC_ERR_SYNTAX, 3,
+      7, "light 'k' has both 'radius' and 'light_radius'" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) light_radius ( 1 0 3 ) }\n", MC_ERR_RANGE, 3, 47,
+      "~invalid 'light_radius' component 0" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) target ( 0 0 -100 ) right ( 50 0 0 ) }\n", MC_ERR_SYNTAX,
+      3, 7, "projected light 'k' needs 'target', 'right' and 'up'" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) target ( 0 0 -1 ) right ( 1 0 0 ) up ( 2 0 0 ) }\n",
+      MC_ERR_RANGE, 3, 7, "~'right' and 'up' must span a plane" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 end ( 0 0 1 ) }\n", MC_ERR_SYNTAX, 3, 7,
+      "light 'k': 'start' and 'end' need 'target', 'right' and 'up'" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 noShadows 2 }\n", MC_ERR_RANGE, 3, 49,
+      "'noShadows' is 0 or 1, not 2" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 radius 8 }\n", MC_ERR_SYNTAX, 3, 39,
       "duplicate 'radius' (first given at line 3)" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 spot 1 }\n", MC_ERR_SYNTAX, 3, 39,
       "unknown keyword 'spot' in light 'k'" },
-    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 }\nlight \"k\" { }\n", MC_ERR_SYNTAX, 4,
-      7, "duplicate light 'k' (first given at line 3)" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 }\nlight \"k\" { }\n", MC_ERR_SYNTAX, 4, 7,
+      "duplicate light 'k' (first given at line 3)" },
     { HEAD "light \"k\" origin\n", MC_ERR_SYNTAX, 3, 11, "expected '{', found 'origin'" },
     { HEAD "light \"k\" { 5 }\n", MC_ERR_SYNTAX, 3, 13,
       "expected a keyword or '}' in light 'k', found '5'" },
@@ -886,6 +938,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(shader_names_compare_without_case_and_slash_direction),
         TEST_ENTRY(parses_every_keyword_of_a_full_scene),
         TEST_ENTRY(leaves_optional_settings_unset),
+        TEST_ENTRY(reads_shader_parms_with_dooms_defaults),
         TEST_ENTRY(resolves_paths_against_the_scene_folder),
         TEST_ENTRY(accepts_an_empty_shader_name_in_a_material),
         TEST_ENTRY(keeps_many_actors_in_order),

@@ -12,8 +12,8 @@
  *     ...), in file order, drawn after the lit layer with their own blend factors.
  *   - the switches: alphaTest, twoSided, translucent, noShadows, polygonOffset.
  *
- * A stage with an `if` condition is left out: its conditions read entity and global parameters
- * (parm7 > 0, ...) that a cut scene does not set, and with Doom's defaults (0) they are false.
+ * An unlit stage with an `if` condition is kept, its condition evaluated per frame with the
+ * actor's parms (material_eval.h); a lit stage with one is left out.
  *
  * Images are RGBA8 with row 0 = top (as Doom uploads them: t = 0 samples row 0). A normal map
  * holds a tangent-space unit vector per texel as RGB = n * 0.5 + 0.5, as Doom's `_local` images
@@ -47,6 +47,7 @@
 
 #include <md5cine/error.h>
 #include <md5cine/image.h>
+#include <md5cine/mtr_expr.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,11 +112,15 @@ typedef struct mc_material_layer {
     mc_material_map map; /* always present */
     mc_blend blend;
     float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
-    float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): only
-                            literal numbers are kept; 1 1 1 1 when none */
-    bool mask_color;     /* maskColor (or maskRed, maskGreen and maskBlue): no colour written */
-    bool mask_alpha;     /* maskAlpha: no alpha written */
-    bool mask_depth;     /* maskDepth: no depth written */
+    float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): the
+                            constant ones; 1 where an expression sets it (see expr) */
+    mc_expr_stage expr;  /* condition, colour, alpha test and texture matrix as registers of
+                            the material's expr: evaluated per frame (material_eval.h) */
+    bool mask_red, mask_green, mask_blue, mask_alpha; /* maskRed ... maskColor, maskAlpha:
+                                                        that channel is not written */
+    bool mask_depth;     /* maskDepth: no depth written (stages never write depth anyway) */
+    bool translucent;    /* the material's coverage is translucent (Material.cpp): its stages
+                            are depth tested LEQUAL; else EQUAL (exactly on the lit surface) */
 } mc_material_layer;
 
 typedef struct mc_material {
@@ -142,11 +147,20 @@ typedef struct mc_material {
     bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
     bool no_shadows;      /* `noShadows` */
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
+    mc_expr_program expr; /* the stages' expressions (mtr_expr.h), owned */
+    /* As a light material (a scene light's `shader`): each unlit stage (layers) is one of the
+     * light's passes, its map the projection image and its colour the light's colour
+     * (tr_render.cpp, RB_CreateSingleDrawInteractions); the falloff image from
+     * `lightFalloffImage` (clamped), present or not. */
+    mc_material_map falloff;
+    bool ambient_light;   /* `ambientLight` */
 } mc_material;
 
 /* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost
  * ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 32). `_white`, `_black`
- * and `_flat` are 1x1: (255, 255, 255, 255), (0, 0, 0, 255), (128, 128, 255, 255). */
+ * and `_flat` are 1x1: (255, 255, 255, 255), (0, 0, 0, 255), (128, 128, 255, 255).
+ * `_noFalloff`, a light falloff that does not fade, is 64x16: (255, 255, 255, 255) inside a
+ * ring of (0, 0, 0, 0). */
 #define MC_MATERIAL_DEFAULT_SIDE 16
 
 /* Fills *img with the built-in image `name` ("_default", "_white", "_black", "_flat"; compared
@@ -257,6 +271,13 @@ typedef struct mc_scene_materials {
                                      below), or NULL */
     mc_material nodraw;   /* a material with no stage, named textures/common/nodraw: what a
                              skin's undeclared nodraw target stands for */
+    int num_lights;       /* the scene's with a base; 0 without */
+    const mc_material **light;         /* [light]: its light material (its `shader`, else
+                                          the base's lights/defaultPointLight or
+                                          lights/defaultProjectedLight), or NULL: md5cine's
+                                          built-in default light */
+    const mc_material **light_falloff; /* [light]: the material whose falloff image the
+                                          light uses, or NULL: the built-in one */
 } mc_scene_materials;
 
 struct mc_scene_actor; /* scene.h */
@@ -270,10 +291,12 @@ bool mc_scene_actor_has_material_line(const struct mc_scene_actor *a, const char
  * hidden. */
 bool mc_material_drawn(const mc_material *m);
 
-/* Fills *out for a resolved scene. A scene without a base gets every entry NULL. Warnings
- * through opts (the .mtr files' unknown keywords). Errors: as mc_vfs_open, mc_mtr_parse (at the
- * .mtr file's own position; the file named "base/pak000.pk4:materials/x.mtr" for an archived
- * one) and mc_material_resolve; then *out is zeroed. */
+/* Fills *out for a resolved scene. A scene without a base gets every entry NULL (and a light
+ * `shader` is then an error at its line, MC_ERR_USAGE). Warnings through opts (the .mtr files'
+ * unknown keywords, a light material that is not declared). Errors: as mc_vfs_open,
+ * mc_mtr_parse (at the .mtr file's own position; the file named
+ * "base/pak000.pk4:materials/x.mtr" for an archived one) and mc_material_resolve; then *out is
+ * zeroed. */
 mc_status mc_scene_materials_load(const struct mc_scene *scene, const mc_parse_opts *opts,
                                   mc_scene_materials *out, mc_error *err);
 

@@ -20,7 +20,7 @@
  *           color 1, 0.5, 0.5, 1                   // also rgb X, rgba X, red X, green X,
  *       }                                          // blue X, alpha X
  *   }
- *   table sintable { { 0, 1, 0, -1 } }             // skipped (with its braces)
+ *   table sintable { { 0, 1, 0, -1 } }             // a table for expressions (mtr_expr.h)
  *   guide name template(args)                      // skipped (and a { ... } body, if any)
  *
  * Image programs: an image name, a built-in image (_default, _white, _black, _flat), or
@@ -32,12 +32,14 @@
  *
  * The arguments of alphaTest, color, rgb, rgba, red, green, blue, alpha, and of the stage
  * keywords if, scroll, translate, scale, centerScale, shear (two each, ',' between) and rotate
- * are Doom's expressions, read token by token as Doom reads them, lines not counted: a term (a
- * number, '-' and a number, a ( ... ) group, a name such as time or parm0 with an optional
- * [ ... ] table index), then any number of operator and term (* / % + - < <= > >= == != && ||).
- * An expression ends before the first other token, so `alphaTest 0.5 diffusemap x` is two
- * keywords. Only an expression that is one literal number is used; any other is skipped with
- * one warning per keyword per file (an `if` stage is marked conditional).
+ * are Doom's expressions (mtr_expr.h), compiled into the declaration's expr program as Doom
+ * compiles them; `colored` sets the colour to parm0..parm3. An expression ends before the
+ * first token that is not an operator, so `alphaTest 0.5 diffusemap x` is two keywords. The
+ * stage's color and alpha_test hold the constant values; the material's own alphaTest takes
+ * only a constant (another is skipped with one warning per file). `table NAME { ... }`
+ * declarations are read (and checked) for the expressions' NAME[x]; a table must be declared
+ * in the same file (anywhere in it), except sinTable and cosTable, which are built in when
+ * absent ("unknown table 'x'" otherwise, at the name).
  * Other keywords are skipped with one warning per keyword per file, through opts->warn
  * (MC_ERR_SYNTAX, at its first use), taking what Doom takes: nothing for Doom's flags and
  * surface parameters (noSelfShadow, forceOverlays, nearest, maskColor, solid, metal, ...); one
@@ -63,6 +65,7 @@
 #include <md5cine/error.h>
 #include <md5cine/limits.h>
 #include <md5cine/material.h>
+#include <md5cine/mtr_expr.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -103,11 +106,14 @@ typedef struct mc_mtr_stage {
     float alpha_test;     /* has_alpha_test: 0..1 */
     bool has_alpha_test;
     float color[4];       /* 1 1 1 1 unless color/rgb/rgba set it */
-    bool conditional;     /* the stage has an `if` (not evaluated: see material.h) */
-    mc_wrap wrap;     /* the stage's clamp keyword, else the material's, else repeat */
+    bool conditional;     /* the stage has an `if` (evaluated per frame through expr) */
+    mc_wrap wrap;         /* the stage's clamp keyword, else the material's, else repeat */
     bool has_wrap;        /* the stage named one */
     bool mask_red, mask_green, mask_blue, mask_alpha, mask_depth; /* maskRed ... maskDepth;
                              maskColor sets the three colours */
+    mc_expr_stage expr;   /* condition, colour, alphaTest and texture matrix as registers of
+                             the declaration's expr program (mtr_expr.h); color and alpha_test
+                             above hold the values when they are constants */
     int line, col;        /* the stage's '{', or the shorthand keyword */
 } mc_mtr_stage;
 
@@ -120,7 +126,11 @@ typedef struct mc_mtr_decl {
     bool has_alpha_test;
     bool two_sided, translucent, no_shadows;
     float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
-    mc_wrap wrap;     /* the material's clamp keyword: the default of its stages */
+    mc_wrap wrap;         /* the material's clamp keyword: the default of its stages */
+    mc_expr_program expr; /* every expression of its stages, tables resolved (mtr_expr.h) */
+    mc_mtr_prog *falloff; /* a light material's `lightFalloffImage` program, or NULL */
+    int falloff_line, falloff_col;
+    bool ambient_light;   /* `ambientLight`: a light material of Doom's ambient lights */
 } mc_mtr_decl;
 
 typedef struct mc_mtr_file {

@@ -97,11 +97,30 @@ typedef enum mc_shading {
 
 #define MC_RENDER_MAX_LIGHTS 8
 
-/* A point light fixed in the world, as Doom's: a position, a colour and a radius. */
+/* Doom's r_lightScale: every light's colour is multiplied by it (tr_render.cpp
+ * RB_CreateSingleDrawInteractions, backEnd.lightScale). */
+#define MC_LIGHT_SCALE 2.0f
+
+/* A light fixed in the world, as Doom's renderLight_t: a point light (a box of half-sizes
+ * light_radius around origin) or, with projected set, a projected light (target, right, up and
+ * optionally start, end, relative to origin, as Doom's R_SetLightProject takes them). Its
+ * material's first stage gives the projection image (sampled at s, t; zero outside 0..1) and
+ * its colour, lightFalloffImage the falloff image (sampled at the falloff coordinate; edge
+ * clamped); zero ids take md5cine's built-in lights/defaultPointLight images (README "Shading
+ * and lights"). All zero past color and radius is the plain point light of radius in every
+ * axis. */
 typedef struct mc_light {
     mc_vec3 origin; /* world position, inches */
-    float color[3]; /* linear RGB, 0..1e6 (may exceed 1: the falloff dims it) */
-    float radius;   /* inches, > 0: the light reaches no further */
+    float color[3]; /* linear RGB, 0..1e6: the light stage's colour (times MC_LIGHT_SCALE) */
+    float radius;   /* inches, > 0: the box's half-size on each axis where box is zero */
+    mc_vec3 box;    /* light_radius ( x y z ): half-sizes, each > 0; all zero: radius */
+    int projected;  /* 1: a projected light from target/right/up/start/end */
+    mc_vec3 target, right, up; /* projected: relative to origin */
+    mc_vec3 start, end;        /* projected: the falloff's 0 and 1; both zero: origin and
+                                  target (Doom's default) */
+    int projection_image;      /* texture id of the projection image; 0: built-in */
+    int falloff_image;         /* texture id of the falloff image; 0: built-in */
+    int no_shadows;            /* Doom's noShadows light: casts no stencil shadows */
 } mc_light;
 
 typedef struct mc_frame_params {
@@ -111,39 +130,81 @@ typedef struct mc_frame_params {
     mc_shading shading;
     const mc_light *lights; /* num_lights lights (copied by begin); NULL when none */
     int num_lights;         /* 0..MC_RENDER_MAX_LIGHTS; 0: the camera rig (see begin) */
-    float ambient[3];       /* with lights: RGB added as diffuse * ambient; 0..1e6 */
+    float ambient[3];       /* with lights: an ambient light filling the scene (see begin);
+                               0..1e6 */
 } mc_frame_params;
 
-/* Starts a frame: clears colour and depth.
+/* Starts a frame: clears colour, depth and stencil.
  *
- * Lit shading, per pixel, world space. n is the interpolated vertex normal, normalised,
- * replaced by the normal map's when the item has one (below), negated on back faces (two-sided
- * items); D is the diffuse texel (or the item's colour), S the specular texel (0 without a
- * specular map), v the unit vector to the eye. Results are clamped to 1.
+ * Lit shading with lights is Doom's ARB2 interaction (dhewm3 draw_arb2.cpp
+ * RB_ARB2_DrawInteraction with the interaction.vfp programs, tr_render.cpp
+ * RB_CreateSingleDrawInteractions), one additive pass per light after a pass that lays down
+ * depth and the ambient light. Per pixel, world space, for each light:
  *
- *  - With lights (Doom's interaction, one pass per light summed):
- *      colour = D * ambient + sum over lights of C * f * (D * max(n.l, 0) + S * spec)
- *    l = unit vector to the light, d its distance, C its colour; falloff f = clamp(1 - d / R,
- *    0, 1) (a linear ramp to the radius R, like the 1-D ramp of Doom's default falloff image,
- *    on a sphere rather than Doom's box); spec = (n.h)^16 with h = normalize(l + v), and 0
- *    where n.l <= 0 (Doom's ARB path looks it up in a table shaped like exponent 16; its
- *    fragment program also doubles S, which md5cine does not).
+ *      colour += clamp((n.L) * P * F * (D * Cd + T(n.H) * Cs * S * 2), 0, 1)
+ *
+ *   C = the light's colour * MC_LIGHT_SCALE (Doom's r_lightScale 2); Cd = C * the diffuse
+ *   stage's colour, Cs = C * the specular stage's colour (1 1 1 without them); D the diffuse
+ *   texel (the item's colour without a texture), S the specular texel (0 without a specular
+ *   map: no specular term); L the unit vector to the light's origin; n the vertex normal,
+ *   interpolated and normalised, or with a normal map the texel m * 2 - 1 turned into world
+ *   space by the tangent frame below (not renormalised, as the fragment program's DP3);
+ *   H = normalize(normalize(L) + normalize(V)) with the sum taken at the vertices and
+ *   interpolated (the vertex program's half-angle), V towards the eye; T Doom's specular table
+ *   (Image_init.cpp R_SpecularTableImage: 256 texels, byte(255 * max((i / 255 - 0.75) * 4,
+ *   0)^2), linear filtering, edge clamped) at n.H. n.L is not clamped: a negative product
+ *   clamps to 0 as the framebuffer does. P the projection image at (s/q, t/q) and F the
+ *   falloff image at (f, 0.5) where s, t, q, f are the light's planes (tr_lightrun.cpp
+ *   R_DeriveLightData) at the pixel: for a point light s = 0.5 + 0.5 (x - ox) / rx,
+ *   t = 0.5 + 0.5 (y - oy) / ry, q = 1, f = 0.5 + 0.5 (z - oz) / rz; projected lights take
+ *   R_SetLightProject's planes; P is 0 where q <= 0. Each light's pass is clamped to 0..1 and
+ *   added, the sum clamped to 1 (Doom's additive blend on an 8-bit framebuffer).
+ *   Back faces: a triangle facing away from the light's origin (its plane, front side as the
+ *   item's front faces) gets nothing from that light unless the item has no_shadows or
+ *   no_self_shadow (Interaction.cpp R_CreateLightTris, includeBackFaces). Two-sided items use
+ *   the same normal and tangent frame on both sides (Doom does not flip them).
+ *   Ambient: colour = D * ambient * MC_LIGHT_SCALE, drawn first: md5cine's stand-in for a Doom
+ *   ambient light (an `ambientLight` material over the whole scene, its normal cube taken as
+ *   facing every surface, no specular, no projection or falloff image); ambient 0 0 0 is none,
+ *   as in Doom.
+ *   No shadows yet: the framebuffers carry a stencil buffer for Doom's shadow volumes, which
+ *   are not drawn.
+ *
  *  - Without lights, the camera rig (so any model facing the camera reads): key k from the
  *    upper left in front (eye-space direction (-0.45, 0.55, 0.70) normalised), fill f from
- *    the right ((0.85, 0.05, 0.50) normalised):
+ *    the right ((0.85, 0.05, 0.50) normalised), n flipped on back faces:
  *      colour = D * (0.25 + 0.70 * max(n.k, 0) + 0.25 * max(n.f, 0)) + 0.10 * (n.h)^32
- *    h = normalize(k + v); the specular term is 0 where n.k <= 0.
+ *    h = normalize(k + v); the specular term is 0 where n.k <= 0. Not Doom's: a preview light.
  *
  * Normal maps: a texel's RGB is m * 0.5 + 0.5 with m in tangent space (material.h), x along
  * the texture's +s (the vertex tangent t), y along +t (down the image: b = w * cross(t, n)),
- * z along the vertex normal; n = normalize(m.x * t + m.y * b + m.z * n) with t first made
- * perpendicular to n (Doom's frame: its two vertex tangents are along +s and +t). Under a
- * mirroring model matrix (negative determinant) w is negated, so that b still follows the
- * mirrored +t (a world-space cross product does not mirror).
+ * z along the vertex normal; n = m.x * t + m.y * b + m.z * n with t first made perpendicular
+ * to n (Doom's frame: its two vertex tangents are along +s and +t); normalised for the camera
+ * rig and the normals view. Under a mirroring model matrix (negative determinant) w is
+ * negated, so that b still follows the mirrored +t (a world-space cross product does not
+ * mirror).
  *
  * Errors: MC_ERR_USAGE (a frame is already open, more than MC_RENDER_MAX_LIGHTS lights,
- * NaN or out-of-range light values), MC_ERR_GL. */
+ * NaN or out-of-range light values, an unknown light image id), MC_ERR_GL. */
 mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err);
+
+/* One unlit stage of an item's material, as Doom's RB_STD_T_RenderShaderPasses draws it after
+ * the lit interaction: its own texture, blend, colour, texture matrix and alpha test, values
+ * already evaluated for this frame (material_eval.h). Drawn over the item's own triangles, in
+ * the order given, depth tested (EQUAL, or LEQUAL for a translucent material) and never
+ * writing depth; fragment = texel(matrix * st) * color, then alpha test, then
+ * glBlendFunc(src, dst) with the masked channels left alone. */
+typedef struct mc_render_stage {
+    int texture;            /* id from mc_renderer_add_texture; 0: white */
+    int blend_src, blend_dst; /* mc_blend_factor (material.h) */
+    float color[4];         /* RGBA multiplier, 0..1 */
+    float matrix[2][3];     /* s' = m00 s + m01 t + m02, t' = m10 s + m11 t + m12 */
+    float alpha_test;       /* > 0: keep fragments whose alpha is above it */
+    int wrap;               /* mc_wrap (material.h); the zero clamps are clamps whose border
+                               texels the image already holds */
+    int mask_red, mask_green, mask_blue, mask_alpha; /* 1: channel not written */
+    int depth_lequal;       /* 1: LEQUAL (translucent material); 0: EQUAL */
+} mc_render_stage;
 
 /* One mesh to draw. Arrays are read during the call only. */
 typedef struct mc_draw_item {
@@ -159,7 +220,7 @@ typedef struct mc_draw_item {
     int texture;    /* diffuse map: id from mc_renderer_add_texture; 0 or less: none */
     float color[4]; /* base colour RGBA in 0..1 used without a texture (alpha used only by
                        translucent items: opaque geometry writes alpha 1) */
-    int two_sided;  /* 1: draw back faces too (lit with the flipped normal); 0: culled */
+    int two_sided;  /* 1: draw back faces too (lit with the same normal); 0: culled */
 
     /* Doom's material switches; all zero is the plain opaque surface drawn as before. */
     int normal_map;        /* tangent-space normal map (see begin); 0: the vertex normal */
@@ -183,6 +244,16 @@ typedef struct mc_draw_item {
     int mask_color;        /* 1: no colour written (maskColor) */
     int mask_alpha;        /* 1: no alpha written (maskAlpha) */
     int mask_depth;        /* 1: no depth written (maskDepth) */
+    int no_shadows;        /* Doom's noShadows (twoSided implies it): casts no stencil shadow,
+                              and triangles facing away from a light are lit by it */
+    int no_self_shadow;    /* Doom's noSelfShadow: triangles facing away from a light are lit */
+    const mc_render_stage *stages; /* num_stages unlit stages drawn over the item after its
+                                      lit pass (needs texcoords); NULL when none */
+    int num_stages;
+    int stages_only;       /* 1: no lit pass (a material with only unlit stages). As Doom
+                              draws such a surface: an opaque one (stages depth_lequal 0)
+                              first writes depth only (RB_STD_FillDepthBuffer), a translucent
+                              one writes none and is drawn after every opaque item */
 } mc_draw_item;
 
 /* Draws one item into the open frame (a translucent item is drawn when the frame resolves,

@@ -12,6 +12,7 @@
  *       origin ( 0 0 0 )  yaw 90  scale 1  start 0.5  loop 1  in_place 0
  *       material "models/drone/skin" "models/drone/skin.jpg"   // repeatable; "" maps ""
  *       skin "models/drone/red"          // optional: a skin of the base's skins/ (material.h)
+ *       parm 4 0.5                                // shader parameter 0..11, once per number
  *   }
  *   light "key" { origin ( -200 150 300 ) color ( 1 0.95 0.9 ) radius 900 }  // up to 8
  *   ambient ( 0.1 0.1 0.12 )                      // optional
@@ -23,11 +24,19 @@
  * yaw (degrees about +Z, counter-clockwise seen from above) and start (seconds) any number.
  * Every error names file:line:col of the offending token.
  *
- * Lights: `light "name" { ... }` is a point light fixed in the world, as Doom's: origin
- * (required, inches), color (optional, default ( 1 1 1 ), components 0..100: a colour above 1
- * makes up for the falloff) and radius (required, above 0, at most 1e6 inches); names are
- * unique, at most 8 lights. `ambient ( r g b )` (components 0..1, default 0 0 0 when the scene
- * has lights) adds diffuse * ambient everywhere. How they shade is render.h's interaction
+ * Lights: `light "name" { ... }` is a light fixed in the world, as Doom's: origin (required,
+ * inches), color (optional, default ( 1 1 1 ), components 0..100; Doom's r_lightScale 2
+ * multiplies it) and its volume: either a point light's box, `radius R` (the same half-size R
+ * on every axis) or `light_radius ( x y z )` (Doom's key: half-sizes, each above 0), at most
+ * 1e6 inches; or a projected light, `target ( x y z ) right ( x y z ) up ( x y z )` with
+ * optional `start ( x y z ) end ( x y z )`, relative to origin as in Doom's map files (right
+ * and up not parallel, target off their plane). `noShadows 1` marks a light that casts no
+ * shadows. `shader "lights/NAME"` names a light material of the scene's base (a scene without
+ * a base may not name one): its stages give the light's projection images and colours, the
+ * light's color becoming the material's parm0..parm2 (scene_renderer.h). Names are unique, at
+ * most 8 lights. `ambient ( r g b )` (components 0..1, default
+ * 0 0 0 when the scene has lights) is an ambient light over the whole scene: diffuse *
+ * ambient * 2. How they shade is render.h's interaction
  * (README "Shading and lights"). A scene without any light gets the scene renderer's default
  * rig, also fixed in the world (scene_renderer.h); its `ambient` line, if any, replaces the
  * rig's ambient.
@@ -93,6 +102,7 @@ extern "C" {
 /* Largest counts a scene may hold (MC_ERR_LIMIT beyond). */
 #define MC_SCENE_MAX_ACTORS    MC_LIMIT_SCENE_ACTORS
 #define MC_SCENE_MAX_MATERIALS MC_LIMIT_SCENE_MATERIALS /* per actor */
+#define MC_SCENE_PARMS 12 /* parm0..parm11 */
 #define MC_SCENE_MAX_LIGHTS    MC_LIMIT_SCENE_LIGHTS
 #define MC_SCENE_MAX_SHOTS     256 /* shots of a camera block */
 
@@ -121,7 +131,17 @@ typedef struct mc_scene_light {
     int line, col;    /* position of the name token */
     mc_vec3 origin;   /* world position, inches */
     float color[3];   /* linear RGB, each 0..100; default (1 1 1) */
-    float radius;     /* inches, > 0 and <= 1e6: the light reaches no further */
+    float radius;     /* inches, > 0 and <= 1e6: the box's half-size on every axis; 0 when
+                         light_radius or a projection is given */
+    mc_vec3 box;      /* light_radius ( x y z ): half-sizes of Doom's point-light box; 0 0 0
+                         when not given */
+    bool projected;   /* target, right and up given: Doom's projected light */
+    mc_vec3 target, right, up, start, end; /* projected: relative to origin (start, end 0 0 0
+                                              when not given: origin to target) */
+    bool no_shadows;  /* noShadows 1: the light casts no shadows */
+    const char *shader; /* `shader "lights/NAME"`: a light material of the base, or NULL (see
+                           "Lights" above) */
+    int shader_line, shader_col;
 } mc_scene_light;
 
 typedef struct mc_scene_material {
@@ -149,6 +169,8 @@ typedef struct mc_scene_actor {
     int skin_line, skin_col;
     int num_materials;
     mc_scene_material *materials;
+    float parms[MC_SCENE_PARMS]; /* `parm N VALUE`: Doom's shaderParms for its materials'
+                                    expressions; default 1 1 1 1 0 0 0 0 0 0 0 0 */
 
     /* Filled by mc_scene_resolve (zero until then); owned by the scene. */
     mc_mesh mesh;

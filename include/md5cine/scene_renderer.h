@@ -25,9 +25,10 @@
  * gets a default rig fixed in the world, placed once at create from the box around every
  * actor's bind pose (centre c, r half its diagonal, at least 64) and the first camera frame's
  * forward direction f flattened onto the floor (left l, up u = +Z): a key at
- * c + 2r * normalize(-f + 0.7 l + 0.9 u) of colour 1.6, a fill at c + 2r * normalize(-f - l +
- * 0.3 u) of colour 0.5, both of radius 4r, ambient 0.2 (or the scene's). README "Shading and
- * lights" has the shading formula.
+ * c + 2r * normalize(-f + 0.7 l + 0.9 u) of colour 0.8, a fill at c + 2r * normalize(-f - l +
+ * 0.3 u) of colour 0.25, both Doom point lights (the same model as a scene's, with the built-in
+ * light images) with a box of half-size 6r, ambient 0.1 (or the scene's); r_lightScale doubles
+ * all three. README "Shading and lights" has the shading formula.
  *
  * Threads: one renderer belongs to one thread at a time. Nothing here prints or changes
  * process-wide state; warnings go to desc.warn. */

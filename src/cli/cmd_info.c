@@ -374,13 +374,17 @@ static void print_material_json(const mc_material *m)
                BLEND_NAMES[m->layers[i].blend.dst]);
         print_map_json("map", &m->layers[i].map);
         {
-            const bool on[3] = { m->layers[i].mask_color, m->layers[i].mask_alpha,
-                                 m->layers[i].mask_depth };
-            static const char *const names[3] = { "color", "alpha", "depth" };
+            /* maskColor (all three colours) as "color", else each colour by name */
+            const mc_material_layer *l = &m->layers[i];
+            const bool color = l->mask_red && l->mask_green && l->mask_blue;
+            const bool on[6] = { color, !color && l->mask_red, !color && l->mask_green,
+                                 !color && l->mask_blue, l->mask_alpha, l->mask_depth };
+            static const char *const names[6] = { "color", "red", "green", "blue", "alpha",
+                                                  "depth" };
             const char *sep = "";
 
             printf(",\"mask\":[");
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < 6; k++)
                 if (on[k]) {
                     printf("%s\"%s\"", sep, names[k]);
                     sep = ",";
@@ -531,6 +535,11 @@ static void print_lights_json(const mc_scene *sc, const scene_lights *l)
         print_floats_json(g->color, 3);
         printf(",\"radius\":");
         mc_json_write_float(stdout, g->radius);
+        printf(",\"shader\":");
+        if (sc->num_lights > 0 && sc->lights[i].shader)
+            mc_json_write_cstr(stdout, sc->lights[i].shader);
+        else
+            printf("null");
         printf("}");
     }
     printf("],\"defaultLights\":%s,\"ambient\":", sc->num_lights > 0 ? "false" : "true");
@@ -548,9 +557,12 @@ static void print_lights_text(const mc_scene *sc, const scene_lights *l)
     for (int i = 0; i < l->count; i++) {
         const mc_light *g = &l->light[i];
 
-        printf("    light \"%s\": origin (%g %g %g) color (%g %g %g) radius %g\n",
+        const char *shader = sc->num_lights > 0 ? sc->lights[i].shader : NULL;
+
+        printf("    light \"%s\": origin (%g %g %g) color (%g %g %g) radius %g%s%s%s\n",
                light_name(sc, i), (double)g->origin.x, (double)g->origin.y, (double)g->origin.z,
-               (double)g->color[0], (double)g->color[1], (double)g->color[2], (double)g->radius);
+               (double)g->color[0], (double)g->color[1], (double)g->color[2], (double)g->radius,
+               shader ? " shader \"" : "", shader ? shader : "", shader ? "\"" : "");
     }
 }
 

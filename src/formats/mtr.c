@@ -9,6 +9,7 @@
 
 #include "decl_scan.h"
 #include "lex.h"
+#include "mtr_expr.h"
 
 /* Punctuation of material files beyond ( ) { }: the argument separator and the operators of
  * Doom's expressions (which only appear in skipped keywords). */
@@ -32,6 +33,11 @@ typedef struct mtr_parser {
     int num_warned, cap_warned;
     const mc_mtr_span *span; /* mc_mtr_parse_span: the one declaration to read */
     mc_wrap wrap;        /* the current material's clamp keyword so far */
+    mc_expr_builder xb;      /* the current material's expressions */
+    mc_expr_table *tables;   /* the file's tables (mc_mtr_parse), values in the arena */
+    int num_tables, cap_tables;
+    size_t text_len;         /* the whole text, for the tables a span names */
+    bool tables_collected;
 } mtr_parser;
 
 static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
@@ -171,7 +177,7 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
 static const char *const FLAG_WORDS[] = {
     "noSelfShadow", "forceShadows", "noOverlays", "forceOverlays", "forceOpaque", "noFog",
     "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
-    "fogLight", "blendLight", "ambientLight", "ignoreAlphaTest", "nearest", "linear",
+    "fogLight", "blendLight", "ignoreAlphaTest", "nearest", "linear",
     "vertexColor", "inverseVertexColor", "solid", "water", "playerclip", "monsterclip", "moveableclip",
     "ikclip", "blood", "trigger", "aassolid", "aasobstacle", "flashlight_trigger", "nonsolid",
     "nullNormal", "areaportal", "qer_nocarve", "discrete", "noFragment", "slick", "collision",
@@ -345,7 +351,11 @@ static mc_mtr_stage *new_stage(mtr_parser *p, const mc_token *at, mc_mtr_stage_k
         s->color[i] = 1.0f;
     s->line = at->line;
     s->col = at->col;
-    return s;
+    /* idMaterial::ClearStage: condition and colour are the constant 1 */
+    s->expr.condition = mc_expr_constant(&p->xb, &p->lx, at, 1.0f);
+    for (int i = 0; i < 4; i++)
+        s->expr.color[i] = s->expr.condition;
+    return s->expr.condition < 0 ? NULL : s;
 }
 
 typedef struct gl_factor {
@@ -420,202 +430,193 @@ static bool parse_blend(mtr_parser *p, mc_mtr_stage *s)
     return gl_factor_of(p, &t, false, &s->blend.dst);
 }
 
-/* Doom's expressions, read token by token as its material parser reads them (lines do not
- * matter): a term, then any number of (binary operator, term). A term is a number, '-' and a
- * number, a ( ... ) group, or a name (time, parm0, a table, ...) with an optional [ ... ] index;
- * the operators are * / % + - < <= > >= == != && ||. The expression ends before the first token
- * that is not an operator, so `alphaTest 0.5 diffusemap x` reads 0.5 and then diffusemap. */
-typedef struct mtr_expr {
-    bool literal; /* a single number: value */
-    double value;
-    mc_token first;
-} mtr_expr;
-
-static bool read_term(mtr_parser *p, const mc_token *kw, bool *literal, double *value,
-                      mc_token *first)
-{
-    mc_token t;
-    char d[80], e[80];
-
-    if (!mc_lex_next(&p->lx, &t))
-        return false;
-    *first = t;
-    *literal = false;
-    if (t.kind == MC_TOK_NUMBER) {
-        *literal = true;
-        *value = t.num;
-        return true;
-    }
-    if (is_punct(&t, '-')) {
-        mc_token n;
-
-        if (!mc_lex_next(&p->lx, &n))
-            return false;
-        if (n.kind != MC_TOK_NUMBER || n.text[0] == '-')
-            return mc_lex_fail(&p->lx, &n, MC_ERR_SYNTAX, "expected a number after '-', found %s",
-                               mc_lex_describe(&n, d, sizeof d));
-        *literal = true;
-        *value = -n.num;
-        return true;
-    }
-    if (is_punct(&t, '('))
-        return skip_group(p, &t);
-    if (t.kind == MC_TOK_NAME || t.kind == MC_TOK_STRING) {
-        mc_token n;
-
-        if (!mc_lex_peek(&p->lx, &n))
-            return false;
-        if (is_punct(&n, '[')) {
-            mc_lex_next(&p->lx, &n);
-            return skip_group(p, &n);
-        }
-        return true;
-    }
-    return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected an expression after %s, found %s",
-                       mc_lex_describe(kw, e, sizeof e), mc_lex_describe(&t, d, sizeof d));
-}
-
-/* Reads a binary operator if one is next (*found). A number token that starts with '-' is the
- * operator '-' and its term together (*glued). */
-static bool read_operator(mtr_parser *p, bool *found, bool *glued)
-{
-    mc_token t, n;
-    char d[80];
-
-    *found = *glued = false;
-    if (!mc_lex_peek(&p->lx, &t))
-        return false;
-    if (t.kind == MC_TOK_NUMBER && t.text[0] == '-') {
-        mc_lex_next(&p->lx, &t);
-        *found = *glued = true;
-        return true;
-    }
-    if (t.kind == MC_TOK_NAME && t.len == 1 && t.text[0] == '/') {
-        mc_lex_next(&p->lx, &t);
-        *found = true;
-        return true;
-    }
-    if (t.kind != MC_TOK_PUNCT || !strchr("*%+-<>=!&|", t.text[0]))
-        return true;
-    mc_lex_next(&p->lx, &t);
-    *found = true;
-    if (!strchr("<>=!&|", t.text[0]))
-        return true;
-    if (!mc_lex_peek(&p->lx, &n))
-        return false;
-    {
-        char second = strchr("<>=!", t.text[0]) ? '=' : t.text[0];
-        bool adjacent = is_punct(&n, second) && n.line == t.line && n.col == t.col + 1;
-
-        if (adjacent)
-            mc_lex_next(&p->lx, &n);
-        else if (t.text[0] != '<' && t.text[0] != '>')
-            return mc_lex_fail(&p->lx, &n, MC_ERR_SYNTAX, "expected '%c' after '%c', found %s",
-                               second, t.text[0], mc_lex_describe(&n, d, sizeof d));
-    }
-    return true;
-}
-
-static bool read_expr(mtr_parser *p, const mc_token *kw, mtr_expr *x)
-{
-    bool lit, found, glued;
-    double v;
-    mc_token first;
-
-    if (!read_term(p, kw, &x->literal, &x->value, &x->first))
-        return false;
-    for (;;) {
-        if (!read_operator(p, &found, &glued))
-            return false;
-        if (!found)
-            return true;
-        x->literal = false;
-        if (!glued && !read_term(p, kw, &lit, &v, &first))
-            return false;
-    }
-}
-
-/* Reads n expressions separated by ',' after keyword kw into x. */
-static bool read_exprs(mtr_parser *p, const mc_token *kw, int n, mtr_expr *x)
+/* Doom's expressions (mtr_expr.h), compiled into the material's program as Doom compiles them
+ * (Material.cpp, idMaterial::ParseStage): every keyword below reads its expressions with
+ * mc_expr_parse, which ends an expression before the first token that is not an operator, so
+ * `alphaTest 0.5 diffusemap x` reads 0.5 and then diffusemap. */
+static bool read_exprs(mtr_parser *p, const mc_token *kw, int n, int *regs)
 {
     for (int i = 0; i < n; i++) {
         if (i > 0 && !expect_punct(p, ',', NULL))
             return false;
-        if (!read_expr(p, kw, &x[i]))
+        if (!mc_expr_parse(&p->xb, &p->lx, kw, &regs[i]))
             return false;
     }
     return true;
 }
 
-/* Skips the n expressions of a keyword whose value md5cine does not use. */
-static bool skip_exprs(mtr_parser *p, const mc_token *kw, int n)
+static int konst(mtr_parser *p, const mc_token *at, float v)
 {
-    mtr_expr x[4];
-
-    return warn_once(p, kw, "expression of") && read_exprs(p, kw, n, x);
+    return mc_expr_constant(&p->xb, &p->lx, at, v);
 }
 
-/* alphaTest X: a literal number 0..1 (or -N, then out of range); an expression is skipped. */
-static bool parse_alpha_test(mtr_parser *p, const mc_token *kw, float *out, bool *has)
+/* alphaTest X: a constant 0..1 fills *out; for a stage (expr not NULL) any expression is kept
+ * as its register; the material's own alphaTest takes only a constant (another is skipped). */
+static bool parse_alpha_test(mtr_parser *p, const mc_token *kw, float *out, bool *has,
+                             mc_expr_stage *expr)
 {
-    mtr_expr x;
+    mc_token first;
+    int reg;
+    float v;
 
-    if (!read_expr(p, kw, &x))
+    if (!mc_lex_peek(&p->lx, &first) || !mc_expr_parse(&p->xb, &p->lx, kw, &reg))
         return false;
-    if (!x.literal)
-        return warn_once(p, kw, "expression of");
-    if (x.value < 0.0 || x.value > 1.0)
-        return mc_lex_fail(&p->lx, &x.first, MC_ERR_RANGE, "invalid 'alphaTest' %g, expected 0 to 1",
-                           x.value);
-    *out = (float)x.value;
-    *has = true;
-    return true;
-}
-
-/* color r, g, b, a / rgb v / rgba v / red v / green v / blue v / alpha v: literal numbers
- * set the stage's colour; with any other expression the keyword is skipped (the stage keeps
- * its colour). */
-static bool parse_color(mtr_parser *p, const mc_token *kw, mc_mtr_stage *s)
-{
-    static const char *const ONE[] = { "red", "green", "blue", "alpha" };
-    int n = is_kw(kw, "color") ? 4 : 1;
-    mtr_expr x[4];
-
-    if (!read_exprs(p, kw, n, x))
-        return false;
-    for (int i = 0; i < n; i++)
-        if (!x[i].literal)
+    if (!mc_expr_is_constant(&p->xb, reg, &v)) {
+        if (!expr)
             return warn_once(p, kw, "expression of");
-    if (n == 4) {
-        for (int i = 0; i < 4; i++)
-            s->color[i] = (float)x[i].value;
-    } else if (is_kw(kw, "rgb")) {
-        s->color[0] = s->color[1] = s->color[2] = (float)x[0].value;
-    } else if (is_kw(kw, "rgba")) {
-        s->color[0] = s->color[1] = s->color[2] = s->color[3] = (float)x[0].value;
-    } else {
-        for (int i = 0; i < 4; i++)
-            if (is_kw(kw, ONE[i]))
-                s->color[i] = (float)x[0].value;
+        expr->has_alpha_test = true;
+        expr->alpha_test = reg;
+        *has = true;
+        *out = 0.0f;
+        return true;
+    }
+    if (v < 0.0f || v > 1.0f)
+        return mc_lex_fail(&p->lx, &first, MC_ERR_RANGE, "invalid 'alphaTest' %g, expected 0 to 1",
+                           (double)v);
+    *out = v;
+    *has = true;
+    if (expr) {
+        expr->has_alpha_test = true;
+        expr->alpha_test = reg;
     }
     return true;
 }
 
-/* A stage keyword Doom reads as n expressions (0: not one of them). */
-static int stage_expr_count(const mc_token *kw)
+/* color r, g, b, a / rgb v / rgba v / red v / green v / blue v / alpha v, and `colored`
+ * (parm0..parm3): the stage's colour registers; s->color keeps the constant ones. */
+static bool parse_color(mtr_parser *p, const mc_token *kw, mc_mtr_stage *s)
 {
-    static const struct {
-        const char *word;
-        int n;
-    } words[] = {
-        { "scroll", 2 }, { "translate", 2 }, { "scale", 2 }, { "centerScale", 2 },
-        { "shear", 2 },  { "rotate", 1 },
-    };
+    static const char *const ONE[] = { "red", "green", "blue", "alpha" };
+    int regs[4] = { 0, 0, 0, 0 };
+    int *c = s->expr.color;
 
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (is_kw(kw, words[i].word))
-            return words[i].n;
-    return 0;
+    if (is_kw(kw, "colored")) {
+        for (int i = 0; i < 4; i++)
+            c[i] = MC_EXPR_REG_PARM0 + i;
+    } else if (is_kw(kw, "color")) {
+        if (!read_exprs(p, kw, 4, regs))
+            return false;
+        memcpy(c, regs, sizeof regs);
+    } else {
+        if (!read_exprs(p, kw, 1, regs))
+            return false;
+        if (is_kw(kw, "rgb")) {
+            c[0] = c[1] = c[2] = regs[0];
+        } else if (is_kw(kw, "rgba")) {
+            c[0] = c[1] = c[2] = c[3] = regs[0];
+        } else {
+            for (int i = 0; i < 4; i++)
+                if (is_kw(kw, ONE[i]))
+                    c[i] = regs[0];
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        float v;
+
+        s->color[i] = mc_expr_is_constant(&p->xb, c[i], &v) ? v : 1.0f;
+    }
+    return true;
+}
+
+/* idMaterial::MultiplyTextureMatrix: the stage's matrix becomes old * m (m applied first). */
+static bool multiply_matrix(mtr_parser *p, const mc_token *at, mc_expr_stage *e, int m[2][3])
+{
+    int old[2][3];
+    mc_expr_builder *b = &p->xb;
+    mc_lexer *lx = &p->lx;
+
+    if (!e->has_matrix) {
+        e->has_matrix = true;
+        memcpy(e->matrix, m, sizeof e->matrix);
+        return true;
+    }
+    memcpy(old, e->matrix, sizeof old);
+    for (int r = 0; r < 2; r++) {
+        for (int k = 0; k < 2; k++)
+            e->matrix[r][k] =
+                    mc_expr_emit(b, lx, at, MC_EXPR_ADD,
+                                 mc_expr_emit(b, lx, at, MC_EXPR_MUL, old[r][0], m[0][k]),
+                                 mc_expr_emit(b, lx, at, MC_EXPR_MUL, old[r][1], m[1][k]));
+        e->matrix[r][2] = mc_expr_emit(
+                b, lx, at, MC_EXPR_ADD,
+                mc_expr_emit(b, lx, at, MC_EXPR_ADD,
+                             mc_expr_emit(b, lx, at, MC_EXPR_MUL, old[r][0], m[0][2]),
+                             mc_expr_emit(b, lx, at, MC_EXPR_MUL, old[r][1], m[1][2])),
+                old[r][2]);
+    }
+    return !lx->failed;
+}
+
+/* scroll/translate, scale, centerScale, shear, rotate: the matrices of idMaterial::ParseStage.
+ * false with *handled false when kw is none of them. */
+static bool parse_matrix(mtr_parser *p, const mc_token *kw, mc_mtr_stage *s, bool *handled)
+{
+    mc_expr_builder *b = &p->xb;
+    mc_lexer *lx = &p->lx;
+    int m[2][3], ab[2];
+    int zero, one, half, mhalf;
+
+    *handled = is_kw(kw, "scroll") || is_kw(kw, "translate") || is_kw(kw, "scale") ||
+               is_kw(kw, "centerScale") || is_kw(kw, "shear") || is_kw(kw, "rotate");
+    if (!*handled)
+        return true;
+    if (!read_exprs(p, kw, is_kw(kw, "rotate") ? 1 : 2, ab))
+        return false;
+    zero = konst(p, kw, 0.0f);
+    one = konst(p, kw, 1.0f);
+    half = konst(p, kw, 0.5f);
+    mhalf = konst(p, kw, -0.5f);
+    if (is_kw(kw, "scroll") || is_kw(kw, "translate")) {
+        int t[2][3] = { { one, zero, ab[0] }, { zero, one, ab[1] } };
+
+        memcpy(m, t, sizeof m);
+    } else if (is_kw(kw, "scale")) {
+        int t[2][3] = { { ab[0], zero, zero }, { zero, ab[1], zero } };
+
+        memcpy(m, t, sizeof m);
+    } else if (is_kw(kw, "centerScale")) {
+        /* subtracts 0.5, scales, adds 0.5 */
+        int t[2][3] = {
+            { ab[0], zero,
+              mc_expr_emit(b, lx, kw, MC_EXPR_SUB, half,
+                           mc_expr_emit(b, lx, kw, MC_EXPR_MUL, half, ab[0])) },
+            { zero, ab[1],
+              mc_expr_emit(b, lx, kw, MC_EXPR_SUB, half,
+                           mc_expr_emit(b, lx, kw, MC_EXPR_MUL, half, ab[1])) },
+        };
+
+        memcpy(m, t, sizeof m);
+    } else if (is_kw(kw, "shear")) {
+        int t[2][3] = {
+            { one, ab[0], mc_expr_emit(b, lx, kw, MC_EXPR_MUL, mhalf, ab[0]) },
+            { ab[1], one, mc_expr_emit(b, lx, kw, MC_EXPR_MUL, mhalf, ab[1]) },
+        };
+
+        memcpy(m, t, sizeof m);
+    } else {
+        /* rotate, in cycles, through the tables sinTable and cosTable */
+        int sn = mc_expr_emit_table(b, lx, kw, "sintable", ab[0]);
+        int cs = mc_expr_emit_table(b, lx, kw, "costable", ab[0]);
+        int t[2][3] = {
+            { cs, mc_expr_emit(b, lx, kw, MC_EXPR_SUB, zero, sn),
+              mc_expr_emit(b, lx, kw, MC_EXPR_ADD,
+                           mc_expr_emit(b, lx, kw, MC_EXPR_ADD,
+                                        mc_expr_emit(b, lx, kw, MC_EXPR_MUL, mhalf, cs),
+                                        mc_expr_emit(b, lx, kw, MC_EXPR_MUL, half, sn)),
+                           half) },
+            { sn, cs,
+              mc_expr_emit(b, lx, kw, MC_EXPR_ADD,
+                           mc_expr_emit(b, lx, kw, MC_EXPR_ADD,
+                                        mc_expr_emit(b, lx, kw, MC_EXPR_MUL, mhalf, sn),
+                                        mc_expr_emit(b, lx, kw, MC_EXPR_MUL, mhalf, cs)),
+                           half) },
+        };
+
+        memcpy(m, t, sizeof m);
+    }
+    if (lx->failed)
+        return false;
+    return multiply_matrix(p, kw, &s->expr, m);
 }
 
 /* clamp, zeroclamp, alphazeroclamp, noclamp: the wrap they name, or -1 for another word. */
@@ -656,6 +657,7 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
     int index = p->num_stages - 1;
     mc_token t;
     char d[80];
+    bool handled;
 
     if (!s)
         return false;
@@ -682,18 +684,13 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
             if (!parse_prog(p, 1, &s->map))
                 return false;
         } else if (is_kw(&t, "alphaTest")) {
-            if (!parse_alpha_test(p, &t, &s->alpha_test, &s->has_alpha_test))
+            if (!parse_alpha_test(p, &t, &s->alpha_test, &s->has_alpha_test, &s->expr))
                 return false;
         } else if (is_kw(&t, "color") || is_kw(&t, "rgb") || is_kw(&t, "rgba") ||
                    is_kw(&t, "red") || is_kw(&t, "green") || is_kw(&t, "blue") ||
-                   is_kw(&t, "alpha")) {
+                   is_kw(&t, "alpha") || is_kw(&t, "colored")) {
             if (!parse_color(p, &t, s))
                 return false;
-        } else if (is_kw(&t, "colored")) {
-            /* Material.cpp, ParseStage: the colour becomes the entity's parm0..parm3, which
-             * are 1 1 1 1 for an actor (md5cine sets no parms). */
-            for (int i = 0; i < 4; i++)
-                s->color[i] = 1.0f;
         } else if (wrap_word(&t) >= 0) {
             s->wrap = (mc_wrap)wrap_word(&t);
             s->has_wrap = true;
@@ -701,12 +698,11 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
             /* read */
         } else if (is_kw(&t, "if")) {
             s->conditional = true;
-            if (!skip_exprs(p, &t, 1))
+            if (!mc_expr_parse(&p->xb, &p->lx, &t, &s->expr.condition))
                 return false;
-        } else if (stage_expr_count(&t) > 0) {
-            if (!skip_exprs(p, &t, stage_expr_count(&t)))
-                return false;
-        } else if (!skip_keyword(p, &t)) {
+        } else if (!parse_matrix(p, &t, s, &handled)) {
+            return false;
+        } else if (!handled && !skip_keyword(p, &t)) {
             return false;
         }
     }
@@ -743,7 +739,7 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             if (!s || !parse_prog(p, 1, &s->map))
                 return false;
         } else if (is_kw(&t, "alphaTest")) {
-            if (!parse_alpha_test(p, &t, &m->alpha_test, &m->has_alpha_test))
+            if (!parse_alpha_test(p, &t, &m->alpha_test, &m->has_alpha_test, NULL))
                 return false;
         } else if (is_kw(&t, "twoSided")) {
             m->two_sided = true;
@@ -751,6 +747,15 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             m->translucent = true;
         } else if (is_kw(&t, "noShadows")) {
             m->no_shadows = true;
+        } else if (is_kw(&t, "ambientLight")) {
+            m->ambient_light = true;
+        } else if (is_kw(&t, "lightFalloffImage")) {
+            /* Material.cpp, ParseMaterial: an image program, the last one given wins */
+            m->falloff = NULL;
+            m->falloff_line = t.line;
+            m->falloff_col = t.col;
+            if (!parse_prog(p, 1, &m->falloff))
+                return false;
         } else if (wrap_word(&t) >= 0) {
             /* Material.cpp: sets trpDefault, which the stages read after it start from. */
             m->wrap = p->wrap = (mc_wrap)wrap_word(&t);
@@ -772,6 +777,113 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             return false;
         }
     }
+}
+
+/* Every `table NAME { ... }` of the whole text, read loosely (a table that does not parse is left
+ * out, and so is everything after a lexical error): the tables a material's expressions may
+ * name, wherever in the file they are (Doom finds a table declared anywhere). */
+static bool collect_tables(mtr_parser *p)
+{
+    mc_lexer lx;
+    mc_token t, n;
+    int depth = 0;
+
+    mc_lex_init(&lx, p->lx.buf, p->text_len, NULL, NULL, NULL);
+    lx.extra_punct = MTR_PUNCT;
+    while (mc_lex_next(&lx, &t) && t.kind != MC_TOK_EOF) {
+        if (is_punct(&t, '{')) {
+            depth++;
+        } else if (is_punct(&t, '}')) {
+            depth -= depth > 0;
+        } else if (depth == 0 && is_kw(&t, "table") && mc_lex_next(&lx, &n) &&
+                   (n.kind == MC_TOK_NAME || n.kind == MC_TOK_STRING)) {
+            mc_expr_table tab;
+
+            if (!mc_expr_table_parse(&lx, &p->f->arena, &n, &tab))
+                break;
+            if (!grow(p, (void **)&p->tables, &p->cap_tables, p->num_tables + 1,
+                      sizeof *p->tables))
+                return false;
+            p->tables[p->num_tables++] = tab;
+        }
+    }
+    p->tables_collected = true;
+    return true;
+}
+
+/* Doom's tables.mtr sinTable / cosTable, for `rotate` when the file declares none: 256 values
+ * of sin and cos over one cycle, interpolated and wrapping. */
+static bool builtin_table(mtr_parser *p, const char *name, mc_expr_table *out)
+{
+    bool is_sin = strcmp(name, "sintable") == 0;
+
+    if (!is_sin && strcmp(name, "costable") != 0)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->name = name;
+    out->num_values = 256;
+    out->values = mc_lex_alloc(&p->lx, &p->f->arena, 257, sizeof *out->values);
+    if (!out->values)
+        return true;
+    for (int i = 0; i <= 256; i++) {
+        double a = 2.0 * 3.14159265358979323846 * (double)(i % 256) / 256.0;
+
+        out->values[i] = (float)(is_sin ? sin(a) : cos(a));
+    }
+    return true;
+}
+
+/* The declaration's program, its tables found by name, into the file's arena. */
+static bool finish_program(mtr_parser *p, mc_mtr_decl *m)
+{
+    mc_expr_builder *b = &p->xb;
+    mc_expr_program *x = &m->expr;
+    mc_arena *a = &p->f->arena;
+
+    x->num_regs = b->num_regs;
+    x->regs = mc_lex_alloc(&p->lx, a, (size_t)b->num_regs, sizeof *x->regs);
+    x->num_ops = b->num_ops;
+    x->ops = mc_lex_alloc(&p->lx, a, (size_t)b->num_ops, sizeof *x->ops);
+    x->num_tables = b->num_refs;
+    x->tables = mc_lex_alloc(&p->lx, a, (size_t)b->num_refs, sizeof *x->tables);
+    if (p->lx.failed)
+        return false;
+    for (int i = 0; i < b->num_regs; i++)
+        x->regs[i] = b->temp[i] ? 0.0f : b->regs[i];
+    if (b->num_ops > 0)
+        memcpy(x->ops, b->ops, (size_t)b->num_ops * sizeof *x->ops);
+    if (b->num_refs > 0 && !p->tables_collected && !collect_tables(p))
+        return false;
+    for (int i = 0; i < b->num_refs; i++) {
+        const mc_expr_table_ref *r = &b->refs[i];
+        char name[MC_LIMIT_NAME_LEN + 1];
+        bool found = false;
+
+        if (!fold_name(r->text, r->len, false, name, sizeof name))
+            name[0] = '\0';
+        for (int k = p->num_tables - 1; k >= 0 && !found; k--) {
+            if (strcmp(p->tables[k].name, name) == 0) {
+                x->tables[i] = p->tables[k];
+                found = true;
+            }
+        }
+        if (!found) {
+            char *dup = mc_lex_strdup(&p->lx, a, name, strlen(name));
+
+            if (!dup)
+                return false;
+            if (!builtin_table(p, dup, &x->tables[i])) {
+                mc_token t = { MC_TOK_NAME, r->text, r->len, r->line, r->col, 0.0, false };
+                char d[80];
+
+                return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "unknown table %s",
+                                   mc_lex_describe(&t, d, sizeof d));
+            }
+            if (p->lx.failed)
+                return false;
+        }
+    }
+    return true;
 }
 
 static bool parse_material(mtr_parser *p, const mc_token *name)
@@ -796,7 +908,8 @@ static bool parse_material(mtr_parser *p, const mc_token *name)
         return false;
     p->num_stages = 0;
     p->wrap = MC_WRAP_REPEAT;
-    if (!parse_body(p, m, &open))
+    if (!mc_expr_builder_reset(&p->xb, &p->lx) || !parse_body(p, m, &open) ||
+        !finish_program(p, m))
         return false;
     m->num_stages = p->num_stages;
     m->stages = mc_lex_alloc(&p->lx, &f->arena, (size_t)p->num_stages, sizeof *m->stages);
@@ -921,7 +1034,21 @@ static bool parse_file(void *ctx)
         if (t.kind != MC_TOK_NAME && t.kind != MC_TOK_STRING)
             return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected a material name, found %s",
                                mc_lex_describe(&t, d, sizeof d));
-        if (is_kw(&t, "table") || is_kw(&t, "guide")) {
+        if (is_kw(&t, "table")) {
+            mc_expr_table tab;
+
+            /* checked here; the expressions use what collect_tables reads */
+            if (!mc_lex_next(&p->lx, &n))
+                return false;
+            if (n.kind != MC_TOK_NAME && n.kind != MC_TOK_STRING)
+                return mc_lex_fail(&p->lx, &n, MC_ERR_SYNTAX, "expected a name after %s, found %s",
+                                   mc_lex_describe(&t, d, sizeof d),
+                                   mc_lex_describe(&n, d + 40, 40));
+            if (!mc_expr_table_parse(&p->lx, &p->f->arena, &n, &tab))
+                return false;
+            continue;
+        }
+        if (is_kw(&t, "guide")) {
             if (!skip_decl(p, &t))
                 return false;
             continue;
@@ -964,10 +1091,14 @@ static mc_status run_parser(const char *buf, size_t len, const char *name,
     memset(&p, 0, sizeof p);
     p.f = out;
     p.span = span;
+    len = text_len(buf, len);
+    p.text_len = len;
     st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
     free(p.decls);
     free(p.stages);
     free(p.warned);
+    free(p.tables);
+    mc_expr_builder_free(&p.xb);
     if (st != MC_OK)
         memset(out, 0, sizeof *out);
     return st;

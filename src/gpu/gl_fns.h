@@ -1,7 +1,7 @@
-/* The OpenGL entry points render.c uses, as one X-macro list: X(Name, NAME) stands for glName,
- * whose pointer type is glcorearb.h's PFNGLNAMEPROC. render.c fills an mc_gl_fns from the
- * backend's get_proc (backend.h) and calls GL only through it, so no gl* symbol is linked.
- * A function render.c starts to use goes here first (it does not compile otherwise). */
+/* The OpenGL entry points the renderer (src/gpu/) uses, as one X-macro list: X(Name, NAME) stands
+ * for glName, whose pointer type is glcorearb.h's PFNGLNAMEPROC. render.c fills an mc_gl_fns from
+ * the backend's get_proc (backend.h) and calls GL only through it, so no gl* symbol is linked. A
+ * function the renderer starts to use goes here first (it does not compile otherwise). */
 #ifndef MC_GPU_GL_FNS_H
 #define MC_GPU_GL_FNS_H
 
@@ -14,6 +14,7 @@
     X(BindBuffer, BINDBUFFER) \
     X(BindFramebuffer, BINDFRAMEBUFFER) \
     X(BindRenderbuffer, BINDRENDERBUFFER) \
+    X(BindSampler, BINDSAMPLER) \
     X(BindTexture, BINDTEXTURE) \
     X(BindVertexArray, BINDVERTEXARRAY) \
     X(BlendFuncSeparate, BLENDFUNCSEPARATE) \
@@ -22,17 +23,18 @@
     X(BufferSubData, BUFFERSUBDATA) \
     X(CheckFramebufferStatus, CHECKFRAMEBUFFERSTATUS) \
     X(Clear, CLEAR) \
+    X(ColorMask, COLORMASK) \
     X(ClearColor, CLEARCOLOR) \
     X(ClearDepth, CLEARDEPTH) \
     X(CompileShader, COMPILESHADER) \
     X(CreateProgram, CREATEPROGRAM) \
     X(CreateShader, CREATESHADER) \
-    X(ColorMask, COLORMASK) \
     X(CullFace, CULLFACE) \
     X(DeleteBuffers, DELETEBUFFERS) \
     X(DeleteFramebuffers, DELETEFRAMEBUFFERS) \
     X(DeleteProgram, DELETEPROGRAM) \
     X(DeleteRenderbuffers, DELETERENDERBUFFERS) \
+    X(DeleteSamplers, DELETESAMPLERS) \
     X(DeleteShader, DELETESHADER) \
     X(DeleteTextures, DELETETEXTURES) \
     X(DeleteVertexArrays, DELETEVERTEXARRAYS) \
@@ -48,6 +50,7 @@
     X(GenBuffers, GENBUFFERS) \
     X(GenFramebuffers, GENFRAMEBUFFERS) \
     X(GenRenderbuffers, GENRENDERBUFFERS) \
+    X(GenSamplers, GENSAMPLERS) \
     X(GenTextures, GENTEXTURES) \
     X(GenVertexArrays, GENVERTEXARRAYS) \
     X(GenerateMipmap, GENERATEMIPMAP) \
@@ -63,8 +66,11 @@
     X(PixelStorei, PIXELSTOREI) \
     X(PolygonOffset, POLYGONOFFSET) \
     X(ReadPixels, READPIXELS) \
+    X(SamplerParameteri, SAMPLERPARAMETERI) \
     X(RenderbufferStorageMultisample, RENDERBUFFERSTORAGEMULTISAMPLE) \
     X(ShaderSource, SHADERSOURCE) \
+    X(StencilMask, STENCILMASK) \
+    X(ClearStencil, CLEARSTENCIL) \
     X(TexImage2D, TEXIMAGE2D) \
     X(TexParameteri, TEXPARAMETERI) \
     X(Uniform1f, UNIFORM1F) \
@@ -73,6 +79,8 @@
     X(Uniform2f, UNIFORM2F) \
     X(Uniform3f, UNIFORM3F) \
     X(Uniform3fv, UNIFORM3FV) \
+    X(Uniform4fv, UNIFORM4FV) \
+    X(Uniform4f, UNIFORM4F) \
     X(UniformMatrix3fv, UNIFORMMATRIX3FV) \
     X(UniformMatrix4fv, UNIFORMMATRIX4FV) \
     X(UseProgram, USEPROGRAM) \

@@ -1,5 +1,7 @@
-/* The GL 3.3 core renderer (include/md5cine/render.h) on one of the backends of backend.h.
- * Every GL call goes through r->gl, filled from the backend's get_proc (gl_fns.h).
+/* The GL 3.3 core renderer (include/md5cine/render.h) on one of the backends of backend.h:
+ * the context, framebuffers, textures, frames and items, the overlay and the readback; the
+ * passes live in their own files (render_int.h). Every GL call goes through r->gl, filled from
+ * the backend's get_proc (gl_fns.h).
  *
  * Orientation: the vertex shader negates clip-space y, so GL's framebuffer row 0 holds the
  * image's top row and glReadPixels writes top-first rows straight into the caller's buffer with
@@ -17,176 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <md5cine/limits.h>
-#include <md5cine/render.h>
-
-#include "gpu/backend.h"
-#include "gpu/gl_fns.h"
+#include <md5cine/mathx.h>
 
 #include "core/easy_font.h"
+#include "gpu/render_int.h"
 
-#define MAX_SIDE       MC_LIMIT_RENDER_MAX_SIDE
-#define MAX_ELEMS      (1 << 24)
 #define TEXT_MAX_CHARS 200
-#define TEXT_MAX_QUADS 8192 /* stb_easy_font stops writing when the buffer is full */
-
-/* What one draw needs besides its buffers (kept for a translucent item's later draw). */
-typedef struct draw_state {
-    float model[16], nmat[9], color[4], dcol[3], scol[3];
-    int mask_color, mask_alpha, mask_depth;
-    GLuint tex[3]; /* diffuse, normal, specular; 0 for none */
-    int variant;
-    float alpha_test, polygon_offset;
-    int two_sided, translucent, count;
-    GLenum front;
-} draw_state;
-
-typedef struct slot {
-    GLuint vao, pos, nrm, st, tan, idx;
-    size_t pos_cap, nrm_cap, st_cap, tan_cap, idx_cap; /* bytes of storage */
-    draw_state ds;
-    int pending; /* translucent: drawn when the frame resolves */
-} slot;
-
-typedef struct uniforms {
-    GLint model, viewproj, nmat, handed, mode, use_tex, color, key, fill, eye, tex;
-    GLint nmap, smap, alpha, alpha_test, translucent;
-    GLint lpos, lcol, linv, ambient, dcol, scol;
-} uniforms;
-
-/* The scene shader is built in variants, so that llvmpipe (which runs both sides of a branch
- * and every turn of a loop whose count it cannot see) only does the work an item needs: the
- * V_* bits, times the number of lights (0: the camera rig). A variant is built on first use. */
-enum { V_NMAP = 1, V_SMAP = 2, V_ATEST = 4, V_BITS = 8 };
-#define NUM_VARIANTS (V_BITS * (MC_RENDER_MAX_LIGHTS + 1))
-
-typedef struct program {
-    GLuint id; /* 0 until built */
-    uniforms u;
-    unsigned frame; /* the frame whose uniforms it holds */
-} program;
-
-/* The per-frame uniforms, set on each variant the frame uses. */
-typedef struct frame_values {
-    float vp[16], key[3], fill[3], eye[3], ambient[3];
-    float lpos[MC_RENDER_MAX_LIGHTS * 3], lcol[MC_RENDER_MAX_LIGHTS * 3];
-    float linv[MC_RENDER_MAX_LIGHTS]; /* 1 / radius */
-    int num_lights;
-} frame_values;
-
-struct mc_renderer {
-    const mc_gpu_backend *backend;
-    mc_gpu_context *ctx;
-    mc_gl_fns gl;
-    int width, height, samples;
-    GLuint fbo_ms, ms_color, ms_depth; /* multisampled target; 0 without MSAA */
-    GLuint fbo, color, depth;          /* single-sample target (or the resolve target) */
-    program progs[NUM_VARIANTS];
-    GLuint text_prog, current;
-    frame_values fv;
-    unsigned frame; /* counts begun frames, from 1 */
-    GLint ut_origin, ut_scale, ut_size;
-    GLuint *textures; /* id k is textures[k - 1] */
-    int num_textures, cap_textures;
-    slot *slots;
-    int num_slots, used_slots;
-    GLuint text_vao, text_vbo, text_ibo;
-    float *text_verts; /* TEXT_MAX_QUADS * 4 vertices of 16 bytes (x, y, z, rgba8) */
-    int in_frame, resolved, shading;
-    mc_warn_fn warn;
-    void *warn_user;
-    char gl_renderer[128], gl_version[128], gl_vendor[128], device[128];
-};
-
-static const char *const scene_vs =
-        "layout(location = 0) in vec3 a_pos;\n"
-        "layout(location = 1) in vec3 a_nrm;\n"
-        "layout(location = 2) in vec2 a_st;\n"
-        "layout(location = 3) in vec4 a_tan;\n"
-        "uniform mat4 u_model, u_viewproj;\n"
-        "uniform mat3 u_nmat;\n"
-        "uniform float u_handed;\n"
-        "out vec3 v_wpos, v_nrm;\n"
-        "out vec4 v_tan;\n"
-        "out vec2 v_st;\n"
-        "void main() {\n"
-        "    vec4 w = u_model * vec4(a_pos, 1.0);\n"
-        "    v_wpos = w.xyz;\n"
-        "    v_nrm = u_nmat * a_nrm;\n"
-        "    v_tan = vec4(mat3(u_model) * a_tan.xyz, a_tan.w * u_handed);\n"
-        "    v_st = a_st;\n"
-        "    gl_Position = u_viewproj * w;\n"
-        "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
-        "}\n";
-
-/* The fragment shader, after a header of #version and the variant's NMAP, SMAP, ATEST (0 or
- * 1) and LIGHTS (the number of lights) defines. World space throughout. Without lights the
- * camera rig: u_key and u_fill are unit vectors towards the light, set per frame from
- * camera-fixed directions. With lights, Doom's interaction per point light (render.h). A
- * normal map's texel (x along +s, y along +t, z out) is turned into world space with the
- * tangent t (made perpendicular to n), b = w cross(t, n) and n. Alpha test keeps alpha above
- * the value (Doom's GL_GREATER). Opaque geometry writes alpha 1. */
-static const char *const scene_fs =
-        "in vec3 v_wpos, v_nrm;\n"
-        "in vec4 v_tan;\n"
-        "in vec2 v_st;\n"
-        "uniform sampler2D u_tex, u_nmap, u_smap;\n"
-        "uniform int u_use_tex, u_mode, u_translucent;\n"
-        "uniform float u_alpha, u_alpha_test;\n"
-        "uniform vec3 u_color, u_key, u_fill, u_eye, u_ambient, u_dcol, u_scol;\n"
-        "uniform vec3 u_lpos[8], u_lcol[8];\n"
-        "uniform float u_linv[8];\n"
-        "out vec4 o_col;\n"
-        "vec3 bumped(vec3 n) {\n"
-        "    vec3 t = v_tan.xyz - n * dot(v_tan.xyz, n);\n"
-        "    float tl = length(t);\n"
-        "    if (tl <= 1e-20) return n;\n"
-        "    t /= tl;\n"
-        "    vec3 m = texture(u_nmap, v_st).rgb * 2.0 - 1.0;\n"
-        "    return normalize(m.x * t + v_tan.w * m.y * cross(t, n) + m.z * n);\n"
-        "}\n"
-        "void main() {\n"
-        "    vec4 dif = u_use_tex != 0 ? texture(u_tex, v_st) : vec4(u_color, u_alpha);\n"
-        "#if ATEST\n"
-        "    if (dif.a <= u_alpha_test) discard;\n"
-        "#endif\n"
-        "    float a = u_translucent != 0 ? dif.a : 1.0;\n"
-        "    float l = length(v_nrm);\n"
-        "    vec3 n = l > 1e-20 ? v_nrm / l : vec3(0.0, 0.0, 1.0);\n"
-        "#if NMAP\n"
-        "    n = bumped(n);\n"
-        "#endif\n"
-        "    if (u_mode == 2) { o_col = vec4(n * 0.5 + 0.5, 1.0); return; }\n"
-        "    vec3 base = dif.rgb * u_dcol;\n"
-        "    if (u_mode == 1) { o_col = vec4(base, a); return; }\n"
-        "    if (!gl_FrontFacing) n = -n;\n"
-        "#if LIGHTS == 0\n"
-        "    float kd = max(dot(n, u_key), 0.0), fd = max(dot(n, u_fill), 0.0);\n"
-        "    vec3 h = normalize(u_key + normalize(u_eye - v_wpos));\n"
-        "    float sp = kd > 0.0 ? pow(max(dot(n, h), 0.0), 32.0) : 0.0;\n"
-        "    vec3 c = base * (0.25 + 0.70 * kd + 0.25 * fd) + vec3(0.10 * sp);\n"
-        "#else\n"
-        "#if SMAP\n"
-        "    vec3 spec = texture(u_smap, v_st).rgb * u_scol;\n"
-        "#endif\n"
-        "    vec3 v = normalize(u_eye - v_wpos);\n"
-        "    vec3 c = base * u_ambient;\n"
-        "    for (int i = 0; i < LIGHTS; i++) {\n"
-        "        vec3 d = u_lpos[i] - v_wpos;\n"
-        "        float dl = length(d);\n"
-        "        float f = clamp(1.0 - dl * u_linv[i], 0.0, 1.0);\n"
-        "        vec3 ld = d / max(dl, 1e-6);\n"
-        "        float ndl = max(dot(n, ld), 0.0);\n"
-        "        vec3 lit = base * ndl;\n"
-        "#if SMAP\n"
-        "        float ndh = max(dot(n, normalize(ld + v)), 0.0);\n"
-        "        lit += spec * (ndl > 0.0 ? pow(ndh, 16.0) : 0.0);\n"
-        "#endif\n"
-        "        c += u_lcol[i] * f * lit;\n"
-        "    }\n"
-        "#endif\n"
-        "    o_col = vec4(min(c, vec3(1.0)), a);\n"
-        "}\n";
 
 /* Text in pixels from the top-left; the framebuffer's row 0 is the image's top row. */
 static const char *const text_vs =
@@ -217,7 +55,7 @@ const mc_gpu_backend *const mc_gpu_backends[] = {
 };
 
 /* Returns MC_ERR_GL naming what was being done if GL recorded an error (and clears them). */
-static mc_status gl_check(const mc_gl_fns *gl, const char *what, mc_error *err)
+mc_status gpu_gl_check(const mc_gl_fns *gl, const char *what, mc_error *err)
 {
     GLenum e = gl->GetError(), first = e;
 
@@ -280,7 +118,7 @@ static mc_status try_backend(mc_renderer *r, const mc_gpu_backend *b, int device
         copy_gl_string(&r->gl, GL_VERSION, r->gl_version, sizeof r->gl_version);
         copy_gl_string(&r->gl, GL_VENDOR, r->gl_vendor, sizeof r->gl_vendor);
         b->describe(r->ctx, r->device, sizeof r->device);
-        st = gl_check(&r->gl, "creating the context", err);
+        st = gpu_gl_check(&r->gl, "creating the context", err);
     }
     if (st != MC_OK) {
         b->release(r->ctx);
@@ -370,8 +208,8 @@ static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *head, con
     return MC_OK;
 }
 
-static mc_status link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
-                              const char *fs_src, GLuint *out, mc_error *err)
+mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
+                           const char *fs_src, GLuint *out, mc_error *err)
 {
     GLuint vs = 0, fs = 0, p;
     GLint ok = 0;
@@ -398,73 +236,28 @@ static mc_status link_program(const mc_gl_fns *gl, const char *head, const char 
     return MC_OK;
 }
 
-/* Builds scene shader variant v (V_* bits) unless it is built. */
-static mc_status build_variant(mc_renderer *r, int v, mc_error *err)
-{
-    const mc_gl_fns *gl = &r->gl;
-    program *pr = &r->progs[v];
-    char head[160];
-    GLuint id;
-    mc_status s;
-
-    if (pr->id)
-        return MC_OK;
-    snprintf(head, sizeof head,
-             "#version 330 core\n#define NMAP %d\n#define SMAP %d\n#define ATEST %d\n"
-             "#define LIGHTS %d\n",
-             (v & V_NMAP) != 0, (v & V_SMAP) != 0, (v & V_ATEST) != 0, v / V_BITS);
-    s = link_program(gl, head, scene_vs, scene_fs, &id, err);
-    if (s != MC_OK)
-        return s;
-    pr->id = id;
-    pr->frame = 0;
-    pr->u.model = gl->GetUniformLocation(id, "u_model");
-    pr->u.viewproj = gl->GetUniformLocation(id, "u_viewproj");
-    pr->u.nmat = gl->GetUniformLocation(id, "u_nmat");
-    pr->u.handed = gl->GetUniformLocation(id, "u_handed");
-    pr->u.mode = gl->GetUniformLocation(id, "u_mode");
-    pr->u.use_tex = gl->GetUniformLocation(id, "u_use_tex");
-    pr->u.color = gl->GetUniformLocation(id, "u_color");
-    pr->u.key = gl->GetUniformLocation(id, "u_key");
-    pr->u.fill = gl->GetUniformLocation(id, "u_fill");
-    pr->u.eye = gl->GetUniformLocation(id, "u_eye");
-    pr->u.tex = gl->GetUniformLocation(id, "u_tex");
-    pr->u.nmap = gl->GetUniformLocation(id, "u_nmap");
-    pr->u.smap = gl->GetUniformLocation(id, "u_smap");
-    pr->u.alpha = gl->GetUniformLocation(id, "u_alpha");
-    pr->u.alpha_test = gl->GetUniformLocation(id, "u_alpha_test");
-    pr->u.translucent = gl->GetUniformLocation(id, "u_translucent");
-
-    pr->u.lpos = gl->GetUniformLocation(id, "u_lpos");
-    pr->u.lcol = gl->GetUniformLocation(id, "u_lcol");
-    pr->u.linv = gl->GetUniformLocation(id, "u_linv");
-    pr->u.ambient = gl->GetUniformLocation(id, "u_ambient");
-    pr->u.dcol = gl->GetUniformLocation(id, "u_dcol");
-    pr->u.scol = gl->GetUniformLocation(id, "u_scol");
-    gl->UseProgram(id);
-    r->current = id;
-    gl->Uniform1i(pr->u.tex, 0);
-    gl->Uniform1i(pr->u.nmap, 1);
-    gl->Uniform1i(pr->u.smap, 2);
-    return gl_check(gl, "building the shaders", err);
-}
-
 /* The text program and the two plain scene variants (the others are built on first use). */
 static mc_status build_programs(mc_renderer *r, mc_error *err)
 {
     const mc_gl_fns *gl = &r->gl;
-    mc_status s = link_program(gl, "#version 330 core\n", text_vs, text_fs, &r->text_prog, err);
+    mc_status s = gpu_link_program(gl, "#version 330 core\n", text_vs, text_fs, &r->text_prog, err);
 
     if (s == MC_OK)
-        s = build_variant(r, 0, err);
+        s = gpu_build_variant(r, P_RIG * V_BITS, err);
     if (s == MC_OK)
-        s = build_variant(r, 2 * V_BITS, err); /* two lights: the scene renderer's rig */
+        s = gpu_build_variant(r, P_AMBIENT * V_BITS, err);
+    if (s == MC_OK)
+        s = gpu_build_variant(r, P_LIGHT * V_BITS, err);
+    if (s == MC_OK)
+        s = gpu_build_light_images(r, err);
+    if (s == MC_OK)
+        s = gpu_build_stages(r, err);
     if (s != MC_OK)
         return s;
     r->ut_origin = gl->GetUniformLocation(r->text_prog, "u_origin");
     r->ut_scale = gl->GetUniformLocation(r->text_prog, "u_scale");
     r->ut_size = gl->GetUniformLocation(r->text_prog, "u_size");
-    return gl_check(gl, "building the shaders", err);
+    return gpu_gl_check(gl, "building the shaders", err);
 }
 
 /* Makes an FBO with an RGBA8 and a depth-24 renderbuffer of the given sample count; returns
@@ -484,8 +277,9 @@ static int make_fbo(const mc_renderer *r, int samples, GLuint *fbo, GLuint *colo
     gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
     gl->BindRenderbuffer(GL_RENDERBUFFER, *depth);
     gl->RenderbufferStorageMultisample(GL_RENDERBUFFER, samples > 1 ? samples : 0,
-                                       GL_DEPTH_COMPONENT24, r->width, r->height);
-    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *depth);
+                                       GL_DEPTH24_STENCIL8, r->width, r->height);
+    gl->FramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                                *depth);
     status = gl->CheckFramebufferStatus(GL_FRAMEBUFFER);
     gl->GetError(); /* an incomplete FBO is reported by the status, not as an error */
     if (status == GL_FRAMEBUFFER_COMPLETE)
@@ -533,7 +327,7 @@ static mc_status build_framebuffers(mc_renderer *r, int want, mc_error *err)
     if (!make_fbo(r, 1, &r->fbo, &r->color, &r->depth))
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "cannot make a %dx%d RGBA8 framebuffer",
                             r->width, r->height);
-    return gl_check(gl, "making the framebuffers", err);
+    return gpu_gl_check(gl, "making the framebuffers", err);
 }
 
 /* The text overlay's vertex buffer and its fixed quad -> two triangles index list. */
@@ -568,7 +362,7 @@ static mc_status build_text(mc_renderer *r, mc_error *err)
                    GL_STATIC_DRAW);
     gl->BindVertexArray(0);
     free(idx);
-    return gl_check(gl, "making the overlay buffers", err);
+    return gpu_gl_check(gl, "making the overlay buffers", err);
 }
 
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
@@ -622,7 +416,9 @@ static void delete_gl_objects(mc_renderer *r)
 
         gl->DeleteBuffers(5, bufs);
         gl->DeleteVertexArrays(1, &sl->vao);
+        free(sl->stages);
     }
+    gl->DeleteProgram(r->stage_prog);
     if (r->num_textures)
         gl->DeleteTextures(r->num_textures, r->textures);
     gl->DeleteVertexArrays(1, &r->text_vao);
@@ -630,6 +426,13 @@ static void delete_gl_objects(mc_renderer *r)
     gl->DeleteBuffers(1, &r->text_ibo);
     for (int v = 0; v < NUM_VARIANTS; v++)
         gl->DeleteProgram(r->progs[v].id);
+    {
+        GLuint tex[3] = { r->spec_table, r->def_proj, r->def_fall };
+        GLuint smp[2] = { r->samp_zero, r->samp_edge };
+
+        gl->DeleteTextures(3, tex);
+        gl->DeleteSamplers(2, smp);
+    }
     gl->DeleteProgram(r->text_prog);
     gl->DeleteFramebuffers(1, &r->fbo_ms);
     gl->DeleteFramebuffers(1, &r->fbo);
@@ -727,7 +530,7 @@ mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, in
     gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
     gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-    s = gl_check(gl, "uploading a texture", err);
+    s = gpu_gl_check(gl, "uploading a texture", err);
     if (s != MC_OK) {
         gl->DeleteTextures(1, &tex);
         return s;
@@ -754,115 +557,54 @@ mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err)
 
 /* ---- frames -------------------------------------------------------------------------- */
 
-/* out = a * b, column-major 4x4. */
-static void mat4_mul(const float *a, const float *b, float *out)
-{
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++) {
-            float v = 0.0f;
-
-            for (int k = 0; k < 4; k++)
-                v += a[k * 4 + row] * b[c * 4 + k];
-            out[c * 4 + row] = v;
-        }
-}
-
-/* World-space unit vector of the eye-space direction d under a rigid view matrix: the rows
- * of the view's rotation are the eye axes in world space, so world = R^T d. */
-static void eye_dir_to_world(const float *view, const float *d, float *out)
-{
-    float len = 0.0f;
-
-    for (int i = 0; i < 3; i++) {
-        out[i] = view[i * 4 + 0] * d[0] + view[i * 4 + 1] * d[1] + view[i * 4 + 2] * d[2];
-        len += out[i] * out[i];
-    }
-    len = len > 0.0f ? 1.0f / sqrtf(len) : 0.0f;
-    for (int i = 0; i < 3; i++)
-        out[i] *= len;
-}
-
-/* Computes the per-frame uniforms: view-projection, the camera rig's directions, the eye
- * position, the lights. */
-static void frame_values_of(mc_renderer *r, const mc_frame_params *p)
-{
-    /* GL eye space: x right, y up, z towards the viewer. Key from the upper left in front of
-     * the subject, fill from the right. */
-    static const float key_eye[3] = { -0.45f, 0.55f, 0.70f };
-    static const float fill_eye[3] = { 0.85f, 0.05f, 0.50f };
-    const float *v = p->view.m;
-    frame_values *fv = &r->fv;
-
-    mat4_mul(p->proj.m, v, fv->vp);
-    eye_dir_to_world(v, key_eye, fv->key);
-    eye_dir_to_world(v, fill_eye, fv->fill);
-    /* eye = -R^T t, t = the view's translation column */
-    for (int i = 0; i < 3; i++)
-        fv->eye[i] = -(v[i * 4 + 0] * v[12] + v[i * 4 + 1] * v[13] + v[i * 4 + 2] * v[14]);
-    fv->num_lights = p->num_lights;
-    for (int i = 0; i < p->num_lights; i++) {
-        const mc_light *l = &p->lights[i];
-
-        fv->lpos[i * 3] = l->origin.x;
-        fv->lpos[i * 3 + 1] = l->origin.y;
-        fv->lpos[i * 3 + 2] = l->origin.z;
-        memcpy(fv->lcol + i * 3, l->color, sizeof l->color);
-        fv->linv[i] = 1.0f / l->radius;
-    }
-    memcpy(fv->ambient, p->ambient, sizeof fv->ambient);
-}
-
-/* Makes variant pr current, with this frame's uniforms. */
-static void use_program(mc_renderer *r, program *pr)
-{
-    const mc_gl_fns *gl = &r->gl;
-    const frame_values *fv = &r->fv;
-
-    if (r->current != pr->id) {
-        gl->UseProgram(pr->id);
-        r->current = pr->id;
-    }
-    if (pr->frame == r->frame)
-        return;
-    pr->frame = r->frame;
-    gl->UniformMatrix4fv(pr->u.viewproj, 1, GL_FALSE, fv->vp);
-    gl->Uniform3fv(pr->u.key, 1, fv->key);
-    gl->Uniform3fv(pr->u.fill, 1, fv->fill);
-    gl->Uniform3fv(pr->u.eye, 1, fv->eye);
-    gl->Uniform1i(pr->u.mode, (GLint)r->shading);
-    if (fv->num_lights > 0) {
-        gl->Uniform3fv(pr->u.lpos, fv->num_lights, fv->lpos);
-        gl->Uniform3fv(pr->u.lcol, fv->num_lights, fv->lcol);
-        gl->Uniform1fv(pr->u.linv, fv->num_lights, fv->linv);
-    }
-    gl->Uniform3fv(pr->u.ambient, 1, fv->ambient);
-}
-
-static int finite_in(float v, float lo, float hi)
+int gpu_finite_in(float v, float lo, float hi)
 {
     return v >= lo && v <= hi; /* false for NaN */
 }
 
-static mc_status check_lights(const mc_frame_params *p, mc_error *err)
+static int finite_vec(mc_vec3 v)
+{
+    return gpu_finite_in(v.x, -1e30f, 1e30f) && gpu_finite_in(v.y, -1e30f, 1e30f) &&
+           gpu_finite_in(v.z, -1e30f, 1e30f);
+}
+
+static int light_ok(const mc_renderer *r, const mc_light *l)
+{
+    int box = l->box.x != 0.0f || l->box.y != 0.0f || l->box.z != 0.0f;
+    int ok =
+            finite_vec(l->origin) &&
+            (box ? gpu_finite_in(l->box.x, 1e-6f, 1e30f) && gpu_finite_in(l->box.y, 1e-6f, 1e30f) &&
+                             gpu_finite_in(l->box.z, 1e-6f, 1e30f)
+                 : gpu_finite_in(l->radius, 1e-6f, 1e30f)) &&
+            l->projection_image >= 0 && l->projection_image <= r->num_textures &&
+            l->falloff_image >= 0 && l->falloff_image <= r->num_textures;
+
+    for (int c = 0; c < 3; c++)
+        ok = ok && gpu_finite_in(l->color[c], 0.0f, 1e6f);
+    if (ok && l->projected) {
+        mc_vec3 n = mc_v3_cross(l->up, l->right);
+
+        ok = finite_vec(l->target) && finite_vec(l->right) && finite_vec(l->up) &&
+             finite_vec(l->start) && finite_vec(l->end) && mc_v3_len(l->right) > 0.0f &&
+             mc_v3_len(l->up) > 0.0f && mc_v3_len(n) > 0.0f &&
+             fabsf(mc_v3_dot(l->target, n)) > 0.0f;
+    }
+    return ok;
+}
+
+static mc_status check_lights(const mc_renderer *r, const mc_frame_params *p, mc_error *err)
 {
     if (p->num_lights < 0 || p->num_lights > MC_RENDER_MAX_LIGHTS ||
         (p->num_lights > 0 && !p->lights))
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "%d lights: expected 0 to %d",
                             p->num_lights, MC_RENDER_MAX_LIGHTS);
     for (int c = 0; c < 3; c++)
-        if (!finite_in(p->ambient[c], 0.0f, 1e6f))
+        if (!gpu_finite_in(p->ambient[c], 0.0f, 1e6f))
             return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad ambient light");
-    for (int i = 0; i < p->num_lights; i++) {
-        const mc_light *l = &p->lights[i];
-        int ok = finite_in(l->radius, 1e-6f, 1e30f) && finite_in(l->origin.x, -1e30f, 1e30f) &&
-                 finite_in(l->origin.y, -1e30f, 1e30f) && finite_in(l->origin.z, -1e30f, 1e30f);
-
-        for (int c = 0; c < 3; c++)
-            ok = ok && finite_in(l->color[c], 0.0f, 1e6f);
-        if (!ok)
+    for (int i = 0; i < p->num_lights; i++)
+        if (!light_ok(r, &p->lights[i]))
             return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                                "light %d: bad origin, colour or radius", i);
-    }
+                                "light %d: bad origin, colour, size, projection or image", i);
     return MC_OK;
 }
 
@@ -877,7 +619,7 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
         p->shading != MC_SHADING_NORMALS)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown shading mode %d",
                             (int)p->shading);
-    s = check_lights(p, err);
+    s = check_lights(r, p, err);
     if (s != MC_OK)
         return s;
     s = make_current(r, err);
@@ -895,11 +637,14 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     gl->CullFace(GL_BACK);
     gl->ClearColor(p->background[0], p->background[1], p->background[2], p->background[3]);
     gl->ClearDepth(1.0);
-    gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    gl->ClearStencil(0);
+    gl->StencilMask(0xff);
+    gl->Disable(GL_STENCIL_TEST);
+    gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     r->frame++;
     r->current = 0; /* UseProgram again: the context may have been used elsewhere */
-    frame_values_of(r, p);
-    s = gl_check(gl, "starting a frame", err);
+    gpu_frame_values(r, p);
+    s = gpu_gl_check(gl, "starting a frame", err);
     if (s != MC_OK)
         return s;
     r->in_frame = 1;
@@ -931,6 +676,12 @@ static float normal_matrix(const float *m, float *n)
     return det;
 }
 
+static int stage_rgb_ok(const float *rgb)
+{
+    return gpu_finite_in(rgb[0], 0.0f, 1.0f) && gpu_finite_in(rgb[1], 0.0f, 1.0f) &&
+           gpu_finite_in(rgb[2], 0.0f, 1.0f);
+}
+
 static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_error *err)
 {
     const char *why = NULL;
@@ -951,12 +702,16 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "textured item without texture coordinates";
     else if (it->normal_map > 0 && !it->tangents && it->triangle_count)
         why = "normal-mapped item without tangents";
-    else if (!finite_in(it->alpha_test, 0.0f, 1.0f))
+    else if (!gpu_finite_in(it->alpha_test, 0.0f, 1.0f))
         why = "alpha test outside 0..1";
-    else if (!finite_in(it->polygon_offset, -MC_LIMIT_POLYGON_OFFSET, MC_LIMIT_POLYGON_OFFSET))
+    else if (!gpu_finite_in(it->polygon_offset, -MC_LIMIT_POLYGON_OFFSET, MC_LIMIT_POLYGON_OFFSET))
         why = "bad polygon offset";
-    else if (it->translucent && !finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
+    else if (it->stage_colors && (!stage_rgb_ok(it->diffuse_rgb) || !stage_rgb_ok(it->specular_rgb)))
+        why = "stage colour outside 0..1";
+    else if (it->translucent && !gpu_finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
         why = "translucent colour alpha outside 0..1";
+    else
+        why = gpu_check_stages(r, it);
     if (why)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "%s", why);
     n = (size_t)it->triangle_count * 3;
@@ -1044,57 +799,6 @@ static GLuint texture_of(const mc_renderer *r, int id)
     return id > 0 ? r->textures[id - 1] : 0;
 }
 
-/* Sets the item's uniforms and GL state and draws its slot. */
-static void draw_slot(mc_renderer *r, const slot *sl)
-{
-    const mc_gl_fns *gl = &r->gl;
-    const draw_state *ds = &sl->ds;
-    program *pr = &r->progs[ds->variant];
-    const uniforms *u = &pr->u;
-
-    use_program(r, pr);
-    gl->BindVertexArray(sl->vao);
-    gl->UniformMatrix4fv(u->model, 1, GL_FALSE, ds->model);
-    gl->UniformMatrix3fv(u->nmat, 1, GL_FALSE, ds->nmat);
-    /* A mirroring model matrix reverses cross(t, n) in world space against the mirrored +t. */
-    gl->Uniform1f(u->handed, ds->front == GL_CW ? -1.0f : 1.0f);
-    gl->Uniform3f(u->color, ds->color[0], ds->color[1], ds->color[2]);
-    gl->Uniform3f(u->dcol, ds->dcol[0], ds->dcol[1], ds->dcol[2]);
-    gl->Uniform3f(u->scol, ds->scol[0], ds->scol[1], ds->scol[2]);
-    gl->Uniform1f(u->alpha, ds->translucent ? ds->color[3] : 1.0f);
-    gl->Uniform1f(u->alpha_test, ds->alpha_test);
-    gl->Uniform1i(u->translucent, ds->translucent);
-    gl->Uniform1i(u->use_tex, ds->tex[0] != 0);
-    for (int unit = 2; unit >= 0; unit--) {
-        gl->ActiveTexture((GLenum)(GL_TEXTURE0 + unit));
-        gl->BindTexture(GL_TEXTURE_2D, ds->tex[unit]);
-    }
-    gl->FrontFace(ds->front);
-    if (ds->two_sided)
-        gl->Disable(GL_CULL_FACE);
-    else
-        gl->Enable(GL_CULL_FACE);
-    if (ds->polygon_offset != 0.0f) {
-        /* Doom's factor -1 and units -2 per step of the material's polygonOffset */
-        gl->Enable(GL_POLYGON_OFFSET_FILL);
-        gl->PolygonOffset(-1.0f, -2.0f * ds->polygon_offset);
-    } else {
-        gl->Disable(GL_POLYGON_OFFSET_FILL);
-    }
-    /* Material.cpp's maskColor, maskAlpha, maskDepth: the stage leaves those values as they
-     * are (a translucent item writes no depth anyway). */
-    if (ds->mask_color || ds->mask_alpha)
-        gl->ColorMask(!ds->mask_color, !ds->mask_color, !ds->mask_color, !ds->mask_alpha);
-    if (ds->mask_depth && !ds->translucent)
-        gl->DepthMask(GL_FALSE);
-    gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
-    if (ds->mask_color || ds->mask_alpha)
-        gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    if (ds->mask_depth && !ds->translucent)
-        gl->DepthMask(GL_TRUE);
-    gl->BindVertexArray(0);
-}
-
 mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err)
 {
     mc_status s = check_item(r, it, err);
@@ -1134,46 +838,37 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     /* The Y flip makes Doom's clockwise fronts counter-clockwise; a mirroring model matrix
      * (negative determinant) swaps them back. */
     ds->front = det < 0.0f ? GL_CW : GL_CCW;
-    ds->variant = (ds->tex[1] ? V_NMAP : 0) | (ds->tex[2] ? V_SMAP : 0) |
-                  (ds->alpha_test > 0.0f ? V_ATEST : 0);
-    ds->variant += r->fv.num_lights * V_BITS;
-    s = build_variant(r, ds->variant, err);
+    ds->bits = (ds->tex[1] ? V_NMAP : 0) | (ds->tex[2] ? V_SMAP : 0) |
+               (ds->alpha_test > 0.0f ? V_ATEST : 0);
+    ds->back_lit = it->no_shadows || it->no_self_shadow;
+    if (r->shading == MC_SHADING_LIT && r->fv.num_lights > 0) {
+        s = gpu_build_variant(r, ds->bits + P_AMBIENT * V_BITS, err);
+        if (s == MC_OK)
+            s = gpu_build_variant(r, ds->bits + P_LIGHT * V_BITS, err);
+    } else {
+        s = gpu_build_variant(r, ds->bits + P_RIG * V_BITS, err);
+    }
     if (s != MC_OK)
         return s;
-    sl->pending = ds->translucent;
-    if (!sl->pending)
-        draw_slot(r, sl);
-    return gl_check(&r->gl, "drawing", err);
-}
+    sl->num_stages = 0;
+    if (it->num_stages > 0) {
+        if (it->num_stages > sl->cap_stages) {
+            mc_render_stage *st = realloc(sl->stages, (size_t)it->num_stages * sizeof *st);
 
-/* Draws the frame's translucent items in submission order over the opaque ones: depth test
- * on, depth writes off, blended as "blend" (source alpha over the frame, alpha kept
- * premultiplied as in the overlay). */
-static void draw_translucent(mc_renderer *r)
-{
-    const mc_gl_fns *gl = &r->gl;
-    int any = 0;
-
-    for (int i = 0; i < r->used_slots; i++) {
-        slot *sl = &r->slots[i];
-
-        if (!sl->pending)
-            continue;
-        if (!any) {
-            gl->DepthMask(GL_FALSE);
-            gl->Enable(GL_BLEND);
-            gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE,
-                                  GL_ONE_MINUS_SRC_ALPHA);
-            any = 1;
+            if (!st)
+                return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for stages");
+            sl->stages = st;
+            sl->cap_stages = it->num_stages;
         }
-        draw_slot(r, sl);
-        sl->pending = 0;
+        memcpy(sl->stages, it->stages, (size_t)it->num_stages * sizeof *sl->stages);
+        sl->num_stages = it->num_stages;
     }
-    if (any) {
-        gl->DepthMask(GL_TRUE);
-        gl->Disable(GL_BLEND);
-    }
-    gl->Disable(GL_POLYGON_OFFSET_FILL);
+    sl->stages_only = it->stages_only != 0 && sl->num_stages > 0;
+    /* a translucent item, and a stages-only item of a translucent material, writes no depth
+     * and waits for the opaque ones, as Doom sorts translucent surfaces after them */
+    sl->late = ds->translucent || (sl->stages_only && sl->stages[0].depth_lequal);
+    sl->pending = 1; /* drawn when the frame resolves, in Doom's passes */
+    return gpu_gl_check(&r->gl, "drawing", err);
 }
 
 /* Resolves the multisampled frame into the single-sample framebuffer (once per frame). */
@@ -1183,7 +878,8 @@ static void resolve(mc_renderer *r)
 
     if (r->resolved)
         return;
-    draw_translucent(r);
+    gpu_draw_opaque(r);
+    gpu_draw_translucent(r);
     if (r->samples > 1) {
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
@@ -1263,7 +959,7 @@ mc_status mc_renderer_overlay_text(mc_renderer *r, int x, int y, int scale, cons
     gl->DrawElements(GL_TRIANGLES, quads * 6, GL_UNSIGNED_SHORT, (const void *)0);
     gl->BindVertexArray(0);
     gl->Disable(GL_BLEND);
-    return gl_check(gl, "drawing the overlay", err);
+    return gpu_gl_check(gl, "drawing the overlay", err);
 }
 
 mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_error *err)
@@ -1284,5 +980,5 @@ mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_e
     gl->PixelStorei(GL_PACK_ROW_LENGTH, (GLint)(stride / 4));
     gl->ReadPixels(0, 0, r->width, r->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba_out);
     gl->PixelStorei(GL_PACK_ROW_LENGTH, 0);
-    return gl_check(gl, "reading the frame back", err);
+    return gpu_gl_check(gl, "reading the frame back", err);
 }

@@ -89,6 +89,15 @@ bool mc_material_builtin(const char *name, mc_image *img)
             return true;
         }
     }
+    if (strcasecmp(name, "_noFalloff") == 0) {
+        /* Image_init.cpp, R_CreateNoFalloffImage: FALLOFF_TEXTURE_SIZE (64) x 16, white inside
+         * a ring of (0, 0, 0, 0) */
+        if (!make_image(64, 16, img))
+            return false;
+        for (int y = 1; y < 15; y++)
+            memset(img->pixels + ((size_t)y * 64 + 1) * 4, 255, 62 * 4);
+        return true;
+    }
     if (strcasecmp(name, "_default") != 0 || !make_image(n, n, img))
         return false;
     for (int y = 0; y < n; y++) {
@@ -633,21 +642,20 @@ static void set_border(mc_image *im, const uint8_t v[4])
                 memcpy(px_at(im, x, y), v, 4);
 }
 
-static mc_status fill_map(const mc_mtr_stage *stage, const char *file, mc_vfs *vfs,
-                          mc_material_map *m, px_budget *pixels, mc_error *err)
+/* Runs image program prog into *m, with the stage colour color and clamp mode wrap. */
+static mc_status fill_prog(const mc_mtr_prog *prog, const float color[4], mc_wrap wrap,
+                           mc_vfs *vfs, mc_material_map *m, px_budget *pixels, mc_error *err)
 {
     static const uint8_t zero[4] = { 0, 0, 0, 255 }, alpha_zero[4] = { 255, 255, 255, 0 };
-    const mc_mtr_prog *prog = stage->map;
     char text[1024];
     mc_status st;
 
     memset(m, 0, sizeof *m);
-    (void)file;
     st = eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
     if (st != MC_OK)
         return st;
-    memcpy(m->color, stage->color, sizeof m->color);
-    m->wrap = stage->wrap;
+    memcpy(m->color, color, sizeof m->color);
+    m->wrap = wrap;
     /* Image_load.cpp, idImage::GenerateImage: "zero the border if desired". */
     if (m->wrap == MC_WRAP_ZERO_CLAMP)
         set_border(&m->image, zero);
@@ -662,15 +670,23 @@ static mc_status fill_map(const mc_mtr_stage *stage, const char *file, mc_vfs *v
     return MC_OK;
 }
 
+static mc_status fill_map(const mc_mtr_stage *stage, mc_vfs *vfs, mc_material_map *m,
+                          px_budget *pixels, mc_error *err)
+{
+    return fill_prog(stage->map, stage->color, stage->wrap, vfs, m, pixels, err);
+}
+
 void mc_material_release(mc_material *mat)
 {
     if (!mat)
         return;
+    mc_expr_program_free(&mat->expr);
     free(mat->name);
     free(mat->file);
     map_release(&mat->diffuse);
     map_release(&mat->normal);
     map_release(&mat->specular);
+    map_release(&mat->falloff);
     for (int i = 0; i < mat->num_layers; i++)
         map_release(&mat->layers[i].map);
     free(mat->layers);
@@ -679,6 +695,24 @@ void mc_material_release(mc_material *mat)
 
 static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                          px_budget *budget, mc_material *out, mc_error *err);
+
+/* Doom's coverage (Material.cpp, idMaterial::ParseMaterial, "automatically determine
+ * coverage"): translucent when so declared, when there is no stage, or when no stage is lit and
+ * the first one blends with what is drawn. */
+static bool coverage_translucent(const mc_mtr_decl *decl)
+{
+    mc_blend b;
+
+    if (decl->translucent || decl->num_stages == 0)
+        return true;
+    for (int i = 0; i < decl->num_stages; i++)
+        if (decl->stages[i].kind != MC_STAGE_COLOR)
+            return false;
+    b = decl->stages[0].blend;
+    return b.dst != MC_BLEND_ZERO || b.src == MC_BLEND_DST_COLOR ||
+           b.src == MC_BLEND_ONE_MINUS_DST_COLOR || b.src == MC_BLEND_DST_ALPHA ||
+           b.src == MC_BLEND_ONE_MINUS_DST_ALPHA;
+}
 
 mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                               mc_material *out, mc_error *err)
@@ -691,6 +725,7 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
 static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                          px_budget *budget, mc_material *out, mc_error *err)
 {
+    bool translucent = coverage_translucent(decl);
     const mc_mtr_stage *lit[3] = { NULL, NULL, NULL };
     mc_material_map *maps[3];
     mc_status st = MC_OK;
@@ -711,18 +746,20 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
     for (int i = 0; i < decl->num_stages; i++) {
         const mc_mtr_stage *s = &decl->stages[i];
 
-        if (s->conditional)
+        if (s->kind != MC_STAGE_COLOR && s->conditional)
             continue;
         if (s->kind != MC_STAGE_COLOR && !lit[s->kind] && s->map)
             lit[s->kind] = s;
         else if (s->kind == MC_STAGE_COLOR && s->map)
             layers++;
     }
+    if (!mc_expr_program_copy(&decl->expr, &out->expr))
+        goto nomem;
     out->lit = lit[0] || lit[1] || lit[2];
     out->diffuse_blend = (mc_blend){ MC_BLEND_ONE, MC_BLEND_ZERO };
     for (int k = 0; k < 3 && st == MC_OK; k++)
         if (lit[k])
-            st = fill_map(lit[k], file, vfs, maps[k], budget, err);
+            st = fill_map(lit[k], vfs, maps[k], budget, err);
     if (st == MC_OK && layers > 0) {
         out->layers = calloc((size_t)layers, sizeof *out->layers);
         if (!out->layers)
@@ -731,24 +768,41 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
             const mc_mtr_stage *s = &decl->stages[i];
             mc_material_layer *l = &out->layers[out->num_layers];
 
-            if (s->kind != MC_STAGE_COLOR || !s->map || s->conditional)
+            if (s->kind != MC_STAGE_COLOR || !s->map)
                 continue;
-            st = fill_map(s, file, vfs, &l->map, budget, err);
+            st = fill_map(s, vfs, &l->map, budget, err);
             if (st != MC_OK)
                 break;
-            l->mask_color = s->mask_red && s->mask_green && s->mask_blue;
-            l->mask_alpha = s->mask_alpha;
-            l->mask_depth = s->mask_depth;
             l->blend = s->blend;
             l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
             memcpy(l->color, s->color, sizeof l->color);
+            l->expr = s->expr;
+            l->mask_red = s->mask_red;
+            l->mask_green = s->mask_green;
+            l->mask_blue = s->mask_blue;
+            l->mask_alpha = s->mask_alpha;
+            l->mask_depth = s->mask_depth;
+            l->translucent = translucent;
+            if (decl->expr.num_regs <= MC_EXPR_NUM_PREDEFINED) {
+                /* a declaration made without the parser: constant 1 (mc_expr_program_copy) */
+                l->expr.condition = MC_EXPR_NUM_PREDEFINED;
+                for (int c = 0; c < 4; c++)
+                    l->expr.color[c] = MC_EXPR_NUM_PREDEFINED;
+            }
             out->num_layers++;
         }
+    }
+    if (st == MC_OK && decl->falloff) {
+        /* Material.cpp, ParseMaterial: lightFalloffImage is loaded TR_CLAMP */
+        static const float one[4] = { 1, 1, 1, 1 };
+
+        st = fill_prog(decl->falloff, one, MC_WRAP_CLAMP, vfs, &out->falloff, budget, err);
     }
     if (st != MC_OK) {
         mc_material_release(out);
         return st;
     }
+    out->ambient_light = decl->ambient_light;
     out->alpha_test = lit[0] && lit[0]->has_alpha_test ? lit[0]->alpha_test
                       : decl->has_alpha_test           ? decl->alpha_test
                                                        : 0.0f;

@@ -325,14 +325,35 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
     }
 }
 
+/* parm N VALUE: the actor's shader parameter N (0..11), once per N. */
+static bool parse_parm(scene_parser *p, mc_scene_actor *a, seen_at *seen)
+{
+    mc_token tok;
+    int n;
+
+    if (!mc_lex_int(&p->lx, &n, &tok))
+        return false;
+    if (n < 0 || n >= MC_SCENE_PARMS)
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "invalid 'parm' %d, expected 0 to %d", n,
+                           MC_SCENE_PARMS - 1);
+    if (seen[n].line)
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                           "duplicate 'parm %d' (first given at line %d)", n, seen[n].line);
+    seen[n].line = tok.line;
+    seen[n].col = tok.col;
+    return mc_lex_float(&p->lx, &a->parms[n], NULL);
+}
+
 static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token *name_tok)
 {
     seen_at seen[K_COUNT];
+    seen_at parm_seen[MC_SCENE_PARMS];
     int material_cap = 0;
     mc_token tok;
     char d[80];
 
     memset(seen, 0, sizeof seen);
+    memset(parm_seen, 0, sizeof parm_seen);
     for (;;) {
         int k = 0;
 
@@ -346,6 +367,11 @@ static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token 
                                mc_lex_describe(&tok, d, sizeof d));
         if (mc_lex_is(&tok, "material")) {
             if (!parse_material(p, a, &material_cap, &tok))
+                return false;
+            continue;
+        }
+        if (mc_lex_is(&tok, "parm")) {
+            if (!parse_parm(p, a, parm_seen))
                 return false;
             continue;
         }
@@ -410,14 +436,32 @@ static bool parse_actor(scene_parser *p, const mc_token *kw)
     a->line = tok.line;
     a->col = tok.col;
     a->scale = 1.0f;
+    /* Doom's entity defaults (Entity.cpp, ParseSpawnArgsToRenderEntity): _color 1 1 1 and
+     * shaderParm3 1; the others 0. */
+    for (int i = 0; i < 4; i++)
+        a->parms[i] = 1.0f;
     return expect_punct(p, "{") && parse_actor_body(p, a, &tok);
 }
 
 /* ---------------------------------------------------------------- lights */
 
+/* Reads a light's "( x y z )" vector given at keyword tok (at most once: *seen). */
+static bool light_vec(scene_parser *p, const mc_token *tok, seen_at *seen, const char *what,
+                      float lo, mc_vec3 *out)
+{
+    float v[3];
+
+    if (!once(p, tok, seen) || !read_triple_in(p, what, lo, LIGHT_ORIGIN_MAX, v))
+        return false;
+    *out = (mc_vec3){ v[0], v[1], v[2] };
+    return true;
+}
+
 static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token *name_tok)
 {
-    seen_at origin = { 0, 0 }, color = { 0, 0 }, radius = { 0, 0 };
+    seen_at origin = { 0, 0 }, color = { 0, 0 }, radius = { 0, 0 }, box = { 0, 0 };
+    seen_at target = { 0, 0 }, right = { 0, 0 }, up = { 0, 0 }, start = { 0, 0 }, end = { 0, 0 };
+    seen_at noshadows = { 0, 0 }, shader = { 0, 0 };
     mc_token tok;
     char d[80];
 
@@ -431,12 +475,8 @@ static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token 
                                "expected a keyword or '}' in light '%s', found %s", l->name,
                                mc_lex_describe(&tok, d, sizeof d));
         if (mc_lex_is(&tok, "origin")) {
-            float v[3];
-
-            if (!once(p, &tok, &origin) ||
-                !read_triple_in(p, "origin", -LIGHT_ORIGIN_MAX, LIGHT_ORIGIN_MAX, v))
+            if (!light_vec(p, &tok, &origin, "origin", -LIGHT_ORIGIN_MAX, &l->origin))
                 return false;
-            l->origin = (mc_vec3){ v[0], v[1], v[2] };
         } else if (mc_lex_is(&tok, "color")) {
             if (!once(p, &tok, &color) ||
                 !read_triple_in(p, "color", 0.0f, LIGHT_COLOR_MAX, l->color))
@@ -450,17 +490,89 @@ static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token 
                 return mc_lex_fail(&p->lx, &vt, MC_ERR_RANGE,
                                    "invalid 'radius' %g, expected above 0 and at most %g",
                                    (double)l->radius, (double)LIGHT_RADIUS_MAX);
+        } else if (mc_lex_is(&tok, "light_radius")) {
+            float v[3];
+
+            if (!once(p, &tok, &box) ||
+                !read_triple_in(p, "light_radius", 1e-3f, LIGHT_RADIUS_MAX, v))
+                return false;
+            l->box = (mc_vec3){ v[0], v[1], v[2] };
+        } else if (mc_lex_is(&tok, "target")) {
+            if (!light_vec(p, &tok, &target, "target", -LIGHT_ORIGIN_MAX, &l->target))
+                return false;
+        } else if (mc_lex_is(&tok, "right")) {
+            if (!light_vec(p, &tok, &right, "right", -LIGHT_ORIGIN_MAX, &l->right))
+                return false;
+        } else if (mc_lex_is(&tok, "up")) {
+            if (!light_vec(p, &tok, &up, "up", -LIGHT_ORIGIN_MAX, &l->up))
+                return false;
+        } else if (mc_lex_is(&tok, "start")) {
+            if (!light_vec(p, &tok, &start, "start", -LIGHT_ORIGIN_MAX, &l->start))
+                return false;
+        } else if (mc_lex_is(&tok, "end")) {
+            if (!light_vec(p, &tok, &end, "end", -LIGHT_ORIGIN_MAX, &l->end))
+                return false;
+        } else if (mc_lex_is(&tok, "noShadows")) {
+            int v;
+            mc_token vt;
+
+            if (!once(p, &tok, &noshadows) || !mc_lex_int(&p->lx, &v, &vt))
+                return false;
+            if (v != 0 && v != 1)
+                return mc_lex_fail(&p->lx, &vt, MC_ERR_RANGE, "'noShadows' is 0 or 1, not %d", v);
+            l->no_shadows = v == 1;
+        } else if (mc_lex_is(&tok, "shader")) {
+            const char *text;
+            size_t len;
+            mc_token vt;
+
+            if (!once(p, &tok, &shader) || !mc_lex_string(&p->lx, &text, &len, &vt))
+                return false;
+            if (len == 0 || len > MC_LIMIT_NAME_LEN)
+                return mc_lex_fail(&p->lx, &vt, MC_ERR_SYNTAX,
+                                   "invalid light shader name, expected 1 to %d bytes",
+                                   MC_LIMIT_NAME_LEN);
+            l->shader = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
+            l->shader_line = vt.line;
+            l->shader_col = vt.col;
+            if (!l->shader)
+                return false;
         } else {
             return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in light '%s'",
                                mc_lex_describe(&tok, d, sizeof d), l->name);
         }
     }
     if (!origin.line)
-        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "light '%s' has no 'origin'",
-                           l->name);
-    if (!radius.line)
-        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "light '%s' has no 'radius'",
-                           l->name);
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "light '%s' has no 'origin'", l->name);
+    l->projected = target.line || right.line || up.line;
+    if (l->projected) {
+        /* tr_lightrun.cpp R_SetLightProject needs all three, right and up not parallel, and
+         * target off their plane */
+        mc_vec3 n = mc_v3_cross(l->up, l->right);
+
+        if (!target.line || !right.line || !up.line)
+            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                               "projected light '%s' needs 'target', 'right' and 'up'", l->name);
+        if (!(mc_v3_len(n) > 0.0f) || !(fabsf(mc_v3_dot(n, l->target)) > 0.0f))
+            return mc_lex_fail(&p->lx, name_tok, MC_ERR_RANGE,
+                               "projected light '%s': 'right' and 'up' must span a plane that "
+                               "'target' is off",
+                               l->name);
+        if (radius.line || box.line)
+            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                               "projected light '%s' takes no 'radius' or 'light_radius'", l->name);
+    } else {
+        if (start.line || end.line)
+            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                               "light '%s': 'start' and 'end' need 'target', 'right' and 'up'",
+                               l->name);
+        if (!radius.line && !box.line)
+            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                               "light '%s' has no 'radius' or 'light_radius'", l->name);
+        if (radius.line && box.line)
+            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                               "light '%s' has both 'radius' and 'light_radius'", l->name);
+    }
     return true;
 }
 

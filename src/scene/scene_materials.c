@@ -82,6 +82,41 @@ static mc_status apply_skin(mc_scene_materials *sm, const mc_skin *skin, const c
     return st;
 }
 
+/* Light i's material (tr_lightrun.cpp, R_DeriveLightData): the one it names; one not declared
+ * is a warning and, as Doom's FindMaterial(texture, false) returning NULL, the light takes the
+ * default of its kind, lights/defaultPointLight or lights/defaultProjectedLight, when the base
+ * declares it (NULL otherwise: md5cine's built-in images). Its falloff image is the material's
+ * lightFalloffImage, else the default material's ("use the falloff from the default shader of
+ * the correct type"), else the built-in one (NULL). */
+static mc_status light_material(mc_scene_materials *out, const mc_scene *scene, int i,
+                                const mc_parse_opts *opts, mc_error *err)
+{
+    const mc_scene_light *l = &scene->lights[i];
+    const char *def = l->projected ? "lights/defaultProjectedLight" : "lights/defaultPointLight";
+    const mc_material *m = NULL, *d;
+    mc_status st = MC_OK;
+
+    if (l->shader) {
+        m = mc_material_set_find(out->set, l->shader, &st, err);
+        if (st != MC_OK)
+            return st;
+        if (!m && opts && opts->warn) {
+            mc_error w;
+
+            mc_error_set(&w, MC_ERR_IO, scene->name, l->shader_line, l->shader_col,
+                         "no light material '%s' in the base folder '%s'; light '%s' is %s",
+                         l->shader, scene->base_path, l->name, def);
+            opts->warn(opts->warn_user, &w);
+        }
+    }
+    d = mc_material_set_find(out->set, def, &st, err);
+    if (st != MC_OK)
+        return st;
+    out->light[i] = m ? m : d;
+    out->light_falloff[i] = m && m->falloff.present ? m : d && d->falloff.present ? d : NULL;
+    return MC_OK;
+}
+
 mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *opts,
                                   mc_scene_materials *out, mc_error *err)
 {
@@ -116,8 +151,23 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
                                 "actor '%s' names a skin, but the scene names no base folder",
                                 scene->actors[a].name);
         }
+    for (int i = 0; i < scene->num_lights; i++)
+        if (scene->lights[i].shader && !scene->base_path) {
+            mc_scene_materials_release(out);
+            return mc_error_set(err, MC_ERR_USAGE, scene->name, scene->lights[i].shader_line,
+                                scene->lights[i].shader_col,
+                                "light '%s' names a shader, but the scene names no base folder",
+                                scene->lights[i].name);
+        }
     if (!scene->base_path)
         return MC_OK;
+    out->num_lights = scene->num_lights;
+    out->light = calloc((size_t)scene->num_lights + 1, sizeof *out->light);
+    out->light_falloff = calloc((size_t)scene->num_lights + 1, sizeof *out->light_falloff);
+    if (!out->light || !out->light_falloff) {
+        mc_scene_materials_release(out);
+        return mc_error_set(err, MC_ERR_NOMEM, scene->name, 0, 0, "out of memory");
+    }
     st = mc_vfs_open(scene->base_path, &out->vfs, err);
     if (st == MC_OK)
         st = mc_material_set_load(out->vfs, opts, &out->set, err);
@@ -147,6 +197,8 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
             }
         }
     }
+    for (int i = 0; i < scene->num_lights && st == MC_OK; i++)
+        st = light_material(out, scene, i, opts, err);
     if (st != MC_OK)
         mc_scene_materials_release(out);
     return st;
@@ -159,6 +211,8 @@ void mc_scene_materials_release(mc_scene_materials *m)
     for (int a = 0; m->submesh && a < m->num_actors; a++)
         free(m->submesh[a]);
     free(m->submesh);
+    free(m->light);
+    free(m->light_falloff);
     mc_material_set_destroy(m->set);
     mc_vfs_destroy(m->vfs);
     mc_material_release(&m->nodraw);

@@ -11,6 +11,7 @@
 
 #include <md5cine/image.h>
 #include <md5cine/material.h>
+#include <md5cine/material_eval.h>
 #include <md5cine/mathx.h>
 #include <md5cine/pose.h>
 #include <md5cine/scene_renderer.h>
@@ -26,13 +27,14 @@ static const float plain_color[4] = { 0.72f, 0.72f, 0.72f, 1.0f };
 typedef struct surface {
     int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
     float alpha_test, polygon_offset;
-    bool two_sided, translucent;
+    bool two_sided, translucent, no_shadows;
     bool white; /* draw color (not plain_color) without a texture */
     float color[4];     /* with white: the colour used without a texture */
     bool hidden; /* a material Doom does not draw (no stage: textures/common/nodraw) */
     bool stage_colors;  /* the material's stage colours below apply */
     float diffuse_rgb[3], specular_rgb[3];
-    bool mask_color, mask_alpha, mask_depth;
+    int mat;    /* index into mc_scene_renderer.mats; -1: no declared material */
+    bool stages_only; /* a material with only unlit stages: no lit pass */
 } surface;
 
 /* A material already uploaded (several submeshes may share one). */
@@ -40,6 +42,38 @@ typedef struct uploaded_material {
     const mc_material *mat;
     int ids[3]; /* diffuse, normal, specular texture ids; 0 where the map is absent */
 } uploaded_material;
+
+/* An unlit stage kept for the frames: its texture and what material_eval needs. */
+typedef struct stage_src {
+    int texture;
+    mc_blend blend;
+    mc_expr_stage expr;
+    mc_wrap wrap;
+    bool mask[4];
+    bool translucent;
+} stage_src;
+
+/* What a material needs per frame, kept after its images are freed: its expression program and
+ * its unlit stages (stage_srcs[first .. first + count)). */
+typedef struct kept_material {
+    mc_expr_program prog;
+    int first, count;
+} kept_material;
+
+/* A scene light drawn through a light material: its expression program and its stages
+ * (light_stages[first .. first + count)), each one pass of the light (render.h mc_light). */
+typedef struct light_src {
+    bool material;         /* false: the light as mc_scene_lights gives it, built-in images */
+    mc_expr_program prog;
+    int first, count;
+    int falloff;           /* texture id of its falloff image; 0: built-in */
+    float parms[MC_LIGHT_PARMS];
+} light_src;
+
+typedef struct light_stage {
+    int texture;           /* the projection image; 0: built-in */
+    mc_expr_stage expr;
+} light_stage;
 
 /* Everything one actor needs per frame. */
 typedef struct actor_draw {
@@ -75,9 +109,21 @@ struct mc_scene_renderer {
     int overlay_scale;
     int num_actors;
     actor_draw *actors;
-    mc_light lights[MC_RENDER_MAX_LIGHTS];
+    mc_light lights[MC_RENDER_MAX_LIGHTS]; /* the scene's lights (or the default rig) */
     int num_lights;
     float ambient[3];
+    light_src light_srcs[MC_RENDER_MAX_LIGHTS]; /* per light of lights[] */
+    light_stage *light_stages;
+    int num_light_stages;
+    mc_light frame_lights[MC_RENDER_MAX_LIGHTS]; /* one frame's light passes */
+    /* Unlit stages (material_eval.h), evaluated per frame into regs and stage_out, which are
+     * sized at load for the largest material: a frame allocates nothing. */
+    kept_material *mats;
+    int num_mats;
+    stage_src *stage_srcs;
+    int num_stage_srcs;
+    float *regs;
+    mc_render_stage *stage_out;
 };
 
 static double now(void)
@@ -123,6 +169,8 @@ static mc_status alloc_actor(const mc_scene_actor *a, actor_draw *ad, mc_error *
         size_t nv = (size_t)a->mesh.meshes[s].num_verts + 1;
         mc_status st;
 
+        ad->surf[s].mat = -1;
+
         ad->pos[s] = calloc(nv, sizeof(mc_vec3));
         ad->nrm[s] = calloc(nv, sizeof(mc_vec3));
         ad->tan[s] = calloc(nv, sizeof(mc_tangent));
@@ -160,6 +208,15 @@ static void release_actor(const mc_scene_actor *a, actor_draw *ad)
     free(ad->surf);
 }
 
+/* The materials' `time` at sample smp, in seconds: the scene's time, or with the engine clock
+ * the game time Doom gives them (tr_main.cpp: viewDef->floatTime = renderView.time * 0.001). */
+static float material_time(const mc_scene_renderer *sr, const mc_timeline_sample *smp)
+{
+    if (sr->clock == MC_CLOCK_ENGINE && smp->engine_ms >= 0)
+        return (float)smp->engine_ms * 0.001f;
+    return (float)smp->time;
+}
+
 /* Poses and skins every animated actor at the time of sample smp: its scene time in seconds
  * with the ideal clock, its game time in ms by Doom's integer rule with the engine clock. */
 static void pose_actors(mc_scene_renderer *sr, const mc_timeline_sample *smp)
@@ -185,8 +242,46 @@ static void pose_actors(mc_scene_renderer *sr, const mc_timeline_sample *smp)
     }
 }
 
-/* Draws every actor into the open frame. */
-static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
+/* The unlit stages of surface sf of actor a at time (seconds on the scene's clock) into
+ * sr->stage_out; returns how many are drawn (material_eval.h's skip rules). */
+static int eval_stages(const mc_scene_renderer *sr, const mc_scene_actor *a, const surface *sf,
+                       float time)
+{
+    const kept_material *km;
+    int n = 0;
+
+    if (sf->mat < 0 || sr->mats[sf->mat].count == 0)
+        return 0;
+    km = &sr->mats[sf->mat];
+    mc_expr_eval(&km->prog, time, a->parms, sr->regs);
+    for (int i = 0; i < km->count; i++) {
+        const stage_src *src = &sr->stage_srcs[km->first + i];
+        mc_render_stage *out = &sr->stage_out[n];
+        mc_stage_state ss;
+
+        mc_stage_state_eval(&src->expr, src->blend, sr->regs, &ss);
+        if (!ss.visible)
+            continue;
+        memset(out, 0, sizeof *out);
+        out->texture = src->texture;
+        out->blend_src = (int)src->blend.src;
+        out->blend_dst = (int)src->blend.dst;
+        memcpy(out->color, ss.color, sizeof out->color);
+        memcpy(out->matrix, ss.matrix, sizeof out->matrix);
+        out->alpha_test = ss.has_alpha_test ? ss.alpha_test : 0.0f;
+        out->wrap = (int)src->wrap;
+        out->mask_red = src->mask[0];
+        out->mask_green = src->mask[1];
+        out->mask_blue = src->mask[2];
+        out->mask_alpha = src->mask[3];
+        out->depth_lequal = src->translucent;
+        n++;
+    }
+    return n;
+}
+
+/* Draws every actor into the open frame; time: the materials' clock (seconds). */
+static mc_status submit_actors(const mc_scene_renderer *sr, float time, mc_error *err)
 {
     for (int i = 0; i < sr->num_actors; i++) {
         const mc_scene_actor *a = &sr->scene->actors[i];
@@ -213,6 +308,8 @@ static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
             it.alpha_test = sf->alpha_test;
             it.polygon_offset = sf->polygon_offset;
             it.two_sided = sf->two_sided;
+            /* Material.cpp: "twoSided implies no-shadows" */
+            it.no_shadows = sf->no_shadows || sf->two_sided;
             it.translucent = sf->translucent;
             it.texcoords = sf->texture > 0 || sf->normal_map > 0 || sf->specular_map > 0
                                    ? &sm->verts[0].st.x
@@ -222,15 +319,19 @@ static mc_status submit_actors(const mc_scene_renderer *sr, mc_error *err)
             it.stage_colors = sf->stage_colors;
             memcpy(it.diffuse_rgb, sf->diffuse_rgb, sizeof it.diffuse_rgb);
             memcpy(it.specular_rgb, sf->specular_rgb, sizeof it.specular_rgb);
-            it.mask_color = sf->mask_color;
-            it.mask_alpha = sf->mask_alpha;
-            it.mask_depth = sf->mask_depth;
             it.texcoord_stride = sizeof(mc_vert);
             it.vertex_count = sm->num_verts;
             it.indices = &sm->tris[0].v[0];
             it.triangle_count = sm->num_tris;
             if (!sf->white)
                 memcpy(it.color, plain_color, sizeof it.color);
+            it.num_stages = eval_stages(sr, a, sf, time);
+            it.stages = it.num_stages > 0 ? sr->stage_out : NULL;
+            if (sf->stages_only && it.num_stages == 0)
+                continue; /* every stage skipped this frame: nothing of it is drawn */
+            it.stages_only = sf->stages_only;
+            if (it.num_stages > 0 && !it.texcoords)
+                it.texcoords = &sm->verts[0].st.x;
             st = mc_renderer_draw(sr->r, &it, err);
             if (st != MC_OK)
                 return st;
@@ -363,9 +464,67 @@ static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, boo
     return st;
 }
 
-/* Gives every submesh with a declared material (material.h: a scene with a `base`) its maps,
- * uploaded once per material, and its switches. Only the lit layer (diffuse, bump, specular)
- * is drawn; a material with none draws its first unlit stage's image as its diffuse map. */
+/* Keeps what material m needs per frame as sr->mats[sr->num_mats]: its expression program and
+ * its unlit stages, each map uploaded. */
+static mc_status keep_stages(mc_scene_renderer *sr, const mc_material *m, bool developer,
+                             mc_error *err)
+{
+    kept_material *km = &sr->mats[sr->num_mats];
+    stage_src *grown;
+
+    if (!mc_expr_program_copy(&m->expr, &km->prog))
+        return no_memory(err);
+    sr->num_mats++;
+    km->first = sr->num_stage_srcs;
+    if (m->num_layers == 0)
+        return MC_OK;
+    grown = realloc(sr->stage_srcs,
+                    ((size_t)sr->num_stage_srcs + (size_t)m->num_layers) * sizeof *grown);
+    if (!grown)
+        return no_memory(err);
+    sr->stage_srcs = grown;
+    for (int i = 0; i < m->num_layers; i++) {
+        const mc_material_layer *l = &m->layers[i];
+        stage_src *src = &sr->stage_srcs[sr->num_stage_srcs];
+        mc_status st;
+
+        memset(src, 0, sizeof *src);
+        st = upload_map(sr, &l->map, developer, &src->texture, err);
+        if (st != MC_OK)
+            return st;
+        src->blend = l->blend;
+        src->expr = l->expr;
+        src->wrap = l->map.wrap;
+        src->mask[0] = l->mask_red;
+        src->mask[1] = l->mask_green;
+        src->mask[2] = l->mask_blue;
+        src->mask[3] = l->mask_alpha;
+        src->translucent = l->translucent;
+        sr->num_stage_srcs++;
+        km->count++;
+    }
+    return MC_OK;
+}
+
+/* The per-frame buffers of the unlit stages, for the largest kept material. */
+static mc_status size_stage_buffers(mc_scene_renderer *sr, mc_error *err)
+{
+    int regs = 1, stages = 1;
+
+    for (int i = 0; i < sr->num_mats; i++) {
+        if (sr->mats[i].prog.num_regs > regs)
+            regs = sr->mats[i].prog.num_regs;
+        if (sr->mats[i].count > stages)
+            stages = sr->mats[i].count;
+    }
+    for (int i = 0; i < MC_RENDER_MAX_LIGHTS; i++)
+        if (sr->light_srcs[i].prog.num_regs > regs)
+            regs = sr->light_srcs[i].prog.num_regs;
+    sr->regs = calloc((size_t)regs, sizeof *sr->regs);
+    sr->stage_out = calloc((size_t)stages, sizeof *sr->stage_out);
+    return sr->regs && sr->stage_out ? MC_OK : no_memory(err);
+}
+
 /* A surface whose shader no material or image names: black, or with developer images the
  * `_default` box (uploaded once: *box_id). */
 static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool developer,
@@ -390,6 +549,10 @@ static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool devel
     return st;
 }
 
+/* Gives every submesh with a declared material (material.h: a scene with a `base`) its maps,
+ * uploaded once per material, its switches and its unlit stages (drawn after the lit pass,
+ * render.h). A material with only unlit stages has no lit pass: its first stage's image and
+ * alpha test give its depth (RB_STD_FillDepthBuffer). */
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
                                  bool developer, mc_error *err)
 {
@@ -400,8 +563,11 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
     for (int i = 0; i < sr->num_actors; i++)
         total += sr->scene->actors[i].mesh.num_meshes;
     done = calloc((size_t)total + 1, sizeof *done);
-    if (!done)
+    sr->mats = calloc((size_t)total + 1, sizeof *sr->mats);
+    if (!done || !sr->mats) {
+        free(done);
         return no_memory(err);
+    }
     for (int i = 0; i < sr->num_actors && st == MC_OK; i++)
         for (int k = 0; k < sr->scene->actors[i].mesh.num_meshes && st == MC_OK; k++) {
             const mc_material *m = sm->submesh ? sm->submesh[i][k] : NULL;
@@ -430,8 +596,12 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
                     st = upload_map(sr, &m->normal, developer, &done[d].ids[1], err);
                 if (st == MC_OK)
                     st = upload_map(sr, &m->specular, developer, &done[d].ids[2], err);
+                if (st == MC_OK)
+                    st = keep_stages(sr, m, developer, err);
                 num_done++;
             }
+            sf->mat = d;
+            sf->stages_only = !m->lit && m->num_layers > 0;
             sf->texture = done[d].ids[0];
             sf->normal_map = done[d].ids[1];
             sf->specular_map = done[d].ids[2];
@@ -449,19 +619,122 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
                 sf->diffuse_rgb[c] = dif->present ? dif->color[c] : 1.0f;
                 sf->specular_rgb[c] = m->specular.present ? m->specular.color[c] : 1.0f;
             }
-            if (!m->lit && m->num_layers > 0) {
-                sf->mask_color = m->layers[0].mask_color;
-                sf->mask_alpha = m->layers[0].mask_alpha;
-                sf->mask_depth = m->layers[0].mask_depth;
-            }
             sf->alpha_test = m->lit || m->num_layers == 0 ? m->alpha_test
                                                            : m->layers[0].alpha_test;
             sf->two_sided = m->two_sided;
+            sf->no_shadows = m->no_shadows;
             sf->translucent = m->translucent;
             sf->polygon_offset = m->polygon_offset;
         }
     free(done);
     return st;
+}
+
+/* Keeps each scene light's material (mc_scene_materials.light): its program, its stages'
+ * projection images and its falloff image, uploaded. A light material's stages are the light's
+ * passes (tr_render.cpp, RB_CreateSingleDrawInteractions loops over them): the lights' passes
+ * together may not pass MC_RENDER_MAX_LIGHTS (MC_ERR_LIMIT at the light). Its `noShadows`
+ * makes the light cast none (Material.h, LightCastsShadows). */
+static mc_status keep_lights(mc_scene_renderer *sr, const mc_scene_materials *sm, bool developer,
+                             const mc_parse_opts *po, mc_error *err)
+{
+    const mc_scene *s = sr->scene;
+    int passes = 0;
+
+    for (int i = 0; i < sr->num_lights && i < sm->num_lights; i++) {
+        const mc_material *m = sm->light[i];
+        const mc_scene_light *sl = &s->lights[i];
+        light_src *ls = &sr->light_srcs[i];
+        light_stage *grown;
+        mc_status st;
+
+        if (!m) {
+            passes++;
+            continue;
+        }
+        passes += m->num_layers;
+        if (passes > MC_RENDER_MAX_LIGHTS)
+            return mc_error_set(err, MC_ERR_LIMIT, s->name, sl->line, sl->col,
+                                "the lights' materials give more than %d light passes (light "
+                                "'%s', material '%s' has %d stages)",
+                                MC_RENDER_MAX_LIGHTS, sl->name, m->name, m->num_layers);
+        if (m->ambient_light && po->warn) {
+            mc_error w;
+
+            mc_error_set(&w, MC_ERR_USAGE, m->file, m->line, m->col,
+                         "'ambientLight' material '%s' of light '%s' is drawn as a plain light "
+                         "(the scene's `ambient` line is md5cine's ambient light)",
+                         m->name, sl->name);
+            po->warn(po->warn_user, &w);
+        }
+        if (!mc_expr_program_copy(&m->expr, &ls->prog))
+            return no_memory(err);
+        ls->material = true;
+        mc_light_parms(sl->color, ls->parms);
+        if (m->no_shadows)
+            sr->lights[i].no_shadows = 1;
+        if (sm->light_falloff[i]) {
+            st = upload_map(sr, &sm->light_falloff[i]->falloff, developer, &ls->falloff, err);
+            if (st != MC_OK)
+                return st;
+        }
+        ls->first = sr->num_light_stages;
+        if (m->num_layers == 0)
+            continue;
+        grown = realloc(sr->light_stages, ((size_t)sr->num_light_stages + (size_t)m->num_layers) *
+                                                  sizeof *grown);
+        if (!grown)
+            return no_memory(err);
+        sr->light_stages = grown;
+        for (int k = 0; k < m->num_layers; k++) {
+            light_stage *ld = &sr->light_stages[sr->num_light_stages];
+
+            memset(ld, 0, sizeof *ld);
+            st = upload_map(sr, &m->layers[k].map, developer, &ld->texture, err);
+            if (st != MC_OK)
+                return st;
+            ld->expr = m->layers[k].expr;
+            sr->num_light_stages++;
+            ls->count++;
+        }
+    }
+    return MC_OK;
+}
+
+/* One frame's light passes at time (seconds on the scene's clock) into sr->frame_lights; returns
+ * how many. */
+static int eval_lights(mc_scene_renderer *sr, float time)
+{
+    int n = 0;
+
+    for (int i = 0; i < sr->num_lights; i++) {
+        const light_src *ls = &sr->light_srcs[i];
+
+        if (!ls->material) {
+            sr->frame_lights[n++] = sr->lights[i];
+            continue;
+        }
+        mc_expr_eval(&ls->prog, time, ls->parms, sr->regs);
+        for (int k = 0; k < ls->count && n < MC_RENDER_MAX_LIGHTS; k++) {
+            const light_stage *ld = &sr->light_stages[ls->first + k];
+            mc_light *l = &sr->frame_lights[n];
+
+            *l = sr->lights[i];
+            if (!mc_light_stage_eval(&ld->expr, sr->regs, l->color))
+                continue;
+            l->projection_image = ld->texture;
+            l->falloff_image = ls->falloff;
+            n++;
+        }
+    }
+    if (n == 0 && sr->num_lights > 0) {
+        /* every light material's stage is off: a black light keeps the frame lit (no light
+         * at all would be the renderer's camera rig) */
+        sr->frame_lights[0] = sr->lights[0];
+        memset(sr->frame_lights[0].color, 0, sizeof sr->frame_lights[0].color);
+        n = 1;
+    }
+    return n;
 }
 
 static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
@@ -476,6 +749,10 @@ static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_d
     if (st != MC_OK)
         return st;
     st = apply_materials(sr, &sm, d->developer_images, err);
+    if (st == MC_OK)
+        st = keep_lights(sr, &sm, d->developer_images, &po, err);
+    if (st == MC_OK)
+        st = size_stage_buffers(sr, err);
     mc_scene_materials_release(&sm);
     return st;
 }
@@ -527,9 +804,20 @@ mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, 
     *num_lights = 0;
     if (s->num_lights > 0) {
         for (int i = 0; i < s->num_lights && i < MC_RENDER_MAX_LIGHTS; i++) {
-            lights[i].origin = s->lights[i].origin;
-            memcpy(lights[i].color, s->lights[i].color, sizeof lights[i].color);
-            lights[i].radius = s->lights[i].radius;
+            const mc_scene_light *sl = &s->lights[i];
+
+            memset(&lights[i], 0, sizeof lights[i]);
+            lights[i].origin = sl->origin;
+            memcpy(lights[i].color, sl->color, sizeof lights[i].color);
+            lights[i].radius = sl->radius;
+            lights[i].box = sl->box;
+            lights[i].projected = sl->projected;
+            lights[i].target = sl->target;
+            lights[i].right = sl->right;
+            lights[i].up = sl->up;
+            lights[i].start = sl->start;
+            lights[i].end = sl->end;
+            lights[i].no_shadows = sl->no_shadows;
         }
         *num_lights = s->num_lights < MC_RENDER_MAX_LIGHTS ? s->num_lights : MC_RENDER_MAX_LIGHTS;
         for (int i = 0; i < 3; i++)
@@ -555,13 +843,18 @@ mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, 
                                     mc_v3_scale(up, 0.9f)));
     fill = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, -1.0f)),
                                      mc_v3_scale(up, 0.3f)));
-    lights[0] = (mc_light){ mc_v3_add(c, mc_v3_scale(key, 2.0f * r)), { 1.6f, 1.6f, 1.6f },
-                            4.0f * r };
-    lights[1] = (mc_light){ mc_v3_add(c, mc_v3_scale(fill, 2.0f * r)), { 0.5f, 0.5f, 0.5f },
-                            4.0f * r };
+    /* Doom point lights with md5cine's built-in light images (render.h); the colours are
+     * before r_lightScale's 2 */
+    memset(lights, 0, 2 * sizeof *lights);
+    lights[0].origin = mc_v3_add(c, mc_v3_scale(key, 2.0f * r));
+    lights[0].color[0] = lights[0].color[1] = lights[0].color[2] = 0.8f;
+    lights[0].radius = 6.0f * r;
+    lights[1].origin = mc_v3_add(c, mc_v3_scale(fill, 2.0f * r));
+    lights[1].color[0] = lights[1].color[1] = lights[1].color[2] = 0.25f;
+    lights[1].radius = 6.0f * r;
     *num_lights = 2;
     for (int i = 0; i < 3; i++)
-        ambient[i] = s->has_ambient ? s->ambient[i] : 0.2f;
+        ambient[i] = s->has_ambient ? s->ambient[i] : 0.1f;
     return MC_OK;
 }
 
@@ -655,9 +948,9 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
         st = upload_textures(sr, &ts, err);
     release_textures(&ts);
     if (st == MC_OK)
-        st = load_materials(sr, desc, err);
-    if (st == MC_OK)
         st = mc_scene_lights(sr->scene, sr->lights, &sr->num_lights, sr->ambient, err);
+    if (st == MC_OK)
+        st = load_materials(sr, desc, err);
     if (st == MC_OK) {
         for (int i = 0; i < sr->num_actors; i++)
             if (!sr->actors[i].animated)
@@ -679,6 +972,15 @@ void mc_scene_renderer_release(mc_scene_renderer *sr)
     for (int i = 0; i < sr->num_actors; i++)
         release_actor(&sr->scene->actors[i], &sr->actors[i]);
     free(sr->actors);
+    for (int i = 0; i < sr->num_mats; i++)
+        mc_expr_program_free(&sr->mats[i].prog);
+    free(sr->mats);
+    for (int i = 0; i < MC_RENDER_MAX_LIGHTS; i++)
+        mc_expr_program_free(&sr->light_srcs[i].prog);
+    free(sr->light_stages);
+    free(sr->stage_srcs);
+    free(sr->regs);
+    free(sr->stage_out);
     free(sr);
 }
 
@@ -755,12 +1057,12 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     fp.proj = view.proj;
     memcpy(fp.background, sr->background, sizeof fp.background);
     fp.shading = sr->shading;
-    fp.lights = sr->lights;
-    fp.num_lights = sr->num_lights;
+    fp.num_lights = eval_lights(sr, material_time(sr, &smp));
+    fp.lights = sr->frame_lights;
     memcpy(fp.ambient, sr->ambient, sizeof fp.ambient);
     st = mc_renderer_begin(sr->r, &fp, err);
     if (st == MC_OK)
-        st = submit_actors(sr, err);
+        st = submit_actors(sr, material_time(sr, &smp), err);
     if (st == MC_OK && sr->overlay)
         st = overlay(sr, k, smp.shot, err);
     t2 = now();

@@ -1,0 +1,585 @@
+/* The scene passes (render_int.h): the shader variants that draw an item lit by Doom's
+ * interaction (dhewm3 draw_arb2.cpp RB_ARB2_DrawInteraction and the interaction.vfp programs
+ * it binds), by the camera rig, unlit or as normals; the frame's light values (tr_lightrun.cpp
+ * R_DeriveLightData, R_SetLightProject); the opaque items' passes. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/render_int.h"
+
+/* The vertex shader. v_half is Doom's vertex program's half-angle: the sum of the unit vectors
+ * to the light and to the eye at the vertex, interpolated unnormalised (interaction.vfp, "add
+ * together to become the half angle vector"). gl_Position is invariant so that every pass of
+ * an item lands on the same depth (the light passes test GL_EQUAL). */
+static const char *const scene_vs =
+        "layout(location = 0) in vec3 a_pos;\n"
+        "layout(location = 1) in vec3 a_nrm;\n"
+        "layout(location = 2) in vec2 a_st;\n"
+        "layout(location = 3) in vec4 a_tan;\n"
+        "uniform mat4 u_model, u_viewproj;\n"
+        "uniform mat3 u_nmat;\n"
+        "uniform float u_handed;\n"
+        "uniform vec3 u_eye, u_lorg;\n"
+        "invariant gl_Position;\n"
+        "out vec3 v_wpos, v_nrm, v_half;\n"
+        "out vec4 v_tan;\n"
+        "out vec2 v_st;\n"
+        "void main() {\n"
+        "    vec4 w = u_model * vec4(a_pos, 1.0);\n"
+        "    v_wpos = w.xyz;\n"
+        "    v_nrm = u_nmat * a_nrm;\n"
+        "    v_tan = vec4(mat3(u_model) * a_tan.xyz, a_tan.w * u_handed);\n"
+        "    v_st = a_st;\n"
+        "#if PASS == 2\n"
+        "    v_half = normalize(u_lorg - w.xyz) + normalize(u_eye - w.xyz);\n"
+        "#else\n"
+        "    v_half = vec3(0.0);\n"
+        "#endif\n"
+        "    gl_Position = u_viewproj * w;\n"
+        "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
+        "}\n";
+
+/* The fragment shader, after a header of #version and the variant's NMAP, SMAP, ATEST (0 or
+ * 1) and PASS (P_*) defines. World space throughout. PASS 0: the camera rig (u_key, u_fill
+ * unit vectors towards the light), unlit or normals by u_mode. PASS 1: depth and the ambient
+ * light. PASS 2: one light's interaction (render.h). A normal map's texel (x along +s, y
+ * along +t, z out) is turned into world space with the tangent t (made perpendicular to n),
+ * b = w cross(t, n) and n. Alpha test keeps alpha above the value (Doom's GL_GREATER). Opaque
+ * geometry writes alpha 1. */
+static const char *const scene_fs =
+        "in vec3 v_wpos, v_nrm, v_half;\n"
+        "in vec4 v_tan;\n"
+        "in vec2 v_st;\n"
+        "uniform sampler2D u_tex, u_nmap, u_smap, u_lproj, u_lfall, u_spectab;\n"
+        "uniform int u_use_tex, u_mode, u_translucent, u_back;\n"
+        "uniform float u_alpha, u_alpha_test;\n"
+        "uniform vec3 u_color, u_key, u_fill, u_eye, u_ambient, u_dcol;\n"
+        "uniform vec3 u_lorg, u_lcol_d, u_lcol_s;\n"
+        "uniform vec4 u_lps, u_lpt, u_lpq, u_lpf;\n"
+        "out vec4 o_col;\n"
+        "vec3 bumped(vec3 n) {\n"
+        "    vec3 t = v_tan.xyz - n * dot(v_tan.xyz, n);\n"
+        "    float tl = length(t);\n"
+        "    if (tl <= 1e-20) return n;\n"
+        "    t /= tl;\n"
+        "    vec3 m = texture(u_nmap, v_st).rgb * 2.0 - 1.0;\n"
+        "    return m.x * t + v_tan.w * m.y * cross(t, n) + m.z * n;\n"
+        "}\n"
+        "void main() {\n"
+        "    vec4 dif = u_use_tex != 0 ? texture(u_tex, v_st) : vec4(u_color, u_alpha);\n"
+        "#if ATEST\n"
+        "    if (dif.a <= u_alpha_test) discard;\n"
+        "#endif\n"
+        "    float a = u_translucent != 0 ? dif.a : 1.0;\n"
+        "    float l = length(v_nrm);\n"
+        "    vec3 n = l > 1e-20 ? v_nrm / l : vec3(0.0, 0.0, 1.0);\n"
+        "#if NMAP\n"
+        "    n = bumped(n);\n"
+        "#endif\n"
+        "#if PASS == 0\n"
+        "    n = normalize(n);\n"
+        "    if (u_mode == 2) { o_col = vec4(n * 0.5 + 0.5, 1.0); return; }\n"
+        "    vec3 base = dif.rgb * u_dcol;\n"
+        "    if (u_mode == 1) { o_col = vec4(base, a); return; }\n"
+        "    if (!gl_FrontFacing) n = -n;\n"
+        "    float kd = max(dot(n, u_key), 0.0), fd = max(dot(n, u_fill), 0.0);\n"
+        "    vec3 h = normalize(u_key + normalize(u_eye - v_wpos));\n"
+        "    float sp = kd > 0.0 ? pow(max(dot(n, h), 0.0), 32.0) : 0.0;\n"
+        "    vec3 c = base * (0.25 + 0.70 * kd + 0.25 * fd) + vec3(0.10 * sp);\n"
+        "    o_col = vec4(min(c, vec3(1.0)), a);\n"
+        "#elif PASS == 1\n"
+        "    o_col = vec4(clamp(dif.rgb * u_dcol * u_ambient, 0.0, 1.0), a);\n"
+        "#else\n"
+        "    vec3 p = v_wpos;\n"
+        "    vec4 P = vec4(p, 1.0);\n"
+        "    if (u_back == 0) {\n"
+        "        /* the triangle's plane, its normal on the item's front side */\n"
+        "        vec3 fn = cross(dFdx(p), dFdy(p));\n"
+        "        if ((dot(fn, u_eye - p) > 0.0) != gl_FrontFacing) fn = -fn;\n"
+        "        if (dot(fn, u_lorg - p) <= 0.0) discard;\n"
+        "    }\n"
+        "    vec3 L = normalize(u_lorg - p);\n"
+        "    float q = dot(P, u_lpq);\n"
+        "    vec3 proj = q > 0.0 ? texture(u_lproj, vec2(dot(P, u_lps), dot(P, u_lpt)) / q).rgb\n"
+        "                        : vec3(0.0);\n"
+        "    vec3 fall = texture(u_lfall, vec2(dot(P, u_lpf), 0.5)).rgb;\n"
+        "    vec3 light = dot(n, L) * proj * fall;\n"
+        "    vec3 c = dif.rgb * u_lcol_d;\n"
+        "#if SMAP\n"
+        "    float ndh = dot(n, normalize(v_half));\n"
+        "    float sp = texture(u_spectab, vec2(ndh, 0.5)).r;\n"
+        "    c += sp * u_lcol_s * texture(u_smap, v_st).rgb * 2.0;\n"
+        "#endif\n"
+        "    o_col = vec4(clamp(light * c, 0.0, 1.0), a);\n"
+        "#endif\n"
+        "}\n";
+
+mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+    program *pr = &r->progs[v];
+    uniforms *u = &pr->u;
+    char head[160];
+    GLuint id;
+    mc_status s;
+
+    if (pr->id)
+        return MC_OK;
+    snprintf(head, sizeof head,
+             "#version 330 core\n#define NMAP %d\n#define SMAP %d\n#define ATEST %d\n"
+             "#define PASS %d\n",
+             (v & V_NMAP) != 0, (v & V_SMAP) != 0, (v & V_ATEST) != 0, v / V_BITS);
+    s = gpu_link_program(gl, head, scene_vs, scene_fs, &id, err);
+    if (s != MC_OK)
+        return s;
+    pr->id = id;
+    pr->frame = 0;
+    pr->light = -1;
+#define LOC(field, name) u->field = gl->GetUniformLocation(id, name)
+    LOC(model, "u_model");
+    LOC(viewproj, "u_viewproj");
+    LOC(nmat, "u_nmat");
+    LOC(handed, "u_handed");
+    LOC(mode, "u_mode");
+    LOC(use_tex, "u_use_tex");
+    LOC(color, "u_color");
+    LOC(key, "u_key");
+    LOC(fill, "u_fill");
+    LOC(eye, "u_eye");
+    LOC(tex, "u_tex");
+    LOC(nmap, "u_nmap");
+    LOC(smap, "u_smap");
+    LOC(alpha, "u_alpha");
+    LOC(alpha_test, "u_alpha_test");
+    LOC(translucent, "u_translucent");
+    LOC(ambient, "u_ambient");
+    LOC(dcol, "u_dcol");
+    LOC(lorg, "u_lorg");
+    LOC(lcol_d, "u_lcol_d");
+    LOC(lcol_s, "u_lcol_s");
+    LOC(lps, "u_lps");
+    LOC(lpt, "u_lpt");
+    LOC(lpq, "u_lpq");
+    LOC(lpf, "u_lpf");
+    LOC(back, "u_back");
+    LOC(lproj, "u_lproj");
+    LOC(lfall, "u_lfall");
+    LOC(spectab, "u_spectab");
+#undef LOC
+    gl->UseProgram(id);
+    r->current = id;
+    gl->Uniform1i(u->tex, U_DIFFUSE);
+    gl->Uniform1i(u->nmap, U_NORMAL);
+    gl->Uniform1i(u->smap, U_SPECULAR);
+    gl->Uniform1i(u->lproj, U_LPROJ);
+    gl->Uniform1i(u->lfall, U_LFALL);
+    gl->Uniform1i(u->spectab, U_SPECTAB);
+    return gpu_gl_check(gl, "building the shaders", err);
+}
+
+/* ---- built-in images ------------------------------------------------------------------- */
+
+#define BUILTIN_LIGHT_SIDE 64
+
+/* The built-in lights/defaultPointLight's ramp at texel i of BUILTIN_LIGHT_SIDE: 1 at the
+ * centre down to 0 at the edges, linear in the texel centre's coordinate u = (i + 0.5) / side:
+ * byte(255 * max(1 - |2u - 1|, 0) + 0.5). */
+static float light_ramp(int i)
+{
+    float u = ((float)i + 0.5f) / (float)BUILTIN_LIGHT_SIDE;
+    float v = 1.0f - fabsf(2.0f * u - 1.0f);
+
+    return v > 0.0f ? v : 0.0f;
+}
+
+static GLuint upload_plain(const mc_gl_fns *gl, const unsigned char *rgba, int w, int h, GLint wrap)
+{
+    GLuint tex = 0;
+
+    gl->GenTextures(1, &tex);
+    gl->BindTexture(GL_TEXTURE_2D, tex);
+    gl->PixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    gl->TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wrap);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wrap);
+    return tex;
+}
+
+static GLuint make_sampler(const mc_gl_fns *gl, GLint wrap)
+{
+    GLuint smp = 0;
+
+    gl->GenSamplers(1, &smp);
+    gl->SamplerParameteri(smp, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    gl->SamplerParameteri(smp, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    gl->SamplerParameteri(smp, GL_TEXTURE_WRAP_S, wrap);
+    gl->SamplerParameteri(smp, GL_TEXTURE_WRAP_T, wrap);
+    return smp; /* GL_CLAMP_TO_BORDER's border is (0, 0, 0, 0) unless set */
+}
+
+mc_status gpu_build_light_images(mc_renderer *r, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+    enum { N = BUILTIN_LIGHT_SIDE };
+    unsigned char *px = malloc((size_t)N * N * 4);
+    unsigned char table[256 * 4];
+
+    if (!px)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for light images");
+    /* Image_init.cpp R_SpecularTableImage: "this is the behavior of the hacked up fragment
+     * programs that can't really do a power function" */
+    for (int x = 0; x < 256; x++) {
+        float f = ((float)x / 255.0f - 0.75f) * 4.0f;
+
+        f = f < 0.0f ? 0.0f : f;
+        f = f * f;
+        memset(table + x * 4, (int)(f * 255.0f) > 255 ? 255 : (int)(f * 255.0f), 4);
+    }
+    r->spec_table = upload_plain(gl, table, 256, 1, GL_CLAMP_TO_EDGE);
+    /* projection: the ramp in s times the ramp in t; falloff: the ramp in z (one row) */
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++)
+            memset(px + (y * N + x) * 4, (int)(255.0f * light_ramp(x) * light_ramp(y) + 0.5f), 4);
+    r->def_proj = upload_plain(gl, px, N, N, GL_CLAMP_TO_BORDER);
+    for (int x = 0; x < N; x++)
+        memset(px + x * 4, (int)(255.0f * light_ramp(x) + 0.5f), 4);
+    r->def_fall = upload_plain(gl, px, N, 1, GL_CLAMP_TO_BORDER);
+    free(px);
+    r->samp_zero = make_sampler(gl, GL_CLAMP_TO_BORDER);
+    r->samp_edge = make_sampler(gl, GL_CLAMP_TO_EDGE);
+    return gpu_gl_check(gl, "making the light images", err);
+}
+
+/* ---- frame values ---------------------------------------------------------------------- */
+
+/* out = a * b, column-major 4x4. */
+static void mat4_mul(const float *a, const float *b, float *out)
+{
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++) {
+            float v = 0.0f;
+
+            for (int k = 0; k < 4; k++)
+                v += a[k * 4 + row] * b[c * 4 + k];
+            out[c * 4 + row] = v;
+        }
+}
+
+/* World-space unit vector of the eye-space direction d under a rigid view matrix: the rows
+ * of the view's rotation are the eye axes in world space, so world = R^T d. */
+static void eye_dir_to_world(const float *view, const float *d, float *out)
+{
+    float len = 0.0f;
+
+    for (int i = 0; i < 3; i++) {
+        out[i] = view[i * 4 + 0] * d[0] + view[i * 4 + 1] * d[1] + view[i * 4 + 2] * d[2];
+        len += out[i] * out[i];
+    }
+    len = len > 0.0f ? 1.0f / sqrtf(len) : 0.0f;
+    for (int i = 0; i < 3; i++)
+        out[i] *= len;
+}
+
+static void plane_set(float *pl, float x, float y, float z, float d)
+{
+    pl[0] = x;
+    pl[1] = y;
+    pl[2] = z;
+    pl[3] = d;
+}
+
+static float dot3(const float *a, const float *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* A projected light's planes relative to its origin: tr_lightrun.cpp R_SetLightProject (with
+ * origin 0, as R_DeriveLightData calls it), then moved to the world by origin. */
+static void projected_planes(const mc_light *l, float pl[4][4])
+{
+    float right[3] = { l->right.x, l->right.y, l->right.z }, up[3] = { l->up.x, l->up.y, l->up.z };
+    float target[3] = { l->target.x, l->target.y, l->target.z }, normal[3], start[3], stop[3];
+    float rlen = sqrtf(dot3(right, right)), ulen = sqrtf(dot3(up, up)), dist, scale, len, ofs;
+    float org[3] = { l->origin.x, l->origin.y, l->origin.z };
+    int has_range = l->start.x != 0.0f || l->start.y != 0.0f || l->start.z != 0.0f ||
+                    l->end.x != 0.0f || l->end.y != 0.0f || l->end.z != 0.0f;
+
+    for (int i = 0; i < 3; i++) {
+        right[i] /= rlen > 0.0f ? rlen : 1.0f;
+        up[i] /= ulen > 0.0f ? ulen : 1.0f;
+    }
+    /* normal = up x right, normalised */
+    normal[0] = up[1] * right[2] - up[2] * right[1];
+    normal[1] = up[2] * right[0] - up[0] * right[2];
+    normal[2] = up[0] * right[1] - up[1] * right[0];
+    len = sqrtf(dot3(normal, normal));
+    for (int i = 0; i < 3; i++)
+        normal[i] /= len > 0.0f ? len : 1.0f;
+    dist = dot3(target, normal);
+    if (dist < 0.0f) {
+        dist = -dist;
+        for (int i = 0; i < 3; i++)
+            normal[i] = -normal[i];
+    }
+    scale = (0.5f * dist) / (rlen > 0.0f ? rlen : 1.0f);
+    for (int i = 0; i < 3; i++)
+        right[i] *= scale;
+    scale = -(0.5f * dist) / (ulen > 0.0f ? ulen : 1.0f);
+    for (int i = 0; i < 3; i++)
+        up[i] *= scale;
+    plane_set(pl[2], normal[0], normal[1], normal[2], 0.0f);
+    plane_set(pl[0], right[0], right[1], right[2], 0.0f);
+    plane_set(pl[1], up[0], up[1], up[2], 0.0f);
+    /* offset to the centre: target (relative, w = 1) maps to s = t = 0.5 */
+    for (int k = 0; k < 2; k++) {
+        float q = dot3(target, pl[2]) + pl[2][3];
+
+        ofs = 0.5f - (dot3(target, pl[k]) + pl[k][3]) / (q != 0.0f ? q : 1.0f);
+        for (int i = 0; i < 4; i++)
+            pl[k][i] += ofs * pl[2][i];
+    }
+    /* the falloff: 0 at start, 1 at end (Doom's default start 0, end target) */
+    for (int i = 0; i < 3; i++) {
+        start[i] = has_range ? (&l->start.x)[i] : 0.0f;
+        stop[i] = has_range ? (&l->end.x)[i] : target[i];
+        normal[i] = stop[i] - start[i];
+    }
+    dist = sqrtf(dot3(normal, normal));
+    if (dist <= 0.0f)
+        dist = 1.0f;
+    for (int i = 0; i < 3; i++)
+        normal[i] /= dist * dist; /* normalised, then * (1 / dist) */
+    plane_set(pl[3], normal[0], normal[1], normal[2], -dot3(start, normal));
+    /* R_LocalPlaneToGlobal with the identity axis: d -= n . origin */
+    for (int k = 0; k < 4; k++)
+        pl[k][3] -= dot3(pl[k], org);
+}
+
+/* A point light's planes: tr_lightrun.cpp R_DeriveLightData ("point light"), moved to the
+ * world by origin. */
+static void point_planes(const mc_light *l, float pl[4][4])
+{
+    float rx = l->box.x > 0.0f ? l->box.x : l->radius, ry = l->box.y > 0.0f ? l->box.y : l->radius;
+    float rz = l->box.z > 0.0f ? l->box.z : l->radius;
+
+    plane_set(pl[0], 0.5f / rx, 0.0f, 0.0f, 0.5f - 0.5f * l->origin.x / rx);
+    plane_set(pl[1], 0.0f, 0.5f / ry, 0.0f, 0.5f - 0.5f * l->origin.y / ry);
+    plane_set(pl[2], 0.0f, 0.0f, 0.0f, 1.0f);
+    plane_set(pl[3], 0.0f, 0.0f, 0.5f / rz, 0.5f - 0.5f * l->origin.z / rz);
+}
+
+/* Computes the per-frame uniforms: view-projection, the camera rig's directions, the eye
+ * position, the lights. */
+void gpu_frame_values(mc_renderer *r, const mc_frame_params *p)
+{
+    /* GL eye space: x right, y up, z towards the viewer. Key from the upper left in front of
+     * the subject, fill from the right. */
+    static const float key_eye[3] = { -0.45f, 0.55f, 0.70f };
+    static const float fill_eye[3] = { 0.85f, 0.05f, 0.50f };
+    const float *v = p->view.m;
+    frame_values *fv = &r->fv;
+
+    mat4_mul(p->proj.m, v, fv->vp);
+    eye_dir_to_world(v, key_eye, fv->key);
+    eye_dir_to_world(v, fill_eye, fv->fill);
+    /* eye = -R^T t, t = the view's translation column */
+    for (int i = 0; i < 3; i++)
+        fv->eye[i] = -(v[i * 4 + 0] * v[12] + v[i * 4 + 1] * v[13] + v[i * 4 + 2] * v[14]);
+    fv->num_lights = p->num_lights;
+    for (int i = 0; i < p->num_lights; i++) {
+        const mc_light *l = &p->lights[i];
+        light_values *lv = &fv->lights[i];
+
+        lv->org[0] = l->origin.x;
+        lv->org[1] = l->origin.y;
+        lv->org[2] = l->origin.z;
+        for (int c = 0; c < 3; c++)
+            lv->col[c] = l->color[c] * MC_LIGHT_SCALE;
+        if (l->projected)
+            projected_planes(l, lv->plane);
+        else
+            point_planes(l, lv->plane);
+        lv->proj = l->projection_image > 0 ? r->textures[l->projection_image - 1] : r->def_proj;
+        lv->fall = l->falloff_image > 0 ? r->textures[l->falloff_image - 1] : r->def_fall;
+    }
+    for (int c = 0; c < 3; c++)
+        fv->ambient[c] = p->ambient[c] * MC_LIGHT_SCALE;
+}
+
+/* Makes variant pr current, with this frame's uniforms and (light >= 0) that light's. */
+static void use_program(mc_renderer *r, program *pr, int light)
+{
+    const mc_gl_fns *gl = &r->gl;
+    const frame_values *fv = &r->fv;
+
+    if (r->current != pr->id) {
+        gl->UseProgram(pr->id);
+        r->current = pr->id;
+    }
+    if (pr->frame != r->frame) {
+        pr->frame = r->frame;
+        pr->light = -1;
+        gl->UniformMatrix4fv(pr->u.viewproj, 1, GL_FALSE, fv->vp);
+        gl->Uniform3fv(pr->u.key, 1, fv->key);
+        gl->Uniform3fv(pr->u.fill, 1, fv->fill);
+        gl->Uniform3fv(pr->u.eye, 1, fv->eye);
+        gl->Uniform1i(pr->u.mode, (GLint)r->shading);
+        gl->Uniform3fv(pr->u.ambient, 1, fv->ambient);
+    }
+    if (light >= 0 && pr->light != light) {
+        const light_values *lv = &fv->lights[light];
+
+        pr->light = light;
+        gl->Uniform3fv(pr->u.lorg, 1, lv->org);
+        gl->Uniform4fv(pr->u.lps, 1, lv->plane[0]);
+        gl->Uniform4fv(pr->u.lpt, 1, lv->plane[1]);
+        gl->Uniform4fv(pr->u.lpq, 1, lv->plane[2]);
+        gl->Uniform4fv(pr->u.lpf, 1, lv->plane[3]);
+    }
+}
+
+void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
+{
+    const mc_gl_fns *gl = &r->gl;
+    const draw_state *ds = &sl->ds;
+    program *pr = &r->progs[ds->bits + pass * V_BITS];
+    const uniforms *u = &pr->u;
+
+    use_program(r, pr, pass == P_LIGHT ? light : -1);
+    gl->BindVertexArray(sl->vao);
+    gl->UniformMatrix4fv(u->model, 1, GL_FALSE, ds->model);
+    gl->UniformMatrix3fv(u->nmat, 1, GL_FALSE, ds->nmat);
+    /* A mirroring model matrix reverses cross(t, n) in world space against the mirrored +t. */
+    gl->Uniform1f(u->handed, ds->front == GL_CW ? -1.0f : 1.0f);
+    gl->Uniform3f(u->color, ds->color[0], ds->color[1], ds->color[2]);
+    gl->Uniform1f(u->alpha, ds->translucent ? ds->color[3] : 1.0f);
+    gl->Uniform1f(u->alpha_test, ds->alpha_test);
+    gl->Uniform1i(u->translucent, ds->translucent);
+    gl->Uniform1i(u->use_tex, ds->tex[0] != 0);
+    gl->Uniform3fv(u->dcol, 1, ds->dcol);
+    if (pass == P_LIGHT) {
+        const light_values *lv = &r->fv.lights[light];
+        float cd[3], cs[3];
+
+        /* RB_CreateSingleDrawInteractions: diffuseColor = stage colour * lightColor, the
+         * same for specularColor; lightColor = backEnd.lightScale * the light stage's */
+        for (int c = 0; c < 3; c++) {
+            cd[c] = ds->dcol[c] * lv->col[c];
+            cs[c] = ds->scol[c] * lv->col[c];
+        }
+        gl->Uniform3fv(u->lcol_d, 1, cd);
+        gl->Uniform3fv(u->lcol_s, 1, cs);
+        gl->Uniform1i(u->back, ds->back_lit);
+    }
+    for (int unit = 2; unit >= 0; unit--) {
+        gl->ActiveTexture((GLenum)(GL_TEXTURE0 + unit));
+        gl->BindTexture(GL_TEXTURE_2D, ds->tex[unit]);
+    }
+    gl->FrontFace(ds->front);
+    if (ds->two_sided)
+        gl->Disable(GL_CULL_FACE);
+    else
+        gl->Enable(GL_CULL_FACE);
+    if (ds->polygon_offset != 0.0f) {
+        /* Doom's factor -1 and units -2 per step of the material's polygonOffset */
+        gl->Enable(GL_POLYGON_OFFSET_FILL);
+        gl->PolygonOffset(-1.0f, -2.0f * ds->polygon_offset);
+    } else {
+        gl->Disable(GL_POLYGON_OFFSET_FILL);
+    }
+    /* Material.cpp's maskColor, maskAlpha, maskDepth: the stage leaves those values as they
+     * are (a translucent item and the light passes write no depth anyway). */
+    if (ds->mask_color || ds->mask_alpha)
+        gl->ColorMask(!ds->mask_color, !ds->mask_color, !ds->mask_color, !ds->mask_alpha);
+    if (ds->mask_depth && !ds->translucent && pass != P_LIGHT)
+        gl->DepthMask(GL_FALSE);
+    gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
+    if (ds->mask_color || ds->mask_alpha)
+        gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    if (ds->mask_depth && !ds->translucent && pass != P_LIGHT)
+        gl->DepthMask(GL_TRUE);
+    gl->BindVertexArray(0);
+}
+
+/* Binds light i's images and the specular table to their units. */
+void gpu_bind_light(mc_renderer *r, int i)
+{
+    const mc_gl_fns *gl = &r->gl;
+    const light_values *lv = &r->fv.lights[i];
+
+    gl->ActiveTexture(GL_TEXTURE0 + U_LPROJ);
+    gl->BindTexture(GL_TEXTURE_2D, lv->proj);
+    gl->BindSampler(U_LPROJ, r->samp_zero); /* Doom's zeroClamp on the light stage */
+    gl->ActiveTexture(GL_TEXTURE0 + U_LFALL);
+    gl->BindTexture(GL_TEXTURE_2D, lv->fall);
+    /* Material.cpp: lightFalloffImage is TR_CLAMP; the built-in one is zero outside */
+    gl->BindSampler(U_LFALL, lv->fall == r->def_fall ? r->samp_zero : r->samp_edge);
+    gl->ActiveTexture(GL_TEXTURE0 + U_SPECTAB);
+    gl->BindTexture(GL_TEXTURE_2D, r->spec_table);
+    gl->ActiveTexture(GL_TEXTURE0);
+}
+
+void gpu_unbind_light(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+
+    gl->BindSampler(U_LPROJ, 0);
+    gl->BindSampler(U_LFALL, 0);
+}
+
+void gpu_draw_opaque(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+    int lit = r->shading == MC_SHADING_LIT && r->fv.num_lights > 0;
+
+    for (int i = 0; i < r->used_slots; i++) {
+        slot *sl = &r->slots[i];
+
+        if (!sl->pending || sl->late)
+            continue;
+        if (sl->stages_only) {
+            /* RB_STD_FillDepthBuffer: an opaque surface's depth first (alpha tested) */
+            gl->ColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+            gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
+            gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+        } else {
+            gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
+        }
+    }
+    if (lit) {
+        /* RB_ARB2_CreateDrawInteractions: GLS_SRCBLEND_ONE | GLS_DSTBLEND_ONE | GLS_DEPTHMASK
+         * with the depth of the first pass; alpha is kept */
+        gl->DepthMask(GL_FALSE);
+        gl->DepthFunc(GL_EQUAL);
+        gl->Enable(GL_BLEND);
+        gl->BlendFuncSeparate(GL_ONE, GL_ONE, GL_ZERO, GL_ONE);
+        for (int l = 0; l < r->fv.num_lights; l++) {
+            gpu_bind_light(r, l);
+            for (int i = 0; i < r->used_slots; i++) {
+                slot *sl = &r->slots[i];
+
+                if (sl->pending && !sl->late && !sl->stages_only)
+                    gpu_draw_slot(r, sl, P_LIGHT, l);
+            }
+        }
+        gpu_unbind_light(r);
+        gl->Disable(GL_BLEND);
+        gl->DepthFunc(GL_LEQUAL);
+        gl->DepthMask(GL_TRUE);
+    }
+    /* RB_STD_DrawShaderPasses: the unlit stages after every light's interactions */
+    for (int i = 0; i < r->used_slots; i++) {
+        slot *sl = &r->slots[i];
+
+        if (sl->pending && !sl->late && sl->num_stages > 0)
+            gpu_draw_stages(r, sl);
+    }
+    for (int i = 0; i < r->used_slots; i++)
+        if (!r->slots[i].late)
+            r->slots[i].pending = 0;
+    gl->Disable(GL_POLYGON_OFFSET_FILL);
+}

@@ -1,0 +1,160 @@
+/* What the renderer's passes share (src/gpu/): the renderer's state and the helpers each pass
+ * file calls. render.c: the context, framebuffers, textures, frame begin and end, items (their
+ * buffers), the overlay and the readback. interaction.c: the lit (and normals/unlit) scene pass
+ * -- shaders, per-frame values, one item's draw. stages.c: the passes drawn after the opaque
+ * items (translucent items today). Not installed; nothing outside src/gpu/ includes it. */
+#ifndef MC_GPU_RENDER_INT_H
+#define MC_GPU_RENDER_INT_H
+
+#include <stddef.h>
+
+#include <md5cine/limits.h>
+#include <md5cine/render.h>
+
+#include "gpu/backend.h"
+#include "gpu/gl_fns.h"
+
+#define MAX_SIDE       MC_LIMIT_RENDER_MAX_SIDE
+#define MAX_ELEMS      (1 << 24)
+#define TEXT_MAX_QUADS 8192 /* stb_easy_font stops writing when the buffer is full */
+
+/* What one draw needs besides its buffers (kept until the frame resolves). */
+typedef struct draw_state {
+    float model[16], nmat[9], color[4];
+    float dcol[3], scol[3]; /* the diffuse and specular stages' colours */
+    GLuint tex[3];          /* diffuse, normal, specular; 0 for none */
+    int bits;               /* V_NMAP | V_SMAP | V_ATEST */
+    float alpha_test, polygon_offset;
+    int two_sided, translucent, count;
+    int back_lit; /* no_shadows or no_self_shadow: faces away from a light are lit */
+    int mask_color, mask_alpha, mask_depth;
+    GLenum front;
+} draw_state;
+
+typedef struct slot {
+    GLuint vao, pos, nrm, st, tan, idx;
+    size_t pos_cap, nrm_cap, st_cap, tan_cap, idx_cap; /* bytes of storage */
+    draw_state ds;
+    int pending; /* drawn when the frame resolves */
+    int late;    /* drawn after every opaque item (translucent) */
+    mc_render_stage *stages; /* the item's unlit stages (stages.c), copied; malloc'd */
+    int num_stages, cap_stages;
+    int stages_only; /* no lit pass: depth only (opaque) or nothing (translucent) */
+} slot;
+
+/* The unlit stage program's uniforms (stages.c). */
+typedef struct stage_uniforms {
+    GLint model, viewproj, ms, mt, tex, use_tex, wrap, color, alpha_test;
+} stage_uniforms;
+
+typedef struct uniforms {
+    GLint model, viewproj, nmat, handed, mode, use_tex, color, key, fill, eye, tex;
+    GLint nmap, smap, alpha, alpha_test, translucent;
+    GLint ambient, dcol, lorg, lcol_d, lcol_s, lps, lpt, lpq, lpf, back;
+    GLint lproj, lfall, spectab;
+} uniforms;
+
+/* The scene shader is built in variants, so that llvmpipe (which runs both sides of a branch)
+ * only does the work an item needs: the V_* bits, times the pass (P_*). A variant is built on
+ * first use. */
+enum { V_NMAP = 1, V_SMAP = 2, V_ATEST = 4, V_BITS = 8 };
+enum { P_RIG = 0, P_AMBIENT = 1, P_LIGHT = 2, P_COUNT = 3 };
+#define NUM_VARIANTS (V_BITS * P_COUNT)
+
+/* Texture units of the scene shader. */
+enum { U_DIFFUSE = 0, U_NORMAL, U_SPECULAR, U_LPROJ, U_LFALL, U_SPECTAB };
+
+typedef struct program {
+    GLuint id; /* 0 until built */
+    uniforms u;
+    unsigned frame; /* the frame whose per-frame uniforms it holds */
+    int light;      /* the light whose uniforms it holds (-1: none) */
+} program;
+
+/* One light of the frame, as the shader takes it. */
+typedef struct light_values {
+    float org[3];      /* where L points to */
+    float col[3];      /* colour * MC_LIGHT_SCALE */
+    float plane[4][4]; /* s, t, q, falloff planes, world space (x, y, z, d): value = p.xyz + d */
+    GLuint proj, fall; /* textures */
+} light_values;
+
+/* The per-frame uniforms, set on each variant the frame uses. */
+typedef struct frame_values {
+    float vp[16], key[3], fill[3], eye[3], ambient[3];
+    light_values lights[MC_RENDER_MAX_LIGHTS];
+    int num_lights;
+} frame_values;
+
+struct mc_renderer {
+    const mc_gpu_backend *backend;
+    mc_gpu_context *ctx;
+    mc_gl_fns gl;
+    int width, height, samples;
+    GLuint fbo_ms, ms_color, ms_depth;     /* multisampled target; 0 without MSAA */
+    GLuint fbo, color, depth;              /* single-sample target (or the resolve target) */
+    GLuint spec_table, def_proj, def_fall; /* Doom's specular table, built-in light images */
+    GLuint samp_zero, samp_edge;           /* light images: zero clamped, edge clamped */
+    program progs[NUM_VARIANTS];
+    GLuint text_prog, current;
+    GLuint stage_prog; /* stages.c */
+    stage_uniforms us;
+    frame_values fv;
+    unsigned frame; /* counts begun frames, from 1 */
+    GLint ut_origin, ut_scale, ut_size;
+    GLuint *textures; /* id k is textures[k - 1] */
+    int num_textures, cap_textures;
+    slot *slots;
+    int num_slots, used_slots;
+    GLuint text_vao, text_vbo, text_ibo;
+    float *text_verts; /* TEXT_MAX_QUADS * 4 vertices of 16 bytes (x, y, z, rgba8) */
+    int in_frame, resolved, shading;
+    mc_warn_fn warn;
+    void *warn_user;
+    char gl_renderer[128], gl_version[128], gl_vendor[128], device[128];
+};
+
+/* ---- render.c ---- */
+
+/* Returns MC_ERR_GL naming what was being done if GL recorded an error (and clears them). */
+mc_status gpu_gl_check(const mc_gl_fns *gl, const char *what, mc_error *err);
+/* Compiles and links a program from head + each source; MC_ERR_GL with the log's first line. */
+mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
+                           const char *fs_src, GLuint *out, mc_error *err);
+/* v in lo..hi; false for NaN. */
+int gpu_finite_in(float v, float lo, float hi);
+
+/* ---- interaction.c ---- */
+
+/* Builds scene shader variant v (V_* bits plus lights * V_BITS) unless it is built. */
+mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err);
+/* Computes the frame's uniforms (r->fv) from p. */
+void gpu_frame_values(mc_renderer *r, const mc_frame_params *p);
+/* Makes the specular table and the built-in light images and samplers. */
+mc_status gpu_build_light_images(mc_renderer *r, mc_error *err);
+/* Sets the item's uniforms and GL state and draws its slot in pass P_* (light: the light's
+ * index for P_LIGHT). */
+void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);
+/* Draws the frame's pending opaque items: one pass (the camera rig, unlit, normals) or
+ * Doom's passes (depth and ambient, then one additive pass per light), then their unlit
+ * stages. A stages-only item writes depth only in the first pass. */
+void gpu_draw_opaque(mc_renderer *r);
+/* Binds light i's projection and falloff images (with Doom's clamping) and the specular
+ * table; gpu_unbind_light undoes the samplers. */
+void gpu_bind_light(mc_renderer *r, int i);
+void gpu_unbind_light(mc_renderer *r);
+
+/* ---- stages.c ---- */
+
+/* Draws the frame's pending translucent items, in submission order, each followed by its
+ * unlit stages. */
+void gpu_draw_translucent(mc_renderer *r);
+/* Builds the unlit stage program. */
+mc_status gpu_build_stages(mc_renderer *r, mc_error *err);
+/* Checks an item's stages (MC_ERR_USAGE naming what is wrong; NULL: fine). */
+const char *gpu_check_stages(const mc_renderer *r, const mc_draw_item *it);
+/* Draws a slot's unlit stages over what is drawn (RB_STD_T_RenderShaderPasses); leaves
+ * blending off, the colour mask full, depth test LEQUAL and depth writes on. */
+void gpu_draw_stages(mc_renderer *r, const slot *sl);
+
+#endif

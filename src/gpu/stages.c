@@ -1,0 +1,213 @@
+/* The passes drawn after the lit interaction (render_int.h): each item's unlit material stages,
+ * as Doom 3's RB_STD_T_RenderShaderPasses (draw_common.cpp) draws them, and the translucent
+ * items. */
+#include <string.h>
+
+#include <md5cine/material.h>
+
+#include "gpu/render_int.h"
+
+/* A stage: the item's triangles with its texture coordinates through the stage's matrix
+ * (tr_render.cpp, RB_GetShaderTextureMatrix), the same position math as the lit pass so that
+ * depth test EQUAL meets exactly the pixels it wrote. */
+static const char *const stage_vs =
+        "invariant gl_Position;\n"
+        "layout(location = 0) in vec3 a_pos;\n"
+        "layout(location = 2) in vec2 a_st;\n"
+        "uniform mat4 u_model, u_viewproj;\n"
+        "uniform vec3 u_ms, u_mt;\n"
+        "out vec2 v_st;\n"
+        "void main() {\n"
+        "    vec4 w = u_model * vec4(a_pos, 1.0);\n"
+        "    v_st = vec2(dot(u_ms, vec3(a_st, 1.0)), dot(u_mt, vec3(a_st, 1.0)));\n"
+        "    gl_Position = u_viewproj * w;\n"
+        "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
+        "}\n";
+
+/* texel * colour (Doom's glColor times the texture; no texture: white). Repeat is the
+ * texture's own wrap; clamp keeps the coordinates half a texel inside the edges. zeroclamp and
+ * alphazeroclamp are clamps too: the image's border texels already hold Doom's (0, 0, 0, 255)
+ * or (255, 255, 255, 0) (Image_load.cpp, R_SetBorderTexels; material.c), so outside 0..1 the
+ * stage reads them. Then Doom's alpha test, GL_GREATER. */
+static const char *const stage_fs =
+        "in vec2 v_st;\n"
+        "uniform sampler2D u_tex;\n"
+        "uniform int u_use_tex, u_wrap;\n"
+        "uniform vec4 u_color;\n"
+        "uniform float u_alpha_test;\n"
+        "out vec4 o_col;\n"
+        "void main() {\n"
+        "    vec2 st = v_st;\n"
+        "    vec4 c = vec4(1.0);\n"
+        "    if (u_use_tex != 0) {\n"
+        "        if (u_wrap != 0) {\n"
+        "            vec2 h = 0.5 / vec2(textureSize(u_tex, 0));\n"
+        "            st = clamp(st, h, 1.0 - h);\n"
+        "        }\n"
+        "        c = texture(u_tex, st);\n"
+        "    }\n"
+        "    c *= u_color;\n"
+        "    if (u_alpha_test > 0.0 && c.a <= u_alpha_test) discard;\n"
+        "    o_col = c;\n"
+        "}\n";
+
+mc_status gpu_build_stages(mc_renderer *r, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+    mc_status s = gpu_link_program(gl, "#version 330 core\n", stage_vs, stage_fs,
+                                   &r->stage_prog, err);
+    GLuint p = r->stage_prog;
+
+    if (s != MC_OK)
+        return s;
+    r->us.model = gl->GetUniformLocation(p, "u_model");
+    r->us.viewproj = gl->GetUniformLocation(p, "u_viewproj");
+    r->us.ms = gl->GetUniformLocation(p, "u_ms");
+    r->us.mt = gl->GetUniformLocation(p, "u_mt");
+    r->us.tex = gl->GetUniformLocation(p, "u_tex");
+    r->us.use_tex = gl->GetUniformLocation(p, "u_use_tex");
+    r->us.wrap = gl->GetUniformLocation(p, "u_wrap");
+    r->us.color = gl->GetUniformLocation(p, "u_color");
+    r->us.alpha_test = gl->GetUniformLocation(p, "u_alpha_test");
+    return gpu_gl_check(gl, "building the stage shader", err);
+}
+
+const char *gpu_check_stages(const mc_renderer *r, const mc_draw_item *it)
+{
+    if (it->num_stages < 0 || it->num_stages > MC_LIMIT_MTR_STAGES ||
+        (it->num_stages > 0 && !it->stages))
+        return "bad stage count";
+    if (it->num_stages > 0 && it->triangle_count && !it->texcoords)
+        return "item with stages without texture coordinates";
+    for (int i = 0; i < it->num_stages; i++) {
+        const mc_render_stage *st = &it->stages[i];
+
+        if (st->texture < 0 || st->texture > r->num_textures)
+            return "unknown stage texture id";
+        if (st->blend_src < MC_BLEND_ZERO || st->blend_src > MC_BLEND_ONE_MINUS_SRC_COLOR ||
+            st->blend_dst < MC_BLEND_ZERO || st->blend_dst > MC_BLEND_ONE_MINUS_SRC_COLOR)
+            return "bad stage blend factor";
+        if (st->wrap < MC_WRAP_REPEAT || st->wrap > MC_WRAP_ALPHA_ZERO_CLAMP)
+            return "bad stage texture wrap";
+        for (int c = 0; c < 4; c++)
+            if (!gpu_finite_in(st->color[c], 0.0f, 1.0f))
+                return "stage colour outside 0..1";
+        for (int k = 0; k < 6; k++)
+            if (!gpu_finite_in(st->matrix[k / 3][k % 3], -1e30f, 1e30f))
+                return "stage texture matrix not finite";
+        if (!gpu_finite_in(st->alpha_test, -1e30f, 1e30f))
+            return "stage alpha test not finite";
+    }
+    return NULL;
+}
+
+static GLenum gl_blend(int f)
+{
+    static const GLenum map[] = {
+        GL_ZERO,         GL_ONE,       GL_DST_COLOR,          GL_ONE_MINUS_DST_COLOR,
+        GL_SRC_ALPHA,    GL_ONE_MINUS_SRC_ALPHA, GL_DST_ALPHA, GL_ONE_MINUS_DST_ALPHA,
+        GL_SRC_ALPHA_SATURATE, GL_SRC_COLOR, GL_ONE_MINUS_SRC_COLOR,
+    };
+
+    return map[f]; /* checked by gpu_check_stages */
+}
+
+/* The item's stages, in order, over what is drawn: each with its blend and colour mask, depth
+ * tested EQUAL (LEQUAL for a translucent material) and never writing depth (Material.cpp sets
+ * GLS_DEPTHMASK on every stage). */
+void gpu_draw_stages(mc_renderer *r, const slot *sl)
+{
+    const mc_gl_fns *gl = &r->gl;
+    const draw_state *ds = &sl->ds;
+
+    if (sl->num_stages == 0)
+        return;
+    gl->UseProgram(r->stage_prog);
+    r->current = r->stage_prog;
+    gl->BindVertexArray(sl->vao);
+    gl->UniformMatrix4fv(r->us.model, 1, GL_FALSE, ds->model);
+    gl->UniformMatrix4fv(r->us.viewproj, 1, GL_FALSE, r->fv.vp);
+    gl->Uniform1i(r->us.tex, 0);
+    gl->ActiveTexture(GL_TEXTURE0);
+    gl->FrontFace(ds->front);
+    if (ds->two_sided)
+        gl->Disable(GL_CULL_FACE);
+    else
+        gl->Enable(GL_CULL_FACE);
+    if (ds->polygon_offset != 0.0f) {
+        gl->Enable(GL_POLYGON_OFFSET_FILL);
+        gl->PolygonOffset(-1.0f, -2.0f * ds->polygon_offset);
+    } else {
+        gl->Disable(GL_POLYGON_OFFSET_FILL);
+    }
+    gl->DepthMask(GL_FALSE);
+    gl->Enable(GL_BLEND);
+    for (int i = 0; i < sl->num_stages; i++) {
+        const mc_render_stage *st = &sl->stages[i];
+        GLenum src = gl_blend(st->blend_src), dst = gl_blend(st->blend_dst);
+
+        gl->DepthFunc(st->depth_lequal ? GL_LEQUAL : GL_EQUAL);
+        gl->BlendFuncSeparate(src, dst, src, dst);
+        gl->ColorMask(!st->mask_red, !st->mask_green, !st->mask_blue, !st->mask_alpha);
+        gl->Uniform3f(r->us.ms, st->matrix[0][0], st->matrix[0][1], st->matrix[0][2]);
+        gl->Uniform3f(r->us.mt, st->matrix[1][0], st->matrix[1][1], st->matrix[1][2]);
+        gl->Uniform4f(r->us.color, st->color[0], st->color[1], st->color[2], st->color[3]);
+        gl->Uniform1f(r->us.alpha_test, st->alpha_test);
+        gl->Uniform1i(r->us.wrap, st->wrap);
+        gl->Uniform1i(r->us.use_tex, st->texture > 0);
+        gl->BindTexture(GL_TEXTURE_2D, st->texture > 0 ? r->textures[st->texture - 1] : 0);
+        gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
+    }
+    gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    gl->DepthFunc(GL_LEQUAL);
+    gl->DepthMask(GL_TRUE);
+    gl->Disable(GL_BLEND);
+    gl->BindVertexArray(0);
+}
+
+/* Draws the frame's translucent items in submission order over the opaque ones: depth test
+ * on, depth writes off, blended as "blend" (source alpha over the frame, alpha kept
+ * premultiplied as in the overlay). Lit with lights, an item is drawn once with the ambient
+ * light blended that way, then once per light added with its alpha (GL_SRC_ALPHA, GL_ONE), so
+ * that the item shows (ambient + sum of lights) * a + dst * (1 - a). */
+void gpu_draw_translucent(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+    int any = 0, lit = r->shading == MC_SHADING_LIT && r->fv.num_lights > 0;
+
+    for (int i = 0; i < r->used_slots; i++) {
+        slot *sl = &r->slots[i];
+
+        if (!sl->pending)
+            continue;
+        if (!any) {
+            gl->DepthMask(GL_FALSE);
+            gl->Enable(GL_BLEND);
+            any = 1;
+        }
+        if (!sl->stages_only) {
+            gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE,
+                                  GL_ONE_MINUS_SRC_ALPHA);
+            gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
+            if (lit) {
+                gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ZERO, GL_ONE);
+                for (int l = 0; l < r->fv.num_lights; l++) {
+                    gpu_bind_light(r, l);
+                    gpu_draw_slot(r, sl, P_LIGHT, l);
+                }
+                gpu_unbind_light(r);
+            }
+        }
+        if (sl->num_stages > 0) {
+            gpu_draw_stages(r, sl); /* leaves blending off and depth writes on */
+            gl->DepthMask(GL_FALSE);
+            gl->Enable(GL_BLEND);
+        }
+        sl->pending = 0;
+    }
+    if (any) {
+        gl->DepthMask(GL_TRUE);
+        gl->Disable(GL_BLEND);
+    }
+    gl->Disable(GL_POLYGON_OFFSET_FILL);
+}
