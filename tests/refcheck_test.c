@@ -300,6 +300,14 @@ static void preflight_names_the_missing_frames_and_the_size(void)
     EXPECT_CONTAINS(err.msg, "reference frame 0 is 4x4 but the frames checked are 16x8");
     EXPECT_OK(mc_refcheck_preflight(c, 1, 5, &err), &err); /* frame 1 has the size */
     mc_refcheck_release(c);
+    /* A gap: without frame 3 the folder holds 5 frames, 0-5. */
+    snprintf(p, sizeof p, "%s/00003.png", dir);
+    ASSERT(unlink(p) == 0);
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    EXPECT_EQ_INT(mc_refcheck_preflight(c, 1, 5, &err), MC_ERR_RANGE);
+    EXPECT_CONTAINS(err.msg, "holds 5 frames (0-5) but frames 1-5 are checked: 1 of them is "
+                             "not in it, the first frame 3");
+    mc_refcheck_release(c);
     d.update = true;
     ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
     EXPECT_OK(mc_refcheck_preflight(c, 0, 99, &err), &err);

@@ -593,12 +593,14 @@ mc_status mc_refcheck_preflight(mc_refcheck *c, mc_frame_no first, mc_frame_no l
     }
     if (lacking > 0) {
         size_t held = c->video ? mc_frames_listed(c->src) : mc_frames_count(c->src);
+        long lo = mc_frames_number(c->src, 0);
+        long hi = c->video ? lo + (long)held - 1
+                           : mc_frames_number(c->src, mc_frames_count(c->src) - 1);
 
         return mc_error_set(err, MC_ERR_RANGE, c->reference, 0, 0,
                             "holds %zu frame%s (%ld-%ld) but frames %lld-%lld are checked: "
                             "%lld of them %s not in it, the first frame %lld",
-                            held, held == 1 ? "" : "s", mc_frames_number(c->src, 0),
-                            mc_frames_number(c->src, 0) + (long)held - 1, (long long)first,
+                            held, held == 1 ? "" : "s", lo, hi, (long long)first,
                             (long long)last, (long long)lacking, lacking == 1 ? "is" : "are",
                             (long long)first_lacking);
     }
