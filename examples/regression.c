@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 
     if (argc != 3 && argc != 5)
         return fprintf(stderr, "usage: regression SCENE REF [W H]\n"), 2;
-    mc_scene_renderer_desc rd = { .scene = &scene };
+    mc_scene_renderer_desc rd = { .scene = &scene, .msaa = MC_MSAA_DEFAULT }; /* as md5cine render */
     if (argc == 5)
         rd.width = (int)strtol(argv[3], NULL, 10), rd.height = (int)strtol(argv[4], NULL, 10);
     if (mc_scene_load(argv[1], NULL, &scene, &err) != MC_OK ||

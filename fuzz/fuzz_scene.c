@@ -33,7 +33,15 @@ static void check_scene(const mc_scene *s)
 
         FUZZ_REQUIRE(sh->seconds > 0.0f && sh->seconds <= 3600.0f && sh->fov > 0.0f &&
                      sh->fov < 180.0f && sh->line >= 1);
-        FUZZ_REQUIRE(sh->kind == MC_SHOT_LOOK_AT || sh->radius > 0.0f);
+        FUZZ_REQUIRE(sh->kind != MC_SHOT_ORBIT || sh->radius > 0.0f);
+        if (sh->kind == MC_SHOT_KEYS)
+            FUZZ_REQUIRE(sh->num_keys >= 2 && sh->num_keys <= MC_SCENE_MAX_KEYS &&
+                         sh->keys[0].time == 0.0f &&
+                         sh->keys[sh->num_keys - 1].time == sh->seconds);
+        else
+            FUZZ_REQUIRE(sh->num_keys == 0);
+        for (int k = 1; k < sh->num_keys; k++)
+            FUZZ_REQUIRE(sh->keys[k].time > sh->keys[k - 1].time);
     }
     FUZZ_REQUIRE(s->frames >= 0 && s->frames <= 10000000);
     FUZZ_REQUIRE(s->width == 0 || (s->width >= 16 && s->width <= 16384));
@@ -77,6 +85,19 @@ static void write_scene(FILE *f, const mc_scene *s)
         for (int i = 0; i < s->num_shots; i++) {
             const mc_scene_shot *sh = &s->shots[i];
 
+            if (sh->kind == MC_SHOT_KEYS) {
+                fprintf(f, "keys { fov %.9g ", (double)sh->fov);
+                for (int k = 0; k < sh->num_keys; k++) {
+                    const mc_scene_key *key = &sh->keys[k];
+
+                    fprintf(f, "key %.9g ( %.9g %.9g %.9g ) ( %.9g %.9g %.9g ) ",
+                            (double)key->time, (double)key->position.x, (double)key->position.y,
+                            (double)key->position.z, (double)key->target.x,
+                            (double)key->target.y, (double)key->target.z);
+                }
+                fprintf(f, "}\n");
+                continue;
+            }
             fprintf(f, "%s { seconds %.9g fov %.9g ", sh->kind == MC_SHOT_ORBIT ? "orbit" : "look_at",
                     (double)sh->seconds, (double)sh->fov);
             if (sh->kind == MC_SHOT_LOOK_AT)
@@ -144,6 +165,12 @@ static void check_same(const mc_scene *a, const mc_scene *b)
                      fuzz_same_float(x->position.x, y->position.x) &&
                      fuzz_same_float(x->target.z, y->target.z) &&
                      fuzz_same_float(x->center.y, y->center.y));
+        FUZZ_REQUIRE(x->num_keys == y->num_keys);
+        for (int k = 0; k < x->num_keys; k++)
+            FUZZ_REQUIRE(fuzz_same_float(x->keys[k].time, y->keys[k].time) &&
+                         fuzz_same_float(x->keys[k].position.x, y->keys[k].position.x) &&
+                         fuzz_same_float(x->keys[k].position.z, y->keys[k].position.z) &&
+                         fuzz_same_float(x->keys[k].target.y, y->keys[k].target.y));
     }
     FUZZ_REQUIRE(same_opt_str(a->base_path, b->base_path));
     FUZZ_REQUIRE(a->frames == b->frames && a->width == b->width && a->height == b->height &&

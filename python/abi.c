@@ -84,5 +84,7 @@ int main(void)
     O(mc_shot_range, first); O(mc_shot_range, last);
     O(mc_plan_shot, last); O(mc_plan_shot, number);
     printf("}\n");
+    /* The defaults the module takes from the headers rather than repeating them. */
+    printf("CONSTANTS = {\n    \"MC_MSAA_DEFAULT\": %d,\n}\n", MC_MSAA_DEFAULT);
     return 0;
 }

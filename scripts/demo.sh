@@ -9,4 +9,3 @@ cmake --build build/release -j"$(nproc)" --target md5cine
 out="${1:-demo.mp4}"
 shift || true
 build/release/src/md5cine render scenes/demo/demo.md5scene -o "$out" "$@"
-echo "md5cine: wrote $out"

@@ -184,6 +184,14 @@ check example_builds_with_pkg_config \
 mv "$T/src/regression" "$T/regression_pc" 2>/dev/null || true
 check example_builds_with_pkg_config_static make -C "$T/src" STATIC=1 regression
 mv "$T/src/regression" "$T/regression_pc_static" 2>/dev/null || true
+# The README's line, as written: PREFIX alone, no PKG_CONFIG_PATH in the environment; the
+# program runs without LD_LIBRARY_PATH (the Makefile's rpath) and uses the prefix's library.
+check example_builds_with_the_readmes_make_line \
+    env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH make -C "$T/src" PREFIX="$prefix" regression
+check example_of_the_readme_runs_without_ld_library_path sh -c "
+    env -u LD_LIBRARY_PATH '$T/src/regression' 2>&1 | grep -q 'usage: regression' &&
+    ldd '$T/src/regression' | grep -q 'libmd5cine\.so\.[0-9]* => $lib/libmd5cine\.so'"
+rm -f "$T/src/regression"
 # find_package: examples/CMakeLists.txt, md5cine::md5cine and md5cine::md5cine_static.
 check example_builds_with_find_package sh -c "
     cmake -S '$T/src' -B '$T/cm' -DCMAKE_PREFIX_PATH='$prefix' -DCMAKE_C_FLAGS='-Werror' &&

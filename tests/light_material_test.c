@@ -3,7 +3,7 @@
  *
  *      pass = clamp((n.L) * P * F * (D * Cd), 0, 1),   Cd = 2 * the light stage's colour
  *
- * The scene: a 50 x 50 quad in the plane x = 0, facing a one-frame camera at (-100, 0, 0)
+ * The scene: test.h's quad (50 x 50 in the plane x = 0) facing its camera at (-100, 0, 0)
  * (fov 90, 64 x 64, black background), its material `quad { diffusemap white.png }` (D = 1, no
  * specular map: no specular term); one point light at (-50, 0, 0) with radius 200 (a box) and
  * no ambient. At the centre pixel (32, 32), world (0, ~-1.6, ~-1.6): n.L = 50 / |(50, 1.6,
@@ -24,30 +24,6 @@
 #include <md5cine/scene_renderer.h>
 
 #include "test.h"
-
-static const char quad_mesh[] =
-        "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n"
-        "joints {\n\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
-        "mesh {\nshader \"quad\"\nnumverts 4\n"
-        "vert 0 ( 0 0 ) 0 1\nvert 1 ( 1 0 ) 1 1\nvert 2 ( 0 1 ) 2 1\nvert 3 ( 1 1 ) 3 1\n"
-        "numtris 2\ntri 0 0 1 2\ntri 1 1 3 2\nnumweights 4\n"
-        "weight 0 0 1 ( 0 25 25 )\nweight 1 0 1 ( 0 -25 25 )\n"
-        "weight 2 0 1 ( 0 25 -25 )\nweight 3 0 1 ( 0 -25 -25 )\n}\n";
-static const char camera[] = "MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 24\n"
-                             "numCuts 0\ncuts {\n}\ncamera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n";
-
-static bool put_file(const char *dir, const char *name, const char *text)
-{
-    char path[700];
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    if (!f)
-        return false;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
 
 /* A scene folder named `name` with the quad, the camera, its images and materials/x.mtr = mtr,
  * and scene.md5scene with the given light block; its path into scene. */
@@ -88,30 +64,19 @@ static bool make_scene(const char *name, const char *mtr, const char *light, cha
              "actor \"a\" { mesh \"quad.md5mesh\" }\n%s\n",
              light);
     snprintf(scene, cap, "%s/scene.md5scene", dir);
-    return put_file(dir, "quad.md5mesh", quad_mesh) && put_file(dir, "front.md5camera", camera) &&
-           put_file(dir, "materials/x.mtr", mtr) && put_file(dir, "scene.md5scene", text);
-}
-
-typedef struct warnings {
-    int count;
-    char last[2048];
-} warnings;
-
-static void on_warn(void *user, const mc_error *w)
-{
-    warnings *ws = user;
-
-    ws->count++;
-    snprintf(ws->last, sizeof ws->last, "%s:%d:%d: %s", w->file, w->line, w->col, w->msg);
+    return test_write_file(dir, "quad.md5mesh", test_quad_mesh) &&
+           test_write_file(dir, "front.md5camera", test_front_camera) &&
+           test_write_file(dir, "materials/x.mtr", mtr) &&
+           test_write_file(dir, "scene.md5scene", text);
 }
 
 /* Renders output frame k of scene and checks the centre pixel against (r, g, b), within 1. */
-static void centre_is(const char *scene, mc_frame_no k, int r, int g, int b, warnings *ws)
+static void centre_is(const char *scene, mc_frame_no k, int r, int g, int b, test_warnings *ws)
 {
     uint8_t *px = calloc(64 * 64 * 4, 1);
     mc_scene file;
     mc_scene_renderer *sr = NULL;
-    mc_scene_renderer_desc d = { .msaa = 1, .warn = on_warn, .warn_user = ws };
+    mc_scene_renderer_desc d = { .msaa = 1, .warn = test_record_warning, .warn_user = ws };
     mc_image_view v = { 64, 64, 64 * 4, px };
     mc_error err;
     const uint8_t *p;
@@ -138,7 +103,7 @@ static void centre_is(const char *scene, mc_frame_no k, int r, int g, int b, war
 static void the_base_default_point_light_is_used_with_the_light_colour(void)
 {
     char scene[700];
-    warnings ws = { 0 };
+    test_warnings ws = { 0 };
 
     ASSERT(make_scene("lightmat_default",
                       QUAD "lights/defaultPointLight { lightFalloffImage _white\n"
@@ -156,7 +121,7 @@ static void the_base_default_point_light_is_used_with_the_light_colour(void)
 static void a_named_light_material_gives_colour_and_falloff(void)
 {
     char scene[700];
-    warnings ws = { 0 };
+    test_warnings ws = { 0 };
 
     ASSERT(make_scene("lightmat_named",
                       QUAD "lights/ramp { lightFalloffImage ramp.png\n"
@@ -174,7 +139,7 @@ static void a_named_light_material_gives_colour_and_falloff(void)
 static void a_light_stage_is_evaluated_per_frame(void)
 {
     char scene[700];
-    warnings ws = { 0 };
+    test_warnings ws = { 0 };
 
     ASSERT(make_scene("lightmat_time",
                       QUAD "lights/pulse { lightFalloffImage _white\n"
@@ -191,11 +156,11 @@ static void a_light_stage_is_evaluated_per_frame(void)
 static void an_undeclared_light_material_warns_and_falls_back(void)
 {
     char scene[700], plain[700];
-    warnings ws = { 0 }, none = { 0 };
+    test_warnings ws = { 0 }, none = { 0 };
     uint8_t *a = calloc(64 * 64 * 4, 1), *b = calloc(64 * 64 * 4, 1);
     const char *paths[2] = { scene, plain };
     uint8_t *out[2] = { a, b };
-    warnings *wss[2] = { &ws, &none };
+    test_warnings *wss[2] = { &ws, &none };
     mc_error err;
 
     ASSERT(a && b);
@@ -207,7 +172,7 @@ static void an_undeclared_light_material_warns_and_falls_back(void)
     for (int i = 0; i < 2; i++) {
         mc_scene file;
         mc_scene_renderer *sr = NULL;
-        mc_scene_renderer_desc d = { .msaa = 1, .warn = on_warn, .warn_user = wss[i] };
+        mc_scene_renderer_desc d = { .msaa = 1, .warn = test_record_warning, .warn_user = wss[i] };
         mc_image_view v = { 64, 64, 64 * 4, out[i] };
 
         ASSERT_OK(mc_scene_load(paths[i], NULL, &file, &err), &err);
@@ -218,8 +183,9 @@ static void an_undeclared_light_material_warns_and_falls_back(void)
         mc_scene_release(&file);
     }
     EXPECT_EQ_INT(ws.count, 1);
-    EXPECT(strstr(ws.last, "scene.md5scene:7:") != NULL);
-    EXPECT(strstr(ws.last, "no light material 'lights/nothere'") != NULL);
+    EXPECT_EQ_INT(ws.last.line, 7);
+    EXPECT(strstr(ws.last.file, "scene.md5scene") != NULL);
+    EXPECT(strstr(ws.last.msg, "no light material 'lights/nothere'") != NULL);
     EXPECT_EQ_INT(none.count, 0);
     EXPECT(memcmp(a, b, 64 * 64 * 4) == 0);
     EXPECT(a[(32 * 64 + 32) * 4] > 0); /* and it does light the quad */
@@ -238,8 +204,9 @@ static void a_light_shader_needs_a_base(void)
 
     test_tmp_path(dir, sizeof dir, "lightmat_nobase");
     ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
-    ASSERT(put_file(dir, "quad.md5mesh", quad_mesh) && put_file(dir, "front.md5camera", camera));
-    ASSERT(put_file(dir, "scene.md5scene",
+    ASSERT(test_write_file(dir, "quad.md5mesh", test_quad_mesh) &&
+           test_write_file(dir, "front.md5camera", test_front_camera));
+    ASSERT(test_write_file(dir, "scene.md5scene",
                     "md5scene 1\ncamera \"front.md5camera\"\n"
                     "actor \"a\" { mesh \"quad.md5mesh\" }\n"
                     "light \"l\" { origin ( -50 0 0 ) radius 200 shader \"lights/x\" }\n"));

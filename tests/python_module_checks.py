@@ -77,6 +77,25 @@ def test_frames_are_byte_identical_to_render_pngs(demo, tmp_path, backend):
         assert not np.array_equal(r.frame(83), r.frame(84))
 
 
+def test_msaa_0_is_off_in_the_command_and_the_library(demo, tmp_path):
+    # --msaa 0 and the library's msaa 0 are both "off" (1 sample); the default of both the
+    # command and the module is render.h's MC_MSAA_DEFAULT, 4 samples.
+    assert md5cine.MSAA_DEFAULT == 4
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "84-84", "--msaa", "0",
+        "--quiet", "-o", str(tmp_path / "off%05d.png"))
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "84-84", "--quiet",
+        "-o", str(tmp_path / "on%05d.png"))
+    with demo.renderer(width=W, height=H, msaa=0) as r:
+        assert r.samples == 1
+        assert np.array_equal(r.frame(84), read_png(str(tmp_path / "off00084.png")))
+    with demo.renderer(width=W, height=H) as r:
+        assert r.samples == 4
+        on = r.frame(84)
+        assert np.array_equal(on, read_png(str(tmp_path / "on00084.png")))
+    # and the two really differ (antialiased edges)
+    assert not np.array_equal(on, read_png(str(tmp_path / "off00084.png")))
+
+
 @pytest.mark.parametrize("args,kw", [((), {}), (("--fps", "30"), {"fps": 30}),
                                      (("--clock", "engine"), {"clock": "engine"})])
 def test_timeline_equals_info_json(demo, args, kw):
@@ -117,6 +136,9 @@ def test_bad_scene_raises_with_its_position(tmp_path):
     assert p.returncode == 2
     assert str(e.value) == p.stderr.splitlines()[0]
     assert str(e.value).startswith("%s:3:5: error: " % path)
+    # and all of it, source line and caret, from the library's mc_error_format
+    assert e.value.text == p.stderr
+    assert e.value.text.endswith("    3 |     colour 3\n      |     ^\n")
 
 
 def test_missing_file_raises_without_position(tmp_path):
@@ -140,6 +162,32 @@ def test_compare_measures_a_changed_pixel(demo):
                            min_block_psnr=0, max_block_bias=255, min_ssim=-1).passed
     with pytest.raises(md5cine.Error):
         md5cine.compare(a, b, no_such_limit=1)
+
+
+def test_offset_has_the_same_sign_in_the_command_and_the_library(demo, tmp_path):
+    # The reference holds frames 80 and 81 under the numbers 82 and 83: each is found by
+    # --offset 2 (frame k against reference frame k + 2) and by the library's offset=2, in
+    # render, compare and RefCheck alike; -2 finds none of them (render then stops before the
+    # first frame, exit 2, as compare does).
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "80-81", "--quiet",
+        "-o", str(tmp_path / "a/%05d.png"))
+    os.makedirs(tmp_path / "ref")
+    for k in (80, 81):
+        shutil.copy(tmp_path / "a" / ("%05d.png" % k), tmp_path / "ref" / ("%05d.png" % (k + 2)))
+    ref = str(tmp_path / "ref")
+    with demo.renderer(width=W, height=H) as r:
+        c = r.check(ref, frames=[80, 81], offset=2)
+        assert c.ok and c.summary["passed"] == 2, c.rows
+        c = r.check(ref, frames=[80, 81], offset=-2)
+        assert not c.ok and [row["kind"] for row in c.rows] == ["missing", "missing"]
+    for off, want in (("2", 0), ("-2", 2)):
+        p = cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "80-81", "--quiet",
+                "--reference", ref, "--offset", off, "-o", str(tmp_path / ("o%s/%%05d.png" % off)),
+                check=False)
+        assert p.returncode == want, (off, p.stderr)
+    assert cli("compare", ref, str(tmp_path / "a"), "--offset", "2", check=False).returncode == 0
+    assert cli("compare", ref, str(tmp_path / "a"), "--offset", "-2",
+               check=False).returncode != 0
 
 
 def test_check_against_a_folder_and_a_video(demo, tmp_path):

@@ -159,7 +159,7 @@ static void offset_shifts_the_reference_numbers(void)
     d.reference = dir;
     d.width = W;
     d.height = H;
-    d.offset = 10;
+    d.offset = -10; /* frame k against reference frame k - 10, as --offset -10 */
     ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
     flat(px, W, H, 20); /* reference frame 2 */
     EXPECT_OK(mc_refcheck_frame(c, 0, &v, 12, &err), &err);
@@ -259,7 +259,7 @@ static void a_file_reference_refuses_update_mode(void)
     EXPECT(c == NULL);
 }
 
-/* A folder of frames 0..5 of W x H: frames 0-5 (and 2-5 with offset 2: reference 0-3) are
+/* A folder of frames 0..5 of W x H: frames 0-5 (and 2-7 with offset -2: reference 0-5) are
  * there at the right size; 0-6 lack frame 6 (one frame); a 4 x 4 first frame is the wrong size
  * (named with both sizes); update mode asks for nothing. */
 static void preflight_names_the_missing_frames_and_the_size(void)
@@ -284,11 +284,11 @@ static void preflight_names_the_missing_frames_and_the_size(void)
     EXPECT_CONTAINS(err.msg, "4 of them are not in it, the first frame 6");
     EXPECT_EQ_INT(mc_refcheck_row_count(c), 0); /* nothing was checked */
     mc_refcheck_release(c);
-    d.offset = 2; /* frame k against reference k - 2 */
+    d.offset = -2; /* frame k against reference k - 2 */
     ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
     EXPECT_OK(mc_refcheck_preflight(c, 2, 7, &err), &err);
     EXPECT_EQ_INT(mc_refcheck_preflight(c, 1, 7, &err), MC_ERR_RANGE);
-    EXPECT_CONTAINS(err.msg, "the first frame 1");
+    EXPECT_CONTAINS(err.msg, "the first frame 1 (reference frame -1)");
     mc_refcheck_release(c);
     d.offset = 0;
     flat(px, 4, 4, 0);

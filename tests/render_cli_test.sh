@@ -225,7 +225,7 @@ check "y4m_size_is_header_plus_6_frames" [ "$(stat -c %s "$T/boxes.y4m")" = $((h
 
 "$M" render "$D/boxes.md5scene" -o - --progress json >"$T/y4mj.out" 2>"$T/y4mj.err"
 check "json_progress_goes_to_stderr_when_stdout_carries_video" \
-    [ "$(head -c 9 "$T/y4mj.out")" = YUV4MPEG2 -a "$(grep -c '"frame":6,"total":6' "$T/y4mj.err")" = 1 ]
+    [ "$(head -c 9 "$T/y4mj.out")" = YUV4MPEG2 -a "$(grep -c '"frame":5,"done":6,"total":6' "$T/y4mj.err")" = 1 ]
 
 # ---- failure paths -------------------------------------------------------------------------
 # An interrupt during encoding: no output, no temporary file, status 128 + signal.

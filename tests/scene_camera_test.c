@@ -125,6 +125,48 @@ static void orbits_an_actor_with_height_and_aim(void)
     mc_scene_release(&s);
 }
 
+/* A keys shot at 10 fps: keys at 0, 1 and 2 s -> n = 20 steps, stored frames 0..20 at key time
+ * 2 * j / 20 = j / 10 s, no cut: 21 output frames at 10 fps.
+ * Frame 0: eye (100 0 0) at the origin: F = (-1 0 0), L = (0 -1 0), U = (0 0 1);
+ *   rows (0 1 0 | 0), (0 0 1 | 0), (1 0 0 | -100).
+ * Frame 5 (0.5 s, halfway from key 0 to key 1): eye (50 50 0) at the origin: F = (-s -s 0),
+ *   L = (-F.y, F.x, 0) = (s -s 0), U = (0 0 1); o.L = 0, o.U = 0, o.F = -100 s = -70.710678;
+ *   rows (-s s 0 | 0), (0 0 1 | 0), (s s 0 | -70.710678).
+ * Frame 15 (1.5 s, halfway from key 1 to key 2): eye (0 100 50) at (0 0 50): F = (0 -1 0),
+ *   L = (1 0 0), U = (0 0 1); o.L = 0, o.U = 50, o.F = -100; rows (-1 0 0 | 0),
+ *   (0 0 1 | -50), (0 1 0 | -100). */
+static void keys_move_the_camera_between_keys(void)
+{
+    static const char text[] = "md5scene 1\n"
+                               "camera { fps 10 keys { fov 60 key 0 ( 100 0 0 ) ( 0 0 0 ) "
+                               "key 1 ( 0 100 0 ) ( 0 0 0 ) key 2 ( 0 100 100 ) ( 0 0 100 ) } }\n";
+    const float r0[3][4] = { { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 1, 0, 0, -100 } };
+    const float r5[3][4] = { { -S2, S2, 0, 0 }, { 0, 0, 1, 0 }, { S2, S2, 0, -70.710678f } };
+    const float r15[3][4] = { { -1, 0, 0, 0 }, { 0, 0, 1, -50 }, { 0, 1, 0, -100 } };
+    mc_scene s;
+    mc_camera cam;
+    mc_error err;
+    mc_view v;
+
+    ASSERT_OK(mc_scene_parse(text, strlen(text), "k.md5scene", NULL, &s, &err), &err);
+    ASSERT(s.num_shots == 1 && s.shots[0].kind == MC_SHOT_KEYS);
+    EXPECT_EQ_INT(s.shots[0].num_keys, 3);
+    EXPECT_NEAR(s.shots[0].seconds, 2.0f, 0.0f);
+    ASSERT_OK(mc_scene_camera_build(&s, &cam, &err), &err);
+    EXPECT_EQ_INT(cam.num_frames, 21);
+    EXPECT_EQ_INT(cam.num_cuts, 0);
+    EXPECT_EQ_INT(mc_timeline_frame_count(&cam, (mc_rate){ 10, 1 }, 1), 21);
+    mc_view_at_frame(&cam, (mc_rate){ 10, 1 }, 0, 640, 480, MC_FOV_HORIZONTAL, &v, NULL);
+    expect_view(&v, r0);
+    EXPECT_NEAR(v.fov, 60.0f, 1e-4f);
+    mc_view_at_frame(&cam, (mc_rate){ 10, 1 }, 5, 640, 480, MC_FOV_HORIZONTAL, &v, NULL);
+    expect_view(&v, r5);
+    mc_view_at_frame(&cam, (mc_rate){ 10, 1 }, 15, 640, 480, MC_FOV_HORIZONTAL, &v, NULL);
+    expect_view(&v, r15);
+    mc_camera_release(&cam);
+    mc_scene_release(&s);
+}
+
 static void rejects_bad_camera_blocks_at_their_token(void)
 {
     static const struct {
@@ -145,7 +187,16 @@ static void rejects_bad_camera_blocks_at_their_token(void)
         { "md5scene 1\ncamera { orbit { position ( 0 0 0 ) } }\n", MC_ERR_SYNTAX, 2, 18,
           "unknown keyword 'position' in 'orbit' shot" },
         { "md5scene 1\ncamera { dolly { } }\n", MC_ERR_SYNTAX, 2, 10,
-          "expected 'fps', 'look_at', 'orbit', 'turntable' or '}' in camera, found 'dolly'" },
+          "expected 'fps', 'look_at', 'orbit', 'turntable', 'keys' or '}' in camera, found "
+          "'dolly'" },
+        { "md5scene 1\ncamera { keys { key 0 ( 0 0 0 ) ( 1 0 0 ) } }\n", MC_ERR_SYNTAX, 2, 10,
+          "'keys' shot needs at least 2 keys, has 1" },
+        { "md5scene 1\ncamera { keys { key 1 ( 0 0 0 ) ( 1 0 0 ) } }\n", MC_ERR_RANGE, 2, 21,
+          "the first key is at 1, expected 0" },
+        { "md5scene 1\ncamera { keys { key 0 ( 0 0 0 ) ( 1 0 0 ) key 0 ( 0 0 0 ) ( 1 0 0 ) } }\n",
+          MC_ERR_RANGE, 2, 47, "invalid key time 0, expected above 0 (the key before) to 3600" },
+        { "md5scene 1\ncamera { keys { seconds 2 } }\n", MC_ERR_SYNTAX, 2, 17,
+          "unknown keyword 'seconds' in 'keys' shot" },
     };
     for (size_t i = 0; i < TEST_COUNT(cases); i++) {
         mc_scene s;
@@ -190,6 +241,7 @@ int main(int argc, char **argv)
     static const test_case cases[] = {
         TEST_ENTRY(look_at_and_orbit_give_hand_computed_views),
         TEST_ENTRY(orbits_an_actor_with_height_and_aim),
+        TEST_ENTRY(keys_move_the_camera_between_keys),
         TEST_ENTRY(rejects_bad_camera_blocks_at_their_token),
         TEST_ENTRY(rejects_a_look_at_its_own_position_and_an_unknown_actor),
     };

@@ -98,7 +98,7 @@ static void boxes_follow_the_cut_timeline_and_show_each_shots_box(void)
     EXPECT_EQ_INT(h, 64);
     EXPECT_EQ_INT(fps.num, 24); /* the camera's frameRate */
     EXPECT_EQ_INT(fps.den, 1);
-    EXPECT_EQ_INT(gl.samples, 4); /* msaa 0 = 4 samples; llvmpipe has them */
+    EXPECT_EQ_INT(gl.samples, 1); /* msaa 0 = off, as md5cine render --msaa 0 */
     EXPECT(strcmp(gl.backend, "egl") == 0 || strcmp(gl.backend, "osmesa") == 0);
     EXPECT_EQ_INT(mc_scene_renderer_frame_count(sr), 6);
     for (int k = 0; k < 6; k++) {
@@ -377,6 +377,27 @@ static void a_given_size_overrides_the_scenes(void)
     mc_scene_release(&scene);
 }
 
+/* msaa 0 is off (as md5cine render --msaa 0); MC_MSAA_DEFAULT is the command's 4 samples,
+ * which llvmpipe has. */
+static void msaa_0_is_off_and_the_named_default_is_4(void)
+{
+    const int want[2][2] = { { 0, 1 }, { MC_MSAA_DEFAULT, 4 } };
+
+    for (int i = 0; i < 2; i++) {
+        mc_scene scene;
+        mc_scene_renderer *sr = make(BOXES, &scene,
+                                     (mc_scene_renderer_desc){ .msaa = want[i][0],
+                                                               .shading = MC_SHADING_UNLIT });
+        mc_renderer_info gl;
+
+        ASSERT(sr);
+        mc_scene_renderer_get_info(sr, NULL, NULL, NULL, &gl);
+        EXPECT_EQ_INT(gl.samples, want[i][1]);
+        mc_scene_renderer_release(sr);
+        mc_scene_release(&scene);
+    }
+}
+
 /* The overlay's dark box sits in the top-left corner; the rest is the white background. */
 static void overlay_burns_a_box_into_the_top_left_corner(void)
 {
@@ -506,20 +527,6 @@ static void a_texture_that_does_not_decode_is_an_image_error_at_its_line(void)
 
 /* ---- lights and materials --------------------------------------------------------------- */
 
-/* Writes dir/name with text; false on failure. */
-static bool put_file(const char *dir, const char *name, const char *text)
-{
-    char path[700];
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    if (!f)
-        return false;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
 /* Renders frame 0 of the scene at dir/scene.md5scene (lit, MSAA off) into v. */
 static bool render_scene0(const char *dir, mc_image_view *v)
 {
@@ -613,7 +620,7 @@ static void a_scene_light_shades_the_box_by_hand(void)
     test_tmp_path(dir, sizeof dir, "scene_light");
     ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
     snprintf(text, sizeof text, LIGHT_SCENE, cwd, "-100 0 0", cwd, cwd);
-    ASSERT(put_file(dir, "scene.md5scene", text));
+    ASSERT(test_write_file(dir, "scene.md5scene", text));
     if (render_scene0(dir, &v)) {
         const double pt[3] = { 0, -1.5625, -1.5625 }, lo[3] = { -100, 0, 0 };
         double want = 255.0 * (point_pass(pt, lo, 400, 0.5, 160 / 255.0) + 160 / 255.0 * 0.2);
@@ -623,7 +630,7 @@ static void a_scene_light_shades_the_box_by_hand(void)
         EXPECT(fabs(c.r - want) <= 2 && fabs(c.g - want) <= 2 && fabs(c.b - want) <= 2);
     }
     snprintf(text, sizeof text, LIGHT_SCENE, cwd, "100 0 0", cwd, cwd);
-    ASSERT(put_file(dir, "scene.md5scene", text));
+    ASSERT(test_write_file(dir, "scene.md5scene", text));
     if (render_scene0(dir, &v)) {
         c = pixel(&v, 32, 32);
         EXPECT(abs(c.r - 32) <= 1 && abs(c.g - 32) <= 1 && abs(c.b - 32) <= 1);
@@ -664,15 +671,15 @@ static void the_engine_clock_poses_actors_by_whole_milliseconds(void)
     ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
     test_tmp_path(dir, sizeof dir, "engine_pose");
     ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
-    ASSERT(put_file(dir, "move.md5anim", anim));
-    ASSERT(put_file(dir, "front.md5camera", camera));
+    ASSERT(test_write_file(dir, "move.md5anim", anim));
+    ASSERT(test_write_file(dir, "front.md5camera", camera));
     snprintf(text, sizeof text,
              "md5scene 1\ncamera \"front.md5camera\"\nframes 10\n"
              "output { width 128 height 128 fps 24 }\n"
              "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n    anim \"move.md5anim\"\n"
              "    material \"box\" \"%s/data/render/grey.png\" }\n",
              cwd, cwd);
-    ASSERT(put_file(dir, "scene.md5scene", text));
+    ASSERT(test_write_file(dir, "scene.md5scene", text));
     snprintf(path, sizeof path, "%s/scene.md5scene", dir);
     for (int c = 0; c < 2; c++) {
         mc_scene scene;
@@ -740,14 +747,15 @@ static void a_base_material_cuts_and_shows_back_faces(void)
              "output { width 64 height 64 background ( 0 0 0 ) }\n"
              "actor \"a\" { mesh \"%s/data/render/box.md5mesh\" }\n",
              cwd, cwd);
-    ASSERT(put_file(dir, "scene.md5scene", text));
-    ASSERT(put_file(dir, "materials/box.mtr", "box { diffusemap half.png }\n"));
+    ASSERT(test_write_file(dir, "scene.md5scene", text));
+    ASSERT(test_write_file(dir, "materials/box.mtr", "box { diffusemap half.png }\n"));
     if (render_scene0(dir, &v))
         opaque = background_pixels(&v);
-    ASSERT(put_file(dir, "materials/box.mtr", "box {\n    alphaTest 0.5\n    diffusemap half.png\n}\n"));
+    ASSERT(test_write_file(dir, "materials/box.mtr",
+                           "box {\n    alphaTest 0.5\n    diffusemap half.png\n}\n"));
     if (render_scene0(dir, &v))
         cut = background_pixels(&v);
-    ASSERT(put_file(dir, "materials/box.mtr",
+    ASSERT(test_write_file(dir, "materials/box.mtr",
                     "box {\n    twoSided\n    alphaTest 0.5\n    diffusemap half.png\n}\n"));
     if (render_scene0(dir, &v))
         both = background_pixels(&v);
@@ -811,7 +819,7 @@ static void default_rig_is_fixed_in_the_world(void)
     ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
     test_tmp_path(dir, sizeof dir, "default_rig");
     ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
-    ASSERT(put_file(dir, "quad.md5mesh", quad_mesh));
+    ASSERT(test_write_file(dir, "quad.md5mesh", quad_mesh));
     snprintf(text, sizeof text,
              "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"
              "output { width 64 height 64 background ( 0 0 0 ) }\n"
@@ -820,7 +828,7 @@ static void default_rig_is_fixed_in_the_world(void)
              "actor \"blue\" { mesh \"quad.md5mesh\" origin ( 0 1000 0 ) material \"quad\" "
              "\"%s/data/render/blue.png\" }\n",
              cwd, cwd, cwd);
-    ASSERT(put_file(dir, "scene.md5scene", text));
+    ASSERT(test_write_file(dir, "scene.md5scene", text));
     snprintf(text, sizeof text, "%s/scene.md5scene", dir);
     sr = make(text, &scene, d);
     ASSERT(sr);
@@ -849,6 +857,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_padded_view_gets_the_same_rows),
         TEST_ENTRY(background_modes_fill_the_uncovered_pixels),
         TEST_ENTRY(a_given_size_overrides_the_scenes),
+        TEST_ENTRY(msaa_0_is_off_and_the_named_default_is_4),
         TEST_ENTRY(overlay_burns_a_box_into_the_top_left_corner),
         TEST_ENTRY(a_wrong_view_or_frame_is_a_usage_error),
         TEST_ENTRY(a_bad_desc_is_a_usage_error),

@@ -511,6 +511,8 @@ static void names_the_joint_when_mesh_and_anim_disagree(void)
     EXPECT_EQ_INT(err.line, 12);
     EXPECT_EQ_INT(err.col, 2);
     EXPECT_CONTAINS(err.msg, "'arm'");
+    /* and the actor with the scene line of its anim: mismatch.md5scene line 5 */
+    EXPECT_CONTAINS(err.msg, ", in actor 'a' (data/scenes/mismatch.md5scene:5)");
 }
 
 static void reports_a_missing_material_file_at_the_material_line(void)

@@ -19,7 +19,7 @@ check info_lists_the_shots "$shots" "0 83 84 167 168 240"
 
 # 320x180 frames make 320x180 cells (the default width): each cell is its frame unchanged.
 run demo sheet "$scene" --render-size 320x180 -o "$T/demo.png"
-expect demo_sheet_is_written 0 "6 frames, 4 x 2 cells of 320x180, 1300x400"
+expect demo_sheet_is_written 0 "" "6 frames, 4 x 2 cells of 320x180, 1300x400"
 check demo_sheet_size "$(identify -format %wx%h "$T/demo.png" 2>&1)" 1300x400
 i=0
 for k in $shots; do
@@ -44,27 +44,27 @@ check empty_cells_are_background \
 # a video: its chapters are the shots; a smaller cell is the box mean of the frame
 "$MD5CINE" render "$scene" --size 160x90 -q -o "$T/demo.mp4"
 run video sheet "$T/demo.mp4" --size 80x45 --columns 3 -o "$T/video.png"
-expect video_sheet_picks_the_chapters 0 "6 frames, 3 x 2 cells of 80x45"
+expect video_sheet_picks_the_chapters 0 "" "6 frames, 3 x 2 cells of 80x45"
 check video_sheet_size "$(identify -format %wx%h "$T/video.png")" "$((3 * 84 + 4))x$((2 * 63 + 4))"
 # a chunk video (frames 100-240) keeps the scene's frame numbers and chapters "Shot 2" (from its
 # first frame) and "Shot 3" at 168: picks 100, 167, 168, 240, and the labels of 167 and 168 are
 # those of the demo sheet's cells 3 and 4 (frame, time code and shot number alike)
 "$MD5CINE" render "$scene" --size 320x180 --frames 100-240 -q -o "$T/chunk.mp4"
 run chunk sheet "$T/chunk.mp4" -o "$T/chunk.png"
-expect chunk_sheet_picks_its_shots 0 "4 frames, 4 x 1 cells of 320x180"
+expect chunk_sheet_picks_its_shots 0 "" "4 frames, 4 x 1 cells of 320x180"
 crop "$T/chunk.png" "320x14+328+184" "$T/clabel1.png"
 crop "$T/chunk.png" "320x14+652+184" "$T/clabel2.png"
 check chunk_label_of_167 "$(differing "$T/label3.png" "$T/clabel1.png")" 0
 check chunk_label_of_168 "$(differing "$T/label4.png" "$T/clabel2.png")" 0
 run video_every sheet "$T/demo.mp4" --every 60 -o "$T/every.png"
-expect every_60_gives_5_cells 0 "5 frames, 4 x 2 cells of 320x180"
+expect every_60_gives_5_cells 0 "" "5 frames, 4 x 2 cells of 320x180"
 
 # a folder without shots: ceil(41 / 24) = 2, frames 0 2 .. 40: 21 cells
 "$MD5CINE" render "$scene" --size 64x36 --fps 4 -q -o "$T/seq/%05d.png"
 run folder sheet "$T/seq" -o "$T/folder.png"
-expect folder_sheet_takes_every_second_frame 0 "21 frames, 4 x 6 cells of 320x180"
+expect folder_sheet_takes_every_second_frame 0 "" "21 frames, 4 x 6 cells of 320x180"
 run folder_cols sheet "$T/seq" --every 10 --columns 5 -o "$T/folder5.png"
-expect folder_every_10_in_5_columns 0 "5 frames, 5 x 1 cells of 256x144"
+expect folder_every_10_in_5_columns 0 "" "5 frames, 5 x 1 cells of 256x144"
 
 # bad input: exit 2 and nothing written; a folder that cannot be written: exit 3
 run no_out sheet "$scene"

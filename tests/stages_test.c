@@ -357,19 +357,6 @@ static void masks_and_clamps_are_respected(void)
     mc_renderer_release(sc.r);
 }
 
-static bool put_file(const char *dir, const char *name, const char *text)
-{
-    char path[700];
-    FILE *f;
-
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    if (!f)
-        return false;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
 /* Through the scene renderer: a 50 x 50 quad at x = 0 facing a one-frame camera at
  * (-100, 0, 0) (fov 90, 64 x 64, black background), its shader "quad" a glow material whose
  * only stage adds white times parm4 + time. The actor's `parm 4 0.25`; output frame 3 at 24
@@ -378,16 +365,6 @@ static bool put_file(const char *dir, const char *name, const char *text)
  * no light: the glow shows all the same. */
 static void a_scene_evaluates_stages_on_its_clock_with_the_actors_parms(void)
 {
-    static const char quad_mesh[] =
-            "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n"
-            "joints {\n\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
-            "mesh {\nshader \"quad\"\nnumverts 4\n"
-            "vert 0 ( 0 0 ) 0 1\nvert 1 ( 1 0 ) 1 1\nvert 2 ( 0 1 ) 2 1\nvert 3 ( 1 1 ) 3 1\n"
-            "numtris 2\ntri 0 0 1 2\ntri 1 1 3 2\nnumweights 4\n"
-            "weight 0 0 1 ( 0 25 25 )\nweight 1 0 1 ( 0 -25 25 )\n"
-            "weight 2 0 1 ( 0 25 -25 )\nweight 3 0 1 ( 0 -25 -25 )\n}\n";
-    static const char camera[] = "MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 24\n"
-                                 "numCuts 0\ncuts {\n}\ncamera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n";
     static const uint8_t white[4] = { 255, 255, 255, 255 };
     static const struct {
         mc_clock clock;
@@ -404,11 +381,11 @@ static void a_scene_evaluates_stages_on_its_clock_with_the_actors_parms(void)
     ASSERT(mkdir(sub, 0777) == 0 || errno == EEXIST);
     snprintf(sub, sizeof sub, "%s/white.png", dir);
     ASSERT_OK(mc_png_write(sub, white, 1, 1, 4, 1, &err), &err);
-    ASSERT(put_file(dir, "quad.md5mesh", quad_mesh));
-    ASSERT(put_file(dir, "front.md5camera", camera));
-    ASSERT(put_file(dir, "materials/glow.mtr",
+    ASSERT(test_write_file(dir, "quad.md5mesh", test_quad_mesh));
+    ASSERT(test_write_file(dir, "front.md5camera", test_front_camera));
+    ASSERT(test_write_file(dir, "materials/glow.mtr",
                     "quad { { blend add map white.png rgb parm4 + time } }\n"));
-    ASSERT(put_file(dir, "scene.md5scene",
+    ASSERT(test_write_file(dir, "scene.md5scene",
                     "md5scene 1\ncamera \"front.md5camera\"\nbase \".\"\nframes 10\n"
                     "output { width 64 height 64 fps 24 background ( 0 0 0 ) }\n"
                     "actor \"a\" { mesh \"quad.md5mesh\" parm 4 0.25 }\n"));

@@ -39,6 +39,31 @@ char *test_tmp_path(char *out, size_t cap, const char *leaf)
     return out;
 }
 
+bool test_write_file(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+const char test_quad_mesh[] =
+        "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n"
+        "joints {\n\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
+        "mesh {\nshader \"quad\"\nnumverts 4\n"
+        "vert 0 ( 0 0 ) 0 1\nvert 1 ( 1 0 ) 1 1\nvert 2 ( 0 1 ) 2 1\nvert 3 ( 1 1 ) 3 1\n"
+        "numtris 2\ntri 0 0 1 2\ntri 1 1 3 2\nnumweights 4\n"
+        "weight 0 0 1 ( 0 25 25 )\nweight 1 0 1 ( 0 -25 25 )\n"
+        "weight 2 0 1 ( 0 25 -25 )\nweight 3 0 1 ( 0 -25 -25 )\n}\n";
+const char test_front_camera[] =
+        "MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 24\n"
+        "numCuts 0\ncuts {\n}\ncamera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n";
+
 static bool selected(int argc, char **argv, const char *name)
 {
     if (argc < 2)

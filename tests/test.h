@@ -40,6 +40,14 @@ void test_record_warning(void *user, const mc_error *w);
  * per process and leaf; returns out. */
 char *test_tmp_path(char *out, size_t cap, const char *leaf);
 
+/* Writes dir/name with text; false on failure. */
+bool test_write_file(const char *dir, const char *name, const char *text);
+
+/* A scene fixture: a 50 x 50 quad (one joint, shader "quad", texture s along -y, t along -z) in
+ * the plane x = 0, and a one-frame camera at (-100, 0, 0) looking down +X, fov 90, 24 fps. */
+extern const char test_quad_mesh[];
+extern const char test_front_camera[];
+
 #define EXPECT(c) ((c) ? true : test_fail(__FILE__, __LINE__, "expected %s", #c))
 #define EXPECT_EQ_INT(a, b)                                                                   \
     do {                                                                                      \

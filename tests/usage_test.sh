@@ -38,6 +38,18 @@ grep -q "unknown command 'frobnicate'" "$tmp/err" || { echo "FAIL unknown_comman
 check top_level_help_exits_0 0 $? "$tmp/out"
 "$bin" --version >"$tmp/out" 2>"$tmp/err"
 check version_exits_0 0 $? "$tmp/out"
+# --help names --version, and both give the version of the build (the pkg-config file's, written
+# by CMake from the same project version).
+version=$(sed -n 's/^Version: //p' "$(dirname "$bin")/../md5cine.pc" 2>/dev/null)
+if ! grep -qx "md5cine $version" "$tmp/out" || [ -z "$version" ]; then
+    echo "FAIL version_is_the_builds: '$(cat "$tmp/out")', md5cine.pc says '$version'" >&2
+    failed=$((failed + 1))
+fi
+"$bin" --help >"$tmp/out" 2>&1
+if ! grep -q -- "--version .*(md5cine $version)" "$tmp/out"; then
+    echo "FAIL help_names_version" >&2
+    failed=$((failed + 1))
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,13 +3,15 @@
  * A data error names the file, line and column (1-based, columns in bytes) of the offending
  * token and carries one line of text in git's style: lower case, no full stop, the subject in
  * single quotes ("frame 7 has 118 values, expected 120"). Library code never prints: the CLI
- * formats records as "file:line:col: error: message". line == 0 means "no position" (an I/O
+ * prints records as mc_error_format writes them ("file:line:col: error: message", the source
+ * line, a caret). line == 0 means "no position" (an I/O
  * or runtime failure), and then col is 0 too. */
 #ifndef MC_ERROR_H
 #define MC_ERROR_H
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,6 +55,28 @@ const char *mc_status_name(mc_status s);
 /* Fills *err (if err is not NULL) and returns code. file may be NULL. Over-long text is cut. */
 mc_status mc_error_set(mc_error *err, mc_status code, const char *file, int line, int col,
                        const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* Formats e as the md5cine command prints it, into out: cap bytes, the text cut to fit and
+ * NUL-terminated when cap > 0 (out may be NULL when cap is 0). Returns the length of the whole
+ * text without its NUL, as snprintf does, so that a caller can size a buffer and call again.
+ *
+ * The first line is "FILE:LINE:COL: SEVERITY: MESSAGE" when e has a position, "FILE: SEVERITY:
+ * MESSAGE" when it has a file only, and "md5cine: SEVERITY: MESSAGE" when it has none or when
+ * the message already names the file in quotes (so a path is said once). severity is "error"
+ * or "warning"; NULL means "error". When e has a position and source is not NULL (the text of
+ * line e->line, without its newline), two more lines follow: "%5d | SOURCE" and a caret under
+ * column e->col ("      |    ^"; tabs are kept so the caret lines up whatever the tab width).
+ * Every line ends with '\n'. Control bytes of the file name, message and source (C0 but tab,
+ * DEL, C1 bytes outside valid UTF-8 and the UTF-8 encoded U+0080..U+009F) are written as \xNN,
+ * so nothing read from an input file can move a terminal's cursor; valid UTF-8 is kept. */
+size_t mc_error_format_source(const mc_error *e, const char *severity, const char *source,
+                              char *out, size_t cap);
+
+/* mc_error_format_source with the source line read from e->file: a plain file, or an entry of
+ * a .pk4 archive when e->file is such a place ("base/pak000.pk4:materials/x.mtr", vfs.h).
+ * Without a position, or when the line cannot be read, only the first line is written. This is
+ * the only function of error.h that reads a file; it writes nowhere but out. */
+size_t mc_error_format(const mc_error *e, const char *severity, char *out, size_t cap);
 
 /* One line of a library's own log (FFmpeg's, through the encoder), level MC_LOG_*; the line
  * ends with a newline as FFmpeg writes it. */

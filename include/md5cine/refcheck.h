@@ -74,7 +74,8 @@ typedef struct mc_refcheck_desc {
     mc_compare_opts opts;  /* limits; .lossy is turned on when the reference is a video */
     const char *diff_dir;  /* where failing frames go; NULL: nothing is written */
     bool update;           /* write missing/failing frames into the reference folder */
-    mc_frame_no offset;    /* frame k is checked against reference frame k - offset */
+    mc_frame_no offset;    /* frame k is checked against reference frame k + offset (the
+                              sign of the command's --offset N) */
     int threads;           /* callers that may check at once (1..16; 0 = 1) */
     const char *mask;      /* a PNG of width x height: its pixels that are black (R = G = B =
                               0) or transparent (A = 0) are ignored by every metric; NULL: none */
@@ -131,7 +132,7 @@ mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *fra
                             mc_frame_no k, mc_error *err);
 
 /* Before any frame: whether frames first..last (the checked numbers, k) can be checked. Every
- * reference frame k - offset must exist (a video's frames that its index lists but that cannot
+ * reference frame k + offset must exist (a video's frames that its index lists but that cannot
  * be read count as present: they become UNREADABLE rows), and the first one's declared size must
  * be the desc's. Errors, each one message: MC_ERR_RANGE naming the reference, how many frames
  * it holds and the first checked frame it lacks; MC_ERR_MISMATCH naming the reference file and

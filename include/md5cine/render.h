@@ -34,13 +34,18 @@ typedef enum mc_gl_backend {
     MC_GL_OSMESA, /* Mesa's off-screen library (removed in Mesa 25.1) */
 } mc_gl_backend;
 
-/* Zero means default for every field. */
+/* Antialiasing samples md5cine render, sheet and the Python module use unless told otherwise.
+ * A desc's msaa of 0 means off, as `--msaa 0` does: set MC_MSAA_DEFAULT for the command's
+ * look (a library render then gives the same pixels as `md5cine render`). */
+#define MC_MSAA_DEFAULT 4
+
+/* Zero means default for every field (for msaa: off, see MC_MSAA_DEFAULT). */
 typedef struct mc_renderer_desc {
     int width;  /* pixels; 0 = 1280 */
     int height; /* pixels; 0 = 720 */
-    int msaa;   /* samples per pixel: 0 = 4, 1 = off, 2 or 4. When the driver offers fewer (e.g.
-                   GALLIUM_DRIVER=softpipe) the renderer uses what it can, down to off, and says
-                   so through warn (code MC_ERR_GL) */
+    int msaa;   /* samples per pixel: 0 or 1 = off, 2 or 4 (MC_MSAA_DEFAULT). When the driver
+                   offers fewer (e.g. GALLIUM_DRIVER=softpipe) the renderer uses what it can,
+                   down to off, and says so through warn (code MC_ERR_GL) */
     mc_gl_backend backend;
     int gl_device;   /* 0: automatic (EGL: Mesa's surfaceless platform, then each device);
                         N >= 1: EGL device N as `md5cine doctor` lists them, counted from 1

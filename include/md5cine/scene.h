@@ -51,9 +51,15 @@
  *       circles the centre (a point, or the named actor's origin) counter-clockwise seen from
  *       above (negative degrees: clockwise) at distance radius (> 0) and height above it,
  *       looking at the point aim above it; start is the first angle, degrees about +Z from +X.
- * seconds (above 0, at most 3600; default 1) and fov (0..180 exclusive; default 90, degrees
- * across the output width) in both. A shot of seconds S has n = max(1, round(S * fps)) steps:
- * stored frames i = 0..n at time i / fps, at angle start + degrees * i / n for an orbit; the
+ *   keys { fov 90  key 0 ( x y z ) ( x y z )  key 1.5 ( x y z ) ( x y z ) ... }
+ *       a camera moved through keys: each `key T ( position ) ( target )` puts the eye at
+ *       position looking at target T seconds into the shot; 2 to MC_SCENE_MAX_KEYS keys, the
+ *       first at 0, times strictly increasing, the last (at most 3600) is the shot's length.
+ *       Between two keys position and target are interpolated linearly.
+ * seconds (above 0, at most 3600; default 1; not in keys, whose last key sets it) and fov
+ * (0..180 exclusive; default 90, degrees across the output width) in every shot. A shot of
+ * seconds S has n = max(1, round(S * fps)) steps: stored frames i = 0..n at time i / fps, at
+ * angle start + degrees * i / n for an orbit, at key time S * i / n for keys; the
  * shot's last stored frame is the cut (md5camera cuts: the next shot's first frame is the same
  * instant), so at the camera's rate the scene lasts the sum of the steps plus one output frame
  * (the last shot's end pose).
@@ -105,12 +111,22 @@ extern "C" {
 #define MC_SCENE_PARMS 12 /* parm0..parm11 */
 #define MC_SCENE_MAX_LIGHTS    MC_LIMIT_SCENE_LIGHTS
 #define MC_SCENE_MAX_SHOTS     256 /* shots of a camera block */
+#define MC_SCENE_MAX_KEYS      64  /* keys of a keys shot */
 
 /* One shot of a camera block (see "Camera block" above). */
 typedef enum mc_scene_shot_kind {
     MC_SHOT_LOOK_AT = 0,
     MC_SHOT_ORBIT,
+    MC_SHOT_KEYS,
 } mc_scene_shot_kind;
+
+/* One key of a keys shot. */
+typedef struct mc_scene_key {
+    float time;       /* seconds from the shot's start */
+    mc_vec3 position; /* eye, world space */
+    mc_vec3 target;   /* point looked at */
+    int line, col;    /* position of the `key` keyword */
+} mc_scene_key;
 
 typedef struct mc_scene_shot {
     mc_scene_shot_kind kind;
@@ -123,6 +139,8 @@ typedef struct mc_scene_shot {
     const char *around; /* orbit: actor whose origin is the centre, or NULL */
     int around_line, around_col;
     float radius, height, aim, start, degrees; /* orbit: inches, inches, inches, deg, deg */
+    int num_keys;              /* keys: 2..MC_SCENE_MAX_KEYS; 0 otherwise */
+    mc_scene_key *keys;        /* keys: in time order, in the scene's arena */
 } mc_scene_shot;
 
 /* A point light fixed in the world (Doom's point light): see "Lights" above. */

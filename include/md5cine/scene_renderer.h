@@ -62,7 +62,7 @@ typedef struct mc_scene_renderer_desc {
     int width, height;     /* 0: the scene's output size, else 1280 x 720 */
     mc_rate fps;           /* { 0, 0 }: the scene's fps, else the camera's frame rate */
     mc_clock clock;        /* MC_CLOCK_IDEAL (0): t = k / fps; MC_CLOCK_ENGINE: Doom's ticks */
-    int msaa;              /* as mc_renderer_desc.msaa (0 = 4 samples) */
+    int msaa;              /* as mc_renderer_desc.msaa: 0 = off, MC_MSAA_DEFAULT = 4 */
     mc_shading shading;
     mc_fov_mode fov_mode;
     mc_background_mode background_mode;

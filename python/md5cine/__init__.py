@@ -39,15 +39,18 @@ __all__ = ["Error", "Scene", "Renderer", "FrameInfo", "CompareResult", "RefCheck
 class Error(Exception):
     """Every md5cine failure. file, line and col locate the offending token of a data error
     (line == col == 0 when the error has no position); code is the status name
-    ("MC_ERR_SYNTAX"); message is the one-line text. str(e) is the formatted line."""
+    ("MC_ERR_SYNTAX"); message is the one-line text. str(e) is the formatted line; text is
+    all the command prints for it (mc_error_format: that line, then the source line and a caret
+    under the column when the file can be read)."""
 
-    def __init__(self, code, message, file="", line=0, col=0):
+    def __init__(self, code, message, file="", line=0, col=0, text=None):
         self.code = code
         self.message = message
         self.file = file
         self.line = line
         self.col = col
-        super().__init__(self.formatted)
+        self.text = text if text is not None else self.formatted + "\n"
+        super().__init__(self.text.split("\n", 1)[0])
 
     @property
     def formatted(self):
@@ -238,6 +241,8 @@ def _fn(name, res, *args):
 
 
 _status_name = _fn("mc_status_name", ctypes.c_char_p, _enum)
+_error_format = _fn("mc_error_format", ctypes.c_size_t, _P(mc_error), ctypes.c_char_p,
+                    ctypes.c_char_p, ctypes.c_size_t)
 _scene_load = _fn("mc_scene_load", _enum, ctypes.c_char_p, _P(mc_parse_opts), _vp, _P(mc_error))
 _scene_release = _fn("mc_scene_release", None, _vp)
 _scene_fps = _fn("mc_scene_fps", mc_rate, _vp, mc_rate)
@@ -274,6 +279,8 @@ _rp_release = _fn("mc_report_release", None, _vp)
 _rp_attach = _fn("mc_report_attach", None, _vp, _P(mc_refcheck_desc))
 
 _MC_OK = 0
+# Antialiasing samples of `md5cine render` (render.h MC_MSAA_DEFAULT); 0 is off, as --msaa 0.
+MSAA_DEFAULT = _abi.CONSTANTS["MC_MSAA_DEFAULT"]
 _CLOCKS = {"ideal": 0, "engine": 1}
 _SHADINGS = {"lit": 0, "unlit": 1, "normals": 2}
 _FOV_MODES = {"horizontal": 0, "doom": 1}
@@ -285,8 +292,17 @@ def _s(b):
     return b.decode("utf-8", "replace") if b is not None else None
 
 
+def _format(err, severity=b"error"):
+    """The command's text for an mc_error (error.h, mc_error_format)."""
+    n = _error_format(ctypes.byref(err), severity, None, 0)
+    buf = ctypes.create_string_buffer(n + 1)
+    _error_format(ctypes.byref(err), severity, buf, n + 1)
+    return _s(buf.value)
+
+
 def _raise(err):
-    raise Error(_s(_status_name(err.code)), _s(err.msg), _s(err.file), err.line, err.col)
+    raise Error(_s(_status_name(err.code)), _s(err.msg), _s(err.file), err.line, err.col,
+                text=_format(err))
 
 
 def _warning_text(p):
@@ -508,14 +524,15 @@ class FrameInfo:
 class Renderer:
     """Draws a scene's output frames (scene_renderer.h) with the settings of `md5cine render`:
     width, height (0: the scene's, else 1280 x 720), fps (int, Fraction or (num, den); None:
-    the scene's), clock ("ideal" | "engine"), msaa (4 or 0, as --msaa), shading ("lit" |
-    "unlit" | "normals"), fov_mode ("horizontal" | "doom"), background (None: the scene's;
-    an (r, g, b) in 0..1; "none": transparent), overlay, backend ("auto" | "egl" |
-    "osmesa"), gl_device, developer_images (as --developer-images)."""
+    the scene's), clock ("ideal" | "engine"), msaa (MSAA_DEFAULT = 4, or 0: off, as --msaa
+    and the library), shading ("lit" | "unlit" | "normals"), fov_mode ("horizontal" |
+    "doom"), background (None: the scene's; an (r, g, b) in 0..1; "none": transparent),
+    overlay, backend ("auto" | "egl" | "osmesa"), gl_device, developer_images (as
+    --developer-images)."""
 
-    def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=4, shading="lit",
-                 fov_mode="horizontal", background=None, overlay=False, backend="auto",
-                 gl_device=0, developer_images=False):
+    def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=MSAA_DEFAULT,
+                 shading="lit", fov_mode="horizontal", background=None, overlay=False,
+                 backend="auto", gl_device=0, developer_images=False):
         self._sr = _vp()
         scene._need()
         self.scene = scene
@@ -523,7 +540,7 @@ class Renderer:
             raise Error("MC_ERR_USAGE", "msaa %r is not 0 or 4" % (msaa,))
         d = mc_scene_renderer_desc(scene=ctypes.addressof(scene._buf), width=width, height=height,
                                    fps=_rate(fps), clock=_choice(_CLOCKS, clock, "clock"),
-                                   msaa=1 if msaa == 0 else 4,
+                                   msaa=msaa,
                                    shading=_choice(_SHADINGS, shading, "shading"),
                                    fov_mode=_choice(_FOV_MODES, fov_mode, "fov mode"),
                                    overlay=overlay, backend=_choice(_BACKENDS, backend, "backend"),
@@ -627,11 +644,12 @@ class RefCheck:
     (refcheck.h): frames checked one by one against reference -- a folder of %05d.png, one
     PNG, or a video -- with the limits given as keywords (as compare()). diff_dir: where
     failing frames and their diff images go (frame_%05d.png, diff_%05d.png); report_dir: an
-    HTML report folder (report.h) written by finish() when a frame failed; update: write missing or failing
-    frames into a reference folder; offset: frame k is checked against reference frame
-    k - offset; mask: a PNG whose black or transparent pixels are ignored; ignore: (x, y, w, h)
-    rectangles ignored; shots: (number, first, last) groups for the report; report_max_frames:
-    the runs of failing frames the report lists (None: its default)."""
+    HTML report folder (report.h) written by finish() when a frame failed; update: write missing
+    or failing frames into a reference folder; offset: frame k is checked against reference
+    frame k + offset (as --offset and the library); mask: a PNG whose black or transparent
+    pixels are ignored; ignore: (x, y, w, h) rectangles ignored; shots: (number, first, last)
+    groups for the report; report_max_frames: the runs of failing frames the report lists
+    (None: its default)."""
 
     def __init__(self, reference, width, height, diff_dir=None, report_dir=None, update=False,
                  offset=0, mask=None, ignore=(), candidate=None, shots=None,
@@ -653,7 +671,7 @@ class RefCheck:
                              candidate=candidate.encode() if candidate else None,
                              width=width, height=height, opts=_compare_opts(limits),
                              diff_dir=self.diff_dir.encode() if self.diff_dir else None,
-                             update=update, offset=-offset, threads=1,
+                             update=update, offset=offset, threads=1,
                              mask=os.fspath(mask).encode() if mask else None,
                              ignore=self._ignore, num_ignore=len(ignore))
         err = mc_error()

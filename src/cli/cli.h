@@ -34,6 +34,18 @@ int mc_cmd_camera(int argc, char **argv);
  * the source line and a caret under the column. severity is "error" or "warning". */
 void mc_diag_print(FILE *to, const char *severity, const mc_error *e);
 
+/* The one line every command prints when it has written a file (render, export, sheet, concat,
+ * camera, the review page and JUnit file of render and compare), on stderr, since stdout may
+ * carry a video, JSON or a table: "md5cine: wrote 'PATH': DETAILS", or "md5cine: wrote stdout:
+ * DETAILS" for "-". Commands skip it under --quiet. */
+void mc_cli_wrote(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* mc_cli_wrote for the review page (DIR/index.html; report_dir may be NULL) and the JUnit file
+ * (junit may be NULL) of a finished reference check. */
+struct mc_refcheck;
+void mc_cli_wrote_reports(const char *report_dir, const char *junit,
+                          const struct mc_refcheck *check);
+
 /* An mc_warn_fn that prints warnings with mc_diag_print to stderr; user is unused. */
 void mc_diag_warn(void *user, const mc_error *w);
 

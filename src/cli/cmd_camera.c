@@ -1,8 +1,8 @@
 /* md5cine camera SCENE -o OUT.md5camera: writes the camera a scene's camera block makes
  * (scene.h, "Camera block") as a Doom 3 .md5camera file, the same frames and cuts render uses.
  * Only the scene text is read (an orbit around an actor needs the actor's origin, not its
- * files). Each float is written with 9 significant digits, so reading the file back gives the
- * same floats. */
+ * files). The file is written under a temporary name and renamed when complete. Each float
+ * is written with 9 significant digits, so reading the file back gives the same floats. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,10 +65,9 @@ int mc_cmd_camera(int argc, char **argv)
     mc_scene s;
     mc_camera cam;
     mc_error e;
+    mc_outfile out;
     char *buf;
     size_t len;
-    FILE *f;
-    bool ok;
     int npos, rc = mc_args_parse(&camera_spec, argc, argv, &o, &npos);
 
     if (rc != -1)
@@ -97,17 +96,24 @@ int mc_cmd_camera(int argc, char **argv)
         mc_scene_release(&s);
         return mc_exit_code(e.code);
     }
-    f = fopen(o.out, "w");
-    ok = f && write_camera(f, &cam);
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (!ok) {
-        fprintf(stderr, "md5cine: error: cannot write '%s'\n", o.out);
-        remove(o.out);
+    /* Under a temporary name, renamed when complete: never a half-written camera. */
+    if (mc_outfile_begin(&out, o.out, MC_OUTFILE_STREAM, &e) == MC_OK) {
+        if (write_camera(out.fp, &cam)) {
+            if (mc_outfile_commit(&out, &e) != MC_OK)
+                rc = MC_EXIT_RUNTIME;
+        } else {
+            mc_outfile_abort(&out);
+            mc_error_set(&e, MC_ERR_IO, o.out, 0, 0, "cannot write '%s'", o.out);
+            rc = MC_EXIT_RUNTIME;
+        }
+    } else {
         rc = MC_EXIT_RUNTIME;
+    }
+    if (rc != MC_EXIT_OK) {
+        mc_diag_print(stderr, "error", &e);
     } else if (!o.quiet) {
-        fprintf(stderr, "md5cine: wrote '%s': %d camera frames at %d fps, %d cut%s\n", o.out,
-                cam.num_frames, cam.frame_rate, cam.num_cuts, cam.num_cuts == 1 ? "" : "s");
+        mc_cli_wrote(o.out, "%d camera frames at %d fps, %d cut%s", cam.num_frames,
+                     cam.frame_rate, cam.num_cuts, cam.num_cuts == 1 ? "" : "s");
     }
     mc_camera_release(&cam);
     mc_scene_release(&s);

@@ -298,7 +298,7 @@ static int open_check(compare_run *run)
     d.opts.lossy = d.opts.lossy || mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO;
     d.diff_dir = run->args->diff_dir;
     d.threads = 1;
-    d.offset = -run->args->offset;
+    d.offset = run->args->offset;
     run->width = d.width;
     run->height = d.height;
     if (run->args->report_dir) {
@@ -493,6 +493,9 @@ static int write_reports(compare_run *run, double seconds)
         mc_diag_print(stderr, "error", &err);
         return MC_EXIT_RUNTIME;
     }
+    if (!run->args->quiet)
+        mc_cli_wrote_reports(run->report ? run->args->report_dir : NULL, run->args->junit,
+                             run->check);
     return MC_EXIT_OK;
 }
 

@@ -84,8 +84,7 @@ int mc_cmd_concat(int argc, char **argv)
         return mc_exit_code(e.code);
     }
     if (!o.quiet)
-        fprintf(stderr, "md5cine: wrote '%s': %lld frames from %d part%s, %zu chapter%s\n", o.out,
-                (long long)res.frames, npos, npos == 1 ? "" : "s", res.chapters,
-                res.chapters == 1 ? "" : "s");
+        mc_cli_wrote(o.out, "%lld frames from %d part%s, %zu chapter%s", (long long)res.frames,
+                     npos, npos == 1 ? "" : "s", res.chapters, res.chapters == 1 ? "" : "s");
     return MC_EXIT_OK;
 }

@@ -97,7 +97,8 @@ int mc_cmd_doctor(int argc, char **argv)
     if (json)
         printf("{\"backends\":[");
     for (size_t b = 0; b < sizeof backends / sizeof backends[0]; b++) {
-        mc_renderer_desc d = { .width = 16, .height = 16, .msaa = 4, .backend = backends[b].kind };
+        mc_renderer_desc d = { .width = 16, .height = 16, .msaa = MC_MSAA_DEFAULT,
+                               .backend = backends[b].kind };
         mc_renderer_info info;
         mc_renderer *r = NULL;
         mc_error err;

@@ -21,7 +21,7 @@
 
 typedef struct export_args {
     const char *mesh, *anim, *out;
-    bool has_frame, has_time, in_place, loop, lenient;
+    bool has_frame, has_time, in_place, loop, lenient, quiet;
     double frame, time;
     unsigned given; /* GIVEN_* bits */
 } export_args;
@@ -45,6 +45,8 @@ static const mc_arg_opt export_opts[] = {
       .help = "accept the harmless deviations of shipped game files" },
     { .name = "--output", .alias = "-o", .kind = MC_ARG_STRING, .offset = F(out),
       .metavar = "OUT.obj", .help = "output file (written whole or not at all)" },
+    { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(quiet),
+      .help = "say nothing when it worked" },
 };
 
 static const mc_arg_spec export_spec = {
@@ -210,8 +212,18 @@ int mc_cmd_export(int argc, char **argv)
     }
     if (st == MC_OK)
         st = write_obj(&a, &mesh, joints, &err);
-    if (st != MC_OK)
+    if (st != MC_OK) {
         mc_diag_print(stderr, "error", &err);
+    } else if (!a.quiet) {
+        long verts = 0, tris = 0;
+
+        for (int s = 0; s < mesh.num_meshes; s++) {
+            verts += mesh.meshes[s].num_verts;
+            tris += mesh.meshes[s].num_tris;
+        }
+        mc_cli_wrote(a.out, "%ld vertices, %ld triangles in %d group%s", verts, tris,
+                     mesh.num_meshes, mesh.num_meshes == 1 ? "" : "s");
+    }
     free(joints);
     mc_anim_release(&anim);
     mc_mesh_release(&mesh);

@@ -239,7 +239,7 @@ static int open_reference(render_run *run)
     d.height = run->height;
     d.diff_dir = diff;
     d.update = run->o->update_reference;
-    d.offset = -run->o->ref_offset;
+    d.offset = run->o->ref_offset;
     d.threads = sink_threads(run, false);
     d.opts = run->o->lim.opts;
     d.mask = run->o->lim.mask;
@@ -290,6 +290,8 @@ static int write_reports(render_run *run)
     free(shots);
     if (st != MC_OK)
         return fail(&e, false);
+    if (run->o->progress != MC_PROGRESS_QUIET)
+        mc_cli_wrote_reports(run->report ? run->o->report_dir : NULL, run->o->junit, run->ref);
     return -1;
 }
 
@@ -429,7 +431,7 @@ static int open_renderer(render_run *run)
     d.height = o->height;
     d.fps = o->fps;
     d.clock = o->clock;
-    d.msaa = o->msaa == 0 ? 1 : o->msaa;
+    d.msaa = o->msaa; /* 0 is off in the library too */
     d.shading = o->shading;
     d.fov_mode = o->fov_mode;
     d.backend = o->gl;
@@ -620,11 +622,9 @@ static void report_output(const render_run *run, bool ok, bool interrupted)
     char rate[48];
 
     mc_cli_format_rate(run->fps, rate, sizeof rate);
-    fprintf(stderr, "md5cine: wrote %s%s%s: %lld frames (%lld-%lld), %dx%d, %s fps%s%s\n",
-            strcmp(o->out, "-") == 0 ? "stdout" : "'", strcmp(o->out, "-") == 0 ? "" : o->out,
-            strcmp(o->out, "-") == 0 ? "" : "'", (long long)run->rendered, (long long)run->first,
-            (long long)run->last, run->width, run->height, rate, run->enc ? ", " : "",
-            run->enc ? mc_encoder_codec_name(run->enc) : "");
+    mc_cli_wrote(o->out, "%lld frames (%lld-%lld), %dx%d, %s fps%s%s", (long long)run->rendered,
+                 (long long)run->first, (long long)run->last, run->width, run->height, rate,
+                 run->enc ? ", " : "", run->enc ? mc_encoder_codec_name(run->enc) : "");
 }
 
 static int run_frames(render_run *run)
@@ -636,7 +636,7 @@ static int run_frames(render_run *run)
     mc_status st;
     double t0 = mc_cli_now();
 
-    mc_progress_begin(&run->prog, o->progress, run->last - run->first + 1, stderr,
+    mc_progress_begin(&run->prog, o->progress, run->first, run->last - run->first + 1, stderr,
                       video_out ? stderr : stdout);
     if (o->progress == MC_PROGRESS_JSON) { /* first line: what the frames are drawn with */
         FILE *to = video_out ? stderr : stdout;

@@ -93,7 +93,7 @@ static bool parse_msaa(void *field, const char *s)
 
     if (!mc_arg_long(s, 0, 4, &v) || (v != 0 && v != 4))
         return false;
-    *(int *)field = v == 0 ? 1 : 4;
+    *(int *)field = (int)v; /* the library's msaa: 0 is off, as here */
     return true;
 }
 
@@ -349,9 +349,9 @@ static int write_sheet(sheet_run *run)
                      (size_t)run->layout.width * 4, 0, &e) != MC_OK)
         return fail(&e, false);
     if (!run->a->quiet)
-        printf("wrote '%s': %zu frames, %d x %d cells of %dx%d, %dx%d\n", run->a->out,
-               run->num_picks, run->layout.columns, run->layout.rows, run->layout.cell_width,
-               run->layout.cell_height, run->layout.width, run->layout.height);
+        mc_cli_wrote(run->a->out, "%zu frames, %d x %d cells of %dx%d, %dx%d", run->num_picks,
+                     run->layout.columns, run->layout.rows, run->layout.cell_width,
+                     run->layout.cell_height, run->layout.width, run->layout.height);
     return MC_EXIT_OK;
 }
 
@@ -361,7 +361,7 @@ int mc_cmd_sheet(int argc, char **argv)
     sheet_run *run;
     int npos, rc;
 
-    a.msaa = 4;
+    a.msaa = MC_MSAA_DEFAULT;
     rc = mc_args_parse(&sheet_spec, argc, argv, &a, &npos);
     if (rc != -1)
         return rc;

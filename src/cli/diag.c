@@ -7,152 +7,52 @@
 #include <time.h>
 
 #include <md5cine/fileio.h>
-#include <md5cine/vfs.h>
+#include <md5cine/refcheck.h>
 
 #include "cli.h"
 
-/* Copies line `line` (1-based) of the file into out without its newline; false if the file
- * cannot be read or is shorter. */
-static bool read_source_line(const char *path, int line, char *out, size_t cap)
-{
-    char *archived = NULL;
-    size_t alen = 0;
-    FILE *f;
-    int c, at = 1;
-    size_t n = 0;
-
-    /* A file in a .pk4 ("base/pak000.pk4:materials/x.mtr") is read from its archive. */
-    if (mc_vfs_read_place(path, (size_t)64 << 20, &archived, &alen))
-        f = fmemopen(archived, alen, "rb");
-    else
-        f = fopen(path, "rb");
-    if (!f) {
-        free(archived);
-        return false;
-    }
-    while (at < line && (c = fgetc(f)) != EOF)
-        if (c == '\n')
-            at++;
-    if (at != line) {
-        fclose(f);
-        free(archived);
-        return false;
-    }
-    while ((c = fgetc(f)) != EOF && c != '\n' && c != '\r' && n + 1 < cap)
-        out[n++] = (char)c;
-    out[n] = '\0';
-    fclose(f);
-    free(archived);
-    return true;
-}
-
-/* True when msg already names file in quotes ("cannot open 'out/x.png': ..."): the I/O
- * messages do, and a "file: " prefix would then name it twice. */
-static bool msg_names_file(const mc_error *e)
-{
-    char quoted[sizeof e->file + 2];
-
-    snprintf(quoted, sizeof quoted, "'%s'", e->file);
-    return strstr(e->msg, quoted) != NULL;
-}
-
-/* Length of the valid UTF-8 sequence of two to four bytes at s (no overlong forms, no
- * surrogates, nothing past U+10FFFF), else 0. */
-static int utf8_seq(const unsigned char *s)
-{
-    int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-
-    if (n == 0 || s[0] > 0xF4)
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
-        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
-        return 0;
-    return n;
-}
-
-/* How many bytes at s a terminal would act on rather than show, each written as \xNN: one
- * for a C0 control other than tab, DEL, or a C1 byte 0x80-0x9F that is not part of a valid
- * UTF-8 sequence (an 8-bit terminal takes 0x9B for CSI); two for a UTF-8 encoded C1 control
- * U+0080-U+009F (C2 80 - C2 9F), which a UTF-8 terminal may act on the same way. 0 for a byte
- * shown as it is: other valid UTF-8 passes through, and so do stray bytes 0xA0-0xFF, printable
- * in an 8-bit terminal. */
-static int control_len(const char *s)
-{
-    const unsigned char *u = (const unsigned char *)s;
-
-    if ((u[0] < 0x20 && u[0] != '\t') || u[0] == 0x7f)
-        return 1;
-    if (u[0] == 0xC2 && u[1] >= 0x80 && u[1] <= 0x9F)
-        return 2;
-    if (u[0] >= 0x80 && u[0] <= 0x9F)
-        return 1; /* a continuation byte outside a sequence: valid ones are skipped whole */
-    return 0;
-}
-
-/* Writes s with each control byte as \xNN, as the token descriptions in messages show them,
- * so that nothing read from an input file can move the cursor, clear the screen or recolour
- * the terminal. Valid UTF-8 sequences are copied whole (so their continuation bytes, which
- * lie in 0x80-0xBF, are not taken for C1 controls). */
-static void put_escaped(FILE *to, const char *s)
-{
-    while (*s) {
-        int n = control_len(s), seq;
-
-        if (n > 0) {
-            for (int i = 0; i < n; i++)
-                fprintf(to, "\\x%02X", (unsigned char)s[i]);
-            s += n;
-        } else if ((seq = utf8_seq((const unsigned char *)s)) > 0) {
-            fwrite(s, 1, (size_t)seq, to);
-            s += seq;
-        } else {
-            fputc(*s++, to);
-        }
-    }
-}
-
 void mc_diag_print(FILE *to, const char *severity, const mc_error *e)
 {
-    char src[1024];
+    char buf[2048], *big = NULL;
+    size_t n = mc_error_format(e, severity, buf, sizeof buf);
 
-    if (e->file[0] && e->line > 0) {
-        put_escaped(to, e->file);
-        fprintf(to, ":%d:%d: %s: ", e->line, e->col, severity);
-    } else if (e->file[0] && !msg_names_file(e)) {
-        put_escaped(to, e->file);
-        fprintf(to, ": %s: ", severity);
-    } else {
-        fprintf(to, "md5cine: %s: ", severity);
-    }
-    put_escaped(to, e->msg);
-    fputc('\n', to);
-    if (e->line <= 0 || !read_source_line(e->file, e->line, src, sizeof src))
-        return;
-    fprintf(to, "%5d | ", e->line);
-    put_escaped(to, src);
-    fputs("\n      | ", to);
-    /* Keep tabs so the caret lines up under the column whatever the tab width; an escaped
-     * byte takes four columns. */
-    for (int i = 0; i + 1 < e->col && src[i];) {
-        int n = control_len(src + i), seq = utf8_seq((const unsigned char *)src + i);
+    /* Escaped control bytes take four bytes each: a long line needs a second pass. */
+    if (n >= sizeof buf && (big = malloc(n + 1)) != NULL)
+        mc_error_format(e, severity, big, n + 1);
+    fputs(big ? big : buf, to);
+    free(big);
+}
 
-        if (n > 0) {
-            for (int k = 0; k < n; k++)
-                fputs("    ", to);
-            i += n;
-        } else if (seq > 0) {
-            for (int k = 0; k < seq; k++)
-                fputc(' ', to); /* one column per byte, as before: col counts bytes */
-            i += seq;
-        } else {
-            fputs(src[i] == '\t' ? "\t" : " ", to);
-            i++;
-        }
+void mc_cli_wrote(const char *path, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (strcmp(path, "-") == 0)
+        fputs("md5cine: wrote stdout: ", stderr);
+    else
+        fprintf(stderr, "md5cine: wrote '%s': ", path);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void mc_cli_wrote_reports(const char *report_dir, const char *junit,
+                          const struct mc_refcheck *check)
+{
+    mc_refcheck_summary s;
+
+    mc_refcheck_get_summary(check, &s);
+    if (report_dir) {
+        char page[4200];
+
+        snprintf(page, sizeof page, "%s/index.html", report_dir);
+        mc_cli_wrote(page, "review page, %lld frames checked, %lld not passed",
+                     (long long)s.checked, (long long)(s.checked - s.passed));
     }
-    fputs("^\n", to);
+    if (junit)
+        mc_cli_wrote(junit, "JUnit XML, %lld frames checked, %lld not passed",
+                     (long long)s.checked, (long long)(s.checked - s.passed));
 }
 
 void mc_diag_warn(void *user, const mc_error *w)

@@ -43,6 +43,9 @@ static void usage(FILE *to)
         else
             fprintf(to, "  md5cine %s\n  %*s%s\n", c->synopsis, SYNOPSIS_COLUMN + 9, "", c->what);
     }
+    fprintf(to, "  md5cine %-*s %s\n", SYNOPSIS_COLUMN, "--version", "print the version (md5cine "
+                MC_VERSION ")");
+    fprintf(to, "  md5cine %-*s %s\n", SYNOPSIS_COLUMN, "--help", "this list");
     fprintf(to, "\n'md5cine <command> --help' shows a command's options.\n"
                 "Exit status: 0 done, 1 comparison differences, 2 bad input or usage,\n"
                 "3 runtime failure (GL, encoder, I/O), 130 interrupted (143 on SIGTERM).\n");

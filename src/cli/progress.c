@@ -22,7 +22,8 @@ bool mc_progress_parse_mode(const char *s, mc_progress_mode *out)
     return true;
 }
 
-void mc_progress_begin(mc_progress *p, mc_progress_mode mode, int64_t total, FILE *bar, FILE *json)
+void mc_progress_begin(mc_progress *p, mc_progress_mode mode, int64_t first, int64_t total,
+                       FILE *bar, FILE *json)
 {
     memset(p, 0, sizeof *p);
     p->mode = mode;
@@ -30,6 +31,7 @@ void mc_progress_begin(mc_progress *p, mc_progress_mode mode, int64_t total, FIL
     p->json = json;
     p->tty = bar && isatty(fileno(bar));
     p->total = total > 0 ? total : 0;
+    p->first = first;
     p->start = mc_cli_now();
     p->last_print = -1.0;
 }
@@ -38,8 +40,9 @@ static void print_json(mc_progress *p, int64_t done, double elapsed)
 {
     double fps = elapsed > 0.0 ? (double)done / elapsed : 0.0;
 
-    fprintf(p->json, "{\"frame\":%lld,\"total\":%lld,\"fps\":%.2f,\"elapsed\":%.3f}\n",
-            (long long)done, (long long)p->total, fps, elapsed);
+    fprintf(p->json,
+            "{\"frame\":%lld,\"done\":%lld,\"total\":%lld,\"fps\":%.2f,\"elapsed\":%.3f}\n",
+            (long long)(p->first + done - 1), (long long)done, (long long)p->total, fps, elapsed);
     fflush(p->json);
 }
 

@@ -409,7 +409,7 @@ int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
     int npos, rc;
 
     memset(o, 0, sizeof *o);
-    o->msaa = 4;
+    o->msaa = MC_MSAA_DEFAULT;
     o->progress = MC_PROGRESS_AUTO;
     rc = mc_args_parse(&render_spec, argc, argv, o, &npos);
     if (rc != -1)

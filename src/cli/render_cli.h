@@ -54,7 +54,7 @@ typedef struct mc_render_opts {
     int64_t first, last; /* --frames, inclusive output numbers */
     int crf;             /* 0: the encoder's default */
     const char *preset, *codec;
-    int msaa; /* 0 or 4 (samples); default 4 */
+    int msaa; /* 0 (off) or 4 (samples); default MC_MSAA_DEFAULT */
     mc_background_mode bg_mode; /* --background: the scene's, given or none (scene_renderer.h) */
     float bg[3];                /* 0..1 when MC_BACKGROUND_GIVEN */
     mc_shading shading;

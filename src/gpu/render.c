@@ -374,13 +374,13 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     *out = NULL;
     d.width = d.width ? d.width : 1280;
     d.height = d.height ? d.height : 720;
-    d.msaa = d.msaa ? d.msaa : 4;
+    d.msaa = d.msaa ? d.msaa : 1; /* 0 is off, as the command's --msaa 0 */
     if (d.width < 1 || d.height < 1 || d.width > MAX_SIDE || d.height > MAX_SIDE)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "frame size %dx%d is outside 1..%d",
                             d.width, d.height, MAX_SIDE);
     if (d.msaa != 1 && d.msaa != 2 && d.msaa != 4)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                            "MSAA samples must be 1 (off), 2 or 4, not %d", d.msaa);
+                            "MSAA samples must be 0 or 1 (off), 2 or 4, not %d", d.msaa);
     if (d.gl_device < 0)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "GL device %d: devices count from 1",
                             d.gl_device);

@@ -515,7 +515,7 @@ mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *fra
                             mc_frame_no k, mc_error *err)
 {
     mc_refcheck_row row;
-    mc_frame_no n = k - c->offset;
+    mc_frame_no n = k + c->offset;
     size_t index = 0;
     rc_thread *t;
     mc_status st;
@@ -586,7 +586,7 @@ mc_status mc_refcheck_preflight(mc_refcheck *c, mc_frame_no first, mc_frame_no l
     if (c->update || first > last)
         return MC_OK;
     for (mc_frame_no k = first; k <= last; k++) {
-        if (has_reference_frame(c, k - c->offset))
+        if (has_reference_frame(c, k + c->offset))
             continue;
         if (lacking++ == 0)
             first_lacking = k;
@@ -597,16 +597,21 @@ mc_status mc_refcheck_preflight(mc_refcheck *c, mc_frame_no first, mc_frame_no l
         long hi = c->video ? lo + (long)held - 1
                            : mc_frames_number(c->src, mc_frames_count(c->src) - 1);
 
+        char with_offset[64] = "";
+
+        if (c->offset != 0)
+            snprintf(with_offset, sizeof with_offset, " (reference frame %lld)",
+                     (long long)(first_lacking + c->offset));
         return mc_error_set(err, MC_ERR_RANGE, c->reference, 0, 0,
                             "holds %zu frame%s (%ld-%ld) but frames %lld-%lld are checked: "
-                            "%lld of them %s not in it, the first frame %lld",
+                            "%lld of them %s not in it, the first frame %lld%s",
                             held, held == 1 ? "" : "s", lo, hi, (long long)first,
                             (long long)last, (long long)lacking, lacking == 1 ? "is" : "are",
-                            (long long)first_lacking);
+                            (long long)first_lacking, with_offset);
     }
-    mc_frames_find(c->src, (long)(first - c->offset), &index);
+    mc_frames_find(c->src, (long)(first + c->offset), &index);
     if (c->video)
-        index = (size_t)(first - c->offset - mc_frames_number(c->src, 0));
+        index = (size_t)(first + c->offset - mc_frames_number(c->src, 0));
     if (c->video && index >= mc_frames_count(c->src))
         return MC_OK; /* past where it can be read: the frame loop's UNREADABLE rows say so */
     st = mc_frames_size(c->src, index, &w, &h, err);
@@ -615,7 +620,7 @@ mc_status mc_refcheck_preflight(mc_refcheck *c, mc_frame_no first, mc_frame_no l
     if (w != c->width || h != c->height)
         return mc_error_set(err, MC_ERR_MISMATCH, mc_frames_file(c->src, index), 0, 0,
                             "reference frame %lld is %dx%d but the frames checked are %dx%d",
-                            (long long)(first - c->offset), w, h, c->width, c->height);
+                            (long long)(first + c->offset), w, h, c->width, c->height);
     return MC_OK;
 }
 

@@ -640,10 +640,46 @@ static bool read_point(scene_parser *p, const char *what, mc_vec3 *out)
 }
 
 enum { SK_POSITION, SK_TARGET, SK_CENTER, SK_AROUND, SK_RADIUS, SK_HEIGHT, SK_AIM, SK_START,
-       SK_DEGREES, SK_SECONDS, SK_FOV, SK_COUNT };
+       SK_DEGREES, SK_SECONDS, SK_FOV, SK_KEY, SK_COUNT };
 static const char *const shot_keywords[SK_COUNT] = { "position", "target", "center", "around",
                                                      "radius", "height", "aim", "start",
-                                                     "degrees", "seconds", "fov" };
+                                                     "degrees", "seconds", "fov", "key" };
+
+/* key T ( position ) ( target ), after the keyword: times from 0, strictly increasing. */
+static bool parse_key(scene_parser *p, mc_scene_shot *sh, const mc_token *kw)
+{
+    mc_scene_key *keys = sh->keys, *k;
+    mc_token tok;
+
+    if (sh->num_keys == MC_SCENE_MAX_KEYS)
+        return mc_lex_fail(&p->lx, kw, MC_ERR_LIMIT, "more than %d keys in a 'keys' shot",
+                           MC_SCENE_MAX_KEYS);
+    if (!keys) {
+        keys = mc_arena_alloc(&p->s->arena, MC_SCENE_MAX_KEYS, sizeof *keys);
+        if (!keys)
+            return nomem(p, kw);
+        sh->keys = keys;
+    }
+    k = &keys[sh->num_keys];
+    k->line = kw->line;
+    k->col = kw->col;
+    if (!mc_lex_float(&p->lx, &k->time, &tok))
+        return false;
+    if (sh->num_keys == 0 && k->time != 0.0f)
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "the first key is at %g, expected 0",
+                           (double)k->time);
+    if (sh->num_keys > 0 &&
+        !(k->time > keys[sh->num_keys - 1].time && k->time <= SHOT_SECONDS_MAX))
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
+                           "invalid key time %g, expected above %g (the key before) to %g",
+                           (double)k->time, (double)keys[sh->num_keys - 1].time,
+                           (double)SHOT_SECONDS_MAX);
+    if (!read_point(p, "key position", &k->position) || !read_point(p, "key target", &k->target))
+        return false;
+    sh->num_keys++;
+    sh->seconds = k->time;
+    return true;
+}
 
 static bool parse_shot_value(scene_parser *p, mc_scene_shot *sh, int k)
 {
@@ -689,11 +725,14 @@ static bool parse_shot_value(scene_parser *p, mc_scene_shot *sh, int k)
 #define SHOT_ORBIT_KEYS                                                                          \
     ((1u << SK_CENTER) | (1u << SK_AROUND) | (1u << SK_RADIUS) | (1u << SK_HEIGHT) |             \
      (1u << SK_AIM) | (1u << SK_START) | (1u << SK_DEGREES) | SHOT_COMMON)
+#define SHOT_KEYS_KEYS ((1u << SK_KEY) | (1u << SK_FOV))
 
 static bool parse_shot(scene_parser *p, mc_scene_shot *sh, const mc_token *kw)
 {
     seen_at seen[SK_COUNT];
-    unsigned allowed = sh->kind == MC_SHOT_LOOK_AT ? SHOT_LOOK_AT_KEYS : SHOT_ORBIT_KEYS;
+    unsigned allowed = sh->kind == MC_SHOT_LOOK_AT ? SHOT_LOOK_AT_KEYS
+                       : sh->kind == MC_SHOT_KEYS  ? SHOT_KEYS_KEYS
+                                                   : SHOT_ORBIT_KEYS;
     mc_token tok;
     char d[80];
 
@@ -712,8 +751,19 @@ static bool parse_shot(scene_parser *p, mc_scene_shot *sh, const mc_token *kw)
         if (k == SK_COUNT || !(allowed & (1u << k)))
             return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in '%.*s' shot",
                                mc_lex_describe(&tok, d, sizeof d), (int)kw->len, kw->text);
+        if (k == SK_KEY) {
+            if (!parse_key(p, sh, &tok))
+                return false;
+            continue;
+        }
         if (!once(p, &tok, &seen[k]) || !parse_shot_value(p, sh, k))
             return false;
+    }
+    if (sh->kind == MC_SHOT_KEYS) {
+        if (sh->num_keys < 2)
+            return mc_lex_fail(&p->lx, kw, MC_ERR_SYNTAX,
+                               "'keys' shot needs at least 2 keys, has %d", sh->num_keys);
+        return true;
     }
     if (sh->kind == MC_SHOT_LOOK_AT) {
         if (!seen[SK_POSITION].line || !seen[SK_TARGET].line)
@@ -754,10 +804,10 @@ static bool parse_camera_block(scene_parser *p)
         }
         if (tok.kind != MC_TOK_NAME ||
             !(mc_lex_is(&tok, "look_at") || mc_lex_is(&tok, "orbit") ||
-              mc_lex_is(&tok, "turntable")))
+              mc_lex_is(&tok, "turntable") || mc_lex_is(&tok, "keys")))
             return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
-                               "expected 'fps', 'look_at', 'orbit', 'turntable' or '}' in "
-                               "camera, found %s",
+                               "expected 'fps', 'look_at', 'orbit', 'turntable', 'keys' or '}' "
+                               "in camera, found %s",
                                mc_lex_describe(&tok, d, sizeof d));
         if (s->num_shots == MC_SCENE_MAX_SHOTS)
             return mc_lex_fail(&p->lx, &tok, MC_ERR_LIMIT, "more than %d shots",
@@ -769,7 +819,9 @@ static bool parse_camera_block(scene_parser *p)
         }
         sh = &s->shots[s->num_shots++];
         memset(sh, 0, sizeof *sh);
-        sh->kind = mc_lex_is(&tok, "look_at") ? MC_SHOT_LOOK_AT : MC_SHOT_ORBIT;
+        sh->kind = mc_lex_is(&tok, "look_at") ? MC_SHOT_LOOK_AT
+                   : mc_lex_is(&tok, "keys")  ? MC_SHOT_KEYS
+                                              : MC_SHOT_ORBIT;
         sh->line = tok.line;
         sh->col = tok.col;
         sh->seconds = 1.0f;
@@ -1087,6 +1139,18 @@ static bool stopped(const mc_parse_opts *opts, mc_error *e)
     return true;
 }
 
+/* A mesh/anim mismatch stays at the offending joint's line in its file and names the actor
+ * and the scene line of its anim: the same two files may pair well in another actor. */
+static mc_status for_actor(const mc_scene *s, const mc_scene_actor *a, mc_error *e)
+{
+    char inner[sizeof e->msg], file[sizeof e->file];
+
+    memcpy(inner, e->msg, sizeof inner);
+    memcpy(file, e->file, sizeof file);
+    return mc_error_set(e, e->code, file, e->line, e->col, "%s, in actor '%s' (%s:%d)", inner,
+                        a->name, s->name, a->anim_line);
+}
+
 static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
                                mc_error *e)
 {
@@ -1107,6 +1171,8 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_op
         if (!a->joint_map)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
         st = mc_pose_map_anim(&a->mesh, &a->anim, a->joint_map, e);
+        if (st == MC_ERR_MISMATCH)
+            return for_actor(s, a, e);
         if (st != MC_OK)
             return st;
     }
@@ -1180,6 +1246,23 @@ static bool look_axis(mc_vec3 pos, mc_vec3 target, mc_mat3 *out)
     return true;
 }
 
+/* Eye and target of a keys shot t seconds in: linear between the keys around t. */
+static void key_pose(const mc_scene_shot *sh, double t, mc_vec3 *pos, mc_vec3 *target)
+{
+    int k = 0;
+    const mc_scene_key *a, *b;
+    float u;
+
+    while (k + 2 < sh->num_keys && t > (double)sh->keys[k + 1].time)
+        k++;
+    a = &sh->keys[k];
+    b = &sh->keys[k + 1];
+    u = (float)((t - (double)a->time) / ((double)b->time - (double)a->time));
+    u = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
+    *pos = mc_v3_add(a->position, mc_v3_scale(mc_v3_sub(b->position, a->position), u));
+    *target = mc_v3_add(a->target, mc_v3_scale(mc_v3_sub(b->target, a->target), u));
+}
+
 static int shot_steps(const mc_scene_shot *sh, int fps)
 {
     double n = floor((double)sh->seconds * fps + 0.5);
@@ -1238,6 +1321,8 @@ mc_status mc_scene_camera_build(const mc_scene *s, mc_camera *out, mc_error *err
             mc_mat3 axis = mc_mat3_identity();
 
             f->pos = sh->position;
+            if (sh->kind == MC_SHOT_KEYS)
+                key_pose(sh, (double)sh->seconds * j / n, &f->pos, &target);
             if (sh->kind == MC_SHOT_ORBIT) {
                 double a = ((double)sh->start + (double)sh->degrees * j / n) * (M_PI / 180.0);
                 f->pos = (mc_vec3){ c.x + sh->radius * (float)cos(a),
