@@ -2,8 +2,9 @@
  * every failing frame, and a JUnit XML file with one test case per shot.
  *
  * Shots: the reports group frames by shot (mc_shot_range: a shot number and its inclusive
- * frame range). `render --reference` takes them from the scene's camera cuts; `compare` from the
- * chapters of the candidate (then of the reference) when it is a video with chapters, as
+ * frame range). `render --reference` takes them from the scene's camera cuts; `compare` from
+ * --scene's camera cuts, else the chapters of the candidate (then of the reference) when it is
+ * a video with chapters, as
  * md5cine's MP4s have (mc_report_chapters), else every frame is in one group, number 0, named
  * "all frames". Frames outside every listed shot form a last group, number 0.
  *
@@ -31,7 +32,8 @@
  * The page, in order: the counts and every limit in force (mc_refcheck_format_limits, "off"
  * for a limit that cannot fail); the failing runs (in frame order, at most max_frames of
  * them; "N more runs (F frames) not listed" says what was left out), each a <tr class="fail"
- * data-frame="W" data-first="A" data-last="B" data-frames="N"> (W its worst frame) with
+ * data-frame="W" data-first="A" data-last="B" data-frames="N"> (W its worst frame, or the
+ * frame of the run whose pictures the folder holds when that is another) with
  * thumbnails of W's reference, new frame and heat map, the changed region (class "box") and
  * the worst block (class "worst") drawn on each and given as numbers, W's metrics (those of
  * compare.h, block PSNR and block bias with their blocks, the blocks over a block limit) and
