@@ -4,9 +4,9 @@
  * Shots: the reports group frames by shot (mc_shot_range: a shot number and its inclusive
  * frame range). `render --reference` takes them from the scene's camera cuts; `compare` from
  * --scene's camera cuts, else the chapters of the candidate (then of the reference) when it is
- * a video with chapters, as
- * md5cine's MP4s have (mc_report_chapters), else every frame is in one group, number 0, named
- * "all frames". Frames outside every listed shot form a last group, number 0.
+ * a video with chapters, as md5cine's MP4s have (mc_report_chapters), else every frame is in
+ * one group, number 0, named "all frames". Frames outside every listed shot form a last group,
+ * number 0.
  *
  * The HTML report (mc_report_open .. mc_report_finish) is a folder DIR holding index.html and
  * its PNGs; the page needs nothing else (no network, no external script or font: its CSS and
