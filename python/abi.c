@@ -72,12 +72,14 @@ int main(void)
     O(mc_refcheck_desc, candidate); O(mc_refcheck_desc, width); O(mc_refcheck_desc, opts);
     O(mc_refcheck_desc, diff_dir); O(mc_refcheck_desc, update); O(mc_refcheck_desc, offset);
     O(mc_refcheck_desc, threads); O(mc_refcheck_desc, mask); O(mc_refcheck_desc, ignore);
-    O(mc_refcheck_desc, num_ignore); O(mc_refcheck_desc, report);
+    O(mc_refcheck_desc, num_ignore); O(mc_refcheck_desc, on_fail);
+    O(mc_refcheck_desc, on_fail_user);
     O(mc_refcheck_row, kind); O(mc_refcheck_row, r); O(mc_refcheck_row, ref_width);
     O(mc_refcheck_row, reasons); O(mc_refcheck_row, written);
     O(mc_refcheck_summary, passed); O(mc_refcheck_summary, written);
     O(mc_refcheck_summary, lossy); O(mc_refcheck_summary, ok);
     O(mc_report_desc, threads); O(mc_report_desc, thumb_width);
+    O(mc_report_desc, max_frames); O(mc_report_desc, shots); O(mc_report_desc, shot_count);
     O(mc_report_info, reference); O(mc_report_info, check); O(mc_report_info, shots);
     O(mc_report_info, shot_count);
     O(mc_shot_range, first); O(mc_shot_range, last);

@@ -133,6 +133,16 @@ else
     fail missing_folder_is_named_once "$(cat "$T/missing_folder.err")"
 fi
 
+# --frames A-B: only those frames, which both sides must hold.
+run frames_before_the_change compare "$T/ref" "$T/moved" --frames 0-1
+expect frames_before_the_change 0 "2 frames checked, 2 matched, 0 differ"
+run frames_with_the_change compare "$T/ref" "$T/moved" --frames 1-3
+expect frames_with_the_change 1 "3 frames checked, 2 matched, 1 differ"
+run frames_past_the_end compare "$T/ref" "$T/moved" --frames 2-9
+expect frames_past_the_end 2 "" "--frames 2-9: frame 4 is not in '$T/moved'"
+run frames_backwards compare "$T/ref" "$T/moved" --frames 3-1
+expect frames_backwards 2 "" "bad --frames '3-1'"
+
 mkdir -p "$T/short" && cp "$T/ref/00000.png" "$T/ref/00001.png" "$T/ref/00002.png" "$T/short/"
 run missing_frame compare "$T/ref" "$T/short"
 expect missing_frame 2 "" "frame 3 is in '$T/ref' but not in '$T/short'"

@@ -128,6 +128,18 @@ check compare_mp4_cases_are_the_chapters \
 check compare_png_junit_validates xmllint --noout --schema "$XSD" "$T/png.xml"
 check compare_png_is_one_case_for_all_frames \
     agree "$T/png.xml" "$T/png.json" md5cine.ref "all frames (frames 0-90)"
+# --scene gives the folders the scene's shots, cut to the frames compared, as render has them.
+"$M" compare "$T/ref" "$T/new" --scene "$scene" --junit "$T/scene.xml" --json >"$T/scene.json" \
+    2>"$T/scene.err"
+check compare_scene_exits_1 [ $? -eq 1 ]
+check compare_scene_junit_validates xmllint --noout --schema "$XSD" "$T/scene.xml"
+check compare_scene_cases_are_the_scene_shots \
+    agree "$T/scene.xml" "$T/scene.json" md5cine.demo "shot 1 (frames 0-83)" \
+    "shot 2 (frames 84-90)"
+"$M" compare "$T/ref" "$T/new" --scene "$scene" --frames 84-90 --junit "$T/scene2.xml" --json \
+    >"$T/scene2.json" 2>"$T/scene2.err"
+check compare_scene_frames_is_shot_2_only \
+    agree "$T/scene2.xml" "$T/scene2.json" md5cine.demo "shot 2 (frames 84-90)"
 
 # ---- escaping: a reference folder whose name holds markup -----------------------------------
 odd="$T/a&b<\"c\">"

@@ -51,10 +51,10 @@ def test_struct_layouts_match_the_compiler():
 def test_layout_check_sees_a_wrong_mirror(monkeypatch):
     monkeypatch.setitem(md5cine._abi.SIZES, "mc_scene_frame_info",
                         md5cine._abi.SIZES["mc_scene_frame_info"] + 8)
-    monkeypatch.setitem(md5cine._abi.OFFSETS, ("mc_refcheck_desc", "report"), 0)
+    monkeypatch.setitem(md5cine._abi.OFFSETS, ("mc_refcheck_desc", "on_fail"), 0)
     bad = md5cine._check_abi()
     assert len(bad) == 2 and "sizeof(mc_scene_frame_info)" in bad[0], bad
-    assert "offsetof(mc_refcheck_desc, report)" in bad[1], bad
+    assert "offsetof(mc_refcheck_desc, on_fail)" in bad[1], bad
 
 
 # Frames 0-2 (shot 1's start) and 82-85 (around the first cut, between 83 and 84).
@@ -167,7 +167,8 @@ def test_compare_measures_a_changed_pixel(demo):
 def test_offset_has_the_same_sign_in_the_command_and_the_library(demo, tmp_path):
     # The reference holds frames 80 and 81 under the numbers 82 and 83: each is found by
     # --offset 2 (frame k against reference frame k + 2) and by the library's offset=2, in
-    # render, compare and RefCheck alike; -2 finds none of them.
+    # render, compare and RefCheck alike; -2 finds none of them (render then stops before the
+    # first frame, exit 2, as compare does).
     cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "80-81", "--quiet",
         "-o", str(tmp_path / "a/%05d.png"))
     os.makedirs(tmp_path / "ref")
@@ -179,7 +180,7 @@ def test_offset_has_the_same_sign_in_the_command_and_the_library(demo, tmp_path)
         assert c.ok and c.summary["passed"] == 2, c.rows
         c = r.check(ref, frames=[80, 81], offset=-2)
         assert not c.ok and [row["kind"] for row in c.rows] == ["missing", "missing"]
-    for off, want in (("2", 0), ("-2", 1)):
+    for off, want in (("2", 0), ("-2", 2)):
         p = cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "80-81", "--quiet",
                 "--reference", ref, "--offset", off, "-o", str(tmp_path / ("o%s/%%05d.png" % off)),
                 check=False)

@@ -259,6 +259,122 @@ static void a_file_reference_refuses_update_mode(void)
     EXPECT(c == NULL);
 }
 
+/* A folder of frames 0..5 of W x H: frames 0-5 (and 2-7 with offset -2: reference 0-5) are
+ * there at the right size; 0-6 lack frame 6 (one frame); a 4 x 4 first frame is the wrong size
+ * (named with both sizes); update mode asks for nothing. */
+static void preflight_names_the_missing_frames_and_the_size(void)
+{
+    char dir[4096], p[4200];
+    uint8_t px[4 * 4 * 4];
+    mc_refcheck_desc d = { 0 };
+    mc_refcheck *c = NULL;
+    mc_error err;
+
+    test_tmp_path(dir, sizeof dir, "refcheck_preflight");
+    make_folder(dir, 6);
+    d.reference = dir;
+    d.width = W;
+    d.height = H;
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    EXPECT_OK(mc_refcheck_preflight(c, 0, 5, &err), &err);
+    EXPECT_EQ_INT(mc_refcheck_preflight(c, 0, 6, &err), MC_ERR_RANGE);
+    EXPECT_CONTAINS(err.msg, "holds 6 frames (0-5) but frames 0-6 are checked: 1 of them is not "
+                             "in it, the first frame 6");
+    EXPECT_EQ_INT(mc_refcheck_preflight(c, 3, 9, &err), MC_ERR_RANGE);
+    EXPECT_CONTAINS(err.msg, "4 of them are not in it, the first frame 6");
+    EXPECT_EQ_INT(mc_refcheck_row_count(c), 0); /* nothing was checked */
+    mc_refcheck_release(c);
+    d.offset = -2; /* frame k against reference k - 2 */
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    EXPECT_OK(mc_refcheck_preflight(c, 2, 7, &err), &err);
+    EXPECT_EQ_INT(mc_refcheck_preflight(c, 1, 7, &err), MC_ERR_RANGE);
+    EXPECT_CONTAINS(err.msg, "the first frame 1 (reference frame -1)");
+    mc_refcheck_release(c);
+    d.offset = 0;
+    flat(px, 4, 4, 0);
+    snprintf(p, sizeof p, "%s/00000.png", dir);
+    ASSERT_OK(mc_png_write(p, px, 4, 4, 4 * 4, 0, &err), &err);
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    EXPECT_EQ_INT(mc_refcheck_preflight(c, 0, 5, &err), MC_ERR_MISMATCH);
+    EXPECT_EQ_STR(err.file, p);
+    EXPECT_CONTAINS(err.msg, "reference frame 0 is 4x4 but the frames checked are 16x8");
+    EXPECT_OK(mc_refcheck_preflight(c, 1, 5, &err), &err); /* frame 1 has the size */
+    mc_refcheck_release(c);
+    /* A gap: without frame 3 the folder holds 5 frames, 0-5. */
+    snprintf(p, sizeof p, "%s/00003.png", dir);
+    ASSERT(unlink(p) == 0);
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    EXPECT_EQ_INT(mc_refcheck_preflight(c, 1, 5, &err), MC_ERR_RANGE);
+    EXPECT_CONTAINS(err.msg, "holds 5 frames (0-5) but frames 1-5 are checked: 1 of them is "
+                             "not in it, the first frame 3");
+    mc_refcheck_release(c);
+    d.update = true;
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    EXPECT_OK(mc_refcheck_preflight(c, 0, 99, &err), &err);
+    mc_refcheck_release(c);
+}
+
+typedef struct hook_log {
+    int calls;
+    mc_frame_no frames[8];
+    bool had_ref[8];
+    const uint8_t *mask;
+    double min_block_psnr;
+} hook_log;
+
+static mc_status log_failure(void *user, int thread, const mc_refcheck_failure *f, mc_error *err)
+{
+    hook_log *l = user;
+
+    (void)err;
+    if (thread != 0 || l->calls >= 8)
+        return MC_ERR_USAGE;
+    l->frames[l->calls] = f->row->frame;
+    l->had_ref[l->calls++] = f->ref != NULL;
+    l->mask = f->limits->mask;
+    l->min_block_psnr = f->limits->min_block_psnr;
+    return MC_OK;
+}
+
+/* The on_fail hook sees exactly the frames that do not pass and have pixels: frame 1 (50
+ * levels off, with its reference) and frame 4 (missing, no reference); the limits it gets are
+ * the effective ones, with the checker's mask. */
+static void the_hook_gets_every_failing_frame_and_nothing_else(void)
+{
+    char dir[4096];
+    uint8_t px[W * H * 4];
+    mc_compare_rect ignore = { 0, 0, 1, 1 };
+    mc_refcheck_desc d = { 0 };
+    mc_refcheck *c = NULL;
+    hook_log log = { 0 };
+    mc_error err;
+
+    test_tmp_path(dir, sizeof dir, "refcheck_hook");
+    make_folder(dir, 4);
+    d.reference = dir;
+    d.width = W;
+    d.height = H;
+    d.ignore = &ignore;
+    d.num_ignore = 1;
+    d.on_fail = log_failure;
+    d.on_fail_user = &log;
+    ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
+    for (int k = 0; k < 5; k++) {
+        mc_image_view v = { W, H, W * 4, px };
+
+        flat(px, W, H, (uint8_t)(10 * k + (k == 1 ? 50 : 0)));
+        EXPECT_OK(mc_refcheck_frame(c, 0, &v, k, &err), &err);
+    }
+    EXPECT_EQ_INT(log.calls, 2);
+    EXPECT_EQ_INT(log.frames[0], 1);
+    EXPECT(log.had_ref[0]);
+    EXPECT_EQ_INT(log.frames[1], 4);
+    EXPECT(!log.had_ref[1]);
+    EXPECT(log.mask != NULL);
+    EXPECT(log.min_block_psnr == 0.0); /* lossless: off */
+    mc_refcheck_release(c);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -267,6 +383,8 @@ int main(int argc, char **argv)
         TEST_ENTRY(sizes_are_compared_from_the_header_without_pixels),
         TEST_ENTRY(update_mode_fills_a_new_folder),
         TEST_ENTRY(a_file_reference_refuses_update_mode),
+        TEST_ENTRY(preflight_names_the_missing_frames_and_the_size),
+        TEST_ENTRY(the_hook_gets_every_failing_frame_and_nothing_else),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

@@ -1,7 +1,11 @@
 #!/bin/bash
 # The reference checker from the command line: what 'render --reference' and 'compare' share.
-# - a truncated reference video keeps the render's output, lists the frames it could not give
-#   as unreadable with the reason, and exits 1, as a reference folder with missing frames does;
+# - fail fast: render --reference against a reference that lacks frames of the render (a video
+#   cut to 5 frames) or whose frames have another size exits 2 before any frame is rendered:
+#   no output file, no progress line, one message naming both counts or both sizes;
+# - a truncated reference video (its index lists the frames, its data stops early) keeps the
+#   render's output, lists the frames it could not give as unreadable with the reason, and
+#   exits 1;
 # - a PNG that declares a size other than the other side's is refused from its header, without
 #   decoding, naming the file; one over the 16384-pixel limit is "too large";
 # - a PNG cut after its header is refused with the reason;
@@ -60,9 +64,36 @@ n=$(ffprobe -v error -count_packets -select_streams v -show_entries stream=nb_re
     -of csv=p=0 "$T/five.mp4")
 check "the_cut_video_has_5_frames" [ "$n" = 5 ]
 run short_video render "$D/drone_grey.md5scene" -o "$T/short_out.mp4" --reference "$T/five.mp4" \
-    --quiet
-expect short_reference_video_exits_1 1 "7 missing"
-check "short_reference_video_keeps_the_output" [ -s "$T/short_out.mp4" ]
+    --progress json
+expect short_reference_video_exits_2_before_rendering 2 "" \
+    "$T/five.mp4: error: holds 5 frames (0-4) but frames 0-11 are checked: 7 of them are not in it, the first frame 5"
+check "short_reference_video_makes_no_output" [ ! -e "$T/short_out.mp4" ]
+check "short_reference_video_prints_no_progress" [ ! -s "$T/short_video.out" ]
+check "short_reference_video_is_one_message" [ "$(wc -l <"$T/short_video.err")" = 1 ]
+# --frames inside what the reference holds: checked, and passes.
+run short_range render "$D/drone_grey.md5scene" --frames 0-2 --reference "$T/five.mp4" --quiet
+expect a_range_the_short_video_holds_passes 0 "3 matched"
+
+# ---- a reference of another size: the same, before the first frame ----------------------
+run small_png render "$D/drone_grey.md5scene" --size 64x48 -o "$T/small/%05d.png" --quiet
+run small_mp4 render "$D/drone_grey.md5scene" --size 64x48 -o "$T/small.mp4" --quiet
+for ref in small small.mp4; do
+    n=${ref//./_}
+    run "wrong_$n" render "$D/drone_grey.md5scene" -o "$T/wrong_$n/%05d.png" \
+        --reference "$T/$ref" --report "$T/wrong_rep_$n" --progress json
+    expect "wrong_size_${n}_exits_2" 2 "" "reference frame 0 is 64x48 but the frames checked are 128x128"
+    check "wrong_size_${n}_renders_no_frame" [ ! -e "$T/wrong_$n" ]
+    check "wrong_size_${n}_makes_no_report" [ ! -e "$T/wrong_rep_$n" ]
+    check "wrong_size_${n}_prints_no_progress" [ ! -s "$T/wrong_$n.out" ]
+    check "wrong_size_${n}_is_one_message" [ "$(wc -l <"$T/wrong_$n.err")" = 1 ]
+done
+check "wrong_size_names_the_reference_file" grep -qF "$T/small/00000.png: error:" "$T/wrong_small.err"
+# compare says a size mismatch once too, not once per frame.
+run cmp_sizes compare "$T/small" "$T/png"
+expect compare_size_mismatch_exits_2 2 "" "frame 0: '$T/small/00000.png' is 64x48 but"
+check "compare_size_mismatch_is_said_once" [ "$(grep -c "' is 64x48 but" "$T/cmp_sizes.err")" = 1 ]
+check "compare_counts_the_frames_of_another_size" grep -qF "12 frames in all differ in size" \
+    "$T/cmp_sizes.err"
 
 head -c $(($(stat -c %s "$T/grey.mp4") * 8 / 10)) "$T/grey.mp4" >"$T/cut.mp4"
 run cut_video render "$D/drone_grey.md5scene" -o "$T/cut_out/%05d.png" --reference "$T/cut.mp4" \
@@ -117,7 +148,7 @@ run huge compare "$T/huge.png" "$T/huge.png"
 expect over_the_limit_is_too_large_naming_the_file 2 "" "'$T/huge.png': too large"
 mkdir -p "$T/bombref" && cp "$T/png/"0000[0-2].png "$T/bombref/" && cp "$T/bomb.png" "$T/bombref/00001.png"
 run bomb_render render "$D/drone_grey.md5scene" --reference "$T/bombref" --frames 0-2 --quiet
-expect render_refuses_the_declared_size 1 "size 128x128, reference 16384x16384"
+expect render_refuses_the_declared_size 2 "size 128x128, reference 16384x16384"
 
 # ---- render --reference --json: compare's JSON form ------------------------------------
 run rjson render "$D/drone_grey.md5scene" --reference "$T/png" --json --quiet

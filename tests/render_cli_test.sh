@@ -308,7 +308,8 @@ rm "$T/ref/00003.png" "$T/ref/00007.png"
 run ref_upd "$D/drone.md5scene" --reference "$T/ref" --update-reference --quiet
 expect update_reference_restores_missing_frames 0
 check "update_reference_names_the_frames_it_wrote" \
-    grep -qF "wrote '$T/ref/00003.png'" "$T/ref_upd.out"
+    grep -qF "2 written (2 missing, 0 failing): frames 3, 7" "$T/ref_upd.out"
+check "update_reference_prints_one_line" [ "$(wc -l <"$T/ref_upd.out")" = 1 ]
 check "update_reference_counts_two_written" grep -qF "2 written (2 missing, 0 failing)" \
     "$T/ref_upd.out"
 run ref_mp4 "$D/drone_grey.md5scene" --reference "$T/grey.mp4" --quiet

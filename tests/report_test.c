@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <math.h>
+
+#include <md5cine/compare.h>
 #include <md5cine/fileio.h>
 #include <md5cine/image.h>
 #include <md5cine/refcheck.h>
@@ -73,6 +76,25 @@ static void set_px(uint8_t *px, int w, int x, int y, int r, int g, int b)
     p[2] = (uint8_t)b;
 }
 
+/* Gives frame k of kind kind, block PSNR block_psnr, to r as the checker would, under the
+ * video limits. */
+static mc_status give(mc_report *r, mc_frame_no k, mc_refcheck_kind kind, double block_psnr,
+                      const uint8_t *ref, const uint8_t *cand, int w, int h, mc_error *err)
+{
+    mc_compare_opts l = { .lossy = true };
+    mc_refcheck_row row = { 0 };
+
+    mc_compare_effective(&l, &l);
+    row.frame = k;
+    row.kind = kind;
+    row.r.block_psnr = block_psnr;
+    row.r.psnr = block_psnr;
+    row.r.fail = kind == MC_REFCHECK_FAILED ? MC_COMPARE_FAIL_BLOCK : 0;
+    mc_refcheck_failure f = { &row, ref, (size_t)w * 4, cand, (size_t)w * 4, w, h, &l };
+
+    return mc_report_frame(r, 0, &f, err);
+}
+
 static void change_box_covers_the_pixels_over_the_threshold(void)
 {
     uint8_t a[W * H * 4], b[W * H * 4];
@@ -124,13 +146,15 @@ static void heat_map_is_red_brighter_blue_darker_magenta_hue(void)
      * Block 1: one pixel 32 darker -> weight 0.5: 146 / 2 = 73, 73 + 255 / 2 = 200.5 -> 201.
      * Block 2: one pixel (110, 90, 100), sum unchanged, m = 10 > 4 -> magenta at 0.5. */
     uint8_t a[6 * 2 * 4], b[6 * 2 * 4], out[3 * 4];
+    mc_compare_opts l;
 
+    mc_compare_effective(NULL, &l); /* lossless: no block limit, threshold 4 */
     flat(a, 6, 2, 100);
     flat(b, 6, 2, 100);
     set_px(b, 6, 1, 1, 164, 164, 164);
     set_px(b, 6, 2, 0, 68, 68, 68);
     set_px(b, 6, 5, 1, 110, 90, 100);
-    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, NULL, out, 3, 1);
+    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, &l, NULL, NULL, out, 3, 1);
     EXPECT_EQ_INT(out[0], 255);
     EXPECT_EQ_INT(out[1], 0);
     EXPECT_EQ_INT(out[2], 0);
@@ -144,7 +168,7 @@ static void heat_map_is_red_brighter_blue_darker_magenta_hue(void)
     /* A 2-level change (under the threshold, under 0.5 weight): 2 / 64 of blue over 146. */
     flat(b, 6, 2, 100);
     set_px(b, 6, 0, 0, 98, 98, 98);
-    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, NULL, out, 3, 1);
+    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, &l, NULL, NULL, out, 3, 1);
     EXPECT_EQ_INT(out[0], 141);  /* 146 * 62 / 64 = 141.44 */
     EXPECT_EQ_INT(out[2], 149);  /* 141.44 + 255 * 2 / 64 = 149.4 */
     EXPECT_EQ_INT(out[4], 146);  /* unchanged block: the grey */
@@ -152,7 +176,7 @@ static void heat_map_is_red_brighter_blue_darker_magenta_hue(void)
     uint8_t mask[6 * 2];
     memset(mask, 1, sizeof mask);
     mask[0] = 0;
-    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, 4, mask, out, 3, 1);
+    mc_report_heat_map(a, 6 * 4, b, 6 * 4, 6, 2, &l, mask, NULL, out, 3, 1);
     EXPECT_EQ_INT(out[0], 146);
     EXPECT_EQ_INT(out[2], 146);
 }
@@ -239,7 +263,7 @@ static void a_report_through_the_checker_has_one_row_per_failing_frame(void)
     d.reference = ref;
     d.width = W;
     d.height = H;
-    d.report = r;
+    mc_report_attach(r, &d);
     ASSERT_OK(mc_refcheck_open(&d, &c, &err), &err);
     for (int k = 0; k < 5; k++) {
         mc_image_view v = { W, H, W * 4, px };
@@ -295,7 +319,7 @@ static void a_report_released_unfinished_leaves_nothing(void)
     rd.width = W;
     rd.height = H;
     ASSERT_OK(mc_report_open(&rd, &r, &err), &err);
-    EXPECT_OK(mc_report_frame(r, 0, 7, px, W * 4, px, W * 4, 4, &err), &err);
+    EXPECT_OK(give(r, 7, MC_REFCHECK_FAILED, 30.0, px, px, W, H, &err), &err);
     EXPECT_EQ_INT(leftovers(rep), 1);
     mc_report_release(r);
     EXPECT_EQ_INT(leftovers(rep), 0);
@@ -413,9 +437,10 @@ static void junit_counts_failures_and_errors_per_shot(void)
     mc_refcheck_release(c);
 }
 
-/* 1001 failing frames given: the first 1000 get pictures, the last none. The temporary
- * folder is "<parent>/.<name>.<pid>.tmp" (report.h). */
-static void pictures_stop_at_the_listed_limit(void)
+/* Failing frames 0, 2, 4, .. (each a run of its own) given to a report that lists 3 runs:
+ * the first 3 get pictures, the rest none. The temporary folder is
+ * "<parent>/.<name>.<pid>.tmp" (report.h). */
+static void pictures_stop_at_max_frames_runs(void)
 {
     char rep[4096], tmp[4300];
     uint8_t px[4 * 2 * 4];
@@ -432,13 +457,151 @@ static void pictures_stop_at_the_listed_limit(void)
     rd.dir = rep;
     rd.width = 4;
     rd.height = 2;
+    rd.max_frames = 3;
     ASSERT_OK(mc_report_open(&rd, &r, &err), &err);
-    for (int k = 0; k <= MC_REFCHECK_MAX_LISTED; k++)
-        EXPECT_OK(mc_report_frame(r, 0, k, NULL, 0, px, 16, 4, &err), &err);
-    EXPECT(exists(tmp, "new_00999.png") && exists(tmp, "tnew_00999.png"));
-    EXPECT(!exists(tmp, "new_01000.png") && !exists(tmp, "tnew_01000.png"));
+    for (int k = 0; k <= 10; k += 2)
+        EXPECT_OK(give(r, k, MC_REFCHECK_MISSING, 0.0, NULL, px, 4, 2, &err), &err);
+    EXPECT(exists(tmp, "new_00004.png") && exists(tmp, "tnew_00004.png"));
+    EXPECT(!exists(tmp, "new_00006.png") && !exists(tmp, "tnew_00006.png"));
+    EXPECT(!exists(tmp, "new_00010.png"));
+    rd.max_frames = MC_REFCHECK_MAX_LISTED + 1;
+    mc_report *r2 = NULL;
+    EXPECT_EQ_INT(mc_report_open(&rd, &r2, &err), MC_ERR_USAGE);
     mc_report_release(r);
     EXPECT(!exists(tmp, "."));
+}
+
+/* Failing frames 5, 6, 7, 8 in one run, given out of order (7, 5, 8, 6) with block PSNRs
+ * 30, 25, 28, 20 dB and the video limits: the folder holds the pictures of each run's worst
+ * frame so far only -- 7; 7 and 5 (not neighbours: two runs); 5 and 8 (28 < 30 in run 7-8);
+ * then 6 alone (20 dB, and it joins 5 and 7-8 into one run). */
+static void a_run_keeps_the_pictures_of_its_worst_frame(void)
+{
+    char rep[4096], tmp[4300];
+    uint8_t px[4 * 2 * 4];
+    mc_report_desc rd = { 0 };
+    mc_report *r = NULL;
+    mc_error err;
+    const char *slash;
+
+    test_tmp_path(rep, sizeof rep, "report_runs");
+    slash = strrchr(rep, '/');
+    snprintf(tmp, sizeof tmp, "%.*s/.%s.%ld.tmp", (int)(slash - rep), rep, slash + 1,
+             (long)getpid());
+    flat(px, 4, 2, 9);
+    rd.dir = rep;
+    rd.width = 4;
+    rd.height = 2;
+    ASSERT_OK(mc_report_open(&rd, &r, &err), &err);
+    EXPECT_OK(give(r, 7, MC_REFCHECK_FAILED, 30.0, px, px, 4, 2, &err), &err);
+    EXPECT(exists(tmp, "new_00007.png") && exists(tmp, "heat_00007.png"));
+    EXPECT_OK(give(r, 5, MC_REFCHECK_FAILED, 25.0, px, px, 4, 2, &err), &err);
+    /* 5 and 7 are not neighbours yet: two runs, two sets of pictures. */
+    EXPECT(exists(tmp, "new_00005.png") && exists(tmp, "new_00007.png"));
+    EXPECT_OK(give(r, 8, MC_REFCHECK_FAILED, 28.0, px, px, 4, 2, &err), &err);
+    EXPECT(exists(tmp, "new_00008.png") && !exists(tmp, "new_00007.png"));
+    EXPECT(exists(tmp, "new_00005.png"));
+    EXPECT_OK(give(r, 6, MC_REFCHECK_FAILED, 20.0, px, px, 4, 2, &err), &err);
+    EXPECT(exists(tmp, "new_00006.png") && exists(tmp, "ref_00006.png"));
+    EXPECT(!exists(tmp, "new_00005.png") && !exists(tmp, "new_00008.png"));
+    EXPECT(!exists(tmp, "ref_00005.png") && !exists(tmp, "heat_00008.png"));
+    mc_report_release(r);
+}
+
+/* mc_compare_blocks on a 20 x 18 pair (2 x 2 blocks, the last column 4 wide and the last row
+ * 2 high): one pixel of block 0 is 16 brighter in R only: MSE = 16^2 / (256 * 3), PSNR =
+ * 10 log10(255^2 * 768 / 256) = 52.902 dB; R's mean moves by 16 / 256 = 0.0625, the mean of
+ * the three channels by 16 / 768. Block 3 is 2 x 4 = 8 pixels, under a quarter of 256: no bias
+ * even when all of it is 10 darker, PSNR 10 log10(255^2 / 100) = 28.131 dB. The lowest PSNR
+ * and largest bias agree with mc_compare_rgba's block_psnr and block_bias. */
+static void block_values_are_those_of_block_psnr_and_bias(void)
+{
+    enum { BW = 20, BH = 18 };
+    uint8_t a[BW * BH * 4], b[BW * BH * 4];
+    mc_compare_block blocks[4];
+    mc_compare_opts l;
+    mc_compare_result res;
+    mc_error err;
+
+    flat(a, BW, BH, 100);
+    flat(b, BW, BH, 100);
+    b[(3 * BW + 5) * 4] = 116;
+    for (int y = 16; y < 18; y++)
+        for (int x = 16; x < 20; x++)
+            set_px(b, BW, x, y, 90, 90, 90);
+    mc_compare_blocks(a, BW * 4, b, BW * 4, BW, BH, NULL, blocks);
+    EXPECT(fabs(blocks[0].psnr - 52.902) < 0.001);
+    EXPECT(fabs(blocks[0].bias - 0.0625) < 1e-12);
+    EXPECT(fabs(blocks[0].mean - 16.0 / 768.0) < 1e-12);
+    EXPECT_EQ_INT(blocks[0].compared, 256);
+    EXPECT(isinf(blocks[1].psnr) && isinf(blocks[2].psnr));
+    EXPECT(fabs(blocks[3].psnr - 28.131) < 0.001);
+    EXPECT(blocks[3].bias == 0.0);
+    EXPECT_EQ_INT(blocks[3].compared, 8);
+    mc_compare_effective(NULL, &l);
+    ASSERT_OK(mc_compare_rgba(a, BW * 4, b, BW * 4, BW, BH, &l, NULL, &res, &err), &err);
+    EXPECT(res.block_psnr == blocks[3].psnr);
+    EXPECT(res.block_bias == blocks[0].bias);
+}
+
+/* A 64 x 32 pair under the video limits: +-6 noise in a checkerboard everywhere (every block
+ * 10 log10(255^2 / 36) = 32.6 dB, bias 0: within 22 dB and 9 levels, but every pixel over the
+ * 4-level threshold) and block (32, 16) 40 levels brighter (MSE (34^2 + 46^2) / 2, 16.0 dB <
+ * 22; bias 40 > 9). The region is that block only, where the pixel box is the whole frame;
+ * the worst block is it; the heat map is red there (weight 1/2 + (40 - 9) / 16, capped at 1)
+ * and the grey of the reference elsewhere (96 + 100 / 2 = 146). */
+static void region_and_heat_map_follow_the_blocks_under_video_limits(void)
+{
+    enum { BW = 64, BH = 32 };
+    uint8_t a[BW * BH * 4], b[BW * BH * 4], heat[BW * BH * 4];
+    mc_compare_block blocks[4 * 2];
+    mc_compare_opts l = { .lossy = true };
+    mc_compare_result res;
+    mc_refcheck_row row = { 0 };
+    mc_report_box box, worst;
+    mc_error err;
+    int failing;
+
+    mc_compare_effective(&l, &l);
+    flat(a, BW, BH, 100);
+    for (int y = 0; y < BH; y++)
+        for (int x = 0; x < BW; x++) {
+            uint8_t v = (uint8_t)((x + y) % 2 ? 106 : 94);
+
+            if (x >= 32 && x < 48 && y >= 16)
+                v = (uint8_t)(v + 40);
+            set_px(b, BW, x, y, v, v, v);
+        }
+    ASSERT_OK(mc_compare_rgba(a, BW * 4, b, BW * 4, BW, BH, &l, NULL, &res, &err), &err);
+    EXPECT(!res.pass);
+    row.kind = MC_REFCHECK_FAILED;
+    row.r = res;
+    mc_refcheck_failure f = { &row, a, BW * 4, b, BW * 4, BW, BH, &l };
+    mc_compare_blocks(a, BW * 4, b, BW * 4, BW, BH, NULL, blocks);
+    mc_report_region(&f, blocks, &box, &worst, &failing);
+    EXPECT_EQ_INT(failing, 1);
+    EXPECT_EQ_INT(box.x0, 32);
+    EXPECT_EQ_INT(box.y0, 16);
+    EXPECT_EQ_INT(box.x1, 47);
+    EXPECT_EQ_INT(box.y1, 31);
+    EXPECT_EQ_INT(worst.x0, 32);
+    EXPECT_EQ_INT(worst.y0, 16);
+    EXPECT(fabs(blocks[4 + 2].psnr - 10.0 * log10(65025.0 / ((34.0 * 34 + 46.0 * 46) / 2))) <
+           1e-9);
+    EXPECT(fabs(blocks[0].psnr - 10.0 * log10(65025.0 / 36.0)) < 1e-9);
+    /* The pixel box of the same pair covers the whole frame: the noise is over 4 everywhere. */
+    mc_report_change_box(a, BW * 4, b, BW * 4, BW, BH, 4, NULL, &box);
+    EXPECT(box.x0 == 0 && box.y0 == 0 && box.x1 == BW - 1 && box.y1 == BH - 1);
+    mc_report_heat_map(a, BW * 4, b, BW * 4, BW, BH, &l, NULL, blocks, heat, BW, BH);
+    {
+        const uint8_t *in = heat + (20 * BW + 40) * 4, *out = heat + (4 * BW + 4) * 4;
+
+        EXPECT_EQ_INT(in[0], 255);
+        EXPECT_EQ_INT(in[1], 0);
+        EXPECT_EQ_INT(in[2], 0);
+        EXPECT_EQ_INT(out[0], 146);
+        EXPECT_EQ_INT(out[2], 146);
+    }
 }
 
 int main(int argc, char **argv)
@@ -452,7 +615,10 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_report_released_unfinished_leaves_nothing),
         TEST_ENTRY(a_folder_that_is_not_a_report_is_refused),
         TEST_ENTRY(junit_counts_failures_and_errors_per_shot),
-        TEST_ENTRY(pictures_stop_at_the_listed_limit),
+        TEST_ENTRY(pictures_stop_at_max_frames_runs),
+        TEST_ENTRY(a_run_keeps_the_pictures_of_its_worst_frame),
+        TEST_ENTRY(block_values_are_those_of_block_psnr_and_bias),
+        TEST_ENTRY(region_and_heat_map_follow_the_blocks_under_video_limits),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

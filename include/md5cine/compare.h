@@ -164,6 +164,24 @@ mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, s
                           int w, int h, const mc_compare_opts *opts, mc_compare_work *work,
                           mc_compare_result *out, mc_error *err);
 
+/* One block of the grid block_psnr and block_bias are measured on (mc_compare_blocks). */
+typedef struct mc_compare_block {
+    double psnr;  /* dB over the block's compared R, G, B samples; INFINITY when they are
+                     identical or none is compared */
+    double bias;  /* the largest |mean(b - a)| of one channel; 0 when under a quarter of the
+                     block's pixels are compared (block_bias skips such blocks too) */
+    double mean;  /* mean(b - a) over its compared R, G, B samples: > 0 brighter in b */
+    int compared; /* pixels not masked out */
+} mc_compare_block;
+
+/* The values of every block of a against b, w x h RGBA as for mc_compare_rgba, into out:
+ * ceil(w / MC_COMPARE_BLOCK) * ceil(h / MC_COMPARE_BLOCK) entries, row-major. They are the
+ * values block_psnr and block_bias take their worst of: the lowest psnr here is block_psnr,
+ * the largest bias block_bias. mask as opts.mask (NULL: none). Does nothing when w or h < 1
+ * or a buffer is NULL. */
+void mc_compare_blocks(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                       int w, int h, const uint8_t *mask, mc_compare_block *out);
+
 /* Writes the failed limits of r as one line into buf ("ssim 0.9812 < 0.995; 0.21% of pixels
  * differ by more than 4 > 0.05%"), "" when r passed. Always NUL-terminates (cap >= 1); the
  * line is cut if buf is short. opts as for mc_compare_rgba. */

@@ -22,7 +22,15 @@
  * Threads: a folder or PNG reference may be checked from desc.threads callers at once (each
  * reads and decodes its own reference file). A video reference reads forward only: its frames
  * are read one caller at a time, and must be checked in increasing order (a frame below the
- * last one read is an UNREADABLE row). */
+ * last one read is an UNREADABLE row).
+ *
+ * Fail fast: mc_refcheck_preflight tells, before the first frame is made, whether the reference
+ * holds every frame a run will check and whether its first one has the frames' size, so that
+ * `render --reference` refuses a wrong reference (exit 2) before rendering anything.
+ *
+ * Layers (one direction): compare.h <- refcheck.h <- report.h (report.c, report_html.c,
+ * junit.c). The checker knows nothing of reports: a failing frame is handed to the desc's
+ * on_fail hook, which mc_report_attach (report.h) points at a report. sheet.h stands apart. */
 #ifndef MC_REFCHECK_H
 #define MC_REFCHECK_H
 
@@ -40,7 +48,23 @@ extern "C" {
 #endif
 
 typedef struct mc_refcheck mc_refcheck;
-struct mc_report;
+struct mc_refcheck_row;
+
+/* A frame that did not pass, as the on_fail hook sees it (outside update mode). */
+typedef struct mc_refcheck_failure {
+    const struct mc_refcheck_row *row; /* its row: kind, metrics, reasons */
+    const uint8_t *ref;    /* the reference frame (the checked frame's size); NULL: none */
+    size_t ref_stride;
+    const uint8_t *cand;   /* the checked frame; never NULL */
+    size_t cand_stride;
+    int width, height;
+    const mc_compare_opts *limits; /* the limits in force (mc_refcheck_get_limits), mask set */
+} mc_refcheck_failure;
+
+/* Called for every failing frame that has pixels, from the caller of mc_refcheck_frame with
+ * its thread index; an error it returns is mc_refcheck_frame's. */
+typedef mc_status (*mc_refcheck_on_fail)(void *user, int thread, const mc_refcheck_failure *f,
+                                         mc_error *err);
 
 typedef struct mc_refcheck_desc {
     const char *reference; /* folder, PNG or video; in update mode a folder that may not exist */
@@ -57,9 +81,9 @@ typedef struct mc_refcheck_desc {
                               0) or transparent (A = 0) are ignored by every metric; NULL: none */
     const mc_compare_rect *ignore; /* rectangles also ignored (clipped to the frame); borrowed */
     size_t num_ignore;
-    struct mc_report *report; /* every frame that does not pass is given to it with its
-                                 reference (mc_report_frame, report.h), outside update mode,
-                                 with the same thread index; NULL: none. Not owned */
+    mc_refcheck_on_fail on_fail; /* every frame that does not pass and has pixels, outside
+                                    update mode; NULL: none (mc_report_attach sets it) */
+    void *on_fail_user;
 } mc_refcheck_desc;
 
 typedef enum mc_refcheck_kind {
@@ -107,17 +131,34 @@ void mc_refcheck_release(mc_refcheck *c);
 mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *frame,
                             mc_frame_no k, mc_error *err);
 
+/* Before any frame: whether frames first..last (the checked numbers, k) can be checked. Every
+ * reference frame k + offset must exist (a video's frames that its index lists but that cannot
+ * be read count as present: they become UNREADABLE rows), and the first one's declared size must
+ * be the desc's. Errors, each one message: MC_ERR_RANGE naming the reference, how many frames
+ * it holds and the first checked frame it lacks; MC_ERR_MISMATCH naming the reference file and
+ * both sizes; MC_ERR_IO / MC_ERR_IMAGE when that file cannot be read. Update mode: MC_OK. */
+mc_status mc_refcheck_preflight(mc_refcheck *c, mc_frame_no first, mc_frame_no last,
+                                mc_error *err);
+
 void mc_refcheck_get_summary(const mc_refcheck *c, mc_refcheck_summary *out);
 
 /* The limits that apply (mc_compare_effective of the desc's, lossy for a video). */
 void mc_refcheck_get_limits(const mc_refcheck *c, mc_compare_opts *out);
+
+/* Every limit of l (effective) as one line, a limit that cannot fail as "off":
+ * "lossy: threshold 4, failing share off, max diff off, SSIM >= 0.95, PSNR >= 35 dB, block PSNR
+ * >= 22 dB, block bias <= 9 levels" (+ ", masked" with a mask). Always NUL-terminated. */
+void mc_refcheck_format_limits(const mc_compare_opts *l, char *buf, size_t cap);
 
 /* Rows in frame order; valid until release. */
 size_t mc_refcheck_row_count(const mc_refcheck *c);
 const mc_refcheck_row *mc_refcheck_row_at(const mc_refcheck *c, size_t i);
 
 /* The table of rows that did not pass (the first MC_REFCHECK_MAX_LISTED) and the summary
- * lines, as md5cine prints them. */
+ * lines, as md5cine prints them; with frames that did not pass, the limits line
+ * (mc_refcheck_format_limits). In update mode only one line: the summary, naming the frames
+ * written as ranges ("reference 'ref': 12 frames checked, 10 matched, 2 written (2 missing,
+ * 0 failing): frames 3, 7"). */
 void mc_refcheck_print_table(const mc_refcheck *c, FILE *to);
 
 /* One JSON object: reference, candidate, limits, every row, summary. A row's keys are the same

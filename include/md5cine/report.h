@@ -2,10 +2,11 @@
  * every failing frame, and a JUnit XML file with one test case per shot.
  *
  * Shots: the reports group frames by shot (mc_shot_range: a shot number and its inclusive
- * frame range). `render --reference` takes them from the scene's camera cuts; `compare` from the
- * chapters of the candidate (then of the reference) when it is a video with chapters, as
- * md5cine's MP4s have (mc_report_chapters), else every frame is in one group, number 0, named
- * "all frames". Frames outside every listed shot form a last group, number 0.
+ * frame range). `render --reference` takes them from the scene's camera cuts; `compare` from
+ * --scene's camera cuts, else the chapters of the candidate (then of the reference) when it is
+ * a video with chapters, as md5cine's MP4s have (mc_report_chapters), else every frame is in
+ * one group, number 0, named "all frames". Frames outside every listed shot form a last group,
+ * number 0.
  *
  * The HTML report (mc_report_open .. mc_report_finish) is a folder DIR holding index.html and
  * its PNGs; the page needs nothing else (no network, no external script or font: its CSS and
@@ -18,35 +19,56 @@
  * existing DIR, and a DIR that is a symbolic link, is refused at open (and again before the
  * rename), naming the first entry no report writes; nothing is ever removed through a link.
  *
- * The page, in order: the counts; the failing frames (every row that did not pass, in frame
- * order, up to MC_REFCHECK_MAX_LISTED), each a <tr class="fail" data-frame="N"> with
- * thumbnails of the reference, the new frame and the signed heat map, the changed region drawn
- * on each (and given as numbers), the metrics and reasons, then (when it has a reference
- * picture) a <tr class="more"> with a viewer that wipes (slider) or flips between the reference
- * and the new frame at full size; the per-shot summary (frames,
- * passed, failed, worst PSNR and SSIM); the passing frames as ranges per shot. Once every
- * image has loaded or failed, the page's script sets data-images-total, data-images-loaded and
- * data-images-failed on <body>.
+ * Layers: report.h builds on refcheck.h (its rows and limits) and compare.h; the checker knows
+ * nothing of reports (mc_report_attach hands it a hook). report.c makes the pictures and the
+ * folder, report_html.c the page, junit.c the XML; sheet.h stands apart.
  *
- * Files per failing frame k (%05lld): ref_k.png, new_k.png (full size), tref_k.png, tnew_k.png,
- * heat_k.png (thumbnails, at most thumb_width wide, box-filtered). A frame with no reference
- * picture (missing, unreadable, another size) has only new_k.png and tnew_k.png. Only the first
- * MC_REFCHECK_MAX_LISTED frames given get pictures (the page lists no more), so a check where
- * every frame fails writes a bounded report.
+ * Runs: failing frames of consecutive numbers, of one kind (failed, size, missing,
+ * unreadable) and in one group (shot), are one run, shown as one row with its worst frame:
+ * where a block limit is on (min_block_psnr > 0 or max_block_bias < 255, the video limits),
+ * the frame with the lowest worst-block PSNR, else the one with the largest failing share;
+ * the first one on ties and for the kinds that have no metrics.
  *
- * Changed region (mc_report_change_box): the bounding box of the pixels whose largest channel
- * difference exceeds the threshold (those counted in the check's "over" share); when none does,
- * of every pixel that differs at all; empty for identical frames. x0, y0, x1, y1 inclusive, in
- * full-size pixels, top row 0.
+ * The page, in order: the counts and every limit in force (mc_refcheck_format_limits, "off"
+ * for a limit that cannot fail); the failing runs (in frame order, at most max_frames of
+ * them; "N more runs (F frames) not listed" says what was left out), each a <tr class="fail"
+ * data-frame="W" data-first="A" data-last="B" data-frames="N"> (W its worst frame, or the
+ * frame of the run whose pictures the folder holds when that is another) with
+ * thumbnails of W's reference, new frame and heat map, the changed region (class "box") and
+ * the worst block (class "worst") drawn on each and given as numbers, W's metrics (those of
+ * compare.h, block PSNR and block bias with their blocks, the blocks over a block limit) and
+ * reasons, and a <table class="blocks"> with every frame of the run (up to 200): its number,
+ * block PSNR, block bias, PSNR, failing share; then (when W has a reference picture) a
+ * <tr class="more"> with a viewer that wipes (slider) or flips between the reference and the
+ * new frame at full size; the per-shot summary (frames, passed, failed, worst PSNR and SSIM);
+ * the passing frames as ranges per shot. Once every image has loaded or failed, the page's
+ * script sets data-images-total, data-images-loaded and data-images-failed on <body>.
  *
- * Heat map (mc_report_heat_map), per thumbnail pixel over the block of frame pixels it covers:
- * a grey copy of the reference, grey = 96 + Y / 2 (Y: BT.709 luma of the block's mean), under
- * the colour of the block's strongest change -- the pixel with the largest channel difference
- * m (first in row order on ties) -- blended with weight min(1, m / 64), at least 1/2 when m is
- * over the threshold. The colour is red (255, 0, 0) when that pixel is brighter in the new frame
- * (its R + G + B difference new - reference is > 0), blue (0, 0, 255) when darker, magenta
- * (255, 0, 255) when its sum is unchanged (a change of hue only). Max-pooling keeps a single
- * changed pixel visible in a small thumbnail.
+ * Files (%05lld: frame k): ref_k.png, new_k.png (full size), tref_k.png, tnew_k.png, heat_k.png
+ * (thumbnails, at most thumb_width wide, box-filtered), for the worst frame of each run only,
+ * and for at most max_frames runs: while frames come, a run keeps the pictures of its worst
+ * frame so far (a worse frame's replace them), so the folder never holds more than max_frames
+ * frames' pictures. A frame with no reference picture (missing, unreadable, another size) has
+ * only new_k.png and tnew_k.png.
+ *
+ * Changed region (mc_report_region): where a block limit is on, the bounding box of the blocks
+ * (mc_compare_blocks) over a block limit -- the measure that failed the frame, so codec noise
+ * spread over the frame stays outside; else, or when no block is over, the pixel box
+ * (mc_report_change_box): the pixels whose largest channel difference exceeds the threshold
+ * (those counted in the check's "over" share), or when none does, every pixel that differs.
+ * Empty for identical frames. x0, y0, x1, y1 inclusive, in full-size pixels, top row 0.
+ * The worst block: the block of block_bias when only max_block_bias failed, else the block of
+ * block_psnr (compare.h).
+ *
+ * Heat map (mc_report_heat_map), per thumbnail pixel over the frame pixels it covers: a grey
+ * copy of the reference, grey = 96 + Y / 2 (Y: BT.709 luma of their mean), under a colour
+ * blended with weight w. Where a block limit is on: the covered block furthest over a block
+ * limit decides, w = 1/2 + excess / 16 (capped at 1; excess: dB under min_block_psnr or levels
+ * over max_block_bias, the larger), 0 for blocks within the limits; red when the block's mean
+ * change (b - a) is > 0, blue when < 0, magenta when 0. Else the pixel with the largest channel
+ * difference m (first in row order on ties) decides, w = min(1, m / 64), at least 1/2 when m
+ * is over the threshold, red when its R + G + B difference new - reference is > 0, blue when
+ * < 0, magenta when 0 (a change of hue only). Max-pooling keeps a single change visible.
  *
  * JUnit (mc_junit_write): <testsuites> holding one <testsuite name="TITLE"> with one <testcase
  * name="shot N (frames a-b)" classname="md5cine.CLASS"> per group (CLASS: TITLE's base name
@@ -77,6 +99,7 @@ extern "C" {
 #endif
 
 #define MC_REPORT_THUMB_WIDTH 320 /* default thumbnail width, pixels */
+#define MC_REPORT_MAX_FRAMES  100 /* default max_frames: runs listed, with pictures */
 
 typedef struct mc_shot_range {
     int number;              /* shot number from 1; 0: not a shot ("all frames", "other") */
@@ -94,6 +117,11 @@ typedef struct mc_report_desc {
     int width, height; /* size of the checked frames */
     int threads;       /* callers of mc_report_frame at once, 1..16; 0 = 1 */
     int thumb_width;   /* 0: MC_REPORT_THUMB_WIDTH; never wider than the frame */
+    int max_frames;    /* runs listed with pictures, 1..MC_REFCHECK_MAX_LISTED; 0:
+                          MC_REPORT_MAX_FRAMES */
+    const mc_shot_range *shots; /* the groups runs stay within: the same as mc_report_info's
+                                   (copied); NULL: one group */
+    size_t shot_count;
 } mc_report_desc;
 
 /* What the page and the JUnit file describe. */
@@ -111,19 +139,16 @@ typedef struct mc_report_info {
  * not an earlier report), MC_ERR_IO (the parent cannot be written), MC_ERR_NOMEM. */
 mc_status mc_report_open(const mc_report_desc *desc, mc_report **out, mc_error *err);
 
-/* The pixels the check ignores (refcheck.h's mask and ignored rectangles): width * height
- * bytes, 0 = ignored, or NULL for none (the default). The caller's; it must outlive the report.
- * Ignored pixels lie outside every changed region and count as unchanged in the heat map. The
- * reference checker sets its own when it is given a report. */
-void mc_report_set_mask(mc_report *r, const uint8_t *mask);
+/* Points d's on_fail hook at r, so that every failing frame of the check is given to
+ * mc_report_frame with its thread index. */
+void mc_report_attach(mc_report *r, mc_refcheck_desc *d);
 
-/* Records failing frame k and writes its pictures: cand (the checked frame, desc's size, rows
- * cand_stride bytes apart) and ref (the reference of the same size, or NULL when there is
- * none). threshold as in mc_compare_opts. Errors: MC_ERR_IO naming the file, MC_ERR_NOMEM,
- * MC_ERR_USAGE (a bad thread index or NULL cand). */
-mc_status mc_report_frame(mc_report *r, int thread, mc_frame_no k, const uint8_t *ref,
-                          size_t ref_stride, const uint8_t *cand, size_t cand_stride,
-                          int threshold, mc_error *err);
+/* Records failing frame f->row->frame and, when it is the worst of its run so far (see the
+ * top), writes its pictures: f->cand (the checked frame, desc's size) and f->ref (its
+ * reference, or NULL), with f->limits (their mask ignored). Errors: MC_ERR_IO naming the file,
+ * MC_ERR_NOMEM, MC_ERR_USAGE (a bad thread index, another size, NULL cand). */
+mc_status mc_report_frame(mc_report *r, int thread, const mc_refcheck_failure *f,
+                          mc_error *err);
 
 /* Writes index.html and renames the folder to DIR. After a failure the temporary folder is
  * removed; either way only release may follow. Errors: MC_ERR_IO, MC_ERR_NOMEM, MC_ERR_USAGE
@@ -138,17 +163,25 @@ void mc_report_release(mc_report *r);
 mc_status mc_report_groups(const mc_report_info *info, mc_shot_range **out, size_t *count,
                            mc_error *err);
 
-/* The changed region of b against a (see the top), both w x h RGBA; pixels whose mask byte is 0
+/* The pixel box of b against a (see the top), both w x h RGBA; pixels whose mask byte is 0
  * are left out (mask: w * h bytes, or NULL for none). */
 void mc_report_change_box(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
                           int w, int h, int threshold, const uint8_t *mask, mc_report_box *out);
 
+/* The changed region and the worst block of a failing frame (see the top): f as given to
+ * mc_report_frame with its reference (f->ref not NULL); blocks: mc_compare_blocks of the pair
+ * with f->limits->mask. *failing: the blocks over a block limit (0 where none is on). */
+void mc_report_region(const mc_refcheck_failure *f, const mc_compare_block *blocks,
+                      mc_report_box *box, mc_report_box *worst, int *failing);
+
 /* The heat map of b against a (see the top) at tw x th (1 <= tw <= w, 1 <= th <= h), opaque
  * RGBA into out, rows tw * 4 bytes apart; a pixel whose mask byte is 0 counts as unchanged
- * (mask: w * h bytes, or NULL for none). */
+ * (mask: w * h bytes, or NULL for none). blocks: mc_compare_blocks of the pair, for limits
+ * with a block limit on; NULL, or limits without one: the pixel form with the limits'
+ * threshold. limits: effective (mc_compare_effective). */
 void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
-                        int w, int h, int threshold, const uint8_t *mask, uint8_t *out, int tw,
-                        int th);
+                        int w, int h, const mc_compare_opts *limits, const uint8_t *mask,
+                        const mc_compare_block *blocks, uint8_t *out, int tw, int th);
 
 /* Writes s as XML/HTML text or attribute value: & < > " ' as entities, valid UTF-8 as is, a
  * byte that is not as the code point of the same value (&#xNN;), and control bytes XML 1.0

@@ -178,7 +178,8 @@ mc_refcheck_desc = _struct("mc_refcheck_desc", [
     ("height", ctypes.c_int), ("opts", mc_compare_opts), ("diff_dir", ctypes.c_char_p),
     ("update", ctypes.c_bool), ("offset", _i64), ("threads", ctypes.c_int),
     ("mask", ctypes.c_char_p), ("ignore", ctypes.POINTER(mc_compare_rect)),
-    ("num_ignore", ctypes.c_size_t), ("report", ctypes.c_void_p)])
+    ("num_ignore", ctypes.c_size_t), ("on_fail", ctypes.c_void_p),
+    ("on_fail_user", ctypes.c_void_p)])
 mc_refcheck_row = _struct("mc_refcheck_row", [
     ("frame", _i64), ("kind", _enum), ("r", mc_compare_result), ("ref_width", ctypes.c_int),
     ("ref_height", ctypes.c_int), ("reasons", ctypes.c_char * 512),
@@ -186,11 +187,12 @@ mc_refcheck_row = _struct("mc_refcheck_row", [
 mc_refcheck_summary = _struct("mc_refcheck_summary", [
     ("checked", _i64), ("passed", _i64), ("failed", _i64), ("missing", _i64),
     ("unreadable", _i64), ("written", _i64), ("lossy", ctypes.c_bool), ("ok", ctypes.c_bool)])
-mc_report_desc = _struct("mc_report_desc", [
-    ("dir", ctypes.c_char_p), ("width", ctypes.c_int), ("height", ctypes.c_int),
-    ("threads", ctypes.c_int), ("thumb_width", ctypes.c_int)])
 mc_shot_range = _struct("mc_shot_range", [("number", ctypes.c_int), ("first", _i64),
                                           ("last", _i64)])
+mc_report_desc = _struct("mc_report_desc", [
+    ("dir", ctypes.c_char_p), ("width", ctypes.c_int), ("height", ctypes.c_int),
+    ("threads", ctypes.c_int), ("thumb_width", ctypes.c_int), ("max_frames", ctypes.c_int),
+    ("shots", ctypes.POINTER(mc_shot_range)), ("shot_count", ctypes.c_size_t)])
 mc_plan_shot = _struct("mc_plan_shot", [("first", _i64), ("last", _i64),
                                         ("number", ctypes.c_int)])
 mc_report_info = _struct("mc_report_info", [
@@ -274,6 +276,7 @@ _rc_row_at = _fn("mc_refcheck_row_at", _P(mc_refcheck_row), _vp, ctypes.c_size_t
 _rp_open = _fn("mc_report_open", _enum, _P(mc_report_desc), _P(_vp), _P(mc_error))
 _rp_finish = _fn("mc_report_finish", _enum, _vp, _P(mc_report_info), _P(mc_error))
 _rp_release = _fn("mc_report_release", None, _vp)
+_rp_attach = _fn("mc_report_attach", None, _vp, _P(mc_refcheck_desc))
 
 _MC_OK = 0
 # Antialiasing samples of `md5cine render` (render.h MC_MSAA_DEFAULT); 0 is off, as --msaa 0.
@@ -645,10 +648,12 @@ class RefCheck:
     or failing frames into a reference folder; offset: frame k is checked against reference
     frame k + offset (as --offset and the library); mask: a PNG whose black or transparent
     pixels are ignored; ignore: (x, y, w, h) rectangles ignored; shots: (number, first, last)
-    groups for the report."""
+    groups for the report; report_max_frames: the runs of failing frames the report lists
+    (None: its default)."""
 
     def __init__(self, reference, width, height, diff_dir=None, report_dir=None, update=False,
-                 offset=0, mask=None, ignore=(), candidate=None, shots=None, **limits):
+                 offset=0, mask=None, ignore=(), candidate=None, shots=None,
+                 report_max_frames=None, **limits):
         self._rc = _vp()
         self._rp = _vp()
         self.reference = os.fspath(reference)
@@ -671,11 +676,14 @@ class RefCheck:
                              ignore=self._ignore, num_ignore=len(ignore))
         err = mc_error()
         if self.report_dir:
+            self._shot_array = (mc_shot_range * max(len(self._shots), 1))(
+                *[mc_shot_range(n, a, b) for n, a, b in self._shots])
             rd = mc_report_desc(dir=self.report_dir.encode(), width=width, height=height,
-                                threads=1)
+                                threads=1, max_frames=report_max_frames or 0,
+                                shots=self._shot_array, shot_count=len(self._shots))
             if _rp_open(ctypes.byref(rd), ctypes.byref(self._rp), ctypes.byref(err)) != _MC_OK:
                 _raise(err)
-            d.report = self._rp
+            _rp_attach(self._rp, ctypes.byref(d))
         if _rc_open(ctypes.byref(d), ctypes.byref(self._rc), ctypes.byref(err)) != _MC_OK:
             self.close()
             _raise(err)

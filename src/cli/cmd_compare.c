@@ -14,8 +14,10 @@
 #include <md5cine/compare.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
+#include <md5cine/plan.h>
 #include <md5cine/refcheck.h>
 #include <md5cine/report.h>
+#include <md5cine/scene.h>
 
 #include "args.h"
 #include "cli.h"
@@ -29,6 +31,10 @@ typedef struct compare_args {
     mc_limit_args lim;
     long offset; /* --offset N: B's frame k is compared with A's frame k + N */
     bool has_offset;
+    int64_t first, last; /* --frames A-B: only the frames k numbered A..B (B's numbers) */
+    bool has_frames;
+    const char *scene;   /* --scene SCENE: the reports' shots from its camera */
+    int report_max_frames;
     mc_compare_opts opts;
 } compare_args;
 
@@ -40,6 +46,9 @@ typedef struct compare_run {
     int stop_signal;    /* SIGINT or SIGTERM taken while --report is being made; 0: none */
     int width, height;  /* the size the check is made for */
     bool bad_input;     /* a frame pair of different sizes, an unreadable reference frame */
+    long size_frames;   /* pairs of different sizes (one message names the first) */
+    mc_shot_range *shots; /* the reports' groups: --scene's shots, else chapters; NULL: none */
+    size_t shot_count;
 } compare_run;
 
 static bool parse_offset(void *field, const char *s)
@@ -49,6 +58,16 @@ static bool parse_offset(void *field, const char *s)
     if (!mc_arg_long(s, -MC_LIMIT_REFERENCE_FRAMES, MC_LIMIT_REFERENCE_FRAMES, &ca->offset))
         return false;
     ca->has_offset = true;
+    return true;
+}
+
+static bool parse_frames(void *field, const char *s)
+{
+    compare_args *ca = field;
+
+    if (!mc_arg_frame_range(s, &ca->first, &ca->last))
+        return false;
+    ca->has_frames = true;
     return true;
 }
 
@@ -64,14 +83,25 @@ static const mc_arg_opt compare_opts[] = {
       .expect = "a whole number of frames", .metavar = "N",
       .help = "compare B's frame k with A's frame k + N (default 0: by\n"
               "number; a chunk video's frames are numbered from its first)" },
+    { .name = "--frames", .kind = MC_ARG_CUSTOM, .parse = parse_frames,
+      .expect = MC_ARG_FRAMES_EXPECT, .metavar = "A-B",
+      .help = "compare frames A to B only (inclusive, by B's numbers);\n"
+              "both sides must hold every one of them" },
+    { .name = "--scene", .kind = MC_ARG_STRING, .offset = F(scene), .metavar = "SCENE",
+      .help = "group --report and --junit by SCENE's shots (its camera's\n"
+              "cuts at its rate, or B's when B is a video)" },
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
       .help = "print one JSON object instead of the table" },
     { .name = "--report", .kind = MC_ARG_STRING, .offset = F(report_dir), .metavar = "DIR",
       .help = "write an HTML review page into folder DIR (DIR/index.html\n"
               "and its pictures)" },
+    { .name = "--report-max-frames", .kind = MC_ARG_INT, .offset = F(report_max_frames),
+      .min = 1, .max = MC_REFCHECK_MAX_LISTED, .metavar = "N",
+      .help = "the --report page lists at most N runs of failing frames\n"
+              "(default 100) and says how many it left out" },
     { .name = "--junit", .kind = MC_ARG_STRING, .offset = F(junit), .metavar = "FILE",
       .help = "write the result as JUnit XML to FILE (one test case per\n"
-              "shot: B's or A's chapters, else one for all frames)" },
+              "shot: --scene's, B's or A's chapters, else one for all)" },
     { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(quiet),
       .help = "print nothing but errors" },
 };
@@ -104,6 +134,8 @@ static int parse_args(int argc, char **argv, compare_args *ca)
         return rc;
     ca->a = argv[1];
     ca->b = argv[2];
+    if (ca->report_max_frames && !ca->report_dir)
+        return mc_usage_error("--report-max-frames needs --report DIR");
     return -1;
 }
 
@@ -121,24 +153,56 @@ static int missing_frame(long number, const char *has, const char *lacks)
     return MC_EXIT_INPUT;
 }
 
-/* Both sources hold the same frame numbers (unless one is a single image). */
+static bool in_range(const compare_run *run, long k)
+{
+    return !run->args->has_frames || (k >= run->args->first && k <= run->args->last);
+}
+
+/* --frames A-B: B holds every frame of the range (A's are checked with B's). */
+static int check_range(const compare_run *run)
+{
+    const char *pb = mc_frames_path(run->b);
+    long expect = (long)run->args->first;
+
+    for (size_t i = 0; i < mc_frames_count(run->b); i++) {
+        long k = mc_frames_number(run->b, i);
+
+        if (!in_range(run, k))
+            continue;
+        if (k != expect)
+            break;
+        expect++;
+    }
+    if (expect <= run->args->last) {
+        fprintf(stderr, "md5cine: error: --frames %lld-%lld: frame %ld is not in '%s'\n",
+                (long long)run->args->first, (long long)run->args->last, expect, pb);
+        return MC_EXIT_INPUT;
+    }
+    return MC_EXIT_OK;
+}
+
+/* Both sources hold the same frame numbers (unless one is a single image), within --frames
+ * when it is given. */
 static int check_frame_sets(const compare_run *run)
 {
     const char *pa = mc_frames_path(run->a), *pb = mc_frames_path(run->b);
     size_t na = mc_frames_count(run->a), nb = mc_frames_count(run->b), k;
 
     long off = run->args->offset;
-    /* A chunk, or B placed by --offset, is checked against the frames of A it covers. */
-    bool part = run->args->has_offset || mc_frames_chunk(run->b) != NULL;
+    /* A chunk, B placed by --offset, or a range is checked against the frames of A it covers. */
+    bool part = run->args->has_offset || mc_frames_chunk(run->b) != NULL || run->args->has_frames;
 
     if (mc_frames_kind_of(run->a) == MC_FRAMES_IMAGE ||
         mc_frames_kind_of(run->b) == MC_FRAMES_IMAGE)
         return MC_EXIT_OK;
+    if (run->args->has_frames && check_range(run) != MC_EXIT_OK)
+        return MC_EXIT_INPUT;
     for (size_t i = 0; i < na && !part; i++)
         if (!mc_frames_find(run->b, mc_frames_number(run->a, i), &k))
             return missing_frame(mc_frames_number(run->a, i), pa, pb);
     for (size_t i = 0; i < nb; i++)
-        if (!mc_frames_find(run->a, mc_frames_number(run->b, i) + off, &k))
+        if (in_range(run, mc_frames_number(run->b, i)) &&
+            !mc_frames_find(run->a, mc_frames_number(run->b, i) + off, &k))
             return missing_frame(mc_frames_number(run->b, i) + off, pb, pa);
     if (na != nb && !part) { /* only with repeated numbers, which the sources reject */
         fprintf(stderr, "md5cine: error: '%s' holds %zu frames but '%s' holds %zu\n", pa, na,
@@ -149,7 +213,8 @@ static int check_frame_sets(const compare_run *run)
 }
 
 /* The pairs compared: B's frame at index *ib, checked as frame *k (the number A's frame has).
- * Returns the number of pairs, or -1 after printing a missing frame. */
+ * Returns the number of pairs, or -1 after printing a missing frame. Pairs outside --frames
+ * are skipped by the caller (in_range). */
 static long pairs(const compare_run *run, size_t i, size_t *ib, long *k)
 {
     bool a_single = mc_frames_kind_of(run->a) == MC_FRAMES_IMAGE;
@@ -174,17 +239,36 @@ static long pairs(const compare_run *run, size_t i, size_t *ib, long *k)
     return a_single ? 1 : (long)mc_frames_count(run->b);
 }
 
+/* The first pair inside --frames: its index for pairs(), or -1 after printing why none is. */
+static long first_pair(const compare_run *run)
+{
+    size_t ib;
+    long k, n = pairs(run, 0, &ib, &k);
+
+    for (long i = 0; i < n; i++) {
+        pairs(run, (size_t)i, &ib, &k);
+        if (in_range(run, k))
+            return i;
+    }
+    if (n >= 0)
+        fprintf(stderr, "md5cine: error: --frames %lld-%lld holds no frame of '%s'\n",
+                (long long)run->args->first, (long long)run->args->last,
+                mc_frames_path(run->b));
+    return -1;
+}
+
 /* The size the check is made for: the declared size of the first pair when both sides agree,
  * else the smaller one, so that a file declaring a huge size never sets the buffers. */
 static int check_size(const compare_run *run, int *w, int *h)
 {
     size_t ib, ia;
-    long k;
+    long k, first = first_pair(run);
     int aw = 0, ah = 0;
     mc_error err;
 
-    if (pairs(run, 0, &ib, &k) < 0)
+    if (first < 0)
         return MC_EXIT_INPUT;
+    pairs(run, (size_t)first, &ib, &k);
     if (mc_frames_size(run->b, ib, w, h, &err) != MC_OK)
         return input_error(&err);
     if (mc_frames_find(run->a, k + run->args->offset, &ia) &&
@@ -219,13 +303,15 @@ static int open_check(compare_run *run)
     run->height = d.height;
     if (run->args->report_dir) {
         mc_report_desc rd = { .dir = run->args->report_dir, .width = d.width,
-                              .height = d.height, .threads = 1 };
+                              .height = d.height, .threads = 1,
+                              .max_frames = run->args->report_max_frames,
+                              .shots = run->shots, .shot_count = run->shot_count };
 
         if (mc_report_open(&rd, &run->report, &err) != MC_OK) {
             mc_diag_print(stderr, "error", &err);
             return mc_exit_code(err.code);
         }
-        d.report = run->report;
+        mc_report_attach(run->report, &d);
     }
     if (mc_refcheck_open(&d, &run->check, &err) != MC_OK)
         return input_error(&err);
@@ -243,11 +329,11 @@ static void report_bad_row(compare_run *run, const mc_image_view *v, const char 
         return;
     run->bad_input = true;
     mc_frames_find(run->a, k + run->args->offset, &ia);
-    if (row->kind == MC_REFCHECK_SIZE)
+    if (row->kind == MC_REFCHECK_SIZE && run->size_frames++ == 0)
         fprintf(stderr, "md5cine: error: frame %ld: '%s' is %dx%d but '%s' is %dx%d\n", k,
                 mc_frames_file(run->a, ia), row->ref_width, row->ref_height, b_name, v->width,
                 v->height);
-    else
+    else if (row->kind == MC_REFCHECK_UNREADABLE)
         fprintf(stderr, "md5cine: error: frame %ld: %s\n", k, row->reasons);
 }
 
@@ -302,11 +388,72 @@ static int compare_all(compare_run *run)
         if (run->report && (run->stop_signal = pending_stop()) != 0)
             return 128 + run->stop_signal;
         pairs(run, (size_t)i, &ib, &k);
+        if (!in_range(run, k))
+            continue;
         rc = check_pair(run, ib, k);
         if (rc != MC_EXIT_OK)
             return rc;
     }
     return n < 0 ? MC_EXIT_INPUT : MC_EXIT_OK;
+}
+
+/* --scene's shots: its camera's cuts at the scene's rate, or B's when B is a video, cut to B's
+ * frames (within --frames). */
+static mc_status scene_shots(compare_run *run, mc_error *err)
+{
+    mc_parse_opts po = { 0 };
+    mc_scene sc;
+    mc_rate fps = mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO ? mc_frames_rate(run->b)
+                                                                : (mc_rate){ 0, 0 };
+    mc_plan_shot *ps = NULL;
+    size_t n;
+    int64_t count;
+    mc_status st = mc_scene_load(run->args->scene, &po, &sc, err);
+
+    if (st != MC_OK)
+        return st;
+    fps = mc_scene_fps(&sc, fps);
+    count = mc_scene_frame_count_clock(&sc, fps, MC_CLOCK_IDEAL);
+    n = (size_t)sc.camera.num_cuts + 1;
+    ps = calloc(n, sizeof *ps);
+    run->shots = calloc(n, sizeof *run->shots);
+    if (!ps || !run->shots) {
+        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    } else {
+        /* Cut to the frames compared, as render cuts them to its range. */
+        long lo = mc_frames_number(run->b, 0);
+        long hi = mc_frames_number(run->b, mc_frames_count(run->b) - 1);
+
+        if (run->args->has_frames) {
+            lo = lo > run->args->first ? lo : (long)run->args->first;
+            hi = hi < run->args->last ? hi : (long)run->args->last;
+        }
+        n = mc_plan_shots(&sc.camera, fps, MC_CLOCK_IDEAL, count > 0 ? count : 1, ps, n);
+        for (size_t i = 0; i < n; i++) {
+            if (ps[i].last < lo || ps[i].first > hi)
+                continue;
+            run->shots[run->shot_count++] =
+                    (mc_shot_range){ ps[i].number, ps[i].first > lo ? ps[i].first : lo,
+                                     ps[i].last < hi ? ps[i].last : hi };
+        }
+    }
+    free(ps);
+    mc_scene_release(&sc);
+    return st;
+}
+
+/* The shots of the reports: --scene's, else B's chapters, else A's, else none (one group). */
+static mc_status find_shots(compare_run *run, mc_error *err)
+{
+    mc_status st = MC_OK;
+
+    if (run->args->scene)
+        return scene_shots(run, err);
+    if (mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO)
+        st = mc_report_chapters(run->args->b, &run->shots, &run->shot_count, err);
+    if (st == MC_OK && run->shot_count == 0 && mc_frames_kind_of(run->a) == MC_FRAMES_VIDEO)
+        st = mc_report_chapters(run->args->a, &run->shots, &run->shot_count, err);
+    return st;
 }
 
 static int open_sources(compare_run *run)
@@ -318,42 +465,30 @@ static int open_sources(compare_run *run)
         mc_frames_open(run->args->b, &run->b, &err) != MC_OK)
         return input_error(&err);
     rc = check_frame_sets(run);
-    return rc != MC_EXIT_OK ? rc : open_check(run);
-}
-
-/* The shots of the reports: B's chapters, else A's, else none (one group). */
-static mc_status find_shots(const compare_run *run, mc_shot_range **shots, size_t *n,
-                            mc_error *err)
-{
-    mc_status st = MC_OK;
-
-    *shots = NULL;
-    *n = 0;
-    if (mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO)
-        st = mc_report_chapters(run->args->b, shots, n, err);
-    if (st == MC_OK && *n == 0 && mc_frames_kind_of(run->a) == MC_FRAMES_VIDEO)
-        st = mc_report_chapters(run->args->a, shots, n, err);
-    return st;
+    if (rc != MC_EXIT_OK)
+        return rc;
+    if ((run->args->report_dir || run->args->junit || run->args->scene) &&
+        find_shots(run, &err) != MC_OK)
+        return input_error(&err);
+    return open_check(run);
 }
 
 /* --report and --junit after the check. */
 static int write_reports(compare_run *run, double seconds)
 {
-    mc_report_info info = { .title = run->args->a, .reference = run->args->a,
-                            .candidate = run->args->b, .check = run->check };
-    mc_shot_range *shots = NULL;
+    mc_report_info info = { .title = run->args->scene ? run->args->scene : run->args->a,
+                            .reference = run->args->a, .candidate = run->args->b,
+                            .check = run->check, .shots = run->shots,
+                            .shot_count = run->shot_count };
     mc_error err;
-    mc_status st;
+    mc_status st = MC_OK;
 
     if (!run->report && !run->args->junit)
         return MC_EXIT_OK;
-    st = find_shots(run, &shots, &info.shot_count, &err);
-    info.shots = shots;
-    if (st == MC_OK && run->report)
+    if (run->report)
         st = mc_report_finish(run->report, &info, &err);
     if (st == MC_OK && run->args->junit)
         st = mc_junit_write(run->args->junit, &info, seconds, &err);
-    free(shots);
     if (st != MC_OK) {
         mc_diag_print(stderr, "error", &err);
         return MC_EXIT_RUNTIME;
@@ -385,6 +520,8 @@ int mc_cmd_compare(int argc, char **argv)
     rc = open_sources(&run);
     if (rc == MC_EXIT_OK)
         rc = compare_all(&run);
+    if (run.size_frames > 1) /* one message for a size mismatch, not one per frame */
+        fprintf(stderr, "md5cine: error: %ld frames in all differ in size\n", run.size_frames);
     if (rc == MC_EXIT_OK && run.report && (run.stop_signal = pending_stop()) != 0)
         rc = 128 + run.stop_signal;
     if (rc == MC_EXIT_OK && !ca.quiet) {
@@ -403,6 +540,7 @@ int mc_cmd_compare(int argc, char **argv)
     mc_report_release(run.report);
     mc_frames_release(run.a);
     mc_frames_release(run.b);
+    free(run.shots);
     if (run.stop_signal)
         fputs("md5cine: interrupted; no report was written\n", stderr);
     if (ca.report_dir)

@@ -209,6 +209,20 @@ static int sink_threads(const render_run *run, bool video_reference)
     return run->o->out_kind == MC_OUT_VIDEO || video_reference ? 1 : 2;
 }
 
+/* The report's shots from the camera's cuts (collect_shots); NULL when out of memory. */
+static mc_shot_range *report_shots(const render_run *run)
+{
+    mc_shot_range *shots = calloc(run->shot_count + 1, sizeof *shots);
+
+    for (size_t i = 0; shots && i < run->shot_count; i++) {
+        shots[i].number = run->shot_numbers[i];
+        shots[i].first = run->first + run->shot_starts[i];
+        shots[i].last = i + 1 < run->shot_count ? run->first + run->shot_starts[i + 1] - 1
+                                                : run->last;
+    }
+    return shots;
+}
+
 static int open_reference(render_run *run)
 {
     char diff[MC_PATH_CAP];
@@ -232,14 +246,27 @@ static int open_reference(render_run *run)
     d.ignore = run->o->lim.ignore.r;
     d.num_ignore = run->o->lim.ignore.n;
     if (run->o->report_dir) {
+        mc_shot_range *shots = report_shots(run);
         mc_report_desc rd = { .dir = run->o->report_dir, .width = run->width,
-                              .height = run->height, .threads = d.threads };
+                              .height = run->height, .threads = d.threads,
+                              .max_frames = run->o->report_max_frames, .shots = shots,
+                              .shot_count = run->shot_count };
+        mc_status st;
 
-        if (mc_report_open(&rd, &run->report, &e) != MC_OK)
+        if (!shots)
+            return out_of_memory();
+        st = mc_report_open(&rd, &run->report, &e);
+        free(shots);
+        if (st != MC_OK)
             return fail(&e, false);
-        d.report = run->report;
+        mc_report_attach(run->report, &d);
     }
     if (mc_refcheck_open(&d, &run->ref, &e) != MC_OK)
+        return fail(&e, e.code != MC_ERR_NOMEM);
+    /* Fail fast: a reference that lacks frames or has another size stops the render here,
+     * before any frame is drawn and before any output is made (the report's temporary folder
+     * goes with release()). */
+    if (mc_refcheck_preflight(run->ref, run->first, run->last, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_NOMEM);
     return -1;
 }
@@ -247,7 +274,7 @@ static int open_reference(render_run *run)
 /* --report and --junit after the check, shots from the camera's cuts. */
 static int write_reports(render_run *run)
 {
-    mc_shot_range *shots = calloc(run->shot_count + 1, sizeof *shots);
+    mc_shot_range *shots = report_shots(run);
     mc_report_info info = { .title = run->o->scene, .reference = run->o->reference,
                             .candidate = run->o->out, .check = run->ref, .shots = shots,
                             .shot_count = run->shot_count };
@@ -256,12 +283,6 @@ static int write_reports(render_run *run)
 
     if (!shots)
         return out_of_memory();
-    for (size_t i = 0; i < run->shot_count; i++) {
-        shots[i].number = run->shot_numbers[i];
-        shots[i].first = run->first + run->shot_starts[i];
-        shots[i].last = i + 1 < run->shot_count ? run->first + run->shot_starts[i + 1] - 1
-                                                : run->last;
-    }
     if (run->report)
         st = mc_report_finish(run->report, &info, &e);
     if (st == MC_OK && run->o->junit)
@@ -654,6 +675,11 @@ static int run_frames(render_run *run)
     mc_refcheck_get_summary(run->ref, &rs);
     if (write_reports(run) != -1)
         return MC_EXIT_RUNTIME;
+    /* A reference frame of another size is bad input, as for compare (the first one's size
+     * was checked before rendering; a later PNG of a folder may still differ). */
+    for (size_t i = 0; i < mc_refcheck_row_count(run->ref); i++)
+        if (mc_refcheck_row_at(run->ref, i)->kind == MC_REFCHECK_SIZE && !o->update_reference)
+            return MC_EXIT_INPUT;
     return rs.ok ? MC_EXIT_OK : MC_EXIT_DIFFERENT;
 }
 

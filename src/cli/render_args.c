@@ -255,6 +255,8 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("--offset needs --reference REF");
     if ((o->report_dir || o->junit) && !o->reference)
         return mc_usage_error("%s needs --reference REF", o->report_dir ? "--report" : "--junit");
+    if (o->report_max_frames && !o->report_dir)
+        return mc_usage_error("--report-max-frames needs --report DIR");
     if (o->report_dir && o->update_reference)
         return mc_usage_error("--report cannot be used with --update-reference");
     return classify_output(o);
@@ -380,6 +382,10 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--report", .kind = MC_ARG_STRING, .offset = F(report_dir), .metavar = "DIR",
       .help = "write an HTML review page of the check into folder DIR\n"
               "(DIR/index.html and its pictures)" },
+    { .name = "--report-max-frames", .kind = MC_ARG_INT, .offset = F(report_max_frames),
+      .min = 1, .max = MC_REFCHECK_MAX_LISTED, .metavar = "N",
+      .help = "the --report page lists at most N runs of failing frames\n"
+              "(default 100) and says how many it left out" },
     { .name = "--junit", .kind = MC_ARG_STRING, .offset = F(junit), .metavar = "FILE",
       .help = "write the check as JUnit XML to FILE (one test case per shot)" },
 };

@@ -74,6 +74,7 @@ typedef struct mc_render_opts {
     bool json; /* --json: the reference check as one JSON object */
     mc_limit_args lim; /* --threshold .. --ignore: the reference check's limits and mask */
     const char *report_dir; /* --report DIR: the HTML review page (report.h) */
+    int report_max_frames;  /* --report-max-frames N: runs listed; 0: the default */
     const char *junit;      /* --junit FILE: the check as JUnit XML */
 } mc_render_opts;
 

@@ -384,6 +384,48 @@ mc_status mc_compare_rgba(const uint8_t *a, size_t stride_a, const uint8_t *b, s
     return MC_OK;
 }
 
+void mc_compare_blocks(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
+                       int w, int h, const uint8_t *mask, mc_compare_block *out)
+{
+    const double quarter = 3.0 * MC_COMPARE_BLOCK * MC_COMPARE_BLOCK / 4.0;
+    int cols = (w + MC_COMPARE_BLOCK - 1) / MC_COMPARE_BLOCK;
+    int rows = (h + MC_COMPARE_BLOCK - 1) / MC_COMPARE_BLOCK;
+
+    if (!a || !b || !out || w < 1 || h < 1)
+        return;
+    for (int by = 0; by < rows; by++) {
+        for (int bx = 0; bx < cols; bx++) {
+            unsigned long long sum = 0, sumsq = 0;
+            double sq = 0.0, csum[3] = { 0.0, 0.0, 0.0 }, n = 0.0;
+            mc_compare_block *o = &out[(size_t)by * (size_t)cols + (size_t)bx];
+            int x1 = (bx + 1) * MC_COMPARE_BLOCK, y1 = (by + 1) * MC_COMPARE_BLOCK;
+
+            x1 = x1 < w ? x1 : w;
+            y1 = y1 < h ? y1 : h;
+            o->compared = 0;
+            for (int y = by * MC_COMPARE_BLOCK; y < y1; y++) {
+                const uint8_t *pa = a + (size_t)y * stride_a, *pb = b + (size_t)y * stride_b;
+
+                for (int x = bx * MC_COMPARE_BLOCK; x < x1; x++) {
+                    if (mask && !mask[(size_t)y * (size_t)w + (size_t)x])
+                        continue;
+                    pixel_diff(pa + 4 * x, pb + 4 * x, &sum, &sumsq, &sq, csum);
+                    n += 3.0;
+                    o->compared++;
+                }
+            }
+            /* As block_row_done and psnr_of measure block_psnr and block_bias. */
+            o->psnr = n > 0.0 ? psnr_of(sq / n) : (double)INFINITY;
+            o->bias = 0.0;
+            for (int c = 0; c < 3 && n >= quarter; c++) {
+                double bias = fabs(csum[c]) / (n / 3.0);
+                o->bias = bias > o->bias ? bias : o->bias;
+            }
+            o->mean = n > 0.0 ? (csum[0] + csum[1] + csum[2]) / n : 0.0;
+        }
+    }
+}
+
 /* Appends a formatted piece to buf at *len, separated by "; ". */
 static void append(char *buf, size_t cap, size_t *len, const char *piece)
 {

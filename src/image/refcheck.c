@@ -16,7 +16,6 @@
 #include <md5cine/fileio.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
-#include <md5cine/report.h>
 
 #define PATH_CAP   4160
 #define MAX_THREADS 16
@@ -41,7 +40,8 @@ struct mc_refcheck {
     bool video;
     int threads;
     rc_thread *t;
-    mc_report *report; /* not owned; NULL: none */
+    mc_refcheck_on_fail on_fail; /* NULL: none */
+    void *on_fail_user;
 
     pthread_mutex_t video_lock; /* the video source: one reader, forward only */
     bool video_failed;          /* a decode failed; every later frame is unreadable */
@@ -211,7 +211,8 @@ mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_e
     c->height = desc->height;
     c->update = desc->update;
     c->offset = desc->offset;
-    c->report = desc->report;
+    c->on_fail = desc->on_fail;
+    c->on_fail_user = desc->on_fail_user;
     c->threads = desc->threads ? desc->threads : 1;
     c->reference = dup_str(desc->reference);
     c->candidate = dup_str(desc->candidate);
@@ -237,8 +238,6 @@ mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_e
     c->opts = desc->opts;
     c->opts.lossy = c->opts.lossy || c->video;
     c->opts.mask = c->mask;
-    if (c->report)
-        mc_report_set_mask(c->report, c->mask);
     mc_compare_effective(&c->opts, &c->opts);
     c->sum.lossy = c->opts.lossy;
     *out = c;
@@ -323,9 +322,11 @@ static mc_status write_diff(mc_refcheck *c, rc_thread *t, const mc_image_view *f
 {
     mc_status st;
 
-    if (c->report && f->pixels) {
-        st = mc_report_frame(c->report, (int)(t - c->t), row->frame, ref, ref_stride,
-                             f->pixels, f->stride, c->opts.threshold, err);
+    if (c->on_fail && f->pixels) {
+        mc_refcheck_failure fl = { row, ref, ref_stride, f->pixels, f->stride,
+                                   f->width, f->height, &c->opts };
+
+        st = c->on_fail(c->on_fail_user, (int)(t - c->t), &fl, err);
         if (st != MC_OK)
             return st;
     }
@@ -558,6 +559,71 @@ mc_status mc_refcheck_frame(mc_refcheck *c, int thread, const mc_image_view *fra
     return record(c, &row, err);
 }
 
+/* Whether reference frame n exists for the preflight: listed, also when a video is cut short
+ * before it. */
+static bool has_reference_frame(const mc_refcheck *c, mc_frame_no n)
+{
+    size_t index;
+
+    if (n < 0 || n > LONG_MAX)
+        return false;
+    if (c->video) {
+        mc_frame_no rel = n - mc_frames_number(c->src, 0);
+
+        return rel >= 0 && rel < (mc_frame_no)mc_frames_listed(c->src);
+    }
+    return mc_frames_find(c->src, (long)n, &index);
+}
+
+mc_status mc_refcheck_preflight(mc_refcheck *c, mc_frame_no first, mc_frame_no last,
+                                mc_error *err)
+{
+    mc_frame_no lacking = 0, first_lacking = 0;
+    size_t index = 0;
+    int w = 0, h = 0;
+    mc_status st;
+
+    if (c->update || first > last)
+        return MC_OK;
+    for (mc_frame_no k = first; k <= last; k++) {
+        if (has_reference_frame(c, k + c->offset))
+            continue;
+        if (lacking++ == 0)
+            first_lacking = k;
+    }
+    if (lacking > 0) {
+        size_t held = c->video ? mc_frames_listed(c->src) : mc_frames_count(c->src);
+        long lo = mc_frames_number(c->src, 0);
+        long hi = c->video ? lo + (long)held - 1
+                           : mc_frames_number(c->src, mc_frames_count(c->src) - 1);
+
+        char with_offset[64] = "";
+
+        if (c->offset != 0)
+            snprintf(with_offset, sizeof with_offset, " (reference frame %lld)",
+                     (long long)(first_lacking + c->offset));
+        return mc_error_set(err, MC_ERR_RANGE, c->reference, 0, 0,
+                            "holds %zu frame%s (%ld-%ld) but frames %lld-%lld are checked: "
+                            "%lld of them %s not in it, the first frame %lld%s",
+                            held, held == 1 ? "" : "s", lo, hi, (long long)first,
+                            (long long)last, (long long)lacking, lacking == 1 ? "is" : "are",
+                            (long long)first_lacking, with_offset);
+    }
+    mc_frames_find(c->src, (long)(first + c->offset), &index);
+    if (c->video)
+        index = (size_t)(first + c->offset - mc_frames_number(c->src, 0));
+    if (c->video && index >= mc_frames_count(c->src))
+        return MC_OK; /* past where it can be read: the frame loop's UNREADABLE rows say so */
+    st = mc_frames_size(c->src, index, &w, &h, err);
+    if (st != MC_OK)
+        return st;
+    if (w != c->width || h != c->height)
+        return mc_error_set(err, MC_ERR_MISMATCH, mc_frames_file(c->src, index), 0, 0,
+                            "reference frame %lld is %dx%d but the frames checked are %dx%d",
+                            (long long)(first + c->offset), w, h, c->width, c->height);
+    return MC_OK;
+}
+
 void mc_refcheck_get_summary(const mc_refcheck *c, mc_refcheck_summary *out)
 {
     mc_refcheck *m = (mc_refcheck *)(uintptr_t)c; /* the lock only */
@@ -601,12 +667,73 @@ static void print_row(const mc_refcheck_row *row, FILE *to)
         fprintf(to, "         wrote '%s'\n", row->written);
 }
 
+void mc_refcheck_format_limits(const mc_compare_opts *l, char *buf, size_t cap)
+{
+    char share[32] = "off", maxd[16] = "off", ssim[24] = "off", psnr[24] = "off",
+         bpsnr[24] = "off", bias[24] = "off";
+
+    /* "off": the values mc_compare_effective's limits cannot fail with (compare.h). */
+    if (l->max_failing_share < 1.0)
+        snprintf(share, sizeof share, "<= %.4g %%", 100.0 * l->max_failing_share);
+    if (l->max_diff_limit < 255)
+        snprintf(maxd, sizeof maxd, "<= %d", l->max_diff_limit);
+    if (l->min_ssim > -1.0)
+        snprintf(ssim, sizeof ssim, ">= %.4g", l->min_ssim);
+    if (l->min_psnr > 0.0)
+        snprintf(psnr, sizeof psnr, ">= %.4g dB", l->min_psnr);
+    if (l->min_block_psnr > 0.0)
+        snprintf(bpsnr, sizeof bpsnr, ">= %.4g dB", l->min_block_psnr);
+    if (l->max_block_bias < 255.0)
+        snprintf(bias, sizeof bias, "<= %.4g levels", l->max_block_bias);
+    snprintf(buf, cap,
+             "%s: threshold %d, failing share %s, max diff %s, SSIM %s, PSNR %s, block PSNR %s, "
+             "block bias %s%s",
+             l->lossy ? "lossy" : "lossless", l->threshold, share, maxd, ssim, psnr, bpsnr, bias,
+             l->mask ? ", masked" : "");
+}
+
+/* Update mode's one line: the counts, then the frames written as ranges (the first few). */
+static void print_update_line(const mc_refcheck *c, const mc_refcheck_summary *s, FILE *to)
+{
+    int ranges = 0;
+
+    fprintf(to,
+            "reference '%s': %lld frame%s checked, %lld matched, %lld written (%lld missing, "
+            "%lld failing%s)",
+            c->reference, (long long)s->checked, s->checked == 1 ? "" : "s",
+            (long long)s->passed, (long long)s->written, (long long)s->missing,
+            (long long)(s->failed + s->unreadable), s->unreadable ? ", some unreadable" : "");
+    for (size_t i = 0; i < c->num_rows; i++) {
+        size_t j = i;
+
+        if (!c->rows[i].written)
+            continue;
+        while (j + 1 < c->num_rows && c->rows[j + 1].written &&
+               c->rows[j + 1].frame == c->rows[j].frame + 1)
+            j++;
+        if (ranges < 8)
+            fprintf(to, ranges == 0 ? ": frame%s %lld" : "%.0s, %lld",
+                    s->written == 1 ? "" : "s", (long long)c->rows[i].frame);
+        if (ranges < 8 && j > i)
+            fprintf(to, "-%lld", (long long)c->rows[j].frame);
+        if (ranges++ == 8)
+            fputs(", ...", to);
+        i = j;
+    }
+    fputc('\n', to);
+}
+
 void mc_refcheck_print_table(const mc_refcheck *c, FILE *to)
 {
     mc_refcheck_summary s;
     int64_t bad, listed = 0;
+    char limits[320];
 
     mc_refcheck_get_summary(c, &s);
+    if (c->update) {
+        print_update_line(c, &s, to);
+        return;
+    }
     bad = s.checked - s.passed;
     for (size_t i = 0; i < c->num_rows && listed < MC_REFCHECK_MAX_LISTED; i++) {
         if (c->rows[i].kind == MC_REFCHECK_PASSED)
@@ -618,22 +745,16 @@ void mc_refcheck_print_table(const mc_refcheck *c, FILE *to)
     }
     if (listed < bad)
         fprintf(to, "... and %lld more\n", (long long)(bad - listed));
-    if (c->update) {
-        fprintf(to,
-                "reference '%s': %lld frame%s checked, %lld matched, %lld written "
-                "(%lld missing, %lld failing%s)\n",
-                c->reference, (long long)s.checked, s.checked == 1 ? "" : "s",
-                (long long)s.passed, (long long)s.written,
-                (long long)s.missing, (long long)(s.failed + s.unreadable),
-                s.unreadable ? ", some unreadable" : "");
-        return;
-    }
     fprintf(to, "reference '%s': %lld frame%s checked, %lld matched, %lld differ, %lld missing",
             c->reference, (long long)s.checked, s.checked == 1 ? "" : "s", (long long)s.passed,
             (long long)s.failed, (long long)s.missing);
     if (s.unreadable)
         fprintf(to, ", %lld unreadable", (long long)s.unreadable);
     fprintf(to, "%s\n", s.lossy ? " (video: lossy limits)" : "");
+    if (bad > 0) {
+        mc_refcheck_format_limits(&c->opts, limits, sizeof limits);
+        fprintf(to, "limits (%s)\n", limits);
+    }
     if (bad > 0 && c->diff_dir && c->diff_made)
         fprintf(to, "failing frames and difference pictures are in '%s'\n", c->diff_dir);
 }

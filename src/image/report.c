@@ -24,24 +24,37 @@
 
 typedef struct rp_thread {
     uint8_t *tref, *tnew, *heat; /* tw x th RGBA each */
+    mc_compare_block *blocks;    /* the frame's block grid */
     mc_png_buf png;
     char path[PATH_CAP + 64];
 } rp_thread;
 
 typedef mc_rp_frame rp_frame;
 
+/* A run of failing frames (report.h) as the frames come: consecutive numbers, one kind, one
+ * group; the pictures of its worst frame so far, when it was given any. */
+typedef struct rp_run {
+    mc_frame_no first, last;
+    mc_refcheck_kind kind;
+    size_t group;      /* index of the desc shot holding it; shot_count: none */
+    double badness;    /* of its worst frame */
+    bool pics;         /* the folder holds the pictures of shown */
+    rp_frame shown;
+} rp_run;
+
 struct mc_report {
     char dir[PATH_CAP], tmp[PATH_CAP], old[PATH_CAP];
-    int width, height, tw, th, threads;
-    const uint8_t *mask; /* mc_report_set_mask's: width * height, 0 = ignored; NULL: none */
+    int width, height, tw, th, threads, max_frames;
     rp_thread *t;
+    mc_shot_range *shots; /* the desc's, copied */
+    size_t shot_count;
     bool finished; /* the folder is DIR now */
     bool tmp_made;
     int lock_fd; /* holds the lock on tmp while it is being made; -1: none */
-    pthread_mutex_t lock; /* the list below */
-    size_t taken; /* frames given pictures (at most MC_REFCHECK_MAX_LISTED) */
-    rp_frame *frames;
-    size_t num_frames, cap_frames;
+    pthread_mutex_t lock; /* the runs, and the pictures in the folder */
+    rp_run *runs;         /* in frame order */
+    size_t num_runs, cap_runs;
+    size_t pictured;      /* runs whose pictures the folder holds (at most max_frames) */
 };
 
 /* ---- pixels ---------------------------------------------------------------------------- */
@@ -127,28 +140,109 @@ static void thumbnail(const uint8_t *src, size_t stride, int w, int h, uint8_t *
     }
 }
 
-/* One heat map pixel from the block's mean reference colour and its strongest change. */
-static void heat_pixel(const unsigned long sum[3], unsigned long n, int m, int sign,
-                       int threshold, uint8_t *o)
+bool mc_rp_block_mode(const mc_compare_opts *l)
+{
+    return l->min_block_psnr > 0.0 || l->max_block_bias < 255.0;
+}
+
+double mc_rp_badness(const mc_refcheck_row *row, bool block_mode)
+{
+    if (row->kind != MC_REFCHECK_FAILED)
+        return 0.0;
+    if (block_mode)
+        return isinf(row->r.block_psnr) ? 0.0 : 1000.0 - row->r.block_psnr;
+    return row->r.over_share;
+}
+
+/* How far block b is over the block limits of l: dB under min_block_psnr or levels over
+ * max_block_bias, the larger; 0 when within them. */
+static double block_excess(const mc_compare_block *b, const mc_compare_opts *l)
+{
+    double e = 0.0;
+
+    if (l->min_block_psnr > 0.0 && b->psnr < l->min_block_psnr)
+        e = l->min_block_psnr - b->psnr;
+    if (l->max_block_bias < 255.0 && b->bias > l->max_block_bias && b->bias - l->max_block_bias > e)
+        e = b->bias - l->max_block_bias;
+    return e;
+}
+
+static bool block_over(const mc_compare_block *b, const mc_compare_opts *l)
+{
+    return (l->min_block_psnr > 0.0 && b->psnr < l->min_block_psnr) ||
+           (l->max_block_bias < 255.0 && b->bias > l->max_block_bias);
+}
+
+static mc_report_box block_box(int x, int y, int w, int h)
+{
+    mc_report_box b = { x, y, x + MC_COMPARE_BLOCK - 1, y + MC_COMPARE_BLOCK - 1 };
+
+    b.x1 = b.x1 < w ? b.x1 : w - 1;
+    b.y1 = b.y1 < h ? b.y1 : h - 1;
+    return b;
+}
+
+void mc_report_region(const mc_refcheck_failure *f, const mc_compare_block *blocks,
+                      mc_report_box *box, mc_report_box *worst, int *failing)
+{
+    const mc_compare_opts *l = f->limits;
+    const mc_compare_result *r = &f->row->r;
+    int cols = (f->width + MC_COMPARE_BLOCK - 1) / MC_COMPARE_BLOCK;
+    int rows = (f->height + MC_COMPARE_BLOCK - 1) / MC_COMPARE_BLOCK;
+    mc_report_box bx = { f->width, f->height, -1, -1 };
+
+    *failing = 0;
+    if (mc_rp_block_mode(l) && blocks) {
+        for (int by = 0; by < rows; by++) {
+            for (int i = 0; i < cols; i++) {
+                mc_report_box b;
+
+                if (!block_over(&blocks[(size_t)by * (size_t)cols + (size_t)i], l))
+                    continue;
+                (*failing)++;
+                b = block_box(i * MC_COMPARE_BLOCK, by * MC_COMPARE_BLOCK, f->width, f->height);
+                bx.x0 = b.x0 < bx.x0 ? b.x0 : bx.x0;
+                bx.y0 = b.y0 < bx.y0 ? b.y0 : bx.y0;
+                bx.x1 = b.x1 > bx.x1 ? b.x1 : bx.x1;
+                bx.y1 = b.y1 > bx.y1 ? b.y1 : bx.y1;
+            }
+        }
+    }
+    if (*failing > 0)
+        *box = bx;
+    else
+        mc_report_change_box(f->ref, f->ref_stride, f->cand, f->cand_stride, f->width,
+                             f->height, l->threshold, l->mask, box);
+    if (r->fail == MC_COMPARE_FAIL_BIAS)
+        *worst = block_box(r->bias_x, r->bias_y, f->width, f->height);
+    else if (!isinf(r->block_psnr))
+        *worst = block_box(r->block_x, r->block_y, f->width, f->height);
+    else
+        *worst = (mc_report_box){ 0, 0, -1, -1 };
+}
+
+/* One heat map pixel from the block's mean reference colour and the colour's weight. */
+static void heat_pixel(const unsigned long sum[3], unsigned long n, double wgt, int sign,
+                       uint8_t *o)
 {
     double y = (0.2126 * (double)sum[0] + 0.7152 * (double)sum[1] + 0.0722 * (double)sum[2]) /
                (double)n;
-    double grey = 96.0 + y / 2.0, wgt = m / 64.0;
+    double grey = 96.0 + y / 2.0;
     const double red[3] = { 255, 0, 0 }, blue[3] = { 0, 0, 255 }, magenta[3] = { 255, 0, 255 };
     const double *col = sign > 0 ? red : sign < 0 ? blue : magenta;
 
-    wgt = wgt > 1.0 ? 1.0 : wgt;
-    if (m > threshold && wgt < 0.5)
-        wgt = 0.5;
     for (int c = 0; c < 3; c++)
         o[c] = (uint8_t)lround(grey * (1.0 - wgt) + col[c] * wgt);
     o[3] = 255;
 }
 
 void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, size_t stride_b,
-                        int w, int h, int threshold, const uint8_t *mask, uint8_t *out, int tw,
-                        int th)
+                        int w, int h, const mc_compare_opts *limits, const uint8_t *mask,
+                        const mc_compare_block *blocks, uint8_t *out, int tw, int th)
 {
+    bool by_block = blocks && mc_rp_block_mode(limits);
+    int cols = (w + MC_COMPARE_BLOCK - 1) / MC_COMPARE_BLOCK;
+
     for (int ty = 0; ty < th; ty++) {
         int y0, y1;
 
@@ -156,13 +250,14 @@ void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, siz
         for (int tx = 0; tx < tw; tx++) {
             unsigned long sum[3] = { 0, 0, 0 };
             int x0, x1, best = 0, sign = 0;
+            double wgt = 0.0, worst = 0.0;
 
             block(tx, tw, w, &x0, &x1);
             for (int y = y0; y < y1; y++) {
                 for (int x = x0; x < x1; x++) {
                     const uint8_t *pa = a + (size_t)y * stride_a + (size_t)x * 4;
                     const uint8_t *pb = b + (size_t)y * stride_b + (size_t)x * 4;
-                    int m = mask && !mask[(size_t)y * (size_t)w + (size_t)x]
+                    int m = by_block || (mask && !mask[(size_t)y * (size_t)w + (size_t)x])
                                 ? 0
                                 : max_channel_diff(pa, pb);
 
@@ -176,8 +271,29 @@ void mc_report_heat_map(const uint8_t *a, size_t stride_a, const uint8_t *b, siz
                     }
                 }
             }
-            heat_pixel(sum, (unsigned long)(x1 - x0) * (unsigned long)(y1 - y0), best, sign,
-                       threshold, out + ((size_t)ty * (size_t)tw + (size_t)tx) * 4);
+            if (by_block) { /* the covered block furthest over a block limit */
+                for (int by = y0 / MC_COMPARE_BLOCK; by <= (y1 - 1) / MC_COMPARE_BLOCK; by++) {
+                    for (int bx = x0 / MC_COMPARE_BLOCK; bx <= (x1 - 1) / MC_COMPARE_BLOCK;
+                         bx++) {
+                        const mc_compare_block *k = &blocks[(size_t)by * (size_t)cols +
+                                                            (size_t)bx];
+                        double e = block_excess(k, limits);
+
+                        if (e > worst) {
+                            worst = e;
+                            sign = k->mean > 0.0 ? 1 : k->mean < 0.0 ? -1 : 0;
+                        }
+                    }
+                }
+                wgt = worst > 0.0 ? 0.5 + worst / 16.0 : 0.0;
+            } else {
+                wgt = best / 64.0;
+                if (best > limits->threshold && wgt < 0.5)
+                    wgt = 0.5;
+            }
+            wgt = wgt > 1.0 ? 1.0 : wgt;
+            heat_pixel(sum, (unsigned long)(x1 - x0) * (unsigned long)(y1 - y0), wgt, sign,
+                       out + ((size_t)ty * (size_t)tw + (size_t)tx) * 4);
         }
     }
 }
@@ -399,7 +515,14 @@ static mc_status make_tmp(mc_report *r, mc_error *err)
 static mc_status alloc_threads(mc_report *r, mc_error *err)
 {
     size_t px = (size_t)r->tw * (size_t)r->th * 4;
+    size_t blocks = (size_t)((r->width + MC_COMPARE_BLOCK - 1) / MC_COMPARE_BLOCK) *
+                    (size_t)((r->height + MC_COMPARE_BLOCK - 1) / MC_COMPARE_BLOCK);
 
+    if (r->shot_count > 0) {
+        r->shots = malloc(r->shot_count * sizeof *r->shots);
+        if (!r->shots)
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
     r->t = calloc((size_t)r->threads, sizeof *r->t);
     if (!r->t)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
@@ -407,7 +530,8 @@ static mc_status alloc_threads(mc_report *r, mc_error *err)
         r->t[i].tref = malloc(px);
         r->t[i].tnew = malloc(px);
         r->t[i].heat = malloc(px);
-        if (!r->t[i].tref || !r->t[i].tnew || !r->t[i].heat)
+        r->t[i].blocks = malloc(blocks * sizeof *r->t[i].blocks);
+        if (!r->t[i].tref || !r->t[i].tnew || !r->t[i].heat || !r->t[i].blocks)
             return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
     return MC_OK;
@@ -424,10 +548,12 @@ mc_status mc_report_open(const mc_report_desc *desc, mc_report **out, mc_error *
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no report folder given");
     if (desc->width < 1 || desc->height < 1 || desc->width > MC_IMAGE_MAX_SIDE ||
         desc->height > MC_IMAGE_MAX_SIDE || desc->threads < 0 || desc->threads > MAX_THREADS ||
-        desc->thumb_width < 0)
+        desc->thumb_width < 0 || desc->max_frames < 0 ||
+        desc->max_frames > MC_REFCHECK_MAX_LISTED || (desc->shot_count > 0 && !desc->shots))
         return mc_error_set(err, MC_ERR_USAGE, desc->dir, 0, 0,
-                            "report for %dx%d frames and %d threads is out of range",
-                            desc->width, desc->height, desc->threads);
+                            "report for %dx%d frames, %d threads and %d listed frames is out of "
+                            "range", desc->width, desc->height, desc->threads,
+                            desc->max_frames);
     r = calloc(1, sizeof *r);
     if (!r)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
@@ -436,6 +562,8 @@ mc_status mc_report_open(const mc_report_desc *desc, mc_report **out, mc_error *
     r->width = desc->width;
     r->height = desc->height;
     r->threads = desc->threads ? desc->threads : 1;
+    r->max_frames = desc->max_frames ? desc->max_frames : MC_REPORT_MAX_FRAMES;
+    r->shot_count = desc->shot_count;
     tw = desc->thumb_width ? desc->thumb_width : MC_REPORT_THUMB_WIDTH;
     r->tw = tw < r->width ? tw : r->width;
     r->th = (int)(((int64_t)r->height * r->tw + r->width / 2) / r->width);
@@ -443,6 +571,8 @@ mc_status mc_report_open(const mc_report_desc *desc, mc_report **out, mc_error *
     st = name_folders(r, desc->dir, err);
     if (st == MC_OK)
         st = alloc_threads(r, err);
+    if (st == MC_OK && r->shot_count > 0)
+        memcpy(r->shots, desc->shots, r->shot_count * sizeof *r->shots);
     if (st == MC_OK)
         st = make_tmp(r, err);
     if (st != MC_OK) {
@@ -465,10 +595,12 @@ void mc_report_release(mc_report *r)
         free(r->t[i].tref);
         free(r->t[i].tnew);
         free(r->t[i].heat);
+        free(r->t[i].blocks);
         mc_png_buf_release(&r->t[i].png);
     }
     free(r->t);
-    free(r->frames);
+    free(r->runs);
+    free(r->shots);
     pthread_mutex_destroy(&r->lock);
     free(r);
 }
@@ -484,69 +616,173 @@ static mc_status save(mc_report *r, rp_thread *t, const char *name, mc_frame_no 
     return st == MC_OK ? mc_png_save(t->path, &t->png, err) : st;
 }
 
-static mc_status add_frame(mc_report *r, const rp_frame *f, mc_error *err)
+/* Removes the pictures of frame k from the temporary folder. */
+static void unsave(mc_report *r, rp_thread *t, mc_frame_no k)
 {
-    mc_status st = MC_OK;
+    static const char *const kinds[] = { "new", "tnew", "ref", "tref", "heat" };
 
-    pthread_mutex_lock(&r->lock);
-    if (r->num_frames == r->cap_frames) {
-        size_t cap = r->cap_frames ? 2 * r->cap_frames : 64;
-        rp_frame *p = realloc(r->frames, cap * sizeof *p);
-
-        if (p) {
-            r->frames = p;
-            r->cap_frames = cap;
-        } else {
-            st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-        }
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        snprintf(t->path, sizeof t->path, "%s/%s_%05lld.png", r->tmp, kinds[i], (long long)k);
+        unlink(t->path);
     }
+}
+
+/* Writes the pictures of frame f (thumbnails already in t). */
+static mc_status save_frame(mc_report *r, rp_thread *t, const mc_refcheck_failure *fl,
+                            mc_frame_no k, mc_error *err)
+{
+    const size_t tstride = (size_t)r->tw * 4;
+    mc_status st = save(r, t, "new", k, fl->cand, fl->cand_stride, r->width, r->height, err);
+
     if (st == MC_OK)
-        r->frames[r->num_frames++] = *f;
-    pthread_mutex_unlock(&r->lock);
+        st = save(r, t, "tnew", k, t->tnew, tstride, r->tw, r->th, err);
+    if (st == MC_OK && fl->ref)
+        st = save(r, t, "ref", k, fl->ref, fl->ref_stride, r->width, r->height, err);
+    if (st == MC_OK && fl->ref)
+        st = save(r, t, "tref", k, t->tref, tstride, r->tw, r->th, err);
+    if (st == MC_OK && fl->ref)
+        st = save(r, t, "heat", k, t->heat, tstride, r->tw, r->th, err);
+    if (st != MC_OK)
+        unsave(r, t, k);
     return st;
 }
 
-void mc_report_set_mask(mc_report *r, const uint8_t *mask)
+/* Index of the first run that starts after k. */
+static size_t run_after(const mc_report *r, mc_frame_no k)
 {
-    r->mask = mask;
+    size_t lo = 0, hi = r->num_runs;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (r->runs[mid].first <= k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
-mc_status mc_report_frame(mc_report *r, int thread, mc_frame_no k, const uint8_t *ref,
-                          size_t ref_stride, const uint8_t *cand, size_t cand_stride,
-                          int threshold, mc_error *err)
+static bool joins(const rp_run *run, mc_refcheck_kind kind, size_t group)
 {
-    const int w = r->width, h = r->height;
-    const size_t tstride = (size_t)r->tw * 4;
-    rp_frame f = { k, ref != NULL, { 0, 0, -1, -1 } };
-    rp_thread *t;
-    mc_status st;
-    bool full;
+    return run->kind == kind && run->group == group;
+}
 
-    if (thread < 0 || thread >= r->threads || !cand || r->finished)
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad report call");
-    pthread_mutex_lock(&r->lock);
-    full = r->taken >= MC_REFCHECK_MAX_LISTED;
-    r->taken += !full;
-    pthread_mutex_unlock(&r->lock);
-    if (full)
-        return MC_OK;
-    t = &r->t[thread];
-    st = save(r, t, "new", k, cand, cand_stride, w, h, err);
-    thumbnail(cand, cand_stride, w, h, t->tnew, r->tw, r->th);
-    if (st == MC_OK)
-        st = save(r, t, "tnew", k, t->tnew, tstride, r->tw, r->th, err);
-    if (st == MC_OK && ref) {
-        mc_report_change_box(ref, ref_stride, cand, cand_stride, w, h, threshold, r->mask, &f.box);
-        thumbnail(ref, ref_stride, w, h, t->tref, r->tw, r->th);
-        mc_report_heat_map(ref, ref_stride, cand, cand_stride, w, h, threshold, r->mask, t->heat,
-                           r->tw, r->th);
-        st = save(r, t, "ref", k, ref, ref_stride, w, h, err);
-        if (st == MC_OK)
-            st = save(r, t, "tref", k, t->tref, tstride, r->tw, r->th, err);
-        if (st == MC_OK)
-            st = save(r, t, "heat", k, t->heat, tstride, r->tw, r->th, err);
+/* The run frame k belongs to, made or merged as needed (under the lock); NULL when out of
+ * memory. Of two runs merged, the worse keeps its pictures, the other's are removed. */
+static rp_run *place(mc_report *r, rp_thread *t, mc_frame_no k, mc_refcheck_kind kind,
+                     size_t group)
+{
+    size_t i = run_after(r, k);
+    rp_run *left = i > 0 ? &r->runs[i - 1] : NULL, *right = i < r->num_runs ? &r->runs[i] : NULL;
+
+    if (left && k <= left->last)
+        return left; /* given before */
+    left = left && left->last == k - 1 && joins(left, kind, group) ? left : NULL;
+    right = right && right->first == k + 1 && joins(right, kind, group) ? right : NULL;
+    if (left && right) {
+        rp_run *lose = right->pics && (!left->pics || right->badness > left->badness) ? left
+                                                                                      : right;
+        rp_run *keep = lose == left ? right : left;
+
+        if (lose->pics) {
+            unsave(r, t, lose->shown.frame);
+            r->pictured--;
+        }
+        left->last = right->last;
+        left->badness = keep->badness;
+        left->pics = keep->pics;
+        left->shown = keep->shown;
+        memmove(right, right + 1, (r->num_runs - i - 1) * sizeof *right);
+        r->num_runs--;
+        return left;
     }
-    return st == MC_OK ? add_frame(r, &f, err) : st;
+    if (left || right) {
+        rp_run *run = left ? left : right;
+
+        run->first = k < run->first ? k : run->first;
+        run->last = k > run->last ? k : run->last;
+        return run;
+    }
+    if (r->num_runs == r->cap_runs) {
+        size_t cap = r->cap_runs ? 2 * r->cap_runs : 64;
+        rp_run *p = realloc(r->runs, cap * sizeof *p);
+
+        if (!p)
+            return NULL;
+        r->runs = p;
+        r->cap_runs = cap;
+    }
+    memmove(&r->runs[i + 1], &r->runs[i], (r->num_runs - i) * sizeof *r->runs);
+    r->num_runs++;
+    r->runs[i] = (rp_run){ k, k, kind, group, -1.0, false, { 0 } };
+    return &r->runs[i];
+}
+
+static mc_status on_fail(void *user, int thread, const mc_refcheck_failure *f, mc_error *err)
+{
+    return mc_report_frame(user, thread, f, err);
+}
+
+void mc_report_attach(mc_report *r, mc_refcheck_desc *d)
+{
+    d->on_fail = on_fail;
+    d->on_fail_user = r;
+}
+
+mc_status mc_report_frame(mc_report *r, int thread, const mc_refcheck_failure *f,
+                          mc_error *err)
+{
+    const mc_refcheck_row *row = f ? f->row : NULL;
+    bool by_block;
+    rp_frame shown = { 0, false, { 0, 0, -1, -1 }, { 0, 0, -1, -1 }, 0 };
+    double bad;
+    size_t group;
+    rp_thread *t;
+    rp_run *run;
+    mc_status st = MC_OK;
+
+    if (thread < 0 || thread >= r->threads || !f || !row || !f->cand || !f->limits ||
+        r->finished || f->width != r->width || f->height != r->height)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad report call");
+    t = &r->t[thread];
+    by_block = mc_rp_block_mode(f->limits);
+    bad = mc_rp_badness(row, by_block);
+    group = mc_rp_group_of(r->shots, r->shot_count, row->frame);
+    shown.frame = row->frame;
+    shown.has_ref = f->ref != NULL;
+    /* Everything the pictures need, outside the lock: the block grid, region, thumbnails. */
+    thumbnail(f->cand, f->cand_stride, r->width, r->height, t->tnew, r->tw, r->th);
+    if (f->ref) {
+        mc_compare_blocks(f->ref, f->ref_stride, f->cand, f->cand_stride, r->width, r->height,
+                          f->limits->mask, t->blocks);
+        mc_report_region(f, t->blocks, &shown.box, &shown.worst, &shown.failing_blocks);
+        thumbnail(f->ref, f->ref_stride, r->width, r->height, t->tref, r->tw, r->th);
+        mc_report_heat_map(f->ref, f->ref_stride, f->cand, f->cand_stride, r->width, r->height,
+                           f->limits, f->limits->mask, t->blocks, t->heat, r->tw, r->th);
+    }
+    pthread_mutex_lock(&r->lock);
+    run = place(r, t, row->frame, row->kind, group);
+    if (!run) {
+        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    } else if (run->pics ? bad > run->badness
+                         : r->pictured < (size_t)r->max_frames) {
+        mc_frame_no old = run->shown.frame;
+        bool had = run->pics;
+
+        st = save_frame(r, t, f, row->frame, err);
+        if (st == MC_OK) {
+            if (had)
+                unsave(r, t, old);
+            else
+                r->pictured++;
+            run->pics = true;
+            run->badness = bad;
+            run->shown = shown;
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
+    return st;
 }
 
 /* ---- groups ---------------------------------------------------------------------------- */
@@ -699,7 +935,8 @@ static mc_status write_page(mc_report *r, const mc_report_info *info, mc_error *
 {
     char path[PATH_CAP + 16];
     mc_shot_range *groups;
-    size_t ngroups;
+    size_t ngroups, nframes = 0;
+    rp_frame *frames;
     FILE *fp;
     bool bad;
     mc_status st = mc_report_groups(info, &groups, &ngroups, err);
@@ -713,21 +950,32 @@ static mc_status write_page(mc_report *r, const mc_report_info *info, mc_error *
         free(groups);
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
-    if (r->num_frames > 0) /* qsort takes no NULL array, even empty */
-        qsort(r->frames, r->num_frames, sizeof *r->frames, cmp_frame);
+    frames = malloc((r->num_runs ? r->num_runs : 1) * sizeof *frames);
+    if (!frames) {
+        free(groups);
+        free(rg);
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    for (size_t i = 0; i < r->num_runs; i++)
+        if (r->runs[i].pics)
+            frames[nframes++] = r->runs[i].shown;
+    if (nframes > 0) /* qsort takes no NULL array, even empty */
+        qsort(frames, nframes, sizeof *frames, cmp_frame);
     snprintf(path, sizeof path, "%s/index.html", r->tmp);
     fp = fopen(path, "wb");
     if (!fp) {
         free(groups);
         free(rg);
+        free(frames);
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot create: %s", strerror(errno));
     }
-    mc_rp_write_html(fp, info, groups, ngroups, rg, r->frames, r->num_frames, r->width,
-                     r->height);
+    mc_rp_write_html(fp, info, groups, ngroups, rg, frames, nframes, r->width, r->height,
+                     (size_t)r->max_frames);
     bad = ferror(fp) != 0;
     bad = fclose(fp) != 0 || bad;
     free(groups);
     free(rg);
+    free(frames);
     if (bad)
         return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot write: %s", strerror(errno));
     return MC_OK;

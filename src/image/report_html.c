@@ -14,8 +14,12 @@ static const char css[] =
         ".th{position:relative;display:inline-block;line-height:0}\n"
         ".th img{display:block;width:min(18vw,320px);height:auto}\n"
         "td.m{min-width:19em}\n"
-        ".box{position:absolute;border:2px solid #0f0;box-sizing:border-box;"
+        ".box,.worst{position:absolute;border:2px solid #0f0;box-sizing:border-box;"
         "outline:1px solid #000;pointer-events:none}\n"
+        ".worst{border:2px dashed #ff0;outline-color:#a00}\n"
+        ".blockwrap{max-height:14em;overflow:auto;margin-top:.4em}"
+        "table.blocks{font-size:.85em}table.blocks td{padding:1px 5px}"
+        "table.blocks tr.shown td{font-weight:bold}\n"
         ".wipe{position:relative;display:inline-block;line-height:0;max-width:100%}\n"
         ".wipe img{display:block;max-width:100%;height:auto}\n"
         ".wipe img.a{position:absolute;left:0;top:0;clip-path:inset(0 50% 0 0)}\n"
@@ -48,27 +52,39 @@ static const char script[] =
         "done();\n"
         "})();\n";
 
-static const mc_rp_frame *find_frame(const mc_rp_frame *f, size_t n, mc_frame_no k)
+/* The first frame with pictures in first..last; NULL when none. */
+static const mc_rp_frame *find_frame(const mc_rp_frame *f, size_t n, mc_frame_no first,
+                                     mc_frame_no last)
 {
     size_t lo = 0, hi = n;
 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
 
-        if (f[mid].frame < k)
+        if (f[mid].frame < first)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < n && f[lo].frame == k ? &f[lo] : NULL;
+    return lo < n && f[lo].frame <= last ? &f[lo] : NULL;
 }
 
-static void box_style(FILE *to, const mc_report_box *b, int w, int h)
+static void box_div(FILE *to, const char *cls, const mc_report_box *b, int w, int h)
 {
-    fprintf(to, "<div class=\"box\" style=\"left:%.3f%%;top:%.3f%%;width:%.3f%%;height:%.3f%%\">"
+    fprintf(to, "<div class=\"%s\" style=\"left:%.3f%%;top:%.3f%%;width:%.3f%%;height:%.3f%%\">"
                 "</div>",
-            100.0 * b->x0 / w, 100.0 * b->y0 / h, 100.0 * (b->x1 - b->x0 + 1) / w,
+            cls, 100.0 * b->x0 / w, 100.0 * b->y0 / h, 100.0 * (b->x1 - b->x0 + 1) / w,
             100.0 * (b->y1 - b->y0 + 1) / h);
+}
+
+static void boxes(FILE *to, const mc_rp_frame *f, int w, int h)
+{
+    if (!f->has_ref)
+        return;
+    if (f->box.x1 >= f->box.x0)
+        box_div(to, "box", &f->box, w, h);
+    if (f->worst.x1 >= f->worst.x0)
+        box_div(to, "worst", &f->worst, w, h);
 }
 
 static void thumb(FILE *to, const char *name, const char *alt, const mc_rp_frame *f, int w,
@@ -76,36 +92,89 @@ static void thumb(FILE *to, const char *name, const char *alt, const mc_rp_frame
 {
     fprintf(to, "<td><div class=\"th\"><img src=\"%s_%05lld.png\" alt=\"%s %lld\">", name,
             (long long)f->frame, alt, (long long)f->frame);
-    if (f->has_ref && f->box.x1 >= f->box.x0)
-        box_style(to, &f->box, w, h);
+    boxes(to, f, w, h);
     fputs("</div></td>", to);
+}
+
+static void fmt_db(char *buf, size_t cap, double db)
+{
+    if (isinf(db))
+        snprintf(buf, cap, "inf");
+    else
+        snprintf(buf, cap, "%.2f dB", db);
+}
+
+static void region_dd(FILE *to, const char *what, const char *cls, const mc_report_box *b)
+{
+    fprintf(to,
+            "<dt>%s</dt><dd class=\"%s\" data-box=\"%d %d %d %d\">x %d-%d, y %d-%d (%dx%d)</dd>",
+            what, cls, b->x0, b->y0, b->x1, b->y1, b->x0, b->x1, b->y0, b->y1,
+            b->x1 - b->x0 + 1, b->y1 - b->y0 + 1);
 }
 
 static void metrics(FILE *to, const mc_refcheck_row *row, const mc_rp_frame *f)
 {
     const mc_compare_result *r = &row->r;
+    char db[32];
 
-    fputs("<dl>", to);
+    fprintf(to, "<dl><dt>frame</dt><dd>%lld</dd>", (long long)row->frame);
     if (row->kind == MC_REFCHECK_FAILED) {
         fprintf(to, "<dt>max diff</dt><dd>%d at (%d, %d)</dd>", r->max_diff, r->max_x, r->max_y);
         fprintf(to, "<dt>mean diff</dt><dd>%.3f</dd>", r->mean_diff);
-        if (isinf(r->psnr))
-            fputs("<dt>PSNR</dt><dd>inf</dd>", to);
-        else
-            fprintf(to, "<dt>PSNR</dt><dd>%.2f dB</dd>", r->psnr);
+        fmt_db(db, sizeof db, r->psnr);
+        fprintf(to, "<dt>PSNR</dt><dd>%s</dd>", db);
         fprintf(to, "<dt>SSIM</dt><dd>%.5f</dd>", r->ssim);
         fprintf(to, "<dt>failing share</dt><dd>%.4f %% (%zu px)</dd>", 100.0 * r->over_share,
                 r->over_pixels);
+        fmt_db(db, sizeof db, r->block_psnr);
+        fprintf(to, "<dt>block PSNR</dt><dd class=\"block-psnr\">%s at (%d, %d)</dd>", db,
+                r->block_x, r->block_y);
+        fprintf(to, "<dt>block bias</dt><dd class=\"block-bias\">%.2f levels at (%d, %d)</dd>",
+                r->block_bias, r->bias_x, r->bias_y);
     }
+    if (f && f->has_ref && f->failing_blocks > 0)
+        fprintf(to, "<dt>blocks over a limit</dt><dd class=\"failing-blocks\">%d</dd>",
+                f->failing_blocks);
     if (f && f->has_ref && f->box.x1 >= f->box.x0)
-        fprintf(to,
-                "<dt>changed region</dt><dd class=\"region\" data-box=\"%d %d %d %d\">x %d-%d, "
-                "y %d-%d (%dx%d)</dd>",
-                f->box.x0, f->box.y0, f->box.x1, f->box.y1, f->box.x0, f->box.x1, f->box.y0,
-                f->box.y1, f->box.x1 - f->box.x0 + 1, f->box.y1 - f->box.y0 + 1);
+        region_dd(to, "changed region", "region", &f->box);
+    if (f && f->has_ref && f->worst.x1 >= f->worst.x0)
+        region_dd(to, "worst block", "worst-block", &f->worst);
     fputs("</dl><p class=\"why\">", to);
     mc_xml_write_escaped(to, row->reasons);
     fputs("</p>", to);
+}
+
+#define MAX_BLOCK_ROWS 200
+
+/* Every frame of the run rows[a..b]: its block values. */
+static void block_table(FILE *to, const mc_refcheck *check, size_t a, size_t b,
+                        mc_frame_no shown)
+{
+    char db[32], bp[32];
+
+    fputs("<div class=\"blockwrap\"><table class=\"blocks\"><thead><tr><th>frame</th>"
+          "<th>block PSNR</th><th>block bias</th><th>PSNR</th><th>failing share</th></tr>"
+          "</thead><tbody>",
+          to);
+    for (size_t i = a; i <= b && i - a < MAX_BLOCK_ROWS; i++) {
+        const mc_refcheck_row *row = mc_refcheck_row_at(check, i);
+        const mc_compare_result *r = &row->r;
+
+        fprintf(to, "<tr%s data-frame=\"%lld\"><td>%lld</td>",
+                row->frame == shown ? " class=\"shown\"" : "", (long long)row->frame,
+                (long long)row->frame);
+        if (row->kind != MC_REFCHECK_FAILED) {
+            fputs("<td>-</td><td>-</td><td>-</td><td>-</td></tr>", to);
+            continue;
+        }
+        fmt_db(bp, sizeof bp, r->block_psnr);
+        fmt_db(db, sizeof db, r->psnr);
+        fprintf(to, "<td>%s</td><td>%.2f</td><td>%s</td><td>%.4f %%</td></tr>", bp,
+                r->block_bias, db, 100.0 * r->over_share);
+    }
+    fputs("</tbody></table></div>", to);
+    if (b - a + 1 > MAX_BLOCK_ROWS)
+        fprintf(to, "<p>... and %zu more frames</p>", b - a + 1 - MAX_BLOCK_ROWS);
 }
 
 static void viewer(FILE *to, const mc_rp_frame *f, int w, int h)
@@ -117,80 +186,138 @@ static void viewer(FILE *to, const mc_rp_frame *f, int w, int h)
                 "width=\"%d\" height=\"%d\"><img class=\"a\" src=\"ref_%05lld.png\" "
                 "alt=\"reference %lld\" width=\"%d\" height=\"%d\">",
             k, k, w, h, k, k, w, h);
-    if (f->box.x1 >= f->box.x0)
-        box_style(to, &f->box, w, h);
+    boxes(to, f, w, h);
     fputs("</div><br><input type=\"range\" min=\"0\" max=\"100\" value=\"50\" "
           "aria-label=\"wipe\"> <button type=\"button\">flip</button> <span class=\"shown\">"
           "left: reference, right: new</span></details>",
           to);
 }
 
-static void failing_row(FILE *to, const mc_refcheck_row *row, const mc_shot_range *g,
-                        const mc_rp_frame *f, int w, int h)
+/* One run, rows[a..b]: the frame shown is the one with pictures, else the worst (w). */
+static void failing_row(FILE *to, const mc_refcheck *check, size_t a, size_t b, size_t w,
+                        const mc_shot_range *g, const mc_rp_frame *f, int width, int height)
 {
-    fprintf(to, "<tr class=\"fail\" data-frame=\"%lld\" data-kind=\"%s\"><td>%lld</td><td>",
-            (long long)row->frame, mc_rp_kind_name(row->kind), (long long)row->frame);
+    const mc_refcheck_row *first = mc_refcheck_row_at(check, a);
+    const mc_refcheck_row *last = mc_refcheck_row_at(check, b);
+    const mc_refcheck_row *row = mc_refcheck_row_at(check, w);
+
+    for (size_t i = a; f && i <= b; i++)
+        if (mc_refcheck_row_at(check, i)->frame == f->frame)
+            row = mc_refcheck_row_at(check, i);
+    fprintf(to,
+            "<tr class=\"fail\" data-frame=\"%lld\" data-first=\"%lld\" data-last=\"%lld\" "
+            "data-frames=\"%zu\" data-kind=\"%s\"><td>",
+            (long long)row->frame, (long long)first->frame, (long long)last->frame, b - a + 1,
+            mc_rp_kind_name(row->kind));
+    if (a == b)
+        fprintf(to, "%lld", (long long)row->frame);
+    else
+        fprintf(to, "%lld-%lld<br>(%zu frames)<br>worst: %lld", (long long)first->frame,
+                (long long)last->frame, b - a + 1, (long long)row->frame);
+    fputs("</td><td>", to);
     if (g && g->number > 0)
         fprintf(to, "%d", g->number);
     else
         fputs("-", to);
     fprintf(to, "</td><td>%s</td>", mc_rp_kind_name(row->kind));
     if (f && f->has_ref)
-        thumb(to, "tref", "reference", f, w, h);
+        thumb(to, "tref", "reference", f, width, height);
     else
         fputs("<td class=\"none\">no reference picture</td>", to);
     if (f)
-        thumb(to, "tnew", "new", f, w, h);
+        thumb(to, "tnew", "new", f, width, height);
     else
         fputs("<td class=\"none\">no picture</td>", to);
     if (f && f->has_ref)
-        thumb(to, "heat", "heat map", f, w, h);
+        thumb(to, "heat", "heat map", f, width, height);
     else
         fputs("<td class=\"none\">-</td>", to);
     fputs("<td class=\"m\">", to);
     metrics(to, row, f);
+    block_table(to, check, a, b, row->frame);
     fputs("</td></tr>\n", to);
     if (f && f->has_ref) { /* the full-size viewer spans the table below its row */
         fputs("<tr class=\"more\"><td colspan=\"7\">", to);
-        viewer(to, f, w, h);
+        viewer(to, f, width, height);
         fputs("</td></tr>\n", to);
     }
 }
 
 static void failing_table(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
                           size_t ngroups, const size_t *rg, const mc_rp_frame *frames,
-                          size_t nframes, int w, int h)
+                          size_t nframes, int w, int h, size_t max_runs)
 {
-    size_t rows = mc_refcheck_row_count(info->check), listed = 0, bad = 0;
+    const mc_refcheck *check = info->check;
+    size_t rows = mc_refcheck_row_count(check), listed = 0, runs = 0, bad = 0, left_frames = 0;
+    mc_compare_opts l;
+    bool by_block;
 
+    mc_refcheck_get_limits(check, &l);
+    by_block = mc_rp_block_mode(&l);
     for (size_t i = 0; i < rows; i++)
-        bad += mc_refcheck_row_at(info->check, i)->kind != MC_REFCHECK_PASSED;
+        bad += mc_refcheck_row_at(check, i)->kind != MC_REFCHECK_PASSED;
     fprintf(to, "<h2 id=\"failing-frames\">Failing frames (%zu)</h2>\n", bad);
     if (bad == 0) {
         fputs("<p>Every frame passed.</p>\n", to);
         return;
     }
-    fputs("<p>Heat map: red where the new frame is brighter, blue where darker, magenta where "
-          "only the hue changed, in proportion to the largest channel difference (full colour "
-          "at 64 levels); green boxes: the changed region.</p>\n"
-          "<table id=\"failing\"><thead><tr><th>frame</th><th>shot</th><th>kind</th>"
+    if (by_block)
+        fputs("<p>One row per run of consecutive failing frames, showing its worst frame (the "
+              "lowest block PSNR). Heat map: the 16x16 blocks over a block limit (block PSNR "
+              "or block bias), red where the new frame is brighter, blue where darker, "
+              "magenta where only the hue changed, fuller the further over the limit; "
+              "green boxes: the region of those blocks; dashed yellow: the worst block.</p>\n",
+              to);
+    else
+        fputs("<p>One row per run of consecutive failing frames, showing its worst frame (the "
+              "largest failing share). Heat map: red where the new frame is brighter, blue "
+              "where darker, magenta where only the hue changed, in proportion to the largest "
+              "channel difference (full colour at 64 levels); green boxes: the changed region; "
+              "dashed yellow: the worst block.</p>\n",
+              to);
+    fputs("<table id=\"failing\"><thead><tr><th>frames</th><th>shot</th><th>kind</th>"
           "<th>reference</th><th>new</th><th>heat map</th><th>metrics</th></tr></thead>"
           "<tbody>\n",
           to);
-    for (size_t i = 0; i < rows && listed < MC_REFCHECK_MAX_LISTED; i++) {
-        const mc_refcheck_row *row = mc_refcheck_row_at(info->check, i);
-        size_t gi;
+    for (size_t i = 0; i < rows; i++) {
+        const mc_refcheck_row *row = mc_refcheck_row_at(check, i);
+        size_t j = i, worst = i;
+        double wb;
 
         if (row->kind == MC_REFCHECK_PASSED)
             continue;
-        gi = rg[i];
-        failing_row(to, row, gi < ngroups ? &groups[gi] : NULL,
-                    find_frame(frames, nframes, row->frame), w, h);
-        listed++;
+        wb = mc_rp_badness(row, by_block);
+        while (j + 1 < rows) {
+            const mc_refcheck_row *next = mc_refcheck_row_at(check, j + 1);
+
+            if (next->kind != row->kind || next->frame != mc_refcheck_row_at(check, j)->frame + 1 ||
+                rg[j + 1] != rg[i])
+                break;
+            j++;
+            if (mc_rp_badness(next, by_block) > wb) {
+                wb = mc_rp_badness(next, by_block);
+                worst = j;
+            }
+        }
+        runs++;
+        if (listed < max_runs) {
+            failing_row(to, check, i, j, worst, rg[i] < ngroups ? &groups[rg[i]] : NULL,
+                        find_frame(frames, nframes, row->frame,
+                                   mc_refcheck_row_at(check, j)->frame),
+                        w, h);
+            listed++;
+        } else {
+            left_frames += j - i + 1;
+        }
+        i = j;
     }
     fputs("</tbody></table>\n", to);
-    if (listed < bad)
-        fprintf(to, "<p>... and %zu more failing frames, not listed.</p>\n", bad - listed);
+    if (listed < runs)
+        fprintf(to, "<p class=\"left-out\" data-runs=\"%zu\" data-frames=\"%zu\">%zu more "
+                    "run%s (%zu frame%s) not listed: the page lists %zu "
+                    "(--report-max-frames).</p>\n",
+                runs - listed, left_frames, runs - listed, runs - listed == 1 ? "" : "s",
+                left_frames, left_frames == 1 ? "" : "s", max_runs);
 }
 
 static void shot_table(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
@@ -285,13 +412,15 @@ static void passing_list(FILE *to, const mc_report_info *info, const mc_shot_ran
 
 void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
                       size_t ngroups, const size_t *rg, const mc_rp_frame *frames,
-                      size_t nframes, int width, int height)
+                      size_t nframes, int width, int height, size_t max_runs)
 {
     mc_refcheck_summary s;
     mc_compare_opts l;
+    char limits[320];
 
     mc_refcheck_get_summary(info->check, &s);
     mc_refcheck_get_limits(info->check, &l);
+    mc_refcheck_format_limits(&l, limits, sizeof limits);
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
           MC_REPORT_GENERATOR "\n"
           "<meta name=\"viewport\" content=\"width=device-width\">\n<title>md5cine: ",
@@ -312,14 +441,14 @@ void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range 
     }
     fprintf(to,
             "<br>%dx%d, %lld frames checked: <b class=\"%s\">%lld passed</b>, <b "
-            "class=\"%s\">%lld failed</b>, %lld missing, %lld unreadable<br>limits (%s): "
-            "threshold %d, failing share &lt;= %g %%, max diff &lt;= %d, SSIM &gt;= %g, "
-            "PSNR &gt;= %g dB</p>\n",
+            "class=\"%s\">%lld failed</b>, %lld missing, %lld unreadable<br>"
+            "<span class=\"limits\">limits (",
             width, height, (long long)s.checked, s.ok ? "good" : "bad", (long long)s.passed,
             s.failed ? "bad" : "good", (long long)s.failed, (long long)s.missing,
-            (long long)s.unreadable, l.lossy ? "lossy" : "lossless", l.threshold,
-            100.0 * l.max_failing_share, l.max_diff_limit, l.min_ssim, l.min_psnr);
-    failing_table(to, info, groups, ngroups, rg, frames, nframes, width, height);
+            (long long)s.unreadable);
+    mc_xml_write_escaped(to, limits);
+    fputs(")</span></p>\n", to);
+    failing_table(to, info, groups, ngroups, rg, frames, nframes, width, height, max_runs);
     shot_table(to, info, groups, ngroups, rg);
     passing_list(to, info, groups, ngroups, rg, (size_t)s.passed);
     fprintf(to, "<script>\n%s</script>\n</body></html>\n", script);

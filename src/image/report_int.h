@@ -1,5 +1,6 @@
 /* What the report's page writer (report_html.c) and the JUnit writer (junit.c) share with
- * report.c; private to the library. */
+ * report.c; private to the library. Layers: compare <- refcheck <- report.c <- report_html.c,
+ * junit.c (report.h); nothing here is called from refcheck.c. */
 #ifndef MC_REPORT_INT_H
 #define MC_REPORT_INT_H
 
@@ -11,12 +12,22 @@
  * report may replace. */
 #define MC_REPORT_GENERATOR "<meta name=\"generator\" content=\"md5cine report\">"
 
-/* What the page knows of a frame given to mc_report_frame. */
+/* What the page knows of a frame whose pictures the folder holds (a run's worst so far). */
 typedef struct mc_rp_frame {
     mc_frame_no frame;
     bool has_ref; /* ref_, tref_ and heat_ pictures were written */
-    mc_report_box box;
+    mc_report_box box;   /* changed region */
+    mc_report_box worst; /* the worst block; x1 < x0: none */
+    int failing_blocks;  /* blocks over a block limit */
 } mc_rp_frame;
+
+/* Whether a block limit is on in l (effective): the box, heat map and worst frame of a run
+ * then follow the blocks (report.h). */
+bool mc_rp_block_mode(const mc_compare_opts *l);
+
+/* How bad a row is, to pick a run's worst frame (report.h): higher is worse; 0 for the kinds
+ * without metrics. */
+double mc_rp_badness(const mc_refcheck_row *row, bool block_mode);
 
 /* The index in groups of the group frame k belongs to: the first numbered shot holding it,
  * else the group numbered 0; n when there is none. */
@@ -32,9 +43,10 @@ void mc_rp_group_name(const mc_shot_range *g, bool shots_known, char *buf, size_
 /* "passed", "failed", "missing", "size", "unreadable". */
 const char *mc_rp_kind_name(mc_refcheck_kind k);
 
-/* The page (index.html) into to. frames: those given to mc_report_frame, in frame order. */
+/* The page (index.html) into to. frames: those whose pictures the folder holds, in frame
+ * order; max_runs: the runs listed. */
 void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
                       size_t ngroups, const size_t *row_group, const mc_rp_frame *frames,
-                      size_t nframes, int width, int height);
+                      size_t nframes, int width, int height, size_t max_runs);
 
 #endif

@@ -1,5 +1,6 @@
 /* Contact sheets (sheet.h): frame picks, layout, cell drawing with stb_easy_font's glyphs
- * filled on the CPU. */
+ * filled on the CPU. Apart from the review code: it calls neither the checker nor the
+ * reports (refcheck.h, report.h), and they do not call it. */
 #include <stdio.h>
 #include <string.h>
 
