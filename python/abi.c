@@ -50,6 +50,7 @@ int main(void)
     O(mc_scene_renderer_desc, warn); O(mc_scene_renderer_desc, warn_user);
     O(mc_scene_renderer_desc, stop); O(mc_scene_renderer_desc, image_pixels);
     O(mc_scene_renderer_desc, strict_materials); O(mc_scene_renderer_desc, developer_images);
+    O(mc_scene_renderer_desc, no_shadows);
     O(mc_scene_frame_info, time); O(mc_scene_frame_info, engine_ms);
     O(mc_scene_frame_info, stored); O(mc_scene_frame_info, next); O(mc_scene_frame_info, lerp);
     O(mc_scene_frame_info, shot); O(mc_scene_frame_info, pose_s);

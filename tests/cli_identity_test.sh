@@ -1,8 +1,7 @@
 #!/bin/bash
 # The command line's output does not drift: the demo rendered in a few ways must give files with
-# exactly the checksums in golden/cli_identity.md5, last made when the lit shading became Doom's
-# interaction with lights fixed in the world, normals kept a crease angle and the demo's flag got
-# its material (alpha test, two-sided). PNGs, y4m and JSON are hashed whole;
+# exactly the checksums in golden/cli_identity.md5, last made when the lit frames got Doom's
+# stencil shadows (the unlit and normals renders kept their sums). PNGs, y4m and JSON are hashed whole;
 # an MP4 by its video bitstream (its container metadata names the GL driver, which is checked
 # apart). Any change to pixels or encoder settings shows here; one that is meant must
 # regenerate the list, with the reason in the commit:  MC_IDENTITY_UPDATE=1 MD5CINE=... MC_TEST_TMP=/tmp bash cli_identity_test.sh

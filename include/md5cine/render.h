@@ -137,6 +137,7 @@ typedef struct mc_frame_params {
     int num_lights;         /* 0..MC_RENDER_MAX_LIGHTS; 0: the camera rig (see begin) */
     float ambient[3];       /* with lights: an ambient light filling the scene (see begin);
                                0..1e6 */
+    int no_shadows;         /* 1: no stencil shadows in this frame (Doom's r_shadows 0) */
 } mc_frame_params;
 
 /* Starts a frame: clears colour, depth and stencil.
@@ -172,8 +173,18 @@ typedef struct mc_frame_params {
  *   ambient light (an `ambientLight` material over the whole scene, its normal cube taken as
  *   facing every surface, no specular, no projection or falloff image); ambient 0 0 0 is none,
  *   as in Doom.
- *   No shadows yet: the framebuffers carry a stencil buffer for Doom's shadow volumes, which
- *   are not drawn.
+ *   Shadows: each light without no_shadows is drawn only where no item's shadow volume
+ *   covers the pixel (Doom's stencil shadows: dhewm3 tr_turboshadow.cpp, draw_common.cpp
+ *   RB_StencilShadowPass). An item casts unless it has no_shadows or is translucent (or a
+ *   stages_only item of a translucent material: Doom's "translucent implies noshadows"); the
+ *   volume of light l is made from its triangles as drawn (welded by position): the
+ *   triangles facing away from l (n.(l - p) < 0 with the front-face normal; a triangle
+ *   wholly outside one of the light volume's planes, by less than 0.1 inside it, does not
+ *   count) and the edges between them and the triangles facing l, extruded away from l to
+ *   infinity, capped on the item and at infinity; depth-fail counting in the stencil (cleared
+ *   to 128 per light; the light passes where the count is 128 or below). Items shadow each
+ *   other and themselves; a surface facing away from a light is unlit by the back-face rule
+ *   anyway, which hides the caps on the caster. no_shadows in the frame turns them off.
  *
  *  - Without lights, the camera rig (so any model facing the camera reads): key k from the
  *    upper left in front (eye-space direction (-0.45, 0.55, 0.70) normalised), fill f from

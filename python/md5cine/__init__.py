@@ -141,7 +141,7 @@ mc_scene_renderer_desc = _struct("mc_scene_renderer_desc", [
     ("overlay", ctypes.c_bool), ("backend", _enum), ("gl_device", ctypes.c_int),
     ("warn", _WARN_FN), ("warn_user", ctypes.c_void_p), ("stop", ctypes.c_void_p),
     ("image_pixels", ctypes.c_ulonglong), ("strict_materials", ctypes.c_bool),
-    ("developer_images", ctypes.c_bool)])
+    ("developer_images", ctypes.c_bool), ("no_shadows", ctypes.c_bool)])
 mc_scene_frame_info = _struct("mc_scene_frame_info", [
     ("frame", _i64), ("time", ctypes.c_double), ("engine_ms", _i64), ("stored", ctypes.c_int),
     ("next", ctypes.c_int), ("lerp", ctypes.c_float), ("shot", ctypes.c_int),
@@ -528,11 +528,11 @@ class Renderer:
     and the library), shading ("lit" | "unlit" | "normals"), fov_mode ("horizontal" |
     "doom"), background (None: the scene's; an (r, g, b) in 0..1; "none": transparent),
     overlay, backend ("auto" | "egl" | "osmesa"), gl_device, developer_images (as
-    --developer-images)."""
+    --developer-images), shadows (False: as --shadows off)."""
 
     def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=MSAA_DEFAULT,
                  shading="lit", fov_mode="horizontal", background=None, overlay=False,
-                 backend="auto", gl_device=0, developer_images=False):
+                 backend="auto", gl_device=0, developer_images=False, shadows=True):
         self._sr = _vp()
         scene._need()
         self.scene = scene
@@ -545,7 +545,7 @@ class Renderer:
                                    fov_mode=_choice(_FOV_MODES, fov_mode, "fov mode"),
                                    overlay=overlay, backend=_choice(_BACKENDS, backend, "backend"),
                                    gl_device=gl_device, warn=scene._warn,
-                                   developer_images=developer_images)
+                                   developer_images=developer_images, no_shadows=not shadows)
         if isinstance(background, str) and background == "none":
             d.background_mode = 2
         elif background is not None:

@@ -30,6 +30,7 @@ typedef struct sheet_args {
     mc_rate fps;           /* --fps */
     int msaa;
     mc_shading shading;
+    int no_shadows; /* --shadows on|off */
     mc_gl_backend gl;
     bool lenient, quiet;
 } sheet_args;
@@ -122,6 +123,9 @@ static const mc_arg_opt sheet_opts[] = {
     { .name = "--shading", .kind = MC_ARG_CHOICE, .offset = F(shading),
       .choices = (const char *const[]){ "lit", "unlit", "normals", NULL },
       .metavar = "lit|unlit|normals", .help = "scenes: (default lit)" },
+    { .name = "--shadows", .kind = MC_ARG_CHOICE, .offset = F(no_shadows),
+      .choices = (const char *const[]){ "on", "off", NULL }, .metavar = "on|off",
+      .help = "scenes: stencil shadows (default on)" },
     { .name = "--gl", .kind = MC_ARG_CHOICE, .offset = F(gl),
       .choices = (const char *const[]){ "auto", "egl", "osmesa", NULL },
       .metavar = "auto|egl|osmesa", .help = "scenes: GL backend (default auto)" },
@@ -179,6 +183,7 @@ static int open_scene(sheet_run *run)
     d.fps = a->fps;
     d.msaa = a->msaa;
     d.shading = a->shading;
+    d.no_shadows = a->no_shadows != 0;
     d.backend = a->gl;
     d.warn = mc_diag_warn;
     if (mc_scene_renderer_create(&d, &run->sr, &e) != MC_OK)

@@ -62,6 +62,7 @@ typedef struct mc_render_opts {
     mc_gl_backend gl; /* --gl; MC_GL_AUTO by default */
     int gl_device;    /* --gl-device N (from 1); 0: automatic */
     bool overlay, lenient, stats, developer_images;
+    int no_shadows; /* --shadows on|off: 0 on (default), 1 off */
     bool strict; /* --strict: a used material that fails to parse is an error (exit 2) */
     int image_mpixels; /* --image-pixels: 0 = the default budget */
     mc_progress_mode progress;

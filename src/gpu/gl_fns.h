@@ -69,7 +69,9 @@
     X(SamplerParameteri, SAMPLERPARAMETERI) \
     X(RenderbufferStorageMultisample, RENDERBUFFERSTORAGEMULTISAMPLE) \
     X(ShaderSource, SHADERSOURCE) \
+    X(StencilFunc, STENCILFUNC) \
     X(StencilMask, STENCILMASK) \
+    X(StencilOpSeparate, STENCILOPSEPARATE) \
     X(ClearStencil, CLEARSTENCIL) \
     X(TexImage2D, TEXIMAGE2D) \
     X(TexParameteri, TEXPARAMETERI) \

@@ -405,6 +405,7 @@ void gpu_frame_values(mc_renderer *r, const mc_frame_params *p)
             point_planes(l, lv->plane);
         lv->proj = l->projection_image > 0 ? r->textures[l->projection_image - 1] : r->def_proj;
         lv->fall = l->falloff_image > 0 ? r->textures[l->falloff_image - 1] : r->def_fall;
+        lv->shadows = !p->no_shadows && !l->no_shadows;
     }
     for (int c = 0; c < 3; c++)
         fv->ambient[c] = p->ambient[c] * MC_LIGHT_SCALE;
@@ -558,14 +559,26 @@ void gpu_draw_opaque(mc_renderer *r)
         gl->Enable(GL_BLEND);
         gl->BlendFuncSeparate(GL_ONE, GL_ONE, GL_ZERO, GL_ONE);
         for (int l = 0; l < r->fv.num_lights; l++) {
-            gpu_bind_light(r, l);
-            for (int i = 0; i < r->used_slots; i++) {
-                slot *sl = &r->slots[i];
+            /* draw_arb2.cpp RB_ARB2_DrawInteractions with stencil shadows (shadow.c): the
+             * global shadows, the noSelfShadow items' interactions (localInteractions, only
+             * for a light with shadows), their own shadows, the other interactions */
+            int shadows = r->fv.lights[l].shadows;
 
-                if (sl->pending && !sl->late && !sl->stages_only)
-                    gpu_draw_slot(r, sl, P_LIGHT, l);
+            gpu_shadow_light(r, l);
+            gpu_bind_light(r, l);
+            for (int pass = shadows ? 0 : 1; pass < 2; pass++) {
+                if (pass == 1 && shadows)
+                    gpu_shadow_local(r, l);
+                for (int i = 0; i < r->used_slots; i++) {
+                    slot *sl = &r->slots[i];
+
+                    if (sl->pending && !sl->late && !sl->stages_only &&
+                        (!shadows || sl->ds.no_self_shadow == (pass == 0)))
+                        gpu_draw_slot(r, sl, P_LIGHT, l);
+                }
             }
         }
+        gpu_shadow_done(r);
         gpu_unbind_light(r);
         gl->Disable(GL_BLEND);
         gl->DepthFunc(GL_LEQUAL);

@@ -252,6 +252,8 @@ static mc_status build_programs(mc_renderer *r, mc_error *err)
         s = gpu_build_light_images(r, err);
     if (s == MC_OK)
         s = gpu_build_stages(r, err);
+    if (s == MC_OK)
+        s = gpu_shadow_build(r, err);
     if (s != MC_OK)
         return s;
     r->ut_origin = gl->GetUniformLocation(r->text_prog, "u_origin");
@@ -418,6 +420,7 @@ static void delete_gl_objects(mc_renderer *r)
         gl->DeleteVertexArrays(1, &sl->vao);
         free(sl->stages);
     }
+    gpu_shadow_delete_gl(r);
     gl->DeleteProgram(r->stage_prog);
     if (r->num_textures)
         gl->DeleteTextures(r->num_textures, r->textures);
@@ -451,6 +454,7 @@ void mc_renderer_release(mc_renderer *r)
             delete_gl_objects(r);
         r->backend->release(r->ctx);
     }
+    gpu_shadow_free(r);
     free(r->slots);
     free(r->textures);
     free(r->text_verts);
@@ -841,6 +845,7 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     ds->bits = (ds->tex[1] ? V_NMAP : 0) | (ds->tex[2] ? V_SMAP : 0) |
                (ds->alpha_test > 0.0f ? V_ATEST : 0);
     ds->back_lit = it->no_shadows || it->no_self_shadow;
+    ds->no_self_shadow = it->no_self_shadow != 0;
     if (r->shading == MC_SHADING_LIT && r->fv.num_lights > 0) {
         s = gpu_build_variant(r, ds->bits + P_AMBIENT * V_BITS, err);
         if (s == MC_OK)
@@ -867,6 +872,10 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     /* a translucent item, and a stages-only item of a translucent material, writes no depth
      * and waits for the opaque ones, as Doom sorts translucent surfaces after them */
     sl->late = ds->translucent || (sl->stages_only && sl->stages[0].depth_lequal);
+    /* shadow volumes from the item's triangles (shadow.c); a late item casts none */
+    s = gpu_shadow_item(r, sl, it, det, err);
+    if (s != MC_OK)
+        return s;
     sl->pending = 1; /* drawn when the frame resolves, in Doom's passes */
     return gpu_gl_check(&r->gl, "drawing", err);
 }

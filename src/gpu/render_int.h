@@ -13,6 +13,7 @@
 
 #include "gpu/backend.h"
 #include "gpu/gl_fns.h"
+#include "gpu/shadow_volume.h"
 
 #define MAX_SIDE       MC_LIMIT_RENDER_MAX_SIDE
 #define MAX_ELEMS      (1 << 24)
@@ -27,14 +28,25 @@ typedef struct draw_state {
     float alpha_test, polygon_offset;
     int two_sided, translucent, count;
     int back_lit; /* no_shadows or no_self_shadow: faces away from a light are lit */
+    int no_self_shadow; /* lit before its own shadow volumes (Doom's localInteractions) */
     int mask_color, mask_alpha, mask_depth;
     GLenum front;
 } draw_state;
+
+/* An item's shadow volumes (shadow.c): its shadow vertices and, for each light of the frame,
+ * a run of indices in one index buffer; count 0 where it casts nothing. */
+typedef struct slot_shadow {
+    GLuint vao, verts, idx; /* 0 until the item first casts */
+    size_t verts_cap, idx_cap;
+    size_t first[MC_RENDER_MAX_LIGHTS], count[MC_RENDER_MAX_LIGHTS]; /* indices */
+    float light[MC_RENDER_MAX_LIGHTS][3]; /* the light's origin in model space */
+} slot_shadow;
 
 typedef struct slot {
     GLuint vao, pos, nrm, st, tan, idx;
     size_t pos_cap, nrm_cap, st_cap, tan_cap, idx_cap; /* bytes of storage */
     draw_state ds;
+    slot_shadow sh;
     int pending; /* drawn when the frame resolves */
     int late;    /* drawn after every opaque item (translucent) */
     mc_render_stage *stages; /* the item's unlit stages (stages.c), copied; malloc'd */
@@ -77,6 +89,7 @@ typedef struct light_values {
     float col[3];      /* colour * MC_LIGHT_SCALE */
     float plane[4][4]; /* s, t, q, falloff planes, world space (x, y, z, d): value = p.xyz + d */
     GLuint proj, fall; /* textures */
+    int shadows;       /* 1: casts stencil shadows this frame */
 } light_values;
 
 /* The per-frame uniforms, set on each variant the frame uses. */
@@ -102,6 +115,13 @@ struct mc_renderer {
     frame_values fv;
     unsigned frame; /* counts begun frames, from 1 */
     GLint ut_origin, ut_scale, ut_size;
+    GLuint shadow_prog; /* shadow.c: the shadow volumes' program */
+    GLint us_model, us_viewproj, us_light;
+    int shadow_on; /* the current light's stencil test is on */
+    gpu_shadow_work shadow_work; /* CPU scratch of the volumes, grown as needed */
+    float *shadow_verts;
+    unsigned *shadow_idx;
+    size_t shadow_verts_cap, shadow_idx_cap; /* elements */
     GLuint *textures; /* id k is textures[k - 1] */
     int num_textures, cap_textures;
     slot *slots;
@@ -143,6 +163,29 @@ void gpu_draw_opaque(mc_renderer *r);
  * table; gpu_unbind_light undoes the samplers. */
 void gpu_bind_light(mc_renderer *r, int i);
 void gpu_unbind_light(mc_renderer *r);
+
+/* ---- shadow.c ---- */
+
+/* Builds the shadow volumes' program. */
+mc_status gpu_shadow_build(mc_renderer *r, mc_error *err);
+/* Makes and uploads item it's shadow volumes into sl for every light of the frame that casts
+ * shadows (none for a no_shadows item, one drawn late -- translucent --, or outside lit
+ * shading with lights).
+ * det: the model matrix's determinant. Errors: MC_ERR_NOMEM, MC_ERR_GL. */
+mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, float det,
+                          mc_error *err);
+/* Before light l's interactions: when some pending item casts a shadow from l, clears the
+ * stencil, draws the volumes of the items without no_self_shadow (Doom's globalShadows) and
+ * leaves the stencil test on for the interactions (lit where no volume covers the pixel);
+ * else leaves the stencil test off. */
+void gpu_shadow_light(mc_renderer *r, int l);
+/* After the no_self_shadow items' interactions with light l: their volumes (localShadows). */
+void gpu_shadow_local(mc_renderer *r, int l);
+/* After the last light: stencil test off. */
+void gpu_shadow_done(mc_renderer *r);
+/* Deletes the GL objects (context current) / frees the CPU buffers. */
+void gpu_shadow_delete_gl(mc_renderer *r);
+void gpu_shadow_free(mc_renderer *r);
 
 /* ---- stages.c ---- */
 

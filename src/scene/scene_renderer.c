@@ -105,7 +105,7 @@ struct mc_scene_renderer {
     float background[4]; /* RGBA 0..1 */
     mc_shading shading;
     mc_fov_mode fov_mode;
-    bool overlay;
+    bool overlay, no_shadows;
     int overlay_scale;
     int num_actors;
     actor_draw *actors;
@@ -901,6 +901,7 @@ static void settle(mc_scene_renderer *sr, const mc_scene_renderer_desc *d)
     sr->shading = d->shading;
     sr->fov_mode = d->fov_mode;
     sr->overlay = d->overlay;
+    sr->no_shadows = d->no_shadows;
     sr->overlay_scale = sr->height >= 360 ? sr->height / 360 : 1;
 }
 
@@ -1060,6 +1061,7 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     fp.num_lights = eval_lights(sr, material_time(sr, &smp));
     fp.lights = sr->frame_lights;
     memcpy(fp.ambient, sr->ambient, sizeof fp.ambient);
+    fp.no_shadows = sr->no_shadows;
     st = mc_renderer_begin(sr->r, &fp, err);
     if (st == MC_OK)
         st = submit_actors(sr, material_time(sr, &smp), err);

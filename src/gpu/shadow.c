@@ -1,0 +1,275 @@
+/* Stencil shadows (render_int.h): each item's shadow volumes, made on the CPU when it is drawn
+ * (shadow_volume.h: Doom's turbo shadow volumes from the skinned triangles, one per light),
+ * and the stencil pass before each light's interactions, as dhewm3 draws them:
+ * draw_arb2.cpp RB_ARB2_DrawInteractions (per light: clear the stencil, RB_StencilShadowPass,
+ * then the interactions where the stencil test passes) and draw_common.cpp RB_StencilShadowPass
+ * and RB_T_Shadow with r_useCarmacksReverse and r_useStencilOpSeparate (depth-fail counting,
+ * both faces in one draw, caps always drawn). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/render_int.h"
+
+/* Doom clears the stencil to 128 before a light's shadows (tr_backend.cpp, RB_SetBuffer's
+ * glClearStencil(1 << (stencilbits - 1))) and draws the interactions with
+ * glStencilFunc(GL_GEQUAL, 128, 255) (RB_StencilShadowPass's end): lit where no volume
+ * counted the pixel in. */
+#define STENCIL_CLEAR 128
+
+/* shadow.vp as RB_T_Shadow feeds it (the light origin in model space, w 0): a vertex with
+ * w 1 stays on the mesh, one with w 0 goes to infinity along the ray from the light. The
+ * same transform as the scene's vertex shader for the vertices on the mesh. */
+static const char *const shadow_vs =
+        "layout(location = 0) in vec4 a_pos;\n"
+        "uniform mat4 u_model, u_viewproj;\n"
+        "uniform vec3 u_light;\n"
+        "invariant gl_Position;\n"
+        "void main() {\n"
+        "    vec4 p = a_pos.w > 0.0 ? vec4(a_pos.xyz, 1.0) : vec4(a_pos.xyz - u_light, 0.0);\n"
+        "    gl_Position = u_viewproj * (u_model * p);\n"
+        "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
+        "}\n";
+
+static const char *const shadow_fs = "out vec4 o_col;\n"
+                                     "void main() { o_col = vec4(0.0); }\n";
+
+mc_status gpu_shadow_build(mc_renderer *r, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+    mc_status s = gpu_link_program(gl, "#version 330 core\n", shadow_vs, shadow_fs,
+                                   &r->shadow_prog, err);
+
+    if (s != MC_OK)
+        return s;
+    r->us_model = gl->GetUniformLocation(r->shadow_prog, "u_model");
+    r->us_viewproj = gl->GetUniformLocation(r->shadow_prog, "u_viewproj");
+    r->us_light = gl->GetUniformLocation(r->shadow_prog, "u_light");
+    return gpu_gl_check(gl, "building the shadow program", err);
+}
+
+void gpu_shadow_delete_gl(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+
+    for (int i = 0; i < r->num_slots; i++) {
+        slot_shadow *sh = &r->slots[i].sh;
+        GLuint bufs[2] = { sh->verts, sh->idx };
+
+        if (sh->vao) {
+            gl->DeleteBuffers(2, bufs);
+            gl->DeleteVertexArrays(1, &sh->vao);
+        }
+    }
+    gl->DeleteProgram(r->shadow_prog);
+}
+
+void gpu_shadow_free(mc_renderer *r)
+{
+    gpu_shadow_work_free(&r->shadow_work);
+    free(r->shadow_verts);
+    free(r->shadow_idx);
+}
+
+/* Grows a CPU array of elements of size sz to n; 0 when out of memory. */
+static int grow(void **p, size_t *cap, size_t n, size_t sz)
+{
+    void *q;
+
+    if (n <= *cap)
+        return 1;
+    q = realloc(*p, n * sz);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
+/* Fills buffer buf (bound to target) with bytes, growing its storage only when needed. */
+static void fill(const mc_gl_fns *gl, GLenum target, GLuint buf, size_t *cap, const void *data,
+                 size_t bytes)
+{
+    gl->BindBuffer(target, buf);
+    if (bytes > *cap) {
+        size_t more = *cap + *cap / 2;
+
+        *cap = bytes > more ? bytes : more;
+        gl->BufferData(target, (GLsizeiptr)*cap, NULL, GL_DYNAMIC_DRAW);
+    }
+    gl->BufferSubData(target, 0, (GLsizeiptr)bytes, data);
+}
+
+/* The light volume's six planes, inward and of unit normal, in model space: tr_lightrun.cpp
+ * R_SetLightFrustum (s >= 0, t >= 0, q - s >= 0, q - t >= 0, falloff >= 0, 1 - falloff >= 0),
+ * negated as R_CalcInteractionCullBits takes them, then R_GlobalPlaneToLocal through the model
+ * matrix m (plane (n, d) -> (A^T n, n . t + d)). */
+static void local_planes(const light_values *lv, const float *m, float out[6][4])
+{
+    const float(*p)[4] = lv->plane;
+    float w[6][4];
+
+    for (int k = 0; k < 4; k++) {
+        w[0][k] = p[0][k];
+        w[1][k] = p[1][k];
+        w[2][k] = p[2][k] - p[0][k];
+        w[3][k] = p[2][k] - p[1][k];
+        w[4][k] = p[3][k];
+        w[5][k] = -p[3][k];
+    }
+    w[5][3] += 1.0f;
+    for (int i = 0; i < 6; i++) {
+        float len = sqrtf(w[i][0] * w[i][0] + w[i][1] * w[i][1] + w[i][2] * w[i][2]);
+
+        for (int k = 0; k < 4 && len > 0.0f; k++)
+            w[i][k] /= len;
+        for (int c = 0; c < 3; c++)
+            out[i][c] = m[c * 4 + 0] * w[i][0] + m[c * 4 + 1] * w[i][1] + m[c * 4 + 2] * w[i][2];
+        out[i][3] = w[i][0] * m[12] + w[i][1] * m[13] + w[i][2] * m[14] + w[i][3];
+    }
+}
+
+mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, float det,
+                          mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+    const frame_values *fv = &r->fv;
+    slot_shadow *sh = &sl->sh;
+    const draw_state *ds = &sl->ds;
+    size_t per_light, total = 0;
+    int casts = 0;
+    mc_status s;
+
+    memset(sh->count, 0, sizeof sh->count);
+    if (r->shading != MC_SHADING_LIT || it->no_shadows || sl->late || det == 0.0f)
+        return MC_OK;
+    for (int l = 0; l < fv->num_lights; l++)
+        casts |= fv->lights[l].shadows;
+    if (!casts)
+        return MC_OK;
+    s = gpu_shadow_topology(&r->shadow_work, it->positions, it->vertex_count, it->indices,
+                            it->triangle_count, err);
+    if (s != MC_OK)
+        return s;
+    per_light = gpu_shadow_max_indices(&r->shadow_work);
+    if (!grow((void **)&r->shadow_verts, &r->shadow_verts_cap, (size_t)it->vertex_count * 8,
+              sizeof *r->shadow_verts) ||
+        !grow((void **)&r->shadow_idx, &r->shadow_idx_cap, per_light * (size_t)fv->num_lights,
+              sizeof *r->shadow_idx))
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for shadow volumes");
+    for (int l = 0; l < fv->num_lights; l++) {
+        const light_values *lv = &fv->lights[l];
+        float d[3], planes[6][4];
+
+        if (!lv->shadows)
+            continue;
+        /* R_GlobalPointToLocal: the light in model space, A^-1 (L - t); A^-1 is the transpose
+         * of the normal matrix (the inverse transpose) */
+        for (int c = 0; c < 3; c++)
+            d[c] = lv->org[c] - ds->model[12 + c];
+        for (int c = 0; c < 3; c++)
+            sh->light[l][c] =
+                    ds->nmat[c * 3] * d[0] + ds->nmat[c * 3 + 1] * d[1] + ds->nmat[c * 3 + 2] * d[2];
+        local_planes(lv, ds->model, planes);
+        sh->first[l] = total;
+        sh->count[l] = gpu_shadow_volume(&r->shadow_work, it->positions, it->indices,
+                                         sh->light[l], (const float(*)[4])planes, det < 0.0f,
+                                         r->shadow_idx + total);
+        total += sh->count[l];
+    }
+    if (total == 0)
+        return MC_OK;
+    gpu_shadow_vertices(it->positions, it->vertex_count, r->shadow_verts);
+    if (!sh->vao) {
+        gl->GenVertexArrays(1, &sh->vao);
+        gl->GenBuffers(1, &sh->verts);
+        gl->GenBuffers(1, &sh->idx);
+    }
+    gl->BindVertexArray(sh->vao);
+    fill(gl, GL_ARRAY_BUFFER, sh->verts, &sh->verts_cap, r->shadow_verts,
+         (size_t)it->vertex_count * 8 * sizeof(float));
+    gl->EnableVertexAttribArray(0);
+    gl->VertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 4 * sizeof(float), (const void *)0);
+    fill(gl, GL_ELEMENT_ARRAY_BUFFER, sh->idx, &sh->idx_cap, r->shadow_idx,
+         total * sizeof(unsigned));
+    gl->BindVertexArray(0);
+    return gpu_gl_check(gl, "uploading shadow volumes", err);
+}
+
+/* Draws the volumes from light l of the pending opaque items whose no_self_shadow is self. */
+static void draw_volumes(mc_renderer *r, int l, int self)
+{
+    const mc_gl_fns *gl = &r->gl;
+
+    /* RB_StencilShadowPass: GLS_DEPTHMASK | GLS_COLORMASK | GLS_ALPHAMASK |
+     * GLS_DEPTHFUNC_LESS, glPolygonOffset(r_shadowPolygonFactor 0, -r_shadowPolygonOffset 1);
+     * both faces at once (GL_Cull(CT_TWO_SIDED)). Depth clamp keeps the caps at infinity
+     * when a caller's projection has a far plane (Doom's has none). */
+    gl->ColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    gl->DepthMask(GL_FALSE);
+    gl->DepthFunc(GL_LESS);
+    gl->Disable(GL_CULL_FACE);
+    gl->Enable(GL_DEPTH_CLAMP);
+    gl->Enable(GL_POLYGON_OFFSET_FILL);
+    gl->PolygonOffset(0.0f, 1.0f);
+    gl->StencilFunc(GL_ALWAYS, 1, 0xff);
+    gl->UseProgram(r->shadow_prog);
+    r->current = r->shadow_prog;
+    gl->UniformMatrix4fv(r->us_viewproj, 1, GL_FALSE, r->fv.vp);
+    for (int i = 0; i < r->used_slots; i++) {
+        const slot *sl = &r->slots[i];
+
+        if (!sl->pending || sl->late || sl->sh.count[l] == 0 ||
+            sl->ds.no_self_shadow != self)
+            continue;
+        /* RB_T_Shadow, z-fail with glStencilOpSeparate: the volume's outward faces (the
+         * item's front faces) decrement where they fail the depth test, the inward ones
+         * increment (Doom's GL_BACK is its front side) */
+        gl->FrontFace(sl->ds.front);
+        gl->StencilOpSeparate(GL_FRONT, GL_KEEP, GL_DECR_WRAP, GL_KEEP);
+        gl->StencilOpSeparate(GL_BACK, GL_KEEP, GL_INCR_WRAP, GL_KEEP);
+        gl->UniformMatrix4fv(r->us_model, 1, GL_FALSE, sl->ds.model);
+        gl->Uniform3fv(r->us_light, 1, sl->sh.light[l]);
+        gl->BindVertexArray(sl->sh.vao);
+        gl->DrawElements(GL_TRIANGLES, (GLsizei)sl->sh.count[l], GL_UNSIGNED_INT,
+                         (const void *)(sl->sh.first[l] * sizeof(unsigned)));
+    }
+    gl->BindVertexArray(0);
+    gl->StencilOpSeparate(GL_FRONT_AND_BACK, GL_KEEP, GL_KEEP, GL_KEEP);
+    gl->StencilFunc(GL_GEQUAL, STENCIL_CLEAR, 0xff);
+    gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    gl->DepthFunc(GL_EQUAL);
+    gl->Disable(GL_DEPTH_CLAMP);
+    gl->Disable(GL_POLYGON_OFFSET_FILL);
+}
+
+void gpu_shadow_light(mc_renderer *r, int l)
+{
+    const mc_gl_fns *gl = &r->gl;
+    int any = 0;
+
+    for (int i = 0; i < r->used_slots && r->fv.lights[l].shadows; i++)
+        any |= r->slots[i].pending && !r->slots[i].late && r->slots[i].sh.count[l] > 0;
+    r->shadow_on = any;
+    if (!any) {
+        /* "no shadows, so no need to read or write the stencil buffer" */
+        gl->Disable(GL_STENCIL_TEST);
+        return;
+    }
+    gl->StencilMask(0xff);
+    gl->ClearStencil(STENCIL_CLEAR);
+    gl->Clear(GL_STENCIL_BUFFER_BIT);
+    gl->Enable(GL_STENCIL_TEST);
+    draw_volumes(r, l, 0);
+}
+
+void gpu_shadow_local(mc_renderer *r, int l)
+{
+    if (r->shadow_on)
+        draw_volumes(r, l, 1);
+}
+
+void gpu_shadow_done(mc_renderer *r)
+{
+    r->gl.Disable(GL_STENCIL_TEST);
+}

@@ -1,0 +1,185 @@
+#!/bin/bash
+# Stencil shadows (README "Shadows"): a box actor between a light and a floor actor. The floor
+# is stood up to face the camera, so that its picture is a linear map of the plane: the floor
+# is the square x = 0, y and z in -80..80, facing -X; the camera (made here as make_quads.py
+# makes it) sits at (-100, 0, 0) looking along +X with a 90 degree fov, so at 256x256 a point
+# (0, y, z) is drawn at column 128 - 1.28 y, row 128 - 1.28 z (pixel i covers i..i+1). The box
+# spans x -45..-35, y -5..5, z -5..5; the light is a point light at L = (-80, 30, 0) of radius
+# 1000 and colour 0.3 (lit floor below 255, so that a changed lit pixel shows), with ambient
+# 0.1.
+#
+# The shadow by hand: a box corner c projects from L onto x = 0 at L + t (c - L), t = 80 /
+# (c.x + 80): for c.x = -45, t = 16/7: y = 30 - 16/7 (30 - c.y) = -27.142857 (c.y = 5) or -50
+# (c.y = -5), z = +-11.428571; for c.x = -35, t = 16/9: y = -14.444444 or -32.222222, z =
+# +-8.888889. Their convex hull (the corners at y = -32.2 fall inside) in pixels:
+#   (192, 113.371429) (162.742857, 113.371429) (146.488889, 116.622222)
+#   (146.488889, 139.377778) (162.742857, 142.628571) (192, 142.628571).
+# The box itself is drawn at columns 116..140 (its face x = -45 at distance 55: 128 -+ 128 *
+# 5 / 55), clear of the shadow. In the shadow the floor (white) shows only the ambient light,
+# 1 * 0.1 * 2 (r_lightScale) = 0.2 -> 51.
+set -u
+. ./outcome.sh shadows
+
+python3 - "$T" <<'PY'
+import struct, sys
+d = sys.argv[1]
+
+def face(verts, tris, c, u, v, h):
+    # outward normal u x v, corners clockwise as seen from outside (the md5mesh convention)
+    base = len(verts)
+    for su, sv in ((-1, -1), (-1, 1), (1, 1), (1, -1)):
+        verts.append(tuple(c[i] + h * (su * u[i] + sv * v[i]) for i in range(3)))
+    tris += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
+
+def mesh(path, shader, faces):
+    verts, tris = [], []
+    for f in faces:
+        face(verts, tris, *f)
+    t = 'MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 1\njoints {\n'
+    t += '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\n\tshader "%s"\n' % shader
+    t += '\tnumverts %d\n' % len(verts)
+    for i in range(len(verts)):
+        t += '\tvert %d ( 0 0 ) %d 1\n' % (i, i)
+    t += '\tnumtris %d\n' % len(tris)
+    for i, tr in enumerate(tris):
+        t += '\ttri %d %d %d %d\n' % ((i,) + tr)
+    t += '\tnumweights %d\n' % len(verts)
+    for i, p in enumerate(verts):
+        t += '\tweight %d 0 1 ( %g %g %g )\n' % ((i,) + p)
+    open(path, 'w').write(t + '}\n')
+
+X, Y, Z = (1, 0, 0), (0, 1, 0), (0, 0, 1)
+N = lambda a: tuple(-x for x in a)
+# the floor: normal -X = Z x Y
+mesh(d + '/floor.md5mesh', 'floor', [((0, 0, 0), Z, Y, 80)])
+# the box: six faces of half-size 5 around (-40, 0, 0), each its own 4 corners (24 vertices)
+c = (-40, 0, 0)
+box = []
+for n, u, v in ((X, Y, Z), (N(X), Z, Y), (Y, Z, X), (N(Y), X, Z), (Z, X, Y), (N(Z), Y, X)):
+    box.append((tuple(c[i] + 5 * n[i] for i in range(3)), u, v, 5))
+mesh(d + '/box.md5mesh', 'box', box)
+# the two as one mesh of one surface (shader "floor"): the box then shadows its own mesh
+mesh(d + '/both.md5mesh', 'floor', [((0, 0, 0), Z, Y, 80)] + box)
+open(d + '/cam.md5camera', 'w').write(
+    'MD5Version 10\ncommandline ""\nnumFrames 1\nframeRate 24\nnumCuts 0\ncuts {\n}\n'
+    'camera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n')
+import os
+os.makedirs(d + '/base/materials', exist_ok=True)
+os.makedirs(d + '/base/textures', exist_ok=True)
+open(d + '/base/textures/white.tga', 'wb').write(
+    struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 1, 1, 24, 0) + bytes([255, 255, 255]))
+PY
+
+# scene NAME BOX_MATERIAL LIGHT_EXTRA: writes $T/NAME.md5scene and its materials
+scene() {
+    mkdir -p "$T/$1/materials"
+    cp -r "$T/base/textures" "$T/$1/"
+    printf 'floor { diffusemap textures/white }\nbox { %s diffusemap textures/white }\n' "$2" \
+        >"$T/$1/materials/m.mtr"
+    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "%s"\noutput { background ( 0 0 0 ) }
+actor floor { mesh "floor.md5mesh" }
+actor box { mesh "box.md5mesh" }
+light key { origin ( -80 30 0 ) color ( 0.3 0.3 0.3 ) radius 1000 %s }
+ambient ( 0.1 0.1 0.1 )\n' "$1" "$3" >"$T/$1.md5scene"
+}
+render() { # render NAME SCENE [options] -> $T/NAME0.png
+    local name=$1 sc=$2
+    shift 2
+    run "$name" render "$T/$sc.md5scene" --size 256x256 --msaa 0 -o "$T/${name}%d.png" "$@"
+    [ "$rc" -eq 0 ] || fail "$name" "exit $rc: $(cat "$T/$name.err")"
+}
+scene plain "" ""
+sed 's/^actor floor { mesh "floor.md5mesh" }$/actor both { mesh "both.md5mesh" }/; /^actor box /d' \
+    "$T/plain.md5scene" >"$T/self.md5scene"
+scene noshadows_mat "noShadows" ""
+scene noshadows_light "" "noShadows 1"
+render on plain
+render off plain --shadows off
+render mat noshadows_mat
+render light noshadows_light
+render self self
+
+# check ON OFF: the pixels that differ lie within 1 px of the hand-made polygon, every pixel
+# more than 1 px inside it differs and shows the ambient floor (51); everything else is equal.
+check() {
+    python3 - "$T/$1" "$T/$2" <<'PY'
+import subprocess, sys
+
+def load(path):
+    ppm = subprocess.run(['convert', path, '-depth', '8', 'ppm:-'], capture_output=True,
+                         check=True).stdout
+    head = ppm.split(b'\n', 3)
+    w, h = map(int, head[1].split())
+    return w, h, head[3]
+
+w, h, on = load(sys.argv[1])
+_, _, off = load(sys.argv[2])
+poly = [(192, 113.371429), (162.742857, 113.371429), (146.488889, 116.622222),
+        (146.488889, 139.377778), (162.742857, 142.628571), (192, 142.628571)]
+
+def dist(x, y):
+    # the largest signed distance to the polygon's edge lines (negative inside; convex)
+    best = -1e9
+    for i in range(len(poly)):
+        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % len(poly)]
+        ex, ey = bx - ax, by - ay
+        l = (ex * ex + ey * ey) ** 0.5
+        # the polygon runs counter-clockwise on screen (rows down): outward normal (-ey, ex) / l
+        best = max(best, ((x - ax) * -ey + (y - ay) * ex) / l)
+    return best
+
+stray, missing, wrong, inside = 0, 0, 0, 0
+for r in range(h):
+    for c in range(w):
+        k = (r * w + c) * 3
+        differs = on[k:k + 3] != off[k:k + 3]
+        d = dist(c + 0.5, r + 0.5)
+        if differs and d > 1.0:
+            stray += 1
+        if d <= -1.0:
+            inside += 1
+            if not differs:
+                missing += 1
+            elif tuple(on[k:k + 3]) != (51, 51, 51):
+                wrong += 1
+print('%d inside, %d stray, %d missing, %d not ambient' % (inside, stray, missing, wrong))
+sys.exit(0 if inside > 500 and stray == 0 and missing == 0 and wrong == 0 else 1)
+PY
+}
+if out=$(check on0.png off0.png); then
+    ok "the_shadow_is_the_projected_box_within_1px ($out)"
+else
+    fail the_shadow_is_the_projected_box_within_1px "$out"
+fi
+for v in mat light; do
+    if cmp -s "$T/${v}0.png" "$T/off0.png"; then
+        ok "no_shadows_${v}_casts_none"
+    else
+        fail "no_shadows_${v}_casts_none" "differs from the render without shadows"
+    fi
+done
+if ! cmp -s "$T/on0.png" "$T/off0.png"; then ok shadows_are_on_by_default; else fail shadows_are_on_by_default "no difference"; fi
+# One mesh holding both the box and the floor shadows itself just as the two actors do (the
+# box's faces then take the floor's material: white, as the box's).
+if out=$(check self0.png off0.png); then
+    ok "a_mesh_shadows_itself ($out)"
+else
+    fail a_mesh_shadows_itself "$out"
+fi
+
+# EGL and OSMesa give the same bytes, with MSAA too.
+has() { case " ${MC_TEST_BACKENDS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
+if has egl && has osmesa; then
+    for gl in egl osmesa; do
+        MD5CINE_GL=$gl run "gl_$gl" render "$T/plain.md5scene" --size 256x256 -o "$T/gl_$gl%d.png"
+        [ "$rc" -eq 0 ] || fail "gl_$gl" "exit $rc: $(cat "$T/gl_$gl.err")"
+    done
+    if cmp -s "$T/gl_egl0.png" "$T/gl_osmesa0.png"; then
+        ok egl_and_osmesa_draw_the_same_shadow
+    else
+        fail egl_and_osmesa_draw_the_same_shadow "the frames differ"
+    fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
