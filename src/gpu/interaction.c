@@ -443,6 +443,22 @@ static void use_program(mc_renderer *r, program *pr, int light)
     }
 }
 
+void gpu_set_faces(const mc_gl_fns *gl, const draw_state *ds)
+{
+    gl->FrontFace(ds->front);
+    if (ds->two_sided)
+        gl->Disable(GL_CULL_FACE);
+    else
+        gl->Enable(GL_CULL_FACE);
+    if (ds->polygon_offset != 0.0f) {
+        /* Doom's factor -1 and units -2 per step of the material's polygonOffset */
+        gl->Enable(GL_POLYGON_OFFSET_FILL);
+        gl->PolygonOffset(-1.0f, -2.0f * ds->polygon_offset);
+    } else {
+        gl->Disable(GL_POLYGON_OFFSET_FILL);
+    }
+}
+
 void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
 {
     const mc_gl_fns *gl = &r->gl;
@@ -480,18 +496,7 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
         gl->ActiveTexture((GLenum)(GL_TEXTURE0 + unit));
         gl->BindTexture(GL_TEXTURE_2D, ds->tex[unit]);
     }
-    gl->FrontFace(ds->front);
-    if (ds->two_sided)
-        gl->Disable(GL_CULL_FACE);
-    else
-        gl->Enable(GL_CULL_FACE);
-    if (ds->polygon_offset != 0.0f) {
-        /* Doom's factor -1 and units -2 per step of the material's polygonOffset */
-        gl->Enable(GL_POLYGON_OFFSET_FILL);
-        gl->PolygonOffset(-1.0f, -2.0f * ds->polygon_offset);
-    } else {
-        gl->Disable(GL_POLYGON_OFFSET_FILL);
-    }
+    gpu_set_faces(gl, ds);
     /* Material.cpp's maskColor, maskAlpha, maskDepth: the stage leaves those values as they
      * are (a translucent item and the light passes write no depth anyway). */
     if (ds->mask_color || ds->mask_alpha)

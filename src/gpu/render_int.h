@@ -152,6 +152,9 @@ mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err);
 void gpu_frame_values(mc_renderer *r, const mc_frame_params *p);
 /* Makes the specular table and the built-in light images and samplers. */
 mc_status gpu_build_light_images(mc_renderer *r, mc_error *err);
+/* Sets the item's face state: its front winding, culling (none when two-sided) and polygon
+ * offset. */
+void gpu_set_faces(const mc_gl_fns *gl, const draw_state *ds);
 /* Sets the item's uniforms and GL state and draws its slot in pass P_* (light: the light's
  * index for P_LIGHT). */
 void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);

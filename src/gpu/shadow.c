@@ -71,21 +71,6 @@ void gpu_shadow_free(mc_renderer *r)
     free(r->shadow_idx);
 }
 
-/* Grows a CPU array of elements of size sz to n; 0 when out of memory. */
-static int grow(void **p, size_t *cap, size_t n, size_t sz)
-{
-    void *q;
-
-    if (n <= *cap)
-        return 1;
-    q = realloc(*p, n * sz);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = n;
-    return 1;
-}
-
 /* Fills buffer buf (bound to target) with bytes, growing its storage only when needed. */
 static void fill(const mc_gl_fns *gl, GLenum target, GLuint buf, size_t *cap, const void *data,
                  size_t bytes)
@@ -152,9 +137,9 @@ mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, floa
     if (s != MC_OK)
         return s;
     per_light = gpu_shadow_max_indices(&r->shadow_work);
-    if (!grow((void **)&r->shadow_verts, &r->shadow_verts_cap, (size_t)it->vertex_count * 8,
+    if (!gpu_grow((void **)&r->shadow_verts, &r->shadow_verts_cap, (size_t)it->vertex_count * 8,
               sizeof *r->shadow_verts) ||
-        !grow((void **)&r->shadow_idx, &r->shadow_idx_cap, per_light * (size_t)fv->num_lights,
+        !gpu_grow((void **)&r->shadow_idx, &r->shadow_idx_cap, per_light * (size_t)fv->num_lights,
               sizeof *r->shadow_idx))
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for shadow volumes");
     for (int l = 0; l < fv->num_lights; l++) {

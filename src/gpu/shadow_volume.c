@@ -23,8 +23,7 @@ void gpu_shadow_work_free(gpu_shadow_work *w)
     memset(w, 0, sizeof *w);
 }
 
-/* Grows *p to n elements of size sz when its capacity *cap is below; 0 when out of memory. */
-static int grow(void **p, size_t *cap, size_t n, size_t sz)
+int gpu_grow(void **p, size_t *cap, size_t n, size_t sz)
 {
     void *q;
 
@@ -46,13 +45,13 @@ static int reserve(gpu_shadow_work *w, int num_verts, int num_tris)
 
     while (heads < chains)
         heads *= 2;
-    return grow((void **)&w->sil_idx, &w->cap_sil, nt * 3, sizeof *w->sil_idx) &&
-           grow((void **)&w->edges, &w->cap_edges, nt * 3, sizeof *w->edges) &&
-           grow((void **)&w->facing, &w->cap_facing, nt + 1, 1) &&
-           grow((void **)&w->cull, &w->cap_cull, nv, 1) &&
-           grow((void **)&w->remap, &w->cap_remap, nv, sizeof *w->remap) &&
-           grow((void **)&w->next, &w->cap_next, chains, sizeof *w->next) &&
-           grow((void **)&w->head, &w->cap_head, heads, sizeof *w->head);
+    return gpu_grow((void **)&w->sil_idx, &w->cap_sil, nt * 3, sizeof *w->sil_idx) &&
+           gpu_grow((void **)&w->edges, &w->cap_edges, nt * 3, sizeof *w->edges) &&
+           gpu_grow((void **)&w->facing, &w->cap_facing, nt + 1, 1) &&
+           gpu_grow((void **)&w->cull, &w->cap_cull, nv, 1) &&
+           gpu_grow((void **)&w->remap, &w->cap_remap, nv, sizeof *w->remap) &&
+           gpu_grow((void **)&w->next, &w->cap_next, chains, sizeof *w->next) &&
+           gpu_grow((void **)&w->head, &w->cap_head, heads, sizeof *w->head);
 }
 
 static uint32_t hash_bits(const mc_vec3 *v)

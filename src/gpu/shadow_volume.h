@@ -53,6 +53,10 @@ typedef struct gpu_shadow_work {
 
 void gpu_shadow_work_free(gpu_shadow_work *w);
 
+/* Grows *p to n elements of size sz when its capacity *cap (in elements) is below; 0 when out of
+ * memory (*p and *cap unchanged). */
+int gpu_grow(void **p, size_t *cap, size_t n, size_t sz);
+
 /* Builds the welded indices and the edges of triangles idx (3 per triangle, each in
  * 0..num_verts-1) over positions pos. Errors: MC_ERR_NOMEM (w keeps its old buffers). */
 mc_status gpu_shadow_topology(gpu_shadow_work *w, const mc_vec3 *pos, int num_verts,

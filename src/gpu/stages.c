@@ -129,17 +129,7 @@ void gpu_draw_stages(mc_renderer *r, const slot *sl)
     gl->UniformMatrix4fv(r->us.viewproj, 1, GL_FALSE, r->fv.vp);
     gl->Uniform1i(r->us.tex, 0);
     gl->ActiveTexture(GL_TEXTURE0);
-    gl->FrontFace(ds->front);
-    if (ds->two_sided)
-        gl->Disable(GL_CULL_FACE);
-    else
-        gl->Enable(GL_CULL_FACE);
-    if (ds->polygon_offset != 0.0f) {
-        gl->Enable(GL_POLYGON_OFFSET_FILL);
-        gl->PolygonOffset(-1.0f, -2.0f * ds->polygon_offset);
-    } else {
-        gl->Disable(GL_POLYGON_OFFSET_FILL);
-    }
+    gpu_set_faces(gl, ds);
     gl->DepthMask(GL_FALSE);
     gl->Enable(GL_BLEND);
     for (int i = 0; i < sl->num_stages; i++) {
