@@ -32,7 +32,9 @@
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
 #include <md5cine/material.h>
+#include <md5cine/mtr_expr.h>
 #include <md5cine/mtr.h>
+#include <md5cine/material_eval.h>
 #include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 #include <md5cine/compare.h>
