@@ -435,7 +435,7 @@ static bool level(xp *x, int prio, int depth, int *reg)
 {
     mc_expr_op_kind kind;
     bool found;
-    int a, b;
+    int a = 0, b = 0;
     mc_token at;
 
     if (prio == 0)
