@@ -279,6 +279,113 @@ static void shadow_vertices_come_in_pairs(void)
         EXPECT_NEAR(v[i], want[i], 0.0);
 }
 
+/* ---- where a volume can count (shadow_scissor.c) ---- */
+
+static void box_of_moves_the_corners(void)
+{
+    const mc_vec3 p[2] = { { 0, 0, 0 }, { 1, 2, 3 } };
+    /* scale 2, then move by (10, 0, 0): x 10..12, y 0..4, z 0..6 */
+    const float scale[16] = { 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 10, 0, 0, 1 };
+    /* a quarter turn about z: (x, y) -> (-y, x): x -2..0, y 0..1, z 0..3 */
+    const float turn[16] = { 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    gpu_box b;
+
+    gpu_box_of(p, 2, scale, &b);
+    EXPECT_NEAR(b.min[0], 10, 1e-6);
+    EXPECT_NEAR(b.max[0], 12, 1e-6);
+    EXPECT_NEAR(b.max[1], 4, 1e-6);
+    EXPECT_NEAR(b.max[2], 6, 1e-6);
+    gpu_box_of(p, 2, turn, &b);
+    EXPECT_NEAR(b.min[0], -2, 1e-6);
+    EXPECT_NEAR(b.max[0], 0, 1e-6);
+    EXPECT_NEAR(b.min[1], 0, 1e-6);
+    EXPECT_NEAR(b.max[1], 1, 1e-6);
+    EXPECT_NEAR(b.max[2], 3, 1e-6);
+}
+
+/* clip = (x, y, z, 1): window x = (x / 2 + 1 / 2) * 100, window y = (-y / 2 + 1 / 2) * 100 */
+static const float flat_vp[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+
+static void box_rect_projects_and_clips(void)
+{
+    const gpu_box b = { { -0.5f, -0.25f, 0 }, { 0.5f, 0.5f, 0 } };
+    const gpu_box off = { { 2, 2, 0 }, { 3, 3, 0 } };
+    const float right[1][4] = { { 1, 0, 0, 0 } }; /* x >= 0 */
+    const float none[1][4] = { { 1, 0, 0, -1 } }; /* x >= 1 */
+    int r[4] = { -1, -1, -1, -1 };
+
+    /* x -0.5..0.5 -> 25..75; y 0.5..-0.25 -> rows 25..62.5, 63 after rounding out */
+    ASSERT(gpu_box_rect(&b, NULL, 0, flat_vp, 100, 100, 0, r));
+    EXPECT_EQ_INT(r[0], 25);
+    EXPECT_EQ_INT(r[1], 25);
+    EXPECT_EQ_INT(r[2], 50);
+    EXPECT_EQ_INT(r[3], 38);
+    /* x >= 0 keeps 50..75; a margin of 2 widens each side */
+    ASSERT(gpu_box_rect(&b, right, 1, flat_vp, 100, 100, 2, r));
+    EXPECT_EQ_INT(r[0], 48);
+    EXPECT_EQ_INT(r[1], 23);
+    EXPECT_EQ_INT(r[2], 29);
+    EXPECT_EQ_INT(r[3], 42);
+    EXPECT(!gpu_box_rect(&b, none, 1, flat_vp, 100, 100, 2, r));
+    EXPECT(!gpu_box_rect(&off, NULL, 0, flat_vp, 100, 100, 0, r));
+}
+
+static void box_rect_keeps_what_is_in_front_of_the_camera(void)
+{
+    /* clip w = z: the camera at the origin looking along +z */
+    const float vp[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0 };
+    const gpu_box ahead = { { -1, -1, 2 }, { 1, 1, 4 } };
+    const gpu_box around = { { -1, -1, -1 }, { 1, 1, 1 } };
+    const gpu_box behind = { { -1, -1, -3 }, { 1, 1, -2 } };
+    int r[4];
+
+    /* widest at z = 2: x / z = +-0.5 -> 25..75 */
+    ASSERT(gpu_box_rect(&ahead, NULL, 0, vp, 100, 100, 0, r));
+    EXPECT_EQ_INT(r[0], 25);
+    EXPECT_EQ_INT(r[2], 50);
+    EXPECT_EQ_INT(r[1], 25);
+    EXPECT_EQ_INT(r[3], 50);
+    /* a box around the camera reaches every edge of the frame */
+    ASSERT(gpu_box_rect(&around, NULL, 0, vp, 100, 100, 0, r));
+    EXPECT_EQ_INT(r[0], 0);
+    EXPECT_EQ_INT(r[1], 0);
+    EXPECT_EQ_INT(r[2], 100);
+    EXPECT_EQ_INT(r[3], 100);
+    EXPECT(!gpu_box_rect(&behind, NULL, 0, vp, 100, 100, 0, r));
+}
+
+static void pyramid_holds_the_casters_shadow_on_the_floor(void)
+{
+    /* light 10 above the floor, caster 2 wide from 4 to 6 above it: its rays spread 1 across
+     * per 4 down (the near corners, 4 below the light), so they reach the floor within
+     * |x|, |y| <= 10 / 4 = 2.5; gpu_shadow_pyramid widens the spread of 0.5 by 0.02 * 0.5 +
+     * 0.01 = 0.02 on each side: |x|, |y| <= 10 * 0.27 = 2.7 */
+    const float light[3] = { 0, 0, 10 };
+    const gpu_box caster = { { -1, -1, 4 }, { 1, 1, 6 } };
+    const gpu_box floor = { { -100, -100, 0 }, { 100, 100, 0 } };
+    const gpu_box aside = { { 5, -1, 0 }, { 6, 1, 0 } };
+    /* between the light and the caster: 2..3 below the light, above the plane across at
+     * 0.9 * 4 = 3.6 */
+    const gpu_box above = { { -1, -1, 7 }, { 1, 1, 8 } };
+    const float inside[3] = { 0, 0, 5 };
+    /* window = 50 + 5 x (x / 10 on clip x) */
+    const float vp[16] = { 0.1f, 0, 0, 0, 0, 0.1f, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    float pl[5][4];
+    int r[4];
+
+    ASSERT(gpu_shadow_pyramid(light, &caster, pl));
+    /* x -2.7..2.7 -> 36.5..63.5, rounded out to 36..64 */
+    ASSERT(gpu_box_rect(&floor, (const float(*)[4])pl, 5, vp, 100, 100, 0, r));
+    EXPECT_EQ_INT(r[0], 36);
+    EXPECT_EQ_INT(r[2], 28);
+    EXPECT_EQ_INT(r[1], 36);
+    EXPECT_EQ_INT(r[3], 28);
+    EXPECT(!gpu_box_rect(&aside, (const float(*)[4])pl, 5, vp, 100, 100, 0, r));
+    EXPECT(!gpu_box_rect(&above, (const float(*)[4])pl, 5, vp, 100, 100, 0, r));
+    /* a light inside the caster's box has no pyramid */
+    EXPECT(!gpu_shadow_pyramid(inside, &caster, pl));
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -289,6 +396,10 @@ int main(int argc, char **argv)
         TEST_ENTRY(open_quad_extrudes_its_dangling_edges),
         TEST_ENTRY(triangles_outside_the_light_cast_nothing),
         TEST_ENTRY(shadow_vertices_come_in_pairs),
+        TEST_ENTRY(box_of_moves_the_corners),
+        TEST_ENTRY(box_rect_projects_and_clips),
+        TEST_ENTRY(box_rect_keeps_what_is_in_front_of_the_camera),
+        TEST_ENTRY(pyramid_holds_the_casters_shadow_on_the_floor),
     };
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

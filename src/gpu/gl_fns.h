@@ -45,6 +45,7 @@
     X(DrawElements, DRAWELEMENTS) \
     X(Enable, ENABLE) \
     X(EnableVertexAttribArray, ENABLEVERTEXATTRIBARRAY) \
+    X(Finish, FINISH) \
     X(FramebufferRenderbuffer, FRAMEBUFFERRENDERBUFFER) \
     X(FrontFace, FRONTFACE) \
     X(GenBuffers, GENBUFFERS) \
@@ -68,6 +69,7 @@
     X(ReadPixels, READPIXELS) \
     X(SamplerParameteri, SAMPLERPARAMETERI) \
     X(RenderbufferStorageMultisample, RENDERBUFFERSTORAGEMULTISAMPLE) \
+    X(Scissor, SCISSOR) \
     X(ShaderSource, SHADERSOURCE) \
     X(StencilFunc, STENCILFUNC) \
     X(StencilMask, STENCILMASK) \

@@ -542,6 +542,7 @@ void gpu_draw_opaque(mc_renderer *r)
     const mc_gl_fns *gl = &r->gl;
     int lit = r->shading == MC_SHADING_LIT && r->fv.num_lights > 0;
 
+    gpu_prof_mark(r, PROF_SETUP);
     for (int i = 0; i < r->used_slots; i++) {
         slot *sl = &r->slots[i];
 
@@ -556,6 +557,7 @@ void gpu_draw_opaque(mc_renderer *r)
             gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
         }
     }
+    gpu_prof_mark(r, PROF_BASE);
     if (lit) {
         /* RB_ARB2_CreateDrawInteractions: GLS_SRCBLEND_ONE | GLS_DSTBLEND_ONE | GLS_DEPTHMASK
          * with the depth of the first pass; alpha is kept */
@@ -570,10 +572,14 @@ void gpu_draw_opaque(mc_renderer *r)
             int shadows = r->fv.lights[l].shadows;
 
             gpu_shadow_light(r, l);
+            gpu_prof_mark(r, PROF_VOLUMES);
             gpu_bind_light(r, l);
             for (int pass = shadows ? 0 : 1; pass < 2; pass++) {
-                if (pass == 1 && shadows)
+                if (pass == 1 && shadows) {
+                    gpu_prof_mark(r, PROF_LIGHTS);
                     gpu_shadow_local(r, l);
+                    gpu_prof_mark(r, PROF_VOLUMES);
+                }
                 for (int i = 0; i < r->used_slots; i++) {
                     slot *sl = &r->slots[i];
 
@@ -582,6 +588,7 @@ void gpu_draw_opaque(mc_renderer *r)
                         gpu_draw_slot(r, sl, P_LIGHT, l);
                 }
             }
+            gpu_prof_mark(r, PROF_LIGHTS);
         }
         gpu_shadow_done(r);
         gpu_unbind_light(r);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <md5cine/mathx.h>
 
@@ -367,6 +368,55 @@ static mc_status build_text(mc_renderer *r, mc_error *err)
     return gpu_gl_check(gl, "making the overlay buffers", err);
 }
 
+/* An environment switch: set to "1". */
+static int env_on(const char *name)
+{
+    const char *v = getenv(name);
+
+    return v && strcmp(v, "1") == 0;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void gpu_prof_mark(mc_renderer *r, int row)
+{
+    double t;
+
+    if (!r->prof.on)
+        return;
+    r->gl.Finish();
+    t = now_seconds();
+    r->prof.sum[row] += t - r->prof.last;
+    r->prof.last = t;
+}
+
+static void prof_print(const mc_renderer *r)
+{
+    static const char *const names[PROF_ROWS] = {
+        "draw calls, uploads, shadow volumes (CPU)", "depth and ambient (or the one pass)",
+        "shadow volumes (stencil)", "light interactions", "stages, translucent items",
+        "MSAA resolve", "readback"
+    };
+    double total = 0.0;
+
+    if (!r->prof.on || r->prof.frames == 0)
+        return;
+    for (int i = 0; i < PROF_ROWS; i++)
+        total += r->prof.sum[i];
+    fprintf(stderr, "md5cine: pass times over %u frames of %dx%d, %d samples (GL finished after "
+                    "each pass)\n", r->prof.frames, r->width, r->height, r->samples);
+    for (int i = 0; i < PROF_ROWS; i++)
+        fprintf(stderr, "  %-42s %8.2f ms/frame %5.1f %%\n", names[i],
+                1e3 * r->prof.sum[i] / r->prof.frames,
+                total > 0.0 ? 100.0 * r->prof.sum[i] / total : 0.0);
+}
+
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
 {
     mc_renderer_desc d = desc ? *desc : (mc_renderer_desc){ 0 };
@@ -391,6 +441,8 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the renderer");
     r->width = d.width;
     r->height = d.height;
+    r->prof.on = env_on("MD5CINE_PASS_TIMES");
+    r->no_scissor = env_on("MD5CINE_NO_SCISSOR");
     r->warn = d.warn;
     r->warn_user = d.warn_user;
     s = create_context(r, d.backend, d.gl_device - 1, err);
@@ -449,6 +501,7 @@ void mc_renderer_release(mc_renderer *r)
 {
     if (!r)
         return;
+    prof_print(r);
     if (r->ctx) {
         if (make_current(r, NULL) == MC_OK)
             delete_gl_objects(r);
@@ -654,6 +707,10 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     r->in_frame = 1;
     r->resolved = 0;
     r->used_slots = 0;
+    if (r->prof.on) {
+        gl->Finish();
+        r->prof.last = now_seconds();
+    }
     return MC_OK;
 }
 
@@ -822,6 +879,7 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     r->gl.BindVertexArray(0);
     ds = &sl->ds;
     det = normal_matrix(it->model.m, ds->nmat);
+    gpu_box_of(it->positions, it->vertex_count, it->model.m, &sl->box);
     memcpy(ds->model, it->model.m, sizeof ds->model);
     memcpy(ds->color, it->color, sizeof ds->color);
     for (int c = 0; c < 3; c++) {
@@ -889,11 +947,13 @@ static void resolve(mc_renderer *r)
         return;
     gpu_draw_opaque(r);
     gpu_draw_translucent(r);
+    gpu_prof_mark(r, PROF_STAGES);
     if (r->samples > 1) {
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
         gl->BlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height,
                             GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        gpu_prof_mark(r, PROF_RESOLVE);
     }
     gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo);
     r->resolved = 1;
@@ -989,5 +1049,7 @@ mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_e
     gl->PixelStorei(GL_PACK_ROW_LENGTH, (GLint)(stride / 4));
     gl->ReadPixels(0, 0, r->width, r->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba_out);
     gl->PixelStorei(GL_PACK_ROW_LENGTH, 0);
+    gpu_prof_mark(r, PROF_READ);
+    r->prof.frames++;
     return gpu_gl_check(gl, "reading the frame back", err);
 }

@@ -40,12 +40,15 @@ typedef struct slot_shadow {
     size_t verts_cap, idx_cap;
     size_t first[MC_RENDER_MAX_LIGHTS], count[MC_RENDER_MAX_LIGHTS]; /* indices */
     float light[MC_RENDER_MAX_LIGHTS][3]; /* the light's origin in model space */
+    int rect[4]; /* the current light's scissor (shadow_volume.h), set by gpu_shadow_light */
+    int skip;    /* the current light's volume can count on no drawn pixel */
 } slot_shadow;
 
 typedef struct slot {
     GLuint vao, pos, nrm, st, tan, idx;
     size_t pos_cap, nrm_cap, st_cap, tan_cap, idx_cap; /* bytes of storage */
     draw_state ds;
+    gpu_box box; /* the item in world space */
     slot_shadow sh;
     int pending; /* drawn when the frame resolves */
     int late;    /* drawn after every opaque item (translucent) */
@@ -99,7 +102,31 @@ typedef struct frame_values {
     int num_lights;
 } frame_values;
 
+/* The pass profile (MD5CINE_PASS_TIMES=1): GL finishes after each pass, whose wall time is
+ * added to its row; printed when the renderer is released. Finishing each pass takes away
+ * llvmpipe's overlap of binning and rasterising, so the rows add up to more than a frame costs
+ * without it: they say where the time goes, not how long a frame takes. */
+enum {
+    PROF_SETUP,   /* mc_renderer_draw: uploads, shadow volumes made on the CPU */
+    PROF_BASE,    /* the depth and ambient pass (or the one unlit/normals/rig pass) */
+    PROF_VOLUMES, /* the lights' stencil shadow volumes, all lights */
+    PROF_LIGHTS,  /* the lights' interactions, all lights */
+    PROF_STAGES,  /* unlit stages, translucent items */
+    PROF_RESOLVE, /* the MSAA resolve */
+    PROF_READ,    /* the readback */
+    PROF_ROWS
+};
+
+typedef struct pass_profile {
+    int on;
+    double last;            /* seconds, when the current row started */
+    double sum[PROF_ROWS];  /* seconds */
+    unsigned frames;
+} pass_profile;
+
 struct mc_renderer {
+    pass_profile prof;
+    int no_scissor; /* MD5CINE_NO_SCISSOR=1: volumes drawn over the whole frame (shadow.c) */
     const mc_gpu_backend *backend;
     mc_gpu_context *ctx;
     mc_gl_fns gl;
@@ -143,6 +170,9 @@ mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs
                            const char *fs_src, GLuint *out, mc_error *err);
 /* v in lo..hi; false for NaN. */
 int gpu_finite_in(float v, float lo, float hi);
+
+/* Pass profile: finishes GL and adds the time since the last mark to row (no-op when off). */
+void gpu_prof_mark(mc_renderer *r, int row);
 
 /* ---- interaction.c ---- */
 

@@ -201,12 +201,14 @@ static void draw_volumes(mc_renderer *r, int l, int self)
     gl->UseProgram(r->shadow_prog);
     r->current = r->shadow_prog;
     gl->UniformMatrix4fv(r->us_viewproj, 1, GL_FALSE, r->fv.vp);
+    gl->Enable(GL_SCISSOR_TEST);
     for (int i = 0; i < r->used_slots; i++) {
         const slot *sl = &r->slots[i];
 
         if (!sl->pending || sl->late || sl->sh.count[l] == 0 ||
-            sl->ds.no_self_shadow != self)
+            sl->ds.no_self_shadow != self || sl->sh.skip)
             continue;
+        gl->Scissor(sl->sh.rect[0], sl->sh.rect[1], sl->sh.rect[2], sl->sh.rect[3]);
         /* RB_T_Shadow, z-fail with glStencilOpSeparate: the volume's outward faces (the
          * item's front faces) decrement where they fail the depth test, the inward ones
          * increment (Doom's GL_BACK is its front side) */
@@ -220,6 +222,7 @@ static void draw_volumes(mc_renderer *r, int l, int self)
                          (const void *)(sl->sh.first[l] * sizeof(unsigned)));
     }
     gl->BindVertexArray(0);
+    gl->Disable(GL_SCISSOR_TEST);
     gl->StencilOpSeparate(GL_FRONT_AND_BACK, GL_KEEP, GL_KEEP, GL_KEEP);
     gl->StencilFunc(GL_GEQUAL, STENCIL_CLEAR, 0xff);
     gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
@@ -228,13 +231,68 @@ static void draw_volumes(mc_renderer *r, int l, int self)
     gl->Disable(GL_POLYGON_OFFSET_FILL);
 }
 
+/* The pixels where caster c's volume from light l can count (shadow_volume.h): the union over
+ * the frame's drawn items of their box inside the pyramid of c's rays from the light. Sets
+ * c->sh.rect, or c->sh.skip when there are none. */
+static void volume_scissor(const mc_renderer *r, slot *c, int l)
+{
+    /* widen by 2 pixels: the rasteriser's snapping moves an edge by far less than a pixel */
+    enum { MARGIN = 2, TILE = 64 };
+    float planes[5][4];
+    int pyramid = gpu_shadow_pyramid(r->fv.lights[l].org, &c->box, planes), any = 0;
+    int lo[2] = { r->width, r->height }, hi[2] = { 0, 0 };
+
+    for (int i = 0; i < r->used_slots; i++) {
+        const slot *it = &r->slots[i];
+        int rect[4];
+
+        if (!it->pending)
+            continue;
+        if (!gpu_box_rect(&it->box, (const float(*)[4])planes, pyramid ? 5 : 0, r->fv.vp,
+                          r->width, r->height, MARGIN, rect))
+            continue;
+        any = 1;
+        for (int k = 0; k < 2; k++) {
+            lo[k] = rect[k] < lo[k] ? rect[k] : lo[k];
+            hi[k] = rect[k] + rect[k + 2] > hi[k] ? rect[k] + rect[k + 2] : hi[k];
+        }
+    }
+    /* out to whole 64-pixel tiles: llvmpipe bins and rasterises a frame in 64x64 tiles and
+     * evaluates a triangle over a tile that a scissor edge crosses through other paths, whose
+     * depth rounding can differ where a volume grazes a surface (so a tile is drawn whole or
+     * not at all, as without the scissor) */
+    for (int k = 0; k < 2; k++) {
+        int side = k ? r->height : r->width;
+
+        lo[k] = lo[k] / TILE * TILE;
+        hi[k] = (hi[k] + TILE - 1) / TILE * TILE;
+        hi[k] = hi[k] < side ? hi[k] : side;
+    }
+    c->sh.skip = !any;
+    c->sh.rect[0] = lo[0];
+    c->sh.rect[1] = lo[1];
+    c->sh.rect[2] = hi[0] - lo[0];
+    c->sh.rect[3] = hi[1] - lo[1];
+}
+
 void gpu_shadow_light(mc_renderer *r, int l)
 {
     const mc_gl_fns *gl = &r->gl;
     int any = 0;
 
-    for (int i = 0; i < r->used_slots && r->fv.lights[l].shadows; i++)
-        any |= r->slots[i].pending && !r->slots[i].late && r->slots[i].sh.count[l] > 0;
+    for (int i = 0; i < r->used_slots && r->fv.lights[l].shadows; i++) {
+        slot *sl = &r->slots[i];
+
+        if (!sl->pending || sl->late || sl->sh.count[l] == 0)
+            continue;
+        if (r->no_scissor) {
+            sl->sh.skip = 0;
+            memcpy(sl->sh.rect, (const int[4]){ 0, 0, r->width, r->height }, sizeof sl->sh.rect);
+        } else {
+            volume_scissor(r, sl, l);
+        }
+        any |= !sl->sh.skip;
+    }
     r->shadow_on = any;
     if (!any) {
         /* "no shadows, so no need to read or write the stencil buffer" */

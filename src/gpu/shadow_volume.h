@@ -78,4 +78,37 @@ size_t gpu_shadow_volume(gpu_shadow_work *w, const mc_vec3 *pos, const int *idx,
 /* The shadow vertices: 8 floats per vertex (xyz 1, xyz 0) into out. */
 void gpu_shadow_vertices(const mc_vec3 *pos, int num_verts, float *out);
 
+/* ---- Where a volume can count (shadow_scissor.c) -------------------------------------------
+ *
+ * A caster's stencil count matters only on pixels that show a point inside its volume. Every
+ * drawn point lies in its item's box, and the volume of caster c from a light at l lies in the
+ * pyramid of rays from l through c's box, beyond c's nearest corner. So the volume is drawn
+ * with a scissor rectangle around the screen projection of (each drawn item's box) ∩ (that
+ * pyramid), widened by a margin: outside it no drawn point is inside or near the volume, its
+ * count is 0 with or without the draw, and inside it every fragment is drawn as before. The
+ * frame is the same, pixel for pixel (Doom scissors the shadow volumes to the light's
+ * rectangle: tr_render.cpp RB_RenderDrawSurfListWithFunction, draw_common.cpp RB_T_Shadow). */
+
+/* A world-space axis-aligned box. */
+typedef struct gpu_box {
+    float min[3], max[3];
+} gpu_box;
+
+/* The box around points pos[0..n-1] moved by the column-major model matrix m. */
+void gpu_box_of(const mc_vec3 *pos, int n, const float m[16], gpu_box *out);
+
+/* Sets the planes (a, b, c, d: a x + b y + c z + d >= 0 inside) of a pyramid that holds every
+ * point p + t (p - l), p in box c, t >= 0: four planes through l and one across, at c's corner
+ * nearest to l along the pyramid's axis. Returns 0 when l is inside c or beside it (no such
+ * pyramid with an apex angle below 180 degrees): then the caller takes every drawn box whole. */
+int gpu_shadow_pyramid(const float l[3], const gpu_box *c, float planes[5][4]);
+
+/* The screen rectangle of the points of box b inside every plane of planes[0..n-1] and in front
+ * of the camera (clip w > 0 under vp, column-major, whose clip y the renderer negates), in GL
+ * window pixels of a width x height framebuffer: rect = x, y, w, h, widened by margin pixels
+ * on each side and clipped to the framebuffer. Returns 0 (rect untouched) when no such point
+ * lies on the framebuffer. */
+int gpu_box_rect(const gpu_box *b, const float (*planes)[4], int n, const float vp[16],
+                 int width, int height, int margin, int rect[4]);
+
 #endif
