@@ -1,10 +1,11 @@
 #!/bin/bash
-# The shadow volumes' scissor (src/gpu/shadow_volume.h, "Where a volume can count") changes no
-# pixel: frames drawn with it are byte-identical to frames drawn with every volume over the
-# whole frame (MD5CINE_NO_SCISSOR=1). Three cases: the demo with its default rig (lights far
-# off, every caster's pyramid well formed), the demo with a light inside the walker's box (no
-# pyramid: every drawn box counts whole) and a low light beside the actors (long shadows across
-# the floor onto the doors), both with MSAA and without.
+# The shadow volumes' scissor (src/gpu/shadow_volume.h, "Where a volume can count") and the
+# lights' reach (render_int.h, gpu_light_reach) change no pixel: frames drawn with it are byte-identical to frames drawn with every volume over the
+# whole frame and every light's pass over every item (MD5CINE_NO_SCISSOR=1). Three cases: the
+# demo with its default rig (lights far off, every caster's pyramid well formed), with MSAA and
+# without, and the demo with a light inside the walker's box (no pyramid: every drawn box
+# counts whole), a low light beside the actors (long shadows across the floor onto the doors)
+# and two small lights (a light's reach: the items out of them unlit, the passes scissored).
 set -u
 . ./outcome.sh volume_scissor
 
@@ -12,6 +13,8 @@ cp -r ../scenes/demo "$T/demo"
 cat >>"$T/demo/demo.md5scene" <<'SCENE'
 light "inside" { origin ( 30 -45 30 ) color ( 0.6 0.5 0.4 ) radius 600 }
 light "low" { origin ( -40 -160 40 ) color ( 0.7 0.7 0.8 ) radius 700 }
+light "small" { origin ( 55 40 60 ) color ( 0.9 0.6 0.3 ) radius 70 }
+light "door" { origin ( 120 -20 64 ) color ( 0.3 0.6 0.9 ) light_radius ( 40 90 50 ) }
 SCENE
 
 same() { # same NAME SCENE [options]: with and without the scissor, identical PNGs

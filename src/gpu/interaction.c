@@ -571,9 +571,14 @@ void gpu_draw_opaque(mc_renderer *r)
              * for a light with shadows), their own shadows, the other interactions */
             int shadows = r->fv.lights[l].shadows;
 
+            gpu_light_reach(r, l);
+            if (r->light_rect[2] == 0)
+                continue;
             gpu_shadow_light(r, l);
             gpu_prof_mark(r, PROF_VOLUMES);
             gpu_bind_light(r, l);
+            gl->Enable(GL_SCISSOR_TEST);
+            gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
             for (int pass = shadows ? 0 : 1; pass < 2; pass++) {
                 if (pass == 1 && shadows) {
                     gpu_prof_mark(r, PROF_LIGHTS);
@@ -583,11 +588,12 @@ void gpu_draw_opaque(mc_renderer *r)
                 for (int i = 0; i < r->used_slots; i++) {
                     slot *sl = &r->slots[i];
 
-                    if (sl->pending && !sl->late && !sl->stages_only &&
+                    if (sl->pending && !sl->late && !sl->stages_only && !sl->unlit &&
                         (!shadows || sl->ds.no_self_shadow == (pass == 0)))
                         gpu_draw_slot(r, sl, P_LIGHT, l);
                 }
             }
+            gl->Disable(GL_SCISSOR_TEST);
             gpu_prof_mark(r, PROF_LIGHTS);
         }
         gpu_shadow_done(r);

@@ -51,6 +51,7 @@ typedef struct slot {
     gpu_box box; /* the item in world space */
     slot_shadow sh;
     int pending; /* drawn when the frame resolves */
+    int unlit;   /* the current light's volume holds no point of its box (gpu_light_reach) */
     int late;    /* drawn after every opaque item (translucent) */
     mc_render_stage *stages; /* the item's unlit stages (stages.c), copied; malloc'd */
     int num_stages, cap_stages;
@@ -126,7 +127,8 @@ typedef struct pass_profile {
 
 struct mc_renderer {
     pass_profile prof;
-    int no_scissor; /* MD5CINE_NO_SCISSOR=1: volumes drawn over the whole frame (shadow.c) */
+    int no_scissor; /* MD5CINE_NO_SCISSOR=1: no light reach, volumes over the whole frame */
+    int light_rect[4]; /* the current light's reach on screen (gpu_light_reach); w 0: none */
     const mc_gpu_backend *backend;
     mc_gpu_context *ctx;
     mc_gl_fns gl;
@@ -207,6 +209,13 @@ mc_status gpu_shadow_build(mc_renderer *r, mc_error *err);
  * det: the model matrix's determinant. Errors: MC_ERR_NOMEM, MC_ERR_GL. */
 mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, float det,
                           mc_error *err);
+/* Before light l's volumes and interactions, its reach (Doom's scissorRect, tr_light.cpp
+ * R_AddLightSurfaces and tr_render.cpp's interaction culling): marks the pending items whose
+ * box holds no point of the light's volume (widened for the images' filtering) unlit -- the
+ * light adds nothing to them -- and sets r->light_rect to the whole 64-pixel tiles around the
+ * others' boxes inside that volume (shadow.c: "Where a volume can count"). Interactions and
+ * volumes are drawn within it; the frame is the same, pixel for pixel. */
+void gpu_light_reach(mc_renderer *r, int l);
 /* Before light l's interactions: when some pending item casts a shadow from l, clears the
  * stencil, draws the volumes of the items without no_self_shadow (Doom's globalShadows) and
  * leaves the stencil test on for the interactions (lit where no volume covers the pixel);

@@ -222,7 +222,8 @@ static void draw_volumes(mc_renderer *r, int l, int self)
                          (const void *)(sl->sh.first[l] * sizeof(unsigned)));
     }
     gl->BindVertexArray(0);
-    gl->Disable(GL_SCISSOR_TEST);
+    /* back to the light's reach for its interactions */
+    gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
     gl->StencilOpSeparate(GL_FRONT_AND_BACK, GL_KEEP, GL_KEEP, GL_KEEP);
     gl->StencilFunc(GL_GEQUAL, STENCIL_CLEAR, 0xff);
     gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
@@ -231,48 +232,122 @@ static void draw_volumes(mc_renderer *r, int l, int self)
     gl->Disable(GL_POLYGON_OFFSET_FILL);
 }
 
-/* The pixels where caster c's volume from light l can count (shadow_volume.h): the union over
- * the frame's drawn items of their box inside the pyramid of c's rays from the light. Sets
- * c->sh.rect, or c->sh.skip when there are none. */
+/* Widen by 2 pixels: the rasteriser's snapping moves an edge by far less than a pixel. Then
+ * out to whole 64-pixel tiles: llvmpipe bins and rasterises a frame in 64x64 tiles and
+ * evaluates a triangle over a tile that a scissor edge crosses through other paths, whose depth
+ * rounding can differ where a volume grazes a surface; so a tile is drawn whole or not at all,
+ * as without the scissor. */
+enum { MARGIN = 2, TILE = 64 };
+
+/* A union of rectangles (x, y, w, h), empty at first. */
+typedef struct reach {
+    int lo[2], hi[2], any;
+} reach;
+
+static void reach_add(reach *a, const int rect[4])
+{
+    for (int k = 0; k < 2; k++) {
+        if (!a->any || rect[k] < a->lo[k])
+            a->lo[k] = rect[k];
+        if (!a->any || rect[k] + rect[k + 2] > a->hi[k])
+            a->hi[k] = rect[k] + rect[k + 2];
+    }
+    a->any = 1;
+}
+
+/* a's union out to whole tiles into rect, clipped to clip; 0 when that is empty. */
+static int reach_tiles(const reach *a, const int clip[4], int rect[4])
+{
+    int lo[2], hi[2];
+
+    if (!a->any)
+        return 0;
+    for (int k = 0; k < 2; k++) {
+        lo[k] = a->lo[k] / TILE * TILE;
+        hi[k] = (a->hi[k] + TILE - 1) / TILE * TILE;
+        lo[k] = lo[k] > clip[k] ? lo[k] : clip[k];
+        hi[k] = hi[k] < clip[k] + clip[k + 2] ? hi[k] : clip[k] + clip[k + 2];
+        if (hi[k] <= lo[k])
+            return 0;
+        rect[k] = lo[k];
+        rect[k + 2] = hi[k] - lo[k];
+    }
+    return 1;
+}
+
+/* Light l's volume in world space (tr_lightrun.cpp R_SetLightFrustum's planes from the s, t,
+ * q and falloff planes), widened for the images' filtering: the projection image is zero
+ * outside 0..1 (zeroClamp), but a bilinear sample reaches half a texel beyond, at most half the
+ * range for any image or mip level, so s/q and t/q span -0.5..1.5; the falloff only when it is
+ * zero outside too (the built-in one; a material's clamps to its edge texels, which need not
+ * be 0). Returns the number of planes. */
+static int light_planes(const mc_renderer *r, int l, float out[6][4])
+{
+    const light_values *lv = &r->fv.lights[l];
+    const float(*p)[4] = lv->plane;
+    int n = 4;
+
+    for (int k = 0; k < 4; k++) {
+        out[0][k] = p[0][k] + 0.5f * p[2][k];
+        out[1][k] = 1.5f * p[2][k] - p[0][k];
+        out[2][k] = p[1][k] + 0.5f * p[2][k];
+        out[3][k] = 1.5f * p[2][k] - p[1][k];
+    }
+    if (lv->fall == r->def_fall) {
+        for (int k = 0; k < 4; k++) {
+            out[4][k] = p[3][k];
+            out[5][k] = -p[3][k];
+        }
+        out[4][3] += 0.5f;
+        out[5][3] += 1.5f;
+        n = 6;
+    }
+    return n;
+}
+
+void gpu_light_reach(mc_renderer *r, int l)
+{
+    float planes[6][4];
+    int n = light_planes(r, l, planes);
+    const int frame[4] = { 0, 0, r->width, r->height };
+    reach a = { { 0, 0 }, { 0, 0 }, 0 };
+
+    for (int i = 0; i < r->used_slots; i++) {
+        slot *sl = &r->slots[i];
+        int rect[4];
+
+        if (!sl->pending)
+            continue;
+        sl->unlit = !r->no_scissor && !gpu_box_rect(&sl->box, (const float(*)[4])planes, n,
+                                                    r->fv.vp, r->width, r->height, MARGIN, rect);
+        if (!sl->unlit && !r->no_scissor)
+            reach_add(&a, rect);
+    }
+    if (r->no_scissor)
+        memcpy(r->light_rect, frame, sizeof frame);
+    else if (!reach_tiles(&a, frame, r->light_rect))
+        memset(r->light_rect, 0, sizeof r->light_rect);
+}
+
+/* The pixels where caster c's volume from light l can count (shadow_volume.h), within the
+ * light's reach: the union over the frame's drawn items of their box inside the pyramid of
+ * c's rays from the light. Sets c->sh.rect, or c->sh.skip when there are none. */
 static void volume_scissor(const mc_renderer *r, slot *c, int l)
 {
-    /* widen by 2 pixels: the rasteriser's snapping moves an edge by far less than a pixel */
-    enum { MARGIN = 2, TILE = 64 };
     float planes[5][4];
-    int pyramid = gpu_shadow_pyramid(r->fv.lights[l].org, &c->box, planes), any = 0;
-    int lo[2] = { r->width, r->height }, hi[2] = { 0, 0 };
+    int pyramid = gpu_shadow_pyramid(r->fv.lights[l].org, &c->box, planes);
+    reach a = { { 0, 0 }, { 0, 0 }, 0 };
 
     for (int i = 0; i < r->used_slots; i++) {
         const slot *it = &r->slots[i];
         int rect[4];
 
-        if (!it->pending)
-            continue;
-        if (!gpu_box_rect(&it->box, (const float(*)[4])planes, pyramid ? 5 : 0, r->fv.vp,
-                          r->width, r->height, MARGIN, rect))
-            continue;
-        any = 1;
-        for (int k = 0; k < 2; k++) {
-            lo[k] = rect[k] < lo[k] ? rect[k] : lo[k];
-            hi[k] = rect[k] + rect[k + 2] > hi[k] ? rect[k] + rect[k + 2] : hi[k];
-        }
+        if (it->pending && !it->unlit &&
+            gpu_box_rect(&it->box, (const float(*)[4])planes, pyramid ? 5 : 0, r->fv.vp,
+                         r->width, r->height, MARGIN, rect))
+            reach_add(&a, rect);
     }
-    /* out to whole 64-pixel tiles: llvmpipe bins and rasterises a frame in 64x64 tiles and
-     * evaluates a triangle over a tile that a scissor edge crosses through other paths, whose
-     * depth rounding can differ where a volume grazes a surface (so a tile is drawn whole or
-     * not at all, as without the scissor) */
-    for (int k = 0; k < 2; k++) {
-        int side = k ? r->height : r->width;
-
-        lo[k] = lo[k] / TILE * TILE;
-        hi[k] = (hi[k] + TILE - 1) / TILE * TILE;
-        hi[k] = hi[k] < side ? hi[k] : side;
-    }
-    c->sh.skip = !any;
-    c->sh.rect[0] = lo[0];
-    c->sh.rect[1] = lo[1];
-    c->sh.rect[2] = hi[0] - lo[0];
-    c->sh.rect[3] = hi[1] - lo[1];
+    c->sh.skip = !reach_tiles(&a, r->light_rect, c->sh.rect);
 }
 
 void gpu_shadow_light(mc_renderer *r, int l)
@@ -299,9 +374,13 @@ void gpu_shadow_light(mc_renderer *r, int l)
         gl->Disable(GL_STENCIL_TEST);
         return;
     }
+    /* the interactions read the stencil only within the light's reach (render_int.h) */
     gl->StencilMask(0xff);
     gl->ClearStencil(STENCIL_CLEAR);
+    gl->Enable(GL_SCISSOR_TEST);
+    gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
     gl->Clear(GL_STENCIL_BUFFER_BIT);
+    gl->Disable(GL_SCISSOR_TEST);
     gl->Enable(GL_STENCIL_TEST);
     draw_volumes(r, l, 0);
 }
