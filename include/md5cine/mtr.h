@@ -131,6 +131,7 @@ typedef struct mc_mtr_decl {
     mc_mtr_prog *falloff; /* a light material's `lightFalloffImage` program, or NULL */
     int falloff_line, falloff_col;
     bool ambient_light;   /* `ambientLight`: a light material of Doom's ambient lights */
+    mc_deform deform;     /* `deform` (material.h); its registers and table index expr */
 } mc_mtr_decl;
 
 typedef struct mc_mtr_file {
