@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_REQUIRE(found);
         FUZZ_REQUIRE(s == MC_ERR_SYNTAX || s == MC_ERR_RANGE || s == MC_ERR_LIMIT ||
                      s == MC_ERR_NOMEM);
-        FUZZ_REQUIRE(s == MC_ERR_NOMEM || (err.line >= 1 && err.col >= 1 &&
-                                           err.line <= fuzz_line_count(data, size)));
+        FUZZ_REQUIRE(s == MC_ERR_NOMEM ||
+                     (err.line >= 1 && err.col >= 1 && err.line <= fuzz_line_count(data, size)));
         FUZZ_REQUIRE(m.name == NULL && m.num_anims == 0);
     } else if (found) {
         FUZZ_REQUIRE(m.name && m.line >= 1);

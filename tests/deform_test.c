@@ -39,15 +39,16 @@ static mc_deform_out out_of(buffers *b)
 
 static quad make_quad(mc_vec3 a, mc_vec3 b, mc_vec3 c, mc_vec3 d)
 {
-    quad q = { { a, b, c, d }, { { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 } },
-               { 0.5f, 0.25f, 0.5f, 0.25f, 0.5f, 0.25f, 0.5f, 0.25f }, { 0, 1, 2, 0, 2, 3 } };
+    quad q = { { a, b, c, d },
+               { { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 }, { 0, 0, 1 } },
+               { 0.5f, 0.25f, 0.5f, 0.25f, 0.5f, 0.25f, 0.5f, 0.25f },
+               { 0, 1, 2, 0, 2, 3 } };
 
     return q;
 }
 
 static mc_deform_result run(mc_deform_kind kind, const float v[3], const mc_expr_table *table,
-                            const mc_deform_view *view, const quad *q, buffers *b,
-                            mc_deform_out *o)
+                            const mc_deform_view *view, const quad *q, buffers *b, mc_deform_out *o)
 {
     mc_deform_surface in = surface_of(q);
     const char *why;

@@ -1,4 +1,6 @@
 /* Model declarations of .def files of def/ (modeldef.h). */
+#include "modeldef.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -7,7 +9,6 @@
 
 #include "decl_scan.h"
 #include "lex.h"
-#include "modeldef.h"
 
 typedef struct md_parser {
     mc_lexer lx;
@@ -38,12 +39,13 @@ static bool read_word(md_parser *p, const mc_token *kw, mc_token *out)
 
     if (!mc_lex_next(&p->lx, out))
         return false;
-    if (out->kind != MC_TOK_NAME && out->kind != MC_TOK_STRING)
+    if (out->kind != MC_TOK_NAME && out->kind != MC_TOK_STRING && out->kind != MC_TOK_NUMBER)
         return mc_lex_fail(&p->lx, out, MC_ERR_SYNTAX, "expected a name after '%.*s', found %s",
                            (int)kw->len, kw->text, mc_lex_describe(out, d, sizeof d));
     if (out->len == 0 || out->len > MC_LIMIT_NAME_LEN)
-        return mc_lex_fail(&p->lx, out, MC_ERR_SYNTAX, "invalid name after '%.*s', expected 1 to %d bytes",
-                           (int)kw->len, kw->text, MC_LIMIT_NAME_LEN);
+        return mc_lex_fail(&p->lx, out, MC_ERR_SYNTAX,
+                           "invalid name after '%.*s', expected 1 to %d bytes", (int)kw->len,
+                           kw->text, MC_LIMIT_NAME_LEN);
     return true;
 }
 
@@ -88,7 +90,10 @@ static bool skip_frame_block(md_parser *p, const mc_token *name)
     if (!mc_lex_peek(&p->lx, &t) || !is_punct(&t, '{'))
         return !p->lx.failed;
     mc_lex_next(&p->lx, &t);
-    s = (mc_scan){ .buf = p->lx.buf, .p = p->lx.cur, .end = p->lx.end, .line = p->lx.line,
+    s = (mc_scan){ .buf = p->lx.buf,
+                   .p = p->lx.cur,
+                   .end = p->lx.end,
+                   .line = p->lx.line,
                    .line_start = p->lx.line_start };
     for (long depth = 1; depth > 0;) {
         mc_scan_tok st;
@@ -104,8 +109,8 @@ static bool skip_frame_block(md_parser *p, const mc_token *name)
         }
     }
     return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
-                           "end of file inside the frame commands of anim '%.*s'",
-                           (int)name->len, name->text);
+                       "end of file inside the frame commands of anim '%.*s'", (int)name->len,
+                       name->text);
 }
 
 /* anim NAME FILE [, FILE ...] [{ ... }] (ParseAnim). */
@@ -135,8 +140,8 @@ static bool parse_anim(md_parser *p, const mc_token *kw)
         return false;
     if (!ends_with(&file, ".md5anim"))
         return mc_lex_fail(&p->lx, &file, MC_ERR_SYNTAX,
-                           "expected a .md5anim file for anim '%.*s', found '%.*s'",
-                           (int)name.len, name.text, (int)file.len, file.text);
+                           "expected a .md5anim file for anim '%.*s', found '%.*s'", (int)name.len,
+                           name.text, (int)file.len, file.text);
     a = new_anim(p, &name);
     if (!a)
         return false;

@@ -41,16 +41,16 @@ typedef struct mc_modeldef_anim {
 } mc_modeldef_anim;
 
 typedef struct mc_modeldef {
-    const char *name;  /* as written */
-    int line, col;     /* the name's position */
+    const char *name;    /* as written */
+    int line, col;       /* the name's position */
     const char *inherit; /* NULL when none */
     int inherit_line, inherit_col;
-    const char *mesh;  /* NULL when the declaration names none */
+    const char *mesh; /* NULL when the declaration names none */
     int mesh_line, mesh_col;
-    const char *skin;  /* NULL when none */
+    const char *skin; /* NULL when none */
     bool has_offset;
     float offset[3];
-    int num_anims;     /* anim and remove lines in file order */
+    int num_anims; /* anim and remove lines in file order */
     mc_modeldef_anim *anims;
 } mc_modeldef;
 

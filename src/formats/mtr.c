@@ -762,7 +762,8 @@ static bool parse_deform(mtr_parser *p, mc_mtr_decl *m, const mc_token *kw)
         if (name.kind != MC_TOK_NAME && name.kind != MC_TOK_STRING)
             return mc_lex_fail(&p->lx, &name, MC_ERR_SYNTAX,
                                "expected a particle name after 'deform %s', found %s",
-                               NAMES[kind - MC_DEFORM_SPRITE], mc_lex_describe(&name, d, sizeof d));
+                               NAMES[kind - MC_DEFORM_SPRITE],
+                               mc_lex_describe(&name, d, sizeof d));
         break;
     default:
         break;

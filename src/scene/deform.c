@@ -1,10 +1,10 @@
 /* A material's deform on one surface (deform.h), following renderer/tr_deform.cpp. */
+#include "deform.h"
+
 #include <math.h>
 #include <string.h>
 
 #include <md5cine/mathx.h>
-
-#include "deform.h"
 
 void mc_deform_view_local(const mc_mat4 *model, mc_vec3 origin, const mc_mat3 *axis,
                           mc_deform_view *out)
@@ -95,13 +95,16 @@ static void sprite(const mc_deform_view *view, const mc_deform_surface *in, mc_d
         mc_vec3 left = mc_v3_scale(view->left, radius), up = mc_v3_scale(view->up, radius);
         static const float corner[4][4] = {
             /* sign of left, sign of up, s, t */
-            { 1, 1, 0, 0 }, { -1, 1, 1, 0 }, { -1, -1, 1, 1 }, { 1, -1, 0, 1 },
+            { 1, 1, 0, 0 },
+            { -1, 1, 1, 0 },
+            { -1, -1, 1, 1 },
+            { 1, -1, 0, 1 },
         };
         int *t = &out->idx[6 * (i >> 2)];
 
         for (int k = 0; k < 4; k++) {
-            out->pos[i + k] = mc_v3_add(mid, mc_v3_add(mc_v3_scale(left, corner[k][0]),
-                                                       mc_v3_scale(up, corner[k][1])));
+            out->pos[i + k] = mc_v3_add(
+                    mid, mc_v3_add(mc_v3_scale(left, corner[k][0]), mc_v3_scale(up, corner[k][1])));
             out->st[2 * (i + k)] = corner[k][2];
             out->st[2 * (i + k) + 1] = corner[k][3];
         }
@@ -216,13 +219,12 @@ static int winding(const mc_deform_surface *in, int loop[16])
 
 /* R_FlareDeform. Its vertex colours (from the angle to the plane) are left out: md5cine's
  * stages do not read vertex colours. r_flareSize is 1. */
-static mc_deform_result flare(float spread, const mc_deform_view *view,
-                              const mc_deform_surface *in, mc_deform_out *out, const char **why)
+static mc_deform_result flare(float spread, const mc_deform_view *view, const mc_deform_surface *in,
+                              mc_deform_out *out, const char **why)
 {
     static const int tris[MC_DEFORM_FLARE_TRIS * 3] = {
-        0,  4, 5, 0,  5, 6, 0,  6, 7,  0,  7, 1,  1,  7, 8,  1,  8, 9,
-        15, 4, 0, 15, 0, 3, 3,  0, 1,  3,  1, 2,  2,  1, 9,  2,  9, 10,
-        14, 15, 3, 14, 3, 13, 13, 3, 2, 13, 2, 12, 12, 2, 11, 11, 2, 10,
+        0, 4, 5, 0, 5, 6, 0, 6, 7,  0,  7,  1, 1,  7, 8,  1,  8, 9, 15, 4, 0,  15, 0, 3,  3,  0, 1,
+        3, 1, 2, 2, 1, 9, 2, 9, 10, 14, 15, 3, 14, 3, 13, 13, 3, 2, 13, 2, 12, 12, 2, 11, 11, 2, 10,
     };
     static const int RIM[3] = { 0, 2, 1 };
     const mc_vec3 *p = in->pos;
@@ -306,8 +308,7 @@ const char *mc_deform_unfit(mc_deform_kind kind, int num_verts, const int *idx, 
 
 mc_deform_result mc_deform_apply(mc_deform_kind kind, const float values[3],
                                  const mc_expr_table *table, const mc_deform_view *view,
-                                 const mc_deform_surface *in, mc_deform_out *out,
-                                 const char **why)
+                                 const mc_deform_surface *in, mc_deform_out *out, const char **why)
 {
     *why = NULL;
     switch (kind) {
@@ -326,8 +327,8 @@ mc_deform_result mc_deform_apply(mc_deform_kind kind, const float values[3],
     case MC_DEFORM_EXPAND:
         copy_surface(in, out);
         for (int v = 0; v < in->num_verts; v++)
-            out->pos[v] = mc_v3_add(in->pos[v], mc_v3_scale(mc_v3_normalize(in->nrm[v]),
-                                                             values[0]));
+            out->pos[v] =
+                    mc_v3_add(in->pos[v], mc_v3_scale(mc_v3_normalize(in->nrm[v]), values[0]));
         return MC_DEFORM_DRAWN;
     case MC_DEFORM_MOVE:
         copy_surface(in, out);

@@ -46,11 +46,11 @@ void mc_deform_view_local(const mc_mat4 *model, mc_vec3 origin, const mc_mat3 *a
 
 /* The surface before the deform. */
 typedef struct mc_deform_surface {
-    const mc_vec3 *pos;  /* num_verts, model space */
-    const mc_vec3 *nrm;  /* num_verts */
-    const float *st;     /* s, t of vertex 0 */
-    size_t st_stride;    /* bytes from one vertex's s to the next */
-    const int *idx;      /* 3 per triangle, each < num_verts */
+    const mc_vec3 *pos; /* num_verts, model space */
+    const mc_vec3 *nrm; /* num_verts */
+    const float *st;    /* s, t of vertex 0 */
+    size_t st_stride;   /* bytes from one vertex's s to the next */
+    const int *idx;     /* 3 per triangle, each < num_verts */
     int num_verts, num_tris;
 } mc_deform_surface;
 
@@ -82,7 +82,6 @@ const char *mc_deform_unfit(mc_deform_kind kind, int num_verts, const int *idx, 
  * for expand, move and turbulent, per-vertex sums of face normals (normalised) for the others. */
 mc_deform_result mc_deform_apply(mc_deform_kind kind, const float values[3],
                                  const mc_expr_table *table, const mc_deform_view *view,
-                                 const mc_deform_surface *in, mc_deform_out *out,
-                                 const char **why);
+                                 const mc_deform_surface *in, mc_deform_out *out, const char **why);
 
 #endif

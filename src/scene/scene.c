@@ -1198,8 +1198,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The paths of the .def files of base/def/ (loose files), sorted by name as the declaration manager reads
- * them; *n 0 when the folder is missing. */
+/* The paths of the .def files of base/def/ (loose files), sorted by name as the declaration
+ * manager reads them; *n 0 when the folder is missing. */
 static mc_status list_defs(mc_scene *s, const char ***out, int *n, mc_error *e)
 {
     char dir[1024];
