@@ -352,6 +352,11 @@ static void print_map_json(const char *key, const mc_material_map *m)
     printf(",\"wrap\":\"%s\"}", WRAP_NAMES[m->wrap]);
 }
 
+/* A material's deform by its keyword (material.h, mc_deform_kind order). */
+static const char *const DEFORM_NAMES[] = { "",     "sprite",    "tube",    "flare",   "expand",
+                                            "move", "turbulent", "eyeBall", "particle",
+                                            "particle2" };
+
 static void print_material_json(const mc_material *m)
 {
     if (!m) {
@@ -393,7 +398,12 @@ static void print_material_json(const mc_material *m)
         }
         printf("}");
     }
-    printf("]}");
+    printf("],\"deform\":");
+    if (m->deform.kind != MC_DEFORM_NONE)
+        printf("\"%s\"", DEFORM_NAMES[m->deform.kind]);
+    else
+        printf("null");
+    printf("}");
 }
 
 static void print_map_text(const char *what, const mc_material_map *m)
@@ -416,6 +426,8 @@ static void print_material_text(const mc_material *m)
                  BLEND_NAMES[m->layers[i].blend.src], BLEND_NAMES[m->layers[i].blend.dst]);
         print_map_text(what, &m->layers[i].map);
     }
+    if (m->deform.kind != MC_DEFORM_NONE)
+        printf("        deform %s\n", DEFORM_NAMES[m->deform.kind]);
 }
 
 /* n floats as a JSON array, each as written in the file (the shortest round trip). */
