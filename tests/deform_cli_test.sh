@@ -34,7 +34,7 @@ expect info_reads_the_scene 0
 python3 -c '
 import json, sys
 a = json.load(open(sys.argv[1]))["actors"][0]
-d = [t["material"]["deform"] for t in a["textures"]]
+d = [t["material"].get("deform") for t in a["textures"]]
 sys.exit(0 if d == ["sprite", None] else 1)' "$T/info.out" && ok info_names_the_deform ||
     fail info_names_the_deform "$(head -c 400 "$T/info.out")"
 

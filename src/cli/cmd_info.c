@@ -398,11 +398,9 @@ static void print_material_json(const mc_material *m)
         }
         printf("}");
     }
-    printf("],\"deform\":");
-    if (m->deform.kind != MC_DEFORM_NONE)
-        printf("\"%s\"", DEFORM_NAMES[m->deform.kind]);
-    else
-        printf("null");
+    printf("]");
+    if (m->deform.kind != MC_DEFORM_NONE) /* only then: other materials' JSON is as it was */
+        printf(",\"deform\":\"%s\"", DEFORM_NAMES[m->deform.kind]);
     printf("}");
 }
 
@@ -459,9 +457,9 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
         mc_json_write_cstr(stdout, a->anim_path);
     else
         printf("null");
-    printf(",\"model\":");
+    /* only for an actor with a model: the other actors' JSON is as it was */
     if (a->model) {
-        printf("{\"name\":");
+        printf(",\"model\":{\"name\":");
         mc_json_write_cstr(stdout, a->model);
         printf(",\"file\":");
         mc_json_write_cstr(stdout, a->model_file ? a->model_file : "");
@@ -485,15 +483,12 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
             mc_json_write_cstr(stdout, a->model_anims[k].path);
             printf("}");
         }
-        printf("]}");
-    } else {
-        printf("null");
+        printf("]},\"skin\":");
+        if (a->skin)
+            mc_json_write_cstr(stdout, a->skin);
+        else
+            printf("null");
     }
-    printf(",\"skin\":");
-    if (a->skin)
-        mc_json_write_cstr(stdout, a->skin);
-    else
-        printf("null");
     printf(",\"origin\":");
     print_vec3_json(a->origin);
     printf(",\"yaw\":");
