@@ -119,5 +119,26 @@ printf 'md5scene 1\ncamera "still.md5camera"\nactor "d" { model "drone" }\n' >"$
 run nobase info "$T/nobase.md5scene"
 expect a_model_needs_a_base 2 "" "nobase.md5scene:3:19: error: actor 'd' names model 'drone', but the scene has no 'base'"
 
+# Inheritance: a cycle is an error at the inherit that closes it; an unknown model to inherit is
+# a warning at its name (the engine's too), and the rest of the declaration is used.
+cat >"$T/base/def/z_more.def" <<'DEF'
+model c1 { inherit c2 mesh models/drone/mesh.md5mesh }
+model c2 {
+    inherit c1
+}
+model orphan {
+    inherit nowhere
+    mesh models/drone/mesh.md5mesh
+}
+DEF
+actor cycle.md5scene '    model "c1"'
+run cycle info "$T/cycle.md5scene"
+expect an_inheritance_cycle_is_an_error 2 "" \
+    "z_more.def:3:13: error: model 'c1' inherits itself (through 'c1')"
+actor orphan.md5scene '    model "orphan"'
+run orphan info "$T/orphan.md5scene"
+expect an_unknown_model_to_inherit_is_a_warning 0 "model \"orphan\"" \
+    "z_more.def:6:13: warning: unknown model 'nowhere' to inherit"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
