@@ -142,7 +142,7 @@ static void warns_once_per_unknown_keyword(void)
                        "    { blend add map x scroll time * 0.1, 0\n"
                        "      if ( parm7 > 0 ) }\n"
                        "    qer_editorimage textures/b.tga\n"
-                       "    sort decal deform sprite\n"
+                       "    sort decal texgen sprite\n"
                        "    diffusemap d\n"
                        "}\n"
                        "b { QER_EDITORIMAGE c { blend add\n rgb 0.5 * parm0\n map e } }\n";
@@ -157,7 +157,7 @@ static void warns_once_per_unknown_keyword(void)
     EXPECT(f.decls[0].stages[0].conditional && !f.decls[0].stages[1].conditional);
     ASSERT(f.decls[1].num_stages == 1);
     EXPECT_NEAR(f.decls[1].stages[0].color[0], 1.0, 0); /* not a constant: see expr */
-    /* qer_editorimage, description, sort, deform (after sort's one token): one each; the
+    /* qer_editorimage, description, sort, texgen (after sort's one token): one each; the
      * expressions of scroll, if and rgb are read, not skipped. */
     EXPECT_EQ_INT(log.count, 4);
     EXPECT_EQ_INT(log.first[0].line, 2);
@@ -168,7 +168,7 @@ static void warns_once_per_unknown_keyword(void)
     EXPECT_CONTAINS(log.first[2].msg, "'sort'");
     EXPECT_EQ_INT(log.last.line, 7);
     EXPECT_EQ_INT(log.last.col, 16);
-    EXPECT_CONTAINS(log.last.msg, "unknown keyword 'deform' skipped");
+    EXPECT_CONTAINS(log.last.msg, "unknown keyword 'texgen' skipped");
     mc_mtr_release(&f);
 }
 

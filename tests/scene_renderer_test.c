@@ -766,6 +766,74 @@ static void a_base_material_cuts_and_shows_back_faces(void)
     free(v.pixels);
 }
 
+/* Renders test_quad_mesh with a base whose materials/quad.mtr is mtr, the actor with extra
+ * (yaw, ...), seen from test_front_camera (eye (-100, 0, 0) looking along +X, fov 90 on 64
+ * pixels: a point at depth 100 and height h is 32 h / 100 pixels from the centre). */
+static bool render_quad_material(const char *leaf, const char *mtr, const char *extra,
+                                 mc_image_view *v)
+{
+    char dir[512], sub[600], text[1024];
+
+    test_tmp_path(dir, sizeof dir, leaf);
+    if (!(mkdir(dir, 0777) == 0 || errno == EEXIST))
+        return false;
+    snprintf(sub, sizeof sub, "%s/materials", dir);
+    if (!(mkdir(sub, 0777) == 0 || errno == EEXIST))
+        return false;
+    snprintf(text, sizeof text,
+             "md5scene 1\ncamera \"cam.md5camera\"\nbase \".\"\n"
+             "output { width 64 height 64 background ( 0 0 0 ) }\n"
+             "actor \"a\" { mesh \"quad.md5mesh\" %s }\n", extra);
+    return test_write_file(dir, "scene.md5scene", text) &&
+           test_write_file(dir, "quad.md5mesh", test_quad_mesh) &&
+           test_write_file(dir, "cam.md5camera", test_front_camera) &&
+           test_write_file(dir, "materials/quad.mtr", mtr) && render_scene0(dir, v);
+}
+
+/* deform sprite (tr_deform.cpp, R_AutospriteDeform): the quad turned edge-on by yaw 90 shows
+ * nothing without it; with it, a square of half-size |(0, 25, 25)| 0.707 = 24.996 facing the
+ * eye at depth 100: 8.0 pixels each way from the centre, white under a `blend add` of _white. */
+static void deform_sprite_turns_an_edge_on_quad_to_the_eye(void)
+{
+    mc_image_view v = alloc_view(64, 64, 256);
+
+    ASSERT(v.pixels);
+    if (render_quad_material("deform_none", "quad { { blend add map _white } }\n", "yaw 90",
+                             &v))
+        EXPECT_RGBA(pixel(&v, 32, 32), 0, 0, 0, 255);
+    if (render_quad_material("deform_sprite",
+                             "quad { deform sprite { blend add map _white } }\n", "yaw 90",
+                             &v)) {
+        EXPECT_RGBA(pixel(&v, 32, 32), 255, 255, 255, 255);
+        EXPECT_RGBA(pixel(&v, 25, 38), 255, 255, 255, 255); /* 6.5 pixels off each way */
+        EXPECT_RGBA(pixel(&v, 32, 22), 0, 0, 0, 255);       /* 9.5 pixels off */
+        EXPECT_RGBA(pixel(&v, 42, 32), 0, 0, 0, 255);
+    }
+    free(v.pixels);
+}
+
+/* deform move 30 (R_MoveDeform): the quad 30 further along +X, at depth 130: 25 * 32 / 130 =
+ * 6.15 pixels each way instead of 8; the pixel row 6.5 from the centre leaves it. */
+static void deform_move_pushes_the_quad_along_x(void)
+{
+    mc_image_view v = alloc_view(64, 64, 256);
+
+    ASSERT(v.pixels);
+    if (render_quad_material("deform_still", "quad { { blend add map _white } }\n", "", &v)) {
+        EXPECT_RGBA(pixel(&v, 32, 25), 255, 255, 255, 255);
+        EXPECT_RGBA(pixel(&v, 38, 32), 255, 255, 255, 255);
+    }
+    if (render_quad_material("deform_move",
+                             "quad { deform move 15 * 2 { blend add map _white } }\n", "",
+                             &v)) {
+        EXPECT_RGBA(pixel(&v, 32, 32), 255, 255, 255, 255);
+        EXPECT_RGBA(pixel(&v, 32, 25), 0, 0, 0, 255);
+        EXPECT_RGBA(pixel(&v, 38, 32), 0, 0, 0, 255);
+        EXPECT_RGBA(pixel(&v, 37, 32), 255, 255, 255, 255); /* 5.5 pixels off */
+    }
+    free(v.pixels);
+}
+
 /* A flat 50 x 50 quad at x = 0 facing -X (clockwise seen from the cameras of cuts.md5camera),
  * shader "quad": its four vertices have the one normal (-1, 0, 0). */
 static const char quad_mesh[] =
@@ -865,6 +933,8 @@ int main(int argc, char **argv)
         TEST_ENTRY(a_scene_light_shades_the_box_by_hand),
         TEST_ENTRY(a_base_material_cuts_and_shows_back_faces),
         TEST_ENTRY(default_rig_is_fixed_in_the_world),
+        TEST_ENTRY(deform_sprite_turns_an_edge_on_quad_to_the_eye),
+        TEST_ENTRY(deform_move_pushes_the_quad_along_x),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

@@ -88,6 +88,30 @@ typedef enum mc_wrap {
     MC_WRAP_ALPHA_ZERO_CLAMP, /* clamp, the border texels set to (255, 255, 255, 0) */
 } mc_wrap;
 
+/* A material's `deform` (Material.cpp, idMaterial::ParseDeform), applied to a surface's vertices
+ * each frame as tr_deform.cpp does (README "Materials", deforms): sprite, tube and flare face
+ * the camera; expand moves vertices along their normals, move along model +X, turbulent shifts
+ * texture coordinates through a table. eyeBall, particle and particle2 are read but not drawn
+ * deformed (one warning when parsed): the surface is drawn as it is. */
+typedef enum mc_deform_kind {
+    MC_DEFORM_NONE = 0,
+    MC_DEFORM_SPRITE,
+    MC_DEFORM_TUBE,
+    MC_DEFORM_FLARE,     /* regs[0]: the flare's spread */
+    MC_DEFORM_EXPAND,    /* regs[0]: the distance along the normals */
+    MC_DEFORM_MOVE,      /* regs[0]: the distance along model +X */
+    MC_DEFORM_TURBULENT, /* table; regs[0..2]: range, time offset, domain */
+    MC_DEFORM_EYEBALL,
+    MC_DEFORM_PARTICLE,
+    MC_DEFORM_PARTICLE2,
+} mc_deform_kind;
+
+typedef struct mc_deform {
+    mc_deform_kind kind;
+    int regs[3]; /* registers of the material's expression program (mtr_expr.h) */
+    int table;   /* MC_DEFORM_TURBULENT: index into the program's tables */
+} mc_deform;
+
 /* One image of a material, with where it came from. */
 typedef struct mc_material_map {
     bool present;   /* the material names this map; false: no pixels, renderer's stand-in */
@@ -154,6 +178,8 @@ typedef struct mc_material {
      * `lightFalloffImage` (clamped), present or not. */
     mc_material_map falloff;
     bool ambient_light;   /* `ambientLight` */
+    mc_deform deform;     /* `deform`; kind MC_DEFORM_NONE without one. sprite, tube and flare
+                             also made two_sided and no_shadows true, as Doom's parser does */
 } mc_material;
 
 /* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost

@@ -21,6 +21,12 @@
  *       }                                          // blue X, alpha X
  *   }
  *   table sintable { { 0, 1, 0, -1 } }             // a table for expressions (mtr_expr.h)
+ *
+ * `deform TYPE ...` inside a material (Material.cpp, ParseDeform) fills mc_mtr_decl.deform:
+ * sprite, tube (both also set two_sided and no_shadows), flare EXPR (the same), expand EXPR,
+ * move EXPR, turbulent TABLE EXPR EXPR EXPR (the table resolved as an expression's), eyeBall,
+ * particle NAME, particle2 NAME (these three with one warning: md5cine does not draw them); any
+ * other type is an error at it.
  *   guide name template(args)                      // skipped (and a { ... } body, if any)
  *
  * Image programs: an image name, a built-in image (_default, _white, _black, _flat), or
@@ -44,7 +50,7 @@
  * (MC_ERR_SYNTAX, at its first use), taking what Doom takes: nothing for Doom's flags and
  * surface parameters (noSelfShadow, forceOverlays, nearest, maskColor, solid, metal, ...); one
  * token on the keyword's line for sort, description, spectrum, privatePolygonOffset,
- * fragmentProgram, vertexProgram, program; for every other keyword (qer_editorimage, deform,
+ * fragmentProgram, vertexProgram, program; for every other keyword (qer_editorimage,
  * texgen, ...) the rest of its line and any ( ... ) group that starts on that line (a '{'
  * there opens a stage). Doom reads qer_* and guisurf to the end of the line too; a keyword
  * Doom does not know at all makes Doom use its default material, where md5cine skips the line
@@ -131,6 +137,7 @@ typedef struct mc_mtr_decl {
     mc_mtr_prog *falloff; /* a light material's `lightFalloffImage` program, or NULL */
     int falloff_line, falloff_col;
     bool ambient_light;   /* `ambientLight`: a light material of Doom's ambient lights */
+    mc_deform deform;     /* `deform` (material.h); its registers and table index expr */
 } mc_mtr_decl;
 
 typedef struct mc_mtr_file {

@@ -7,8 +7,10 @@
  *   frames 240                                    // optional: length of a one-frame camera
  *   output { width 1280 height 720 fps 24 background ( 0.05 0.05 0.08 ) }  // all optional
  *   actor "drone" {                               // any number; names are unique
- *       mesh "models/drone/drone.md5mesh"         // required
- *       anim "models/drone/forward.md5anim"       // optional: without it the bind pose
+ *       mesh "models/drone/drone.md5mesh"         // required, or instead:
+ *       model "monster_zombie_fat"                // a model declaration of base's def/ files
+ *       anim "models/drone/forward.md5anim"       // optional: without it the bind pose; with
+ *                                                 // a model also a name: anim "walk"
  *       origin ( 0 0 0 )  yaw 90  scale 1  start 0.5  loop 1  in_place 0
  *       material "models/drone/skin" "models/drone/skin.jpg"   // repeatable; "" maps ""
  *       skin "models/drone/red"          // optional: a skin of the base's skins/ (material.h)
@@ -169,13 +171,36 @@ typedef struct mc_scene_material {
     bool used;          /* set by resolve: some submesh uses this line */
 } mc_scene_material;
 
+/* A model declaration's anim, as an actor with `model` resolved it. */
+typedef struct mc_scene_model_anim {
+    const char *name; /* as the declaration names it ("walk", "idle2") */
+    const char *path; /* under the scene's base */
+} mc_scene_model_anim;
+
 typedef struct mc_scene_actor {
     const char *name;      /* as written; unique in the scene */
     int line, col;         /* position of the name token */
-    const char *mesh_path; /* resolved against the scene's folder; never NULL */
+    const char *mesh_path; /* resolved against the scene's folder; never NULL once resolved
+                              (after parsing, NULL for an actor with a model) */
     int mesh_line, mesh_col;
     const char *anim_path; /* NULL: no anim, the actor keeps its bind pose */
     int anim_line, anim_col;
+    /* Model declarations (Doom's `model NAME { mesh ... anim ... }` of def/NAME.def files under
+     * the scene's base, game/anim/Anim_Blend.cpp idDeclModelDef): `model "NAME"` instead of
+     * `mesh`. Resolving finds the declaration (and those it inherits), and takes its mesh, its
+     * skin (unless the actor names one), its offset and its anims: an `anim` that does not end
+     * in .md5anim is then the name of one of them. */
+    const char *model;      /* `model "NAME"` as written, or NULL */
+    int model_line, model_col;
+    const char *anim_name;  /* `anim "NAME"` naming a model's anim, or NULL (then anim_path) */
+    mc_vec3 offset;         /* the model's offset (inches, model space): moves the model as
+                               Doom adds it to joint 0 (idAnimator::CreateFrame); 0 0 0
+                               without one */
+    const char *model_file; /* resolved: the .def file that declares the model */
+    int model_decl_line;    /* resolved: the line of its name there */
+    const char *model_skin; /* resolved: the declaration's skin, or NULL */
+    int num_model_anims;    /* resolved: the declaration's anims, inherited ones included */
+    mc_scene_model_anim *model_anims;
     mc_vec3 origin; /* world position, inches; default (0 0 0) */
     float yaw;      /* degrees about +Z; default 0 */
     float scale;    /* uniform, > 0; default 1 */
@@ -283,7 +308,8 @@ int64_t mc_scene_frame_count(const mc_scene *scene, mc_rate fps);
 int64_t mc_scene_frame_count_clock(const mc_scene *scene, mc_rate fps, mc_clock clock);
 
 /* The actor's model-to-world transform (OpenGL column-major): a model-space point p goes to
- * origin + scale * (p rotated by yaw degrees about +Z, counter-clockwise seen from above).
+ * origin + scale * ((p + offset) rotated by yaw degrees about +Z, counter-clockwise seen from
+ * above), offset being the model declaration's (0 without one).
  * Doom's row-vector form: world = origin + (scale * p) . R with R's rows (cos, sin, 0),
  * (-sin, cos, 0), (0, 0, 1). */
 void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out);

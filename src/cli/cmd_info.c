@@ -352,6 +352,11 @@ static void print_map_json(const char *key, const mc_material_map *m)
     printf(",\"wrap\":\"%s\"}", WRAP_NAMES[m->wrap]);
 }
 
+/* A material's deform by its keyword (material.h, mc_deform_kind order). */
+static const char *const DEFORM_NAMES[] = { "",     "sprite",    "tube",    "flare",   "expand",
+                                            "move", "turbulent", "eyeBall", "particle",
+                                            "particle2" };
+
 static void print_material_json(const mc_material *m)
 {
     if (!m) {
@@ -393,7 +398,10 @@ static void print_material_json(const mc_material *m)
         }
         printf("}");
     }
-    printf("]}");
+    printf("]");
+    if (m->deform.kind != MC_DEFORM_NONE) /* only then: other materials' JSON is as it was */
+        printf(",\"deform\":\"%s\"", DEFORM_NAMES[m->deform.kind]);
+    printf("}");
 }
 
 static void print_map_text(const char *what, const mc_material_map *m)
@@ -416,6 +424,8 @@ static void print_material_text(const mc_material *m)
                  BLEND_NAMES[m->layers[i].blend.src], BLEND_NAMES[m->layers[i].blend.dst]);
         print_map_text(what, &m->layers[i].map);
     }
+    if (m->deform.kind != MC_DEFORM_NONE)
+        printf("        deform %s\n", DEFORM_NAMES[m->deform.kind]);
 }
 
 /* n floats as a JSON array, each as written in the file (the shortest round trip). */
@@ -447,6 +457,38 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
         mc_json_write_cstr(stdout, a->anim_path);
     else
         printf("null");
+    /* only for an actor with a model: the other actors' JSON is as it was */
+    if (a->model) {
+        printf(",\"model\":{\"name\":");
+        mc_json_write_cstr(stdout, a->model);
+        printf(",\"file\":");
+        mc_json_write_cstr(stdout, a->model_file ? a->model_file : "");
+        printf(",\"line\":%d,\"skin\":", a->model_decl_line);
+        if (a->model_skin)
+            mc_json_write_cstr(stdout, a->model_skin);
+        else
+            printf("null");
+        printf(",\"offset\":");
+        print_vec3_json(a->offset);
+        printf(",\"anim\":");
+        if (a->anim_name)
+            mc_json_write_cstr(stdout, a->anim_name);
+        else
+            printf("null");
+        printf(",\"anims\":[");
+        for (int k = 0; k < a->num_model_anims; k++) {
+            printf("%s{\"name\":", k ? "," : "");
+            mc_json_write_cstr(stdout, a->model_anims[k].name);
+            printf(",\"path\":");
+            mc_json_write_cstr(stdout, a->model_anims[k].path);
+            printf("}");
+        }
+        printf("]},\"skin\":");
+        if (a->skin)
+            mc_json_write_cstr(stdout, a->skin);
+        else
+            printf("null");
+    }
     printf(",\"origin\":");
     print_vec3_json(a->origin);
     printf(",\"yaw\":");
@@ -485,6 +527,18 @@ static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *c
     printf("\n    origin (%g %g %g) yaw %g scale %g start %g s\n", (double)a->origin.x,
            (double)a->origin.y, (double)a->origin.z, (double)a->yaw, (double)a->scale,
            (double)a->start);
+    if (a->model) {
+        printf("    model \"%s\" (%s:%d): offset (%g %g %g)%s%s%s, %d anim%s", a->model,
+               a->model_file ? a->model_file : "?", a->model_decl_line, (double)a->offset.x,
+               (double)a->offset.y, (double)a->offset.z, a->model_skin ? ", skin \"" : "",
+               a->model_skin ? a->model_skin : "", a->model_skin ? "\"" : "",
+               a->num_model_anims, a->num_model_anims == 1 ? "" : "s");
+        for (int k = 0; k < a->num_model_anims; k++)
+            printf("%s %s", k ? "," : ":", a->model_anims[k].name);
+        if (a->anim_name)
+            printf("; playing \"%s\"", a->anim_name);
+        printf("\n");
+    }
     for (int k = 0; k < a->mesh.num_meshes; k++) {
         if (mats && mats[k]) {
             printf("    mesh %d: shader \"%s\"", k, a->mesh.meshes[k].shader);

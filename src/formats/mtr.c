@@ -708,6 +708,72 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
     }
 }
 
+/* deform TYPE [arguments] (Material.cpp, idMaterial::ParseDeform): sprite, tube and flare make
+ * the material two-sided and shadowless; flare, expand and move take one expression; turbulent a
+ * table name and three expressions; eyeBall, particle NAME and particle2 NAME are read and said
+ * not to be drawn. Any other type is an error (Doom warns and defaults the material). */
+static bool parse_deform(mtr_parser *p, mc_mtr_decl *m, const mc_token *kw)
+{
+    static const char *const NAMES[] = { "sprite", "tube", "flare", "expand", "move",
+                                         "turbulent", "eyeBall", "particle", "particle2" };
+    mc_token t, name;
+    int kind = -1;
+    char d[80];
+
+    if (!mc_lex_next(&p->lx, &t))
+        return false;
+    for (int i = 0; i < (int)(sizeof NAMES / sizeof NAMES[0]); i++)
+        if (is_kw(&t, NAMES[i]))
+            kind = MC_DEFORM_SPRITE + i;
+    if (kind < 0)
+        return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
+                           "unknown deform %s, expected sprite, tube, flare, expand, move, "
+                           "turbulent, eyeBall, particle or particle2",
+                           mc_lex_describe(&t, d, sizeof d));
+    memset(&m->deform, 0, sizeof m->deform);
+    m->deform.kind = (mc_deform_kind)kind;
+    switch (m->deform.kind) {
+    case MC_DEFORM_SPRITE:
+    case MC_DEFORM_TUBE:
+    case MC_DEFORM_FLARE:
+        m->two_sided = m->no_shadows = true;
+        return m->deform.kind != MC_DEFORM_FLARE || read_exprs(p, kw, 1, m->deform.regs);
+    case MC_DEFORM_EXPAND:
+    case MC_DEFORM_MOVE:
+        return read_exprs(p, kw, 1, m->deform.regs);
+    case MC_DEFORM_TURBULENT:
+        if (!mc_lex_next(&p->lx, &name))
+            return false;
+        if (name.kind != MC_TOK_NAME && name.kind != MC_TOK_STRING)
+            return mc_lex_fail(&p->lx, &name, MC_ERR_SYNTAX,
+                               "expected a table name after 'deform turbulent', found %s",
+                               mc_lex_describe(&name, d, sizeof d));
+        m->deform.table = mc_expr_table_index(&p->xb, &p->lx, &name);
+        if (m->deform.table < 0)
+            return false;
+        for (int i = 0; i < 3; i++)
+            if (!mc_expr_parse(&p->xb, &p->lx, kw, &m->deform.regs[i]))
+                return false;
+        return true;
+    case MC_DEFORM_PARTICLE:
+    case MC_DEFORM_PARTICLE2:
+        if (!mc_lex_next(&p->lx, &name))
+            return false;
+        if (name.kind != MC_TOK_NAME && name.kind != MC_TOK_STRING)
+            return mc_lex_fail(&p->lx, &name, MC_ERR_SYNTAX,
+                               "expected a particle name after 'deform %s', found %s",
+                               NAMES[kind - MC_DEFORM_SPRITE],
+                               mc_lex_describe(&name, d, sizeof d));
+        break;
+    default:
+        break;
+    }
+    mc_lex_warn(&p->lx, &t, MC_ERR_SYNTAX,
+                "deform %s is not drawn by md5cine: the surface is drawn undeformed",
+                NAMES[kind - MC_DEFORM_SPRITE]);
+    return true;
+}
+
 static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
 {
     mc_token t;
@@ -749,6 +815,9 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             m->no_shadows = true;
         } else if (is_kw(&t, "ambientLight")) {
             m->ambient_light = true;
+        } else if (is_kw(&t, "deform")) {
+            if (!parse_deform(p, m, &t))
+                return false;
         } else if (is_kw(&t, "lightFalloffImage")) {
             /* Material.cpp, ParseMaterial: an image program, the last one given wins */
             m->falloff = NULL;

@@ -182,6 +182,11 @@ int mc_expr_emit_table(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok, co
     return t < 0 ? -1 : mc_expr_emit(b, lx, tok, MC_EXPR_TABLE, t, index);
 }
 
+int mc_expr_table_index(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok)
+{
+    return table_ref(b, lx, tok->text, tok->len, tok->line, tok->col);
+}
+
 /* ---------------------------------------------------------------- tokens */
 
 /* The next piece of a name that holds '/' ("time/2" is time, '/', 2, as Doom's lexer, for which

@@ -47,6 +47,10 @@ int mc_expr_emit(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok, mc_expr_
 int mc_expr_emit_table(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok, const char *name,
                        int index);
 
+/* The index of the table named by token tok (a name) among the program's tables, resolved with
+ * the others after the material is read (a deform's table: turbulent). -1 when out of memory. */
+int mc_expr_table_index(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok);
+
 /* Reads one expression after keyword kw into *reg. Errors (MC_ERR_SYNTAX at the token): a
  * missing term ("expected an expression after 'scroll', found '}'"), "expected ')'", "expected
  * ']'", "expected '=' after '='"; MC_ERR_LIMIT past the register, operation or nesting limits. */

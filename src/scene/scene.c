@@ -16,6 +16,7 @@
 #include <md5cine/timeline.h>
 
 #include "formats/lex.h"
+#include "formats/modeldef.h"
 
 #define PATH_CAP 4096
 
@@ -216,6 +217,13 @@ static bool parse_output(scene_parser *p)
 
 /* ---------------------------------------------------------------- actor block */
 
+static bool ends_with_nocase(const char *s, const char *ext)
+{
+    size_t n = strlen(s), e = strlen(ext);
+
+    return n >= e && strcasecmp(s + n - e, ext) == 0;
+}
+
 static bool same_name(const char *a, size_t alen, const char *b)
 {
     return strlen(b) == alen && memcmp(a, b, alen) == 0;
@@ -265,9 +273,12 @@ static bool parse_material(scene_parser *p, mc_scene_actor *a, int *cap, const m
 }
 
 /* Actor keywords that appear at most once, in the order of the grammar. */
-enum { K_MESH, K_ANIM, K_ORIGIN, K_YAW, K_SCALE, K_START, K_LOOP, K_IN_PLACE, K_SKIN, K_COUNT };
+enum {
+    K_MESH, K_ANIM, K_ORIGIN, K_YAW, K_SCALE, K_START, K_LOOP, K_IN_PLACE, K_SKIN, K_MODEL,
+    K_COUNT
+};
 static const char *const actor_keywords[K_COUNT] = {
-    "mesh", "anim", "origin", "yaw", "scale", "start", "loop", "in_place", "skin",
+    "mesh", "anim", "origin", "yaw", "scale", "start", "loop", "in_place", "skin", "model",
 };
 
 static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
@@ -282,12 +293,34 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
         a->mesh_line = tok.line;
         a->mesh_col = tok.col;
         return true;
-    case K_ANIM:
-        if (!read_path(p, &a->anim_path, &tok))
+    case K_ANIM: {
+        /* kept as written until the end of the block: with a `model` it may be an anim's name */
+        const char *text;
+        size_t len;
+
+        if (!mc_lex_string(&p->lx, &text, &len, &tok))
             return false;
+        if (len == 0)
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "empty path");
+        a->anim_name = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
         a->anim_line = tok.line;
         a->anim_col = tok.col;
-        return true;
+        return a->anim_name != NULL;
+    }
+    case K_MODEL: {
+        const char *text;
+        size_t len;
+
+        if (!mc_lex_string(&p->lx, &text, &len, &tok))
+            return false;
+        if (len == 0 || len > MC_LIMIT_NAME_LEN)
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
+                               "invalid model name, expected 1 to %d bytes", MC_LIMIT_NAME_LEN);
+        a->model = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
+        a->model_line = tok.line;
+        a->model_col = tok.col;
+        return a->model != NULL;
+    }
     case K_ORIGIN:
         if (!mc_lex_vec(&p->lx, 3, v))
             return false;
@@ -383,8 +416,24 @@ static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token 
         if (!once(p, &tok, &seen[k]) || !parse_actor_value(p, a, k))
             return false;
     }
-    if (!a->mesh_path)
+    if (a->model && a->mesh_path) {
+        mc_token at = { MC_TOK_STRING, a->model, strlen(a->model), a->model_line, a->model_col,
+                        0.0, false };
+
+        return mc_lex_fail(&p->lx, &at, MC_ERR_SYNTAX,
+                           "actor '%s' has both 'mesh' (line %d) and 'model': give one", a->name,
+                           a->mesh_line);
+    }
+    if (!a->mesh_path && !a->model)
         return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "actor '%s' has no 'mesh'", a->name);
+    /* An anim is a file, unless the actor has a model and it does not end in .md5anim: then the
+     * name of one of the model's anims (resolved with the model). */
+    if (a->anim_name && !(a->model && !ends_with_nocase(a->anim_name, ".md5anim"))) {
+        a->anim_path = join_path(&p->s->arena, p->s->dir, a->anim_name, strlen(a->anim_name));
+        a->anim_name = NULL;
+        if (!a->anim_path)
+            return nomem(p, name_tok);
+    }
     return true;
 }
 
@@ -1139,6 +1188,246 @@ static bool stopped(const mc_parse_opts *opts, mc_error *e)
     return true;
 }
 
+/* ---------------------------------------------------------------- model declarations */
+
+#define MAX_MODEL_INHERIT 16
+#define MAX_DEF_FILES 4096
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The paths of the .def files of base/def/ (loose files), sorted by name as the declaration
+ * manager reads them; *n 0 when the folder is missing. */
+static mc_status list_defs(mc_scene *s, const char ***out, int *n, mc_error *e)
+{
+    char dir[1024];
+    const char **paths = NULL;
+    int cap = 0;
+    struct dirent *de;
+    DIR *d;
+
+    *out = NULL;
+    *n = 0;
+    snprintf(dir, sizeof dir, "%s/def/", s->base_path);
+    d = opendir(dir);
+    if (!d)
+        return MC_OK;
+    while ((de = readdir(d)) != NULL) {
+        size_t len = strlen(de->d_name);
+
+        if (len < 5 || strcasecmp(de->d_name + len - 4, ".def") != 0)
+            continue;
+        if (*n == MAX_DEF_FILES)
+            break;
+        if (*n == cap) {
+            const char **grown;
+
+            cap = cap ? cap * 2 : 16;
+            grown = mc_arena_alloc(&s->arena, (size_t)cap, sizeof *grown);
+            if (!grown) {
+                closedir(d);
+                return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
+            }
+            if (*n)
+                memcpy(grown, paths, (size_t)*n * sizeof *grown);
+            paths = grown;
+        }
+        paths[*n] = join_path(&s->arena, dir, de->d_name, len);
+        if (!paths[*n]) {
+            closedir(d);
+            return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
+        }
+        (*n)++;
+    }
+    closedir(d);
+    if (*n > 1)
+        qsort(paths, (size_t)*n, sizeof *paths, cmp_str);
+    *out = paths;
+    return MC_OK;
+}
+
+/* The first declaration `model name` of the def files, in their order (the declaration
+ * manager keeps the first of a name). *file NULL when none declares it. */
+static mc_status find_model(mc_scene *s, const char *const *defs, int ndefs, const char *name,
+                            const mc_parse_opts *opts, mc_modeldef *out, const char **file,
+                            mc_error *e)
+{
+    *file = NULL;
+    for (int i = 0; i < ndefs; i++) {
+        char *buf;
+        size_t len;
+        bool found;
+        mc_status st;
+
+        if (stopped(opts, e))
+            return MC_ERR_INTERRUPTED;
+        st = mc_read_file(defs[i], &buf, &len, e);
+        if (st != MC_OK)
+            return st;
+        st = mc_modeldef_find(buf, len, defs[i], name, &s->arena, out, &found, e);
+        free(buf);
+        if (st != MC_OK)
+            return st;
+        if (found) {
+            *file = defs[i];
+            return MC_OK;
+        }
+    }
+    return MC_OK;
+}
+
+/* The name of anim `full` without its numeric suffix (ParseAnim's alias: "idle2" -> "idle"). */
+static bool alias_is(const char *full, const char *name)
+{
+    size_t n = strlen(full);
+
+    while (n > 1 && full[n - 1] >= '0' && full[n - 1] <= '9')
+        n--;
+    return strlen(name) == n && strncmp(full, name, n) == 0;
+}
+
+/* Applies one declaration over what those it inherits gave: its mesh, skin and offset when it
+ * names them, its anims added (one of an inherited name replaced in place), its removes. */
+static mc_status apply_modeldef(mc_scene_actor *a, const mc_modeldef *m,
+                                const char *file, const char **mesh, mc_error *e)
+{
+    if (m->mesh)
+        *mesh = m->mesh;
+    if (m->skin)
+        a->model_skin = m->skin;
+    if (m->has_offset)
+        a->offset = (mc_vec3){ m->offset[0], m->offset[1], m->offset[2] };
+    for (int k = 0; k < m->num_anims; k++) {
+        const mc_modeldef_anim *an = &m->anims[k];
+        int i = 0;
+
+        while (i < a->num_model_anims && strcmp(a->model_anims[i].name, an->name) != 0)
+            i++;
+        if (an->remove) {
+            int removed = 0;
+
+            for (int j = 0; j < a->num_model_anims; j++) {
+                if (strcmp(a->model_anims[j].name, an->name) == 0 ||
+                    alias_is(a->model_anims[j].name, an->name)) {
+                    memmove(&a->model_anims[j], &a->model_anims[j + 1],
+                            (size_t)(a->num_model_anims - j - 1) * sizeof a->model_anims[0]);
+                    a->num_model_anims--;
+                    j--;
+                    removed++;
+                }
+            }
+            if (!removed)
+                return mc_error_set(e, MC_ERR_SYNTAX, file, an->line, an->col,
+                                    "no inherited anim '%s' to remove in model '%s'", an->name,
+                                    m->name);
+            continue;
+        }
+        if (i == a->num_model_anims)
+            a->num_model_anims++;
+        a->model_anims[i].name = an->name;
+        a->model_anims[i].path = an->path;
+    }
+    return MC_OK;
+}
+
+/* An actor's `model`: its declaration and those it inherits (the first declaration of each
+ * name in def/ under the base), their mesh, skin, offset and anims; an `anim` naming one of
+ * them becomes its file. */
+static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
+                               mc_error *e)
+{
+    mc_modeldef chain[MAX_MODEL_INHERIT];
+    const char *files[MAX_MODEL_INHERIT];
+    const char **defs, *mesh = NULL, *name = a->model;
+    char base[1024];
+    int ndefs, depth = 0, total = 0;
+    mc_status st;
+
+    if (!s->base_path)
+        return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->model_line, a->model_col,
+                            "actor '%s' names model '%s', but the scene has no 'base' (model "
+                            "declarations are read from its def/ folder)", a->name, a->model);
+    st = list_defs(s, &defs, &ndefs, e);
+    while (st == MC_OK && name) {
+        st = find_model(s, defs, ndefs, name, opts, &chain[depth], &files[depth], e);
+        if (st != MC_OK)
+            return st;
+        if (!files[depth]) {
+            if (depth == 0)
+                return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->model_line, a->model_col,
+                                    "no model declaration '%s' in %s/def/*.def", a->model,
+                                    s->base_path);
+            /* Anim_Blend.cpp: an unknown model to inherit is a warning; the rest is used */
+            mc_error w;
+
+            mc_error_set(&w, MC_ERR_SYNTAX, files[depth - 1], chain[depth - 1].inherit_line,
+                         chain[depth - 1].inherit_col, "unknown model '%s' to inherit", name);
+            warn(opts, &w);
+            break;
+        }
+        total += chain[depth].num_anims;
+        name = chain[depth].inherit;
+        for (int i = 0; name && i <= depth; i++)
+            if (strcasecmp(chain[i].name, name) == 0)
+                return mc_error_set(e, MC_ERR_SYNTAX, files[depth], chain[depth].inherit_line,
+                                    chain[depth].inherit_col,
+                                    "model '%s' inherits itself (through '%s')", chain[0].name,
+                                    name);
+        if (++depth == MAX_MODEL_INHERIT && name)
+            return mc_error_set(e, MC_ERR_LIMIT, files[depth - 1],
+                                chain[depth - 1].inherit_line, chain[depth - 1].inherit_col,
+                                "model '%s' inherits more than %d deep", a->model,
+                                MAX_MODEL_INHERIT);
+    }
+    if (st != MC_OK)
+        return st;
+    a->model_file = files[0];
+    a->model_decl_line = chain[0].line;
+    a->model_anims = mc_arena_alloc(&s->arena, (size_t)total + 1, sizeof *a->model_anims);
+    if (!a->model_anims)
+        return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
+    for (int i = depth - 1; i >= 0; i--) {
+        st = apply_modeldef(a, &chain[i], files[i], &mesh, e);
+        if (st != MC_OK)
+            return st;
+    }
+    if (!mesh)
+        return mc_error_set(e, MC_ERR_SYNTAX, files[0], chain[0].line, chain[0].col,
+                            "model '%s' names no mesh", chain[0].name);
+    snprintf(base, sizeof base, "%s/", s->base_path);
+    a->mesh_path = join_path(&s->arena, base, mesh, strlen(mesh));
+    a->mesh_line = a->model_line;
+    a->mesh_col = a->model_col;
+    if (!a->skin && a->model_skin) {
+        a->skin = a->model_skin;
+        a->skin_line = a->model_line;
+        a->skin_col = a->model_col;
+    }
+    if (a->anim_name) {
+        /* idDeclModelDef::GetAnim: the full name, else the first of its alias (the engine
+         * picks one of those at random) */
+        int k = 0;
+
+        while (k < a->num_model_anims && strcmp(a->model_anims[k].name, a->anim_name) != 0)
+            k++;
+        for (int i = 0; k == a->num_model_anims && i < a->num_model_anims; i++)
+            if (alias_is(a->model_anims[i].name, a->anim_name))
+                k = i;
+        if (k == a->num_model_anims)
+            return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
+                                "model '%s' has no anim '%s' (%d anims declared at %s:%d)",
+                                a->model, a->anim_name, a->num_model_anims, a->model_file,
+                                a->model_decl_line);
+        a->anim_path = join_path(&s->arena, base, a->model_anims[k].path,
+                                 strlen(a->model_anims[k].path));
+    }
+    return a->mesh_path && (!a->anim_name || a->anim_path)
+                   ? MC_OK
+                   : mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
+}
+
 /* A mesh/anim mismatch stays at the offending joint's line in its file and names the actor
  * and the scene line of its anim: the same two files may pair well in another actor. */
 static mc_status for_actor(const mc_scene *s, const mc_scene_actor *a, mc_error *e)
@@ -1158,6 +1447,11 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_op
 
     if (stopped(opts, e))
         return MC_ERR_INTERRUPTED;
+    if (a->model && !a->mesh_path) {
+        st = resolve_model(s, a, opts, e);
+        if (st != MC_OK)
+            return st;
+    }
     st = mc_mesh_load(a->mesh_path, opts, &a->mesh, e);
     if (st != MC_OK)
         return at_scene_token(s, e, a->mesh_line, a->mesh_col, "mesh");
@@ -1477,7 +1771,16 @@ int64_t mc_scene_frame_count_clock(const mc_scene *scene, mc_rate fps, mc_clock 
 
 void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out)
 {
+    mc_vec3 o = actor->offset;
+
     *out = mc_pose_placement(actor->origin, actor->yaw, actor->scale);
+    if (o.x != 0.0f || o.y != 0.0f || o.z != 0.0f) {
+        /* the model's offset in model space, before yaw and scale (Anim_Blend.cpp,
+         * idAnimator::CreateFrame adds it to joint 0's translation) */
+        out->m[12] += out->m[0] * o.x + out->m[4] * o.y + out->m[8] * o.z;
+        out->m[13] += out->m[1] * o.x + out->m[5] * o.y + out->m[9] * o.z;
+        out->m[14] += out->m[2] * o.x + out->m[6] * o.y + out->m[10] * o.z;
+    }
 }
 
 double mc_scene_actor_time(const mc_scene_actor *actor, double t)

@@ -17,6 +17,8 @@
 #include <md5cine/scene_renderer.h>
 #include <md5cine/timeline.h>
 
+#include "deform.h"
+
 #define DEFAULT_WIDTH  1280
 #define DEFAULT_HEIGHT 720
 
@@ -35,6 +37,8 @@ typedef struct surface {
     float diffuse_rgb[3], specular_rgb[3];
     int mat;    /* index into mc_scene_renderer.mats; -1: no declared material */
     bool stages_only; /* a material with only unlit stages: no lit pass */
+    mc_deform deform; /* the material's deform, drawn (deform.h); kind NONE for none or one
+                         that does not apply to this surface */
 } surface;
 
 /* A material already uploaded (several submeshes may share one). */
@@ -82,6 +86,8 @@ typedef struct actor_draw {
     mc_tangent **tan;       /* per submesh: num_verts tangents (used with a normal map) */
     mc_skin_topology *topo; /* per submesh */
     surface *surf;          /* per submesh */
+    mc_deform_out *def;     /* per submesh: the deformed surface's buffers (deform.h), sized
+                               at create; NULL arrays where the surface has no deform */
     mc_mat4 model;          /* model -> world */
     bool animated;          /* has an anim: skinned every frame; else once */
 } actor_draw;
@@ -163,7 +169,8 @@ static mc_status alloc_actor(const mc_scene_actor *a, actor_draw *ad, mc_error *
     ad->tan = calloc((size_t)nm + 1, sizeof *ad->tan);
     ad->topo = calloc((size_t)nm + 1, sizeof *ad->topo);
     ad->surf = calloc((size_t)nm + 1, sizeof *ad->surf);
-    if (!ad->joints || !ad->pos || !ad->nrm || !ad->tan || !ad->topo || !ad->surf)
+    ad->def = calloc((size_t)nm + 1, sizeof *ad->def);
+    if (!ad->joints || !ad->pos || !ad->nrm || !ad->tan || !ad->topo || !ad->surf || !ad->def)
         return no_memory(err);
     for (int s = 0; s < nm; s++) {
         size_t nv = (size_t)a->mesh.meshes[s].num_verts + 1;
@@ -199,7 +206,14 @@ static void release_actor(const mc_scene_actor *a, actor_draw *ad)
             free(ad->tan[s]);
         if (ad->topo)
             mc_skin_topology_release(&ad->topo[s]);
+        if (ad->def) {
+            free(ad->def[s].pos);
+            free(ad->def[s].nrm);
+            free(ad->def[s].st);
+            free(ad->def[s].idx);
+        }
     }
+    free(ad->def);
     free(ad->joints);
     free(ad->pos);
     free(ad->nrm);
@@ -242,10 +256,9 @@ static void pose_actors(mc_scene_renderer *sr, const mc_timeline_sample *smp)
     }
 }
 
-/* The unlit stages of surface sf of actor a at time (seconds on the scene's clock) into
- * sr->stage_out; returns how many are drawn (material_eval.h's skip rules). */
-static int eval_stages(const mc_scene_renderer *sr, const mc_scene_actor *a, const surface *sf,
-                       float time)
+/* The unlit stages of surface sf into sr->stage_out, from the registers of its material
+ * evaluated into sr->regs; returns how many are drawn (material_eval.h's skip rules). */
+static int eval_stages(const mc_scene_renderer *sr, const surface *sf)
 {
     const kept_material *km;
     int n = 0;
@@ -253,7 +266,6 @@ static int eval_stages(const mc_scene_renderer *sr, const mc_scene_actor *a, con
     if (sf->mat < 0 || sr->mats[sf->mat].count == 0)
         return 0;
     km = &sr->mats[sf->mat];
-    mc_expr_eval(&km->prog, time, a->parms, sr->regs);
     for (int i = 0; i < km->count; i++) {
         const stage_src *src = &sr->stage_srcs[km->first + i];
         mc_render_stage *out = &sr->stage_out[n];
@@ -280,8 +292,50 @@ static int eval_stages(const mc_scene_renderer *sr, const mc_scene_actor *a, con
     return n;
 }
 
-/* Draws every actor into the open frame; time: the materials' clock (seconds). */
-static mc_status submit_actors(const mc_scene_renderer *sr, float time, mc_error *err)
+/* Replaces item it's geometry by surface sf's deform for view (deform.h), into the buffers
+ * out; false when nothing of it is drawn this frame. sr->regs hold the material's registers. */
+static bool deform_item(const mc_scene_renderer *sr, const surface *sf, const mc_submesh *sm,
+                        const mc_view *view, mc_deform_out out, mc_draw_item *it)
+{
+    const kept_material *km = &sr->mats[sf->mat];
+    const mc_deform *d = &sf->deform;
+    mc_deform_surface in = { it->positions, it->normals, &sm->verts[0].st.x, sizeof(mc_vert),
+                             it->indices, it->vertex_count, it->triangle_count };
+    float values[3];
+    mc_deform_view dv;
+    const char *why;
+    mc_deform_result r;
+
+    for (int i = 0; i < 3; i++)
+        values[i] = sr->regs[d->regs[i]];
+    mc_deform_view_local(&it->model, view->origin, &view->axis, &dv);
+    r = mc_deform_apply(d->kind, values,
+                        d->kind == MC_DEFORM_TURBULENT ? &km->prog.tables[d->table] : NULL, &dv,
+                        &in, &out, &why);
+    if (r == MC_DEFORM_NOTHING)
+        return false;
+    if (r == MC_DEFORM_AS_IS)
+        return true;
+    it->positions = out.pos;
+    it->normals = out.nrm;
+    if (it->texcoords || it->num_stages > 0) {
+        it->texcoords = out.st;
+        it->texcoord_stride = 0;
+    }
+    if (out.num_verts != it->vertex_count) {
+        /* a flare: the surface's tangents do not fit its new vertices */
+        it->normal_map = 0;
+        it->tangents = NULL;
+    }
+    it->vertex_count = out.num_verts;
+    it->indices = out.idx;
+    it->triangle_count = out.num_tris;
+    return true;
+}
+
+/* Draws every actor into the open frame for view; time: the materials' clock (seconds). */
+static mc_status submit_actors(const mc_scene_renderer *sr, const mc_view *view, float time,
+                               mc_error *err)
 {
     for (int i = 0; i < sr->num_actors; i++) {
         const mc_scene_actor *a = &sr->scene->actors[i];
@@ -325,13 +379,19 @@ static mc_status submit_actors(const mc_scene_renderer *sr, float time, mc_error
             it.triangle_count = sm->num_tris;
             if (!sf->white)
                 memcpy(it.color, plain_color, sizeof it.color);
-            it.num_stages = eval_stages(sr, a, sf, time);
+            if (sf->mat >= 0 &&
+                (sr->mats[sf->mat].count > 0 || sf->deform.kind != MC_DEFORM_NONE))
+                mc_expr_eval(&sr->mats[sf->mat].prog, time, a->parms, sr->regs);
+            it.num_stages = eval_stages(sr, sf);
             it.stages = it.num_stages > 0 ? sr->stage_out : NULL;
             if (sf->stages_only && it.num_stages == 0)
                 continue; /* every stage skipped this frame: nothing of it is drawn */
             it.stages_only = sf->stages_only;
             if (it.num_stages > 0 && !it.texcoords)
                 it.texcoords = &sm->verts[0].st.x;
+            if (sf->deform.kind != MC_DEFORM_NONE &&
+                !deform_item(sr, sf, sm, view, ad->def[s], &it))
+                continue;
             st = mc_renderer_draw(sr->r, &it, err);
             if (st != MC_OK)
                 return st;
@@ -553,8 +613,42 @@ static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool devel
  * uploaded once per material, its switches and its unlit stages (drawn after the lit pass,
  * render.h). A material with only unlit stages has no lit pass: its first stage's image and
  * alpha test give its depth (RB_STD_FillDepthBuffer). */
+/* The buffers of submesh k's deform (deform.h), or a warning and no deform where it cannot
+ * apply (Doom then draws the surface as it is). */
+static mc_status keep_deform(const mc_scene_actor *a, int k, const mc_material *m, surface *sf,
+                             mc_deform_out *out, const mc_parse_opts *po, mc_error *err)
+{
+    static const char *const NAMES[] = { "", "sprite", "tube", "flare", "expand", "move",
+                                         "turbulent" };
+    const mc_submesh *sm = &a->mesh.meshes[k];
+    const char *why;
+    int nv, nt;
+
+    if (m->deform.kind == MC_DEFORM_NONE || m->deform.kind > MC_DEFORM_TURBULENT)
+        return MC_OK; /* eyeBall and particles: the parser said so */
+    why = mc_deform_unfit(m->deform.kind, sm->num_verts, &sm->tris[0].v[0], sm->num_tris);
+    if (why) {
+        if (po->warn) {
+            mc_error w;
+
+            mc_error_set(&w, MC_ERR_SYNTAX, m->file, m->line, m->col,
+                         "material '%s': deform %s not applied to mesh %d of actor '%s': %s",
+                         m->name, NAMES[m->deform.kind], k, a->name, why);
+            po->warn(po->warn_user, &w);
+        }
+        return MC_OK;
+    }
+    sf->deform = m->deform;
+    mc_deform_capacity(sm->num_verts, sm->num_tris, &nv, &nt);
+    out->pos = calloc((size_t)nv, sizeof *out->pos);
+    out->nrm = calloc((size_t)nv, sizeof *out->nrm);
+    out->st = calloc((size_t)nv * 2, sizeof *out->st);
+    out->idx = calloc((size_t)nt * 3, sizeof *out->idx);
+    return out->pos && out->nrm && out->st && out->idx ? MC_OK : no_memory(err);
+}
+
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
-                                 bool developer, mc_error *err)
+                                 bool developer, const mc_parse_opts *po, mc_error *err)
 {
     uploaded_material *done;
     int total = 0, num_done = 0, box_id = 0;
@@ -625,6 +719,9 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             sf->no_shadows = m->no_shadows;
             sf->translucent = m->translucent;
             sf->polygon_offset = m->polygon_offset;
+            if (st == MC_OK)
+                st = keep_deform(&sr->scene->actors[i], k, m, sf, &sr->actors[i].def[k], po,
+                                 err);
         }
     free(done);
     return st;
@@ -748,7 +845,7 @@ static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_d
 
     if (st != MC_OK)
         return st;
-    st = apply_materials(sr, &sm, d->developer_images, err);
+    st = apply_materials(sr, &sm, d->developer_images, &po, err);
     if (st == MC_OK)
         st = keep_lights(sr, &sm, d->developer_images, &po, err);
     if (st == MC_OK)
@@ -1064,7 +1161,7 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     fp.no_shadows = sr->no_shadows;
     st = mc_renderer_begin(sr->r, &fp, err);
     if (st == MC_OK)
-        st = submit_actors(sr, material_time(sr, &smp), err);
+        st = submit_actors(sr, &view, material_time(sr, &smp), err);
     if (st == MC_OK && sr->overlay)
         st = overlay(sr, k, smp.shot, err);
     t2 = now();

@@ -1,0 +1,65 @@
+/* modeldef: Doom 3's model declarations, as the game's .def files of def/ write them
+ * (game/anim/Anim_Blend.cpp, idDeclModelDef::Parse and ParseAnim):
+ *
+ *   model monster_zombie_fat {
+ *       inherit  zombie_default                       // another model's settings, then these
+ *       mesh     models/md5/monsters/zfat/zfat.md5mesh
+ *       skin     skins/monsters/zfat_bloody           // a skin declaration
+ *       offset   ( 0 0 -4 )                           // added to joint 0: the model moves
+ *       channel  torso ( *Waist )                     // read and ignored
+ *       anim     idle models/md5/monsters/zfat/idle1.md5anim
+ *       anim     walk models/md5/monsters/zfat/walk1.md5anim, models/.../walk2.md5anim {
+ *           frame 12 sound_body snd_footstep         // frame commands and flags: skipped
+ *       }
+ *       remove   pain                                 // drops an inherited anim
+ *   }
+ *
+ * A def file also holds entityDef, articulatedFigure, export and other declarations: the file
+ * is read the declaration manager's way (framework/DeclManager.cpp, idDeclFile::LoadAndParse:
+ * a type word, a name, a braced body skipped unparsed, decl_scan.h), and only the model
+ * declaration asked for is parsed, strictly: its errors are file:line:col (an unknown keyword,
+ * a mesh that is not .md5mesh, an anim without a file, a missing '}' ...), where Doom warns and
+ * makes the model its default one. Of an anim's synced files (a, b, ...) the first is kept; its
+ * `{ ... }` of frame commands and flags is skipped. Paths are game paths (relative to base),
+ * kept as written with '\' read as '/'. Private to src/formats and src/scene. */
+#ifndef MC_MODELDEF_H
+#define MC_MODELDEF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <md5cine/arena.h>
+#include <md5cine/error.h>
+
+#define MC_LIMIT_MODELDEF_ANIMS 4096 /* anims in one model declaration */
+
+typedef struct mc_modeldef_anim {
+    const char *name; /* as written ("walk", "idle2") */
+    const char *path; /* the first file */
+    int line, col;    /* the name's position */
+    bool remove;      /* a `remove NAME` line (path NULL): drops an inherited anim of that name */
+} mc_modeldef_anim;
+
+typedef struct mc_modeldef {
+    const char *name;    /* as written */
+    int line, col;       /* the name's position */
+    const char *inherit; /* NULL when none */
+    int inherit_line, inherit_col;
+    const char *mesh; /* NULL when the declaration names none */
+    int mesh_line, mesh_col;
+    const char *skin; /* NULL when none */
+    bool has_offset;
+    float offset[3];
+    int num_anims; /* anim and remove lines in file order */
+    mc_modeldef_anim *anims;
+} mc_modeldef;
+
+/* Looks for `model NAME { ... }` in buf[0..len) (NAME compared without case; NULL: the first
+ * model declaration) and parses it into *out, its strings in arena. *found tells whether one
+ * was there; MC_OK with *found false when none is. file names the file in errors (not copied;
+ * must outlive *out's use in messages). Errors (MC_ERR_SYNTAX, MC_ERR_LIMIT, MC_ERR_NOMEM) at
+ * their position in the whole file; *out is then zeroed. */
+mc_status mc_modeldef_find(const char *buf, size_t len, const char *file, const char *name,
+                           mc_arena *arena, mc_modeldef *out, bool *found, mc_error *err);
+
+#endif

@@ -1,0 +1,144 @@
+#!/bin/bash
+# Model declarations (scene.h, README "The scene file"): an actor's `model "NAME"` names a
+# `model NAME { ... }` of the base's def/ files, and `anim "walk"` one of its anims. The
+# declaration below inherits drone_base (offset ( 0 0 1 ), anim idle) and adds the Red Eclipse
+# drone's mesh, a skin and anim walk with frame commands (skipped). Expected from the files as
+# written: info --json names the declaration's file and line, its mesh, skin, offset and both
+# anims (the inherited one first), and plays walk's file. A frame of it is pixel-identical to
+# the same scene written with files: the mesh and anim under base, the skin line, and the
+# offset moved into origin -- (0 0 1) in model space, before yaw 180 and scale 18, is
+# (0 0 18) in the world. Without that origin the frames differ (the offset is applied).
+set -u
+. ./outcome.sh model_decl
+
+mkdir -p "$T/base/def" "$T/base/models/drone" "$T/base/skins" "$T/base/materials"
+cp data/assets/redeclipse-drone/mesh.md5mesh data/assets/redeclipse-drone/forward.md5anim \
+   data/assets/redeclipse-drone/idle.md5anim "$T/base/models/drone/"
+cp data/render/checker.png data/render/still.md5camera "$T/"
+printf 'skins/drone_red { * drone/red }\n' >"$T/base/skins/drone.skin"
+printf 'drone/red { diffusemap _white }\n' >"$T/base/materials/drone.mtr"
+cat >"$T/base/def/a_other.def" <<'DEF'
+// entity declarations are skipped unparsed, whatever they hold
+entityDef monster_drone {
+    "model"     "drone"
+    "skin"      "skins/other"   // an entity's own keys: not read
+}
+DEF
+cat >"$T/base/def/monsters.def" <<'DEF'
+model drone_base {
+    offset      ( 0 0 1 )
+    anim idle   models/drone/idle.md5anim
+}
+
+model drone {
+    inherit     drone_base
+    mesh        models/drone/mesh.md5mesh
+    skin        skins/drone_red
+    channel torso ( *Waist -Thigh.Right )
+    anim walk   models/drone/forward.md5anim, models/drone/forward.md5anim {
+        frame 3     sound_body snd_footstep
+        frame 9     sound_body snd_footstep; call "x" $y
+    }
+}
+
+model broken {
+    mesh        models/drone/mesh.md5mesh
+    wobble      1
+}
+DEF
+
+actor() { # actor FILE BODY
+    printf 'md5scene 1\ncamera "still.md5camera"\nbase "base"\noutput { width 96 height 96 background ( 0.1 0.1 0.15 ) }\nactor "d" {\n%s\n    yaw 180\n    scale 18\n    material "" "checker.png"\n}\n' "$2" >"$T/$1"
+}
+actor named.md5scene '    model "drone"
+    anim "walk"'
+actor files.md5scene '    mesh "base/models/drone/mesh.md5mesh"
+    anim "base/models/drone/forward.md5anim"
+    skin "skins/drone_red"
+    origin ( 0 0 18 )'
+actor no_offset.md5scene '    mesh "base/models/drone/mesh.md5mesh"
+    anim "base/models/drone/forward.md5anim"
+    skin "skins/drone_red"'
+
+run info info "$T/named.md5scene" --json
+expect info_reads_the_scene 0
+python3 - "$T/info.out" <<'PY' && ok info_shows_what_the_model_resolved_to || fail info_shows_what_the_model_resolved_to "$(cat "$T/info.py")"
+import json, sys
+a = json.load(open(sys.argv[1]))["actors"][0]
+m = a["model"]
+want = {
+    "name": "drone", "line": 6, "skin": "skins/drone_red", "offset": [0, 0, 1], "anim": "walk",
+    "anims": [{"name": "idle", "path": "models/drone/idle.md5anim"},
+              {"name": "walk", "path": "models/drone/forward.md5anim"}],
+}
+bad = [k for k in want if m.get(k) != want[k]]
+bad += [] if m["file"].endswith("base/def/monsters.def") else ["file " + m["file"]]
+bad += [] if a["mesh"].endswith("base/models/drone/mesh.md5mesh") else ["mesh " + a["mesh"]]
+bad += [] if a["anim"].endswith("base/models/drone/forward.md5anim") else ["anim " + a["anim"]]
+bad += [] if a["skin"] == "skins/drone_red" else ["skin"]
+if bad:
+    open(sys.argv[1].replace(".out", ".py"), "w").write("%s: %s" % (bad, m))
+    sys.exit(1)
+PY
+
+run named render "$T/named.md5scene" --frames 5-5 --msaa 0 -o "$T/named%d.png"
+expect renders_by_name 0
+run files render "$T/files.md5scene" --frames 5-5 --msaa 0 -o "$T/files%d.png"
+expect renders_by_file 0
+run no_offset render "$T/no_offset.md5scene" --frames 5-5 --msaa 0 -o "$T/no_offset%d.png"
+expect renders_without_offset 0
+colours=$(convert "$T/named5.png" -format %k info: 2>/dev/null)
+if [ "${colours:-0}" -gt 20 ] && cmp -s "$T/named5.png" "$T/files5.png"; then
+    ok a_named_model_draws_the_same_pixels_as_its_files
+else
+    fail a_named_model_draws_the_same_pixels_as_its_files "colours ${colours:-?}; $(compare -metric AE "$T/named5.png" "$T/files5.png" null: 2>&1)"
+fi
+cmp -s "$T/named5.png" "$T/no_offset5.png" && fail the_offset_moves_the_model "same pixels" ||
+    ok the_offset_moves_the_model
+
+# Errors at their positions: an unknown model or anim at the scene's token, a bad declaration
+# at its own line in the def file.
+actor unknown.md5scene '    model "nosuch"'
+run unknown info "$T/unknown.md5scene"
+expect an_unknown_model_is_an_error_at_its_token 2 "" \
+    "unknown.md5scene:6:11: error: no model declaration 'nosuch'"
+actor noanim.md5scene '    model "drone"
+    anim "run"'
+run noanim info "$T/noanim.md5scene"
+expect an_unknown_anim_is_an_error_at_its_token 2 "" \
+    "noanim.md5scene:7:10: error: model 'drone' has no anim 'run'"
+actor broken.md5scene '    model "broken"'
+run broken info "$T/broken.md5scene"
+expect a_bad_declaration_is_an_error_in_the_def_file 2 "" \
+    "monsters.def:19:5: error: unknown keyword 'wobble' in model 'broken'"
+actor both.md5scene '    model "drone"
+    mesh "base/models/drone/mesh.md5mesh"'
+run both info "$T/both.md5scene"
+expect mesh_and_model_together_is_an_error 2 "" "both.md5scene:6:11: error: actor 'd' has both 'mesh'"
+printf 'md5scene 1\ncamera "still.md5camera"\nactor "d" { model "drone" }\n' >"$T/nobase.md5scene"
+run nobase info "$T/nobase.md5scene"
+expect a_model_needs_a_base 2 "" "nobase.md5scene:3:19: error: actor 'd' names model 'drone', but the scene has no 'base'"
+
+# Inheritance: a cycle is an error at the inherit that closes it; an unknown model to inherit is
+# a warning at its name (the engine's too), and the rest of the declaration is used.
+cat >"$T/base/def/z_more.def" <<'DEF'
+model c1 { inherit c2 mesh models/drone/mesh.md5mesh }
+model c2 {
+    inherit c1
+}
+model orphan {
+    inherit nowhere
+    mesh models/drone/mesh.md5mesh
+}
+DEF
+actor cycle.md5scene '    model "c1"'
+run cycle info "$T/cycle.md5scene"
+expect an_inheritance_cycle_is_an_error 2 "" \
+    "z_more.def:3:13: error: model 'c1' inherits itself (through 'c1')"
+actor orphan.md5scene '    model "orphan"'
+run orphan info "$T/orphan.md5scene"
+expect an_unknown_model_to_inherit_is_a_warning 0 "model \"orphan\"" \
+    "z_more.def:6:13: warning: unknown model 'nowhere' to inherit"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
