@@ -369,3 +369,22 @@ def test_a_closed_renderer_or_scene_raises(tmp_path):
                  lambda: s.shots(), lambda: s.renderer()):
         with pytest.raises(md5cine.Error, match="closed"):
             call()
+
+
+def test_a_spawn_pool_renders_after_the_parent_rendered(tmp_path):
+    # The way the refusal points to: workers started with 'spawn' render (fresh processes).
+    code = ("import multiprocessing as mp, os, md5cine\n"
+            "def work(k):\n"
+            "    with md5cine.Scene(os.environ['DEMO']) as s, s.renderer(width=32, height=18) as r:\n"
+            "        return int(r.frame(k).any())\n"
+            "if __name__ == '__main__':\n"
+            "    s = md5cine.Scene(os.environ['DEMO']); r = s.renderer(width=32, height=18)\n"
+            "    r.frame(0)\n"
+            "    with mp.get_context('spawn').Pool(2) as p:\n"
+            "        print(p.map(work, [0, 84]))\n")
+    script = tmp_path / "spawn_pool.py"
+    script.write_text(code)
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, DEMO=DEMO))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[1, 1]", p.stdout + p.stderr
