@@ -388,3 +388,15 @@ def test_a_spawn_pool_renders_after_the_parent_rendered(tmp_path):
                        env=dict(os.environ, DEMO=DEMO))
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "[1, 1]", p.stdout + p.stderr
+
+
+def test_check_and_compare_integers_out_of_range_raise(tmp_path):
+    a = np.zeros((4, 4, 4), np.uint8)
+    with pytest.raises(OverflowError):
+        md5cine.compare(a, a, max_diff=2 ** 32)
+    with pytest.raises(OverflowError):
+        md5cine.RefCheck(str(tmp_path), 2 ** 32 + 4, 4)
+    with pytest.raises(OverflowError):
+        md5cine.RefCheck(str(tmp_path), 4, 4, offset=2 ** 64)
+    with pytest.raises(OverflowError):
+        md5cine.RefCheck(str(tmp_path), 4, 4, ignore=[(0, 0, 2 ** 32 + 1, 1)])

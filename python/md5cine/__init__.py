@@ -374,6 +374,8 @@ def _compare_opts(limits):
             o.diff_gain = float(v)
         elif k in _LIMITS:
             field, bit = _LIMITS[k]
+            if field in ("threshold", "max_diff_limit"):
+                v = _int(v, 32, k)
             setattr(o, field, v)
             o.set |= bit
         else:
@@ -730,6 +732,10 @@ class RefCheck:
                  report_max_frames=None, **limits):
         self._rc = _vp()
         self._rp = _vp()
+        width, height = _int(width, 32, "width"), _int(height, 32, "height")
+        offset = _int(offset, 64, "offset")
+        report_max_frames = _int(report_max_frames or 0, 32, "report_max_frames")
+        ignore = [tuple(_int(v, 32, "ignore rectangle") for v in r) for r in ignore]
         self.reference = os.fspath(reference)
         self.diff_dir = os.fspath(diff_dir) if diff_dir is not None else None
         self.report_dir = os.fspath(report_dir) if report_dir is not None else None
