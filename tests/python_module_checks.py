@@ -257,3 +257,146 @@ def test_pytest_helper_in_a_pytest_session(tmp_path):
     assert diffs, out
     assert "diff images: " + str(tmp_path / "out" / "diff") in out
     shutil.rmtree(tmp_path / "out")
+
+
+# --- hardening: lifetimes, output buffers, fork, integer ranges, closed objects -------------
+
+def run_py(code, timeout=120):
+    """code in a fresh python3 (its own interpreter exit); the completed process."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=timeout, env=dict(os.environ, DEMO=DEMO))
+
+
+LIFETIME_CASES = {
+    "cycle": "s = md5cine.Scene(DEMO); r = s.renderer(width=32, height=18); r.frame(0)\n"
+             "s.me = s; r.me = r; s.r = r; del s, r; gc.collect()",
+    "kept_error": "s = md5cine.Scene(DEMO); r = s.renderer(width=32, height=18)\n"
+                  "try:\n    r.render(10**6)\nexcept md5cine.Error as e:\n    kept = e",
+    "thread_error": "def f():\n    s = md5cine.Scene(DEMO); r = s.renderer(width=32, height=18)\n"
+                    "    s.r = r; r.frame(0); raise md5cine.Error('MC_ERR_USAGE', 'boom')\n"
+                    "t = threading.Thread(target=f); t.start(); t.join(); gc.collect()",
+    "scene_then_renderer": "s = md5cine.Scene(DEMO); r = s.renderer(width=32, height=18)\n"
+                           "s.close(); r.close(); del s; gc.collect(); r.close()",
+    "renderer_then_scene": "s = md5cine.Scene(DEMO); r = s.renderer(width=32, height=18)\n"
+                           "r.close(); s.close(); s.close(); r.close()",
+    "scene_dropped_first": "s = md5cine.Scene(DEMO); r = s.renderer(width=32, height=18)\n"
+                           "del s; gc.collect(); print(int(r.frame(0).sum() > 0))",
+    "at_exit": "s = md5cine.Scene(DEMO); r = s.renderer(width=32, height=18); r.frame(0)\n"
+               "s.r = r; r.s = s",
+}
+
+
+@pytest.mark.parametrize("case", sorted(LIFETIME_CASES))
+def test_scene_and_renderer_close_in_any_order(case):
+    code = "import gc, os, threading, md5cine\nDEMO = os.environ['DEMO']\n" + LIFETIME_CASES[case]
+    p = run_py(code)
+    assert p.returncode == 0, (case, p.returncode, p.stderr)
+    assert "Exception ignored" not in p.stderr, p.stderr
+    if case == "scene_dropped_first":  # the renderer kept its scene alive and still draws
+        assert p.stdout.strip() == "1", p.stdout
+
+
+def test_render_refuses_an_output_it_must_not_write(demo, tmp_path):
+    with demo.renderer(width=W, height=H, backend=BACKENDS[0]) as r:
+        path = tmp_path / "frame.raw"
+        path.write_bytes(b"\x07" * (W * H * 4))
+        ro = np.memmap(path, dtype=np.uint8, mode="r", shape=(H, W, 4))
+        with pytest.raises(ValueError, match="read-only"):
+            r.render(0, ro)
+        data = b"\x07" * (W * H * 4)
+        over = np.frombuffer(data, dtype=np.uint8).reshape(H, W, 4)
+        with pytest.raises(ValueError, match="read-only"):
+            r.render(0, over)
+        assert data == b"\x07" * (W * H * 4)
+        with pytest.raises(ValueError, match="C-contiguous"):
+            r.render(0, np.empty((W, H, 4), np.uint8).transpose(1, 0, 2))
+        with pytest.raises(ValueError, match="shape"):
+            r.render(0, np.empty((H, W, 3), np.uint8))
+        with pytest.raises(TypeError):
+            r.render(0, np.empty((H, W, 4), np.float32))
+        with pytest.raises(TypeError):
+            r.render(0, bytearray(W * H * 4))
+        out = np.zeros((H, W, 4), np.uint8)
+        assert r.render(0, out)[0] is out and out.any()
+
+
+def test_render_in_a_forked_child_fails_clearly_instead_of_hanging():
+    code = ("import os, sys, md5cine\n"
+            "s = md5cine.Scene(os.environ['DEMO']); r = s.renderer(width=32, height=18)\n"
+            "r.frame(0)\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    for make in (lambda: r.frame(1), lambda: s.renderer(width=32, height=18)):\n"
+            "        try:\n            make()\n            os._exit(1)\n"
+            "        except md5cine.Error as e:\n"
+            "            if 'spawn' not in str(e) or 'fork' not in str(e):\n                os._exit(2)\n"
+            "    os._exit(0)\n"
+            "_, st = os.waitpid(pid, 0)\n"
+            "r.frame(1)\n"
+            "print('child', os.waitstatus_to_exitcode(st))\n")
+    p = run_py(code, timeout=60)  # a hang raises subprocess.TimeoutExpired
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "child 0", p.stdout + p.stderr
+
+
+def test_integers_out_of_range_raise(demo):
+    with demo.renderer(width=W, height=H, backend=BACKENDS[0]) as r:
+        for k in (2 ** 64 + 5, 2 ** 63, -2 ** 63 - 1):
+            with pytest.raises(OverflowError):
+                r.render(k)
+            with pytest.raises(OverflowError):
+                r.info(k)
+    with pytest.raises(OverflowError):
+        demo.renderer(width=2 ** 32 + W, height=H)
+    with pytest.raises(OverflowError):
+        demo.renderer(width=W, height=H, gl_device=2 ** 40)
+    with pytest.raises(OverflowError):
+        demo.fps((2 ** 32 + 24, 1))
+    with pytest.raises(TypeError):
+        demo.renderer(width=W, height=H).render(1.5)
+
+
+def test_a_closed_renderer_or_scene_raises(tmp_path):
+    s = md5cine.Scene(DEMO)
+    r = s.renderer(width=32, height=18)
+    r.close()
+    for call in (lambda: r.info(0), lambda: r.render(0), lambda: r.frame(0),
+                 lambda: r.check(str(tmp_path))):
+        with pytest.raises(md5cine.Error, match="closed"):
+            call()
+    s.close()
+    for call in (lambda: s.fps(), lambda: s.frame_count(), lambda: s.timeline(),
+                 lambda: s.shots(), lambda: s.renderer()):
+        with pytest.raises(md5cine.Error, match="closed"):
+            call()
+
+
+def test_a_spawn_pool_renders_after_the_parent_rendered(tmp_path):
+    # The way the refusal points to: workers started with 'spawn' render (fresh processes).
+    code = ("import multiprocessing as mp, os, md5cine\n"
+            "def work(k):\n"
+            "    with md5cine.Scene(os.environ['DEMO']) as s, s.renderer(width=32, height=18) as r:\n"
+            "        return int(r.frame(k).any())\n"
+            "if __name__ == '__main__':\n"
+            "    s = md5cine.Scene(os.environ['DEMO']); r = s.renderer(width=32, height=18)\n"
+            "    r.frame(0)\n"
+            "    with mp.get_context('spawn').Pool(2) as p:\n"
+            "        print(p.map(work, [0, 84]))\n")
+    script = tmp_path / "spawn_pool.py"
+    script.write_text(code)
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, DEMO=DEMO))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "[1, 1]", p.stdout + p.stderr
+
+
+def test_check_and_compare_integers_out_of_range_raise(tmp_path):
+    a = np.zeros((4, 4, 4), np.uint8)
+    with pytest.raises(OverflowError):
+        md5cine.compare(a, a, max_diff=2 ** 32)
+    with pytest.raises(OverflowError):
+        md5cine.RefCheck(str(tmp_path), 2 ** 32 + 4, 4)
+    with pytest.raises(OverflowError):
+        md5cine.RefCheck(str(tmp_path), 4, 4, offset=2 ** 64)
+    with pytest.raises(OverflowError):
+        md5cine.RefCheck(str(tmp_path), 4, 4, ignore=[(0, 0, 2 ** 32 + 1, 1)])

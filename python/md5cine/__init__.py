@@ -23,6 +23,7 @@ system's library path (libmd5cine.so.0).
 import ctypes
 import ctypes.util
 import fractions
+import operator
 import os
 import weakref
 
@@ -312,12 +313,37 @@ def _warning_text(p):
     return "%swarning: %s" % (pos, _s(e.msg))
 
 
+def _int(v, bits, what):
+    """v as an int that fits a signed C integer of bits bits; OverflowError otherwise (ctypes
+    would wrap it silently: 2**64 + 5 would become 5)."""
+    i = operator.index(v)
+    lim = 1 << (bits - 1)
+    if not -lim <= i < lim:
+        raise OverflowError("%s %d does not fit a %d-bit integer" % (what, i, bits))
+    return i
+
+
+# Rendering needs Mesa's threads, which a fork() does not copy: a child of a process that made a
+# renderer would block forever on the first frame, so the module refuses there (see _need_gl).
+_gl_pid = None
+
+
+def _need_gl():
+    global _gl_pid
+    if _gl_pid is not None and _gl_pid != os.getpid():
+        raise Error("MC_ERR_USAGE", "cannot render in a fork()ed child of a process that made a "
+                    "Renderer (Mesa's threads do not survive fork); start worker processes with "
+                    "multiprocessing's 'spawn' or 'forkserver' method, or make no Renderer before "
+                    "forking")
+    _gl_pid = os.getpid()
+
+
 def _rate(fps):
     """None -> {0, 0} (the default); an int, a Fraction, a float or a (num, den) pair."""
     if fps is None:
         return mc_rate(0, 0)
     if isinstance(fps, tuple):
-        return mc_rate(int(fps[0]), int(fps[1]))
+        return mc_rate(_int(fps[0], 32, "fps numerator"), _int(fps[1], 32, "fps denominator"))
     f = fractions.Fraction(fps).limit_denominator(1001)
     return mc_rate(f.numerator, f.denominator)
 
@@ -348,6 +374,8 @@ def _compare_opts(limits):
             o.diff_gain = float(v)
         elif k in _LIMITS:
             field, bit = _LIMITS[k]
+            if field in ("threshold", "max_diff_limit"):
+                v = _int(v, 32, k)
             setattr(o, field, v)
             o.set |= bit
         else:
@@ -363,6 +391,29 @@ def _view(arr):
     if not arr.flags["C_CONTIGUOUS"]:
         arr = np.ascontiguousarray(arr)
     return mc_image_view(arr.shape[1], arr.shape[0], arr.shape[1] * 4, arr.ctypes.data), arr
+
+
+def _check_out(out, h, w):
+    """out must be memory the renderer may write h x w x 4 bytes into: a numpy uint8 array of
+    that shape, writable and C-contiguous, as the buffer protocol's PyBUF_WRITABLE |
+    PyBUF_C_CONTIGUOUS request checks it (a read-only memmap, or an array over a bytes object,
+    is refused rather than written)."""
+    if not isinstance(out, np.ndarray) or out.dtype != np.uint8:
+        raise TypeError("out must be a numpy uint8 array, not %s" % (
+            type(out).__name__ if not isinstance(out, np.ndarray) else out.dtype))
+    if out.shape != (h, w, 4):
+        raise ValueError("out has shape %s; the renderer draws %d x %d x 4"
+                         % (tuple(out.shape), h, w))
+    try:
+        mv = memoryview(out)
+    except (TypeError, ValueError, BufferError) as e:
+        raise ValueError("out does not expose its memory: %s" % e)
+    with mv:
+        if mv.readonly or not out.flags["WRITEABLE"]:
+            raise ValueError("out is read-only (a read-only memmap or an array over bytes); "
+                             "pass a writable array")
+        if not mv.c_contiguous or not out.flags["C_CONTIGUOUS"]:
+            raise ValueError("out must be C-contiguous")
 
 
 class CompareResult:
@@ -424,6 +475,8 @@ class Scene:
         self.path = os.fspath(path)
         self.warnings = []
         self._renderers = weakref.WeakSet()
+        self._users = 0  # renderers not yet released, which use the C scene
+        self._freed = True
         self._buf = ctypes.create_string_buffer(_abi.SIZES["mc_scene"])
         self._warn = _WARN_FN(lambda user, e: self.warnings.append(_warning_text(e)))
         opts = mc_parse_opts(lenient=lenient, warn=self._warn)
@@ -432,6 +485,7 @@ class Scene:
                        ctypes.byref(err)) != _MC_OK:
             _raise(err)
         self._loaded = True
+        self._freed = False
 
     @property
     def _c(self):
@@ -442,12 +496,19 @@ class Scene:
         return ctypes.addressof(self._buf) + _abi.OFFSETS[("mc_scene", "camera")]
 
     def close(self):
-        """Frees the scene (also done when it is collected), closing its renderers first."""
-        if self._loaded:
+        """Closes the scene (also done when it is collected), closing its renderers first. The
+        C scene is freed once no renderer uses it, so any order of closing and collection is
+        safe (a garbage cycle may finalize the scene before its renderer)."""
+        if getattr(self, "_loaded", False):
+            self._loaded = False
             for r in list(self._renderers):
                 r.close()
+            self._free()
+
+    def _free(self):
+        if not self._loaded and not self._freed and self._users == 0:
+            self._freed = True
             _scene_release(self._buf)
-            self._loaded = False
 
     def __del__(self):
         self.close()
@@ -534,8 +595,12 @@ class Renderer:
                  shading="lit", fov_mode="horizontal", background=None, overlay=False,
                  backend="auto", gl_device=0, developer_images=False, shadows=True):
         self._sr = _vp()
+        self.scene = None
         scene._need()
-        self.scene = scene
+        _need_gl()
+        width = _int(width, 32, "width")
+        height = _int(height, 32, "height")
+        gl_device = _int(gl_device, 32, "gl_device")
         if msaa not in (0, 4):
             raise Error("MC_ERR_USAGE", "msaa %r is not 0 or 4" % (msaa,))
         d = mc_scene_renderer_desc(scene=ctypes.addressof(scene._buf), width=width, height=height,
@@ -554,6 +619,9 @@ class Renderer:
         err = mc_error()
         if _sr_create(ctypes.byref(d), ctypes.byref(self._sr), ctypes.byref(err)) != _MC_OK:
             _raise(err)
+        # The renderer holds its scene, and the scene's C memory lives until this releases.
+        self.scene = scene
+        scene._users += 1
         scene._renderers.add(self)
         w, h, rate, gl = ctypes.c_int(), ctypes.c_int(), mc_rate(), mc_renderer_info()
         _sr_get_info(self._sr, ctypes.byref(w), ctypes.byref(h), ctypes.byref(rate),
@@ -569,8 +637,15 @@ class Renderer:
 
     def close(self):
         if getattr(self, "_sr", None):
-            _sr_release(self._sr)
-            self._sr = _vp()
+            sr, self._sr = self._sr, _vp()
+            _sr_release(sr)
+            self.scene._users -= 1
+            self.scene._free()
+
+    def _need(self):
+        if not self._sr:
+            raise Error("MC_ERR_USAGE", "the renderer is closed")
+        _need_gl()
 
     def __del__(self):
         self.close()
@@ -587,18 +662,16 @@ class Renderer:
     def render(self, k, out=None):
         """Renders output frame k into out (a C-contiguous H x W x 4 uint8 array of the
         renderer's size; a new one when None). Returns (pixels, FrameInfo)."""
-        if not self._sr:
-            raise Error("MC_ERR_USAGE", "the renderer is closed")
+        self._need()
+        k = _int(k, 64, "frame")
         if out is None:
             out = np.empty((self.height, self.width, 4), dtype=np.uint8)
-        elif (out.shape != (self.height, self.width, 4) or out.dtype != np.uint8
-              or not out.flags["C_CONTIGUOUS"]):
-            raise Error("MC_ERR_USAGE", "out must be a C-contiguous %d x %d x 4 uint8 array"
-                        % (self.height, self.width))
+        else:
+            _check_out(out, self.height, self.width)
         view = mc_image_view(self.width, self.height, self.width * 4, out.ctypes.data)
         info = mc_scene_frame_info()
         err = mc_error()
-        if _sr_frame(self._sr, int(k), ctypes.byref(view), ctypes.byref(info),
+        if _sr_frame(self._sr, k, ctypes.byref(view), ctypes.byref(info),
                      ctypes.byref(err)) != _MC_OK:
             _raise(err)
         return out, FrameInfo(info)
@@ -609,6 +682,8 @@ class Renderer:
 
     def info(self, k):
         """FrameInfo of output frame k from the timeline, without drawing."""
+        self._need()
+        k = _int(k, 64, "frame")
         s = mc_timeline_sample()
         if not 0 <= k < self.frame_count:
             raise Error("MC_ERR_USAGE", "frame %d is outside 0..%d" % (k, self.frame_count - 1))
@@ -621,6 +696,7 @@ class Renderer:
         """Renders frames (an iterable of output frame numbers; None: all) and checks each
         against reference with RefCheck (same keyword arguments). Returns the RefCheck, closed
         and finished (its report written when report_dir was given)."""
+        self._need()
         frames = range(self.frame_count) if frames is None else frames
         rc = RefCheck(reference, self.width, self.height, candidate=self.scene.path,
                       shots=self.scene.shots(self.fps, _choice_name(_CLOCKS, self._clock)), **kw)
@@ -656,6 +732,10 @@ class RefCheck:
                  report_max_frames=None, **limits):
         self._rc = _vp()
         self._rp = _vp()
+        width, height = _int(width, 32, "width"), _int(height, 32, "height")
+        offset = _int(offset, 64, "offset")
+        report_max_frames = _int(report_max_frames or 0, 32, "report_max_frames")
+        ignore = [tuple(_int(v, 32, "ignore rectangle") for v in r) for r in ignore]
         self.reference = os.fspath(reference)
         self.diff_dir = os.fspath(diff_dir) if diff_dir is not None else None
         self.report_dir = os.fspath(report_dir) if report_dir is not None else None
@@ -694,7 +774,7 @@ class RefCheck:
             raise Error("MC_ERR_USAGE", "the check is closed")
         view, frame = _view(frame)
         err = mc_error()
-        if _rc_frame(self._rc, 0, ctypes.byref(view), int(k), ctypes.byref(err)) != _MC_OK:
+        if _rc_frame(self._rc, 0, ctypes.byref(view), _int(k, 64, "frame"), ctypes.byref(err)) != _MC_OK:
             _raise(err)
         self._collect()
         return self.rows[-1]
