@@ -146,6 +146,7 @@ typedef struct mc_material {
     bool two_sided;       /* `twoSided`: no face culling */
     bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
     bool no_shadows;      /* `noShadows` */
+    bool no_self_shadow;  /* `noSelfShadow`: back faces lit, own volumes after its light */
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
     mc_expr_program expr; /* the stages' expressions (mtr_expr.h), owned */
     /* As a light material (a scene light's `shader`): each unlit stage (layers) is one of the

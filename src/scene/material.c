@@ -809,6 +809,7 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
     out->two_sided = decl->two_sided;
     out->translucent = decl->translucent;
     out->no_shadows = decl->no_shadows;
+    out->no_self_shadow = decl->no_self_shadow;
     out->polygon_offset = decl->polygon_offset;
     return MC_OK;
 
