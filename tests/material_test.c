@@ -879,7 +879,7 @@ static void scene_submeshes_take_declared_materials(void)
     snprintf(path, sizeof path, "%s/materials", base);
     mkdir_p(path);
     snprintf(path, sizeof path, "%s/materials/skin.mtr", base);
-    write_file(path, "skin { diffusemap _white twoSided }\n", 36);
+    write_file(path, "skin { diffusemap _white twoSided noSelfShadow }\n", 49);
     snprintf(path, sizeof path, "%s/a.md5scene", dir);
     snprintf(scene, sizeof scene,
              "md5scene 1\ncamera \"%s/data/scenes/still.md5camera\"\nbase \"base\"\n"
@@ -894,6 +894,7 @@ static void scene_submeshes_take_declared_materials(void)
     ASSERT(sm.submesh[0][0]);
     EXPECT_EQ_STR(sm.submesh[0][0]->name, "skin");
     EXPECT(sm.submesh[0][0]->two_sided);
+    EXPECT(sm.submesh[0][0]->no_self_shadow);
     EXPECT(sm.submesh[1][0] == NULL); /* the explicit material line wins */
     EXPECT_CONTAINS(s.actors[1].textures[0], "skin.png");
     mc_scene_materials_release(&sm);
