@@ -185,7 +185,8 @@ bool mc_material_builtin(const char *name, mc_image *img);
  *   smoothnormals  the sum of (c - 128) over the 3x3 neighbourhood (wrapping), skipping texels
  *               (0,0,0) and (128,128,128), normalised, byte(128 + 127 n); alpha kept.
  *   add         per byte min(a + b, 255), the second drop-sampled to the first's size.
- *   scale       per channel byte(clamp(c * factor, 0, 255)) (truncated).
+ *   scale       per channel: c * factor truncated to an integer, its low 8 bits kept (no clamp:
+ *               Image_program.cpp R_ImageScale casts to a byte before its clamp).
  *   invertAlpha a = 255 - a.  invertColor: rgb = 255 - rgb.
  *   makeIntensity  g = b = a = r.  makeAlpha: a = (r + g + b) / 3, rgb = 255.
  *

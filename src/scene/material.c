@@ -332,10 +332,14 @@ static void per_pixel(mc_image *im, mc_mtr_prog_kind kind, const float *f)
 
             switch (kind) {
             case MC_PROG_SCALE:
+                /* Image_program.cpp R_ImageScale: j = (byte)(data[i] * scale[i & 3]), so the
+                 * product is cut to its integer and then to its low 8 bits (as x86 converts a
+                 * float to a byte through an int); its clamp after the cast never acts. */
                 for (int c = 0; c < 4; c++) {
                     float v = (float)p[c] * f[c];
+                    long n = v > -2147483648.0f && v < 2147483648.0f ? (long)v : 0;
 
-                    p[c] = (uint8_t)(v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
+                    p[c] = (uint8_t)((unsigned long)n & 255u);
                 }
                 break;
             case MC_PROG_INVERT_ALPHA:
