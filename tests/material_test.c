@@ -561,9 +561,10 @@ static void colour_programs_match_hand_values(void)
     px_is(&im, 0, 0, 50, 100, 7, 0);
     px_is(&im, 1, 0, 15, 120, 91, 0);
     mc_image_release(&im);
-    /* scale with one factor: the others are 1; 200 * 3 clamps to 255. */
+    /* scale with one factor: the others are 1; 100 * 3 = 300 does not clamp: Doom's
+     * R_ImageScale casts it to a byte, 300 - 256 = 44. */
     ASSERT(run_prog(v, "scale(a, 3)", &im, &fb, NULL) == MC_OK);
-    px_is(&im, 0, 0, 255, 200, 0, 255);
+    px_is(&im, 0, 0, 44, 200, 0, 255);
     mc_image_release(&im);
     ASSERT(run_prog(v, "invertAlpha(c)", &im, &fb, NULL) == MC_OK);
     px_is(&im, 0, 0, 101, 50, 7, 55);
@@ -879,7 +880,7 @@ static void scene_submeshes_take_declared_materials(void)
     snprintf(path, sizeof path, "%s/materials", base);
     mkdir_p(path);
     snprintf(path, sizeof path, "%s/materials/skin.mtr", base);
-    write_file(path, "skin { diffusemap _white twoSided }\n", 36);
+    write_file(path, "skin { diffusemap _white twoSided noSelfShadow }\n", 49);
     snprintf(path, sizeof path, "%s/a.md5scene", dir);
     snprintf(scene, sizeof scene,
              "md5scene 1\ncamera \"%s/data/scenes/still.md5camera\"\nbase \"base\"\n"
@@ -894,6 +895,7 @@ static void scene_submeshes_take_declared_materials(void)
     ASSERT(sm.submesh[0][0]);
     EXPECT_EQ_STR(sm.submesh[0][0]->name, "skin");
     EXPECT(sm.submesh[0][0]->two_sided);
+    EXPECT(sm.submesh[0][0]->no_self_shadow);
     EXPECT(sm.submesh[1][0] == NULL); /* the explicit material line wins */
     EXPECT_CONTAINS(s.actors[1].textures[0], "skin.png");
     mc_scene_materials_release(&sm);

@@ -58,7 +58,7 @@ static void parses_the_imp_material(void)
 static void reads_stages_blends_and_switches(void)
 {
     const char *text =
-            "material Textures/Glass { twoSided\n translucent noShadows polygonOffset\n"
+            "material Textures/Glass { twoSided\n translucent noShadows noSelfShadow polygonOffset\n"
             "  alphaTest 0.25\n"
             "  { blend diffusemap\n map _white\n alphaTest 0.5 }\n"
             "  { blend add map scale(glow, 0.5) rgb 0.75 }\n"
@@ -78,7 +78,8 @@ static void reads_stages_blends_and_switches(void)
     ASSERT(f.num_decls == 2);
     d = &f.decls[0];
     EXPECT_EQ_STR(d->name, "textures/glass");
-    EXPECT(d->two_sided && d->translucent && d->no_shadows);
+    EXPECT(d->two_sided && d->translucent && d->no_shadows && d->no_self_shadow);
+    EXPECT(!f.decls[1].no_self_shadow);
     EXPECT_NEAR(d->polygon_offset, 1.0, 0);
     EXPECT(d->has_alpha_test);
     EXPECT_NEAR(d->alpha_test, 0.25, 1e-7);
@@ -242,9 +243,10 @@ static void reads_keywords_sharing_a_line(void)
     EXPECT_EQ_INT(f.decls[7].stages[0].kind, MC_STAGE_DIFFUSE);
     EXPECT_EQ_STR(prog(f.decls[7].stages[0].map, buf, sizeof buf), "s");
     EXPECT_EQ_STR(prog(f.decls[7].stages[1].map, buf, sizeof buf), "r");
-    /* alphaTest (f), noSelfShadow, sort, nearest: one warning each (stage expressions are
-     * read) */
-    EXPECT_EQ_INT(log.count, 4);
+    EXPECT(f.decls[7].no_self_shadow);
+    /* alphaTest (f), sort, nearest: one warning each (stage expressions are read; noSelfShadow
+     * is a switch md5cine honours, so it is no skipped keyword) */
+    EXPECT_EQ_INT(log.count, 3);
     EXPECT_EQ_INT(log.first[0].line, 6);
     EXPECT_EQ_INT(log.first[0].col, 5);
     EXPECT_CONTAINS(log.first[0].msg, "expression of 'alphaTest' skipped");

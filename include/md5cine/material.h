@@ -170,6 +170,7 @@ typedef struct mc_material {
     bool two_sided;       /* `twoSided`: no face culling */
     bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
     bool no_shadows;      /* `noShadows` */
+    bool no_self_shadow;  /* `noSelfShadow`: back faces lit, own volumes after its light */
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
     mc_expr_program expr; /* the stages' expressions (mtr_expr.h), owned */
     /* As a light material (a scene light's `shader`): each unlit stage (layers) is one of the
@@ -210,7 +211,8 @@ bool mc_material_builtin(const char *name, mc_image *img);
  *   smoothnormals  the sum of (c - 128) over the 3x3 neighbourhood (wrapping), skipping texels
  *               (0,0,0) and (128,128,128), normalised, byte(128 + 127 n); alpha kept.
  *   add         per byte min(a + b, 255), the second drop-sampled to the first's size.
- *   scale       per channel byte(clamp(c * factor, 0, 255)) (truncated).
+ *   scale       per channel: c * factor truncated to an integer, its low 8 bits kept (no clamp:
+ *               Image_program.cpp R_ImageScale casts to a byte before its clamp).
  *   invertAlpha a = 255 - a.  invertColor: rgb = 255 - rgb.
  *   makeIntensity  g = b = a = r.  makeAlpha: a = (r + g + b) / 3, rgb = 255.
  *

@@ -131,6 +131,7 @@ typedef struct mc_mtr_decl {
     float alpha_test;     /* global alphaTest when has_alpha_test */
     bool has_alpha_test;
     bool two_sided, translucent, no_shadows;
+    bool no_self_shadow; /* `noSelfShadow` */
     float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
     mc_wrap wrap;         /* the material's clamp keyword: the default of its stages */
     mc_expr_program expr; /* every expression of its stages, tables resolved (mtr_expr.h) */

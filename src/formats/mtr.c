@@ -175,7 +175,7 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
 /* Doom keywords md5cine does not use that take no argument: surface flags and parameters,
  * texture options, colour masks. Skipping their line would swallow the keywords after them. */
 static const char *const FLAG_WORDS[] = {
-    "noSelfShadow", "forceShadows", "noOverlays", "forceOverlays", "forceOpaque", "noFog",
+    "forceShadows", "noOverlays", "forceOverlays", "forceOpaque", "noFog",
     "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
     "fogLight", "blendLight", "ignoreAlphaTest", "nearest", "linear",
     "vertexColor", "inverseVertexColor", "solid", "water", "playerclip", "monsterclip", "moveableclip",
@@ -813,6 +813,8 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             m->translucent = true;
         } else if (is_kw(&t, "noShadows")) {
             m->no_shadows = true;
+        } else if (is_kw(&t, "noSelfShadow")) {
+            m->no_self_shadow = true; /* Material.h MF_NOSELFSHADOW */
         } else if (is_kw(&t, "ambientLight")) {
             m->ambient_light = true;
         } else if (is_kw(&t, "deform")) {

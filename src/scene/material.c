@@ -332,10 +332,14 @@ static void per_pixel(mc_image *im, mc_mtr_prog_kind kind, const float *f)
 
             switch (kind) {
             case MC_PROG_SCALE:
+                /* Image_program.cpp R_ImageScale: j = (byte)(data[i] * scale[i & 3]), so the
+                 * product is cut to its integer and then to its low 8 bits (as x86 converts a
+                 * float to a byte through an int); its clamp after the cast never acts. */
                 for (int c = 0; c < 4; c++) {
                     float v = (float)p[c] * f[c];
+                    long n = v > -2147483648.0f && v < 2147483648.0f ? (long)v : 0;
 
-                    p[c] = (uint8_t)(v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
+                    p[c] = (uint8_t)((unsigned long)n & 255u);
                 }
                 break;
             case MC_PROG_INVERT_ALPHA:
@@ -809,6 +813,7 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
     out->two_sided = decl->two_sided;
     out->translucent = decl->translucent;
     out->no_shadows = decl->no_shadows;
+    out->no_self_shadow = decl->no_self_shadow;
     out->polygon_offset = decl->polygon_offset;
     out->deform = decl->deform;
     return MC_OK;

@@ -29,7 +29,7 @@ static const float plain_color[4] = { 0.72f, 0.72f, 0.72f, 1.0f };
 typedef struct surface {
     int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
     float alpha_test, polygon_offset;
-    bool two_sided, translucent, no_shadows;
+    bool two_sided, translucent, no_shadows, no_self_shadow;
     bool white; /* draw color (not plain_color) without a texture */
     float color[4];     /* with white: the colour used without a texture */
     bool hidden; /* a material Doom does not draw (no stage: textures/common/nodraw) */
@@ -364,6 +364,8 @@ static mc_status submit_actors(const mc_scene_renderer *sr, const mc_view *view,
             it.two_sided = sf->two_sided;
             /* Material.cpp: "twoSided implies no-shadows" */
             it.no_shadows = sf->no_shadows || sf->two_sided;
+            /* Interaction.cpp R_CreateLightDefInteractions: MF_NOSELFSHADOW */
+            it.no_self_shadow = sf->no_self_shadow;
             it.translucent = sf->translucent;
             it.texcoords = sf->texture > 0 || sf->normal_map > 0 || sf->specular_map > 0
                                    ? &sm->verts[0].st.x
@@ -717,6 +719,7 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
                                                            : m->layers[0].alpha_test;
             sf->two_sided = m->two_sided;
             sf->no_shadows = m->no_shadows;
+            sf->no_self_shadow = m->no_self_shadow;
             sf->translucent = m->translucent;
             sf->polygon_offset = m->polygon_offset;
             if (st == MC_OK)
