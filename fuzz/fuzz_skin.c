@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < idx.num_spans; i++) {
         mc_skin skin;
 
-        s = mc_skin_parse_span((const char *)data, size, "fuzz.skin", &idx.spans[i], &skin, &err);
+        s = mc_skinfile_parse_span((const char *)data, size, "fuzz.skin", &idx.spans[i], &skin,
+                                   &err);
         if (s != MC_OK) {
             FUZZ_REQUIRE(s == MC_ERR_SYNTAX || s == MC_ERR_LIMIT || s == MC_ERR_NOMEM);
             FUZZ_REQUIRE(err.line >= idx.spans[i].line && err.col >= 1);
@@ -45,11 +46,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
                 snprintf(name, sizeof name, "%s.tga", m->from);
                 FUZZ_REQUIRE(strlen(m->from) + 4 > MC_LIMIT_NAME_LEN ||
-                             mc_skin_remap(&skin, name) != NULL);
+                             mc_skinfile_remap(&skin, name) != NULL);
             }
         }
-        (void)mc_skin_remap(&skin, "models/x");
-        mc_skin_release(&skin);
+        (void)mc_skinfile_remap(&skin, "models/x");
+        mc_skinfile_release(&skin);
     }
     mc_mtr_index_release(&idx);
     return 0;

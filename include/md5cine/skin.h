@@ -50,16 +50,16 @@ typedef struct mc_skin {
  * cut by the end of the text or the closing '}', a name longer than MC_LIMIT_NAME_LEN),
  * MC_ERR_LIMIT (more than MC_LIMIT_SKIN_MAPPINGS pairs), MC_ERR_NOMEM. On failure *out is
  * zeroed. */
-mc_status mc_skin_parse_span(const char *buf, size_t len, const char *name,
-                             const mc_mtr_span *span, mc_skin *out, mc_error *err);
+mc_status mc_skinfile_parse_span(const char *buf, size_t len, const char *name,
+                                 const mc_mtr_span *span, mc_skin *out, mc_error *err);
 
 /* The material a surface of material `shader` (any spelling) gets under skin: the target of
  * the first matching mapping (canonical), or NULL when none matches (the surface keeps its
  * own). */
-const char *mc_skin_remap(const mc_skin *skin, const char *shader);
+const char *mc_skinfile_remap(const mc_skin *skin, const char *shader);
 
 /* Frees the skin and zeroes it; accepts a zeroed struct. */
-void mc_skin_release(mc_skin *skin);
+void mc_skinfile_release(mc_skin *skin);
 
 #ifdef __cplusplus
 }

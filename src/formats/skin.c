@@ -27,8 +27,8 @@ static const char *canonical(mc_skin *out, const mc_scan_tok *t, mc_status *code
     return mc_arena_strndup(&out->arena, buf, strlen(buf));
 }
 
-mc_status mc_skin_parse_span(const char *buf, size_t len, const char *name,
-                             const mc_mtr_span *span, mc_skin *out, mc_error *err)
+mc_status mc_skinfile_parse_span(const char *buf, size_t len, const char *name,
+                                 const mc_mtr_span *span, mc_skin *out, mc_error *err)
 {
     mc_scan s;
     mc_scan_tok first, t, t2;
@@ -88,7 +88,7 @@ mc_status mc_skin_parse_span(const char *buf, size_t len, const char *name,
     return MC_OK;
 }
 
-const char *mc_skin_remap(const mc_skin *skin, const char *shader)
+const char *mc_skinfile_remap(const mc_skin *skin, const char *shader)
 {
     char c[MC_LIMIT_NAME_LEN + 1];
 
@@ -100,7 +100,7 @@ const char *mc_skin_remap(const mc_skin *skin, const char *shader)
     return NULL;
 }
 
-void mc_skin_release(mc_skin *skin)
+void mc_skinfile_release(mc_skin *skin)
 {
     if (!skin)
         return;

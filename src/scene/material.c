@@ -1093,7 +1093,7 @@ const mc_skin *mc_material_set_skin(mc_material_set *set, const char *name, mc_s
     if (!e->resolved) {
         const set_file *f = &set->files[e->file];
 
-        *status = mc_skin_parse_span(f->text, f->len, f->where, e->span, &e->skin, err);
+        *status = mc_skinfile_parse_span(f->text, f->len, f->where, e->span, &e->skin, err);
         if (*status != MC_OK)
             return NULL;
         e->resolved = 1;
@@ -1125,7 +1125,7 @@ void mc_material_set_destroy(mc_material_set *set)
         mc_mtr_release(&set->materials.entries[i].parsed);
     }
     for (int i = 0; i < set->skins.count; i++)
-        mc_skin_release(&set->skins.entries[i].skin);
+        mc_skinfile_release(&set->skins.entries[i].skin);
     free(set->materials.entries);
     free(set->skins.entries);
     for (int i = 0; set->files && i < set->cap_files; i++) {

@@ -73,7 +73,7 @@ static mc_status apply_skin(mc_scene_materials *sm, const mc_skin *skin, const c
 
     if (*mat && !mc_material_drawn(*mat))
         return MC_OK;
-    to = mc_skin_remap(skin, shader);
+    to = mc_skinfile_remap(skin, shader);
     if (!to)
         return MC_OK;
     *mat = mc_material_set_find(sm->set, to, &st, err);
