@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <md5cine/chunk.h>
+#include <md5cine/chunk_tags.h>
 
 #include "fuzz_common.h"
 

@@ -103,8 +103,15 @@ mc_status mc_frames_size(const mc_frames_in *src, size_t index, int *w, int *h, 
 mc_status mc_frames_read(mc_frames_in *src, size_t index, mc_frame *out, mc_error *err);
 
 /* A video's frame rate: the stream's average rate, else its base rate; { 0, 0 } when it has
- * neither, and for images and folders. (A video's chapters: mc_report_chapters.) */
+ * neither, and for images and folders. (A video's chapters: mc_report_chapters, below.) */
 mc_rate mc_frames_rate(const mc_frames_in *src);
+
+/* The shots of a video from its chapters: chapter i becomes shot N (its title "Shot N", else
+ * i + 1) over the frames it covers, frame = round(time * the stream's frame rate). *out is
+ * malloc'd, *count 0 (and *out NULL) when the file has no chapters or is not a video. Errors:
+ * MC_ERR_NOMEM only (a file that cannot be opened has no chapters here). */
+mc_status mc_report_chapters(const char *path, mc_shot_range **out, size_t *count,
+                             mc_error *err);
 
 #ifdef __cplusplus
 }

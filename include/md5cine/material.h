@@ -47,6 +47,7 @@
 
 #include <md5cine/error.h>
 #include <md5cine/image.h>
+#include <md5cine/mtr.h>
 #include <md5cine/mtr_expr.h>
 
 #ifdef __cplusplus
@@ -56,61 +57,6 @@ extern "C" {
 struct mc_vfs;      /* vfs.h */
 struct mc_mtr_decl; /* mtr.h */
 struct mc_mtr_prog; /* mtr.h */
-
-/* One OpenGL blend factor, as the material names it (GL_ONE, GL_SRC_ALPHA, ...). */
-typedef enum mc_blend_factor {
-    MC_BLEND_ZERO,
-    MC_BLEND_ONE,
-    MC_BLEND_DST_COLOR,
-    MC_BLEND_ONE_MINUS_DST_COLOR,
-    MC_BLEND_SRC_ALPHA,
-    MC_BLEND_ONE_MINUS_SRC_ALPHA,
-    MC_BLEND_DST_ALPHA,
-    MC_BLEND_ONE_MINUS_DST_ALPHA,
-    MC_BLEND_SRC_ALPHA_SATURATE,
-    MC_BLEND_SRC_COLOR,
-    MC_BLEND_ONE_MINUS_SRC_COLOR,
-} mc_blend_factor;
-
-/* glBlendFunc(src, dst). Doom's words map to: add = (ONE, ONE); filter and modulate =
- * (DST_COLOR, ZERO); blend = (SRC_ALPHA, ONE_MINUS_SRC_ALPHA); none = (ZERO, ONE); no blend
- * (an opaque stage) = (ONE, ZERO). */
-typedef struct mc_blend {
-    mc_blend_factor src, dst;
-} mc_blend;
-
-/* How a stage's image repeats (Material.cpp: clamp, zeroclamp, alphazeroclamp; noclamp is the
- * default, repeat). */
-typedef enum mc_wrap {
-    MC_WRAP_REPEAT,
-    MC_WRAP_CLAMP,            /* clamp to the edge texels */
-    MC_WRAP_ZERO_CLAMP,       /* clamp, the border texels set to (0, 0, 0, 255) */
-    MC_WRAP_ALPHA_ZERO_CLAMP, /* clamp, the border texels set to (255, 255, 255, 0) */
-} mc_wrap;
-
-/* A material's `deform` (Material.cpp, idMaterial::ParseDeform), applied to a surface's vertices
- * each frame as tr_deform.cpp does (README "Materials", deforms): sprite, tube and flare face
- * the camera; expand moves vertices along their normals, move along model +X, turbulent shifts
- * texture coordinates through a table. eyeBall, particle and particle2 are read but not drawn
- * deformed (one warning when parsed): the surface is drawn as it is. */
-typedef enum mc_deform_kind {
-    MC_DEFORM_NONE = 0,
-    MC_DEFORM_SPRITE,
-    MC_DEFORM_TUBE,
-    MC_DEFORM_FLARE,     /* regs[0]: the flare's spread */
-    MC_DEFORM_EXPAND,    /* regs[0]: the distance along the normals */
-    MC_DEFORM_MOVE,      /* regs[0]: the distance along model +X */
-    MC_DEFORM_TURBULENT, /* table; regs[0..2]: range, time offset, domain */
-    MC_DEFORM_EYEBALL,
-    MC_DEFORM_PARTICLE,
-    MC_DEFORM_PARTICLE2,
-} mc_deform_kind;
-
-typedef struct mc_deform {
-    mc_deform_kind kind;
-    int regs[3]; /* registers of the material's expression program (mtr_expr.h) */
-    int table;   /* MC_DEFORM_TURBULENT: index into the program's tables */
-} mc_deform;
 
 /* One image of a material, with where it came from. */
 typedef struct mc_material_map {

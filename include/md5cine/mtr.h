@@ -70,12 +70,36 @@
 #include <md5cine/arena.h>
 #include <md5cine/error.h>
 #include <md5cine/limits.h>
-#include <md5cine/material.h>
 #include <md5cine/mtr_expr.h>
+#include <md5cine/types.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* A material's `deform` (Material.cpp, idMaterial::ParseDeform), applied to a surface's vertices
+ * each frame as tr_deform.cpp does (README "Materials", deforms): sprite, tube and flare face
+ * the camera; expand moves vertices along their normals, move along model +X, turbulent shifts
+ * texture coordinates through a table. eyeBall, particle and particle2 are read but not drawn
+ * deformed (one warning when parsed): the surface is drawn as it is. */
+typedef enum mc_deform_kind {
+    MC_DEFORM_NONE = 0,
+    MC_DEFORM_SPRITE,
+    MC_DEFORM_TUBE,
+    MC_DEFORM_FLARE,     /* regs[0]: the flare's spread */
+    MC_DEFORM_EXPAND,    /* regs[0]: the distance along the normals */
+    MC_DEFORM_MOVE,      /* regs[0]: the distance along model +X */
+    MC_DEFORM_TURBULENT, /* table; regs[0..2]: range, time offset, domain */
+    MC_DEFORM_EYEBALL,
+    MC_DEFORM_PARTICLE,
+    MC_DEFORM_PARTICLE2,
+} mc_deform_kind;
+
+typedef struct mc_deform {
+    mc_deform_kind kind;
+    int regs[3]; /* registers of the material's expression program (mtr_expr.h) */
+    int table;   /* MC_DEFORM_TURBULENT: index into the program's tables */
+} mc_deform;
 
 typedef enum mc_mtr_prog_kind {
     MC_PROG_IMAGE,          /* an image file, or a built-in image: name */
@@ -138,7 +162,7 @@ typedef struct mc_mtr_decl {
     mc_mtr_prog *falloff; /* a light material's `lightFalloffImage` program, or NULL */
     int falloff_line, falloff_col;
     bool ambient_light;   /* `ambientLight`: a light material of Doom's ambient lights */
-    mc_deform deform;     /* `deform` (material.h); its registers and table index expr */
+    mc_deform deform;     /* `deform` (above); its registers and table index expr */
 } mc_mtr_decl;
 
 typedef struct mc_mtr_file {

@@ -212,11 +212,11 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
  * glBlendFunc(src, dst) with the masked channels left alone. */
 typedef struct mc_render_stage {
     int texture;            /* id from mc_renderer_add_texture; 0: white */
-    int blend_src, blend_dst; /* mc_blend_factor (material.h) */
+    int blend_src, blend_dst; /* mc_blend_factor (types.h) */
     float color[4];         /* RGBA multiplier, 0..1 */
     float matrix[2][3];     /* s' = m00 s + m01 t + m02, t' = m10 s + m11 t + m12 */
     float alpha_test;       /* > 0: keep fragments whose alpha is above it */
-    int wrap;               /* mc_wrap (material.h); the zero clamps are clamps whose border
+    int wrap;               /* mc_wrap (types.h); the zero clamps are clamps whose border
                                texels the image already holds */
     int mask_red, mask_green, mask_blue, mask_alpha; /* 1: channel not written */
     int depth_lequal;       /* 1: LEQUAL (translucent material); 0: EQUAL */

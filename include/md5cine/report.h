@@ -4,9 +4,9 @@
  * Shots: the reports group frames by shot (mc_shot_range: a shot number and its inclusive
  * frame range). `render --reference` takes them from the scene's camera cuts; `compare` from
  * --scene's camera cuts, else the chapters of the candidate (then of the reference) when it is
- * a video with chapters, as md5cine's MP4s have (mc_report_chapters), else every frame is in
- * one group, number 0, named "all frames". Frames outside every listed shot form a last group,
- * number 0.
+ * a video with chapters, as md5cine's MP4s have (mc_report_chapters, frames_in.h), else every
+ * frame is in one group, number 0, named "all frames". Frames outside every listed shot form a
+ * last group, number 0.
  *
  * The HTML report (mc_report_open .. mc_report_finish) is a folder DIR holding index.html and
  * its PNGs; the page needs nothing else (no network, no external script or font: its CSS and
@@ -101,11 +101,6 @@ extern "C" {
 #define MC_REPORT_THUMB_WIDTH 320 /* default thumbnail width, pixels */
 #define MC_REPORT_MAX_FRAMES  100 /* default max_frames: runs listed, with pictures */
 
-typedef struct mc_shot_range {
-    int number;              /* shot number from 1; 0: not a shot ("all frames", "other") */
-    mc_frame_no first, last; /* inclusive frame numbers, first <= last */
-} mc_shot_range;
-
 typedef struct mc_report_box {
     int x0, y0, x1, y1; /* inclusive pixels; x1 < x0 when empty */
 } mc_report_box;
@@ -192,13 +187,6 @@ void mc_xml_write_escaped(FILE *to, const char *s);
  * naming path, MC_ERR_NOMEM. */
 mc_status mc_junit_write(const char *path, const mc_report_info *info, double seconds,
                          mc_error *err);
-
-/* The shots of a video from its chapters: chapter i becomes shot N (its title "Shot N", else
- * i + 1) over the frames it covers, frame = round(time * the stream's frame rate). *out is
- * malloc'd, *count 0 (and *out NULL) when the file has no chapters or is not a video. Errors:
- * MC_ERR_NOMEM only (a file that cannot be opened has no chapters here). */
-mc_status mc_report_chapters(const char *path, mc_shot_range **out, size_t *count,
-                             mc_error *err);
 
 #ifdef __cplusplus
 }

@@ -52,6 +52,43 @@ typedef struct mc_mat4 {
     float m[16];
 } mc_mat4;
 
+/* One OpenGL blend factor, as the material names it (GL_ONE, GL_SRC_ALPHA, ...). */
+typedef enum mc_blend_factor {
+    MC_BLEND_ZERO,
+    MC_BLEND_ONE,
+    MC_BLEND_DST_COLOR,
+    MC_BLEND_ONE_MINUS_DST_COLOR,
+    MC_BLEND_SRC_ALPHA,
+    MC_BLEND_ONE_MINUS_SRC_ALPHA,
+    MC_BLEND_DST_ALPHA,
+    MC_BLEND_ONE_MINUS_DST_ALPHA,
+    MC_BLEND_SRC_ALPHA_SATURATE,
+    MC_BLEND_SRC_COLOR,
+    MC_BLEND_ONE_MINUS_SRC_COLOR,
+} mc_blend_factor;
+
+/* glBlendFunc(src, dst). Doom's words map to: add = (ONE, ONE); filter and modulate =
+ * (DST_COLOR, ZERO); blend = (SRC_ALPHA, ONE_MINUS_SRC_ALPHA); none = (ZERO, ONE); no blend
+ * (an opaque stage) = (ONE, ZERO). */
+typedef struct mc_blend {
+    mc_blend_factor src, dst;
+} mc_blend;
+
+/* How a stage's image repeats (Material.cpp: clamp, zeroclamp, alphazeroclamp; noclamp is the
+ * default, repeat). */
+typedef enum mc_wrap {
+    MC_WRAP_REPEAT,
+    MC_WRAP_CLAMP,            /* clamp to the edge texels */
+    MC_WRAP_ZERO_CLAMP,       /* clamp, the border texels set to (0, 0, 0, 255) */
+    MC_WRAP_ALPHA_ZERO_CLAMP, /* clamp, the border texels set to (255, 255, 255, 0) */
+} mc_wrap;
+
+/* A shot of a frame range (reports, chapters): its number and inclusive frames. */
+typedef struct mc_shot_range {
+    int number;              /* shot number from 1; 0: not a shot ("all frames", "other") */
+    mc_frame_no first, last; /* inclusive frame numbers, first <= last */
+} mc_shot_range;
+
 #ifdef __cplusplus
 }
 #endif

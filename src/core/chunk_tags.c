@@ -1,6 +1,6 @@
-/* The chunk tags as text (chunk.h): formatting and the strict parser, with no dependency
+/* The chunk tags as text (chunk_tags.h): formatting and the strict parser, with no dependency
  * beyond libc, so that the fuzz target links it alone. */
-#include <md5cine/chunk.h>
+#include <md5cine/chunk_tags.h>
 
 #include <md5cine/limits.h>
 

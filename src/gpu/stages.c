@@ -3,7 +3,7 @@
  * items. */
 #include <string.h>
 
-#include <md5cine/material.h>
+#include <md5cine/types.h>
 
 #include "gpu/render_int.h"
 

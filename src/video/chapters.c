@@ -1,4 +1,4 @@
-/* A video's chapters as the shots of a report (report.h, mc_report_chapters). */
+/* A video's chapters as shots (frames_in.h, mc_report_chapters). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
 
-#include <md5cine/report.h>
+#include <md5cine/frames_in.h>
 
 #include "chunk_internal.h"
 
