@@ -17,12 +17,11 @@ import sys
 FLOORS = [
     ["core"],
     ["formats", "image", "gpu"],
-    ["motion"],
-    ["scene"],
-    ["video"],
-    ["review"],
+    ["motion", "video"],
+    ["scene", "review"],
     ["cli"],
 ]
+
 # Public headers with no src/*/NAME.c of the same name.
 OWNER = {
     "types.h": "core",

@@ -10,7 +10,7 @@
  *   md5cine_chunk     "FIRST-LAST/FRAMES"  the part's output frames, inclusive, and the
  *                                          scene's output frame count: "60-119/241"
  *   md5cine_fps       "NUM/DEN"            the output rate: "24/1", "30000/1001"
- *   md5cine_scene     64 hex digits        the scene's identity (mc_chunk_scene_id)
+ *   md5cine_scene     64 hex digits        the scene's identity (scene.h, mc_chunk_scene_id)
  *   md5cine_settings  "key=value ..."      what changes pixels and bits besides the scene:
  *                                          size, samples, shading, fov mode, background,
  *                                          overlay, clock, codec, crf, preset (as the caller
@@ -53,16 +53,11 @@
 
 #include <md5cine/chunk_tags.h>
 #include <md5cine/error.h>
-#include <md5cine/scene.h>
 #include <md5cine/types.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Writes the scene's identity (see above) as 64 lower-case hex digits and a NUL into out.
- * Needs a resolved scene. Errors: MC_ERR_IO naming a file that cannot be read, MC_ERR_NOMEM. */
-mc_status mc_chunk_scene_id(const mc_scene *scene, char out[MC_CHUNK_ID_LEN + 1], mc_error *err);
 
 /* Reads the tags of the video at path (a local file). Errors: MC_ERR_IMAGE (not a video
  * this build reads), as mc_chunk_parse. */

@@ -95,6 +95,7 @@
 #include <stdint.h>
 
 #include <md5cine/arena.h>
+#include <md5cine/chunk_tags.h>
 #include <md5cine/error.h>
 #include <md5cine/limits.h>
 #include <md5cine/md5anim.h>
@@ -321,6 +322,11 @@ double mc_scene_actor_time(const mc_scene_actor *actor, double t);
 /* The same on the engine clock: game time ms minus start rounded to whole milliseconds (the
  * engine keeps times in ms), the time mc_anim_frame_at_ms takes. */
 int64_t mc_scene_actor_ms(const mc_scene_actor *actor, int64_t ms);
+
+/* Writes the scene's identity (chunk.h, "Scene identity": the md5cine_scene tag) as 64
+ * lower-case hex digits and a NUL into out. Needs a resolved scene. Errors: MC_ERR_IO naming a
+ * file that cannot be read, MC_ERR_NOMEM. */
+mc_status mc_chunk_scene_id(const mc_scene *scene, char out[MC_CHUNK_ID_LEN + 1], mc_error *err);
 
 #ifdef __cplusplus
 }

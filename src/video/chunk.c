@@ -1,4 +1,4 @@
-/* Chunk tags and scene identity (chunk.h). */
+/* Chunk tags of a video file (chunk.h). */
 #include "video/chunk_internal.h"
 #include "video/ffmpeg_log.h"
 #include <md5cine/chunk.h>
@@ -16,62 +16,6 @@
 
 #include <libavformat/avformat.h>
 #include <libavutil/mem.h>
-#include <libavutil/sha.h>
-
-/* Adds the SHA-256 digest of the file at path to sum. */
-static mc_status hash_file(struct AVSHA *sum, const char *path, mc_error *err)
-{
-    struct AVSHA *one = av_sha_alloc();
-    uint8_t digest[32];
-    char *buf = NULL;
-    size_t len = 0;
-    mc_status st;
-
-    if (!one)
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    st = mc_read_file(path, &buf, &len, err);
-    if (st == MC_OK) {
-        av_sha_init(one, 256);
-        av_sha_update(one, (const uint8_t *)buf, len);
-        av_sha_final(one, digest);
-        av_sha_update(sum, digest, sizeof digest);
-    }
-    free(buf);
-    av_free(one);
-    return st;
-}
-
-mc_status mc_chunk_scene_id(const mc_scene *scene, char out[MC_CHUNK_ID_LEN + 1], mc_error *err)
-{
-    struct AVSHA *sum = av_sha_alloc();
-    uint8_t digest[32];
-    mc_status st;
-
-    out[0] = '\0';
-    if (!sum)
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    av_sha_init(sum, 256);
-    st = hash_file(sum, scene->name, err);
-    if (st == MC_OK && scene->camera_path) /* a camera block is in the scene file's bytes */
-        st = hash_file(sum, scene->camera_path, err);
-    for (int i = 0; st == MC_OK && i < scene->num_actors; i++) {
-        const mc_scene_actor *a = &scene->actors[i];
-
-        st = hash_file(sum, a->mesh_path, err);
-        if (st == MC_OK && a->anim_path)
-            st = hash_file(sum, a->anim_path, err);
-        for (int m = 0; st == MC_OK && a->textures && m < a->mesh.num_meshes; m++)
-            if (a->textures[m])
-                st = hash_file(sum, a->textures[m], err);
-    }
-    av_sha_final(sum, digest);
-    av_free(sum);
-    if (st != MC_OK)
-        return st;
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", digest[i]);
-    return MC_OK;
-}
 
 /* Looked up without regard to case: Matroska stores tag names in upper case. */
 static const char *tag(const AVFormatContext *fmt, const char *key)
