@@ -28,7 +28,7 @@
  * holds every frame a run will check and whether its first one has the frames' size, so that
  * `render --reference` refuses a wrong reference (exit 2) before rendering anything.
  *
- * Layers (one direction): compare.h <- refcheck.h <- report.h (report.c, report_html.c,
+ * Layers (one direction): compare.h <- refcheck.h <- report.h (src/review/report*.c,
  * junit.c). The checker knows nothing of reports: a failing frame is handed to the desc's
  * on_fail hook, which mc_report_attach (report.h) points at a report. sheet.h stands apart. */
 #ifndef MC_REFCHECK_H

@@ -20,8 +20,9 @@
  * rename), naming the first entry no report writes; nothing is ever removed through a link.
  *
  * Layers: report.h builds on refcheck.h (its rows and limits) and compare.h; the checker knows
- * nothing of reports (mc_report_attach hands it a hook). report.c makes the pictures and the
- * folder, report_html.c the page, junit.c the XML; sheet.h stands apart.
+ * nothing of reports (mc_report_attach hands it a hook). In src/review/: report.c makes the
+ * folder and its pictures (their pixels: report_pixels.c), report_html.c the page, junit.c the
+ * XML, report_text.c the groups and the escaping both write; sheet.h stands apart.
  *
  * Runs: failing frames of consecutive numbers, of one kind (failed, size, missing,
  * unreadable) and in one group (shot), are one run, shown as one row with its worst frame:

@@ -602,15 +602,4 @@ void gpu_draw_opaque(mc_renderer *r)
         gl->DepthFunc(GL_LEQUAL);
         gl->DepthMask(GL_TRUE);
     }
-    /* RB_STD_DrawShaderPasses: the unlit stages after every light's interactions */
-    for (int i = 0; i < r->used_slots; i++) {
-        slot *sl = &r->slots[i];
-
-        if (sl->pending && !sl->late && sl->num_stages > 0)
-            gpu_draw_stages(r, sl);
-    }
-    for (int i = 0; i < r->used_slots; i++)
-        if (!r->slots[i].late)
-            r->slots[i].pending = 0;
-    gl->Disable(GL_POLYGON_OFFSET_FILL);
 }

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <md5cine/mathx.h>
 
@@ -54,19 +53,6 @@ const mc_gpu_backend *const mc_gpu_backends[] = {
 #endif
     NULL,
 };
-
-/* Returns MC_ERR_GL naming what was being done if GL recorded an error (and clears them). */
-mc_status gpu_gl_check(const mc_gl_fns *gl, const char *what, mc_error *err)
-{
-    GLenum e = gl->GetError(), first = e;
-
-    if (e == GL_NO_ERROR)
-        return MC_OK;
-    while (e != GL_NO_ERROR)
-        e = gl->GetError();
-    return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "OpenGL error 0x%04x while %s", (unsigned)first,
-                        what);
-}
 
 static void warn(const mc_renderer *r, const char *msg)
 {
@@ -186,55 +172,6 @@ static mc_status create_context(mc_renderer *r, mc_gl_backend want, int device, 
     if (err)
         *err = e;
     return st;
-}
-
-static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *head, const char *src,
-                         GLuint *out, mc_error *err)
-{
-    GLuint sh = gl->CreateShader(type);
-    GLint ok = 0;
-    char log[256];
-    const char *parts[2] = { head, src };
-
-    gl->ShaderSource(sh, 2, parts, NULL);
-    gl->CompileShader(sh);
-    gl->GetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        gl->GetShaderInfoLog(sh, sizeof log, NULL, log);
-        gl->DeleteShader(sh);
-        log[strcspn(log, "\n")] = '\0';
-        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "shader does not compile: %s", log);
-    }
-    *out = sh;
-    return MC_OK;
-}
-
-mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
-                           const char *fs_src, GLuint *out, mc_error *err)
-{
-    GLuint vs = 0, fs = 0, p;
-    GLint ok = 0;
-    mc_status s = compile(gl, GL_VERTEX_SHADER, head, vs_src, &vs, err);
-
-    if (s == MC_OK)
-        s = compile(gl, GL_FRAGMENT_SHADER, head, fs_src, &fs, err);
-    if (s != MC_OK) {
-        gl->DeleteShader(vs);
-        return s;
-    }
-    p = gl->CreateProgram();
-    gl->AttachShader(p, vs);
-    gl->AttachShader(p, fs);
-    gl->LinkProgram(p);
-    gl->DeleteShader(vs);
-    gl->DeleteShader(fs);
-    gl->GetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        gl->DeleteProgram(p);
-        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "shader program does not link");
-    }
-    *out = p;
-    return MC_OK;
 }
 
 /* The text program and the two plain scene variants (the others are built on first use). */
@@ -374,26 +311,6 @@ static int env_on(const char *name)
     const char *v = getenv(name);
 
     return v && strcmp(v, "1") == 0;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-void gpu_prof_mark(mc_renderer *r, int row)
-{
-    double t;
-
-    if (!r->prof.on)
-        return;
-    r->gl.Finish();
-    t = now_seconds();
-    r->prof.sum[row] += t - r->prof.last;
-    r->prof.last = t;
 }
 
 static void prof_print(const mc_renderer *r)
@@ -614,11 +531,6 @@ mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err)
 
 /* ---- frames -------------------------------------------------------------------------- */
 
-int gpu_finite_in(float v, float lo, float hi)
-{
-    return v >= lo && v <= hi; /* false for NaN */
-}
-
 static int finite_vec(mc_vec3 v)
 {
     return gpu_finite_in(v.x, -1e30f, 1e30f) && gpu_finite_in(v.y, -1e30f, 1e30f) &&
@@ -709,7 +621,7 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     r->used_slots = 0;
     if (r->prof.on) {
         gl->Finish();
-        r->prof.last = now_seconds();
+        r->prof.last = gpu_now_seconds();
     }
     return MC_OK;
 }
@@ -946,6 +858,7 @@ static void resolve(mc_renderer *r)
     if (r->resolved)
         return;
     gpu_draw_opaque(r);
+    gpu_draw_opaque_stages(r);
     gpu_draw_translucent(r);
     gpu_prof_mark(r, PROF_STAGES);
     if (r->samples > 1) {

@@ -13,6 +13,7 @@
 
 #include "gpu/backend.h"
 #include "gpu/gl_fns.h"
+#include "gpu/gl_util.h"
 #include "gpu/shadow_volume.h"
 
 #define MAX_SIDE       MC_LIMIT_RENDER_MAX_SIDE
@@ -163,19 +164,6 @@ struct mc_renderer {
     char gl_renderer[128], gl_version[128], gl_vendor[128], device[128];
 };
 
-/* ---- render.c ---- */
-
-/* Returns MC_ERR_GL naming what was being done if GL recorded an error (and clears them). */
-mc_status gpu_gl_check(const mc_gl_fns *gl, const char *what, mc_error *err);
-/* Compiles and links a program from head + each source; MC_ERR_GL with the log's first line. */
-mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
-                           const char *fs_src, GLuint *out, mc_error *err);
-/* v in lo..hi; false for NaN. */
-int gpu_finite_in(float v, float lo, float hi);
-
-/* Pass profile: finishes GL and adds the time since the last mark to row (no-op when off). */
-void gpu_prof_mark(mc_renderer *r, int row);
-
 /* ---- interaction.c ---- */
 
 /* Builds scene shader variant v (V_* bits plus lights * V_BITS) unless it is built. */
@@ -191,8 +179,9 @@ void gpu_set_faces(const mc_gl_fns *gl, const draw_state *ds);
  * index for P_LIGHT). */
 void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);
 /* Draws the frame's pending opaque items: one pass (the camera rig, unlit, normals) or
- * Doom's passes (depth and ambient, then one additive pass per light), then their unlit
- * stages. A stages-only item writes depth only in the first pass. */
+ * Doom's passes (depth and ambient, then one additive pass per light); their unlit stages
+ * follow (stages.c, gpu_draw_opaque_stages). A stages-only item writes depth only in the first
+ * pass. */
 void gpu_draw_opaque(mc_renderer *r);
 /* Binds light i's projection and falloff images (with Doom's clamping) and the specular
  * table; gpu_unbind_light undoes the samplers. */
@@ -231,6 +220,9 @@ void gpu_shadow_free(mc_renderer *r);
 
 /* ---- stages.c ---- */
 
+/* After gpu_draw_opaque: the unlit stages of the frame's pending opaque items, which are then
+ * no longer pending. */
+void gpu_draw_opaque_stages(mc_renderer *r);
 /* Draws the frame's pending translucent items, in submission order, each followed by its
  * unlit stages. */
 void gpu_draw_translucent(mc_renderer *r);

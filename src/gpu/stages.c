@@ -160,6 +160,23 @@ void gpu_draw_stages(mc_renderer *r, const slot *sl)
  * premultiplied as in the overlay). Lit with lights, an item is drawn once with the ambient
  * light blended that way, then once per light added with its alpha (GL_SRC_ALPHA, GL_ONE), so
  * that the item shows (ambient + sum of lights) * a + dst * (1 - a). */
+void gpu_draw_opaque_stages(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+
+    /* RB_STD_DrawShaderPasses: the unlit stages after every light's interactions */
+    for (int i = 0; i < r->used_slots; i++) {
+        slot *sl = &r->slots[i];
+
+        if (sl->pending && !sl->late && sl->num_stages > 0)
+            gpu_draw_stages(r, sl);
+    }
+    for (int i = 0; i < r->used_slots; i++)
+        if (!r->slots[i].late)
+            r->slots[i].pending = 0;
+    gl->Disable(GL_POLYGON_OFFSET_FILL);
+}
+
 void gpu_draw_translucent(mc_renderer *r)
 {
     const mc_gl_fns *gl = &r->gl;

@@ -1,6 +1,7 @@
-/* What the report's page writer (report_html.c) and the JUnit writer (junit.c) share with
- * report.c; private to the library. Layers: compare <- refcheck <- report.c <- report_html.c,
- * junit.c (report.h); nothing here is called from refcheck.c. */
+/* What the files of a review report share; private to the library. Layers, each calling only
+ * those below it: report_pixels.c and report_text.c (pure helpers) <- report_html.c (the
+ * page), junit.c (the XML) <- report.c (the folder, report.h's entry points); all over compare
+ * and refcheck (report.h), and nothing here is called from refcheck.c. */
 #ifndef MC_REPORT_INT_H
 #define MC_REPORT_INT_H
 
@@ -21,6 +22,12 @@ typedef struct mc_rp_frame {
     int failing_blocks;  /* blocks over a block limit */
 } mc_rp_frame;
 
+/* ---- report_pixels.c ---- */
+
+/* Box-filtered copy of an RGBA image at tw x th, opaque. */
+void mc_rp_thumbnail(const uint8_t *src, size_t stride, int w, int h, uint8_t *out, int tw,
+                     int th);
+
 /* Whether a block limit is on in l (effective): the box, heat map and worst frame of a run
  * then follow the blocks (report.h). */
 bool mc_rp_block_mode(const mc_compare_opts *l);
@@ -28,6 +35,8 @@ bool mc_rp_block_mode(const mc_compare_opts *l);
 /* How bad a row is, to pick a run's worst frame (report.h): higher is worse; 0 for the kinds
  * without metrics. */
 double mc_rp_badness(const mc_refcheck_row *row, bool block_mode);
+
+/* ---- report_text.c ---- */
 
 /* The index in groups of the group frame k belongs to: the first numbered shot holding it,
  * else the group numbered 0; n when there is none. */
@@ -42,6 +51,8 @@ void mc_rp_group_name(const mc_shot_range *g, bool shots_known, char *buf, size_
 
 /* "passed", "failed", "missing", "size", "unreadable". */
 const char *mc_rp_kind_name(mc_refcheck_kind k);
+
+/* ---- report_html.c ---- */
 
 /* The page (index.html) into to. frames: those whose pictures the folder holds, in frame
  * order; max_runs: the runs listed. */

@@ -1,0 +1,92 @@
+/* The GL helpers every pass of the renderer calls (gl_util.h): error checks, program linking,
+ * range checks and the pass profile. Below the passes and render.c: it calls none of them. */
+#include <string.h>
+#include <time.h>
+
+#include "gpu/render_int.h"
+
+mc_status gpu_gl_check(const mc_gl_fns *gl, const char *what, mc_error *err)
+{
+    GLenum e = gl->GetError(), first = e;
+
+    if (e == GL_NO_ERROR)
+        return MC_OK;
+    while (e != GL_NO_ERROR)
+        e = gl->GetError();
+    return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "OpenGL error 0x%04x while %s", (unsigned)first,
+                        what);
+}
+
+static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *head, const char *src,
+                         GLuint *out, mc_error *err)
+{
+    GLuint sh = gl->CreateShader(type);
+    GLint ok = 0;
+    char log[256];
+    const char *parts[2] = { head, src };
+
+    gl->ShaderSource(sh, 2, parts, NULL);
+    gl->CompileShader(sh);
+    gl->GetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        gl->GetShaderInfoLog(sh, sizeof log, NULL, log);
+        gl->DeleteShader(sh);
+        log[strcspn(log, "\n")] = '\0';
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "shader does not compile: %s", log);
+    }
+    *out = sh;
+    return MC_OK;
+}
+
+mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
+                           const char *fs_src, GLuint *out, mc_error *err)
+{
+    GLuint vs = 0, fs = 0, p;
+    GLint ok = 0;
+    mc_status s = compile(gl, GL_VERTEX_SHADER, head, vs_src, &vs, err);
+
+    if (s == MC_OK)
+        s = compile(gl, GL_FRAGMENT_SHADER, head, fs_src, &fs, err);
+    if (s != MC_OK) {
+        gl->DeleteShader(vs);
+        return s;
+    }
+    p = gl->CreateProgram();
+    gl->AttachShader(p, vs);
+    gl->AttachShader(p, fs);
+    gl->LinkProgram(p);
+    gl->DeleteShader(vs);
+    gl->DeleteShader(fs);
+    gl->GetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        gl->DeleteProgram(p);
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "shader program does not link");
+    }
+    *out = p;
+    return MC_OK;
+}
+
+int gpu_finite_in(float v, float lo, float hi)
+{
+    return v >= lo && v <= hi; /* false for NaN */
+}
+
+double gpu_now_seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void gpu_prof_mark(mc_renderer *r, int row)
+{
+    double t;
+
+    if (!r->prof.on)
+        return;
+    r->gl.Finish();
+    t = gpu_now_seconds();
+    r->prof.sum[row] += t - r->prof.last;
+    r->prof.last = t;
+}
