@@ -1,8 +1,10 @@
 /* What the renderer's passes share (src/gpu/): the renderer's state and the helpers each pass
  * file calls. render.c: the context, framebuffers, textures, frame begin and end, items (their
  * buffers), the overlay and the readback. interaction.c: the lit (and normals/unlit) scene pass
- * -- shaders, per-frame values, one item's draw. stages.c: the passes drawn after the opaque
- * items (translucent items today). Not installed; nothing outside src/gpu/ includes it. */
+ * -- shaders, per-frame values, one item's draw. stages.c: the passes drawn after the lit
+ * opaque items (their unlit stages, the translucent items). Calls go one way: render.c calls
+ * the passes, stages.c calls interaction.c, interaction.c calls shadow.c, and every one of them
+ * gl_util.h's helpers. Not installed; nothing outside src/gpu/ includes it. */
 #ifndef MC_GPU_RENDER_INT_H
 #define MC_GPU_RENDER_INT_H
 
