@@ -4,19 +4,13 @@
 # options, missing values and "--flag=x" are exit 2 with a message naming the option, "--"
 # ends the options, and render --help lists exactly the options of the README's render table.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/args.XXXXXX")
+. ./outcome.sh args
 trap 'rm -rf "$T"' EXIT
-failed=0
-passed=0
 D=data/render
 CAM=data/camera/cut4.md5camera
 MESH=data/assets/redeclipse-drone/mesh.md5mesh
 ANIM=data/assets/redeclipse-drone/forward.md5anim
 
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 check() { # name command...
     local name=$1
     shift

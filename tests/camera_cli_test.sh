@@ -6,16 +6,10 @@
 # frame of the first shot, so the centre pixel is red there. The written .md5camera, rendered
 # by a second scene that names it, must give the same pixels as the block itself.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/camera_cli.XXXXXX")
+. ./outcome.sh camera_cli
 D=$PWD/data/render
 M=$MD5CINE
-failed=0
-passed=0
 
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 check() {
     local name=$1
     shift

@@ -3,14 +3,7 @@
 # the table, --json, --diff, bad inputs. Frames are drawn with ImageMagick (a ball moving 8
 # pixels per frame and a thick line), videos made with the ffmpeg command line.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/compare.XXXXXX")
-failed=0
-passed=0
-
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+. ./outcome.sh compare
 
 # run NAME ARGS...: runs md5cine, leaving its stdout, stderr and status in $T/NAME.{out,err}, rc
 run() {

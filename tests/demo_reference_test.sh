@@ -6,14 +6,10 @@
 # - the MP4 of the demo compared with its own PNG render passes at the video defaults, and a
 #   swapped frame in the PNG folder fails, named.
 set -u
-bin="${MD5CINE:?MD5CINE must name the md5cine binary}"
-tmp="${MC_TEST_TMP:-/tmp}/demo_reference.$$"
-mkdir -p "$tmp"
+. ./outcome.sh demo_reference
+bin=$MD5CINE
+tmp=$T
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { echo "FAIL $*" >&2; failed=$((failed + 1)); }
 
 cp -r ../scenes/demo "$tmp/demo"
 scene="$tmp/demo/demo.md5scene"
@@ -23,40 +19,47 @@ size=(--size 320x180 --shadows off)
 
 "$bin" render "$scene" "${size[@]}" --reference "$tmp/ref" --update-reference --quiet \
     >"$tmp/update.txt" 2>&1
-[ $? -eq 0 ] && ok || bad "update_reference_exits_0"
+[ $? -eq 0 ] && ok update_reference_exits_0 || fail update_reference_exits_0
 n=$(ls "$tmp/ref" | grep -c '^[0-9]*\.png$')
-[ "$n" -eq 241 ] && ok || bad "update_reference_writes_241_frames (got $n)"
+[ "$n" -eq 241 ] && ok update_reference_writes_241_frames ||
+    fail update_reference_writes_241_frames "(got $n)"
 
 "$bin" render "$scene" "${size[@]}" --reference "$tmp/ref" --quiet >"$tmp/same.txt" 2>&1
-[ $? -eq 0 ] && ok || bad "render_matches_its_own_references"
-grep -q "241 matched" "$tmp/same.txt" && ok || bad "all_241_frames_match: $(tail -1 "$tmp/same.txt")"
+[ $? -eq 0 ] && ok render_matches_its_own_references || fail render_matches_its_own_references
+grep -q "241 matched" "$tmp/same.txt" && ok all_241_frames_match ||
+    fail all_241_frames_match "$(tail -1 "$tmp/same.txt")"
 
 # The walker is the first actor with forward.md5anim; give it the idle anim.
 sed -i '0,/drone\/forward.md5anim/s//drone\/idle.md5anim/' "$scene"
-grep -q 'forward.md5anim' "$scene" && bad "swap_edit_applied" || ok
+grep -q 'forward.md5anim' "$scene" && fail swap_edit_applied || ok swap_edit_applied
 "$bin" render "$scene" "${size[@]}" --reference "$tmp/ref" --diff "$tmp/diff" --quiet \
     >"$tmp/swapped.txt" 2>&1
-[ $? -eq 1 ] && ok || bad "swapped_anim_exits_1"
+[ $? -eq 1 ] && ok swapped_anim_exits_1 || fail swapped_anim_exits_1
 # Frames 0 and 167 show the walker (shots 1 and 2); 240 does not (shot 3).
-grep -Eq '^ +0 ' "$tmp/swapped.txt" && ok || bad "frame_0_is_named"
-grep -Eq '^ +167 ' "$tmp/swapped.txt" && ok || bad "frame_167_is_named"
-grep -Eq '^ +240 ' "$tmp/swapped.txt" && bad "frame_240_is_not_named" || ok
-grep -q "73 matched, 168 differ" "$tmp/swapped.txt" && ok ||
-    bad "shots_1_and_2_differ_shot_3_matches: $(grep matched "$tmp/swapped.txt")"
-[ -f "$tmp/diff/diff_00000.png" ] && ok || bad "difference_picture_written"
+grep -Eq '^ +0 ' "$tmp/swapped.txt" && ok frame_0_is_named || fail frame_0_is_named
+grep -Eq '^ +167 ' "$tmp/swapped.txt" && ok frame_167_is_named || fail frame_167_is_named
+grep -Eq '^ +240 ' "$tmp/swapped.txt" && fail frame_240_is_not_named || ok frame_240_is_not_named
+grep -q "73 matched, 168 differ" "$tmp/swapped.txt" && ok shots_1_and_2_differ_shot_3_matches ||
+    fail shots_1_and_2_differ_shot_3_matches "$(grep matched "$tmp/swapped.txt")"
+[ -f "$tmp/diff/diff_00000.png" ] && ok difference_picture_written ||
+    fail difference_picture_written
 
 # Video against PNGs: the lossy defaults apply because one side is a video.
 cp ../scenes/demo/demo.md5scene "$scene"
-"$bin" render "$scene" "${size[@]}" -o "$tmp/png/%05d.png" --quiet && ok || bad "png_render"
-"$bin" render "$scene" "${size[@]}" -o "$tmp/demo.mp4" --quiet && ok || bad "mp4_render"
+"$bin" render "$scene" "${size[@]}" -o "$tmp/png/%05d.png" --quiet && ok png_render ||
+    fail png_render
+"$bin" render "$scene" "${size[@]}" -o "$tmp/demo.mp4" --quiet && ok mp4_render || fail mp4_render
 "$bin" compare "$tmp/png" "$tmp/demo.mp4" >"$tmp/video.txt" 2>&1
-[ $? -eq 0 ] && ok || bad "mp4_matches_its_png_render: $(tail -1 "$tmp/video.txt")"
+[ $? -eq 0 ] && ok mp4_matches_its_png_render ||
+    fail mp4_matches_its_png_render "$(tail -1 "$tmp/video.txt")"
 cp "$tmp/png/00100.png" "$tmp/png/00050.png"
 "$bin" compare "$tmp/png" "$tmp/demo.mp4" >"$tmp/video_swap.txt" 2>&1
-[ $? -eq 1 ] && ok || bad "swapped_png_frame_exits_1"
-grep -Eq '^ +50 ' "$tmp/video_swap.txt" && ok || bad "swapped_frame_50_is_named"
-grep -q "241 frames checked, 240 matched, 1 differ" "$tmp/video_swap.txt" && ok ||
-    bad "only_frame_50_differs: $(tail -1 "$tmp/video_swap.txt")"
+[ $? -eq 1 ] && ok swapped_png_frame_exits_1 || fail swapped_png_frame_exits_1
+grep -Eq '^ +50 ' "$tmp/video_swap.txt" && ok swapped_frame_50_is_named ||
+    fail swapped_frame_50_is_named
+grep -q "241 frames checked, 240 matched, 1 differ" "$tmp/video_swap.txt" &&
+    ok only_frame_50_differs ||
+    fail only_frame_50_differs "$(tail -1 "$tmp/video_swap.txt")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -2,23 +2,15 @@
 # md5cine export: OBJ counts and winding checked against the md5mesh files themselves (their
 # numverts/numtris lines and first triangles), --frame/--time agreement, and errors.
 set -u
-: "${MD5CINE:?set MD5CINE to the md5cine binary}"
-TMP="${MC_TEST_TMP:-/tmp}/export_test.$$"
-mkdir -p "$TMP"
+. ./outcome.sh export
+TMP=$T
 trap 'rm -rf "$TMP"' EXIT
 A=data/assets
 CUBE=$A/assimp-simplecube/SimpleCube.md5mesh
 DRONE=$A/redeclipse-drone/mesh.md5mesh
 FORWARD=$A/redeclipse-drone/forward.md5anim
-fails=0
-
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
-
 expect_eq() { # name got want
-    if [ "$2" != "$3" ]; then fail "$1: got '$2', want '$3'"; else echo "ok   $1"; fi
+    if [ "$2" != "$3" ]; then fail "$1" "got '$2', want '$3'"; else ok "$1"; fi
 }
 
 count() { # prefix file
@@ -75,16 +67,16 @@ expect_eq "--time 2/rate equals --frame 2" \
 # the anim moves the mesh away from its bind pose
 "$MD5CINE" export "$DRONE" -o "$TMP/drone_bind.obj"
 if [ "$(grep '^v ' "$TMP/drone_bind.obj" | md5sum)" = "$(grep '^v ' "$TMP/drone2.obj" | md5sum)" ]
-then fail "frame 2 of forward equals the bind pose"; else echo "ok   frame 2 is posed"; fi
+then fail "frame 2 of forward equals the bind pose"; else ok "frame 2 is posed"; fi
 
 # --- errors
 "$MD5CINE" export "$DRONE" $A/cube2-ffflag/ffflag.md5anim --frame 1 -o "$TMP/bad.obj" \
     2> "$TMP/err.txt"
 expect_eq "mismatched anim exits 2" "$?" 2
 if grep -q "redeclipse-drone/mesh.md5mesh:8:2: error: joint 'Waist' is missing from anim" \
-    "$TMP/err.txt"; then echo "ok   mismatch names the joint"; else
+    "$TMP/err.txt"; then ok "mismatch names the joint"; else
     fail "mismatch message: $(cat "$TMP/err.txt")"; fi
-[ -e "$TMP/bad.obj" ] && fail "an output was left after an error" || echo "ok   no output"
+[ -e "$TMP/bad.obj" ] && fail "an output was left after an error" || ok "no output"
 [ -z "$(ls -A "$TMP" | grep '\.tmp$')" ] || fail "a temporary file was left behind"
 
 "$MD5CINE" export "$CUBE" 2> /dev/null
@@ -95,10 +87,10 @@ expect_eq "bad --frame exits 2" "$?" 2
 expect_eq "--frame with --time exits 2" "$?" 2
 "$MD5CINE" export "$TMP/none.md5mesh" -o "$TMP/x.obj" 2> /dev/null
 rc=$?
-[ "$rc" -ne 0 ] && echo "ok   missing mesh fails ($rc)" || fail "missing mesh exits 0"
+[ "$rc" -ne 0 ] && ok "missing mesh fails ($rc)" || fail "missing mesh exits 0"
 "$MD5CINE" export "$CUBE" -o "$TMP/no/such/dir/x.obj" 2> /dev/null
 expect_eq "unwritable output exits 3" "$?" 3
 [ -e "$TMP/x.obj" ] && fail "output written by a failed command"
 
-echo "$fails failed"
-[ "$fails" -eq 0 ]
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

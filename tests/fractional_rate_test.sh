@@ -10,14 +10,9 @@
 #   7   5.6056   5  7 (> 6)     7      0 (ended: 8 frames)
 # A video at that rate has r_frame_rate 30000/1001 and lasts frames * 1001 / 30000 seconds.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/fractional_rate.XXXXXX")
+. ./outcome.sh fractional_rate
 M=$MD5CINE
 D=data/render
-failed=0
-ok() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failed=1; }
 
 for rate in 29.97 30000/1001 60000/2002; do
     "$M" info "$D/cuts.md5camera" --fps "$rate" --json --timeline >"$T/info.json" ||
@@ -60,5 +55,6 @@ for bad in 0 0.5 1001 1000.001 1/0 abc 30000/ 12.1234567; do
     [ $rc = 2 ] || fail "info --fps $bad: exit $rc"
 done
 [ ! -e "$T/bad.mp4" ] && ok "bad rates are exit 2 and write nothing" || fail "bad.mp4 written"
+echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && rm -rf "$T"
-exit "$failed"
+[ "$failed" = 0 ]

@@ -5,16 +5,11 @@
 # MC_TEST_BACKENDS names the backends of this build ("egl osmesa"; a -DMC_OSMESA=OFF build has
 # only egl, and then OSMesa asked for is exit 3 saying the build lacks it).
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
 : "${MC_TEST_BACKENDS:?MC_TEST_BACKENDS must list the GL backends built}"
 has() { case " $MC_TEST_BACKENDS " in *" $1 "*) return 0 ;; esac; return 1; }
-T=$(mktemp -d "$MC_TEST_TMP/gl_backends.XXXXXX")
+. ./outcome.sh gl_backends
 S=../scenes/demo/demo.md5scene
 M=$MD5CINE
-failed=0
-ok() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failed=1; }
 
 for msaa in 4 0; do
     for gl in $MC_TEST_BACKENDS; do
@@ -128,5 +123,6 @@ if has egl; then
         fail "doctor without EGL: exit $rc, $(cat "$T/doctor2.out")"
 fi
 
+echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && rm -rf "$T"
-exit "$failed"
+[ "$failed" = 0 ]

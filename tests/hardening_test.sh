@@ -10,16 +10,10 @@
 # Expected values come from the contracts in include/md5cine/ (fileio.h, limits.h) and from
 # ffprobe.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/hardening.XXXXXX")
+. ./outcome.sh hardening
 D=$PWD/data/render
 M=$MD5CINE
-failed=0
-passed=0
 
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 check() {
     local name=$1
     shift

@@ -10,16 +10,10 @@
 # compare takes the shots from the candidate MP4's chapters, read here independently with
 # ffprobe; with two PNG folders there are no chapters and one test case holds every frame.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/junit.XXXXXX")
+. ./outcome.sh junit
 trap 'rm -rf "$T"' EXIT
 M=$MD5CINE
 XSD=data/junit/junit.xsd
-failed=0
-passed=0
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 check() {
     local name=$1
     shift

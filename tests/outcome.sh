@@ -1,7 +1,7 @@
 # Sourced by the command-line tests that check exit codes and messages:
 #   . ./outcome.sh NAME     (in tests/, with MD5CINE and MC_TEST_TMP set)
 # makes a scratch folder $T under MC_TEST_TMP, counts $passed and $failed, and defines
-#   ok NAME / fail NAME WHY        one outcome
+#   ok NAME / fail NAME [WHY]      one outcome
 #   run NAME ARGS...               runs md5cine: stdout and stderr in $T/NAME.{out,err}, status in $rc
 #   expect NAME RC [OUT] [ERR]     the latest run exited RC, and its stdout (stderr) holds OUT (ERR)
 : "${MD5CINE:?MD5CINE must name the md5cine binary}"
@@ -11,7 +11,7 @@ failed=0
 passed=0
 
 ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
 
 last=
 run() {

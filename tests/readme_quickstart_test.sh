@@ -14,14 +14,8 @@
 #     examples/, include/, src/, bench/, python/, man/, fuzz/, cmake/ ...) exists.
 #  3. No table of the README has two rows for the same thing (the same first cell).
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
 SRC=$(cd .. && pwd)
-T=$(mktemp -d "$MC_TEST_TMP/readme_quickstart.XXXXXX")
-failed=0
-passed=0
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+. ./outcome.sh readme_quickstart
 
 # ---- 1. the quick start
 awk '/^## Quick start/ { in_qs = 1; next }

@@ -13,16 +13,10 @@
 # Crafted PNGs are written byte by byte here; their CRCs were computed with zlib's crc32
 # (independently of md5cine, which does not check them).
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/refcheck.XXXXXX")
+. ./outcome.sh refcheck
 D=data/render
 M=$MD5CINE
-failed=0
-passed=0
 
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 # run NAME ARGS...: runs md5cine, stdout/stderr in $T/NAME.{out,err}, status in rc
 run() {
     local name=$1

@@ -10,16 +10,10 @@
 # Expected values are worked out by hand here, from DESIGN.md 2.1 and the projection of
 # include/md5cine/view.h; pixels are read with ImageMagick, videos with ffprobe.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/render_cli.XXXXXX")
+. ./outcome.sh render_cli
 D=data/render
 M=$MD5CINE
-failed=0
-passed=0
 
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 # check NAME CONDITION-COMMAND... : ok when the command succeeds
 check() {
     local name=$1

@@ -13,15 +13,9 @@
 # - the screenshot is not blank (many colours, spread);
 # - DIR is whole or absent: no temporary folder is left, an interrupted compare leaves none.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/report_html.XXXXXX")
+. ./outcome.sh report_html
 trap 'rm -rf "$T"' EXIT
 M=$MD5CINE
-failed=0
-passed=0
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 check() {
     local name=$1
     shift

@@ -18,15 +18,9 @@
 #   with --scene;
 # - --report-max-frames 1 lists one run and says that one run of 18 frames was left out.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/report_video.XXXXXX")
+. ./outcome.sh report_video
 trap 'rm -rf "$T"' EXIT
 M=$MD5CINE
-failed=0
-passed=0
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 check() {
     local name=$1
     shift

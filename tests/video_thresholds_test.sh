@@ -4,14 +4,7 @@
 # one actor, another anim for it, and a 20-level recolour of another actor's skin each fail
 # (exit 1). bench/video_thresholds.sh measures the margins at 24 fps, 640x360 and 1280x720.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/vthresh.XXXXXX")
-failed=0
-passed=0
-
-ok() { echo "ok   $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+. ./outcome.sh vthresh
 
 cp -r ../scenes/demo "$T/demo"
 d=$T/demo
