@@ -1482,9 +1482,26 @@ static mc_status for_actor(const mc_scene *s, const mc_scene_actor *a, mc_error 
                         a->name, s->name, a->anim_line);
 }
 
+/* The earlier actor that loaded the file at path as its mesh (anim false) or anim, or NULL:
+ * a file is read once per scene, and actors of one mesh share it (its arena is released with
+ * the actor that loaded it). */
+static const mc_scene_actor *loaded_by(const mc_scene *s, const mc_scene_actor *a, bool anim)
+{
+    const char *path = anim ? a->anim_path : a->mesh_path;
+
+    for (const mc_scene_actor *b = s->actors; b < a; b++) {
+        const char *other = anim ? b->anim_path : b->mesh_path;
+
+        if (other && !(anim ? b->anim_shared : b->mesh_shared) && strcmp(other, path) == 0)
+            return b;
+    }
+    return NULL;
+}
+
 static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
                                mc_error *e)
 {
+    const mc_scene_actor *owner;
     mc_status st;
 
     if (stopped(opts, e))
@@ -1494,15 +1511,21 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_op
         if (st != MC_OK)
             return st;
     }
-    st = mc_mesh_load(a->mesh_path, opts, &a->mesh, e);
-    if (st != MC_OK)
+    if ((owner = loaded_by(s, a, false)) != NULL) {
+        a->mesh = owner->mesh; /* read only from here on */
+        a->mesh_shared = true;
+    } else if ((st = mc_mesh_load(a->mesh_path, opts, &a->mesh, e)) != MC_OK) {
         return at_scene_token(s, e, a->mesh_line, a->mesh_col, "mesh");
+    }
     if (a->anim_path) {
         if (stopped(opts, e))
             return MC_ERR_INTERRUPTED;
-        st = mc_anim_load(a->anim_path, opts, &a->anim, e);
-        if (st != MC_OK)
+        if ((owner = loaded_by(s, a, true)) != NULL) {
+            a->anim = owner->anim;
+            a->anim_shared = true;
+        } else if ((st = mc_anim_load(a->anim_path, opts, &a->anim, e)) != MC_OK) {
             return at_scene_token(s, e, a->anim_line, a->anim_col, "anim");
+        }
         a->joint_map = mc_arena_alloc(&s->arena, (size_t)a->mesh.num_joints, sizeof(int));
         if (!a->joint_map)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
@@ -1521,8 +1544,13 @@ static void unload(mc_scene *s)
     for (int i = 0; i < s->num_actors; i++) {
         mc_scene_actor *a = &s->actors[i];
 
-        mc_mesh_release(&a->mesh);
-        mc_anim_release(&a->anim);
+        if (!a->mesh_shared)
+            mc_mesh_release(&a->mesh);
+        if (!a->anim_shared)
+            mc_anim_release(&a->anim);
+        memset(&a->mesh, 0, sizeof a->mesh);
+        memset(&a->anim, 0, sizeof a->anim);
+        a->mesh_shared = a->anim_shared = false;
         a->joint_map = NULL; /* arena memory: reclaimed with the scene */
         a->textures = NULL;
     }
