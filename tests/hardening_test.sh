@@ -136,7 +136,8 @@ rc=${PIPESTATUS[0]}
 expect "a_closed_output_pipe_exits_3" "$rc" 3 "output pipe closed" "$T/pipe.err"
 
 # ---- 7c. an interrupt while loading is acted on before the next file ---------------------
-# 12 actors, each loading a 16 MB anim (one joint, 640000 frames): seconds of parsing.
+# 12 actors, each loading a 16 MB anim (one joint, 640000 frames): seconds of parsing. Each
+# actor names its own copy, since actors that name one file share it and read it once.
 python3 - "$T/big.md5anim" <<'EOF'
 import sys
 n = 640000
@@ -153,7 +154,8 @@ EOF
     echo "camera \"$D/still.md5camera\""
     echo 'frames 1'
     for i in $(seq 1 12); do
-        echo "actor \"a$i\" { mesh \"$D/box.md5mesh\" anim \"$T/big.md5anim\" material \"box\" \"$D/red.png\" }"
+        cp "$T/big.md5anim" "$T/big$i.md5anim"
+        echo "actor \"a$i\" { mesh \"$D/box.md5mesh\" anim \"$T/big$i.md5anim\" material \"box\" \"$D/red.png\" }"
     done
 } >"$T/slow.md5scene"
 t0=$(date +%s.%N)

@@ -243,6 +243,16 @@ static void tga_rejects_what_it_does_not_read(void)
     o.b[1] = 1;
     EXPECT_EQ_INT(mc_tga_decode(o.b, o.n + 3, "x.tga", &im, &err), MC_ERR_IMAGE);
     EXPECT_CONTAINS(err.msg, "colour-mapped");
+    /* A binary PNM under a .tga name: "P6\n" is colour map type '6' (54), image type '\n'
+     * (10); no TGA has colour map type 54, so it is not one, not a colour-mapped one. */
+    {
+        static const char pnm[] = "P6\n16384 16384\n255\n\0\0\0";
+
+        EXPECT_EQ_INT(mc_tga_decode(pnm, sizeof pnm - 1, "x.tga", &im, &err), MC_ERR_IMAGE);
+        EXPECT_EQ_STR(err.msg, "cannot read 'x.tga': not a TGA image: its bytes are a PNM "
+                               "image's");
+        EXPECT(im.pixels == NULL);
+    }
     EXPECT_EQ_INT(mc_tga_decode(o.b, 17, "x.tga", &im, &err), MC_ERR_IMAGE);
     /* A run of 3 in a 2-pixel image. */
     tga_header(&o, 10, 2, 1, 24, 0);

@@ -357,16 +357,27 @@ static void limits_nesting_and_name_length(void)
     test_warnings log = { 0 };
     size_t n = 0;
 
-    n += (size_t)snprintf(text + n, sizeof text - n, "a { diffusemap ");
-    for (int i = 0; i < MC_LIMIT_MTR_PROG_DEPTH; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "invertColor(");
-    n += (size_t)snprintf(text + n, sizeof text - n, "x");
-    for (int i = 0; i < MC_LIMIT_MTR_PROG_DEPTH; i++)
-        n += (size_t)snprintf(text + n, sizeof text - n, ")");
-    snprintf(text + n, sizeof text - n, " }");
-    /* 32 functions: the image is at depth 33. */
-    EXPECT_EQ_INT(parse(text, &f, &err, &log), MC_ERR_LIMIT);
-    EXPECT_EQ_INT(err.col, 16 + 12 * MC_LIMIT_MTR_PROG_DEPTH);
+    /* "Programs nest at most 32 deep" (README): 32 functions around the image parse, 33 do
+     * not, at the 33rd: "a { diffusemap " is 15 bytes and each "invertColor(" 12, so the k-th
+     * function starts at column 16 + 12 (k - 1). */
+    for (int funcs = 32; funcs <= 33; funcs++) {
+        n = (size_t)snprintf(text, sizeof text, "a { diffusemap ");
+        for (int i = 0; i < funcs; i++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "invertColor(");
+        n += (size_t)snprintf(text + n, sizeof text - n, "x");
+        for (int i = 0; i < funcs; i++)
+            n += (size_t)snprintf(text + n, sizeof text - n, ")");
+        snprintf(text + n, sizeof text - n, " }");
+        if (funcs == 32) {
+            EXPECT_EQ_INT(parse(text, &f, &err, &log), MC_OK);
+            mc_mtr_release(&f);
+            continue;
+        }
+        EXPECT_EQ_INT(parse(text, &f, &err, &log), MC_ERR_LIMIT);
+        EXPECT_EQ_INT(err.line, 1);
+        EXPECT_EQ_INT(err.col, 16 + 12 * 32);
+        EXPECT_CONTAINS(err.msg, "image program nested deeper than 32 functions");
+    }
     memset(name, 'x', 300);
     name[300] = '\0';
     snprintf(text, sizeof text, "%s { }", name);

@@ -195,6 +195,18 @@ static void rejects_bad_camera_blocks_at_their_token(void)
           "the first key is at 1, expected 0" },
         { "md5scene 1\ncamera { keys { key 0 ( 0 0 0 ) ( 1 0 0 ) key 0 ( 0 0 0 ) ( 1 0 0 ) } }\n",
           MC_ERR_RANGE, 2, 47, "invalid key time 0, expected above 0 (the key before) to 3600" },
+        /* Values just past a bound are printed with the digits that tell them from it: the
+         * float nearest 3600.001 is 3600.0009765625, the one nearest 3599.999 is
+         * 3599.9990234375; six significant digits would print both as 3600. */
+        { "md5scene 1\ncamera { keys { key 0 ( 0 0 0 ) ( 1 0 0 ) key 3600.001 ( 0 0 0 ) ( 1 0 0 ) } }\n",
+          MC_ERR_RANGE, 2, 47,
+          "invalid key time 3600.001, expected above 0 (the key before) to 3600" },
+        { "md5scene 1\ncamera { keys { key 0 ( 0 0 0 ) ( 1 0 0 ) key 3599.999 ( 0 0 0 ) ( 1 0 0 ) "
+          "key 3599.999 ( 0 0 0 ) ( 1 0 0 ) } }\n",
+          MC_ERR_RANGE, 2, 80,
+          "invalid key time 3599.999, expected above 3599.999 (the key before) to 3600" },
+        { "md5scene 1\ncamera { look_at { seconds 3600.001 } }\n", MC_ERR_RANGE, 2, 28,
+          "invalid 'seconds' 3600.001, expected above 0 to 3600" },
         { "md5scene 1\ncamera { keys { seconds 2 } }\n", MC_ERR_SYNTAX, 2, 17,
           "unknown keyword 'seconds' in 'keys' shot" },
     };

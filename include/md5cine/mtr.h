@@ -60,7 +60,8 @@
  * Errors name file:line:col of the offending token: a missing '{' or '}', a bad blend word, a malformed image program, a value out of
  * range (alphaTest outside 0..1), two declarations of one name in a file (the first one wins
  * in Doom; in one file it is a mistake), more than MC_LIMIT_MTR_DECLS declarations or
- * MC_LIMIT_MTR_STAGES stages, image programs nested deeper than MC_LIMIT_MTR_PROG_DEPTH. */
+ * MC_LIMIT_MTR_STAGES stages, more than MC_LIMIT_MTR_PROG_DEPTH image program functions nested
+ * (at the function that goes past it; an image inside the last is no level). */
 #ifndef MC_MTR_H
 #define MC_MTR_H
 

@@ -222,6 +222,9 @@ typedef struct mc_scene_actor {
     int *joint_map;        /* mesh.num_joints entries: the anim joint of each mesh joint;
                               NULL without an anim */
     const char **textures; /* mesh.num_meshes entries: image path or NULL (plain material) */
+    bool mesh_shared, anim_shared; /* mesh (anim) is a copy of an earlier actor's, which loaded
+                                      the same path and owns its memory: read it, never
+                                      release it */
 } mc_scene_actor;
 
 typedef struct mc_scene {

@@ -51,6 +51,13 @@ bool mc_vfs_exists(const mc_vfs *vfs, const char *path, char *where, size_t cap)
 mc_status mc_vfs_read(mc_vfs *vfs, const char *path, uint8_t **data, size_t *len, bool *found,
                       char *where, size_t cap, mc_error *err);
 
+/* mc_vfs_read with a budget: a file whose size (an archive entry's declared size) is over max
+ * bytes (or MC_LIMIT_ARCHIVE_ENTRY_BYTES) is MC_ERR_LIMIT naming its place before anything is
+ * read or inflated; an entry that inflates past its declared size stops there (MC_ERR_LIMIT),
+ * so no more than max + 1 bytes are ever held. */
+mc_status mc_vfs_read_max(mc_vfs *vfs, const char *path, size_t max, uint8_t **data, size_t *len,
+                          bool *found, char *where, size_t cap, mc_error *err);
+
 /* The names (lower case, '/' separated, as indexed) of every file directly in folder `dir`
  * (e.g. "materials") whose name ends with `ext` (e.g. ".mtr", compared without case), sorted
  * by byte value, each once. *names is one malloc'd block (free() it); *count may be 0. */

@@ -5,8 +5,10 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <md5cine/error.h>
+#include <md5cine/scene.h>
 #include <md5cine/types.h>
 
 /* Exit codes (DESIGN.md 4). */
@@ -75,5 +77,39 @@ void mc_cli_format_rate(mc_rate r, char *buf, size_t cap);
 
 /* Prints "md5cine: error: <msg>" for a usage problem and returns MC_EXIT_INPUT. */
 int mc_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- outguard.c: outputs never replace inputs ---- */
+
+#define MC_GUARD_PATH_CAP 4096
+
+typedef struct mc_guard_in {
+    const char *path; /* as the user named it, for messages; not owned */
+    dev_t dev;
+    ino_t ino;
+    bool dir; /* an input folder: no output may lie inside it */
+} mc_guard_in;
+
+/* What a command reads, by file identity. Zero-initialise; mc_guard_release frees it. */
+typedef struct mc_guard {
+    mc_guard_in *in;
+    size_t n, cap;
+    bool nomem; /* an add ran out of memory: mc_guard_output fails (exit 3) */
+} mc_guard;
+
+/* Records the file or folder at path as an input (stat now; path must outlive g). NULL, "-"
+ * and a path that does not exist record nothing. */
+void mc_guard_add(mc_guard *g, const char *path);
+
+/* Records every file a loaded scene read: the scene, its camera, each actor's mesh, anim,
+ * model file and textures. */
+void mc_guard_add_scene(mc_guard *g, const mc_scene *s);
+
+void mc_guard_release(mc_guard *g);
+
+/* Before out (a file or folder, existing or not; NULL and "-" pass) is written: -1 when it is
+ * none of g's input files and lies inside none of its input folders; else prints
+ * "md5cine: error: OPT 'OUT' is the input 'IN'..." (or "lies inside the input folder") and
+ * returns MC_EXIT_INPUT. opt names the option in the message ("-o", "--junit"). */
+int mc_guard_output(const mc_guard *g, const char *opt, const char *out);
 
 #endif

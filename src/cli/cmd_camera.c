@@ -74,6 +74,13 @@ int mc_cmd_camera(int argc, char **argv)
         return rc;
     if (!o.out)
         return mc_usage_error("camera needs -o OUT, the .md5camera file to write");
+    mc_guard g = { 0 };
+
+    mc_guard_add(&g, argv[1]);
+    rc = mc_guard_output(&g, "-o", o.out);
+    mc_guard_release(&g);
+    if (rc != -1)
+        return rc;
     if (mc_read_file(argv[1], &buf, &len, &e) != MC_OK) {
         mc_diag_print(stderr, "error", &e);
         return mc_exit_code(e.code);

@@ -124,6 +124,25 @@ static const mc_arg_spec compare_spec = {
     .seen_offset = offsetof(compare_args, lim.opts.set),
 };
 
+/* No output replaces a file compared or lies in a folder of frames compared. */
+static int check_outputs(const compare_args *ca)
+{
+    mc_guard g = { 0 };
+    int rc;
+
+    mc_guard_add(&g, ca->a);
+    mc_guard_add(&g, ca->b);
+    mc_guard_add(&g, ca->lim.mask);
+    mc_guard_add(&g, ca->scene);
+    rc = mc_guard_output(&g, "--diff", ca->diff_dir);
+    if (rc == -1)
+        rc = mc_guard_output(&g, "--report", ca->report_dir);
+    if (rc == -1)
+        rc = mc_guard_output(&g, "--junit", ca->junit);
+    mc_guard_release(&g);
+    return rc;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, compare_args *ca)
 {
@@ -136,7 +155,7 @@ static int parse_args(int argc, char **argv, compare_args *ca)
     ca->b = argv[2];
     if (ca->report_max_frames && !ca->report_dir)
         return mc_usage_error("--report-max-frames needs --report DIR");
-    return -1;
+    return check_outputs(ca);
 }
 
 /* Every failure of the frame sources is bad input, except running out of memory. */

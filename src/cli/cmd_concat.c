@@ -64,6 +64,14 @@ int mc_cmd_concat(int argc, char **argv)
         return rc;
     if (!o.out)
         return mc_usage_error("concat needs -o OUT, the joined video");
+    mc_guard g = { 0 };
+
+    for (int i = 1; i <= npos; i++)
+        mc_guard_add(&g, argv[i]);
+    rc = mc_guard_output(&g, "-o", o.out);
+    mc_guard_release(&g);
+    if (rc != -1)
+        return rc;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);

@@ -194,6 +194,14 @@ int mc_cmd_export(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    mc_guard g = { 0 };
+
+    mc_guard_add(&g, a.mesh);
+    mc_guard_add(&g, a.anim);
+    rc = mc_guard_output(&g, "-o", a.out);
+    mc_guard_release(&g);
+    if (rc != -1)
+        return rc;
     mc_parse_opts opts = { a.lenient, mc_diag_warn, NULL };
     mc_mesh mesh = { 0 };
     mc_anim anim = { 0 };

@@ -12,6 +12,7 @@
  * pipeline is cancelled and the encoder destroyed, which removes its temporary file. The exit
  * status is 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as shells report it.
  * SIGPIPE is ignored: a closed output pipe ("-o - | head") is a write error, exit 3. */
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -200,6 +201,79 @@ static void default_diff_dir(const render_run *run, char *out, size_t cap)
     if (o->out_kind != MC_OUT_PNG)
         strip_ext(buf);
     snprintf(out, cap, "%s.diff", n > 0 ? buf : "render");
+}
+
+/* The PNG files of the pattern's folder that a frame would replace (of --frames, else of any
+ * number: the scene's length is known only once its renderer is made): each checked. */
+static int check_png_names(const render_run *run, const mc_guard *g)
+{
+    const mc_png_pattern *p = &run->o->pattern;
+    char dir[MC_PATH_CAP], path[MC_PATH_CAP], want[MC_PATH_CAP];
+    const char *base = strrchr(p->prefix, '/');
+    size_t nbase;
+    DIR *d;
+    struct dirent *de;
+    int rc = -1;
+
+    base = base ? base + 1 : p->prefix;
+    nbase = strlen(base);
+    mc_png_pattern_dir(p, dir, sizeof dir);
+    d = opendir(dir[0] ? dir : ".");
+    if (!d)
+        return -1; /* no folder yet: nothing in it to replace */
+    while (rc == -1 && (de = readdir(d)) != NULL) {
+        const char *num = de->d_name + nbase;
+        char *end;
+        long long k;
+
+        if (strncmp(de->d_name, base, nbase) != 0 || *num < '0' || *num > '9')
+            continue;
+        errno = 0;
+        k = strtoll(num, &end, 10);
+        if (errno || strcmp(end, p->suffix) != 0 ||
+            (run->o->has_frames && (k < run->o->first || k > run->o->last)))
+            continue;
+        if (strlen(dir) + strlen(de->d_name) >= sizeof path)
+            continue; /* longer than any name the pattern makes */
+        memcpy(path, dir, strlen(dir) + 1);
+        strcat(path, de->d_name);
+        if (mc_png_pattern_format(p, k, want, sizeof want) && strcmp(want, path) == 0)
+            rc = mc_guard_output(g, "-o", path);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* No output replaces a file the scene read, the reference or the mask, and none lies inside a
+ * reference folder: checked before anything is written. */
+static int check_outputs(const render_run *run)
+{
+    const mc_render_opts *o = run->o;
+    char diff[MC_PATH_CAP], dir[MC_PATH_CAP];
+    mc_guard g = { 0 };
+    int rc = -1;
+
+    mc_guard_add_scene(&g, &run->scene);
+    mc_guard_add(&g, o->reference);
+    mc_guard_add(&g, o->lim.mask);
+    if (o->out_kind == MC_OUT_VIDEO) {
+        rc = mc_guard_output(&g, "-o", o->out);
+    } else if (o->out_kind == MC_OUT_PNG) {
+        mc_png_pattern_dir(&o->pattern, dir, sizeof dir);
+        rc = mc_guard_output(&g, "-o", dir[0] ? dir : ".");
+        if (rc == -1)
+            rc = check_png_names(run, &g);
+    }
+    if (rc == -1 && o->reference) {
+        default_diff_dir(run, diff, sizeof diff);
+        rc = mc_guard_output(&g, "--diff", diff);
+    }
+    if (rc == -1)
+        rc = mc_guard_output(&g, "--report", o->report_dir);
+    if (rc == -1)
+        rc = mc_guard_output(&g, "--junit", o->junit);
+    mc_guard_release(&g);
+    return rc;
 }
 
 /* Sink threads: an encoder, and a video reference (read forward only), need frames in order;
@@ -507,7 +581,9 @@ static int prepare(render_run *run)
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &old);
     /* A signal that comes meanwhile stays pending: each step starts only while none is. */
-    rc = stop_requested() ? -2 : open_renderer(run);
+    rc = stop_requested() ? -2 : check_outputs(run);
+    if (rc == -1 && !stop_requested())
+        rc = open_renderer(run);
     if (rc == -1 && !stop_requested())
         rc = settle_settings(run);
     if (rc == -1 && !stop_requested())

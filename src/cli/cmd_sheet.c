@@ -360,6 +360,20 @@ static int write_sheet(sheet_run *run)
     return MC_EXIT_OK;
 }
 
+/* The sheet replaces none of the files it is made from (a scene's, or a frame of the source). */
+static int check_output(const sheet_run *run)
+{
+    mc_guard g = { 0 };
+    int rc;
+
+    mc_guard_add(&g, run->a->source);
+    if (run->scene_loaded)
+        mc_guard_add_scene(&g, &run->scene);
+    rc = mc_guard_output(&g, "-o", run->a->out);
+    mc_guard_release(&g);
+    return rc;
+}
+
 int mc_cmd_sheet(int argc, char **argv)
 {
     sheet_args a = { 0 };
@@ -382,6 +396,8 @@ int mc_cmd_sheet(int argc, char **argv)
     }
     run->a = &a;
     rc = ends_with_ci(a.source, ".md5scene") ? open_scene(run) : open_frames(run);
+    if (rc < 0)
+        rc = check_output(run);
     if (rc < 0)
         rc = pick(run);
     if (rc < 0)

@@ -306,9 +306,6 @@ static bool parse_prog(mtr_parser *p, int depth, mc_mtr_prog **out)
 
     if (!mc_lex_next(&p->lx, &t))
         return false;
-    if (depth > MC_LIMIT_MTR_PROG_DEPTH)
-        return mc_lex_fail(&p->lx, &t, MC_ERR_LIMIT, "image program nested deeper than %d",
-                           MC_LIMIT_MTR_PROG_DEPTH);
     if (t.kind != MC_TOK_NAME && t.kind != MC_TOK_STRING)
         return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected an image name, found %s",
                            mc_lex_describe(&t, d, sizeof d));
@@ -321,6 +318,12 @@ static bool parse_prog(mtr_parser *p, int depth, mc_mtr_prog **out)
     if (t.kind == MC_TOK_NAME) {
         for (size_t i = 0; i < sizeof PROG_FUNCS / sizeof PROG_FUNCS[0]; i++) {
             if (is_kw(&t, PROG_FUNCS[i].word)) {
+                /* depth counts the functions around this one and itself: at most
+                 * MC_LIMIT_MTR_PROG_DEPTH functions nest, the image inside the last is free. */
+                if (depth > MC_LIMIT_MTR_PROG_DEPTH)
+                    return mc_lex_fail(&p->lx, &t, MC_ERR_LIMIT,
+                                       "image program nested deeper than %d functions",
+                                       MC_LIMIT_MTR_PROG_DEPTH);
                 g->kind = PROG_FUNCS[i].kind;
                 return parse_prog_args(p, &PROG_FUNCS[i], depth, g);
             }

@@ -12,6 +12,27 @@ static mc_status bad(mc_error *err, const char *name, const char *reason)
     return mc_error_set(err, MC_ERR_IMAGE, NULL, 0, 0, "cannot read '%s': %s", name, reason);
 }
 
+/* "not a TGA image", naming the format the bytes begin like where they say. */
+static const char *not_tga(const uint8_t *h, size_t len, char *buf, size_t cap)
+{
+    const char *kind = NULL;
+
+    if (len >= 8 && memcmp(h, "\x89PNG\r\n\x1a\n", 8) == 0)
+        kind = "PNG";
+    else if (len >= 3 && h[0] == 0xFF && h[1] == 0xD8 && h[2] == 0xFF)
+        kind = "JPEG";
+    else if (len >= 4 && memcmp(h, "DDS ", 4) == 0)
+        kind = "DDS";
+    else if (len >= 3 && h[0] == 'P' && h[1] >= '1' && h[1] <= '7' &&
+             (h[2] == ' ' || h[2] == '\t' || h[2] == '\n' || h[2] == '\r'))
+        kind = "PNM";
+    if (kind)
+        snprintf(buf, cap, "not a TGA image: its bytes are a %s image's", kind);
+    else
+        snprintf(buf, cap, "not a TGA image");
+    return buf;
+}
+
 /* Writes one file pixel (BGR, BGRA or grey, n bytes) as RGBA. */
 static void put_pixel(uint8_t *dst, const uint8_t *src, int n)
 {
@@ -42,6 +63,11 @@ mc_status mc_tga_decode(const void *data, size_t len, const char *name, mc_image
     if (len < TGA_HEADER)
         return bad(err, name, "truncated image data");
     type = h[2];
+    /* TGA has no signature: a colour map type other than 0 or 1, or an image type the format
+     * does not define, is another kind of file under a .tga name (a PNM's "P6\n" reads as
+     * colour map type 54). */
+    if (h[1] > 1 || !(type <= 3 || (type >= 9 && type <= 11) || type == 32 || type == 33))
+        return bad(err, name, not_tga(h, len, reason, sizeof reason));
     if (h[1] != 0)
         return bad(err, name, "colour-mapped TGA images are not supported");
     if (type != 2 && type != 3 && type != 10 && type != 11) {

@@ -372,6 +372,16 @@ typedef struct px_budget {
     const char *what; /* "its material", "the scene" */
 } px_budget;
 
+/* The most bytes an image file of at most px pixels takes: 8 a pixel (16-bit RGBA stored
+ * uncompressed; a DDS's mipmaps add a third to its 4 or fewer) and 1 MiB for headers, palettes
+ * and metadata. A file declaring more is refused before it is read or inflated. */
+static size_t image_file_bytes(uint64_t px)
+{
+    uint64_t cap = (uint64_t)MC_LIMIT_ARCHIVE_ENTRY_BYTES;
+
+    return px >= cap / 8 ? (size_t)cap : (size_t)(px * 8 + ((uint64_t)1 << 20));
+}
+
 /* Reads one candidate file; *found false when the VFS does not hold it. An image whose header
  * declares more than room pixels is MC_ERR_LIMIT before anything is decoded. */
 static mc_status read_candidate(mc_vfs *vfs, const char *path, const px_budget *room, mc_image *img,
@@ -383,7 +393,8 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, const px_budget *
     bool tga = n > 4 && strcasecmp(path + n - 4, ".tga") == 0;
     bool dds = n > 4 && strcasecmp(path + n - 4, ".dds") == 0;
     int w = 0, h = 0;
-    mc_status st = mc_vfs_read(vfs, path, &data, &len, found, where, sizeof where, err);
+    mc_status st = mc_vfs_read_max(vfs, path, image_file_bytes(room->limit - room->used), &data,
+                                   &len, found, where, sizeof where, err);
 
     if (st != MC_OK || !*found)
         return st;
@@ -913,7 +924,10 @@ static mc_status load_decls(mc_material_set *set, const char *dir, const char *e
             st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
             break;
         }
-        st = mc_vfs_read(set->vfs, names[i], &data, &len, &found, where, sizeof where, err);
+        /* The declaration text left (MC_LIMIT_MTR_TEXT_BYTES for all files) is this file's
+         * budget, checked on its declared size before it is read or inflated. */
+        st = mc_vfs_read_max(set->vfs, names[i], MC_LIMIT_MTR_TEXT_BYTES - set->text_bytes, &data,
+                             &len, &found, where, sizeof where, err);
         if (st != MC_OK)
             break;
         set->num_files = first + i + 1;

@@ -665,16 +665,30 @@ static bool parse_light(scene_parser *p, const mc_token *kw)
 #define SHOT_COORD_MAX   1e6f /* positions, radius, height, aim: inches */
 #define SHOT_DEGREES_MAX 36000.0f
 
+/* v with the fewest significant digits (6 to 9) that read back as v, so that a value just past
+ * a bound (3600.001 against 3600) is never printed as the bound. */
+static const char *fmt_float(char buf[32], float v)
+{
+    for (int digits = 6; digits <= 9; digits++) {
+        snprintf(buf, 32, "%.*g", digits, (double)v);
+        if (strtof(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 static bool read_float_in(scene_parser *p, const char *what, float lo, float hi, bool open_lo,
                           float *out)
 {
     mc_token tok;
+    char v[32], a[32], b[32];
 
     if (!mc_lex_float(&p->lx, out, &tok))
         return false;
     if (!((open_lo ? *out > lo : *out >= lo) && *out <= hi))
-        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "invalid '%s' %g, expected %s%g to %g",
-                           what, (double)*out, open_lo ? "above " : "", (double)lo, (double)hi);
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "invalid '%s' %s, expected %s%s to %s",
+                           what, fmt_float(v, *out), open_lo ? "above " : "", fmt_float(a, lo),
+                           fmt_float(b, hi));
     return true;
 }
 
@@ -699,6 +713,7 @@ static bool parse_key(scene_parser *p, mc_scene_shot *sh, const mc_token *kw)
 {
     mc_scene_key *keys = sh->keys, *k;
     mc_token tok;
+    char v[32], a[32], b[32];
 
     if (sh->num_keys == MC_SCENE_MAX_KEYS)
         return mc_lex_fail(&p->lx, kw, MC_ERR_LIMIT, "more than %d keys in a 'keys' shot",
@@ -715,14 +730,14 @@ static bool parse_key(scene_parser *p, mc_scene_shot *sh, const mc_token *kw)
     if (!mc_lex_float(&p->lx, &k->time, &tok))
         return false;
     if (sh->num_keys == 0 && k->time != 0.0f)
-        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "the first key is at %g, expected 0",
-                           (double)k->time);
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE, "the first key is at %s, expected 0",
+                           fmt_float(v, k->time));
     if (sh->num_keys > 0 &&
         !(k->time > keys[sh->num_keys - 1].time && k->time <= SHOT_SECONDS_MAX))
         return mc_lex_fail(&p->lx, &tok, MC_ERR_RANGE,
-                           "invalid key time %g, expected above %g (the key before) to %g",
-                           (double)k->time, (double)keys[sh->num_keys - 1].time,
-                           (double)SHOT_SECONDS_MAX);
+                           "invalid key time %s, expected above %s (the key before) to %s",
+                           fmt_float(v, k->time), fmt_float(a, keys[sh->num_keys - 1].time),
+                           fmt_float(b, SHOT_SECONDS_MAX));
     if (!read_point(p, "key position", &k->position) || !read_point(p, "key target", &k->target))
         return false;
     sh->num_keys++;
@@ -829,6 +844,33 @@ static bool parse_shot(scene_parser *p, mc_scene_shot *sh, const mc_token *kw)
     return true;
 }
 
+static int shot_steps(const mc_scene_shot *sh, int fps);
+
+/* The frames a block makes (each shot's steps + 1) are held as a camera's, so a block may make
+ * no more than a camera file may hold (MC_LIMIT_CAMERA_FRAMES, md5camera.c): checked once the
+ * block's fps is known, at the shot that goes past it, before any frame exists. */
+static bool check_block_frames(scene_parser *p)
+{
+    const mc_scene *s = p->s;
+    int64_t total = 0;
+
+    for (int i = 0; i < s->num_shots; i++) {
+        const mc_scene_shot *sh = &s->shots[i];
+        int n = shot_steps(sh, s->camera_fps);
+
+        total += n + 1;
+        if (total > MC_LIMIT_CAMERA_FRAMES) {
+            mc_token at = { .line = sh->line, .col = sh->col };
+
+            return mc_lex_fail(&p->lx, &at, MC_ERR_LIMIT,
+                               "camera block makes more than %d frames (a camera file's limit): "
+                               "%lld with this shot's %d at %d fps",
+                               MC_LIMIT_CAMERA_FRAMES, (long long)total, n + 1, s->camera_fps);
+        }
+    }
+    return true;
+}
+
 /* camera { fps N  look_at { ... }  orbit { ... }  turntable { ... } }, after the '{'. */
 static bool parse_camera_block(scene_parser *p)
 {
@@ -881,7 +923,7 @@ static bool parse_camera_block(scene_parser *p)
     }
     if (s->num_shots == 0)
         return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "camera block has no shot");
-    return true;
+    return check_block_frames(p);
 }
 
 /* ---------------------------------------------------------------- top level */
@@ -1440,9 +1482,26 @@ static mc_status for_actor(const mc_scene *s, const mc_scene_actor *a, mc_error 
                         a->name, s->name, a->anim_line);
 }
 
+/* The earlier actor that loaded the file at path as its mesh (anim false) or anim, or NULL:
+ * a file is read once per scene, and actors of one mesh share it (its arena is released with
+ * the actor that loaded it). */
+static const mc_scene_actor *loaded_by(const mc_scene *s, const mc_scene_actor *a, bool anim)
+{
+    const char *path = anim ? a->anim_path : a->mesh_path;
+
+    for (const mc_scene_actor *b = s->actors; b < a; b++) {
+        const char *other = anim ? b->anim_path : b->mesh_path;
+
+        if (other && !(anim ? b->anim_shared : b->mesh_shared) && strcmp(other, path) == 0)
+            return b;
+    }
+    return NULL;
+}
+
 static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
                                mc_error *e)
 {
+    const mc_scene_actor *owner;
     mc_status st;
 
     if (stopped(opts, e))
@@ -1452,15 +1511,21 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_op
         if (st != MC_OK)
             return st;
     }
-    st = mc_mesh_load(a->mesh_path, opts, &a->mesh, e);
-    if (st != MC_OK)
+    if ((owner = loaded_by(s, a, false)) != NULL) {
+        a->mesh = owner->mesh; /* read only from here on */
+        a->mesh_shared = true;
+    } else if ((st = mc_mesh_load(a->mesh_path, opts, &a->mesh, e)) != MC_OK) {
         return at_scene_token(s, e, a->mesh_line, a->mesh_col, "mesh");
+    }
     if (a->anim_path) {
         if (stopped(opts, e))
             return MC_ERR_INTERRUPTED;
-        st = mc_anim_load(a->anim_path, opts, &a->anim, e);
-        if (st != MC_OK)
+        if ((owner = loaded_by(s, a, true)) != NULL) {
+            a->anim = owner->anim;
+            a->anim_shared = true;
+        } else if ((st = mc_anim_load(a->anim_path, opts, &a->anim, e)) != MC_OK) {
             return at_scene_token(s, e, a->anim_line, a->anim_col, "anim");
+        }
         a->joint_map = mc_arena_alloc(&s->arena, (size_t)a->mesh.num_joints, sizeof(int));
         if (!a->joint_map)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
@@ -1479,8 +1544,13 @@ static void unload(mc_scene *s)
     for (int i = 0; i < s->num_actors; i++) {
         mc_scene_actor *a = &s->actors[i];
 
-        mc_mesh_release(&a->mesh);
-        mc_anim_release(&a->anim);
+        if (!a->mesh_shared)
+            mc_mesh_release(&a->mesh);
+        if (!a->anim_shared)
+            mc_anim_release(&a->anim);
+        memset(&a->mesh, 0, sizeof a->mesh);
+        memset(&a->anim, 0, sizeof a->anim);
+        a->mesh_shared = a->anim_shared = false;
         a->joint_map = NULL; /* arena memory: reclaimed with the scene */
         a->textures = NULL;
     }

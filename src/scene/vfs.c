@@ -1,11 +1,14 @@
 /* The base folder's file tree (vfs.h): one hash index over loose files and .pk4 entries. */
 #define _DEFAULT_SOURCE /* DT_DIR, strdup with -std=c11 */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zip.h>
 
 #include <md5cine/arena.h>
@@ -220,23 +223,37 @@ static mc_status open_archives(mc_vfs *v, mc_error *err)
         snprintf(a->path, plen, "%s/%s", v->base, names[i]);
         {
             struct stat sb;
+            /* Opened here first (not blocking, so a FIFO is refused rather than waited on) to
+             * learn why it cannot be: out of descriptors or memory is the machine's fault
+             * (mc_open_status), not the archive's. A folder named x.pk4 is no archive. */
+            int fd = open(a->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = errno;
 
-            /* A folder (or a FIFO) named x.pk4 is no archive: refused before libzip opens
-             * it, which would block on a FIFO. */
-            if (stat(a->path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-                st = mc_error_set(err, MC_ERR_IO, a->path, 0, 0,
-                                  "cannot open archive '%s': not a file", a->path);
+            if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+                st = fd < 0 ? mc_error_set(err, mc_open_status(e), a->path, 0, 0,
+                                           "cannot open archive '%s': %s", a->path, strerror(e))
+                            : mc_error_set(err, MC_ERR_IO, a->path, 0, 0,
+                                           "cannot open archive '%s': not a file", a->path);
+                if (fd >= 0)
+                    close(fd);
                 free(a->path);
                 break;
             }
+            close(fd);
         }
+        errno = 0;
         a->zip = zip_open(a->path, ZIP_RDONLY, &code);
         if (!a->zip) {
+            int e = errno;
             zip_error_t ze;
+            bool machine = code == ZIP_ER_MEMORY ||
+                           ((code == ZIP_ER_OPEN || code == ZIP_ER_READ) &&
+                            mc_open_status(e) == MC_ERR_NOMEM);
 
             zip_error_init_with_code(&ze, code);
-            st = mc_error_set(err, MC_ERR_IO, a->path, 0, 0, "cannot open archive '%s': %s",
-                              a->path, zip_error_strerror(&ze));
+            st = mc_error_set(err, machine ? MC_ERR_NOMEM : MC_ERR_IO, a->path, 0, 0,
+                              "cannot open archive '%s': %s%s%s", a->path,
+                              zip_error_strerror(&ze), machine && e ? ": " : "",
+                              machine && e ? strerror(e) : "");
             zip_error_fini(&ze);
             free(a->path);
             break;
@@ -338,20 +355,27 @@ bool mc_vfs_exists(const mc_vfs *vfs, const char *path, char *where, size_t cap)
     return true;
 }
 
-static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, uint8_t **data,
-                            size_t *len, mc_error *err)
+/* The declared size over the budget max: an error naming the place, before a byte is read. */
+static mc_status over_budget(const vfs_entry *e, const char *place, size_t max, mc_error *err)
+{
+    return mc_error_set(err, MC_ERR_LIMIT, place, 0, 0,
+                        "'%s' declares %llu bytes, over the limit of %zu", place,
+                        (unsigned long long)e->size, max);
+}
+
+static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, size_t max,
+                            uint8_t **data, size_t *len, mc_error *err)
 {
     zip_t *z = v->archives[e->source].zip;
     zip_file_t *zf;
     uint8_t *buf, extra;
     zip_int64_t got = 0;
-    size_t size;
+    size_t size = (size_t)e->size;
 
+    /* Over the limit of any entry, over what its compression can give, over the caller's
+     * budget: in that order, each before anything is inflated. */
     if (e->size > MC_LIMIT_ARCHIVE_ENTRY_BYTES)
-        return mc_error_set(err, MC_ERR_LIMIT, place, 0, 0,
-                            "'%s' declares %llu bytes, over the limit of %zu", place,
-                            (unsigned long long)e->size, (size_t)MC_LIMIT_ARCHIVE_ENTRY_BYTES);
-    size = (size_t)e->size;
+        return over_budget(e, place, MC_LIMIT_ARCHIVE_ENTRY_BYTES, err);
     {
         zip_stat_t zs;
 
@@ -368,10 +392,18 @@ static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, ui
                                 place, (unsigned long long)e->size,
                                 (unsigned long long)zs.comp_size);
     }
+    if (e->size > max)
+        return over_budget(e, place, max, err);
     zf = zip_fopen_index(z, e->index, 0);
-    if (!zf)
-        return mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': %s", place,
-                            zip_strerror(z));
+    if (!zf) {
+        zip_error_t *ze = zip_get_error(z);
+        bool machine = zip_error_code_zip(ze) == ZIP_ER_MEMORY ||
+                       (zip_error_system_type(ze) == ZIP_ET_SYS &&
+                        mc_open_status(zip_error_code_system(ze)) == MC_ERR_NOMEM);
+
+        return mc_error_set(err, machine ? MC_ERR_NOMEM : MC_ERR_IO, place, 0, 0,
+                            "cannot read '%s': %s", place, zip_strerror(z));
+    }
     /* Inflated in steps, the buffer growing with the data that arrives (to the declared size
      * at most), so an entry whose data stops short costs what it holds, not what it claims. */
     {
@@ -435,6 +467,13 @@ fail:
 mc_status mc_vfs_read(mc_vfs *vfs, const char *path, uint8_t **data, size_t *len, bool *found,
                       char *where, size_t cap, mc_error *err)
 {
+    return mc_vfs_read_max(vfs, path, MC_LIMIT_ARCHIVE_ENTRY_BYTES, data, len, found, where, cap,
+                           err);
+}
+
+mc_status mc_vfs_read_max(mc_vfs *vfs, const char *path, size_t max, uint8_t **data, size_t *len,
+                          bool *found, char *where, size_t cap, mc_error *err)
+{
     const vfs_entry *e = lookup(vfs, path);
     char place[4200];
 
@@ -447,14 +486,28 @@ mc_status mc_vfs_read(mc_vfs *vfs, const char *path, uint8_t **data, size_t *len
         return MC_OK;
     describe(vfs, e, place, sizeof place);
     describe(vfs, e, where, cap);
+    if (max > MC_LIMIT_ARCHIVE_ENTRY_BYTES)
+        max = MC_LIMIT_ARCHIVE_ENTRY_BYTES;
+    /* The declared (or loose file's) size against the budget before a byte is read (an entry's
+     * after the check of what its compression can give, read_entry); an entry whose data runs
+     * past its declared size stops there. */
     if (e->source < 0) {
         char *buf;
-        mc_status st = mc_read_file(place, &buf, len, err);
+        mc_status st;
 
+        if (e->size > max)
+            return over_budget(e, place, max, err);
+        st = mc_read_file(place, &buf, len, err);
+        if (st == MC_OK && *len > max) { /* grown since the folder was walked */
+            free(buf);
+            *len = 0;
+            return mc_error_set(err, MC_ERR_LIMIT, place, 0, 0,
+                                "'%s' holds more than %zu bytes", place, max);
+        }
         *data = (uint8_t *)buf;
         return st;
     }
-    return read_entry(vfs, e, place, data, len, err);
+    return read_entry(vfs, e, place, max, data, len, err);
 }
 
 static int by_bytes(const void *a, const void *b)

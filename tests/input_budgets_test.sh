@@ -1,0 +1,154 @@
+#!/bin/bash
+# Small inputs that ask for much: archive entries checked against the budget that applies to
+# them before they are inflated, a camera block held to a camera file's frame limit, and
+# running out of file descriptors while opening archives (a runtime failure, exit 3).
+# Peak memory is asserted with a generous bound (GNU time's %M, in KiB); time is not.
+set -u
+. ./outcome.sh input_budgets
+
+python3 make_quads.py "$T"
+scene() { # scene NAME BASE [ACTOR LINES]: quads.md5mesh with base BASE
+    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "%s"\nactor q {\n    mesh "quads.md5mesh"\n%s\n}\n' "$2" "${3:-}" >"$T/$1.md5scene"
+}
+# peak NAME KIB ARGS...: runs md5cine under GNU time; its peak resident set must stay under KIB.
+peak() {
+    local name=$1 most=$2
+    shift 2
+    last=$name
+    /usr/bin/time -f '%M' -o "$T/$name.kib" "$MD5CINE" "$@" >"$T/$name.out" 2>"$T/$name.err"
+    rc=$?
+    local kib
+    kib=$(tail -n 1 "$T/$name.kib")
+    if [ "$kib" -lt "$most" ]; then
+        ok "${name}_stays_under_${most}_kib"
+    else
+        fail "${name}_stays_under_${most}_kib" "peak $kib KiB"
+    fi
+}
+
+# ---- 1. archive entries: declared size against the budget, inflation stops at it ----------
+# One entry of 1 GiB of zeros (deflated to about 5 MB, within what deflate can give), as a
+# material file (text budget: 256 MiB in all), as an image (the scene's 64 Mi pixels: at most
+# 8 bytes a pixel + 1 MiB), and the same data declared as 1000 bytes (a lying size).
+mkdir -p "$T/text" "$T/image" "$T/lying"
+python3 - "$T" <<'PY'
+import struct, sys, zipfile
+t = sys.argv[1]
+def big(path, name, head=b''):
+    with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        with z.open(name, 'w') as f:
+            f.write(head)
+            block = bytes(1 << 20)
+            for _ in range(1024):
+                f.write(block)
+big(t + '/text/pak000.pk4', 'materials/big.mtr')
+# A TGA header for 64x64 pixels, then 1 GiB more: the header alone would pass the budget.
+tga = struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 64, 64, 24, 0)
+big(t + '/image/pak000.pk4', 'textures/big.tga', tga)
+with zipfile.ZipFile(t + '/image/pak001.pk4', 'w') as z:
+    z.writestr('materials/m.mtr', 'left { diffusemap textures/big.tga }\n')
+# The lying entry: the text archive with 1000 as its size in both headers.
+d = bytearray(open(t + '/text/pak000.pk4', 'rb').read())
+assert d[:4] == b'PK\x03\x04' and struct.unpack_from('<I', d, 22)[0] == 1 << 30
+struct.pack_into('<I', d, 22, 1000)
+c = d.rfind(b'PK\x01\x02')
+struct.pack_into('<I', d, c + 24, 1000)
+open(t + '/lying/pak000.pk4', 'wb').write(d)
+PY
+scene text text
+peak text_entry 204800 info "$T/text.md5scene" --materials
+expect text_entry_over_the_text_budget_is_refused_before_inflating 2 "" \
+    "'$T/text/pak000.pk4:materials/big.mtr' declares 1073741824 bytes, over the limit of 268435456"
+scene lying lying
+peak lying_entry 204800 info "$T/lying.md5scene" --materials
+expect lying_entry_stops_at_its_declared_size 2 "" \
+    "'$T/lying/pak000.pk4:materials/big.mtr' holds more data than its declared 1000 bytes"
+# 64 Mi pixels * 8 + 1 MiB = 537919488 bytes; the entry is 18 + 2^30.
+scene image image
+peak image_entry 204800 render "$T/image.md5scene" --size 32x32 --msaa 0 -o "$T/image_%d.png"
+expect image_entry_over_the_image_budget_is_refused_before_inflating 2 "" \
+    "'$T/image/pak000.pk4:textures/big.tga' declares 1073741842 bytes, over the limit of 537919488"
+[ ! -e "$T/image_0.png" ] && ok image_entry_refusal_writes_no_frame || fail image_entry_refusal_writes_no_frame "a frame was written"
+
+# ---- 2. a camera block makes at most a camera file's frames (2^24) ------------------------
+# 5 shots of 3600 s at 1000 fps: 3600001 frames each; the fifth takes the total to 18000005.
+{
+    printf 'md5scene 1\ncamera {\n    fps 1000\n'
+    for i in 1 2 3 4 5; do
+        printf '    look_at { position ( 100 0 0 ) target ( 0 0 0 ) seconds 3600 }\n'
+    done
+    printf '}\n'
+} >"$T/frames.md5scene"
+peak block_frames 204800 info "$T/frames.md5scene"
+expect camera_block_past_a_camera_files_frames_is_refused_at_its_shot 2 "" \
+    "$T/frames.md5scene:8:5: error: camera block makes more than 16777216 frames (a camera file's limit): 18000005 with this shot's 3600001 at 1000 fps"
+run block_frames_camera camera "$T/frames.md5scene" -o "$T/frames.md5camera"
+expect camera_command_refuses_the_same_block 2 "" "$T/frames.md5scene:8:5: error: camera block makes more"
+
+# ---- 3. too many open files while opening archives: exit 3, not 2 -------------------------
+# 40 archives stay open while the base is indexed; with 12 or 16 descriptors one of them
+# cannot be opened.
+mkdir -p "$T/many"
+python3 - "$T/many" <<'PY'
+import sys, zipfile
+for i in range(40):
+    with zipfile.ZipFile('%s/pak%03d.pk4' % (sys.argv[1], i), 'w') as z:
+        z.writestr('materials/m%d.mtr' % i, 'm%d { }\n' % i)
+PY
+scene many many
+run many_ok info "$T/many.md5scene" --materials
+expect forty_archives_load_with_enough_descriptors 0
+for n in 12 16; do
+    last=emfile$n
+    bash -c 'ulimit -n '"$n"'; exec "$0" "$@"' "$MD5CINE" info "$T/many.md5scene" --materials \
+        >"$T/emfile$n.out" 2>"$T/emfile$n.err"
+    rc=$?
+    expect "too_many_open_files_at_an_archive_with_${n}_descriptors_exits_3" 3 "" \
+        "Too many open files"
+    grep -q "cannot open archive '$T/many/pak0" "$T/emfile$n.err" &&
+        ok "the_message_names_the_archive_with_${n}_descriptors" ||
+        fail "the_message_names_the_archive_with_${n}_descriptors" "$(cat "$T/emfile$n.err")"
+done
+
+# ---- 4. actors of one mesh share it: read once per scene ----------------------------------
+# A 301x301-vertex grid (10 MB of text, about 5 MB parsed); ten actors of it must cost about
+# what one does (each read on its own: some 48 MB more).
+mkdir -p "$T/grid"
+python3 - "$T/grid" <<'PY'
+import sys
+d, n = sys.argv[1], 300
+v = (n + 1) * (n + 1)
+out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes 1', 'joints {',
+       '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}', 'mesh {', '\tshader "grid"', '\tnumverts %d' % v]
+out += ['\tvert %d ( 0 0 ) %d 1' % (i, i) for i in range(v)]
+out.append('\tnumtris %d' % (2 * n * n))
+for y in range(n):
+    for x in range(n):
+        a, t = y * (n + 1) + x, 2 * (y * n + x)
+        out += ['\ttri %d %d %d %d' % (t, a, a + n + 1, a + 1),
+                '\ttri %d %d %d %d' % (t + 1, a + 1, a + n + 1, a + n + 2)]
+out.append('\tnumweights %d' % v)
+out += ['\tweight %d 0 1 ( 0 %d %d )' % (i, i % (n + 1), i // (n + 1)) for i in range(v)]
+open(d + '/grid.md5mesh', 'w').write('\n'.join(out) + '\n}\n')
+for k in (1, 10):
+    with open('%s/s%d.md5scene' % (d, k), 'w') as f:
+        f.write('md5scene 1\ncamera "../cam.md5camera"\n')
+        for i in range(k):
+            f.write('actor a%d { mesh "grid.md5mesh" origin ( 0 %d 0 ) }\n' % (i, 10 * i))
+PY
+for k in 1 10; do
+    /usr/bin/time -f '%M' -o "$T/grid$k.kib" "$MD5CINE" info "$T/grid/s$k.md5scene" >/dev/null 2>"$T/grid$k.err"
+    rc=$?
+    last=grid$k
+    expect "a_scene_of_${k}_grid_actors_loads" 0
+done
+one=$(tail -n 1 "$T/grid1.kib")
+ten=$(tail -n 1 "$T/grid10.kib")
+if [ "$ten" -lt $((one + 16384)) ]; then
+    ok ten_actors_of_one_mesh_cost_about_what_one_does
+else
+    fail ten_actors_of_one_mesh_cost_about_what_one_does "one: $one KiB, ten: $ten KiB"
+fi
+
+echo "input_budgets: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
