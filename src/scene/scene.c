@@ -610,6 +610,14 @@ static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token 
         if (radius.line || box.line)
             return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
                                "projected light '%s' takes no 'radius' or 'light_radius'", l->name);
+        /* Light.cpp: light_start defaults to 0 0 0 and light_end to light_target, each on its
+         * own */
+        if (!end.line)
+            l->end = l->target;
+        if (mc_v3_len(mc_v3_sub(l->end, l->start)) <= 0.0f)
+            return mc_lex_fail(&p->lx, name_tok, MC_ERR_RANGE,
+                               "projected light '%s': 'start' and 'end' are the same point",
+                               l->name);
     } else {
         if (start.line || end.line)
             return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,

@@ -122,6 +122,7 @@ struct mc_scene_renderer {
     light_stage *light_stages;
     int num_light_stages;
     mc_light frame_lights[MC_RENDER_MAX_LIGHTS]; /* one frame's light passes */
+    int frame_light_of[MC_RENDER_MAX_LIGHTS];    /* the index in lights[] of each pass */
     /* Unlit stages (material_eval.h), evaluated per frame into regs and stage_out, which are
      * sized at load for the largest material: a frame allocates nothing. */
     kept_material *mats;
@@ -811,6 +812,7 @@ static int eval_lights(mc_scene_renderer *sr, float time)
         const light_src *ls = &sr->light_srcs[i];
 
         if (!ls->material) {
+            sr->frame_light_of[n] = i;
             sr->frame_lights[n++] = sr->lights[i];
             continue;
         }
@@ -824,7 +826,7 @@ static int eval_lights(mc_scene_renderer *sr, float time)
                 continue;
             l->projection_image = ld->texture;
             l->falloff_image = ls->falloff;
-            n++;
+            sr->frame_light_of[n++] = i;
         }
     }
     if (n == 0 && sr->num_lights > 0) {
@@ -832,9 +834,33 @@ static int eval_lights(mc_scene_renderer *sr, float time)
          * at all would be the renderer's camera rig) */
         sr->frame_lights[0] = sr->lights[0];
         memset(sr->frame_lights[0].color, 0, sizeof sr->frame_lights[0].color);
+        sr->frame_light_of[0] = 0;
         n = 1;
     }
     return n;
+}
+
+/* A renderer error about "light N" (mc_renderer_begin's light check) names the scene light that
+ * frame light N came from, at its name in the scene file. */
+static void light_error_position(const mc_scene_renderer *sr, int num, mc_error *err)
+{
+    const mc_scene *s = sr->scene;
+    const mc_scene_light *l;
+    const char *rest;
+    char *end, msg[sizeof err->msg];
+    long i;
+
+    if (!err || err->line != 0 || strncmp(err->msg, "light ", 6) != 0)
+        return;
+    i = strtol(err->msg + 6, &end, 10);
+    if (end == err->msg + 6 || *end != ':' || i < 0 || i >= num ||
+        sr->frame_light_of[i] >= s->num_lights)
+        return;
+    for (rest = end + 1; *rest == ' ';)
+        rest++;
+    snprintf(msg, sizeof msg, "%s", rest);
+    l = &s->lights[sr->frame_light_of[i]];
+    mc_error_set(err, err->code, s->name, l->line, l->col, "light '%s': %s", l->name, msg);
 }
 
 static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
@@ -1163,6 +1189,8 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     memcpy(fp.ambient, sr->ambient, sizeof fp.ambient);
     fp.no_shadows = sr->no_shadows;
     st = mc_renderer_begin(sr->r, &fp, err);
+    if (st != MC_OK)
+        light_error_position(sr, fp.num_lights, err);
     if (st == MC_OK)
         st = submit_actors(sr, &view, material_time(sr, &smp), err);
     if (st == MC_OK && sr->overlay)
