@@ -184,7 +184,9 @@ typedef struct mc_material {
 } mc_material;
 
 /* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost
- * ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 32). `_white`, `_black`
+ * ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 255) (Image_init.cpp
+ * idImage::MakeDefault with com_developer; without it the renderer draws it all zero, alpha 0
+ * included: scene_renderer.h developer_images). `_white`, `_black`
  * and `_flat` are 1x1: (255, 255, 255, 255), (0, 0, 0, 255), (128, 128, 255, 255).
  * `_noFalloff`, a light falloff that does not fade, is 64x16: (255, 255, 255, 255) inside a
  * ring of (0, 0, 0, 0). */

@@ -104,7 +104,11 @@ bool mc_material_builtin(const char *name, mc_image *img)
         for (int x = 0; x < n; x++) {
             bool edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
 
-            memset(img->pixels + ((size_t)y * (size_t)n + (size_t)x) * 4, edge ? 255 : 32, 4);
+            uint8_t *px = img->pixels + ((size_t)y * (size_t)n + (size_t)x) * 4;
+
+            /* Image_init.cpp idImage::MakeDefault (com_developer): opaque everywhere */
+            memset(px, edge ? 255 : 32, 3);
+            px[3] = 255;
         }
     }
     return true;

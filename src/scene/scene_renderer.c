@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <math.h>
@@ -506,19 +507,23 @@ static mc_status upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_erro
 
 /* ---- materials ------------------------------------------------------------------------ */
 
-/* Uploads a map (none: *id 0). One that fell back to `_default` is black unless developer
- * images are asked for (Image_init.cpp, idImage::MakeDefault: the box only with
- * com_developer). A clamping stage's texture clamps. */
+/* Uploads a map (none: *id 0). One that fell back to `_default` is all zero, alpha 0 included,
+ * unless developer images are asked for (Image_init.cpp, idImage::MakeDefault: the box only with
+ * com_developer): black in a lit or opaque stage, nothing where it is blended or alpha tested.
+ * A clamping stage's texture clamps. */
 static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool developer,
                             int *id, mc_error *err)
 {
-    static const uint8_t black[4] = { 0, 0, 0, 255 };
+    static const uint8_t black[4] = { 0, 0, 0, 0 };
     mc_status st;
 
     *id = 0;
     if (!m->present || !m->image.pixels)
         return MC_OK;
-    if (m->fell_back && !developer)
+    /* the built-in named on its own (the default material's `map _default`) is the same
+     * image as a missing one's */
+    if ((m->fell_back || (m->program && strcasecmp(m->program, "_default") == 0)) &&
+        !developer)
         return mc_renderer_add_texture(sr->r, black, 1, 1, 4, id, err);
     st = mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
                                  m->image.stride, id, err);
@@ -588,8 +593,11 @@ static mc_status size_stage_buffers(mc_scene_renderer *sr, mc_error *err)
     return sr->regs && sr->stage_out ? MC_OK : no_memory(err);
 }
 
-/* A surface whose shader no material or image names: black, or with developer images the
- * `_default` box (uploaded once: *box_id). */
+/* A surface whose shader no material or image names gets Doom's implicit material
+ * (Material.cpp idMaterial::SetDefaultText: `blend blend`, `colored`, `map NAME`, `clamp`) of a
+ * missing image: outside developer mode `_default` is all zero, so the blend draws nothing, and
+ * the blended (MC_TRANSLUCENT) material casts no shadow -- hidden. With developer images the
+ * `_default` box stands in as its diffuse map (uploaded once: *box_id). */
 static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool developer,
                                   int *box_id, mc_error *err)
 {
@@ -598,8 +606,10 @@ static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool devel
 
     sf->white = true;
     memcpy(sf->color, (const float[4]){ 0, 0, 0, 1 }, sizeof sf->color);
-    if (!developer)
+    if (!developer) {
+        sf->hidden = true;
         return MC_OK;
+    }
     if (*box_id == 0) {
         if (!mc_material_builtin("_default", &box))
             return no_memory(err);
@@ -673,8 +683,8 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             int d = 0;
 
             if (!m) {
-                /* A shader of a scene with a base that names nothing: Doom's default
-                 * material (a missing image) -- black, or the developer box. */
+                /* A shader of a scene with a base that names nothing: Doom's implicit
+                 * material of a missing image -- invisible, or the developer box. */
                 if (sm->set && !sr->scene->actors[i].textures[k] &&
                     sr->scene->actors[i].mesh.meshes[k].shader[0])
                     st = missing_material(sr, sf, developer, &box_id, err);
