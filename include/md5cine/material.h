@@ -248,7 +248,12 @@ void mc_material_release(mc_material *mat);
  * and says nothing. */
 typedef struct mc_material_set mc_material_set;
 
-/* Indexes every materials/NAME.mtr of vfs, in the VFS's sorted name order. When several
+/* Indexes the material, skin and table declarations of every declaration folder Doom reads --
+ * materials/NAME.mtr, skins/NAME.skin, sound/NAME.sndshd, def/NAME.def, fx/NAME.fx,
+ * particles/NAME.prt, af/NAME.af, newpdas/NAME.pda, in that order (DeclManager.cpp and
+ * Game_local.cpp RegisterDeclFolder) and each folder in the VFS's sorted name order; an untyped
+ * declaration has its folder's type. A material's table missing from its own file is found
+ * among all of them (Material.cpp, FindType(DECL_TABLE)). When several
  * declarations share a name the first wins -- the earliest file in that order, the earliest
  * place in a file --, as Doom's DeclManager keeps the first and skips the others (a file of
  * the same name in a later .pk4 or as a loose file replaces the whole file first: vfs.h).
@@ -279,8 +284,9 @@ const char *mc_material_set_declared(const mc_material_set *set, const char *nam
 
 struct mc_skin; /* skin.h */
 
-/* The skin declaration `name` of the base's skins/ folder, parsed on first use; NULL with MC_OK
- * in *status when none has that name; NULL with an error when it fails to parse. */
+/* The skin declaration `name` of the base (skins/, or typed in any declaration folder), parsed on
+ * first use; NULL with MC_OK in *status when none has that name; NULL with an error when it fails
+ * to parse. */
 const struct mc_skin *mc_material_set_skin(mc_material_set *set, const char *name,
                                            mc_status *status, mc_error *err);
 

@@ -1116,11 +1116,14 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
     warn(opts, &w);
 }
 
-/* Whether the base folder may declare materials (a materials/ folder or a .pk4 archive): then
- * a shader without an image may still name a material, and mc_scene_materials_load (material.h)
- * warns about the submeshes that get neither. */
+/* Whether the base folder may declare materials (a folder of declarations the engine reads,
+ * material.h mc_material_set_load, or a .pk4 archive): then a shader without an image may still
+ * name a material, and mc_scene_materials_load (material.h) warns about the submeshes that get
+ * neither. */
 static bool base_has_materials(const mc_scene *s)
 {
+    static const char *const folders[] = { "materials", "skins",     "sound", "def",
+                                           "fx",        "particles", "af",    "newpdas" };
     char path[PATH_CAP];
     struct stat st;
     DIR *d;
@@ -1129,9 +1132,11 @@ static bool base_has_materials(const mc_scene *s)
 
     if (!s->base_path)
         return false;
-    snprintf(path, sizeof path, "%s/materials", s->base_path);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return true;
+    for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", s->base_path, folders[i]);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            return true;
+    }
     d = opendir(s->base_path);
     while (d && !found && (de = readdir(d)) != NULL) {
         size_t n = strlen(de->d_name);
