@@ -171,6 +171,8 @@ typedef struct mc_material {
     bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
     bool no_shadows;      /* `noShadows` */
     bool no_self_shadow;  /* `noSelfShadow`: back faces lit, own volumes after its light */
+    bool unsmoothed_tangents; /* `unsmoothedTangents`: each vertex's normal and tangents from
+                                 its largest triangle (tr_trisurf.cpp R_BuildDominantTris) */
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
     mc_expr_program expr; /* the stages' expressions (mtr_expr.h), owned */
     /* As a light material (a scene light's `shader`): each unlit stage (layers) is one of the

@@ -818,6 +818,7 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
     out->translucent = decl->translucent;
     out->no_shadows = decl->no_shadows;
     out->no_self_shadow = decl->no_self_shadow;
+    out->unsmoothed_tangents = decl->unsmoothed_tangents;
     out->polygon_offset = decl->polygon_offset;
     out->deform = decl->deform;
     return MC_OK;

@@ -19,6 +19,7 @@
 #include <md5cine/timeline.h>
 
 #include "deform.h"
+#include "unsmoothed.h"
 
 #define DEFAULT_WIDTH  1280
 #define DEFAULT_HEIGHT 720
@@ -31,6 +32,7 @@ typedef struct surface {
     int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
     float alpha_test, polygon_offset;
     bool two_sided, translucent, no_shadows, no_self_shadow;
+    mc_dominant_tri *dominant; /* unsmoothedTangents: each vertex's triangle, or NULL */
     bool white; /* draw color (not plain_color) without a texture */
     float color[4];     /* with white: the colour used without a texture */
     bool hidden; /* a material Doom does not draw (no stage: textures/common/nodraw) */
@@ -155,6 +157,11 @@ static void skin_actor(const mc_scene_actor *a, actor_draw *ad)
         const mc_submesh *sm = &a->mesh.meshes[s];
 
         mc_skin_positions(sm, ad->joints, ad->pos[s]);
+        if (ad->surf[s].dominant) {
+            mc_unsmoothed_derive(sm, ad->surf[s].dominant, ad->pos[s], ad->nrm[s],
+                                 ad->surf[s].normal_map > 0 ? ad->tan[s] : NULL);
+            continue;
+        }
         mc_skin_normals(sm, &ad->topo[s], ad->pos[s], ad->nrm[s]);
         if (ad->surf[s].normal_map > 0)
             mc_skin_tangents(sm, ad->pos[s], ad->nrm[s], ad->tan[s]);
@@ -208,6 +215,8 @@ static void release_actor(const mc_scene_actor *a, actor_draw *ad)
             free(ad->tan[s]);
         if (ad->topo)
             mc_skin_topology_release(&ad->topo[s]);
+        if (ad->surf)
+            free(ad->surf[s].dominant);
         if (ad->def) {
             free(ad->def[s].pos);
             free(ad->def[s].nrm);
@@ -660,6 +669,24 @@ static mc_status keep_deform(const mc_scene_actor *a, int k, const mc_material *
     return out->pos && out->nrm && out->st && out->idx ? MC_OK : no_memory(err);
 }
 
+/* A surface with unsmoothedTangents: its vertices' triangles from the bind pose, as Doom builds
+ * them once with the model's deform info (Model_md5.cpp R_BuildDeformInfo). */
+static mc_status keep_dominant(const mc_mesh *mesh, int k, surface *sf, mc_error *err)
+{
+    size_t n = (size_t)mesh->meshes[k].num_verts + 1;
+    mc_vec3 *bind = calloc(n, sizeof *bind);
+
+    sf->dominant = calloc(n, sizeof *sf->dominant);
+    if (!bind || !sf->dominant) {
+        free(bind);
+        return no_memory(err);
+    }
+    mc_skin_bind_positions(mesh, k, bind);
+    mc_unsmoothed_build(&mesh->meshes[k], bind, sf->dominant);
+    free(bind);
+    return MC_OK;
+}
+
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
                                  bool developer, const mc_parse_opts *po, mc_error *err)
 {
@@ -732,6 +759,8 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             sf->no_shadows = m->no_shadows;
             sf->no_self_shadow = m->no_self_shadow;
             sf->translucent = m->translucent;
+            if (st == MC_OK && m->unsmoothed_tangents)
+                st = keep_dominant(&sr->scene->actors[i].mesh, k, sf, err);
             sf->polygon_offset = m->polygon_offset;
             if (st == MC_OK)
                 st = keep_deform(&sr->scene->actors[i], k, m, sf, &sr->actors[i].def[k], po,
