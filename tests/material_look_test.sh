@@ -72,14 +72,49 @@ right { diffusemap textures/grey }'
 is specular_only_is_black "$T/spec0.png" 82 128 "0,0,0"
 is diffuse_is_drawn "$T/spec0.png" 160 128 "200,200,200"
 
-# A missing image and a missing material: black outside developer mode; with
-# --developer-images the _default box, whose inside texels are (32, 32, 32).
+# A missing image and a missing material on black: black outside developer mode (the diffuse
+# map is _default, black; the shader without material or image is not drawn: the background);
+# with --developer-images the _default box, whose inside texels are (32, 32, 32).
 render missing 'left { diffusemap textures/not_here }'
 is missing_image_is_black "$T/missing0.png" 82 128 "0,0,0"
-is missing_material_is_black "$T/missing0.png" 160 128 "0,0,0"
+is missing_material_shows_the_background "$T/missing0.png" 160 128 "0,0,0"
 render developer 'left { diffusemap textures/not_here }' --developer-images
 is developer_box_for_a_missing_image "$T/developer0.png" 82 128 "32,32,32"
 is developer_box_for_a_missing_material "$T/developer0.png" 160 128 "32,32,32"
+
+# Doom draws what is absent as nothing, not black: an undeclared shader gets the implicit
+# material `blend blend colored map NAME clamp` (Material.cpp idMaterial::SetDefaultText), a
+# declaration that fails to parse the default `{ blend blend map _default }`
+# (idMaterial::DefaultDefinition), and outside developer mode `_default` is (0, 0, 0, 0)
+# (Image_init.cpp idImage::MakeDefault). So on a background of green 0.4 (0.4 * 255 = 102):
+# blend blend gives src * 0 + dst * (1 - 0) = dst, the background. A missing map in a lit
+# (opaque) stage stays black: depth and colour are drawn, the colour 0.
+green() { # green NAME MTR [options]: as render, the background (0, 0.4, 0), lit
+    local name=$1 mtr=$2
+    shift 2
+    printf '%s\n' "$mtr" >"$T/base/materials/m.mtr"
+    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\noutput { background ( 0 0.4 0 ) }\nactor q { mesh "quads.md5mesh" }\nlight k { origin ( -100 0 0 ) radius 1000 }\nambient ( 0.1 0.1 0.1 )\n' >"$T/$name.md5scene"
+    run "$name" render "$T/$name.md5scene" --size 256x256 --msaa 0 -o "$T/${name}%d.png" "$@"
+    [ "$rc" -eq 0 ] || fail "$name" "exit $rc: $(cat "$T/$name.err")"
+}
+green absent 'left { diffusemap textures/not_here }'
+is missing_diffuse_map_is_black "$T/absent0.png" 82 128 "0,0,0"
+is undeclared_shader_without_image_is_invisible "$T/absent0.png" 160 128 "0,102,0"
+if grep -qF "no material and no image for shader 'right' of actor 'q'" "$T/absent.err" &&
+    grep -qF "not drawn" "$T/absent.err"; then
+    ok the_warning_says_it_is_not_drawn
+else
+    fail the_warning_says_it_is_not_drawn "$(cat "$T/absent.err")"
+fi
+green broken 'left { { blend blend map textures/not_here } }
+right { { blend blend map } }'
+is blended_missing_image_is_invisible "$T/broken0.png" 82 128 "0,102,0"
+is default_material_is_invisible "$T/broken0.png" 160 128 "0,102,0"
+# with developer images the box is opaque (alpha 255): its inside, 32, blended over everything
+green broken_dev 'left { { blend blend map textures/not_here } }
+right { { blend blend map } }' --developer-images
+is developer_box_blended_for_a_missing_image "$T/broken_dev0.png" 82 128 "32,32,32"
+is developer_box_for_the_default_material "$T/broken_dev0.png" 160 128 "32,32,32"
 
 # info --materials shows what the renderer was given.
 printf 'left { { blend diffusemap map textures/grey red 0.5 zeroclamp } { blend add map textures/blue maskColor maskDepth } }\n' >"$T/base/materials/m.mtr"

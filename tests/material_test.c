@@ -14,6 +14,7 @@
 #include <md5cine/material_eval.h>
 #include <md5cine/mtr.h>
 #include <md5cine/scene.h>
+#include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
 #define STB_IMAGE_WRITE_STATIC
@@ -604,8 +605,9 @@ static void builtin_images_are_doom_s(void)
     px_is(&im, 0, 0, 255, 255, 255, 255);
     px_is(&im, 15, 7, 255, 255, 255, 255);
     px_is(&im, 7, 15, 255, 255, 255, 255);
-    px_is(&im, 1, 1, 32, 32, 32, 32);
-    px_is(&im, 14, 14, 32, 32, 32, 32);
+    /* Image_init.cpp idImage::MakeDefault: data[y][x][3] = 255 in the grey centre too */
+    px_is(&im, 1, 1, 32, 32, 32, 255);
+    px_is(&im, 14, 14, 32, 32, 32, 255);
     mc_image_release(&im);
     ASSERT(mc_material_builtin("_FLAT", &im));
     EXPECT(im.width == 1);
@@ -877,6 +879,91 @@ static void later_archives_and_loose_files_override_materials(void)
     mc_vfs_destroy(v);
 }
 
+/* Doom's declaration manager reads the .mtr files of materials/, .skin of skins/, .sndshd of
+ * sound/, .def of def/, .fx of fx/, .prt of particles/, .af of af/ and .pda of newpdas/, in
+ * that order (DeclManager.cpp,
+ * Game_local.cpp RegisterDeclFolder), each file's untyped declarations of the folder's type; a
+ * type word declares any type anywhere, one namespace per type, the first declaration of a
+ * name winning. Tables are found in that namespace too (Material.cpp, FindType(DECL_TABLE)). */
+static void declarations_are_found_in_every_folder_the_engine_reads(void)
+{
+    static const struct {
+        const char *dir, *file, *text;
+    } files[] = {
+        /* a material in a .def file, typed; the entityDef around it is not one */
+        { "def", "a.def",
+          "entityDef monster { \"model\" \"x\" }\nmaterial models/from_def { diffusemap one }\n"
+          "skin skins/from_def { a b }\n" },
+        /* untyped in fx/ is an fx, not a material */
+        { "fx", "b.fx",
+          "models/not_a_material { diffusemap two }\n"
+          "material models/from_fx { diffusemap three }\n" },
+        /* the first declaration wins: materials/ is read before def/, skins/ before newpdas/ */
+        { "materials", "z.mtr",
+          "models/dup { diffusemap from_materials }\n"
+          "models/uses_table { { blend add map _white red far[0] } }\n" },
+        { "particles", "c.prt",
+          "material models/dup { diffusemap from_particles }\n"
+          "table far { { 0.25, 0.75 } }\n" },
+        { "af", "d.af", "table far { { 0.5 } }\nmaterial models/from_af { diffusemap four }\n" },
+        { "newpdas", "e.pda", "skin skins/from_pda { c d }\n" },
+        { "skins", "s.skin", "skins/plain { e f }\n" },
+        { "sound", "s.sndshd", "material models/from_sound { diffusemap five }\n" },
+    };
+    char base[1024], path[1300];
+    mc_vfs *v;
+    mc_material_set *set;
+    const mc_material *m;
+    const mc_skin *sk;
+    mc_status st;
+    mc_error err;
+
+    fresh_base(base, sizeof base, "decl_folders");
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", base, files[i].dir);
+        mkdir_p(path);
+        snprintf(path, sizeof path, "%s/%s/%s", base, files[i].dir, files[i].file);
+        write_file(path, files[i].text, strlen(files[i].text));
+    }
+    ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
+    ASSERT_OK(mc_material_set_load(v, NULL, &set, &err), &err);
+    /* from_def, from_fx, dup, uses_table, from_af, from_sound: 6 materials */
+    EXPECT_EQ_INT(mc_material_set_count(set), 6);
+    EXPECT_EQ_INT(mc_material_set_parsed(set), 0); /* none parsed until asked for */
+    m = mc_material_set_find(set, "models/from_def", &st, &err);
+    ASSERT(m);
+    EXPECT_EQ_STR(m->diffuse.program, "one");
+    m = mc_material_set_find(set, "models/from_fx", &st, &err);
+    ASSERT(m);
+    EXPECT_EQ_STR(m->diffuse.program, "three");
+    m = mc_material_set_find(set, "models/from_sound", &st, &err);
+    ASSERT(m);
+    EXPECT_EQ_STR(m->diffuse.program, "five");
+    EXPECT(mc_material_set_find(set, "models/not_a_material", &st, &err) == NULL);
+    ASSERT_OK(st, &err);
+    m = mc_material_set_find(set, "models/dup", &st, &err);
+    ASSERT(m);
+    EXPECT_EQ_STR(m->diffuse.program, "from_materials");
+    /* the table of another file: particles/ comes before af/, so far is { 0.25, 0.75 } */
+    m = mc_material_set_find(set, "models/uses_table", &st, &err);
+    ASSERT_OK(st, &err);
+    ASSERT(m);
+    ASSERT(m->expr.num_tables == 1);
+    EXPECT_EQ_INT(m->expr.tables[0].num_values, 2);
+    EXPECT(m->expr.tables[0].values[0] == 0.25f && m->expr.tables[0].values[1] == 0.75f);
+    sk = mc_material_set_skin(set, "skins/from_def", &st, &err);
+    ASSERT(sk);
+    EXPECT_EQ_STR(mc_skinfile_remap(sk, "a"), "b");
+    sk = mc_material_set_skin(set, "skins/from_pda", &st, &err);
+    ASSERT(sk);
+    EXPECT_EQ_STR(mc_skinfile_remap(sk, "c"), "d");
+    sk = mc_material_set_skin(set, "skins/plain", &st, &err);
+    ASSERT(sk);
+    EXPECT_EQ_STR(mc_skinfile_remap(sk, "e"), "f");
+    mc_material_set_destroy(set);
+    mc_vfs_destroy(v);
+}
+
 static void scene_submeshes_take_declared_materials(void)
 {
     char base[1100], dir[1024], path[1400], cwd[512], scene[4096];
@@ -1115,6 +1202,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(images_fall_back_tga_jpg_png_then_default),
         TEST_ENTRY(resolves_a_material_from_an_archive_with_fallbacks),
         TEST_ENTRY(later_archives_and_loose_files_override_materials),
+        TEST_ENTRY(declarations_are_found_in_every_folder_the_engine_reads),
         TEST_ENTRY(scene_submeshes_take_declared_materials),
         TEST_ENTRY(dds_images_come_before_tga),
         TEST_ENTRY(images_are_rounded_down_to_powers_of_two),

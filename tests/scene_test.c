@@ -179,12 +179,14 @@ static void parses_lights_and_ambient(void)
             "ambient ( 0.1 0.2 0.3 )\n"
             "light \"box\" { origin ( 0 0 0 ) light_radius ( 10 20 30 ) noShadows 1 }\n"
             "light \"spot\" { origin ( 0 0 100 ) target ( 0 0 -100 ) right ( 50 0 0 ) "
-            "up ( 0 50 0 ) end ( 0 0 -90 ) }\n";
+            "up ( 0 50 0 ) end ( 0 0 -90 ) }\n"
+            "light \"spot2\" { origin ( 0 0 100 ) target ( 0 0 -100 ) right ( 50 0 0 ) "
+            "up ( 0 50 0 ) start ( 0 0 -10 ) }\n";
     mc_scene s;
     mc_error err;
 
     ASSERT_OK(parse_text(text, "l.md5scene", &s, &err), &err);
-    ASSERT(s.num_lights == 4);
+    ASSERT(s.num_lights == 5);
     EXPECT_EQ_VEC3(s.lights[2].box, ((mc_vec3){ 10, 20, 30 }), 0.0f);
     EXPECT(s.lights[2].no_shadows && !s.lights[2].projected && !s.lights[0].no_shadows);
     EXPECT(s.lights[3].projected);
@@ -193,6 +195,9 @@ static void parses_lights_and_ambient(void)
     EXPECT_EQ_VEC3(s.lights[3].up, ((mc_vec3){ 0, 50, 0 }), 0.0f);
     EXPECT_EQ_VEC3(s.lights[3].end, ((mc_vec3){ 0, 0, -90 }), 0.0f);
     EXPECT_EQ_VEC3(s.lights[3].start, ((mc_vec3){ 0, 0, 0 }), 0.0f);
+    /* Light.cpp: without light_end the falloff ends at the target, whatever the start */
+    EXPECT_EQ_VEC3(s.lights[4].start, ((mc_vec3){ 0, 0, -10 }), 0.0f);
+    EXPECT_EQ_VEC3(s.lights[4].end, ((mc_vec3){ 0, 0, -100 }), 0.0f);
     EXPECT_EQ_STR(s.lights[0].name, "key");
     EXPECT_EQ_INT(s.lights[0].line, 3);
     EXPECT_EQ_INT(s.lights[0].col, 7);
@@ -407,6 +412,9 @@ static const error_case parse_errors[] = {
       3, 7, "projected light 'k' needs 'target', 'right' and 'up'" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) target ( 0 0 -1 ) right ( 1 0 0 ) up ( 2 0 0 ) }\n",
       MC_ERR_RANGE, 3, 7, "~'right' and 'up' must span a plane" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) target ( 0 0 -1 ) right ( 1 0 0 ) up ( 0 1 0 ) "
+           "start ( 0 0 -1 ) }\n",
+      MC_ERR_RANGE, 3, 7, "projected light 'k': 'start' and 'end' are the same point" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 end ( 0 0 1 ) }\n", MC_ERR_SYNTAX, 3, 7,
       "light 'k': 'start' and 'end' need 'target', 'right' and 'up'" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 noShadows 2 }\n", MC_ERR_RANGE, 3, 49,

@@ -98,6 +98,11 @@ render off plain --shadows off
 render mat noshadows_mat
 render light noshadows_light
 render self self
+# the same one mesh, its material noSelfShadow: the box no longer shadows the floor
+scene selfns "" ""
+printf 'floor { noSelfShadow diffusemap textures/white }\n' >"$T/selfns/materials/m.mtr"
+sed 's/^base .*/base "selfns"/' "$T/self.md5scene" >"$T/selfns.md5scene"
+render selfns selfns
 
 # check ON OFF: the pixels that differ lie within 1 px of the hand-made polygon, every pixel
 # more than 1 px inside it differs and shows the ambient floor (51); everything else is equal.
@@ -165,6 +170,36 @@ if out=$(check self0.png off0.png); then
     ok "a_mesh_shadows_itself ($out)"
 else
     fail a_mesh_shadows_itself "$out"
+fi
+
+# noSelfShadow (Material.h MF_NOSELFSHADOW; Interaction.cpp puts such a surface's interactions
+# in localInteractions and its shadows in localShadows, drawn after them): one mesh of one
+# surface shadows itself without the keyword and not with it. The floor pixel (170, 127) is in
+# the box's shadow polygon above; its centre is the floor point y = (128 - 170.5) / 1.28 =
+# -33.203125, z = (128 - 127.5) / 1.28 = 0.390625. Lit by the point light (R_DeriveLightData:
+# s = 0.5 + 0.5 (x - ox) / 1000 = 0.54, t = 0.5 + 0.5 (y - 30) / 1000 = 0.468398, f = 0.5 +
+# 0.5 z / 1000 = 0.500195):
+#   projection image (64x64, texel (i, j) = byte(255 ramp(i) ramp(j) + 0.5), ramp(i) = 1 -
+#   |2 (i + 0.5) / 64 - 1|) at texel coordinates 64 s - 0.5 = 34.06, 64 t - 0.5 = 29.4775:
+#   texels (34, 29) 217, (35, 29) 209, (34, 30) 224, (35, 30) 216, bilinear
+#   0.94 * 0.5225 * 217 + 0.06 * 0.5225 * 209 + 0.94 * 0.4775 * 224 + 0.06 * 0.4775 * 216
+#   = 219.86; falloff at 64 f - 0.5 = 31.5125: texels 31 and 32, both 251;
+#   n . L = 80 / sqrt(80^2 + 63.203125^2 + 0.390625^2) = 0.784661;
+#   pass = 0.784661 * 219.86/255 * 251/255 * 2 * 0.3 = 0.399556 -> 101.89 -> 102;
+# so 51 (ambient) + 102 = 153 lit, and the ambient 51 alone in the shadow.
+px() { convert "$1" -depth 8 -crop "1x1+$2+$3" -format '%[fx:int(255*r+0.5)]' info: 2>&1; }
+for v in off:153 self:51 selfns:153 on:51; do
+    got=$(px "$T/${v%%:*}0.png" 170 127)
+    if [ "${got:-x}" -ge $((${v#*:} - 1)) ] 2>/dev/null && [ "$got" -le $((${v#*:} + 1)) ]; then
+        ok "pixel_170_127_of_${v%%:*}_is_${v#*:} ($got)"
+    else
+        fail "pixel_170_127_of_${v%%:*}_is_${v#*:}" "got '$got'"
+    fi
+done
+if cmp -s "$T/selfns0.png" "$T/off0.png"; then
+    ok no_self_shadow_mesh_has_no_shadow_of_its_own
+else
+    fail no_self_shadow_mesh_has_no_shadow_of_its_own "differs from the render without shadows"
 fi
 
 # EGL and OSMesa give the same bytes, with MSAA too.

@@ -117,6 +117,8 @@ typedef struct mc_material {
     bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
     bool no_shadows;      /* `noShadows` */
     bool no_self_shadow;  /* `noSelfShadow`: back faces lit, own volumes after its light */
+    bool unsmoothed_tangents; /* `unsmoothedTangents`: each vertex's normal and tangents from
+                                 its largest triangle (tr_trisurf.cpp R_BuildDominantTris) */
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
     mc_expr_program expr; /* the stages' expressions (mtr_expr.h), owned */
     /* As a light material (a scene light's `shader`): each unlit stage (layers) is one of the
@@ -130,7 +132,9 @@ typedef struct mc_material {
 } mc_material;
 
 /* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost
- * ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 32). `_white`, `_black`
+ * ring of pixels (255, 255, 255, 255), every pixel inside (32, 32, 32, 255) (Image_init.cpp
+ * idImage::MakeDefault with com_developer; without it the renderer draws it all zero, alpha 0
+ * included: scene_renderer.h developer_images). `_white`, `_black`
  * and `_flat` are 1x1: (255, 255, 255, 255), (0, 0, 0, 255), (128, 128, 255, 255).
  * `_noFalloff`, a light falloff that does not fade, is 64x16: (255, 255, 255, 255) inside a
  * ring of (0, 0, 0, 0). */
@@ -192,7 +196,12 @@ void mc_material_release(mc_material *mat);
  * and says nothing. */
 typedef struct mc_material_set mc_material_set;
 
-/* Indexes every materials/NAME.mtr of vfs, in the VFS's sorted name order. When several
+/* Indexes the material, skin and table declarations of every declaration folder Doom reads --
+ * materials/NAME.mtr, skins/NAME.skin, sound/NAME.sndshd, def/NAME.def, fx/NAME.fx,
+ * particles/NAME.prt, af/NAME.af, newpdas/NAME.pda, in that order (DeclManager.cpp and
+ * Game_local.cpp RegisterDeclFolder) and each folder in the VFS's sorted name order; an untyped
+ * declaration has its folder's type. A material's table missing from its own file is found
+ * among all of them (Material.cpp, FindType(DECL_TABLE)). When several
  * declarations share a name the first wins -- the earliest file in that order, the earliest
  * place in a file --, as Doom's DeclManager keeps the first and skips the others (a file of
  * the same name in a later .pk4 or as a loose file replaces the whole file first: vfs.h).
@@ -223,8 +232,9 @@ const char *mc_material_set_declared(const mc_material_set *set, const char *nam
 
 struct mc_skin; /* skin.h */
 
-/* The skin declaration `name` of the base's skins/ folder, parsed on first use; NULL with MC_OK
- * in *status when none has that name; NULL with an error when it fails to parse. */
+/* The skin declaration `name` of the base (skins/, or typed in any declaration folder), parsed on
+ * first use; NULL with MC_OK in *status when none has that name; NULL with an error when it fails
+ * to parse. */
 const struct mc_skin *mc_material_set_skin(mc_material_set *set, const char *name,
                                            mc_status *status, mc_error *err);
 

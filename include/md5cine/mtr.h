@@ -157,6 +157,7 @@ typedef struct mc_mtr_decl {
     bool has_alpha_test;
     bool two_sided, translucent, no_shadows;
     bool no_self_shadow; /* `noSelfShadow` */
+    bool unsmoothed_tangents; /* `unsmoothedTangents` */
     float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
     mc_wrap wrap;         /* the material's clamp keyword: the default of its stages */
     mc_expr_program expr; /* every expression of its stages, tables resolved (mtr_expr.h) */

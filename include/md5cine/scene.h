@@ -157,8 +157,9 @@ typedef struct mc_scene_light {
     mc_vec3 box;      /* light_radius ( x y z ): half-sizes of Doom's point-light box; 0 0 0
                          when not given */
     bool projected;   /* target, right and up given: Doom's projected light */
-    mc_vec3 target, right, up, start, end; /* projected: relative to origin (start, end 0 0 0
-                                              when not given: origin to target) */
+    mc_vec3 target, right, up, start, end; /* projected: relative to origin (start 0 0 0
+                                              and end target when not given, as Doom's
+                                              Light.cpp; start != end) */
     bool no_shadows;  /* noShadows 1: the light casts no shadows */
     const char *shader; /* `shader "lights/NAME"`: a light material of the base, or NULL (see
                            "Lights" above) */

@@ -82,10 +82,13 @@ typedef struct mc_scene_renderer_desc {
     bool strict_materials; /* a used material that fails to parse is an error
                               (mc_parse_opts.strict_game_data), not the default material */
     bool developer_images; /* false: what the engine shows outside developer mode -- a missing
-                              image is black (Image_init.cpp, idImage::MakeDefault), and so is
-                              a shader of a scene with a base that no material or image
-                              names; true: Doom's developer box (material.h's `_default`)
-                              stands in for both (--developer-images) */
+                              image (and `_default` itself) is all zero, alpha 0 included
+                              (Image_init.cpp, idImage::MakeDefault): black in a lit or opaque
+                              stage, nothing where blended or alpha tested; a shader of a scene
+                              with a base that no material or image names gets Doom's implicit
+                              `blend blend` material of a missing image and is not drawn;
+                              true: Doom's developer box (material.h's `_default`) stands in
+                              for both (--developer-images) */
     bool no_shadows;       /* true: no stencil shadows (--shadows off; render.h) */
 } mc_scene_renderer_desc;
 

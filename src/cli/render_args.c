@@ -349,7 +349,7 @@ static const mc_arg_opt render_opts[] = {
       .max = 65536, .expect = "1..65536 (millions of pixels)", .metavar = "N",
       .help = "images the materials may read, N Mi pixels in all (64)" },
     { .name = "--developer-images", .kind = MC_ARG_FLAG, .offset = F(developer_images),
-      .help = "missing images as Doom's developer box, not black" },
+      .help = "missing images as Doom's developer box, not black or invisible" },
     { .name = "--strict", .kind = MC_ARG_FLAG, .offset = F(strict),
       .help = "a used material of the base that fails to parse is an error\n"
               "(default: Doom's default material and one warning)" },

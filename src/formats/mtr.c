@@ -176,7 +176,7 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
  * texture options, colour masks. Skipping their line would swallow the keywords after them. */
 static const char *const FLAG_WORDS[] = {
     "forceShadows", "noOverlays", "forceOverlays", "forceOpaque", "noFog",
-    "noPortalFog", "unsmoothedTangents", "mirror", "backSided", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
+    "noPortalFog", "mirror", "backSided", "uncompressed", "highquality", "forceHighQuality", "nopicmip",
     "fogLight", "blendLight", "ignoreAlphaTest", "nearest", "linear",
     "vertexColor", "inverseVertexColor", "solid", "water", "playerclip", "monsterclip", "moveableclip",
     "ikclip", "blood", "trigger", "aassolid", "aasobstacle", "flashlight_trigger", "nonsolid",
@@ -818,6 +818,8 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             m->no_shadows = true;
         } else if (is_kw(&t, "noSelfShadow")) {
             m->no_self_shadow = true; /* Material.h MF_NOSELFSHADOW */
+        } else if (is_kw(&t, "unsmoothedTangents")) {
+            m->unsmoothed_tangents = true; /* Material.cpp unsmoothedTangents */
         } else if (is_kw(&t, "ambientLight")) {
             m->ambient_light = true;
         } else if (is_kw(&t, "deform")) {

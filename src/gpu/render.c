@@ -540,13 +540,14 @@ static int finite_vec(mc_vec3 v)
 static int light_ok(const mc_renderer *r, const mc_light *l)
 {
     int box = l->box.x != 0.0f || l->box.y != 0.0f || l->box.z != 0.0f;
-    int ok =
-            finite_vec(l->origin) &&
-            (box ? gpu_finite_in(l->box.x, 1e-6f, 1e30f) && gpu_finite_in(l->box.y, 1e-6f, 1e30f) &&
-                             gpu_finite_in(l->box.z, 1e-6f, 1e30f)
-                 : gpu_finite_in(l->radius, 1e-6f, 1e30f)) &&
-            l->projection_image >= 0 && l->projection_image <= r->num_textures &&
-            l->falloff_image >= 0 && l->falloff_image <= r->num_textures;
+    /* a projected light's volume comes from its target, right and up (below) */
+    int size = l->projected || (box ? gpu_finite_in(l->box.x, 1e-6f, 1e30f) &&
+                                                gpu_finite_in(l->box.y, 1e-6f, 1e30f) &&
+                                                gpu_finite_in(l->box.z, 1e-6f, 1e30f)
+                                    : gpu_finite_in(l->radius, 1e-6f, 1e30f));
+    int ok = finite_vec(l->origin) && size && l->projection_image >= 0 &&
+             l->projection_image <= r->num_textures && l->falloff_image >= 0 &&
+             l->falloff_image <= r->num_textures;
 
     for (int c = 0; c < 3; c++)
         ok = ok && gpu_finite_in(l->color[c], 0.0f, 1e6f);

@@ -104,7 +104,11 @@ bool mc_material_builtin(const char *name, mc_image *img)
         for (int x = 0; x < n; x++) {
             bool edge = x == 0 || y == 0 || x == n - 1 || y == n - 1;
 
-            memset(img->pixels + ((size_t)y * (size_t)n + (size_t)x) * 4, edge ? 255 : 32, 4);
+            uint8_t *px = img->pixels + ((size_t)y * (size_t)n + (size_t)x) * 4;
+
+            /* Image_init.cpp idImage::MakeDefault (com_developer): opaque everywhere */
+            memset(px, edge ? 255 : 32, 3);
+            px[3] = 255;
         }
     }
     return true;
@@ -825,6 +829,7 @@ static mc_status resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
     out->translucent = decl->translucent;
     out->no_shadows = decl->no_shadows;
     out->no_self_shadow = decl->no_self_shadow;
+    out->unsmoothed_tangents = decl->unsmoothed_tangents;
     out->polygon_offset = decl->polygon_offset;
     out->deform = decl->deform;
     return MC_OK;
@@ -836,13 +841,20 @@ nomem:
 
 /* ---------------------------------------------------------------- material sets */
 
-/* One .mtr file of the base: its text (kept, since declarations are parsed when used) and the
- * index of its declarations. */
+/* The most tables of other files one material declaration may take (parse_with_tables). */
+#define MC_MATERIAL_MAX_TABLES 64
+
+/* The kinds of declaration a set looks up, each one namespace over every declaration file. */
+enum { KIND_MATERIAL, KIND_SKIN, KIND_TABLE, NUM_KINDS };
+static const char *const KIND_TYPES[NUM_KINDS] = { "material", "skin", "table" };
+
+/* One declaration file of the base: its text (kept, since declarations are parsed when used)
+ * and the index of its declarations of each kind. */
 typedef struct set_file {
     char *where; /* "base/pak000.pk4:materials/x.mtr" */
     char *text;
     size_t len;
-    mc_mtr_index index;
+    mc_mtr_index index[NUM_KINDS];
 } set_file;
 
 typedef struct set_entry {
@@ -852,6 +864,8 @@ typedef struct set_entry {
     mc_mtr_file parsed; /* materials: the declaration, or Doom's default material in its place */
     mc_material material;
     mc_skin skin; /* skins: the declaration */
+    char *text;   /* materials: the file's text with the tables of other files that the
+                     declaration names appended, or NULL */
 } set_entry;
 
 /* The declarations of one type: one entry per name, sorted by name. */
@@ -863,9 +877,9 @@ typedef struct decl_table {
 struct mc_material_set {
     mc_vfs *vfs;
     mc_parse_opts opts; /* warnings and the stop flag, for declarations parsed later */
-    set_file *files;    /* materials/ first, then skins/ */
+    set_file *files;    /* the declaration folders in Doom's order (DECL_FOLDERS) */
     int num_files, cap_files;
-    decl_table materials, skins;
+    decl_table materials, skins, tables;
     int parsed;         /* material declarations parsed so far */
     px_budget pixels;   /* images read by every material resolved */
     size_t text_bytes;  /* declaration text held */
@@ -890,14 +904,30 @@ static bool stopped(const mc_parse_opts *opts)
     return opts && opts->stop && *opts->stop;
 }
 
-/* Reads and indexes every DIR/NAME.EXT of the vfs into set->files[first..], declarations of
- * `type` (Doom's default type of the folder being the same), then fills t. */
-static mc_status load_decls(mc_material_set *set, const char *dir, const char *ext,
-                            const char *type, decl_table *t, mc_error *err)
+/* The folders Doom's declaration manager reads, in the order it registers them
+ * (DeclManager.cpp idDeclManagerLocal::Init, then Game_local.cpp idGameLocal::Init), each with
+ * the type of a declaration that names none. A declaration of any folder may name its type
+ * (`material NAME { ... }` in a .def file), and each type is one namespace. */
+static const struct {
+    const char *dir, *ext, *type;
+} DECL_FOLDERS[] = {
+    { "materials", ".mtr", "material" },
+    { "skins", ".skin", "skin" },
+    { "sound", ".sndshd", "sound" },
+    { "def", ".def", "entityDef" },
+    { "fx", ".fx", "fx" },
+    { "particles", ".prt", "particle" },
+    { "af", ".af", "articulatedFigure" },
+    { "newpdas", ".pda", "pda" },
+};
+
+/* Reads every DIR/NAME.EXT of the vfs into set->files and indexes its declarations of each
+ * kind, those without a type word being `type`. */
+static mc_status load_folder(mc_material_set *set, const char *dir, const char *ext,
+                             const char *type, mc_error *err)
 {
     char **names = NULL;
-    int n = 0, first = set->num_files, kept = 0;
-    long total = 0;
+    int n = 0, first = set->num_files;
     mc_status st = mc_vfs_list(set->vfs, dir, ext, &names, &n, err);
 
     if (st != MC_OK)
@@ -945,31 +975,43 @@ static mc_status load_decls(mc_material_set *set, const char *dir, const char *e
             break;
         }
         set->text_bytes += len;
-        st = mc_decl_index_text(f->text, f->len, f->where, type, type, &set->opts, &f->index,
-                                err);
-        if (st == MC_OK) {
-            total += f->index.num_spans;
-            set->indexed += f->index.num_spans;
-            if (set->indexed > MC_LIMIT_MTR_INDEX)
-                st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
-                                  "the base's declaration files declare more than %d names",
-                                  MC_LIMIT_MTR_INDEX);
+        for (int k = 0; k < NUM_KINDS && st == MC_OK; k++) {
+            st = mc_decl_index_text(f->text, f->len, f->where, type, KIND_TYPES[k], &set->opts,
+                                    &f->index[k], err);
+            if (st == MC_OK) {
+                set->indexed += f->index[k].num_spans;
+                if (set->indexed > MC_LIMIT_MTR_INDEX)
+                    st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                                      "the base's declaration files declare more than %d names",
+                                      MC_LIMIT_MTR_INDEX);
+            }
         }
     }
     free(names);
-    if (st == MC_OK && total > 0 && !(t->entries = calloc((size_t)total, sizeof *t->entries)))
-        st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    if (st != MC_OK)
-        return st;
-    for (int f = first; f < set->num_files; f++)
-        for (int d = 0; d < set->files[f].index.num_spans; d++)
-            t->entries[t->count++] = (set_entry){ .span = &set->files[f].index.spans[d], .file = f };
+    return st;
+}
+
+/* Fills t with the declarations of kind k of every file, one per name. */
+static mc_status make_table(mc_material_set *set, int k, decl_table *t, mc_error *err)
+{
+    long total = 0;
+    int kept = 0;
+
+    for (int f = 0; f < set->num_files; f++)
+        total += set->files[f].index[k].num_spans;
+    if (total > 0 && !(t->entries = calloc((size_t)total, sizeof *t->entries)))
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    for (int f = 0; f < set->num_files; f++)
+        for (int d = 0; d < set->files[f].index[k].num_spans; d++)
+            t->entries[t->count++] =
+                    (set_entry){ .span = &set->files[f].index[k].spans[d], .file = f };
     if (t->count > 1)
         qsort(t->entries, (size_t)t->count, sizeof *t->entries, entry_cmp);
     /* Keep the first of each name: Doom's DeclManager.cpp, idDeclFile::LoadAndParse, skips a
      * declaration whose name another file (or an earlier place in the same one) already
-     * defined ("previously defined at ..."), and reads its files in sorted name order
-     * (idFileSystem::ListFiles with sort). */
+     * defined ("previously defined at ..."), and reads its folders in the order they are
+     * registered, each folder's files in sorted name order (idFileSystem::ListFiles with
+     * sort). */
     for (int i = 0; i < t->count; i++)
         if (kept == 0 || strcmp(t->entries[kept - 1].span->name, t->entries[i].span->name))
             t->entries[kept++] = t->entries[i];
@@ -992,15 +1034,77 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     set->pixels = (px_budget){ 0, set->opts.image_pixels ? set->opts.image_pixels
                                                          : MC_LIMIT_SCENE_IMAGE_PIXELS,
                                "the scene" };
-    st = load_decls(set, "materials", ".mtr", "material", &set->materials, err);
+    st = MC_OK;
+    for (size_t i = 0; i < sizeof DECL_FOLDERS / sizeof DECL_FOLDERS[0] && st == MC_OK; i++)
+        st = load_folder(set, DECL_FOLDERS[i].dir, DECL_FOLDERS[i].ext, DECL_FOLDERS[i].type, err);
     if (st == MC_OK)
-        st = load_decls(set, "skins", ".skin", "skin", &set->skins, err);
+        st = make_table(set, KIND_MATERIAL, &set->materials, err);
+    if (st == MC_OK)
+        st = make_table(set, KIND_SKIN, &set->skins, err);
+    if (st == MC_OK)
+        st = make_table(set, KIND_TABLE, &set->tables, err);
     if (st != MC_OK) {
         mc_material_set_destroy(set);
         return st;
     }
     *out = set;
     return MC_OK;
+}
+
+/* Tables are one namespace over every declaration file (Material.cpp finds a table with
+ * declManager->FindType(DECL_TABLE, ...)), while the parser looks in the declaration's own file:
+ * each table that the parse names and its file lacks is appended, from the first file that
+ * declares it, to a copy of the text, and the declaration parsed again. *perr holds the failed
+ * parse on entry; returns the last parse's status (its warnings only once it is the last). */
+static set_entry *lookup(const decl_table *t, const char *name);
+
+static mc_status parse_with_tables(mc_material_set *set, set_entry *e, mc_error *perr)
+{
+    static const char unknown[] = "unknown table '";
+    const set_file *f = &set->files[e->file];
+    mc_parse_opts quiet = set->opts;
+    size_t len = f->len;
+    mc_status st = MC_ERR_SYNTAX;
+    bool added = false;
+
+    quiet.warn = NULL;
+    for (int n = 0; n < MC_MATERIAL_MAX_TABLES && st == MC_ERR_SYNTAX; n++) {
+        const char *q = perr->msg + sizeof unknown - 1, *close = strchr(q, '\'');
+        char name[MC_LIMIT_NAME_LEN + 1];
+        const set_entry *t;
+        const set_file *tf;
+        size_t tlen;
+        char *grown;
+
+        if (strncmp(perr->msg, unknown, sizeof unknown - 1) != 0 || !close ||
+            (size_t)(close - q) >= sizeof name)
+            break;
+        memcpy(name, q, (size_t)(close - q));
+        name[close - q] = '\0';
+        t = lookup(&set->tables, name);
+        if (!t)
+            break;
+        tf = &set->files[t->file];
+        tlen = t->span->end - t->span->start;
+        grown = realloc(e->text, len + tlen + 2);
+        if (!grown)
+            return mc_error_set(perr, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        if (!e->text)
+            memcpy(grown, f->text, len);
+        grown[len] = '\n';
+        memcpy(grown + len + 1, tf->text + t->span->start, tlen);
+        len += tlen + 1;
+        grown[len] = '\0';
+        e->text = grown;
+        added = true;
+        mc_mtr_release(&e->parsed);
+        st = mc_mtr_parse_span(e->text, len, f->where, e->span, &quiet, &e->parsed, perr);
+    }
+    if (!added)
+        return MC_ERR_SYNTAX;
+    /* once more with the warnings, on the text the last try read */
+    mc_mtr_release(&e->parsed);
+    return mc_mtr_parse_span(e->text, len, f->where, e->span, &set->opts, &e->parsed, perr);
 }
 
 /* Parses e's declaration. One that fails becomes Doom's default material (idDecl's
@@ -1013,6 +1117,8 @@ static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
 
     set->parsed++;
     st = mc_mtr_parse_span(f->text, f->len, f->where, e->span, &set->opts, &e->parsed, &perr);
+    if (st == MC_ERR_SYNTAX)
+        st = parse_with_tables(set, e, &perr);
     if (st == MC_OK)
         return MC_OK;
     if (st == MC_ERR_NOMEM || st == MC_ERR_INTERRUPTED) {
@@ -1137,13 +1243,16 @@ void mc_material_set_destroy(mc_material_set *set)
     for (int i = 0; i < set->materials.count; i++) {
         mc_material_release(&set->materials.entries[i].material);
         mc_mtr_release(&set->materials.entries[i].parsed);
+        free(set->materials.entries[i].text);
     }
     for (int i = 0; i < set->skins.count; i++)
         mc_skinfile_release(&set->skins.entries[i].skin);
     free(set->materials.entries);
     free(set->skins.entries);
+    free(set->tables.entries);
     for (int i = 0; set->files && i < set->cap_files; i++) {
-        mc_mtr_index_release(&set->files[i].index);
+        for (int k = 0; k < NUM_KINDS; k++)
+            mc_mtr_index_release(&set->files[i].index[k]);
         free(set->files[i].text);
         free(set->files[i].where);
     }

@@ -610,6 +610,14 @@ static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token 
         if (radius.line || box.line)
             return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
                                "projected light '%s' takes no 'radius' or 'light_radius'", l->name);
+        /* Light.cpp: light_start defaults to 0 0 0 and light_end to light_target, each on its
+         * own */
+        if (!end.line)
+            l->end = l->target;
+        if (mc_v3_len(mc_v3_sub(l->end, l->start)) <= 0.0f)
+            return mc_lex_fail(&p->lx, name_tok, MC_ERR_RANGE,
+                               "projected light '%s': 'start' and 'end' are the same point",
+                               l->name);
     } else {
         if (start.line || end.line)
             return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
@@ -1150,11 +1158,14 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
     warn(opts, &w);
 }
 
-/* Whether the base folder may declare materials (a materials/ folder or a .pk4 archive): then
- * a shader without an image may still name a material, and mc_scene_materials_load (material.h)
- * warns about the submeshes that get neither. */
+/* Whether the base folder may declare materials (a folder of declarations the engine reads,
+ * material.h mc_material_set_load, or a .pk4 archive): then a shader without an image may still
+ * name a material, and mc_scene_materials_load (material.h) warns about the submeshes that get
+ * neither. */
 static bool base_has_materials(const mc_scene *s)
 {
+    static const char *const folders[] = { "materials", "skins",     "sound", "def",
+                                           "fx",        "particles", "af",    "newpdas" };
     char path[PATH_CAP];
     struct stat st;
     DIR *d;
@@ -1163,9 +1174,11 @@ static bool base_has_materials(const mc_scene *s)
 
     if (!s->base_path)
         return false;
-    snprintf(path, sizeof path, "%s/materials", s->base_path);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return true;
+    for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", s->base_path, folders[i]);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            return true;
+    }
     d = opendir(s->base_path);
     while (d && !found && (de = readdir(d)) != NULL) {
         size_t n = strlen(de->d_name);

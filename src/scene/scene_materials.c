@@ -191,7 +191,8 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
                 mc_error_set(&w, MC_ERR_IO, act->mesh.name, act->mesh.meshes[m].shader_line,
                              act->mesh.meshes[m].shader_col,
                              "no material and no image for shader '%s' of actor '%s' in '%s'; "
-                             "drawn without a texture",
+                             "not drawn (Doom's implicit material of a missing image is "
+                             "invisible; developer images draw its box)",
                              shader, act->name, scene->base_path);
                 opts->warn(opts->warn_user, &w);
             }

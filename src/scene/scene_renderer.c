@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <math.h>
@@ -18,6 +19,7 @@
 #include <md5cine/timeline.h>
 
 #include "deform.h"
+#include "unsmoothed.h"
 
 #define DEFAULT_WIDTH  1280
 #define DEFAULT_HEIGHT 720
@@ -30,6 +32,7 @@ typedef struct surface {
     int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
     float alpha_test, polygon_offset;
     bool two_sided, translucent, no_shadows, no_self_shadow;
+    mc_dominant_tri *dominant; /* unsmoothedTangents: each vertex's triangle, or NULL */
     bool white; /* draw color (not plain_color) without a texture */
     float color[4];     /* with white: the colour used without a texture */
     bool hidden; /* a material Doom does not draw (no stage: textures/common/nodraw) */
@@ -122,6 +125,7 @@ struct mc_scene_renderer {
     light_stage *light_stages;
     int num_light_stages;
     mc_light frame_lights[MC_RENDER_MAX_LIGHTS]; /* one frame's light passes */
+    int frame_light_of[MC_RENDER_MAX_LIGHTS];    /* the index in lights[] of each pass */
     /* Unlit stages (material_eval.h), evaluated per frame into regs and stage_out, which are
      * sized at load for the largest material: a frame allocates nothing. */
     kept_material *mats;
@@ -153,6 +157,11 @@ static void skin_actor(const mc_scene_actor *a, actor_draw *ad)
         const mc_submesh *sm = &a->mesh.meshes[s];
 
         mc_skin_positions(sm, ad->joints, ad->pos[s]);
+        if (ad->surf[s].dominant) {
+            mc_unsmoothed_derive(sm, ad->surf[s].dominant, ad->pos[s], ad->nrm[s],
+                                 ad->surf[s].normal_map > 0 ? ad->tan[s] : NULL);
+            continue;
+        }
         mc_skin_normals(sm, &ad->topo[s], ad->pos[s], ad->nrm[s]);
         if (ad->surf[s].normal_map > 0)
             mc_skin_tangents(sm, ad->pos[s], ad->nrm[s], ad->tan[s]);
@@ -206,6 +215,8 @@ static void release_actor(const mc_scene_actor *a, actor_draw *ad)
             free(ad->tan[s]);
         if (ad->topo)
             mc_skin_topology_release(&ad->topo[s]);
+        if (ad->surf)
+            free(ad->surf[s].dominant);
         if (ad->def) {
             free(ad->def[s].pos);
             free(ad->def[s].nrm);
@@ -505,19 +516,23 @@ static mc_status upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_erro
 
 /* ---- materials ------------------------------------------------------------------------ */
 
-/* Uploads a map (none: *id 0). One that fell back to `_default` is black unless developer
- * images are asked for (Image_init.cpp, idImage::MakeDefault: the box only with
- * com_developer). A clamping stage's texture clamps. */
+/* Uploads a map (none: *id 0). One that fell back to `_default` is all zero, alpha 0 included,
+ * unless developer images are asked for (Image_init.cpp, idImage::MakeDefault: the box only with
+ * com_developer): black in a lit or opaque stage, nothing where it is blended or alpha tested.
+ * A clamping stage's texture clamps. */
 static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool developer,
                             int *id, mc_error *err)
 {
-    static const uint8_t black[4] = { 0, 0, 0, 255 };
+    static const uint8_t black[4] = { 0, 0, 0, 0 };
     mc_status st;
 
     *id = 0;
     if (!m->present || !m->image.pixels)
         return MC_OK;
-    if (m->fell_back && !developer)
+    /* the built-in named on its own (the default material's `map _default`) is the same
+     * image as a missing one's */
+    if ((m->fell_back || (m->program && strcasecmp(m->program, "_default") == 0)) &&
+        !developer)
         return mc_renderer_add_texture(sr->r, black, 1, 1, 4, id, err);
     st = mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
                                  m->image.stride, id, err);
@@ -587,8 +602,11 @@ static mc_status size_stage_buffers(mc_scene_renderer *sr, mc_error *err)
     return sr->regs && sr->stage_out ? MC_OK : no_memory(err);
 }
 
-/* A surface whose shader no material or image names: black, or with developer images the
- * `_default` box (uploaded once: *box_id). */
+/* A surface whose shader no material or image names gets Doom's implicit material
+ * (Material.cpp idMaterial::SetDefaultText: `blend blend`, `colored`, `map NAME`, `clamp`) of a
+ * missing image: outside developer mode `_default` is all zero, so the blend draws nothing, and
+ * the blended (MC_TRANSLUCENT) material casts no shadow -- hidden. With developer images the
+ * `_default` box stands in as its diffuse map (uploaded once: *box_id). */
 static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool developer,
                                   int *box_id, mc_error *err)
 {
@@ -597,8 +615,10 @@ static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool devel
 
     sf->white = true;
     memcpy(sf->color, (const float[4]){ 0, 0, 0, 1 }, sizeof sf->color);
-    if (!developer)
+    if (!developer) {
+        sf->hidden = true;
         return MC_OK;
+    }
     if (*box_id == 0) {
         if (!mc_material_builtin("_default", &box))
             return no_memory(err);
@@ -649,6 +669,24 @@ static mc_status keep_deform(const mc_scene_actor *a, int k, const mc_material *
     return out->pos && out->nrm && out->st && out->idx ? MC_OK : no_memory(err);
 }
 
+/* A surface with unsmoothedTangents: its vertices' triangles from the bind pose, as Doom builds
+ * them once with the model's deform info (Model_md5.cpp R_BuildDeformInfo). */
+static mc_status keep_dominant(const mc_mesh *mesh, int k, surface *sf, mc_error *err)
+{
+    size_t n = (size_t)mesh->meshes[k].num_verts + 1;
+    mc_vec3 *bind = calloc(n, sizeof *bind);
+
+    sf->dominant = calloc(n, sizeof *sf->dominant);
+    if (!bind || !sf->dominant) {
+        free(bind);
+        return no_memory(err);
+    }
+    mc_skin_bind_positions(mesh, k, bind);
+    mc_unsmoothed_build(&mesh->meshes[k], bind, sf->dominant);
+    free(bind);
+    return MC_OK;
+}
+
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
                                  bool developer, const mc_parse_opts *po, mc_error *err)
 {
@@ -672,8 +710,8 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             int d = 0;
 
             if (!m) {
-                /* A shader of a scene with a base that names nothing: Doom's default
-                 * material (a missing image) -- black, or the developer box. */
+                /* A shader of a scene with a base that names nothing: Doom's implicit
+                 * material of a missing image -- invisible, or the developer box. */
                 if (sm->set && !sr->scene->actors[i].textures[k] &&
                     sr->scene->actors[i].mesh.meshes[k].shader[0])
                     st = missing_material(sr, sf, developer, &box_id, err);
@@ -721,6 +759,8 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             sf->no_shadows = m->no_shadows;
             sf->no_self_shadow = m->no_self_shadow;
             sf->translucent = m->translucent;
+            if (st == MC_OK && m->unsmoothed_tangents)
+                st = keep_dominant(&sr->scene->actors[i].mesh, k, sf, err);
             sf->polygon_offset = m->polygon_offset;
             if (st == MC_OK)
                 st = keep_deform(&sr->scene->actors[i], k, m, sf, &sr->actors[i].def[k], po,
@@ -811,6 +851,7 @@ static int eval_lights(mc_scene_renderer *sr, float time)
         const light_src *ls = &sr->light_srcs[i];
 
         if (!ls->material) {
+            sr->frame_light_of[n] = i;
             sr->frame_lights[n++] = sr->lights[i];
             continue;
         }
@@ -824,7 +865,7 @@ static int eval_lights(mc_scene_renderer *sr, float time)
                 continue;
             l->projection_image = ld->texture;
             l->falloff_image = ls->falloff;
-            n++;
+            sr->frame_light_of[n++] = i;
         }
     }
     if (n == 0 && sr->num_lights > 0) {
@@ -832,9 +873,33 @@ static int eval_lights(mc_scene_renderer *sr, float time)
          * at all would be the renderer's camera rig) */
         sr->frame_lights[0] = sr->lights[0];
         memset(sr->frame_lights[0].color, 0, sizeof sr->frame_lights[0].color);
+        sr->frame_light_of[0] = 0;
         n = 1;
     }
     return n;
+}
+
+/* A renderer error about "light N" (mc_renderer_begin's light check) names the scene light that
+ * frame light N came from, at its name in the scene file. */
+static void light_error_position(const mc_scene_renderer *sr, int num, mc_error *err)
+{
+    const mc_scene *s = sr->scene;
+    const mc_scene_light *l;
+    const char *rest;
+    char *end, msg[sizeof err->msg];
+    long i;
+
+    if (!err || err->line != 0 || strncmp(err->msg, "light ", 6) != 0)
+        return;
+    i = strtol(err->msg + 6, &end, 10);
+    if (end == err->msg + 6 || *end != ':' || i < 0 || i >= num ||
+        sr->frame_light_of[i] >= s->num_lights)
+        return;
+    for (rest = end + 1; *rest == ' ';)
+        rest++;
+    snprintf(msg, sizeof msg, "%s", rest);
+    l = &s->lights[sr->frame_light_of[i]];
+    mc_error_set(err, err->code, s->name, l->line, l->col, "light '%s': %s", l->name, msg);
 }
 
 static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
@@ -1163,6 +1228,8 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     memcpy(fp.ambient, sr->ambient, sizeof fp.ambient);
     fp.no_shadows = sr->no_shadows;
     st = mc_renderer_begin(sr->r, &fp, err);
+    if (st != MC_OK)
+        light_error_position(sr, fp.num_lights, err);
     if (st == MC_OK)
         st = submit_actors(sr, &view, material_time(sr, &smp), err);
     if (st == MC_OK && sr->overlay)
