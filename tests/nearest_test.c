@@ -86,6 +86,19 @@ static void null_entries_and_long_words_are_passed_over(void)
     EXPECT(mc_nearest_word(NULL, 0, w, 3) == NULL);
 }
 
+static void nocase_compares_letters_without_case(void)
+{
+    static const char *const w[] = { "diffusemap", "bumpmap", "alphaTest" };
+
+    /* DifuseMap: 'f' inserted, D and M equal to d and m without case: 1 (with case: 3) */
+    EXPECT_EQ_STR(mc_nearest_word_nocase("DifuseMap", 9, w, 3), "diffusemap");
+    EXPECT(mc_nearest_word("DifuseMap", 9, w, 3) == NULL);
+    /* ALPHATEST is alphaTest: no mistake */
+    EXPECT(mc_nearest_word_nocase("ALPHATEST", 9, w, 3) == NULL);
+    /* alphatset: swap of 's' and 'e', t against T without case: 1 */
+    EXPECT_EQ_STR(mc_nearest_word_nocase("alphatset", 9, w, 3), "alphaTest");
+}
+
 static void the_hint_has_one_format(void)
 {
     char buf[64];
@@ -107,6 +120,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(ties_go_to_the_first),
         TEST_ENTRY(the_word_is_its_length_not_its_terminator),
         TEST_ENTRY(null_entries_and_long_words_are_passed_over),
+        TEST_ENTRY(nocase_compares_letters_without_case),
         TEST_ENTRY(the_hint_has_one_format),
     };
     return test_run(argc, argv, cases, TEST_COUNT(cases));

@@ -19,6 +19,11 @@
  * words are passed over. Allocates nothing. */
 const char *mc_nearest_word(const char *word, size_t len, const char *const *words, size_t count);
 
+/* The same with ASCII letters compared without case (for case-insensitive keywords: material
+ * files): 'DifuseMap' is 1 from 'diffusemap'. */
+const char *mc_nearest_word_nocase(const char *word, size_t len, const char *const *words,
+                                   size_t count);
+
 /* Writes MC_NEAREST_HINT with the nearest word into out (at most cap bytes, NUL-terminated), or
  * the empty string when there is none; returns out. */
 char *mc_nearest_hint(char *out, size_t cap, const char *word, size_t len,
