@@ -1156,6 +1156,53 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
     warn(opts, &w);
 }
 
+/* Whether mesh k of a is drawn without a texture and is warned about (after resolve_textures has
+ * looked): with materials in the base, a named shader may still be a material. */
+static bool lacks_texture(const mc_scene_actor *a, int k, bool materials)
+{
+    return !a->textures[k] && !(materials && a->mesh.meshes[k].shader[0]);
+}
+
+/* The meshes of a drawn without a texture: one warning, at its shader, for the first mesh of each
+ * shader (the empty one too), then one line without a position for the other meshes with that
+ * shader ("... and 9 more meshes of actor 'boar'"), so that a model of many meshes prints one
+ * warning per cause. MD5CINE_WARNINGS=all prints every mesh's own instead. */
+static void warn_no_textures(const mc_scene *s, const mc_scene_actor *a, bool materials,
+                             const mc_parse_opts *opts)
+{
+    const char *env = getenv("MD5CINE_WARNINGS");
+    bool all = env && strcmp(env, "all") == 0;
+    int n = a->mesh.num_meshes;
+
+    if (!opts || !opts->warn)
+        return;
+    for (int k = 0; k < n; k++) {
+        const char *shader = a->mesh.meshes[k].shader;
+        int j = 0, more = 0;
+
+        if (!lacks_texture(a, k, materials))
+            continue;
+        if (!all) {
+            while (j < k && !(lacks_texture(a, j, materials) &&
+                              strcmp(a->mesh.meshes[j].shader, shader) == 0))
+                j++;
+            if (j < k)
+                continue; /* counted with mesh j */
+            for (j = k + 1; j < n; j++)
+                more += lacks_texture(a, j, materials) &&
+                        strcmp(a->mesh.meshes[j].shader, shader) == 0;
+        }
+        warn_no_texture(s, a, &a->mesh.meshes[k], k, opts);
+        if (more > 0) {
+            mc_error w;
+
+            mc_error_set(&w, MC_ERR_IO, a->mesh.name, 0, 0, "... and %d more %s of actor '%s'",
+                         more, more == 1 ? "mesh" : "meshes", a->name);
+            warn(opts, &w);
+        }
+    }
+}
+
 /* Whether the base folder may declare materials (a materials/ folder or a .pk4 archive): then
  * a shader without an image may still name a material, and mc_scene_materials_load (material.h)
  * warns about the submeshes that get neither. */
@@ -1212,9 +1259,8 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse
             a->textures[k] = implicit_texture(s, a, sm->shader, &oom);
         if (oom)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-        if (!a->textures[k] && !(materials && sm->shader[0]))
-            warn_no_texture(s, a, sm, k, opts);
     }
+    warn_no_textures(s, a, materials, opts);
     for (int i = 0; i < a->num_materials; i++) {
         mc_error w;
 
