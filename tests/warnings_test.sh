@@ -1,6 +1,6 @@
 #!/bin/bash
 # Repeated warnings of one cause are grouped: a model whose meshes share a shader without an image
-# (or have an empty one) gets one warning at the first such mesh's shader and one line for the
+# (or have an empty one), or that find no material for it in the base, gets one warning at the first such mesh's shader and one line for the
 # others; MD5CINE_WARNINGS=all prints every mesh's own. The whole of stderr is compared.
 set -u
 . ./outcome.sh warnings
@@ -55,6 +55,30 @@ for i in $(seq 0 12); do
 done >all.want
 if [ $rc -eq 0 ] && diff -u all.want all.err >all.diff; then ok every_one_with_MD5CINE_WARNINGS_all
 else fail every_one_with_MD5CINE_WARNINGS_all "exit $rc; $(cat all.diff)"; fi
+
+# With a base that may declare materials (a materials/ folder, here empty), a named shader is
+# looked up there: those that find neither a material nor an image are grouped the same way.
+mkdir -p base/materials
+printf 'md5scene 1\ncamera "c.md5camera"\nbase "base"\nactor "boar" {\n    mesh "boar.md5mesh"\n}\n' >m.md5scene
+nomaterial() { # SHADER LINE
+    echo "boar.md5mesh:$2:8: warning: no material and no image for shader '$1' of actor 'boar' in 'base'; drawn without a texture"
+    printf '%5d | shader "%s"\n      |        ^\n' "$2" "$1"
+}
+"$MD5CINE" info m.md5scene --materials >/dev/null 2>base.err
+rc=$?
+{
+    empty 0 9
+    echo "boar.md5mesh: warning: ... and 9 more meshes of actor 'boar'"
+    nomaterial skin/a 35
+    echo "boar.md5mesh: warning: ... and 1 more mesh of actor 'boar'"
+    nomaterial skin/b 74
+} >base.want
+if [ $rc -eq 0 ] && diff -u base.want base.err >base.diff; then ok grouped_with_a_base
+else fail grouped_with_a_base "exit $rc; $(cat base.diff)"; fi
+MD5CINE_WARNINGS=all "$MD5CINE" info m.md5scene --materials >/dev/null 2>base_all.err
+if [ "$(grep -c ": warning: no material and no image for shader 'skin/a'" base_all.err)" -eq 2 ] &&
+    ! grep -q 'more mesh' base_all.err; then ok every_one_with_a_base
+else fail every_one_with_a_base "$(cat base_all.err)"; fi
 
 echo "warnings: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
