@@ -113,14 +113,22 @@ static bool grow(mtr_parser *p, void **arr, int *cap, int need, size_t size)
     return true;
 }
 
+/* Whether keyword kw was warned about already in this file. */
+static bool warned(const mtr_parser *p, const mc_token *kw)
+{
+    for (int i = 0; i < p->num_warned; i++)
+        if (p->warned[i].len == kw->len && strncasecmp(p->warned[i].text, kw->text, kw->len) == 0)
+            return true;
+    return false;
+}
+
 /* Warns about keyword kw once per file; hint is appended to the message. */
 static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what, const char *hint)
 {
     char d[80];
 
-    for (int i = 0; i < p->num_warned; i++)
-        if (p->warned[i].len == kw->len && strncasecmp(p->warned[i].text, kw->text, kw->len) == 0)
-            return true;
+    if (warned(p, kw))
+        return true;
     if (!grow(p, (void **)&p->warned, &p->cap_warned, p->num_warned + 1, sizeof *p->warned))
         return false;
     p->warned[p->num_warned].text = kw->text;
@@ -257,7 +265,9 @@ static bool skip_keyword(mtr_parser *p, const mc_token *kw, const char *const *w
             mc_lex_next(&p->lx, &t);
         return true;
     }
-    return warn_once(p, kw, "unknown keyword", keyword_hint(kw, words, n, hint, sizeof hint)) &&
+    hint[0] = '\0'; /* looked for once per keyword and file, as the warning is given */
+    return warn_once(p, kw, "unknown keyword",
+                     warned(p, kw) ? hint : keyword_hint(kw, words, n, hint, sizeof hint)) &&
            skip_rest(p, kw);
 }
 
