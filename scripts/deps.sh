@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages md5cine needs, skipping those already installed.
-# usage: scripts/deps.sh [--test]
-#   without --test: what building and running md5cine and its library needs (cmake -S . -B build)
+# usage: scripts/deps.sh [--test] [--package]
+#   without options: what building and running md5cine and its library needs (cmake -S . -B build)
 #   --test: plus what -DMC_BUILD_TESTS=ON requires (its configure step names a missing one)
+#   --package: plus what `cpack -G DEB` needs (README "Debian packages")
 # Runs apt-get directly as root, through sudo otherwise.
 set -euo pipefail
 
@@ -12,7 +13,24 @@ packages=(build-essential cmake pkg-config libosmesa6-dev libegl-dev libegl-mesa
           libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libstb-dev zlib1g-dev
           libzip-dev)
 # libzip-dev: the .pk4 (zip) archives of a scene's base folder.
-if [ "${1:-}" = "--test" ]; then
+test=0
+package=0
+for arg in "$@"; do
+    case $arg in
+    --test) test=1 ;;
+    --package) package=1 ;;
+    *)
+        echo "usage: scripts/deps.sh [--test] [--package]" >&2
+        exit 2
+        ;;
+    esac
+done
+# file and dpkg-dev: cpack's DEB generator reads each installed file's type with file(1) and
+# the shared libraries a binary needs with dpkg-shlibdeps (dpkg-dev), for the Depends lines.
+if [ $package -eq 1 ]; then
+    packages+=(file dpkg-dev)
+fi
+if [ $test -eq 1 ]; then
     # assimp: the independent implementation the pose tests agree with; ffmpeg: the command line
     # (ffmpeg, ffprobe) the video tests cross-check with; imagemagick (convert, identify) and
     # python3: pixel and JSON checks in the command-line tests and tests/install_check.sh; file:
@@ -24,10 +42,11 @@ if [ "${1:-}" = "--test" ]; then
     # Slurm to run scripts/farm/slurm-submit.sh; parallel: GNU parallel for
     # scripts/farm/parallel-render.sh; python3-yaml: reads the Kubernetes manifests in a test;
     # time: GNU time (/usr/bin/time -v), the peak memory bench/hardening_bench.sh prints;
-    # python3-numpy, python3-pytest: the Python module's tests (tests/python_*).
+    # python3-numpy, python3-pytest: the Python module's tests (tests/python_*); dpkg-dev (with
+    # file, above): tests/python_package_test.sh builds the Debian packages with cpack.
     packages+=(libassimp-dev ffmpeg imagemagick python3 file chromium libxml2-utils clang
                libclang-rt-14-dev slurmctld slurmd slurm-client munge parallel python3-yaml
-               time python3-numpy python3-pytest)
+               time python3-numpy python3-pytest dpkg-dev)
 fi
 
 missing=()

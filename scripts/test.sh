@@ -5,11 +5,29 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer build.
 # After the plain suite, tests/install_check.sh installs that build to a temporary prefix and builds and runs
 # examples/ against it (pkg-config and find_package) and the public headers as C++.
-# usage: scripts/test.sh [--no-sanitize]
+# --quick: one Release build (-Werror, both backends built in) and every ctest test once, through
+# EGL; what a change is checked with before the whole run.
+# usage: scripts/test.sh [--quick | --no-sanitize]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case "${1:-}" in
+"" | --quick | --no-sanitize) ;;
+*)
+    echo "usage: scripts/test.sh [--quick | --no-sanitize]" >&2
+    exit 2
+    ;;
+esac
 scripts/deps.sh --test
 jobs="$(nproc)"
+
+if [ "${1:-}" = "--quick" ]; then
+    echo "md5cine: the suite on a Release build through egl" >&2
+    cmake -S . -B build/quick -DMC_BUILD_TESTS=ON -DMC_WERROR=ON -DCMAKE_BUILD_TYPE=Release \
+          >/dev/null
+    cmake --build build/quick -j"$jobs"
+    MD5CINE_GL=egl ctest --test-dir build/quick --output-on-failure -j"$jobs"
+    exit 0
+fi
 
 cmake -S . -B build/test -DMC_BUILD_TESTS=ON -DMC_WERROR=ON >/dev/null
 cmake --build build/test -j"$jobs"

@@ -209,6 +209,18 @@ static void rejects_bad_camera_blocks_at_their_token(void)
           "invalid 'seconds' 3600.001, expected above 0 to 3600" },
         { "md5scene 1\ncamera { keys { seconds 2 } }\n", MC_ERR_SYNTAX, 2, 17,
           "unknown keyword 'seconds' in 'keys' shot" },
+        /* hints name only what the shot's kind takes: 'radius' is no hint for a look_at */
+        { "md5scene 1\ncamera { look_at { positon ( 0 0 0 ) } }\n", MC_ERR_SYNTAX, 2, 20,
+          "unknown keyword 'positon' in 'look_at' shot (did you mean 'position'?)" },
+        { "md5scene 1\ncamera { look_at { radus 3 } }\n", MC_ERR_SYNTAX, 2, 20,
+          "unknown keyword 'radus' in 'look_at' shot" },
+        { "md5scene 1\ncamera { orbit { radus 3 } }\n", MC_ERR_SYNTAX, 2, 18,
+          "unknown keyword 'radus' in 'orbit' shot (did you mean 'radius'?)" },
+        { "md5scene 1\ncamera { keys { kye 0 ( 0 0 0 ) ( 1 0 0 ) } }\n", MC_ERR_SYNTAX, 2, 17,
+          "unknown keyword 'kye' in 'keys' shot (did you mean 'key'?)" },
+        { "md5scene 1\ncamera { orbt { radius 3 } }\n", MC_ERR_SYNTAX, 2, 10,
+          "expected 'fps', 'look_at', 'orbit', 'turntable', 'keys' or '}' in camera, found "
+          "'orbt' (did you mean 'orbit'?)" },
     };
     for (size_t i = 0; i < TEST_COUNT(cases); i++) {
         mc_scene s;

@@ -331,7 +331,19 @@ typedef struct error_case {
 static const error_case parse_errors[] = {
     { HEAD "foo 1\n", MC_ERR_SYNTAX, 3, 1, "unknown keyword 'foo'" },
     { HEAD "actor \"a\" {\n    mesh \"m\"\n    spin 3\n}\n", MC_ERR_SYNTAX, 5, 5,
-      "unknown keyword 'spin' in actor 'a'" },
+      "unknown keyword 'spin' in actor 'a' (did you mean 'skin'?)" },
+    /* hints: the nearest keyword of the block within 2 edits and under half the word */
+    { HEAD "frame 3\n", MC_ERR_SYNTAX, 3, 1, "unknown keyword 'frame' (did you mean 'frames'?)" },
+    /* fram: 2 edits from frames, not under half of 4 */
+    { HEAD "fram 3\n", MC_ERR_SYNTAX, 3, 1, "unknown keyword 'fram'" },
+    { HEAD "actor \"fighter\" {\n    mesh \"m\"\n    orgin ( 0 0 0 )\n}\n", MC_ERR_SYNTAX, 5, 5,
+      "unknown keyword 'orgin' in actor 'fighter' (did you mean 'origin'?)" },
+    { HEAD "actor \"a\" { mesh \"m\" materal \"x\" \"y\" }\n", MC_ERR_SYNTAX, 3, 22,
+      "unknown keyword 'materal' in actor 'a' (did you mean 'material'?)" },
+    { HEAD "output { widht 640 }\n", MC_ERR_SYNTAX, 3, 10,
+      "unknown keyword 'widht' in 'output' (did you mean 'width'?)" },
+    { HEAD "light \"k\" { origin ( 0 0 0 ) radius 9 noshadows 1 }\n", MC_ERR_SYNTAX, 3, 39,
+      "unknown keyword 'noshadows' in light 'k' (did you mean 'noShadows'?)" },
     { HEAD "output { width 640 depth 3 }\n", MC_ERR_SYNTAX, 3, 20,
       "unknown keyword 'depth' in 'output'" },
     { HEAD "camera \"d\"\n", MC_ERR_SYNTAX, 3, 1, "duplicate 'camera' (first given at line 2)" },

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/nearest.h"
 
 bool mc_arg_frame_range(const char *s, int64_t *first, int64_t *last)
 {
@@ -150,6 +151,34 @@ static int store(const mc_arg_opt *o, const char *v, char *dest)
     return -1;
 }
 
+/* An unknown option: with the nearest option's name when one is close (core/nearest.h), the
+ * dashes aside: '--fsp' -> '--fps', and '-fps' or '---fps' -> '--fps'. */
+static int unknown_option(const mc_arg_spec *spec, const char *arg)
+{
+    const char *names[128];
+    const char *word = arg, *eq, *near = NULL;
+    size_t len, n = 0;
+
+    while (*word == '-')
+        word++;
+    eq = strchr(word, '=');
+    len = eq ? (size_t)(eq - word) : strlen(word);
+    for (size_t i = 0; i < spec->nopts && n < sizeof names / sizeof names[0]; i++) {
+        const char *name = spec->opts[i].name;
+
+        if (strncmp(name, "--", 2) != 0)
+            continue;
+        names[n++] = name + 2;
+        if (strlen(name + 2) == len && strncmp(name + 2, word, len) == 0)
+            near = name + 2;
+    }
+    if (!near)
+        near = mc_nearest_word(word, len, names, n);
+    if (near)
+        return mc_usage_error("unknown option '%s'" MC_NEAREST_HINT, arg, near - 2); /* "--" */
+    return mc_usage_error("unknown option '%s' (see 'md5cine %s --help')", arg, spec->command);
+}
+
 /* One option at argv[*i]; -1 when taken, else an exit code. */
 static int take_option(const mc_arg_spec *spec, int argc, char **argv, int *i, char *dest)
 {
@@ -158,7 +187,7 @@ static int take_option(const mc_arg_spec *spec, int argc, char **argv, int *i, c
     int rc;
 
     if (!o)
-        return mc_usage_error("unknown option '%s' (see 'md5cine %s --help')", arg, spec->command);
+        return unknown_option(spec, arg);
     if (o->kind == MC_ARG_FLAG && v)
         return mc_usage_error("option '%s' takes no value", o->name);
     if (o->kind != MC_ARG_FLAG && !v) {

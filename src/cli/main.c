@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/nearest.h"
 
 #ifndef MC_VERSION
 #define MC_VERSION "0.1.0"
@@ -69,7 +70,16 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "md5cine: error: unknown command '%s'\n\n", argv[1]);
+    {
+        const char *names[sizeof subcommands / sizeof subcommands[0]];
+        char hint[80];
+
+        for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+            names[i] = subcommands[i].name;
+        fprintf(stderr, "md5cine: error: unknown command '%s'%s\n\n", argv[1],
+                mc_nearest_hint(hint, sizeof hint, argv[1], strlen(argv[1]), names,
+                                sizeof names / sizeof names[0]));
+    }
     usage(stderr);
     return MC_EXIT_INPUT;
 }

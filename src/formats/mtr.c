@@ -7,6 +7,7 @@
 #include <md5cine/fileio.h>
 #include <md5cine/mtr.h>
 
+#include "core/nearest.h"
 #include "decl_scan.h"
 #include "lex.h"
 #include "mtr_expr.h"
@@ -112,20 +113,29 @@ static bool grow(mtr_parser *p, void **arr, int *cap, int need, size_t size)
     return true;
 }
 
-/* Warns about keyword kw once per file. */
-static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what)
+/* Whether keyword kw was warned about already in this file. */
+static bool warned(const mtr_parser *p, const mc_token *kw)
 {
-    char d[80];
-
     for (int i = 0; i < p->num_warned; i++)
         if (p->warned[i].len == kw->len && strncasecmp(p->warned[i].text, kw->text, kw->len) == 0)
             return true;
+    return false;
+}
+
+/* Warns about keyword kw once per file; hint is appended to the message. */
+static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what, const char *hint)
+{
+    char d[80];
+
+    if (warned(p, kw))
+        return true;
     if (!grow(p, (void **)&p->warned, &p->cap_warned, p->num_warned + 1, sizeof *p->warned))
         return false;
     p->warned[p->num_warned].text = kw->text;
     p->warned[p->num_warned].len = kw->len;
     p->num_warned++;
-    mc_lex_warn(&p->lx, kw, MC_ERR_SYNTAX, "%s %s skipped", what, mc_lex_describe(kw, d, sizeof d));
+    mc_lex_warn(&p->lx, kw, MC_ERR_SYNTAX, "%s %s skipped%s", what,
+                mc_lex_describe(kw, d, sizeof d), hint);
     return true;
 }
 
@@ -200,21 +210,65 @@ static bool in_words(const mc_token *kw, const char *const *words, size_t n)
     return false;
 }
 
-static bool skip_keyword(mtr_parser *p, const mc_token *kw)
+/* The keywords md5cine reads in a stage and in a material's body (the hints of an unknown one,
+ * with FLAG_WORDS and TOKEN_WORDS). */
+static const char *const STAGE_WORDS[] = {
+    "blend", "map", "alphaTest", "color", "rgb", "rgba", "red", "green", "blue", "alpha",
+    "colored", "if", "noclamp", "clamp", "zeroclamp", "alphazeroclamp", "maskRed", "maskGreen",
+    "maskBlue", "maskAlpha", "maskColor", "maskDepth", "scroll", "translate", "scale",
+    "centerScale", "shear", "rotate",
+};
+static const char *const BODY_WORDS[] = {
+    "diffusemap", "bumpmap", "specularmap", "alphaTest", "twoSided", "translucent", "noShadows",
+    "noSelfShadow", "ambientLight", "deform", "lightFalloffImage", "polygonOffset", "noclamp",
+    "clamp", "zeroclamp", "alphazeroclamp",
+};
+
+/* " (did you mean 'x'?)" for the keyword of words (then FLAG_WORDS, TOKEN_WORDS) nearest kw,
+ * compared without case as Doom's keywords are (core/nearest.h); "" when none is close. */
+static const char *keyword_hint(const mc_token *kw, const char *const *words, size_t n,
+                                char *out, size_t cap)
+{
+    const char *all[sizeof FLAG_WORDS / sizeof FLAG_WORDS[0] +
+                    sizeof TOKEN_WORDS / sizeof TOKEN_WORDS[0] + 32];
+    const char *near;
+    size_t count = 0;
+
+    for (size_t i = 0; i < n && count < sizeof all / sizeof all[0]; i++)
+        all[count++] = words[i];
+    for (size_t i = 0; i < sizeof FLAG_WORDS / sizeof FLAG_WORDS[0]; i++)
+        if (count < sizeof all / sizeof all[0])
+            all[count++] = FLAG_WORDS[i];
+    for (size_t i = 0; i < sizeof TOKEN_WORDS / sizeof TOKEN_WORDS[0]; i++)
+        if (count < sizeof all / sizeof all[0])
+            all[count++] = TOKEN_WORDS[i];
+    near = kw->kind == MC_TOK_NAME ? mc_nearest_word_nocase(kw->text, kw->len, all, count) : NULL;
+    out[0] = '\0';
+    if (near)
+        snprintf(out, cap, MC_NEAREST_HINT, near);
+    return out;
+}
+
+/* A keyword md5cine does not read; words: those it reads where kw stands, for the hint. */
+static bool skip_keyword(mtr_parser *p, const mc_token *kw, const char *const *words, size_t n)
 {
     mc_token t;
+    char hint[80];
 
     if (in_words(kw, FLAG_WORDS, sizeof FLAG_WORDS / sizeof FLAG_WORDS[0]))
-        return warn_once(p, kw, "keyword");
+        return warn_once(p, kw, "keyword", "");
     if (in_words(kw, TOKEN_WORDS, sizeof TOKEN_WORDS / sizeof TOKEN_WORDS[0])) {
-        if (!warn_once(p, kw, "keyword") || !mc_lex_peek(&p->lx, &t))
+        if (!warn_once(p, kw, "keyword", "") || !mc_lex_peek(&p->lx, &t))
             return false;
         if (t.line == kw->line &&
             (t.kind == MC_TOK_NAME || t.kind == MC_TOK_STRING || t.kind == MC_TOK_NUMBER))
             mc_lex_next(&p->lx, &t);
         return true;
     }
-    return warn_once(p, kw, "unknown keyword") && skip_rest(p, kw);
+    hint[0] = '\0'; /* looked for once per keyword and file, as the warning is given */
+    return warn_once(p, kw, "unknown keyword",
+                     warned(p, kw) ? hint : keyword_hint(kw, words, n, hint, sizeof hint)) &&
+           skip_rest(p, kw);
 }
 
 static bool expect_punct(mtr_parser *p, char c, mc_token *out)
@@ -466,7 +520,7 @@ static bool parse_alpha_test(mtr_parser *p, const mc_token *kw, float *out, bool
         return false;
     if (!mc_expr_is_constant(&p->xb, reg, &v)) {
         if (!expr)
-            return warn_once(p, kw, "expression of");
+            return warn_once(p, kw, "expression of", "");
         expr->has_alpha_test = true;
         expr->alpha_test = reg;
         *has = true;
@@ -705,7 +759,8 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
                 return false;
         } else if (!parse_matrix(p, &t, s, &handled)) {
             return false;
-        } else if (!handled && !skip_keyword(p, &t)) {
+        } else if (!handled &&
+                   !skip_keyword(p, &t, STAGE_WORDS, sizeof STAGE_WORDS / sizeof STAGE_WORDS[0])) {
             return false;
         }
     }
@@ -849,7 +904,7 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
                                    "invalid 'polygonOffset' %g, expected %g to %g",
                                    (double)m->polygon_offset, -(double)MC_LIMIT_POLYGON_OFFSET,
                                    (double)MC_LIMIT_POLYGON_OFFSET);
-        } else if (!skip_keyword(p, &t)) {
+        } else if (!skip_keyword(p, &t, BODY_WORDS, sizeof BODY_WORDS / sizeof BODY_WORDS[0])) {
             return false;
         }
     }
@@ -1137,7 +1192,7 @@ static bool parse_file(void *ctx)
                 mc_lex_next(&p->lx, &n);
                 if (!parse_material(p, &n))
                     return false;
-            } else if (!warn_once(p, &t, "declaration type") || !skip_decl(p, &t)) {
+            } else if (!warn_once(p, &t, "declaration type", "") || !skip_decl(p, &t)) {
                 return false;
             }
             continue;

@@ -15,6 +15,7 @@
 #include <md5cine/scene.h>
 #include <md5cine/timeline.h>
 
+#include "core/nearest.h"
 #include "formats/lex.h"
 #include "formats/modeldef.h"
 
@@ -179,6 +180,19 @@ static bool parse_background(scene_parser *p)
     return true;
 }
 
+/* " (did you mean 'x'?)" when tok is a name near one of words[0..n), else "" (core/nearest.h). */
+static const char *hint_for(const mc_token *tok, const char *const *words, size_t n, char *buf,
+                            size_t cap)
+{
+    if (tok->kind != MC_TOK_NAME) {
+        buf[0] = '\0';
+        return buf;
+    }
+    return mc_nearest_hint(buf, cap, tok->text, tok->len, words, n);
+}
+
+static const char *const output_keywords[] = { "width", "height", "fps", "background" };
+
 static bool parse_output(scene_parser *p)
 {
     seen_at w = { 0, 0 }, h = { 0, 0 }, fps = { 0, 0 }, bg = { 0, 0 };
@@ -209,8 +223,11 @@ static bool parse_output(scene_parser *p)
             if (!once(p, &tok, &bg) || !parse_background(p))
                 return false;
         } else {
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in 'output'",
-                               mc_lex_describe(&tok, d, sizeof d));
+            char hint[80];
+
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in 'output'%s",
+                               mc_lex_describe(&tok, d, sizeof d),
+                               hint_for(&tok, output_keywords, 4, hint, sizeof hint));
         }
     }
 }
@@ -277,8 +294,9 @@ enum {
     K_MESH, K_ANIM, K_ORIGIN, K_YAW, K_SCALE, K_START, K_LOOP, K_IN_PLACE, K_SKIN, K_MODEL,
     K_COUNT
 };
-static const char *const actor_keywords[K_COUNT] = {
+static const char *const actor_keywords[K_COUNT + 2] = {
     "mesh", "anim", "origin", "yaw", "scale", "start", "loop", "in_place", "skin", "model",
+    "material", "parm", /* repeatable: not in the K_ list, hints only */
 };
 
 static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
@@ -410,9 +428,13 @@ static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token 
         }
         while (k < K_COUNT && !mc_lex_is(&tok, actor_keywords[k]))
             k++;
-        if (k == K_COUNT)
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in actor '%s'",
-                               mc_lex_describe(&tok, d, sizeof d), a->name);
+        if (k == K_COUNT) {
+            char hint[80];
+
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in actor '%s'%s",
+                               mc_lex_describe(&tok, d, sizeof d), a->name,
+                               hint_for(&tok, actor_keywords, K_COUNT + 2, hint, sizeof hint));
+        }
         if (!once(p, &tok, &seen[k]) || !parse_actor_value(p, a, k))
             return false;
     }
@@ -587,8 +609,15 @@ static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token 
             if (!l->shader)
                 return false;
         } else {
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in light '%s'",
-                               mc_lex_describe(&tok, d, sizeof d), l->name);
+            static const char *const light_keywords[] = {
+                "origin", "color", "radius", "light_radius", "target", "right", "up", "start",
+                "end", "noShadows", "shader",
+            };
+            char hint[80];
+
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in light '%s'%s",
+                               mc_lex_describe(&tok, d, sizeof d), l->name,
+                               hint_for(&tok, light_keywords, 11, hint, sizeof hint));
         }
     }
     if (!origin.line)
@@ -820,9 +849,17 @@ static bool parse_shot(scene_parser *p, mc_scene_shot *sh, const mc_token *kw)
             break;
         while (k < SK_COUNT && !(tok.kind == MC_TOK_NAME && mc_lex_is(&tok, shot_keywords[k])))
             k++;
-        if (k == SK_COUNT || !(allowed & (1u << k)))
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in '%.*s' shot",
-                               mc_lex_describe(&tok, d, sizeof d), (int)kw->len, kw->text);
+        if (k == SK_COUNT || !(allowed & (1u << k))) {
+            const char *words[SK_COUNT];
+            char hint[80];
+            int i;
+
+            for (i = 0; i < SK_COUNT; i++) /* only what this kind takes */
+                words[i] = allowed & (1u << i) ? shot_keywords[i] : NULL;
+            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in '%.*s' shot%s",
+                               mc_lex_describe(&tok, d, sizeof d), (int)kw->len, kw->text,
+                               hint_for(&tok, words, SK_COUNT, hint, sizeof hint));
+        }
         if (k == SK_KEY) {
             if (!parse_key(p, sh, &tok))
                 return false;
@@ -903,11 +940,17 @@ static bool parse_camera_block(scene_parser *p)
         }
         if (tok.kind != MC_TOK_NAME ||
             !(mc_lex_is(&tok, "look_at") || mc_lex_is(&tok, "orbit") ||
-              mc_lex_is(&tok, "turntable") || mc_lex_is(&tok, "keys")))
+              mc_lex_is(&tok, "turntable") || mc_lex_is(&tok, "keys"))) {
+            static const char *const camera_words[] = { "fps", "look_at", "orbit", "turntable",
+                                                        "keys" };
+            char hint[80];
+
             return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
                                "expected 'fps', 'look_at', 'orbit', 'turntable', 'keys' or '}' "
-                               "in camera, found %s",
-                               mc_lex_describe(&tok, d, sizeof d));
+                               "in camera, found %s%s",
+                               mc_lex_describe(&tok, d, sizeof d),
+                               hint_for(&tok, camera_words, 5, hint, sizeof hint));
+        }
         if (s->num_shots == MC_SCENE_MAX_SHOTS)
             return mc_lex_fail(&p->lx, &tok, MC_ERR_LIMIT, "more than %d shots",
                                MC_SCENE_MAX_SHOTS);
@@ -984,8 +1027,13 @@ static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen
         p->s->has_ambient = true;
         return true;
     }
-    return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "unknown keyword %s",
-                       mc_lex_describe(tok, d, sizeof d));
+    static const char *const top_keywords[] = { "camera", "base",  "frames", "output",
+                                                "actor",  "light", "ambient" };
+    char hint[80];
+
+    return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "unknown keyword %s%s",
+                       mc_lex_describe(tok, d, sizeof d),
+                       hint_for(tok, top_keywords, 7, hint, sizeof hint));
 }
 
 static bool parse_scene_text(scene_parser *p)
@@ -1158,6 +1206,53 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
     warn(opts, &w);
 }
 
+/* Whether mesh k of a is drawn without a texture and is warned about (after resolve_textures has
+ * looked): with materials in the base, a named shader may still be a material. */
+static bool lacks_texture(const mc_scene_actor *a, int k, bool materials)
+{
+    return !a->textures[k] && !(materials && a->mesh.meshes[k].shader[0]);
+}
+
+/* The meshes of a drawn without a texture: one warning, at its shader, for the first mesh of each
+ * shader (the empty one too), then one line without a position for the other meshes with that
+ * shader ("... and 9 more meshes of actor 'boar'"), so that a model of many meshes prints one
+ * warning per cause. MD5CINE_WARNINGS=all prints every mesh's own instead. */
+static void warn_no_textures(const mc_scene *s, const mc_scene_actor *a, bool materials,
+                             const mc_parse_opts *opts)
+{
+    const char *env = getenv("MD5CINE_WARNINGS");
+    bool all = env && strcmp(env, "all") == 0;
+    int n = a->mesh.num_meshes;
+
+    if (!opts || !opts->warn)
+        return;
+    for (int k = 0; k < n; k++) {
+        const char *shader = a->mesh.meshes[k].shader;
+        int j = 0, more = 0;
+
+        if (!lacks_texture(a, k, materials))
+            continue;
+        if (!all) {
+            while (j < k && !(lacks_texture(a, j, materials) &&
+                              strcmp(a->mesh.meshes[j].shader, shader) == 0))
+                j++;
+            if (j < k)
+                continue; /* counted with mesh j */
+            for (j = k + 1; j < n; j++)
+                more += lacks_texture(a, j, materials) &&
+                        strcmp(a->mesh.meshes[j].shader, shader) == 0;
+        }
+        warn_no_texture(s, a, &a->mesh.meshes[k], k, opts);
+        if (more > 0) {
+            mc_error w;
+
+            mc_error_set(&w, MC_ERR_IO, a->mesh.name, 0, 0, "... and %d more %s of actor '%s'",
+                         more, more == 1 ? "mesh" : "meshes", a->name);
+            warn(opts, &w);
+        }
+    }
+}
+
 /* Whether the base folder may declare materials (a folder of declarations the engine reads,
  * material.h mc_material_set_load, or a .pk4 archive): then a shader without an image may still
  * name a material, and mc_scene_materials_load (material.h) warns about the submeshes that get
@@ -1219,9 +1314,8 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse
             a->textures[k] = implicit_texture(s, a, sm->shader, &oom);
         if (oom)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-        if (!a->textures[k] && !(materials && sm->shader[0]))
-            warn_no_texture(s, a, sm, k, opts);
     }
+    warn_no_textures(s, a, materials, opts);
     for (int i = 0; i < a->num_materials; i++) {
         mc_error w;
 

@@ -82,6 +82,60 @@ static mc_status apply_skin(mc_scene_materials *sm, const mc_skin *skin, const c
     return st;
 }
 
+
+/* Whether mesh m of act found neither a material nor an image (after the loop below). */
+static bool untextured(const mc_scene_actor *act, const mc_material *const *submesh, int m)
+{
+    const char *shader = act->mesh.meshes[m].shader;
+
+    return shader[0] && !mc_scene_actor_has_material_line(act, shader) && !submesh[m] &&
+           !act->textures[m];
+}
+
+/* One warning per shader that found neither a material nor an image, at its first mesh, and a
+ * line for the other meshes with it, as scene.c groups the meshes without an image;
+ * MD5CINE_WARNINGS=all prints each mesh's own. */
+static void warn_untextured(const mc_scene *scene, const mc_scene_actor *act,
+                            const mc_material *const *submesh, const mc_parse_opts *opts)
+{
+    const char *env = getenv("MD5CINE_WARNINGS");
+    bool all = env && strcmp(env, "all") == 0;
+    int n = act->mesh.num_meshes;
+
+    if (!opts || !opts->warn)
+        return;
+    for (int m = 0; m < n; m++) {
+        const char *shader = act->mesh.meshes[m].shader;
+        mc_error w;
+        int j = 0, more = 0;
+
+        if (!untextured(act, submesh, m))
+            continue;
+        if (!all) {
+            while (j < m && !(untextured(act, submesh, j) &&
+                              strcmp(act->mesh.meshes[j].shader, shader) == 0))
+                j++;
+            if (j < m)
+                continue; /* counted with mesh j */
+            for (j = m + 1; j < n; j++)
+                more += untextured(act, submesh, j) &&
+                        strcmp(act->mesh.meshes[j].shader, shader) == 0;
+        }
+        mc_error_set(&w, MC_ERR_IO, act->mesh.name, act->mesh.meshes[m].shader_line,
+                     act->mesh.meshes[m].shader_col,
+                     "no material and no image for shader '%s' of actor '%s' in '%s'; "
+                     "not drawn (Doom's implicit material of a missing image is invisible; "
+                     "developer images draw its box)",
+                     shader, act->name, scene->base_path);
+        opts->warn(opts->warn_user, &w);
+        if (more > 0) {
+            mc_error_set(&w, MC_ERR_IO, act->mesh.name, 0, 0, "... and %d more %s of actor '%s'",
+                         more, more == 1 ? "mesh" : "meshes", act->name);
+            opts->warn(opts->warn_user, &w);
+        }
+    }
+}
+
 /* Light i's material (tr_lightrun.cpp, R_DeriveLightData): the one it names; one not declared
  * is a warning and, as Doom's FindMaterial(texture, false) returning NULL, the light takes the
  * default of its kind, lights/defaultPointLight or lights/defaultProjectedLight, when the base
@@ -185,18 +239,9 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
             out->submesh[a][m] = mc_material_set_find(out->set, shader, &st, err);
             if (st == MC_OK && skin)
                 st = apply_skin(out, skin, shader, &out->submesh[a][m], err);
-            if (st == MC_OK && !out->submesh[a][m] && !act->textures[m] && opts && opts->warn) {
-                mc_error w;
-
-                mc_error_set(&w, MC_ERR_IO, act->mesh.name, act->mesh.meshes[m].shader_line,
-                             act->mesh.meshes[m].shader_col,
-                             "no material and no image for shader '%s' of actor '%s' in '%s'; "
-                             "not drawn (Doom's implicit material of a missing image is "
-                             "invisible; developer images draw its box)",
-                             shader, act->name, scene->base_path);
-                opts->warn(opts->warn_user, &w);
-            }
         }
+        if (st == MC_OK)
+            warn_untextured(scene, act, out->submesh[a], opts);
     }
     for (int i = 0; i < scene->num_lights && st == MC_OK; i++)
         st = light_material(out, scene, i, opts, err);

@@ -1,0 +1,84 @@
+#!/bin/bash
+# Repeated warnings of one cause are grouped: a model whose meshes share a shader without an image
+# (or have an empty one), or that find no material for it in the base, gets one warning at the first such mesh's shader and one line for the
+# others; MD5CINE_WARNINGS=all prints every mesh's own. The whole of stderr is compared.
+set -u
+. ./outcome.sh warnings
+cd "$T" || exit 1
+
+# boar.md5mesh: 13 one-triangle meshes; 2 and 7 have shader "skin/a", 5 "skin/b", the other ten
+# an empty shader. Mesh i's shader line is 9 + 13 i (7 header lines, 13 per mesh), column 8.
+python3 - <<'PY'
+head = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes 13', 'joints {',
+        '"root" -1 ( 0 0 0 ) ( 0 0 0 )', '}']
+body = []
+for i in range(13):
+    shader = {2: '"skin/a"', 7: '"skin/a"', 5: '"skin/b"'}.get(i, '""')
+    body += ['mesh {', 'shader ' + shader, 'numverts 3', 'vert 0 ( 0 0 ) 0 1',
+             'vert 1 ( 1 0 ) 1 1', 'vert 2 ( 0 1 ) 2 1', 'numtris 1', 'tri 0 0 1 2',
+             'numweights 3', 'weight 0 0 1 ( 0 1 1 )', 'weight 1 0 1 ( 0 -1 1 )',
+             'weight 2 0 1 ( 0 1 -1 )', '}']
+open('boar.md5mesh', 'w').write('\n'.join(head + body) + '\n')
+PY
+printf 'MD5Version 10\ncommandline ""\nnumFrames 1\nframeRate 24\nnumCuts 0\ncuts {\n}\ncamera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n' >c.md5camera
+printf 'md5scene 1\ncamera "c.md5camera"\nactor "boar" {\n    mesh "boar.md5mesh"\n}\n' >b.md5scene
+
+empty() { # MESH LINE: the warning of an empty shader
+    echo "boar.md5mesh:$2:8: warning: mesh $1 of actor 'boar' has an empty shader and no 'material' line for it: drawn without a texture"
+    printf '%5d | shader ""\n      |        ^\n' "$2"
+}
+noimage() { # SHADER FILE LINE: the warning of a shader without an image
+    echo "boar.md5mesh:$3:8: warning: no image for shader '$1' of actor 'boar': looked for '$2.tga', '.png', '.jpg' in '.'; drawn without a texture"
+    printf '%5d | shader "%s"\n      |        ^\n' "$3" "$1"
+}
+
+"$MD5CINE" info b.md5scene >/dev/null 2>grouped.err
+rc=$?
+{
+    empty 0 9
+    echo "boar.md5mesh: warning: ... and 9 more meshes of actor 'boar'"
+    noimage skin/a a 35
+    echo "boar.md5mesh: warning: ... and 1 more mesh of actor 'boar'"
+    noimage skin/b b 74
+} >grouped.want
+if [ $rc -eq 0 ] && diff -u grouped.want grouped.err >grouped.diff; then ok grouped
+else fail grouped "exit $rc; $(cat grouped.diff)"; fi
+
+MD5CINE_WARNINGS=all "$MD5CINE" info b.md5scene >/dev/null 2>all.err
+rc=$?
+for i in $(seq 0 12); do
+    case $i in
+    2 | 7) noimage skin/a a $((9 + 13 * i)) ;;
+    5) noimage skin/b b $((9 + 13 * i)) ;;
+    *) empty "$i" $((9 + 13 * i)) ;;
+    esac
+done >all.want
+if [ $rc -eq 0 ] && diff -u all.want all.err >all.diff; then ok every_one_with_MD5CINE_WARNINGS_all
+else fail every_one_with_MD5CINE_WARNINGS_all "exit $rc; $(cat all.diff)"; fi
+
+# With a base that may declare materials (a materials/ folder, here empty), a named shader is
+# looked up there: those that find neither a material nor an image are grouped the same way.
+mkdir -p base/materials
+printf 'md5scene 1\ncamera "c.md5camera"\nbase "base"\nactor "boar" {\n    mesh "boar.md5mesh"\n}\n' >m.md5scene
+nomaterial() { # SHADER LINE
+    echo "boar.md5mesh:$2:8: warning: no material and no image for shader '$1' of actor 'boar' in 'base'; not drawn (Doom's implicit material of a missing image is invisible; developer images draw its box)"
+    printf '%5d | shader "%s"\n      |        ^\n' "$2" "$1"
+}
+"$MD5CINE" info m.md5scene --materials >/dev/null 2>base.err
+rc=$?
+{
+    empty 0 9
+    echo "boar.md5mesh: warning: ... and 9 more meshes of actor 'boar'"
+    nomaterial skin/a 35
+    echo "boar.md5mesh: warning: ... and 1 more mesh of actor 'boar'"
+    nomaterial skin/b 74
+} >base.want
+if [ $rc -eq 0 ] && diff -u base.want base.err >base.diff; then ok grouped_with_a_base
+else fail grouped_with_a_base "exit $rc; $(cat base.diff)"; fi
+MD5CINE_WARNINGS=all "$MD5CINE" info m.md5scene --materials >/dev/null 2>base_all.err
+if [ "$(grep -c ": warning: no material and no image for shader 'skin/a'" base_all.err)" -eq 2 ] &&
+    ! grep -q 'more mesh' base_all.err; then ok every_one_with_a_base
+else fail every_one_with_a_base "$(cat base_all.err)"; fi
+
+echo "warnings: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
