@@ -151,6 +151,25 @@ static bool read_flag(scene_parser *p, const char *what, bool *out)
     return true;
 }
 
+/* A quoted declaration name ("model", "skin") of 1 to MC_LIMIT_NAME_LEN bytes, kept in the
+ * scene's arena with its position. */
+static bool read_decl_name(scene_parser *p, const char *what, const char **out, int *line,
+                           int *col)
+{
+    const char *text;
+    size_t len;
+    mc_token tok;
+
+    if (!mc_lex_string(&p->lx, &text, &len, &tok))
+        return false;
+    if (len == 0 || len > MC_LIMIT_NAME_LEN)
+        return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "invalid %s name, expected 1 to %d bytes",
+                           what, MC_LIMIT_NAME_LEN);
+    *out = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
+    *line = tok.line;
+    *col = tok.col;
+    return *out != NULL;
+}
 /* ---------------------------------------------------------------- output block */
 
 /* ( a b c ) with every component in lo..hi, reported at the component's own token. */
@@ -325,20 +344,8 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
         a->anim_col = tok.col;
         return a->anim_name != NULL;
     }
-    case K_MODEL: {
-        const char *text;
-        size_t len;
-
-        if (!mc_lex_string(&p->lx, &text, &len, &tok))
-            return false;
-        if (len == 0 || len > MC_LIMIT_NAME_LEN)
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
-                               "invalid model name, expected 1 to %d bytes", MC_LIMIT_NAME_LEN);
-        a->model = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
-        a->model_line = tok.line;
-        a->model_col = tok.col;
-        return a->model != NULL;
-    }
+    case K_MODEL:
+        return read_decl_name(p, "model", &a->model, &a->model_line, &a->model_col);
     case K_ORIGIN:
         if (!mc_lex_vec(&p->lx, 3, v))
             return false;
@@ -357,20 +364,8 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
         return mc_lex_float(&p->lx, &a->start, NULL);
     case K_LOOP:
         return read_flag(p, "loop", &a->loop);
-    case K_SKIN: {
-        const char *text;
-        size_t len;
-
-        if (!mc_lex_string(&p->lx, &text, &len, &tok))
-            return false;
-        if (len == 0 || len > MC_LIMIT_NAME_LEN)
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
-                               "invalid skin name, expected 1 to %d bytes", MC_LIMIT_NAME_LEN);
-        a->skin = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
-        a->skin_line = tok.line;
-        a->skin_col = tok.col;
-        return a->skin != NULL;
-    }
+    case K_SKIN:
+        return read_decl_name(p, "skin", &a->skin, &a->skin_line, &a->skin_col);
     default:
         return read_flag(p, "in_place", &a->in_place);
     }
