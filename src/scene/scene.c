@@ -18,6 +18,7 @@
 #include "core/nearest.h"
 #include "formats/lex.h"
 #include "formats/modeldef.h"
+#include "scene/mesh_groups.h"
 
 #define PATH_CAP 4096
 
@@ -1202,49 +1203,28 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
 }
 
 /* Whether mesh k of a is drawn without a texture and is warned about (after resolve_textures has
- * looked): with materials in the base, a named shader may still be a material. */
-static bool lacks_texture(const mc_scene_actor *a, int k, bool materials)
+ * looked): with materials in the base (*user true), a named shader may still be a material. */
+static bool lacks_texture(const mc_scene_actor *a, int k, const void *user)
 {
+    bool materials = *(const bool *)user;
+
     return !a->textures[k] && !(materials && a->mesh.meshes[k].shader[0]);
 }
 
-/* The meshes of a drawn without a texture: one warning, at its shader, for the first mesh of each
- * shader (the empty one too), then one line without a position for the other meshes with that
- * shader ("... and 9 more meshes of actor 'boar'"), so that a model of many meshes prints one
- * warning per cause. MD5CINE_WARNINGS=all prints every mesh's own instead. */
+/* The meshes of a drawn without a texture: one warning per shader (the empty one too), the
+ * others of it in one line (mesh_groups.h). */
 static void warn_no_textures(const mc_scene *s, const mc_scene_actor *a, bool materials,
                              const mc_parse_opts *opts)
 {
-    const char *env = getenv("MD5CINE_WARNINGS");
-    bool all = env && strcmp(env, "all") == 0;
-    int n = a->mesh.num_meshes;
-
     if (!opts || !opts->warn)
         return;
-    for (int k = 0; k < n; k++) {
-        const char *shader = a->mesh.meshes[k].shader;
-        int j = 0, more = 0;
+    for (int k = 0; k < a->mesh.num_meshes; k++) {
+        int more = mc_mesh_group(a, k, lacks_texture, &materials);
 
-        if (!lacks_texture(a, k, materials))
+        if (more < 0)
             continue;
-        if (!all) {
-            while (j < k && !(lacks_texture(a, j, materials) &&
-                              strcmp(a->mesh.meshes[j].shader, shader) == 0))
-                j++;
-            if (j < k)
-                continue; /* counted with mesh j */
-            for (j = k + 1; j < n; j++)
-                more += lacks_texture(a, j, materials) &&
-                        strcmp(a->mesh.meshes[j].shader, shader) == 0;
-        }
         warn_no_texture(s, a, &a->mesh.meshes[k], k, opts);
-        if (more > 0) {
-            mc_error w;
-
-            mc_error_set(&w, MC_ERR_IO, a->mesh.name, 0, 0, "... and %d more %s of actor '%s'",
-                         more, more == 1 ? "mesh" : "meshes", a->name);
-            warn(opts, &w);
-        }
+        mc_mesh_group_more(a, more, opts);
     }
 }
 

@@ -7,6 +7,8 @@
 #include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
+#include "scene/mesh_groups.h"
+
 bool mc_scene_actor_has_material_line(const mc_scene_actor *a, const char *shader)
 {
     for (int i = 0; i < a->num_materials; i++)
@@ -83,9 +85,11 @@ static mc_status apply_skin(mc_scene_materials *sm, const mc_skin *skin, const c
 }
 
 
-/* Whether mesh m of act found neither a material nor an image (after the loop below). */
-static bool untextured(const mc_scene_actor *act, const mc_material *const *submesh, int m)
+/* Whether mesh m of act found neither a material nor an image (after the loop below); user is
+ * the submeshes' materials. */
+static bool untextured(const mc_scene_actor *act, int m, const void *user)
 {
+    const mc_material *const *submesh = user;
     const char *shader = act->mesh.meshes[m].shader;
 
     return shader[0] && !mc_scene_actor_has_material_line(act, shader) && !submesh[m] &&
@@ -93,46 +97,27 @@ static bool untextured(const mc_scene_actor *act, const mc_material *const *subm
 }
 
 /* One warning per shader that found neither a material nor an image, at its first mesh, and a
- * line for the other meshes with it, as scene.c groups the meshes without an image;
- * MD5CINE_WARNINGS=all prints each mesh's own. */
+ * line for the other meshes with it (mesh_groups.h), as scene.c groups the meshes without an
+ * image. */
 static void warn_untextured(const mc_scene *scene, const mc_scene_actor *act,
                             const mc_material *const *submesh, const mc_parse_opts *opts)
 {
-    const char *env = getenv("MD5CINE_WARNINGS");
-    bool all = env && strcmp(env, "all") == 0;
-    int n = act->mesh.num_meshes;
-
     if (!opts || !opts->warn)
         return;
-    for (int m = 0; m < n; m++) {
-        const char *shader = act->mesh.meshes[m].shader;
+    for (int m = 0; m < act->mesh.num_meshes; m++) {
+        int more = mc_mesh_group(act, m, untextured, submesh);
         mc_error w;
-        int j = 0, more = 0;
 
-        if (!untextured(act, submesh, m))
+        if (more < 0)
             continue;
-        if (!all) {
-            while (j < m && !(untextured(act, submesh, j) &&
-                              strcmp(act->mesh.meshes[j].shader, shader) == 0))
-                j++;
-            if (j < m)
-                continue; /* counted with mesh j */
-            for (j = m + 1; j < n; j++)
-                more += untextured(act, submesh, j) &&
-                        strcmp(act->mesh.meshes[j].shader, shader) == 0;
-        }
         mc_error_set(&w, MC_ERR_IO, act->mesh.name, act->mesh.meshes[m].shader_line,
                      act->mesh.meshes[m].shader_col,
                      "no material and no image for shader '%s' of actor '%s' in '%s'; "
                      "not drawn (Doom's implicit material of a missing image is invisible; "
                      "developer images draw its box)",
-                     shader, act->name, scene->base_path);
+                     act->mesh.meshes[m].shader, act->name, scene->base_path);
         opts->warn(opts->warn_user, &w);
-        if (more > 0) {
-            mc_error_set(&w, MC_ERR_IO, act->mesh.name, 0, 0, "... and %d more %s of actor '%s'",
-                         more, more == 1 ? "mesh" : "meshes", act->name);
-            opts->warn(opts->warn_user, &w);
-        }
+        mc_mesh_group_more(act, more, opts);
     }
 }
 
