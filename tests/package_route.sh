@@ -1,0 +1,258 @@
+#!/bin/bash
+# The Debian packages the way a user gets them (README "Debian packages"), on a machine where
+# none of md5cine's packages is installed, as root (`.ci/run` runs it first on a fresh Debian 12
+# machine; it changes the system, so it is no ctest test):
+#  1. The README's block of that section, read from the README itself, runs as written in the
+#     source tree (`sudo` is the command itself, apt answers yes): scripts/package.sh builds the
+#     packages and apt-get installs them with everything they depend on. Then the four packages
+#     are installed at the version the build made, and so is every package they depend on.
+#  2. With nothing of the source or build tree on any path (a scratch folder; `env -i`, PATH
+#     /usr/bin:/bin, no PYTHONPATH, no LD_LIBRARY_PATH) the installed files are used as a user
+#     uses them: /usr/bin/md5cine --version and a small render of the bundled demo (its files
+#     copied into the scratch folder); the README's Python example and its pytest example
+#     ("Python", "### pytest"), read from the README, with the references they name rendered by
+#     the installed command (python3-pytest installed through apt first when it is missing);
+#     examples/ built with `make` (pkg-config) and with CMake's find_package, linked to the
+#     installed libmd5cine.so.0, passing against a reference folder and failing (exit 1) on one
+#     with a frame swapped.
+#  3. On exit, whatever happened, the packages are purged (apt-get purge) and none is left.
+# It refuses (exit 2) to run unless root, and where an md5cine is installed already (a package,
+# or files under /usr/local, which would stand before /usr on every search path).
+# usage: tests/package_route.sh        (from anywhere; CMAKE_BUILD_PARALLEL_LEVEL: build jobs)
+set -eu
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+PKGS="md5cine libmd5cine0 libmd5cine-dev python3-md5cine"
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "package_route: must run as root: it installs md5cine's packages with apt-get and purges them" >&2
+    exit 2
+fi
+# A package counts as there unless dpkg has it as not installed or as its config files only.
+present() { # present PACKAGE: dpkg holds some of its files
+    local st
+    st=$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null) || return 1
+    [ -n "$st" ] && [ "$st" != not-installed ] && [ "$st" != config-files ]
+}
+there=""
+for p in $PKGS; do
+    if present "$p"; then there="$there $p"; fi
+done
+if [ -n "$there" ]; then
+    echo "package_route: md5cine's packages are installed already:$there;" \
+        "run it where they are not (apt-get purge$there)" >&2
+    exit 2
+fi
+for f in /usr/local/bin/md5cine /usr/local/lib/pkgconfig/md5cine.pc \
+    /usr/local/lib/python3/dist-packages/md5cine /usr/local/lib/cmake/md5cine; do
+    if [ -e "$f" ]; then
+        echo "package_route: $f is installed: an md5cine under /usr/local stands before" \
+            "the packages' on the search paths; run it where there is none" >&2
+        exit 2
+    fi
+done
+
+export MD5CINE=/usr/bin/md5cine MC_TEST_TMP="${TMPDIR:-/tmp}"
+. "$SRC/tests/outcome.sh" package_route
+W=$T/user # the user's folder: every step of part 2 runs there
+mkdir -p "$W/home" "$W/tmp"
+
+purge() {
+    local rc=$? left="" p
+    trap - EXIT INT TERM
+    for p in $PKGS; do
+        if present "$p"; then left="$left $p"; fi
+    done
+    if [ -n "$left" ]; then
+        echo "package_route: purging$left" >&2
+        DEBIAN_FRONTEND=noninteractive apt-get purge -y -q $left >"$T/purge.log" 2>&1 ||
+            { tail -20 "$T/purge.log" >&2; rc=1; }
+    fi
+    left=$(dpkg -l | grep md5cine || true)
+    if [ -n "$left" ]; then
+        echo "FAIL packages_are_purged: still there: $left"
+        rc=1
+    fi
+    if [ "$rc" -eq 0 ]; then rm -rf "$T"; else echo "(files kept in $T)"; fi
+    exit "$rc"
+}
+trap purge EXIT
+trap 'exit 130' INT TERM
+
+# ---- 1. the README's commands
+awk '/^## Debian packages/ { in_s = 1; next }
+     in_s && /^```sh$/ { in_block = 1; next }
+     in_block && /^```$/ { exit }
+     in_block { print }' "$SRC/README.md" >"$T/readme_block.sh"
+if grep -q '^scripts/package.sh' "$T/readme_block.sh" &&
+    grep -q 'apt-get install .*\.deb' "$T/readme_block.sh"; then
+    ok the_readme_block_is_found
+else
+    fail the_readme_block_is_found "$T/readme_block.sh: $(cat "$T/readme_block.sh")"
+fi
+# As root `sudo CMD` is CMD (and sudo need not be installed); apt takes yes for an answer.
+printf 'APT::Get::Assume-Yes "true";\n' >"$T/apt.conf"
+start=$(date +%s)
+if (cd "$SRC" && sudo() { "$@"; } && export -f sudo && APT_CONFIG="$T/apt.conf" \
+    DEBIAN_FRONTEND=noninteractive bash -e -o pipefail -x "$T/readme_block.sh") \
+    >"$T/readme_block.log" 2>&1; then
+    ok "the_readme_block_runs ($(($(date +%s) - start)) s)"
+else
+    fail the_readme_block_runs "the last lines:"
+    tail -n 25 "$T/readme_block.log" | sed 's/^/     | /'
+fi
+debs=$(grep -o '\./[^ ]*\.deb' "$T/readme_block.sh" | head -1)
+version=$(cd "$SRC" && for d in $debs; do dpkg-deb -f "$d" Version; done | sort -u)
+missing=""
+for p in $PKGS; do
+    [ "$(dpkg-query -W -f='${Status} ${Version}' "$p" 2>/dev/null)" = "install ok installed $version" ] ||
+        missing="$missing $p"
+done
+if [ -n "$version" ] && [ -z "$missing" ]; then
+    ok "the_four_packages_are_installed ($version)"
+else
+    fail the_four_packages_are_installed "version '$version' of $debs; not installed:$missing"
+fi
+if [ "$failed" -ne 0 ]; then
+    echo "$passed passed, $failed failed: nothing installed to check"
+    exit 1
+fi
+# Every dependency apt had to bring is installed (python3, python3-numpy among them).
+unmet=""
+for p in $PKGS; do
+    for d in $(dpkg-query -W -f='${Depends}' "$p" | tr ',' '\n' | sed 's/^ *//; s/ .*//'); do
+        [ "$(dpkg-query -W -f='${Status}' "$d" 2>/dev/null)" = "install ok installed" ] ||
+            unmet="$unmet $p->$d"
+    done
+done
+if [ -z "$unmet" ]; then ok every_dependency_is_installed; else fail every_dependency_is_installed "$unmet"; fi
+for d in python3 python3-numpy; do
+    if dpkg-query -W -f='${Depends}' python3-md5cine | tr ',' '\n' | sed 's/^ *//; s/ .*//' |
+        grep -qx "$d"; then
+        ok "python3_md5cine_depends_on_$d"
+    else
+        fail "python3_md5cine_depends_on_$d"
+    fi
+done
+
+# ---- 2. as a user, with only what the packages installed
+# user NAME CMD...: CMD in the user's folder, in an environment of nothing but a minimal PATH,
+# HOME and TMPDIR; its output in $T/NAME.log and its status in $rc
+user() {
+    local name=$1
+    shift
+    rc=0
+    (cd "$W" && env -i PATH=/usr/bin:/bin HOME="$W/home" TMPDIR="$W/tmp" LANG=C.UTF-8 "$@") \
+        >"$T/$name.log" 2>&1 || rc=$?
+}
+# step NAME WANT CMD...: a user step that must exit WANT
+step() {
+    local name=$1 want=$2
+    shift 2
+    user "$name" "$@"
+    if [ "$rc" -eq "$want" ]; then
+        ok "$name"
+    else
+        fail "$name" "exit $rc, expected $want; the last lines:"
+        tail -n 15 "$T/$name.log" | sed 's/^/     | /'
+    fi
+}
+has() { # has NAME TEXT: step NAME's output holds TEXT
+    if grep -qF -- "$2" "$T/$1.log"; then ok "$1 prints $2"; else fail "$1 prints $2" "$(head -c 400 "$T/$1.log")"; fi
+}
+libfile=$(dpkg -L libmd5cine0 | grep '/libmd5cine\.so\.0$')
+
+step md5cine_is_the_installed_one 0 sh -c 'command -v md5cine'
+has md5cine_is_the_installed_one /usr/bin/md5cine
+step md5cine_version 0 md5cine --version
+has md5cine_version "$version"
+# The demo's files, as a user has them in a clone (scenes/ is data; nothing built).
+mkdir -p "$W/scenes" "$W/cuts"
+cp -r "$SRC/scenes/demo" "$W/scenes/"
+step small_render_of_the_demo 0 md5cine render scenes/demo/demo.md5scene --size 64x36 \
+    --frames 0-3 --quiet -o tiny/%05d.png
+n=$(ls "$W"/tiny/0000[0-3].png 2>/dev/null | wc -l)
+if [ "$n" -eq 4 ]; then ok small_render_wrote_4_frames; else fail small_render_wrote_4_frames "$n files"; fi
+
+# The Python section's example: the first ```python block under "## Python"
+awk '/^## Python/ { in_s = 1; next }
+     in_s && /^```python$/ { in_block = 1; next }
+     in_block && /^```$/ { exit }
+     in_block { print }' "$SRC/README.md" >"$W/example.py"
+# What it names: the demo (above), golden/ with the frames it checks as the command renders
+# them at its size, and broken.md5scene with the unknown keyword its comment shows.
+golden=1
+for k in $(seq 0 10 230); do
+    user golden_$k md5cine render scenes/demo/demo.md5scene --size 640x360 --frames $k --quiet \
+        -o golden/%05d.png
+    [ "$rc" -eq 0 ] || golden=0
+done
+if [ "$golden" -eq 1 ]; then ok golden_frames_rendered; else fail golden_frames_rendered "$(cat "$T"/golden_*.log | tail -5)"; fi
+printf 'md5scene 1\noutput {\n    colour ( 1 0 0 )\n}\n' >"$W/broken.md5scene"
+step readme_python_example 0 python3 example.py
+has readme_python_example "24 241 [(1, 0, 83)"
+has readme_python_example "broken.md5scene:3:5: error: unknown keyword 'colour'"
+if grep -q '^True ' "$T/readme_python_example.log"; then
+    ok readme_python_example_check_passes
+else
+    fail readme_python_example_check_passes "$(head -c 600 "$T/readme_python_example.log")"
+fi
+# The module and the library the example used are the packages' own.
+step module_is_the_installed_one 0 python3 -c '
+import sys, md5cine
+print(md5cine.__file__, md5cine.library_path, sys.path)
+assert md5cine.__file__ == "/usr/lib/python3/dist-packages/md5cine/__init__.py", md5cine.__file__
+assert not any(p.startswith("'"$SRC"'") for p in sys.path)'
+has module_is_the_installed_one "$(basename "$libfile")"
+user module_library python3 -c 'import os, md5cine; print(os.path.realpath(md5cine.library_path))'
+if [ "$(cat "$T/module_library.log")" = "$(realpath "$libfile")" ]; then
+    ok module_loads_the_packaged_library
+else
+    fail module_loads_the_packaged_library "$(cat "$T/module_library.log") is not $libfile"
+fi
+
+# The pytest example: its scene cuts/intro.md5scene is the demo's; its references are made
+# with the README's command (golden/intro/) and as a video of the frames it checks.
+if ! dpkg-query -W -f='${Status}' python3-pytest 2>/dev/null | grep -q 'install ok installed'; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-pytest \
+        >"$T/pytest_install.log" 2>&1 || { fail python3_pytest_installs "$(tail -5 "$T/pytest_install.log")"; }
+fi
+awk '/^### pytest/ { in_s = 1; next }
+     in_s && /^```python$/ { in_block = 1; next }
+     in_block && /^```$/ { exit }
+     in_block { print }' "$SRC/README.md" >"$W/test_cutscenes.py"
+cp -r "$SRC"/scenes/demo/* "$W/cuts/"
+mv "$W/cuts/demo.md5scene" "$W/cuts/intro.md5scene"
+step pytest_reference_folder 0 md5cine render cuts/intro.md5scene --size 320x180 --frames 0-88 \
+    --quiet -o golden/intro/%05d.png
+step pytest_reference_video 0 md5cine render cuts/intro.md5scene --frames 0-48 --quiet \
+    -o golden/intro.mp4
+step readme_pytest_example 0 pytest -q -p no:cacheprovider test_cutscenes.py
+has readme_pytest_example "2 passed"
+
+# examples/, built against the -dev package as the README's "Install" says for /usr.
+cp -r "$SRC/examples" "$W/examples"
+rm -f "$W/examples/regression"
+step example_builds_with_make 0 make -C examples CFLAGS="-O2 -Wall -Wextra -Werror"
+step example_builds_with_find_package 0 sh -c \
+    'cmake -S examples -B build-examples -DCMAKE_C_FLAGS=-Werror && cmake --build build-examples'
+step example_reference 0 md5cine render scenes/demo/demo.md5scene --size 64x36 --quiet \
+    -o ref/%05d.png
+# the changed reference: frame 100 (second shot) swapped for frame 0 (first shot)
+cp -r "$W/ref" "$W/changed"
+cp "$W/ref/00000.png" "$W/changed/00100.png"
+for exe in examples/regression build-examples/regression; do
+    n=${exe%%/*}
+    user "ldd_$n" ldd "$exe"
+    if grep -q "libmd5cine\.so\.0 => " "$T/ldd_$n.log" &&
+        [ "$(realpath "$(grep -o 'libmd5cine\.so\.0 => [^ ]*' "$T/ldd_$n.log" | sed 's/.* => //')")" = \
+            "$(realpath "$libfile")" ]; then
+        ok "${n}_regression_uses_the_packaged_library"
+    else
+        fail "${n}_regression_uses_the_packaged_library" "$(cat "$T/ldd_$n.log")"
+    fi
+    step "${n}_regression_passes" 0 "$exe" scenes/demo/demo.md5scene ref 64 36
+    step "${n}_regression_fails_on_a_changed_frame" 1 "$exe" scenes/demo/demo.md5scene changed 64 36
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
