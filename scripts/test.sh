@@ -3,7 +3,7 @@
 # build once per GL backend (MD5CINE_GL=egl, then osmesa), a build without OSMesa
 # (-DMC_OSMESA=OFF, EGL only; a Release build, so -O3's warnings are errors too), then an
 # AddressSanitizer + UndefinedBehaviorSanitizer build (the tests labelled "tree", which check the
-# source tree and the packages, with the first pass only).
+# source tree, the packages and the README's quick start, with the first pass only).
 # After the plain suite, tests/install_check.sh installs that build to a temporary prefix and builds and runs
 # examples/ against it (pkg-config and find_package) and the public headers as C++.
 # --quick: one Release build (-Werror, both backends built in) and every ctest test once, through
@@ -35,7 +35,7 @@ cmake --build build/test -j"$jobs"
 echo "md5cine: the suite through egl" >&2
 MD5CINE_GL=egl ctest --test-dir build/test --output-on-failure -j"$jobs"
 # the passes below leave out the tests labelled "tree" (tests/CMakeLists.txt): they check the
-# source tree and the packages, the same whatever the backend or the build
+# source tree, the packages and the README's quick start, the same whatever the backend or the build
 echo "md5cine: the suite through osmesa" >&2
 MD5CINE_GL=osmesa ctest --test-dir build/test --output-on-failure -j"$jobs" -LE tree
 tests/install_check.sh build/test
