@@ -4,7 +4,8 @@
 # loose files first, then the archives by name in descending order. A base whose only file is
 # pak000.pk4 (def/x.def, the Red Eclipse drone's mesh and walk anim) names them by their place
 # in the archive in `info`, and renders a frame byte-identical to the same files extracted as
-# loose files. An archive pak001.pk4 holding its own def/x.def overrides pak000's. Errors in an
+# loose files. An archive pak001.pk4 holding its own def/x.def overrides pak000's, and a loose
+# def/x.def overrides both. Errors in an
 # archived def file and an archived mesh are at their place: base/pak000.pk4:def/x.def:LINE:COL,
 # positions counted by hand in the text written below.
 set -u
@@ -54,6 +55,11 @@ with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
     z.write(sys.argv[1], "def/x.def")
 PY
 
+# a loose def/x.def beside the archives replaces both archives' (loose files come first)
+mkdir -p "$T/lz/base/def"
+cp "$T/ovr/base/pak000.pk4" "$T/ovr/base/pak001.pk4" "$T/lz/base/"
+printf 'model drone {\n    mesh models/drone/mesh.md5mesh\n    offset ( 0 0 7 )\n}\n' >"$T/lz/base/def/x.def"
+
 scene() { # scene FOLDER NAME MODEL [ANIM]
     local anim=
     [ -n "${4:-}" ] && anim="    anim \"$4\""
@@ -63,6 +69,7 @@ scene() { # scene FOLDER NAME MODEL [ANIM]
 scene pk walk drone walk
 scene loose walk drone walk
 scene ovr walk drone
+scene lz walk drone
 
 run info info "$T/pk/walk.md5scene" --json
 expect info_reads_a_model_from_an_archive 0
@@ -106,6 +113,18 @@ a = json.load(open(sys.argv[1]))["actors"][0]
 b = sys.argv[2]
 got = [a["model"]["file"], a["model"]["offset"], a["mesh"], a["model"]["anims"]]
 want = [b + "/pak001.pk4:def/x.def", [0, 0, 5], b + "/pak000.pk4:models/drone/mesh.md5mesh", []]
+if got != want:
+    open(sys.argv[1].replace(".out", ".py"), "w").write("got %s, want %s" % (got, want))
+    sys.exit(1)
+PY
+run lz info "$T/lz/walk.md5scene" --json
+expect info_reads_the_loose_declaration 0
+python3 - "$T/lz.out" "$T/lz/base" <<'PY' && ok a_loose_file_overrides_the_archives || fail a_loose_file_overrides_the_archives "$(cat "$T/lz.py")"
+import json, sys
+a = json.load(open(sys.argv[1]))["actors"][0]
+b = sys.argv[2]
+got = [a["model"]["file"], a["model"]["offset"], a["mesh"]]
+want = [b + "/def/x.def", [0, 0, 7], b + "/pak000.pk4:models/drone/mesh.md5mesh"]
 if got != want:
     open(sys.argv[1].replace(".out", ".py"), "w").write("got %s, want %s" % (got, want))
     sys.exit(1)
