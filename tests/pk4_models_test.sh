@@ -145,6 +145,13 @@ scene pk nosuch nosuch
 run nosuch info "$T/pk/nosuch.md5scene"
 expect an_unknown_model_is_an_error_at_its_token 2 "" \
     "nosuch.md5scene:6:11: error: no model declaration 'nosuch' in $T/pk/base/def/*.def"
+# an archive that is no zip: an error at the actor's model, naming the archive
+mkdir -p "$T/junk/base"
+echo "not a zip" >"$T/junk/base/pak000.pk4"
+scene junk walk drone walk
+run junk info "$T/junk/walk.md5scene"
+expect a_damaged_archive_is_an_error_at_the_model 2 "" \
+    "walk.md5scene:6:11: error: cannot load model 'drone': cannot open archive '$T/junk/base/pak000.pk4'"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1343,7 +1343,7 @@ static bool stopped(const mc_parse_opts *opts, mc_error *e)
 #define MAX_MODEL_INHERIT 16
 
 /* The base as Doom's file system sees it (vfs.h: its loose files, then its .pk4 archives) and
- * its def/ *.def files in the order the declaration manager reads them (idFileSystem::ListFiles
+ * the .def files of its def/ folder in the order the declaration manager reads them (idFileSystem::ListFiles
  * with sort: by name, each name once, its text from the place that wins), each read when a
  * search first reaches it and kept until the scene is resolved. Opened by the first actor with
  * a model; a scene without one never indexes its base here. */
@@ -1543,8 +1543,19 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
                             "actor '%s' names model '%s', but the scene has no 'base' (model "
                             "declarations are read from its def/ folder)", a->name, a->model);
     st = model_base_open(s, mb, e);
+    if (st != MC_OK && e->line == 0) { /* the base or an archive in it: name it once */
+        char inner[sizeof e->msg], file[sizeof e->file];
+
+        memcpy(inner, e->msg, sizeof inner);
+        memcpy(file, e->file, sizeof file);
+        if (strstr(inner, file))
+            file[0] = '\0';
+        return mc_error_set(e, st, s->name, a->model_line, a->model_col,
+                            "cannot load model '%s': %s%s%s%s", a->model, file[0] ? "'" : "",
+                            file, file[0] ? "': " : "", inner);
+    }
     if (st != MC_OK)
-        return at_scene_token(s, e, a->model_line, a->model_col, "model");
+        return st;
     while (st == MC_OK && name) {
         st = find_model(s, mb, name, opts, &chain[depth], &files[depth], e);
         if (st != MC_OK)
