@@ -1558,6 +1558,8 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
         return st;
     while (st == MC_OK && name) {
         st = find_model(s, mb, name, opts, &chain[depth], &files[depth], e);
+        if (st != MC_OK && st != MC_ERR_INTERRUPTED) /* a def file unread: at the model */
+            return at_scene_token(s, e, a->model_line, a->model_col, "model");
         if (st != MC_OK)
             return st;
         if (!files[depth]) {
