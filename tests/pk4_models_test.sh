@@ -4,7 +4,8 @@
 # loose files first, then the archives by name in descending order. A base whose only file is
 # pak000.pk4 (def/x.def, the Red Eclipse drone's mesh and walk anim) names them by their place
 # in the archive in `info`, and renders a frame byte-identical to the same files extracted as
-# loose files. An archive pak001.pk4 holding its own def/x.def overrides pak000's, and a loose
+# loose files; so does a model whose mesh's material (materials/drone.mtr) and image are in the
+# archive too. An archive pak001.pk4 holding its own def/x.def overrides pak000's, and a loose
 # def/x.def overrides both. Errors in an
 # archived def file and an archived mesh are at their place: base/pak000.pk4:def/x.def:LINE:COL,
 # positions counted by hand in the text written below.
@@ -12,11 +13,22 @@ set -u
 . ./outcome.sh pk4_models
 
 A=data/assets/redeclipse-drone
-mkdir -p "$T/x/def" "$T/x/models/drone" "$T/pk/base" "$T/loose/base" "$T/ovr/base"
+mkdir -p "$T/x/def" "$T/x/models/drone" "$T/x/materials" "$T/pk/base" "$T/loose/base" \
+    "$T/ovr/base"
 cp data/render/checker.png data/render/still.md5camera "$T/"
 cp "$A/mesh.md5mesh" "$A/forward.md5anim" "$A/idle.md5anim" "$T/x/models/drone/"
 # the mesh with vertex 1 numbered 5: line 44 is "<TAB>vert 1 ( ...", the number at column 7
 sed '44s/^\tvert 1 /\tvert 5 /' "$A/mesh.md5mesh" >"$T/x/models/drone/bad.md5mesh"
+# the mesh with a declared material, whose image is a 4x4 TGA of four colours
+sed 's/^\tshader ""/\tshader "models\/drone\/skin"/' "$A/mesh.md5mesh" \
+    >"$T/x/models/drone/painted.md5mesh"
+printf 'models/drone/skin { diffusemap models/drone/skin.tga }\n' >"$T/x/materials/drone.mtr"
+python3 - "$T/x/models/drone/skin.tga" <<'PY'
+import struct, sys
+px = [(200, 40, 40), (40, 200, 40), (40, 40, 200), (220, 220, 60)]
+body = b''.join(bytes(reversed(px[(x // 2) + 2 * (y // 2)])) for y in range(4) for x in range(4))
+open(sys.argv[1], 'wb').write(struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 4, 4, 24, 0x20) + body)
+PY
 cat >"$T/x/def/x.def" <<'DEF'
 entityDef monster_drone {
     "model"     "drone"
@@ -36,6 +48,11 @@ model broken {
 model badmesh {
     mesh        models/drone/bad.md5mesh
 }
+
+model painted {
+    mesh        models/drone/painted.md5mesh
+    anim walk   models/drone/forward.md5anim
+}
 DEF
 # the archive, written by Python's zipfile (deflated); the same files loose in another base
 python3 - "$T/x" "$T/pk/base/pak000.pk4" <<'PY' || fail pk4_written
@@ -43,10 +60,11 @@ import os, sys, zipfile
 src, out = sys.argv[1], sys.argv[2]
 with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
     for name in ["def/x.def", "models/drone/mesh.md5mesh", "models/drone/idle.md5anim",
-                 "models/drone/forward.md5anim", "models/drone/bad.md5mesh"]:
+                 "models/drone/forward.md5anim", "models/drone/bad.md5mesh",
+                 "models/drone/painted.md5mesh", "models/drone/skin.tga", "materials/drone.mtr"]:
         z.write(os.path.join(src, name), name)
 PY
-cp -r "$T/x/def" "$T/x/models" "$T/loose/base/"
+cp -r "$T/x/def" "$T/x/models" "$T/x/materials" "$T/loose/base/"
 cp "$T/pk/base/pak000.pk4" "$T/ovr/base/"
 printf 'model drone {\n    mesh models/drone/mesh.md5mesh\n    offset ( 0 0 5 )\n}\n' >"$T/x/ovr.def"
 python3 - "$T/x/ovr.def" "$T/ovr/base/pak001.pk4" <<'PY' || fail pk4_written
@@ -68,6 +86,8 @@ scene() { # scene FOLDER NAME MODEL [ANIM]
 }
 scene pk walk drone walk
 scene loose walk drone walk
+scene pk painted painted walk
+scene loose painted painted walk
 scene ovr walk drone
 scene lz walk drone
 
@@ -98,6 +118,18 @@ if [ "${colours:-0}" -gt 20 ] && cmp -s "$T/pk5.png" "$T/loose5.png"; then
     ok an_archived_model_draws_the_same_pixels_as_its_loose_files
 else
     fail an_archived_model_draws_the_same_pixels_as_its_loose_files "colours ${colours:-?}; $(compare -metric AE "$T/pk5.png" "$T/loose5.png" null: 2>&1)"
+fi
+# the same with the material and its image inside the archive too (read by the materials)
+run pk_painted render "$T/pk/painted.md5scene" --frames 5-5 --msaa 0 -o "$T/pkp%d.png"
+expect renders_a_painted_model_from_an_archive 0
+run loose_painted render "$T/loose/painted.md5scene" --frames 5-5 --msaa 0 -o "$T/loosep%d.png"
+expect renders_the_painted_model_from_loose_files 0
+colours=$(convert "$T/pkp5.png" -format %k info: 2>/dev/null)
+if [ "${colours:-0}" -gt 20 ] && cmp -s "$T/pkp5.png" "$T/loosep5.png" &&
+    ! cmp -s "$T/pkp5.png" "$T/pk5.png"; then
+    ok an_archived_material_draws_the_same_pixels_as_its_loose_files
+else
+    fail an_archived_material_draws_the_same_pixels_as_its_loose_files "colours ${colours:-?}; $(compare -metric AE "$T/pkp5.png" "$T/loosep5.png" null: 2>&1)"
 fi
 
 # a video's chunk tags hold the scene's identity: a hash of every file it reads, archived ones too
