@@ -136,6 +136,15 @@ fi
 run video render "$T/pk/walk.md5scene" --size 64x64 --frames 0-3 -o "$T/pk.mp4"
 expect renders_an_archived_model_to_video 0
 
+# outputs never replace inputs: the archive a model's files came from is an input
+cp "$T/pk/base/pak000.pk4" "$T/pak000.copy"
+run guard render "$T/pk/walk.md5scene" --frames 5-5 --msaa 0 -o "$T/g%d.png" \
+    --reference "$T/pk5.png" --junit "$T/pk/base/pak000.pk4"
+expect an_archive_read_is_not_replaced 2 "" \
+    "--junit '$T/pk/base/pak000.pk4' is the input '$T/pk/base/pak000.pk4:models/drone/mesh.md5mesh'; refusing to replace an input"
+cmp -s "$T/pk/base/pak000.pk4" "$T/pak000.copy" && ok the_archive_is_untouched ||
+    fail the_archive_is_untouched "pak000.pk4 changed"
+
 # pak001.pk4's def/x.def replaces pak000's whole file (the mesh still comes from pak000)
 run ovr info "$T/ovr/walk.md5scene" --json
 expect info_reads_the_overriding_archive 0
