@@ -1343,10 +1343,10 @@ static bool stopped(const mc_parse_opts *opts, mc_error *e)
 #define MAX_MODEL_INHERIT 16
 
 /* The base as Doom's file system sees it (vfs.h: its loose files, then its .pk4 archives) and
- * the .def files of its def/ folder in the order the declaration manager reads them (idFileSystem::ListFiles
- * with sort: by name, each name once, its text from the place that wins), each read when a
- * search first reaches it and kept until the scene is resolved. Opened by the first actor with
- * a model; a scene without one never indexes its base here. */
+ * the .def files of its def/ folder in the order the declaration manager reads them
+ * (idFileSystem::ListFiles with sort: by name, each name once, its text from the place that
+ * wins), each read when a search first reaches it and kept until the scene is resolved. Opened
+ * by the first actor with a model; a scene without one never indexes its base here. */
 typedef struct model_base {
     mc_vfs *vfs;        /* NULL until opened */
     char **names;       /* mc_vfs_list's block: "def/x.def", ... */
@@ -1440,8 +1440,8 @@ static mc_status find_model(mc_scene *s, model_base *mb, const char *name,
             if (st != MC_OK)
                 return st;
         }
-        st = mc_modeldef_find(mb->text[i], mb->len[i], mb->where[i], name, &s->arena, out,
-                              &found, e);
+        st = mc_modeldef_find(mb->text[i], mb->len[i], mb->where[i], name, &s->arena, out, &found,
+                              e);
         if (st != MC_OK)
             return st;
         if (found) {
@@ -1456,8 +1456,8 @@ static mc_status find_model(mc_scene *s, model_base *mb, const char *name,
  * loose file's path ("base/models/x.md5mesh") or the archive's place
  * ("base/pak000.pk4:models/x.md5mesh"), and *game the path to read it by (NULL when the base
  * holds no such file: then *place is base/path, and loading it fails there as a file). */
-static mc_status game_file(mc_scene *s, const model_base *mb, const char *base,
-                           const char *path, const char **place, const char **game, mc_error *e)
+static mc_status game_file(mc_scene *s, const model_base *mb, const char *base, const char *path,
+                           const char **place, const char **game, mc_error *e)
 {
     char where[4200];
 
@@ -1551,8 +1551,8 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
         if (strstr(inner, file))
             file[0] = '\0';
         return mc_error_set(e, st, s->name, a->model_line, a->model_col,
-                            "cannot load model '%s': %s%s%s%s", a->model, file[0] ? "'" : "",
-                            file, file[0] ? "': " : "", inner);
+                            "cannot load model '%s': %s%s%s%s", a->model, file[0] ? "'" : "", file,
+                            file[0] ? "': " : "", inner);
     }
     if (st != MC_OK)
         return st;
