@@ -191,18 +191,25 @@ typedef struct mc_scene_actor {
      * the scene's base, game/anim/Anim_Blend.cpp idDeclModelDef): `model "NAME"` instead of
      * `mesh`. Resolving finds the declaration (and those it inherits), and takes its mesh, its
      * skin (unless the actor names one), its offset and its anims: an `anim` that does not end
-     * in .md5anim is then the name of one of them. */
+     * in .md5anim is then the name of one of them. The def files, the mesh and the anims are
+     * read through the base as the engine's file system does (vfs.h: loose files, then the
+     * .pk4 archives); errors in them name their place ("base/pak000.pk4:def/x.def:12:5"). */
     const char *model;      /* `model "NAME"` as written, or NULL */
     int model_line, model_col;
     const char *anim_name;  /* `anim "NAME"` naming a model's anim, or NULL (then anim_path) */
     mc_vec3 offset;         /* the model's offset (inches, model space): moves the model as
                                Doom adds it to joint 0 (idAnimator::CreateFrame); 0 0 0
                                without one */
-    const char *model_file; /* resolved: the .def file that declares the model */
+    const char *model_file; /* resolved: the place of the .def file that declares the model,
+                               "base/def/x.def" or "base/pak000.pk4:def/x.def" */
     int model_decl_line;    /* resolved: the line of its name there */
     const char *model_skin; /* resolved: the declaration's skin, or NULL */
     int num_model_anims;    /* resolved: the declaration's anims, inherited ones included */
     mc_scene_model_anim *model_anims;
+    const char *mesh_game;  /* resolved: the model's mesh as a game path, read through the base
+                               (vfs.h), mesh_path being its place there; NULL when mesh_path is
+                               a file (no model, or the base holds no such file) */
+    const char *anim_game;  /* the same for the played anim of the model */
     mc_vec3 origin; /* world position, inches; default (0 0 0) */
     float yaw;      /* degrees about +Z; default 0 */
     float scale;    /* uniform, > 0; default 1 */

@@ -12,16 +12,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 
+/* stat() of the archive a place names ("base/pak000.pk4:models/x.md5mesh": a model's file read
+ * from a .pk4 archive, scene.h), which is the input a write could replace. */
+static int stat_place(const char *path, struct stat *sb)
+{
+    char archive[4096];
+
+    for (const char *p = path; (p = strchr(p, ':')) != NULL; p++)
+        if (p - path >= 4 && strncasecmp(p - 4, ".pk4", 4) == 0 &&
+            (size_t)(p - path) < sizeof archive) {
+            snprintf(archive, sizeof archive, "%.*s", (int)(p - path), path);
+            return stat(archive, sb);
+        }
+    return -1;
+}
+
 void mc_guard_add(mc_guard *g, const char *path)
 {
     struct stat sb;
 
-    if (!path || strcmp(path, "-") == 0 || stat(path, &sb) != 0)
+    if (!path || strcmp(path, "-") == 0 || (stat(path, &sb) != 0 && stat_place(path, &sb) != 0))
         return; /* nothing there: nothing to replace (reading it fails on its own) */
     if (g->n == g->cap) {
         size_t cap = g->cap ? g->cap * 2 : 16;

@@ -14,6 +14,7 @@
 #include <md5cine/pose.h>
 #include <md5cine/scene.h>
 #include <md5cine/timeline.h>
+#include <md5cine/vfs.h>
 
 #include "core/nearest.h"
 #include "formats/lex.h"
@@ -1315,91 +1316,134 @@ static bool stopped(const mc_parse_opts *opts, mc_error *e)
 /* ---------------------------------------------------------------- model declarations */
 
 #define MAX_MODEL_INHERIT 16
-#define MAX_DEF_FILES 4096
 
-static int cmp_str(const void *a, const void *b)
+/* The base as Doom's file system sees it (vfs.h: its loose files, then its .pk4 archives) and
+ * the .def files of its def/ folder in the order the declaration manager reads them
+ * (idFileSystem::ListFiles with sort: by name, each name once, its text from the place that
+ * wins), each read when a search first reaches it and kept until the scene is resolved. Opened
+ * by the first actor with a model; a scene without one never indexes its base here. */
+typedef struct model_base {
+    mc_vfs *vfs;        /* NULL until opened */
+    char **names;       /* mc_vfs_list's block: "def/x.def", ... */
+    int count;
+    int loaded;         /* names[0 .. loaded) are read: */
+    char **text;        /* count entries, NUL-terminated */
+    size_t *len;
+    const char **where; /* places for errors, in the scene's arena: "base/def/x.def",
+                           "base/pak000.pk4:def/x.def" */
+    size_t text_bytes;  /* held in all; within MC_LIMIT_MTR_TEXT_BYTES, the budget of the
+                           base's declaration text (README "Materials") */
+} model_base;
+
+static void model_base_release(model_base *mb)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    for (int i = 0; i < mb->loaded; i++)
+        free(mb->text[i]);
+    free(mb->text);
+    free(mb->len);
+    free(mb->where);
+    free(mb->names);
+    mc_vfs_destroy(mb->vfs);
+    memset(mb, 0, sizeof *mb);
 }
 
-/* The paths of the .def files of base/def/ (loose files), sorted by name as the declaration
- * manager reads them; *n 0 when the folder is missing. */
-static mc_status list_defs(mc_scene *s, const char ***out, int *n, mc_error *e)
+static mc_status model_base_open(mc_scene *s, model_base *mb, mc_error *e)
 {
-    char dir[1024];
-    const char **paths = NULL;
-    int cap = 0;
-    struct dirent *de;
-    DIR *d;
+    mc_status st;
 
-    *out = NULL;
-    *n = 0;
-    snprintf(dir, sizeof dir, "%s/def/", s->base_path);
-    d = opendir(dir);
-    if (!d)
+    if (mb->vfs)
         return MC_OK;
-    while ((de = readdir(d)) != NULL) {
-        size_t len = strlen(de->d_name);
-
-        if (len < 5 || strcasecmp(de->d_name + len - 4, ".def") != 0)
-            continue;
-        if (*n == MAX_DEF_FILES)
-            break;
-        if (*n == cap) {
-            const char **grown;
-
-            cap = cap ? cap * 2 : 16;
-            grown = mc_arena_alloc(&s->arena, (size_t)cap, sizeof *grown);
-            if (!grown) {
-                closedir(d);
-                return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-            }
-            if (*n)
-                memcpy(grown, paths, (size_t)*n * sizeof *grown);
-            paths = grown;
-        }
-        paths[*n] = join_path(&s->arena, dir, de->d_name, len);
-        if (!paths[*n]) {
-            closedir(d);
-            return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-        }
-        (*n)++;
+    st = mc_vfs_open(s->base_path, &mb->vfs, e);
+    if (st == MC_OK)
+        st = mc_vfs_list(mb->vfs, "def", ".def", &mb->names, &mb->count, e);
+    if (st == MC_OK && mb->count > 0) {
+        mb->text = calloc((size_t)mb->count, sizeof *mb->text);
+        mb->len = calloc((size_t)mb->count, sizeof *mb->len);
+        mb->where = calloc((size_t)mb->count, sizeof *mb->where);
+        if (!mb->text || !mb->len || !mb->where)
+            st = mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
     }
-    closedir(d);
-    if (*n > 1)
-        qsort(paths, (size_t)*n, sizeof *paths, cmp_str);
-    *out = paths;
+    if (st != MC_OK)
+        model_base_release(mb);
+    return st;
+}
+
+/* Reads the next def file, within what is left of the declaration text budget (checked on its
+ * declared size before it is read or inflated). */
+static mc_status model_base_read_next(mc_scene *s, model_base *mb, mc_error *e)
+{
+    char where[4200];
+    uint8_t *data;
+    size_t len;
+    bool found;
+    int i = mb->loaded;
+    mc_status st = mc_vfs_read_max(mb->vfs, mb->names[i], MC_LIMIT_MTR_TEXT_BYTES - mb->text_bytes,
+                                   &data, &len, &found, where, sizeof where, e);
+
+    if (st != MC_OK)
+        return st;
+    if (!found) /* listed by the same vfs: cannot happen */
+        return mc_error_set(e, MC_ERR_IO, s->base_path, 0, 0, "cannot read '%s'", mb->names[i]);
+    mb->where[i] = mc_arena_strndup(&s->arena, where, strlen(where));
+    if (!mb->where[i]) {
+        free(data);
+        return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
+    }
+    mb->text[i] = (char *)data;
+    mb->len[i] = len;
+    mb->text_bytes += len;
+    mb->loaded++;
     return MC_OK;
 }
 
 /* The first declaration `model name` of the def files, in their order (the declaration
- * manager keeps the first of a name). *file NULL when none declares it. */
-static mc_status find_model(mc_scene *s, const char *const *defs, int ndefs, const char *name,
+ * manager keeps the first of a name: DeclManager.cpp, idDeclFile::LoadAndParse). *file (its
+ * place) NULL when none declares it. */
+static mc_status find_model(mc_scene *s, model_base *mb, const char *name,
                             const mc_parse_opts *opts, mc_modeldef *out, const char **file,
                             mc_error *e)
 {
     *file = NULL;
-    for (int i = 0; i < ndefs; i++) {
-        char *buf;
-        size_t len;
+    for (int i = 0; i < mb->count; i++) {
         bool found;
         mc_status st;
 
-        if (stopped(opts, e))
-            return MC_ERR_INTERRUPTED;
-        st = mc_read_file(defs[i], &buf, &len, e);
-        if (st != MC_OK)
-            return st;
-        st = mc_modeldef_find(buf, len, defs[i], name, &s->arena, out, &found, e);
-        free(buf);
+        if (i == mb->loaded) {
+            if (stopped(opts, e))
+                return MC_ERR_INTERRUPTED;
+            st = model_base_read_next(s, mb, e);
+            if (st != MC_OK)
+                return st;
+        }
+        st = mc_modeldef_find(mb->text[i], mb->len[i], mb->where[i], name, &s->arena, out, &found,
+                              e);
         if (st != MC_OK)
             return st;
         if (found) {
-            *file = defs[i];
+            *file = mb->where[i];
             return MC_OK;
         }
     }
     return MC_OK;
+}
+
+/* A game path the model names (its mesh, an anim): *place is where the base holds it, the
+ * loose file's path ("base/models/x.md5mesh") or the archive's place
+ * ("base/pak000.pk4:models/x.md5mesh"), and *game the path to read it by (NULL when the base
+ * holds no such file: then *place is base/path, and loading it fails there as a file). */
+static mc_status game_file(mc_scene *s, const model_base *mb, const char *base, const char *path,
+                           const char **place, const char **game, mc_error *e)
+{
+    char where[4200];
+
+    *game = NULL;
+    if (mc_vfs_exists(mb->vfs, path, where, sizeof where)) {
+        *place = mc_arena_strndup(&s->arena, where, strlen(where));
+        *game = path;
+    } else {
+        *place = join_path(&s->arena, base, path, strlen(path));
+    }
+    return *place ? MC_OK : mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
 }
 
 /* The name of anim `full` without its numeric suffix (ParseAnim's alias: "idle2" -> "idle"). */
@@ -1459,30 +1503,45 @@ static mc_status apply_modeldef(mc_scene_actor *a, const mc_modeldef *m,
 /* An actor's `model`: its declaration and those it inherits (the first declaration of each
  * name in def/ under the base), their mesh, skin, offset and anims; an `anim` naming one of
  * them becomes its file. */
-static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
-                               mc_error *e)
+static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
+                               const mc_parse_opts *opts, mc_error *e)
 {
     mc_modeldef chain[MAX_MODEL_INHERIT];
     const char *files[MAX_MODEL_INHERIT];
-    const char **defs, *mesh = NULL, *name = a->model;
+    const char *mesh = NULL, *name = a->model;
     char base[1024];
-    int ndefs, depth = 0, total = 0;
+    int depth = 0, total = 0;
     mc_status st;
 
     if (!s->base_path)
         return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->model_line, a->model_col,
                             "actor '%s' names model '%s', but the scene has no 'base' (model "
                             "declarations are read from its def/ folder)", a->name, a->model);
-    st = list_defs(s, &defs, &ndefs, e);
+    st = model_base_open(s, mb, e);
+    if (st != MC_OK && e->line == 0) { /* the base or an archive in it: name it once */
+        char inner[sizeof e->msg], file[sizeof e->file];
+
+        memcpy(inner, e->msg, sizeof inner);
+        memcpy(file, e->file, sizeof file);
+        if (strstr(inner, file))
+            file[0] = '\0';
+        return mc_error_set(e, st, s->name, a->model_line, a->model_col,
+                            "cannot load model '%s': %s%s%s%s", a->model, file[0] ? "'" : "", file,
+                            file[0] ? "': " : "", inner);
+    }
+    if (st != MC_OK)
+        return st;
     while (st == MC_OK && name) {
-        st = find_model(s, defs, ndefs, name, opts, &chain[depth], &files[depth], e);
+        st = find_model(s, mb, name, opts, &chain[depth], &files[depth], e);
+        if (st != MC_OK && st != MC_ERR_INTERRUPTED) /* a def file unread: at the model */
+            return at_scene_token(s, e, a->model_line, a->model_col, "model");
         if (st != MC_OK)
             return st;
         if (!files[depth]) {
             if (depth == 0)
                 return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->model_line, a->model_col,
-                                    "no model declaration '%s' in %s/def/*.def", a->model,
-                                    s->base_path);
+                                    "no model declaration '%s' in %s/def/*.def (loose files "
+                                    "and .pk4 archives)", a->model, s->base_path);
             /* Anim_Blend.cpp: an unknown model to inherit is a warning; the rest is used */
             mc_error w;
 
@@ -1521,7 +1580,9 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, const mc_parse_op
         return mc_error_set(e, MC_ERR_SYNTAX, files[0], chain[0].line, chain[0].col,
                             "model '%s' names no mesh", chain[0].name);
     snprintf(base, sizeof base, "%s/", s->base_path);
-    a->mesh_path = join_path(&s->arena, base, mesh, strlen(mesh));
+    st = game_file(s, mb, base, mesh, &a->mesh_path, &a->mesh_game, e);
+    if (st != MC_OK)
+        return st;
     a->mesh_line = a->model_line;
     a->mesh_col = a->model_col;
     if (!a->skin && a->model_skin) {
@@ -1544,12 +1605,9 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, const mc_parse_op
                                 "model '%s' has no anim '%s' (%d anims declared at %s:%d)",
                                 a->model, a->anim_name, a->num_model_anims, a->model_file,
                                 a->model_decl_line);
-        a->anim_path = join_path(&s->arena, base, a->model_anims[k].path,
-                                 strlen(a->model_anims[k].path));
+        return game_file(s, mb, base, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
     }
-    return a->mesh_path && (!a->anim_name || a->anim_path)
-                   ? MC_OK
-                   : mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
+    return MC_OK;
 }
 
 /* A mesh/anim mismatch stays at the offending joint's line in its file and names the actor
@@ -1580,8 +1638,59 @@ static const mc_scene_actor *loaded_by(const mc_scene *s, const mc_scene_actor *
     return NULL;
 }
 
-static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
-                               mc_error *e)
+/* Reads game path `game` through the base's vfs (a loose file or a .pk4 entry) into *buf, held
+ * to the size a loose file may have (mc_read_file's MC_MAX_FILE_BYTES), checked on an entry's
+ * declared size before it is inflated. */
+static mc_status read_game_file(const model_base *mb, const char *game, char **buf, size_t *len,
+                                mc_error *e)
+{
+    uint8_t *data;
+    bool found;
+    mc_status st = mc_vfs_read_max(mb->vfs, game, MC_MAX_FILE_BYTES, &data, len, &found, NULL, 0,
+                                   e);
+
+    *buf = (char *)data;
+    if (st == MC_OK && !found) /* found by mc_vfs_exists in the same vfs: cannot happen */
+        st = mc_error_set(e, MC_ERR_IO, NULL, 0, 0, "cannot read '%s'", game);
+    return st;
+}
+
+/* The actor's mesh: a file, or a model's mesh through the base (errors at its place there,
+ * "base/pak000.pk4:models/x.md5mesh:12:5"). */
+static mc_status load_mesh(const model_base *mb, mc_scene_actor *a, const mc_parse_opts *opts,
+                           mc_error *e)
+{
+    char *buf;
+    size_t len;
+    mc_status st;
+
+    if (!a->mesh_game)
+        return mc_mesh_load(a->mesh_path, opts, &a->mesh, e);
+    st = read_game_file(mb, a->mesh_game, &buf, &len, e);
+    if (st == MC_OK)
+        st = mc_mesh_parse(buf, len, a->mesh_path, opts, &a->mesh, e);
+    free(buf);
+    return st;
+}
+
+static mc_status load_anim(const model_base *mb, mc_scene_actor *a, const mc_parse_opts *opts,
+                           mc_error *e)
+{
+    char *buf;
+    size_t len;
+    mc_status st;
+
+    if (!a->anim_game)
+        return mc_anim_load(a->anim_path, opts, &a->anim, e);
+    st = read_game_file(mb, a->anim_game, &buf, &len, e);
+    if (st == MC_OK)
+        st = mc_anim_parse(buf, len, a->anim_path, opts, &a->anim, e);
+    free(buf);
+    return st;
+}
+
+static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, model_base *mb,
+                               const mc_parse_opts *opts, mc_error *e)
 {
     const mc_scene_actor *owner;
     mc_status st;
@@ -1589,14 +1698,14 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_op
     if (stopped(opts, e))
         return MC_ERR_INTERRUPTED;
     if (a->model && !a->mesh_path) {
-        st = resolve_model(s, a, opts, e);
+        st = resolve_model(s, a, mb, opts, e);
         if (st != MC_OK)
             return st;
     }
     if ((owner = loaded_by(s, a, false)) != NULL) {
         a->mesh = owner->mesh; /* read only from here on */
         a->mesh_shared = true;
-    } else if ((st = mc_mesh_load(a->mesh_path, opts, &a->mesh, e)) != MC_OK) {
+    } else if ((st = load_mesh(mb, a, opts, e)) != MC_OK) {
         return at_scene_token(s, e, a->mesh_line, a->mesh_col, "mesh");
     }
     if (a->anim_path) {
@@ -1605,7 +1714,7 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, const mc_parse_op
         if ((owner = loaded_by(s, a, true)) != NULL) {
             a->anim = owner->anim;
             a->anim_shared = true;
-        } else if ((st = mc_anim_load(a->anim_path, opts, &a->anim, e)) != MC_OK) {
+        } else if ((st = load_anim(mb, a, opts, e)) != MC_OK) {
             return at_scene_token(s, e, a->anim_line, a->anim_col, "anim");
         }
         a->joint_map = mc_arena_alloc(&s->arena, (size_t)a->mesh.num_joints, sizeof(int));
@@ -1795,6 +1904,7 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
 {
     mc_error local;
     mc_error *e = err ? err : &local;
+    model_base mb = { 0 };
     mc_status st;
 
     if (scene->resolved)
@@ -1813,12 +1923,12 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
         unload(scene);
         return st;
     }
-    for (int i = 0; i < scene->num_actors; i++) {
-        st = resolve_actor(scene, &scene->actors[i], opts, e);
-        if (st != MC_OK) {
-            unload(scene);
-            return st;
-        }
+    for (int i = 0; i < scene->num_actors && st == MC_OK; i++)
+        st = resolve_actor(scene, &scene->actors[i], &mb, opts, e);
+    model_base_release(&mb);
+    if (st != MC_OK) {
+        unload(scene);
+        return st;
     }
     scene->resolved = true;
     return MC_OK;

@@ -5,17 +5,21 @@
 
 #include <md5cine/fileio.h>
 #include <md5cine/scene.h>
+#include <md5cine/vfs.h>
 
 #include "core/sha256.h"
 
-/* Adds the SHA-256 digest of the file at path to sum. */
+/* Adds the SHA-256 digest of the file at path to sum: a file, or the place of a .pk4 entry
+ * ("base/pak000.pk4:models/x.md5mesh", a model's mesh or anim read from the base). */
 static mc_status hash_file(mc_sha256 *sum, const char *path, mc_error *err)
 {
     mc_sha256 one;
     uint8_t digest[32];
     char *buf = NULL;
     size_t len = 0;
-    mc_status st = mc_read_file(path, &buf, &len, err);
+    mc_status st = mc_vfs_read_place(path, MC_MAX_FILE_BYTES, &buf, &len)
+                           ? MC_OK
+                           : mc_read_file(path, &buf, &len, err);
 
     if (st == MC_OK) {
         mc_sha256_init(&one);
