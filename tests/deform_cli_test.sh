@@ -50,5 +50,26 @@ run box render "$T/box.md5scene" --size 64x64 --msaa 0 -o "$T/box%d.png"
 expect a_deform_that_does_not_fit_is_a_warning 0 "" \
     "q.mtr:3:1: warning: material 'box': deform sprite not applied to mesh 0 of actor 'b': it does not have 2 triangles for every 4 vertices"
 
+# Three meshes of one material that the deform does not fit: the first one's warning, then one
+# line for the other two (README "Materials": repeated warnings); MD5CINE_WARNINGS=all: each.
+python3 - "$T/box.md5mesh" "$T/box3.md5mesh" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+head, body = text.split("mesh {", 1)
+open(sys.argv[2], "w").write(head.replace("numMeshes 1", "numMeshes 3") + ("mesh {" + body) * 3)
+PY
+printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor b { mesh "box3.md5mesh" }\n' >"$T/box3.md5scene"
+run box3 render "$T/box3.md5scene" --size 64x64 --msaa 0 -o "$T/box3_%d.png"
+printf '%s\n' "$T/base/materials/q.mtr:3:1: warning: material 'box': deform sprite not applied to mesh 0 of actor 'b': it does not have 2 triangles for every 4 vertices" \
+    "$T/box3.md5mesh: warning: ... and 2 more meshes of actor 'b'" >"$T/box3.want"
+[ "$rc" -eq 0 ] && grep "warning:" "$T/box3.err" | cmp -s "$T/box3.want" - && ok a_repeated_deform_warning_is_grouped ||
+    fail a_repeated_deform_warning_is_grouped "exit $rc; stderr: $(cat "$T/box3.err")"
+MD5CINE_WARNINGS=all run box3_all render "$T/box3.md5scene" --size 64x64 --msaa 0 -o "$T/box3a_%d.png"
+for k in 0 1 2; do
+    echo "$T/base/materials/q.mtr:3:1: warning: material 'box': deform sprite not applied to mesh $k of actor 'b': it does not have 2 triangles for every 4 vertices"
+done >"$T/box3_all.want"
+[ "$rc" -eq 0 ] && grep "warning:" "$T/box3_all.err" | cmp -s "$T/box3_all.want" - && ok every_deform_warning_with_warnings_all ||
+    fail every_deform_warning_with_warnings_all "exit $rc; stderr: $(cat "$T/box3_all.err")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

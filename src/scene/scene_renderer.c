@@ -20,6 +20,7 @@
 
 #include "deform.h"
 #include "unsmoothed.h"
+#include "mesh_groups.h"
 
 #define DEFAULT_WIDTH  1280
 #define DEFAULT_HEIGHT 720
@@ -635,11 +636,30 @@ static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool devel
  * uploaded once per material, its switches and its unlit stages (drawn after the lit pass,
  * render.h). A material with only unlit stages has no lit pass: its first stage's image and
  * alpha test give its depth (RB_STD_FillDepthBuffer). */
-/* The buffers of submesh k's deform (deform.h), or a warning and no deform where it cannot
- * apply (Doom then draws the surface as it is). */
-static mc_status keep_deform(const mc_scene_actor *a, int k, const mc_material *m, surface *sf,
-                             mc_deform_out *out, const mc_parse_opts *po, mc_error *err)
+/* The materials of an actor's submeshes and one of them, for grouping deform warnings. */
+typedef struct {
+    const mc_material *const *mats;
+    const mc_material *m;
+} deform_pick;
+
+/* Whether submesh j has the material asked for and its deform cannot apply to it. */
+static bool deform_unfit(const mc_scene_actor *a, int j, const void *user)
 {
+    const deform_pick *dp = user;
+    const mc_submesh *sm = &a->mesh.meshes[j];
+
+    return dp->mats[j] == dp->m &&
+           mc_deform_unfit(dp->m->deform.kind, sm->num_verts, &sm->tris[0].v[0], sm->num_tris);
+}
+
+/* The buffers of submesh k's deform (deform.h), or a warning and no deform where it cannot
+ * apply (Doom then draws the surface as it is); the meshes of one material it does not fit get
+ * one warning and a line for the rest (mesh_groups.h). mats: the actor's submeshes' materials. */
+static mc_status keep_deform(const mc_scene_actor *a, int k, const mc_material *const *mats,
+                             surface *sf, mc_deform_out *out, const mc_parse_opts *po,
+                             mc_error *err)
+{
+    const mc_material *m = mats[k];
     static const char *const NAMES[] = { "", "sprite", "tube", "flare", "expand", "move",
                                          "turbulent" };
     const mc_submesh *sm = &a->mesh.meshes[k];
@@ -650,13 +670,17 @@ static mc_status keep_deform(const mc_scene_actor *a, int k, const mc_material *
         return MC_OK; /* eyeBall and particles: the parser said so */
     why = mc_deform_unfit(m->deform.kind, sm->num_verts, &sm->tris[0].v[0], sm->num_tris);
     if (why) {
-        if (po->warn) {
+        const deform_pick dp = { mats, m };
+        int more = mc_mesh_group(a, k, deform_unfit, &dp);
+
+        if (po->warn && more >= 0) {
             mc_error w;
 
             mc_error_set(&w, MC_ERR_SYNTAX, m->file, m->line, m->col,
                          "material '%s': deform %s not applied to mesh %d of actor '%s': %s",
                          m->name, NAMES[m->deform.kind], k, a->name, why);
             po->warn(po->warn_user, &w);
+            mc_mesh_group_more(a, more, po);
         }
         return MC_OK;
     }
@@ -763,8 +787,8 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
                 st = keep_dominant(&sr->scene->actors[i].mesh, k, sf, err);
             sf->polygon_offset = m->polygon_offset;
             if (st == MC_OK)
-                st = keep_deform(&sr->scene->actors[i], k, m, sf, &sr->actors[i].def[k], po,
-                                 err);
+                st = keep_deform(&sr->scene->actors[i], k, sm->submesh[i], sf,
+                                 &sr->actors[i].def[k], po, err);
         }
     free(done);
     return st;
