@@ -48,6 +48,71 @@ def test_struct_layouts_match_the_compiler():
     assert md5cine._abi.SIZES["mc_error"] == 4 + 512 + 4 + 4 + 512
 
 
+def test_mirrors_follow_the_headers():
+    # Written from the headers at build time: the fields in the header's order and types.
+    rect = md5cine.mc_compare_rect
+    assert [f for f, _ in rect._fields_] == ["x", "y", "w", "h"]
+    assert all(t is md5cine.ctypes.c_int for _, t in rect._fields_)
+    err = dict(md5cine.mc_error._fields_)
+    assert err["file"]._length_ == 512 and err["file"]._type_ is md5cine.ctypes.c_char
+    desc = dict(md5cine.mc_refcheck_desc._fields_)
+    assert desc["ignore"]._type_ is rect and desc["opts"] is md5cine.mc_compare_opts
+    # mc_scene is mirrored up to its camera; the rest is a buffer of the compiler's size.
+    assert md5cine.mc_scene._fields_[-1][0] == "resolved"
+
+
+GEN = os.path.abspath("../python/gen_mirrors.py")
+
+
+def gen(tmp_path, header, *structs):
+    h = tmp_path / "t.h"
+    h.write_text(header)
+    p = subprocess.run([sys.executable, GEN, str(tmp_path / "s.py"), str(tmp_path / "a.inc"),
+                        str(h), "--"] + list(structs), capture_output=True, text=True)
+    return p, (tmp_path / "s.py"), (tmp_path / "a.inc")
+
+
+def test_mirror_generator_reads_the_header_style(tmp_path):
+    p, py, inc = gen(tmp_path, """
+#define N 7
+typedef enum e { A, B } e;
+typedef long long wide;
+typedef void (*cb)(void *user, int level);
+typedef struct pair { float v[2][3]; } pair;
+/* a comment; with a semicolon */
+typedef struct out {
+    int a, *b, c[N];
+    const char *name; // another
+    e kind;
+    wide big;
+    pair inner;
+    const pair *pin;
+    cb fn;
+    bool tail;
+} out;
+""", "out:tail", "pair")
+    assert p.returncode == 0, p.stderr
+    ns = {}
+    exec(py.read_text(), ns)
+    f = dict(ns["out"]._fields_)
+    assert list(f) == ["a", "b", "c", "name", "kind", "big", "inner", "pin", "fn"]
+    assert f["c"]._length_ == 7 and f["b"] is md5cine.ctypes.c_void_p
+    assert f["kind"] is md5cine.ctypes.c_int and f["big"] is md5cine.ctypes.c_longlong
+    assert f["inner"] is ns["pair"] and f["pin"]._type_ is ns["pair"]
+    v = dict(ns["pair"]._fields_)["v"]  # float[2][3]: 2 of float[3]
+    assert v._length_ == 2 and v._type_._length_ == 3 and v._type_._type_ is md5cine.ctypes.c_float
+    assert ns["WHOLE"] == [ns["pair"]] and ns["LEADING"] == [ns["out"]]
+    assert "S(pair);" in inc.read_text() and "O(out, fn);" in inc.read_text()
+    assert "S(out);" not in inc.read_text()
+
+
+@pytest.mark.parametrize("body", ["int bits : 3;", "struct { int x; } anon;",
+                                  "mystery_t m;", "int a[SIZE];"])
+def test_mirror_generator_refuses_what_it_cannot_read(tmp_path, body):
+    p, _, _ = gen(tmp_path, "typedef struct s {\n    %s\n} s;\n" % body, "s")
+    assert p.returncode == 1 and "gen_mirrors.py: error: " in p.stderr and "t.h" in p.stderr
+
+
 def test_layout_check_sees_a_wrong_mirror(monkeypatch):
     monkeypatch.setitem(md5cine._abi.SIZES, "mc_scene_frame_info",
                         md5cine._abi.SIZES["mc_scene_frame_info"] + 8)

@@ -29,7 +29,7 @@ import weakref
 
 import numpy as np
 
-from . import _abi, _config
+from . import _abi, _config, _structs
 
 __all__ = ["Error", "Scene", "Renderer", "FrameInfo", "CompareResult", "RefCheck", "compare",
            "library_path"]
@@ -96,115 +96,35 @@ def _load_library():
 
 _lib, library_path = _load_library()
 
-# --- the C structs (include/md5cine/*.h), checked against the compiler's layout -----------
+# --- the C structs: mirrors written from include/md5cine/*.h at build time (_structs.py),
+# checked against the compiler's layout ---------------------------------------------------
 
 _i64 = ctypes.c_int64
 _enum = ctypes.c_int
-_WARN_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
-
-
-class _S(ctypes.Structure):
-    pass
-
-
-def _struct(name, fields):
-    return type(name, (_S,), {"_fields_": fields})
-
-
-mc_error = _struct("mc_error", [("code", _enum), ("file", ctypes.c_char * 512),
-                                ("line", ctypes.c_int), ("col", ctypes.c_int),
-                                ("msg", ctypes.c_char * 512)])
-mc_rate = _struct("mc_rate", [("num", ctypes.c_int), ("den", ctypes.c_int)])
-mc_image_view = _struct("mc_image_view", [("width", ctypes.c_int), ("height", ctypes.c_int),
-                                          ("stride", ctypes.c_size_t),
-                                          ("pixels", ctypes.c_void_p)])
-mc_parse_opts = _struct("mc_parse_opts", [("lenient", ctypes.c_bool), ("warn", _WARN_FN),
-                                          ("warn_user", ctypes.c_void_p),
-                                          ("stop", ctypes.c_void_p),
-                                          ("image_pixels", ctypes.c_ulonglong),
-                                          ("strict_game_data", ctypes.c_bool)])
-# mc_scene: only the leading fields are read here; the struct itself is a buffer of the
+_WARN_FN = _structs.mc_warn_fn
+_S = _structs._S
+mc_error = _structs.mc_error
+mc_rate = _structs.mc_rate
+mc_image_view = _structs.mc_image_view
+mc_parse_opts = _structs.mc_parse_opts
+# mc_scene: only the leading fields are mirrored; the struct itself is a buffer of the
 # compiler's size, and the camera is passed by its offset (_abi).
-mc_scene = _struct("mc_scene", [
-    ("name", ctypes.c_char_p), ("dir", ctypes.c_char_p), ("version", ctypes.c_int),
-    ("camera_path", ctypes.c_char_p), ("camera_line", ctypes.c_int),
-    ("camera_col", ctypes.c_int), ("camera_fps", ctypes.c_int), ("num_shots", ctypes.c_int),
-    ("shots", ctypes.c_void_p), ("base_path", ctypes.c_char_p), ("frames", ctypes.c_int),
-    ("width", ctypes.c_int), ("height", ctypes.c_int), ("fps", ctypes.c_int),
-    ("has_background", ctypes.c_bool), ("background", ctypes.c_float * 3),
-    ("num_actors", ctypes.c_int), ("actors", ctypes.c_void_p), ("num_lights", ctypes.c_int),
-    ("lights", ctypes.c_void_p), ("has_ambient", ctypes.c_bool),
-    ("ambient", ctypes.c_float * 3), ("resolved", ctypes.c_bool)])
-mc_scene_renderer_desc = _struct("mc_scene_renderer_desc", [
-    ("scene", ctypes.c_void_p), ("width", ctypes.c_int), ("height", ctypes.c_int),
-    ("fps", mc_rate), ("clock", _enum), ("msaa", ctypes.c_int), ("shading", _enum),
-    ("fov_mode", _enum), ("background_mode", _enum), ("background", ctypes.c_float * 3),
-    ("overlay", ctypes.c_bool), ("backend", _enum), ("gl_device", ctypes.c_int),
-    ("warn", _WARN_FN), ("warn_user", ctypes.c_void_p), ("stop", ctypes.c_void_p),
-    ("image_pixels", ctypes.c_ulonglong), ("strict_materials", ctypes.c_bool),
-    ("developer_images", ctypes.c_bool), ("no_shadows", ctypes.c_bool)])
-mc_scene_frame_info = _struct("mc_scene_frame_info", [
-    ("frame", _i64), ("time", ctypes.c_double), ("engine_ms", _i64), ("stored", ctypes.c_int),
-    ("next", ctypes.c_int), ("lerp", ctypes.c_float), ("shot", ctypes.c_int),
-    ("pose_s", ctypes.c_double), ("draw_s", ctypes.c_double), ("end_s", ctypes.c_double)])
-mc_renderer_info = _struct("mc_renderer_info", [
-    ("width", ctypes.c_int), ("height", ctypes.c_int), ("samples", ctypes.c_int),
-    ("gl_renderer", ctypes.c_char * 128), ("gl_version", ctypes.c_char * 128),
-    ("gl_vendor", ctypes.c_char * 128), ("mesa_version", ctypes.c_char * 32),
-    ("gl_device", ctypes.c_char * 128), ("backend", ctypes.c_char_p)])
-mc_timeline_sample = _struct("mc_timeline_sample", [
-    ("frame", _i64), ("time", ctypes.c_double), ("engine_ms", _i64), ("stored", ctypes.c_int),
-    ("next", ctypes.c_int), ("lerp", ctypes.c_float), ("shot", ctypes.c_int),
-    ("ended", ctypes.c_bool)])
-mc_compare_opts = _struct("mc_compare_opts", [
-    ("lossy", ctypes.c_bool), ("set", ctypes.c_uint), ("threshold", ctypes.c_int),
-    ("max_failing_share", ctypes.c_double), ("max_diff_limit", ctypes.c_int),
-    ("min_ssim", ctypes.c_double), ("min_psnr", ctypes.c_double),
-    ("min_block_psnr", ctypes.c_double), ("max_block_bias", ctypes.c_double),
-    ("diff_gain", ctypes.c_float), ("mask", ctypes.c_void_p)])
-mc_compare_result = _struct("mc_compare_result", [
-    ("max_diff", ctypes.c_int), ("max_x", ctypes.c_int), ("max_y", ctypes.c_int),
-    ("mean_diff", ctypes.c_double), ("psnr", ctypes.c_double),
-    ("over_pixels", ctypes.c_size_t), ("over_share", ctypes.c_double),
-    ("ssim", ctypes.c_double), ("block_psnr", ctypes.c_double), ("block_x", ctypes.c_int),
-    ("block_y", ctypes.c_int), ("block_bias", ctypes.c_double), ("bias_x", ctypes.c_int),
-    ("bias_y", ctypes.c_int), ("compared", ctypes.c_size_t), ("pass", ctypes.c_bool),
-    ("fail", ctypes.c_uint)])
-mc_compare_rect = _struct("mc_compare_rect", [("x", ctypes.c_int), ("y", ctypes.c_int),
-                                              ("w", ctypes.c_int), ("h", ctypes.c_int)])
-mc_compare_work = _struct("mc_compare_work", [("buf", ctypes.c_void_p),
-                                              ("cap", ctypes.c_size_t)])
-mc_refcheck_desc = _struct("mc_refcheck_desc", [
-    ("reference", ctypes.c_char_p), ("candidate", ctypes.c_char_p), ("width", ctypes.c_int),
-    ("height", ctypes.c_int), ("opts", mc_compare_opts), ("diff_dir", ctypes.c_char_p),
-    ("update", ctypes.c_bool), ("offset", _i64), ("threads", ctypes.c_int),
-    ("mask", ctypes.c_char_p), ("ignore", ctypes.POINTER(mc_compare_rect)),
-    ("num_ignore", ctypes.c_size_t), ("on_fail", ctypes.c_void_p),
-    ("on_fail_user", ctypes.c_void_p)])
-mc_refcheck_row = _struct("mc_refcheck_row", [
-    ("frame", _i64), ("kind", _enum), ("r", mc_compare_result), ("ref_width", ctypes.c_int),
-    ("ref_height", ctypes.c_int), ("reasons", ctypes.c_char * 512),
-    ("written", ctypes.c_char_p)])
-mc_refcheck_summary = _struct("mc_refcheck_summary", [
-    ("checked", _i64), ("passed", _i64), ("failed", _i64), ("missing", _i64),
-    ("unreadable", _i64), ("written", _i64), ("lossy", ctypes.c_bool), ("ok", ctypes.c_bool)])
-mc_shot_range = _struct("mc_shot_range", [("number", ctypes.c_int), ("first", _i64),
-                                          ("last", _i64)])
-mc_report_desc = _struct("mc_report_desc", [
-    ("dir", ctypes.c_char_p), ("width", ctypes.c_int), ("height", ctypes.c_int),
-    ("threads", ctypes.c_int), ("thumb_width", ctypes.c_int), ("max_frames", ctypes.c_int),
-    ("shots", ctypes.POINTER(mc_shot_range)), ("shot_count", ctypes.c_size_t)])
-mc_plan_shot = _struct("mc_plan_shot", [("first", _i64), ("last", _i64),
-                                        ("number", ctypes.c_int)])
-mc_report_info = _struct("mc_report_info", [
-    ("title", ctypes.c_char_p), ("reference", ctypes.c_char_p),
-    ("candidate", ctypes.c_char_p), ("check", ctypes.c_void_p),
-    ("shots", ctypes.POINTER(mc_shot_range)), ("shot_count", ctypes.c_size_t)])
-
-_MIRRORS = [mc_error, mc_rate, mc_image_view, mc_parse_opts, mc_scene_renderer_desc,
-            mc_scene_frame_info, mc_renderer_info, mc_timeline_sample, mc_compare_opts,
-            mc_compare_result, mc_compare_rect, mc_refcheck_desc, mc_refcheck_row,
-            mc_refcheck_summary, mc_report_desc, mc_report_info, mc_shot_range, mc_plan_shot]
+mc_scene = _structs.mc_scene
+mc_scene_renderer_desc = _structs.mc_scene_renderer_desc
+mc_scene_frame_info = _structs.mc_scene_frame_info
+mc_renderer_info = _structs.mc_renderer_info
+mc_timeline_sample = _structs.mc_timeline_sample
+mc_compare_opts = _structs.mc_compare_opts
+mc_compare_result = _structs.mc_compare_result
+mc_compare_rect = _structs.mc_compare_rect
+mc_compare_work = _structs.mc_compare_work
+mc_refcheck_desc = _structs.mc_refcheck_desc
+mc_refcheck_row = _structs.mc_refcheck_row
+mc_refcheck_summary = _structs.mc_refcheck_summary
+mc_shot_range = _structs.mc_shot_range
+mc_report_desc = _structs.mc_report_desc
+mc_plan_shot = _structs.mc_plan_shot
+mc_report_info = _structs.mc_report_info
 
 
 def _check_abi():
@@ -213,15 +133,17 @@ def _check_abi():
     bad = []
     if _abi.SIZES["enum"] != ctypes.sizeof(_enum) or _abi.SIZES["bool"] != 1:
         bad.append("enum or bool size")
-    for s in _MIRRORS:
+    for s in _structs.WHOLE:
         name = s.__name__
-        if name in _abi.SIZES and ctypes.sizeof(s) != _abi.SIZES[name]:
-            bad.append("sizeof(%s): C %d, ctypes %d" % (name, _abi.SIZES[name], ctypes.sizeof(s)))
-    for s in _MIRRORS + [mc_scene]:
-        for (sname, field), off in _abi.OFFSETS.items():
-            if sname == s.__name__ and hasattr(s, field) and getattr(s, field).offset != off:
-                bad.append("offsetof(%s, %s): C %d, ctypes %d"
-                           % (sname, field, off, getattr(s, field).offset))
+        if ctypes.sizeof(s) != _abi.SIZES.get(name):
+            bad.append("sizeof(%s): C %s, ctypes %d" % (name, _abi.SIZES.get(name),
+                                                        ctypes.sizeof(s)))
+    for s in _structs.WHOLE + _structs.LEADING:
+        for field, _ in s._fields_:
+            off = _abi.OFFSETS.get((s.__name__, field))
+            if off is None or getattr(s, field).offset != off:
+                bad.append("offsetof(%s, %s): C %s, ctypes %d"
+                           % (s.__name__, field, off, getattr(s, field).offset))
     return bad
 
 
