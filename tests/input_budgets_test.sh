@@ -1,6 +1,6 @@
 #!/bin/bash
 # Small inputs that ask for much: archive entries checked against the budget that applies to
-# them before they are inflated, a camera block held to a camera file's frame limit, and
+# them before they are inflated, a camera block held to the frames a camera file holds, and
 # running out of file descriptors while opening archives (a runtime failure, exit 3).
 # Peak memory is asserted with a generous bound (GNU time's %M, in KiB); time is not.
 set -u
@@ -70,20 +70,38 @@ expect image_entry_over_the_image_budget_is_refused_before_inflating 2 "" \
     "'$T/image/pak000.pk4:textures/big.tga' declares 1073741842 bytes, over the limit of 537919488"
 [ ! -e "$T/image_0.png" ] && ok image_entry_refusal_writes_no_frame || fail image_entry_refusal_writes_no_frame "a frame was written"
 
-# ---- 2. a camera block makes at most a camera file's frames (2^24) ------------------------
-# 5 shots of 3600 s at 1000 fps: 3600001 frames each; the fifth takes the total to 18000005.
-{
-    printf 'md5scene 1\ncamera {\n    fps 1000\n'
-    for i in 1 2 3 4 5; do
-        printf '    look_at { position ( 100 0 0 ) target ( 0 0 0 ) seconds 3600 }\n'
-    done
-    printf '}\n'
-} >"$T/frames.md5scene"
+# ---- 2. a camera block makes at most what a camera file of 1 GiB holds (2^23 frames) ---------
+# limits.h: 2^30 bytes / 128 bytes a written frame = 8388608. At 1000 fps a shot of S seconds
+# makes round(S * 1000) + 1 frames: 3600 s 3600001, 1188.605 s 1188606. Four shots of 3600 s
+# (a 303-byte block asking for 14400004 frames, 461 MB of them) are refused at the third, which
+# takes the total to 10800003, before any frame exists; 3600 + 3600 + 1188.605 s make exactly
+# 8388608 (2 * 3600001 + 1188606) and load; 1188.606 s makes one more and is refused.
+block() { # block NAME SECONDS...: a camera block of look_at shots at 1000 fps
+    local name=$1
+    shift
+    {
+        printf 'md5scene 1\ncamera {\n    fps 1000\n'
+        for s in "$@"; do
+            printf '    look_at { position ( 100 0 0 ) target ( 0 0 0 ) seconds %s }\n' "$s"
+        done
+        printf '}\n'
+    } >"$T/$name.md5scene"
+}
+block frames 3600 3600 3600 3600
 peak block_frames 204800 info "$T/frames.md5scene"
 expect camera_block_past_a_camera_files_frames_is_refused_at_its_shot 2 "" \
-    "$T/frames.md5scene:8:5: error: camera block makes more than 16777216 frames (a camera file's limit): 18000005 with this shot's 3600001 at 1000 fps"
+    "$T/frames.md5scene:6:5: error: camera block makes more than 8388608 frames (what a camera file of at most 1073741824 bytes holds): 10800003 with this shot's 3600001 at 1000 fps"
 run block_frames_camera camera "$T/frames.md5scene" -o "$T/frames.md5camera"
-expect camera_command_refuses_the_same_block 2 "" "$T/frames.md5scene:8:5: error: camera block makes more"
+expect camera_command_refuses_the_same_block 2 "" "$T/frames.md5scene:6:5: error: camera block makes more"
+[ ! -e "$T/frames.md5camera" ] && ok refused_block_writes_no_camera_file ||
+    fail refused_block_writes_no_camera_file "$T/frames.md5camera exists"
+block at_bound 3600 3600 1188.605
+run at_bound info "$T/at_bound.md5scene"
+expect a_block_of_exactly_8388608_frames_loads 0 "camera block (8388608 frames at 1000 fps, 2 cuts)"
+block over_bound 3600 3600 1188.606
+run over_bound info "$T/over_bound.md5scene"
+expect one_frame_more_is_refused_at_the_third_shot 2 "" \
+    "$T/over_bound.md5scene:6:5: error: camera block makes more than 8388608 frames (what a camera file of at most 1073741824 bytes holds): 8388609 with this shot's 1188607 at 1000 fps"
 
 # ---- 3. too many open files while opening archives: exit 3, not 2 -------------------------
 # 40 archives stay open while the base is indexed; with 12 or 16 descriptors one of them

@@ -64,6 +64,20 @@
 #define MC_LIMIT_CAMERA_FRAMES (1 << 24)
 #endif
 
+/* Frames a scene's camera block may make (its shots' steps + 1 in all): no more than the camera
+ * file `md5cine camera` writes of it can hold within MC_LIMIT_FILE_BYTES, so that the block
+ * costs what a camera file of the same frames would and the file it becomes is one md5cine
+ * reads back. A written frame line is at most 121 bytes ("\t( X Y Z ) ( X Y Z ) FOV\n", seven
+ * floats printed with 9 significant digits, each at most 15 characters as in
+ * "-1.23456789e-05"); at 128 bytes a frame, which leaves the header and the cuts room,
+ * 2^30 / 128 = 2^23 = 8388608 frames, 256 MiB of stored frames (32 bytes each). A fuzzing
+ * build keeps its smaller camera limit. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define MC_LIMIT_CAMERA_BLOCK_FRAMES MC_LIMIT_CAMERA_FRAMES
+#else
+#define MC_LIMIT_CAMERA_BLOCK_FRAMES ((int)(MC_LIMIT_FILE_BYTES / 128))
+#endif
+
 /* ---- scenes ---- */
 
 #define MC_LIMIT_SCENE_ACTORS    4096

@@ -889,8 +889,9 @@ static bool parse_shot(scene_parser *p, mc_scene_shot *sh, const mc_token *kw)
 static int shot_steps(const mc_scene_shot *sh, int fps);
 
 /* The frames a block makes (each shot's steps + 1) are held as a camera's, so a block may make
- * no more than a camera file may hold (MC_LIMIT_CAMERA_FRAMES, md5camera.c): checked once the
- * block's fps is known, at the shot that goes past it, before any frame exists. */
+ * no more than the camera file it would be written as may hold (MC_LIMIT_CAMERA_BLOCK_FRAMES,
+ * limits.h): checked once the block's fps is known, at the shot that goes past it, before any
+ * frame exists. */
 static bool check_block_frames(scene_parser *p)
 {
     const mc_scene *s = p->s;
@@ -901,13 +902,14 @@ static bool check_block_frames(scene_parser *p)
         int n = shot_steps(sh, s->camera_fps);
 
         total += n + 1;
-        if (total > MC_LIMIT_CAMERA_FRAMES) {
+        if (total > MC_LIMIT_CAMERA_BLOCK_FRAMES) {
             mc_token at = { .line = sh->line, .col = sh->col };
 
             return mc_lex_fail(&p->lx, &at, MC_ERR_LIMIT,
-                               "camera block makes more than %d frames (a camera file's limit): "
-                               "%lld with this shot's %d at %d fps",
-                               MC_LIMIT_CAMERA_FRAMES, (long long)total, n + 1, s->camera_fps);
+                               "camera block makes more than %d frames (what a camera file of "
+                               "at most %zu bytes holds): %lld with this shot's %d at %d fps",
+                               MC_LIMIT_CAMERA_BLOCK_FRAMES, MC_LIMIT_FILE_BYTES,
+                               (long long)total, n + 1, s->camera_fps);
         }
     }
     return true;
@@ -1850,10 +1852,10 @@ mc_status mc_scene_camera_build(const mc_scene *s, mc_camera *out, mc_error *err
     memset(out, 0, sizeof *out);
     for (int i = 0; i < s->num_shots; i++)
         total += shot_steps(&s->shots[i], s->camera_fps) + 1;
-    if (s->num_shots < 1 || total > MC_LIMIT_CAMERA_FRAMES)
+    if (s->num_shots < 1 || total > MC_LIMIT_CAMERA_BLOCK_FRAMES)
         return mc_error_set(err, MC_ERR_LIMIT, s->name, s->camera_line, s->camera_col,
                             "camera block has %lld frames, at most %d", (long long)total,
-                            MC_LIMIT_CAMERA_FRAMES);
+                            MC_LIMIT_CAMERA_BLOCK_FRAMES);
     out->name = mc_arena_strndup(&out->arena, s->name, strlen(s->name));
     out->frames = mc_arena_alloc(&out->arena, (size_t)total, sizeof *out->frames);
     out->cuts = mc_arena_alloc(&out->arena, (size_t)s->num_shots, sizeof *out->cuts);
