@@ -80,5 +80,67 @@ if [ "$(grep -c ": warning: no material and no image for shader 'skin/a'" base_a
     ! grep -q 'more mesh' base_all.err; then ok every_one_with_a_base
 else fail every_one_with_a_base "$(cat base_all.err)"; fi
 
+# many.md5mesh: 8000 one-triangle meshes, mesh i with its own shader "s/mNNNNN" (i in five
+# digits) and no image: ten warnings (meshes 0-9, shader line 9 + 13 i, column 8), then one line
+# for the 7990 meshes and shaders left. Printed each with a source line, they cost some 20 s of
+# CPU (every warning read the mesh file up to its line).
+python3 - <<'PY'
+n = 8000
+head = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes %d' % n, 'joints {',
+        '"root" -1 ( 0 0 0 ) ( 0 0 0 )', '}']
+body = []
+for i in range(n):
+    body += ['mesh {', 'shader "s/m%05d"' % i, 'numverts 3', 'vert 0 ( 0 0 ) 0 1',
+             'vert 1 ( 1 0 ) 1 1', 'vert 2 ( 0 1 ) 2 1', 'numtris 1', 'tri 0 0 1 2',
+             'numweights 3', 'weight 0 0 1 ( 0 1 1 )', 'weight 1 0 1 ( 0 -1 1 )',
+             'weight 2 0 1 ( 0 1 -1 )', '}']
+open('many.md5mesh', 'w').write('\n'.join(head + body) + '\n')
+PY
+printf 'md5scene 1\ncamera "c.md5camera"\nactor "herd" {\n    mesh "many.md5mesh"\n}\n' >many.md5scene
+"$MD5CINE" info many.md5scene >/dev/null 2>many.err
+rc=$?
+for i in $(seq 0 9); do
+    m=$(printf 'm%05d' "$i")
+    echo "many.md5mesh:$((9 + 13 * i)):8: warning: no image for shader 's/$m' of actor 'herd': looked for '$m.tga', '.png', '.jpg' in '.'; drawn without a texture"
+    printf '%5d | shader "s/%s"\n      |        ^\n' $((9 + 13 * i)) "$m"
+done >many.want
+echo "many.md5mesh: warning: ... and 7990 more meshes of actor 'herd' like this, 7990 other shaders (MD5CINE_WARNINGS=all prints each)" >>many.want
+if [ $rc -eq 0 ] && diff -u many.want many.err >many.diff; then ok eight_thousand_shaders_give_ten_warnings_and_a_count
+else fail eight_thousand_shaders_give_ten_warnings_and_a_count "exit $rc; $(head -c 2000 many.diff)"; fi
+printf 'md5scene 1\ncamera "c.md5camera"\nbase "base"\nactor "herd" {\n    mesh "many.md5mesh"\n}\n' >many_base.md5scene
+"$MD5CINE" info many_base.md5scene --materials >/dev/null 2>many_base.err
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c ': warning: no material and no image' many_base.err)" -eq 10 ] &&
+    [ "$(tail -n 1 many_base.err)" = "many.md5mesh: warning: ... and 7990 more meshes of actor 'herd' like this, 7990 other shaders (MD5CINE_WARNINGS=all prints each)" ]
+then ok eight_thousand_shaders_without_materials_give_ten_warnings_and_a_count
+else fail eight_thousand_shaders_without_materials_give_ten_warnings_and_a_count "exit $rc; $(tail -n 4 many_base.err)"; fi
+MD5CINE_WARNINGS=all "$MD5CINE" info many.md5scene >/dev/null 2>many_all.err
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c ': warning: no image for shader' many_all.err)" -eq 8000 ] &&
+    ! grep -q 'more mesh' many_all.err &&
+    [ "$(grep -c '^ 7809 | shader "s/m00600"$' many_all.err)" -eq 1 ]
+then ok every_one_of_eight_thousand_with_MD5CINE_WARNINGS_all
+else fail every_one_of_eight_thousand_with_MD5CINE_WARNINGS_all "exit $rc; $(tail -n 4 many_all.err)"; fi
+
+# SIGTERM while the warnings print: stderr is a pipe of which only the first line is read before
+# the signal is sent, so the render is at most a pipe's worth (64 KiB, about 200 warnings) past
+# its first warning when the signal comes, whatever the speed of either side; it stops printing
+# them and exits 143 with no frame written, not after all 8000.
+mkfifo term.fifo
+MD5CINE_WARNINGS=all "$MD5CINE" render many.md5scene --size 32x32 --msaa 0 -o "term_%d.png" \
+    2>term.fifo &
+pid=$!
+exec 3<term.fifo
+IFS= read -r first <&3
+kill -TERM "$pid"
+cat <&3 >term.err
+exec 3<&-
+wait "$pid"
+rc=$?
+n=$(grep -c ': warning: no image for shader' term.err)
+if [ $rc -eq 143 ] && [ "$n" -lt 7999 ] && grep -q '^md5cine: interrupted' term.err &&
+    [ -z "$(ls term_*.png 2>/dev/null)" ]; then ok sigterm_stops_the_warnings_and_exits_143
+else fail sigterm_stops_the_warnings_and_exits_143 "exit $rc, $n more warnings; first '$first'; $(tail -n 3 term.err)"; fi
+
 echo "warnings: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1205,30 +1205,35 @@ static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc
     warn(opts, &w);
 }
 
+/* What the no-texture warnings look at: the scene, and whether its base may declare materials. */
+typedef struct no_texture_at {
+    const mc_scene *s;
+    bool materials;
+} no_texture_at;
+
 /* Whether mesh k of a is drawn without a texture and is warned about (after resolve_textures has
- * looked): with materials in the base (*user true), a named shader may still be a material. */
+ * looked): with materials in the base, a named shader may still be a material. */
 static bool lacks_texture(const mc_scene_actor *a, int k, const void *user)
 {
-    bool materials = *(const bool *)user;
+    const no_texture_at *at = user;
 
-    return !a->textures[k] && !(materials && a->mesh.meshes[k].shader[0]);
+    return !a->textures[k] && !(at->materials && a->mesh.meshes[k].shader[0]);
+}
+
+static void warn_lacking(const mc_scene_actor *a, int k, const void *user,
+                         const mc_parse_opts *opts)
+{
+    warn_no_texture(((const no_texture_at *)user)->s, a, &a->mesh.meshes[k], k, opts);
 }
 
 /* The meshes of a drawn without a texture: one warning per shader (the empty one too), the
- * others of it in one line (mesh_groups.h). */
+ * others of it in one line, the shaders past the first few counted (mesh_groups.h). */
 static void warn_no_textures(const mc_scene *s, const mc_scene_actor *a, bool materials,
                              const mc_parse_opts *opts)
 {
-    if (!opts || !opts->warn)
-        return;
-    for (int k = 0; k < a->mesh.num_meshes; k++) {
-        int more = mc_mesh_group(a, k, lacks_texture, &materials);
+    const no_texture_at at = { s, materials };
 
-        if (more < 0)
-            continue;
-        warn_no_texture(s, a, &a->mesh.meshes[k], k, opts);
-        mc_mesh_group_more(a, more, opts);
-    }
+    mc_mesh_groups_warn(a, lacks_texture, warn_lacking, &at, opts);
 }
 
 /* Whether the base folder may declare materials (a folder of declarations the engine reads,

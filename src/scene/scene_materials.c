@@ -85,40 +85,46 @@ static mc_status apply_skin(mc_scene_materials *sm, const mc_skin *skin, const c
 }
 
 
-/* Whether mesh m of act found neither a material nor an image (after the loop below); user is
- * the submeshes' materials. */
+/* What the untextured warnings look at: the scene and the submeshes' materials. */
+typedef struct untextured_at {
+    const mc_scene *scene;
+    const mc_material *const *submesh;
+} untextured_at;
+
+/* Whether mesh m of act found neither a material nor an image (after the loop below). */
 static bool untextured(const mc_scene_actor *act, int m, const void *user)
 {
-    const mc_material *const *submesh = user;
+    const untextured_at *at = user;
     const char *shader = act->mesh.meshes[m].shader;
 
-    return shader[0] && !mc_scene_actor_has_material_line(act, shader) && !submesh[m] &&
+    return shader[0] && !mc_scene_actor_has_material_line(act, shader) && !at->submesh[m] &&
            !act->textures[m];
 }
 
-/* One warning per shader that found neither a material nor an image, at its first mesh, and a
- * line for the other meshes with it (mesh_groups.h), as scene.c groups the meshes without an
- * image. */
+static void warn_untextured_mesh(const mc_scene_actor *act, int m, const void *user,
+                                 const mc_parse_opts *opts)
+{
+    const untextured_at *at = user;
+    mc_error w;
+
+    mc_error_set(&w, MC_ERR_IO, act->mesh.name, act->mesh.meshes[m].shader_line,
+                 act->mesh.meshes[m].shader_col,
+                 "no material and no image for shader '%s' of actor '%s' in '%s'; "
+                 "not drawn (Doom's implicit material of a missing image is invisible; "
+                 "developer images draw its box)",
+                 act->mesh.meshes[m].shader, act->name, at->scene->base_path);
+    opts->warn(opts->warn_user, &w);
+}
+
+/* One warning per shader that found neither a material nor an image, at its first mesh, a line
+ * for the other meshes with it, the shaders past the first few counted (mesh_groups.h), as
+ * scene.c groups the meshes without an image. */
 static void warn_untextured(const mc_scene *scene, const mc_scene_actor *act,
                             const mc_material *const *submesh, const mc_parse_opts *opts)
 {
-    if (!opts || !opts->warn)
-        return;
-    for (int m = 0; m < act->mesh.num_meshes; m++) {
-        int more = mc_mesh_group(act, m, untextured, submesh);
-        mc_error w;
+    const untextured_at at = { scene, submesh };
 
-        if (more < 0)
-            continue;
-        mc_error_set(&w, MC_ERR_IO, act->mesh.name, act->mesh.meshes[m].shader_line,
-                     act->mesh.meshes[m].shader_col,
-                     "no material and no image for shader '%s' of actor '%s' in '%s'; "
-                     "not drawn (Doom's implicit material of a missing image is invisible; "
-                     "developer images draw its box)",
-                     act->mesh.meshes[m].shader, act->name, scene->base_path);
-        opts->warn(opts->warn_user, &w);
-        mc_mesh_group_more(act, more, opts);
-    }
+    mc_mesh_groups_warn(act, untextured, warn_untextured_mesh, &at, opts);
 }
 
 /* Light i's material (tr_lightrun.cpp, R_DeriveLightData): the one it names; one not declared
