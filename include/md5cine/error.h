@@ -78,6 +78,29 @@ size_t mc_error_format_source(const mc_error *e, const char *severity, const cha
  * the only function of error.h that reads a file; it writes nowhere but out. */
 size_t mc_error_format(const mc_error *e, const char *severity, char *out, size_t cap);
 
+/* What mc_error_format_cached keeps between calls so that many records about one file do not
+ * read it again from its start each: the file last read, where every 1024th of its lines starts
+ * (found as lines are passed; a line is then found from the mark before it), and the bytes of
+ * an archive entry (at most 64 MiB, the size mc_error_format reads an entry to). Zero it
+ * before the first call; end it with mc_source_cache_release. Records about another file
+ * replace what it keeps. */
+typedef struct mc_source_cache {
+    char file[512];    /* the file the rest is about; "" when none */
+    char *entry;       /* an archive entry's bytes; NULL for a plain file, read in pieces */
+    size_t entry_len;
+    long long *marks;  /* marks[i]: byte offset of line 1 + 1024 * i; marks[0] is 0 */
+    int num_marks;
+    int cap_marks;
+} mc_source_cache;
+
+/* mc_error_format with cache (may be NULL: nothing kept). The file's lines are read once in
+ * all while records come in line order, and at most 1024 lines past a mark otherwise. */
+size_t mc_error_format_cached(const mc_error *e, const char *severity, mc_source_cache *cache,
+                              char *out, size_t cap);
+
+/* Frees what cache holds and zeroes it; NULL is fine. */
+void mc_source_cache_release(mc_source_cache *cache);
+
 /* One line of a library's own log (FFmpeg's, through the encoder), level MC_LOG_*; the line
  * ends with a newline as FFmpeg writes it. */
 enum { MC_LOG_ERROR = 1, MC_LOG_WARNING = 2 };

@@ -48,7 +48,9 @@ struct mc_refcheck;
 void mc_cli_wrote_reports(const char *report_dir, const char *junit,
                           const struct mc_refcheck *check);
 
-/* An mc_warn_fn that prints warnings with mc_diag_print to stderr; user is unused. */
+/* An mc_warn_fn that prints warnings with mc_diag_print to stderr. user is NULL, or an
+ * mc_source_cache (error.h) the command zeroed and releases at its end: then the source lines
+ * of many warnings about one file are found without reading it again from its start. */
 void mc_diag_warn(void *user, const mc_error *w);
 
 /* The exit code for a failed library call: input errors -> 2, runtime errors -> 3,

@@ -776,7 +776,8 @@ _Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOC
 
 int mc_cmd_info(int argc, char **argv)
 {
-    info_opts o = { .parse = { .warn = mc_diag_warn } };
+    mc_source_cache warned = { 0 };
+    info_opts o = { .parse = { .warn = mc_diag_warn, .warn_user = &warned } };
     int files, worst = MC_EXIT_OK;
     int rc = mc_args_parse(&info_spec, argc, argv, &o, &files);
 
@@ -789,5 +790,6 @@ int mc_cmd_info(int argc, char **argv)
         if (rc > worst)
             worst = rc;
     }
+    mc_source_cache_release(&warned);
     return worst;
 }

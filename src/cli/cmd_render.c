@@ -69,6 +69,7 @@ typedef struct render_run {
     FILE *info; /* reports: stdout, or stderr when stdout carries video or JSON lines */
     double skin_s, draw_s, read_s, wait_s, wall_s;
     int64_t rendered;
+    mc_source_cache warned; /* the source lines of the scene's and materials' warnings */
 } render_run;
 
 /* An interrupt before the first frame, when no output exists yet: the exit code for it. */
@@ -111,6 +112,7 @@ static int load_scene(render_run *run)
 
     run->popts.lenient = run->o->lenient;
     run->popts.warn = mc_diag_warn;
+    run->popts.warn_user = &run->warned;
     run->popts.stop = &g_stop_signal;
     if (mc_scene_load(run->o->scene, &run->popts, &run->scene, &e) != MC_OK)
         return e.code == MC_ERR_INTERRUPTED ? stopped_early() : fail(&e, true);
@@ -519,6 +521,7 @@ static int open_renderer(render_run *run)
     d.stop = &g_stop_signal;
     d.image_pixels = (unsigned long long)o->image_mpixels << 20;
     d.warn = mc_diag_warn;
+    d.warn_user = &run->warned;
     if (mc_scene_renderer_create(&d, &run->sr, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_GL);
     return -1;
@@ -776,6 +779,7 @@ static void release(render_run *run)
     free(run->shot_starts);
     free(run->shot_numbers);
     mc_scene_release(&run->scene);
+    mc_source_cache_release(&run->warned);
 }
 
 static void install_handlers(void)

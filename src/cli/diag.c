@@ -11,16 +11,22 @@
 
 #include "cli.h"
 
-void mc_diag_print(FILE *to, const char *severity, const mc_error *e)
+static void print_cached(FILE *to, const char *severity, const mc_error *e,
+                         mc_source_cache *cache)
 {
     char buf[2048], *big = NULL;
-    size_t n = mc_error_format(e, severity, buf, sizeof buf);
+    size_t n = mc_error_format_cached(e, severity, cache, buf, sizeof buf);
 
     /* Escaped control bytes take four bytes each: a long line needs a second pass. */
     if (n >= sizeof buf && (big = malloc(n + 1)) != NULL)
-        mc_error_format(e, severity, big, n + 1);
+        mc_error_format_cached(e, severity, cache, big, n + 1);
     fputs(big ? big : buf, to);
     free(big);
+}
+
+void mc_diag_print(FILE *to, const char *severity, const mc_error *e)
+{
+    print_cached(to, severity, e, NULL);
 }
 
 void mc_cli_wrote(const char *path, const char *fmt, ...)
@@ -57,8 +63,7 @@ void mc_cli_wrote_reports(const char *report_dir, const char *junit,
 
 void mc_diag_warn(void *user, const mc_error *w)
 {
-    (void)user;
-    mc_diag_print(stderr, "warning", w);
+    print_cached(stderr, "warning", w, user);
 }
 
 int mc_input_exit_code(mc_status s)
