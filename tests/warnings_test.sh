@@ -122,25 +122,28 @@ if [ $rc -eq 0 ] && [ "$(grep -c ': warning: no image for shader' many_all.err)"
 then ok every_one_of_eight_thousand_with_MD5CINE_WARNINGS_all
 else fail every_one_of_eight_thousand_with_MD5CINE_WARNINGS_all "exit $rc; $(tail -n 4 many_all.err)"; fi
 
-# SIGTERM while the warnings print: stderr is a pipe of which only the first line is read before
+# SIGTERM (SIGINT) while the warnings print: stderr is a pipe of which only the first line is read before
 # the signal is sent, so the render is at most a pipe's worth (64 KiB, about 200 warnings) past
 # its first warning when the signal comes, whatever the speed of either side; it stops printing
-# them and exits 143 with no frame written, not after all 8000.
+# them and exits 143 (130) with no frame written, not after all 8000.
 mkfifo term.fifo
-MD5CINE_WARNINGS=all "$MD5CINE" render many.md5scene --size 32x32 --msaa 0 -o "term_%d.png" \
-    2>term.fifo &
-pid=$!
-exec 3<term.fifo
-IFS= read -r first <&3
-kill -TERM "$pid"
-cat <&3 >term.err
-exec 3<&-
-wait "$pid"
-rc=$?
-n=$(grep -c ': warning: no image for shader' term.err)
-if [ $rc -eq 143 ] && [ "$n" -lt 7999 ] && grep -q '^md5cine: interrupted' term.err &&
-    [ -z "$(ls term_*.png 2>/dev/null)" ]; then ok sigterm_stops_the_warnings_and_exits_143
-else fail sigterm_stops_the_warnings_and_exits_143 "exit $rc, $n more warnings; first '$first'; $(tail -n 3 term.err)"; fi
+for sig in TERM:143 INT:130; do
+    name=${sig%%:*} want=${sig##*:}
+    MD5CINE_WARNINGS=all "$MD5CINE" render many.md5scene --size 32x32 --msaa 0 \
+        -o "$name/%d.png" 2>term.fifo &
+    pid=$!
+    exec 3<term.fifo
+    IFS= read -r first <&3
+    kill -"$name" "$pid"
+    cat <&3 >"$name.err"
+    exec 3<&-
+    wait "$pid"
+    rc=$?
+    n=$(grep -c ': warning: no image for shader' "$name.err")
+    if [ $rc -eq "$want" ] && [ "$n" -lt 7999 ] && grep -q '^md5cine: interrupted' "$name.err" &&
+        [ ! -e "$name" ]; then ok "sig${name}_stops_the_warnings_and_exits_$want"
+    else fail "sig${name}_stops_the_warnings_and_exits_$want" "exit $rc, $n more warnings; first '$first'; $(tail -n 3 "$name.err")"; fi
+done
 
 echo "warnings: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
