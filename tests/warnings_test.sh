@@ -122,6 +122,22 @@ if [ $rc -eq 0 ] && [ "$(grep -c ': warning: no image for shader' many_all.err)"
 then ok every_one_of_eight_thousand_with_MD5CINE_WARNINGS_all
 else fail every_one_of_eight_thousand_with_MD5CINE_WARNINGS_all "exit $rc; $(tail -n 4 many_all.err)"; fi
 
+# The same meshes with a base declaring each shader a material whose deform sprite does not fit
+# a one-triangle mesh (3 vertices, not a multiple of 4; dbase/materials/d.mtr, material i on line i + 1, column 1): ten warnings
+# at the materials, then the count (the renderer gives them: 'render', one frame).
+mkdir -p dbase/materials
+for i in $(seq 0 7999); do printf 's/m%05d { deform sprite { blend add map _white } }\n' "$i"; done >dbase/materials/d.mtr
+printf 'md5scene 1\ncamera "c.md5camera"\nbase "dbase"\nactor "herd" {\n    mesh "many.md5mesh"\n}\n' >many_deform.md5scene
+"$MD5CINE" render many_deform.md5scene --size 32x32 --msaa 0 --frames 0-0 -o "deform_%d.png" --quiet 2>many_deform.err
+rc=$?
+for i in $(seq 0 9); do
+    printf "dbase/materials/d.mtr:%d:1: warning: material 's/m%05d': deform sprite not applied to mesh %d of actor 'herd': its vertex count is not a multiple of 4\n" $((i + 1)) "$i" "$i"
+done >many_deform.want
+echo "many.md5mesh: warning: ... and 7990 more meshes of actor 'herd' like this, 7990 other shaders (MD5CINE_WARNINGS=all prints each)" >>many_deform.want
+if [ $rc -eq 0 ] && grep 'warning:' many_deform.err | diff -u many_deform.want - >many_deform.diff
+then ok eight_thousand_unfit_deforms_give_ten_warnings_and_a_count
+else fail eight_thousand_unfit_deforms_give_ten_warnings_and_a_count "exit $rc; $(head -c 2000 many_deform.diff)"; fi
+
 # SIGTERM (SIGINT) while the warnings print: stderr is a pipe of which only the first line is read before
 # the signal is sent, so the render is at most a pipe's worth (64 KiB, about 200 warnings) past
 # its first warning when the signal comes, whatever the speed of either side; it stops printing

@@ -11,24 +11,8 @@ static bool warnings_all(void)
     return env && strcmp(env, "all") == 0;
 }
 
-int mc_mesh_group(const mc_scene_actor *a, int k, mc_mesh_pick pick, const void *user)
-{
-    const char *shader = a->mesh.meshes[k].shader;
-    int more = 0;
-
-    if (!pick(a, k, user))
-        return -1;
-    if (warnings_all())
-        return 0;
-    for (int j = 0; j < k; j++)
-        if (pick(a, j, user) && strcmp(a->mesh.meshes[j].shader, shader) == 0)
-            return -1; /* counted with mesh j */
-    for (int j = k + 1; j < a->mesh.num_meshes; j++)
-        more += pick(a, j, user) && strcmp(a->mesh.meshes[j].shader, shader) == 0;
-    return more;
-}
-
-void mc_mesh_group_more(const mc_scene_actor *a, int more, const mc_parse_opts *opts)
+/* The line that stands for the more meshes of a group, when more > 0. */
+static void group_more(const mc_scene_actor *a, int more, const mc_parse_opts *opts)
 {
     mc_error w;
 
@@ -107,7 +91,7 @@ void mc_mesh_groups_warn(const mc_scene_actor *a, mc_mesh_pick pick, mc_mesh_war
             continue;
         }
         warn(a, k, user, opts);
-        mc_mesh_group_more(a, m - 1, opts);
+        group_more(a, m - 1, opts);
         shown++;
     }
     free(size);

@@ -29,13 +29,4 @@ typedef void (*mc_mesh_warn)(const mc_scene_actor *a, int k, const void *user,
 void mc_mesh_groups_warn(const mc_scene_actor *a, mc_mesh_pick pick, mc_mesh_warn warn,
                          const void *user, const mc_parse_opts *opts);
 
-/* -1 when mesh k gets no warning of its own (not picked, or counted with an earlier mesh of its
- * shader); else how many later picked meshes share its shader (0 for each under
- * MD5CINE_WARNINGS=all). For a warning given while mesh k is set up; quadratic in the picked
- * meshes of one shader. */
-int mc_mesh_group(const mc_scene_actor *a, int k, mc_mesh_pick pick, const void *user);
-
-/* The line that stands for the more meshes of a group, when more > 0. */
-void mc_mesh_group_more(const mc_scene_actor *a, int more, const mc_parse_opts *opts);
-
 #endif

@@ -636,54 +636,53 @@ static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool devel
  * uploaded once per material, its switches and its unlit stages (drawn after the lit pass,
  * render.h). A material with only unlit stages has no lit pass: its first stage's image and
  * alpha test give its depth (RB_STD_FillDepthBuffer). */
-/* The materials of an actor's submeshes and one of them, for grouping deform warnings. */
-typedef struct {
-    const mc_material *const *mats;
-    const mc_material *m;
-} deform_pick;
-
-/* Whether submesh j has the material asked for and its deform cannot apply to it. */
-static bool deform_unfit(const mc_scene_actor *a, int j, const void *user)
+/* Why the deform of submesh j's material (mats: the actor's submeshes') cannot apply to it;
+ * NULL when it can, when the material is not drawn, or when it has no deform that md5cine
+ * applies (eyeBall and particles: the parser said so). */
+static const char *deform_unfit_why(const mc_scene_actor *a, int j,
+                                    const mc_material *const *mats)
 {
-    const deform_pick *dp = user;
+    const mc_material *m = mats[j];
     const mc_submesh *sm = &a->mesh.meshes[j];
 
-    return dp->mats[j] == dp->m &&
-           mc_deform_unfit(dp->m->deform.kind, sm->num_verts, &sm->tris[0].v[0], sm->num_tris);
+    if (!m || !mc_material_drawn(m) || m->deform.kind == MC_DEFORM_NONE ||
+        m->deform.kind > MC_DEFORM_TURBULENT)
+        return NULL;
+    return mc_deform_unfit(m->deform.kind, sm->num_verts, &sm->tris[0].v[0], sm->num_tris);
 }
 
-/* The buffers of submesh k's deform (deform.h), or a warning and no deform where it cannot
- * apply (Doom then draws the surface as it is); the meshes of one material it does not fit get
- * one warning and a line for the rest (mesh_groups.h). mats: the actor's submeshes' materials. */
-static mc_status keep_deform(const mc_scene_actor *a, int k, const mc_material *const *mats,
-                             surface *sf, mc_deform_out *out, const mc_parse_opts *po,
-                             mc_error *err)
+static bool deform_unfit(const mc_scene_actor *a, int j, const void *user)
 {
-    const mc_material *m = mats[k];
+    return deform_unfit_why(a, j, user) != NULL;
+}
+
+static void warn_deform_unfit(const mc_scene_actor *a, int k, const void *user,
+                              const mc_parse_opts *po)
+{
     static const char *const NAMES[] = { "", "sprite", "tube", "flare", "expand", "move",
                                          "turbulent" };
+    const mc_material *m = ((const mc_material *const *)user)[k];
+    mc_error w;
+
+    mc_error_set(&w, MC_ERR_SYNTAX, m->file, m->line, m->col,
+                 "material '%s': deform %s not applied to mesh %d of actor '%s': %s", m->name,
+                 NAMES[m->deform.kind], k, a->name, deform_unfit_why(a, k, user));
+    po->warn(po->warn_user, &w);
+}
+
+/* The buffers of submesh k's deform (deform.h); none where it cannot apply (Doom then draws the
+ * surface as it is: apply_materials warns about those meshes, one warning per shader and a line
+ * for the rest, mesh_groups.h). mats: the actor's submeshes' materials. */
+static mc_status keep_deform(const mc_scene_actor *a, int k, const mc_material *const *mats,
+                             surface *sf, mc_deform_out *out, mc_error *err)
+{
+    const mc_material *m = mats[k];
     const mc_submesh *sm = &a->mesh.meshes[k];
-    const char *why;
     int nv, nt;
 
-    if (m->deform.kind == MC_DEFORM_NONE || m->deform.kind > MC_DEFORM_TURBULENT)
-        return MC_OK; /* eyeBall and particles: the parser said so */
-    why = mc_deform_unfit(m->deform.kind, sm->num_verts, &sm->tris[0].v[0], sm->num_tris);
-    if (why) {
-        const deform_pick dp = { mats, m };
-        int more = mc_mesh_group(a, k, deform_unfit, &dp);
-
-        if (po->warn && more >= 0) {
-            mc_error w;
-
-            mc_error_set(&w, MC_ERR_SYNTAX, m->file, m->line, m->col,
-                         "material '%s': deform %s not applied to mesh %d of actor '%s': %s",
-                         m->name, NAMES[m->deform.kind], k, a->name, why);
-            po->warn(po->warn_user, &w);
-            mc_mesh_group_more(a, more, po);
-        }
+    if (m->deform.kind == MC_DEFORM_NONE || m->deform.kind > MC_DEFORM_TURBULENT ||
+        deform_unfit_why(a, k, mats))
         return MC_OK;
-    }
     sf->deform = m->deform;
     mc_deform_capacity(sm->num_verts, sm->num_tris, &nv, &nt);
     out->pos = calloc((size_t)nv, sizeof *out->pos);
@@ -788,8 +787,11 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
             sf->polygon_offset = m->polygon_offset;
             if (st == MC_OK)
                 st = keep_deform(&sr->scene->actors[i], k, sm->submesh[i], sf,
-                                 &sr->actors[i].def[k], po, err);
+                                 &sr->actors[i].def[k], err);
         }
+    for (int i = 0; i < sr->num_actors && st == MC_OK && sm->submesh; i++)
+        mc_mesh_groups_warn(&sr->scene->actors[i], deform_unfit, warn_deform_unfit,
+                            sm->submesh[i], po);
     free(done);
     return st;
 }
