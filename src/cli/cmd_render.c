@@ -524,6 +524,9 @@ static int open_renderer(render_run *run)
     d.warn_user = &run->warned;
     if (mc_scene_renderer_create(&d, &run->sr, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_GL);
+    /* The loading's warnings are over: an archive entry kept for their lines is not held while
+     * the frames render. */
+    mc_source_cache_release(&run->warned);
     return -1;
 }
 
