@@ -2,9 +2,9 @@
  * (a "pick") are grouped by shader; the first mesh of each shader gets the warning with its
  * position, and one line without a position stands for the others ("... and 9 more meshes of
  * actor 'boar'"). After MC_MESH_GROUPS_SHOWN shaders, one last line counts the meshes of the
- * rest ("... and 7990 more meshes of actor 'boar' like this, 7990 other shaders (...)"), so that a model
- * of thousands of shaders costs a few lines. MD5CINE_WARNINGS=all in the environment makes
- * every mesh its own group and shows every group. */
+ * rest ("... and 7990 more meshes of actor 'boar' like this, 7990 other shaders (...)"), so
+ * that a model of thousands of shaders costs a few lines. MD5CINE_WARNINGS=all in the
+ * environment makes every mesh its own group and shows every group. */
 #ifndef MC_SCENE_MESH_GROUPS_H
 #define MC_SCENE_MESH_GROUPS_H
 
