@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <md5cine/mathx.h>
 #include <md5cine/scene.h>
 
 #include "fuzz_common.h"
@@ -53,7 +54,23 @@ static void check_scene(const mc_scene *s)
     for (int i = 0; i < s->num_lights; i++) {
         const mc_scene_light *l = &s->lights[i];
 
-        FUZZ_REQUIRE(l->name && l->line >= 1 && l->radius > 0.0f && l->radius <= 1e6f);
+        bool box = l->box.x > 0.0f || l->box.y > 0.0f || l->box.z > 0.0f;
+
+        FUZZ_REQUIRE(l->name && l->line >= 1);
+        /* scene.h: exactly one of a radius, a light_radius box or a projection */
+        if (l->projected) {
+            mc_vec3 d = mc_v3_sub(l->end, l->start);
+
+            FUZZ_REQUIRE(l->radius == 0.0f && !box);
+            FUZZ_REQUIRE(d.x != 0.0f || d.y != 0.0f || d.z != 0.0f);
+        } else if (box) {
+            FUZZ_REQUIRE(l->radius == 0.0f && l->box.x >= 1e-3f && l->box.y >= 1e-3f &&
+                         l->box.z >= 1e-3f && l->box.x <= 1e6f && l->box.y <= 1e6f &&
+                         l->box.z <= 1e6f);
+        } else {
+            FUZZ_REQUIRE(l->radius > 0.0f && l->radius <= 1e6f);
+        }
+        FUZZ_REQUIRE(!l->shader || l->shader_line >= 1);
         for (int c = 0; c < 3; c++)
             FUZZ_REQUIRE(l->color[c] >= 0.0f && l->color[c] <= 100.0f);
         for (int k = 0; k < i; k++)

@@ -31,7 +31,7 @@ render() { # render NAME MTR [options]: the scene at 256x256, unlit, into $T/NAM
     local name=$1 mtr=$2
     shift 2
     printf '%s\n' "$mtr" >"$T/base/materials/m.mtr"
-    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\noutput { background ( 0 0 0 ) }\nactor q { mesh "quads.md5mesh" }\n' >"$T/$name.md5scene"
+    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\noutput { background ( 0 0 0 ) }\nactor q { mesh "quads.md5mesh" }\n%s' "${EXTRA:-}" >"$T/$name.md5scene"
     run "$name" render "$T/$name.md5scene" --size 256x256 --msaa 0 --shading unlit \
         -o "$T/${name}%d.png" "$@"
     [ "$rc" -eq 0 ] || fail "$name" "exit $rc: $(cat "$T/$name.err")"
@@ -115,6 +115,23 @@ green broken_dev 'left { { blend blend map textures/not_here } }
 right { { blend blend map } }' --developer-images
 is developer_box_blended_for_a_missing_image "$T/broken_dev0.png" 82 128 "32,32,32"
 is developer_box_for_the_default_material "$T/broken_dev0.png" 160 128 "32,32,32"
+
+# Values that are not finite at render time (material_eval.h): Doom hands them to GL. A texture
+# matrix of 1 / 0 samples nothing, so the stage is skipped (the right quad adds no blue: black);
+# an alpha test of -1 / 0 keeps every fragment (GL_GREATER against -inf), 0 / 0 (NaN) none.
+# One warning for the material, at its line, and the render carries on (exit 0).
+EXTRA='frames 3' render nonfinite 'left { { blend add map textures/blue alphaTest -1 / 0 } }
+right { { blend add map textures/blue scroll 1 / 0, 0 } { blend add map textures/grey alphaTest 0 / 0 } }'
+is inf_matrix_skips_the_stage "$T/nonfinite0.png" 160 128 "0,0,0"
+is minus_inf_alpha_test_keeps_all "$T/nonfinite0.png" 82 128 "0,0,255"
+is nan_alpha_test_keeps_none "$T/nonfinite2.png" 160 128 "0,0,0"
+n=$(grep -c "warning: material 'right': a stage's texture matrix or alpha test is not a finite number at 0.000 s" "$T/nonfinite.err")
+l=$(grep -c "m.mtr:2:1: warning" "$T/nonfinite.err")
+if [ "$rc" -eq 0 ] && [ "$n" -eq 1 ] && [ "$l" -eq 1 ] && ! grep -q "'left'" "$T/nonfinite.err"; then
+    ok nonfinite_warns_once_at_the_material
+else
+    fail nonfinite_warns_once_at_the_material "exit $rc: $(cat "$T/nonfinite.err")"
+fi
 
 # info --materials shows what the renderer was given.
 printf 'left { { blend diffusemap map textures/grey red 0.5 zeroclamp } { blend add map textures/blue maskColor maskDepth } }\n' >"$T/base/materials/m.mtr"

@@ -15,6 +15,13 @@
  *     scrolls from growing without bound); identity without scroll/scale/... keywords;
  *   - alpha test: the alphaTest register, when the stage has one.
  *
+ * Registers that are not finite (0 / 0, 1 / 0 in an expression): Doom hands them to OpenGL as
+ * they are (draw_common.cpp glAlphaFunc, tr_render.cpp RB_LoadShaderTextureMatrix). Colours clamp
+ * as above (NaN as 0). The alpha test compares as GL_GREATER does: against NaN or +inf no
+ * fragment passes, so the stage is skipped; against -inf every one passes (alpha_test -1). A
+ * texture matrix with an entry that is not finite gives no texel to sample, so the stage is
+ * skipped for that moment; `not_finite` says so, for the caller's warning.
+ *
  * Nothing here allocates: the caller gives the register array. */
 #ifndef MC_MATERIAL_EVAL_H
 #define MC_MATERIAL_EVAL_H
@@ -34,6 +41,7 @@ typedef struct mc_stage_state {
     float matrix[2][3];  /* texture coordinate transform (rows s', t') */
     bool has_alpha_test;
     float alpha_test;    /* keep fragments whose alpha is greater */
+    bool not_finite;     /* skipped because its matrix or alpha test was not finite */
 } mc_stage_state;
 
 /* The registers of mat at time (seconds) with parms[0..11] (NULL: zeros) into

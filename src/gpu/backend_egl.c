@@ -9,6 +9,7 @@
  * process, and eglTerminate would end every context on it, so a display is initialised once
  * and never terminated here, and libEGL is never unloaded; each renderer owns only its
  * context. */
+#include "core/memlimit.h"
 #include "gpu/backend.h"
 
 #include <EGL/egl.h>
@@ -263,9 +264,12 @@ static mc_status egl_create(int device, mc_gpu_context **out, mc_error *err)
             ok = try_device(c, devs[i], i, tried, sizeof tried);
     }
     if (!ok) {
+        char note[96];
+
         egl_release(c);
-        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "EGL: no OpenGL 3.3 core context (tried %s)",
-                            tried[0] ? tried : "no platform");
+        return mc_error_set(err, mc_memory_limited(NULL) ? MC_ERR_NOMEM : MC_ERR_GL, NULL, 0, 0,
+                            "EGL: no OpenGL 3.3 core context (tried %s)%s",
+                            tried[0] ? tried : "no platform", mc_memory_limit_note(note, sizeof note));
     }
     *out = c;
     return MC_OK;

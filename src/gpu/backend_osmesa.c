@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/memlimit.h"
 #include "gpu/backend.h"
 
 #define OS_BUF_SIDE 16
@@ -42,6 +43,14 @@ static mc_status check_gallium_driver(mc_error *err)
                         d);
 }
 
+/* dlerror's text, or "" when it has none. */
+static const char *dlerror_text(void)
+{
+    const char *e = dlerror();
+
+    return e ? e : "";
+}
+
 /* Opens libOSMesa and takes the five entry points the backend calls. */
 static mc_status load_api(osmesa_api *a, mc_error *err)
 {
@@ -49,9 +58,17 @@ static mc_status load_api(osmesa_api *a, mc_error *err)
 
     if (!lib)
         lib = dlopen("libOSMesa.so", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
+    if (!lib) {
+        char note[96];
+
+        /* Under an address-space limit the library is there but cannot be mapped. */
+        if (mc_memory_limited(NULL))
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0,
+                                "OSMesa: cannot load libOSMesa.so.8 (%s)%s", dlerror_text(),
+                                mc_memory_limit_note(note, sizeof note));
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0,
                             "OSMesa: cannot load libOSMesa.so.8 (install libosmesa6)");
+    }
     /* POSIX's way to turn dlsym's object pointer into a function pointer. */
     *(void **)&a->CreateContextAttribs = dlsym(lib, "OSMesaCreateContextAttribs");
     *(void **)&a->MakeCurrent = dlsym(lib, "OSMesaMakeCurrent");

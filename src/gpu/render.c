@@ -279,7 +279,7 @@ static mc_status build_text(mc_renderer *r, mc_error *err)
     r->text_verts = malloc((size_t)TEXT_MAX_QUADS * 64);
     if (!idx || !r->text_verts) {
         free(idx);
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the overlay");
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
     for (int q = 0; q < TEXT_MAX_QUADS; q++) {
         static const int corner[6] = { 0, 1, 2, 0, 2, 3 };

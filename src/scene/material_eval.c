@@ -53,6 +53,15 @@ void mc_stage_state_eval(const mc_expr_stage *stage, mc_blend blend, const float
     }
     out->has_alpha_test = stage->has_alpha_test;
     out->alpha_test = stage->has_alpha_test ? regs[stage->alpha_test] : 0.0f;
+    /* Not finite: Doom hands the value to GL as it is (header); GL_GREATER against -inf keeps
+     * every fragment, against NaN or +inf none, and no texel lies at a non-finite coordinate. */
+    if (out->alpha_test == -INFINITY)
+        out->alpha_test = -1.0f;
+    for (int k = 0; k < 6; k++)
+        out->not_finite = out->not_finite || !isfinite(out->matrix[k / 3][k % 3]);
+    out->not_finite = out->not_finite || !isfinite(out->alpha_test);
+    if (out->not_finite)
+        out->visible = false;
 }
 
 void mc_material_layer_state(const mc_material *mat, int i, const float *regs,

@@ -66,6 +66,9 @@ typedef struct stage_src {
 typedef struct kept_material {
     mc_expr_program prog;
     int first, count;
+    char *name, *file; /* the declaration, for the warning about values that are not finite */
+    int line, col;
+    bool warned;       /* that warning given */
 } kept_material;
 
 /* A scene light drawn through a light material: its expression program and its stages
@@ -117,6 +120,8 @@ struct mc_scene_renderer {
     mc_fov_mode fov_mode;
     bool overlay, no_shadows;
     int overlay_scale;
+    mc_warn_fn warn; /* the desc's, for warnings while rendering */
+    void *warn_user;
     int num_actors;
     actor_draw *actors;
     mc_light lights[MC_RENDER_MAX_LIGHTS]; /* the scene's lights (or the default rig) */
@@ -268,11 +273,26 @@ static void pose_actors(mc_scene_renderer *sr, const mc_timeline_sample *smp)
     }
 }
 
+/* Once per material: a stage skipped because a value was not finite (material_eval.h). */
+static void warn_not_finite(mc_scene_renderer *sr, kept_material *km, float time)
+{
+    mc_error w;
+
+    km->warned = true;
+    if (!sr->warn)
+        return;
+    mc_error_set(&w, MC_ERR_RANGE, km->file ? km->file : "", km->line, km->col,
+                 "material '%s': a stage's texture matrix or alpha test is not a finite number "
+                 "at %.3f s (a division by zero?); the stage is not drawn while it is not",
+                 km->name ? km->name : "", (double)time);
+    sr->warn(sr->warn_user, &w);
+}
+
 /* The unlit stages of surface sf into sr->stage_out, from the registers of its material
  * evaluated into sr->regs; returns how many are drawn (material_eval.h's skip rules). */
-static int eval_stages(const mc_scene_renderer *sr, const surface *sf)
+static int eval_stages(mc_scene_renderer *sr, const surface *sf, float time)
 {
-    const kept_material *km;
+    kept_material *km;
     int n = 0;
 
     if (sf->mat < 0 || sr->mats[sf->mat].count == 0)
@@ -284,6 +304,8 @@ static int eval_stages(const mc_scene_renderer *sr, const surface *sf)
         mc_stage_state ss;
 
         mc_stage_state_eval(&src->expr, src->blend, sr->regs, &ss);
+        if (ss.not_finite && !km->warned)
+            warn_not_finite(sr, km, time);
         if (!ss.visible)
             continue;
         memset(out, 0, sizeof *out);
@@ -346,7 +368,7 @@ static bool deform_item(const mc_scene_renderer *sr, const surface *sf, const mc
 }
 
 /* Draws every actor into the open frame for view; time: the materials' clock (seconds). */
-static mc_status submit_actors(const mc_scene_renderer *sr, const mc_view *view, float time,
+static mc_status submit_actors(mc_scene_renderer *sr, const mc_view *view, float time,
                                mc_error *err)
 {
     for (int i = 0; i < sr->num_actors; i++) {
@@ -396,7 +418,7 @@ static mc_status submit_actors(const mc_scene_renderer *sr, const mc_view *view,
             if (sf->mat >= 0 &&
                 (sr->mats[sf->mat].count > 0 || sf->deform.kind != MC_DEFORM_NONE))
                 mc_expr_eval(&sr->mats[sf->mat].prog, time, a->parms, sr->regs);
-            it.num_stages = eval_stages(sr, sf);
+            it.num_stages = eval_stages(sr, sf, time);
             it.stages = it.num_stages > 0 ? sr->stage_out : NULL;
             if (sf->stages_only && it.num_stages == 0)
                 continue; /* every stage skipped this frame: nothing of it is drawn */
@@ -553,6 +575,12 @@ static mc_status keep_stages(mc_scene_renderer *sr, const mc_material *m, bool d
     if (!mc_expr_program_copy(&m->expr, &km->prog))
         return no_memory(err);
     sr->num_mats++;
+    km->name = strdup(m->name ? m->name : "");
+    km->file = m->file ? strdup(m->file) : NULL;
+    if (!km->name || (m->file && !km->file))
+        return no_memory(err);
+    km->line = m->line;
+    km->col = m->col;
     km->first = sr->num_stage_srcs;
     if (m->num_layers == 0)
         return MC_OK;
@@ -1093,6 +1121,8 @@ static void settle(mc_scene_renderer *sr, const mc_scene_renderer_desc *d)
     sr->fov_mode = d->fov_mode;
     sr->overlay = d->overlay;
     sr->no_shadows = d->no_shadows;
+    sr->warn = d->warn;
+    sr->warn_user = d->warn_user;
     sr->overlay_scale = sr->height >= 360 ? sr->height / 360 : 1;
 }
 
@@ -1164,8 +1194,11 @@ void mc_scene_renderer_release(mc_scene_renderer *sr)
     for (int i = 0; i < sr->num_actors; i++)
         release_actor(&sr->scene->actors[i], &sr->actors[i]);
     free(sr->actors);
-    for (int i = 0; i < sr->num_mats; i++)
+    for (int i = 0; i < sr->num_mats; i++) {
         mc_expr_program_free(&sr->mats[i].prog);
+        free(sr->mats[i].name);
+        free(sr->mats[i].file);
+    }
     free(sr->mats);
     for (int i = 0; i < MC_RENDER_MAX_LIGHTS; i++)
         mc_expr_program_free(&sr->light_srcs[i].prog);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/memlimit.h"
 #include "video/chunk_internal.h"
 #include "video/ffmpeg_log.h"
 #include <md5cine/encode.h>
@@ -441,6 +442,14 @@ static mc_status open_codec(mc_encoder *e, const AVCodec *codec, mc_error *err)
     codec_options(e, codec, cc, &opts);
     rc = avcodec_open2(cc, codec, &opts);
     av_dict_free(&opts);
+    if (rc < 0 && (rc == AVERROR(ENOMEM) || mc_memory_limited(NULL))) {
+        char note[96];
+
+        /* libx264 reports a failed allocation as a generic external-library error. */
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "encoder '%s' did not start: %s%s",
+                            codec->name, av_text(rc, text, sizeof text),
+                            rc == AVERROR(ENOMEM) ? "" : mc_memory_limit_note(note, sizeof note));
+    }
     if (rc < 0)
         return mc_error_set(err, MC_ERR_CODEC, NULL, 0, 0, "encoder '%s' refused the settings: %s",
                             codec->name, av_text(rc, text, sizeof text));
