@@ -60,13 +60,61 @@ static size_t level_bytes(const dds_info *d, int w, int h)
     }
 }
 
+/* The pixel format at p + 76 into d->format, bytes_pp and shift; NULL or why it is refused
+ * (in reason[cap] where the text needs numbers). */
+static const char *pixel_format(const uint8_t *p, dds_info *d, char *reason, size_t cap)
+{
+    uint32_t pf_flags = le32(p + 80), fourcc = le32(p + 84);
+
+    if (pf_flags & DDPF_FOURCC) {
+        if (fourcc == le32((const uint8_t *)"DXT1"))
+            d->format = FMT_DXT1;
+        else if (fourcc == le32((const uint8_t *)"DXT3"))
+            d->format = FMT_DXT3;
+        else if (fourcc == le32((const uint8_t *)"DXT5"))
+            d->format = FMT_DXT5;
+        else {
+            char cc[5] = { 0 };
+
+            for (int i = 0; i < 4; i++) {
+                char c = (char)(fourcc >> (8 * i));
+                cc[i] = c >= 0x20 && c < 0x7f ? c : '?';
+            }
+            snprintf(reason, cap, "unsupported FourCC '%s' (DXT1, DXT3 and DXT5 are read)", cc);
+            return reason;
+        }
+    } else if (pf_flags & (DDPF_RGB | DDPF_LUMINANCE)) {
+        uint32_t bits = le32(p + 88);
+
+        d->format = pf_flags & DDPF_RGB ? FMT_RGB : FMT_LUM;
+        if (d->format == FMT_RGB ? bits != 24 && bits != 32 : bits != 8) {
+            snprintf(reason, cap, "unsupported %u bits per pixel", bits);
+            return reason;
+        }
+        d->bytes_pp = (int)bits / 8;
+        for (int c = 0; c < 4; c++)
+            d->shift[c] = mask_shift(le32(p + 92 + 4 * (size_t)c), d->bytes_pp);
+        if (d->format == FMT_LUM)
+            d->shift[0] = d->shift[1] = d->shift[2] = mask_shift(le32(p + 92), 1);
+        if (!(pf_flags & DDPF_ALPHAPIXELS))
+            d->shift[3] = -1;
+        for (int c = 0; c < 4; c++)
+            if (d->shift[c] == -2 || (c < 3 && d->shift[c] < 0))
+                return "unsupported channel masks (whole bytes are read)";
+    } else {
+        return "unsupported pixel format (neither FourCC, RGB nor luminance)";
+    }
+    return NULL;
+}
+
 static mc_status parse_header(const uint8_t *p, size_t len, const char *name, dds_info *d,
                               mc_error *err)
 {
-    uint32_t flags, pf_flags, fourcc, caps2, mips;
+    uint32_t flags, caps2, mips;
     uint64_t w, h;
     size_t need = DDS_HEADER;
     char reason[128];
+    const char *why;
     int max_levels = 1;
 
     memset(d, 0, sizeof *d);
@@ -82,8 +130,6 @@ static mc_status parse_header(const uint8_t *p, size_t len, const char *name, dd
     h = le32(p + 12);
     w = le32(p + 16);
     mips = le32(p + 28);
-    pf_flags = le32(p + 80);
-    fourcc = le32(p + 84);
     caps2 = le32(p + 112);
     if (w < 1 || h < 1 || w > MC_IMAGE_MAX_SIDE || h > MC_IMAGE_MAX_SIDE) {
         snprintf(reason, sizeof reason, "too large: %llux%llu, over %d pixels per side",
@@ -97,45 +143,9 @@ static mc_status parse_header(const uint8_t *p, size_t len, const char *name, dd
         return bad(err, name, "cube maps and volume textures are not supported");
     d->w = (int)w;
     d->h = (int)h;
-    if (pf_flags & DDPF_FOURCC) {
-        if (fourcc == le32((const uint8_t *)"DXT1"))
-            d->format = FMT_DXT1;
-        else if (fourcc == le32((const uint8_t *)"DXT3"))
-            d->format = FMT_DXT3;
-        else if (fourcc == le32((const uint8_t *)"DXT5"))
-            d->format = FMT_DXT5;
-        else {
-            char cc[5] = { 0 };
-
-            for (int i = 0; i < 4; i++) {
-                char c = (char)(fourcc >> (8 * i));
-                cc[i] = c >= 0x20 && c < 0x7f ? c : '?';
-            }
-            snprintf(reason, sizeof reason,
-                     "unsupported FourCC '%s' (DXT1, DXT3 and DXT5 are read)", cc);
-            return bad(err, name, reason);
-        }
-    } else if (pf_flags & (DDPF_RGB | DDPF_LUMINANCE)) {
-        uint32_t bits = le32(p + 88);
-
-        d->format = pf_flags & DDPF_RGB ? FMT_RGB : FMT_LUM;
-        if (d->format == FMT_RGB ? bits != 24 && bits != 32 : bits != 8) {
-            snprintf(reason, sizeof reason, "unsupported %u bits per pixel", bits);
-            return bad(err, name, reason);
-        }
-        d->bytes_pp = (int)bits / 8;
-        for (int c = 0; c < 4; c++)
-            d->shift[c] = mask_shift(le32(p + 92 + 4 * (size_t)c), d->bytes_pp);
-        if (d->format == FMT_LUM)
-            d->shift[0] = d->shift[1] = d->shift[2] = mask_shift(le32(p + 92), 1);
-        if (!(pf_flags & DDPF_ALPHAPIXELS))
-            d->shift[3] = -1;
-        for (int c = 0; c < 4; c++)
-            if (d->shift[c] == -2 || (c < 3 && d->shift[c] < 0))
-                return bad(err, name, "unsupported channel masks (whole bytes are read)");
-    } else {
-        return bad(err, name, "unsupported pixel format (neither FourCC, RGB nor luminance)");
-    }
+    why = pixel_format(p, d, reason, sizeof reason);
+    if (why)
+        return bad(err, name, why);
     for (int s = d->w > d->h ? d->w : d->h; s > 1; s /= 2)
         max_levels++;
     d->levels = (flags & DDSD_MIPMAPCOUNT) && mips > 0 ? (int)(mips > 64 ? 64 : mips) : 1;
