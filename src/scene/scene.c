@@ -1515,14 +1515,11 @@ static mc_status apply_modeldef(mc_scene_actor *a, const mc_modeldef *m,
 /* An actor's `model`: its declaration and those it inherits (the first declaration of each
  * name in def/ under the base), their mesh, skin, offset and anims; an `anim` naming one of
  * them becomes its file. */
-static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
-                               const mc_parse_opts *opts, mc_error *e)
+/* Opens the scene's base for actor a's model; an error of the base or an archive in it is named
+ * once, at the actor's model token. */
+static mc_status open_model_base(mc_scene *s, const mc_scene_actor *a, model_base *mb,
+                                 mc_error *e)
 {
-    mc_modeldef chain[MAX_MODEL_INHERIT];
-    const char *files[MAX_MODEL_INHERIT];
-    const char *mesh = NULL, *name = a->model;
-    char base[1024];
-    int depth = 0, total = 0;
     mc_status st;
 
     if (!s->base_path)
@@ -1530,7 +1527,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
                             "actor '%s' names model '%s', but the scene has no 'base' (model "
                             "declarations are read from its def/ folder)", a->name, a->model);
     st = model_base_open(s, mb, e);
-    if (st != MC_OK && e->line == 0) { /* the base or an archive in it: name it once */
+    if (st != MC_OK && e->line == 0) {
         char inner[sizeof e->msg], file[sizeof e->file];
 
         memcpy(inner, e->msg, sizeof inner);
@@ -1541,41 +1538,86 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
                             "cannot load model '%s': %s%s%s%s", a->model, file[0] ? "'" : "", file,
                             file[0] ? "': " : "", inner);
     }
-    if (st != MC_OK)
-        return st;
-    while (st == MC_OK && name) {
-        st = find_model(s, mb, name, opts, &chain[depth], &files[depth], e);
-        if (st != MC_OK && st != MC_ERR_INTERRUPTED) /* a def file unread: at the model */
-            return at_scene_token(s, e, a->model_line, a->model_col, "model");
-        if (st != MC_OK)
-            return st;
-        if (!files[depth]) {
-            if (depth == 0)
+    return st;
+}
+
+/* The declarations of actor a's model and those it inherits, into chain[0..*depth) with their
+ * files; *total counts their anims. */
+static mc_status read_model_chain(mc_scene *s, const mc_scene_actor *a, model_base *mb,
+                                  const mc_parse_opts *opts, mc_modeldef *chain,
+                                  const char **files, int *depth, int *total, mc_error *e)
+{
+    const char *name = a->model;
+    mc_status st = MC_OK;
+
+    for (*depth = 0, *total = 0; name;) {
+        int d = *depth;
+
+        st = find_model(s, mb, name, opts, &chain[d], &files[d], e);
+        if (st != MC_OK) /* a def file unread: at the model */
+            return st == MC_ERR_INTERRUPTED ? st
+                                            : at_scene_token(s, e, a->model_line, a->model_col,
+                                                             "model");
+        if (!files[d]) {
+            mc_error w;
+
+            if (d == 0)
                 return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->model_line, a->model_col,
                                     "no model declaration '%s' in %s/def/*.def (loose files "
                                     "and .pk4 archives)", a->model, s->base_path);
             /* Anim_Blend.cpp: an unknown model to inherit is a warning; the rest is used */
-            mc_error w;
-
-            mc_error_set(&w, MC_ERR_SYNTAX, files[depth - 1], chain[depth - 1].inherit_line,
-                         chain[depth - 1].inherit_col, "unknown model '%s' to inherit", name);
+            mc_error_set(&w, MC_ERR_SYNTAX, files[d - 1], chain[d - 1].inherit_line,
+                         chain[d - 1].inherit_col, "unknown model '%s' to inherit", name);
             warn(opts, &w);
-            break;
+            return MC_OK;
         }
-        total += chain[depth].num_anims;
-        name = chain[depth].inherit;
-        for (int i = 0; name && i <= depth; i++)
+        *total += chain[d].num_anims;
+        name = chain[d].inherit;
+        for (int i = 0; name && i <= d; i++)
             if (strcasecmp(chain[i].name, name) == 0)
-                return mc_error_set(e, MC_ERR_SYNTAX, files[depth], chain[depth].inherit_line,
-                                    chain[depth].inherit_col,
+                return mc_error_set(e, MC_ERR_SYNTAX, files[d], chain[d].inherit_line,
+                                    chain[d].inherit_col,
                                     "model '%s' inherits itself (through '%s')", chain[0].name,
                                     name);
-        if (++depth == MAX_MODEL_INHERIT && name)
-            return mc_error_set(e, MC_ERR_LIMIT, files[depth - 1],
-                                chain[depth - 1].inherit_line, chain[depth - 1].inherit_col,
-                                "model '%s' inherits more than %d deep", a->model,
-                                MAX_MODEL_INHERIT);
+        if (++*depth == MAX_MODEL_INHERIT && name)
+            return mc_error_set(e, MC_ERR_LIMIT, files[d], chain[d].inherit_line,
+                                chain[d].inherit_col, "model '%s' inherits more than %d deep",
+                                a->model, MAX_MODEL_INHERIT);
     }
+    return st;
+}
+
+/* The anim actor a names among its model's (idDeclModelDef::GetAnim: the full name, else the
+ * first of its alias, where the engine picks one of those at random), as a game file. */
+static mc_status pick_model_anim(mc_scene *s, mc_scene_actor *a, model_base *mb,
+                                 const char *base, mc_error *e)
+{
+    int k = 0;
+
+    while (k < a->num_model_anims && strcmp(a->model_anims[k].name, a->anim_name) != 0)
+        k++;
+    for (int i = 0; k == a->num_model_anims && i < a->num_model_anims; i++)
+        if (alias_is(a->model_anims[i].name, a->anim_name))
+            k = i;
+    if (k == a->num_model_anims)
+        return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
+                            "model '%s' has no anim '%s' (%d anims declared at %s:%d)", a->model,
+                            a->anim_name, a->num_model_anims, a->model_file, a->model_decl_line);
+    return game_file(s, mb, base, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
+}
+
+static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
+                               const mc_parse_opts *opts, mc_error *e)
+{
+    mc_modeldef chain[MAX_MODEL_INHERIT];
+    const char *files[MAX_MODEL_INHERIT];
+    const char *mesh = NULL;
+    char base[1024];
+    int depth = 0, total = 0;
+    mc_status st = open_model_base(s, a, mb, e);
+
+    if (st == MC_OK)
+        st = read_model_chain(s, a, mb, opts, chain, files, &depth, &total, e);
     if (st != MC_OK)
         return st;
     a->model_file = files[0];
@@ -1602,24 +1644,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
         a->skin_line = a->model_line;
         a->skin_col = a->model_col;
     }
-    if (a->anim_name) {
-        /* idDeclModelDef::GetAnim: the full name, else the first of its alias (the engine
-         * picks one of those at random) */
-        int k = 0;
-
-        while (k < a->num_model_anims && strcmp(a->model_anims[k].name, a->anim_name) != 0)
-            k++;
-        for (int i = 0; k == a->num_model_anims && i < a->num_model_anims; i++)
-            if (alias_is(a->model_anims[i].name, a->anim_name))
-                k = i;
-        if (k == a->num_model_anims)
-            return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
-                                "model '%s' has no anim '%s' (%d anims declared at %s:%d)",
-                                a->model, a->anim_name, a->num_model_anims, a->model_file,
-                                a->model_decl_line);
-        return game_file(s, mb, base, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
-    }
-    return MC_OK;
+    return a->anim_name ? pick_model_anim(s, a, mb, base, e) : MC_OK;
 }
 
 /* A mesh/anim mismatch stays at the offending joint's line in its file and names the actor
