@@ -738,6 +738,38 @@ static mc_status keep_dominant(const mc_mesh *mesh, int k, surface *sf, mc_error
     return MC_OK;
 }
 
+/* Surface sf drawn with material m, whose diffuse (or first unlit) map is dif and whose maps
+ * are uploaded as u: its textures, colours and switches. */
+static void take_material(surface *sf, const mc_material *m, const mc_material_map *dif,
+                          const uploaded_material *u)
+{
+    sf->stages_only = !m->lit && m->num_layers > 0;
+    sf->texture = u->ids[0];
+    sf->normal_map = u->ids[1];
+    sf->specular_map = u->ids[2];
+    sf->white = sf->texture == 0;
+    /* No diffuse map: _white stands in for an unlit material; a lit one (a
+     * specular-only material) gets Doom's black (tr_render.cpp,
+     * RB_SubmittInteraction: blackImage for a missing diffuse). */
+    memcpy(sf->color, (const float[4]){ 1, 1, 1, 1 }, sizeof sf->color);
+    if (m->lit && !m->diffuse.present)
+        sf->color[0] = sf->color[1] = sf->color[2] = 0.0f;
+    /* Stage colours: a lit material's diffuse and specular stages, or the colour of
+     * the unlit stage drawn in its place. */
+    sf->stage_colors = true;
+    for (int c = 0; c < 3; c++) {
+        sf->diffuse_rgb[c] = dif->present ? dif->color[c] : 1.0f;
+        sf->specular_rgb[c] = m->specular.present ? m->specular.color[c] : 1.0f;
+    }
+    sf->alpha_test = m->lit || m->num_layers == 0 ? m->alpha_test
+                                                   : m->layers[0].alpha_test;
+    sf->two_sided = m->two_sided;
+    sf->no_shadows = m->no_shadows;
+    sf->no_self_shadow = m->no_self_shadow;
+    sf->translucent = m->translucent;
+    sf->polygon_offset = m->polygon_offset;
+}
+
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
                                  bool developer, const mc_parse_opts *po, mc_error *err)
 {
@@ -786,33 +818,9 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
                 num_done++;
             }
             sf->mat = d;
-            sf->stages_only = !m->lit && m->num_layers > 0;
-            sf->texture = done[d].ids[0];
-            sf->normal_map = done[d].ids[1];
-            sf->specular_map = done[d].ids[2];
-            sf->white = sf->texture == 0;
-            /* No diffuse map: _white stands in for an unlit material; a lit one (a
-             * specular-only material) gets Doom's black (tr_render.cpp,
-             * RB_SubmittInteraction: blackImage for a missing diffuse). */
-            memcpy(sf->color, (const float[4]){ 1, 1, 1, 1 }, sizeof sf->color);
-            if (m->lit && !m->diffuse.present)
-                sf->color[0] = sf->color[1] = sf->color[2] = 0.0f;
-            /* Stage colours: a lit material's diffuse and specular stages, or the colour of
-             * the unlit stage drawn in its place. */
-            sf->stage_colors = true;
-            for (int c = 0; c < 3; c++) {
-                sf->diffuse_rgb[c] = dif->present ? dif->color[c] : 1.0f;
-                sf->specular_rgb[c] = m->specular.present ? m->specular.color[c] : 1.0f;
-            }
-            sf->alpha_test = m->lit || m->num_layers == 0 ? m->alpha_test
-                                                           : m->layers[0].alpha_test;
-            sf->two_sided = m->two_sided;
-            sf->no_shadows = m->no_shadows;
-            sf->no_self_shadow = m->no_self_shadow;
-            sf->translucent = m->translucent;
+            take_material(sf, m, dif, &done[d]);
             if (st == MC_OK && m->unsmoothed_tangents)
                 st = keep_dominant(&sr->scene->actors[i].mesh, k, sf, err);
-            sf->polygon_offset = m->polygon_offset;
             if (st == MC_OK)
                 st = keep_deform(&sr->scene->actors[i], k, sm->submesh[i], sf,
                                  &sr->actors[i].def[k], err);
