@@ -83,8 +83,12 @@ static void check_scene(const mc_scene *s)
     for (int i = 0; i < s->num_actors; i++) {
         const mc_scene_actor *a = &s->actors[i];
 
-        FUZZ_REQUIRE(a->name && a->mesh_path && a->mesh_path[0] && a->scale > 0.0f);
-        FUZZ_REQUIRE(a->line >= 1 && a->mesh_line >= 1);
+        /* scene.h: a mesh file or a model declaration's name, one of them (the model's mesh
+         * is found when the scene is resolved) */
+        FUZZ_REQUIRE(a->name && a->scale > 0.0f);
+        FUZZ_REQUIRE(a->model ? a->model[0] && !a->mesh_path
+                              : a->mesh_path && a->mesh_path[0]);
+        FUZZ_REQUIRE(a->line >= 1 && (a->model ? a->model_line : a->mesh_line) >= 1);
         FUZZ_REQUIRE(a->num_materials >= 0 && a->num_materials <= MC_SCENE_MAX_MATERIALS);
         for (int k = 0; k < i; k++)
             FUZZ_REQUIRE(strcmp(s->actors[k].name, a->name) != 0);
@@ -151,7 +155,12 @@ static void write_scene(FILE *f, const mc_scene *s)
     for (int i = 0; i < s->num_actors; i++) {
         const mc_scene_actor *a = &s->actors[i];
 
-        fprintf(f, "actor \"%s\" {\nmesh \"%s\"\n", a->name, a->mesh_path);
+        if (a->model)
+            fprintf(f, "actor \"%s\" {\nmodel \"%s\"\n", a->name, a->model);
+        else
+            fprintf(f, "actor \"%s\" {\nmesh \"%s\"\n", a->name, a->mesh_path);
+        if (a->anim_name)
+            fprintf(f, "anim \"%s\"\n", a->anim_name);
         if (a->anim_path)
             fprintf(f, "anim \"%s\"\n", a->anim_path);
         fprintf(f, "origin ( %.9g %.9g %.9g ) yaw %.9g scale %.9g start %.9g loop %d in_place %d\n",
@@ -198,7 +207,8 @@ static void check_same(const mc_scene *a, const mc_scene *b)
     for (int i = 0; i < a->num_actors; i++) {
         const mc_scene_actor *x = &a->actors[i], *y = &b->actors[i];
 
-        FUZZ_REQUIRE(strcmp(x->name, y->name) == 0 && strcmp(x->mesh_path, y->mesh_path) == 0);
+        FUZZ_REQUIRE(strcmp(x->name, y->name) == 0 && same_opt_str(x->mesh_path, y->mesh_path));
+        FUZZ_REQUIRE(same_opt_str(x->model, y->model) && same_opt_str(x->anim_name, y->anim_name));
         FUZZ_REQUIRE(same_opt_str(x->anim_path, y->anim_path));
         FUZZ_REQUIRE(fuzz_same_float(x->origin.x, y->origin.x) &&
                      fuzz_same_float(x->origin.y, y->origin.y) &&
@@ -231,7 +241,8 @@ static int reads_only_fixtures(const mc_scene *s)
     if (s->camera_path && !inside_fixtures(s->camera_path))
         return 0;
     for (int i = 0; i < s->num_actors; i++)
-        if (!inside_fixtures(s->actors[i].mesh_path) ||
+        if (s->actors[i].model || /* read through the base */
+            !inside_fixtures(s->actors[i].mesh_path) ||
             (s->actors[i].anim_path && !inside_fixtures(s->actors[i].anim_path)))
             return 0;
     return 1;
