@@ -9,7 +9,7 @@
 #include <md5cine/limits.h>
 #include <md5cine/mtr_expr.h>
 
-#include "lex.h"
+#include "formats/lex.h"
 
 /* A table named in an expression, resolved after the material is read. */
 typedef struct mc_expr_table_ref {

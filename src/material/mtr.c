@@ -8,8 +8,8 @@
 #include <md5cine/mtr.h>
 
 #include "core/nearest.h"
-#include "decl_scan.h"
-#include "lex.h"
+#include "formats/decl_scan.h"
+#include "formats/lex.h"
 #include "mtr_expr.h"
 
 /* Punctuation of material files beyond ( ) { }: the argument separator and the operators of
