@@ -50,7 +50,9 @@ static void check_index(const uint8_t *data, size_t size)
         FUZZ_REQUIRE(i == 0 || sp->start >= idx.spans[i - 1].end);
         s = mc_mtr_parse_span((const char *)data, size, "fuzz.mtr", sp, NULL, &one, &err);
         if (s != MC_OK) {
-            FUZZ_REQUIRE(err.line >= sp->line);
+            /* in the declaration, or (a table it names that does not parse) where that table
+             * is, anywhere in the file */
+            FUZZ_REQUIRE(err.line >= sp->line || (err.line >= 1 && err.col >= 1));
             continue;
         }
         FUZZ_REQUIRE(one.num_decls == 1 && strcmp(one.decls[0].name, sp->name) == 0);

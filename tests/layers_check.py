@@ -17,7 +17,7 @@ import sys
 FLOORS = [
     ["core"],
     ["formats", "image", "gpu"],
-    ["motion", "video"],
+    ["motion", "video", "material"],
     ["scene", "review"],
     ["cli"],
 ]

@@ -172,6 +172,7 @@ typedef struct mc_mtr_file {
     int num_decls;
     mc_mtr_decl *decls; /* materials only, in file order */
     mc_arena arena;     /* owns every pointer above */
+    mc_expr_tables *tables; /* the tables the declarations name (one reference), or NULL */
 } mc_mtr_file;
 
 /* Parses buf[0..len) (need not be NUL-terminated). name names the file in errors and warnings
@@ -251,6 +252,15 @@ void mc_mtr_index_release(mc_mtr_index *index);
  * mc_mtr_parse, at their positions in the whole file. */
 mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const mc_mtr_span *span,
                             const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err);
+
+/* mc_mtr_parse_span with the file's tables read once for all its declarations: *tables is
+ * NULL until a declaration names a table, then holds the tables of buf (one reference, the
+ * caller's: end it with mc_expr_tables_release), which later calls on the same buf reuse. A
+ * table that does not parse is reported, when a declaration names it, with its own error at its
+ * position. */
+mc_status mc_mtr_parse_span_tables(const char *buf, size_t len, const char *name,
+                                   const mc_mtr_span *span, const mc_parse_opts *opts,
+                                   mc_expr_tables **tables, mc_mtr_file *out, mc_error *err);
 
 /* Doom's default material for name (Material.cpp, idMaterial::DefaultDefinition): one stage,
  * `blend blend` (SRC_ALPHA, ONE_MINUS_SRC_ALPHA), `map _default`. What a declaration that fails

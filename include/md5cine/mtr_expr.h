@@ -89,13 +89,18 @@ typedef struct mc_expr_table {
     float *values;    /* num_values + 1: the first value repeated at the end */
 } mc_expr_table;
 
+/* The tables of one declaration file, read once and shared by every program that names one of
+ * them (counted: each parsed file and each program copy holds one reference). Opaque. */
+typedef struct mc_expr_tables mc_expr_tables;
+
 typedef struct mc_expr_program {
     int num_regs;       /* >= MC_EXPR_NUM_PREDEFINED */
     float *regs;        /* [num_regs]: constants at their index, 0 elsewhere */
     int num_ops;
     mc_expr_op *ops;
     int num_tables;
-    mc_expr_table *tables;
+    mc_expr_table *tables; /* their names and values point into shared, when set */
+    mc_expr_tables *shared; /* the tables' owner, or NULL (the program owns them) */
 } mc_expr_program;
 
 /* A stage's values as registers of its material's program (Doom's shaderStage_t). A stage with
@@ -118,14 +123,18 @@ float mc_expr_table_lookup(const mc_expr_table *table, float index);
  * (idMaterial::EvaluateRegisters). Allocates nothing. */
 void mc_expr_eval(const mc_expr_program *prog, float time, const float *parms, float *regs);
 
-/* A malloc'd copy of from (tables and their values included) into *to, which then owns it (end
- * it with mc_expr_program_free). A program with no more than the predefined registers (a
+/* A malloc'd copy of from into *to, which then owns it (end it with mc_expr_program_free). The
+ * tables' values are shared with from (one more reference to from->shared), not copied; a
+ * program without shared tables has its tables copied. A program with no more than the predefined registers (a
  * declaration made without the parser) becomes one with the constant 1 at register
  * MC_EXPR_NUM_PREDEFINED. false when out of memory (*to zeroed). */
 bool mc_expr_program_copy(const mc_expr_program *from, mc_expr_program *to);
 
 /* Frees what mc_expr_program_copy made and zeroes *x; accepts a zeroed struct. */
 void mc_expr_program_free(mc_expr_program *x);
+
+/* Drops one reference to a file's tables (freed with the last); accepts NULL. */
+void mc_expr_tables_release(mc_expr_tables *tables);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,10 @@ typedef struct mc_vfs mc_vfs;
  * (too many names), MC_ERR_NOMEM. On failure *out is NULL. */
 mc_status mc_vfs_open(const char *base, mc_vfs **out, mc_error *err);
 
+/* The stop flag (a signal handler's; NULL for none) that archive entries look at as they are
+ * inflated, one MiB at a time: once it is set a read fails with MC_ERR_INTERRUPTED. */
+void mc_vfs_set_stop(mc_vfs *vfs, const volatile sig_atomic_t *stop);
+
 /* Closes the archives and frees everything. NULL is accepted. */
 void mc_vfs_destroy(mc_vfs *vfs);
 

@@ -4,7 +4,7 @@
 #include <md5cine/limits.h>
 #include <md5cine/skin.h>
 
-#include "decl_scan.h"
+#include "formats/decl_scan.h"
 
 static mc_status fail_at(mc_skin *out, mc_error *err, mc_status code, const char *file,
                          const mc_scan_tok *t, const char *msg)

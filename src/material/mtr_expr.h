@@ -6,9 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <md5cine/limits.h>
 #include <md5cine/mtr_expr.h>
 
-#include "lex.h"
+#include "formats/lex.h"
 
 /* A table named in an expression, resolved after the material is read. */
 typedef struct mc_expr_table_ref {
@@ -64,5 +65,31 @@ bool mc_expr_is_constant(const mc_expr_builder *b, int reg, float *value);
  * ',' or '}' in table 'x'", "unexpected 'x' in table 'y'", "table 'x' has no values", more than
  * MC_LIMIT_TABLE_VALUES values (MC_ERR_LIMIT). */
 bool mc_expr_table_parse(mc_lexer *lx, mc_arena *arena, const mc_token *name, mc_expr_table *out);
+
+/* The tables of one file (include/md5cine/mtr_expr.h), made by mtr.c. Doom's sinTable and
+ * cosTable come first, so that a file's own table of that name, found from the end, wins. */
+struct mc_expr_tables {
+    int refs;             /* counted atomically: copies may be freed from other threads */
+    mc_arena arena;       /* names and values */
+    mc_expr_table *tables; /* malloc'd */
+    int num, cap;
+    /* Where reading stopped: the table that did not parse (its canonical name, its error), or a
+     * lexical error between tables (failed_name empty). */
+    bool failed;
+    char failed_name[MC_LIMIT_NAME_LEN + 1];
+    mc_error error;
+};
+
+/* A new set holding only the built-in sinTable and cosTable (one reference), or NULL. */
+mc_expr_tables *mc_expr_tables_new(void);
+/* Appends *tab (its values already in t->arena); false when out of memory. */
+bool mc_expr_tables_add(mc_expr_tables *t, const mc_expr_table *tab);
+/* One more reference; returns t. */
+mc_expr_tables *mc_expr_tables_retain(mc_expr_tables *t);
+/* The last table named name (canonical), or NULL. */
+const mc_expr_table *mc_expr_tables_find(const mc_expr_tables *t, const char *name);
+
+/* true (the lexer failed with MC_ERR_INTERRUPTED) once the caller's stop flag is set. */
+bool mc_expr_stopped(mc_lexer *lx);
 
 #endif

@@ -8,8 +8,8 @@
 #include <md5cine/mtr.h>
 
 #include "core/nearest.h"
-#include "decl_scan.h"
-#include "lex.h"
+#include "formats/decl_scan.h"
+#include "formats/lex.h"
 #include "mtr_expr.h"
 
 /* Punctuation of material files beyond ( ) { }: the argument separator and the operators of
@@ -35,10 +35,8 @@ typedef struct mtr_parser {
     const mc_mtr_span *span; /* mc_mtr_parse_span: the one declaration to read */
     mc_wrap wrap;        /* the current material's clamp keyword so far */
     mc_expr_builder xb;      /* the current material's expressions */
-    mc_expr_table *tables;   /* the file's tables (mc_mtr_parse), values in the arena */
-    int num_tables, cap_tables;
+    mc_expr_tables **cache;  /* NULL, or where the caller keeps the file's tables */
     size_t text_len;         /* the whole text, for the tables a span names */
-    bool tables_collected;
 } mtr_parser;
 
 static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
@@ -910,61 +908,101 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
     }
 }
 
-/* Every `table NAME { ... }` of the whole text, read loosely (a table that does not parse is left
- * out, and so is everything after a lexical error): the tables a material's expressions may
- * name, wherever in the file they are (Doom finds a table declared anywhere). */
-static bool collect_tables(mtr_parser *p)
+/* Every `table NAME { ... }` of the whole text, read loosely into t (reading stops at a table
+ * that does not parse, or at a lexical error, which t records): the tables a material's
+ * expressions may name, wherever in the file they are (Doom finds a table declared anywhere). */
+static bool fail_as(mtr_parser *p, const mc_error *e)
 {
-    mc_lexer lx;
-    mc_token t, n;
-    int depth = 0;
+    if (p->lx.err)
+        *p->lx.err = *e;
+    p->lx.failed = true;
+    return false;
+}
 
-    mc_lex_init(&lx, p->lx.buf, p->text_len, NULL, NULL, NULL);
+static bool collect_tables(mtr_parser *p, mc_expr_tables *t)
+{
+    mc_parse_opts quiet = { 0 };
+    mc_lexer lx;
+    mc_token tok, n;
+    int depth = 0;
+    long count = 0;
+
+    if (p->lx.opts)
+        quiet.stop = p->lx.opts->stop;
+    mc_lex_init(&lx, p->lx.buf, p->text_len, p->lx.name, &quiet, &t->error);
     lx.extra_punct = MTR_PUNCT;
-    while (mc_lex_next(&lx, &t) && t.kind != MC_TOK_EOF) {
-        if (is_punct(&t, '{')) {
+    while (mc_lex_next(&lx, &tok) && tok.kind != MC_TOK_EOF) {
+        if (++count % 4096 == 0 && mc_expr_stopped(&lx))
+            return fail_as(p, &t->error);
+        if (is_punct(&tok, '{')) {
             depth++;
-        } else if (is_punct(&t, '}')) {
+        } else if (is_punct(&tok, '}')) {
             depth -= depth > 0;
-        } else if (depth == 0 && is_kw(&t, "table") && mc_lex_next(&lx, &n) &&
+        } else if (depth == 0 && is_kw(&tok, "table") && mc_lex_next(&lx, &n) &&
                    (n.kind == MC_TOK_NAME || n.kind == MC_TOK_STRING)) {
             mc_expr_table tab;
 
-            if (!mc_expr_table_parse(&lx, &p->f->arena, &n, &tab))
+            if (!mc_expr_table_parse(&lx, &t->arena, &n, &tab)) {
+                if (t->error.code == MC_ERR_NOMEM || t->error.code == MC_ERR_INTERRUPTED)
+                    return fail_as(p, &t->error);
+                if (!fold_name(n.text, n.len, false, t->failed_name, sizeof t->failed_name))
+                    t->failed_name[0] = '\0';
                 break;
-            if (!grow(p, (void **)&p->tables, &p->cap_tables, p->num_tables + 1,
-                      sizeof *p->tables))
-                return false;
-            p->tables[p->num_tables++] = tab;
+            }
+            if (!mc_expr_tables_add(t, &tab))
+                return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
         }
     }
-    p->tables_collected = true;
+    t->failed = lx.failed;
     return true;
 }
 
-/* Doom's tables.mtr sinTable / cosTable, for `rotate` when the file declares none: 256 values
- * of sin and cos over one cycle, interpolated and wrapping. */
-static bool builtin_table(mtr_parser *p, const char *name, mc_expr_table *out)
+/* The file's tables: the caller's, made here when it has none yet. */
+static bool file_tables(mtr_parser *p)
 {
-    bool is_sin = strcmp(name, "sintable") == 0;
+    mc_expr_tables *t;
 
-    if (!is_sin && strcmp(name, "costable") != 0)
-        return false;
-    memset(out, 0, sizeof *out);
-    out->name = name;
-    out->num_values = 256;
-    out->values = mc_lex_alloc(&p->lx, &p->f->arena, 257, sizeof *out->values);
-    if (!out->values)
+    if (p->f->tables)
         return true;
-    for (int i = 0; i <= 256; i++) {
-        double a = 2.0 * 3.14159265358979323846 * (double)(i % 256) / 256.0;
-
-        out->values[i] = (float)(is_sin ? sin(a) : cos(a));
+    t = p->cache && *p->cache ? mc_expr_tables_retain(*p->cache) : NULL;
+    if (!t) {
+        t = mc_expr_tables_new();
+        if (!t)
+            return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
+        if (!collect_tables(p, t)) {
+            mc_expr_tables_release(t);
+            return false;
+        }
+        if (p->cache)
+            *p->cache = mc_expr_tables_retain(t);
     }
+    p->f->tables = t;
     return true;
 }
 
-/* The declaration's program, its tables found by name, into the file's arena. */
+/* The table ref names, from the file's tables; a table that did not parse fails with its own
+ * error, at its position. */
+static bool resolve_table(mtr_parser *p, const mc_expr_table_ref *r, mc_expr_table *out)
+{
+    const mc_expr_tables *t = p->f->tables;
+    char name[MC_LIMIT_NAME_LEN + 1], d[80];
+    const mc_expr_table *found;
+    mc_token tok = { MC_TOK_NAME, r->text, r->len, r->line, r->col, 0.0, false };
+
+    if (!fold_name(r->text, r->len, false, name, sizeof name))
+        name[0] = '\0';
+    found = mc_expr_tables_find(t, name);
+    if (found) {
+        *out = *found;
+        return true;
+    }
+    if (t->failed && t->failed_name[0] && strcmp(t->failed_name, name) == 0)
+        return fail_as(p, &t->error);
+    return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown table %s",
+                       mc_lex_describe(&tok, d, sizeof d));
+}
+
+/* The declaration's program, its tables found by name among the file's (shared, not copied). */
 static bool finish_program(mtr_parser *p, mc_mtr_decl *m)
 {
     mc_expr_builder *b = &p->xb;
@@ -983,37 +1021,14 @@ static bool finish_program(mtr_parser *p, mc_mtr_decl *m)
         x->regs[i] = b->temp[i] ? 0.0f : b->regs[i];
     if (b->num_ops > 0)
         memcpy(x->ops, b->ops, (size_t)b->num_ops * sizeof *x->ops);
-    if (b->num_refs > 0 && !p->tables_collected && !collect_tables(p))
+    if (b->num_refs == 0)
+        return true;
+    if (!file_tables(p))
         return false;
-    for (int i = 0; i < b->num_refs; i++) {
-        const mc_expr_table_ref *r = &b->refs[i];
-        char name[MC_LIMIT_NAME_LEN + 1];
-        bool found = false;
-
-        if (!fold_name(r->text, r->len, false, name, sizeof name))
-            name[0] = '\0';
-        for (int k = p->num_tables - 1; k >= 0 && !found; k--) {
-            if (strcmp(p->tables[k].name, name) == 0) {
-                x->tables[i] = p->tables[k];
-                found = true;
-            }
-        }
-        if (!found) {
-            char *dup = mc_lex_strdup(&p->lx, a, name, strlen(name));
-
-            if (!dup)
-                return false;
-            if (!builtin_table(p, dup, &x->tables[i])) {
-                mc_token t = { MC_TOK_NAME, r->text, r->len, r->line, r->col, 0.0, false };
-                char d[80];
-
-                return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "unknown table %s",
-                                   mc_lex_describe(&t, d, sizeof d));
-            }
-            if (p->lx.failed)
-                return false;
-        }
-    }
+    x->shared = p->f->tables; /* the file's reference */
+    for (int i = 0; i < b->num_refs; i++)
+        if (!resolve_table(p, &b->refs[i], &x->tables[i]))
+            return false;
     return true;
 }
 
@@ -1167,6 +1182,8 @@ static bool parse_file(void *ctx)
                                mc_lex_describe(&t, d, sizeof d));
         if (is_kw(&t, "table")) {
             mc_expr_table tab;
+            mc_arena scratch = { 0 };
+            bool ok;
 
             /* checked here; the expressions use what collect_tables reads */
             if (!mc_lex_next(&p->lx, &n))
@@ -1175,7 +1192,9 @@ static bool parse_file(void *ctx)
                 return mc_lex_fail(&p->lx, &n, MC_ERR_SYNTAX, "expected a name after %s, found %s",
                                    mc_lex_describe(&t, d, sizeof d),
                                    mc_lex_describe(&n, d + 40, 40));
-            if (!mc_expr_table_parse(&p->lx, &p->f->arena, &n, &tab))
+            ok = mc_expr_table_parse(&p->lx, &scratch, &n, &tab);
+            mc_arena_release(&scratch);
+            if (!ok)
                 return false;
             continue;
         }
@@ -1212,8 +1231,8 @@ static bool parse_file(void *ctx)
 
 /* The whole text (span NULL) or one indexed declaration of it into *out. */
 static mc_status run_parser(const char *buf, size_t len, const char *name,
-                            const mc_mtr_span *span, const mc_parse_opts *opts, mc_mtr_file *out,
-                            mc_error *err)
+                            const mc_mtr_span *span, const mc_parse_opts *opts,
+                            mc_expr_tables **cache, mc_mtr_file *out, mc_error *err)
 {
     mtr_parser p;
     mc_status st;
@@ -1222,23 +1241,25 @@ static mc_status run_parser(const char *buf, size_t len, const char *name,
     memset(&p, 0, sizeof p);
     p.f = out;
     p.span = span;
+    p.cache = cache;
     len = text_len(buf, len);
     p.text_len = len;
     st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
     free(p.decls);
     free(p.stages);
     free(p.warned);
-    free(p.tables);
     mc_expr_builder_free(&p.xb);
-    if (st != MC_OK)
+    if (st != MC_OK) {
+        mc_expr_tables_release(out->tables);
         memset(out, 0, sizeof *out);
+    }
     return st;
 }
 
 mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
                        mc_mtr_file *out, mc_error *err)
 {
-    return run_parser(buf, text_len(buf, len), name, NULL, opts, out, err);
+    return run_parser(buf, text_len(buf, len), name, NULL, opts, NULL, out, err);
 }
 
 mc_status mc_mtr_load(const char *path, const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
@@ -1315,6 +1336,7 @@ void mc_mtr_release(mc_mtr_file *file)
     if (!file)
         return;
     mc_arena_release(&file->arena);
+    mc_expr_tables_release(file->tables);
     memset(file, 0, sizeof *file);
 }
 
@@ -1467,7 +1489,19 @@ mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const
     if (span->start > span->end || span->end > len || span->col < 1)
         return mc_error_set(err, MC_ERR_USAGE, name, span->line, span->col,
                             "declaration span outside the text");
-    return run_parser(buf, len, name, span, opts, out, err);
+    return run_parser(buf, len, name, span, opts, NULL, out, err);
+}
+
+mc_status mc_mtr_parse_span_tables(const char *buf, size_t len, const char *name,
+                                   const mc_mtr_span *span, const mc_parse_opts *opts,
+                                   mc_expr_tables **tables, mc_mtr_file *out, mc_error *err)
+{
+    memset(out, 0, sizeof *out);
+    len = text_len(buf, len);
+    if (span->start > span->end || span->end > len || span->col < 1)
+        return mc_error_set(err, MC_ERR_USAGE, name, span->line, span->col,
+                            "declaration span outside the text");
+    return run_parser(buf, len, name, span, opts, tables, out, err);
 }
 
 mc_status mc_mtr_default_decl(const char *name, mc_mtr_file *out, mc_error *err)

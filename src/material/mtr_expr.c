@@ -316,7 +316,7 @@ static bool term(xp *x, int depth, int *reg)
     mc_token t, n;
     char d[80], e[80];
 
-    if (!fetch(x->b, x->lx, &t, true))
+    if (mc_expr_stopped(x->lx) || !fetch(x->b, x->lx, &t, true))
         return false;
     if (x->unglue) {
         x->unglue = false;
@@ -491,6 +491,8 @@ static bool table_values(mc_lexer *lx, const mc_token *name, float **vals, int *
         if (*n >= MC_LIMIT_TABLE_VALUES)
             return mc_lex_fail(lx, &t, MC_ERR_LIMIT, "more than %d values in table %s",
                                MC_LIMIT_TABLE_VALUES, mc_lex_describe(name, e, sizeof e));
+        if (*n % 4096 == 4095 && mc_expr_stopped(lx))
+            return false;
         if (!grow(lx, (void **)vals, cap, *n + 2, sizeof **vals))
             return false;
         (*vals)[(*n)++] = (float)t.num;
@@ -639,11 +641,95 @@ void mc_expr_eval(const mc_expr_program *prog, float time, const float *parms, f
 
 /* ---------------------------------------------------------------- copies */
 
+bool mc_expr_stopped(mc_lexer *lx)
+{
+    if (!lx->opts || !lx->opts->stop || !*lx->opts->stop)
+        return false;
+    mc_lex_fail(lx, NULL, MC_ERR_INTERRUPTED, "interrupted");
+    if (lx->err)
+        lx->err->line = lx->err->col = 0;
+    return true;
+}
+
+/* Doom's tables.mtr sinTable / cosTable, for `rotate` when the files declare none: 256 values
+ * of sin and cos over one cycle, interpolated and wrapping. */
+static bool add_builtin(mc_expr_tables *t, const char *name, bool is_sin)
+{
+    mc_expr_table tab = { name, false, false, 256, NULL };
+
+    tab.values = mc_arena_alloc(&t->arena, 257, sizeof *tab.values);
+    if (!tab.values)
+        return false;
+    for (int i = 0; i <= 256; i++) {
+        double a = 2.0 * 3.14159265358979323846 * (double)(i % 256) / 256.0;
+
+        tab.values[i] = (float)(is_sin ? sin(a) : cos(a));
+    }
+    return mc_expr_tables_add(t, &tab);
+}
+
+mc_expr_tables *mc_expr_tables_new(void)
+{
+    mc_expr_tables *t = calloc(1, sizeof *t);
+
+    if (!t)
+        return NULL;
+    t->refs = 1;
+    if (!add_builtin(t, "sintable", true) || !add_builtin(t, "costable", false)) {
+        mc_expr_tables_release(t);
+        return NULL;
+    }
+    return t;
+}
+
+bool mc_expr_tables_add(mc_expr_tables *t, const mc_expr_table *tab)
+{
+    if (t->num == t->cap) {
+        int c = t->cap ? t->cap * 2 : 16;
+        mc_expr_table *n = realloc(t->tables, (size_t)c * sizeof *n);
+
+        if (!n)
+            return false;
+        t->tables = n;
+        t->cap = c;
+    }
+    t->tables[t->num++] = *tab;
+    return true;
+}
+
+mc_expr_tables *mc_expr_tables_retain(mc_expr_tables *t)
+{
+    if (t)
+        __atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+    return t;
+}
+
+void mc_expr_tables_release(mc_expr_tables *t)
+{
+    if (!t || __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL) > 0)
+        return;
+    mc_arena_release(&t->arena);
+    free(t->tables);
+    free(t);
+}
+
+const mc_expr_table *mc_expr_tables_find(const mc_expr_tables *t, const char *name)
+{
+    for (int k = t->num - 1; k >= 0; k--)
+        if (strcmp(t->tables[k].name, name) == 0)
+            return &t->tables[k];
+    return NULL;
+}
+
 void mc_expr_program_free(mc_expr_program *x)
 {
-    for (int i = 0; i < x->num_tables; i++) {
-        free(x->tables[i].values);
-        free((void *)(uintptr_t)x->tables[i].name);
+    if (x->shared) {
+        mc_expr_tables_release(x->shared);
+    } else {
+        for (int i = 0; i < x->num_tables; i++) {
+            free(x->tables[i].values);
+            free((void *)(uintptr_t)x->tables[i].name);
+        }
     }
     free(x->tables);
     free(x->regs);
@@ -674,6 +760,13 @@ bool mc_expr_program_copy(const mc_expr_program *from, mc_expr_program *to)
         memcpy(to->regs, from->regs, (size_t)from->num_regs * sizeof *to->regs);
     if (from->num_ops > 0)
         memcpy(to->ops, from->ops, (size_t)from->num_ops * sizeof *to->ops);
+    if (from->shared) { /* the values stay where they are, one more reference to them */
+        to->shared = mc_expr_tables_retain(from->shared);
+        to->num_tables = from->num_tables;
+        if (from->num_tables > 0)
+            memcpy(to->tables, from->tables, (size_t)from->num_tables * sizeof *to->tables);
+        return true;
+    }
     for (int i = 0; i < from->num_tables; i++) {
         const mc_expr_table *t = &from->tables[i];
         size_t n = (size_t)t->num_values + 1;

@@ -855,6 +855,7 @@ typedef struct set_file {
     char *text;
     size_t len;
     mc_mtr_index index[NUM_KINDS];
+    mc_expr_tables *tables; /* its tables, read when a declaration first names one */
 } set_file;
 
 typedef struct set_entry {
@@ -1031,6 +1032,7 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     set->vfs = vfs;
     if (opts)
         set->opts = *opts;
+    mc_vfs_set_stop(vfs, set->opts.stop);
     set->pixels = (px_budget){ 0, set->opts.image_pixels ? set->opts.image_pixels
                                                          : MC_LIMIT_SCENE_IMAGE_PIXELS,
                                "the scene" };
@@ -1111,12 +1113,13 @@ static mc_status parse_with_tables(mc_material_set *set, set_entry *e, mc_error 
  * MakeDefault after a failed Parse), with the failure as one warning at its position. */
 static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
 {
-    const set_file *f = &set->files[e->file];
+    set_file *f = &set->files[e->file];
     mc_error perr;
     mc_status st;
 
     set->parsed++;
-    st = mc_mtr_parse_span(f->text, f->len, f->where, e->span, &set->opts, &e->parsed, &perr);
+    st = mc_mtr_parse_span_tables(f->text, f->len, f->where, e->span, &set->opts, &f->tables,
+                                  &e->parsed, &perr);
     if (st == MC_ERR_SYNTAX)
         st = parse_with_tables(set, e, &perr);
     if (st == MC_OK)
@@ -1253,6 +1256,7 @@ void mc_material_set_destroy(mc_material_set *set)
     for (int i = 0; set->files && i < set->cap_files; i++) {
         for (int k = 0; k < NUM_KINDS; k++)
             mc_mtr_index_release(&set->files[i].index[k]);
+        mc_expr_tables_release(set->files[i].tables);
         free(set->files[i].text);
         free(set->files[i].where);
     }

@@ -38,7 +38,13 @@ struct mc_vfs {
     vfs_archive *archives;
     int num_archives;
     mc_arena arena; /* keys and names */
+    const volatile sig_atomic_t *stop; /* NULL, or the caller's stop flag */
 };
+
+void mc_vfs_set_stop(mc_vfs *vfs, const volatile sig_atomic_t *stop)
+{
+    vfs->stop = stop;
+}
 
 /* Folds a name: '\' to '/', ASCII upper case to lower, no leading '/'. */
 static void fold(const char *in, char *out, size_t cap)
@@ -423,7 +429,12 @@ static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, si
                 buf = g;
                 cap = ncap;
             }
-            got = zip_fread(zf, buf + have, cap - have);
+            if (v->stop && *v->stop) {
+                mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+                goto fail;
+            }
+            got = zip_fread(zf, buf + have, (cap - have) < ((size_t)1 << 20) ? cap - have
+                                                                             : (size_t)1 << 20);
             if (got <= 0)
                 break;
             have += (size_t)got;

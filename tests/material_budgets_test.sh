@@ -1,0 +1,107 @@
+#!/bin/bash
+# Materials whose cost follows the data: the tables of a declaration file read once and shared
+# by every material that names them (not copied per material or per reference), a stop signal
+# that reaches table and expression reading, and a table that does not parse reported with its
+# own error. Peak memory is asserted with a generous bound (GNU time's %M, in KiB); the time a
+# signal takes to act is bounded loosely (the machine may be busy).
+set -u
+. ./outcome.sh material_budgets
+
+python3 make_quads.py "$T"
+# peak NAME ARGS...: runs md5cine under GNU time; $kib receives its peak resident set.
+peak() {
+    last=$1
+    shift
+    /usr/bin/time -f '%M' -o "$T/$last.kib" "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
+    rc=$?
+    kib=$(tail -n 1 "$T/$last.kib")
+}
+# tables FOLDER NTABLES NMAT: FOLDER/pak000.pk4 with one materials/t.mtr of NTABLES tables of
+# 65536 zeros each (128 KiB of text, 256 KiB of values apiece) and the materials left and
+# right (NMAT of them; the others are declared but unused): 16 stages, each colour the sum of
+# 30 lookups, 1920 references spread over the tables. A scene FOLDER.md5scene draws both quads.
+tables() {
+    mkdir -p "$T/$1"
+    python3 - "$T/$1" "$2" "$3" <<'PY'
+import sys, zipfile
+d, ntab, nmat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+row = ','.join(['0'] * 65536)
+parts = ['table t%d { { %s } }\n' % (i, row) for i in range(ntab)]
+def sum30(j):
+    return '+'.join('t%d[time]' % ((j * 30 + k) % ntab) for k in range(30))
+body = ' '.join('{ blend add map _white red %s green %s blue %s alpha %s }'
+                % (sum30(4 * j), sum30(4 * j + 1), sum30(4 * j + 2), sum30(4 * j + 3))
+                for j in range(16))
+for i, n in enumerate(['left', 'right']):
+    parts.append('%s { %s }\n' % (n, body if i < nmat else '{ blend add map _white }'))
+with zipfile.ZipFile(d + '/pak000.pk4', 'w', zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+    z.writestr('materials/t.mtr', ''.join(parts))
+PY
+    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "%s"\nactor q {\n    mesh "quads.md5mesh"\n}\n' "$1" >"$T/$1.md5scene"
+}
+
+# ---- 1. tables are read once per file and shared -----------------------------------------
+# 200 tables: 25 MiB of text, 50 MiB of values. Read once, the values cost 50 MiB however many
+# materials and references name them; copied per reference (1920 of them, 256 KiB each) or per
+# material they cost hundreds.
+tables one 200 1
+tables two 200 2
+peak one_material render "$T/one.md5scene" --size 32x32 --msaa 0 -o "$T/one_%d.png"
+expect one_material_naming_200_tables_renders 0
+one=$kib
+peak two_materials render "$T/two.md5scene" --size 32x32 --msaa 0 -o "$T/two_%d.png"
+expect two_materials_naming_the_same_tables_render 0
+two=$kib
+# text (25 MiB) + values (50 MiB) + the renderer (about 70 MiB): under 200 MiB.
+[ "$one" -lt 204800 ] && ok one_material_stays_under_200_mib ||
+    fail one_material_stays_under_200_mib "peak $one KiB"
+[ "$two" -lt $((one + 16384)) ] && ok a_second_material_costs_no_more_tables ||
+    fail a_second_material_costs_no_more_tables "one: $one KiB, two: $two KiB"
+peak two_info info "$T/two.md5scene" --materials
+expect info_reads_the_same_materials 0
+# info: text + values, no renderer
+[ "$kib" -lt 131072 ] && ok info_stays_under_128_mib || fail info_stays_under_128_mib "peak $kib KiB"
+
+# ---- 2. a stop signal reaches table and expression reading -------------------------------
+# 1000 tables (125 MiB of text): reading them takes seconds. SIGTERM 1 s into loading must
+# end the render with 143 and "interrupted" well before loading could end by itself.
+tables big 1000 2
+python3 - "$MD5CINE" "$T" >"$T/signal.out" 2>&1 <<'PY'
+import signal, subprocess, sys, time
+md5cine, t = sys.argv[1], sys.argv[2]
+worst = 0.0
+for delay in (0.5, 1.0, 2.0):
+    p = subprocess.Popen([md5cine, 'render', t + '/big.md5scene', '--size', '32x32', '--msaa', '0',
+                          '-o', t + '/big_%d.png'], stderr=subprocess.PIPE)
+    time.sleep(delay)
+    start = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    err = p.communicate()[1].decode()
+    took = time.monotonic() - start
+    worst = max(worst, took)
+    print('after %.1f s: exit %d in %.2f s: %s' % (delay, p.returncode, took, err.strip()))
+    if p.returncode != 143 or 'md5cine: interrupted' not in err:
+        sys.exit(1)
+sys.exit(0 if worst < 3.0 else 2)
+PY
+case $? in
+0) ok sigterm_while_reading_tables_exits_143_within_3_s ;;
+*) fail sigterm_while_reading_tables_exits_143_within_3_s "$(cat "$T/signal.out")" ;;
+esac
+
+# ---- 3. a table that does not parse: its own error, at its position ----------------------
+mkdir -p "$T/bad/materials"
+printf 'table good { { 0, 1 } }\ntable bad { { 0, 1, x } }\nleft { { blend add map _white red bad[time] } }\nright { { blend add map _white red good[time] } }\n' \
+    >"$T/bad/materials/t.mtr"
+printf 'md5scene 1\ncamera "cam.md5camera"\nbase "bad"\nactor q {\n    mesh "quads.md5mesh"\n}\n' >"$T/bad.md5scene"
+run bad_table info "$T/bad.md5scene" --materials
+expect a_material_naming_a_broken_table_is_drawn_as_the_default 0 "" \
+    "$T/bad/materials/t.mtr:2:21: warning: expected a number in table 'bad', found 'x'; material 'left' is drawn as the default material"
+grep -q "unknown table" "$T/bad_table.err" && fail the_broken_table_is_not_called_unknown "$(cat "$T/bad_table.err")" ||
+    ok the_broken_table_is_not_called_unknown
+run bad_table_strict info "$T/bad.md5scene" --materials --strict
+expect strict_reports_the_broken_table_at_its_value 2 "" \
+    "$T/bad/materials/t.mtr:2:21: error: expected a number in table 'bad', found 'x'"
+
+echo "material_budgets: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
