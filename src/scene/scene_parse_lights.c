@@ -23,27 +23,140 @@
 
 /* ---------------------------------------------------------------- lights */
 
-/* Reads a light's "( x y z )" vector given at keyword tok (at most once: *seen). */
-static bool light_vec(scene_parser *p, const mc_token *tok, seen_at *seen, const char *what,
-                      float lo, mc_vec3 *out)
+/* Light keywords, each at most once, in the order of the grammar. */
+enum {
+    L_ORIGIN, L_COLOR, L_RADIUS, L_BOX, L_TARGET, L_RIGHT, L_UP, L_START, L_END, L_NOSHADOWS,
+    L_SHADER, L_COUNT
+};
+static const char *const light_keywords[L_COUNT] = {
+    "origin", "color", "radius", "light_radius", "target", "right", "up", "start",
+    "end", "noShadows", "shader",
+};
+
+/* Reads a light's "( x y z )" vector, named what. */
+static bool light_vec(scene_parser *p, const char *what, float lo, mc_vec3 *out)
 {
     float v[3];
 
-    if (!once(p, tok, seen) || !read_triple_in(p, what, lo, LIGHT_ORIGIN_MAX, v))
+    if (!read_triple_in(p, what, lo, LIGHT_ORIGIN_MAX, v))
         return false;
     *out = (mc_vec3){ v[0], v[1], v[2] };
     return true;
 }
 
+/* The value of keyword k (a light_keywords index). */
+static bool parse_light_value(scene_parser *p, mc_scene_light *l, int k)
+{
+    mc_vec3 *const vecs[] = { [L_ORIGIN] = &l->origin, [L_TARGET] = &l->target,
+                              [L_RIGHT] = &l->right,   [L_UP] = &l->up,
+                              [L_START] = &l->start,   [L_END] = &l->end };
+    mc_token vt;
+    const char *text;
+    size_t len;
+    int v;
+
+    switch (k) {
+    case L_COLOR:
+        return read_triple_in(p, "color", 0.0f, LIGHT_COLOR_MAX, l->color);
+    case L_RADIUS:
+        if (!mc_lex_float(&p->lx, &l->radius, &vt))
+            return false;
+        if (!(l->radius > 0.0f && l->radius <= LIGHT_RADIUS_MAX))
+            return mc_lex_fail(&p->lx, &vt, MC_ERR_RANGE,
+                               "invalid 'radius' %g, expected above 0 and at most %g",
+                               (double)l->radius, (double)LIGHT_RADIUS_MAX);
+        return true;
+    case L_BOX: {
+        float b[3];
+
+        if (!read_triple_in(p, "light_radius", 1e-3f, LIGHT_RADIUS_MAX, b))
+            return false;
+        l->box = (mc_vec3){ b[0], b[1], b[2] };
+        return true;
+    }
+    case L_NOSHADOWS:
+        if (!mc_lex_int(&p->lx, &v, &vt))
+            return false;
+        if (v != 0 && v != 1)
+            return mc_lex_fail(&p->lx, &vt, MC_ERR_RANGE, "'noShadows' is 0 or 1, not %d", v);
+        l->no_shadows = v == 1;
+        return true;
+    case L_SHADER:
+        if (!mc_lex_string(&p->lx, &text, &len, &vt))
+            return false;
+        if (len == 0 || len > MC_LIMIT_NAME_LEN)
+            return mc_lex_fail(&p->lx, &vt, MC_ERR_SYNTAX,
+                               "invalid light shader name, expected 1 to %d bytes",
+                               MC_LIMIT_NAME_LEN);
+        l->shader = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
+        l->shader_line = vt.line;
+        l->shader_col = vt.col;
+        return l->shader != NULL;
+    default:
+        return light_vec(p, light_keywords[k], -LIGHT_ORIGIN_MAX, vecs[k]);
+    }
+}
+
+/* A projected light's rules, once its block is read (seen: where each keyword was given). */
+static bool check_projected(scene_parser *p, mc_scene_light *l, const mc_token *name_tok,
+                            const seen_at *seen)
+{
+    /* tr_lightrun.cpp R_SetLightProject needs all three, right and up not parallel, and
+     * target off their plane */
+    mc_vec3 n = mc_v3_cross(l->up, l->right);
+
+    if (!seen[L_TARGET].line || !seen[L_RIGHT].line || !seen[L_UP].line)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                           "projected light '%s' needs 'target', 'right' and 'up'", l->name);
+    if (!(mc_v3_len(n) > 0.0f) || !(fabsf(mc_v3_dot(n, l->target)) > 0.0f))
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_RANGE,
+                           "projected light '%s': 'right' and 'up' must span a plane that "
+                           "'target' is off",
+                           l->name);
+    if (seen[L_RADIUS].line || seen[L_BOX].line)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                           "projected light '%s' takes no 'radius' or 'light_radius'", l->name);
+    /* Light.cpp: light_start defaults to 0 0 0 and light_end to light_target, each on its
+     * own */
+    if (!seen[L_END].line)
+        l->end = l->target;
+    if (mc_v3_len(mc_v3_sub(l->end, l->start)) <= 0.0f)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_RANGE,
+                           "projected light '%s': 'start' and 'end' are the same point", l->name);
+    return true;
+}
+
+/* The rules between keywords, once the block is read. */
+static bool check_light(scene_parser *p, mc_scene_light *l, const mc_token *name_tok,
+                        const seen_at *seen)
+{
+    if (!seen[L_ORIGIN].line)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "light '%s' has no 'origin'", l->name);
+    l->projected = seen[L_TARGET].line || seen[L_RIGHT].line || seen[L_UP].line;
+    if (l->projected)
+        return check_projected(p, l, name_tok, seen);
+    if (seen[L_START].line || seen[L_END].line)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                           "light '%s': 'start' and 'end' need 'target', 'right' and 'up'",
+                           l->name);
+    if (!seen[L_RADIUS].line && !seen[L_BOX].line)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                           "light '%s' has no 'radius' or 'light_radius'", l->name);
+    if (seen[L_RADIUS].line && seen[L_BOX].line)
+        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
+                           "light '%s' has both 'radius' and 'light_radius'", l->name);
+    return true;
+}
+
 static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token *name_tok)
 {
-    seen_at origin = { 0, 0 }, color = { 0, 0 }, radius = { 0, 0 }, box = { 0, 0 };
-    seen_at target = { 0, 0 }, right = { 0, 0 }, up = { 0, 0 }, start = { 0, 0 }, end = { 0, 0 };
-    seen_at noshadows = { 0, 0 }, shader = { 0, 0 };
+    seen_at seen[L_COUNT] = { { 0, 0 } };
     mc_token tok;
     char d[80];
 
     for (;;) {
+        int k = 0;
+
         if (!mc_lex_next(&p->lx, &tok))
             return false;
         if (tok.kind == MC_TOK_PUNCT && mc_lex_is(&tok, "}"))
@@ -52,121 +165,19 @@ static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token 
             return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
                                "expected a keyword or '}' in light '%s', found %s", l->name,
                                mc_lex_describe(&tok, d, sizeof d));
-        if (mc_lex_is(&tok, "origin")) {
-            if (!light_vec(p, &tok, &origin, "origin", -LIGHT_ORIGIN_MAX, &l->origin))
-                return false;
-        } else if (mc_lex_is(&tok, "color")) {
-            if (!once(p, &tok, &color) ||
-                !read_triple_in(p, "color", 0.0f, LIGHT_COLOR_MAX, l->color))
-                return false;
-        } else if (mc_lex_is(&tok, "radius")) {
-            mc_token vt;
-
-            if (!once(p, &tok, &radius) || !mc_lex_float(&p->lx, &l->radius, &vt))
-                return false;
-            if (!(l->radius > 0.0f && l->radius <= LIGHT_RADIUS_MAX))
-                return mc_lex_fail(&p->lx, &vt, MC_ERR_RANGE,
-                                   "invalid 'radius' %g, expected above 0 and at most %g",
-                                   (double)l->radius, (double)LIGHT_RADIUS_MAX);
-        } else if (mc_lex_is(&tok, "light_radius")) {
-            float v[3];
-
-            if (!once(p, &tok, &box) ||
-                !read_triple_in(p, "light_radius", 1e-3f, LIGHT_RADIUS_MAX, v))
-                return false;
-            l->box = (mc_vec3){ v[0], v[1], v[2] };
-        } else if (mc_lex_is(&tok, "target")) {
-            if (!light_vec(p, &tok, &target, "target", -LIGHT_ORIGIN_MAX, &l->target))
-                return false;
-        } else if (mc_lex_is(&tok, "right")) {
-            if (!light_vec(p, &tok, &right, "right", -LIGHT_ORIGIN_MAX, &l->right))
-                return false;
-        } else if (mc_lex_is(&tok, "up")) {
-            if (!light_vec(p, &tok, &up, "up", -LIGHT_ORIGIN_MAX, &l->up))
-                return false;
-        } else if (mc_lex_is(&tok, "start")) {
-            if (!light_vec(p, &tok, &start, "start", -LIGHT_ORIGIN_MAX, &l->start))
-                return false;
-        } else if (mc_lex_is(&tok, "end")) {
-            if (!light_vec(p, &tok, &end, "end", -LIGHT_ORIGIN_MAX, &l->end))
-                return false;
-        } else if (mc_lex_is(&tok, "noShadows")) {
-            int v;
-            mc_token vt;
-
-            if (!once(p, &tok, &noshadows) || !mc_lex_int(&p->lx, &v, &vt))
-                return false;
-            if (v != 0 && v != 1)
-                return mc_lex_fail(&p->lx, &vt, MC_ERR_RANGE, "'noShadows' is 0 or 1, not %d", v);
-            l->no_shadows = v == 1;
-        } else if (mc_lex_is(&tok, "shader")) {
-            const char *text;
-            size_t len;
-            mc_token vt;
-
-            if (!once(p, &tok, &shader) || !mc_lex_string(&p->lx, &text, &len, &vt))
-                return false;
-            if (len == 0 || len > MC_LIMIT_NAME_LEN)
-                return mc_lex_fail(&p->lx, &vt, MC_ERR_SYNTAX,
-                                   "invalid light shader name, expected 1 to %d bytes",
-                                   MC_LIMIT_NAME_LEN);
-            l->shader = mc_lex_strdup(&p->lx, &p->s->arena, text, len);
-            l->shader_line = vt.line;
-            l->shader_col = vt.col;
-            if (!l->shader)
-                return false;
-        } else {
-            static const char *const light_keywords[] = {
-                "origin", "color", "radius", "light_radius", "target", "right", "up", "start",
-                "end", "noShadows", "shader",
-            };
+        while (k < L_COUNT && !mc_lex_is(&tok, light_keywords[k]))
+            k++;
+        if (k == L_COUNT) {
             char hint[80];
 
             return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in light '%s'%s",
                                mc_lex_describe(&tok, d, sizeof d), l->name,
-                               hint_for(&tok, light_keywords, 11, hint, sizeof hint));
+                               hint_for(&tok, light_keywords, L_COUNT, hint, sizeof hint));
         }
+        if (!once(p, &tok, &seen[k]) || !parse_light_value(p, l, k))
+            return false;
     }
-    if (!origin.line)
-        return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX, "light '%s' has no 'origin'", l->name);
-    l->projected = target.line || right.line || up.line;
-    if (l->projected) {
-        /* tr_lightrun.cpp R_SetLightProject needs all three, right and up not parallel, and
-         * target off their plane */
-        mc_vec3 n = mc_v3_cross(l->up, l->right);
-
-        if (!target.line || !right.line || !up.line)
-            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
-                               "projected light '%s' needs 'target', 'right' and 'up'", l->name);
-        if (!(mc_v3_len(n) > 0.0f) || !(fabsf(mc_v3_dot(n, l->target)) > 0.0f))
-            return mc_lex_fail(&p->lx, name_tok, MC_ERR_RANGE,
-                               "projected light '%s': 'right' and 'up' must span a plane that "
-                               "'target' is off",
-                               l->name);
-        if (radius.line || box.line)
-            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
-                               "projected light '%s' takes no 'radius' or 'light_radius'", l->name);
-        /* Light.cpp: light_start defaults to 0 0 0 and light_end to light_target, each on its
-         * own */
-        if (!end.line)
-            l->end = l->target;
-        if (mc_v3_len(mc_v3_sub(l->end, l->start)) <= 0.0f)
-            return mc_lex_fail(&p->lx, name_tok, MC_ERR_RANGE,
-                               "projected light '%s': 'start' and 'end' are the same point",
-                               l->name);
-    } else {
-        if (start.line || end.line)
-            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
-                               "light '%s': 'start' and 'end' need 'target', 'right' and 'up'",
-                               l->name);
-        if (!radius.line && !box.line)
-            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
-                               "light '%s' has no 'radius' or 'light_radius'", l->name);
-        if (radius.line && box.line)
-            return mc_lex_fail(&p->lx, name_tok, MC_ERR_SYNTAX,
-                               "light '%s' has both 'radius' and 'light_radius'", l->name);
-    }
-    return true;
+    return check_light(p, l, name_tok, seen);
 }
 
 bool parse_light(scene_parser *p, const mc_token *kw)
