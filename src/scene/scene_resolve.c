@@ -432,17 +432,10 @@ static mc_status apply_modeldef(mc_scene_actor *a, const mc_modeldef *m,
     return MC_OK;
 }
 
-/* An actor's `model`: its declaration and those it inherits (the first declaration of each
- * name in def/ under the base), their mesh, skin, offset and anims; an `anim` naming one of
- * them becomes its file. */
-static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
-                               const mc_parse_opts *opts, mc_error *e)
+/* The base an actor's `model` is read from, opened (at the model's token when it cannot be). */
+static mc_status open_model_base(mc_scene *s, const mc_scene_actor *a, model_base *mb,
+                                 mc_error *e)
 {
-    mc_modeldef chain[MAX_MODEL_INHERIT];
-    const char *files[MAX_MODEL_INHERIT];
-    const char *mesh = NULL, *name = a->model;
-    char base[1024];
-    int depth = 0, total = 0;
     mc_status st;
 
     if (!s->base_path)
@@ -461,6 +454,43 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
                             "cannot load model '%s': %s%s%s%s", a->model, file[0] ? "'" : "", file,
                             file[0] ? "': " : "", inner);
     }
+    return st;
+}
+
+/* The actor's `anim` as one of its model's anims: its file, in a->anim_path. */
+static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb,
+                            const char *base, mc_error *e)
+{
+    /* idDeclModelDef::GetAnim: the full name, else the first of its alias (the engine picks
+     * one of those at random) */
+    int k = 0;
+
+    while (k < a->num_model_anims && strcmp(a->model_anims[k].name, a->anim_name) != 0)
+        k++;
+    for (int i = 0; k == a->num_model_anims && i < a->num_model_anims; i++)
+        if (alias_is(a->model_anims[i].name, a->anim_name))
+            k = i;
+    if (k == a->num_model_anims)
+        return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
+                            "model '%s' has no anim '%s' (%d anims declared at %s:%d)", a->model,
+                            a->anim_name, a->num_model_anims, a->model_file, a->model_decl_line);
+    return game_file(s, mb, base, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
+}
+
+/* An actor's `model`: its declaration and those it inherits (the first declaration of each
+ * name in def/ under the base), their mesh, skin, offset and anims; an `anim` naming one of
+ * them becomes its file. */
+static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
+                               const mc_parse_opts *opts, mc_error *e)
+{
+    mc_modeldef chain[MAX_MODEL_INHERIT];
+    const char *files[MAX_MODEL_INHERIT];
+    const char *mesh = NULL, *name = a->model;
+    char base[1024];
+    int depth = 0, total = 0;
+    mc_status st;
+
+    st = open_model_base(s, a, mb, e);
     if (st != MC_OK)
         return st;
     while (st == MC_OK && name) {
@@ -522,24 +552,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
         a->skin_line = a->model_line;
         a->skin_col = a->model_col;
     }
-    if (a->anim_name) {
-        /* idDeclModelDef::GetAnim: the full name, else the first of its alias (the engine
-         * picks one of those at random) */
-        int k = 0;
-
-        while (k < a->num_model_anims && strcmp(a->model_anims[k].name, a->anim_name) != 0)
-            k++;
-        for (int i = 0; k == a->num_model_anims && i < a->num_model_anims; i++)
-            if (alias_is(a->model_anims[i].name, a->anim_name))
-                k = i;
-        if (k == a->num_model_anims)
-            return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
-                                "model '%s' has no anim '%s' (%d anims declared at %s:%d)",
-                                a->model, a->anim_name, a->num_model_anims, a->model_file,
-                                a->model_decl_line);
-        return game_file(s, mb, base, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
-    }
-    return MC_OK;
+    return a->anim_name ? model_anim(s, a, mb, base, e) : MC_OK;
 }
 
 /* A mesh/anim mismatch stays at the offending joint's line in its file and names the actor
