@@ -620,6 +620,68 @@ static void print_lights_text(const mc_scene *sc, const scene_lights *l)
     }
 }
 
+/* info_scene's JSON object. */
+static void print_scene_json(const mc_scene *sc, const mc_scene_materials *sm,
+                             const scene_lights *lights, const info_opts *o, mc_rate fps,
+                             int64_t count)
+{
+    printf("{\"type\":\"md5scene\",\"camera\":");
+    mc_json_write_cstr(stdout, sc->camera_path); /* null: a camera block */
+    printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":", sc->camera.num_frames,
+           sc->camera.frame_rate, sc->camera.num_cuts);
+    print_rate_json(fps);
+    printf("%s,\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[",
+           clock_json(o->clock), count, sc->width, sc->height);
+    for (int i = 0; i < sc->num_actors; i++) {
+        printf("%s", i ? "," : "");
+        print_scene_actor_json(&sc->actors[i], o->materials ? sm->submesh[i] : NULL);
+    }
+    printf("]");
+    if (sm->set)
+        printf(",\"materialsDeclared\":%d,\"materialsParsed\":%d",
+               mc_material_set_count(sm->set), mc_material_set_parsed(sm->set));
+    print_lights_json(sc, lights);
+    printf(",\"shots\":[");
+    print_shots(&sc->camera, fps, o->clock, count, true);
+    printf("]");
+    if (o->timeline) {
+        printf(",\"timeline\":[");
+        print_timeline(&sc->camera, fps, o->clock, count, true);
+        printf("]");
+    }
+    printf("}\n");
+}
+
+/* info_scene's lines of text. */
+static void print_scene_text(const char *path, const mc_scene *sc, const mc_scene_materials *sm,
+                             const scene_lights *lights, const info_opts *o, mc_rate fps,
+                             int64_t count)
+{
+    char rate[48];
+
+    mc_cli_format_rate(fps, rate, sizeof rate);
+    printf("%s: md5scene, %d actor%s, camera %s (%d frames at %d fps, %d cut%s); %" PRId64
+           " output frames at %s fps%s\n",
+           path, sc->num_actors, sc->num_actors == 1 ? "" : "s",
+           sc->camera_path ? sc->camera_path : "block",
+           sc->camera.num_frames, sc->camera.frame_rate, sc->camera.num_cuts,
+           sc->camera.num_cuts == 1 ? "" : "s", count, rate, clock_text(o->clock));
+    if (sc->width && sc->height)
+        printf("  output %dx%d\n", sc->width, sc->height);
+    else if (sc->width || sc->height)
+        printf("  output %s %d (the other side: the render default)\n",
+               sc->width ? "width" : "height", sc->width ? sc->width : sc->height);
+    for (int i = 0; i < sc->num_actors; i++)
+        print_scene_actor_text(&sc->actors[i], o->materials ? sm->submesh[i] : NULL, sm->set);
+    if (sm->set)
+        printf("  materials: %d declared under %s, %d parsed\n",
+               mc_material_set_count(sm->set), sc->base_path, mc_material_set_parsed(sm->set));
+    print_lights_text(sc, lights);
+    print_shots(&sc->camera, fps, o->clock, count, false);
+    if (o->timeline)
+        print_timeline(&sc->camera, fps, o->clock, count, false);
+}
+
 static int info_scene(const char *path, const info_opts *o)
 {
     mc_scene sc;
@@ -655,57 +717,10 @@ static int info_scene(const char *path, const info_opts *o)
     }
     fps = mc_scene_fps(&sc, o->fps);
     count = mc_scene_frame_count_clock(&sc, fps, o->clock);
-    if (o->json) {
-        printf("{\"type\":\"md5scene\",\"camera\":");
-        mc_json_write_cstr(stdout, sc.camera_path); /* null: a camera block */
-        printf(",\"cameraFrames\":%d,\"frameRate\":%d,\"cuts\":%d,\"fps\":", sc.camera.num_frames,
-               sc.camera.frame_rate, sc.camera.num_cuts);
-        print_rate_json(fps);
-        printf("%s,\"outputFrames\":%" PRId64 ",\"width\":%d,\"height\":%d,\"actors\":[",
-               clock_json(o->clock), count, sc.width, sc.height);
-        for (int i = 0; i < sc.num_actors; i++) {
-            printf("%s", i ? "," : "");
-            print_scene_actor_json(&sc.actors[i], o->materials ? sm.submesh[i] : NULL);
-        }
-        printf("]");
-        if (sm.set)
-            printf(",\"materialsDeclared\":%d,\"materialsParsed\":%d",
-                   mc_material_set_count(sm.set), mc_material_set_parsed(sm.set));
-        print_lights_json(&sc, &lights);
-        printf(",\"shots\":[");
-        print_shots(&sc.camera, fps, o->clock, count, true);
-        printf("]");
-        if (o->timeline) {
-            printf(",\"timeline\":[");
-            print_timeline(&sc.camera, fps, o->clock, count, true);
-            printf("]");
-        }
-        printf("}\n");
-    } else {
-        char rate[48];
-
-        mc_cli_format_rate(fps, rate, sizeof rate);
-        printf("%s: md5scene, %d actor%s, camera %s (%d frames at %d fps, %d cut%s); %" PRId64
-               " output frames at %s fps%s\n",
-               path, sc.num_actors, sc.num_actors == 1 ? "" : "s",
-               sc.camera_path ? sc.camera_path : "block",
-               sc.camera.num_frames, sc.camera.frame_rate, sc.camera.num_cuts,
-               sc.camera.num_cuts == 1 ? "" : "s", count, rate, clock_text(o->clock));
-        if (sc.width && sc.height)
-            printf("  output %dx%d\n", sc.width, sc.height);
-        else if (sc.width || sc.height)
-            printf("  output %s %d (the other side: the render default)\n",
-                   sc.width ? "width" : "height", sc.width ? sc.width : sc.height);
-        for (int i = 0; i < sc.num_actors; i++)
-            print_scene_actor_text(&sc.actors[i], o->materials ? sm.submesh[i] : NULL, sm.set);
-        if (sm.set)
-            printf("  materials: %d declared under %s, %d parsed\n",
-                   mc_material_set_count(sm.set), sc.base_path, mc_material_set_parsed(sm.set));
-        print_lights_text(&sc, &lights);
-        print_shots(&sc.camera, fps, o->clock, count, false);
-        if (o->timeline)
-            print_timeline(&sc.camera, fps, o->clock, count, false);
-    }
+    if (o->json)
+        print_scene_json(&sc, &sm, &lights, o, fps, count);
+    else
+        print_scene_text(path, &sc, &sm, &lights, o, fps, count);
     mc_scene_materials_release(&sm);
     mc_scene_release(&sc);
     return MC_EXIT_OK;
