@@ -27,7 +27,7 @@ int main(void)
     S(mc_scene_renderer_desc); S(mc_scene_frame_info); S(mc_renderer_info);
     S(mc_timeline_sample); S(mc_compare_opts); S(mc_compare_result); S(mc_compare_rect);
     S(mc_refcheck_desc); S(mc_refcheck_row); S(mc_refcheck_summary); S(mc_report_desc);
-    S(mc_report_info); S(mc_shot_range); S(mc_plan_shot);
+    S(mc_report_info); S(mc_shot_range);
     printf("    \"enum\": %zu,\n", sizeof(mc_status));
     printf("    \"bool\": %zu,\n", sizeof(bool));
     printf("}\nOFFSETS = {\n");
@@ -83,7 +83,6 @@ int main(void)
     O(mc_report_info, reference); O(mc_report_info, check); O(mc_report_info, shots);
     O(mc_report_info, shot_count);
     O(mc_shot_range, first); O(mc_shot_range, last);
-    O(mc_plan_shot, last); O(mc_plan_shot, number);
     printf("}\n");
     /* The defaults the module takes from the headers rather than repeating them. */
     printf("CONSTANTS = {\n    \"MC_MSAA_DEFAULT\": %d,\n}\n", MC_MSAA_DEFAULT);

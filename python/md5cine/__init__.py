@@ -194,8 +194,6 @@ mc_report_desc = _struct("mc_report_desc", [
     ("dir", ctypes.c_char_p), ("width", ctypes.c_int), ("height", ctypes.c_int),
     ("threads", ctypes.c_int), ("thumb_width", ctypes.c_int), ("max_frames", ctypes.c_int),
     ("shots", ctypes.POINTER(mc_shot_range)), ("shot_count", ctypes.c_size_t)])
-mc_plan_shot = _struct("mc_plan_shot", [("first", _i64), ("last", _i64),
-                                        ("number", ctypes.c_int)])
 mc_report_info = _struct("mc_report_info", [
     ("title", ctypes.c_char_p), ("reference", ctypes.c_char_p),
     ("candidate", ctypes.c_char_p), ("check", ctypes.c_void_p),
@@ -204,7 +202,7 @@ mc_report_info = _struct("mc_report_info", [
 _MIRRORS = [mc_error, mc_rate, mc_image_view, mc_parse_opts, mc_scene_renderer_desc,
             mc_scene_frame_info, mc_renderer_info, mc_timeline_sample, mc_compare_opts,
             mc_compare_result, mc_compare_rect, mc_refcheck_desc, mc_refcheck_row,
-            mc_refcheck_summary, mc_report_desc, mc_report_info, mc_shot_range, mc_plan_shot]
+            mc_refcheck_summary, mc_report_desc, mc_report_info, mc_shot_range]
 
 
 def _check_abi():
@@ -250,7 +248,7 @@ _scene_fps = _fn("mc_scene_fps", mc_rate, _vp, mc_rate)
 _scene_frame_count_clock = _fn("mc_scene_frame_count_clock", _i64, _vp, mc_rate, _enum)
 _sample_frame_clock = _fn("mc_timeline_sample_frame_clock", None, _vp, mc_rate, _enum, _i64,
                           _P(mc_timeline_sample))
-_plan_shots = _fn("mc_plan_shots", ctypes.c_size_t, _vp, mc_rate, _enum, _i64, _P(mc_plan_shot),
+_plan_shots = _fn("mc_plan_shots", ctypes.c_size_t, _vp, mc_rate, _enum, _i64, _P(mc_shot_range),
                   ctypes.c_size_t)
 _sr_create = _fn("mc_scene_renderer_create", _enum, _P(mc_scene_renderer_desc), _P(_vp),
                  _P(mc_error))
@@ -558,7 +556,7 @@ class Scene:
         rate = _scene_fps(self._buf, _rate(fps))
         count = _scene_frame_count_clock(self._buf, rate, c)
         n = _plan_shots(self._camera, rate, c, count, None, 0)
-        arr = (mc_plan_shot * max(n, 1))()
+        arr = (mc_shot_range * max(n, 1))()
         _plan_shots(self._camera, rate, c, count, arr, n)
         return [(arr[i].number, arr[i].first, arr[i].last) for i in range(n)]
 

@@ -116,7 +116,7 @@ static void print_rate_json(mc_rate r)
 static void print_shots(const mc_camera *c, mc_rate fps, mc_clock clock, int64_t count,
                         bool json)
 {
-    mc_plan_shot stack[64], *shots = stack;
+    mc_shot_range stack[64], *shots = stack;
     size_t n = mc_plan_shots(c, fps, clock, count, stack, 64);
 
     if (n > 64) {
