@@ -28,7 +28,7 @@ static mc_camera make_camera(int frames, int rate, int num_cuts, int *cuts)
     return c;
 }
 
-static const mc_plan_shot demo_shots[] = { { 0, 83, 1 }, { 84, 167, 2 }, { 168, 240, 3 } };
+static const mc_shot_range demo_shots[] = { { 1, 0, 83 }, { 2, 84, 167 }, { 3, 168, 240 } };
 
 static void check_plan(const mc_plan_desc *d, const want *w, size_t n, int line)
 {
@@ -67,7 +67,7 @@ static void demo_shots_come_from_the_camera(void)
 {
     int cuts[] = { 84, 169 };
     mc_camera cam = make_camera(243, 24, 2, cuts);
-    mc_plan_shot s[4];
+    mc_shot_range s[4];
     int64_t count = mc_timeline_frame_count(&cam, R(24), 1);
 
     EXPECT_EQ_INT(count, 241);
@@ -86,7 +86,7 @@ static void cuts_passed_in_one_output_frame_make_one_shot(void)
      * k 3: f 6 -> 8; k 4: f 8 -> 10 > 8, ended. 5 frames, shots 0-1 (1) and 2-4 (3). */
     int cuts[] = { 4, 5 };
     mc_camera cam = make_camera(10, 24, 2, cuts);
-    mc_plan_shot s[3];
+    mc_shot_range s[3];
     int64_t count = mc_timeline_frame_count(&cam, R(12), 1);
 
     EXPECT_EQ_INT(count, 5);
@@ -107,7 +107,7 @@ static void the_engine_clock_moves_the_shot_start(void)
      * f + 1 > 8 needs ms >= 336; k 8 gives 320, k 9 gives 368: 10 frames (the ideal clock 9). */
     int cuts[] = { 2 };
     mc_camera cam = make_camera(10, 24, 1, cuts);
-    mc_plan_shot s[2];
+    mc_shot_range s[2];
     int64_t count = mc_timeline_frame_count_clock(&cam, R(24), MC_CLOCK_ENGINE, 1);
 
     EXPECT_EQ_INT(count, 10);
@@ -146,7 +146,7 @@ static void aligned_chunks_snap_to_the_nearest_shot_start(void)
 static void a_tie_snaps_to_the_earlier_start(void)
 {
     /* Shots start at 0, 4, 8 in 0-11; 2 chunks put the boundary at 6, 2 from 4 and from 8. */
-    static const mc_plan_shot shots[] = { { 0, 3, 1 }, { 4, 7, 2 }, { 8, 11, 3 } };
+    static const mc_shot_range shots[] = { { 1, 0, 3 }, { 2, 4, 7 }, { 3, 8, 11 } };
     static const want w[] = { { 0, 3, 0, 0 }, { 4, 11, 1, 2 } };
     mc_plan_desc d = { MC_PLAN_CHUNKS, 2, true, 0, 11, shots, 3 };
 
@@ -215,7 +215,7 @@ static void more_chunks_than_frames_is_an_error(void)
 
 static void a_one_frame_scene_is_one_chunk(void)
 {
-    static const mc_plan_shot one[] = { { 0, 0, 1 } };
+    static const mc_shot_range one[] = { { 1, 0, 0 } };
     static const want w[] = { { 0, 0, 0, 0 } };
     mc_plan_desc d = { MC_PLAN_CHUNKS, 1, true, 0, 0, one, 1 };
     mc_plan p;
@@ -249,7 +249,7 @@ static void bad_descriptions_are_refused(void)
 
 static void too_many_chunks_hit_the_limit(void)
 {
-    static const mc_plan_shot big[] = { { 0, 2 * (int64_t)MC_LIMIT_PLAN_CHUNKS, 1 } };
+    static const mc_shot_range big[] = { { 1, 0, 2 * (int64_t)MC_LIMIT_PLAN_CHUNKS } };
     mc_plan_desc d = { MC_PLAN_CHUNK_FRAMES, 1, false, 0, 2 * (int64_t)MC_LIMIT_PLAN_CHUNKS,
                        big, 1 };
     mc_plan p;

@@ -36,11 +36,6 @@
 extern "C" {
 #endif
 
-typedef struct mc_plan_shot {
-    int64_t first, last; /* output frames, inclusive */
-    int number;          /* 1-based, as chapters and the overlay name it */
-} mc_plan_shot;
-
 typedef enum mc_plan_mode {
     MC_PLAN_CHUNKS,       /* n near-equal chunks */
     MC_PLAN_CHUNK_FRAMES, /* chunks of n frames */
@@ -52,8 +47,8 @@ typedef struct mc_plan_desc {
     int64_t n;              /* the chunk count or the chunk length; see above */
     bool align_shots;       /* boundaries at shot starts (MC_PLAN_CHUNKS, MC_PLAN_CHUNK_FRAMES) */
     int64_t first, last;    /* output frames to cover, inclusive; 0 <= first <= last */
-    const mc_plan_shot *shots; /* the scene's shots (mc_plan_shots), in order, covering at
-                                  least first..last */
+    const mc_shot_range *shots; /* the scene's shots (mc_plan_shots), in order, covering at
+                                 least first..last */
     size_t num_shots;
 } mc_plan_desc;
 
@@ -73,7 +68,7 @@ typedef struct mc_plan {
  * cam->num_cuts + 1 always suffice) and returns how many there are (may exceed cap: then
  * only cap are written). */
 size_t mc_plan_shots(const mc_camera *cam, mc_rate fps, mc_clock clock, int64_t count,
-                     mc_plan_shot *out, size_t cap);
+                     mc_shot_range *out, size_t cap);
 
 /* Splits desc's range into chunks (see above). On success fills *out (end it with
  * mc_plan_release). Errors: MC_ERR_USAGE (a range that is empty or not covered by the shots,

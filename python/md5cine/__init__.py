@@ -123,7 +123,6 @@ mc_refcheck_row = _structs.mc_refcheck_row
 mc_refcheck_summary = _structs.mc_refcheck_summary
 mc_shot_range = _structs.mc_shot_range
 mc_report_desc = _structs.mc_report_desc
-mc_plan_shot = _structs.mc_plan_shot
 mc_report_info = _structs.mc_report_info
 
 
@@ -172,7 +171,7 @@ _scene_fps = _fn("mc_scene_fps", mc_rate, _vp, mc_rate)
 _scene_frame_count_clock = _fn("mc_scene_frame_count_clock", _i64, _vp, mc_rate, _enum)
 _sample_frame_clock = _fn("mc_timeline_sample_frame_clock", None, _vp, mc_rate, _enum, _i64,
                           _P(mc_timeline_sample))
-_plan_shots = _fn("mc_plan_shots", ctypes.c_size_t, _vp, mc_rate, _enum, _i64, _P(mc_plan_shot),
+_plan_shots = _fn("mc_plan_shots", ctypes.c_size_t, _vp, mc_rate, _enum, _i64, _P(mc_shot_range),
                   ctypes.c_size_t)
 _sr_create = _fn("mc_scene_renderer_create", _enum, _P(mc_scene_renderer_desc), _P(_vp),
                  _P(mc_error))
@@ -480,7 +479,7 @@ class Scene:
         rate = _scene_fps(self._buf, _rate(fps))
         count = _scene_frame_count_clock(self._buf, rate, c)
         n = _plan_shots(self._camera, rate, c, count, None, 0)
-        arr = (mc_plan_shot * max(n, 1))()
+        arr = (mc_shot_range * max(n, 1))()
         _plan_shots(self._camera, rate, c, count, arr, n)
         return [(arr[i].number, arr[i].first, arr[i].last) for i in range(n)]
 

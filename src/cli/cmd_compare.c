@@ -424,7 +424,7 @@ static mc_status scene_shots(compare_run *run, mc_error *err)
     mc_scene sc;
     mc_rate fps = mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO ? mc_frames_rate(run->b)
                                                                 : (mc_rate){ 0, 0 };
-    mc_plan_shot *ps = NULL;
+    mc_shot_range *ps = NULL;
     size_t n;
     int64_t count;
     mc_status st = mc_scene_load(run->args->scene, &po, &sc, err);

@@ -116,7 +116,7 @@ static void print_rate_json(mc_rate r)
 static void print_shots(const mc_camera *c, mc_rate fps, mc_clock clock, int64_t count,
                         bool json)
 {
-    mc_plan_shot stack[64], *shots = stack;
+    mc_shot_range stack[64], *shots = stack;
     size_t n = mc_plan_shots(c, fps, clock, count, stack, 64);
 
     if (n > 64) {
@@ -620,7 +620,7 @@ static void print_lights_text(const mc_scene *sc, const scene_lights *l)
     }
 }
 
-/* info SCENE --json: one object. */
+/* info_scene's JSON object. */
 static void print_scene_json(const mc_scene *sc, const mc_scene_materials *sm,
                              const scene_lights *lights, const info_opts *o, mc_rate fps,
                              int64_t count)
@@ -652,7 +652,7 @@ static void print_scene_json(const mc_scene *sc, const mc_scene_materials *sm,
     printf("}\n");
 }
 
-/* info SCENE: the text form. */
+/* info_scene's lines of text. */
 static void print_scene_text(const char *path, const mc_scene *sc, const mc_scene_materials *sm,
                              const scene_lights *lights, const info_opts *o, mc_rate fps,
                              int64_t count)

@@ -92,7 +92,7 @@ static void print_rate_json(mc_rate r)
 }
 
 static void print_plan(const char *scene, const plan_opts *o, mc_rate fps, int64_t count,
-                       const mc_plan_shot *shots, const mc_plan *p)
+                       const mc_shot_range *shots, const mc_plan *p)
 {
     if (o->json) {
         printf("{\"scene\":");
@@ -138,7 +138,7 @@ static int make_plan(const char *path, const plan_opts *o, const mc_scene *sc)
     mc_rate fps = mc_scene_fps(sc, o->fps);
     int64_t count = mc_scene_frame_count_clock(sc, fps, o->clock);
     size_t cap = (size_t)sc->camera.num_cuts + 1, n;
-    mc_plan_shot *shots = calloc(cap, sizeof *shots);
+    mc_shot_range *shots = calloc(cap, sizeof *shots);
     mc_plan_desc d = { 0 };
     mc_plan p;
     mc_error e;

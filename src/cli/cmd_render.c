@@ -163,7 +163,7 @@ static int collect_shots(render_run *run)
 {
     const mc_camera *cam = &run->scene.camera;
     size_t all = mc_plan_shots(cam, run->fps, run->o->clock, run->count, NULL, 0), n = 0;
-    mc_plan_shot *shots = calloc(all + 1, sizeof *shots);
+    mc_shot_range *shots = calloc(all + 1, sizeof *shots);
 
     run->shot_starts = calloc(all + 1, sizeof *run->shot_starts);
     run->shot_numbers = calloc(all + 1, sizeof *run->shot_numbers);

@@ -6,7 +6,7 @@
 #include <md5cine/timeline.h>
 
 size_t mc_plan_shots(const mc_camera *cam, mc_rate fps, mc_clock clock, int64_t count,
-                     mc_plan_shot *out, size_t cap)
+                     mc_shot_range *out, size_t cap)
 {
     int64_t first = 0;
     size_t n = 0;
@@ -117,7 +117,7 @@ static mc_status split(const mc_plan_desc *d, bounds *b, mc_error *err)
             int64_t next = k + d->n;
 
             if (d->align_shots) {
-                const mc_plan_shot *s = &d->shots[shot_of(d, k)];
+                const mc_shot_range *s = &d->shots[shot_of(d, k)];
 
                 if (next > s->last + 1)
                     next = s->last + 1;

@@ -1,0 +1,51 @@
+/* The scene file parser's shared state and helpers (scene_parse.c), private to src/scene/; the
+ * top level (scene.c), the light and camera blocks and resolve build on them. */
+#ifndef MC_SCENE_PARSE_H
+#define MC_SCENE_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <md5cine/scene.h>
+
+#include "formats/lex.h"
+
+#define PATH_CAP 4096
+
+typedef struct scene_parser {
+    mc_lexer lx;
+    mc_scene *s;
+    int actor_cap; /* room in s->actors */
+} scene_parser;
+
+#define LIGHT_COLOR_MAX  100.0f
+#define LIGHT_RADIUS_MAX 1e6f
+/* Each origin component, as far as the renderer takes a light (mc_renderer_begin). */
+#define LIGHT_ORIGIN_MAX 1e30f
+
+/* Where a keyword was first seen, for "duplicate" errors; line 0 = not seen. */
+typedef struct seen_at {
+    int line, col;
+} seen_at;
+
+/* scene_parse.c: paths and parse helpers */
+const char *dir_of(mc_arena *a, const char *name);
+char *join_path(mc_arena *a, const char *dir, const char *text, size_t len);
+bool file_exists(const char *path);
+bool nomem(scene_parser *p, const mc_token *tok);
+bool expect_punct(scene_parser *p, const char *punct);
+bool once(scene_parser *p, const mc_token *tok, seen_at *seen);
+bool read_path(scene_parser *p, const char **out, mc_token *tok);
+bool read_flag(scene_parser *p, const char *what, bool *out);
+bool read_decl_name(scene_parser *p, const char *what, const char **out, int *line, int *col);
+bool read_int_in(scene_parser *p, const char *what, int lo, int hi, int *out);
+bool read_triple_in(scene_parser *p, const char *what, float lo, float hi, float *out);
+const char *hint_for(const mc_token *tok, const char *const *words, size_t n, char *buf,
+                     size_t cap);
+bool same_name(const char *a, size_t alen, const char *b);
+
+/* The blocks, each at its keyword (scene_parse_lights.c, camera_block.c). */
+bool parse_light(scene_parser *p, const mc_token *kw);
+bool parse_camera_block(scene_parser *p);
+
+#endif
