@@ -563,6 +563,24 @@ static int open_pipeline(render_run *run)
     return -1;
 }
 
+/* Under `ulimit -v`: refuses a render whose estimate does not fit before the GL context is made
+ * (frame false: the driver, the outputs and one frame) or, once they exist, before the first
+ * frame (frame true). The size is the one asked for until the renderer settles it. */
+static int check_address_space(const render_run *run, bool frame)
+{
+    const mc_render_opts *o = run->o;
+    mc_address_need need;
+
+    if (frame) {
+        mc_cli_render_need(&run->scene, run->width, run->height, run->gl.samples, &need);
+        return mc_cli_address_check("drawing a frame", need.frame);
+    }
+    mc_cli_render_need(&run->scene, o->width ? o->width : run->scene.width ? run->scene.width : 1280,
+                       o->height ? o->height : run->scene.height ? run->scene.height : 720,
+                       o->msaa, &need);
+    return mc_cli_address_check("rendering this scene", need.gl + need.output + need.frame);
+}
+
 /* Everything before the first frame. Signals are blocked while the renderer, the reference's
  * decoder, the encoder and the pipeline start their threads, so that only this thread ever
  * runs the handler. */
@@ -583,6 +601,8 @@ static int prepare(render_run *run)
     /* A signal that comes meanwhile stays pending: each step starts only while none is. */
     rc = stop_requested() ? -2 : check_outputs(run);
     if (rc == -1 && !stop_requested())
+        rc = check_address_space(run, false);
+    if (rc == -1 && !stop_requested())
         rc = open_renderer(run);
     if (rc == -1 && !stop_requested())
         rc = settle_settings(run);
@@ -596,6 +616,8 @@ static int prepare(render_run *run)
         rc = open_encoder(run);
     if (rc == -1 && !stop_requested())
         rc = open_pipeline(run);
+    if (rc == -1 && !stop_requested())
+        rc = check_address_space(run, true);
     pthread_sigmask(SIG_SETMASK, &old, NULL); /* a pending signal runs the handler now */
     if (rc == -2 || (rc == -1 && g_stop_signal))
         return stopped_early(); /* the encoder's temporary goes with release() */
