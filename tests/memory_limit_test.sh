@@ -1,5 +1,5 @@
 #!/bin/bash
-# 'md5cine render' under an address-space limit (`ulimit -v`): ten actors of a 4 MB mesh (a
+# 'md5cine render' (and 'sheet') under an address-space limit (`ulimit -v`): ten actors of a 4 MB mesh (a
 # 170x170-quad grid, 57,800 triangles) under limits from 300 MB to 1.5 GB, with each GL backend.
 # Each run must exit 0, or 3 with a message that says memory ran out; never a signal (the GL
 # driver once segfaulted or aborted inside llvmpipe and LLVM at most of these limits). The
@@ -72,6 +72,14 @@ for gl in egl osmesa; do
     [ -s "$T/${gl}1500.mp4" ] && ok "${gl}_under_1.5_GB_writes_the_video" ||
         fail "${gl}_under_1.5_GB_writes_the_video"
 done
+
+# A contact sheet of the scene draws it the same way.
+limited sheet600 600 sheet "$T/ten.md5scene" -o "$T/sheet.png"
+if [ "$rc" -eq 0 ] || { [ "$rc" -eq 3 ] && grep -q "out of memory" "$T/sheet600.err"; }; then
+    ok sheet_under_600_MB_exits_0_or_3_saying_memory_ran_out
+else
+    fail sheet_under_600_MB_exits_0_or_3_saying_memory_ran_out "exit $rc: $(tail -n 3 "$T/sheet600.err")"
+fi
 
 echo "memory_limit: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -67,8 +67,7 @@ static unsigned long long thread_stack(void)
 {
     struct rlimit rl;
 
-    if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
-        rl.rlim_cur < 8 * MIB)
+    if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur < 8 * MIB)
         return 8 * MIB;
     return (unsigned long long)rl.rlim_cur;
 }
@@ -95,8 +94,8 @@ void mc_cli_render_need(const mc_scene *s, int width, int height, int samples,
     /* The driver: libLLVM, the DRI driver and what they link (measured 275-311 MiB with 4
      * raster threads), the raster threads' stacks, colour and depth-stencil buffers (resolved
      * and multisampled) and the skinning buffers. */
-    need->gl = 256 * MIB + raster_threads() * thread_stack() + px * (unsigned long long)samples * 16 +
-               px * 16;
+    need->gl = 256 * MIB + raster_threads() * thread_stack() +
+               px * (unsigned long long)samples * 16 + px * 16;
     /* The encoder and the pipeline: x264's threads (1.5 per core) and frames (measured 38 MiB
      * at 320x240, 73 MiB at 1280x720, 122 MiB at 1920x1080). */
     need->output = 32 * MIB + px * 48 + (unsigned long long)cores * 3 / 2 * thread_stack();

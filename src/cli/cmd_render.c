@@ -569,15 +569,15 @@ static int open_pipeline(render_run *run)
 static int check_address_space(const render_run *run, bool frame)
 {
     const mc_render_opts *o = run->o;
+    int w = o->width ? o->width : run->scene.width ? run->scene.width : 1280;
+    int h = o->height ? o->height : run->scene.height ? run->scene.height : 720;
     mc_address_need need;
 
     if (frame) {
         mc_cli_render_need(&run->scene, run->width, run->height, run->gl.samples, &need);
         return mc_cli_address_check("drawing a frame", need.frame);
     }
-    mc_cli_render_need(&run->scene, o->width ? o->width : run->scene.width ? run->scene.width : 1280,
-                       o->height ? o->height : run->scene.height ? run->scene.height : 720,
-                       o->msaa, &need);
+    mc_cli_render_need(&run->scene, w, h, o->msaa, &need);
     return mc_cli_address_check("rendering this scene", need.gl + need.output + need.frame);
 }
 
