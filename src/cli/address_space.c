@@ -78,12 +78,9 @@ void mc_cli_render_need(const mc_scene *s, int width, int height, int samples,
     unsigned long long px = (unsigned long long)width * (unsigned long long)height;
     unsigned long long tris = 0, draws = 0;
     unsigned long long lights = s->num_lights > 0 ? (unsigned long long)s->num_lights : 2;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
 
     if (samples < 1)
         samples = 1;
-    if (cores < 1)
-        cores = 1;
     for (int a = 0; a < s->num_actors; a++) {
         const mc_mesh *m = &s->actors[a].mesh;
 
@@ -96,9 +93,11 @@ void mc_cli_render_need(const mc_scene *s, int width, int height, int samples,
      * and multisampled) and the skinning buffers. */
     need->gl = 256 * MIB + raster_threads() * thread_stack() +
                px * (unsigned long long)samples * 16 + px * 16;
-    /* The encoder and the pipeline: x264's threads (1.5 per core) and frames (measured 38 MiB
-     * at 320x240, 73 MiB at 1280x720, 122 MiB at 1920x1080). */
-    need->output = 32 * MIB + px * 48 + (unsigned long long)cores * 3 / 2 * thread_stack();
+    /* The encoder and the pipeline: 8 threads' stacks (x264's 2 frame threads and what it
+     * starts with them, the pipeline's and the sinks': 9 beside llvmpipe's, the main one
+     * included) and frames (measured 38 MiB at 320x240, 73 MiB at 1280x720, 122 MiB at
+     * 1920x1080). */
+    need->output = 32 * MIB + px * 48 + 8 * thread_stack();
     /* One frame: what llvmpipe bins and the buffers it copies while the frame is in flight,
      * mostly the shadow volumes of every light (measured 41-716 MiB: 72k-2.2M triangles,
      * 1-8 lights; 1000 submeshes cost 16 KiB a draw). */
