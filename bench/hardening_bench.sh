@@ -1,7 +1,10 @@
 #!/bin/bash
 # Peak memory and time of the small hostile inputs that once cost gigabytes or hung (the cases of
 # tests/hostile_inputs_test.sh and a few larger ones), one line each: exit code, wall seconds,
-# maximum resident set size. Needs GNU time (Debian package `time`) for /usr/bin/time -v.
+# maximum resident set size. Under default limits none should pass 300 MB, and every case
+# that asks for a gigabyte should be refused (exit 2) early. A case still running after 120 s
+# is stopped (SIGTERM, SIGKILL 5 s later: exit 124, or 137 when killed). Needs GNU time
+# (Debian package `time`) for /usr/bin/time -v.
 # usage: bench/hardening_bench.sh BUILD/src/md5cine
 set -u
 M=$(readlink -f "${1:?usage: bench/hardening_bench.sh MD5CINE}")
@@ -13,12 +16,12 @@ trap 'rm -rf "$T"' EXIT
 measure() { # measure NAME CMD...: one line of figures
     local name=$1
     shift
-    /usr/bin/time -v -o "$T/time" timeout 120 "$@" >/dev/null 2>"$T/err"
+    /usr/bin/time -v -o "$T/time" timeout --foreground -k 5 120 "$@" >/dev/null 2>"$T/err"
     local rc=$?
     awk -v n="$name" -v rc="$rc" -F': ' '
         /Elapsed \(wall clock\)/ { wall = $2 }
         /Maximum resident set size/ { rss = $2 }
-        END { printf "%-34s exit %d  wall %8s  peak %8.1f MB\n", n, rc, wall, rss / 1024 }' "$T/time"
+        END { printf "%-46s exit %3d  wall %8s  peak %8.1f MB\n", n, rc, wall, rss / 1024 }' "$T/time"
 }
 base_scene() { # base_scene DIR: the quads and a scene on DIR/base
     mkdir -p "$1/base"
@@ -77,3 +80,139 @@ measure "1 MB pk4 declaring 1 GiB" "$M" render "$T/bomb/a.md5scene" --size 32x32
 mkfifo "$T/fifo.mp4"
 measure "compare on a FIFO" "$M" compare "$T/fifo.mp4" "$T/fifo.mp4"
 measure "concat of a FIFO" "$M" concat "$T/fifo.mp4" -o "$T/c.mp4"
+
+# ---- Memory that follows the data: every row here should stay under 300 MB ------------------
+
+# Zip bombs: a 1 GiB .mtr of zeros deflated into a 1 MB pk4, once with its true size declared
+# and once declaring 1 KiB; and an 8192x8192 TGA header followed by 1 GiB of data, deflated.
+for kind in honest lying; do
+    base_scene "$T/zb_$kind"
+    python3 - "$T/zb_$kind/base/pak000.pk4" "$kind" <<'PY'
+import struct, sys, zipfile
+p, kind = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(p, 'w', zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+    with z.open('materials/m.mtr', 'w', force_zip64=True) as f:
+        for _ in range(1024):
+            f.write(bytes(1 << 20))
+if kind == 'lying':  # 1 KiB: the local header's zip64 field, the central header's own
+    d = bytearray(open(p, 'rb').read())
+    x = d.find(b'\x01\x00\x10\x00', 30)  # the local zip64 extra: id 1, 16 bytes
+    struct.pack_into('<Q', d, x + 4, 1024)
+    struct.pack_into('<I', d, d.rfind(b'PK\x01\x02') + 24, 1024)
+    open(p, 'wb').write(d)
+PY
+    measure "1 GiB .mtr in a $(du -k "$T/zb_$kind/base/pak000.pk4" | cut -f1) KB pk4 ($kind)" \
+        "$M" render "$T/zb_$kind/a.md5scene" --size 32x32 -o "$T/zb_$kind/f%d.png"
+done
+base_scene "$T/tga1g"
+python3 - "$T/tga1g/base/pak000.pk4" <<'PY'
+import struct, sys, zipfile
+with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+    z.writestr('materials/m.mtr', 'left { diffusemap textures/big }\n')
+    with z.open('textures/big.tga', 'w', force_zip64=True) as f:
+        f.write(struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 8192, 8192, 24, 0))
+        for _ in range(1024):
+            f.write(bytes(1 << 20))
+PY
+measure "8192^2 TGA + 1 GiB in a $(du -k "$T/tga1g/base/pak000.pk4" | cut -f1) KB pk4" \
+    "$M" render "$T/tga1g/a.md5scene" --size 32x32 -o "$T/tga1g/f%d.png"
+
+# Tables: a .mtr of 10,000 tables of 1,000 values (30 MB of text in a 105 KB pk4), which each
+# of the scene's two materials names.
+base_scene "$T/tables"
+python3 - "$T/tables/base/pak000.pk4" <<'PY'
+import sys, zipfile
+vals = ', '.join('%d' % (i % 7) for i in range(1000))
+text = ''.join('table t%d { { %s } }\n' % (i, vals) for i in range(10000))
+text += 'left { { blend add map _white rgb t0[time] } }\nright { { blend add map _white rgb t9999[time] } }\n'
+with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+    z.writestr('materials/m.mtr', text)
+PY
+measure "2 materials naming 10000 tables ($(du -k "$T/tables/base/pak000.pk4" | cut -f1) KB pk4)" \
+    "$M" render "$T/tables/a.md5scene" --size 32x32 -o "$T/tables/f%d.png"
+
+# A 4 MB mesh (a 170x170-quad grid) in 10 actors (render) and in 200 (info).
+mkdir -p "$T/grid"
+python3 make_quads.py "$T/grid"
+python3 - "$T/grid" <<'PY'
+import sys
+d, n = sys.argv[1], 170
+v = (n + 1) * (n + 1)
+out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes 1', 'joints {',
+       '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}', 'mesh {', '\tshader "grid"', '\tnumverts %d' % v]
+out += ['\tvert %d ( %g %g ) %d 1' % (i, (i % (n + 1)) / n, (i // (n + 1)) / n, i) for i in range(v)]
+out.append('\tnumtris %d' % (2 * n * n))
+for y in range(n):
+    for x in range(n):
+        a, t = y * (n + 1) + x, 2 * (y * n + x)
+        out += ['\ttri %d %d %d %d' % (t, a, a + n + 1, a + 1),
+                '\ttri %d %d %d %d' % (t + 1, a + 1, a + n + 1, a + n + 2)]
+out.append('\tnumweights %d' % v)
+out += ['\tweight %d 0 1 ( 0 %g %g )' % (i, (i % (n + 1)) * 60.0 / n - 30, (i // (n + 1)) * 60.0 / n - 30)
+        for i in range(v)]
+open(d + '/grid.md5mesh', 'w').write('\n'.join(out) + '\n}\n')
+open(d + '/grid.tga', 'wb').write(bytes([0, 0, 2] + [0] * 9 + [2, 0, 2, 0, 24, 0]) + bytes([90, 160, 220]) * 4)
+for k in (10, 200):
+    with open('%s/a%d.md5scene' % (d, k), 'w') as f:
+        f.write('md5scene 1\ncamera "cam.md5camera"\n')
+        for i in range(k):
+            f.write('actor a%d { mesh "grid.md5mesh" origin ( %d 0 0 ) }\n' % (i, 5 * i))
+PY
+measure "10 actors of a $(du -k "$T/grid/grid.md5mesh" | cut -f1) KB mesh (render)" \
+    "$M" render "$T/grid/a10.md5scene" -o "$T/grid/a10.mp4"
+measure "200 actors of it (info)" "$M" info "$T/grid/a200.md5scene"
+
+# 8,000 submeshes of one triangle, none with an image: a warning each.
+mkdir -p "$T/subs"
+python3 make_quads.py "$T/subs"
+python3 - "$T/subs" <<'PY'
+import sys
+d, n = sys.argv[1], 8000
+out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes %d' % n, 'joints {',
+       '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}']
+for m in range(n):
+    y, z = m % 100 - 50, m // 100 - 40
+    out += ['mesh {', '\tshader "s%d"' % m, '\tnumverts 3', '\tvert 0 ( 0 0 ) 0 1',
+            '\tvert 1 ( 1 0 ) 1 1', '\tvert 2 ( 0 1 ) 2 1', '\tnumtris 1', '\ttri 0 0 1 2',
+            '\tnumweights 3', '\tweight 0 0 1 ( 0 %d %d )' % (y, z),
+            '\tweight 1 0 1 ( 0 %d %d )' % (y - 1, z), '\tweight 2 0 1 ( 0 %d %d )' % (y, z + 1), '}']
+open(d + '/subs.md5mesh', 'w').write('\n'.join(out) + '\n')
+open(d + '/a.md5scene', 'w').write('md5scene 1\ncamera "cam.md5camera"\nactor a { mesh "subs.md5mesh" }\n')
+PY
+measure "8000 untextured submeshes (render)" \
+    "$M" render "$T/subs/a.md5scene" --size 64x64 -o "$T/subs/f%d.png"
+
+# One 2048x2048 image (16 MiB as RGBA) named by 17 materials: 272 MiB if counted each time.
+mkdir -p "$T/shared/base/materials"
+python3 make_quads.py "$T/shared"
+python3 - "$T/shared" <<'PY'
+import struct, sys
+d, n, w = sys.argv[1], 17, 2048
+rle = struct.pack('<BBBHHBHHHHBB', 0, 0, 10, 0, 0, 0, 0, 0, w, w, 24, 0) + bytes([0xFF, 40, 90, 200]) * (w * w // 128)
+open(d + '/base/shared.tga', 'wb').write(rle)
+open(d + '/base/materials/m.mtr', 'w').write(''.join('m%d { diffusemap shared }\n' % i for i in range(n)))
+out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes %d' % n, 'joints {',
+       '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}']
+for m in range(n):
+    y = 2 * m - n
+    out += ['mesh {', '\tshader "m%d"' % m, '\tnumverts 3', '\tvert 0 ( 0 0 ) 0 1',
+            '\tvert 1 ( 1 0 ) 1 1', '\tvert 2 ( 0 1 ) 2 1', '\tnumtris 1', '\ttri 0 0 1 2',
+            '\tnumweights 3', '\tweight 0 0 1 ( 0 %d 0 )' % y, '\tweight 1 0 1 ( 0 %d 0 )' % (y - 1),
+            '\tweight 2 0 1 ( 0 %d 1 )' % y, '}']
+open(d + '/m.md5mesh', 'w').write('\n'.join(out) + '\n')
+open(d + '/a.md5scene', 'w').write('md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor a { mesh "m.md5mesh" }\n')
+PY
+measure "2048^2 image shared by 17 materials" \
+    "$M" render "$T/shared/a.md5scene" --size 64x64 -o "$T/shared/f%d.png"
+
+# A 366-byte camera block: 4 orbits of 3600 s at 1000 fps, 14.4 M frames.
+python3 make_quads.py "$T"
+python3 - "$T/frames.md5scene" <<'PY'
+import sys
+s = 'md5scene 1\ncamera {\n    fps 1000\n'
+s += '    orbit { radius 100 seconds 3600 }\n' * 4
+s += '}\nactor q { mesh "quads.md5mesh" }\n'
+open(sys.argv[1], 'w').write(s)
+PY
+measure "$(stat -c %s "$T/frames.md5scene")-byte camera block, 14.4M frames (info)" \
+    "$M" info "$T/frames.md5scene"

@@ -583,6 +583,24 @@ static int open_pipeline(render_run *run)
     return -1;
 }
 
+/* Under `ulimit -v`: refuses a render whose estimate does not fit before the GL context is made
+ * (frame false: the driver, the outputs and one frame) or, once they exist, before the first
+ * frame (frame true). The size is the one asked for until the renderer settles it. */
+static int check_address_space(const render_run *run, bool frame)
+{
+    const mc_render_opts *o = run->o;
+    int w = o->width ? o->width : run->scene.width ? run->scene.width : 1280;
+    int h = o->height ? o->height : run->scene.height ? run->scene.height : 720;
+    mc_address_need need;
+
+    if (frame) {
+        mc_cli_render_need(&run->scene, run->width, run->height, run->gl.samples, &need);
+        return mc_cli_address_check("drawing a frame", need.frame);
+    }
+    mc_cli_render_need(&run->scene, w, h, o->msaa, &need);
+    return mc_cli_address_check("rendering this scene", need.gl + need.output + need.frame);
+}
+
 /* Everything before the first frame. Signals are blocked while the renderer, the reference's
  * decoder, the encoder and the pipeline start their threads, so that only this thread ever
  * runs the handler. */
@@ -608,6 +626,8 @@ static int prepare(render_run *run)
      * could not start): each step starts only while none came, and loading looks at the flag. */
     rc = stop_requested() ? -2 : check_outputs(run);
     if (rc == -1 && !stop_requested())
+        rc = check_address_space(run, false);
+    if (rc == -1 && !stop_requested())
         rc = open_renderer(run);
     if (rc == -1 && !stop_requested())
         rc = settle_settings(run);
@@ -621,6 +641,8 @@ static int prepare(render_run *run)
         rc = open_encoder(run);
     if (rc == -1 && !stop_requested())
         rc = open_pipeline(run);
+    if (rc == -1 && !stop_requested())
+        rc = check_address_space(run, true);
     if (watching) {
         pthread_kill(watcher, SIGUSR2);
         pthread_join(watcher, NULL);

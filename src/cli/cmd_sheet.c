@@ -20,6 +20,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "render_cli.h"
 
 typedef struct sheet_args {
     const char *source, *out;
@@ -186,6 +187,17 @@ static int open_scene(sheet_run *run)
     d.no_shadows = a->no_shadows != 0;
     d.backend = a->gl;
     d.warn = mc_diag_warn;
+    {
+        /* Under `ulimit -v`, refused before the GL driver runs out (address_space.c). */
+        int w = a->width ? a->width : run->scene.width ? run->scene.width : 1280;
+        int h = a->height ? a->height : run->scene.height ? run->scene.height : 720;
+        mc_address_need need;
+        int rc;
+
+        mc_cli_render_need(&run->scene, w, h, a->msaa, &need);
+        if ((rc = mc_cli_address_check("rendering this scene", need.gl + need.frame)) != -1)
+            return rc;
+    }
     if (mc_scene_renderer_create(&d, &run->sr, &e) != MC_OK)
         return fail(&e, e.code != MC_ERR_GL);
     mc_scene_renderer_get_info(run->sr, &run->frame_w, &run->frame_h, &run->fps, NULL);

@@ -3,6 +3,7 @@
 
 #include "cli.h"
 #include "core/nearest.h"
+#include "render_cli.h"
 
 #ifndef MC_VERSION
 #define MC_VERSION "0.1.0"
@@ -54,6 +55,7 @@ static void usage(FILE *to)
 
 int main(int argc, char **argv)
 {
+    mc_cli_address_space_setup(); /* before any thread */
     if (argc < 2) {
         usage(stderr);
         return MC_EXIT_INPUT;

@@ -26,6 +26,26 @@
 
 #define MC_PATH_CAP 4096
 
+/* Address space a render needs beyond what is in use (address_space.c), in bytes: estimates
+ * meant as upper bounds on llvmpipe, for refusing a render under `ulimit -v` before the GL
+ * driver runs out inside code that does not survive it. */
+typedef struct mc_address_need {
+    unsigned long long gl;     /* making the GL context and the scene renderer */
+    unsigned long long output; /* the encoder and the frame pipeline */
+    unsigned long long frame;  /* drawing one frame */
+} mc_address_need;
+
+/* Under an address-space limit (RLIMIT_AS), one malloc arena for the whole process: call
+ * before any thread starts. Does nothing without a limit. */
+void mc_cli_address_space_setup(void);
+/* What rendering scene s (resolved) at width x height with samples per pixel needs. */
+void mc_cli_render_need(const mc_scene *s, int width, int height, int samples,
+                        mc_address_need *need);
+/* -1 when there is no address-space limit or need bytes fit in what it leaves; else prints
+ * "md5cine: error: out of memory: ..." naming the limit, what is left and what (a noun
+ * phrase) needs it, and returns MC_EXIT_RUNTIME. */
+int mc_cli_address_check(const char *what, unsigned long long need);
+
 
 /* A PNG file name with one printf-style frame number ("frames/%05d.png"), kept split so that
  * no user text is ever used as a printf format. */

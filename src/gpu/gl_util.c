@@ -13,6 +13,8 @@ mc_status gpu_gl_check(const mc_gl_fns *gl, const char *what, mc_error *err)
         return MC_OK;
     while (e != GL_NO_ERROR)
         e = gl->GetError();
+    if (first == GL_OUT_OF_MEMORY) /* the driver's allocation failed: the machine's limit */
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory (OpenGL) while %s", what);
     return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "OpenGL error 0x%04x while %s", (unsigned)first,
                         what);
 }
