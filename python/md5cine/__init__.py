@@ -279,12 +279,9 @@ def _choice(table, value, what):
 
 # --- limits: the keyword arguments every comparison takes ----------------------------------
 
-# name -> (mc_compare_opts field, MC_COMPARE_SET_* bit); as the CLI's --threshold,
-# --max-failing-share, --max-diff, --min-ssim, --min-psnr, --min-block-psnr, --max-block-bias.
-_LIMITS = {"threshold": ("threshold", 1 << 0), "max_failing_share": ("max_failing_share", 1 << 1),
-           "max_diff": ("max_diff_limit", 1 << 2), "min_ssim": ("min_ssim", 1 << 3),
-           "min_psnr": ("min_psnr", 1 << 4), "min_block_psnr": ("min_block_psnr", 1 << 5),
-           "max_block_bias": ("max_block_bias", 1 << 6)}
+# name -> (mc_compare_opts field, MC_COMPARE_SET_* bit, int field): compare.h's table of limits
+# (MC_COMPARE_LIMITS), as the CLI's options (--threshold, --max-diff, ...) take them.
+_LIMITS = _abi.LIMITS
 
 
 def _compare_opts(limits):
@@ -295,8 +292,8 @@ def _compare_opts(limits):
         elif k == "diff_gain":
             o.diff_gain = float(v)
         elif k in _LIMITS:
-            field, bit = _LIMITS[k]
-            if field in ("threshold", "max_diff_limit"):
+            field, bit, is_int = _LIMITS[k]
+            if is_int:
                 v = _int(v, 32, k)
             setattr(o, field, v)
             o.set |= bit
