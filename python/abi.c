@@ -11,6 +11,7 @@
 #include <md5cine/error.h>
 #include <md5cine/plan.h>
 #include <md5cine/refcheck.h>
+#include <md5cine/refpair.h>
 #include <md5cine/render.h>
 #include <md5cine/report.h>
 #include <md5cine/scene.h>
