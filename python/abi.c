@@ -11,6 +11,7 @@
 #include <md5cine/error.h>
 #include <md5cine/plan.h>
 #include <md5cine/refcheck.h>
+#include <md5cine/refpair.h>
 #include <md5cine/render.h>
 #include <md5cine/report.h>
 #include <md5cine/scene.h>
@@ -38,5 +39,14 @@ int main(void)
     printf("}\n");
     /* The defaults the module takes from the headers rather than repeating them. */
     printf("CONSTANTS = {\n    \"MC_MSAA_DEFAULT\": %d,\n}\n", MC_MSAA_DEFAULT);
+    /* The comparison limits (compare.h's MC_COMPARE_LIMITS), in its order: keyword ->
+     * (mc_compare_opts field, MC_COMPARE_SET_* bit, whether the field is an int). */
+    printf("LIMITS = {\n");
+#define LIMIT(c, id, option, label, field, is_int, set, ...)                                      \
+    printf("    \"%s\": (\"%s\", %u, %s),\n", #id, #field, (unsigned)(set),                   \
+           is_int ? "True" : "False");
+    MC_COMPARE_LIMITS(LIMIT, _)
+#undef LIMIT
+    printf("}\n");
     return 0;
 }

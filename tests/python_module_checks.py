@@ -277,6 +277,52 @@ def test_check_against_a_folder_and_a_video(demo, tmp_path):
         assert v.summary["lossy"] and v.ok, v.table
 
 
+def test_sources_checked_as_compare_checks_them(tmp_path):
+    # Folder against folder, video against video, as `md5cine compare A B`: B's frame k against
+    # A's frame k + offset. Frame 2 of the copy gets one channel of one pixel moved by 200
+    # levels, so it alone fails, with max diff 200 (the demo's pixels are not all 0 or 255
+    # there: the change is 200 whichever way it goes).
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "0-3", "--quiet",
+        "-o", str(tmp_path / "a/%05d.png"))
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "0-3", "--quiet",
+        "-o", str(tmp_path / "a.mp4"))
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    px = read_png(str(tmp_path / "a" / "00002.png")).copy()
+    px[10, 20, 1] = px[10, 20, 1] - 200 if px[10, 20, 1] >= 200 else px[10, 20, 1] + 200
+    raw = tmp_path / "px.rgba"
+    raw.write_bytes(px.tobytes())
+    subprocess.run(["convert", "-size", "%dx%d" % (W, H), "-depth", "8", "rgba:%s" % raw,
+                    str(tmp_path / "b" / "00002.png")], check=True)
+    c = md5cine.check_sources(tmp_path / "a", tmp_path / "a")
+    assert c.ok and c.summary["checked"] == 4 and not c.summary["lossy"]
+    c = md5cine.check_sources(tmp_path / "a", tmp_path / "b", diff_dir=tmp_path / "d")
+    assert not c.ok and [r["kind"] for r in c.failing] == ["failed"]
+    assert c.failing[0]["frame"] == 2 and c.failing[0]["max_diff"] == 200, c.table
+    assert os.path.exists(tmp_path / "d" / "diff_00002.png")
+    p = cli("compare", str(tmp_path / "a"), str(tmp_path / "b"), "--json", check=False)
+    rows = json.loads(p.stdout)["frames"]
+    assert p.returncode == 1 and [r["pass"] for r in rows] == [r["kind"] == "passed"
+                                                              for r in c.rows]
+    # Only frames 1-2 of B.
+    c = md5cine.check_sources(tmp_path / "a", tmp_path / "b", frames=(1, 2))
+    assert [r["frame"] for r in c.rows] == [1, 2]
+    os.remove(tmp_path / "b" / "00003.png")
+    # B placed at +1 (its frame k against A's k + 1): B's frames 0-2 pair, A's 0 is not needed.
+    c = md5cine.check_sources(tmp_path / "a", tmp_path / "b", offset=1)
+    assert [r["frame"] for r in c.rows] == [0, 1, 2] and c.summary["missing"] == 0
+    # A frame of A that B lacks: the command's message.
+    with pytest.raises(md5cine.Error) as e:
+        md5cine.check_sources(tmp_path / "a", tmp_path / "b")
+    msg = "frame 3 is in '%s' but not in '%s'" % (tmp_path / "a", tmp_path / "b")
+    assert str(e.value) == "md5cine: error: " + msg
+    assert msg in cli("compare", str(tmp_path / "a"), str(tmp_path / "b"), check=False).stderr
+    # A video against itself and against its folder: the lossy limits, every frame passes.
+    v = md5cine.check_sources(tmp_path / "a.mp4", tmp_path / "a.mp4")
+    assert v.ok and v.summary["lossy"] and v.summary["checked"] == 4, v.table
+    v = md5cine.check_sources(tmp_path / "a", tmp_path / "a.mp4")
+    assert v.ok and v.summary["lossy"] and v.summary["checked"] == 4, v.table
+
+
 def test_pytest_helper_in_a_pytest_session(tmp_path):
     ref = tmp_path / "ref"
     frames = "0,40,90"

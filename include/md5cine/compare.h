@@ -131,6 +131,78 @@ typedef struct mc_compare_result {
     unsigned fail;       /* MC_COMPARE_FAIL_* bits */
 } mc_compare_result;
 
+/* The limits, declared once: every place that lists them (mc_compare_effective's defaults,
+ * the fail bits, mc_compare_reasons, the limits line and the JSON of refcheck.h, the review
+ * page and JUnit through them, the options of `md5cine compare` and `render --reference`, the
+ * Python module's keywords) loops over this table, in this order. A new limit is one row here,
+ * its field in mc_compare_opts and its bits above, and one function in compare.c that tells
+ * whether a result breaks it and why (limit_<id>). MC_COMPARE_LIMITS(X, c) expands to
+ * X(c, <columns>) for each row, c passed through as it is. Columns, one row each:
+ *   id        the JSON key and the Python keyword ("max_diff"); compare.c's limit_<id>
+ *   option    the command-line option ("--max-diff")
+ *   label     its name in the limits line ("max diff")
+ *   field     its mc_compare_opts field
+ *   is_int    1: the field is an int, 0: a double
+ *   set       its MC_COMPARE_SET_* bit
+ *   fail      its MC_COMPARE_FAIL_* bit; 0 for a setting that fails nothing (the threshold)
+ *   lossless, lossy  its defaults (compare.h's table above)
+ *   off       the value that can never fail, which `off` sets and the limits line calls "off"
+ *   sense     '<': the metric must stay at or under it; '>': at or over it; 0: a setting
+ *   unit      after its value in the limits line, which shows value * scale as %.4g
+ *   scale
+ *   lo, hi, percent  what the option accepts besides `off`: lo..hi, a percentage when percent
+ *   metavar, expect, help  the option's help */
+#define MC_COMPARE_LIMITS(X, c)                                                                    \
+    X(c, threshold, "--threshold", "threshold", threshold, 1, MC_COMPARE_SET_THRESHOLD, 0, 4,      \
+      4, 255, 0, "", 1.0, 0, 255, 0, "N", "0..255 or off",                                         \
+      "a pixel differs when a channel differs by more than N (default 4)")                         \
+    X(c, max_failing_share, "--max-failing-share", "failing share", max_failing_share, 0,          \
+      MC_COMPARE_SET_MAX_FAILING_SHARE, MC_COMPARE_FAIL_SHARE, 0.0001, 1.0, 1.0, '<', " %",        \
+      100.0, 0, 1, 1, "P", "0..1, a percentage such as 0.05%, or off",                             \
+      "fail when more than P of the pixels differ: a fraction, or a\n"                             \
+      "percentage such as 0.05% (default 0.01%; off for video)")                                   \
+    X(c, max_diff, "--max-diff", "max diff", max_diff_limit, 1, MC_COMPARE_SET_MAX_DIFF,           \
+      MC_COMPARE_FAIL_MAX, 255, 255, 255, '<', "", 1.0, 0, 255, 0, "N", "0..255 or off",           \
+      "fail when any channel differs by more than N (default off)")                                \
+    X(c, min_ssim, "--min-ssim", "SSIM", min_ssim, 0, MC_COMPARE_SET_MIN_SSIM,                     \
+      MC_COMPARE_FAIL_SSIM, 0.95, 0.95, -1.0, '>', "", 1.0, -1, 1, 0, "S", "-1..1 or off",         \
+      "fail when luma SSIM < S (default 0.95)")                                                    \
+    X(c, min_psnr, "--min-psnr", "PSNR", min_psnr, 0, MC_COMPARE_SET_MIN_PSNR,                     \
+      MC_COMPARE_FAIL_PSNR, 0.0, 35.0, 0.0, '>', " dB", 1.0, 0, 1000, 0, "D",                      \
+      "0..1000 (dB) or off", "fail when PSNR < D dB (default off; 35 for video)")                  \
+    X(c, min_block_psnr, "--min-block-psnr", "block PSNR", min_block_psnr, 0,                      \
+      MC_COMPARE_SET_MIN_BLOCK_PSNR, MC_COMPARE_FAIL_BLOCK, 0.0, 22.0, 0.0, '>', " dB", 1.0, 0,    \
+      1000, 0, "D", "0..1000 (dB) or off",                                                         \
+      "fail when the worst 16x16 block's PSNR < D dB (default off;\n"                              \
+      "22 for video)")                                                                             \
+    X(c, max_block_bias, "--max-block-bias", "block bias", max_block_bias, 0,                      \
+      MC_COMPARE_SET_MAX_BLOCK_BIAS, MC_COMPARE_FAIL_BIAS, 255.0, 9.0, 255.0, '<', " levels",      \
+      1.0, 0, 255, 0, "L", "0..255 (levels) or off",                                               \
+      "fail when one channel's mean over a 16x16 block moved by more\n"                            \
+      "than L levels (default off; 9 for video)")
+
+/* One row of MC_COMPARE_LIMITS as data (the columns the library itself uses). */
+typedef struct mc_compare_limit {
+    const char *id, *option, *label;
+    size_t field;       /* offsetof(mc_compare_opts, field) */
+    bool is_int;
+    unsigned set, fail;
+    double lossless, lossy, off;
+    int sense;          /* '<', '>' or 0, as the table's column */
+    const char *unit;
+    double scale;
+} mc_compare_limit;
+
+/* The rows of MC_COMPARE_LIMITS, in its order; *count receives how many. Static data. */
+const mc_compare_limit *mc_compare_limits(size_t *count);
+
+/* The value of limit l in o (an int field read as a double). */
+double mc_compare_limit_get(const mc_compare_opts *o, const mc_compare_limit *l);
+
+/* Whether limit l, as o holds it, can fail: a '<' limit below its off value, a '>' limit
+ * above it (a setting such as the threshold: always true). */
+bool mc_compare_limit_on(const mc_compare_opts *o, const mc_compare_limit *l);
+
 /* Side of the square blocks of block_psnr, on a grid from the top left pixel (the blocks of
  * the last column and row may be narrower). */
 #define MC_COMPARE_BLOCK 16

@@ -40,6 +40,7 @@
 #include <md5cine/vfs.h>
 #include <md5cine/compare.h>
 #include <md5cine/refcheck.h>
+#include <md5cine/refpair.h>
 #include <md5cine/sheet.h>
 #include <md5cine/report.h>
 

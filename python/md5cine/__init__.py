@@ -32,7 +32,7 @@ import numpy as np
 from . import _abi, _config, _structs
 
 __all__ = ["Error", "Scene", "Renderer", "FrameInfo", "CompareResult", "RefCheck", "compare",
-           "library_path"]
+           "check_sources", "library_path"]
 
 # --- the library --------------------------------------------------------------------------
 
@@ -124,6 +124,7 @@ mc_refcheck_summary = _structs.mc_refcheck_summary
 mc_shot_range = _structs.mc_shot_range
 mc_report_desc = _structs.mc_report_desc
 mc_report_info = _structs.mc_report_info
+mc_refpair_desc = _structs.mc_refpair_desc
 
 
 def _check_abi():
@@ -195,6 +196,10 @@ _rc_frame = _fn("mc_refcheck_frame", _enum, _vp, ctypes.c_int, _P(mc_image_view)
 _rc_summary = _fn("mc_refcheck_get_summary", None, _vp, _P(mc_refcheck_summary))
 _rc_row_count = _fn("mc_refcheck_row_count", ctypes.c_size_t, _vp)
 _rc_row_at = _fn("mc_refcheck_row_at", _P(mc_refcheck_row), _vp, ctypes.c_size_t)
+_pair_open = _fn("mc_refpair_open", _enum, _P(mc_refpair_desc), _P(_vp), _P(mc_error))
+_pair_release = _fn("mc_refpair_release", None, _vp)
+_pair_fill_desc = _fn("mc_refpair_fill_desc", None, _vp, _P(mc_refcheck_desc))
+_pair_check_all = _fn("mc_refpair_check_all", _enum, _vp, _vp, _P(mc_error))
 _rp_open = _fn("mc_report_open", _enum, _P(mc_report_desc), _P(_vp), _P(mc_error))
 _rp_finish = _fn("mc_report_finish", _enum, _vp, _P(mc_report_info), _P(mc_error))
 _rp_release = _fn("mc_report_release", None, _vp)
@@ -278,12 +283,9 @@ def _choice(table, value, what):
 
 # --- limits: the keyword arguments every comparison takes ----------------------------------
 
-# name -> (mc_compare_opts field, MC_COMPARE_SET_* bit); as the CLI's --threshold,
-# --max-failing-share, --max-diff, --min-ssim, --min-psnr, --min-block-psnr, --max-block-bias.
-_LIMITS = {"threshold": ("threshold", 1 << 0), "max_failing_share": ("max_failing_share", 1 << 1),
-           "max_diff": ("max_diff_limit", 1 << 2), "min_ssim": ("min_ssim", 1 << 3),
-           "min_psnr": ("min_psnr", 1 << 4), "min_block_psnr": ("min_block_psnr", 1 << 5),
-           "max_block_bias": ("max_block_bias", 1 << 6)}
+# name -> (mc_compare_opts field, MC_COMPARE_SET_* bit, int field): compare.h's table of limits
+# (MC_COMPARE_LIMITS), as the CLI's options (--threshold, --max-diff, ...) take them.
+_LIMITS = _abi.LIMITS
 
 
 def _compare_opts(limits):
@@ -294,8 +296,8 @@ def _compare_opts(limits):
         elif k == "diff_gain":
             o.diff_gain = float(v)
         elif k in _LIMITS:
-            field, bit = _LIMITS[k]
-            if field in ("threshold", "max_diff_limit"):
+            field, bit, is_int = _LIMITS[k]
+            if is_int:
                 v = _int(v, 32, k)
             setattr(o, field, v)
             o.set |= bit
@@ -770,3 +772,40 @@ class RefCheck:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def check_sources(reference, candidate, offset=None, frames=None, **kw):
+    """Checks frame source candidate against reference, each a PNG, a folder of numbered PNGs
+    or a video, as `md5cine compare reference candidate` does (refpair.h): the candidate's frame
+    k against the reference's frame k + offset (offset given: the candidate may cover only
+    part of the reference), only the frames first..last when frames=(first, last). A video
+    candidate takes the lossy limits unless lossy= is given. The other keywords are RefCheck's
+    (diff_dir, report_dir, mask, ignore, shots, the limits). Returns the finished, closed
+    RefCheck: its ok, rows, failing, table and summary. Raises Error (the command's message)
+    when the sources do not pair: a frame one holds and the other lacks, a range the candidate
+    does not hold, an unreadable source."""
+    err = mc_error()
+    pair = _vp()
+    pd = mc_refpair_desc(reference=os.fspath(reference).encode(),
+                         candidate=os.fspath(candidate).encode(),
+                         offset=_int(offset or 0, 64, "offset"), placed=offset is not None)
+    if frames is not None:
+        pd.has_range = True
+        pd.first, pd.last = (_int(v, 64, "frames") for v in frames)
+    if _pair_open(ctypes.byref(pd), ctypes.byref(pair), ctypes.byref(err)) != _MC_OK:
+        _raise(err)
+    try:
+        d = mc_refcheck_desc()
+        _pair_fill_desc(pair, ctypes.byref(d))
+        kw.setdefault("lossy", d.opts.lossy)
+        rc = RefCheck(os.fspath(reference), d.width, d.height, offset=d.offset,
+                      candidate=os.fspath(candidate), **kw)
+        try:
+            if _pair_check_all(pair, rc._rc, ctypes.byref(err)) != _MC_OK:
+                _raise(err)
+            rc.finish()
+        finally:
+            rc.close()
+    finally:
+        _pair_release(pair)
+    return rc

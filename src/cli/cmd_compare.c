@@ -16,6 +16,7 @@
 #include <md5cine/image.h>
 #include <md5cine/plan.h>
 #include <md5cine/refcheck.h>
+#include <md5cine/refpair.h>
 #include <md5cine/report.h>
 #include <md5cine/scene.h>
 
@@ -40,11 +41,11 @@ typedef struct compare_args {
 
 typedef struct compare_run {
     const compare_args *args;
-    mc_frames_in *a, *b;
+    mc_refpair *pair;   /* B's frames paired with A's */
+    mc_frames_in *a, *b; /* the pair's sources */
     mc_refcheck *check; /* A is the reference, B's frames are checked */
     mc_report *report;  /* --report; NULL without */
     int stop_signal;    /* SIGINT or SIGTERM taken while --report is being made; 0: none */
-    int width, height;  /* the size the check is made for */
     bool bad_input;     /* a frame pair of different sizes, an unreadable reference frame */
     long size_frames;   /* pairs of different sizes (one message names the first) */
     mc_shot_range *shots; /* the reports' groups: --scene's shots, else chapters; NULL: none */
@@ -165,161 +166,19 @@ static int input_error(const mc_error *e)
     return e->code == MC_ERR_NOMEM ? MC_EXIT_RUNTIME : MC_EXIT_INPUT;
 }
 
-/* A frame in one source that the other lacks. */
-static int missing_frame(long number, const char *has, const char *lacks)
-{
-    fprintf(stderr, "md5cine: error: frame %ld is in '%s' but not in '%s'\n", number, has, lacks);
-    return MC_EXIT_INPUT;
-}
-
-static bool in_range(const compare_run *run, long k)
-{
-    return !run->args->has_frames || (k >= run->args->first && k <= run->args->last);
-}
-
-/* --frames A-B: B holds every frame of the range (A's are checked with B's). */
-static int check_range(const compare_run *run)
-{
-    const char *pb = mc_frames_path(run->b);
-    long expect = (long)run->args->first;
-
-    for (size_t i = 0; i < mc_frames_count(run->b); i++) {
-        long k = mc_frames_number(run->b, i);
-
-        if (!in_range(run, k))
-            continue;
-        if (k != expect)
-            break;
-        expect++;
-    }
-    if (expect <= run->args->last) {
-        fprintf(stderr, "md5cine: error: --frames %lld-%lld: frame %ld is not in '%s'\n",
-                (long long)run->args->first, (long long)run->args->last, expect, pb);
-        return MC_EXIT_INPUT;
-    }
-    return MC_EXIT_OK;
-}
-
-/* Both sources hold the same frame numbers (unless one is a single image), within --frames
- * when it is given. */
-static int check_frame_sets(const compare_run *run)
-{
-    const char *pa = mc_frames_path(run->a), *pb = mc_frames_path(run->b);
-    size_t na = mc_frames_count(run->a), nb = mc_frames_count(run->b), k;
-
-    long off = run->args->offset;
-    /* A chunk, B placed by --offset, or a range is checked against the frames of A it covers. */
-    bool part = run->args->has_offset || mc_frames_chunk(run->b) != NULL || run->args->has_frames;
-
-    if (mc_frames_kind_of(run->a) == MC_FRAMES_IMAGE ||
-        mc_frames_kind_of(run->b) == MC_FRAMES_IMAGE)
-        return MC_EXIT_OK;
-    if (run->args->has_frames && check_range(run) != MC_EXIT_OK)
-        return MC_EXIT_INPUT;
-    for (size_t i = 0; i < na && !part; i++)
-        if (!mc_frames_find(run->b, mc_frames_number(run->a, i), &k))
-            return missing_frame(mc_frames_number(run->a, i), pa, pb);
-    for (size_t i = 0; i < nb; i++)
-        if (in_range(run, mc_frames_number(run->b, i)) &&
-            !mc_frames_find(run->a, mc_frames_number(run->b, i) + off, &k))
-            return missing_frame(mc_frames_number(run->b, i) + off, pb, pa);
-    if (na != nb && !part) { /* only with repeated numbers, which the sources reject */
-        fprintf(stderr, "md5cine: error: '%s' holds %zu frames but '%s' holds %zu\n", pa, na,
-                pb, nb);
-        return MC_EXIT_INPUT;
-    }
-    return MC_EXIT_OK;
-}
-
-/* The pairs compared: B's frame at index *ib, checked as frame *k (the number A's frame has).
- * Returns the number of pairs, or -1 after printing a missing frame. Pairs outside --frames
- * are skipped by the caller (in_range). */
-static long pairs(const compare_run *run, size_t i, size_t *ib, long *k)
-{
-    bool a_single = mc_frames_kind_of(run->a) == MC_FRAMES_IMAGE;
-    bool b_single = mc_frames_kind_of(run->b) == MC_FRAMES_IMAGE;
-    size_t ia;
-
-    if (a_single && !b_single) {
-        *k = mc_frames_number(run->a, 0) - run->args->offset;
-        if (!mc_frames_find(run->b, *k, ib))
-            return missing_frame(*k, mc_frames_path(run->a), mc_frames_path(run->b)), -1;
-        return 1;
-    }
-    if (b_single && !a_single) {
-        *ib = 0;
-        *k = mc_frames_number(run->b, 0);
-        if (!mc_frames_find(run->a, *k + run->args->offset, &ia))
-            return missing_frame(*k, mc_frames_path(run->b), mc_frames_path(run->a)), -1;
-        return 1;
-    }
-    *ib = a_single ? 0 : i;
-    *k = a_single ? mc_frames_number(run->a, 0) : mc_frames_number(run->b, i);
-    return a_single ? 1 : (long)mc_frames_count(run->b);
-}
-
-/* The first pair inside --frames: its index for pairs(), or -1 after printing why none is. */
-static long first_pair(const compare_run *run)
-{
-    size_t ib;
-    long k, n = pairs(run, 0, &ib, &k);
-
-    for (long i = 0; i < n; i++) {
-        pairs(run, (size_t)i, &ib, &k);
-        if (in_range(run, k))
-            return i;
-    }
-    if (n >= 0)
-        fprintf(stderr, "md5cine: error: --frames %lld-%lld holds no frame of '%s'\n",
-                (long long)run->args->first, (long long)run->args->last,
-                mc_frames_path(run->b));
-    return -1;
-}
-
-/* The size the check is made for: the declared size of the first pair when both sides agree,
- * else the smaller one, so that a file declaring a huge size never sets the buffers. */
-static int check_size(const compare_run *run, int *w, int *h)
-{
-    size_t ib, ia;
-    long k, first = first_pair(run);
-    int aw = 0, ah = 0;
-    mc_error err;
-
-    if (first < 0)
-        return MC_EXIT_INPUT;
-    pairs(run, (size_t)first, &ib, &k);
-    if (mc_frames_size(run->b, ib, w, h, &err) != MC_OK)
-        return input_error(&err);
-    if (mc_frames_find(run->a, k + run->args->offset, &ia) &&
-        mc_frames_size(run->a, ia, &aw, &ah, &err) == MC_OK && (double)aw * ah < (double)*w * *h) {
-        *w = aw;
-        *h = ah;
-    }
-    return MC_EXIT_OK;
-}
-
 static int open_check(compare_run *run)
 {
     mc_refcheck_desc d;
     mc_error err;
-    int rc;
 
     memset(&d, 0, sizeof d);
-    rc = check_size(run, &d.width, &d.height);
-    if (rc != MC_EXIT_OK)
-        return rc;
-    d.reference = run->args->a;
-    d.candidate = run->args->b;
     d.opts = run->args->lim.opts;
+    mc_refpair_fill_desc(run->pair, &d);
     d.mask = run->args->lim.mask;
     d.ignore = run->args->lim.ignore.r;
     d.num_ignore = run->args->lim.ignore.n;
-    d.opts.lossy = d.opts.lossy || mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO;
     d.diff_dir = run->args->diff_dir;
     d.threads = 1;
-    d.offset = run->args->offset;
-    run->width = d.width;
-    run->height = d.height;
     if (run->args->report_dir) {
         mc_report_desc rd = { .dir = run->args->report_dir, .width = d.width,
                               .height = d.height, .threads = 1,
@@ -337,48 +196,36 @@ static int open_check(compare_run *run)
     return MC_EXIT_OK;
 }
 
-/* Says why the row just recorded for frame k is bad input. */
-static void report_bad_row(compare_run *run, const mc_image_view *v, const char *b_name, long k)
+/* Says why the row just recorded for B's frame f is bad input. */
+static void report_bad_row(compare_run *run, const mc_refpair_frame *f)
 {
     const mc_refcheck_row *row =
             mc_refcheck_row_at(run->check, mc_refcheck_row_count(run->check) - 1);
-    size_t ia = 0;
 
     if (!row || (row->kind != MC_REFCHECK_SIZE && row->kind != MC_REFCHECK_UNREADABLE))
         return;
     run->bad_input = true;
-    mc_frames_find(run->a, k + run->args->offset, &ia);
     if (row->kind == MC_REFCHECK_SIZE && run->size_frames++ == 0)
-        fprintf(stderr, "md5cine: error: frame %ld: '%s' is %dx%d but '%s' is %dx%d\n", k,
-                mc_frames_file(run->a, ia), row->ref_width, row->ref_height, b_name, v->width,
-                v->height);
+        fprintf(stderr, "md5cine: error: frame %lld: '%s' is %dx%d but '%s' is %dx%d\n",
+                (long long)f->k, mc_refpair_reference_file(run->pair, f->k), row->ref_width,
+                row->ref_height, f->file, f->view.width, f->view.height);
     else if (row->kind == MC_REFCHECK_UNREADABLE)
-        fprintf(stderr, "md5cine: error: frame %ld: %s\n", k, row->reasons);
+        fprintf(stderr, "md5cine: error: frame %lld: %s\n", (long long)f->k, row->reasons);
 }
 
-/* Feeds B's frame at index ib to the check: decoded only when its declared size is the one
- * the check expects. */
-static int check_pair(compare_run *run, size_t ib, long k)
+/* Feeds pair i to the check (refpair.h decides which frames pair). */
+static int check_pair(compare_run *run, size_t i)
 {
-    mc_image_view v = { 0, 0, 0, NULL };
-    mc_frame fb;
+    mc_refpair_frame f;
     mc_error err;
 
-    if (mc_frames_size(run->b, ib, &v.width, &v.height, &err) != MC_OK)
+    if (mc_refpair_read(run->pair, i, &f, &err) != MC_OK)
         return input_error(&err);
-    if (v.width == run->width && v.height == run->height) {
-        if (mc_frames_read(run->b, ib, &fb, &err) != MC_OK)
-            return input_error(&err);
-        v.width = fb.width;
-        v.height = fb.height;
-        v.stride = fb.stride;
-        v.pixels = (uint8_t *)(uintptr_t)fb.rgba; /* only read; the view has no const form */
-    }
-    if (mc_refcheck_frame(run->check, 0, &v, k, &err) != MC_OK) {
+    if (mc_refcheck_frame(run->check, 0, &f.view, f.k, &err) != MC_OK) {
         mc_diag_print(stderr, "error", &err);
         return err.code == MC_ERR_USAGE ? MC_EXIT_INPUT : MC_EXIT_RUNTIME;
     }
-    report_bad_row(run, &v, mc_frames_file(run->b, ib), k);
+    report_bad_row(run, &f);
     return MC_EXIT_OK;
 }
 
@@ -398,22 +245,16 @@ static int pending_stop(void)
 
 static int compare_all(compare_run *run)
 {
-    size_t ib;
-    long k, n = pairs(run, 0, &ib, &k);
-
-    for (long i = 0; i < n; i++) {
+    for (size_t i = 0; i < mc_refpair_count(run->pair); i++) {
         int rc;
 
         if (run->report && (run->stop_signal = pending_stop()) != 0)
             return 128 + run->stop_signal;
-        pairs(run, (size_t)i, &ib, &k);
-        if (!in_range(run, k))
-            continue;
-        rc = check_pair(run, ib, k);
+        rc = check_pair(run, i);
         if (rc != MC_EXIT_OK)
             return rc;
     }
-    return n < 0 ? MC_EXIT_INPUT : MC_EXIT_OK;
+    return MC_EXIT_OK;
 }
 
 /* --scene's shots: its camera's cuts at the scene's rate, or B's when B is a video, cut to B's
@@ -478,14 +319,15 @@ static mc_status find_shots(compare_run *run, mc_error *err)
 static int open_sources(compare_run *run)
 {
     mc_error err;
-    int rc;
+    mc_refpair_desc pd = { .reference = run->args->a, .candidate = run->args->b,
+                           .offset = run->args->offset, .placed = run->args->has_offset,
+                           .has_range = run->args->has_frames, .first = run->args->first,
+                           .last = run->args->last };
 
-    if (mc_frames_open(run->args->a, &run->a, &err) != MC_OK ||
-        mc_frames_open(run->args->b, &run->b, &err) != MC_OK)
+    if (mc_refpair_open(&pd, &run->pair, &err) != MC_OK)
         return input_error(&err);
-    rc = check_frame_sets(run);
-    if (rc != MC_EXIT_OK)
-        return rc;
+    run->a = mc_refpair_reference(run->pair);
+    run->b = mc_refpair_candidate(run->pair);
     if ((run->args->report_dir || run->args->junit || run->args->scene) &&
         find_shots(run, &err) != MC_OK)
         return input_error(&err);
@@ -557,8 +399,7 @@ int mc_cmd_compare(int argc, char **argv)
     }
     mc_refcheck_release(run.check);
     mc_report_release(run.report);
-    mc_frames_release(run.a);
-    mc_frames_release(run.b);
+    mc_refpair_release(run.pair);
     free(run.shots);
     if (run.stop_signal)
         fputs("md5cine: interrupted; no report was written\n", stderr);

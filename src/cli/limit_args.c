@@ -32,35 +32,15 @@ static bool double_or_off(const char *s, double lo, double hi, bool percent_ok, 
     return mc_arg_double(s, lo, hi, percent_ok, out);
 }
 
-bool mc_arg_threshold(void *field, const char *value)
-{
-    return int_or_off(value, 0, 255, 255, field);
-}
-
-bool mc_arg_share(void *field, const char *value)
-{
-    return double_or_off(value, 0.0, 1.0, true, 1.0, field);
-}
-
-bool mc_arg_max_diff(void *field, const char *value)
-{
-    return int_or_off(value, 0, 255, 255, field);
-}
-
-bool mc_arg_min_ssim(void *field, const char *value)
-{
-    return double_or_off(value, -1.0, 1.0, false, -1.0, field);
-}
-
-bool mc_arg_min_db(void *field, const char *value)
-{
-    return double_or_off(value, 0.0, 1000.0, false, 0.0, field);
-}
-
-bool mc_arg_levels(void *field, const char *value)
-{
-    return double_or_off(value, 0.0, 255.0, false, 255.0, field);
-}
+/* mc_arg_limit_<id>: the row's range (an int field: whole numbers) or `off`. */
+#define LIMIT_PARSER(c, id, option, label, field, is_int, set, fail, lossless, lossy, off, sense, \
+                     unit, scale, lo, hi, percent, metavar, expect, help)                       \
+    bool mc_arg_limit_##id(void *f, const char *value)                                          \
+    {                                                                                           \
+        return is_int ? int_or_off(value, (long)(lo), (long)(hi), (int)(off), f)                \
+                      : double_or_off(value, lo, hi, percent, off, f);                          \
+    }
+MC_COMPARE_LIMITS(LIMIT_PARSER, _)
 
 bool mc_parse_rect(const char *s, mc_compare_rect *out)
 {

@@ -16,25 +16,117 @@
 /* The five windowed moments SSIM needs, each a row of filtered values. */
 enum { M_A, M_B, M_AA, M_BB, M_AB, M_COUNT };
 
-static const mc_compare_opts lossless_defaults = {
-    .threshold = 4,
-    .max_failing_share = 0.0001,
-    .max_diff_limit = 255,
-    .min_ssim = 0.95,
-    .min_psnr = 0.0,
-    .max_block_bias = 255.0,
-};
+/* ---- the limits (MC_COMPARE_LIMITS) ---------------------------------------------------- */
 
-static const mc_compare_opts lossy_defaults = {
-    .lossy = true,
-    .threshold = 4,
-    .max_failing_share = 1.0,
-    .max_diff_limit = 255,
-    .min_ssim = 0.95,
-    .min_psnr = 35.0,
-    .min_block_psnr = 22.0,
-    .max_block_bias = 9.0,
-};
+/* One function per limit that can fail: whether r breaks it (lim effective), and when buf is
+ * not NULL why, as one piece of mc_compare_reasons' line. */
+static bool limit_max_failing_share(const mc_compare_result *r, const mc_compare_opts *lim,
+                                    char *buf, size_t cap)
+{
+    if (buf)
+        snprintf(buf, cap, "%.3g%% of pixels differ by more than %d > %.3g%%",
+                 100.0 * r->over_share, lim->threshold, 100.0 * lim->max_failing_share);
+    return r->over_share > lim->max_failing_share;
+}
+
+static bool limit_max_diff(const mc_compare_result *r, const mc_compare_opts *lim, char *buf,
+                           size_t cap)
+{
+    if (buf)
+        snprintf(buf, cap, "max diff %d > %d at (%d, %d)", r->max_diff, lim->max_diff_limit,
+                 r->max_x, r->max_y);
+    return r->max_diff > lim->max_diff_limit;
+}
+
+static bool limit_min_ssim(const mc_compare_result *r, const mc_compare_opts *lim, char *buf,
+                           size_t cap)
+{
+    if (buf)
+        snprintf(buf, cap, "ssim %.5f < %.5g", r->ssim, lim->min_ssim);
+    return r->ssim < lim->min_ssim;
+}
+
+static bool limit_min_psnr(const mc_compare_result *r, const mc_compare_opts *lim, char *buf,
+                           size_t cap)
+{
+    if (buf)
+        snprintf(buf, cap, "psnr %.2f dB < %.4g dB", r->psnr, lim->min_psnr);
+    return r->psnr < lim->min_psnr;
+}
+
+static bool limit_min_block_psnr(const mc_compare_result *r, const mc_compare_opts *lim,
+                                 char *buf, size_t cap)
+{
+    if (buf)
+        snprintf(buf, cap, "block psnr %.2f dB < %.4g dB at (%d, %d)", r->block_psnr,
+                 lim->min_block_psnr, r->block_x, r->block_y);
+    return r->block_psnr < lim->min_block_psnr;
+}
+
+static bool limit_max_block_bias(const mc_compare_result *r, const mc_compare_opts *lim,
+                                 char *buf, size_t cap)
+{
+    if (buf)
+        snprintf(buf, cap, "block bias %.2f > %.4g levels at (%d, %d)", r->block_bias,
+                 lim->max_block_bias, r->bias_x, r->bias_y);
+    return r->block_bias > lim->max_block_bias;
+}
+
+typedef bool (*limit_fn)(const mc_compare_result *r, const mc_compare_opts *lim, char *buf,
+                         size_t cap);
+
+/* The threshold is a setting: nothing fails it. */
+#define limit_threshold NULL
+
+#define LIMIT_ROW(c, id, option, label, field, is_int, set, fail, lossless, lossy, off, sense,     \
+                  unit, scale, lo, hi, percent, metavar, expect, help)                          \
+    { #id, option, label, offsetof(mc_compare_opts, field), is_int, set, fail, lossless, lossy, \
+      off, sense, unit, scale },
+static const mc_compare_limit limits[] = { MC_COMPARE_LIMITS(LIMIT_ROW, _) };
+
+#define LIMIT_FN(c, id, ...) limit_##id,
+static const limit_fn limit_fns[] = { MC_COMPARE_LIMITS(LIMIT_FN, _) };
+
+#define NUM_LIMITS (sizeof limits / sizeof limits[0])
+
+const mc_compare_limit *mc_compare_limits(size_t *count)
+{
+    if (count)
+        *count = NUM_LIMITS;
+    return limits;
+}
+
+double mc_compare_limit_get(const mc_compare_opts *o, const mc_compare_limit *l)
+{
+    const char *p = (const char *)o + l->field;
+    int i;
+    double d;
+
+    if (l->is_int) {
+        memcpy(&i, p, sizeof i);
+        return i;
+    }
+    memcpy(&d, p, sizeof d);
+    return d;
+}
+
+static void limit_set(mc_compare_opts *o, const mc_compare_limit *l, double v)
+{
+    char *p = (char *)o + l->field;
+    int i = (int)v;
+
+    if (l->is_int)
+        memcpy(p, &i, sizeof i);
+    else
+        memcpy(p, &v, sizeof v);
+}
+
+bool mc_compare_limit_on(const mc_compare_opts *o, const mc_compare_limit *l)
+{
+    double v = mc_compare_limit_get(o, l);
+
+    return l->sense == '<' ? v < l->off : l->sense == '>' ? v > l->off : true;
+}
 
 void mc_compare_work_release(mc_compare_work *work)
 {
@@ -49,25 +141,14 @@ void mc_compare_effective(const mc_compare_opts *opts, mc_compare_opts *out)
 {
     const mc_compare_opts given = opts ? *opts : (mc_compare_opts){ 0 }; /* out may be opts */
     const mc_compare_opts *in = &given;
-    const mc_compare_opts *def = in->lossy ? &lossy_defaults : &lossless_defaults;
 
-    *out = *def;
-    out->lossy = in->lossy;
-    out->set = MC_COMPARE_SET_ALL;
-    if (in->set & MC_COMPARE_SET_THRESHOLD)
-        out->threshold = in->threshold;
-    if (in->set & MC_COMPARE_SET_MAX_FAILING_SHARE)
-        out->max_failing_share = in->max_failing_share;
-    if (in->set & MC_COMPARE_SET_MAX_DIFF)
-        out->max_diff_limit = in->max_diff_limit;
-    if (in->set & MC_COMPARE_SET_MIN_SSIM)
-        out->min_ssim = in->min_ssim;
-    if (in->set & MC_COMPARE_SET_MIN_PSNR)
-        out->min_psnr = in->min_psnr;
-    if (in->set & MC_COMPARE_SET_MIN_BLOCK_PSNR)
-        out->min_block_psnr = in->min_block_psnr;
-    if (in->set & MC_COMPARE_SET_MAX_BLOCK_BIAS)
-        out->max_block_bias = in->max_block_bias;
+    *out = (mc_compare_opts){ .lossy = in->lossy, .set = MC_COMPARE_SET_ALL };
+    for (size_t i = 0; i < NUM_LIMITS; i++) {
+        const mc_compare_limit *l = &limits[i];
+        double def = in->lossy ? l->lossy : l->lossless;
+
+        limit_set(out, l, (in->set & l->set) ? mc_compare_limit_get(in, l) : def);
+    }
     out->mask = in->mask;
     out->diff_gain = in->diff_gain > 0.0f ? in->diff_gain : DEFAULT_GAIN;
 }
@@ -310,18 +391,9 @@ static unsigned judge(const mc_compare_result *r, const mc_compare_opts *lim)
 {
     unsigned fail = 0;
 
-    if (r->over_share > lim->max_failing_share)
-        fail |= MC_COMPARE_FAIL_SHARE;
-    if (r->max_diff > lim->max_diff_limit)
-        fail |= MC_COMPARE_FAIL_MAX;
-    if (r->ssim < lim->min_ssim)
-        fail |= MC_COMPARE_FAIL_SSIM;
-    if (r->psnr < lim->min_psnr)
-        fail |= MC_COMPARE_FAIL_PSNR;
-    if (r->block_psnr < lim->min_block_psnr)
-        fail |= MC_COMPARE_FAIL_BLOCK;
-    if (r->block_bias > lim->max_block_bias)
-        fail |= MC_COMPARE_FAIL_BIAS;
+    for (size_t i = 0; i < NUM_LIMITS; i++)
+        if (limit_fns[i] && limit_fns[i](r, lim, NULL, 0))
+            fail |= limits[i].fail;
     return fail;
 }
 
@@ -454,32 +526,10 @@ void mc_compare_reasons(const mc_compare_result *r, const mc_compare_opts *opts,
         return;
     buf[0] = '\0';
     mc_compare_effective(opts, &lim);
-    if (r->fail & MC_COMPARE_FAIL_SHARE) {
-        snprintf(piece, sizeof piece, "%.3g%% of pixels differ by more than %d > %.3g%%",
-                 100.0 * r->over_share, lim.threshold, 100.0 * lim.max_failing_share);
-        append(buf, cap, &len, piece);
-    }
-    if (r->fail & MC_COMPARE_FAIL_MAX) {
-        snprintf(piece, sizeof piece, "max diff %d > %d at (%d, %d)", r->max_diff,
-                 lim.max_diff_limit, r->max_x, r->max_y);
-        append(buf, cap, &len, piece);
-    }
-    if (r->fail & MC_COMPARE_FAIL_SSIM) {
-        snprintf(piece, sizeof piece, "ssim %.5f < %.5g", r->ssim, lim.min_ssim);
-        append(buf, cap, &len, piece);
-    }
-    if (r->fail & MC_COMPARE_FAIL_PSNR) {
-        snprintf(piece, sizeof piece, "psnr %.2f dB < %.4g dB", r->psnr, lim.min_psnr);
-        append(buf, cap, &len, piece);
-    }
-    if (r->fail & MC_COMPARE_FAIL_BIAS) {
-        snprintf(piece, sizeof piece, "block bias %.2f > %.4g levels at (%d, %d)", r->block_bias,
-                 lim.max_block_bias, r->bias_x, r->bias_y);
-        append(buf, cap, &len, piece);
-    }
-    if (r->fail & MC_COMPARE_FAIL_BLOCK) {
-        snprintf(piece, sizeof piece, "block psnr %.2f dB < %.4g dB at (%d, %d)", r->block_psnr,
-                 lim.min_block_psnr, r->block_x, r->block_y);
+    for (size_t i = 0; i < NUM_LIMITS; i++) {
+        if (!limit_fns[i] || !(r->fail & limits[i].fail))
+            continue;
+        limit_fns[i](r, &lim, piece, sizeof piece);
         append(buf, cap, &len, piece);
     }
 }

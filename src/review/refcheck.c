@@ -667,29 +667,33 @@ static void print_row(const mc_refcheck_row *row, FILE *to)
         fprintf(to, "         wrote '%s'\n", row->written);
 }
 
+/* How a limit's value reads in the limits line: "<= 9 levels", ">= 0.95", "4" (a setting). */
+static const char *sense_text(int sense)
+{
+    return sense == '<' ? "<= " : sense == '>' ? ">= " : "";
+}
+
 void mc_refcheck_format_limits(const mc_compare_opts *l, char *buf, size_t cap)
 {
-    char share[32] = "off", maxd[16] = "off", ssim[24] = "off", psnr[24] = "off",
-         bpsnr[24] = "off", bias[24] = "off";
+    size_t n, len;
+    const mc_compare_limit *lim = mc_compare_limits(&n);
 
-    /* "off": the values mc_compare_effective's limits cannot fail with (compare.h). */
-    if (l->max_failing_share < 1.0)
-        snprintf(share, sizeof share, "<= %.4g %%", 100.0 * l->max_failing_share);
-    if (l->max_diff_limit < 255)
-        snprintf(maxd, sizeof maxd, "<= %d", l->max_diff_limit);
-    if (l->min_ssim > -1.0)
-        snprintf(ssim, sizeof ssim, ">= %.4g", l->min_ssim);
-    if (l->min_psnr > 0.0)
-        snprintf(psnr, sizeof psnr, ">= %.4g dB", l->min_psnr);
-    if (l->min_block_psnr > 0.0)
-        snprintf(bpsnr, sizeof bpsnr, ">= %.4g dB", l->min_block_psnr);
-    if (l->max_block_bias < 255.0)
-        snprintf(bias, sizeof bias, "<= %.4g levels", l->max_block_bias);
-    snprintf(buf, cap,
-             "%s: threshold %d, failing share %s, max diff %s, SSIM %s, PSNR %s, block PSNR %s, "
-             "block bias %s%s",
-             l->lossy ? "lossy" : "lossless", l->threshold, share, maxd, ssim, psnr, bpsnr, bias,
-             l->mask ? ", masked" : "");
+    if (!buf || cap == 0)
+        return;
+    len = (size_t)snprintf(buf, cap, "%s", l->lossy ? "lossy" : "lossless");
+    for (size_t i = 0; i < n && len < cap; i++) {
+        /* "off": the values mc_compare_effective's limits cannot fail with (compare.h). */
+        if (!mc_compare_limit_on(l, &lim[i]))
+            len += (size_t)snprintf(buf + len, cap - len, "%s %s off", i ? "," : ":",
+                                    lim[i].label);
+        else
+            len += (size_t)snprintf(buf + len, cap - len, "%s %s %s%.4g%s", i ? "," : ":",
+                                    lim[i].label, sense_text(lim[i].sense),
+                                    mc_compare_limit_get(l, &lim[i]) * lim[i].scale,
+                                    lim[i].unit);
+    }
+    if (len < cap)
+        snprintf(buf + len, cap - len, "%s", l->mask ? ", masked" : "");
 }
 
 /* Update mode's one line: the counts, then the frames written as ranges (the first few). */
@@ -805,6 +809,8 @@ static void json_row(const mc_refcheck_row *row, FILE *to)
 void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
 {
     const mc_compare_opts *l = &c->opts;
+    size_t n;
+    const mc_compare_limit *lim = mc_compare_limits(&n);
     mc_refcheck_summary s;
 
     mc_refcheck_get_summary(c, &s);
@@ -812,13 +818,10 @@ void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
     mc_json_write_cstr(to, c->reference);
     fputs(", \"candidate\": ", to);
     mc_json_write_cstr(to, c->candidate);
-    fprintf(to,
-            ", \"limits\": {\"mode\": \"%s\", \"threshold\": %d, \"max_failing_share\": %g, "
-            "\"max_diff\": %d, \"min_ssim\": %g, \"min_psnr\": %g, \"min_block_psnr\": %g, "
-            "\"max_block_bias\": %g, \"masked\": %s},\n \"frames\": [",
-            l->lossy ? "lossy" : "lossless", l->threshold, l->max_failing_share,
-            l->max_diff_limit, l->min_ssim, l->min_psnr, l->min_block_psnr, l->max_block_bias,
-            l->mask ? "true" : "false");
+    fprintf(to, ", \"limits\": {\"mode\": \"%s\"", l->lossy ? "lossy" : "lossless");
+    for (size_t i = 0; i < n; i++)
+        fprintf(to, ", \"%s\": %g", lim[i].id, mc_compare_limit_get(l, &lim[i]));
+    fprintf(to, ", \"masked\": %s},\n \"frames\": [", l->mask ? "true" : "false");
     for (size_t i = 0; i < c->num_rows; i++) {
         fputs(i ? ",\n  " : "\n  ", to);
         json_row(&c->rows[i], to);
