@@ -11,35 +11,9 @@
 #include "formats/decl_scan.h"
 #include "formats/lex.h"
 #include "mtr_expr.h"
+#include "mtr_int.h"
 
-/* Punctuation of material files beyond ( ) { }: the argument separator and the operators of
- * Doom's expressions (which only appear in skipped keywords). */
-#define MTR_PUNCT ",*+-%<>=!&|[]"
-
-/* A keyword warned about once in this file. */
-typedef struct warned_word {
-    const char *text;
-    size_t len;
-} warned_word;
-
-typedef struct mtr_parser {
-    mc_lexer lx;
-    mc_mtr_file *f;
-    /* Growing arrays while the file is read (malloc'd, freed by mc_mtr_parse). */
-    mc_mtr_decl *decls;
-    int cap_decls;
-    mc_mtr_stage *stages; /* the current material's */
-    int num_stages, cap_stages;
-    warned_word *warned;
-    int num_warned, cap_warned;
-    const mc_mtr_span *span; /* mc_mtr_parse_span: the one declaration to read */
-    mc_wrap wrap;        /* the current material's clamp keyword so far */
-    mc_expr_builder xb;      /* the current material's expressions */
-    mc_expr_tables **cache;  /* NULL, or where the caller keeps the file's tables */
-    size_t text_len;         /* the whole text, for the tables a span names */
-} mtr_parser;
-
-static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
+bool mc_mtr_fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
 {
     size_t n = len, i;
 
@@ -66,30 +40,10 @@ static bool fold_name(const char *name, size_t len, bool strip, char *buf, size_
 
 bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap)
 {
-    return fold_name(name, len, true, buf, cap);
+    return mc_mtr_fold_name(name, len, true, buf, cap);
 }
 
-/* tok is a name (or string) equal to word, ignoring case. */
-/* The text Doom's lexer reads: up to the first NUL byte (idLexer stops there). */
-static size_t text_len(const char *buf, size_t len)
-{
-    const char *nul = buf ? memchr(buf, 0, len) : NULL;
-
-    return nul ? (size_t)(nul - buf) : len;
-}
-
-static bool is_kw(const mc_token *tok, const char *word)
-{
-    return (tok->kind == MC_TOK_NAME || tok->kind == MC_TOK_STRING) && tok->len == strlen(word) &&
-           strncasecmp(tok->text, word, tok->len) == 0;
-}
-
-static bool is_punct(const mc_token *tok, char c)
-{
-    return tok->kind == MC_TOK_PUNCT && tok->text[0] == c;
-}
-
-static bool grow(mtr_parser *p, void **arr, int *cap, int need, size_t size)
+bool mc_mtr_grow(mtr_parser *p, void **arr, int *cap, int need, size_t size)
 {
     void *n;
     int c;
@@ -121,13 +75,13 @@ static bool warned(const mtr_parser *p, const mc_token *kw)
 }
 
 /* Warns about keyword kw once per file; hint is appended to the message. */
-static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what, const char *hint)
+bool mc_mtr_warn_once(mtr_parser *p, const mc_token *kw, const char *what, const char *hint)
 {
     char d[80];
 
     if (warned(p, kw))
         return true;
-    if (!grow(p, (void **)&p->warned, &p->cap_warned, p->num_warned + 1, sizeof *p->warned))
+    if (!mc_mtr_grow(p, (void **)&p->warned, &p->cap_warned, p->num_warned + 1, sizeof *p->warned))
         return false;
     p->warned[p->num_warned].text = kw->text;
     p->warned[p->num_warned].len = kw->len;
@@ -139,7 +93,7 @@ static bool warn_once(mtr_parser *p, const mc_token *kw, const char *what, const
 
 /* Skips a ( ... ), [ ... ] or { ... } group whose opening token open was just read (only
  * brackets of its own kind are counted). */
-static bool skip_group(mtr_parser *p, const mc_token *open)
+bool mc_mtr_skip_group(mtr_parser *p, const mc_token *open)
 {
     char close = open->text[0] == '(' ? ')' : open->text[0] == '[' ? ']' : '}';
     int depth = 1;
@@ -173,7 +127,7 @@ static bool skip_rest(mtr_parser *p, const mc_token *kw)
         if (t.kind == MC_TOK_EOF || t.line != kw->line || is_punct(&t, '}') || is_punct(&t, '{'))
             return true;
         mc_lex_next(&p->lx, &t);
-        if (is_punct(&t, '(') && !skip_group(p, &t))
+        if (is_punct(&t, '(') && !mc_mtr_skip_group(p, &t))
             return false;
         if (is_punct(&t, ')'))
             return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "unexpected ')'");
@@ -254,9 +208,9 @@ static bool skip_keyword(mtr_parser *p, const mc_token *kw, const char *const *w
     char hint[80];
 
     if (in_words(kw, FLAG_WORDS, sizeof FLAG_WORDS / sizeof FLAG_WORDS[0]))
-        return warn_once(p, kw, "keyword", "");
+        return mc_mtr_warn_once(p, kw, "keyword", "");
     if (in_words(kw, TOKEN_WORDS, sizeof TOKEN_WORDS / sizeof TOKEN_WORDS[0])) {
-        if (!warn_once(p, kw, "keyword", "") || !mc_lex_peek(&p->lx, &t))
+        if (!mc_mtr_warn_once(p, kw, "keyword", "") || !mc_lex_peek(&p->lx, &t))
             return false;
         if (t.line == kw->line &&
             (t.kind == MC_TOK_NAME || t.kind == MC_TOK_STRING || t.kind == MC_TOK_NUMBER))
@@ -264,12 +218,12 @@ static bool skip_keyword(mtr_parser *p, const mc_token *kw, const char *const *w
         return true;
     }
     hint[0] = '\0'; /* looked for once per keyword and file, as the warning is given */
-    return warn_once(p, kw, "unknown keyword",
+    return mc_mtr_warn_once(p, kw, "unknown keyword",
                      warned(p, kw) ? hint : keyword_hint(kw, words, n, hint, sizeof hint)) &&
            skip_rest(p, kw);
 }
 
-static bool expect_punct(mtr_parser *p, char c, mc_token *out)
+bool mc_mtr_expect_punct(mtr_parser *p, char c, mc_token *out)
 {
     mc_token t;
     char d[80];
@@ -285,11 +239,11 @@ static bool expect_punct(mtr_parser *p, char c, mc_token *out)
 }
 
 /* The canonical copy of a material name (strip: its extension removed) or an image name. */
-static char *canonical_dup(mtr_parser *p, const mc_token *t, const char *what, bool strip)
+char *mc_mtr_canonical_dup(mtr_parser *p, const mc_token *t, const char *what, bool strip)
 {
     char buf[MC_LIMIT_NAME_LEN + 1];
 
-    if (t->len > MC_LIMIT_NAME_LEN || !fold_name(t->text, t->len, strip, buf, sizeof buf)) {
+    if (t->len > MC_LIMIT_NAME_LEN || !mc_mtr_fold_name(t->text, t->len, strip, buf, sizeof buf)) {
         mc_lex_fail(&p->lx, t, MC_ERR_LIMIT, "%s is too long (%zu bytes, at most %d)", what, t->len,
                     MC_LIMIT_NAME_LEN);
         return NULL;
@@ -324,10 +278,10 @@ static bool parse_prog_args(mtr_parser *p, const prog_func *fn, int depth, mc_mt
     char d[80];
     int nv = 0;
 
-    if (!expect_punct(p, '(', NULL))
+    if (!mc_mtr_expect_punct(p, '(', NULL))
         return false;
     for (int i = 0; i < fn->progs; i++) {
-        if ((i > 0 && !expect_punct(p, ',', NULL)) || !parse_prog(p, depth + 1, &g->arg[i]))
+        if ((i > 0 && !mc_mtr_expect_punct(p, ',', NULL)) || !parse_prog(p, depth + 1, &g->arg[i]))
             return false;
     }
     for (int i = 0; i < 4; i++)
@@ -382,7 +336,7 @@ static bool parse_prog(mtr_parser *p, int depth, mc_mtr_prog **out)
         }
     }
     g->kind = MC_PROG_IMAGE;
-    g->name = canonical_dup(p, &t, "image name", false);
+    g->name = mc_mtr_canonical_dup(p, &t, "image name", false);
     return g->name != NULL;
 }
 
@@ -395,7 +349,7 @@ static mc_mtr_stage *new_stage(mtr_parser *p, const mc_token *at, mc_mtr_stage_k
                     MC_LIMIT_MTR_STAGES);
         return NULL;
     }
-    if (!grow(p, (void **)&p->stages, &p->cap_stages, p->num_stages + 1, sizeof *p->stages))
+    if (!mc_mtr_grow(p, (void **)&p->stages, &p->cap_stages, p->num_stages + 1, sizeof *p->stages))
         return NULL;
     s = &p->stages[p->num_stages++];
     memset(s, 0, sizeof *s);
@@ -479,7 +433,7 @@ static bool parse_blend(mtr_parser *p, mc_mtr_stage *s)
             return true;
         }
     }
-    if (!gl_factor_of(p, &t, true, &s->blend.src) || !expect_punct(p, ',', NULL) ||
+    if (!gl_factor_of(p, &t, true, &s->blend.src) || !mc_mtr_expect_punct(p, ',', NULL) ||
         !mc_lex_next(&p->lx, &t))
         return false;
     return gl_factor_of(p, &t, false, &s->blend.dst);
@@ -492,7 +446,7 @@ static bool parse_blend(mtr_parser *p, mc_mtr_stage *s)
 static bool read_exprs(mtr_parser *p, const mc_token *kw, int n, int *regs)
 {
     for (int i = 0; i < n; i++) {
-        if (i > 0 && !expect_punct(p, ',', NULL))
+        if (i > 0 && !mc_mtr_expect_punct(p, ',', NULL))
             return false;
         if (!mc_expr_parse(&p->xb, &p->lx, kw, &regs[i]))
             return false;
@@ -518,7 +472,7 @@ static bool parse_alpha_test(mtr_parser *p, const mc_token *kw, float *out, bool
         return false;
     if (!mc_expr_is_constant(&p->xb, reg, &v)) {
         if (!expr)
-            return warn_once(p, kw, "expression of", "");
+            return mc_mtr_warn_once(p, kw, "expression of", "");
         expr->has_alpha_test = true;
         expr->alpha_test = reg;
         *has = true;
@@ -830,7 +784,7 @@ static bool parse_deform(mtr_parser *p, mc_mtr_decl *m, const mc_token *kw)
     return true;
 }
 
-static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
+bool mc_mtr_parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
 {
     mc_token t;
     char d[80];
@@ -906,616 +860,4 @@ static bool parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
             return false;
         }
     }
-}
-
-/* Every `table NAME { ... }` of the whole text, read loosely into t (reading stops at a table
- * that does not parse, or at a lexical error, which t records): the tables a material's
- * expressions may name, wherever in the file they are (Doom finds a table declared anywhere). */
-static bool fail_as(mtr_parser *p, const mc_error *e)
-{
-    if (p->lx.err)
-        *p->lx.err = *e;
-    p->lx.failed = true;
-    return false;
-}
-
-static bool collect_tables(mtr_parser *p, mc_expr_tables *t)
-{
-    mc_parse_opts quiet = { 0 };
-    mc_lexer lx;
-    mc_token tok, n;
-    int depth = 0;
-    long count = 0;
-
-    if (p->lx.opts)
-        quiet.stop = p->lx.opts->stop;
-    mc_lex_init(&lx, p->lx.buf, p->text_len, p->lx.name, &quiet, &t->error);
-    lx.extra_punct = MTR_PUNCT;
-    while (mc_lex_next(&lx, &tok) && tok.kind != MC_TOK_EOF) {
-        if (++count % 4096 == 0 && mc_expr_stopped(&lx))
-            return fail_as(p, &t->error);
-        if (is_punct(&tok, '{')) {
-            depth++;
-        } else if (is_punct(&tok, '}')) {
-            depth -= depth > 0;
-        } else if (depth == 0 && is_kw(&tok, "table") && mc_lex_next(&lx, &n) &&
-                   (n.kind == MC_TOK_NAME || n.kind == MC_TOK_STRING)) {
-            mc_expr_table tab;
-
-            if (!mc_expr_table_parse(&lx, &t->arena, &n, &tab)) {
-                if (t->error.code == MC_ERR_NOMEM || t->error.code == MC_ERR_INTERRUPTED)
-                    return fail_as(p, &t->error);
-                if (!fold_name(n.text, n.len, false, t->failed_name, sizeof t->failed_name))
-                    t->failed_name[0] = '\0';
-                break;
-            }
-            if (!mc_expr_tables_add(t, &tab))
-                return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
-        }
-    }
-    t->failed = lx.failed;
-    return true;
-}
-
-/* The file's tables: the caller's, made here when it has none yet. */
-static bool file_tables(mtr_parser *p)
-{
-    mc_expr_tables *t;
-
-    if (p->f->tables)
-        return true;
-    t = p->cache && *p->cache ? mc_expr_tables_retain(*p->cache) : NULL;
-    if (!t) {
-        t = mc_expr_tables_new();
-        if (!t)
-            return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
-        if (!collect_tables(p, t)) {
-            mc_expr_tables_release(t);
-            return false;
-        }
-        if (p->cache)
-            *p->cache = mc_expr_tables_retain(t);
-    }
-    p->f->tables = t;
-    return true;
-}
-
-/* The table ref names, from the file's tables; a table that did not parse fails with its own
- * error, at its position. */
-static bool resolve_table(mtr_parser *p, const mc_expr_table_ref *r, mc_expr_table *out)
-{
-    const mc_expr_tables *t = p->f->tables;
-    char name[MC_LIMIT_NAME_LEN + 1], d[80];
-    const mc_expr_table *found;
-    mc_token tok = { MC_TOK_NAME, r->text, r->len, r->line, r->col, 0.0, false };
-
-    if (!fold_name(r->text, r->len, false, name, sizeof name))
-        name[0] = '\0';
-    found = mc_expr_tables_find(t, name);
-    if (found) {
-        *out = *found;
-        return true;
-    }
-    if (t->failed && t->failed_name[0] && strcmp(t->failed_name, name) == 0)
-        return fail_as(p, &t->error);
-    return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown table %s",
-                       mc_lex_describe(&tok, d, sizeof d));
-}
-
-/* The declaration's program, its tables found by name among the file's (shared, not copied). */
-static bool finish_program(mtr_parser *p, mc_mtr_decl *m)
-{
-    mc_expr_builder *b = &p->xb;
-    mc_expr_program *x = &m->expr;
-    mc_arena *a = &p->f->arena;
-
-    x->num_regs = b->num_regs;
-    x->regs = mc_lex_alloc(&p->lx, a, (size_t)b->num_regs, sizeof *x->regs);
-    x->num_ops = b->num_ops;
-    x->ops = mc_lex_alloc(&p->lx, a, (size_t)b->num_ops, sizeof *x->ops);
-    x->num_tables = b->num_refs;
-    x->tables = mc_lex_alloc(&p->lx, a, (size_t)b->num_refs, sizeof *x->tables);
-    if (p->lx.failed)
-        return false;
-    for (int i = 0; i < b->num_regs; i++)
-        x->regs[i] = b->temp[i] ? 0.0f : b->regs[i];
-    if (b->num_ops > 0)
-        memcpy(x->ops, b->ops, (size_t)b->num_ops * sizeof *x->ops);
-    if (b->num_refs == 0)
-        return true;
-    if (!file_tables(p))
-        return false;
-    x->shared = p->f->tables; /* the file's reference */
-    for (int i = 0; i < b->num_refs; i++)
-        if (!resolve_table(p, &b->refs[i], &x->tables[i]))
-            return false;
-    return true;
-}
-
-static bool parse_material(mtr_parser *p, const mc_token *name)
-{
-    mc_mtr_file *f = p->f;
-    mc_mtr_decl *m;
-    mc_token open = {0};
-
-    if (f->num_decls >= MC_LIMIT_MTR_DECLS)
-        return mc_lex_fail(&p->lx, name, MC_ERR_LIMIT, "more than %d materials in one file",
-                           MC_LIMIT_MTR_DECLS);
-    if (!grow(p, (void **)&p->decls, &p->cap_decls, f->num_decls + 1, sizeof *p->decls))
-        return false;
-    m = &p->decls[f->num_decls];
-    memset(m, 0, sizeof *m);
-    m->line = name->line;
-    m->col = name->col;
-    m->name = canonical_dup(p, name, "material name", true);
-    if (!m->name)
-        return false;
-    if (!expect_punct(p, '{', &open))
-        return false;
-    p->num_stages = 0;
-    p->wrap = MC_WRAP_REPEAT;
-    if (!mc_expr_builder_reset(&p->xb, &p->lx) || !parse_body(p, m, &open) ||
-        !finish_program(p, m))
-        return false;
-    m->num_stages = p->num_stages;
-    m->stages = mc_lex_alloc(&p->lx, &f->arena, (size_t)p->num_stages, sizeof *m->stages);
-    if (p->lx.failed)
-        return false;
-    if (p->num_stages > 0)
-        memcpy(m->stages, p->stages, (size_t)p->num_stages * sizeof *m->stages);
-
-    f->num_decls++;
-    return true;
-}
-
-/* table NAME { ... }, guide NAME [template] [( ... )] [{ ... }], or TYPE NAME { ... } of a
- * declaration type other than material. */
-static bool skip_decl(mtr_parser *p, const mc_token *type)
-{
-    mc_token t;
-    char d[80];
-    bool guide = is_kw(type, "guide");
-
-    if (!mc_lex_next(&p->lx, &t))
-        return false;
-    if (t.kind != MC_TOK_NAME && t.kind != MC_TOK_STRING)
-        return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected a name after %s, found %s",
-                           mc_lex_describe(type, d, sizeof d), mc_lex_describe(&t, d + 40, 40));
-    if (guide) {
-        if (!mc_lex_peek(&p->lx, &t))
-            return false;
-        if (t.kind == MC_TOK_NAME && t.line == type->line)
-            mc_lex_next(&p->lx, &t);
-        if (!mc_lex_peek(&p->lx, &t))
-            return false;
-        if (is_punct(&t, '(')) {
-            mc_lex_next(&p->lx, &t);
-            if (!skip_group(p, &t))
-                return false;
-        }
-        if (!mc_lex_peek(&p->lx, &t))
-            return false;
-        if (!is_punct(&t, '{'))
-            return true;
-    }
-    return expect_punct(p, '{', &t) && skip_group(p, &t);
-}
-
-static int decl_order_cmp(const void *a, const void *b)
-{
-    const mc_mtr_decl *x = *(const mc_mtr_decl *const *)a, *y = *(const mc_mtr_decl *const *)b;
-    int c = strcmp(x->name, y->name);
-
-    if (c)
-        return c;
-    return x->line != y->line ? (x->line > y->line) - (x->line < y->line)
-                              : (x->col > y->col) - (x->col < y->col);
-}
-
-/* Two declarations of one name in one file: the earliest second declaration is the error.
- * Sorting keeps this O(n log n) for a file of tens of thousands of names. */
-static bool check_duplicates(mtr_parser *p)
-{
-    int n = p->f->num_decls;
-    const mc_mtr_decl **order;
-    const mc_mtr_decl *dup = NULL, *first = NULL;
-
-    if (n < 2)
-        return true;
-    order = malloc((size_t)n * sizeof *order);
-    if (!order)
-        return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
-    for (int i = 0; i < n; i++)
-        order[i] = &p->decls[i];
-    qsort(order, (size_t)n, sizeof *order, decl_order_cmp);
-    for (int i = 1; i < n; i++) {
-        if (strcmp(order[i]->name, order[i - 1]->name) != 0)
-            continue;
-        if (i >= 2 && strcmp(order[i]->name, order[i - 2]->name) == 0)
-            continue; /* a third one: the second is earlier */
-        if (!dup || order[i]->line < dup->line ||
-            (order[i]->line == dup->line && order[i]->col < dup->col)) {
-            dup = order[i];
-            first = order[i - 1];
-        }
-    }
-    free(order);
-    if (dup) {
-        mc_token at = { .kind = MC_TOK_NAME, .text = dup->name, .len = strlen(dup->name),
-                        .line = dup->line, .col = dup->col };
-
-        return mc_lex_fail(&p->lx, &at, MC_ERR_SYNTAX,
-                           "material '%s' is declared twice (first at line %d, column %d)",
-                           dup->name, first->line, first->col);
-    }
-    return true;
-}
-
-static bool parse_file(void *ctx)
-{
-    mtr_parser *p = ctx;
-    mc_token t, n;
-    char d[80];
-
-    p->lx.extra_punct = MTR_PUNCT;
-    if (p->span) {
-        /* Read only the span, positioned as in the whole file. */
-        p->lx.cur = p->lx.buf + p->span->start;
-        p->lx.end = p->lx.buf + p->span->end;
-        p->lx.line = p->span->line;
-        p->lx.line_start = p->lx.cur - (p->span->col - 1);
-    }
-    for (;;) {
-        if (!mc_lex_next(&p->lx, &t))
-            return false;
-        if (t.kind == MC_TOK_EOF)
-            break;
-        /* A span holds one declaration as the index saw its braces; the parser, which skips
-         * ( ) groups, can close it earlier: what is left is an error of that material. */
-        if (p->span && p->f->num_decls == 1)
-            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
-                               "unexpected %s after the material's closing '}' (its braces and "
-                               "parentheses do not pair up)",
-                               mc_lex_describe(&t, d, sizeof d));
-        if (t.kind != MC_TOK_NAME && t.kind != MC_TOK_STRING)
-            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected a material name, found %s",
-                               mc_lex_describe(&t, d, sizeof d));
-        if (is_kw(&t, "table")) {
-            mc_expr_table tab;
-            mc_arena scratch = { 0 };
-            bool ok;
-
-            /* checked here; the expressions use what collect_tables reads */
-            if (!mc_lex_next(&p->lx, &n))
-                return false;
-            if (n.kind != MC_TOK_NAME && n.kind != MC_TOK_STRING)
-                return mc_lex_fail(&p->lx, &n, MC_ERR_SYNTAX, "expected a name after %s, found %s",
-                                   mc_lex_describe(&t, d, sizeof d),
-                                   mc_lex_describe(&n, d + 40, 40));
-            ok = mc_expr_table_parse(&p->lx, &scratch, &n, &tab);
-            mc_arena_release(&scratch);
-            if (!ok)
-                return false;
-            continue;
-        }
-        if (is_kw(&t, "guide")) {
-            if (!skip_decl(p, &t))
-                return false;
-            continue;
-        }
-        if (!mc_lex_peek(&p->lx, &n))
-            return false;
-        if (t.kind == MC_TOK_NAME && (n.kind == MC_TOK_NAME || n.kind == MC_TOK_STRING)) {
-            /* "TYPE NAME {": a material, or a declaration of another type. */
-            if (is_kw(&t, "material")) {
-                mc_lex_next(&p->lx, &n);
-                if (!parse_material(p, &n))
-                    return false;
-            } else if (!warn_once(p, &t, "declaration type", "") || !skip_decl(p, &t)) {
-                return false;
-            }
-            continue;
-        }
-        if (!parse_material(p, &t))
-            return false;
-    }
-    if (!check_duplicates(p))
-        return false;
-    p->f->decls = mc_lex_alloc(&p->lx, &p->f->arena, (size_t)p->f->num_decls, sizeof *p->decls);
-    if (p->lx.failed)
-        return false;
-    if (p->f->num_decls > 0)
-        memcpy(p->f->decls, p->decls, (size_t)p->f->num_decls * sizeof *p->decls);
-    return true;
-}
-
-/* The whole text (span NULL) or one indexed declaration of it into *out. */
-static mc_status run_parser(const char *buf, size_t len, const char *name,
-                            const mc_mtr_span *span, const mc_parse_opts *opts,
-                            mc_expr_tables **cache, mc_mtr_file *out, mc_error *err)
-{
-    mtr_parser p;
-    mc_status st;
-
-    memset(out, 0, sizeof *out);
-    memset(&p, 0, sizeof p);
-    p.f = out;
-    p.span = span;
-    p.cache = cache;
-    len = text_len(buf, len);
-    p.text_len = len;
-    st = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_file, &p, err);
-    free(p.decls);
-    free(p.stages);
-    free(p.warned);
-    mc_expr_builder_free(&p.xb);
-    if (st != MC_OK) {
-        mc_expr_tables_release(out->tables);
-        memset(out, 0, sizeof *out);
-    }
-    return st;
-}
-
-mc_status mc_mtr_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
-                       mc_mtr_file *out, mc_error *err)
-{
-    return run_parser(buf, text_len(buf, len), name, NULL, opts, NULL, out, err);
-}
-
-mc_status mc_mtr_load(const char *path, const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
-{
-    char *buf;
-    size_t len;
-    mc_status st;
-
-    memset(out, 0, sizeof *out);
-    st = mc_read_file(path, &buf, &len, err);
-    if (st != MC_OK)
-        return st;
-    st = mc_mtr_parse(buf, len, path, opts, out, err);
-    free(buf);
-    return st;
-}
-
-const mc_mtr_decl *mc_mtr_find(const mc_mtr_file *file, const char *name)
-{
-    char c[MC_LIMIT_NAME_LEN + 1];
-
-    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c))
-        return NULL;
-    for (int i = 0; i < file->num_decls; i++)
-        if (strcmp(file->decls[i].name, c) == 0)
-            return &file->decls[i];
-    return NULL;
-}
-
-static size_t prog_text(const mc_mtr_prog *g, char *buf, size_t cap, size_t at)
-{
-    static const char *const names[] = {
-        "",      "heightmap",   "addnormals",  "smoothnormals", "add",
-        "scale", "invertAlpha", "invertColor", "makeIntensity", "makeAlpha"
-    };
-    int n;
-
-#define PUT(...)                                                                             \
-    do {                                                                                     \
-        n = snprintf(buf + (at < cap ? at : cap - 1), at < cap ? cap - at : 1, __VA_ARGS__); \
-        at += n > 0 ? (size_t)n : 0;                                                         \
-    } while (0)
-    if (g->kind == MC_PROG_IMAGE) {
-        PUT("%s", g->name);
-        return at;
-    }
-    PUT("%s(", names[g->kind]);
-    at = prog_text(g->arg[0], buf, cap, at);
-    if (g->kind == MC_PROG_ADD || g->kind == MC_PROG_ADDNORMALS) {
-        PUT(", ");
-        at = prog_text(g->arg[1], buf, cap, at);
-    } else if (g->kind == MC_PROG_HEIGHTMAP) {
-        PUT(", %g", (double)g->value[0]);
-    } else if (g->kind == MC_PROG_SCALE) {
-        PUT(", %g, %g, %g, %g", (double)g->value[0], (double)g->value[1], (double)g->value[2],
-            (double)g->value[3]);
-    }
-    PUT(")");
-#undef PUT
-    return at;
-}
-
-const char *mc_mtr_prog_text(const mc_mtr_prog *prog, char *buf, size_t cap)
-{
-    if (cap == 0)
-        return buf;
-    buf[0] = '\0';
-    prog_text(prog, buf, cap, 0);
-    return buf;
-}
-
-void mc_mtr_release(mc_mtr_file *file)
-{
-    if (!file)
-        return;
-    mc_arena_release(&file->arena);
-    mc_expr_tables_release(file->tables);
-    memset(file, 0, sizeof *file);
-}
-
-/* ---------------------------------------------------------------- the index */
-
-/* The declaration types Doom's DeclManager knows (idDeclManagerLocal::Init's RegisterDeclType
- * calls); a file may hold any of them. */
-static const char *const DECL_TYPES[] = {
-    "table", "material", "skin", "sound", "entityDef", "mapDef", "fx", "particle",
-    "articulatedFigure", "pda", "email", "video", "audio",
-};
-
-static bool scan_is_type(const mc_scan_tok *t)
-{
-    for (size_t i = 0; i < sizeof DECL_TYPES / sizeof DECL_TYPES[0]; i++)
-        if (mc_scan_is(t, DECL_TYPES[i]))
-            return true;
-    return false;
-}
-
-mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
-                            const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
-{
-    return mc_decl_index_text(buf, len, name, "material", "material", opts, out, err);
-}
-
-mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
-                             const char *default_type, const char *type,
-                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
-{
-    const bool wanted_by_default = strcasecmp(default_type, type) == 0;
-    mc_scan s;
-    mc_scan_tok first, t;
-    mc_mtr_span *spans = NULL;
-    int n = 0, cap = 0;
-    size_t next_stop_check = 0;
-    mc_status st = MC_OK;
-
-    memset(out, 0, sizeof *out);
-    if (!name)
-        name = "";
-    len = text_len(buf, len);
-    s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
-    if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
-        (unsigned char)buf[2] == 0xBF)
-        s.p = s.line_start = buf + 3;
-    out->name = mc_arena_strndup(&out->arena, name, strlen(name));
-    if (!out->name)
-        goto nomem;
-    while (mc_scan_token(&s, &first)) {
-        mc_scan_tok nm = first;
-        bool material = wanted_by_default;
-        char canon[MC_LIMIT_NAME_LEN + 1];
-
-        if ((size_t)(s.p - buf) >= next_stop_check) {
-            if (opts && opts->stop && *opts->stop) {
-                st = mc_error_set(err, MC_ERR_INTERRUPTED, name, first.line, first.col,
-                                  "interrupted");
-                goto fail;
-            }
-            next_stop_check = (size_t)(s.p - buf) + 65536;
-        }
-        if (mc_scan_brace(&first, '}'))
-            continue; /* a stray '}': Doom's loop reads on */
-        if (mc_scan_brace(&first, '{')) {
-            mc_scan_braced(&s);
-            continue;
-        }
-        if (mc_scan_is(&first, "guide")) {
-            /* guide NAME template(args): to the end of its line, then an optional body. */
-            while (s.p < s.end && *s.p != '\n')
-                s.p++;
-            continue;
-        }
-        if (scan_is_type(&first)) {
-            if (!mc_scan_token(&s, &t))
-                break;
-            if (mc_scan_brace(&t, '{')) {
-                /* "skin { ... }": a material named like a type word (Doom would read '{' as
-                 * the name and skip the body; md5cine reads it as the strict parser does). */
-                nm = first;
-            } else {
-                material = mc_scan_is(&first, type);
-                nm = t;
-                if (!mc_scan_token(&s, &t))
-                    break;
-            }
-        } else if (!mc_scan_token(&s, &t)) {
-            break;
-        }
-        if (!mc_scan_brace(&t, '{'))
-            continue; /* "Expecting '{'": Doom warns and reads on from the next token */
-        mc_scan_braced(&s);
-        if (!material || nm.len > MC_LIMIT_NAME_LEN || nm.len == 0 ||
-            !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
-            continue;
-        if (n >= MC_LIMIT_MTR_DECLS) {
-            st = mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
-                              "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
-            goto fail;
-        }
-        if (n == cap) {
-            int ncap = cap ? cap * 2 : 64;
-            mc_mtr_span *ns = realloc(spans, (size_t)ncap * sizeof *ns);
-
-            if (!ns)
-                goto nomem;
-            spans = ns;
-            cap = ncap;
-        }
-        spans[n] = (mc_mtr_span){ .start = first.start, .end = (size_t)(s.p - buf),
-                                  .line = first.line, .col = first.col };
-        spans[n].name = mc_arena_strndup(&out->arena, canon, strlen(canon));
-        if (!spans[n].name)
-            goto nomem;
-        n++;
-    }
-    if (n > 0) {
-        out->spans = mc_arena_alloc(&out->arena, (size_t)n, sizeof *out->spans);
-        if (!out->spans)
-            goto nomem;
-        memcpy(out->spans, spans, (size_t)n * sizeof *spans);
-    }
-    out->num_spans = n;
-    free(spans);
-    return MC_OK;
-
-nomem:
-    st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
-fail:
-    free(spans);
-    mc_arena_release(&out->arena);
-    memset(out, 0, sizeof *out);
-    return st;
-}
-
-void mc_mtr_index_release(mc_mtr_index *index)
-{
-    if (!index)
-        return;
-    mc_arena_release(&index->arena);
-    memset(index, 0, sizeof *index);
-}
-
-mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const mc_mtr_span *span,
-                            const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
-{
-    memset(out, 0, sizeof *out);
-    len = text_len(buf, len);
-    if (span->start > span->end || span->end > len || span->col < 1)
-        return mc_error_set(err, MC_ERR_USAGE, name, span->line, span->col,
-                            "declaration span outside the text");
-    return run_parser(buf, len, name, span, opts, NULL, out, err);
-}
-
-mc_status mc_mtr_parse_span_tables(const char *buf, size_t len, const char *name,
-                                   const mc_mtr_span *span, const mc_parse_opts *opts,
-                                   mc_expr_tables **tables, mc_mtr_file *out, mc_error *err)
-{
-    memset(out, 0, sizeof *out);
-    len = text_len(buf, len);
-    if (span->start > span->end || span->end > len || span->col < 1)
-        return mc_error_set(err, MC_ERR_USAGE, name, span->line, span->col,
-                            "declaration span outside the text");
-    return run_parser(buf, len, name, span, opts, tables, out, err);
-}
-
-mc_status mc_mtr_default_decl(const char *name, mc_mtr_file *out, mc_error *err)
-{
-    char text[MC_LIMIT_NAME_LEN + 64];
-    int n;
-
-    memset(out, 0, sizeof *out);
-    if (strchr(name, '"') || strchr(name, '\n'))
-        return mc_error_set(err, MC_ERR_SYNTAX, NULL, 0, 0, "bad material name '%s'", name);
-    /* Material.cpp, idMaterial::DefaultDefinition. */
-    n = snprintf(text, sizeof text, "\"%s\" {\n\t{\n\t\tblend\tblend\n\t\tmap\t\t_default\n\t}\n}",
-                 name);
-    if (n < 0 || (size_t)n >= sizeof text)
-        return mc_error_set(err, MC_ERR_SYNTAX, NULL, 0, 0, "material name too long");
-    return mc_mtr_parse(text, (size_t)n, "(default material)", NULL, out, err);
 }

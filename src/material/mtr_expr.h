@@ -66,7 +66,7 @@ bool mc_expr_is_constant(const mc_expr_builder *b, int reg, float *value);
  * MC_LIMIT_TABLE_VALUES values (MC_ERR_LIMIT). */
 bool mc_expr_table_parse(mc_lexer *lx, mc_arena *arena, const mc_token *name, mc_expr_table *out);
 
-/* The tables of one file (include/md5cine/mtr_expr.h), made by mtr.c. Doom's sinTable and
+/* The tables of one file (include/md5cine/mtr_expr.h), made by mtr_file.c. Doom's sinTable and
  * cosTable come first, so that a file's own table of that name, found from the end, wins. */
 struct mc_expr_tables {
     int refs;             /* counted atomically: copies may be freed from other threads */

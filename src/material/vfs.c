@@ -180,12 +180,13 @@ static bool is_pk4(const char *name)
     return n > 4 && strcasecmp(name + n - 4, ".pk4") == 0;
 }
 
-static mc_status open_archives(mc_vfs *v, mc_error *err)
+/* The names of the .pk4 files of the base folder into *names (malloc'd, *n of them; the caller
+ * frees them, also on an error). */
+static mc_status list_pk4(mc_vfs *v, char ***names, int *n, mc_error *err)
 {
     DIR *d = opendir(v->base);
     struct dirent *de;
-    char **names = NULL;
-    int n = 0, cap = 0;
+    int cap = 0;
     mc_status st = MC_OK;
 
     if (!d)
@@ -193,22 +194,105 @@ static mc_status open_archives(mc_vfs *v, mc_error *err)
     while ((de = readdir(d)) != NULL) {
         if (!is_pk4(de->d_name))
             continue;
-        if (n == cap) {
-            char **g = realloc(names, (size_t)(cap = cap ? cap * 2 : 8) * sizeof *names);
+        if (*n == cap) {
+            char **g = realloc(*names, (size_t)(cap = cap ? cap * 2 : 8) * sizeof **names);
 
             if (!g) {
                 st = mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
                 break;
             }
-            names = g;
+            *names = g;
         }
-        if (!(names[n] = strdup(de->d_name))) {
+        if (!((*names)[*n] = strdup(de->d_name))) {
             st = mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
             break;
         }
-        n++;
+        (*n)++;
     }
     closedir(d);
+    return st;
+}
+
+/* Opens the archive base/name into a; on an error a holds nothing. */
+static mc_status open_archive(mc_vfs *v, vfs_archive *a, const char *name, mc_error *err)
+{
+    size_t plen = strlen(v->base) + strlen(name) + 2;
+    int code = 0;
+
+    a->path = malloc(plen);
+    if (!a->path)
+        return mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
+    snprintf(a->path, plen, "%s/%s", v->base, name);
+    {
+        struct stat sb;
+        /* Opened here first (not blocking, so a FIFO is refused rather than waited on) to
+         * learn why it cannot be: out of descriptors or memory is the machine's fault
+         * (mc_open_status), not the archive's. A folder named x.pk4 is no archive. */
+        int fd = open(a->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = errno;
+
+        if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            mc_status st = fd < 0 ? mc_error_set(err, mc_open_status(e), a->path, 0, 0,
+                                                 "cannot open archive '%s': %s", a->path,
+                                                 strerror(e))
+                                  : mc_error_set(err, MC_ERR_IO, a->path, 0, 0,
+                                                 "cannot open archive '%s': not a file", a->path);
+
+            if (fd >= 0)
+                close(fd);
+            free(a->path);
+            return st;
+        }
+        close(fd);
+    }
+    errno = 0;
+    a->zip = zip_open(a->path, ZIP_RDONLY, &code);
+    if (!a->zip) {
+        int e = errno;
+        zip_error_t ze;
+        bool machine = code == ZIP_ER_MEMORY ||
+                       ((code == ZIP_ER_OPEN || code == ZIP_ER_READ) &&
+                        mc_open_status(e) == MC_ERR_NOMEM);
+        mc_status st;
+
+        zip_error_init_with_code(&ze, code);
+        st = mc_error_set(err, machine ? MC_ERR_NOMEM : MC_ERR_IO, a->path, 0, 0,
+                          "cannot open archive '%s': %s%s%s", a->path, zip_error_strerror(&ze),
+                          machine && e ? ": " : "", machine && e ? strerror(e) : "");
+        zip_error_fini(&ze);
+        free(a->path);
+        return st;
+    }
+    return MC_OK;
+}
+
+/* Adds the files of archive number source (a) to the index. */
+static mc_status add_archive_files(mc_vfs *v, const vfs_archive *a, int source, mc_error *err)
+{
+    zip_int64_t entries = zip_get_num_entries(a->zip, 0);
+    mc_status st = MC_OK;
+
+    for (zip_int64_t k = 0; st == MC_OK && k < entries; k++) {
+        zip_stat_t zs;
+        size_t len;
+
+        if (zip_stat_index(a->zip, (zip_uint64_t)k, ZIP_FL_ENC_GUESS, &zs) != 0 ||
+            !(zs.valid & ZIP_STAT_NAME))
+            continue;
+        len = strlen(zs.name);
+        if (len == 0 || zs.name[len - 1] == '/' || zs.name[len - 1] == '\\')
+            continue;
+        st = add(v, zs.name, source, (zip_uint64_t)k, (zs.valid & ZIP_STAT_SIZE) ? zs.size : 0,
+                 err);
+    }
+    return st;
+}
+
+static mc_status open_archives(mc_vfs *v, mc_error *err)
+{
+    char **names = NULL;
+    int n = 0;
+    mc_status st = list_pk4(v, &names, &n, err);
+
     if (st == MC_OK && n > 0) {
         qsort(names, (size_t)n, sizeof *names, by_name_desc);
         v->archives = calloc((size_t)n, sizeof *v->archives);
@@ -217,68 +301,12 @@ static mc_status open_archives(mc_vfs *v, mc_error *err)
     }
     for (int i = 0; st == MC_OK && i < n; i++) {
         vfs_archive *a = &v->archives[v->num_archives];
-        size_t plen = strlen(v->base) + strlen(names[i]) + 2;
-        int code = 0;
-        zip_int64_t entries;
 
-        a->path = malloc(plen);
-        if (!a->path) {
-            st = mc_error_set(err, MC_ERR_NOMEM, v->base, 0, 0, "out of memory");
+        st = open_archive(v, a, names[i], err);
+        if (st != MC_OK)
             break;
-        }
-        snprintf(a->path, plen, "%s/%s", v->base, names[i]);
-        {
-            struct stat sb;
-            /* Opened here first (not blocking, so a FIFO is refused rather than waited on) to
-             * learn why it cannot be: out of descriptors or memory is the machine's fault
-             * (mc_open_status), not the archive's. A folder named x.pk4 is no archive. */
-            int fd = open(a->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = errno;
-
-            if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-                st = fd < 0 ? mc_error_set(err, mc_open_status(e), a->path, 0, 0,
-                                           "cannot open archive '%s': %s", a->path, strerror(e))
-                            : mc_error_set(err, MC_ERR_IO, a->path, 0, 0,
-                                           "cannot open archive '%s': not a file", a->path);
-                if (fd >= 0)
-                    close(fd);
-                free(a->path);
-                break;
-            }
-            close(fd);
-        }
-        errno = 0;
-        a->zip = zip_open(a->path, ZIP_RDONLY, &code);
-        if (!a->zip) {
-            int e = errno;
-            zip_error_t ze;
-            bool machine = code == ZIP_ER_MEMORY ||
-                           ((code == ZIP_ER_OPEN || code == ZIP_ER_READ) &&
-                            mc_open_status(e) == MC_ERR_NOMEM);
-
-            zip_error_init_with_code(&ze, code);
-            st = mc_error_set(err, machine ? MC_ERR_NOMEM : MC_ERR_IO, a->path, 0, 0,
-                              "cannot open archive '%s': %s%s%s", a->path,
-                              zip_error_strerror(&ze), machine && e ? ": " : "",
-                              machine && e ? strerror(e) : "");
-            zip_error_fini(&ze);
-            free(a->path);
-            break;
-        }
         v->num_archives++;
-        entries = zip_get_num_entries(a->zip, 0);
-        for (zip_int64_t k = 0; st == MC_OK && k < entries; k++) {
-            zip_stat_t zs;
-            size_t len;
-
-            if (zip_stat_index(a->zip, (zip_uint64_t)k, ZIP_FL_ENC_GUESS, &zs) != 0 ||
-                !(zs.valid & ZIP_STAT_NAME))
-                continue;
-            len = strlen(zs.name);
-            if (len == 0 || zs.name[len - 1] == '/' || zs.name[len - 1] == '\\')
-                continue;
-            st = add(v, zs.name, v->num_archives - 1, (zip_uint64_t)k,
-                     (zs.valid & ZIP_STAT_SIZE) ? zs.size : 0, err);
-        }
+        st = add_archive_files(v, a, v->num_archives - 1, err);
     }
     for (int i = 0; i < n; i++)
         free(names[i]);
@@ -369,86 +397,72 @@ static mc_status over_budget(const vfs_entry *e, const char *place, size_t max, 
                         (unsigned long long)e->size, max);
 }
 
-static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, size_t max,
-                            uint8_t **data, size_t *len, mc_error *err)
+/* Refuses entry e before anything is inflated when its declared size is over the limit of any
+ * entry, over what its compression can give, or over the caller's budget max: in that order. */
+static mc_status check_entry_size(zip_t *z, const vfs_entry *e, const char *place, size_t max,
+                                  mc_error *err)
 {
-    zip_t *z = v->archives[e->source].zip;
-    zip_file_t *zf;
-    uint8_t *buf, extra;
-    zip_int64_t got = 0;
-    size_t size = (size_t)e->size;
+    zip_stat_t zs;
 
-    /* Over the limit of any entry, over what its compression can give, over the caller's
-     * budget: in that order, each before anything is inflated. */
     if (e->size > MC_LIMIT_ARCHIVE_ENTRY_BYTES)
         return over_budget(e, place, MC_LIMIT_ARCHIVE_ENTRY_BYTES, err);
-    {
-        zip_stat_t zs;
-
-        /* The declared size against the compressed one before anything is inflated: stored
-         * data is as long as it is, and deflate gives at most 1032 bytes a byte (RFC 1951's
-         * longest match, 258 bytes, from 2 bits). */
-        if (zip_stat_index(z, e->index, 0, &zs) == 0 && (zs.valid & ZIP_STAT_COMP_SIZE) &&
-            (zs.valid & ZIP_STAT_COMP_METHOD) &&
-            (zs.comp_method == ZIP_CM_STORE ? e->size > zs.comp_size
-                                            : e->size / 1032 > zs.comp_size + 64))
-            return mc_error_set(err, MC_ERR_LIMIT, place, 0, 0,
-                                "'%s' declares %llu bytes from %llu compressed, more than its "
-                                "compression can give",
-                                place, (unsigned long long)e->size,
-                                (unsigned long long)zs.comp_size);
-    }
+    /* The declared size against the compressed one before anything is inflated: stored
+     * data is as long as it is, and deflate gives at most 1032 bytes a byte (RFC 1951's
+     * longest match, 258 bytes, from 2 bits). */
+    if (zip_stat_index(z, e->index, 0, &zs) == 0 && (zs.valid & ZIP_STAT_COMP_SIZE) &&
+        (zs.valid & ZIP_STAT_COMP_METHOD) &&
+        (zs.comp_method == ZIP_CM_STORE ? e->size > zs.comp_size
+                                        : e->size / 1032 > zs.comp_size + 64))
+        return mc_error_set(err, MC_ERR_LIMIT, place, 0, 0,
+                            "'%s' declares %llu bytes from %llu compressed, more than its "
+                            "compression can give",
+                            place, (unsigned long long)e->size,
+                            (unsigned long long)zs.comp_size);
     if (e->size > max)
         return over_budget(e, place, max, err);
-    zf = zip_fopen_index(z, e->index, 0);
-    if (!zf) {
-        zip_error_t *ze = zip_get_error(z);
-        bool machine = zip_error_code_zip(ze) == ZIP_ER_MEMORY ||
-                       (zip_error_system_type(ze) == ZIP_ET_SYS &&
-                        mc_open_status(zip_error_code_system(ze)) == MC_ERR_NOMEM);
+    return MC_OK;
+}
 
-        return mc_error_set(err, machine ? MC_ERR_NOMEM : MC_ERR_IO, place, 0, 0,
-                            "cannot read '%s': %s", place, zip_strerror(z));
-    }
+/* Inflates the size bytes of the open entry zf into *out (malloc'd, one byte more for a NUL),
+ * checking that no more follow; zf stays open. */
+static mc_status inflate_entry(mc_vfs *v, zip_file_t *zf, size_t size, const char *place,
+                               uint8_t **out, mc_error *err)
+{
     /* Inflated in steps, the buffer growing with the data that arrives (to the declared size
      * at most), so an entry whose data stops short costs what it holds, not what it claims. */
-    {
-        size_t cap = size < ((size_t)1 << 20) ? size : (size_t)1 << 20, have = 0;
+    size_t cap = size < ((size_t)1 << 20) ? size : (size_t)1 << 20, have = 0;
+    zip_int64_t got = 0;
+    uint8_t *buf = malloc(cap + 1), extra;
 
-        buf = malloc(cap + 1);
-        while (buf && have < size) {
-            if (have == cap) {
-                size_t ncap = cap > size / 2 ? size : cap * 2;
-                uint8_t *g = realloc(buf, ncap + 1);
+    while (buf && have < size) {
+        if (have == cap) {
+            size_t ncap = cap > size / 2 ? size : cap * 2;
+            uint8_t *g = realloc(buf, ncap + 1);
 
-                if (!g) {
-                    free(buf);
-                    buf = NULL;
-                    break;
-                }
-                buf = g;
-                cap = ncap;
-            }
-            if (v->stop && *v->stop) {
-                mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
-                goto fail;
-            }
-            got = zip_fread(zf, buf + have, (cap - have) < ((size_t)1 << 20) ? cap - have
-                                                                             : (size_t)1 << 20);
-            if (got <= 0)
+            if (!g) {
+                free(buf);
+                buf = NULL;
                 break;
-            have += (size_t)got;
+            }
+            buf = g;
+            cap = ncap;
         }
-        if (!buf) {
-            zip_fclose(zf);
-            return mc_error_set(err, MC_ERR_NOMEM, place, 0, 0, "out of memory reading '%s'",
-                                place);
-        }
-        if (have != size) {
-            mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': %s", place,
-                         got < 0 ? zip_file_strerror(zf) : "shorter than declared");
+        if (v->stop && *v->stop) {
+            mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
             goto fail;
         }
+        got = zip_fread(zf, buf + have, (cap - have) < ((size_t)1 << 20) ? cap - have
+                                                                         : (size_t)1 << 20);
+        if (got <= 0)
+            break;
+        have += (size_t)got;
+    }
+    if (!buf)
+        return mc_error_set(err, MC_ERR_NOMEM, place, 0, 0, "out of memory reading '%s'", place);
+    if (have != size) {
+        mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': %s", place,
+                     got < 0 ? zip_file_strerror(zf) : "shorter than declared");
+        goto fail;
     }
     got = zip_fread(zf, &extra, 1);
     if (got != 0) {
@@ -460,6 +474,40 @@ static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, si
                          zip_file_strerror(zf));
         goto fail;
     }
+    *out = buf;
+    return MC_OK;
+
+fail:
+    free(buf);
+    return err ? err->code : MC_ERR_IO;
+}
+
+static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, size_t max,
+                            uint8_t **data, size_t *len, mc_error *err)
+{
+    zip_t *z = v->archives[e->source].zip;
+    zip_file_t *zf;
+    uint8_t *buf = NULL;
+    size_t size = (size_t)e->size;
+    mc_status st = check_entry_size(z, e, place, max, err);
+
+    if (st != MC_OK)
+        return st;
+    zf = zip_fopen_index(z, e->index, 0);
+    if (!zf) {
+        zip_error_t *ze = zip_get_error(z);
+        bool machine = zip_error_code_zip(ze) == ZIP_ER_MEMORY ||
+                       (zip_error_system_type(ze) == ZIP_ET_SYS &&
+                        mc_open_status(zip_error_code_system(ze)) == MC_ERR_NOMEM);
+
+        return mc_error_set(err, machine ? MC_ERR_NOMEM : MC_ERR_IO, place, 0, 0,
+                            "cannot read '%s': %s", place, zip_strerror(z));
+    }
+    st = inflate_entry(v, zf, size, place, &buf, err);
+    if (st != MC_OK) {
+        zip_fclose(zf);
+        return st;
+    }
     if (zip_fclose(zf) != 0) {
         free(buf);
         return mc_error_set(err, MC_ERR_IO, place, 0, 0, "cannot read '%s': damaged entry", place);
@@ -468,11 +516,6 @@ static mc_status read_entry(mc_vfs *v, const vfs_entry *e, const char *place, si
     *data = buf;
     *len = size;
     return MC_OK;
-
-fail:
-    zip_fclose(zf);
-    free(buf);
-    return err ? err->code : MC_ERR_IO;
 }
 
 mc_status mc_vfs_read(mc_vfs *vfs, const char *path, uint8_t **data, size_t *len, bool *found,

@@ -1,0 +1,177 @@
+/* The declaration index of a text: where each `TYPE NAME { ... }` of the wanted type is, found
+ * as Doom's DeclManager finds declarations (braces counted, the bodies not parsed). */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <md5cine/mtr.h>
+
+#include "formats/decl_scan.h"
+#include "mtr_int.h"
+
+/* The declaration types Doom's DeclManager knows (idDeclManagerLocal::Init's RegisterDeclType
+ * calls); a file may hold any of them. */
+static const char *const DECL_TYPES[] = {
+    "table", "material", "skin", "sound", "entityDef", "mapDef", "fx", "particle",
+    "articulatedFigure", "pda", "email", "video", "audio",
+};
+
+static bool scan_is_type(const mc_scan_tok *t)
+{
+    for (size_t i = 0; i < sizeof DECL_TYPES / sizeof DECL_TYPES[0]; i++)
+        if (mc_scan_is(t, DECL_TYPES[i]))
+            return true;
+    return false;
+}
+
+mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
+                            const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    return mc_decl_index_text(buf, len, name, "material", "material", opts, out, err);
+}
+
+/* What scan_decl found. */
+enum { DECL_END, DECL_SKIP, DECL_FOUND };
+
+/* Reads the declaration whose first token first was just read, through its body: DECL_FOUND
+ * with its name token in *nm and whether it is of the wanted type in *wanted, DECL_SKIP for what
+ * Doom's loop reads on past, DECL_END at the end of the text. */
+static int scan_decl(mc_scan *s, const mc_scan_tok *first, const char *type,
+                     bool wanted_by_default, mc_scan_tok *nm, bool *wanted)
+{
+    mc_scan_tok t;
+
+    *nm = *first;
+    *wanted = wanted_by_default;
+    if (mc_scan_brace(first, '}'))
+        return DECL_SKIP; /* a stray '}': Doom's loop reads on */
+    if (mc_scan_brace(first, '{')) {
+        mc_scan_braced(s);
+        return DECL_SKIP;
+    }
+    if (mc_scan_is(first, "guide")) {
+        /* guide NAME template(args): to the end of its line, then an optional body. */
+        while (s->p < s->end && *s->p != '\n')
+            s->p++;
+        return DECL_SKIP;
+    }
+    if (scan_is_type(first)) {
+        if (!mc_scan_token(s, &t))
+            return DECL_END;
+        if (mc_scan_brace(&t, '{')) {
+            /* "skin { ... }": a material named like a type word (Doom would read '{' as
+             * the name and skip the body; md5cine reads it as the strict parser does). */
+            *nm = *first;
+        } else {
+            *wanted = mc_scan_is(first, type);
+            *nm = t;
+            if (!mc_scan_token(s, &t))
+                return DECL_END;
+        }
+    } else if (!mc_scan_token(s, &t)) {
+        return DECL_END;
+    }
+    if (!mc_scan_brace(&t, '{'))
+        return DECL_SKIP; /* "Expecting '{'": Doom warns and reads on from the next token */
+    mc_scan_braced(s);
+    return DECL_FOUND;
+}
+
+/* Appends the span of the declaration from first to end named canon to *spans (n of cap);
+ * false when out of memory. */
+static bool add_span(mc_mtr_index *out, mc_mtr_span **spans, int *n, int *cap,
+                     const mc_scan_tok *first, size_t end, const char *canon)
+{
+    if (*n == *cap) {
+        int ncap = *cap ? *cap * 2 : 64;
+        mc_mtr_span *ns = realloc(*spans, (size_t)ncap * sizeof *ns);
+
+        if (!ns)
+            return false;
+        *spans = ns;
+        *cap = ncap;
+    }
+    (*spans)[*n] = (mc_mtr_span){ .start = first->start, .end = end, .line = first->line,
+                                  .col = first->col };
+    (*spans)[*n].name = mc_arena_strndup(&out->arena, canon, strlen(canon));
+    if (!(*spans)[*n].name)
+        return false;
+    (*n)++;
+    return true;
+}
+
+mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
+                             const char *default_type, const char *type,
+                             const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    const bool wanted_by_default = strcasecmp(default_type, type) == 0;
+    mc_scan s;
+    mc_scan_tok first, nm;
+    mc_mtr_span *spans = NULL;
+    int n = 0, cap = 0, found;
+    size_t next_stop_check = 0;
+    mc_status st = MC_OK;
+
+    memset(out, 0, sizeof *out);
+    if (!name)
+        name = "";
+    len = text_len(buf, len);
+    s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
+    if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
+        (unsigned char)buf[2] == 0xBF)
+        s.p = s.line_start = buf + 3;
+    out->name = mc_arena_strndup(&out->arena, name, strlen(name));
+    if (!out->name)
+        goto nomem;
+    while (mc_scan_token(&s, &first)) {
+        bool material;
+        char canon[MC_LIMIT_NAME_LEN + 1];
+
+        if ((size_t)(s.p - buf) >= next_stop_check) {
+            if (opts && opts->stop && *opts->stop) {
+                st = mc_error_set(err, MC_ERR_INTERRUPTED, name, first.line, first.col,
+                                  "interrupted");
+                goto fail;
+            }
+            next_stop_check = (size_t)(s.p - buf) + 65536;
+        }
+        found = scan_decl(&s, &first, type, wanted_by_default, &nm, &material);
+        if (found == DECL_END)
+            break;
+        if (found == DECL_SKIP || !material || nm.len > MC_LIMIT_NAME_LEN || nm.len == 0 ||
+            !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
+            continue;
+        if (n >= MC_LIMIT_MTR_DECLS) {
+            st = mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
+                              "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
+            goto fail;
+        }
+        if (!add_span(out, &spans, &n, &cap, &first, (size_t)(s.p - buf), canon))
+            goto nomem;
+    }
+    if (n > 0) {
+        out->spans = mc_arena_alloc(&out->arena, (size_t)n, sizeof *out->spans);
+        if (!out->spans)
+            goto nomem;
+        memcpy(out->spans, spans, (size_t)n * sizeof *spans);
+    }
+    out->num_spans = n;
+    free(spans);
+    return MC_OK;
+
+nomem:
+    st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
+fail:
+    free(spans);
+    mc_arena_release(&out->arena);
+    memset(out, 0, sizeof *out);
+    return st;
+}
+
+void mc_mtr_index_release(mc_mtr_index *index)
+{
+    if (!index)
+        return;
+    mc_arena_release(&index->arena);
+    memset(index, 0, sizeof *index);
+}
