@@ -100,6 +100,45 @@ mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs 
     return mat_resolve(decl, file, vfs, &budget, out, err);
 }
 
+/* The colour stages with a map of decl, layers of them, into out->layers (mat_resolve). */
+static mc_status fill_layers(const mc_mtr_decl *decl, int layers, bool translucent, mc_vfs *vfs,
+                             px_budget *budget, mc_material *out, mc_error *err)
+{
+    mc_status st = MC_OK;
+
+    out->layers = calloc((size_t)layers, sizeof *out->layers);
+    if (!out->layers)
+        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    for (int i = 0; i < decl->num_stages && st == MC_OK; i++) {
+        const mc_mtr_stage *s = &decl->stages[i];
+        mc_material_layer *l = &out->layers[out->num_layers];
+
+        if (s->kind != MC_STAGE_COLOR || !s->map)
+            continue;
+        st = fill_map(s, vfs, &l->map, budget, err);
+        if (st != MC_OK)
+            break;
+        l->blend = s->blend;
+        l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
+        memcpy(l->color, s->color, sizeof l->color);
+        l->expr = s->expr;
+        l->mask_red = s->mask_red;
+        l->mask_green = s->mask_green;
+        l->mask_blue = s->mask_blue;
+        l->mask_alpha = s->mask_alpha;
+        l->mask_depth = s->mask_depth;
+        l->translucent = translucent;
+        if (decl->expr.num_regs <= MC_EXPR_NUM_PREDEFINED) {
+            /* a declaration made without the parser: constant 1 (mc_expr_program_copy) */
+            l->expr.condition = MC_EXPR_NUM_PREDEFINED;
+            for (int c = 0; c < 4; c++)
+                l->expr.color[c] = MC_EXPR_NUM_PREDEFINED;
+        }
+        out->num_layers++;
+    }
+    return st;
+}
+
 mc_status mat_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs, px_budget *budget,
                       mc_material *out, mc_error *err)
 {
@@ -138,38 +177,8 @@ mc_status mat_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs, px
     for (int k = 0; k < 3 && st == MC_OK; k++)
         if (lit[k])
             st = fill_map(lit[k], vfs, maps[k], budget, err);
-    if (st == MC_OK && layers > 0) {
-        out->layers = calloc((size_t)layers, sizeof *out->layers);
-        if (!out->layers)
-            goto nomem;
-        for (int i = 0; i < decl->num_stages && st == MC_OK; i++) {
-            const mc_mtr_stage *s = &decl->stages[i];
-            mc_material_layer *l = &out->layers[out->num_layers];
-
-            if (s->kind != MC_STAGE_COLOR || !s->map)
-                continue;
-            st = fill_map(s, vfs, &l->map, budget, err);
-            if (st != MC_OK)
-                break;
-            l->blend = s->blend;
-            l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
-            memcpy(l->color, s->color, sizeof l->color);
-            l->expr = s->expr;
-            l->mask_red = s->mask_red;
-            l->mask_green = s->mask_green;
-            l->mask_blue = s->mask_blue;
-            l->mask_alpha = s->mask_alpha;
-            l->mask_depth = s->mask_depth;
-            l->translucent = translucent;
-            if (decl->expr.num_regs <= MC_EXPR_NUM_PREDEFINED) {
-                /* a declaration made without the parser: constant 1 (mc_expr_program_copy) */
-                l->expr.condition = MC_EXPR_NUM_PREDEFINED;
-                for (int c = 0; c < 4; c++)
-                    l->expr.color[c] = MC_EXPR_NUM_PREDEFINED;
-            }
-            out->num_layers++;
-        }
-    }
+    if (st == MC_OK && layers > 0)
+        st = fill_layers(decl, layers, translucent, vfs, budget, out, err);
     if (st == MC_OK && decl->falloff) {
         /* Material.cpp, ParseMaterial: lightFalloffImage is loaded TR_CLAMP */
         static const float one[4] = { 1, 1, 1, 1 };
