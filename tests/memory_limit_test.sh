@@ -50,7 +50,7 @@ limited() {
 }
 
 declare -A code
-for gl in egl osmesa; do
+for gl in ${MC_TEST_BACKENDS:-egl osmesa}; do
     for mb in 300 450 600 750 900 1500; do
         limited "$gl$mb" "$mb" render "$T/ten.md5scene" --gl "$gl" -o "$T/$gl$mb.mp4"
         code[$gl$mb]=$rc
