@@ -40,6 +40,11 @@ static inline void fuzz_check_error(mc_status s, const mc_error *err, const char
         return;
     }
     FUZZ_REQUIRE(s == MC_ERR_SYNTAX || s == MC_ERR_RANGE || s == MC_ERR_LIMIT);
+    /* lex.h: a file that does not start as an MD5 file is named without a position */
+    if (s == MC_ERR_SYNTAX && strncmp(err->msg, "not an MD5 file: ", 17) == 0) {
+        FUZZ_REQUIRE(err->line == 0 && err->col == 0);
+        return;
+    }
     FUZZ_REQUIRE(err->line >= 1 && err->col >= 1);
     FUZZ_REQUIRE(err->line <= fuzz_line_count(data, size));
     FUZZ_REQUIRE((size_t)err->col <= size + 1);

@@ -270,6 +270,11 @@ static void check_resolve_error(mc_status st, const mc_error *err, const mc_scen
         return;
     }
     FUZZ_REQUIRE(inside_fixtures(err->file));
+    /* lex.h: a fixture that is not an MD5 file (skin.png as a mesh) is named without a place */
+    if (st == MC_ERR_SYNTAX && strncmp(err->msg, "not an MD5 file: ", 17) == 0) {
+        FUZZ_REQUIRE(err->line == 0 && err->col == 0);
+        return;
+    }
     FUZZ_REQUIRE(st == MC_ERR_NOMEM || (err->line >= 1 && err->col >= 1));
 }
 

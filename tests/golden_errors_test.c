@@ -104,6 +104,10 @@ static const golden table[] = {
     /* ---- header (all three formats share it) ---- */
     { "header_needs_md5version", MESH, "\n  numJoints 1", 0, MC_ERR_SYNTAX, 2, 3,
       "expected 'MD5Version', found 'numJoints'" },
+    /* a first word no MD5 file starts with: named with no position, none of its text quoted */
+    { "header_names_a_foreign_file_without_quoting_it", CAMERA, "root:x:0:0:root:/root\n", 0,
+      MC_ERR_SYNTAX, 0, 0,
+      "not an MD5 file: it does not start with 'MD5Version' (its text is not shown)" },
     { "header_rejects_a_missing_version_strictly", ANIM, "commandline \"\"\n", 0, MC_ERR_SYNTAX,
       1, 1, "expected 'MD5Version', found 'commandline'" },
     { "header_needs_version_10", CAMERA, "MD5Version 11\n", 0, MC_ERR_RANGE, 1, 12,

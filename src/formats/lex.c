@@ -561,6 +561,24 @@ bool mc_lex_expect_eof(mc_lexer *lx)
                        mc_lex_describe(&t, d, sizeof d));
 }
 
+/* Whether tok is a word an MD5 file is made of (its header and block keywords), or the end of
+ * an empty file: then the file may be quoted in an error about its header (lex.h). */
+static bool md5_like(const mc_token *tok)
+{
+    static const char *const words[] = {
+        "MD5Version", "commandline", "numJoints", "numMeshes", "joints", "mesh", "numFrames",
+        "frameRate", "numAnimatedComponents", "hierarchy", "bounds", "baseframe", "frame",
+        "numCuts", "cuts", "camera",
+    };
+
+    if (tok->kind == MC_TOK_EOF)
+        return tok->line == 1 && tok->col == 1;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (mc_lex_is(tok, words[i]))
+            return true;
+    return false;
+}
+
 bool mc_lex_md5_header(mc_lexer *lx)
 {
     mc_token t;
@@ -577,6 +595,16 @@ bool mc_lex_md5_header(mc_lexer *lx)
                                version);
     } else if (mc_lex_is(&t, "commandline") && mc_lex_lenient(lx)) {
         mc_lex_warn(lx, &t, MC_ERR_SYNTAX, "missing 'MD5Version' line (read as version 10)");
+    } else if (!md5_like(&t)) {
+        /* Not the format at all (a scene may name any readable file): named, never quoted. */
+        if (lx->failed)
+            return false;
+        lx->failed = true;
+        if (lx->err)
+            mc_error_set(lx->err, MC_ERR_SYNTAX, lx->name, 0, 0,
+                         "not an MD5 file: it does not start with 'MD5Version' (its text is not "
+                         "shown)");
+        return false;
     } else {
         return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "expected 'MD5Version', found %s%s",
                            mc_lex_describe(&t, d, sizeof d),
