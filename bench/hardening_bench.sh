@@ -134,30 +134,7 @@ measure "2 materials naming 10000 tables ($(du -k "$T/tables/base/pak000.pk4" | 
 # A 4 MB mesh (a 170x170-quad grid) in 10 actors (render) and in 200 (info).
 mkdir -p "$T/grid"
 python3 make_quads.py "$T/grid"
-python3 - "$T/grid" <<'PY'
-import sys
-d, n = sys.argv[1], 170
-v = (n + 1) * (n + 1)
-out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes 1', 'joints {',
-       '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}', 'mesh {', '\tshader "grid"', '\tnumverts %d' % v]
-out += ['\tvert %d ( %g %g ) %d 1' % (i, (i % (n + 1)) / n, (i // (n + 1)) / n, i) for i in range(v)]
-out.append('\tnumtris %d' % (2 * n * n))
-for y in range(n):
-    for x in range(n):
-        a, t = y * (n + 1) + x, 2 * (y * n + x)
-        out += ['\ttri %d %d %d %d' % (t, a, a + n + 1, a + 1),
-                '\ttri %d %d %d %d' % (t + 1, a + 1, a + n + 1, a + n + 2)]
-out.append('\tnumweights %d' % v)
-out += ['\tweight %d 0 1 ( 0 %g %g )' % (i, (i % (n + 1)) * 60.0 / n - 30, (i // (n + 1)) * 60.0 / n - 30)
-        for i in range(v)]
-open(d + '/grid.md5mesh', 'w').write('\n'.join(out) + '\n}\n')
-open(d + '/grid.tga', 'wb').write(bytes([0, 0, 2] + [0] * 9 + [2, 0, 2, 0, 24, 0]) + bytes([90, 160, 220]) * 4)
-for k in (10, 200):
-    with open('%s/a%d.md5scene' % (d, k), 'w') as f:
-        f.write('md5scene 1\ncamera "cam.md5camera"\n')
-        for i in range(k):
-            f.write('actor a%d { mesh "grid.md5mesh" origin ( %d 0 0 ) }\n' % (i, 5 * i))
-PY
+python3 make_grid.py "$T/grid" a10=10 a200=200
 measure "10 actors of a $(du -k "$T/grid/grid.md5mesh" | cut -f1) KB mesh (render)" \
     "$M" render "$T/grid/a10.md5scene" -o "$T/grid/a10.mp4"
 measure "200 actors of it (info)" "$M" info "$T/grid/a200.md5scene"

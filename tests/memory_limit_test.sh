@@ -9,29 +9,7 @@ set -u
 . ./outcome.sh memory_limit
 
 python3 make_quads.py "$T"
-python3 - "$T" <<'PY'
-import sys
-d, n = sys.argv[1], 170
-v = (n + 1) * (n + 1)
-out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes 1', 'joints {',
-       '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}', 'mesh {', '\tshader "grid"', '\tnumverts %d' % v]
-out += ['\tvert %d ( %g %g ) %d 1' % (i, (i % (n + 1)) / n, (i // (n + 1)) / n, i) for i in range(v)]
-out.append('\tnumtris %d' % (2 * n * n))
-for y in range(n):
-    for x in range(n):
-        a, t = y * (n + 1) + x, 2 * (y * n + x)
-        out += ['\ttri %d %d %d %d' % (t, a, a + n + 1, a + 1),
-                '\ttri %d %d %d %d' % (t + 1, a + 1, a + n + 1, a + n + 2)]
-out.append('\tnumweights %d' % v)
-out += ['\tweight %d 0 1 ( 0 %g %g )' % (i, (i % (n + 1)) * 60.0 / n - 30, (i // (n + 1)) * 60.0 / n - 30)
-        for i in range(v)]
-open(d + '/grid.md5mesh', 'w').write('\n'.join(out) + '\n}\n')
-open(d + '/grid.tga', 'wb').write(bytes([0, 0, 2] + [0] * 9 + [2, 0, 2, 0, 24, 0]) + bytes([90, 160, 220]) * 4)
-with open(d + '/ten.md5scene', 'w') as f:
-    f.write('md5scene 1\ncamera "cam.md5camera"\n')
-    for i in range(10):
-        f.write('actor a%d { mesh "grid.md5mesh" origin ( %d 0 0 ) }\n' % (i, 5 * i))
-PY
+python3 make_grid.py "$T" ten=10
 size=$(stat -c %s "$T/grid.md5mesh")
 if [ "$size" -gt 3500000 ] && [ "$size" -lt 4500000 ]; then
     ok the_mesh_is_about_4_MB
