@@ -64,9 +64,9 @@ expect info_reads_the_same_materials 0
 
 # ---- 2. a stop signal reaches table and expression reading -------------------------------
 # 1000 tables (125 MiB of text): reading them takes seconds. SIGTERM while loading must end the
-# render with 143 and "interrupted", before loading could end by itself (no frame written). The
-# signal is sent once md5cine catches SIGTERM (its handler shows in /proc/PID/status SigCgt),
-# at three moments of the loading; no wall-clock limit is asserted.
+# render with 143 and "interrupted" and no frame written. The signal is sent once md5cine catches
+# SIGTERM (its handler shows in /proc/PID/status SigCgt), at three moments of the loading; no
+# wall-clock limit is asserted.
 tables big 1000 2
 python3 - "$MD5CINE" "$T" >"$T/signal.out" 2>&1 <<'PY'
 import glob, signal, subprocess, sys, time

@@ -36,9 +36,8 @@
 #include "render_cli.h"
 
 /* The one mutable global md5cine has: the number of the signal (SIGINT or SIGTERM) that asked
- * the render to stop, 0 while none has. Only the signal handler (or, while loading, the thread
- * that waits for the signals, watch_stop) writes it; loading and the frame loop read it; a
- * handler may store nothing but a volatile sig_atomic_t. */
+ * the render to stop, 0 while none has. Only the signal handler writes it; the frame loop reads
+ * it; a handler may store nothing but a volatile sig_atomic_t. */
 static volatile sig_atomic_t g_stop_signal;
 
 static void on_stop_signal(int sig)
@@ -88,19 +87,6 @@ static bool stop_requested(void)
     if (g_stop_signal)
         return true;
     return sigpending(&p) == 0 && (sigismember(&p, SIGINT) == 1 || sigismember(&p, SIGTERM) == 1);
-}
-
-/* While prepare blocks the signals, this thread takes SIGINT or SIGTERM with sigwait and sets
- * the flag, so that loading (archive entries, tables, expressions) stops at once instead of at
- * the end of the step; SIGUSR2, sent to it alone, ends it without one. */
-static void *watch_stop(void *arg)
-{
-    const sigset_t *set = arg;
-    int sig;
-
-    if (sigwait(set, &sig) == 0 && sig != SIGUSR2)
-        g_stop_signal = sig;
-    return NULL;
 }
 
 /* Says that memory ran out; the exit code for it. */
@@ -607,8 +593,6 @@ static int check_address_space(const render_run *run, bool frame)
 static int prepare(render_run *run)
 {
     sigset_t block, old;
-    pthread_t watcher;
-    bool watching;
     int rc;
 
     /* setenv is not safe while another thread may read the environment: before any thread
@@ -619,11 +603,8 @@ static int prepare(render_run *run)
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGUSR2);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    watching = pthread_create(&watcher, NULL, watch_stop, &block) == 0;
-    /* A signal that comes meanwhile sets the flag through the watcher (or stays pending when it
-     * could not start): each step starts only while none came, and loading looks at the flag. */
+    /* A signal that comes meanwhile stays pending: each step starts only while none is. */
     rc = stop_requested() ? -2 : check_outputs(run);
     if (rc == -1 && !stop_requested())
         rc = check_address_space(run, false);
@@ -643,10 +624,6 @@ static int prepare(render_run *run)
         rc = open_pipeline(run);
     if (rc == -1 && !stop_requested())
         rc = check_address_space(run, true);
-    if (watching) {
-        pthread_kill(watcher, SIGUSR2);
-        pthread_join(watcher, NULL);
-    }
     pthread_sigmask(SIG_SETMASK, &old, NULL); /* a pending signal runs the handler now */
     if (rc == -2 || (rc == -1 && g_stop_signal))
         return stopped_early(); /* the encoder's temporary goes with release() */
