@@ -34,45 +34,34 @@ static bool parse_background(scene_parser *p)
     return true;
 }
 
-static const char *const output_keywords[] = { "width", "height", "fps", "background" };
+enum { O_WIDTH, O_HEIGHT, O_FPS, O_BACKGROUND, O_COUNT };
+static const char *const output_keywords[O_COUNT] = { "width", "height", "fps", "background" };
 
 static bool parse_output(scene_parser *p)
 {
-    seen_at w = { 0, 0 }, h = { 0, 0 }, fps = { 0, 0 }, bg = { 0, 0 };
+    seen_at seen[O_COUNT] = { { 0, 0 } };
     mc_token tok;
-    char d[80];
+    int k;
 
     if (!expect_punct(p, "{"))
         return false;
-    for (;;) {
-        if (!mc_lex_next(&p->lx, &tok))
-            return false;
-        if (tok.kind == MC_TOK_PUNCT && mc_lex_is(&tok, "}"))
-            return true;
-        if (tok.kind != MC_TOK_NAME)
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
-                               "expected a keyword or '}' in 'output', found %s",
-                               mc_lex_describe(&tok, d, sizeof d));
-        if (mc_lex_is(&tok, "width")) {
-            if (!once(p, &tok, &w) || !read_int_in(p, "width", MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE, &p->s->width))
-                return false;
-        } else if (mc_lex_is(&tok, "height")) {
-            if (!once(p, &tok, &h) || !read_int_in(p, "height", MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE, &p->s->height))
-                return false;
-        } else if (mc_lex_is(&tok, "fps")) {
-            if (!once(p, &tok, &fps) || !read_int_in(p, "fps", MC_LIMIT_FPS_MIN, MC_LIMIT_FPS_MAX, &p->s->fps))
-                return false;
-        } else if (mc_lex_is(&tok, "background")) {
-            if (!once(p, &tok, &bg) || !parse_background(p))
-                return false;
-        } else {
-            char hint[80];
+    while ((k = block_keyword(p, &tok, "'output'", output_keywords, O_COUNT)) >= 0) {
+        bool ok = once(p, &tok, &seen[k]);
 
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in 'output'%s",
-                               mc_lex_describe(&tok, d, sizeof d),
-                               hint_for(&tok, output_keywords, 4, hint, sizeof hint));
-        }
+        if (ok && k == O_WIDTH)
+            ok = read_int_in(p, "width", MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE,
+                             &p->s->width);
+        else if (ok && k == O_HEIGHT)
+            ok = read_int_in(p, "height", MC_LIMIT_RENDER_MIN_SIDE, MC_LIMIT_RENDER_MAX_SIDE,
+                             &p->s->height);
+        else if (ok && k == O_FPS)
+            ok = read_int_in(p, "fps", MC_LIMIT_FPS_MIN, MC_LIMIT_FPS_MAX, &p->s->fps);
+        else if (ok) /* O_BACKGROUND */
+            ok = parse_background(p);
+        if (!ok)
+            return false;
     }
+    return k == BLOCK_END;
 }
 
 /* ---------------------------------------------------------------- actor block */
@@ -213,45 +202,27 @@ static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token 
 {
     seen_at seen[K_COUNT];
     seen_at parm_seen[MC_SCENE_PARMS];
-    int material_cap = 0;
+    int material_cap = 0, k;
+    char where[MC_LIMIT_NAME_LEN + 16];
     mc_token tok;
-    char d[80];
 
     memset(seen, 0, sizeof seen);
     memset(parm_seen, 0, sizeof parm_seen);
-    for (;;) {
-        int k = 0;
-
-        if (!mc_lex_next(&p->lx, &tok))
-            return false;
-        if (tok.kind == MC_TOK_PUNCT && mc_lex_is(&tok, "}"))
-            break;
-        if (tok.kind != MC_TOK_NAME)
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
-                               "expected a keyword or '}' in actor '%s', found %s", a->name,
-                               mc_lex_describe(&tok, d, sizeof d));
-        if (mc_lex_is(&tok, "material")) {
+    snprintf(where, sizeof where, "actor '%s'", a->name);
+    /* material and parm, repeatable, follow the K_ keywords in actor_keywords */
+    while ((k = block_keyword(p, &tok, where, actor_keywords, K_COUNT + 2)) >= 0) {
+        if (k == K_COUNT) {
             if (!parse_material(p, a, &material_cap, &tok))
                 return false;
-            continue;
-        }
-        if (mc_lex_is(&tok, "parm")) {
+        } else if (k == K_COUNT + 1) {
             if (!parse_parm(p, a, parm_seen))
                 return false;
-            continue;
-        }
-        while (k < K_COUNT && !mc_lex_is(&tok, actor_keywords[k]))
-            k++;
-        if (k == K_COUNT) {
-            char hint[80];
-
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in actor '%s'%s",
-                               mc_lex_describe(&tok, d, sizeof d), a->name,
-                               hint_for(&tok, actor_keywords, K_COUNT + 2, hint, sizeof hint));
-        }
-        if (!once(p, &tok, &seen[k]) || !parse_actor_value(p, a, k))
+        } else if (!once(p, &tok, &seen[k]) || !parse_actor_value(p, a, k)) {
             return false;
+        }
     }
+    if (k == BLOCK_FAILED)
+        return false;
     if (a->model && a->mesh_path) {
         mc_token at = { MC_TOK_STRING, a->model, strlen(a->model), a->model_line, a->model_col,
                         0.0, false };

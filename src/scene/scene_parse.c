@@ -186,6 +186,31 @@ const char *hint_for(const mc_token *tok, const char *const *words, size_t n, ch
     return mc_nearest_hint(buf, cap, tok->text, tok->len, words, n);
 }
 
+int block_keyword(scene_parser *p, mc_token *tok, const char *where, const char *const *words,
+                  int count)
+{
+    char d[80], hint[80];
+    int k = 0;
+
+    if (!mc_lex_next(&p->lx, tok))
+        return BLOCK_FAILED;
+    if (tok->kind == MC_TOK_PUNCT && mc_lex_is(tok, "}"))
+        return BLOCK_END;
+    if (tok->kind != MC_TOK_NAME) {
+        mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "expected a keyword or '}' in %s, found %s",
+                    where, mc_lex_describe(tok, d, sizeof d));
+        return BLOCK_FAILED;
+    }
+    while (k < count && !mc_lex_is(tok, words[k]))
+        k++;
+    if (k < count)
+        return k;
+    mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "unknown keyword %s in %s%s",
+                mc_lex_describe(tok, d, sizeof d), where,
+                hint_for(tok, words, (size_t)count, hint, sizeof hint));
+    return BLOCK_FAILED;
+}
+
 bool same_name(const char *a, size_t alen, const char *b)
 {
     return strlen(b) == alen && memcmp(a, b, alen) == 0;

@@ -43,6 +43,13 @@ bool read_triple_in(scene_parser *p, const char *what, float lo, float hi, float
 const char *hint_for(const mc_token *tok, const char *const *words, size_t n, char *buf,
                      size_t cap);
 bool same_name(const char *a, size_t alen, const char *b);
+/* The next keyword of a block named where ("'output'", "actor 'walker'"): its index in
+ * words[0..count), BLOCK_END at the block's '}', BLOCK_FAILED after an error (a token that is
+ * no keyword: "expected a keyword or '}' in WHERE, found ..."; a word of none of them:
+ * "unknown keyword ... in WHERE", with the nearest of words as a hint). */
+enum { BLOCK_END = -2, BLOCK_FAILED = -1 };
+int block_keyword(scene_parser *p, mc_token *tok, const char *where, const char *const *words,
+                  int count);
 
 /* The blocks, each at its keyword (scene_parse_lights.c, camera_block.c). */
 bool parse_light(scene_parser *p, const mc_token *kw);

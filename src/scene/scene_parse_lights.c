@@ -151,32 +151,16 @@ static bool check_light(scene_parser *p, mc_scene_light *l, const mc_token *name
 static bool parse_light_body(scene_parser *p, mc_scene_light *l, const mc_token *name_tok)
 {
     seen_at seen[L_COUNT] = { { 0, 0 } };
+    char where[MC_LIMIT_NAME_LEN + 16];
     mc_token tok;
-    char d[80];
+    int k;
 
-    for (;;) {
-        int k = 0;
-
-        if (!mc_lex_next(&p->lx, &tok))
-            return false;
-        if (tok.kind == MC_TOK_PUNCT && mc_lex_is(&tok, "}"))
-            break;
-        if (tok.kind != MC_TOK_NAME)
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX,
-                               "expected a keyword or '}' in light '%s', found %s", l->name,
-                               mc_lex_describe(&tok, d, sizeof d));
-        while (k < L_COUNT && !mc_lex_is(&tok, light_keywords[k]))
-            k++;
-        if (k == L_COUNT) {
-            char hint[80];
-
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown keyword %s in light '%s'%s",
-                               mc_lex_describe(&tok, d, sizeof d), l->name,
-                               hint_for(&tok, light_keywords, L_COUNT, hint, sizeof hint));
-        }
+    snprintf(where, sizeof where, "light '%s'", l->name);
+    while ((k = block_keyword(p, &tok, where, light_keywords, L_COUNT)) >= 0)
         if (!once(p, &tok, &seen[k]) || !parse_light_value(p, l, k))
             return false;
-    }
+    if (k == BLOCK_FAILED)
+        return false;
     return check_light(p, l, name_tok, seen);
 }
 
