@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/memlimit.h"
 #include "render_cli.h"
 
 #define MIB (1024ull * 1024ull)
@@ -22,13 +23,12 @@
  * or the space in use cannot be read (then nothing is checked). */
 static bool address_space(unsigned long long *limit, unsigned long long *used)
 {
-    struct rlimit rl;
     unsigned long long pages = 0;
     long page = sysconf(_SC_PAGESIZE);
     FILE *f;
     int n;
 
-    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || page <= 0)
+    if (!mc_memory_limited(limit) || page <= 0)
         return false;
     f = fopen("/proc/self/statm", "r");
     if (!f)
@@ -37,19 +37,16 @@ static bool address_space(unsigned long long *limit, unsigned long long *used)
     fclose(f);
     if (n != 1)
         return false;
-    *limit = (unsigned long long)rl.rlim_cur;
     *used = pages * (unsigned long long)page;
     return true;
 }
 
 void mc_cli_address_space_setup(void)
 {
-    unsigned long long limit, used;
-
     /* glibc reserves 64 MiB of address space for each thread's malloc arena (8 per core):
      * under a limit that reserve, not memory, is what runs out first (10 threads of llvmpipe
      * and the encoder took 640 MiB of a 1.5 GiB limit). One arena costs no address space. */
-    if (address_space(&limit, &used))
+    if (mc_memory_limited(NULL))
         mallopt(M_ARENA_MAX, 1);
 }
 

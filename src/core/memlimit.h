@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* true when an address-space limit is set; *mib (may be NULL) its size in MiB. */
-bool mc_memory_limited(unsigned long long *mib);
+/* true when an address-space limit is set; *bytes (may be NULL) its size. */
+bool mc_memory_limited(unsigned long long *bytes);
 
 /* buf holding "; memory ran out? (ulimit -v allows N MiB)" with a limit set, "" otherwise. */
 const char *mc_memory_limit_note(char *buf, size_t cap);
