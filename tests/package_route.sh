@@ -187,10 +187,17 @@ for k in $(seq 0 10 230); do
     [ "$rc" -eq 0 ] || golden=0
 done
 if [ "$golden" -eq 1 ]; then ok golden_frames_rendered; else fail golden_frames_rendered "$(cat "$T"/golden_*.log | tail -5)"; fi
+# out/: the same frames again; take1.mp4 and take2.mp4: two renders of frames 0-47; chunk.mp4:
+# frames 24-47 as a farm chunk (numbered from 24).
+cp -r "$W/golden" "$W/out"
+step take1_rendered 0 md5cine render scenes/demo/demo.md5scene --size 640x360 --frames 0-47 --quiet -o take1.mp4
+step take2_rendered 0 md5cine render scenes/demo/demo.md5scene --size 640x360 --frames 0-47 --quiet -o take2.mp4
+step chunk_rendered 0 md5cine render scenes/demo/demo.md5scene --size 640x360 --frames 24-47 --quiet -o chunk.mp4
 printf 'md5scene 1\noutput {\n    colour ( 1 0 0 )\n}\n' >"$W/broken.md5scene"
 step readme_python_example 0 python3 example.py
 has readme_python_example "24 241 [(1, 0, 83)"
 has readme_python_example "broken.md5scene:3:5: error: unknown keyword 'colour'"
+has readme_python_example "True True True 12"
 if grep -q '^True ' "$T/readme_python_example.log"; then
     ok readme_python_example_check_passes
 else
