@@ -1,14 +1,21 @@
 /* The scene side of lights: the scene's lights as the renderer takes them (mc_scene_lights,
  * include/md5cine/scene_renderer.h): its own, or without any a key and a fill light placed and
- * sized by the actors' bind-pose bounds. The renderer's side (material stages, images) stays in
- * scene_renderer.c. */
+ * sized by the actors' bind-pose bounds; and for the scene renderer (scene_renderer_int.h) each
+ * light's material kept at create (its program, its stages' images uploaded) and evaluated per
+ * frame into the frame's light passes, and the scene position of a renderer error about a
+ * light. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/material.h>
+#include <md5cine/material_eval.h>
 #include <md5cine/mathx.h>
 #include <md5cine/pose.h>
 #include <md5cine/scene_renderer.h>
+
+#include "scene_renderer_int.h"
 
 /* Grows the box lo..hi (*any: not empty) by the world-space bind pose of actor a. */
 static mc_status actor_bounds(const mc_scene_actor *a, mc_vec3 *lo, mc_vec3 *hi, bool *any,
@@ -107,4 +114,136 @@ mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, 
     for (int i = 0; i < 3; i++)
         ambient[i] = s->has_ambient ? s->ambient[i] : 0.1f;
     return MC_OK;
+}
+
+/* Keeps each scene light's material (mc_scene_materials.light): its program, its stages'
+ * projection images and its falloff image, uploaded. A light material's stages are the light's
+ * passes (tr_render.cpp, RB_CreateSingleDrawInteractions loops over them): the lights' passes
+ * together may not pass MC_RENDER_MAX_LIGHTS (MC_ERR_LIMIT at the light). Its `noShadows`
+ * makes the light cast none (Material.h, LightCastsShadows). */
+mc_status mc_sr_keep_lights(mc_scene_renderer *sr, const mc_scene_materials *sm, bool developer,
+                            const mc_parse_opts *po, mc_error *err)
+{
+    const mc_scene *s = sr->scene;
+    int passes = 0;
+
+    for (int i = 0; i < sr->num_lights && i < sm->num_lights; i++) {
+        const mc_material *m = sm->light[i];
+        const mc_scene_light *sl = &s->lights[i];
+        light_src *ls = &sr->light_srcs[i];
+        light_stage *grown;
+        mc_status st;
+
+        if (!m) {
+            passes++;
+            continue;
+        }
+        passes += m->num_layers;
+        if (passes > MC_RENDER_MAX_LIGHTS)
+            return mc_error_set(err, MC_ERR_LIMIT, s->name, sl->line, sl->col,
+                                "the lights' materials give more than %d light passes (light "
+                                "'%s', material '%s' has %d stages)",
+                                MC_RENDER_MAX_LIGHTS, sl->name, m->name, m->num_layers);
+        if (m->ambient_light && po->warn) {
+            mc_error w;
+
+            mc_error_set(&w, MC_ERR_USAGE, m->file, m->line, m->col,
+                         "'ambientLight' material '%s' of light '%s' is drawn as a plain light "
+                         "(the scene's `ambient` line is md5cine's ambient light)",
+                         m->name, sl->name);
+            po->warn(po->warn_user, &w);
+        }
+        if (!mc_expr_program_copy(&m->expr, &ls->prog))
+            return no_memory(err);
+        ls->material = true;
+        mc_light_parms(sl->color, ls->parms);
+        if (m->no_shadows)
+            sr->lights[i].no_shadows = 1;
+        if (sm->light_falloff[i]) {
+            st = mc_sr_upload_map(sr, &sm->light_falloff[i]->falloff, developer, &ls->falloff, err);
+            if (st != MC_OK)
+                return st;
+        }
+        ls->first = sr->num_light_stages;
+        if (m->num_layers == 0)
+            continue;
+        grown = realloc(sr->light_stages,
+                        ((size_t)sr->num_light_stages + (size_t)m->num_layers) * sizeof *grown);
+        if (!grown)
+            return no_memory(err);
+        sr->light_stages = grown;
+        for (int k = 0; k < m->num_layers; k++) {
+            light_stage *ld = &sr->light_stages[sr->num_light_stages];
+
+            memset(ld, 0, sizeof *ld);
+            st = mc_sr_upload_map(sr, &m->layers[k].map, developer, &ld->texture, err);
+            if (st != MC_OK)
+                return st;
+            ld->expr = m->layers[k].expr;
+            sr->num_light_stages++;
+            ls->count++;
+        }
+    }
+    return MC_OK;
+}
+
+/* One frame's light passes at time (seconds on the scene's clock) into sr->frame_lights; returns
+ * how many. */
+int mc_sr_eval_lights(mc_scene_renderer *sr, float time)
+{
+    int n = 0;
+
+    for (int i = 0; i < sr->num_lights; i++) {
+        const light_src *ls = &sr->light_srcs[i];
+
+        if (!ls->material) {
+            sr->frame_light_of[n] = i;
+            sr->frame_lights[n++] = sr->lights[i];
+            continue;
+        }
+        mc_expr_eval(&ls->prog, time, ls->parms, sr->regs);
+        for (int k = 0; k < ls->count && n < MC_RENDER_MAX_LIGHTS; k++) {
+            const light_stage *ld = &sr->light_stages[ls->first + k];
+            mc_light *l = &sr->frame_lights[n];
+
+            *l = sr->lights[i];
+            if (!mc_light_stage_eval(&ld->expr, sr->regs, l->color))
+                continue;
+            l->projection_image = ld->texture;
+            l->falloff_image = ls->falloff;
+            sr->frame_light_of[n++] = i;
+        }
+    }
+    if (n == 0 && sr->num_lights > 0) {
+        /* every light material's stage is off: a black light keeps the frame lit (no light
+         * at all would be the renderer's camera rig) */
+        sr->frame_lights[0] = sr->lights[0];
+        memset(sr->frame_lights[0].color, 0, sizeof sr->frame_lights[0].color);
+        sr->frame_light_of[0] = 0;
+        n = 1;
+    }
+    return n;
+}
+
+/* A renderer error about "light N" (mc_renderer_begin's light check) names the scene light that
+ * frame light N came from, at its name in the scene file. */
+void mc_sr_light_error_position(const mc_scene_renderer *sr, int num, mc_error *err)
+{
+    const mc_scene *s = sr->scene;
+    const mc_scene_light *l;
+    const char *rest;
+    char *end, msg[sizeof err->msg];
+    long i;
+
+    if (!err || err->line != 0 || strncmp(err->msg, "light ", 6) != 0)
+        return;
+    i = strtol(err->msg + 6, &end, 10);
+    if (end == err->msg + 6 || *end != ':' || i < 0 || i >= num ||
+        sr->frame_light_of[i] >= s->num_lights)
+        return;
+    for (rest = end + 1; *rest == ' ';)
+        rest++;
+    snprintf(msg, sizeof msg, "%s", rest);
+    l = &s->lights[sr->frame_light_of[i]];
+    mc_error_set(err, err->code, s->name, l->line, l->col, "light '%s': %s", l->name, msg);
 }

@@ -21,6 +21,7 @@
 #include "deform.h"
 #include "unsmoothed.h"
 #include "mesh_groups.h"
+#include "scene_renderer_int.h"
 
 #define DEFAULT_WIDTH  1280
 #define DEFAULT_HEIGHT 720
@@ -28,119 +29,11 @@
 /* Base colour of a surface without a texture: a light grey that the lights can shade. */
 static const float plain_color[4] = { 0.72f, 0.72f, 0.72f, 1.0f };
 
-/* How one submesh is drawn: texture ids and the material's switches. */
-typedef struct surface {
-    int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
-    float alpha_test, polygon_offset;
-    bool two_sided, translucent, no_shadows, no_self_shadow;
-    mc_dominant_tri *dominant; /* unsmoothedTangents: each vertex's triangle, or NULL */
-    bool white; /* draw color (not plain_color) without a texture */
-    float color[4];     /* with white: the colour used without a texture */
-    bool hidden; /* a material Doom does not draw (no stage: textures/common/nodraw) */
-    bool stage_colors;  /* the material's stage colours below apply */
-    float diffuse_rgb[3], specular_rgb[3];
-    int mat;    /* index into mc_scene_renderer.mats; -1: no declared material */
-    bool stages_only; /* a material with only unlit stages: no lit pass */
-    mc_deform deform; /* the material's deform, drawn (deform.h); kind NONE for none or one
-                         that does not apply to this surface */
-} surface;
-
 /* A material already uploaded (several submeshes may share one). */
 typedef struct uploaded_material {
     const mc_material *mat;
     int ids[3]; /* diffuse, normal, specular texture ids; 0 where the map is absent */
 } uploaded_material;
-
-/* An unlit stage kept for the frames: its texture and what material_eval needs. */
-typedef struct stage_src {
-    int texture;
-    mc_blend blend;
-    mc_expr_stage expr;
-    mc_wrap wrap;
-    bool mask[4];
-    bool translucent;
-} stage_src;
-
-/* What a material needs per frame, kept after its images are freed: its expression program and
- * its unlit stages (stage_srcs[first .. first + count)). */
-typedef struct kept_material {
-    mc_expr_program prog;
-    int first, count;
-    char *name, *file; /* the declaration, for the warning about values that are not finite */
-    int line, col;
-    bool warned;       /* that warning given */
-} kept_material;
-
-/* A scene light drawn through a light material: its expression program and its stages
- * (light_stages[first .. first + count)), each one pass of the light (render.h mc_light). */
-typedef struct light_src {
-    bool material;         /* false: the light as mc_scene_lights gives it, built-in images */
-    mc_expr_program prog;
-    int first, count;
-    int falloff;           /* texture id of its falloff image; 0: built-in */
-    float parms[MC_LIGHT_PARMS];
-} light_src;
-
-typedef struct light_stage {
-    int texture;           /* the projection image; 0: built-in */
-    mc_expr_stage expr;
-} light_stage;
-
-/* Everything one actor needs per frame. */
-typedef struct actor_draw {
-    mc_joint_xform *joints; /* mesh.num_joints */
-    mc_vec3 **pos, **nrm;   /* per submesh: num_verts skinned positions and normals */
-    mc_tangent **tan;       /* per submesh: num_verts tangents (used with a normal map) */
-    mc_skin_topology *topo; /* per submesh */
-    surface *surf;          /* per submesh */
-    mc_deform_out *def;     /* per submesh: the deformed surface's buffers (deform.h), sized
-                               at create; NULL arrays where the surface has no deform */
-    mc_mat4 model;          /* model -> world */
-    bool animated;          /* has an anim: skinned every frame; else once */
-} actor_draw;
-
-/* The scene's distinct texture images, decoded before the GL context exists and freed once
- * uploaded. */
-typedef struct texture_set {
-    int count;
-    mc_image *images;
-    const char **paths; /* count distinct paths (owned by the scene) */
-    int *ids;           /* renderer texture id of each, after upload */
-} texture_set;
-
-struct mc_scene_renderer {
-    const mc_scene *scene;
-    mc_renderer *r;
-    int width, height;
-    mc_rate fps;
-    mc_clock clock;
-    mc_frame_no count;
-    float background[4]; /* RGBA 0..1 */
-    mc_shading shading;
-    mc_fov_mode fov_mode;
-    bool overlay, no_shadows;
-    int overlay_scale;
-    mc_warn_fn warn; /* the desc's, for warnings while rendering */
-    void *warn_user;
-    int num_actors;
-    actor_draw *actors;
-    mc_light lights[MC_RENDER_MAX_LIGHTS]; /* the scene's lights (or the default rig) */
-    int num_lights;
-    float ambient[3];
-    light_src light_srcs[MC_RENDER_MAX_LIGHTS]; /* per light of lights[] */
-    light_stage *light_stages;
-    int num_light_stages;
-    mc_light frame_lights[MC_RENDER_MAX_LIGHTS]; /* one frame's light passes */
-    int frame_light_of[MC_RENDER_MAX_LIGHTS];    /* the index in lights[] of each pass */
-    /* Unlit stages (material_eval.h), evaluated per frame into regs and stage_out, which are
-     * sized at load for the largest material: a frame allocates nothing. */
-    kept_material *mats;
-    int num_mats;
-    stage_src *stage_srcs;
-    int num_stage_srcs;
-    float *regs;
-    mc_render_stage *stage_out;
-};
 
 static double now(void)
 {
@@ -148,11 +41,6 @@ static double now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static mc_status no_memory(mc_error *err)
-{
-    return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
 }
 
 /* ---- actors --------------------------------------------------------------------------- */
@@ -436,181 +324,7 @@ static mc_status submit_actors(mc_scene_renderer *sr, const mc_view *view, float
     return MC_OK;
 }
 
-/* ---- textures ------------------------------------------------------------------------- */
-
-/* Index of path in the set, or -1. */
-static int find_image(const texture_set *ts, const char *path)
-{
-    for (int i = 0; i < ts->count; i++)
-        if (strcmp(ts->paths[i], path) == 0)
-            return i;
-    return -1;
-}
-
-/* Points an image error at the scene's material line naming path, when there is one. */
-static void position_image_error(const mc_scene *s, const char *path, mc_error *err)
-{
-    if (!err)
-        return;
-    for (int i = 0; i < s->num_actors; i++) {
-        const mc_scene_actor *a = &s->actors[i];
-
-        for (int m = 0; m < a->num_materials; m++) {
-            if (strcmp(a->materials[m].path, path) != 0)
-                continue;
-            char msg[sizeof err->msg];
-
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            mc_error_set(err, err->code, s->name, a->materials[m].line, a->materials[m].col, "%s",
-                         msg);
-            return;
-        }
-    }
-}
-
-static void release_textures(texture_set *ts)
-{
-    for (int i = 0; i < ts->count; i++)
-        mc_image_release(&ts->images[i]);
-    free(ts->images);
-    free(ts->paths);
-    free(ts->ids);
-    memset(ts, 0, sizeof *ts);
-}
-
-/* Decodes every distinct texture the scene resolved. */
-static mc_status decode_textures(const mc_scene *s, texture_set *ts, mc_error *err)
-{
-    int total = 0;
-
-    for (int i = 0; i < s->num_actors; i++)
-        total += s->actors[i].mesh.num_meshes;
-    ts->images = calloc((size_t)total + 1, sizeof *ts->images);
-    ts->paths = calloc((size_t)total + 1, sizeof *ts->paths);
-    ts->ids = calloc((size_t)total + 1, sizeof *ts->ids);
-    if (!ts->images || !ts->paths || !ts->ids)
-        return no_memory(err);
-    for (int i = 0; i < s->num_actors; i++) {
-        const mc_scene_actor *a = &s->actors[i];
-
-        for (int k = 0; k < a->mesh.num_meshes; k++) {
-            const char *path = a->textures ? a->textures[k] : NULL;
-            mc_status st;
-
-            if (!path || find_image(ts, path) >= 0)
-                continue;
-            st = mc_image_load(path, &ts->images[ts->count], err);
-            if (st != MC_OK) {
-                position_image_error(s, path, err);
-                return st;
-            }
-            ts->paths[ts->count++] = path;
-        }
-    }
-    return MC_OK;
-}
-
-/* Uploads the decoded images (freeing each once it is on the GL side) and gives every
- * submesh its texture id. */
-static mc_status upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_error *err)
-{
-    const mc_scene *s = sr->scene;
-
-    for (int i = 0; i < ts->count; i++) {
-        const mc_image *im = &ts->images[i];
-        mc_status st = mc_renderer_add_texture(sr->r, im->pixels, im->width, im->height, im->stride,
-                                               &ts->ids[i], err);
-
-        if (st != MC_OK)
-            return st;
-        mc_image_release(&ts->images[i]);
-    }
-    for (int i = 0; i < s->num_actors; i++) {
-        const mc_scene_actor *a = &s->actors[i];
-
-        for (int k = 0; k < a->mesh.num_meshes; k++) {
-            int at = a->textures && a->textures[k] ? find_image(ts, a->textures[k]) : -1;
-
-            sr->actors[i].surf[k].texture = at >= 0 ? ts->ids[at] : 0;
-        }
-    }
-    return MC_OK;
-}
-
 /* ---- materials ------------------------------------------------------------------------ */
-
-/* Uploads a map (none: *id 0). One that fell back to `_default` is all zero, alpha 0 included,
- * unless developer images are asked for (Image_init.cpp, idImage::MakeDefault: the box only with
- * com_developer): black in a lit or opaque stage, nothing where it is blended or alpha tested.
- * A clamping stage's texture clamps. */
-static mc_status upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool developer,
-                            int *id, mc_error *err)
-{
-    static const uint8_t black[4] = { 0, 0, 0, 0 };
-    mc_status st;
-
-    *id = 0;
-    if (!m->present || !m->image.pixels)
-        return MC_OK;
-    /* the built-in named on its own (the default material's `map _default`) is the same
-     * image as a missing one's */
-    if ((m->fell_back || (m->program && strcasecmp(m->program, "_default") == 0)) &&
-        !developer)
-        return mc_renderer_add_texture(sr->r, black, 1, 1, 4, id, err);
-    st = mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
-                                 m->image.stride, id, err);
-    if (st == MC_OK && m->wrap != MC_WRAP_REPEAT)
-        st = mc_renderer_texture_clamp(sr->r, *id, err);
-    return st;
-}
-
-/* Keeps what material m needs per frame as sr->mats[sr->num_mats]: its expression program and
- * its unlit stages, each map uploaded. */
-static mc_status keep_stages(mc_scene_renderer *sr, const mc_material *m, bool developer,
-                             mc_error *err)
-{
-    kept_material *km = &sr->mats[sr->num_mats];
-    stage_src *grown;
-
-    if (!mc_expr_program_copy(&m->expr, &km->prog))
-        return no_memory(err);
-    sr->num_mats++;
-    km->name = strdup(m->name ? m->name : "");
-    km->file = m->file ? strdup(m->file) : NULL;
-    if (!km->name || (m->file && !km->file))
-        return no_memory(err);
-    km->line = m->line;
-    km->col = m->col;
-    km->first = sr->num_stage_srcs;
-    if (m->num_layers == 0)
-        return MC_OK;
-    grown = realloc(sr->stage_srcs,
-                    ((size_t)sr->num_stage_srcs + (size_t)m->num_layers) * sizeof *grown);
-    if (!grown)
-        return no_memory(err);
-    sr->stage_srcs = grown;
-    for (int i = 0; i < m->num_layers; i++) {
-        const mc_material_layer *l = &m->layers[i];
-        stage_src *src = &sr->stage_srcs[sr->num_stage_srcs];
-        mc_status st;
-
-        memset(src, 0, sizeof *src);
-        st = upload_map(sr, &l->map, developer, &src->texture, err);
-        if (st != MC_OK)
-            return st;
-        src->blend = l->blend;
-        src->expr = l->expr;
-        src->wrap = l->map.wrap;
-        src->mask[0] = l->mask_red;
-        src->mask[1] = l->mask_green;
-        src->mask[2] = l->mask_blue;
-        src->mask[3] = l->mask_alpha;
-        src->translucent = l->translucent;
-        sr->num_stage_srcs++;
-        km->count++;
-    }
-    return MC_OK;
-}
 
 /* The per-frame buffers of the unlit stages, for the largest kept material. */
 static mc_status size_stage_buffers(mc_scene_renderer *sr, mc_error *err)
@@ -808,13 +522,13 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
                 d++;
             if (d == num_done) {
                 done[d].mat = m;
-                st = upload_map(sr, dif, developer, &done[d].ids[0], err);
+                st = mc_sr_upload_map(sr, dif, developer, &done[d].ids[0], err);
                 if (st == MC_OK)
-                    st = upload_map(sr, &m->normal, developer, &done[d].ids[1], err);
+                    st = mc_sr_upload_map(sr, &m->normal, developer, &done[d].ids[1], err);
                 if (st == MC_OK)
-                    st = upload_map(sr, &m->specular, developer, &done[d].ids[2], err);
+                    st = mc_sr_upload_map(sr, &m->specular, developer, &done[d].ids[2], err);
                 if (st == MC_OK)
-                    st = keep_stages(sr, m, developer, err);
+                    st = mc_sr_keep_stages(sr, m, developer, err);
                 num_done++;
             }
             sf->mat = d;
@@ -832,138 +546,6 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
     return st;
 }
 
-/* Keeps each scene light's material (mc_scene_materials.light): its program, its stages'
- * projection images and its falloff image, uploaded. A light material's stages are the light's
- * passes (tr_render.cpp, RB_CreateSingleDrawInteractions loops over them): the lights' passes
- * together may not pass MC_RENDER_MAX_LIGHTS (MC_ERR_LIMIT at the light). Its `noShadows`
- * makes the light cast none (Material.h, LightCastsShadows). */
-static mc_status keep_lights(mc_scene_renderer *sr, const mc_scene_materials *sm, bool developer,
-                             const mc_parse_opts *po, mc_error *err)
-{
-    const mc_scene *s = sr->scene;
-    int passes = 0;
-
-    for (int i = 0; i < sr->num_lights && i < sm->num_lights; i++) {
-        const mc_material *m = sm->light[i];
-        const mc_scene_light *sl = &s->lights[i];
-        light_src *ls = &sr->light_srcs[i];
-        light_stage *grown;
-        mc_status st;
-
-        if (!m) {
-            passes++;
-            continue;
-        }
-        passes += m->num_layers;
-        if (passes > MC_RENDER_MAX_LIGHTS)
-            return mc_error_set(err, MC_ERR_LIMIT, s->name, sl->line, sl->col,
-                                "the lights' materials give more than %d light passes (light "
-                                "'%s', material '%s' has %d stages)",
-                                MC_RENDER_MAX_LIGHTS, sl->name, m->name, m->num_layers);
-        if (m->ambient_light && po->warn) {
-            mc_error w;
-
-            mc_error_set(&w, MC_ERR_USAGE, m->file, m->line, m->col,
-                         "'ambientLight' material '%s' of light '%s' is drawn as a plain light "
-                         "(the scene's `ambient` line is md5cine's ambient light)",
-                         m->name, sl->name);
-            po->warn(po->warn_user, &w);
-        }
-        if (!mc_expr_program_copy(&m->expr, &ls->prog))
-            return no_memory(err);
-        ls->material = true;
-        mc_light_parms(sl->color, ls->parms);
-        if (m->no_shadows)
-            sr->lights[i].no_shadows = 1;
-        if (sm->light_falloff[i]) {
-            st = upload_map(sr, &sm->light_falloff[i]->falloff, developer, &ls->falloff, err);
-            if (st != MC_OK)
-                return st;
-        }
-        ls->first = sr->num_light_stages;
-        if (m->num_layers == 0)
-            continue;
-        grown = realloc(sr->light_stages, ((size_t)sr->num_light_stages + (size_t)m->num_layers) *
-                                                  sizeof *grown);
-        if (!grown)
-            return no_memory(err);
-        sr->light_stages = grown;
-        for (int k = 0; k < m->num_layers; k++) {
-            light_stage *ld = &sr->light_stages[sr->num_light_stages];
-
-            memset(ld, 0, sizeof *ld);
-            st = upload_map(sr, &m->layers[k].map, developer, &ld->texture, err);
-            if (st != MC_OK)
-                return st;
-            ld->expr = m->layers[k].expr;
-            sr->num_light_stages++;
-            ls->count++;
-        }
-    }
-    return MC_OK;
-}
-
-/* One frame's light passes at time (seconds on the scene's clock) into sr->frame_lights; returns
- * how many. */
-static int eval_lights(mc_scene_renderer *sr, float time)
-{
-    int n = 0;
-
-    for (int i = 0; i < sr->num_lights; i++) {
-        const light_src *ls = &sr->light_srcs[i];
-
-        if (!ls->material) {
-            sr->frame_light_of[n] = i;
-            sr->frame_lights[n++] = sr->lights[i];
-            continue;
-        }
-        mc_expr_eval(&ls->prog, time, ls->parms, sr->regs);
-        for (int k = 0; k < ls->count && n < MC_RENDER_MAX_LIGHTS; k++) {
-            const light_stage *ld = &sr->light_stages[ls->first + k];
-            mc_light *l = &sr->frame_lights[n];
-
-            *l = sr->lights[i];
-            if (!mc_light_stage_eval(&ld->expr, sr->regs, l->color))
-                continue;
-            l->projection_image = ld->texture;
-            l->falloff_image = ls->falloff;
-            sr->frame_light_of[n++] = i;
-        }
-    }
-    if (n == 0 && sr->num_lights > 0) {
-        /* every light material's stage is off: a black light keeps the frame lit (no light
-         * at all would be the renderer's camera rig) */
-        sr->frame_lights[0] = sr->lights[0];
-        memset(sr->frame_lights[0].color, 0, sizeof sr->frame_lights[0].color);
-        sr->frame_light_of[0] = 0;
-        n = 1;
-    }
-    return n;
-}
-
-/* A renderer error about "light N" (mc_renderer_begin's light check) names the scene light that
- * frame light N came from, at its name in the scene file. */
-static void light_error_position(const mc_scene_renderer *sr, int num, mc_error *err)
-{
-    const mc_scene *s = sr->scene;
-    const mc_scene_light *l;
-    const char *rest;
-    char *end, msg[sizeof err->msg];
-    long i;
-
-    if (!err || err->line != 0 || strncmp(err->msg, "light ", 6) != 0)
-        return;
-    i = strtol(err->msg + 6, &end, 10);
-    if (end == err->msg + 6 || *end != ':' || i < 0 || i >= num ||
-        sr->frame_light_of[i] >= s->num_lights)
-        return;
-    for (rest = end + 1; *rest == ' ';)
-        rest++;
-    snprintf(msg, sizeof msg, "%s", rest);
-    l = &s->lights[sr->frame_light_of[i]];
-    mc_error_set(err, err->code, s->name, l->line, l->col, "light '%s': %s", l->name, msg);
-}
-
 static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
                                 mc_error *err)
 {
@@ -977,7 +559,7 @@ static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_d
         return st;
     st = apply_materials(sr, &sm, d->developer_images, &po, err);
     if (st == MC_OK)
-        st = keep_lights(sr, &sm, d->developer_images, &po, err);
+        st = mc_sr_keep_lights(sr, &sm, d->developer_images, &po, err);
     if (st == MC_OK)
         st = size_stage_buffers(sr, err);
     mc_scene_materials_release(&sm);
@@ -1070,12 +652,12 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
         st = alloc_actor(&sr->scene->actors[i], &sr->actors[i], err);
     /* Decoding first: a bad texture is reported before any GL work is done. */
     if (st == MC_OK)
-        st = decode_textures(sr->scene, &ts, err);
+        st = mc_sr_decode_textures(sr->scene, &ts, err);
     if (st == MC_OK)
         st = open_renderer(sr, desc, err);
     if (st == MC_OK)
-        st = upload_textures(sr, &ts, err);
-    release_textures(&ts);
+        st = mc_sr_upload_textures(sr, &ts, err);
+    mc_sr_release_textures(&ts);
     if (st == MC_OK)
         st = mc_scene_lights(sr->scene, sr->lights, &sr->num_lights, sr->ambient, err);
     if (st == MC_OK)
@@ -1189,13 +771,13 @@ mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc
     fp.proj = view.proj;
     memcpy(fp.background, sr->background, sizeof fp.background);
     fp.shading = sr->shading;
-    fp.num_lights = eval_lights(sr, material_time(sr, &smp));
+    fp.num_lights = mc_sr_eval_lights(sr, material_time(sr, &smp));
     fp.lights = sr->frame_lights;
     memcpy(fp.ambient, sr->ambient, sizeof fp.ambient);
     fp.no_shadows = sr->no_shadows;
     st = mc_renderer_begin(sr->r, &fp, err);
     if (st != MC_OK)
-        light_error_position(sr, fp.num_lights, err);
+        mc_sr_light_error_position(sr, fp.num_lights, err);
     if (st == MC_OK)
         st = submit_actors(sr, &view, material_time(sr, &smp), err);
     if (st == MC_OK && sr->overlay)

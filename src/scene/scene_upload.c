@@ -1,0 +1,184 @@
+/* The scene renderer's uploads (scene_renderer_int.h): the scene's texture images, decoded before
+ * the GL context exists and uploaded once it does, and a material's maps and unlit stages. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <md5cine/image.h>
+#include <md5cine/material.h>
+#include <md5cine/material_eval.h>
+#include <md5cine/scene_renderer.h>
+
+#include "scene_renderer_int.h"
+
+/* Index of path in the set, or -1. */
+static int find_image(const texture_set *ts, const char *path)
+{
+    for (int i = 0; i < ts->count; i++)
+        if (strcmp(ts->paths[i], path) == 0)
+            return i;
+    return -1;
+}
+
+/* Points an image error at the scene's material line naming path, when there is one. */
+static void position_image_error(const mc_scene *s, const char *path, mc_error *err)
+{
+    if (!err)
+        return;
+    for (int i = 0; i < s->num_actors; i++) {
+        const mc_scene_actor *a = &s->actors[i];
+
+        for (int m = 0; m < a->num_materials; m++) {
+            if (strcmp(a->materials[m].path, path) != 0)
+                continue;
+            char msg[sizeof err->msg];
+
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            mc_error_set(err, err->code, s->name, a->materials[m].line, a->materials[m].col, "%s",
+                         msg);
+            return;
+        }
+    }
+}
+
+void mc_sr_release_textures(texture_set *ts)
+{
+    for (int i = 0; i < ts->count; i++)
+        mc_image_release(&ts->images[i]);
+    free(ts->images);
+    free(ts->paths);
+    free(ts->ids);
+    memset(ts, 0, sizeof *ts);
+}
+
+/* Decodes every distinct texture the scene resolved. */
+mc_status mc_sr_decode_textures(const mc_scene *s, texture_set *ts, mc_error *err)
+{
+    int total = 0;
+
+    for (int i = 0; i < s->num_actors; i++)
+        total += s->actors[i].mesh.num_meshes;
+    ts->images = calloc((size_t)total + 1, sizeof *ts->images);
+    ts->paths = calloc((size_t)total + 1, sizeof *ts->paths);
+    ts->ids = calloc((size_t)total + 1, sizeof *ts->ids);
+    if (!ts->images || !ts->paths || !ts->ids)
+        return no_memory(err);
+    for (int i = 0; i < s->num_actors; i++) {
+        const mc_scene_actor *a = &s->actors[i];
+
+        for (int k = 0; k < a->mesh.num_meshes; k++) {
+            const char *path = a->textures ? a->textures[k] : NULL;
+            mc_status st;
+
+            if (!path || find_image(ts, path) >= 0)
+                continue;
+            st = mc_image_load(path, &ts->images[ts->count], err);
+            if (st != MC_OK) {
+                position_image_error(s, path, err);
+                return st;
+            }
+            ts->paths[ts->count++] = path;
+        }
+    }
+    return MC_OK;
+}
+
+/* Uploads the decoded images (freeing each once it is on the GL side) and gives every
+ * submesh its texture id. */
+mc_status mc_sr_upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_error *err)
+{
+    const mc_scene *s = sr->scene;
+
+    for (int i = 0; i < ts->count; i++) {
+        const mc_image *im = &ts->images[i];
+        mc_status st = mc_renderer_add_texture(sr->r, im->pixels, im->width, im->height, im->stride,
+                                               &ts->ids[i], err);
+
+        if (st != MC_OK)
+            return st;
+        mc_image_release(&ts->images[i]);
+    }
+    for (int i = 0; i < s->num_actors; i++) {
+        const mc_scene_actor *a = &s->actors[i];
+
+        for (int k = 0; k < a->mesh.num_meshes; k++) {
+            int at = a->textures && a->textures[k] ? find_image(ts, a->textures[k]) : -1;
+
+            sr->actors[i].surf[k].texture = at >= 0 ? ts->ids[at] : 0;
+        }
+    }
+    return MC_OK;
+}
+
+/* Uploads a map (none: *id 0). One that fell back to `_default` is all zero, alpha 0 included,
+ * unless developer images are asked for (Image_init.cpp, idImage::MakeDefault: the box only with
+ * com_developer): black in a lit or opaque stage, nothing where it is blended or alpha tested.
+ * A clamping stage's texture clamps. */
+mc_status mc_sr_upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool developer, int *id,
+                           mc_error *err)
+{
+    static const uint8_t black[4] = { 0, 0, 0, 0 };
+    mc_status st;
+
+    *id = 0;
+    if (!m->present || !m->image.pixels)
+        return MC_OK;
+    /* the built-in named on its own (the default material's `map _default`) is the same
+     * image as a missing one's */
+    if ((m->fell_back || (m->program && strcasecmp(m->program, "_default") == 0)) && !developer)
+        return mc_renderer_add_texture(sr->r, black, 1, 1, 4, id, err);
+    st = mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
+                                 m->image.stride, id, err);
+    if (st == MC_OK && m->wrap != MC_WRAP_REPEAT)
+        st = mc_renderer_texture_clamp(sr->r, *id, err);
+    return st;
+}
+
+/* Keeps what material m needs per frame as sr->mats[sr->num_mats]: its expression program and
+ * its unlit stages, each map uploaded. */
+mc_status mc_sr_keep_stages(mc_scene_renderer *sr, const mc_material *m, bool developer,
+                            mc_error *err)
+{
+    kept_material *km = &sr->mats[sr->num_mats];
+    stage_src *grown;
+
+    if (!mc_expr_program_copy(&m->expr, &km->prog))
+        return no_memory(err);
+    sr->num_mats++;
+    km->name = strdup(m->name ? m->name : "");
+    km->file = m->file ? strdup(m->file) : NULL;
+    if (!km->name || (m->file && !km->file))
+        return no_memory(err);
+    km->line = m->line;
+    km->col = m->col;
+    km->first = sr->num_stage_srcs;
+    if (m->num_layers == 0)
+        return MC_OK;
+    grown = realloc(sr->stage_srcs,
+                    ((size_t)sr->num_stage_srcs + (size_t)m->num_layers) * sizeof *grown);
+    if (!grown)
+        return no_memory(err);
+    sr->stage_srcs = grown;
+    for (int i = 0; i < m->num_layers; i++) {
+        const mc_material_layer *l = &m->layers[i];
+        stage_src *src = &sr->stage_srcs[sr->num_stage_srcs];
+        mc_status st;
+
+        memset(src, 0, sizeof *src);
+        st = mc_sr_upload_map(sr, &l->map, developer, &src->texture, err);
+        if (st != MC_OK)
+            return st;
+        src->blend = l->blend;
+        src->expr = l->expr;
+        src->wrap = l->map.wrap;
+        src->mask[0] = l->mask_red;
+        src->mask[1] = l->mask_green;
+        src->mask[2] = l->mask_blue;
+        src->mask[3] = l->mask_alpha;
+        src->translucent = l->translucent;
+        sr->num_stage_srcs++;
+        km->count++;
+    }
+    return MC_OK;
+}
