@@ -2,8 +2,8 @@
 # Materials whose cost follows the data: the tables of a declaration file read once and shared
 # by every material that names them (not copied per material or per reference), a stop signal
 # that reaches table and expression reading, and a table that does not parse reported with its
-# own error. Peak memory is asserted with a generous bound (GNU time's %M, in KiB); the time a
-# signal takes to act is bounded loosely (the machine may be busy).
+# own error. Peak memory is asserted with a generous bound (GNU time's %M, in KiB); no time a
+# signal takes to act is asserted (the machine may be busy).
 set -u
 . ./outcome.sh material_budgets
 

@@ -239,6 +239,31 @@ for sig in INT TERM; do
     check "sig${sig}_leaves_no_output_and_no_temporary_file" [ -z "$(ls -A "$T/int$sig")" ]
 done
 
+# Only md5cine's own thread runs the signal handler: every other thread (the GL driver's, started
+# by mc_renderer_create with signals blocked, x264's, the frame sinks') blocks SIGINT
+# (bit 2 of /proc's SigBlk mask) and SIGTERM (bit 15), while the main thread takes both.
+"$M" render "$D/long.md5scene" -o "$T/masks.mp4" --progress json >"$T/masks.out" 2>"$T/masks.err" &
+pid=$!
+for _ in $(seq 1 600); do [ -s "$T/masks.out" ] && break; sleep 0.05; done
+others=0
+open=0
+main_blocks=1
+for st in /proc/"$pid"/task/*/status; do
+    tid=${st%/status}
+    tid=${tid##*/}
+    blk=$(awk '/^SigBlk:/ { print $2 }' "$st")
+    if [ "$tid" = "$pid" ]; then
+        [ $((0x$blk & 0x4002)) = 0 ] && main_blocks=0
+    else
+        others=$((others + 1))
+        [ $((0x$blk & 0x4002)) = $((0x4002)) ] || open=$((open + 1))
+    fi
+done
+kill -INT "$pid"
+wait "$pid"
+check "threads_but_the_main_one_block_sigint_and_sigterm" [ "$others" -gt 1 -a "$open" = 0 ]
+check "the_main_thread_takes_sigint_and_sigterm" [ "$main_blocks" = 0 ]
+
 echo hello >"$T/file.txt"
 run unwritable "$D/boxes.md5scene" -o "$T/file.txt/out.mp4"
 expect unwritable_video_folder_is_a_runtime_error 3 "file.txt"

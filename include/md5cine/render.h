@@ -72,7 +72,10 @@ typedef struct mc_renderer_info {
  * 1..16384, msaa not 0, 1, 2 or 4, an unknown backend), MC_ERR_GL (a backend this build lacks:
  * "this build has no EGL backend"; GALLIUM_DRIVER names a driver OSMesa lacks -
  * only llvmpipe and softpipe are accepted, since Mesa crashes on others -, no 3.3 core
- * context, an incomplete framebuffer, a shader that does not build), MC_ERR_NOMEM. */
+ * context, an incomplete framebuffer, a shader that does not build), MC_ERR_NOMEM. The GL
+ * driver's threads (llvmpipe's rasterisers) are started with every signal blocked but those a
+ * fault raises, so a program's signal handlers run only on its own threads; the calling
+ * thread's mask is as it was when this returns. */
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err);
 
 /* Frees the context and everything in it. r may be NULL. */

@@ -587,9 +587,10 @@ static int check_address_space(const render_run *run, bool frame)
     return mc_cli_address_check("rendering this scene", need.gl + need.output + need.frame);
 }
 
-/* Everything before the first frame. Signals are blocked while the renderer, the reference's
- * decoder, the encoder and the pipeline start their threads, so that only this thread ever
- * runs the handler. */
+/* Everything before the first frame. Only this thread ever runs the handler: the GL driver
+ * starts its threads with signals blocked (mc_renderer_create), and signals are blocked here
+ * while the reference's decoder, the encoder and the pipeline start theirs. Loading the scene
+ * and its materials looks at the flag as it goes, so a signal then is acted on at once. */
 static int prepare(render_run *run)
 {
     sigset_t block, old;
@@ -600,16 +601,16 @@ static int prepare(render_run *run)
     default_raster_threads();
     if ((rc = load_scene(run)) != -1)
         return rc;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    /* A signal that comes meanwhile stays pending: each step starts only while none is. */
     rc = stop_requested() ? -2 : check_outputs(run);
     if (rc == -1 && !stop_requested())
         rc = check_address_space(run, false);
     if (rc == -1 && !stop_requested())
         rc = open_renderer(run);
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    /* A signal that comes meanwhile stays pending: each step starts only while none is. */
     if (rc == -1 && !stop_requested())
         rc = settle_settings(run);
     if (rc == -1 && !stop_requested())

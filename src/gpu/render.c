@@ -15,6 +15,8 @@
  * state kept in the slot, when the frame resolves (before the overlay or the readback), after
  * every opaque item. */
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,10 +336,23 @@ static void prof_print(const mc_renderer *r)
                 total > 0.0 ? 100.0 * r->prof.sum[i] / total : 0.0);
 }
 
+/* Blocks every signal but those a fault raises, keeping the mask it had in *old. */
+static void block_async_signals(sigset_t *old)
+{
+    static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS };
+    sigset_t all;
+
+    sigfillset(&all);
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+        sigdelset(&all, faults[i]);
+    pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
 {
     mc_renderer_desc d = desc ? *desc : (mc_renderer_desc){ 0 };
     mc_renderer *r;
+    sigset_t mask;
     mc_status s;
 
     *out = NULL;
@@ -362,6 +377,11 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     r->no_scissor = env_on("MD5CINE_NO_SCISSOR");
     r->warn = d.warn;
     r->warn_user = d.warn_user;
+    /* The GL driver starts its threads here; they inherit this thread's signal mask. Mesa
+     * blocks signals in its own threads (llvmpipe's rasterisers), another driver (a GPU's
+     * through EGL) need not, so they are blocked meanwhile and a program's handlers only ever
+     * run on its own threads (render.h). */
+    block_async_signals(&mask);
     s = create_context(r, d.backend, d.gl_device - 1, err);
     if (s == MC_OK)
         s = build_programs(r, err);
@@ -369,6 +389,7 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
         s = build_framebuffers(r, d.msaa, err);
     if (s == MC_OK)
         s = build_text(r, err);
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
     if (s != MC_OK) {
         mc_renderer_release(r);
         return s;
