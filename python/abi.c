@@ -48,5 +48,12 @@ int main(void)
     MC_COMPARE_LIMITS(LIMIT, _)
 #undef LIMIT
     printf("}\n");
+    /* The measured values (compare.h's MC_COMPARE_METRICS), in its order: the keys of a
+     * Reference's rows, each an mc_compare_result field. */
+    printf("METRICS = (\n");
+#define METRIC(c, id, field, ...) printf("    (\"%s\", \"%s\"),\n", #id, #field);
+    MC_COMPARE_METRICS(METRIC, _)
+#undef METRIC
+    printf(")\n");
     return 0;
 }

@@ -4,6 +4,7 @@ helper in a real pytest session. Environment: MD5CINE (the binary), MC_TEST_BACK
 PYTHONPATH naming the built package."""
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -303,6 +304,12 @@ def test_sources_checked_as_compare_checks_them(tmp_path):
     rows = json.loads(p.stdout)["frames"]
     assert p.returncode == 1 and [r["pass"] for r in rows] == [r["kind"] == "passed"
                                                               for r in c.rows]
+    # Each row carries every metric of the command's JSON under its key (null there: inf).
+    want = next(r for r in rows if r["frame"] == 2)
+    for key in ("max_diff", "mean_diff", "psnr", "over_share", "ssim", "block_psnr",
+                "block_bias"):
+        got = c.failing[0][key]
+        assert (math.isinf(got) if want[key] is None else abs(got - want[key]) < 1e-4), key
     # Only frames 1-2 of B.
     c = md5cine.check_sources(tmp_path / "a", tmp_path / "b", frames=(1, 2))
     assert [r["frame"] for r in c.rows] == [1, 2]

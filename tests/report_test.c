@@ -430,7 +430,7 @@ static void junit_counts_failures_and_errors_per_shot(void)
     EXPECT_CONTAINS(xml, "<testsuites name=\"md5cine\" tests=\"2\" failures=\"1\" "
                          "errors=\"1\" time=\"1.500\">");
     EXPECT_CONTAINS(xml, "<failure message=\"1 of 2 frames differ\" type=\"failed\">frame 0: "
-                         "failed, max diff 50 at (0, 0), mean 50.000");
+                         "failed, max diff 50 at (0, 0), mean diff 50.000");
     EXPECT_CONTAINS(xml, "<error message=\"1 of 2 frames differ\" type=\"unreadable\">frame 2:");
     EXPECT_EQ_INT(count_of(xml, "<testcase "), 2);
     free(xml);

@@ -203,6 +203,79 @@ double mc_compare_limit_get(const mc_compare_opts *o, const mc_compare_limit *l)
  * above it (a setting such as the threshold: always true). */
 bool mc_compare_limit_on(const mc_compare_opts *o, const mc_compare_limit *l);
 
+/* The measured values, declared once: every output that shows a result's metrics (the table
+ * and the JSON rows of refcheck.h, the JUnit lines and the review page of report.h, the Python
+ * module's rows) loops over this table, in this order. A new metric is one row here, its field
+ * in mc_compare_result and the code in compare.c that measures it. MC_COMPARE_METRICS(X, c)
+ * expands to X(c, <columns>) for each row, c passed through as it is. Columns:
+ *   id        the JSON key and the Python key ("max_diff")
+ *   field     its mc_compare_result field
+ *   is_int    1: the field is an int, 0: a double
+ *   label     its name in the JUnit lines and on the review page ("max diff"), whose class
+ *             attribute is id with '-' for '_' ("max-diff")
+ *   heading, width  its column in the table (printed right-aligned, width characters)
+ *   tprec, jprec, pprec  decimals in the table, the JSON, the JUnit lines and the page
+ *   scale     the table, JUnit and the page show value * scale (100: a share in %); JSON the
+ *             value itself
+ *   unit      after the value in JUnit and on the page (" dB")
+ *   at_key, at_x, at_y  the JSON key of the pixel or block where it was measured and its
+ *             fields (MC_RESULT_AT offsets), " at (x, y)" in JUnit and on the page; NULL, 0, 0
+ *             for none
+ *   count_key, count  the JSON key of a pixel count written before it and its size_t field
+ *             (MC_RESULT_AT), " (N px)" on the page; NULL, 0 for none
+ * A value that is not measured (a missing, unreadable or wrong-size frame) is JSON null, with
+ * its at and count, and is not shown elsewhere; an infinite one (PSNR of identical pixels) is
+ * null in JSON, its at too, and "inf" (without unit) elsewhere. */
+#define MC_RESULT_AT(f) offsetof(mc_compare_result, f)
+#define MC_COMPARE_METRICS(X, c)                                                                   \
+    X(c, max_diff, max_diff, 1, "max diff", "max", 5, 0, 0, 0, 1.0, "", "max_at",                  \
+      MC_RESULT_AT(max_x), MC_RESULT_AT(max_y), NULL, 0)                                           \
+    X(c, mean_diff, mean_diff, 0, "mean diff", "mean", 8, 3, 6, 3, 1.0, "", NULL, 0, 0, NULL, 0)   \
+    X(c, psnr, psnr, 0, "PSNR", "PSNR", 8, 2, 4, 2, 1.0, " dB", NULL, 0, 0, NULL, 0)               \
+    X(c, over_share, over_share, 0, "failing share", "%over", 8, 3, 8, 4, 100.0, " %", NULL, 0,    \
+      0, "over_pixels", MC_RESULT_AT(over_pixels))                                                 \
+    X(c, ssim, ssim, 0, "SSIM", "SSIM", 8, 5, 6, 5, 1.0, "", NULL, 0, 0, NULL, 0)                  \
+    X(c, block_psnr, block_psnr, 0, "block PSNR", "blk PSNR", 8, 2, 4, 2, 1.0, " dB", "block_at", \
+      MC_RESULT_AT(block_x), MC_RESULT_AT(block_y), NULL, 0)                                       \
+    X(c, block_bias, block_bias, 0, "block bias", "blk bias", 8, 2, 4, 2, 1.0, " levels",          \
+      "bias_at", MC_RESULT_AT(bias_x), MC_RESULT_AT(bias_y), NULL, 0)
+
+/* One row of MC_COMPARE_METRICS as data. */
+typedef struct mc_compare_metric {
+    const char *id, *label, *heading;
+    size_t field;   /* offsetof(mc_compare_result, field) */
+    bool is_int;
+    int width, tprec, jprec, pprec;
+    double scale;
+    const char *unit;
+    const char *at_key;  /* NULL: none */
+    size_t at_x, at_y;   /* int fields */
+    const char *count_key; /* NULL: none */
+    size_t count;        /* a size_t field */
+} mc_compare_metric;
+
+/* The rows of MC_COMPARE_METRICS, in its order; *count receives how many. Static data. */
+const mc_compare_metric *mc_compare_metrics(size_t *count);
+
+/* The value of metric m in r (an int field read as a double; not scaled). */
+double mc_compare_metric_get(const mc_compare_result *r, const mc_compare_metric *m);
+
+/* How an output writes a metric's value (mc_compare_metric_format). */
+typedef enum mc_compare_style {
+    MC_COMPARE_STYLE_TABLE, /* value * scale with tprec decimals; "inf" */
+    MC_COMPARE_STYLE_JSON,  /* the value with jprec decimals; "null" when infinite */
+    MC_COMPARE_STYLE_PROSE, /* value * scale with pprec decimals and the unit; "inf" */
+} mc_compare_style;
+
+/* Writes metric m of r as style says into buf: the value only (no at, no count). Always
+ * NUL-terminates (cap >= 1). */
+void mc_compare_metric_format(const mc_compare_result *r, const mc_compare_metric *m,
+                              mc_compare_style style, char *buf, size_t cap);
+
+/* Where metric m of r was measured (at_x, at_y); false when m has no at_key. */
+bool mc_compare_metric_at(const mc_compare_result *r, const mc_compare_metric *m, int *x,
+                          int *y);
+
 /* Side of the square blocks of block_psnr, on a grid from the top left pixel (the blocks of
  * the last column and row may be narrower). */
 #define MC_COMPARE_BLOCK 16

@@ -154,16 +154,18 @@ void mc_refcheck_format_limits(const mc_compare_opts *l, char *buf, size_t cap);
 size_t mc_refcheck_row_count(const mc_refcheck *c);
 const mc_refcheck_row *mc_refcheck_row_at(const mc_refcheck *c, size_t i);
 
-/* The table of rows that did not pass (the first MC_REFCHECK_MAX_LISTED) and the summary
- * lines, as md5cine prints them; with frames that did not pass, the limits line
+/* The table of rows that did not pass (the first MC_REFCHECK_MAX_LISTED: the frame, a column
+ * per metric of compare.h's MC_COMPARE_METRICS, the reasons) and the summary lines, as md5cine
+ * prints them; with frames that did not pass, the limits line
  * (mc_refcheck_format_limits). In update mode only one line: the summary, naming the frames
  * written as ranges ("reference 'ref': 12 frames checked, 10 matched, 2 written (2 missing,
  * 0 failing): frames 3, 7"). */
 void mc_refcheck_print_table(const mc_refcheck *c, FILE *to);
 
 /* One JSON object: reference, candidate, limits, every row, summary. A row's keys are the same
- * for every kind ("kind": "passed" | "failed" | "missing" | "size" | "unreadable"); metrics
- * that were not measured are null. */
+ * for every kind ("kind": "passed" | "failed" | "missing" | "size" | "unreadable"): each
+ * metric of MC_COMPARE_METRICS under its id, with its place and count keys; metrics that were
+ * not measured are null. */
 void mc_refcheck_print_json(const mc_refcheck *c, FILE *to);
 
 #ifdef __cplusplus

@@ -37,7 +37,8 @@
  * frame of the run whose pictures the folder holds when that is another) with
  * thumbnails of W's reference, new frame and heat map, the changed region (class "box") and
  * the worst block (class "worst") drawn on each and given as numbers, W's metrics (those of
- * compare.h, block PSNR and block bias with their blocks, the blocks over a block limit) and
+ * compare.h's MC_COMPARE_METRICS, each a <dd class="ID"> with its id's '_' as '-'; the blocks
+ * over a block limit) and
  * reasons, and a <table class="blocks"> with every frame of the run (up to 200): its number,
  * block PSNR, block bias, PSNR, failing share; then (when W has a reference picture) a
  * <tr class="more"> with a viewer that wipes (slider) or flips between the reference and the

@@ -711,9 +711,10 @@ class RefCheck:
 
     @staticmethod
     def _row(r):
-        return {"frame": r.frame, "kind": _KINDS[r.kind], "max_diff": r.r.max_diff,
-                "psnr": r.r.psnr, "ssim": r.r.ssim, "over_share": r.r.over_share,
-                "reasons": _s(r.reasons), "written": _s(r.written)}
+        row = {"frame": r.frame, "kind": _KINDS[r.kind]}
+        row.update((key, getattr(r.r, field)) for key, field in _abi.METRICS)
+        row.update(reasons=_s(r.reasons), written=_s(r.written))
+        return row
 
     @property
     def ok(self):

@@ -57,19 +57,16 @@ static void count_group(const mc_report_info *info, const size_t *rg, size_t g, 
     }
 }
 
-static void frame_line(FILE *to, const mc_refcheck_row *row)
+void mc_rp_junit_frame_line(FILE *to, const mc_refcheck_row *row)
 {
-    const mc_compare_result *r = &row->r;
+    size_t n;
+    const mc_compare_metric *m = mc_compare_metrics(&n);
+    char v[96];
 
     fprintf(to, "frame %lld: %s", (long long)row->frame, mc_rp_kind_name(row->kind));
-    if (row->kind == MC_REFCHECK_FAILED) {
-        fprintf(to, ", max diff %d at (%d, %d), mean %.3f, PSNR ", r->max_diff, r->max_x,
-                r->max_y, r->mean_diff);
-        if (isinf(r->psnr))
-            fputs("inf", to);
-        else
-            fprintf(to, "%.2f dB", r->psnr);
-        fprintf(to, ", SSIM %.5f, failing share %.4f %%", r->ssim, 100.0 * r->over_share);
+    for (size_t i = 0; i < n && row->kind == MC_REFCHECK_FAILED; i++) {
+        mc_rp_metric_text(&row->r, &m[i], v, sizeof v);
+        fprintf(to, ", %s %s", m[i].label, v);
     }
     fputs(": ", to);
     mc_xml_write_escaped(to, row->reasons);
@@ -106,7 +103,7 @@ static void testcase(FILE *to, const mc_report_info *info, const mc_shot_range *
         const mc_refcheck_row *row = mc_refcheck_row_at(info->check, i);
 
         if (row->kind != MC_REFCHECK_PASSED && rg[i] == g)
-            frame_line(to, row);
+            mc_rp_junit_frame_line(to, row);
     }
     fprintf(to, "</%s>\n    </testcase>\n", element);
 }

@@ -17,6 +17,8 @@
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
 
+#include "refcheck_int.h"
+
 #define PATH_CAP   4160
 #define MAX_THREADS 16
 
@@ -651,18 +653,29 @@ const mc_refcheck_row *mc_refcheck_row_at(const mc_refcheck *c, size_t i)
 
 /* ---- reports --------------------------------------------------------------------------- */
 
-static void print_row(const mc_refcheck_row *row, FILE *to)
+void mc_rc_table_heading(FILE *to)
 {
-    const mc_compare_result *r = &row->r;
-    char psnr[32];
+    size_t n;
+    const mc_compare_metric *m = mc_compare_metrics(&n);
 
-    if (row->kind == MC_REFCHECK_FAILED) {
-        snprintf(psnr, sizeof psnr, isinf(r->psnr) ? "inf" : "%.2f", r->psnr);
-        fprintf(to, "%7lld %5d %8.3f %8s %8.3f %8.5f  %s\n", (long long)row->frame, r->max_diff,
-                r->mean_diff, psnr, 100.0 * r->over_share, r->ssim, row->reasons);
-    } else {
-        fprintf(to, "%7lld  %s\n", (long long)row->frame, row->reasons);
+    fprintf(to, "%7s", "frame");
+    for (size_t i = 0; i < n; i++)
+        fprintf(to, " %*s", m[i].width, m[i].heading);
+    fprintf(to, "  %s\n", "reasons");
+}
+
+void mc_rc_table_row(const mc_refcheck_row *row, FILE *to)
+{
+    size_t n;
+    const mc_compare_metric *m = mc_compare_metrics(&n);
+    char v[64];
+
+    fprintf(to, "%7lld ", (long long)row->frame);
+    for (size_t i = 0; i < n && row->kind == MC_REFCHECK_FAILED; i++) {
+        mc_compare_metric_format(&row->r, &m[i], MC_COMPARE_STYLE_TABLE, v, sizeof v);
+        fprintf(to, "%*s ", m[i].width, v);
     }
+    fprintf(to, " %s\n", row->reasons);
     if (row->written)
         fprintf(to, "         wrote '%s'\n", row->written);
 }
@@ -743,9 +756,8 @@ void mc_refcheck_print_table(const mc_refcheck *c, FILE *to)
         if (c->rows[i].kind == MC_REFCHECK_PASSED)
             continue;
         if (listed++ == 0)
-            fprintf(to, "%7s %5s %8s %8s %8s %8s  %s\n", "frame", "max", "mean", "PSNR",
-                    "%over", "SSIM", "reasons");
-        print_row(&c->rows[i], to);
+            mc_rc_table_heading(to);
+        mc_rc_table_row(&c->rows[i], to);
     }
     if (listed < bad)
         fprintf(to, "... and %lld more\n", (long long)(bad - listed));
@@ -770,35 +782,42 @@ static const char *kind_name(mc_refcheck_kind k)
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "unknown";
 }
 
-static void json_row(const mc_refcheck_row *row, FILE *to)
+/* One metric of a JSON row: its count, its value and where it was measured, each null when
+ * not measured (and the value and its at when infinite). */
+static void json_metric(const mc_compare_result *r, const mc_compare_metric *m, bool measured,
+                        FILE *to)
 {
-    const mc_compare_result *r = &row->r;
+    char v[64];
+    int x, y;
+    size_t count;
+
+    if (m->count_key && measured) {
+        memcpy(&count, (const char *)r + m->count, sizeof count);
+        fprintf(to, "\"%s\": %zu, ", m->count_key, count);
+    } else if (m->count_key) {
+        fprintf(to, "\"%s\": null, ", m->count_key);
+    }
+    if (measured)
+        mc_compare_metric_format(r, m, MC_COMPARE_STYLE_JSON, v, sizeof v);
+    else
+        snprintf(v, sizeof v, "null");
+    fprintf(to, "\"%s\": %s, ", m->id, v);
+    if (mc_compare_metric_at(r, m, &x, &y) && strcmp(v, "null") != 0)
+        fprintf(to, "\"%s\": [%d, %d], ", m->at_key, x, y);
+    else if (m->at_key)
+        fprintf(to, "\"%s\": null, ", m->at_key);
+}
+
+void mc_rc_json_row(const mc_refcheck_row *row, FILE *to)
+{
+    size_t n;
+    const mc_compare_metric *m = mc_compare_metrics(&n);
     bool measured = row->kind == MC_REFCHECK_PASSED || row->kind == MC_REFCHECK_FAILED;
 
     fprintf(to, "{\"frame\": %lld, \"pass\": %s, ", (long long)row->frame,
             row->kind == MC_REFCHECK_PASSED ? "true" : "false");
-    if (measured) {
-        fprintf(to, "\"max_diff\": %d, \"max_at\": [%d, %d], \"mean_diff\": %.6f, ", r->max_diff,
-                r->max_x, r->max_y, r->mean_diff);
-        if (isinf(r->psnr))
-            fputs("\"psnr\": null, ", to);
-        else
-            fprintf(to, "\"psnr\": %.4f, ", r->psnr);
-        fprintf(to, "\"over_pixels\": %zu, \"over_share\": %.8f, \"ssim\": %.6f, ",
-                r->over_pixels, r->over_share, r->ssim);
-        if (isinf(r->block_psnr))
-            fputs("\"block_psnr\": null, \"block_at\": null, ", to);
-        else
-            fprintf(to, "\"block_psnr\": %.4f, \"block_at\": [%d, %d], ", r->block_psnr,
-                    r->block_x, r->block_y);
-        fprintf(to, "\"block_bias\": %.4f, \"bias_at\": [%d, %d], ", r->block_bias, r->bias_x,
-                r->bias_y);
-    } else {
-        fputs("\"max_diff\": null, \"max_at\": null, \"mean_diff\": null, \"psnr\": null, "
-              "\"over_pixels\": null, \"over_share\": null, \"ssim\": null, \"block_psnr\": null, "
-              "\"block_at\": null, \"block_bias\": null, \"bias_at\": null, ",
-              to);
-    }
+    for (size_t i = 0; i < n; i++)
+        json_metric(&row->r, &m[i], measured, to);
     fputs("\"reasons\": ", to);
     mc_json_write_cstr(to, row->reasons);
     fprintf(to, ", \"kind\": \"%s\", \"written\": ", kind_name(row->kind));
@@ -824,7 +843,7 @@ void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
     fprintf(to, ", \"masked\": %s},\n \"frames\": [", l->mask ? "true" : "false");
     for (size_t i = 0; i < c->num_rows; i++) {
         fputs(i ? ",\n  " : "\n  ", to);
-        json_row(&c->rows[i], to);
+        mc_rc_json_row(&c->rows[i], to);
     }
     fprintf(to,
             "],\n \"summary\": {\"checked\": %lld, \"passed\": %lld, \"failed\": %lld, "

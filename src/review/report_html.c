@@ -112,26 +112,33 @@ static void region_dd(FILE *to, const char *what, const char *cls, const mc_repo
             b->x1 - b->x0 + 1, b->y1 - b->y0 + 1);
 }
 
+/* One metric of a failed frame: <dt>label</dt><dd class="id">value (N px)</dd>, the class its
+ * id with '-' for '_'. */
+static void metric_dd(FILE *to, const mc_compare_result *r, const mc_compare_metric *m)
+{
+    char v[96], cls[64];
+    size_t count;
+
+    mc_rp_metric_text(r, m, v, sizeof v);
+    snprintf(cls, sizeof cls, "%s", m->id);
+    for (char *p = cls; *p; p++)
+        *p = *p == '_' ? '-' : *p;
+    fprintf(to, "<dt>%s</dt><dd class=\"%s\">%s", m->label, cls, v);
+    if (m->count_key) {
+        memcpy(&count, (const char *)r + m->count, sizeof count);
+        fprintf(to, " (%zu px)", count);
+    }
+    fputs("</dd>", to);
+}
+
 static void metrics(FILE *to, const mc_refcheck_row *row, const mc_rp_frame *f)
 {
-    const mc_compare_result *r = &row->r;
-    char db[32];
+    size_t n;
+    const mc_compare_metric *m = mc_compare_metrics(&n);
 
     fprintf(to, "<dl><dt>frame</dt><dd>%lld</dd>", (long long)row->frame);
-    if (row->kind == MC_REFCHECK_FAILED) {
-        fprintf(to, "<dt>max diff</dt><dd>%d at (%d, %d)</dd>", r->max_diff, r->max_x, r->max_y);
-        fprintf(to, "<dt>mean diff</dt><dd>%.3f</dd>", r->mean_diff);
-        fmt_db(db, sizeof db, r->psnr);
-        fprintf(to, "<dt>PSNR</dt><dd>%s</dd>", db);
-        fprintf(to, "<dt>SSIM</dt><dd>%.5f</dd>", r->ssim);
-        fprintf(to, "<dt>failing share</dt><dd>%.4f %% (%zu px)</dd>", 100.0 * r->over_share,
-                r->over_pixels);
-        fmt_db(db, sizeof db, r->block_psnr);
-        fprintf(to, "<dt>block PSNR</dt><dd class=\"block-psnr\">%s at (%d, %d)</dd>", db,
-                r->block_x, r->block_y);
-        fprintf(to, "<dt>block bias</dt><dd class=\"block-bias\">%.2f levels at (%d, %d)</dd>",
-                r->block_bias, r->bias_x, r->bias_y);
-    }
+    for (size_t i = 0; i < n && row->kind == MC_REFCHECK_FAILED; i++)
+        metric_dd(to, &row->r, &m[i]);
     if (f && f->has_ref && f->failing_blocks > 0)
         fprintf(to, "<dt>blocks over a limit</dt><dd class=\"failing-blocks\">%d</dd>",
                 f->failing_blocks);

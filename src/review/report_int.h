@@ -46,6 +46,11 @@ size_t mc_rp_group_of(const mc_shot_range *groups, size_t n, mc_frame_no k);
  * NULL when out of memory (or when the check has no rows). */
 size_t *mc_rp_row_groups(const mc_report_info *info, const mc_shot_range *groups, size_t n);
 
+/* Metric m of r as JUnit and the page show it: value * scale with its unit, " at (x, y)" where
+ * the metric has a place ("12 at (3, 4)", "41.20 dB", "inf"). */
+void mc_rp_metric_text(const mc_compare_result *r, const mc_compare_metric *m, char *buf,
+                       size_t cap);
+
 /* "shot N (frames a-b)", "all frames (frames a-b)" or "frames outside the shots". */
 void mc_rp_group_name(const mc_shot_range *g, bool shots_known, char *buf, size_t cap);
 
@@ -59,5 +64,11 @@ const char *mc_rp_kind_name(mc_refcheck_kind k);
 void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
                       size_t ngroups, const size_t *row_group, const mc_rp_frame *frames,
                       size_t nframes, int width, int height, size_t max_runs);
+
+/* ---- junit.c ---- */
+
+/* One frame of a failing test case: "frame K: KIND", for a failed frame each metric as
+ * ", LABEL VALUE" (mc_rp_metric_text), then ": " and the reasons, escaped, and a newline. */
+void mc_rp_junit_frame_line(FILE *to, const mc_refcheck_row *row);
 
 #endif

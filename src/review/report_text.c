@@ -84,6 +84,19 @@ const char *mc_rp_kind_name(mc_refcheck_kind k)
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "unknown";
 }
 
+void mc_rp_metric_text(const mc_compare_result *r, const mc_compare_metric *m, char *buf,
+                       size_t cap)
+{
+    char v[64];
+    int x, y;
+
+    mc_compare_metric_format(r, m, MC_COMPARE_STYLE_PROSE, v, sizeof v);
+    if (mc_compare_metric_at(r, m, &x, &y))
+        snprintf(buf, cap, "%s at (%d, %d)", v, x, y);
+    else
+        snprintf(buf, cap, "%s", v);
+}
+
 /* ---- escaping -------------------------------------------------------------------------- */
 
 /* Bytes of the valid UTF-8 sequence at s (1..4), or 0 when s does not start one. */

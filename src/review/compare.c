@@ -128,6 +128,65 @@ bool mc_compare_limit_on(const mc_compare_opts *o, const mc_compare_limit *l)
     return l->sense == '<' ? v < l->off : l->sense == '>' ? v > l->off : true;
 }
 
+/* ---- the metrics (MC_COMPARE_METRICS) --------------------------------------------------- */
+
+#define METRIC_ROW(c, id, field, is_int, label, heading, width, tprec, jprec, pprec, scale,       \
+                   unit, at_key, at_x, at_y, count_key, count)                                   \
+    { #id, label, heading, offsetof(mc_compare_result, field), is_int, width, tprec, jprec,      \
+      pprec, scale, unit, at_key, at_x, at_y, count_key, count },
+static const mc_compare_metric metrics[] = { MC_COMPARE_METRICS(METRIC_ROW, _) };
+
+const mc_compare_metric *mc_compare_metrics(size_t *count)
+{
+    if (count)
+        *count = sizeof metrics / sizeof metrics[0];
+    return metrics;
+}
+
+double mc_compare_metric_get(const mc_compare_result *r, const mc_compare_metric *m)
+{
+    const char *p = (const char *)r + m->field;
+    int i;
+    double d;
+
+    if (m->is_int) {
+        memcpy(&i, p, sizeof i);
+        return i;
+    }
+    memcpy(&d, p, sizeof d);
+    return d;
+}
+
+void mc_compare_metric_format(const mc_compare_result *r, const mc_compare_metric *m,
+                              mc_compare_style style, char *buf, size_t cap)
+{
+    double v = mc_compare_metric_get(r, m);
+    bool json = style == MC_COMPARE_STYLE_JSON;
+    int prec = json ? m->jprec : style == MC_COMPARE_STYLE_TABLE ? m->tprec : m->pprec;
+    const char *unit = style == MC_COMPARE_STYLE_PROSE ? m->unit : "";
+
+    if (!buf || cap == 0)
+        return;
+    if (json && !isfinite(v))
+        snprintf(buf, cap, "null");
+    else if (isinf(v))
+        snprintf(buf, cap, "inf");
+    else if (m->is_int)
+        snprintf(buf, cap, "%d%s", (int)v, unit);
+    else
+        snprintf(buf, cap, "%.*f%s", prec, json ? v : v * m->scale, unit);
+}
+
+bool mc_compare_metric_at(const mc_compare_result *r, const mc_compare_metric *m, int *x,
+                          int *y)
+{
+    if (!m->at_key)
+        return false;
+    memcpy(x, (const char *)r + m->at_x, sizeof *x);
+    memcpy(y, (const char *)r + m->at_y, sizeof *y);
+    return true;
+}
+
 void mc_compare_work_release(mc_compare_work *work)
 {
     if (!work)
