@@ -1,5 +1,5 @@
 /* The GL helpers below every pass of the renderer (gl_util.c); render.c and the pass files
- * (interaction.c, stages.c, shadow.c) call them, they call none of those. */
+ * (interaction.c, stages.c, shadow.c) and light.c call them, they call none of those. */
 #ifndef MC_GPU_GL_UTIL_H
 #define MC_GPU_GL_UTIL_H
 

@@ -14,14 +14,11 @@
  * draw. A translucent item is uploaded into its slot when it is submitted and drawn, from the
  * state kept in the slot, when the frame resolves (before the overlay or the readback), after
  * every opaque item. */
-#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <md5cine/mathx.h>
 
 #include "core/easy_font.h"
 #include "gpu/render_int.h"
@@ -419,13 +416,7 @@ static void delete_gl_objects(mc_renderer *r)
     gl->DeleteBuffers(1, &r->text_ibo);
     for (int v = 0; v < NUM_VARIANTS; v++)
         gl->DeleteProgram(r->progs[v].id);
-    {
-        GLuint tex[3] = { r->spec_table, r->def_proj, r->def_fall };
-        GLuint smp[2] = { r->samp_zero, r->samp_edge };
-
-        gl->DeleteTextures(3, tex);
-        gl->DeleteSamplers(2, smp);
-    }
+    gpu_light_delete_gl(r);
     gl->DeleteProgram(r->text_prog);
     gl->DeleteFramebuffers(1, &r->fbo_ms);
     gl->DeleteFramebuffers(1, &r->fbo);
@@ -552,53 +543,6 @@ mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err)
 
 /* ---- frames -------------------------------------------------------------------------- */
 
-static int finite_vec(mc_vec3 v)
-{
-    return gpu_finite_in(v.x, -1e30f, 1e30f) && gpu_finite_in(v.y, -1e30f, 1e30f) &&
-           gpu_finite_in(v.z, -1e30f, 1e30f);
-}
-
-static int light_ok(const mc_renderer *r, const mc_light *l)
-{
-    int box = l->box.x != 0.0f || l->box.y != 0.0f || l->box.z != 0.0f;
-    /* a projected light's volume comes from its target, right and up (below) */
-    int size = l->projected || (box ? gpu_finite_in(l->box.x, 1e-6f, 1e30f) &&
-                                                gpu_finite_in(l->box.y, 1e-6f, 1e30f) &&
-                                                gpu_finite_in(l->box.z, 1e-6f, 1e30f)
-                                    : gpu_finite_in(l->radius, 1e-6f, 1e30f));
-    int ok = finite_vec(l->origin) && size && l->projection_image >= 0 &&
-             l->projection_image <= r->num_textures && l->falloff_image >= 0 &&
-             l->falloff_image <= r->num_textures;
-
-    for (int c = 0; c < 3; c++)
-        ok = ok && gpu_finite_in(l->color[c], 0.0f, 1e6f);
-    if (ok && l->projected) {
-        mc_vec3 n = mc_v3_cross(l->up, l->right);
-
-        ok = finite_vec(l->target) && finite_vec(l->right) && finite_vec(l->up) &&
-             finite_vec(l->start) && finite_vec(l->end) && mc_v3_len(l->right) > 0.0f &&
-             mc_v3_len(l->up) > 0.0f && mc_v3_len(n) > 0.0f &&
-             fabsf(mc_v3_dot(l->target, n)) > 0.0f;
-    }
-    return ok;
-}
-
-static mc_status check_lights(const mc_renderer *r, const mc_frame_params *p, mc_error *err)
-{
-    if (p->num_lights < 0 || p->num_lights > MC_RENDER_MAX_LIGHTS ||
-        (p->num_lights > 0 && !p->lights))
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "%d lights: expected 0 to %d",
-                            p->num_lights, MC_RENDER_MAX_LIGHTS);
-    for (int c = 0; c < 3; c++)
-        if (!gpu_finite_in(p->ambient[c], 0.0f, 1e6f))
-            return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad ambient light");
-    for (int i = 0; i < p->num_lights; i++)
-        if (!light_ok(r, &p->lights[i]))
-            return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                                "light %d: bad origin, colour, size, projection or image", i);
-    return MC_OK;
-}
-
 mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err)
 {
     const mc_gl_fns *gl = &r->gl;
@@ -610,7 +554,7 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
         p->shading != MC_SHADING_NORMALS)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown shading mode %d",
                             (int)p->shading);
-    s = check_lights(r, p, err);
+    s = gpu_check_lights(r, p, err);
     if (s != MC_OK)
         return s;
     s = make_current(r, err);

@@ -1,10 +1,11 @@
 /* What the renderer's passes share (src/gpu/): the renderer's state and the helpers each pass
  * file calls. render.c: the context, framebuffers, textures, frame begin and end, items (their
  * buffers), the overlay and the readback. interaction.c: the lit (and normals/unlit) scene pass
- * -- shaders, per-frame values, one item's draw. stages.c: the passes drawn after the lit
- * opaque items (their unlit stages, the translucent items). Calls go one way: render.c calls
- * the passes, stages.c calls interaction.c, interaction.c calls shadow.c, and every one of them
- * gl_util.h's helpers. Not installed; nothing outside src/gpu/ includes it. */
+ * -- shaders, one item's draw. stages.c: the passes drawn after the lit opaque items (their
+ * unlit stages, the translucent items). light.c: the lights -- per-frame values, projection
+ * planes, volumes, images and their binding, checks. Calls go one way: render.c calls the
+ * passes, stages.c calls interaction.c, interaction.c calls shadow.c, all of them light.c, and
+ * every one of them gl_util.h's helpers. Not installed; nothing outside src/gpu/ includes it. */
 #ifndef MC_GPU_RENDER_INT_H
 #define MC_GPU_RENDER_INT_H
 
@@ -170,10 +171,6 @@ struct mc_renderer {
 
 /* Builds scene shader variant v (V_* bits plus lights * V_BITS) unless it is built. */
 mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err);
-/* Computes the frame's uniforms (r->fv) from p. */
-void gpu_frame_values(mc_renderer *r, const mc_frame_params *p);
-/* Makes the specular table and the built-in light images and samplers. */
-mc_status gpu_build_light_images(mc_renderer *r, mc_error *err);
 /* Sets the item's face state: its front winding, culling (none when two-sided) and polygon
  * offset. */
 void gpu_set_faces(const mc_gl_fns *gl, const draw_state *ds);
@@ -185,6 +182,22 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);
  * follow (stages.c, gpu_draw_opaque_stages). A stages-only item writes depth only in the first
  * pass. */
 void gpu_draw_opaque(mc_renderer *r);
+
+/* ---- light.c ---- */
+
+/* Makes the specular table and the built-in light images and samplers. */
+mc_status gpu_build_light_images(mc_renderer *r, mc_error *err);
+/* Deletes them (context current). */
+void gpu_light_delete_gl(mc_renderer *r);
+/* Checks the frame's lights and ambient light (MC_ERR_USAGE naming the light). */
+mc_status gpu_check_lights(const mc_renderer *r, const mc_frame_params *p, mc_error *err);
+/* Computes the frame's uniforms (r->fv) from p: the view-projection, the camera rig's
+ * directions, the eye, the ambient light and each light's values. */
+void gpu_frame_values(mc_renderer *r, const mc_frame_params *p);
+/* Light l's volume in world space as planes (a x + b y + c z + d >= 0 inside, as gpu_box_rect
+ * takes them), widened for its images' filtering: s and t, and the falloff when its image is
+ * zero outside. Returns the number of planes (4 or 6). */
+int gpu_light_volume(const mc_renderer *r, int l, float out[6][4]);
 /* Binds light i's projection and falloff images (with Doom's clamping) and the specular
  * table; gpu_unbind_light undoes the samplers. */
 void gpu_bind_light(mc_renderer *r, int i);

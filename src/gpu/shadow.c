@@ -275,40 +275,10 @@ static int reach_tiles(const reach *a, const int clip[4], int rect[4])
     return 1;
 }
 
-/* Light l's volume in world space (tr_lightrun.cpp R_SetLightFrustum's planes from the s, t,
- * q and falloff planes), widened for the images' filtering: the projection image is zero
- * outside 0..1 (zeroClamp), but a bilinear sample reaches half a texel beyond, at most half the
- * range for any image or mip level, so s/q and t/q span -0.5..1.5; the falloff only when it is
- * zero outside too (the built-in one; a material's clamps to its edge texels, which need not
- * be 0). Returns the number of planes. */
-static int light_planes(const mc_renderer *r, int l, float out[6][4])
-{
-    const light_values *lv = &r->fv.lights[l];
-    const float(*p)[4] = lv->plane;
-    int n = 4;
-
-    for (int k = 0; k < 4; k++) {
-        out[0][k] = p[0][k] + 0.5f * p[2][k];
-        out[1][k] = 1.5f * p[2][k] - p[0][k];
-        out[2][k] = p[1][k] + 0.5f * p[2][k];
-        out[3][k] = 1.5f * p[2][k] - p[1][k];
-    }
-    if (lv->fall == r->def_fall) {
-        for (int k = 0; k < 4; k++) {
-            out[4][k] = p[3][k];
-            out[5][k] = -p[3][k];
-        }
-        out[4][3] += 0.5f;
-        out[5][3] += 1.5f;
-        n = 6;
-    }
-    return n;
-}
-
 void gpu_light_reach(mc_renderer *r, int l)
 {
     float planes[6][4];
-    int n = light_planes(r, l, planes);
+    int n = gpu_light_volume(r, l, planes);
     const int frame[4] = { 0, 0, r->width, r->height };
     reach a = { { 0, 0 }, { 0, 0 }, 0 };
 
