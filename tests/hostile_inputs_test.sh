@@ -34,11 +34,17 @@ for name, data in files.items():
 open(t + '/tga.png', 'wb').write(files['huge.tga'])
 open(t + '/pnm.png', 'wb').write(b'P6\n16384 16384\n255\n' + bytes(100))
 PY
+# (The scene's images come under its image budget: the huge one is past the default one before
+# it is read, and reaches the reader under the largest.)
 for img in huge short rle_past bpp16 rtl idlen; do
     scene "tga_$img" "    material \"left\" \"$img.tga\""
-    render "tga_$img"
+    run "tga_$img" render "$T/tga_$img.md5scene" --size 32x32 --msaa 0 --image-pixels 65536 \
+        -o "$T/tga_${img}_%d.png"
     expect "scene_tga_${img}_is_refused" 2 "" "cannot read '$T/$img.tga'"
 done
+render tga_huge
+expect scene_tga_huge_is_past_the_image_budget 2 "" \
+    "$T/tga_huge.md5scene:6:21: error: 16384x16384 pixels take the scene past 67108864 pixels of images in all"
 run compare_tga compare "$T/tga.png" "$T/tga.png"
 expect compare_refuses_tga_bytes_named_png 2 "" "not a PNG or JPEG image"
 run compare_pnm compare "$T/pnm.png" "$T/pnm.png"

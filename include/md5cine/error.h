@@ -125,6 +125,8 @@ typedef struct mc_parse_opts {
     /* The most pixels of images a scene's materials may read in all (material.h), checked on
      * each image's header before it is decoded; 0: MC_LIMIT_SCENE_IMAGE_PIXELS. */
     unsigned long long image_pixels;
+    /* Pixels of that budget already spent (a scene's own texture images, read first). */
+    unsigned long long image_pixels_used;
     /* The game data of a base (materials, material.h) read strictly: a used declaration that
      * fails to parse is an error instead of Doom's default material with one warning. */
     bool strict_game_data;

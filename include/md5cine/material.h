@@ -37,7 +37,9 @@
  * Ownership: mc_material_resolve fills a caller-provided mc_material whose strings and pixels
  * it owns; mc_material_release frees them. A mc_material_set (mc_material_set_load) owns its
  * materials and the parsed files, and reads through its VFS, which must outlive it. A resolved
- * mc_material refers to nothing outside itself. */
+ * mc_material refers to nothing outside itself, except that the maps of a set's materials share
+ * their pixels: each distinct image (the same image program and clamp mode) is read, counted
+ * against the set's pixel budget and kept once, its pixels owned by the set (map.shared). */
 #ifndef MC_MATERIAL_H
 #define MC_MATERIAL_H
 
@@ -75,6 +77,9 @@ typedef struct mc_material_map {
     mc_wrap wrap;   /* the stage's clamp mode; zeroclamp and alphazeroclamp have already set
                        the border texels of image (Image_load.cpp, idImage::GenerateImage
                        with R_SetBorderTexels) */
+    bool shared;    /* image.pixels belong to the material set, one copy for every map of the
+                       same program and wrap (compare the pointers to share a texture); they
+                       live until mc_material_set_destroy, not freed with the material */
 } mc_material_map;
 
 /* A stage drawn without lighting, after the lit layer. */
@@ -180,6 +185,16 @@ bool mc_material_builtin(const char *name, mc_image *img);
  * *out is zeroed on failure. mc_material_resolve applies that budget to the whole material. */
 mc_status mc_imgprog_eval(const struct mc_mtr_prog *prog, struct mc_vfs *vfs, mc_image *out,
                           bool *fell_back, char **sources, mc_error *err);
+
+/* Reads the image file at path (a file of the disk, not of a base) as a material's image files
+ * are read -- the extension decides the reader: .tga, .dds, else PNG or JPEG by signature --
+ * with its header checked against the pixels left of a budget of limit (0:
+ * MC_LIMIT_SCENE_IMAGE_PIXELS), of which *used are spent, before it is decoded; its pixels are
+ * then added to *used. Not resampled. Errors: as mc_read_file, MC_ERR_IMAGE, MC_ERR_LIMIT
+ * ("WxH pixels take the scene past N pixels of images in all", at path), MC_ERR_NOMEM; *img
+ * is zeroed on failure. */
+mc_status mc_image_file_load(const char *path, unsigned long long limit, unsigned long long *used,
+                             mc_image *img, mc_error *err);
 
 /* Resolves one parsed declaration. file names the .mtr for messages (copied; may be NULL).
  * On failure *out is zeroed and the error names the image concerned. */

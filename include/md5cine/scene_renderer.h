@@ -77,7 +77,8 @@ typedef struct mc_scene_renderer_desc {
     void *warn_user;
     const volatile sig_atomic_t *stop; /* may be NULL: else loading the materials looks at it
                               before each file, declaration and image (mc_parse_opts.stop) */
-    unsigned long long image_pixels; /* mc_parse_opts.image_pixels for the materials: 0 is
+    unsigned long long image_pixels; /* mc_parse_opts.image_pixels for the scene's texture
+                              images and its materials' together: 0 is
                               MC_LIMIT_SCENE_IMAGE_PIXELS */
     bool strict_materials; /* a used material that fails to parse is an error
                               (mc_parse_opts.strict_game_data), not the default material */

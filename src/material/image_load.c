@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <md5cine/fileio.h>
 #include <md5cine/material.h>
 #include <md5cine/mtr.h>
 #include <md5cine/skin.h>
@@ -122,22 +123,19 @@ static size_t image_file_bytes(uint64_t px)
     return px >= cap / 8 ? (size_t)cap : (size_t)(px * 8 + ((uint64_t)1 << 20));
 }
 
-/* Reads one candidate file; *found false when the VFS does not hold it. An image whose header
- * declares more than room pixels is MC_ERR_LIMIT before anything is decoded. */
-static mc_status read_candidate(mc_vfs *vfs, const char *path, const px_budget *room, mc_image *img,
-                                bool *found, strbuf *src, mc_error *err)
+/* Decodes the image file bytes data[0..len) read from where, the name's extension deciding the
+ * reader (.tga: Doom's TGA reader, having no signature; .dds; anything else PNG or JPEG by its
+ * signature). An image whose header declares more pixels than room has left is MC_ERR_LIMIT
+ * before anything is decoded (the caller counts what it keeps). */
+static mc_status decode_checked(const uint8_t *data, size_t len, const char *where,
+                                const px_budget *room, mc_image *img, mc_error *err)
 {
-    char where[1024];
-    uint8_t *data;
-    size_t len, n = strlen(path);
-    bool tga = n > 4 && strcasecmp(path + n - 4, ".tga") == 0;
-    bool dds = n > 4 && strcasecmp(path + n - 4, ".dds") == 0;
+    size_t n = strlen(where);
+    bool tga = n > 4 && strcasecmp(where + n - 4, ".tga") == 0;
+    bool dds = n > 4 && strcasecmp(where + n - 4, ".dds") == 0;
     int w = 0, h = 0;
-    mc_status st = mc_vfs_read_max(vfs, path, image_file_bytes(room->limit - room->used), &data,
-                                   &len, found, where, sizeof where, err);
+    mc_status st = MC_OK;
 
-    if (st != MC_OK || !*found)
-        return st;
     if (tga && len >= 18) { /* the header's width and height, little-endian at 12 and 14 */
         w = data[12] | data[13] << 8;
         h = data[14] | data[15] << 8;
@@ -156,9 +154,46 @@ static mc_status read_candidate(mc_vfs *vfs, const char *path, const px_budget *
         st = mc_dds_decode(data, len, where, img, err);
     else if (st == MC_OK)
         st = mc_image_decode(data, len, where, img, err);
+    return st;
+}
+
+/* Reads one candidate file; *found false when the VFS does not hold it. */
+static mc_status read_candidate(mc_vfs *vfs, const char *path, const px_budget *room, mc_image *img,
+                                bool *found, strbuf *src, mc_error *err)
+{
+    char where[1024];
+    uint8_t *data;
+    size_t len;
+    mc_status st = mc_vfs_read_max(vfs, path, image_file_bytes(room->limit - room->used), &data,
+                                   &len, found, where, sizeof where, err);
+
+    if (st != MC_OK || !*found)
+        return st;
+    st = decode_checked(data, len, where, room, img, err);
     free(data);
     if (st == MC_OK)
         mat_sb_add(src, "%s", where);
+    return st;
+}
+
+mc_status mc_image_file_load(const char *path, unsigned long long limit, unsigned long long *used,
+                             mc_image *img, mc_error *err)
+{
+    px_budget room = { *used, limit ? limit : MC_LIMIT_SCENE_IMAGE_PIXELS, "the scene" };
+    char *data;
+    size_t len;
+    mc_status st;
+
+    memset(img, 0, sizeof *img);
+    if (room.used > room.limit)
+        room.used = room.limit;
+    st = mc_read_file(path, &data, &len, err);
+    if (st != MC_OK)
+        return st;
+    st = decode_checked((const uint8_t *)data, len, path, &room, img, err);
+    free(data);
+    if (st == MC_OK)
+        *used = room.used + (uint64_t)img->width * (uint64_t)img->height;
     return st;
 }
 

@@ -17,38 +17,117 @@
 
 static void map_release(mc_material_map *m)
 {
-    mc_image_release(&m->image);
+    if (!m->shared)
+        mc_image_release(&m->image);
     free(m->program);
     free(m->sources);
     memset(m, 0, sizeof *m);
+}
+
+void mat_cache_release(image_cache *c)
+{
+    for (int i = 0; i < c->count; i++) {
+        mc_image_release(&c->items[i].image);
+        free(c->items[i].key);
+        free(c->items[i].sources);
+    }
+    free(c->items);
+    memset(c, 0, sizeof *c);
+}
+
+static const cached_image *cache_find(const image_cache *c, const char *key)
+{
+    for (int i = 0; i < c->count; i++)
+        if (strcmp(c->items[i].key, key) == 0)
+            return &c->items[i];
+    return NULL;
+}
+
+/* Hands m's image to the cache under key; m then shares it. false when out of memory (m keeps
+ * its own). */
+static bool cache_keep(image_cache *c, const char *key, mc_material_map *m)
+{
+    cached_image *it;
+
+    if (c->count == c->cap) {
+        int cap = c->cap ? c->cap * 2 : 16;
+        cached_image *grown = realloc(c->items, (size_t)cap * sizeof *grown);
+
+        if (!grown)
+            return false;
+        c->items = grown;
+        c->cap = cap;
+    }
+    it = &c->items[c->count];
+    it->key = strdup(key);
+    it->sources = m->sources ? strdup(m->sources) : NULL;
+    if (!it->key || (m->sources && !it->sources)) {
+        free(it->key);
+        free(it->sources);
+        return false;
+    }
+    it->image = m->image;
+    it->fell_back = m->fell_back;
+    c->count++;
+    m->shared = true;
+    return true;
+}
+
+/* Fills m's image, fell_back and sources from program prog under clamp mode wrap: read (and
+ * counted in pixels) the first time, then from pixels->cache when there is one. */
+static mc_status map_image(const mc_mtr_prog *prog, const char *text, mc_wrap wrap, mc_vfs *vfs,
+                           mc_material_map *m, px_budget *pixels, mc_error *err)
+{
+    static const uint8_t zero[4] = { 0, 0, 0, 255 }, alpha_zero[4] = { 255, 255, 255, 0 };
+    char key[1100];
+    /* a program whose text was cut short may not be told from another: read on its own */
+    bool keyed = pixels->cache && strlen(text) < 1023;
+    const cached_image *hit;
+    mc_status st;
+
+    snprintf(key, sizeof key, "%s|%d", text, (int)wrap);
+    hit = keyed ? cache_find(pixels->cache, key) : NULL;
+    if (hit) {
+        m->image = hit->image;
+        m->shared = true;
+        m->fell_back = hit->fell_back;
+        m->sources = hit->sources ? strdup(hit->sources) : NULL;
+        return hit->sources && !m->sources ? MC_ERR_NOMEM : MC_OK;
+    }
+    st = mat_eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
+    if (st != MC_OK)
+        return st;
+    /* Image_load.cpp, idImage::GenerateImage: "zero the border if desired". */
+    if (wrap == MC_WRAP_ZERO_CLAMP)
+        mat_set_border(&m->image, zero);
+    else if (wrap == MC_WRAP_ALPHA_ZERO_CLAMP)
+        mat_set_border(&m->image, alpha_zero);
+    return keyed && !cache_keep(pixels->cache, key, m) ? MC_ERR_NOMEM : MC_OK;
 }
 
 /* Runs image program prog into *m, with the stage colour color and clamp mode wrap. */
 static mc_status fill_prog(const mc_mtr_prog *prog, const float color[4], mc_wrap wrap,
                            mc_vfs *vfs, mc_material_map *m, px_budget *pixels, mc_error *err)
 {
-    static const uint8_t zero[4] = { 0, 0, 0, 255 }, alpha_zero[4] = { 255, 255, 255, 0 };
     char text[1024];
     mc_status st;
 
     memset(m, 0, sizeof *m);
-    st = mat_eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
-    if (st != MC_OK)
-        return st;
-    memcpy(m->color, color, sizeof m->color);
-    m->wrap = wrap;
-    /* Image_load.cpp, idImage::GenerateImage: "zero the border if desired". */
-    if (m->wrap == MC_WRAP_ZERO_CLAMP)
-        mat_set_border(&m->image, zero);
-    else if (m->wrap == MC_WRAP_ALPHA_ZERO_CLAMP)
-        mat_set_border(&m->image, alpha_zero);
-    m->present = true;
-    m->program = strdup(mc_mtr_prog_text(prog, text, sizeof text));
-    if (!m->program) {
-        map_release(m);
-        return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    mc_mtr_prog_text(prog, text, sizeof text);
+    st = map_image(prog, text, wrap, vfs, m, pixels, err);
+    if (st == MC_OK) {
+        memcpy(m->color, color, sizeof m->color);
+        m->wrap = wrap;
+        m->present = true;
+        m->program = strdup(text);
+        if (!m->program)
+            st = MC_ERR_NOMEM;
     }
-    return MC_OK;
+    if (st == MC_ERR_NOMEM)
+        mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (st != MC_OK)
+        map_release(m);
+    return st;
 }
 
 static mc_status fill_map(const mc_mtr_stage *stage, mc_vfs *vfs, mc_material_map *m,
@@ -95,7 +174,7 @@ static bool coverage_translucent(const mc_mtr_decl *decl)
 mc_status mc_material_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs,
                               mc_material *out, mc_error *err)
 {
-    px_budget budget = { 0, MC_LIMIT_MATERIAL_PIXELS, "its material" };
+    px_budget budget = { 0, MC_LIMIT_MATERIAL_PIXELS, "its material", NULL };
 
     return mat_resolve(decl, file, vfs, &budget, out, err);
 }

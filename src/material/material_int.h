@@ -24,12 +24,30 @@ typedef struct strbuf {
 
 void mat_sb_add(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* One image of a material set, read once for every map that names the same program with the
+ * same clamp mode (its key): the maps' image.pixels point at pixels. */
+typedef struct cached_image {
+    char *key; /* the program's canonical text, '|', the wrap mode */
+    mc_image image;
+    char *sources;
+    bool fell_back;
+} cached_image;
+
+typedef struct image_cache {
+    cached_image *items;
+    int count, cap;
+} image_cache;
+
 /* Pixels read so far and the most allowed: one material's (mc_material_resolve), or a whole
- * material set's (MC_LIMIT_SCENE_IMAGE_PIXELS, or the scene's own setting). */
+ * material set's (MC_LIMIT_SCENE_IMAGE_PIXELS, or the scene's own setting). A set's images are
+ * kept in its cache, so that each is read and counted once; a lone material has none. */
 typedef struct px_budget {
     uint64_t used, limit;
-    const char *what; /* "its material", "the scene" */
+    const char *what;   /* "its material", "the scene" */
+    image_cache *cache; /* NULL: every map reads its own */
 } px_budget;
+
+void mat_cache_release(image_cache *c);
 
 static inline uint8_t *px_at(const mc_image *im, int x, int y)
 {

@@ -58,6 +58,7 @@ struct mc_material_set {
     decl_table materials, skins, tables;
     int parsed;         /* material declarations parsed so far */
     px_budget pixels;   /* images read by every material resolved */
+    image_cache images; /* those images, each kept once (pixels.cache) */
     size_t text_bytes;  /* declaration text held */
     long indexed;       /* declarations indexed */
 };
@@ -210,7 +211,10 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     mc_vfs_set_stop(vfs, set->opts.stop);
     set->pixels = (px_budget){ 0, set->opts.image_pixels ? set->opts.image_pixels
                                                          : MC_LIMIT_SCENE_IMAGE_PIXELS,
-                               "the scene" };
+                               "the scene", &set->images };
+    set->pixels.used = set->opts.image_pixels_used < set->pixels.limit
+                               ? set->opts.image_pixels_used
+                               : set->pixels.limit;
     st = MC_OK;
     for (size_t i = 0; i < sizeof DECL_FOLDERS / sizeof DECL_FOLDERS[0] && st == MC_OK; i++)
         st = load_folder(set, DECL_FOLDERS[i].dir, DECL_FOLDERS[i].ext, DECL_FOLDERS[i].type, err);
@@ -425,6 +429,7 @@ void mc_material_set_destroy(mc_material_set *set)
     }
     for (int i = 0; i < set->skins.count; i++)
         mc_skinfile_release(&set->skins.entries[i].skin);
+    mat_cache_release(&set->images);
     free(set->materials.entries);
     free(set->skins.entries);
     free(set->tables.entries);

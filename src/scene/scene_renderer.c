@@ -546,11 +546,14 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
     return st;
 }
 
+/* The materials, their images counted against the budget after the used pixels of the
+ * scene's own textures. */
 static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_desc *d,
-                                mc_error *err)
+                                unsigned long long used, mc_error *err)
 {
     const mc_parse_opts po = { .warn = d->warn, .warn_user = d->warn_user, .stop = d->stop,
                                .image_pixels = d->image_pixels,
+                               .image_pixels_used = used,
                                .strict_game_data = d->strict_materials };
     mc_scene_materials sm;
     mc_status st = mc_scene_materials_load(sr->scene, &po, &sm, err);
@@ -562,6 +565,7 @@ static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_d
         st = mc_sr_keep_lights(sr, &sm, d->developer_images, &po, err);
     if (st == MC_OK)
         st = size_stage_buffers(sr, err);
+    mc_sr_forget_uploads(sr);
     mc_scene_materials_release(&sm);
     return st;
 }
@@ -633,6 +637,7 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
                                    mc_error *err)
 {
     texture_set ts = { 0 };
+    unsigned long long used;
     mc_scene_renderer *sr;
     mc_status st = check_desc(desc, err);
 
@@ -652,16 +657,17 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
         st = alloc_actor(&sr->scene->actors[i], &sr->actors[i], err);
     /* Decoding first: a bad texture is reported before any GL work is done. */
     if (st == MC_OK)
-        st = mc_sr_decode_textures(sr->scene, &ts, err);
+        st = mc_sr_decode_textures(sr->scene, desc->image_pixels, &ts, err);
     if (st == MC_OK)
         st = open_renderer(sr, desc, err);
     if (st == MC_OK)
         st = mc_sr_upload_textures(sr, &ts, err);
+    used = ts.pixels;
     mc_sr_release_textures(&ts);
     if (st == MC_OK)
         st = mc_scene_lights(sr->scene, sr->lights, &sr->num_lights, sr->ambient, err);
     if (st == MC_OK)
-        st = load_materials(sr, desc, err);
+        st = load_materials(sr, desc, used, err);
     if (st == MC_OK) {
         for (int i = 0; i < sr->num_actors; i++)
             if (!sr->actors[i].animated)
@@ -695,6 +701,7 @@ void mc_scene_renderer_release(mc_scene_renderer *sr)
     free(sr->stage_srcs);
     free(sr->regs);
     free(sr->stage_out);
+    mc_sr_forget_uploads(sr);
     free(sr);
 }
 

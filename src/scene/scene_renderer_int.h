@@ -87,6 +87,7 @@ typedef struct texture_set {
     mc_image *images;
     const char **paths; /* count distinct paths (owned by the scene) */
     int *ids;           /* renderer texture id of each, after upload */
+    unsigned long long pixels; /* of the scene's image budget, spent on them */
 } texture_set;
 
 struct mc_scene_renderer {
@@ -121,6 +122,12 @@ struct mc_scene_renderer {
     int num_stage_srcs;
     float *regs;
     mc_render_stage *stage_out;
+    /* The maps uploaded while the materials load (mc_sr_upload_map): the pixels each came from
+     * (a material set's, shared by the maps of one image) and its texture id, so that one
+     * image is one texture; emptied by mc_sr_forget_uploads before those pixels are freed. */
+    const void **up_pixels;
+    int *up_ids;
+    int num_up, cap_up;
 };
 
 static inline mc_status no_memory(mc_error *err)
@@ -135,7 +142,8 @@ void mc_sr_release_textures(texture_set *ts);
 
 /* Decodes every distinct texture the scene resolved; an image's error points at the scene's
  * material line naming it. */
-mc_status mc_sr_decode_textures(const mc_scene *s, texture_set *ts, mc_error *err);
+mc_status mc_sr_decode_textures(const mc_scene *s, unsigned long long budget, texture_set *ts,
+                                mc_error *err);
 
 /* Uploads the decoded images (freeing each once it is on the GL side) and gives every submesh
  * its texture id. */
@@ -144,6 +152,9 @@ mc_status mc_sr_upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_error
 /* Uploads a map (none: *id 0); one that fell back to `_default` is all zero unless developer. */
 mc_status mc_sr_upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool developer, int *id,
                            mc_error *err);
+
+/* Empties the list of uploaded maps (their textures stay). */
+void mc_sr_forget_uploads(mc_scene_renderer *sr);
 
 /* Keeps what material m needs per frame as sr->mats[sr->num_mats]: its expression program and
  * its unlit stages, each map uploaded. */

@@ -52,8 +52,10 @@ void mc_sr_release_textures(texture_set *ts)
     memset(ts, 0, sizeof *ts);
 }
 
-/* Decodes every distinct texture the scene resolved. */
-mc_status mc_sr_decode_textures(const mc_scene *s, texture_set *ts, mc_error *err)
+/* Decodes every distinct texture the scene resolved, each counted once against the image budget
+ * (mc_parse_opts.image_pixels) that the materials' images share. */
+mc_status mc_sr_decode_textures(const mc_scene *s, unsigned long long budget, texture_set *ts,
+                                mc_error *err)
 {
     int total = 0;
 
@@ -73,7 +75,7 @@ mc_status mc_sr_decode_textures(const mc_scene *s, texture_set *ts, mc_error *er
 
             if (!path || find_image(ts, path) >= 0)
                 continue;
-            st = mc_image_load(path, &ts->images[ts->count], err);
+            st = mc_image_file_load(path, budget, &ts->pixels, &ts->images[ts->count], err);
             if (st != MC_OK) {
                 position_image_error(s, path, err);
                 return st;
@@ -111,14 +113,47 @@ mc_status mc_sr_upload_textures(mc_scene_renderer *sr, texture_set *ts, mc_error
     return MC_OK;
 }
 
+void mc_sr_forget_uploads(mc_scene_renderer *sr)
+{
+    free(sr->up_pixels);
+    free(sr->up_ids);
+    sr->up_pixels = NULL;
+    sr->up_ids = NULL;
+    sr->num_up = sr->cap_up = 0;
+}
+
+/* Records that the texture id holds the pixels at key. */
+static mc_status remember_upload(mc_scene_renderer *sr, const void *key, int id, mc_error *err)
+{
+    if (sr->num_up == sr->cap_up) {
+        int cap = sr->cap_up ? sr->cap_up * 2 : 16;
+        const void **p = realloc(sr->up_pixels, (size_t)cap * sizeof *p);
+        int *ids;
+
+        if (!p)
+            return no_memory(err);
+        sr->up_pixels = p;
+        ids = realloc(sr->up_ids, (size_t)cap * sizeof *ids);
+        if (!ids)
+            return no_memory(err);
+        sr->up_ids = ids;
+        sr->cap_up = cap;
+    }
+    sr->up_pixels[sr->num_up] = key;
+    sr->up_ids[sr->num_up++] = id;
+    return MC_OK;
+}
+
 /* Uploads a map (none: *id 0). One that fell back to `_default` is all zero, alpha 0 included,
  * unless developer images are asked for (Image_init.cpp, idImage::MakeDefault: the box only with
  * com_developer): black in a lit or opaque stage, nothing where it is blended or alpha tested.
- * A clamping stage's texture clamps. */
+ * A clamping stage's texture clamps. A map sharing its pixels with one already uploaded (the
+ * same image and clamp mode of a material set) takes that one's texture. */
 mc_status mc_sr_upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool developer, int *id,
                            mc_error *err)
 {
     static const uint8_t black[4] = { 0, 0, 0, 0 };
+    const void *key;
     mc_status st;
 
     *id = 0;
@@ -127,11 +162,21 @@ mc_status mc_sr_upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool
     /* the built-in named on its own (the default material's `map _default`) is the same
      * image as a missing one's */
     if ((m->fell_back || (m->program && strcasecmp(m->program, "_default") == 0)) && !developer)
-        return mc_renderer_add_texture(sr->r, black, 1, 1, 4, id, err);
-    st = mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
-                                 m->image.stride, id, err);
-    if (st == MC_OK && m->wrap != MC_WRAP_REPEAT)
+        key = black;
+    else
+        key = m->shared ? (const void *)m->image.pixels : NULL;
+    for (int i = 0; key && i < sr->num_up; i++)
+        if (sr->up_pixels[i] == key)
+            return *id = sr->up_ids[i], MC_OK;
+    if (key == black)
+        st = mc_renderer_add_texture(sr->r, black, 1, 1, 4, id, err);
+    else
+        st = mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
+                                     m->image.stride, id, err);
+    if (st == MC_OK && key != black && m->wrap != MC_WRAP_REPEAT)
         st = mc_renderer_texture_clamp(sr->r, *id, err);
+    if (st == MC_OK && key)
+        st = remember_upload(sr, key, *id, err);
     return st;
 }
 
