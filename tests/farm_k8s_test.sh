@@ -8,11 +8,8 @@
 set -u
 cd "$(dirname "$0")"
 K8S=../scripts/farm/k8s
-T=$MC_TEST_TMP/farm_k8s
-rm -rf "$T"
+. ./outcome.sh farm_k8s
 mkdir -p "$T/farm/scene" "$T/bin"
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
 # The manifests' facts, and the scripts to run, in shell-readable form.
 python3 - "$K8S" "$T" <<'EOF' || fail "manifest checks"
@@ -92,8 +89,8 @@ want=$(md5cine info --json "$R_SCENE" | python3 -c 'import json, sys; print(json
 n=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$J_OUT" 2>/dev/null)
 [ "$n" = "$want" ] || fail "joined video has ${n:-no} frames, want $want"
 
-if [ $fails -ne 0 ]; then
-    echo "$fails failure(s)" >&2
+if [ $failed -ne 0 ]; then
+    echo "$failed failure(s)" >&2
     exit 1
 fi
 echo "farm_k8s: ok"

@@ -12,11 +12,8 @@ cd "$(dirname "$0")"
 . ./farm_check.sh
 SCENE=../scenes/demo/demo.md5scene
 FARM=../scripts/farm
-T=$MC_TEST_TMP/farm_parallel
-rm -rf "$T"
+. ./outcome.sh farm_parallel
 mkdir -p "$T"
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 OPTS=(--size 160x90 --msaa 0)
 
 "$MD5CINE" render "$SCENE" -o "$T/single.mp4" --quiet "${OPTS[@]}" || fail "one-process render"
@@ -113,8 +110,8 @@ timeout 300 "$FARM/parallel-render.sh" "$SCENE" -o "$sp/%05d.png" --chunks 2 -j 
     --md5cine "$MD5CINE" -- --frames 80-83 "${OPTS[@]}" 2>"$T/run8.err" || fail "spaced path: exit $? ($(tail -n 3 "$T/run8.err"))"
 [ "$(ls "$sp" | tr '\n' ' ')" = "00080.png 00081.png 00082.png 00083.png " ] || fail "spaced path wrote: $(ls "$sp" | tr '\n' ' ')"
 
-if [ $fails -ne 0 ]; then
-    echo "$fails failure(s)" >&2
+if [ $failed -ne 0 ]; then
+    echo "$failed failure(s)" >&2
     exit 1
 fi
 echo "farm_parallel: ok"

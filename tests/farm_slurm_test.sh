@@ -12,12 +12,9 @@ cd "$(dirname "$0")"
 . ./farm_check.sh
 SCENE=$(pwd)/../scenes/demo/demo.md5scene
 FARM=$(pwd)/../scripts/farm
-T=$MC_TEST_TMP/farm_slurm
+. ./outcome.sh farm_slurm
 MD5CINE=$(cd "$(dirname "$MD5CINE")" && pwd)/$(basename "$MD5CINE")
-rm -rf "$T"
 mkdir -p "$T"
-fails=0
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 trap slurm_cluster_stop EXIT
 trap 'exit 130' INT TERM
 OPTS=(--size 160x90 --msaa 0)
@@ -103,9 +100,9 @@ rc=$?
 [ ! -s "$T/submit3.out" ] || fail "submit with --chunks 0 printed job ids: $(cat "$T/submit3.out")"
 [ "$(squeue -h -o %i | wc -l)" = "$before" ] || fail "submit with --chunks 0 queued a job"
 
-if [ $fails -ne 0 ]; then
+if [ $failed -ne 0 ]; then
     slurm_cluster_logs
-    echo "$fails failure(s)" >&2
+    echo "$failed failure(s)" >&2
     exit 1
 fi
 echo "farm_slurm: ok"
