@@ -16,7 +16,7 @@
 static bool write_tga(const char *dir, const char *name, int w, int h, const uint8_t bgr[3])
 {
     uint8_t hd[18] = { 0 };
-    char path[1024];
+    char path[1200];
     FILE *f;
     bool ok;
 
@@ -24,7 +24,8 @@ static bool write_tga(const char *dir, const char *name, int w, int h, const uin
     hd[12] = (uint8_t)w;
     hd[14] = (uint8_t)h;
     hd[16] = 24;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return false;
     f = fopen(path, "wb");
     if (!f)
         return false;
