@@ -96,18 +96,25 @@ const mc_compare_limit *mc_compare_limits(size_t *count)
     return limits;
 }
 
-double mc_compare_limit_get(const mc_compare_opts *o, const mc_compare_limit *l)
+/* The int or double field at byte offset field of the struct at base, as a double: how both
+ * tables (limits in mc_compare_opts, metrics in mc_compare_result) read a row's field. */
+static double field_at(const void *base, size_t field, bool is_int)
 {
-    const char *p = (const char *)o + l->field;
+    const char *p = (const char *)base + field;
     int i;
     double d;
 
-    if (l->is_int) {
+    if (is_int) {
         memcpy(&i, p, sizeof i);
         return i;
     }
     memcpy(&d, p, sizeof d);
     return d;
+}
+
+double mc_compare_limit_get(const mc_compare_opts *o, const mc_compare_limit *l)
+{
+    return field_at(o, l->field, l->is_int);
 }
 
 static void limit_set(mc_compare_opts *o, const mc_compare_limit *l, double v)
@@ -145,16 +152,7 @@ const mc_compare_metric *mc_compare_metrics(size_t *count)
 
 double mc_compare_metric_get(const mc_compare_result *r, const mc_compare_metric *m)
 {
-    const char *p = (const char *)r + m->field;
-    int i;
-    double d;
-
-    if (m->is_int) {
-        memcpy(&i, p, sizeof i);
-        return i;
-    }
-    memcpy(&d, p, sizeof d);
-    return d;
+    return field_at(r, m->field, m->is_int);
 }
 
 void mc_compare_metric_format(const mc_compare_result *r, const mc_compare_metric *m,
