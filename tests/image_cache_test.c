@@ -45,6 +45,22 @@ static bool px_is(const mc_image *im, int x, int y, int r, int g, int b, int a)
                      y, p[0], p[1], p[2], p[3], r, g, b, a);
 }
 
+/* A base folder NAME under the test's scratch folder: materials/m.mtr holding mtr, and an empty
+ * textures/ whose path goes to textures. False when m.mtr could not be written. */
+static bool make_base(char *base, size_t cap, const char *name, const char *mtr, char *textures,
+                      size_t tcap)
+{
+    test_tmp_path(base, cap, name);
+    mkdir(base, 0755);
+    snprintf(textures, tcap, "%s/materials", base);
+    mkdir(textures, 0755);
+    if (!test_write_file(textures, "m.mtr", mtr))
+        return false;
+    snprintf(textures, tcap, "%s/textures", base);
+    mkdir(textures, 0755);
+    return true;
+}
+
 /* Four materials over two 4x4 images (16 pixels each) under a budget of 40 pixels: a and b
  * name x plainly (one image, 16), c names x under zeroclamp (another image, 32), d names y
  * (48: past 40). Counted per material, c would already be past (16 + 16 + 16 = 48). */
@@ -59,17 +75,12 @@ static void maps_of_one_image_share_pixels_and_count_once(void)
     mc_status st;
     mc_error err;
 
-    test_tmp_path(base, sizeof base, "imgcache");
-    mkdir(base, 0755);
-    snprintf(dir, sizeof dir, "%s/materials", base);
-    mkdir(dir, 0755);
-    ASSERT(test_write_file(dir, "m.mtr",
-                           "a { diffusemap textures/x }\n"
-                           "b { { blend add map textures/x } }\n"
-                           "c { { blend add map textures/x zeroclamp } }\n"
-                           "d { diffusemap textures/y }\n"));
-    snprintf(dir, sizeof dir, "%s/textures", base);
-    mkdir(dir, 0755);
+    ASSERT(make_base(base, sizeof base, "imgcache",
+                     "a { diffusemap textures/x }\n"
+                     "b { { blend add map textures/x } }\n"
+                     "c { { blend add map textures/x zeroclamp } }\n"
+                     "d { diffusemap textures/y }\n",
+                     dir, sizeof dir));
     ASSERT(write_tga(dir, "x.tga", 4, 4, bgr));
     ASSERT(write_tga(dir, "y.tga", 4, 4, bgr));
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
@@ -111,13 +122,8 @@ static void pixels_spent_before_come_off_the_set_s_budget(void)
     mc_status st;
     mc_error err;
 
-    test_tmp_path(base, sizeof base, "imgspent");
-    mkdir(base, 0755);
-    snprintf(dir, sizeof dir, "%s/materials", base);
-    mkdir(dir, 0755);
-    ASSERT(test_write_file(dir, "m.mtr", "a { diffusemap textures/x }\n"));
-    snprintf(dir, sizeof dir, "%s/textures", base);
-    mkdir(dir, 0755);
+    ASSERT(make_base(base, sizeof base, "imgspent", "a { diffusemap textures/x }\n", dir,
+                     sizeof dir));
     ASSERT(write_tga(dir, "x.tga", 4, 4, bgr));
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
     ASSERT_OK(mc_material_set_load(v, &opts, &set, &err), &err);
