@@ -129,31 +129,11 @@ for n in 12 16; do
 done
 
 # ---- 4. actors of one mesh share it: read once per scene ----------------------------------
-# A 301x301-vertex grid (10 MB of text, about 5 MB parsed); ten actors of it must cost about
-# what one does (each read on its own: some 48 MB more).
+# A 301x301-vertex grid (make_grid.py: some 11 MB of text, about 5 MB parsed); ten actors of it
+# must cost about what one does (each read on its own: some 48 MB more).
 mkdir -p "$T/grid"
-python3 - "$T/grid" <<'PY'
-import sys
-d, n = sys.argv[1], 300
-v = (n + 1) * (n + 1)
-out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes 1', 'joints {',
-       '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}', 'mesh {', '\tshader "grid"', '\tnumverts %d' % v]
-out += ['\tvert %d ( 0 0 ) %d 1' % (i, i) for i in range(v)]
-out.append('\tnumtris %d' % (2 * n * n))
-for y in range(n):
-    for x in range(n):
-        a, t = y * (n + 1) + x, 2 * (y * n + x)
-        out += ['\ttri %d %d %d %d' % (t, a, a + n + 1, a + 1),
-                '\ttri %d %d %d %d' % (t + 1, a + 1, a + n + 1, a + n + 2)]
-out.append('\tnumweights %d' % v)
-out += ['\tweight %d 0 1 ( 0 %d %d )' % (i, i % (n + 1), i // (n + 1)) for i in range(v)]
-open(d + '/grid.md5mesh', 'w').write('\n'.join(out) + '\n}\n')
-for k in (1, 10):
-    with open('%s/s%d.md5scene' % (d, k), 'w') as f:
-        f.write('md5scene 1\ncamera "../cam.md5camera"\n')
-        for i in range(k):
-            f.write('actor a%d { mesh "grid.md5mesh" origin ( 0 %d 0 ) }\n' % (i, 10 * i))
-PY
+cp "$T/cam.md5camera" "$T/grid/"
+python3 make_grid.py "$T/grid" 300 s1=1 s10=10
 for k in 1 10; do
     /usr/bin/time -f '%M' -o "$T/grid$k.kib" "$MD5CINE" info "$T/grid/s$k.md5scene" >/dev/null 2>"$T/grid$k.err"
     rc=$?
