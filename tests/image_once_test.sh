@@ -52,14 +52,6 @@ shared() {
     done >"$T/$1/base/materials/m.mtr"
     printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor q { mesh "strips.md5mesh" }\n' >"$T/$1/a.md5scene"
 }
-# peak NAME ARGS...: runs md5cine under GNU time; $kib receives its peak resident set (KiB).
-peak() {
-    last=$1
-    shift
-    /usr/bin/time -f '%M' -o "$T/$last.kib" "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
-    rc=$?
-    kib=$(tail -n 1 "$T/$last.kib")
-}
 
 # ---- 1. 17 materials naming one 512x512 image (256 Ki pixels): 4.25 Mi pixels if counted per
 #         material, past a budget of 1 Mi pixels; counted once, a quarter of it.

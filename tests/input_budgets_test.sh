@@ -10,15 +10,11 @@ python3 make_quads.py "$T"
 scene() { # scene NAME BASE [ACTOR LINES]: quads.md5mesh with base BASE
     printf 'md5scene 1\ncamera "cam.md5camera"\nbase "%s"\nactor q {\n    mesh "quads.md5mesh"\n%s\n}\n' "$2" "${3:-}" >"$T/$1.md5scene"
 }
-# peak NAME KIB ARGS...: runs md5cine under GNU time; its peak resident set must stay under KIB.
-peak() {
+# peak_under NAME KIB ARGS...: peak (outcome.sh), and its peak resident set must stay under KIB.
+peak_under() {
     local name=$1 most=$2
     shift 2
-    last=$name
-    /usr/bin/time -f '%M' -o "$T/$name.kib" "$MD5CINE" "$@" >"$T/$name.out" 2>"$T/$name.err"
-    rc=$?
-    local kib
-    kib=$(tail -n 1 "$T/$name.kib")
+    peak "$name" "$@"
     if [ "$kib" -lt "$most" ]; then
         ok "${name}_stays_under_${most}_kib"
     else
@@ -56,16 +52,16 @@ struct.pack_into('<I', d, c + 24, 1000)
 open(t + '/lying/pak000.pk4', 'wb').write(d)
 PY
 scene text text
-peak text_entry 204800 info "$T/text.md5scene" --materials
+peak_under text_entry 204800 info "$T/text.md5scene" --materials
 expect text_entry_over_the_text_budget_is_refused_before_inflating 2 "" \
     "'$T/text/pak000.pk4:materials/big.mtr' declares 1073741824 bytes, over the limit of 268435456"
 scene lying lying
-peak lying_entry 204800 info "$T/lying.md5scene" --materials
+peak_under lying_entry 204800 info "$T/lying.md5scene" --materials
 expect lying_entry_stops_at_its_declared_size 2 "" \
     "'$T/lying/pak000.pk4:materials/big.mtr' holds more data than its declared 1000 bytes"
 # 64 Mi pixels * 8 + 1 MiB = 537919488 bytes; the entry is 18 + 2^30.
 scene image image
-peak image_entry 204800 render "$T/image.md5scene" --size 32x32 --msaa 0 -o "$T/image_%d.png"
+peak_under image_entry 204800 render "$T/image.md5scene" --size 32x32 --msaa 0 -o "$T/image_%d.png"
 expect image_entry_over_the_image_budget_is_refused_before_inflating 2 "" \
     "'$T/image/pak000.pk4:textures/big.tga' declares 1073741842 bytes, over the limit of 537919488"
 [ ! -e "$T/image_0.png" ] && ok image_entry_refusal_writes_no_frame || fail image_entry_refusal_writes_no_frame "a frame was written"
@@ -88,7 +84,7 @@ block() { # block NAME SECONDS...: a camera block of look_at shots at 1000 fps
     } >"$T/$name.md5scene"
 }
 block frames 3600 3600 3600 3600
-peak block_frames 204800 info "$T/frames.md5scene"
+peak_under block_frames 204800 info "$T/frames.md5scene"
 expect camera_block_past_a_camera_files_frames_is_refused_at_its_shot 2 "" \
     "$T/frames.md5scene:6:5: error: camera block makes more than 8388608 frames (what a camera file of at most 1073741824 bytes holds): 10800003 with this shot's 3600001 at 1000 fps"
 run block_frames_camera camera "$T/frames.md5scene" -o "$T/frames.md5camera"
@@ -134,14 +130,12 @@ done
 mkdir -p "$T/grid"
 cp "$T/cam.md5camera" "$T/grid/"
 python3 make_grid.py "$T/grid" 300 s1=1 s10=10
-for k in 1 10; do
-    /usr/bin/time -f '%M' -o "$T/grid$k.kib" "$MD5CINE" info "$T/grid/s$k.md5scene" >/dev/null 2>"$T/grid$k.err"
-    rc=$?
-    last=grid$k
-    expect "a_scene_of_${k}_grid_actors_loads" 0
-done
-one=$(tail -n 1 "$T/grid1.kib")
-ten=$(tail -n 1 "$T/grid10.kib")
+peak grid1 info "$T/grid/s1.md5scene"
+expect a_scene_of_1_grid_actors_loads 0
+one=$kib
+peak grid10 info "$T/grid/s10.md5scene"
+expect a_scene_of_10_grid_actors_loads 0
+ten=$kib
 if [ "$ten" -lt $((one + 16384)) ]; then
     ok ten_actors_of_one_mesh_cost_about_what_one_does
 else

@@ -8,14 +8,6 @@ set -u
 . ./outcome.sh material_budgets
 
 python3 make_quads.py "$T"
-# peak NAME ARGS...: runs md5cine under GNU time; $kib receives its peak resident set.
-peak() {
-    last=$1
-    shift
-    /usr/bin/time -f '%M' -o "$T/$last.kib" "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
-    rc=$?
-    kib=$(tail -n 1 "$T/$last.kib")
-}
 # tables FOLDER NTABLES NMAT: FOLDER/pak000.pk4 with one materials/t.mtr of NTABLES tables of
 # 65536 zeros each (128 KiB of text, 256 KiB of values apiece) and the materials left and
 # right (NMAT of them; the others are declared but unused): 16 stages, each colour the sum of

@@ -4,6 +4,8 @@
 #   ok NAME / fail NAME [WHY]      one outcome
 #   run NAME ARGS...               runs md5cine: stdout and stderr in $T/NAME.{out,err}, status in $rc
 #   expect NAME RC [OUT] [ERR]     the latest run exited RC, and its stdout (stderr) holds OUT (ERR)
+#   peak NAME ARGS...              as run, under GNU time (Debian package `time`): $kib receives
+#                                  md5cine's peak resident set in KiB
 : "${MD5CINE:?MD5CINE must name the md5cine binary}"
 : "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
 T=$(mktemp -d "$MC_TEST_TMP/$1.XXXXXX")
@@ -19,6 +21,14 @@ run() {
     shift
     "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
     rc=$?
+}
+
+peak() {
+    last=$1
+    shift
+    /usr/bin/time -f '%M' -o "$T/$last.kib" "$MD5CINE" "$@" >"$T/$last.out" 2>"$T/$last.err"
+    rc=$?
+    kib=$(tail -n 1 "$T/$last.kib")
 }
 
 expect() {
