@@ -79,12 +79,10 @@ bool mc_expr_is_constant(const mc_expr_builder *b, int reg, float *value)
     return true;
 }
 
-/* GetExpressionConstant: an existing constant register of the same value, or a new one. */
-int mc_expr_constant(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok, float v)
+/* A new register holding v (temp: a temporary, else a constant); -1 past the limit or out of
+ * memory. */
+static int new_reg(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok, float v, bool temp)
 {
-    for (int i = MC_EXPR_NUM_PREDEFINED; i < b->num_regs; i++)
-        if (!b->temp[i] && b->regs[i] == v)
-            return i;
     if (b->num_regs >= MC_LIMIT_EXPR_REGS) {
         mc_lex_fail(lx, tok, MC_ERR_LIMIT, "more than %d expression registers in one material",
                     MC_LIMIT_EXPR_REGS);
@@ -93,22 +91,22 @@ int mc_expr_constant(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok, floa
     if (!grow_regs(b, lx, b->num_regs + 1))
         return -1;
     b->regs[b->num_regs] = v;
-    b->temp[b->num_regs] = false;
+    b->temp[b->num_regs] = temp;
     return b->num_regs++;
+}
+
+/* GetExpressionConstant: an existing constant register of the same value, or a new one. */
+int mc_expr_constant(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok, float v)
+{
+    for (int i = MC_EXPR_NUM_PREDEFINED; i < b->num_regs; i++)
+        if (!b->temp[i] && b->regs[i] == v)
+            return i;
+    return new_reg(b, lx, tok, v, false);
 }
 
 static int temporary(mc_expr_builder *b, mc_lexer *lx, const mc_token *tok)
 {
-    if (b->num_regs >= MC_LIMIT_EXPR_REGS) {
-        mc_lex_fail(lx, tok, MC_ERR_LIMIT, "more than %d expression registers in one material",
-                    MC_LIMIT_EXPR_REGS);
-        return -1;
-    }
-    if (!grow_regs(b, lx, b->num_regs + 1))
-        return -1;
-    b->regs[b->num_regs] = 0.0f;
-    b->temp[b->num_regs] = true;
-    return b->num_regs++;
+    return new_reg(b, lx, tok, 0.0f, true);
 }
 
 static bool is_const(const mc_expr_builder *b, int r, float v)
