@@ -151,6 +151,7 @@ struct mc_renderer {
     GLuint shadow_prog; /* shadow.c: the shadow volumes' program */
     GLint us_model, us_viewproj, us_light;
     int shadow_on; /* the current light's stencil test is on */
+    size_t unfinished; /* indices drawn since GL last finished (gpu_drawn) */
     gpu_shadow_work shadow_work; /* CPU scratch of the volumes, grown as needed */
     float *shadow_verts;
     unsigned *shadow_idx;

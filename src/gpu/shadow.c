@@ -220,6 +220,7 @@ static void draw_volumes(mc_renderer *r, int l, int self)
         gl->BindVertexArray(sl->sh.vao);
         gl->DrawElements(GL_TRIANGLES, (GLsizei)sl->sh.count[l], GL_UNSIGNED_INT,
                          (const void *)(sl->sh.first[l] * sizeof(unsigned)));
+        gpu_drawn(r, sl->sh.count[l]);
     }
     gl->BindVertexArray(0);
     /* back to the light's reach for its interactions */
