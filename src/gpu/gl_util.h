@@ -26,8 +26,8 @@ void gpu_prof_mark(mc_renderer *r, int row);
  * rasterised, and queues the next scenes while the last ones are rasterised: a frame of a few
  * million indices (large meshes, their shadow volumes, several lights) held a hundred
  * megabytes of binned scenes at once. Finishing every million indices bounds that to about one
- * scene of that many; a frame of fewer (the demo draws under 100 thousand a frame) never waits here.
- * Finishing changes no pixel. */
+ * scene of that many; a frame of fewer (the demo draws under 100 thousand a frame) never waits
+ * here. Finishing changes no pixel. */
 #define GPU_FINISH_INDICES ((size_t)1 << 20)
 void gpu_drawn(mc_renderer *r, size_t indices);
 
