@@ -1,23 +1,25 @@
 #!/bin/bash
 # Materials whose cost follows the data: the tables of a declaration file read once and shared
-# by every material that names them (not copied per material or per reference), a stop signal
-# that reaches table and expression reading, and a table that does not parse reported with its
-# own error. Peak memory is asserted with a generous bound (GNU time's %M, in KiB); no time a
+# by every material that names them (not copied per material or per reference), the values one
+# file's tables may hold (MC_LIMIT_MTR_TABLE_VALUES, 16 Mi) refused at the table that passes
+# them, a stop signal that reaches table and expression reading, and a table that does not
+# parse reported with its own error. Peak memory is asserted with a generous bound (GNU time's %M, in KiB); no time a
 # signal takes to act is asserted (the machine may be busy).
 set -u
 . ./outcome.sh material_budgets
 
 python3 make_quads.py "$T"
-# tables FOLDER NTABLES NMAT: FOLDER/pak000.pk4 with one materials/t.mtr of NTABLES tables of
-# 65536 zeros each (128 KiB of text, 256 KiB of values apiece) and the materials left and
+# tables FOLDER NTABLES NMAT [VALUE]: FOLDER/pak000.pk4 with one materials/t.mtr of NTABLES
+# tables of 65536 zeros each, written VALUE (default 0: 128 KiB of text, 256 KiB of values
+# apiece) and the materials left and
 # right (NMAT of them; the others are declared but unused): 16 stages, each colour the sum of
 # 30 lookups, 1920 references spread over the tables. A scene FOLDER.md5scene draws both quads.
 tables() {
     mkdir -p "$T/$1"
-    python3 - "$T/$1" "$2" "$3" <<'PY'
+    python3 - "$T/$1" "$2" "$3" "${4:-0}" <<'PY'
 import sys, zipfile
-d, ntab, nmat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-row = ','.join(['0'] * 65536)
+d, ntab, nmat, value = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+row = ','.join([value] * 65536)
 parts = ['table t%d { { %s } }\n' % (i, row) for i in range(ntab)]
 def sum30(j):
     return '+'.join('t%d[time]' % ((j * 30 + k) % ntab) for k in range(30))
@@ -54,12 +56,23 @@ expect info_reads_the_same_materials 0
 # info: text + values, no renderer
 [ "$kib" -lt 131072 ] && ok info_stays_under_128_mib || fail info_stays_under_128_mib "peak $kib KiB"
 
-# ---- 2. a stop signal reaches table and expression reading -------------------------------
-# 1000 tables (125 MiB of text): reading them takes seconds. SIGTERM while loading must end the
+# ---- 2. the values of one file's tables have a budget -----------------------------------
+# 16 Mi values: 256 tables of 65536 fit, the 257th (line 257, its name at column 7) passes it.
+# Refused there (exit 2), not drawn as a default material, before the rest is read.
+tables over 257 2
+peak over_budget render "$T/over.md5scene" --size 32x32 --msaa 0 -o "$T/over_%d.png"
+expect tables_past_the_budget_are_refused 2 "" \
+    "over/pak000.pk4:materials/t.mtr:257:7: error: the tables of one material file hold more than 16777216 values (table 't256')"
+ls "$T"/over_*.png >/dev/null 2>&1 && fail no_frame_is_written_past_the_budget ||
+    ok no_frame_is_written_past_the_budget
+
+# ---- 3. a stop signal reaches table and expression reading -------------------------------
+# 250 tables of values written 0.0000000000 (203 MiB of text, 16 M values: within the budget):
+# reading them takes seconds. SIGTERM while loading must end the
 # render with 143 and "interrupted" and no frame written. The signal is sent once md5cine catches
 # SIGTERM (its handler shows in /proc/PID/status SigCgt), at three moments of the loading; no
 # wall-clock limit is asserted.
-tables big 1000 2
+tables big 250 2 0.0000000000
 python3 - "$MD5CINE" "$T" >"$T/signal.out" 2>&1 <<'PY'
 import glob, signal, subprocess, sys, time
 md5cine, t = sys.argv[1], sys.argv[2]
@@ -92,7 +105,7 @@ case $? in
 *) fail sigterm_while_reading_tables_exits_143 "$(cat "$T/signal.out")" ;;
 esac
 
-# ---- 3. a table that does not parse: its own error, at its position ----------------------
+# ---- 4. a table that does not parse: its own error, at its position ----------------------
 mkdir -p "$T/bad/materials"
 printf 'table good { { 0, 1 } }\ntable bad { { 0, 1, x } }\nleft { { blend add map _white red bad[time] } }\nright { { blend add map _white red good[time] } }\n' \
     >"$T/bad/materials/t.mtr"

@@ -99,6 +99,13 @@
 #define MC_LIMIT_MTR_TEXT_BYTES ((size_t)256 << 20)
 #define MC_LIMIT_MTR_INDEX      (1 << 20)
 
+/* Values the tables of one declaration file may hold in all (16 Mi: 64 MiB of floats, 256
+ * tables of Doom's largest 65536-value size; Doom's own tables hold a few hundred values in
+ * all). They are read, every table of the file, when a declaration first names one, and kept
+ * beside the file's text; the table that would take them past this is an error at its name
+ * (exit 2), not a default material, so a file's tables cost at most this. */
+#define MC_LIMIT_MTR_TABLE_VALUES ((size_t)1 << 24)
+
 /* Mappings in one skin declaration (Doom's have a few dozen). */
 #define MC_LIMIT_SKIN_MAPPINGS 65536
 

@@ -81,6 +81,15 @@ double gpu_now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void gpu_drawn(mc_renderer *r, size_t indices)
+{
+    r->unfinished += indices;
+    if (r->unfinished >= GPU_FINISH_INDICES) {
+        r->gl.Finish();
+        r->unfinished = 0;
+    }
+}
+
 void gpu_prof_mark(mc_renderer *r, int row)
 {
     double t;

@@ -21,5 +21,14 @@ int gpu_finite_in(float v, float lo, float hi);
 double gpu_now_seconds(void);
 /* Pass profile: finishes GL and adds the time since the last mark to row (no-op when off). */
 void gpu_prof_mark(mc_renderer *r, int row);
+/* Counts indices just drawn; once GPU_FINISH_INDICES have been drawn since GL last finished,
+ * finishes it. llvmpipe bins a frame's triangles into scenes that it holds until they are
+ * rasterised, and queues the next scenes while the last ones are rasterised: a frame of a few
+ * million indices (large meshes, their shadow volumes, several lights) held a hundred
+ * megabytes of binned scenes at once. Finishing every million indices bounds that to about one
+ * scene of that many; a frame of fewer (the demo draws under 100 thousand a frame) never waits
+ * here. Finishing changes no pixel. */
+#define GPU_FINISH_INDICES ((size_t)1 << 20)
+void gpu_drawn(mc_renderer *r, size_t indices);
 
 #endif

@@ -269,6 +269,7 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     if (ds->mask_depth && !ds->translucent && pass != P_LIGHT)
         gl->DepthMask(GL_FALSE);
     gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
+    gpu_drawn(r, (size_t)ds->count);
     if (ds->mask_color || ds->mask_alpha)
         gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     if (ds->mask_depth && !ds->translucent && pass != P_LIGHT)

@@ -585,6 +585,7 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     r->in_frame = 1;
     r->resolved = 0;
     r->used_slots = 0;
+    r->unfinished = 0;
     if (r->prof.on) {
         gl->Finish();
         r->prof.last = gpu_now_seconds();

@@ -43,6 +43,7 @@ typedef struct slot_shadow {
     GLuint vao, verts, idx; /* 0 until the item first casts */
     size_t verts_cap, idx_cap;
     size_t first[MC_RENDER_MAX_LIGHTS], count[MC_RENDER_MAX_LIGHTS]; /* indices */
+    int short_idx; /* the indices are GLushort (at most 65536 shadow vertices), else GLuint */
     float light[MC_RENDER_MAX_LIGHTS][3]; /* the light's origin in model space */
     int rect[4]; /* the current light's scissor (shadow_volume.h), set by gpu_shadow_light */
     int skip;    /* the current light's volume can count on no drawn pixel */
@@ -151,10 +152,12 @@ struct mc_renderer {
     GLuint shadow_prog; /* shadow.c: the shadow volumes' program */
     GLint us_model, us_viewproj, us_light;
     int shadow_on; /* the current light's stencil test is on */
+    size_t unfinished; /* indices drawn since GL last finished (gpu_drawn) */
     gpu_shadow_work shadow_work; /* CPU scratch of the volumes, grown as needed */
     float *shadow_verts;
     unsigned *shadow_idx;
-    size_t shadow_verts_cap, shadow_idx_cap; /* elements */
+    unsigned short *shadow_idx16; /* shadow_idx as 16 bits, for an item that allows it */
+    size_t shadow_verts_cap, shadow_idx_cap, shadow_idx16_cap; /* elements */
     GLuint *textures; /* id k is textures[k - 1] */
     int num_textures, cap_textures;
     slot *slots;

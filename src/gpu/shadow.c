@@ -69,6 +69,7 @@ void gpu_shadow_free(mc_renderer *r)
     gpu_shadow_work_free(&r->shadow_work);
     free(r->shadow_verts);
     free(r->shadow_idx);
+    free(r->shadow_idx16);
 }
 
 /* Fills buffer buf (bound to target) with bytes, growing its storage only when needed. */
@@ -164,6 +165,16 @@ mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, floa
     }
     if (total == 0)
         return MC_OK;
+    /* 16-bit indices when every shadow vertex number fits: half the index storage GL keeps for
+     * each item until the frame is drawn (the same numbers, so the same triangles) */
+    sh->short_idx = (size_t)it->vertex_count * 2 <= 65536;
+    if (sh->short_idx) {
+        if (!gpu_grow((void **)&r->shadow_idx16, &r->shadow_idx16_cap, total,
+                      sizeof *r->shadow_idx16))
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for shadow volumes");
+        for (size_t i = 0; i < total; i++)
+            r->shadow_idx16[i] = (unsigned short)r->shadow_idx[i];
+    }
     gpu_shadow_vertices(it->positions, it->vertex_count, r->shadow_verts);
     if (!sh->vao) {
         gl->GenVertexArrays(1, &sh->vao);
@@ -175,8 +186,12 @@ mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, floa
          (size_t)it->vertex_count * 8 * sizeof(float));
     gl->EnableVertexAttribArray(0);
     gl->VertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 4 * sizeof(float), (const void *)0);
-    fill(gl, GL_ELEMENT_ARRAY_BUFFER, sh->idx, &sh->idx_cap, r->shadow_idx,
-         total * sizeof(unsigned));
+    if (sh->short_idx)
+        fill(gl, GL_ELEMENT_ARRAY_BUFFER, sh->idx, &sh->idx_cap, r->shadow_idx16,
+             total * sizeof *r->shadow_idx16);
+    else
+        fill(gl, GL_ELEMENT_ARRAY_BUFFER, sh->idx, &sh->idx_cap, r->shadow_idx,
+             total * sizeof *r->shadow_idx);
     gl->BindVertexArray(0);
     return gpu_gl_check(gl, "uploading shadow volumes", err);
 }
@@ -218,8 +233,13 @@ static void draw_volumes(mc_renderer *r, int l, int self)
         gl->UniformMatrix4fv(r->us_model, 1, GL_FALSE, sl->ds.model);
         gl->Uniform3fv(r->us_light, 1, sl->sh.light[l]);
         gl->BindVertexArray(sl->sh.vao);
-        gl->DrawElements(GL_TRIANGLES, (GLsizei)sl->sh.count[l], GL_UNSIGNED_INT,
-                         (const void *)(sl->sh.first[l] * sizeof(unsigned)));
+        if (sl->sh.short_idx)
+            gl->DrawElements(GL_TRIANGLES, (GLsizei)sl->sh.count[l], GL_UNSIGNED_SHORT,
+                             (const void *)(sl->sh.first[l] * sizeof(unsigned short)));
+        else
+            gl->DrawElements(GL_TRIANGLES, (GLsizei)sl->sh.count[l], GL_UNSIGNED_INT,
+                             (const void *)(sl->sh.first[l] * sizeof(unsigned)));
+        gpu_drawn(r, sl->sh.count[l]);
     }
     gl->BindVertexArray(0);
     /* back to the light's reach for its interactions */

@@ -147,6 +147,7 @@ void gpu_draw_stages(mc_renderer *r, const slot *sl)
         gl->Uniform1i(r->us.use_tex, st->texture > 0);
         gl->BindTexture(GL_TEXTURE_2D, st->texture > 0 ? r->textures[st->texture - 1] : 0);
         gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
+        gpu_drawn(r, (size_t)ds->count);
     }
     gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     gl->DepthFunc(GL_LEQUAL);

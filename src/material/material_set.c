@@ -13,6 +13,7 @@
 #include <md5cine/vfs.h>
 
 #include "material/material_int.h"
+#include "material/mtr_expr.h"
 
 /* ---------------------------------------------------------------- material sets */
 
@@ -303,7 +304,10 @@ static mc_status parse_entry(mc_material_set *set, set_entry *e, mc_error *err)
         st = parse_with_tables(set, e, &perr);
     if (st == MC_OK)
         return MC_OK;
-    if (st == MC_ERR_NOMEM || st == MC_ERR_INTERRUPTED) {
+    if (st == MC_ERR_NOMEM || st == MC_ERR_INTERRUPTED ||
+        (st == MC_ERR_LIMIT && strncmp(perr.msg, MC_EXPR_TABLE_BUDGET_MSG,
+                                       sizeof MC_EXPR_TABLE_BUDGET_MSG - 1) == 0)) {
+        /* out of memory, stopped, or over the tables' budget: the load ends here */
         *err = perr;
         return st;
     }

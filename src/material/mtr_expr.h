@@ -66,6 +66,11 @@ bool mc_expr_is_constant(const mc_expr_builder *b, int reg, float *value);
  * MC_LIMIT_TABLE_VALUES values (MC_ERR_LIMIT). */
 bool mc_expr_table_parse(mc_lexer *lx, mc_arena *arena, const mc_token *name, mc_expr_table *out);
 
+/* How the error of a file whose tables hold more than MC_LIMIT_MTR_TABLE_VALUES values begins
+ * (mtr_file.c), which material_set.c treats as the end of the load rather than one default
+ * material. */
+#define MC_EXPR_TABLE_BUDGET_MSG "the tables of one material file hold more than"
+
 /* The tables of one file (include/md5cine/mtr_expr.h), made by mtr_file.c. Doom's sinTable and
  * cosTable come first, so that a file's own table of that name, found from the end, wins. */
 struct mc_expr_tables {

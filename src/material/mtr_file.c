@@ -31,6 +31,7 @@ static bool collect_tables(mtr_parser *p, mc_expr_tables *t)
     mc_token tok, n;
     int depth = 0;
     long count = 0;
+    size_t values = 0;
 
     if (p->lx.opts)
         quiet.stop = p->lx.opts->stop;
@@ -53,6 +54,15 @@ static bool collect_tables(mtr_parser *p, mc_expr_tables *t)
                 if (!mc_mtr_fold_name(n.text, n.len, false, t->failed_name, sizeof t->failed_name))
                     t->failed_name[0] = '\0';
                 break;
+            }
+            values += (size_t)tab.num_values;
+            if (values > MC_LIMIT_MTR_TABLE_VALUES) {
+                char d[80];
+
+                mc_lex_fail(&lx, &n, MC_ERR_LIMIT,
+                            MC_EXPR_TABLE_BUDGET_MSG " %zu values (table %s)",
+                            MC_LIMIT_MTR_TABLE_VALUES, mc_lex_describe(&n, d, sizeof d));
+                return fail_as(p, &t->error);
             }
             if (!mc_expr_tables_add(t, &tab))
                 return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
