@@ -50,11 +50,11 @@ typedef struct mc_frame_jobs_desc {
     int jobs; /* 1..MC_FRAME_JOBS_MAX; 0: mc_frame_jobs_auto of the cores online */
 } mc_frame_jobs_desc;
 
-/* The automatic job count for a machine of cores cores (values < 1 count as 1): 1 up to 2
- * cores, else cores / 2, at most MC_FRAME_JOBS_MAX. On 2 cores, 2 jobs of 2 raster threads each
- * rendered the demo (frames 0-23, 1280x720 to MP4) no faster than 1 job of 4 raster threads
- * (README "Speed" has the figures): the raster threads already keep both cores busy, and a
- * second context costs its memory. */
+/* The automatic job count for a machine of cores cores (values < 1 count as 1): 1 up to 3
+ * cores, else cores / 2, at most MC_FRAME_JOBS_MAX. Measured on 2 cores: the demo (frames 0-23,
+ * 1280x720 to MP4) took 1.17 times as long with 2 jobs of 2 raster threads as with 1 job of 4
+ * (median of 6 paired whole-process runs; README "Speed"): the raster threads already keep
+ * both cores busy. Above that, half the cores keeps 4 raster threads per context. */
 int mc_frame_jobs_auto(int cores);
 
 /* Starts the jobs; each worker makes its own renderer on its own thread, so they load in

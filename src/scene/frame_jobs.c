@@ -59,7 +59,7 @@ struct mc_frame_jobs {
 
 int mc_frame_jobs_auto(int cores)
 {
-    if (cores <= 2)
+    if (cores <= 3)
         return 1;
     return cores / 2 > MC_FRAME_JOBS_MAX ? MC_FRAME_JOBS_MAX : cores / 2;
 }
