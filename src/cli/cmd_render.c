@@ -483,15 +483,13 @@ static int open_encoder(render_run *run)
  * less wall time with 4 than with 2 (6 and 8 are no better), with identical pixels (llvmpipe's
  * output does not depend on its thread count). With several frame jobs, each context gets its
  * share of those: 2 * cores / jobs, at least 1. Set before the first context, which reads it,
- * and before any thread starts; a value the user set is kept. */
+ * and before any thread starts; the caller keeps a value the user set. */
 static void default_raster_threads(int jobs)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     long per;
     char n[24];
 
-    if (getenv("LP_NUM_THREADS"))
-        return;
     cores = cores < 1 ? 1 : cores > 8 ? 8 : cores; /* llvmpipe takes at most 16 */
     per = cores * 2 / jobs;
     snprintf(n, sizeof n, "%ld", per < 1 ? 1 : per);
@@ -524,12 +522,14 @@ static void settle_jobs(render_run *run)
     int64_t frames = mc_scene_frame_count_clock(&run->scene, mc_scene_fps(&run->scene, o->fps),
                                                 o->clock);
     int jobs = o->jobs ? o->jobs : mc_frame_jobs_auto(cores > 4096 ? 4096 : (int)cores);
+    bool user_threads = getenv("LP_NUM_THREADS") != NULL;
 
     if (o->has_frames && o->first <= o->last && o->last < frames)
         frames = o->last - o->first + 1;
     if (frames >= 1 && jobs > frames)
         jobs = (int)frames;
-    default_raster_threads(jobs);
+    if (!user_threads)
+        default_raster_threads(jobs); /* the estimate below counts these threads */
     if (!o->jobs) {
         mc_address_need need;
         int w, h;
@@ -538,7 +538,8 @@ static void settle_jobs(render_run *run)
         mc_cli_render_need(&run->scene, w, h, o->msaa, &need);
         while (jobs > 1 && !mc_cli_address_fits(jobs_need(&need, jobs)))
             jobs--;
-        default_raster_threads(jobs);
+        if (!user_threads)
+            default_raster_threads(jobs);
     }
     run->njobs = jobs;
 }
