@@ -5,7 +5,9 @@
  * Order: options -> scene (every file loaded and cross-checked) -> scene renderer (textures
  * decoded and uploaded, GL context; scene_renderer.h) -> outputs opened (encoder under a
  * temporary name, PNG folder checked) -> frame loop -> finish. Nothing is allocated in the
- * frame loop; the pipeline overlaps rendering frame k + 1 with encoding or writing frame k.
+ * frame loop; the pipeline overlaps rendering frame k + 1 with encoding or writing frame k, and
+ * with --jobs N the frame jobs (frame_jobs.h) draw up to N frames at once, handed to the
+ * pipeline in order.
  *
  * Interrupts: SIGINT and SIGTERM set a flag from the command's first instruction on; loading
  * stops before the next file, preparing before the next step, the loop at the next frame; the
