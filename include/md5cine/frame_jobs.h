@@ -45,7 +45,8 @@ typedef struct mc_frame_jobs_desc {
     /* Every job's renderer is made from this desc (borrowed for create only; its scene must
      * outlive the jobs). Warnings: those of loading come once, from the first job's renderer,
      * on its thread while create waits; those of frames come from whichever worker draws, one
-     * at a time, each distinct warning once. desc.stop interrupts every job's loading. */
+     * at a time, and with several jobs each distinct warning once (every job's renderer would
+     * give its own). desc.stop interrupts every job's loading. */
     mc_scene_renderer_desc renderer;
     int jobs; /* 1..MC_FRAME_JOBS_MAX; 0: mc_frame_jobs_auto of the cores online */
 } mc_frame_jobs_desc;

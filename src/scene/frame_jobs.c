@@ -90,7 +90,7 @@ static void job_warn(void *user, const mc_error *w)
     pthread_mutex_lock(&j->warn_lock);
     if (j->loading) {
         pass = wk->index == 0;
-    } else {
+    } else if (j->jobs > 1) {
         uint64_t h = warning_hash(w);
 
         for (int i = 0; i < j->num_warned && pass; i++)
