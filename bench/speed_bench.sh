@@ -6,7 +6,9 @@
 # (current / old) and each one's peak memory (largest resident set, GNU time). Rows: the
 # default (lit, stencil shadows, 4x MSAA, 1280x720), --shadows off, --shading unlit, --msaa 0,
 # and 640x360; the old build runs each row without the options it does not know (so a build
-# without --shadows draws its own default there: the cost is against what it drew). Then the
+# without --shadows draws its own default there: the cost is against what it drew). Two rows
+# compare the current build with itself: automatic frame jobs, and --jobs 2, against --jobs 1
+# (their "old ms" column is --jobs 1). Then the
 # pass profile of the current build (MD5CINE_PASS_TIMES=1, see README "Speed").
 # Prints figures only; nothing is asserted.
 #
@@ -80,7 +82,11 @@ row() {
         echo "$b" >>"$T/b"
         awk -v a="${a% *}" -v b="${b% *}" 'BEGIN { printf "%.4f\n", a / b }' >>"$T/r"
     done
-    printf '%-22s %12.1f %12.1f %8.2f %10.0f %10.0f\n' "$name" \
+    report "$name"
+}
+# report NAME: the row's line from $T/a, $T/b and $T/r
+report() {
+    printf '%-22s %12.1f %12.1f %8.2f %10.0f %10.0f\n' "$1" \
         "$(cut -d' ' -f1 "$T/a" | median | awk '{ print $1 / 1000 }')" \
         "$(cut -d' ' -f1 "$T/b" | median | awk '{ print $1 / 1000 }')" \
         "$(median <"$T/r")" \
@@ -93,6 +99,23 @@ row "--shading unlit"   --size 1280x720 --shading unlit
 row "--msaa 0"          --size 1280x720 --msaa 0
 row "default 640x360"   --size 640x360
 row "--msaa 0 640x360"  --size 640x360 --msaa 0
+# Frame jobs (render --jobs): the current build's automatic count against one job, both the
+# current build (the "old ms" column is --jobs 1 here).
+jobs_row() {
+    local name=$1 jobs=$2 a b
+    : >"$T/a"; : >"$T/b"; : >"$T/r"
+    for _ in $(seq "$RUNS"); do
+        b=$(one "$M" --size 1280x720 --jobs 1)
+        # shellcheck disable=SC2086
+        a=$(one "$M" --size 1280x720 ${jobs:+--jobs $jobs})
+        echo "$a" >>"$T/a"
+        echo "$b" >>"$T/b"
+        awk -v a="${a% *}" -v b="${b% *}" 'BEGIN { printf "%.4f\n", a / b }' >>"$T/r"
+    done
+    report "$name"
+}
+jobs_row "jobs auto vs 1" ""
+jobs_row "--jobs 2 vs 1"  2
 echo
 echo "pass profile of the current build, default 1280x720:"
 MD5CINE_PASS_TIMES=1 "$M" render "$SCENE" -o "$T/out.mp4" --frames "$FRAMES" --quiet --size 1280x720

@@ -9,6 +9,7 @@
 
 #include <md5cine/compare.h>
 #include <md5cine/error.h>
+#include <md5cine/frame_jobs.h>
 #include <md5cine/plan.h>
 #include <md5cine/refcheck.h>
 #include <md5cine/refpair.h>
@@ -38,7 +39,8 @@ int main(void)
     O(mc_scene, camera);
     printf("}\n");
     /* The defaults the module takes from the headers rather than repeating them. */
-    printf("CONSTANTS = {\n    \"MC_MSAA_DEFAULT\": %d,\n}\n", MC_MSAA_DEFAULT);
+    printf("CONSTANTS = {\n    \"MC_MSAA_DEFAULT\": %d,\n    \"MC_FRAME_JOBS_MAX\": %d,\n}\n",
+           MC_MSAA_DEFAULT, MC_FRAME_JOBS_MAX);
     /* The comparison limits (compare.h's MC_COMPARE_LIMITS), in its order: keyword ->
      * (mc_compare_opts field, MC_COMPARE_SET_* bit, whether the field is an int). */
     printf("LIMITS = {\n");

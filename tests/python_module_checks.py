@@ -518,3 +518,41 @@ def test_check_and_compare_integers_out_of_range_raise(tmp_path):
         md5cine.RefCheck(str(tmp_path), 4, 4, offset=2 ** 64)
     with pytest.raises(OverflowError):
         md5cine.RefCheck(str(tmp_path), 4, 4, ignore=[(0, 0, 2 ** 32 + 1, 1)])
+
+
+# render_many with frame jobs: frames around the first cut (83/84) in a shuffled order come back
+# in that order with the command's PNG pixels (ImageMagick's decoding), for jobs 1 and 3.
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_render_many_yields_frames_in_order_with_the_commands_pixels(demo, tmp_path, jobs):
+    frames = [84, 82, 85, 83, 0]
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "82-85", "--quiet",
+        "-o", str(tmp_path / "%05d.png"))
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "0", "--quiet",
+        "-o", str(tmp_path / "%05d.png"))
+    with demo.renderer(width=W, height=H, jobs=jobs) as r:
+        assert r.jobs == jobs
+        got = list(r.render_many(frames))
+        assert [k for k, _ in got] == frames
+        for k, px in got:
+            assert px.shape == (H, W, 4) and px.dtype == np.uint8
+            assert np.array_equal(px, read_png(str(tmp_path / ("%05d.png" % k)))), k
+        # render() of a renderer with jobs draws the same frame
+        assert np.array_equal(r.frame(83), got[3][1])
+
+
+def test_render_many_stopped_early_and_bad_jobs(demo):
+    with demo.renderer(width=W, height=H, jobs=2) as r:
+        gen = r.render_many(range(10))
+        k, _ = next(gen)
+        assert k == 0
+        with pytest.raises(md5cine.Error):
+            r.render(1)  # the jobs are the generator's until it ends
+        gen.close()  # waits for the frames in flight
+        assert r.frame(5).shape == (H, W, 4)
+        with pytest.raises(md5cine.Error):
+            list(r.render_many([1, r.frame_count]))  # a frame out of range
+    for bad in (-1, md5cine.MAX_JOBS + 1):
+        with pytest.raises(md5cine.Error):
+            demo.renderer(width=W, height=H, jobs=bad)
+    assert md5cine.MAX_JOBS == 16
+    assert md5cine.auto_jobs(2) == 1 and md5cine.auto_jobs(8) == 4

@@ -145,4 +145,10 @@
 #define MC_LIMIT_PIPELINE_DEPTH   64
 #define MC_LIMIT_PIPELINE_THREADS 16
 
+/* Frames rendered at once in one process (frame_jobs.h), each by its own GL context with its
+ * own framebuffers and textures: 16 is past where more contexts help on any machine md5cine
+ * renders on (each job's vertex work already has a core to itself at 16 cores with llvmpipe's
+ * raster threads beside it), and it bounds what an explicit --jobs can cost. */
+#define MC_LIMIT_FRAME_JOBS 16
+
 #endif

@@ -24,6 +24,7 @@
 
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
+#include <md5cine/frame_jobs.h>
 #include <md5cine/pipeline.h>
 
 #include <md5cine/render.h>

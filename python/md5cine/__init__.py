@@ -125,6 +125,7 @@ mc_shot_range = _structs.mc_shot_range
 mc_report_desc = _structs.mc_report_desc
 mc_report_info = _structs.mc_report_info
 mc_refpair_desc = _structs.mc_refpair_desc
+mc_frame_jobs_desc = _structs.mc_frame_jobs_desc
 
 
 def _check_abi():
@@ -182,6 +183,17 @@ _sr_get_info = _fn("mc_scene_renderer_get_info", None, _vp, _P(ctypes.c_int), _P
 _sr_frame_count = _fn("mc_scene_renderer_frame_count", _i64, _vp)
 _sr_frame = _fn("mc_scene_renderer_frame", _enum, _vp, _i64, _P(mc_image_view),
                 _P(mc_scene_frame_info), _P(mc_error))
+_jobs_create = _fn("mc_frame_jobs_create", _enum, _P(mc_frame_jobs_desc), _P(_vp), _P(mc_error))
+_jobs_release = _fn("mc_frame_jobs_release", None, _vp)
+_jobs_submit = _fn("mc_frame_jobs_submit", _enum, _vp, _i64, _P(mc_image_view), _P(mc_error))
+_jobs_collect = _fn("mc_frame_jobs_collect", _enum, _vp, _P(_i64), _P(mc_scene_frame_info),
+                    _P(mc_error))
+_jobs_in_flight = _fn("mc_frame_jobs_in_flight", ctypes.c_int, _vp)
+_jobs_count = _fn("mc_frame_jobs_count", ctypes.c_int, _vp)
+_jobs_get_info = _fn("mc_frame_jobs_get_info", None, _vp, _P(ctypes.c_int), _P(ctypes.c_int),
+                     _P(mc_rate), _P(mc_renderer_info))
+_jobs_frame_count = _fn("mc_frame_jobs_frame_count", _i64, _vp)
+_jobs_auto = _fn("mc_frame_jobs_auto", ctypes.c_int, ctypes.c_int)
 _compare_rgba = _fn("mc_compare_rgba", _enum, _vp, ctypes.c_size_t, _vp, ctypes.c_size_t,
                     ctypes.c_int, ctypes.c_int, _P(mc_compare_opts), _P(mc_compare_work),
                     _P(mc_compare_result), _P(mc_error))
@@ -208,6 +220,14 @@ _rp_attach = _fn("mc_report_attach", None, _vp, _P(mc_refcheck_desc))
 _MC_OK = 0
 # Antialiasing samples of `md5cine render` (render.h MC_MSAA_DEFAULT); 0 is off, as --msaa 0.
 MSAA_DEFAULT = _abi.CONSTANTS["MC_MSAA_DEFAULT"]
+# The most frame jobs a Renderer may have (limits.h MC_LIMIT_FRAME_JOBS).
+MAX_JOBS = _abi.CONSTANTS["MC_FRAME_JOBS_MAX"]
+
+
+def auto_jobs(cores=None):
+    """The job count jobs=0 picks on a machine of cores cores (None: this one's), as
+    mc_frame_jobs_auto."""
+    return _jobs_auto(_int((os.cpu_count() or 1) if cores is None else cores, 32, "cores"))
 _CLOCKS = {"ideal": 0, "engine": 1}
 _SHADINGS = {"lit": 0, "unlit": 1, "normals": 2}
 _FOV_MODES = {"horizontal": 0, "doom": 1}
@@ -512,18 +532,25 @@ class Renderer:
     and the library), shading ("lit" | "unlit" | "normals"), fov_mode ("horizontal" |
     "doom"), background (None: the scene's; an (r, g, b) in 0..1; "none": transparent),
     overlay, backend ("auto" | "egl" | "osmesa"), gl_device, developer_images (as
-    --developer-images), shadows (False: as --shadows off)."""
+    --developer-images), shadows (False: as --shadows off), jobs (frames drawn at once by
+    render_many, each by a GL context of its own, as render --jobs: 1..16, or 0: automatic;
+    1, the default, is one renderer on the calling thread)."""
 
     def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=MSAA_DEFAULT,
                  shading="lit", fov_mode="horizontal", background=None, overlay=False,
-                 backend="auto", gl_device=0, developer_images=False, shadows=True):
+                 backend="auto", gl_device=0, developer_images=False, shadows=True, jobs=1):
         self._sr = _vp()
+        self._jobs = _vp()
+        self._many = None  # the render_many generator drawing with the jobs, if any
         self.scene = None
         scene._need()
         _need_gl()
         width = _int(width, 32, "width")
         height = _int(height, 32, "height")
         gl_device = _int(gl_device, 32, "gl_device")
+        jobs = _int(jobs, 32, "jobs")
+        if not 0 <= jobs <= MAX_JOBS:
+            raise Error("MC_ERR_USAGE", "jobs %d is outside 0..%d" % (jobs, MAX_JOBS))
         if msaa not in (0, 4):
             raise Error("MC_ERR_USAGE", "msaa %r is not 0 or 4" % (msaa,))
         d = mc_scene_renderer_desc(scene=ctypes.addressof(scene._buf), width=width, height=height,
@@ -540,15 +567,22 @@ class Renderer:
             d.background_mode = 1
             d.background = (ctypes.c_float * 3)(*[float(c) for c in background])
         err = mc_error()
-        if _sr_create(ctypes.byref(d), ctypes.byref(self._sr), ctypes.byref(err)) != _MC_OK:
-            _raise(err)
+        if jobs == 1:
+            if _sr_create(ctypes.byref(d), ctypes.byref(self._sr), ctypes.byref(err)) != _MC_OK:
+                _raise(err)
+        else:
+            jd = mc_frame_jobs_desc(renderer=d, jobs=jobs)
+            if _jobs_create(ctypes.byref(jd), ctypes.byref(self._jobs),
+                            ctypes.byref(err)) != _MC_OK:
+                _raise(err)
         # The renderer holds its scene, and the scene's C memory lives until this releases.
         self.scene = scene
         scene._users += 1
         scene._renderers.add(self)
         w, h, rate, gl = ctypes.c_int(), ctypes.c_int(), mc_rate(), mc_renderer_info()
-        _sr_get_info(self._sr, ctypes.byref(w), ctypes.byref(h), ctypes.byref(rate),
-                     ctypes.byref(gl))
+        (_sr_get_info if self._sr else _jobs_get_info)(self._sr or self._jobs, ctypes.byref(w),
+                                                       ctypes.byref(h), ctypes.byref(rate),
+                                                       ctypes.byref(gl))
         self.width, self.height = w.value, h.value
         self.fps = fractions.Fraction(rate.num, rate.den)
         self._rate = mc_rate(rate.num, rate.den)
@@ -556,17 +590,26 @@ class Renderer:
         self.samples = gl.samples
         self.backend = _s(gl.backend)
         self.gl_renderer = _s(gl.gl_renderer)
-        self.frame_count = _sr_frame_count(self._sr)
+        if self._sr:
+            self.frame_count = _sr_frame_count(self._sr)
+            self.jobs = 1
+        else:
+            self.frame_count = _jobs_frame_count(self._jobs)
+            self.jobs = _jobs_count(self._jobs)
 
     def close(self):
-        if getattr(self, "_sr", None):
+        if getattr(self, "_sr", None) or getattr(self, "_jobs", None):
             sr, self._sr = self._sr, _vp()
-            _sr_release(sr)
+            jobs, self._jobs = self._jobs, _vp()
+            if sr:
+                _sr_release(sr)
+            else:
+                _jobs_release(jobs)
             self.scene._users -= 1
             self.scene._free()
 
     def _need(self):
-        if not self._sr:
+        if not self._sr and not self._jobs:
             raise Error("MC_ERR_USAGE", "the renderer is closed")
         _need_gl()
 
@@ -594,10 +637,74 @@ class Renderer:
         view = mc_image_view(self.width, self.height, self.width * 4, out.ctypes.data)
         info = mc_scene_frame_info()
         err = mc_error()
-        if _sr_frame(self._sr, k, ctypes.byref(view), ctypes.byref(info),
-                     ctypes.byref(err)) != _MC_OK:
+        if self._jobs:
+            got = _i64()
+            self._not_busy()
+            if _jobs_submit(self._jobs, k, ctypes.byref(view), ctypes.byref(err)) != _MC_OK:
+                _raise(err)
+            if _jobs_collect(self._jobs, ctypes.byref(got), ctypes.byref(info),
+                             ctypes.byref(err)) != _MC_OK:
+                _raise(err)
+        elif _sr_frame(self._sr, k, ctypes.byref(view), ctypes.byref(info),
+                       ctypes.byref(err)) != _MC_OK:
             _raise(err)
         return out, FrameInfo(info)
+
+    def render_many(self, frames=None):
+        """Renders frames (an iterable of output frame numbers; None: all) and yields
+        (k, pixels) for each, in the order given, each pixels a new H x W x 4 uint8 array. With
+        jobs > 1, up to that many frames are drawn at once (frame_jobs.h); the pixels are those
+        of render(k) whatever the number of jobs. A frame that fails raises md5cine.Error once
+        the frames before it were yielded; closing the generator early waits for the frames
+        still being drawn."""
+        self._need()
+        frames = range(self.frame_count) if frames is None else frames
+        if not self._jobs:
+            for k in frames:
+                yield k, self.render(k)[0]
+            return
+        self._not_busy()
+        self._many = True
+        flight = []  # (k, array, view) of the frames submitted, oldest first
+        it = iter(frames)
+        more = True
+        try:
+            while True:
+                while more and len(flight) < self.jobs:
+                    k = next(it, None)
+                    if k is None:
+                        more = False
+                        break
+                    k = _int(k, 64, "frame")
+                    out = np.empty((self.height, self.width, 4), dtype=np.uint8)
+                    view = mc_image_view(self.width, self.height, self.width * 4,
+                                         out.ctypes.data)
+                    err = mc_error()
+                    if _jobs_submit(self._jobs, k, ctypes.byref(view),
+                                    ctypes.byref(err)) != _MC_OK:
+                        _raise(err)
+                    flight.append((k, out, view))
+                if not flight:
+                    return
+                got, err = _i64(), mc_error()
+                st = _jobs_collect(self._jobs, ctypes.byref(got), None, ctypes.byref(err))
+                k, out, _ = flight.pop(0)
+                if st != _MC_OK:
+                    _raise(err)
+                yield k, out
+        finally:
+            # The jobs write into the arrays of frames in flight: wait for them before the
+            # arrays can go.
+            while flight and self._jobs:
+                got, err = _i64(), mc_error()
+                _jobs_collect(self._jobs, ctypes.byref(got), None, ctypes.byref(err))
+                flight.pop(0)
+            self._many = None
+
+    def _not_busy(self):
+        if self._many:
+            raise Error("MC_ERR_USAGE", "the renderer's jobs are drawing for a render_many "
+                        "that has not finished: finish or close it first")
 
     def frame(self, k, out=None):
         """Output frame k as a numpy H x W x 4 uint8 array (RGBA, top row first)."""

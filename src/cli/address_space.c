@@ -100,13 +100,23 @@ void mc_cli_render_need(const mc_scene *s, int width, int height, int samples,
      * 1-8 lights; 1000 submeshes cost 16 KiB a draw). */
     need->frame = 32 * MIB + lights * 16 * MIB + tris * (128 + 96 * lights) +
                   draws * (1 + lights) * 16 * 1024 + px * (unsigned long long)samples * 8;
+    /* Another frame job: its context (what the driver takes beyond the libraries it loads
+     * once), its worker's stack and the frame it draws. */
+    need->job = need->gl - 256 * MIB + thread_stack() + need->frame;
+}
+
+bool mc_cli_address_fits(unsigned long long need)
+{
+    unsigned long long limit, used;
+
+    return !address_space(&limit, &used) || (used < limit && limit - used >= need);
 }
 
 int mc_cli_address_check(const char *what, unsigned long long need)
 {
-    unsigned long long limit, used;
+    unsigned long long limit = 0, used = 0;
 
-    if (!address_space(&limit, &used) || (used < limit && limit - used >= need))
+    if (mc_cli_address_fits(need) || !address_space(&limit, &used))
         return -1;
     fprintf(stderr,
             "md5cine: error: out of memory: the address-space limit (ulimit -v) of %llu MiB "

@@ -5,7 +5,9 @@
  * Order: options -> scene (every file loaded and cross-checked) -> scene renderer (textures
  * decoded and uploaded, GL context; scene_renderer.h) -> outputs opened (encoder under a
  * temporary name, PNG folder checked) -> frame loop -> finish. Nothing is allocated in the
- * frame loop; the pipeline overlaps rendering frame k + 1 with encoding or writing frame k.
+ * frame loop; the pipeline overlaps rendering frame k + 1 with encoding or writing frame k, and
+ * with --jobs N the frame jobs (frame_jobs.h) draw up to N frames at once, handed to the
+ * pipeline in order.
  *
  * Interrupts: SIGINT and SIGTERM set a flag from the command's first instruction on; loading
  * stops before the next file, preparing before the next step, the loop at the next frame; the
@@ -24,6 +26,7 @@
 
 #include <md5cine/chunk.h>
 #include <md5cine/fileio.h>
+#include <md5cine/frame_jobs.h>
 #include <md5cine/pipeline.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/plan.h>
@@ -55,7 +58,10 @@ typedef struct render_run {
     int64_t *shot_starts; /* relative to the first rendered frame */
     int *shot_numbers;    /* 1-based shot numbers */
     size_t shot_count;
-    mc_scene_renderer *sr;
+    int njobs;          /* frames drawn at once: --jobs, or automatic (settle_jobs) */
+    mc_frame_jobs *jobs; /* the scene renderers, one per job (frame_jobs.h) */
+    uint8_t *bufs[MC_FRAME_JOBS_MAX]; /* the pipeline's buffers of the frames in flight */
+    mc_image_view views[MC_FRAME_JOBS_MAX];
     mc_renderer_info gl; /* what the frames were drawn with */
     char gl_comment[640]; /* the same as one line, for the video's metadata */
     mc_chunk_info chunk;  /* the video's chunk tags (chunk.h) */
@@ -124,12 +130,12 @@ static int settle_settings(render_run *run)
 {
     const mc_render_opts *o = run->o;
 
-    mc_scene_renderer_get_info(run->sr, &run->width, &run->height, &run->fps, &run->gl);
+    mc_frame_jobs_get_info(run->jobs, &run->width, &run->height, &run->fps, &run->gl);
     snprintf(run->gl_comment, sizeof run->gl_comment,
              "md5cine %s; GL %s (%s): %s, %s, %s; %d sample%s", mc_version(), run->gl.backend,
              run->gl.gl_device, run->gl.gl_vendor, run->gl.gl_renderer, run->gl.gl_version,
              run->gl.samples, run->gl.samples == 1 ? "" : "s");
-    run->count = mc_scene_renderer_frame_count(run->sr);
+    run->count = mc_frame_jobs_frame_count(run->jobs);
     run->first = 0;
     run->last = run->count - 1;
     if (o->has_frames) {
@@ -473,22 +479,71 @@ static int open_encoder(render_run *run)
     return -1;
 }
 
-/* llvmpipe rasterizes on LP_NUM_THREADS threads (Mesa's default: one per core), which share the
- * cores with the encoder's threads and the PNG writers. Twice as many raster threads as cores
- * keeps the cores busier: the demo at 720p to MP4 on 2 cores takes about 5 % less wall time with
- * 4 than with 2 (6 and 8 are no better), with identical pixels (llvmpipe's output does not depend
- * on its thread count). Set before the first OSMesa context, which reads it, and before any
- * thread starts; a value the user set is kept. */
-static void default_raster_threads(void)
+/* llvmpipe rasterizes on LP_NUM_THREADS threads (Mesa's default: one per core) per context,
+ * which share the cores with the encoder's threads and the PNG writers. Twice as many raster
+ * threads as cores keeps the cores busier: the demo at 720p to MP4 on 2 cores takes about 5 %
+ * less wall time with 4 than with 2 (6 and 8 are no better), with identical pixels (llvmpipe's
+ * output does not depend on its thread count). With several frame jobs, each context gets its
+ * share of those: 2 * cores / jobs, at least 1. Set before the first context, which reads it,
+ * and before any thread starts; the caller keeps a value the user set. */
+static void default_raster_threads(int jobs)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long per;
     char n[24];
 
-    if (getenv("LP_NUM_THREADS"))
-        return;
     cores = cores < 1 ? 1 : cores > 8 ? 8 : cores; /* llvmpipe takes at most 16 */
-    snprintf(n, sizeof n, "%ld", cores * 2);
-    setenv("LP_NUM_THREADS", n, 0);
+    per = cores * 2 / jobs;
+    snprintf(n, sizeof n, "%ld", per < 1 ? 1 : per);
+    setenv("LP_NUM_THREADS", n, 1);
+}
+
+/* What rendering with jobs frame jobs needs (before the GL context: the driver, the outputs
+ * and each job's frame). */
+static unsigned long long jobs_need(const mc_address_need *need, int jobs)
+{
+    return need->gl + need->output + need->frame + (unsigned long long)(jobs - 1) * need->job;
+}
+
+/* The size asked for, until the renderer settles it. */
+static void asked_size(const render_run *run, int *w, int *h)
+{
+    const mc_render_opts *o = run->o;
+
+    *w = o->width ? o->width : run->scene.width ? run->scene.width : 1280;
+    *h = o->height ? o->height : run->scene.height ? run->scene.height : 720;
+}
+
+/* The number of frame jobs: --jobs, or mc_frame_jobs_auto of the cores shrunk to what fits
+ * under an address-space limit; never more than the frames to render. Then llvmpipe's threads
+ * for that many contexts. Before any thread starts (setenv). */
+static void settle_jobs(render_run *run)
+{
+    const mc_render_opts *o = run->o;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t frames = mc_scene_frame_count_clock(&run->scene, mc_scene_fps(&run->scene, o->fps),
+                                                o->clock);
+    int jobs = o->jobs ? o->jobs : mc_frame_jobs_auto(cores > 4096 ? 4096 : (int)cores);
+    bool user_threads = getenv("LP_NUM_THREADS") != NULL;
+
+    if (o->has_frames && o->first <= o->last && o->last < frames)
+        frames = o->last - o->first + 1;
+    if (frames >= 1 && jobs > frames)
+        jobs = (int)frames;
+    if (!user_threads)
+        default_raster_threads(jobs); /* the estimate below counts these threads */
+    if (!o->jobs) {
+        mc_address_need need;
+        int w, h;
+
+        asked_size(run, &w, &h);
+        mc_cli_render_need(&run->scene, w, h, o->msaa, &need);
+        while (jobs > 1 && !mc_cli_address_fits(jobs_need(&need, jobs)))
+            jobs--;
+        if (!user_threads)
+            default_raster_threads(jobs);
+    }
+    run->njobs = jobs;
 }
 
 /* The scene renderer: textures decoded and uploaded, GL context, per-actor buffers. A texture
@@ -496,6 +551,7 @@ static void default_raster_threads(void)
 static int open_renderer(render_run *run)
 {
     const mc_render_opts *o = run->o;
+    mc_frame_jobs_desc jd;
     mc_scene_renderer_desc d;
     mc_error e;
 
@@ -522,7 +578,10 @@ static int open_renderer(render_run *run)
     d.image_pixels = (unsigned long long)o->image_mpixels << 20;
     d.warn = mc_diag_warn;
     d.warn_user = &run->warned;
-    if (mc_scene_renderer_create(&d, &run->sr, &e) != MC_OK)
+    memset(&jd, 0, sizeof jd);
+    jd.renderer = d;
+    jd.jobs = run->njobs;
+    if (mc_frame_jobs_create(&jd, &run->jobs, &e) != MC_OK)
         return e.code == MC_ERR_INTERRUPTED ? -2 : fail(&e, e.code != MC_ERR_GL);
     /* The loading's warnings are over: an archive entry kept for their lines is not held while
      * the frames render. */
@@ -561,6 +620,7 @@ static int open_pipeline(render_run *run)
     memset(&d, 0, sizeof d);
     d.width = run->width;
     d.height = run->height;
+    d.depth = run->njobs + MC_PIPELINE_DEFAULT_DEPTH - 1; /* one buffer per job in flight */
     d.sink_threads = s->threads;
     d.sink = mc_sink_frame;
     d.sink_user = s;
@@ -574,17 +634,22 @@ static int open_pipeline(render_run *run)
  * frame (frame true). The size is the one asked for until the renderer settles it. */
 static int check_address_space(const render_run *run, bool frame)
 {
-    const mc_render_opts *o = run->o;
-    int w = o->width ? o->width : run->scene.width ? run->scene.width : 1280;
-    int h = o->height ? o->height : run->scene.height ? run->scene.height : 720;
     mc_address_need need;
+    char what[64];
+    int w, h;
 
     if (frame) {
         mc_cli_render_need(&run->scene, run->width, run->height, run->gl.samples, &need);
-        return mc_cli_address_check("drawing a frame", need.frame);
+        snprintf(what, sizeof what, run->njobs == 1 ? "drawing a frame" : "drawing %d frames",
+                 run->njobs);
+        return mc_cli_address_check(what, need.frame * (unsigned long long)run->njobs);
     }
-    mc_cli_render_need(&run->scene, w, h, o->msaa, &need);
-    return mc_cli_address_check("rendering this scene", need.gl + need.output + need.frame);
+    asked_size(run, &w, &h);
+    mc_cli_render_need(&run->scene, w, h, run->o->msaa, &need);
+    snprintf(what, sizeof what,
+             run->njobs == 1 ? "rendering this scene" : "rendering this scene with %d jobs",
+             run->njobs);
+    return mc_cli_address_check(what, jobs_need(&need, run->njobs));
 }
 
 /* Everything before the first frame. Only this thread ever runs the handler: the GL driver
@@ -596,11 +661,12 @@ static int prepare(render_run *run)
     sigset_t block, old;
     int rc;
 
-    /* setenv is not safe while another thread may read the environment: before any thread
-     * (llvmpipe's, a reference video's decoder, the encoder's, the pipeline's) starts. */
-    default_raster_threads();
     if ((rc = load_scene(run)) != -1)
         return rc;
+    /* setenv is not safe while another thread may read the environment: before any thread
+     * (the jobs', llvmpipe's, a reference video's decoder, the encoder's, the pipeline's)
+     * starts; loading the scene starts none. */
+    settle_jobs(run);
     rc = stop_requested() ? -2 : check_outputs(run);
     if (rc == -1 && !stop_requested())
         rc = check_address_space(run, false);
@@ -631,40 +697,69 @@ static int prepare(render_run *run)
     return rc;
 }
 
-/* Renders output frame k into the pipeline's buffer buf. */
-static mc_status render_frame(render_run *run, int64_t k, uint8_t *buf, mc_error *err)
+/* Hands output frame k to a frame job, drawn into a buffer of the pipeline. */
+static mc_status start_frame(render_run *run, int64_t k, mc_error *err)
 {
-    mc_image_view view = { run->width, run->height, (size_t)run->width * 4, buf };
+    int i = (int)((k - run->first) % run->njobs);
+    double t0 = mc_cli_now();
+    mc_status st = mc_pipeline_acquire(run->pipe, &run->bufs[i], err);
+
+    run->wait_s += mc_cli_now() - t0;
+    if (st != MC_OK)
+        return st;
+    run->views[i] = (mc_image_view){ run->width, run->height, (size_t)run->width * 4,
+                                     run->bufs[i] };
+    return mc_frame_jobs_submit(run->jobs, k, &run->views[i], err);
+}
+
+/* Takes the oldest frame in flight, k, from its job and hands its buffer to the sinks. */
+static mc_status end_frame(render_run *run, int64_t k, mc_error *err)
+{
+    int i = (int)((k - run->first) % run->njobs);
     mc_scene_frame_info fi = { 0 };
-    mc_status st = mc_scene_renderer_frame(run->sr, k, &view, &fi, err);
+    mc_frame_no got;
+    mc_status st = mc_frame_jobs_collect(run->jobs, &got, &fi, err);
 
     run->skin_s += fi.pose_s;
     run->draw_s += fi.draw_s;
     run->read_s += fi.end_s;
-    return st;
+    if (st == MC_OK && got != k)
+        st = mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "frame %lld came back for %lld",
+                          (long long)got, (long long)k);
+    if (st == MC_OK)
+        st = mc_pipeline_submit(run->pipe, run->bufs[i], k, err);
+    if (st != MC_OK)
+        return st;
+    run->rendered++;
+    mc_progress_update(&run->prog, run->rendered);
+    return MC_OK;
 }
 
+/* Keeps up to njobs frames in flight and passes them to the pipeline in order, so that the
+ * sinks see what one renderer would give them. After an error or an interrupt no frame is
+ * started; those in flight are waited for and dropped (their buffers are the pipeline's). */
 static mc_status frame_loop(render_run *run, mc_error *err)
 {
-    mc_status st;
+    int64_t next = run->first;
+    mc_status st = MC_OK;
 
-    for (int64_t k = run->first; k <= run->last; k++) {
-        uint8_t *buf;
-        double t0 = mc_cli_now();
-
-        if (g_stop_signal)
-            return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
-        st = mc_pipeline_acquire(run->pipe, &buf, err);
-        run->wait_s += mc_cli_now() - t0;
-        if (st != MC_OK)
-            return st;
-        st = render_frame(run, k, buf, err);
+    for (int64_t k = run->first; k <= run->last && st == MC_OK; k++) {
+        while (st == MC_OK && next <= run->last && next - k < run->njobs) {
+            if (g_stop_signal)
+                st = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+            else if ((st = start_frame(run, next, err)) == MC_OK)
+                next++;
+        }
         if (st == MC_OK)
-            st = mc_pipeline_submit(run->pipe, buf, k, err);
-        if (st != MC_OK)
-            return st;
-        run->rendered++;
-        mc_progress_update(&run->prog, run->rendered);
+            st = end_frame(run, k, err);
+    }
+    if (st != MC_OK) {
+        mc_frame_no k;
+        mc_error dropped;
+
+        while (mc_frame_jobs_in_flight(run->jobs) > 0)
+            mc_frame_jobs_collect(run->jobs, &k, NULL, &dropped);
+        return st;
     }
     st = mc_pipeline_finish(run->pipe, err);
     if (st == MC_OK && g_stop_signal)
@@ -685,10 +780,10 @@ static void print_stats(const render_run *run)
         png += s->per_thread[i].png_s;
         cmp += s->per_thread[i].compare_s;
     }
-    mc_scene_renderer_get_info(run->sr, NULL, NULL, NULL, &ri);
-    fprintf(stderr, "stats: %lld frames, %dx%d, msaa %d, %d sink thread%s, %s\n",
-            (long long)run->rendered, run->width, run->height, ri.samples, s->threads,
-            s->threads == 1 ? "" : "s", ri.gl_renderer);
+    mc_frame_jobs_get_info(run->jobs, NULL, NULL, NULL, &ri);
+    fprintf(stderr, "stats: %lld frames, %dx%d, msaa %d, %d job%s, %d sink thread%s, %s\n",
+            (long long)run->rendered, run->width, run->height, ri.samples, run->njobs,
+            run->njobs == 1 ? "" : "s", s->threads, s->threads == 1 ? "" : "s", ri.gl_renderer);
     fprintf(stderr, "  %-26s %9.2f ms/frame\n", "skinning", 1e3 * run->skin_s / n);
     fprintf(stderr, "  %-26s %9.2f ms/frame\n", "drawing (GL calls)", 1e3 * run->draw_s / n);
     fprintf(stderr, "  %-26s %9.2f ms/frame\n", "readback (incl. raster)", 1e3 * run->read_s / n);
@@ -790,9 +885,9 @@ static int run_frames(render_run *run)
 
 static void release(render_run *run)
 {
+    mc_frame_jobs_release(run->jobs); /* first: a job may still draw into a pipeline buffer */
     mc_pipeline_release(run->pipe);
     mc_encoder_release(run->enc);
-    mc_scene_renderer_release(run->sr);
     mc_refcheck_release(run->ref);
     mc_report_release(run->report); /* removes an unfinished report's temporary folder */
     if (run->sink.per_thread) {

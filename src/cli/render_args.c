@@ -348,6 +348,11 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--image-pixels", .kind = MC_ARG_INT, .offset = F(image_mpixels), .min = 1,
       .max = 65536, .expect = "1..65536 (millions of pixels)", .metavar = "N",
       .help = "images the scene and its materials may read, N Mi pixels in all (64)" },
+    { .name = "--jobs", .kind = MC_ARG_INT, .offset = F(jobs), .min = 1,
+      .max = MC_LIMIT_FRAME_JOBS, .metavar = "N",
+      .help = "frames drawn at once, each by a GL context of its own\n"
+              "(default: automatic from the cores and memory; pixels\n"
+              "and outputs are the same for any N)" },
     { .name = "--developer-images", .kind = MC_ARG_FLAG, .offset = F(developer_images),
       .help = "missing images as Doom's developer box, not black or invisible" },
     { .name = "--strict", .kind = MC_ARG_FLAG, .offset = F(strict),

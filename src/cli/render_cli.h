@@ -33,6 +33,8 @@ typedef struct mc_address_need {
     unsigned long long gl;     /* making the GL context and the scene renderer */
     unsigned long long output; /* the encoder and the frame pipeline */
     unsigned long long frame;  /* drawing one frame */
+    unsigned long long job;    /* each frame job beyond the first (frame_jobs.h): its context's
+                                  raster threads and buffers, its thread and its frame */
 } mc_address_need;
 
 /* Under an address-space limit (RLIMIT_AS), one malloc arena for the whole process: call
@@ -45,6 +47,8 @@ void mc_cli_render_need(const mc_scene *s, int width, int height, int samples,
  * "md5cine: error: out of memory: ..." naming the limit, what is left and what (a noun
  * phrase) needs it, and returns MC_EXIT_RUNTIME. */
 int mc_cli_address_check(const char *what, unsigned long long need);
+/* True when there is no address-space limit or need bytes fit in what it leaves. */
+bool mc_cli_address_fits(unsigned long long need);
 
 
 /* A PNG file name with one printf-style frame number ("frames/%05d.png"), kept split so that
@@ -85,6 +89,7 @@ typedef struct mc_render_opts {
     int no_shadows; /* --shadows on|off: 0 on (default), 1 off */
     bool strict; /* --strict: a used material that fails to parse is an error (exit 2) */
     int image_mpixels; /* --image-pixels: 0 = the default budget */
+    int jobs;          /* --jobs N: frames drawn at once (frame_jobs.h); 0 = automatic */
     mc_progress_mode progress;
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */

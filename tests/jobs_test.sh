@@ -1,0 +1,128 @@
+#!/bin/bash
+# render --jobs N draws N frames at once, each with a GL context of its own, and must give what
+# one job gives: the same pixels on every backend (the demo's PNGs and MP4 against
+# golden/cli_identity.md5, which one renderer made), the same frame order through the encoder,
+# the progress lines and the reference check, and the same interrupt behaviour.
+set -u
+. ./outcome.sh jobs
+: "${MC_TEST_BACKENDS:?MC_TEST_BACKENDS must list the GL backends built}"
+D=data/render
+S=../scenes/demo/demo.md5scene
+M=$MD5CINE
+
+check() {
+    local name=$1
+    shift
+    if "$@"; then ok "$name"; else fail "$name"; fi
+}
+
+# sums DIR: "md5  ./png/NAME" for each file of DIR, as golden/cli_identity.md5 lists them
+sums() { (cd "$1" && md5sum -- * | sed 's|  |  ./png/|'); }
+# golden A B: the golden lines of ./png/A.png .. ./png/B.png
+golden() { awk -v a="$1" -v b="$2" '$2 ~ /^\.\/png\// { n = substr($2, 7, 4) + 0; if (n >= a && n <= b) print }' \
+    golden/cli_identity.md5; }
+
+# ---- pixels: every backend, several job counts, against one renderer's golden frames ------
+for gl in $MC_TEST_BACKENDS; do
+    for j in 1 2 4; do
+        last=f$gl$j
+        frames=0-40
+        [ "$j" = 1 ] && frames=0-12
+        MD5CINE_GL=$gl "$M" render "$S" --size 320x180 --quiet -o "$T/$gl$j/%04d.png" \
+            --frames "$frames" --jobs "$j" >"$T/$last.out" 2>"$T/$last.err"
+        rc=$?
+        expect "${gl}_jobs_${j}_renders" 0
+        if diff <(golden "${frames%-*}" "${frames#*-}") <(sums "$T/$gl$j") >"$T/$last.diff"; then
+            ok "${gl}_jobs_${j}_frames_${frames}_match_the_golden_pngs"
+        else
+            fail "${gl}_jobs_${j}_frames_${frames}_match_the_golden_pngs" "$(head -n 4 "$T/$last.diff")"
+        fi
+    done
+done
+
+# The whole demo to MP4 with 3 jobs: the golden's video bitstream, so every frame reached the
+# encoder in order, and the cut (output frames 83/84) still opens a keyframe where it did.
+run mp4 render "$S" --size 320x180 --quiet -o "$T/demo.mp4" --jobs 3
+expect demo_mp4_with_3_jobs_renders 0
+want=$(awk '$2 == "./demo.mp4" { print $1 }' golden/cli_identity.md5)
+got=$(ffmpeg -nostdin -v error -i "$T/demo.mp4" -map 0:v -c copy -f md5 - | sed 's/^MD5=//')
+check "demo_mp4_with_3_jobs_is_the_golden_bitstream" [ -n "$want" -a "$want" = "$got" ]
+
+# A range across both cuts of boxes.md5scene (cuts.md5camera: output frames 0..5 show the red,
+# red, blue, blue, green, green box): frames 1-4 with 3 jobs are 1 job's files, named by number.
+run cut1 render "$D/boxes.md5scene" -o "$T/cut1/%02d.png" --frames 1-4 --jobs 1 --quiet
+run cut3 render "$D/boxes.md5scene" -o "$T/cut3/%02d.png" --frames 1-4 --jobs 3 --quiet
+expect cut_crossing_range_with_3_jobs_renders 0
+check "cut_crossing_range_writes_frames_1_to_4" [ "$(ls "$T/cut3" | tr '\n' ' ')" = "01.png 02.png 03.png 04.png " ]
+check "cut_crossing_range_is_the_same_with_1_and_3_jobs" diff -r "$T/cut1" "$T/cut3"
+
+# ---- order of what the frames go through ----------------------------------------------------
+run json render "$D/long.md5scene" -o "$T/json.mp4" --frames 1-40 --jobs 4 --progress json
+expect progress_json_with_4_jobs_renders 0
+# (progress lines are spaced in time: some frames may have none, but each says done = frame)
+in_order() {
+    grep -o '"frame":[0-9]*,"done":[0-9]*' "$T/json.out" | tr -c '0-9\n' ' ' | awk '
+        { if ($1 != $2 || $1 <= prev) bad = 1; prev = $1 } END { exit bad || prev != 40 || NR < 3 }'
+}
+check "progress_json_lines_come_in_frame_order" in_order
+
+run ref_new render "$D/drone.md5scene" --reference "$T/ref" --update-reference --quiet --jobs 1
+expect reference_written_with_1_job 0
+run ref_same render "$D/drone.md5scene" --reference "$T/ref" --quiet --jobs 4
+expect reference_check_passes_with_4_jobs 0
+run ref_fail1 render "$D/drone_idle.md5scene" --reference "$T/ref" --diff "$T/rd" --quiet --jobs 1
+expect reference_check_fails_with_1_job 1
+run ref_fail4 render "$D/drone_idle.md5scene" --reference "$T/ref" --diff "$T/rd" --quiet --jobs 4
+expect reference_check_fails_with_4_jobs 1
+check "failing_reference_check_reports_the_same_with_1_and_4_jobs" \
+    cmp -s "$T/ref_fail1.out" "$T/ref_fail4.out"
+
+# ---- the job count ----------------------------------------------------------------------
+run stats render "$D/boxes.md5scene" -o "$T/stats/%05d.png" --jobs 3 --stats --quiet
+expect stats_name_the_job_count 0 "" "3 jobs"
+run capped render "$D/boxes.md5scene" -o "$T/capped/%05d.png" --frames 2-3 --jobs 8 --stats --quiet
+expect jobs_are_capped_at_the_frames_rendered 0 "" "2 jobs"
+for bad in 0 -2 abc 17 2x ""; do
+    run "bad$bad" render "$D/boxes.md5scene" -o "$T/bad.mp4" --jobs "$bad"
+    expect "jobs_${bad:-empty}_is_a_usage_error" 2 "" "bad --jobs '$bad': expected 1..16"
+done
+check "bad_jobs_leave_no_output" [ ! -e "$T/bad.mp4" ]
+
+# ---- interrupts with frames in flight -------------------------------------------------------
+for sig in INT TERM; do
+    mkdir -p "$T/int$sig"
+    "$M" render "$D/long.md5scene" -o "$T/int$sig/long.mp4" --progress json --jobs 4 \
+        >"$T/int$sig.out" 2>"$T/int$sig.err" &
+    pid=$!
+    for _ in $(seq 1 600); do grep -q '"done":' "$T/int$sig.out" 2>/dev/null && break; sleep 0.05; done
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    last=int$sig
+    want=130
+    [ "$sig" = TERM ] && want=143
+    expect "sig${sig}_with_4_jobs_exits_$want" "$want" "" "removed partial output"
+    check "sig${sig}_with_4_jobs_leaves_no_output_and_no_temporary_file" [ -z "$(ls -A "$T/int$sig")" ]
+done
+
+# The jobs' threads, like the GL driver's, block SIGINT and SIGTERM (bits 2 and 15 of /proc's
+# SigBlk mask): only the main thread runs the handler.
+"$M" render "$D/long.md5scene" -o "$T/masks.mp4" --progress json --jobs 3 >"$T/masks.out" 2>"$T/masks.err" &
+pid=$!
+for _ in $(seq 1 600); do grep -q '"done":' "$T/masks.out" 2>/dev/null && break; sleep 0.05; done
+others=0
+open=0
+for st in /proc/"$pid"/task/*/status; do
+    tid=${st%/status}
+    [ "${tid##*/}" = "$pid" ] && continue
+    others=$((others + 1))
+    blk=$(awk '/^SigBlk:/ { print $2 }' "$st")
+    [ $((0x$blk & 0x4002)) = $((0x4002)) ] || open=$((open + 1))
+done
+kill -INT "$pid"
+wait "$pid"
+check "threads_but_the_main_one_block_sigint_and_sigterm_with_3_jobs" [ "$others" -gt 3 -a "$open" = 0 ]
+
+echo "jobs: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && rm -rf "$T"
+[ "$failed" -eq 0 ]
