@@ -191,6 +191,7 @@ static void draw_volumes(mc_renderer *r, int l, int self)
      * both faces at once (GL_Cull(CT_TWO_SIDED)). Depth clamp keeps the caps at infinity
      * when a caller's projection has a far plane (Doom's has none). */
     gl->ColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    gl->StencilMask(0xff);
     gl->DepthMask(GL_FALSE);
     gl->DepthFunc(GL_LESS);
     gl->Disable(GL_CULL_FACE);
@@ -225,6 +226,12 @@ static void draw_volumes(mc_renderer *r, int l, int self)
     /* back to the light's reach for its interactions */
     gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
     gl->StencilOpSeparate(GL_FRONT_AND_BACK, GL_KEEP, GL_KEEP, GL_KEEP);
+    /* The interactions only read the stencil. Without multisampling, a write mask of 0 lets
+     * llvmpipe test depth and stencil before the interaction shader, which may discard, and
+     * skip shading a block that fails (a stencil it may write forces the test after the
+     * shader); with multisampling its early test skips nothing and costs more, so the mask
+     * stays (README "Speed"). Either way nothing writes the stencil here. */
+    gl->StencilMask(r->samples > 1 ? 0xff : 0);
     gl->StencilFunc(GL_GEQUAL, STENCIL_CLEAR, 0xff);
     gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     gl->DepthFunc(GL_EQUAL);
