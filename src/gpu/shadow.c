@@ -351,13 +351,15 @@ void gpu_shadow_light(mc_renderer *r, int l)
         gl->Disable(GL_STENCIL_TEST);
         return;
     }
-    /* the interactions read the stencil only within the light's reach (render_int.h) */
+    /* The whole stencil, although the volumes and interactions read it only within the
+     * light's reach (render_int.h), and nothing after this light's passes reads it: a clear
+     * inside a scissor that is not the whole frame is drawn by Mesa as a rectangle through
+     * the fragment pipeline, at every sample, while a whole one is llvmpipe's clear of each
+     * tile's memory (draw_arb2.cpp RB_ARB2_DrawInteractions clears within the light's
+     * scissor, where a GPU clears either way at no cost). */
     gl->StencilMask(0xff);
     gl->ClearStencil(STENCIL_CLEAR);
-    gl->Enable(GL_SCISSOR_TEST);
-    gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
     gl->Clear(GL_STENCIL_BUFFER_BIT);
-    gl->Disable(GL_SCISSOR_TEST);
     gl->Enable(GL_STENCIL_TEST);
     draw_volumes(r, l, 0);
 }
