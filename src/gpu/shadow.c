@@ -11,11 +11,10 @@
 
 #include "gpu/render_int.h"
 
-/* Doom clears the stencil to 128 before a light's shadows (tr_backend.cpp, RB_SetBuffer's
- * glClearStencil(1 << (stencilbits - 1))) and draws the interactions with
- * glStencilFunc(GL_GEQUAL, 128, 255) (RB_StencilShadowPass's end): lit where no volume
- * counted the pixel in. */
-#define STENCIL_CLEAR 128
+/* Doom clears the stencil to 128 (GPU_STENCIL_CLEAR) before a light's shadows and draws the
+ * interactions with glStencilFunc(GL_GEQUAL, 128, 255) (RB_StencilShadowPass's end): lit
+ * where no volume counted the pixel in. */
+#define STENCIL_CLEAR GPU_STENCIL_CLEAR
 
 /* shadow.vp as RB_T_Shadow feeds it (the light origin in model space, w 0): a vertex with
  * w 1 stays on the mesh, one with w 0 goes to infinity along the ray from the light. The
@@ -356,10 +355,16 @@ void gpu_shadow_light(mc_renderer *r, int l)
      * inside a scissor that is not the whole frame is drawn by Mesa as a rectangle through
      * the fragment pipeline, at every sample, while a whole one is llvmpipe's clear of each
      * tile's memory (draw_arb2.cpp RB_ARB2_DrawInteractions clears within the light's
-     * scissor, where a GPU clears either way at no cost). */
-    gl->StencilMask(0xff);
-    gl->ClearStencil(STENCIL_CLEAR);
-    gl->Clear(GL_STENCIL_BUFFER_BIT);
+     * scissor, where a GPU clears either way at no cost). The first shadowed light of a
+     * frame needs none: the frame's clear left 128 everywhere (as tr_render.cpp
+     * RB_BeginDrawingView clears it with the depth), and nothing writes the stencil before
+     * (its test is off until now). */
+    if (!r->stencil_fresh) {
+        gl->StencilMask(0xff);
+        gl->ClearStencil(STENCIL_CLEAR);
+        gl->Clear(GL_STENCIL_BUFFER_BIT);
+    }
+    r->stencil_fresh = 0;
     gl->Enable(GL_STENCIL_TEST);
     draw_volumes(r, l, 0);
 }
