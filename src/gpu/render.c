@@ -572,10 +572,11 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     gl->CullFace(GL_BACK);
     gl->ClearColor(p->background[0], p->background[1], p->background[2], p->background[3]);
     gl->ClearDepth(1.0);
-    gl->ClearStencil(0);
+    gl->ClearStencil(GPU_STENCIL_CLEAR); /* the first shadowed light's, see shadow.c */
     gl->StencilMask(0xff);
     gl->Disable(GL_STENCIL_TEST);
     gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    r->stencil_fresh = 1;
     r->frame++;
     r->current = 0; /* UseProgram again: the context may have been used elsewhere */
     gpu_frame_values(r, p);

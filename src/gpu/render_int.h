@@ -153,6 +153,8 @@ struct mc_renderer {
     GLint us_model, us_viewproj, us_light;
     int shadow_on; /* the current light's stencil test is on */
     size_t unfinished; /* indices drawn since GL last finished (gpu_drawn) */
+    int stencil_fresh; /* the stencil holds GPU_STENCIL_CLEAR everywhere, as the frame's clear
+                          left it: no light's volumes have been drawn yet */
     gpu_shadow_work shadow_work; /* CPU scratch of the volumes, grown as needed */
     float *shadow_verts;
     unsigned *shadow_idx;
@@ -223,8 +225,11 @@ mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, floa
  * others' boxes inside that volume (shadow.c: "Where a volume can count"). Interactions and
  * volumes are drawn within it; the frame is the same, pixel for pixel. */
 void gpu_light_reach(mc_renderer *r, int l);
+/* The stencil's value where no volume counts (shadow.c): Doom clears it to 128 with the depth
+ * when a view starts (tr_render.cpp RB_BeginDrawingView) and before each light's shadows. */
+#define GPU_STENCIL_CLEAR 128
 /* Before light l's interactions: when some pending item casts a shadow from l, clears the
- * stencil, draws the volumes of the items without no_self_shadow (Doom's globalShadows) and
+ * stencil (unless r->stencil_fresh), draws the volumes of the items without no_self_shadow (Doom's globalShadows) and
  * leaves the stencil test on for the interactions (lit where no volume covers the pixel);
  * else leaves the stencil test off. */
 void gpu_shadow_light(mc_renderer *r, int l);

@@ -11,11 +11,10 @@
 
 #include "gpu/render_int.h"
 
-/* Doom clears the stencil to 128 before a light's shadows (tr_backend.cpp, RB_SetBuffer's
- * glClearStencil(1 << (stencilbits - 1))) and draws the interactions with
- * glStencilFunc(GL_GEQUAL, 128, 255) (RB_StencilShadowPass's end): lit where no volume
- * counted the pixel in. */
-#define STENCIL_CLEAR 128
+/* Doom clears the stencil to 128 (GPU_STENCIL_CLEAR) before a light's shadows and draws the
+ * interactions with glStencilFunc(GL_GEQUAL, 128, 255) (RB_StencilShadowPass's end): lit
+ * where no volume counted the pixel in. */
+#define STENCIL_CLEAR GPU_STENCIL_CLEAR
 
 /* shadow.vp as RB_T_Shadow feeds it (the light origin in model space, w 0): a vertex with
  * w 1 stays on the mesh, one with w 0 goes to infinity along the ray from the light. The
@@ -206,6 +205,7 @@ static void draw_volumes(mc_renderer *r, int l, int self)
      * both faces at once (GL_Cull(CT_TWO_SIDED)). Depth clamp keeps the caps at infinity
      * when a caller's projection has a far plane (Doom's has none). */
     gl->ColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+    gl->StencilMask(0xff);
     gl->DepthMask(GL_FALSE);
     gl->DepthFunc(GL_LESS);
     gl->Disable(GL_CULL_FACE);
@@ -245,6 +245,12 @@ static void draw_volumes(mc_renderer *r, int l, int self)
     /* back to the light's reach for its interactions */
     gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
     gl->StencilOpSeparate(GL_FRONT_AND_BACK, GL_KEEP, GL_KEEP, GL_KEEP);
+    /* The interactions only read the stencil. Without multisampling, a write mask of 0 lets
+     * llvmpipe test depth and stencil before the interaction shader, which may discard, and
+     * skip shading a block that fails (a stencil it may write forces the test after the
+     * shader); with multisampling its early test skips nothing and costs more, so the mask
+     * stays (README "Speed"). Either way nothing writes the stencil here. */
+    gl->StencilMask(r->samples > 1 ? 0xff : 0);
     gl->StencilFunc(GL_GEQUAL, STENCIL_CLEAR, 0xff);
     gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     gl->DepthFunc(GL_EQUAL);
@@ -364,13 +370,21 @@ void gpu_shadow_light(mc_renderer *r, int l)
         gl->Disable(GL_STENCIL_TEST);
         return;
     }
-    /* the interactions read the stencil only within the light's reach (render_int.h) */
-    gl->StencilMask(0xff);
-    gl->ClearStencil(STENCIL_CLEAR);
-    gl->Enable(GL_SCISSOR_TEST);
-    gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
-    gl->Clear(GL_STENCIL_BUFFER_BIT);
-    gl->Disable(GL_SCISSOR_TEST);
+    /* The whole stencil, although the volumes and interactions read it only within the
+     * light's reach (render_int.h), and nothing after this light's passes reads it: a clear
+     * inside a scissor that is not the whole frame is drawn by Mesa as a rectangle through
+     * the fragment pipeline, at every sample, while a whole one is llvmpipe's clear of each
+     * tile's memory (draw_arb2.cpp RB_ARB2_DrawInteractions clears within the light's
+     * scissor, where a GPU clears either way at no cost). The first shadowed light of a
+     * frame needs none: the frame's clear left 128 everywhere (as tr_render.cpp
+     * RB_BeginDrawingView clears it with the depth), and nothing writes the stencil before
+     * (its test is off until now). */
+    if (!r->stencil_fresh) {
+        gl->StencilMask(0xff);
+        gl->ClearStencil(STENCIL_CLEAR);
+        gl->Clear(GL_STENCIL_BUFFER_BIT);
+    }
+    r->stencil_fresh = 0;
     gl->Enable(GL_STENCIL_TEST);
     draw_volumes(r, l, 0);
 }
