@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/easy_font.h"
+#include "core/signals.h"
 #include "gpu/render_int.h"
 
 #define TEXT_MAX_CHARS 200
@@ -333,18 +334,6 @@ static void prof_print(const mc_renderer *r)
                 total > 0.0 ? 100.0 * r->prof.sum[i] / total : 0.0);
 }
 
-/* Blocks every signal but those a fault raises, keeping the mask it had in *old. */
-static void block_async_signals(sigset_t *old)
-{
-    static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS };
-    sigset_t all;
-
-    sigfillset(&all);
-    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
-        sigdelset(&all, faults[i]);
-    pthread_sigmask(SIG_BLOCK, &all, old);
-}
-
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
 {
     mc_renderer_desc d = desc ? *desc : (mc_renderer_desc){ 0 };
@@ -378,7 +367,7 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
      * blocks signals in its own threads (llvmpipe's rasterisers), another driver (a GPU's
      * through EGL) need not, so they are blocked meanwhile and a program's handlers only ever
      * run on its own threads (render.h). */
-    block_async_signals(&mask);
+    mc_block_async_signals(&mask);
     s = create_context(r, d.backend, d.gl_device - 1, err);
     if (s == MC_OK)
         s = build_programs(r, err);

@@ -15,6 +15,8 @@
 
 #include <md5cine/frame_jobs.h>
 
+#include "core/signals.h"
+
 /* Distinct warnings of frames remembered so that each reaches desc.warn once although every
  * job's renderer gives its own (beyond this many, they pass unfiltered). */
 #define WARNED_MAX 64
@@ -164,26 +166,14 @@ static void stop_and_free(mc_frame_jobs *j, int started)
     free(j);
 }
 
-/* Blocks every signal but those a fault raises (as mc_renderer_create does for the driver's
- * threads), keeping the old mask in *old: the workers inherit it. */
-static void block_async_signals(sigset_t *old)
-{
-    static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS };
-    sigset_t all;
-
-    sigfillset(&all);
-    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
-        sigdelset(&all, faults[i]);
-    pthread_sigmask(SIG_BLOCK, &all, old);
-}
-
-/* Starts the workers; the number started in *started. */
+/* Starts the workers (with every signal but the faults' blocked, which they inherit); the
+ * number started in *started. */
 static mc_status start_workers(mc_frame_jobs *j, int *started, mc_error *err)
 {
     sigset_t old;
     int rc = 0;
 
-    block_async_signals(&old);
+    mc_block_async_signals(&old);
     for (*started = 0; *started < j->jobs; (*started)++) {
         worker *w = &j->workers[*started];
 
