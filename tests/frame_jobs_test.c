@@ -184,32 +184,15 @@ static void the_automatic_count_follows_its_rule(void)
  * mc_scene_renderer_create gives (MC_ERR_IMAGE at line 4, column 20), and nothing is left. */
 static void a_texture_that_does_not_decode_fails_create_as_one_renderer_does(void)
 {
-    char dir[1024], path[1100], scene_path[1100], cwd[1024];
+    char scene_path[1100];
     mc_scene scene;
     mc_scene_renderer *sr = NULL;
     mc_scene_renderer_desc sd = { 0 };
     mc_frame_jobs_desc d = { .jobs = 3 };
     mc_frame_jobs *j = NULL;
     mc_error one, err;
-    FILE *f;
 
-    ASSERT(getcwd(cwd, sizeof cwd));
-    test_tmp_path(dir, sizeof dir, "jobs_bad_texture");
-    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
-    snprintf(path, sizeof path, "%s/not_an_image.png", dir);
-    f = fopen(path, "w");
-    ASSERT(f);
-    fputs("this is text\n", f);
-    fclose(f);
-    snprintf(scene_path, sizeof scene_path, "%s/scene.md5scene", dir);
-    f = fopen(scene_path, "w");
-    ASSERT(f);
-    fprintf(f,
-            "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"
-            "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n"
-            "    material \"box\" \"not_an_image.png\" }\n",
-            cwd, cwd);
-    fclose(f);
+    ASSERT(test_bad_texture_scene("jobs_bad_texture", scene_path, sizeof scene_path));
     ASSERT_OK(mc_scene_load(scene_path, NULL, &scene, &err), &err);
     sd.scene = &scene;
     EXPECT_EQ_INT(mc_scene_renderer_create(&sd, &sr, &one), MC_ERR_IMAGE);

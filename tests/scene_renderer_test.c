@@ -492,30 +492,13 @@ static void a_bad_desc_is_a_usage_error(void)
  * column 20: the path's opening quote). */
 static void a_texture_that_does_not_decode_is_an_image_error_at_its_line(void)
 {
-    char dir[1024], path[1100], scene_path[1100], cwd[1024];
+    char scene_path[1100];
     mc_scene scene;
     mc_scene_renderer *sr = NULL;
     mc_scene_renderer_desc d = { 0 };
     mc_error err;
-    FILE *f;
 
-    ASSERT(getcwd(cwd, sizeof cwd));
-    test_tmp_path(dir, sizeof dir, "bad_texture");
-    ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
-    snprintf(path, sizeof path, "%s/not_an_image.png", dir);
-    f = fopen(path, "w");
-    ASSERT(f);
-    fputs("this is text\n", f);
-    fclose(f);
-    snprintf(scene_path, sizeof scene_path, "%s/scene.md5scene", dir);
-    f = fopen(scene_path, "w");
-    ASSERT(f);
-    fprintf(f,
-            "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"
-            "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n"
-            "    material \"box\" \"not_an_image.png\" }\n",
-            cwd, cwd);
-    fclose(f);
+    ASSERT(test_bad_texture_scene("bad_texture", scene_path, sizeof scene_path));
     ASSERT_OK(mc_scene_load(scene_path, NULL, &scene, &err), &err);
     d.scene = &scene;
     EXPECT_EQ_INT(mc_scene_renderer_create(&d, &sr, &err), MC_ERR_IMAGE);

@@ -1,8 +1,10 @@
 #include "test.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The harness is the one place with process state: the running totals of a test binary. */
@@ -50,6 +52,25 @@ bool test_write_file(const char *dir, const char *name, const char *text)
         return false;
     fputs(text, f);
     return fclose(f) == 0;
+}
+
+bool test_bad_texture_scene(const char *leaf, char *out, size_t cap)
+{
+    char dir[900], cwd[1024], text[3200]; /* dir leaves room for test_write_file's names */
+
+    if (!getcwd(cwd, sizeof cwd))
+        return false;
+    test_tmp_path(dir, sizeof dir, leaf);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return false;
+    snprintf(text, sizeof text,
+             "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"
+             "actor \"a\" { mesh \"%s/data/render/box.md5mesh\"\n"
+             "    material \"box\" \"not_an_image.png\" }\n",
+             cwd, cwd);
+    snprintf(out, cap, "%s/scene.md5scene", dir);
+    return test_write_file(dir, "not_an_image.png", "this is text\n") &&
+           test_write_file(dir, "scene.md5scene", text);
 }
 
 const char test_quad_mesh[] =

@@ -43,6 +43,12 @@ char *test_tmp_path(char *out, size_t cap, const char *leaf);
 /* Writes dir/name with text; false on failure. */
 bool test_write_file(const char *dir, const char *name, const char *text);
 
+/* A scene fixture of a texture that does not decode: writes MC_TEST_TMP's leaf folder with
+ * not_an_image.png (a line of text) and scene.md5scene, whose actor names tests/data/render's
+ * cuts.md5camera and box.md5mesh (run from tests/) and, on line 4 column 20 (the path's opening
+ * quote), that image as material "box"; the scene's path in out. false on failure. */
+bool test_bad_texture_scene(const char *leaf, char *out, size_t cap);
+
 /* A scene fixture: a 50 x 50 quad (one joint, shader "quad", texture s along -y, t along -z) in
  * the plane x = 0, and a one-frame camera at (-100, 0, 0) looking down +X, fov 90, 24 fps. */
 extern const char test_quad_mesh[];
