@@ -70,8 +70,9 @@ static bool make_scene(const char *name, const char *mtr, const char *light, cha
            test_write_file(dir, "scene.md5scene", text);
 }
 
-/* Renders output frame k of scene and checks the centre pixel against (r, g, b), within 1. */
-static void centre_is(const char *scene, mc_frame_no k, int r, int g, int b, test_warnings *ws)
+/* Renders output frame k of scene and checks the centre pixel against (r, g, b), within tol. */
+static void centre_within(const char *scene, mc_frame_no k, int r, int g, int b, int tol,
+                          test_warnings *ws)
 {
     uint8_t *px = calloc(64 * 64 * 4, 1);
     mc_scene file;
@@ -87,7 +88,7 @@ static void centre_is(const char *scene, mc_frame_no k, int r, int g, int b, tes
     ASSERT_OK(mc_scene_renderer_create(&d, &sr, &err), &err);
     ASSERT_OK(mc_scene_renderer_frame(sr, k, &v, NULL, &err), &err);
     p = px + (32 * 64 + 32) * 4;
-    if (abs(p[0] - r) > 1 || abs(p[1] - g) > 1 || abs(p[2] - b) > 1)
+    if (abs(p[0] - r) > tol || abs(p[1] - g) > tol || abs(p[2] - b) > tol)
         test_fail(__FILE__, __LINE__, "%s frame %lld: centre (%d, %d, %d), expected (%d, %d, %d)",
                   scene, (long long)k, p[0], p[1], p[2], r, g, b);
     mc_scene_renderer_release(sr);
@@ -96,6 +97,12 @@ static void centre_is(const char *scene, mc_frame_no k, int r, int g, int b, tes
 }
 
 #define QUAD "quad { diffusemap white.png }\n"
+
+/* centre_within, within 1. */
+static void centre_is(const char *scene, mc_frame_no k, int r, int g, int b, test_warnings *ws)
+{
+    centre_within(scene, k, r, g, b, 1, ws);
+}
 
 /* `colored`: the stage's colour is the light's (parm0..2 = its colour). Colour (0.5 0.25 1):
  * 2 * 0.5 * 0.502 = 0.502 -> 128; 2 * 0.25 * 0.502 = 0.251 -> 64; 2 * 1 * 0.502 = 1.004,
@@ -130,6 +137,41 @@ static void a_named_light_material_gives_colour_and_falloff(void)
                       "shader \"lights/ramp\" }",
                       scene, sizeof scene));
     centre_is(scene, 0, 63, 63, 63, &ws);
+    EXPECT_EQ_INT(ws.count, 0);
+}
+
+/* Lights without shadows share one pass (the light group, src/gpu/render_int.h), which must
+ * add what their own passes would have added: each light's share as the RGBA8 target stores
+ * it, rounded, then the sum. Two lights of lights/dim (falloff _white: F = 1, white4.png:
+ * P = 1, rgb 0.0791): each 2 * 0.0791 * n.L 0.9990248 = 0.158046 -> 40.30 -> 40, so 80
+ * exactly (the unrounded sum, 80.60, would store 81). Then lights/ramp above (63) with the
+ * `colored` light of lights/defaultPointLight at colour (0.5 0.25 1), (128, 64, 255) from the
+ * first test: (63 + 128, 63 + 64, 255) = (191, 127, 255), each image on its own units. */
+static void lights_without_shadows_add_as_their_own_passes_would(void)
+{
+    char scene[900];
+    test_warnings ws = { 0 };
+
+    ASSERT(make_scene("lightmat_group_same",
+                      QUAD "lights/dim { lightFalloffImage _white\n"
+                           "  { map white4.png rgb 0.0791 } }\n",
+                      "light \"a\" { origin ( -50 0 0 ) radius 200 shader \"lights/dim\" "
+                      "noShadows 1 }\n"
+                      "light \"b\" { origin ( -50 0 0 ) radius 200 shader \"lights/dim\" "
+                      "noShadows 1 }",
+                      scene, sizeof scene));
+    centre_within(scene, 0, 80, 80, 80, 0, &ws);
+    ASSERT(make_scene("lightmat_group_two",
+                      QUAD "lights/ramp { lightFalloffImage ramp.png\n"
+                           "  { map white4.png rgb 0.25 } }\n"
+                           "lights/defaultPointLight { lightFalloffImage _white\n"
+                           "  { map grey.png colored } }\n",
+                      "light \"a\" { origin ( -50 0 0 ) radius 200 shader \"lights/ramp\" "
+                      "noShadows 1 }\n"
+                      "light \"b\" { origin ( -50 0 0 ) radius 200 color ( 0.5 0.25 1 ) "
+                      "noShadows 1 }",
+                      scene, sizeof scene));
+    centre_within(scene, 0, 191, 127, 255, 0, &ws);
     EXPECT_EQ_INT(ws.count, 0);
 }
 
@@ -225,6 +267,7 @@ int main(int argc, char **argv)
     static const test_case cases[] = {
         TEST_ENTRY(the_base_default_point_light_is_used_with_the_light_colour),
         TEST_ENTRY(a_named_light_material_gives_colour_and_falloff),
+        TEST_ENTRY(lights_without_shadows_add_as_their_own_passes_would),
         TEST_ENTRY(a_light_stage_is_evaluated_per_frame),
         TEST_ENTRY(an_undeclared_light_material_warns_and_falls_back),
         TEST_ENTRY(a_light_shader_needs_a_base),

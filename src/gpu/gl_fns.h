@@ -80,6 +80,7 @@
     X(Uniform1f, UNIFORM1F) \
     X(Uniform1fv, UNIFORM1FV) \
     X(Uniform1i, UNIFORM1I) \
+    X(Uniform1iv, UNIFORM1IV) \
     X(Uniform2f, UNIFORM2F) \
     X(Uniform3f, UNIFORM3F) \
     X(Uniform3fv, UNIFORM3FV) \

@@ -20,14 +20,14 @@ mc_status gpu_gl_check(const mc_gl_fns *gl, const char *what, mc_error *err)
 }
 
 static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *head, const char *src,
-                         GLuint *out, mc_error *err)
+                         const char *more, GLuint *out, mc_error *err)
 {
     GLuint sh = gl->CreateShader(type);
     GLint ok = 0;
     char log[256];
-    const char *parts[2] = { head, src };
+    const char *parts[3] = { head, src, more };
 
-    gl->ShaderSource(sh, 2, parts, NULL);
+    gl->ShaderSource(sh, more ? 3 : 2, parts, NULL);
     gl->CompileShader(sh);
     gl->GetShaderiv(sh, GL_COMPILE_STATUS, &ok);
     if (!ok) {
@@ -41,14 +41,14 @@ static mc_status compile(const mc_gl_fns *gl, GLenum type, const char *head, con
 }
 
 mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
-                           const char *fs_src, GLuint *out, mc_error *err)
+                           const char *fs_src, const char *fs_more, GLuint *out, mc_error *err)
 {
     GLuint vs = 0, fs = 0, p;
     GLint ok = 0;
-    mc_status s = compile(gl, GL_VERTEX_SHADER, head, vs_src, &vs, err);
+    mc_status s = compile(gl, GL_VERTEX_SHADER, head, vs_src, NULL, &vs, err);
 
     if (s == MC_OK)
-        s = compile(gl, GL_FRAGMENT_SHADER, head, fs_src, &fs, err);
+        s = compile(gl, GL_FRAGMENT_SHADER, head, fs_src, fs_more, &fs, err);
     if (s != MC_OK) {
         gl->DeleteShader(vs);
         return s;

@@ -11,9 +11,10 @@
 /* Returns MC_ERR_GL naming what was being done if GL recorded an error (and clears them);
  * MC_ERR_NOMEM, "out of memory (OpenGL) while ...", when the first was GL_OUT_OF_MEMORY. */
 mc_status gpu_gl_check(const mc_gl_fns *gl, const char *what, mc_error *err);
-/* Compiles and links a program from head + each source; MC_ERR_GL with the log's first line. */
+/* Compiles and links a program from head + each source (the fragment shader's text followed by
+ * fs_more, unless NULL); MC_ERR_GL with the log's first line. */
 mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs_src,
-                           const char *fs_src, GLuint *out, mc_error *err);
+                           const char *fs_src, const char *fs_more, GLuint *out, mc_error *err);
 /* v in lo..hi; false for NaN. */
 int gpu_finite_in(float v, float lo, float hi);
 

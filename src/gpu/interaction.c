@@ -2,7 +2,9 @@
  * interaction (dhewm3 draw_arb2.cpp RB_ARB2_DrawInteraction and the interaction.vfp programs
  * it binds), by the camera rig, unlit or as normals; the opaque items' passes. The values the
  * shader takes for the frame and its lights come from light.c. */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gpu/render_int.h"
 
@@ -21,6 +23,10 @@ static const char *const scene_vs =
         "uniform vec3 u_eye, u_lorg;\n"
         "invariant gl_Position;\n"
         "out vec3 v_wpos, v_nrm, v_half;\n"
+        "#if NLIGHTS > 0\n"
+        "uniform vec3 u_gorg[NLIGHTS];\n"
+        "out vec3 v_ghalf[NLIGHTS];\n"
+        "#endif\n"
         "out vec4 v_tan;\n"
         "out vec2 v_st;\n"
         "void main() {\n"
@@ -29,22 +35,28 @@ static const char *const scene_vs =
         "    v_nrm = u_nmat * a_nrm;\n"
         "    v_tan = vec4(mat3(u_model) * a_tan.xyz, a_tan.w * u_handed);\n"
         "    v_st = a_st;\n"
-        "#if PASS == 2\n"
+        "#if PASS == 2 && NLIGHTS == 0\n"
         "    v_half = normalize(u_lorg - w.xyz) + normalize(u_eye - w.xyz);\n"
         "#else\n"
         "    v_half = vec3(0.0);\n"
+        "#endif\n"
+        "#if NLIGHTS > 0\n"
+        "    for (int i = 0; i < NLIGHTS; i++)\n"
+        "        v_ghalf[i] = normalize(u_gorg[i] - w.xyz) + normalize(u_eye - w.xyz);\n"
         "#endif\n"
         "    gl_Position = u_viewproj * w;\n"
         "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
         "}\n";
 
 /* The fragment shader, after a header of #version and the variant's NMAP, SMAP, ATEST (0 or
- * 1) and PASS (P_*) defines. World space throughout. PASS 0: the camera rig (u_key, u_fill
- * unit vectors towards the light), unlit or normals by u_mode. PASS 1: depth and the ambient
- * light. PASS 2: one light's interaction (render.h). A normal map's texel (x along +s, y
- * along +t, z out) is turned into world space with the tangent t (made perpendicular to n),
- * b = w cross(t, n) and n. Alpha test keeps alpha above the value (Doom's GL_GREATER). Opaque
- * geometry writes alpha 1. */
+ * 1), PASS (P_*) and NLIGHTS defines. World space throughout. PASS 0: the camera rig (u_key,
+ * u_fill unit vectors towards the light), unlit or normals by u_mode. PASS 1: depth and the
+ * ambient light. PASS 2: one light's interaction (render.h), or with NLIGHTS > 0 the
+ * interactions of that many lights without shadows in one pass (the light group,
+ * render_int.h).
+ * A normal map's texel (x along +s, y along +t, z out) is turned into world space with the
+ * tangent t (made perpendicular to n), b = w cross(t, n) and n. Alpha test keeps alpha above
+ * the value (Doom's GL_GREATER). Opaque geometry writes alpha 1. */
 static const char *const scene_fs =
         "in vec3 v_wpos, v_nrm, v_half;\n"
         "in vec4 v_tan;\n"
@@ -55,6 +67,14 @@ static const char *const scene_fs =
         "uniform vec3 u_color, u_key, u_fill, u_eye, u_ambient, u_dcol;\n"
         "uniform vec3 u_lorg, u_lcol_d, u_lcol_s;\n"
         "uniform vec4 u_lps, u_lpt, u_lpq, u_lpf;\n"
+        "#if NLIGHTS > 0\n"
+        "in vec3 v_ghalf[NLIGHTS];\n"
+        "uniform sampler2D u_gproj[NLIGHTS], u_gfall[NLIGHTS];\n"
+        "uniform vec3 u_gorg[NLIGHTS], u_gcol_d[NLIGHTS], u_gcol_s[NLIGHTS];\n"
+        "uniform vec4 u_gps[NLIGHTS], u_gpt[NLIGHTS], u_gpq[NLIGHTS], u_gpf[NLIGHTS];\n"
+        "uniform vec4 u_grect[NLIGHTS];\n"
+        "uniform int u_gmask;\n"
+        "#endif\n"
         "out vec4 o_col;\n"
         "vec3 bumped(vec3 n) {\n"
         "    vec3 t = v_tan.xyz - n * dot(v_tan.xyz, n);\n"
@@ -64,6 +84,50 @@ static const char *const scene_fs =
         "    vec3 m = texture(u_nmap, v_st).rgb * 2.0 - 1.0;\n"
         "    return m.x * t + v_tan.w * m.y * cross(t, n) + m.z * n;\n"
         "}\n"
+        "/* One light's interaction at p with the unit normal n and the diffuse texel dif: the\n"
+        " * light's projection and falloff images at p, N.L, the diffuse and specular colours,\n"
+        " * and the specular table at N.H (hv: the unnormalised half angle). */\n"
+        "vec3 light_term(vec3 n, vec3 dif, vec3 p, vec3 lorg, vec4 lps, vec4 lpt, vec4 lpq,\n"
+        "                vec4 lpf, sampler2D lproj, sampler2D lfall, vec3 lcol_d, vec3 lcol_s,\n"
+        "                vec3 hv) {\n"
+        "    vec4 P = vec4(p, 1.0);\n"
+        "    vec3 L = normalize(lorg - p);\n"
+        "    float q = dot(P, lpq);\n"
+        "    vec3 proj = q > 0.0 ? texture(lproj, vec2(dot(P, lps), dot(P, lpt)) / q).rgb\n"
+        "                        : vec3(0.0);\n"
+        "    vec3 fall = texture(lfall, vec2(dot(P, lpf), 0.5)).rgb;\n"
+        "    vec3 light = dot(n, L) * proj * fall;\n"
+        "    vec3 c = dif * lcol_d;\n"
+        "#if SMAP\n"
+        "    float ndh = dot(n, normalize(hv));\n"
+        "    float sp = texture(u_spectab, vec2(ndh, 0.5)).r;\n"
+        "    c += sp * lcol_s * texture(u_smap, v_st).rgb * 2.0;\n"
+        "#endif\n"
+        "    return clamp(light * c, 0.0, 1.0);\n"
+        "}\n"
+        "/* The triangle's plane at p, its normal on the item's front side. */\n"
+        "vec3 front_normal(vec3 p) {\n"
+        "    vec3 fn = cross(dFdx(p), dFdy(p));\n"
+        "    if ((dot(fn, u_eye - p) > 0.0) != gl_FrontFacing) fn = -fn;\n"
+        "    return fn;\n"
+        "}\n"
+        "#if NLIGHTS > 0\n"
+        "/* What an RGBA8 target stores for x in 0..1 (llvmpipe: x * 255 rounded to nearest\n"
+        " * even), back in 0..1: each light's pass adds this to the target, not x. */\n"
+        "vec3 stored(vec3 x) { return roundEven(x * 255.0) / 255.0; }\n"
+        "/* Group light i's share, as its own pass would have added it: only on an item it\n"
+        " * reaches (u_gmask), inside its scissor, on the side of the triangle facing it. */\n"
+        "#define GROUP_LIGHT(i) \\\n"
+        "    if ((u_gmask & (1 << i)) != 0 && all(greaterThan(gl_FragCoord.xy, u_grect[i].xy)) && \\\n"
+        "        all(lessThan(gl_FragCoord.xy, u_grect[i].zw)) && \\\n"
+        "        (u_back != 0 || !(dot(fn, u_gorg[i] - p) <= 0.0))) \\\n"
+        "        sum += stored(light_term(n, dif.rgb, p, u_gorg[i], u_gps[i], u_gpt[i], \\\n"
+        "                                 u_gpq[i], u_gpf[i], u_gproj[i], u_gfall[i], \\\n"
+        "                                 u_gcol_d[i], u_gcol_s[i], v_ghalf[i]));\n"
+        "#endif\n";
+
+/* The fragment shader's main(), after scene_fs. */
+static const char *const scene_fs_main =
         "void main() {\n"
         "    vec4 dif = u_use_tex != 0 ? texture(u_tex, v_st) : vec4(u_color, u_alpha);\n"
         "#if ATEST\n"
@@ -88,52 +152,28 @@ static const char *const scene_fs =
         "    o_col = vec4(min(c, vec3(1.0)), a);\n"
         "#elif PASS == 1\n"
         "    o_col = vec4(clamp(dif.rgb * u_dcol * u_ambient, 0.0, 1.0), a);\n"
+        "#elif NLIGHTS > 0\n"
+        "    vec3 p = v_wpos, fn = u_back == 0 ? front_normal(p) : vec3(0.0), sum = vec3(0.0);\n"
+        "    GROUP_LIGHT(0)\n"
+        "    GROUP_LIGHT(1)\n"
+        "#if NLIGHTS > 2\n"
+        "    GROUP_LIGHT(2)\n"
+        "#endif\n"
+        "#if NLIGHTS > 3\n"
+        "    GROUP_LIGHT(3)\n"
+        "#endif\n"
+        "    o_col = vec4(min(sum, vec3(1.0)), a);\n"
         "#else\n"
         "    vec3 p = v_wpos;\n"
-        "    vec4 P = vec4(p, 1.0);\n"
-        "    if (u_back == 0) {\n"
-        "        /* the triangle's plane, its normal on the item's front side */\n"
-        "        vec3 fn = cross(dFdx(p), dFdy(p));\n"
-        "        if ((dot(fn, u_eye - p) > 0.0) != gl_FrontFacing) fn = -fn;\n"
-        "        if (dot(fn, u_lorg - p) <= 0.0) discard;\n"
-        "    }\n"
-        "    vec3 L = normalize(u_lorg - p);\n"
-        "    float q = dot(P, u_lpq);\n"
-        "    vec3 proj = q > 0.0 ? texture(u_lproj, vec2(dot(P, u_lps), dot(P, u_lpt)) / q).rgb\n"
-        "                        : vec3(0.0);\n"
-        "    vec3 fall = texture(u_lfall, vec2(dot(P, u_lpf), 0.5)).rgb;\n"
-        "    vec3 light = dot(n, L) * proj * fall;\n"
-        "    vec3 c = dif.rgb * u_lcol_d;\n"
-        "#if SMAP\n"
-        "    float ndh = dot(n, normalize(v_half));\n"
-        "    float sp = texture(u_spectab, vec2(ndh, 0.5)).r;\n"
-        "    c += sp * u_lcol_s * texture(u_smap, v_st).rgb * 2.0;\n"
-        "#endif\n"
-        "    o_col = vec4(clamp(light * c, 0.0, 1.0), a);\n"
+        "    if (u_back == 0 && dot(front_normal(p), u_lorg - p) <= 0.0) discard;\n"
+        "    o_col = vec4(light_term(n, dif.rgb, p, u_lorg, u_lps, u_lpt, u_lpq, u_lpf, u_lproj,\n"
+        "                            u_lfall, u_lcol_d, u_lcol_s, v_half), a);\n"
         "#endif\n"
         "}\n";
 
-mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
+/* The scene program id's uniform locations (-1 for those its variant lacks). */
+static void locate_uniforms(const mc_gl_fns *gl, GLuint id, uniforms *u)
 {
-    const mc_gl_fns *gl = &r->gl;
-    program *pr = &r->progs[v];
-    uniforms *u = &pr->u;
-    char head[160];
-    GLuint id;
-    mc_status s;
-
-    if (pr->id)
-        return MC_OK;
-    snprintf(head, sizeof head,
-             "#version 330 core\n#define NMAP %d\n#define SMAP %d\n#define ATEST %d\n"
-             "#define PASS %d\n",
-             (v & V_NMAP) != 0, (v & V_SMAP) != 0, (v & V_ATEST) != 0, v / V_BITS);
-    s = gpu_link_program(gl, head, scene_vs, scene_fs, &id, err);
-    if (s != MC_OK)
-        return s;
-    pr->id = id;
-    pr->frame = 0;
-    pr->light = -1;
 #define LOC(field, name) u->field = gl->GetUniformLocation(id, name)
     LOC(model, "u_model");
     LOC(viewproj, "u_viewproj");
@@ -164,7 +204,44 @@ mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
     LOC(lproj, "u_lproj");
     LOC(lfall, "u_lfall");
     LOC(spectab, "u_spectab");
+    LOC(gorg, "u_gorg");
+    LOC(gcol_d, "u_gcol_d");
+    LOC(gcol_s, "u_gcol_s");
+    LOC(gps, "u_gps");
+    LOC(gpt, "u_gpt");
+    LOC(gpq, "u_gpq");
+    LOC(gpf, "u_gpf");
+    LOC(grect, "u_grect");
+    LOC(gmask, "u_gmask");
+    LOC(gproj, "u_gproj");
+    LOC(gfall, "u_gfall");
 #undef LOC
+}
+
+mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+    program *pr = &r->progs[v];
+    uniforms *u = &pr->u;
+    int pass = v / V_BITS, nlights = pass >= P_GROUP ? pass - P_GROUP + 2 : 0;
+    char head[192];
+    GLuint id;
+    mc_status s;
+
+    if (pr->id)
+        return MC_OK;
+    snprintf(head, sizeof head,
+             "#version 330 core\n#define NMAP %d\n#define SMAP %d\n#define ATEST %d\n"
+             "#define PASS %d\n#define NLIGHTS %d\n",
+             (v & V_NMAP) != 0, (v & V_SMAP) != 0, (v & V_ATEST) != 0,
+             nlights > 0 ? P_LIGHT : pass, nlights);
+    s = gpu_link_program(gl, head, scene_vs, scene_fs, scene_fs_main, &id, err);
+    if (s != MC_OK)
+        return s;
+    pr->id = id;
+    pr->frame = 0;
+    pr->light = -1;
+    locate_uniforms(gl, id, u);
     gl->UseProgram(id);
     r->current = id;
     gl->Uniform1i(u->tex, U_DIFFUSE);
@@ -173,7 +250,39 @@ mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
     gl->Uniform1i(u->lproj, U_LPROJ);
     gl->Uniform1i(u->lfall, U_LFALL);
     gl->Uniform1i(u->spectab, U_SPECTAB);
+    if (nlights > 0) {
+        GLint proj[MAX_GROUP_LIGHTS], fall[MAX_GROUP_LIGHTS];
+
+        for (int i = 0; i < nlights; i++) {
+            proj[i] = U_GPROJ + i;
+            fall[i] = U_GFALL + i;
+        }
+        gl->Uniform1iv(u->gproj, nlights, proj);
+        gl->Uniform1iv(u->gfall, nlights, fall);
+    }
     return gpu_gl_check(gl, "building the shaders", err);
+}
+
+/* Sets the frame's light group's values on group variant pr (current). */
+static void set_light_group(const mc_renderer *r, const program *pr)
+{
+    const mc_gl_fns *gl = &r->gl;
+    float org[MAX_GROUP_LIGHTS][3], pl[4][MAX_GROUP_LIGHTS][4];
+    int n = r->group.n;
+
+    for (int i = 0; i < n; i++) {
+        const light_values *lv = &r->fv.lights[r->group.light[i]];
+
+        memcpy(org[i], lv->org, sizeof org[i]);
+        for (int k = 0; k < 4; k++)
+            memcpy(pl[k][i], lv->plane[k], sizeof pl[k][i]);
+    }
+    gl->Uniform3fv(pr->u.gorg, n, &org[0][0]);
+    gl->Uniform4fv(pr->u.gps, n, &pl[0][0][0]);
+    gl->Uniform4fv(pr->u.gpt, n, &pl[1][0][0]);
+    gl->Uniform4fv(pr->u.gpq, n, &pl[2][0][0]);
+    gl->Uniform4fv(pr->u.gpf, n, &pl[3][0][0]);
+    gl->Uniform4fv(pr->u.grect, n, &r->group.rect[0][0]);
 }
 
 /* Makes variant pr current, with this frame's uniforms and (light >= 0) that light's. */
@@ -195,6 +304,8 @@ static void use_program(mc_renderer *r, program *pr, int light)
         gl->Uniform3fv(pr->u.eye, 1, fv->eye);
         gl->Uniform1i(pr->u.mode, (GLint)r->shading);
         gl->Uniform3fv(pr->u.ambient, 1, fv->ambient);
+        if (pr->u.gmask >= 0)
+            set_light_group(r, pr);
     }
     if (light >= 0 && pr->light != light) {
         const light_values *lv = &fv->lights[light];
@@ -224,6 +335,32 @@ void gpu_set_faces(const mc_gl_fns *gl, const draw_state *ds)
     }
 }
 
+/* The colours of item sl lit by the n lights of index light[]: RB_CreateSingleDrawInteractions,
+ * diffuseColor = the stage's colour * lightColor, the same for specularColor, lightColor =
+ * backEnd.lightScale * the light stage's; with whether faces away from a light are lit, and
+ * for a light group the lights that reach the item. */
+static void set_light_colours(const mc_renderer *r, const slot *sl, const uniforms *u, int n,
+                              const int *light)
+{
+    const mc_gl_fns *gl = &r->gl;
+    const draw_state *ds = &sl->ds;
+    float cd[MAX_GROUP_LIGHTS][3], cs[MAX_GROUP_LIGHTS][3];
+
+    for (int i = 0; i < n; i++) {
+        const light_values *lv = &r->fv.lights[light[i]];
+
+        for (int c = 0; c < 3; c++) {
+            cd[i][c] = ds->dcol[c] * lv->col[c];
+            cs[i][c] = ds->scol[c] * lv->col[c];
+        }
+    }
+    gl->Uniform3fv(n > 1 ? u->gcol_d : u->lcol_d, n, &cd[0][0]);
+    gl->Uniform3fv(n > 1 ? u->gcol_s : u->lcol_s, n, &cs[0][0]);
+    gl->Uniform1i(u->back, ds->back_lit);
+    if (n > 1)
+        gl->Uniform1i(u->gmask, sl->group_mask);
+}
+
 void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
 {
     const mc_gl_fns *gl = &r->gl;
@@ -243,20 +380,9 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     gl->Uniform1i(u->translucent, ds->translucent);
     gl->Uniform1i(u->use_tex, ds->tex[0] != 0);
     gl->Uniform3fv(u->dcol, 1, ds->dcol);
-    if (pass == P_LIGHT) {
-        const light_values *lv = &r->fv.lights[light];
-        float cd[3], cs[3];
-
-        /* RB_CreateSingleDrawInteractions: diffuseColor = stage colour * lightColor, the
-         * same for specularColor; lightColor = backEnd.lightScale * the light stage's */
-        for (int c = 0; c < 3; c++) {
-            cd[c] = ds->dcol[c] * lv->col[c];
-            cs[c] = ds->scol[c] * lv->col[c];
-        }
-        gl->Uniform3fv(u->lcol_d, 1, cd);
-        gl->Uniform3fv(u->lcol_s, 1, cs);
-        gl->Uniform1i(u->back, ds->back_lit);
-    }
+    if (pass == P_LIGHT || pass >= P_GROUP)
+        set_light_colours(r, sl, u, pass == P_LIGHT ? 1 : r->group.n,
+                          pass == P_LIGHT ? &light : r->group.light);
     for (int unit = 2; unit >= 0; unit--) {
         gl->ActiveTexture((GLenum)(GL_TEXTURE0 + unit));
         gl->BindTexture(GL_TEXTURE_2D, ds->tex[unit]);
@@ -277,12 +403,92 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     gl->BindVertexArray(0);
 }
 
-void gpu_draw_opaque(mc_renderer *r)
+int gpu_group_count(const mc_renderer *r)
+{
+    int n = 0;
+
+    for (int l = 0; l < r->fv.num_lights && !r->no_group; l++)
+        n += !r->fv.lights[l].shadows;
+    n = n < MAX_GROUP_LIGHTS ? n : MAX_GROUP_LIGHTS;
+    return n >= 2 ? n : 0;
+}
+
+/* Chooses the frame's light group (render_int.h): the first gpu_group_count lights without
+ * shadows, each with its reach (gpu_light_reach) as a bit of the items' group_mask and its
+ * scissor as a rectangle. */
+static void choose_light_group(mc_renderer *r)
+{
+    light_group *g = &r->group;
+    int want = gpu_group_count(r);
+
+    g->n = 0;
+    g->done = 0;
+    for (int i = 0; i < r->used_slots; i++)
+        r->slots[i].group_mask = 0;
+    for (int l = 0; l < r->fv.num_lights && g->n < want; l++) {
+        int k = g->n, *rc = r->light_rect;
+
+        if (r->fv.lights[l].shadows)
+            continue;
+        gpu_light_reach(r, l);
+        g->light[k] = l;
+        g->done |= 1u << l;
+        g->rect[k][0] = (float)rc[0];
+        g->rect[k][1] = (float)rc[1];
+        g->rect[k][2] = (float)(rc[0] + rc[2]);
+        g->rect[k][3] = (float)(rc[1] + rc[3]);
+        for (int i = 0; i < r->used_slots; i++) {
+            slot *sl = &r->slots[i];
+
+            if (rc[2] > 0 && sl->pending && !sl->late && !sl->stages_only && !sl->unlit)
+                sl->group_mask |= 1 << k;
+        }
+        g->n++;
+    }
+}
+
+/* Draws the light group's interactions in one pass over the items they reach, within the
+ * bounds of their scissors (the shader keeps each light to its own). */
+static void draw_light_group(mc_renderer *r)
 {
     const mc_gl_fns *gl = &r->gl;
-    int lit = r->shading == MC_SHADING_LIT && r->fv.num_lights > 0;
+    const light_group *g = &r->group;
+    float lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
+    int any = 0;
 
-    gpu_prof_mark(r, PROF_SETUP);
+    for (int k = 0; k < g->n; k++) {
+        if (g->rect[k][2] <= g->rect[k][0])
+            continue;
+        for (int c = 0; c < 2; c++) {
+            lo[c] = any ? fminf(lo[c], g->rect[k][c]) : g->rect[k][c];
+            hi[c] = any ? fmaxf(hi[c], g->rect[k][c + 2]) : g->rect[k][c + 2];
+        }
+        any = 1;
+    }
+    if (!any)
+        return;
+    gl->Disable(GL_STENCIL_TEST); /* no shadows: nothing reads the stencil */
+    gpu_bind_light_group(r);
+    gl->Enable(GL_SCISSOR_TEST);
+    gl->Scissor((GLint)lo[0], (GLint)lo[1], (GLsizei)(hi[0] - lo[0]), (GLsizei)(hi[1] - lo[1]));
+    for (int i = 0; i < r->used_slots; i++) {
+        const slot *sl = &r->slots[i];
+
+        if (sl->pending && !sl->late && sl->group_mask)
+            gpu_draw_slot(r, sl, P_GROUP + g->n - 2, -1);
+    }
+    gl->Disable(GL_SCISSOR_TEST);
+    gpu_unbind_light_group(r);
+    r->prof.group_passes++;
+    r->prof.group_lights += (unsigned)g->n;
+}
+
+/* The first pass over the opaque items: depth and the ambient light (lit), or the one pass
+ * of the camera rig, unlit or normals. */
+static void draw_first_pass(mc_renderer *r, int lit)
+{
+    const mc_gl_fns *gl = &r->gl;
+
     for (int i = 0; i < r->used_slots; i++) {
         slot *sl = &r->slots[i];
 
@@ -297,6 +503,15 @@ void gpu_draw_opaque(mc_renderer *r)
             gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
         }
     }
+}
+
+void gpu_draw_opaque(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+    int lit = r->shading == MC_SHADING_LIT && r->fv.num_lights > 0;
+
+    gpu_prof_mark(r, PROF_SETUP);
+    draw_first_pass(r, lit);
     gpu_prof_mark(r, PROF_BASE);
     if (lit) {
         /* RB_ARB2_CreateDrawInteractions: GLS_SRCBLEND_ONE | GLS_DSTBLEND_ONE | GLS_DEPTHMASK
@@ -305,12 +520,20 @@ void gpu_draw_opaque(mc_renderer *r)
         gl->DepthFunc(GL_EQUAL);
         gl->Enable(GL_BLEND);
         gl->BlendFuncSeparate(GL_ONE, GL_ONE, GL_ZERO, GL_ONE);
+        choose_light_group(r);
         for (int l = 0; l < r->fv.num_lights; l++) {
             /* draw_arb2.cpp RB_ARB2_DrawInteractions with stencil shadows (shadow.c): the
              * global shadows, the noSelfShadow items' interactions (localInteractions, only
              * for a light with shadows), their own shadows, the other interactions */
             int shadows = r->fv.lights[l].shadows;
 
+            if (r->group.done & (1u << l)) {
+                if (l == r->group.light[0]) {
+                    draw_light_group(r);
+                    gpu_prof_mark(r, PROF_LIGHTS);
+                }
+                continue;
+            }
             gpu_light_reach(r, l);
             if (r->light_rect[2] == 0)
                 continue;

@@ -288,22 +288,35 @@ int gpu_light_volume(const mc_renderer *r, int l, float out[6][4])
     return n;
 }
 
-/* Binds light i's images and the specular table to their units. */
-void gpu_bind_light(mc_renderer *r, int i)
+/* Binds light i's images to units proj and fall. */
+static void bind_images(mc_renderer *r, int i, int proj, int fall)
 {
     const mc_gl_fns *gl = &r->gl;
     const light_values *lv = &r->fv.lights[i];
 
-    gl->ActiveTexture(GL_TEXTURE0 + U_LPROJ);
+    gl->ActiveTexture((GLenum)(GL_TEXTURE0 + proj));
     gl->BindTexture(GL_TEXTURE_2D, lv->proj);
-    gl->BindSampler(U_LPROJ, r->samp_zero); /* Doom's zeroClamp on the light stage */
-    gl->ActiveTexture(GL_TEXTURE0 + U_LFALL);
+    gl->BindSampler((GLuint)proj, r->samp_zero); /* Doom's zeroClamp on the light stage */
+    gl->ActiveTexture((GLenum)(GL_TEXTURE0 + fall));
     gl->BindTexture(GL_TEXTURE_2D, lv->fall);
     /* Material.cpp: lightFalloffImage is TR_CLAMP; the built-in one is zero outside */
-    gl->BindSampler(U_LFALL, lv->fall == r->def_fall ? r->samp_zero : r->samp_edge);
+    gl->BindSampler((GLuint)fall, lv->fall == r->def_fall ? r->samp_zero : r->samp_edge);
+}
+
+static void bind_spec_table(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+
     gl->ActiveTexture(GL_TEXTURE0 + U_SPECTAB);
     gl->BindTexture(GL_TEXTURE_2D, r->spec_table);
     gl->ActiveTexture(GL_TEXTURE0);
+}
+
+/* Binds light i's images and the specular table to their units. */
+void gpu_bind_light(mc_renderer *r, int i)
+{
+    bind_images(r, i, U_LPROJ, U_LFALL);
+    bind_spec_table(r);
 }
 
 void gpu_unbind_light(mc_renderer *r)
@@ -312,6 +325,21 @@ void gpu_unbind_light(mc_renderer *r)
 
     gl->BindSampler(U_LPROJ, 0);
     gl->BindSampler(U_LFALL, 0);
+}
+
+void gpu_bind_light_group(mc_renderer *r)
+{
+    for (int k = 0; k < r->group.n; k++)
+        bind_images(r, r->group.light[k], U_GPROJ + k, U_GFALL + k);
+    bind_spec_table(r);
+}
+
+void gpu_unbind_light_group(mc_renderer *r)
+{
+    for (int k = 0; k < r->group.n; k++) {
+        r->gl.BindSampler((GLuint)(U_GPROJ + k), 0);
+        r->gl.BindSampler((GLuint)(U_GFALL + k), 0);
+    }
 }
 
 /* ---- checks ---------------------------------------------------------------------------- */

@@ -178,7 +178,7 @@ static mc_status create_context(mc_renderer *r, mc_gl_backend want, int device, 
 static mc_status build_programs(mc_renderer *r, mc_error *err)
 {
     const mc_gl_fns *gl = &r->gl;
-    mc_status s = gpu_link_program(gl, "#version 330 core\n", text_vs, text_fs, &r->text_prog, err);
+    mc_status s = gpu_link_program(gl, "#version 330 core\n", text_vs, text_fs, NULL, &r->text_prog, err);
 
     if (s == MC_OK)
         s = gpu_build_variant(r, P_RIG * V_BITS, err);
@@ -332,6 +332,8 @@ static void prof_print(const mc_renderer *r)
         fprintf(stderr, "  %-42s %8.2f ms/frame %5.1f %%\n", names[i],
                 1e3 * r->prof.sum[i] / r->prof.frames,
                 total > 0.0 ? 100.0 * r->prof.sum[i] / total : 0.0);
+    fprintf(stderr, "  light group: %u passes drew the interactions of %u lights without shadows\n",
+            r->prof.group_passes, r->prof.group_lights);
 }
 
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
@@ -361,6 +363,7 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     r->height = d.height;
     r->prof.on = env_on("MD5CINE_PASS_TIMES");
     r->no_scissor = env_on("MD5CINE_NO_SCISSOR");
+    r->no_group = env_on("MD5CINE_NO_LIGHT_GROUP");
     r->warn = d.warn;
     r->warn_user = d.warn_user;
     /* The GL driver starts its threads here; they inherit this thread's signal mask. Mesa
@@ -729,6 +732,22 @@ static GLuint texture_of(const mc_renderer *r, int id)
     return id > 0 ? r->textures[id - 1] : 0;
 }
 
+/* Builds the shader variants an item of variant bits needs this frame. */
+static mc_status build_variants(mc_renderer *r, int bits, mc_error *err)
+{
+    int group = gpu_group_count(r);
+    mc_status s;
+
+    if (r->shading != MC_SHADING_LIT || r->fv.num_lights == 0)
+        return gpu_build_variant(r, bits + P_RIG * V_BITS, err);
+    s = gpu_build_variant(r, bits + P_AMBIENT * V_BITS, err);
+    if (s == MC_OK)
+        s = gpu_build_variant(r, bits + P_LIGHT * V_BITS, err);
+    if (s == MC_OK && group > 0)
+        s = gpu_build_variant(r, bits + (P_GROUP + group - 2) * V_BITS, err);
+    return s;
+}
+
 mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err)
 {
     mc_status s = check_item(r, it, err);
@@ -773,13 +792,7 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
                (ds->alpha_test > 0.0f ? V_ATEST : 0);
     ds->back_lit = it->no_shadows || it->no_self_shadow;
     ds->no_self_shadow = it->no_self_shadow != 0;
-    if (r->shading == MC_SHADING_LIT && r->fv.num_lights > 0) {
-        s = gpu_build_variant(r, ds->bits + P_AMBIENT * V_BITS, err);
-        if (s == MC_OK)
-            s = gpu_build_variant(r, ds->bits + P_LIGHT * V_BITS, err);
-    } else {
-        s = gpu_build_variant(r, ds->bits + P_RIG * V_BITS, err);
-    }
+    s = build_variants(r, ds->bits, err);
     if (s != MC_OK)
         return s;
     sl->num_stages = 0;

@@ -61,6 +61,7 @@ typedef struct slot {
     mc_render_stage *stages; /* the item's unlit stages (stages.c), copied; malloc'd */
     int num_stages, cap_stages;
     int stages_only; /* no lit pass: depth only (opaque) or nothing (translucent) */
+    int group_mask;  /* bit i: the light group's light i reaches the item (interaction.c) */
 } slot;
 
 /* The unlit stage program's uniforms (stages.c). */
@@ -73,17 +74,32 @@ typedef struct uniforms {
     GLint nmap, smap, alpha, alpha_test, translucent;
     GLint ambient, dcol, lorg, lcol_d, lcol_s, lps, lpt, lpq, lpf, back;
     GLint lproj, lfall, spectab;
+    GLint gorg, gcol_d, gcol_s, gps, gpt, gpq, gpf, grect, gmask, gproj, gfall;
 } uniforms;
 
+/* The light group: 2 to this many lights that cast no shadows this frame draw their
+ * interactions in one additive pass over the items, each light's share as its own pass would
+ * have stored and added it (interaction.c), instead of one pass over the items each. */
+#define MAX_GROUP_LIGHTS 4
+
 /* The scene shader is built in variants, so that llvmpipe (which runs both sides of a branch)
- * only does the work an item needs: the V_* bits, times the pass (P_*). A variant is built on
- * first use. */
+ * only does the work an item needs: the V_* bits, times the pass (P_*; P_GROUP + k - 2: the
+ * light group's pass with k lights). A variant is built on first use. */
 enum { V_NMAP = 1, V_SMAP = 2, V_ATEST = 4, V_BITS = 8 };
-enum { P_RIG = 0, P_AMBIENT = 1, P_LIGHT = 2, P_COUNT = 3 };
+enum { P_RIG = 0, P_AMBIENT = 1, P_LIGHT = 2, P_GROUP = 3, P_COUNT = P_GROUP + MAX_GROUP_LIGHTS - 1 };
 #define NUM_VARIANTS (V_BITS * P_COUNT)
 
-/* Texture units of the scene shader. */
-enum { U_DIFFUSE = 0, U_NORMAL, U_SPECULAR, U_LPROJ, U_LFALL, U_SPECTAB };
+/* Texture units of the scene shader; the light group's images from U_GPROJ and U_GFALL. */
+enum { U_DIFFUSE = 0, U_NORMAL, U_SPECULAR, U_LPROJ, U_LFALL, U_SPECTAB,
+       U_GPROJ, U_GFALL = U_GPROJ + MAX_GROUP_LIGHTS };
+
+/* The frame's light group (gpu_draw_opaque): which lights, and each one's reach on screen as
+ * x0, y0, x1, y1 in window coordinates (the scissor its own pass would have had). */
+typedef struct light_group {
+    int n, light[MAX_GROUP_LIGHTS];
+    float rect[MAX_GROUP_LIGHTS][4];
+    unsigned done; /* bit l: light l is one of them */
+} light_group;
 
 typedef struct program {
     GLuint id; /* 0 until built */
@@ -128,11 +144,13 @@ typedef struct pass_profile {
     double last;            /* seconds, when the current row started */
     double sum[PROF_ROWS];  /* seconds */
     unsigned frames;
+    unsigned group_passes, group_lights; /* the light group's passes, and their lights */
 } pass_profile;
 
 struct mc_renderer {
     pass_profile prof;
     int no_scissor; /* MD5CINE_NO_SCISSOR=1: no light reach, volumes over the whole frame */
+    int no_group;   /* MD5CINE_NO_LIGHT_GROUP=1: every light in a pass of its own */
     int light_rect[4]; /* the current light's reach on screen (gpu_light_reach); w 0: none */
     const mc_gpu_backend *backend;
     mc_gpu_context *ctx;
@@ -147,6 +165,7 @@ struct mc_renderer {
     GLuint stage_prog; /* stages.c */
     stage_uniforms us;
     frame_values fv;
+    light_group group;
     unsigned frame; /* counts begun frames, from 1 */
     GLint ut_origin, ut_scale, ut_size;
     GLuint shadow_prog; /* shadow.c: the shadow volumes' program */
@@ -183,10 +202,14 @@ void gpu_set_faces(const mc_gl_fns *gl, const draw_state *ds);
  * index for P_LIGHT). */
 void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);
 /* Draws the frame's pending opaque items: one pass (the camera rig, unlit, normals) or
- * Doom's passes (depth and ambient, then one additive pass per light); their unlit stages
- * follow (stages.c, gpu_draw_opaque_stages). A stages-only item writes depth only in the first
- * pass. */
+ * Doom's passes (depth and ambient, then one additive pass per light, the light group's in
+ * one); their unlit stages follow (stages.c, gpu_draw_opaque_stages). A stages-only item
+ * writes depth only in the first pass. */
 void gpu_draw_opaque(mc_renderer *r);
+/* How many lights the frame's light group takes: its lights without shadows, at most
+ * MAX_GROUP_LIGHTS; 0 for fewer than 2, or with MD5CINE_NO_LIGHT_GROUP=1. The variant
+ * P_GROUP + count - 2 is the one a lit item needs besides P_AMBIENT and P_LIGHT. */
+int gpu_group_count(const mc_renderer *r);
 
 /* ---- light.c ---- */
 
@@ -207,6 +230,10 @@ int gpu_light_volume(const mc_renderer *r, int l, float out[6][4]);
  * table; gpu_unbind_light undoes the samplers. */
 void gpu_bind_light(mc_renderer *r, int i);
 void gpu_unbind_light(mc_renderer *r);
+/* Binds the light group's images (r->group) to the units from U_GPROJ and U_GFALL, with the
+ * specular table; gpu_unbind_light_group undoes the samplers. */
+void gpu_bind_light_group(mc_renderer *r);
+void gpu_unbind_light_group(mc_renderer *r);
 
 /* ---- shadow.c ---- */
 

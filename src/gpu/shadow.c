@@ -36,7 +36,7 @@ static const char *const shadow_fs = "out vec4 o_col;\n"
 mc_status gpu_shadow_build(mc_renderer *r, mc_error *err)
 {
     const mc_gl_fns *gl = &r->gl;
-    mc_status s = gpu_link_program(gl, "#version 330 core\n", shadow_vs, shadow_fs,
+    mc_status s = gpu_link_program(gl, "#version 330 core\n", shadow_vs, shadow_fs, NULL,
                                    &r->shadow_prog, err);
 
     if (s != MC_OK)

@@ -54,7 +54,7 @@ static const char *const stage_fs =
 mc_status gpu_build_stages(mc_renderer *r, mc_error *err)
 {
     const mc_gl_fns *gl = &r->gl;
-    mc_status s = gpu_link_program(gl, "#version 330 core\n", stage_vs, stage_fs,
+    mc_status s = gpu_link_program(gl, "#version 330 core\n", stage_vs, stage_fs, NULL,
                                    &r->stage_prog, err);
     GLuint p = r->stage_prog;
 
