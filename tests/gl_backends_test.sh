@@ -90,14 +90,20 @@ else
     ok "no GL library among the binary's NEEDED entries"
 fi
 
-# doctor: every backend of the build starts and names Mesa's version as Debian's package has it.
+# doctor: every backend of the build starts and names Mesa's version as Debian's package has it,
+# and the frame jobs a render starts by default: 1 on up to 3 cores, else half the cores, at
+# most 16 (README "Speed"), for the cores online as getconf counts them.
 mesa=$(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null | sed 's/-.*//')
+cores=$(getconf _NPROCESSORS_ONLN)
 "$M" doctor --json >"$T/doctor.json" 2>"$T/doctor.err"
 rc=$?
-if [ $rc = 0 ] && python3 - "$T/doctor.json" "$mesa" $MC_TEST_BACKENDS <<'PY'; then
+if [ $rc = 0 ] && python3 - "$T/doctor.json" "$cores" "$mesa" $MC_TEST_BACKENDS <<'PY'; then
 import json, sys
 d = json.load(open(sys.argv[1]))
-want, built = sys.argv[2], sys.argv[3:]
+cores = int(sys.argv[2])
+assert d["cores"] == cores, (d["cores"], cores)
+assert d["jobs"] == (1 if cores <= 3 else min(16, cores // 2)), d
+want, built = sys.argv[3], sys.argv[4:]
 got = {b["backend"]: b for b in d["backends"]}
 for name in built:
     b = got[name]
@@ -109,7 +115,7 @@ for name, b in got.items():
     if name not in built:
         assert not b["ok"] and "this build has no" in b["error"], b
 PY
-    ok "doctor names each backend, llvmpipe and Mesa $mesa"
+    ok "doctor names each backend, llvmpipe and Mesa $mesa, and the default jobs on $cores cores"
 else
     fail "doctor: exit $rc, $(cat "$T/doctor.json" "$T/doctor.err")"
 fi

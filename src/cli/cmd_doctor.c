@@ -3,12 +3,15 @@
  * context lives (EGL: surfaceless or a device), GL vendor, renderer and version, the Mesa
  * version and the samples the driver gave. Pixels differ between Mesa versions, so a reference
  * made elsewhere should be compared with these facts at hand (render writes them into MP4
- * metadata too). MD5CINE_GL and LP_NUM_THREADS apply as in render. Exit 0 when some backend
- * works (the first such is what render uses by default), 3 when none does. */
+ * metadata too). MD5CINE_GL and LP_NUM_THREADS apply as in render. Then the frame jobs a
+ * render starts by default (`jobs`). Exit 0 when some backend works (the first such is what
+ * render uses by default), 3 when none does. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <md5cine/frame_jobs.h>
 #include <md5cine/render.h>
 
 #include <md5cine/json.h>
@@ -84,6 +87,21 @@ static const mc_arg_spec doctor_spec = {
     .nopts = MC_ARG_COUNT(doctor_opts),
 };
 
+/* The cores online and the frame jobs `render` starts on them unless --jobs says otherwise
+ * (mc_frame_jobs_auto; a render may take fewer, to fit under `ulimit -v` or its frame count);
+ * in JSON the end of the object. */
+static void print_jobs(bool json)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = cores < 1 ? 1 : cores > 4096 ? 4096 : (int)cores, jobs = mc_frame_jobs_auto(n);
+
+    if (json)
+        printf("],\"cores\":%d,\"jobs\":%d}\n", n, jobs);
+    else
+        printf("jobs    %d frame%s at a time by default on %d core%s (render --jobs N)\n", jobs,
+               jobs == 1 ? "" : "s", n, n == 1 ? "" : "s");
+}
+
 int mc_cmd_doctor(int argc, char **argv)
 {
     doctor_args a = { 0 };
@@ -112,7 +130,6 @@ int mc_cmd_doctor(int argc, char **argv)
         mc_renderer_release(r);
         any = true;
     }
-    if (json)
-        printf("]}\n");
+    print_jobs(json);
     return any ? MC_EXIT_OK : MC_EXIT_RUNTIME;
 }
