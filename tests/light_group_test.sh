@@ -70,11 +70,11 @@ same() {
     fi
 }
 
-same rig ../scenes/demo/demo.md5scene 2 --size 320x180 --frames 0-60 --shadows off
-same rig_large ../scenes/demo/demo.md5scene 2 --size 640x360 --frames 150-160 --msaa 0 \
+same rig ../scenes/demo/demo.md5scene 2 --size 320x180 --frames 0-30 --shadows off
+same rig_large ../scenes/demo/demo.md5scene 2 --size 640x360 --frames 150-155 --msaa 0 \
     --shadows off
-same lights "$T/demo/demo.md5scene" 4 --size 320x180 --frames 60-120 --shadows off
-same mixed "$T/mixed/demo.md5scene" 4 --size 320x180 --frames 100-130
+same lights "$T/demo/demo.md5scene" 4 --size 320x180 --frames 60-90 --shadows off
+same mixed "$T/mixed/demo.md5scene" 4 --size 320x180 --frames 100-115
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && rm -rf "$T"
