@@ -15,12 +15,8 @@ set -u
 
 cp -r ../scenes/demo "$T/demo"
 cp -r ../scenes/demo "$T/mixed"
-cat >>"$T/demo/demo.md5scene" <<'SCENE'
-light "inside" { origin ( 30 -45 30 ) color ( 0.6 0.5 0.4 ) radius 600 }
-light "low" { origin ( -40 -160 40 ) color ( 0.7 0.7 0.8 ) radius 700 }
-light "small" { origin ( 55 40 60 ) color ( 0.9 0.6 0.3 ) radius 70 }
-light "door" { origin ( 120 -20 64 ) color ( 0.3 0.6 0.9 ) light_radius ( 40 90 50 ) }
-SCENE
+# the demo with four lights of its own (data/scenes/demo_lights.txt)
+cat data/scenes/demo_lights.txt >>"$T/demo/demo.md5scene"
 cat >>"$T/mixed/demo.md5scene" <<'SCENE'
 light "key" { origin ( -40 -160 160 ) color ( 0.7 0.7 0.8 ) radius 700 }
 light "inside" { origin ( 30 -45 30 ) color ( 0.6 0.5 0.4 ) radius 600 noShadows 1 }
