@@ -367,6 +367,7 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     const draw_state *ds = &sl->ds;
     program *pr = &r->progs[ds->bits + pass * V_BITS];
     const uniforms *u = &pr->u;
+    int lights = pass == P_LIGHT || pass >= P_GROUP; /* a light's pass, or the group's */
 
     use_program(r, pr, pass == P_LIGHT ? light : -1);
     gl->BindVertexArray(sl->vao);
@@ -380,7 +381,7 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     gl->Uniform1i(u->translucent, ds->translucent);
     gl->Uniform1i(u->use_tex, ds->tex[0] != 0);
     gl->Uniform3fv(u->dcol, 1, ds->dcol);
-    if (pass == P_LIGHT || pass >= P_GROUP)
+    if (lights)
         set_light_colours(r, sl, u, pass == P_LIGHT ? 1 : r->group.n,
                           pass == P_LIGHT ? &light : r->group.light);
     for (int unit = 2; unit >= 0; unit--) {
@@ -392,13 +393,13 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
      * are (a translucent item and the light passes write no depth anyway). */
     if (ds->mask_color || ds->mask_alpha)
         gl->ColorMask(!ds->mask_color, !ds->mask_color, !ds->mask_color, !ds->mask_alpha);
-    if (ds->mask_depth && !ds->translucent && pass != P_LIGHT)
+    if (ds->mask_depth && !ds->translucent && !lights)
         gl->DepthMask(GL_FALSE);
     gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
     gpu_drawn(r, (size_t)ds->count);
     if (ds->mask_color || ds->mask_alpha)
         gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    if (ds->mask_depth && !ds->translucent && pass != P_LIGHT)
+    if (ds->mask_depth && !ds->translucent && !lights)
         gl->DepthMask(GL_TRUE);
     gl->BindVertexArray(0);
 }
