@@ -8,8 +8,8 @@
 # `--shadows off`, two of them small (the items out of a light's reach, the scissors), one
 # a box; and a mixed rig with shadows on: two lights with shadows, five with `noShadows 1`
 # (four in the group, the fifth in a pass of its own), among them a projected light and a light
-# material whose falloff image is clamped to its edge. The demo's flag is two layers of cloth
-# at the same depth, which both get each light, as in their own passes.
+# material whose falloff image is clamped to its edge. Where two of the demo's surfaces meet
+# at the same depth (along the flag), both get each light, as in their own passes.
 set -u
 . ./outcome.sh light_group
 
