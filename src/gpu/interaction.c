@@ -2,7 +2,6 @@
  * interaction (dhewm3 draw_arb2.cpp RB_ARB2_DrawInteraction and the interaction.vfp programs
  * it binds), by the camera rig, unlit or as normals; the opaque items' passes. The values the
  * shader takes for the frame and its lights come from light.c. */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -267,22 +266,28 @@ mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
 static void set_light_group(const mc_renderer *r, const program *pr)
 {
     const mc_gl_fns *gl = &r->gl;
-    float org[MAX_GROUP_LIGHTS][3], pl[4][MAX_GROUP_LIGHTS][4];
+    float org[MAX_GROUP_LIGHTS][3], pl[4][MAX_GROUP_LIGHTS][4], rect[MAX_GROUP_LIGHTS][4];
     int n = r->group.n;
 
     for (int i = 0; i < n; i++) {
         const light_values *lv = &r->fv.lights[r->group.light[i]];
+        const int *rc = r->group.rect[i];
 
         memcpy(org[i], lv->org, sizeof org[i]);
         for (int k = 0; k < 4; k++)
             memcpy(pl[k][i], lv->plane[k], sizeof pl[k][i]);
+        /* the shader's u_grect: x0, y0, x1, y1 against gl_FragCoord */
+        rect[i][0] = (float)rc[0];
+        rect[i][1] = (float)rc[1];
+        rect[i][2] = (float)(rc[0] + rc[2]);
+        rect[i][3] = (float)(rc[1] + rc[3]);
     }
     gl->Uniform3fv(pr->u.gorg, n, &org[0][0]);
     gl->Uniform4fv(pr->u.gps, n, &pl[0][0][0]);
     gl->Uniform4fv(pr->u.gpt, n, &pl[1][0][0]);
     gl->Uniform4fv(pr->u.gpq, n, &pl[2][0][0]);
     gl->Uniform4fv(pr->u.gpf, n, &pl[3][0][0]);
-    gl->Uniform4fv(pr->u.grect, n, &r->group.rect[0][0]);
+    gl->Uniform4fv(pr->u.grect, n, &rect[0][0]);
 }
 
 /* Makes variant pr current, with this frame's uniforms and (light >= 0) that light's. */
@@ -434,10 +439,7 @@ static void choose_light_group(mc_renderer *r)
         gpu_light_reach(r, l);
         g->light[k] = l;
         g->done |= 1u << l;
-        g->rect[k][0] = (float)rc[0];
-        g->rect[k][1] = (float)rc[1];
-        g->rect[k][2] = (float)(rc[0] + rc[2]);
-        g->rect[k][3] = (float)(rc[1] + rc[3]);
+        memcpy(g->rect[k], rc, sizeof g->rect[k]);
         for (int i = 0; i < r->used_slots; i++) {
             slot *sl = &r->slots[i];
 
@@ -454,24 +456,17 @@ static void draw_light_group(mc_renderer *r)
 {
     const mc_gl_fns *gl = &r->gl;
     const light_group *g = &r->group;
-    float lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
-    int any = 0;
+    gpu_reach all = { { 0, 0 }, { 0, 0 }, 0 };
 
-    for (int k = 0; k < g->n; k++) {
-        if (g->rect[k][2] <= g->rect[k][0])
-            continue;
-        for (int c = 0; c < 2; c++) {
-            lo[c] = any ? fminf(lo[c], g->rect[k][c]) : g->rect[k][c];
-            hi[c] = any ? fmaxf(hi[c], g->rect[k][c + 2]) : g->rect[k][c + 2];
-        }
-        any = 1;
-    }
-    if (!any)
+    for (int k = 0; k < g->n; k++)
+        if (g->rect[k][2] > 0)
+            gpu_reach_add(&all, g->rect[k]);
+    if (!all.any)
         return;
     gl->Disable(GL_STENCIL_TEST); /* no shadows: nothing reads the stencil */
     gpu_bind_light_group(r);
     gl->Enable(GL_SCISSOR_TEST);
-    gl->Scissor((GLint)lo[0], (GLint)lo[1], (GLsizei)(hi[0] - lo[0]), (GLsizei)(hi[1] - lo[1]));
+    gl->Scissor(all.lo[0], all.lo[1], all.hi[0] - all.lo[0], all.hi[1] - all.lo[1]);
     for (int i = 0; i < r->used_slots; i++) {
         const slot *sl = &r->slots[i];
 

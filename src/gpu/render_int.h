@@ -93,11 +93,11 @@ enum { P_RIG = 0, P_AMBIENT = 1, P_LIGHT = 2, P_GROUP = 3, P_COUNT = P_GROUP + M
 enum { U_DIFFUSE = 0, U_NORMAL, U_SPECULAR, U_LPROJ, U_LFALL, U_SPECTAB,
        U_GPROJ, U_GFALL = U_GPROJ + MAX_GROUP_LIGHTS };
 
-/* The frame's light group (gpu_draw_opaque): which lights, and each one's reach on screen as
- * x0, y0, x1, y1 in window coordinates (the scissor its own pass would have had). */
+/* The frame's light group (gpu_draw_opaque): which lights, and each one's reach on screen
+ * (x, y, w, h as light_rect; w 0: none), the scissor its own pass would have had. */
 typedef struct light_group {
     int n, light[MAX_GROUP_LIGHTS];
-    float rect[MAX_GROUP_LIGHTS][4];
+    int rect[MAX_GROUP_LIGHTS][4];
     unsigned done; /* bit l: light l is one of them */
 } light_group;
 
@@ -236,6 +236,14 @@ void gpu_bind_light_group(mc_renderer *r);
 void gpu_unbind_light_group(mc_renderer *r);
 
 /* ---- shadow.c ---- */
+
+/* A union of rectangles (x, y, w, h), empty at first: the bounds lo..hi once any was added. */
+typedef struct gpu_reach {
+    int lo[2], hi[2], any;
+} gpu_reach;
+
+/* Adds rect (x, y, w, h) to the union a. */
+void gpu_reach_add(gpu_reach *a, const int rect[4]);
 
 /* Builds the shadow volumes' program. */
 mc_status gpu_shadow_build(mc_renderer *r, mc_error *err);

@@ -265,12 +265,7 @@ static void draw_volumes(mc_renderer *r, int l, int self)
  * as without the scissor. */
 enum { MARGIN = 2, TILE = 64 };
 
-/* A union of rectangles (x, y, w, h), empty at first. */
-typedef struct reach {
-    int lo[2], hi[2], any;
-} reach;
-
-static void reach_add(reach *a, const int rect[4])
+void gpu_reach_add(gpu_reach *a, const int rect[4])
 {
     for (int k = 0; k < 2; k++) {
         if (!a->any || rect[k] < a->lo[k])
@@ -282,7 +277,7 @@ static void reach_add(reach *a, const int rect[4])
 }
 
 /* a's union out to whole tiles into rect, clipped to clip; 0 when that is empty. */
-static int reach_tiles(const reach *a, const int clip[4], int rect[4])
+static int reach_tiles(const gpu_reach *a, const int clip[4], int rect[4])
 {
     int lo[2], hi[2];
 
@@ -306,7 +301,7 @@ void gpu_light_reach(mc_renderer *r, int l)
     float planes[6][4];
     int n = gpu_light_volume(r, l, planes);
     const int frame[4] = { 0, 0, r->width, r->height };
-    reach a = { { 0, 0 }, { 0, 0 }, 0 };
+    gpu_reach a = { { 0, 0 }, { 0, 0 }, 0 };
 
     for (int i = 0; i < r->used_slots; i++) {
         slot *sl = &r->slots[i];
@@ -317,7 +312,7 @@ void gpu_light_reach(mc_renderer *r, int l)
         sl->unlit = !r->no_scissor && !gpu_box_rect(&sl->box, (const float(*)[4])planes, n,
                                                     r->fv.vp, r->width, r->height, MARGIN, rect);
         if (!sl->unlit && !r->no_scissor)
-            reach_add(&a, rect);
+            gpu_reach_add(&a, rect);
     }
     if (r->no_scissor)
         memcpy(r->light_rect, frame, sizeof frame);
@@ -332,7 +327,7 @@ static void volume_scissor(const mc_renderer *r, slot *c, int l)
 {
     float planes[5][4];
     int pyramid = gpu_shadow_pyramid(r->fv.lights[l].org, &c->box, planes);
-    reach a = { { 0, 0 }, { 0, 0 }, 0 };
+    gpu_reach a = { { 0, 0 }, { 0, 0 }, 0 };
 
     for (int i = 0; i < r->used_slots; i++) {
         const slot *it = &r->slots[i];
@@ -341,7 +336,7 @@ static void volume_scissor(const mc_renderer *r, slot *c, int l)
         if (it->pending && !it->unlit &&
             gpu_box_rect(&it->box, (const float(*)[4])planes, pyramid ? 5 : 0, r->fv.vp,
                          r->width, r->height, MARGIN, rect))
-            reach_add(&a, rect);
+            gpu_reach_add(&a, rect);
     }
     c->sh.skip = !reach_tiles(&a, r->light_rect, c->sh.rect);
 }
