@@ -59,6 +59,9 @@ typedef struct mc_frame_jobs_desc {
  * the cores keeps 4 raster threads per context. */
 int mc_frame_jobs_auto(int cores);
 
+/* The cores online (sysconf), 1..4096: what jobs = 0 hands mc_frame_jobs_auto. */
+int mc_frame_jobs_cores(void);
+
 /* Starts the jobs; each worker makes its own renderer on its own thread, so they load in
  * parallel. Returns once all are made. When any fails, every worker is joined and everything
  * freed, and the error is the failing worker's with the lowest index: what

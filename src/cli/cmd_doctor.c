@@ -9,7 +9,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <md5cine/frame_jobs.h>
 #include <md5cine/render.h>
@@ -92,8 +91,7 @@ static const mc_arg_spec doctor_spec = {
  * in JSON the end of the object. */
 static void print_jobs(bool json)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int n = cores < 1 ? 1 : cores > 4096 ? 4096 : (int)cores, jobs = mc_frame_jobs_auto(n);
+    int n = mc_frame_jobs_cores(), jobs = mc_frame_jobs_auto(n);
 
     if (json)
         printf("],\"cores\":%d,\"jobs\":%d}\n", n, jobs);

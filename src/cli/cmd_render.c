@@ -488,11 +488,11 @@ static int open_encoder(render_run *run)
  * and before any thread starts; the caller keeps a value the user set. */
 static void default_raster_threads(int jobs)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = mc_frame_jobs_cores();
     long per;
     char n[24];
 
-    cores = cores < 1 ? 1 : cores > 8 ? 8 : cores; /* llvmpipe takes at most 16 */
+    cores = cores > 8 ? 8 : cores; /* llvmpipe takes at most 16 */
     per = cores * 2 / jobs;
     snprintf(n, sizeof n, "%ld", per < 1 ? 1 : per);
     setenv("LP_NUM_THREADS", n, 1);
@@ -520,10 +520,9 @@ static void asked_size(const render_run *run, int *w, int *h)
 static void settle_jobs(render_run *run)
 {
     const mc_render_opts *o = run->o;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int64_t frames = mc_scene_frame_count_clock(&run->scene, mc_scene_fps(&run->scene, o->fps),
                                                 o->clock);
-    int jobs = o->jobs ? o->jobs : mc_frame_jobs_auto(cores > 4096 ? 4096 : (int)cores);
+    int jobs = o->jobs ? o->jobs : mc_frame_jobs_auto(mc_frame_jobs_cores());
     bool user_threads = getenv("LP_NUM_THREADS") != NULL;
 
     if (o->has_frames && o->first <= o->last && o->last < frames)

@@ -66,6 +66,13 @@ int mc_frame_jobs_auto(int cores)
     return cores / 2 > MC_FRAME_JOBS_MAX ? MC_FRAME_JOBS_MAX : cores / 2;
 }
 
+int mc_frame_jobs_cores(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return cores < 1 ? 1 : cores > 4096 ? 4096 : (int)cores;
+}
+
 /* FNV-1a over the parts of a warning that make it what it is. */
 static uint64_t warning_hash(const mc_error *w)
 {
@@ -201,11 +208,8 @@ mc_status mc_frame_jobs_create(const mc_frame_jobs_desc *desc, mc_frame_jobs **o
     if (!desc || !desc->renderer.scene)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "frame jobs need a scene");
     jobs = desc->jobs;
-    if (jobs == 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-
-        jobs = mc_frame_jobs_auto(cores > 4096 ? 4096 : (int)cores);
-    }
+    if (jobs == 0)
+        jobs = mc_frame_jobs_auto(mc_frame_jobs_cores());
     if (jobs < 1 || jobs > MC_FRAME_JOBS_MAX)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "%d frame jobs: expected 1..%d",
                             jobs, MC_FRAME_JOBS_MAX);
