@@ -676,12 +676,17 @@ static slot *next_slot(mc_renderer *r)
     slot *sl;
 
     if (r->used_slots == r->num_slots) {
-        slot *s = realloc(r->slots, sizeof *s * (size_t)(r->num_slots + 1));
+        /* grown by doubling: a frame of thousands of items must not copy the array each time */
+        if (r->num_slots == r->cap_slots) {
+            int cap = r->cap_slots ? 2 * r->cap_slots : 16;
+            slot *s = cap > r->cap_slots ? realloc(r->slots, sizeof *s * (size_t)cap) : NULL;
 
-        if (!s)
-            return NULL;
-        r->slots = s;
-        sl = &s[r->num_slots++];
+            if (!s)
+                return NULL;
+            r->slots = s;
+            r->cap_slots = cap;
+        }
+        sl = &r->slots[r->num_slots++];
         memset(sl, 0, sizeof *sl);
         gl->GenVertexArrays(1, &sl->vao);
         gl->GenBuffers(1, &sl->pos);

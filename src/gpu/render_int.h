@@ -181,8 +181,8 @@ struct mc_renderer {
     size_t shadow_verts_cap, shadow_idx_cap, shadow_idx16_cap; /* elements */
     GLuint *textures; /* id k is textures[k - 1] */
     int num_textures, cap_textures;
-    slot *slots;
-    int num_slots, used_slots;
+    slot *slots; /* num_slots made (each with its GL objects), cap_slots allocated */
+    int num_slots, used_slots, cap_slots;
     GLuint text_vao, text_vbo, text_ibo;
     float *text_verts; /* TEXT_MAX_QUADS * 4 vertices of 16 bytes (x, y, z, rgba8) */
     int in_frame, resolved, shading;

@@ -292,7 +292,7 @@ static bool expect(xp *x, char c)
 /* time, parm0..parm11, global0..global7: the predefined register, else -1. */
 static int predefined(const mc_token *t)
 {
-    char w[16];
+    char w[24]; /* "global" and any int */
 
     if (word_is(t, "time"))
         return MC_EXPR_REG_TIME;

@@ -25,7 +25,9 @@ static void class_name(const char *title, char *buf, size_t cap)
     dot = strrchr(base, '.');
     if (dot && dot > base)
         *dot = '\0';
-    snprintf(buf, cap, "%s", base);
+    n = strlen(base) < cap ? strlen(base) : cap - 1; /* cut to the buffer */
+    memcpy(buf, base, n);
+    buf[n] = '\0';
     for (char *p = buf; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
               *p == '_' || *p == '-'))

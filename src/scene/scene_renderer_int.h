@@ -118,8 +118,8 @@ struct mc_scene_renderer {
      * sized at load for the largest material: a frame allocates nothing. */
     kept_material *mats;
     int num_mats;
-    stage_src *stage_srcs;
-    int num_stage_srcs;
+    stage_src *stage_srcs; /* num_stage_srcs kept, cap_stage_srcs allocated */
+    int num_stage_srcs, cap_stage_srcs;
     float *regs;
     mc_render_stage *stage_out;
     /* The maps uploaded while the materials load (mc_sr_upload_map): the pixels each came from

@@ -1,5 +1,6 @@
 /* The scene renderer's uploads (scene_renderer_int.h): the scene's texture images, decoded before
  * the GL context exists and uploaded once it does, and a material's maps and unlit stages. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,11 +201,20 @@ mc_status mc_sr_keep_stages(mc_scene_renderer *sr, const mc_material *m, bool de
     km->first = sr->num_stage_srcs;
     if (m->num_layers == 0)
         return MC_OK;
-    grown = realloc(sr->stage_srcs,
-                    ((size_t)sr->num_stage_srcs + (size_t)m->num_layers) * sizeof *grown);
-    if (!grown)
-        return no_memory(err);
-    sr->stage_srcs = grown;
+    if (sr->num_stage_srcs + m->num_layers > sr->cap_stage_srcs) {
+        /* doubled: a scene of thousands of materials must not copy the array for each */
+        int cap = sr->cap_stage_srcs ? sr->cap_stage_srcs : 16;
+
+        while (cap < sr->num_stage_srcs + m->num_layers && cap <= INT_MAX / 2)
+            cap *= 2;
+        if (cap < sr->num_stage_srcs + m->num_layers)
+            return no_memory(err);
+        grown = realloc(sr->stage_srcs, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return no_memory(err);
+        sr->stage_srcs = grown;
+        sr->cap_stage_srcs = cap;
+    }
     for (int i = 0; i < m->num_layers; i++) {
         const mc_material_layer *l = &m->layers[i];
         stage_src *src = &sr->stage_srcs[sr->num_stage_srcs];
