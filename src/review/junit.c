@@ -25,7 +25,9 @@ static void class_name(const char *title, char *buf, size_t cap)
     dot = strrchr(base, '.');
     if (dot && dot > base)
         *dot = '\0';
-    n = strlen(base) < cap ? strlen(base) : cap - 1; /* cut to the buffer */
+    n = strlen(base);
+    if (n >= cap)
+        n = cap - 1; /* cut to the buffer */
     memcpy(buf, base, n);
     buf[n] = '\0';
     for (char *p = buf; *p; p++)
