@@ -89,6 +89,62 @@ typedef struct mc_shot_range {
     mc_frame_no first, last; /* inclusive frame numbers, first <= last */
 } mc_shot_range;
 
+
+/* ---- Sound: Doom 3's sound shader parameters and emitter channels (sound/sound.h and
+ * game/Game_local.h of the engine), shared by the sound shader parser (sndshd.h), the mixer
+ * (mixer.h) and the scene's soundtrack. The mix is 44100 Hz stereo (PRIMARYFREQ, snd_local.h);
+ * distances are metres, a Doom unit (inch) being 0.0254 m (DOOM_TO_METERS, sound.h). */
+#define MC_SOUND_RATE           44100 /* samples per second of the mix and of every event */
+#define MC_SOUND_DOOM_TO_METERS 0.0254f
+#define MC_SOUND_MAX_ENTRIES    32 /* files (and leadins) of one shader, SOUND_MAX_LIST_WAVS */
+#define MC_SOUND_EMITTER_SLOTS  8  /* sounds one emitter plays at once, SOUND_MAX_CHANNELS */
+#define MC_SOUND_CLASSES        4  /* soundClass 0..3, SOUND_MAX_CLASSES */
+
+/* SSF_* of sound.h: the shader's (and a caller's) flags. */
+enum {
+    MC_SSF_PRIVATE = 1 << 0,         /* heard only from the listener's own entity */
+    MC_SSF_ANTI_PRIVATE = 1 << 1,    /* heard from everywhere but the listener's own entity */
+    MC_SSF_NO_OCCLUSION = 1 << 2,    /* straight-line distance (md5cine has no portals: always) */
+    MC_SSF_GLOBAL = 1 << 3,          /* no distance, no panning */
+    MC_SSF_OMNIDIRECTIONAL = 1 << 4, /* falls off with distance, no panning */
+    MC_SSF_LOOPING = 1 << 5,
+    MC_SSF_PLAY_ONCE = 1 << 6, /* not restarted while the same shader plays on the emitter */
+    MC_SSF_UNCLAMPED = 1 << 7, /* each ear's gain not clamped to 1 */
+    MC_SSF_NO_FLICKER = 1 << 8,
+    MC_SSF_NO_DUPS = 1 << 9, /* not the file already playing on the emitter, if it can help it */
+};
+
+/* The emitter's logical channels (gameSoundChannel_t of Game_local.h). A sound started on any
+ * channel but MC_SND_CHANNEL_ANY stops the one playing on that channel of the same emitter;
+ * ANY never cuts. */
+typedef enum mc_sound_channel {
+    MC_SND_CHANNEL_ANY = 0,
+    MC_SND_CHANNEL_VOICE,
+    MC_SND_CHANNEL_VOICE2,
+    MC_SND_CHANNEL_BODY,
+    MC_SND_CHANNEL_BODY2,
+    MC_SND_CHANNEL_BODY3,
+    MC_SND_CHANNEL_WEAPON,
+    MC_SND_CHANNEL_ITEM,
+    MC_SND_CHANNEL_HEART,
+    MC_SND_CHANNEL_PDA,
+    MC_SND_CHANNEL_DEMONIC,
+    MC_SND_CHANNEL_RADIO,
+    MC_SND_CHANNEL_AMBIENT,
+    MC_SND_CHANNEL_DAMAGE,
+    MC_SND_CHANNEL_COUNT
+} mc_sound_channel;
+
+/* soundShaderParms_t of sound.h: what a shader sets and an entity's s_* keys override. */
+typedef struct mc_sound_parms {
+    float min_distance; /* metres; full volume closer than this (shader default 1) */
+    float max_distance; /* metres; silent from here on (shader default 10) */
+    float volume;       /* dB, the engine's 2^(dB/6) (shader default 1) */
+    float shakes;       /* screen shake amount (not drawn by md5cine) */
+    int flags;          /* MC_SSF_* */
+    int sound_class;    /* 0..MC_SOUND_CLASSES-1 */
+} mc_sound_parms;
+
 #ifdef __cplusplus
 }
 #endif
