@@ -375,6 +375,41 @@ static void a_chunk_starts_its_sound_at_its_first_frame(void)
     free(mix);
 }
 
+/* Frames 30.. at 30000/1001 fps start at 30 * 1001 / 30000 = 1.001 s, sample 48048 at 48 kHz:
+ * an exact empty edit (the movie timescale is 30000) and the sound from there. Frame 1 at 60 fps
+ * starts at 1/60 s, sample 800 at 48 kHz, less than one AAC frame in: that chunk's sound starts
+ * at time 0, and a click at mix sample 441 (0.01 s) decodes at 0.01 s, 480 at 48 kHz. */
+static void chunk_starts_off_the_whole_second(void)
+{
+    static const int64_t at[] = { 441, 48554 };
+    float *mix = click_mix(at, 2);
+    mc_audio_desc a = sound(mix, 0);
+    char p[600];
+    int64_t n = 0;
+    float *dec;
+    mc_error e;
+
+    ASSERT(mix);
+    ASSERT_OK(encode(in_dir(p, sizeof p, "ntsc.mp4"), (mc_rate){ 30000, 1001 }, 30, 30, &a, 0, &e),
+              &e);
+    EXPECT_NEAR(probe_num(p, 'v', "start_time"), 1.001, 1e-9);
+    EXPECT_NEAR(probe_num(p, 'a', "start_time"), 1.001, 1e-9);
+    /* the click at mix sample 48554 (1.100998 s) is output sample 48554 * 160 / 147 =
+     * 52847.89, 4799.89 after the track's first (48048) */
+    dec = ffmpeg_decode(p, &n);
+    ASSERT(dec && n > 6000);
+    EXPECT_NEAR(loudest(dec, 0, n), 4799.89, TOL);
+    free(dec);
+    ASSERT_OK(encode(in_dir(p, sizeof p, "near0.mp4"), (mc_rate){ 60, 1 }, 1, 30, &a, 0, &e), &e);
+    EXPECT_NEAR(probe_num(p, 'v', "start_time"), 1.0 / 60.0, 1e-6);
+    EXPECT_NEAR(probe_num(p, 'a', "start_time"), 0.0, 1e-9);
+    dec = ffmpeg_decode(p, &n);
+    ASSERT(dec && n > 2000);
+    EXPECT_NEAR(loudest(dec, 0, n), 480, TOL);
+    free(dec);
+    free(mix);
+}
+
 /* Two encodes of one mix give the same file and the same sound packets; a click moved by one
  * sample gives other packets (so the comparison can fail). */
 static void the_same_mix_gives_the_same_packets(void)
@@ -632,6 +667,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(clicks_decode_at_their_times),
         TEST_ENTRY(the_track_lasts_as_long_as_the_video),
         TEST_ENTRY(a_chunk_starts_its_sound_at_its_first_frame),
+        TEST_ENTRY(chunk_starts_off_the_whole_second),
         TEST_ENTRY(the_same_mix_gives_the_same_packets),
         TEST_ENTRY(without_a_mix_the_file_is_unchanged),
         TEST_ENTRY(the_joined_file_carries_the_single_render_sound),

@@ -100,7 +100,7 @@ mc_status mc_aac_check(const mc_audio_desc *a, const char *path, mc_error *err)
 
     if (!a->mix)
         return MC_OK;
-    if (a->frames < 0)
+    if (a->frames < 0 || a->frames > INT64_MAX / 2)
         return mc_error_set(err, MC_ERR_USAGE, path, 0, 0, "the sound mix has %" PRId64 " frames",
                             a->frames);
     if (a->bitrate != 0 && (a->bitrate < 16000 || a->bitrate > 512000))
