@@ -93,7 +93,7 @@ set(CPACK_COMPONENT_LIBRARY_DESCRIPTION
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME libmd5cine-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
-    "libmd5cine${MC_SOVERSION} ${mc_exact}, pkg-config, libavcodec-dev, libavformat-dev, libavutil-dev, libswscale-dev, libzip-dev, zlib1g-dev")
+    "libmd5cine${MC_SOVERSION} ${mc_exact}, pkg-config, libavcodec-dev, libavformat-dev, libavutil-dev, libswscale-dev, libswresample-dev, libzip-dev, zlib1g-dev")
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
     "headless renderer of Doom 3 MD5 cut scenes: development files\n Headers, the static library, pkg-config and CMake package files of libmd5cine.")
 

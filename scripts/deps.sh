@@ -10,9 +10,10 @@ set -euo pipefail
 # build-essential also brings g++, make and binutils: tests/install_check.sh compiles the public
 # headers as C++ and builds examples/ with make, and reads the shared library with readelf/nm.
 packages=(build-essential cmake pkg-config libosmesa6-dev libegl-dev libegl-mesa0 libgl1-mesa-dri
-          libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libstb-dev zlib1g-dev
-          libzip-dev)
-# libzip-dev: the .pk4 (zip) archives of a scene's base folder.
+          libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev
+          libstb-dev zlib1g-dev libzip-dev)
+# libzip-dev: the .pk4 (zip) archives of a scene's base folder. libswresample-dev: the sound
+# track's resampling (libavcodec-dev already depends on it; named because md5cine includes it).
 test=0
 package=0
 for arg in "$@"; do

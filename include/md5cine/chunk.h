@@ -42,7 +42,14 @@
  * FRAMES * den / num seconds. Chapters: each part's chapters (titles "Shot N") cut to the
  * part, a chapter continuing across parts joined into one. The output carries the tags of the
  * chunk 0..FRAMES-1 and the first part's comment; it is written under a temporary name and
- * renamed when complete (fileio.h), never left half-written. */
+ * renamed when complete (fileio.h), never left half-written.
+ *
+ * Sound: only the parts' video streams are copied; a part's own sound track is dropped, since
+ * chunk boundaries would cut AAC frames (and their priming) in the middle. With desc.audio.mix
+ * (the mix of the whole timeline, from time 0) the joined file gets one AAC track encoded from
+ * it as mc_encoder does for a single render of all FRAMES frames (encode.h "Sound"), so with the
+ * same mix, rate and bitrate its packets are those of the single render's track, byte for byte.
+ * The mix is read until mc_concat returns. Errors as encode.h's for the audio fields. */
 #ifndef MC_CHUNK_H
 #define MC_CHUNK_H
 
@@ -52,6 +59,7 @@
 #include <signal.h>
 
 #include <md5cine/chunk_tags.h>
+#include <md5cine/encode.h>
 #include <md5cine/error.h>
 #include <md5cine/types.h>
 
@@ -69,6 +77,9 @@ typedef struct mc_concat_desc {
     const char *output; /* .mp4, .mkv or .mov */
     volatile sig_atomic_t *stop; /* when set (by a signal handler), MC_ERR_INTERRUPTED; may be
                                     NULL */
+    /* The sound of the whole timeline (mix from time 0, as encode.h's mc_audio_desc), encoded
+     * once into the joined file; zero: the joined file has no sound track */
+    mc_audio_desc audio;
 } mc_concat_desc;
 
 typedef struct mc_concat_result {

@@ -57,6 +57,28 @@
  * encoder that was not finished, removes it, so no half-written video is ever left. A stream
  * on stdout cannot be taken back: there the reader sees a stream that ends early.
  *
+ * Sound (desc.audio; docs/audio-track.md): with desc.audio.mix set, an MP4, MKV or MOV gets a
+ * second stream, AAC-LC stereo from libavcodec's own "aac" encoder at desc.audio.bitrate
+ * (0: MC_ENCODER_DEFAULT_AUDIO_BITRATE, 192 kb/s) and desc.audio.rate (0:
+ * MC_ENCODER_DEFAULT_AUDIO_RATE, 48000 Hz, resampled from the mix's MC_SOUND_RATE with
+ * libswresample; 44100 keeps the mix's rate; any rate the AAC encoder takes, 8000..96000).
+ * The mix is the whole scene's, from time 0, whatever part of it the file holds: a file of
+ * output frames F..F+N-1 carries the sound of F * den / num .. (F + N) * den / num seconds, at
+ * output samples round(F * den * rate / num) .. round((F + N) * den * rate / num), so the
+ * track is as long as the video (the last AAC frame is cut to fit). Mix samples past its end
+ * are silence. Packets are written as the frames are, interleaved by time. The encoder's
+ * priming (1024 samples) is cut by the edit list in MP4 and MOV, so a reader decodes the mix's
+ * first sample at the first frame's time; in a chunk (first_frame > 0) the sound starts at
+ * the chunk's first frame like the picture (an empty edit before it, the priming trimmed: the
+ * edit list FFmpeg 5.1's muxer writes is rewritten in place after its trailer), and a chunk
+ * that starts less than 1024 output samples after time 0 carries the sound from time 0 (the
+ * muxer writes a single edit there, which cannot also delay the track). Matroska has no edit
+ * list: there the priming packet keeps its time, 1024 samples before the track's first sample
+ * (negative, -21 ms at 48 kHz, in a file from time 0), so the mix still decodes at its times,
+ * to Matroska's millisecond. A yuv4mpeg2 output cannot hold sound: audio given with ".y4m" or
+ * "-" is MC_ERR_USAGE. Without desc.audio.mix the output is exactly what it is without sound,
+ * byte for byte.
+ *
  * Reproducibility: the same frames and desc give the same bytes on every run and machine
  * with the same FFmpeg/x264 build. No creation time is written, the muxer and encoder run in
  * bit-exact mode (no "Lavf..."/"Lavc..." version strings, fixed MKV UIDs), and the thread
@@ -83,10 +105,25 @@ extern "C" {
 #define MC_ENCODER_DEFAULT_CRF     18
 #define MC_ENCODER_DEFAULT_PRESET  "veryfast"
 #define MC_ENCODER_DEFAULT_THREADS 2
+#define MC_ENCODER_DEFAULT_AUDIO_RATE    48000  /* Hz: the video norm */
+#define MC_ENCODER_DEFAULT_AUDIO_BITRATE 192000 /* bits per second, stereo */
 #define MC_ENCODER_MIN_SIZE        MC_LIMIT_RENDER_MIN_SIDE
 #define MC_ENCODER_MAX_SIZE        MC_LIMIT_RENDER_MAX_SIDE
 
 typedef struct mc_encoder mc_encoder;
+
+/* A sound track to encode (above; shared with mc_concat_desc, chunk.h). Zero: no track. */
+typedef struct mc_audio_desc {
+    /* frames * 2 floats, left and right interleaved, MC_SOUND_RATE (44100) samples per second,
+     * on the 16-bit scale (full scale +-32767.0; divided by 32768 for the encoder, as 16-bit
+     * PCM reads), sample 0 at time 0 of output frame 0; every value finite (checked at create:
+     * MC_ERR_USAGE naming the sample). Owned by the caller and not copied: it is read until the
+     * encoder is finished or released. NULL: no sound track */
+    const float *mix;
+    int64_t frames; /* sample frames (left/right pairs) in mix, >= 0 */
+    int rate;       /* the track's samples per second; 0 -> MC_ENCODER_DEFAULT_AUDIO_RATE */
+    int bitrate;    /* bits per second, 16000..512000; 0 -> MC_ENCODER_DEFAULT_AUDIO_BITRATE */
+} mc_audio_desc;
 
 typedef struct mc_encoder_desc {
     const char *path;   /* output file (extension picks the container) or "-" for stdout */
@@ -116,21 +153,24 @@ typedef struct mc_encoder_desc {
     const char *const *metadata;
     mc_warn_fn warn; /* told about encoder substitutions; may be NULL (then dropped) */
     void *warn_user;
+    mc_audio_desc audio; /* the sound track (MP4, MKV, MOV); zero: none */
 } mc_encoder_desc;
 
 /* Opens the output (under its temporary name) and the encoder. *out is NULL on failure.
  * The desc, its path and its arrays are copied (the caller keeps ownership; nothing in desc
- * is used after create returns). Errors: MC_ERR_USAGE (bad size, fps, crf, threads,
- * extension, shot list; the message names the value), MC_ERR_IO (the folder cannot be
+ * but desc.audio.mix is used after create returns). Errors: MC_ERR_USAGE (bad size, fps, crf,
+ * threads, extension, shot list, audio rate or bitrate, audio for yuv4mpeg2; the message
+ * names the value), MC_ERR_IO (the folder cannot be
  * written; names the file), MC_ERR_CODEC (no usable encoder, or the encoder refused the
  * settings), MC_ERR_NOMEM. */
 mc_status mc_encoder_create(const mc_encoder_desc *desc, mc_encoder **out, mc_error *err);
 
 /* Converts and encodes one frame: width * height RGBA pixels, rows `stride` bytes apart
- * (stride >= width * 4), top row first unless desc.bottom_up. The pixels are not kept after
- * the call returns. md5cine allocates nothing per frame (FFmpeg allocates each compressed
- * packet). Errors: MC_ERR_CODEC, MC_ERR_IO (naming the file, e.g. a full disk), MC_ERR_USAGE
- * (after finish or a failure). After an error the encoder only accepts mc_encoder_release. */
+ * (stride >= width * 4), top row first unless desc.bottom_up, and the sound up to the frame's
+ * end. The pixels are not kept after the call returns. md5cine allocates nothing per frame
+ * (FFmpeg allocates each compressed packet). Errors: MC_ERR_CODEC, MC_ERR_IO (naming the
+ * file, e.g. a full disk), MC_ERR_USAGE (after finish or a failure). After an error the
+ * encoder only accepts mc_encoder_release. */
 mc_status mc_encoder_write_rgba(mc_encoder *enc, const uint8_t *rgba, size_t stride, mc_error *err);
 
 /* Flushes the encoder, writes the trailer (chapters, faststart index) and renames the file

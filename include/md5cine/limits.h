@@ -138,6 +138,10 @@
 /* Frames in a reference folder or video: as many as a scene's "frames" may ask for. */
 #define MC_LIMIT_REFERENCE_FRAMES 10000000L
 
+/* Seconds of a video's sound read back (audio_in.h): half an hour, far past a cut scene, is
+ * 606 MiB of float stereo at 44.1 kHz (1.3 GiB at the largest rate read, 96 kHz). */
+#define MC_LIMIT_AUDIO_SECONDS 1800
+
 /* Chunks one plan may hold (plan.h). */
 #define MC_LIMIT_PLAN_CHUNKS 1000000
 

@@ -2,6 +2,7 @@
  * each one's tags, codec parameters and chapters and checks that they fit together, before any
  * output exists; the second copies the packets, one part open at a time. */
 #include "video/chunk_internal.h"
+#include "video/encode_audio.h"
 #include "video/ffmpeg_log.h"
 #include <md5cine/chunk.h>
 
@@ -42,6 +43,7 @@ typedef struct concat {
     AVFormatContext *oc;
     AVStream *st;
     AVPacket *pkt;
+    mc_aac_track *aac;  /* the sound track encoded from desc->audio, or NULL */
     int64_t delay;      /* the largest part delay: dts = decode index - delay */
     int64_t next_index; /* decode index of the next packet written */
     mc_concat_result res;
@@ -399,6 +401,8 @@ static mc_status open_output(concat *c, const char *muxer, mc_error *err)
         av_dict_set(&c->oc->metadata, "md5cine_settings", t.settings, 0) < 0)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     st = add_output_chapters(c, whole.fps, whole.frames, err);
+    if (st == MC_OK && c->d->audio.mix)
+        st = mc_aac_open(c->oc, &c->d->audio, whole.fps, 0, c->d->output, &c->aac, err);
     if (st != MC_OK)
         return st;
     av_dict_set(&opts, "protocol_whitelist", "file", 0);
@@ -437,7 +441,8 @@ static mc_status write_packet(concat *c, const part *p, int64_t pts, mc_error *e
     if (r < 0 || c->oc->pb->error < 0)
         return av_fail(err, MC_ERR_IO, c->d->output, "cannot write", r < 0 ? r : c->oc->pb->error);
     c->res.frames++;
-    return MC_OK;
+    /* the sound as far as the video's decode order has gone, interleaved by time */
+    return c->aac ? mc_aac_write_until(c->aac, c->oc, c->next_index - c->delay, err) : MC_OK;
 }
 
 /* Pass two for one part: its packets, copied (pass one checked them; a part changed since is
@@ -487,8 +492,11 @@ static mc_status copy_part(concat *c, const part *p, mc_error *err)
 
 static mc_status finish(concat *c, mc_error *err)
 {
-    int r = av_write_trailer(c->oc);
+    mc_status st = c->aac ? mc_aac_finish(c->aac, c->oc, c->parts[0].info.frames, err) : MC_OK;
+    int r = st == MC_OK ? av_write_trailer(c->oc) : 0;
 
+    if (st != MC_OK)
+        return st;
     if (r < 0)
         return av_fail(err, MC_ERR_IO, c->d->output, "cannot write", r);
     r = avio_closep(&c->oc->pb);
@@ -508,6 +516,9 @@ static mc_status run(concat *c, mc_error *err)
     if (!muxer)
         return mc_error_set(err, MC_ERR_USAGE, c->d->output, 0, 0,
                             "'%s': the joined video must be .mp4, .mkv or .mov", c->d->output);
+    st = mc_aac_check(&c->d->audio, c->d->output, err);
+    if (st != MC_OK)
+        return st;
     c->n = c->d->num_parts;
     c->parts = calloc(c->n, sizeof *c->parts);
     c->pkt = av_packet_alloc();
@@ -548,6 +559,7 @@ static void release(concat *c)
     if (c->out_begun)
         mc_outfile_abort(&c->out);
     av_packet_free(&c->pkt);
+    mc_aac_close(c->aac);
     for (size_t i = 0; c->parts && i < c->n; i++) {
         avcodec_parameters_free(&c->parts[i].par);
         free(c->parts[i].chapters);

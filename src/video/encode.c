@@ -15,6 +15,7 @@
 
 #include "core/memlimit.h"
 #include "video/chunk_internal.h"
+#include "video/encode_audio.h"
 #include "video/ffmpeg_log.h"
 #include <md5cine/encode.h>
 #include <md5cine/fileio.h>
@@ -44,6 +45,7 @@ struct mc_encoder {
     AVFrame *frame; /* yuv420p, reused */
     AVPacket *pkt;  /* reused */
     FILE *y4m;      /* stdout or out.fp */
+    mc_aac_track *aac; /* the sound track, or NULL */
 
     int64_t frames; /* frames written = next pts */
     size_t next_shot;
@@ -528,6 +530,9 @@ static mc_status av_open(mc_encoder *e, mc_error *err)
     if (!e->st || !e->pkt)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     s = open_codec(e, codec, err);
+    if (s == MC_OK && e->desc.audio.mix)
+        s = mc_aac_open(e->oc, &e->desc.audio, e->desc.fps, e->desc.first_frame, e->desc.path,
+                        &e->aac, err);
     if (s != MC_OK)
         return s;
     return open_muxer(e, err);
@@ -564,6 +569,7 @@ static mc_status drain(mc_encoder *e, mc_error *err)
 static mc_status av_write(mc_encoder *e, mc_error *err)
 {
     char text[128];
+    mc_status s;
     int rc;
 
     e->frame->pts = e->desc.first_frame + e->frames;
@@ -578,7 +584,11 @@ static mc_status av_write(mc_encoder *e, mc_error *err)
         return mc_error_set(err, MC_ERR_CODEC, e->desc.path, 0, 0, "encoder '%s' failed: %s",
                             e->name, av_text(rc, text, sizeof text));
     }
-    return drain(e, err);
+    s = drain(e, err);
+    /* the sound to the end of this frame, so the muxer interleaves the two by time */
+    if (s == MC_OK && e->aac)
+        s = mc_aac_write_until(e->aac, e->oc, e->desc.first_frame + e->frames + 1, err);
+    return s;
 }
 
 /* One chapter per shot that starts before the end, in the den/num time base. */
@@ -625,6 +635,8 @@ static mc_status av_finish(mc_encoder *e, mc_error *err)
                             e->name, av_text(rc, text, sizeof text));
     }
     s = drain(e, err);
+    if (s == MC_OK && e->aac)
+        s = mc_aac_finish(e->aac, e->oc, e->desc.first_frame + e->frames, err);
     if (s == MC_OK)
         s = add_chapters(e, err); /* in the trailer: the last shot's end is known now */
     if (s != MC_OK)
@@ -635,7 +647,9 @@ static mc_status av_finish(mc_encoder *e, mc_error *err)
     rc = avio_closep(&e->oc->pb);
     if (rc < 0)
         return av_io_error(e, rc, err);
-    return mc_outfile_commit(&e->out, err);
+    if (e->aac)
+        s = mc_aac_fix_edit_list(e->aac, e->out.tmp, e->desc.first_frame + e->frames, err);
+    return s == MC_OK ? mc_outfile_commit(&e->out, err) : s;
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -663,6 +677,13 @@ static mc_status encoder_create(const mc_encoder_desc *desc, mc_encoder **out, m
     }
     e->desc.path = e->path;
     s = pick_format(e, err);
+    if (s == MC_OK && desc->audio.mix && e->kind == OUT_Y4M)
+        s = mc_error_set(err, MC_ERR_USAGE, display_path(desc), 0, 0,
+                         "'%s' cannot hold sound: yuv4mpeg2 is video only (write the sound to a "
+                         "WAV beside it)",
+                         display_path(desc));
+    if (s == MC_OK)
+        s = mc_aac_check(&desc->audio, display_path(desc), err);
     if (s == MC_OK)
         s = copy_shots(e, desc, err);
     if (s == MC_OK)
@@ -769,6 +790,7 @@ static void encoder_release(mc_encoder *enc)
     }
     if (!enc->finished)
         mc_outfile_abort(&enc->out); /* closes the y4m stream and removes the file */
+    mc_aac_close(enc->aac);
     avcodec_free_context(&enc->cc);
     av_packet_free(&enc->pkt);
     av_frame_free(&enc->frame);
