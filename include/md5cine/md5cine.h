@@ -29,6 +29,7 @@
 
 #include <md5cine/render.h>
 #include <md5cine/encode.h>
+#include <md5cine/audio_in.h>
 #include <md5cine/chunk.h>
 #include <md5cine/chunk_tags.h>
 #include <md5cine/frames_in.h>
