@@ -870,7 +870,7 @@ static int run_frames(render_run *run)
     if (o->json)
         mc_refcheck_print_json(run->ref, run->info);
     else
-        mc_refcheck_print_table(run->ref, run->info);
+        mc_cli_print_check(run->ref, o->verbose, run->info);
     mc_refcheck_get_summary(run->ref, &rs);
     if (write_reports(run) != -1)
         return MC_EXIT_RUNTIME;

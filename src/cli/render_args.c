@@ -249,6 +249,8 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("--update-reference needs --reference REF");
     if (o->json && !o->reference)
         return mc_usage_error("--json needs --reference REF");
+    if (o->verbose && !o->reference)
+        return mc_usage_error("--verbose needs --reference REF");
     if ((o->lim.mask || o->lim.ignore.n || o->lim.opts.set) && !o->reference)
         return mc_usage_error("--mask, --ignore and the limits need --reference REF");
     if (o->has_ref_offset && !o->reference)
@@ -383,6 +385,9 @@ static const mc_arg_opt render_opts[] = {
       .help = "write missing and failing frames into the folder REF instead" },
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
       .help = "print the reference check as one JSON object (compare's form)" },
+    { .name = "--verbose", .kind = MC_ARG_FLAG, .offset = F(verbose),
+      .help = "the check lists every frame that did not pass (default:\n"
+              "the first 10)" },
     MC_LIMIT_ARG_OPTS(F(lim)),
     { .name = "--report", .kind = MC_ARG_STRING, .offset = F(report_dir), .metavar = "DIR",
       .help = "write an HTML review page of the check into folder DIR\n"

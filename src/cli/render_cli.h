@@ -97,6 +97,7 @@ typedef struct mc_render_opts {
     long ref_offset; /* --offset N: output frame k is checked against REF's frame k + N */
     bool has_ref_offset;
     bool json; /* --json: the reference check as one JSON object */
+    bool verbose; /* --verbose: the check's table lists every frame that did not pass */
     mc_limit_args lim; /* --threshold .. --ignore: the reference check's limits and mask */
     const char *report_dir; /* --report DIR: the HTML review page (report.h) */
     int report_max_frames;  /* --report-max-frames N: runs listed; 0: the default */
