@@ -838,6 +838,7 @@ static int run_frames(render_run *run)
 
     mc_progress_begin(&run->prog, o->progress, run->first, run->last - run->first + 1, stderr,
                       video_out ? stderr : stdout);
+    mc_progress_set_interval(&run->prog, o->progress_interval);
     if (o->progress == MC_PROGRESS_JSON) { /* first line: what the frames are drawn with */
         FILE *to = video_out ? stderr : stdout;
 

@@ -91,6 +91,7 @@ typedef struct mc_render_opts {
     int image_mpixels; /* --image-pixels: 0 = the default budget */
     int jobs;          /* --jobs N: frames drawn at once (frame_jobs.h); 0 = automatic */
     mc_progress_mode progress;
+    double progress_interval; /* --progress-interval: seconds between log lines (progress.h) */
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
     bool update_reference;
