@@ -67,7 +67,8 @@ def roff_text(line):
     if words and words[0] in FONT_JOINED | {".B", ".I"}:
         args = shlex.split(words[1].replace("\\", "\\\\")) if len(words) > 1 else []
         line = ("" if words[0] in FONT_JOINED else " ").join(args)
-    for esc, plain in (("\\-", "-"), ("\\(dq", '"'), ("\\ ", " "), ("\\&", ""), ("\\:", "")):
+    for esc, plain in (("\\-", "-"), ("\\(dq", '"'), ("\\ ", " "), ("\\&", ""), ("\\:", ""),
+                       ("\\%", "")):
         line = line.replace(esc, plain)
     return re.sub(r"\\f[BIRP]", "", line).strip()
 
