@@ -57,7 +57,7 @@ if [ $all = yes ]; then
 fi
 
 # The look's cost: the demo at 1280x720, 4x MSAA, lit, to PNGs, with Doom's stencil shadows
-# (README "Shadows") and unlit stages each on and off; the best of two runs of each and the
+# (docs/materials-and-shading.md, "Shadows") and unlit stages each on and off; the best of two runs of each and the
 # ratio to the row with neither. The demo has no unlit stage, so the stage rows draw a copy
 # whose floor and flag materials each add a `blend add` stage (the floor's scrolling): two
 # more passes over most of the picture.

@@ -9,7 +9,7 @@
 # without --shadows draws its own default there: the cost is against what it drew). Two rows
 # compare the current build with itself: automatic frame jobs, and --jobs 2, against --jobs 1
 # (their "old ms" column is --jobs 1). Then the
-# pass profile of the current build (MD5CINE_PASS_TIMES=1, see README "Speed").
+# pass profile of the current build (MD5CINE_PASS_TIMES=1, see docs/speed.md).
 # Prints figures only; nothing is asserted.
 #
 # usage: bench/speed_bench.sh [OLD] [MD5CINE] [FRAMES] [RUNS]

@@ -3,7 +3,7 @@
 # usage: scripts/deps.sh [--test] [--package]
 #   without options: what building and running md5cine and its library needs (cmake -S . -B build)
 #   --test: plus what -DMC_BUILD_TESTS=ON requires (its configure step names a missing one)
-#   --package: plus what `cpack -G DEB` needs (README "Debian packages")
+#   --package: plus what `cpack -G DEB` needs (docs/packaging.md)
 # Runs apt-get directly as root, through sudo otherwise.
 set -euo pipefail
 
@@ -44,10 +44,11 @@ if [ $test -eq 1 ]; then
     # scripts/farm/parallel-render.sh; python3-yaml: reads the Kubernetes manifests in a test;
     # time: GNU time (/usr/bin/time -v), the peak memory bench/hardening_bench.sh prints;
     # python3-numpy, python3-pytest: the Python module's tests (tests/python_*); dpkg-dev (with
-    # file, above): tests/python_package_test.sh builds the Debian packages with cpack.
+    # file, above): tests/python_package_test.sh builds the Debian packages with cpack;
+    # groff-base: tests/options_test.sh renders the man page with groff, warnings as errors.
     packages+=(libassimp-dev ffmpeg imagemagick python3 file chromium libxml2-utils clang
                libclang-rt-14-dev slurmctld slurmd slurm-client munge parallel python3-yaml
-               time python3-numpy python3-pytest dpkg-dev)
+               time python3-numpy python3-pytest dpkg-dev groff-base)
 fi
 
 missing=()

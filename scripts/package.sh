@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds md5cine's Debian packages (README "Debian packages"): installs what building them needs
+# Builds md5cine's Debian packages (docs/packaging.md): installs what building them needs
 # (scripts/deps.sh --package), makes a Release build for the prefix /usr in BUILD (the library,
 # the command, the Python module; no tests) and runs `cpack -G DEB` there, which writes
 # BUILD/md5cine_*.deb, libmd5cine0_*.deb, libmd5cine-dev_*.deb and python3-md5cine_*.deb.

@@ -2,7 +2,9 @@
 # The shared argument parser as every subcommand sees it: "--opt=value" gives what "--opt value"
 # gives (and the option took effect: the output differs from a run without it), unknown
 # options, missing values and "--flag=x" are exit 2 with a message naming the option, "--"
-# ends the options, and render --help lists exactly the options of the README's render table.
+# ends the options, --help and -h print the usage, and compare --help lists the options of the
+# table of comparison limits in docs/review-and-ci.md. (That --help, the options accepted and the
+# man page agree for every command is tests/options_test.sh.)
 set -u
 . ./outcome.sh args
 trap 'rm -rf "$T"' EXIT
@@ -115,21 +117,11 @@ for cmd in render info export compare sheet doctor; do
     run "${cmd}_h" "$cmd" -h
     check "${cmd}_h_is_help" same "$T/${cmd}_help.out" "$T/${cmd}_h.out"
 done
-# The README's render table (between the render heading and the next heading) against the
-# options render --help lists; -o/--output is the heading's own, --help every subcommand's.
-sed -n '/^### `md5cine render/,/^### /p' ../README.md | grep '^| `-' |
-    grep -oE -- '--[a-z][a-z-]*' | sort -u >"$T/readme.opts"
-grep -oE -- '^  (-[a-z], )?--[a-z][a-z-]*' "$T/render_help.out" | grep -oE -- '--[a-z-]+' |
-    grep -vx -- '--output' | grep -vx -- '--help' | sort -u >"$T/help.opts"
-check readme_render_table_is_not_empty [ "$(wc -l <"$T/readme.opts")" -ge 18 ]
-if diff "$T/readme.opts" "$T/help.opts" >"$T/opts.diff"; then
-    ok render_help_lists_the_readme_options
-else
-    fail render_help_lists_the_readme_options "README (<) vs --help (>): $(cat "$T/opts.diff")"
-fi
-# The README's table of comparison limits names options compare --help must list.
-for opt in $(sed -n '/^## Comparing frames/,/^## /p' ../README.md | grep '^| ' |
-    grep -oE -- '`--[a-z][a-z-]*`' | tr -d '`' | sort -u); do
+# The table of comparison limits (docs/review-and-ci.md) names options compare --help must list.
+limits=$(sed -n '/^## Comparing frames/,/^## /p' ../docs/review-and-ci.md | grep '^| ' |
+    grep -oE -- '`--[a-z][a-z-]*`' | tr -d '`' | sort -u)
+check "the_limits_table_names_the_7_limits" [ "$(wc -w <<<"$limits")" -eq 7 ]
+for opt in $limits; do
     check "compare_help_lists_$opt" grep -q -- "^  \(-[a-z], \)\?$opt\b" "$T/compare_help.out"
 done
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Material deforms on the command line (README "Materials", deforms). Two quads facing the
+# Material deforms on the command line (docs/materials-and-shading.md, "Deforms"). Two quads facing the
 # camera (tests/make_quads.py) are turned edge-on by yaw 90 and drawn unlit; the left one's
 # material is `deform sprite` with a `blend add` of _white, the right one's the same stage
 # without a deform. By R_AutospriteDeform the left quad (centre (0, 25, 0) in the model, (-25, 0,
@@ -51,7 +51,7 @@ expect a_deform_that_does_not_fit_is_a_warning 0 "" \
     "q.mtr:3:1: warning: material 'box': deform sprite not applied to mesh 0 of actor 'b': it does not have 2 triangles for every 4 vertices"
 
 # Three meshes of one material that the deform does not fit: the first one's warning, then one
-# line for the other two (README "Materials": repeated warnings); MD5CINE_WARNINGS=all: each.
+# line for the other two (docs/scene-files.md, "Textures": repeated warnings); MD5CINE_WARNINGS=all: each.
 python3 - "$T/box.md5mesh" "$T/box3.md5mesh" <<'PY'
 import sys
 text = open(sys.argv[1]).read()

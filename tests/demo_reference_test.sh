@@ -32,10 +32,11 @@ grep -q "241 matched" "$tmp/same.txt" && ok all_241_frames_match ||
 # The walker is the first actor with forward.md5anim; give it the idle anim.
 sed -i '0,/drone\/forward.md5anim/s//drone\/idle.md5anim/' "$scene"
 grep -q 'forward.md5anim' "$scene" && fail swap_edit_applied || ok swap_edit_applied
-"$bin" render "$scene" "${size[@]}" --reference "$tmp/ref" --diff "$tmp/diff" --quiet \
+"$bin" render "$scene" "${size[@]}" --reference "$tmp/ref" --diff "$tmp/diff" --quiet --verbose \
     >"$tmp/swapped.txt" 2>&1
 [ $? -eq 1 ] && ok swapped_anim_exits_1 || fail swapped_anim_exits_1
-# Frames 0 and 167 show the walker (shots 1 and 2); 240 does not (shot 3).
+# Frames 0 and 167 show the walker (shots 1 and 2); 240 does not (shot 3). --verbose lists
+# every failing frame (without it, the first 10 and a count).
 grep -Eq '^ +0 ' "$tmp/swapped.txt" && ok frame_0_is_named || fail frame_0_is_named
 grep -Eq '^ +167 ' "$tmp/swapped.txt" && ok frame_167_is_named || fail frame_167_is_named
 grep -Eq '^ +240 ' "$tmp/swapped.txt" && fail frame_240_is_not_named || ok frame_240_is_not_named

@@ -1,5 +1,5 @@
 #!/bin/bash
-# A scene names its files by any path (README "Scenes are trusted input"). A file that does not
+# A scene names its files by any path (docs/hardening.md, "Scenes are trusted input"). A file that does not
 # start as the MD5 format its keyword names (a system file outside the scene's folder, a comment
 # then another kind of text) is named in the error without a position, and no byte of it is
 # shown; a file that starts as its format is quoted as any input is (the token, the line, a

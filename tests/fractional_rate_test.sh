@@ -1,5 +1,5 @@
 #!/bin/bash
-# Fractional output rates (README "--fps"): 29.97 is 30000/1001. Expected values by hand:
+# Fractional output rates (man/md5cine.1, render --fps): 29.97 is 30000/1001. Expected values by hand:
 # cuts.md5camera has 8 stored frames at 24 fps and cuts at 2 and 5 (data/render). At 30000/1001
 # output frame k shows p = k * 24 * 1001 / 30000 = 0.8008 k; each cut at or below the frame
 # skips one stored frame (DESIGN.md 2.1), and p past 6 (= N - 2) ends the camera:

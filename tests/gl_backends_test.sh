@@ -1,5 +1,5 @@
 #!/bin/bash
-# The GL backends (README "GL backends"): the demo through EGL and through OSMesa gives the same
+# The GL backends (docs/rendering.md, "GL backends"): the demo through EGL and through OSMesa gives the same
 # bytes, with and without MSAA; EGL with no working platform is exit 3 naming what was tried,
 # and the automatic choice then falls back to OSMesa. MD5CINE_GL picks the backend of a run.
 # MC_TEST_BACKENDS names the backends of this build ("egl osmesa"; a -DMC_OSMESA=OFF build has
@@ -92,7 +92,7 @@ fi
 
 # doctor: every backend of the build starts and names Mesa's version as Debian's package has it,
 # and the frame jobs a render starts by default: 1 on up to 3 cores, else half the cores, at
-# most 16 (README "Speed"), for the cores online as getconf counts them.
+# most 16 (docs/speed.md), for the cores online as getconf counts them.
 mesa=$(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null | sed 's/-.*//')
 cores=$(getconf _NPROCESSORS_ONLN)
 "$M" doctor --json >"$T/doctor.json" 2>"$T/doctor.err"

@@ -184,7 +184,7 @@ check example_builds_with_pkg_config \
 mv "$T/src/regression" "$T/regression_pc" 2>/dev/null || true
 check example_builds_with_pkg_config_static make -C "$T/src" STATIC=1 regression
 mv "$T/src/regression" "$T/regression_pc_static" 2>/dev/null || true
-# The README's line, as written: PREFIX alone, no PKG_CONFIG_PATH in the environment; the
+# The line of docs/library.md ("Install"), as written: PREFIX alone, no PKG_CONFIG_PATH in the environment; the
 # program runs without LD_LIBRARY_PATH (the Makefile's rpath) and uses the prefix's library.
 check example_builds_with_the_readmes_make_line \
     env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH make -C "$T/src" PREFIX="$prefix" regression

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The folders of src/ are floors: a file may include headers of its own floor and of the floors
-below, never of one above. This script holds the order (the one place it is written; README
-"Layout" shows it) and fails, naming file, line and both folders, when an include goes upward.
+below, never of one above. This script holds the order (the one place it is written; docs/layout.md,
+"Layout", shows it) and fails, naming file, line and both folders, when an include goes upward.
 
     python3 layers_check.py SRC_DIR INCLUDE_DIR
 

@@ -4,7 +4,7 @@
 # Each run must exit 0, or 3 with a message that says memory ran out; never a signal (the GL
 # driver once segfaulted or aborted inside llvmpipe and LLVM at most of these limits). The
 # largest limit is what the render needs with room to spare (about 0.8 GB of address space:
-# README "Exit status"), so it must render.
+# docs/hardening.md, "Memory"), so it must render.
 set -u
 . ./outcome.sh memory_limit
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# One exit-code policy (README "Commands"): a missing input file is bad input, exit 2, in every
+# One exit-code policy (docs/commands.md, "What every command shares"): a missing input file is bad input, exit 2, in every
 # subcommand, and the message names the file. Nothing is written for a render that cannot start.
 set -u
 : "${MD5CINE:?MD5CINE must name the md5cine binary}"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Model declarations (scene.h, README "The scene file"): an actor's `model "NAME"` names a
+# Model declarations (scene.h, docs/scene-files.md, "Models by name"): an actor's `model "NAME"` names a
 # `model NAME { ... }` of the base's def/ files, and `anim "walk"` one of its anims. The
 # declaration below inherits drone_base (offset ( 0 0 1 ), anim idle) and adds the Red Eclipse
 # drone's mesh, a skin and anim walk with frame commands (skipped). Expected from the files as

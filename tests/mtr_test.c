@@ -357,9 +357,9 @@ static void limits_nesting_and_name_length(void)
     test_warnings log = { 0 };
     size_t n = 0;
 
-    /* "Programs nest at most 32 deep" (README): 32 functions around the image parse, 33 do
-     * not, at the 33rd: "a { diffusemap " is 15 bytes and each "invertColor(" 12, so the k-th
-     * function starts at column 16 + 12 (k - 1). */
+    /* "Programs nest at most 32 deep" (docs/materials-and-shading.md, "Images"): 32 functions
+     * around the image parse, 33 do not, at the 33rd: "a { diffusemap " is 15 bytes and each
+     * "invertColor(" 12, so the k-th function starts at column 16 + 12 (k - 1). */
     for (int funcs = 32; funcs <= 33; funcs++) {
         n = (size_t)snprintf(text, sizeof text, "a { diffusemap ");
         for (int i = 0; i < funcs; i++)

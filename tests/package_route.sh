@@ -1,16 +1,17 @@
 #!/bin/bash
-# The Debian packages the way a user gets them (README "Debian packages"), on a machine where
+# The Debian packages the way a user gets them (docs/packaging.md), on a machine where
 # none of md5cine's packages is installed, as root (`.ci/run` runs it first on a fresh Debian 12
 # machine; it changes the system, so it is no ctest test):
-#  1. The README's block of that section, read from the README itself, runs as written in the
+#  1. The first block of docs/packaging.md, read from the page itself, runs as written in the
 #     source tree (`sudo` is the command itself, apt answers yes): scripts/package.sh builds the
 #     packages and apt-get installs them with everything they depend on. Then the four packages
 #     are installed at the version the build made, and so is every package they depend on.
 #  2. With nothing of the source or build tree on any path (a scratch folder; `env -i`, PATH
 #     /usr/bin:/bin, no PYTHONPATH, no LD_LIBRARY_PATH) the installed files are used as a user
 #     uses them: /usr/bin/md5cine --version and a small render of the bundled demo (its files
-#     copied into the scratch folder); the README's Python example and its pytest example
-#     ("Python", "### pytest"), read from the README, with the references they name rendered by
+#     copied into the scratch folder); the Python example (docs/python.md) and the pytest
+#     example (docs/review-and-ci.md, "The pytest helper"), read from those pages, with the
+#     references they name rendered by
 #     the installed command (python3-pytest installed through apt first when it is missing);
 #     examples/ built with `make` (pkg-config) and with CMake's find_package, linked to the
 #     installed libmd5cine.so.0, passing against a reference folder and failing (exit 1) on one
@@ -78,11 +79,11 @@ purge() {
 trap purge EXIT
 trap 'exit 130' INT TERM
 
-# ---- 1. the README's commands
-awk '/^## Debian packages/ { in_s = 1; next }
+# ---- 1. the commands of docs/packaging.md
+awk '/^# Debian packages/ { in_s = 1; next }
      in_s && /^```sh$/ { in_block = 1; next }
      in_block && /^```$/ { exit }
-     in_block { print }' "$SRC/README.md" >"$T/readme_block.sh"
+     in_block { print }' "$SRC/docs/packaging.md" >"$T/readme_block.sh"
 if grep -q '^scripts/package.sh' "$T/readme_block.sh" &&
     grep -q 'apt-get install .*\.deb' "$T/readme_block.sh"; then
     ok the_readme_block_is_found
@@ -173,11 +174,11 @@ step small_render_of_the_demo 0 md5cine render scenes/demo/demo.md5scene --size 
 n=$(ls "$W"/tiny/0000[0-3].png 2>/dev/null | wc -l)
 if [ "$n" -eq 4 ]; then ok small_render_wrote_4_frames; else fail small_render_wrote_4_frames "$n files"; fi
 
-# The Python section's example: the first ```python block under "## Python"
-awk '/^## Python/ { in_s = 1; next }
+# The Python page's example: the first ```python block of docs/python.md
+awk '/^# Python/ { in_s = 1; next }
      in_s && /^```python$/ { in_block = 1; next }
      in_block && /^```$/ { exit }
-     in_block { print }' "$SRC/README.md" >"$W/example.py"
+     in_block { print }' "$SRC/docs/python.md" >"$W/example.py"
 # What it names: the demo (above), golden/ with the frames it checks as the command renders
 # them at its size, and broken.md5scene with the unknown keyword its comment shows.
 golden=1
@@ -218,15 +219,15 @@ else
 fi
 
 # The pytest example: its scene cuts/intro.md5scene is the demo's; its references are made
-# with the README's command (golden/intro/) and as a video of the frames it checks.
+# with the page's command (golden/intro/) and as a video of the frames it checks.
 if ! dpkg-query -W -f='${Status}' python3-pytest 2>/dev/null | grep -q 'install ok installed'; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-pytest \
         >"$T/pytest_install.log" 2>&1 || { fail python3_pytest_installs "$(tail -5 "$T/pytest_install.log")"; }
 fi
-awk '/^### pytest/ { in_s = 1; next }
+awk '/^## The pytest helper/ { in_s = 1; next }
      in_s && /^```python$/ { in_block = 1; next }
      in_block && /^```$/ { exit }
-     in_block { print }' "$SRC/README.md" >"$W/test_cutscenes.py"
+     in_block { print }' "$SRC/docs/review-and-ci.md" >"$W/test_cutscenes.py"
 cp -r "$SRC"/scenes/demo/* "$W/cuts/"
 mv "$W/cuts/demo.md5scene" "$W/cuts/intro.md5scene"
 step pytest_reference_folder 0 md5cine render cuts/intro.md5scene --size 320x180 --frames 0-88 \
@@ -236,7 +237,7 @@ step pytest_reference_video 0 md5cine render cuts/intro.md5scene --frames 0-48 -
 step readme_pytest_example 0 pytest -q -p no:cacheprovider test_cutscenes.py
 has readme_pytest_example "2 passed"
 
-# examples/, built against the -dev package as the README's "Install" says for /usr.
+# examples/, built against the -dev package as docs/library.md's "Install" says for /usr.
 cp -r "$SRC/examples" "$W/examples"
 rm -f "$W/examples/regression"
 step example_builds_with_make 0 make -C examples CFLAGS="-O2 -Wall -Wextra -Werror"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Model declarations inside .pk4 archives (README "The scene file"): the base's def/*.def files
+# Model declarations inside .pk4 archives (docs/scene-files.md, "Models by name"): the base's def/*.def files
 # and the mesh and anims a declaration names are read as the engine's file system reads them,
 # loose files first, then the archives by name in descending order. A base whose only file is
 # pak000.pk4 (def/x.def, the Red Eclipse drone's mesh and walk anim) names them by their place

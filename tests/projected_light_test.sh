@@ -1,5 +1,5 @@
 #!/bin/bash
-# A projected light (README "Shading and lights"; tr_lightrun.cpp R_SetLightProject) on a flat
+# A projected light (docs/materials-and-shading.md, "Shading and lights"; tr_lightrun.cpp R_SetLightProject) on a flat
 # white wall, its pixels worked out by hand.
 #
 # The wall is the square x = 0, y and z in -80..80, facing -X; the camera sits at (-100, 0, 0)
@@ -127,7 +127,7 @@ render box_off box --shadows off
 grey "$T/box0.png" 112 112 51 the_box_shadows_the_wall
 grey "$T/box_off0.png" 112 112 89 without_shadows_the_wall_is_lit
 grey "$T/box0.png" 127 127 197 outside_the_shadow_the_wall_is_lit
-# the light's reach and volume scissors change no pixel (README "Shadows")
+# the light's reach and volume scissors change no pixel (docs/materials-and-shading.md, "Shadows")
 MD5CINE_NO_SCISSOR=1 render box_all box
 if cmp -s "$T/box0.png" "$T/box_all0.png"; then
     ok the_scissored_frame_equals_the_unscissored_one

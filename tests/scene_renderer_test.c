@@ -532,9 +532,10 @@ static bool render_scene0(const char *dir, mc_image_view *v)
     return ok;
 }
 
-/* md5cine's built-in light images (README "Shading and lights"): 64 texels, ramp(i) =
- * max(1 - |2 (i + 0.5) / 64 - 1|, 0); the projection's texel (i, j) = byte(255 ramp(i) ramp(j)
- * + 0.5), the falloff's texel i = byte(255 ramp(i) + 0.5); GL_LINEAR, zero outside. */
+/* md5cine's built-in light images (docs/materials-and-shading.md, "Shading and lights"): 64
+ * texels, ramp(i) = max(1 - |2 (i + 0.5) / 64 - 1|, 0); the projection's texel (i, j) =
+ * byte(255 ramp(i) ramp(j) + 0.5), the falloff's texel i = byte(255 ramp(i) + 0.5); GL_LINEAR,
+ * zero outside. */
 static double builtin_ramp(int i)
 {
     double v = 1.0 - fabs(2.0 * (i + 0.5) / 64.0 - 1.0);
@@ -828,16 +829,16 @@ static const char quad_mesh[] =
         "weight 0 0 1 ( 0 25 25 )\nweight 1 0 1 ( 0 -25 25 )\n"
         "weight 2 0 1 ( 0 25 -25 )\nweight 3 0 1 ( 0 -25 -25 )\n}\n";
 
-/* The default rig by README "Shading and lights", worked out here for a red quad at the origin
- * and a blue one 1000 along +Y: together they span x 0..0, y -25..1025, z -25..25, so c =
- * (0, 500, 0) and r = half the diagonal = 0.5 sqrt(1050^2 + 50^2); the first camera looks
- * along +X, so f = +X, l = +Y. Key at c + 2r normalize(-1, 0.7, 0.9) colour 0.8, fill at
- * c + 2r normalize(-1, -1, 0.3) colour 0.25, Doom point lights with boxes of 6r and the
- * built-in images (point_pass), ambient 0.1, all doubled by the light scale; n = (-1, 0, 0). The
- * centre pixel (32, 32) of shot 0 (camera at (-100, 0, 0), fov 90 on 64 pixels) is the world point
- * (0, -1.5625, -1.5625), that of shot 1 (camera 1000 further along +Y) (0, 998.4375,
- * -1.5625). Lights fixed in the world light the two differently; a rig that followed the
- * camera would light them alike. */
+/* The default rig of docs/materials-and-shading.md ("Shading and lights"), worked out here for
+ * a red quad at the origin and a blue one 1000 along +Y: together they span x 0..0,
+ * y -25..1025, z -25..25, so c = (0, 500, 0) and r = half the diagonal
+ * = 0.5 sqrt(1050^2 + 50^2); the first camera looks along +X, so f = +X, l = +Y. Key at
+ * c + 2r normalize(-1, 0.7, 0.9) colour 0.8, fill at c + 2r normalize(-1, -1, 0.3) colour 0.25,
+ * Doom point lights with boxes of 6r and the built-in images (point_pass), ambient 0.1, all
+ * doubled by the light scale; n = (-1, 0, 0). The centre pixel (32, 32) of shot 0 (camera at
+ * (-100, 0, 0), fov 90 on 64 pixels) is the world point (0, -1.5625, -1.5625), that of shot 1
+ * (camera 1000 further along +Y) (0, 998.4375, -1.5625). Lights fixed in the world light the
+ * two differently; a rig that followed the camera would light them alike. */
 static double rig_value(double y, double z)
 {
     const double c[3] = { 0, 500, 0 }, r = 0.5 * sqrt(1050.0 * 1050 + 50.0 * 50);

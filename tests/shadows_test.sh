@@ -1,5 +1,5 @@
 #!/bin/bash
-# Stencil shadows (README "Shadows"): a box actor between a light and a floor actor. The floor
+# Stencil shadows (docs/materials-and-shading.md, "Shadows"): a box actor between a light and a floor actor. The floor
 # is stood up to face the camera, so that its picture is a linear map of the plane: the floor
 # is the square x = 0, y and z in -80..80, facing -X; the camera (made here as make_quads.py
 # makes it) sits at (-100, 0, 0) looking along +X with a 90 degree fov, so at 256x256 a point

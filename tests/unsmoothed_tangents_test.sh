@@ -1,5 +1,5 @@
 #!/bin/bash
-# unsmoothedTangents in a render (README "Materials"; tr_trisurf.cpp R_BuildDominantTris,
+# unsmoothedTangents in a render (docs/materials-and-shading.md, "Shading and lights"; tr_trisurf.cpp R_BuildDominantTris,
 # R_DeriveUnsmoothedTangents): each vertex takes its normal from its largest triangle.
 #
 # A "tent" of two triangles sharing the edge v1 (0 40 0) - v2 (0 -40 0):

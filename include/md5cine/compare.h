@@ -50,9 +50,9 @@
  * changes spread under the threshold everywhere. max_diff stays off: isolated pixels from
  * other rasterisers reach 88 levels. A move shorter than the share (a tiny shape) passes the
  * defaults; set max_diff_limit (e.g. 32) or max_failing_share 0 to catch it.
- * Video (bench/video_thresholds.sh, the demo against its own crf 18 MP4, README "Comparing
- * frames"): x264 leaves up to ~90 levels on edges and ~1 % of the pixels over 16, so the
- * per-pixel limits are off. Global PSNR cannot tell a small change from noise (an unchanged
+ * Video (bench/video_thresholds.sh, the demo against its own crf 18 MP4, docs/review-and-ci.md,
+ * "Comparing frames"): x264 leaves up to ~90 levels on edges and ~1 % of the pixels over 16, so
+ * the per-pixel limits are off. Global PSNR cannot tell a small change from noise (an unchanged
  * render 39-46 dB, an actor moved by one unit 35-43 dB). Local metrics can: at 640x360 and
  * 1280x720 unchanged frames keep every block at 26 dB or more and every block mean within 7
  * levels, while a moved actor puts blocks down to 11-16 dB, another anim to 4-8 dB, and a

@@ -54,7 +54,7 @@ typedef struct mc_frame_jobs_desc {
 /* The automatic job count for a machine of cores cores (values < 1 count as 1): 1 up to 3
  * cores, else cores / 2, at most MC_FRAME_JOBS_MAX. Measured on 2 cores: the demo (frames 0-23,
  * 1280x720 to MP4) took 1.07 times as long with 2 jobs of 2 raster threads as with 1 job of 4
- * (median of 12 paired whole-process runs on a loaded machine; README "Speed"): the raster
+ * (median of 12 paired whole-process runs on a loaded machine; docs/speed.md): the raster
  * threads already keep both cores busy, and a second job costs its memory. Above that, half
  * the cores keeps 4 raster threads per context. */
 int mc_frame_jobs_auto(int cores);

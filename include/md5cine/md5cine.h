@@ -1,5 +1,5 @@
 /* Every public header of md5cine in one include. Each header states the contract of its own
- * module; the README's "Library" section shows how they fit together. */
+ * module; docs/library.md shows how they fit together. */
 #ifndef MC_MD5CINE_H
 #define MC_MD5CINE_H
 

@@ -79,10 +79,10 @@ extern "C" {
 #endif
 
 /* A material's `deform` (Material.cpp, idMaterial::ParseDeform), applied to a surface's vertices
- * each frame as tr_deform.cpp does (README "Materials", deforms): sprite, tube and flare face
- * the camera; expand moves vertices along their normals, move along model +X, turbulent shifts
- * texture coordinates through a table. eyeBall, particle and particle2 are read but not drawn
- * deformed (one warning when parsed): the surface is drawn as it is. */
+ * each frame as tr_deform.cpp does (docs/materials-and-shading.md, "Deforms"): sprite, tube and
+ * flare face the camera; expand moves vertices along their normals, move along model +X, turbulent
+ * shifts texture coordinates through a table. eyeBall, particle and particle2 are read but not
+ * drawn deformed (one warning when parsed): the surface is drawn as it is. */
 typedef enum mc_deform_kind {
     MC_DEFORM_NONE = 0,
     MC_DEFORM_SPRITE,

@@ -94,7 +94,7 @@ typedef enum mc_refcheck_kind {
     MC_REFCHECK_UNREADABLE, /* the reference frame exists but could not be read */
 } mc_refcheck_kind;
 
-/* Most rows of the table listed one by one (the rest are only counted). */
+/* Most runs of failing frames a review page lists (report.h's max_frames). */
 #define MC_REFCHECK_MAX_LISTED 1000
 
 /* One checked frame. */
@@ -154,12 +154,23 @@ void mc_refcheck_format_limits(const mc_compare_opts *l, char *buf, size_t cap);
 size_t mc_refcheck_row_count(const mc_refcheck *c);
 const mc_refcheck_row *mc_refcheck_row_at(const mc_refcheck *c, size_t i);
 
-/* The table of rows that did not pass (the first MC_REFCHECK_MAX_LISTED: the frame, a column
- * per metric of compare.h's MC_COMPARE_METRICS, the reasons) and the summary lines, as md5cine
- * prints them; with frames that did not pass, the limits line
- * (mc_refcheck_format_limits). In update mode only one line: the summary, naming the frames
+/* The result as md5cine prints it, summary first: the line "reference 'REF': N frames checked,
+ * P matched, F differ, M missing" (", U unreadable"; " (video: lossy limits)"); with frames
+ * that did not pass, the limits line (mc_refcheck_format_limits), the table of the first
+ * max_rows of them in frame order (the frame, a column per metric of compare.h's
+ * MC_COMPARE_METRICS, the reasons; SIZE_MAX lists all), "... and N more" followed by more_hint
+ * (NULL: nothing) when some were left out, and one line naming the pictures written and their
+ * folder ("wrote 121 failing frames (frame_NNNNN.png) and 121 difference pictures
+ * (diff_NNNNN.png) to 'diffs/'"). In update mode only one line: the summary, naming the frames
  * written as ranges ("reference 'ref': 12 frames checked, 10 matched, 2 written (2 missing,
  * 0 failing): frames 3, 7"). */
+void mc_refcheck_print_table_rows(const mc_refcheck *c, size_t max_rows, const char *more_hint,
+                                  FILE *to);
+
+/* Rows mc_refcheck_print_table lists. */
+#define MC_REFCHECK_TABLE_ROWS 10
+
+/* mc_refcheck_print_table_rows with the first MC_REFCHECK_TABLE_ROWS rows. */
 void mc_refcheck_print_table(const mc_refcheck *c, FILE *to);
 
 /* One JSON object: reference, candidate, limits, every row, summary. A row's keys are the same

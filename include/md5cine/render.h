@@ -114,9 +114,9 @@ typedef enum mc_shading {
  * optionally start, end, relative to origin, as Doom's R_SetLightProject takes them). Its
  * material's first stage gives the projection image (sampled at s, t; zero outside 0..1) and
  * its colour, lightFalloffImage the falloff image (sampled at the falloff coordinate; edge
- * clamped); zero ids take md5cine's built-in lights/defaultPointLight images (README "Shading
- * and lights"). All zero past color and radius is the plain point light of radius in every
- * axis. */
+ * clamped); zero ids take md5cine's built-in lights/defaultPointLight images
+ * (docs/materials-and-shading.md, "Shading and lights"). All zero past color and radius is the
+ * plain point light of radius in every axis. */
 typedef struct mc_light {
     mc_vec3 origin; /* world position, inches */
     float color[3]; /* linear RGB, 0..1e6: the light stage's colour (times MC_LIGHT_SCALE) */

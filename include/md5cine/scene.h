@@ -37,11 +37,10 @@
  * a base may not name one): its stages give the light's projection images and colours, the
  * light's color becoming the material's parm0..parm2 (scene_renderer.h). Names are unique, at
  * most 8 lights. `ambient ( r g b )` (components 0..1, default
- * 0 0 0 when the scene has lights) is an ambient light over the whole scene: diffuse *
- * ambient * 2. How they shade is render.h's interaction
- * (README "Shading and lights"). A scene without any light gets the scene renderer's default
- * rig, also fixed in the world (scene_renderer.h); its `ambient` line, if any, replaces the
- * rig's ambient.
+ * 0 0 0 when the scene has lights) is an ambient light over the whole scene: diffuse * ambient * 2.
+ * How they shade is render.h's interaction (docs/materials-and-shading.md, "Shading and lights"). A
+ * scene without any light gets the scene renderer's default rig, also fixed in the world
+ * (scene_renderer.h); its `ambient` line, if any, replaces the rig's ambient.
  *
  * Camera block: `camera { ... }` instead of a file makes the camera from shots, in file order,
  * with a cut between each shot and the next. `fps N` (optional, 1..1000, default 24) is the

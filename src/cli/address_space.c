@@ -3,7 +3,8 @@
  * not all survive a failed allocation (a NULL dereferenced, std::bad_alloc thrown through C,
  * "LLVM ERROR: Unable to allocate section memory"), so running out inside them is a signal,
  * not an error md5cine could report. The estimates below are upper bounds measured on llvmpipe
- * (Mesa 22.3, LLVM 15, x264) with margin; README "Exit status" states what they promise.
+ * (Mesa 22.3, LLVM 15, x264) with margin; docs/hardening.md, "Memory", states what they
+ * promise.
  *
  * Nothing here is library code: only the command line decides to refuse a render, and only it
  * sets malloc's process-wide arena count. */

@@ -48,6 +48,10 @@ struct mc_refcheck;
 void mc_cli_wrote_reports(const char *report_dir, const char *junit,
                           const struct mc_refcheck *check);
 
+/* The reference check's table, summary first (mc_refcheck_print_table_rows): the first
+ * MC_REFCHECK_TABLE_ROWS frames that did not pass, or every one with verbose (--verbose). */
+void mc_cli_print_check(const struct mc_refcheck *check, bool verbose, FILE *to);
+
 /* An mc_warn_fn that prints warnings with mc_diag_print to stderr. user is NULL, or an
  * mc_source_cache (error.h) the command zeroed and releases at its end: then the source lines
  * of many warnings about one file are found without reading it again from its start. */

@@ -28,7 +28,7 @@ typedef struct compare_args {
     const char *a, *b;
     const char *diff_dir;
     const char *report_dir, *junit;
-    bool json, quiet;
+    bool json, quiet, verbose;
     mc_limit_args lim;
     long offset; /* --offset N: B's frame k is compared with A's frame k + N */
     bool has_offset;
@@ -103,6 +103,8 @@ static const mc_arg_opt compare_opts[] = {
     { .name = "--junit", .kind = MC_ARG_STRING, .offset = F(junit), .metavar = "FILE",
       .help = "write the result as JUnit XML to FILE (one test case per\n"
               "shot: --scene's, B's or A's chapters, else one for all)" },
+    { .name = "--verbose", .kind = MC_ARG_FLAG, .offset = F(verbose),
+      .help = "list every frame that did not pass (default: the first 10)" },
     { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(quiet),
       .help = "print nothing but errors" },
 };
@@ -389,7 +391,7 @@ int mc_cmd_compare(int argc, char **argv)
         if (ca.json)
             mc_refcheck_print_json(run.check, stdout);
         else
-            mc_refcheck_print_table(run.check, stdout);
+            mc_cli_print_check(run.check, ca.verbose, stdout);
     }
     if (rc == MC_EXIT_OK)
         rc = write_reports(&run, mc_cli_now() - t0);

@@ -1,9 +1,10 @@
 /* md5cine info FILE... [--json] [--timeline] [--fps N] [--clock ideal|engine] [--materials]
  *                        [--lenient]
  *
- * A summary of each file, chosen by its extension. With --json, one JSON object per line per
- * file (see the README). Errors are printed with the source line and a caret; the exit status is
- * the worst of the files: 0 all read, 2 bad input or usage, 3 a file could not be read. */
+ * A summary of each file, chosen by its extension. With --json, one JSON object per line per file
+ * (see docs/commands.md, "info"). Errors are printed with the source line and a caret; the exit
+ * status is the worst of the files: 0 all read, 2 bad input or usage, 3 a file could not be
+ * read. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>

@@ -4,7 +4,7 @@
  * The chunks a farm renders, one per machine, from the library's plan (plan.h): the same list
  * on every machine that reads the same scene. Text: one line per chunk, "INDEX FIRST-LAST shot
  * N" (or "shots N,M"), which a shell reads with `read index frames _` and hands to
- * `render --frames "$frames"`. --json: one object (see the README). */
+ * `render --frames "$frames"`. --json: one object (see docs/commands.md, "plan"). */
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>

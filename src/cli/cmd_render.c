@@ -838,6 +838,7 @@ static int run_frames(render_run *run)
 
     mc_progress_begin(&run->prog, o->progress, run->first, run->last - run->first + 1, stderr,
                       video_out ? stderr : stdout);
+    mc_progress_set_interval(&run->prog, o->progress_interval);
     if (o->progress == MC_PROGRESS_JSON) { /* first line: what the frames are drawn with */
         FILE *to = video_out ? stderr : stdout;
 
@@ -870,7 +871,7 @@ static int run_frames(render_run *run)
     if (o->json)
         mc_refcheck_print_json(run->ref, run->info);
     else
-        mc_refcheck_print_table(run->ref, run->info);
+        mc_cli_print_check(run->ref, o->verbose, run->info);
     mc_refcheck_get_summary(run->ref, &rs);
     if (write_reports(run) != -1)
         return MC_EXIT_RUNTIME;

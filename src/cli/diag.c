@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,14 +52,25 @@ void mc_cli_wrote_reports(const char *report_dir, const char *junit,
     mc_refcheck_get_summary(check, &s);
     if (report_dir) {
         char page[4200];
+        size_t n = strlen(report_dir);
 
-        snprintf(page, sizeof page, "%s/index.html", report_dir);
+        /* one '/' between the folder and the page, however the folder was written */
+        while (n > 1 && report_dir[n - 1] == '/')
+            n--;
+        snprintf(page, sizeof page, "%.*s%sindex.html", (int)n, report_dir,
+                 n == 1 && report_dir[0] == '/' ? "" : "/");
         mc_cli_wrote(page, "review page, %lld frames checked, %lld not passed",
                      (long long)s.checked, (long long)(s.checked - s.passed));
     }
     if (junit)
         mc_cli_wrote(junit, "JUnit XML, %lld frames checked, %lld not passed",
                      (long long)s.checked, (long long)(s.checked - s.passed));
+}
+
+void mc_cli_print_check(const struct mc_refcheck *check, bool verbose, FILE *to)
+{
+    mc_refcheck_print_table_rows(check, verbose ? SIZE_MAX : MC_REFCHECK_TABLE_ROWS,
+                                 " (--verbose lists them all)", to);
 }
 
 void mc_diag_warn(void *user, const mc_error *w)

@@ -249,6 +249,8 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("--update-reference needs --reference REF");
     if (o->json && !o->reference)
         return mc_usage_error("--json needs --reference REF");
+    if (o->verbose && !o->reference)
+        return mc_usage_error("--verbose needs --reference REF");
     if ((o->lim.mask || o->lim.ignore.n || o->lim.opts.set) && !o->reference)
         return mc_usage_error("--mask, --ignore and the limits need --reference REF");
     if (o->has_ref_offset && !o->reference)
@@ -363,9 +365,14 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(progress),
       .parse = set_quiet, .help = "no progress (warnings and errors are still printed)" },
     { .name = "--progress", .kind = MC_ARG_CUSTOM, .offset = F(progress),
-      .parse = parse_progress, .expect = "auto, json or none", .metavar = "auto|json|none",
-      .help = "a bar on a terminal (default), or JSON lines on stdout\n"
-              "(stderr when OUT is '-')" },
+      .parse = parse_progress, .expect = "auto, log, json or none",
+      .metavar = "auto|log|json|none",
+      .help = "auto (default): a bar on a terminal, else log lines; log:\n"
+              "a line every --progress-interval seconds on stderr; json:\n"
+              "JSON lines on stdout (stderr when OUT is '-')" },
+    { .name = "--progress-interval", .kind = MC_ARG_DOUBLE, .offset = F(progress_interval),
+      .dmin = 0.0, .dmax = 3600.0, .metavar = "S",
+      .help = "seconds between two log lines (default 10; 0: every frame)" },
     { .name = "--stats", .kind = MC_ARG_FLAG, .offset = F(stats),
       .help = "print the time of each stage per frame at the end" },
     { .name = "--reference", .kind = MC_ARG_STRING, .offset = F(reference), .metavar = "REF",
@@ -383,6 +390,9 @@ static const mc_arg_opt render_opts[] = {
       .help = "write missing and failing frames into the folder REF instead" },
     { .name = "--json", .kind = MC_ARG_FLAG, .offset = F(json),
       .help = "print the reference check as one JSON object (compare's form)" },
+    { .name = "--verbose", .kind = MC_ARG_FLAG, .offset = F(verbose),
+      .help = "the check lists every frame that did not pass (default:\n"
+              "the first 10)" },
     MC_LIMIT_ARG_OPTS(F(lim)),
     { .name = "--report", .kind = MC_ARG_STRING, .offset = F(report_dir), .metavar = "DIR",
       .help = "write an HTML review page of the check into folder DIR\n"
@@ -419,6 +429,7 @@ int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
     memset(o, 0, sizeof *o);
     o->msaa = MC_MSAA_DEFAULT;
     o->progress = MC_PROGRESS_AUTO;
+    o->progress_interval = MC_PROGRESS_LOG_INTERVAL;
     rc = mc_args_parse(&render_spec, argc, argv, o, &npos);
     if (rc != -1)
         return rc;

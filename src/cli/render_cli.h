@@ -91,12 +91,14 @@ typedef struct mc_render_opts {
     int image_mpixels; /* --image-pixels: 0 = the default budget */
     int jobs;          /* --jobs N: frames drawn at once (frame_jobs.h); 0 = automatic */
     mc_progress_mode progress;
+    double progress_interval; /* --progress-interval: seconds between log lines (progress.h) */
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
     bool update_reference;
     long ref_offset; /* --offset N: output frame k is checked against REF's frame k + N */
     bool has_ref_offset;
     bool json; /* --json: the reference check as one JSON object */
+    bool verbose; /* --verbose: the check's table lists every frame that did not pass */
     mc_limit_args lim; /* --threshold .. --ignore: the reference check's limits and mask */
     const char *report_dir; /* --report DIR: the HTML review page (report.h) */
     int report_max_frames;  /* --report-max-frames N: runs listed; 0: the default */

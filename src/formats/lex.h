@@ -130,7 +130,7 @@ void mc_lex_warn(mc_lexer *lx, const mc_token *tok, mc_status code, const char *
  * warning with lenient. A file whose first word is none of an MD5 file's keywords (and that is
  * not empty) is not an MD5 file: MC_ERR_SYNTAX without a position and without quoting any of its
  * text ("not an MD5 file: ..."), so that an error never shows a line of a file that is not of
- * the format (README "Scenes are trusted input"). */
+ * the format (docs/hardening.md, "Scenes are trusted input"). */
 bool mc_lex_md5_header(mc_lexer *lx);
 
 /* mc_arena_alloc that records MC_ERR_NOMEM (no position) and fails the lexer when out of

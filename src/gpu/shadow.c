@@ -249,7 +249,7 @@ static void draw_volumes(mc_renderer *r, int l, int self)
      * llvmpipe test depth and stencil before the interaction shader, which may discard, and
      * skip shading a block that fails (a stencil it may write forces the test after the
      * shader); with multisampling its early test skips nothing and costs more, so the mask
-     * stays (README "Speed"). Either way nothing writes the stencil here. */
+     * stays (docs/speed.md). Either way nothing writes the stencil here. */
     gl->StencilMask(r->samples > 1 ? 0xff : 0);
     gl->StencilFunc(GL_GEQUAL, STENCIL_CLEAR, 0xff);
     gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);

@@ -44,7 +44,7 @@
 #define STBI_NO_STDIO /* files are read with mc_read_file, which bounds their size */
 #define STBI_NO_HDR
 #define STBI_NO_LINEAR
-#define STBI_ONLY_PNG /* the formats the README documents; TGA and DDS have readers of their own */
+#define STBI_ONLY_PNG /* the formats docs/ documents; TGA and DDS have readers of their own */
 #define STBI_ONLY_JPEG
 #define STBI_MAX_DIMENSIONS MC_IMAGE_MAX_SIDE
 STB_WARNINGS_OFF

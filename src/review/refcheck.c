@@ -195,6 +195,16 @@ static mc_status build_mask(mc_refcheck *c, const mc_refcheck_desc *d, mc_error 
     return MC_OK;
 }
 
+/* "diffs/" and "diffs//" name the folder "diffs": file names are joined to it with one '/'
+ * ("/" stays the root). */
+static void trim_slashes(char *dir)
+{
+    size_t n = dir ? strlen(dir) : 0;
+
+    while (n > 1 && dir[n - 1] == '/')
+        dir[--n] = '\0';
+}
+
 mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_error *err)
 {
     mc_refcheck *c;
@@ -219,6 +229,7 @@ mc_status mc_refcheck_open(const mc_refcheck_desc *desc, mc_refcheck **out, mc_e
     c->reference = dup_str(desc->reference);
     c->candidate = dup_str(desc->candidate);
     c->diff_dir = dup_str(desc->diff_dir);
+    trim_slashes(c->diff_dir);
     if (!c->reference || (desc->candidate && !c->candidate) || (desc->diff_dir && !c->diff_dir))
         st = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     else if (desc->update)
@@ -304,12 +315,14 @@ static mc_status write_update(mc_refcheck *c, rc_thread *t, const mc_image_view 
                               mc_frame_no n, const char *existing, mc_refcheck_row *row,
                               mc_error *err)
 {
+    size_t len = strlen(c->reference);
     mc_status st;
 
     if (existing)
         snprintf(t->path, sizeof t->path, "%s", existing);
-    else
-        snprintf(t->path, sizeof t->path, "%s/%05lld.png", c->reference, (long long)n);
+    else /* one '/' after the folder, as it was written ("ref" or "ref/") */
+        snprintf(t->path, sizeof t->path, "%s%s%05lld.png", c->reference,
+                 len > 0 && c->reference[len - 1] == '/' ? "" : "/", (long long)n);
     st = write_png(t, t->path, f->pixels, f->stride, f->width, f->height, err);
     if (st == MC_OK)
         row->written = t->path;
@@ -676,8 +689,6 @@ void mc_rc_table_row(const mc_refcheck_row *row, FILE *to)
         fprintf(to, "%*s ", m[i].width, v);
     }
     fprintf(to, " %s\n", row->reasons);
-    if (row->written)
-        fprintf(to, "         wrote '%s'\n", row->written);
 }
 
 /* How a limit's value reads in the limits line: "<= 9 levels", ">= 0.95", "4" (a setting). */
@@ -740,10 +751,33 @@ static void print_update_line(const mc_refcheck *c, const mc_refcheck_summary *s
     fputc('\n', to);
 }
 
-void mc_refcheck_print_table(const mc_refcheck *c, FILE *to)
+/* Where the failing frames' pictures went, named once with their folder. */
+static void print_written(const mc_refcheck *c, FILE *to)
+{
+    int64_t frames = 0, diffs = 0;
+
+    for (size_t i = 0; i < c->num_rows; i++) {
+        const char *w = c->rows[i].written, *name = w ? strrchr(w, '/') : NULL;
+
+        frames += w != NULL; /* the last file written: diff_ when there was a reference frame */
+        diffs += name && strncmp(name + 1, "diff_", 5) == 0;
+    }
+    if (frames == 0)
+        return;
+    fprintf(to, "wrote %lld failing frame%s (frame_NNNNN.png)", (long long)frames,
+            frames == 1 ? "" : "s");
+    if (diffs > 0)
+        fprintf(to, " and %lld difference picture%s (diff_NNNNN.png)", (long long)diffs,
+                diffs == 1 ? "" : "s");
+    fprintf(to, " to '%s%s'\n", c->diff_dir, strcmp(c->diff_dir, "/") == 0 ? "" : "/");
+}
+
+void mc_refcheck_print_table_rows(const mc_refcheck *c, size_t max_rows, const char *more_hint,
+                                  FILE *to)
 {
     mc_refcheck_summary s;
-    int64_t bad, listed = 0;
+    int64_t bad;
+    size_t listed = 0;
     char limits[320];
 
     mc_refcheck_get_summary(c, &s);
@@ -752,27 +786,33 @@ void mc_refcheck_print_table(const mc_refcheck *c, FILE *to)
         return;
     }
     bad = s.checked - s.passed;
-    for (size_t i = 0; i < c->num_rows && listed < MC_REFCHECK_MAX_LISTED; i++) {
-        if (c->rows[i].kind == MC_REFCHECK_PASSED)
-            continue;
-        if (listed++ == 0)
-            mc_rc_table_heading(to);
-        mc_rc_table_row(&c->rows[i], to);
-    }
-    if (listed < bad)
-        fprintf(to, "... and %lld more\n", (long long)(bad - listed));
     fprintf(to, "reference '%s': %lld frame%s checked, %lld matched, %lld differ, %lld missing",
             c->reference, (long long)s.checked, s.checked == 1 ? "" : "s", (long long)s.passed,
             (long long)s.failed, (long long)s.missing);
     if (s.unreadable)
         fprintf(to, ", %lld unreadable", (long long)s.unreadable);
     fprintf(to, "%s\n", s.lossy ? " (video: lossy limits)" : "");
-    if (bad > 0) {
-        mc_refcheck_format_limits(&c->opts, limits, sizeof limits);
-        fprintf(to, "limits (%s)\n", limits);
+    if (bad <= 0)
+        return;
+    mc_refcheck_format_limits(&c->opts, limits, sizeof limits);
+    fprintf(to, "limits (%s)\n", limits);
+    for (size_t i = 0; i < c->num_rows && listed < max_rows; i++) {
+        if (c->rows[i].kind == MC_REFCHECK_PASSED)
+            continue;
+        if (listed++ == 0)
+            mc_rc_table_heading(to);
+        mc_rc_table_row(&c->rows[i], to);
     }
-    if (bad > 0 && c->diff_dir && c->diff_made)
-        fprintf(to, "failing frames and difference pictures are in '%s'\n", c->diff_dir);
+    if ((int64_t)listed < bad)
+        fprintf(to, "... and %lld more%s\n", (long long)(bad - (int64_t)listed),
+                more_hint ? more_hint : "");
+    if (c->diff_dir && c->diff_made)
+        print_written(c, to);
+}
+
+void mc_refcheck_print_table(const mc_refcheck *c, FILE *to)
+{
+    mc_refcheck_print_table_rows(c, MC_REFCHECK_TABLE_ROWS, NULL, to);
 }
 
 static const char *kind_name(mc_refcheck_kind k)

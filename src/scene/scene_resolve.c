@@ -269,7 +269,7 @@ typedef struct model_base {
     const char **where; /* places for errors, in the scene's arena: "base/def/x.def",
                            "base/pak000.pk4:def/x.def" */
     size_t text_bytes;  /* held in all; within MC_LIMIT_MTR_TEXT_BYTES, the budget of the
-                           base's declaration text (README "Materials") */
+                           base's declaration text (docs/materials-and-shading.md, "Files") */
 } model_base;
 
 static void model_base_release(model_base *mb)

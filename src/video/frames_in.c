@@ -127,11 +127,13 @@ static void free_files(mc_frames_in *src)
     src->files = NULL;
 }
 
-/* Appends dir/name with its number; grows the array by doubling. */
+/* Appends dir/name with its number (one '/' between them, "ref/" or "ref" alike); grows the
+ * array by doubling. */
 static mc_status add_file(mc_frames_in *src, size_t *cap, const char *dir, const char *name,
                           long number, mc_error *err)
 {
-    size_t len = strlen(dir) + strlen(name) + 2;
+    size_t dlen = strlen(dir), len = dlen + strlen(name) + 2;
+    const char *sep = dlen > 0 && dir[dlen - 1] == '/' ? "" : "/";
     char *path;
 
     if (src->count == *cap) {
@@ -145,7 +147,7 @@ static mc_status add_file(mc_frames_in *src, size_t *cap, const char *dir, const
     path = malloc(len);
     if (!path)
         return mc_error_set(err, MC_ERR_NOMEM, dir, 0, 0, "out of memory listing '%s'", dir);
-    snprintf(path, len, "%s/%s", dir, name);
+    snprintf(path, len, "%s%s%s", dir, sep, name);
     src->files[src->count].number = number;
     src->files[src->count].path = path;
     src->count++;
