@@ -66,7 +66,7 @@ mc_status mc_chunk_probe(const char *path, mc_chunk_info *out, mc_error *err);
 typedef struct mc_concat_desc {
     const char *const *parts; /* num_parts paths of chunk videos, any order */
     size_t num_parts;
-    const char *output; /* .mp4, .mkv or .mov */
+    const char *output; /* .mp4, .mkv or .mov: an encoded kind of output_kinds.h */
     volatile sig_atomic_t *stop; /* when set (by a signal handler), MC_ERR_INTERRUPTED; may be
                                     NULL */
 } mc_concat_desc;
