@@ -199,7 +199,7 @@ static void default_diff_dir(const render_run *run, char *out, size_t cap)
         return;
     }
     if (o->out_kind == MC_OUT_PNG)
-        mc_png_pattern_dir(&o->pattern, buf, sizeof buf);
+        mc_png_pattern_dir(&o->target.pattern, buf, sizeof buf);
     else
         snprintf(buf, sizeof buf, "%s",
                  o->out_kind == MC_OUT_VIDEO && strcmp(o->out, "-") != 0 ? o->out : o->reference);
@@ -215,7 +215,7 @@ static void default_diff_dir(const render_run *run, char *out, size_t cap)
  * number: the scene's length is known only once its renderer is made): each checked. */
 static int check_png_names(const render_run *run, const mc_guard *g)
 {
-    const mc_png_pattern *p = &run->o->pattern;
+    const mc_png_pattern *p = &run->o->target.pattern;
     char dir[MC_PATH_CAP], path[MC_PATH_CAP], want[MC_PATH_CAP];
     const char *base = strrchr(p->prefix, '/');
     size_t nbase;
@@ -267,7 +267,7 @@ static int check_outputs(const render_run *run)
     if (o->out_kind == MC_OUT_VIDEO) {
         rc = mc_guard_output(&g, "-o", o->out);
     } else if (o->out_kind == MC_OUT_PNG) {
-        mc_png_pattern_dir(&o->pattern, dir, sizeof dir);
+        mc_png_pattern_dir(&o->target.pattern, dir, sizeof dir);
         rc = mc_guard_output(&g, "-o", dir[0] ? dir : ".");
         if (rc == -1)
             rc = check_png_names(run, &g);
@@ -380,21 +380,10 @@ static int write_reports(render_run *run)
 /* Creates the PNG folder and proves a file can be made in it before any frame is rendered. */
 static int check_png_folder(render_run *run)
 {
-    char dir[MC_PATH_CAP], first[MC_PATH_CAP];
-    mc_outfile probe;
     mc_error e;
 
-    mc_png_pattern_dir(&run->o->pattern, dir, sizeof dir);
-    if (!mc_cli_mkdirs(dir)) {
-        fprintf(stderr, "md5cine: error: cannot create folder '%s': %s\n", dir, strerror(errno));
-        return MC_EXIT_RUNTIME;
-    }
-    if (!mc_png_pattern_format(&run->o->pattern, run->first, first, sizeof first))
-        return mc_usage_error("output name '%s' is too long", run->o->out);
-    mc_outfile_sweep(first); /* temporaries of frames of killed renders */
-    if (mc_outfile_begin(&probe, first, 1, &e) != MC_OK)
-        return fail(&e, false);
-    mc_outfile_abort(&probe);
+    if (mc_png_sequence_open(&run->o->target.pattern, run->o->out, run->first, &e) != MC_OK)
+        return e.code == MC_ERR_USAGE ? mc_usage_error("%s", e.msg) : fail(&e, false);
     return -1;
 }
 
@@ -597,7 +586,7 @@ static int open_pipeline(render_run *run)
     s->width = run->width;
     s->height = run->height;
     s->enc = run->enc;
-    s->pattern = run->o->out_kind == MC_OUT_PNG ? &run->o->pattern : NULL;
+    s->pattern = run->o->out_kind == MC_OUT_PNG ? &run->o->target.pattern : NULL;
     s->png_alpha = run->o->bg_mode == MC_BACKGROUND_NONE;
     s->ref = run->ref;
     if (s->ref) {
@@ -611,11 +600,10 @@ static int open_pipeline(render_run *run)
     s->per_thread = calloc((size_t)s->threads, sizeof *s->per_thread);
     if (!s->per_thread)
         return out_of_memory();
-    for (int i = 0; i < s->threads && s->png_alpha; i++) {
-        s->per_thread[i].straight = malloc((size_t)run->width * (size_t)run->height * 4);
-        if (!s->per_thread[i].straight)
-            return out_of_memory();
-    }
+    for (int i = 0; i < s->threads && s->pattern; i++)
+        if (mc_png_writer_init(&s->per_thread[i].png, run->width, run->height, s->png_alpha,
+                               &e) != MC_OK)
+            return fail(&e, false);
     memset(&d, 0, sizeof d);
     d.width = run->width;
     d.height = run->height;
@@ -891,8 +879,7 @@ static void release(render_run *run)
     mc_report_release(run->report); /* removes an unfinished report's temporary folder */
     if (run->sink.per_thread) {
         for (int i = 0; i < run->sink.threads; i++) {
-            mc_png_buf_release(&run->sink.per_thread[i].png);
-            free(run->sink.per_thread[i].straight);
+            mc_png_writer_release(&run->sink.per_thread[i].png);
         }
         free(run->sink.per_thread);
     }

@@ -14,6 +14,7 @@
 #include <md5cine/encode.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
+#include <md5cine/output.h>
 #include <md5cine/refcheck.h>
 #include <md5cine/render.h>
 #include <md5cine/report.h>
@@ -51,15 +52,6 @@ int mc_cli_address_check(const char *what, unsigned long long need);
 bool mc_cli_address_fits(unsigned long long need);
 
 
-/* A PNG file name with one printf-style frame number ("frames/%05d.png"), kept split so that
- * no user text is ever used as a printf format. */
-typedef struct mc_png_pattern {
-    char prefix[MC_PATH_CAP]; /* text before the number, "%%" already turned into '%' */
-    char suffix[256];         /* text after it */
-    int width;                /* minimum digits, 0..20 */
-    bool zero;                /* pad with '0' rather than ' ' */
-} mc_png_pattern;
-
 typedef enum mc_out_kind {
     MC_OUT_NONE,  /* no -o (allowed with --reference) */
     MC_OUT_VIDEO, /* .mp4 .mkv .mov .y4m or "-" */
@@ -70,7 +62,8 @@ typedef struct mc_render_opts {
     const char *scene;
     const char *out; /* NULL without -o */
     mc_out_kind out_kind;
-    mc_png_pattern pattern; /* when out_kind is MC_OUT_PNG */
+    mc_output_target target; /* -o read by the table of output kinds (output.h); its pattern
+                                when out_kind is MC_OUT_PNG */
     int width, height;      /* 0: the scene's, else the default */
     mc_rate fps;            /* { 0, 0 }: the scene's, else the camera's */
     mc_clock clock;         /* --clock ideal|engine */
@@ -111,23 +104,11 @@ void mc_print_gl_json(FILE *to, const mc_renderer_info *info);
  * exit code (0 after --help, MC_EXIT_INPUT after a usage error, already printed). */
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o);
 
-/* Splits s into a pattern; false with a reason in why (cap bytes) when s has no frame number,
- * two of them, or a conversion other than %d with optional '0' and width. */
-bool mc_png_pattern_parse(const char *s, mc_png_pattern *p, char *why, size_t cap);
-
-/* Writes the file name of frame k into out; false if it does not fit. */
-bool mc_png_pattern_format(const mc_png_pattern *p, int64_t k, char *out, size_t cap);
-
-/* The pattern's folder ("frames/" for "frames/%05d.png", "" for none) into out. */
-void mc_png_pattern_dir(const mc_png_pattern *p, char *out, size_t cap);
-
 /* ---- render_sink.c: where finished frames go (one pipeline sink). ---- */
 
 /* Per sink thread: scratch memory and time spent in each job (seconds). */
 typedef struct mc_sink_thread {
-    mc_png_buf png;
-    uint8_t *straight; /* width * height * 4 with png_alpha: the frame with straight alpha */
-    char path[MC_PATH_CAP + 64];
+    mc_png_writer png; /* with a PNG sequence */
     double encode_s, png_s, compare_s;
 } mc_sink_thread;
 
