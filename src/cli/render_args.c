@@ -7,6 +7,7 @@
 
 #include <md5cine/limits.h>
 #include <md5cine/output.h>
+#include <md5cine/refcheck.h>
 
 #include "args.h"
 #include "cli.h"

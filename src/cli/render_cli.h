@@ -1,7 +1,7 @@
-/* md5cine render, split over a few files: argument parsing (render_args.c), the frame sinks
- * -- encoder, PNG sequence, reference comparison (render_sink.c) -- and the orchestration
- * (cmd_render.c); the frames themselves come from the library's scene renderer
- * (scene_renderer.h). These declarations are private to the command line. */
+/* md5cine render, split over a few files: argument parsing (render_args.c), the address-space
+ * estimates (address_space.c) and the command (cmd_render.c), which hands the options to the
+ * library's render run (render_run.h) and prints what it did. These declarations are private
+ * to the command line. */
 #ifndef MC_RENDER_CLI_H
 #define MC_RENDER_CLI_H
 
@@ -10,14 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <md5cine/compare.h>
-#include <md5cine/encode.h>
-#include <md5cine/frames_in.h>
-#include <md5cine/image.h>
 #include <md5cine/output.h>
-#include <md5cine/refcheck.h>
 #include <md5cine/render.h>
-#include <md5cine/report.h>
+#include <md5cine/render_run.h>
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/view.h>
@@ -96,6 +91,26 @@ typedef struct mc_render_opts {
     const char *junit;      /* --junit FILE: the check as JUnit XML */
 } mc_render_opts;
 
+/* ---- render_checks.c: before the run writes anything ---- */
+
+/* -1 when no output of o replaces a file scene s read, the reference or the mask, and none
+ * lies inside a reference folder (d: the run's desc, for its diff folder); else the message is
+ * printed and the exit code returned. */
+int mc_render_check_outputs(const mc_render_opts *o, const mc_scene *s,
+                            const mc_render_run_desc *d);
+
+/* The frame jobs: --jobs, or mc_frame_jobs_auto of the cores shrunk to what fits under an
+ * address-space limit; never more than the frames to render. Sets LP_NUM_THREADS for that
+ * many contexts unless the user set it: call before any thread starts (setenv). */
+int mc_render_settle_jobs(const mc_render_opts *o, const mc_scene *s);
+
+/* Under `ulimit -v`: -1 when rendering s with jobs frame jobs fits, before the GL context
+ * (run NULL: the driver, the outputs and the frames at the size asked) or once run is
+ * prepared (its frames at the size and samples it settled); else the message is printed and
+ * the exit code returned. */
+int mc_render_check_address(const mc_render_opts *o, const mc_scene *s, int jobs,
+                            const mc_render_run *run);
+
 /* The GL facts of a renderer as JSON members ("backend":...,"samples":N, no braces), as doctor
  * and render --progress json print them (cmd_doctor.c). */
 void mc_print_gl_json(FILE *to, const mc_renderer_info *info);
@@ -103,26 +118,5 @@ void mc_print_gl_json(FILE *to, const mc_renderer_info *info);
 /* Parses argv (argv[0] is "render"). Returns -1 when the render should go ahead, else the
  * exit code (0 after --help, MC_EXIT_INPUT after a usage error, already printed). */
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o);
-
-/* ---- render_sink.c: where finished frames go (one pipeline sink). ---- */
-
-/* Per sink thread: scratch memory and time spent in each job (seconds). */
-typedef struct mc_sink_thread {
-    mc_png_writer png; /* with a PNG sequence */
-    double encode_s, png_s, compare_s;
-} mc_sink_thread;
-
-typedef struct mc_sink {
-    int width, height;
-    mc_encoder *enc;               /* NULL: no video */
-    const mc_png_pattern *pattern; /* NULL: no PNG sequence */
-    bool png_alpha;                /* RGBA PNGs (--background none) */
-    mc_refcheck *ref;              /* NULL: no reference */
-    int threads;
-    mc_sink_thread *per_thread; /* threads entries */
-} mc_sink;
-
-/* The mc_sink_fn of the pipeline: user is an mc_sink. */
-mc_status mc_sink_frame(void *user, int thread, const uint8_t *rgba, int64_t frame, mc_error *err);
 
 #endif
