@@ -76,6 +76,29 @@ static void names_and_folders_follow_the_pattern(void)
     EXPECT_EQ_STR(dir, "");
 }
 
+/* The suffix holds 255 bytes and its NUL (png_sequence.h: suffix[256]): "%d" and 255 'x' is
+ * a pattern, one 'x' more is too long. */
+static void a_suffix_past_its_room_is_too_long(void)
+{
+    char s[2 + 256 + 1], msg[sizeof s + 64], name[300];
+    mc_png_pattern p;
+    mc_error err;
+
+    memcpy(s, "%d", 2);
+    memset(s + 2, 'x', 255);
+    s[2 + 255] = '\0';
+    ASSERT_OK(mc_png_pattern_parse(s, &p, &err), &err);
+    EXPECT_EQ_INT((long long)strlen(p.suffix), 255);
+    EXPECT(mc_png_pattern_format(&p, 5, name, sizeof name));
+    EXPECT_EQ_INT((long long)strlen(name), 256);
+    s[2 + 255] = 'x';
+    s[2 + 256] = '\0';
+    EXPECT_EQ_INT(mc_png_pattern_parse(s, &p, &err), MC_ERR_USAGE);
+    snprintf(msg, sizeof msg, "PNG output '%s' is too long", s);
+    EXPECT_EQ_STR(err.msg, msg);
+    EXPECT_EQ_STR(p.suffix, "");
+}
+
 static void straight_alpha_is_rgb_times_255_over_alpha(void)
 {
     /* (64 * 255 + 64) / 128 = 128, (32 * 255 + 64) / 128 = 64, (1 * 255 + 64) / 128 = 2;
@@ -191,6 +214,7 @@ int main(int argc, char **argv)
     static const test_case cases[] = {
         TEST_ENTRY(patterns_name_frames_or_say_what_is_wrong),
         TEST_ENTRY(names_and_folders_follow_the_pattern),
+        TEST_ENTRY(a_suffix_past_its_room_is_too_long),
         TEST_ENTRY(straight_alpha_is_rgb_times_255_over_alpha),
         TEST_ENTRY(writers_write_whole_frames_with_straight_alpha),
         TEST_ENTRY(a_folder_that_cannot_be_made_is_an_io_error),
