@@ -13,6 +13,7 @@
 #include <md5cine/plan.h>
 #include <md5cine/refcheck.h>
 #include <md5cine/refpair.h>
+#include <md5cine/render_run.h>
 #include <md5cine/render.h>
 #include <md5cine/report.h>
 #include <md5cine/scene.h>

@@ -19,6 +19,7 @@ FLOORS = [
     ["formats", "image", "gpu"],
     ["motion", "video", "material"],
     ["scene", "review"],
+    ["output"],
     ["cli"],
 ]
 

@@ -556,3 +556,90 @@ def test_render_many_stopped_early_and_bad_jobs(demo):
             demo.renderer(width=W, height=H, jobs=bad)
     assert md5cine.MAX_JOBS == 16
     assert md5cine.auto_jobs(2) == 1 and md5cine.auto_jobs(8) == 4
+
+
+# ---- Scene.render: the library's render run against the command ----------------------------
+
+def probe_video(path):
+    """(format, width, height, frames decoded) as ffprobe reads them."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+                          "-show_entries", "format=format_name:stream=width,height,nb_read_frames",
+                          "-of", "json", path], capture_output=True, text=True, check=True).stdout
+    j = json.loads(out)
+    s = j["streams"][0]
+    return j["format"]["format_name"], s["width"], s["height"], int(s["nb_read_frames"])
+
+
+def decode_video(path):
+    """Every frame as RGBA, decoded by the ffmpeg command (an independent decoder)."""
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt",
+                          "rgba", "-"], capture_output=True, check=True).stdout
+    return np.frombuffer(raw, dtype=np.uint8).reshape(-1, H, W, 4)
+
+
+# Frames 82-85 (around the first cut, between 83 and 84) rendered by Scene.render and by
+# `md5cine render`: the video ffprobe reads has their count and size and is the command's, byte
+# for byte and frame for frame; the PNG sequence has the command's pixels (ImageMagick's
+# decoding), and those frames differ from each other.
+def test_scene_render_writes_what_the_command_writes(demo, tmp_path):
+    env = {"MD5CINE_GL": BACKENDS[0]}
+    seen = []
+    res = demo.render(tmp_path / "lib.mp4", frames=(82, 85), width=W, height=H,
+                      backend=BACKENDS[0], progress=lambda *a: seen.append(a))
+    assert (res.kind, res.frames, res.first, res.last) == ("mp4", 4, 82, 85)
+    assert (res.width, res.height, res.codec, res.samples) == (W, H, "libx264", 4)
+    assert res.check is None and res.stats["wall_s"] > 0
+    assert seen == [(1, 4, 82), (2, 4, 83), (3, 4, 84), (4, 4, 85)]
+    assert probe_video(str(tmp_path / "lib.mp4")) == ("mov,mp4,m4a,3gp,3g2,mj2", W, H, 4)
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "82-85", "--quiet",
+        "-o", str(tmp_path / "cli.mp4"), env=env)
+    assert (tmp_path / "lib.mp4").read_bytes() == (tmp_path / "cli.mp4").read_bytes()
+    lib = decode_video(str(tmp_path / "lib.mp4"))
+    assert lib.shape == (4, H, W, 4)
+    assert np.array_equal(lib, decode_video(str(tmp_path / "cli.mp4")))
+
+    res = demo.render(str(tmp_path / "lib" / "%05d.png"), frames=range(83, 85), width=W,
+                      height=H, backend=BACKENDS[0])
+    assert (res.kind, res.frames, res.codec) == ("png", 2, None)
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "83-84", "--quiet",
+        "-o", str(tmp_path / "cli" / "%05d.png"), env=env)
+    assert sorted(os.listdir(tmp_path / "lib")) == ["00083.png", "00084.png"]
+    for k in (83, 84):
+        got = read_png(str(tmp_path / "lib" / ("%05d.png" % k)))
+        assert np.array_equal(got, read_png(str(tmp_path / "cli" / ("%05d.png" % k)))), k
+    assert not np.array_equal(read_png(str(tmp_path / "lib" / "00083.png")),
+                              read_png(str(tmp_path / "lib" / "00084.png")))
+
+    # The frames checked against the command's PNGs, as render --reference: every one passes.
+    res = demo.render(None, frames=(83, 84), width=W, height=H, backend=BACKENDS[0],
+                      reference=str(tmp_path / "cli"))
+    assert res.kind is None and res.check.ok, res.check.table
+    assert [(r["frame"], r["kind"]) for r in res.check.rows] == [(83, "passed"), (84, "passed")]
+
+
+def test_scene_render_takes_a_kind_and_refuses_what_it_cannot_write(demo, tmp_path):
+    res = demo.render(tmp_path / "clip.bin", kind="mkv", frames=(0, 1), width=W, height=H)
+    assert res.kind == "mkv"
+    assert probe_video(str(tmp_path / "clip.bin"))[0] == "matroska,webm"
+    with pytest.raises(md5cine.Error, match="holds sound only"):
+        demo.render(tmp_path / "sound.wav")
+    with pytest.raises(md5cine.Error, match="transparent background"):
+        demo.render(tmp_path / "a.mp4", background="none")
+    with pytest.raises(md5cine.Error, match="outside the scene's frames"):
+        demo.render(tmp_path / "a.mp4", frames=(0, 10 ** 6))
+    with pytest.raises(md5cine.Error, match="need a reference"):
+        demo.render(tmp_path / "a.mp4", junit=str(tmp_path / "j.xml"))
+    assert sorted(os.listdir(tmp_path)) == ["clip.bin"]
+
+
+# A progress callback that raises (as Ctrl-C does) stops the run after its frame: the exception
+# comes back, and the video is not left, neither whole nor as a temporary.
+def test_scene_render_stopped_from_progress_leaves_nothing(demo, tmp_path):
+    def stop(done, total, frame):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    (tmp_path / "out").mkdir()
+    with pytest.raises(KeyboardInterrupt):
+        demo.render(tmp_path / "out" / "demo.mp4", width=W, height=H, progress=stop)
+    assert os.listdir(tmp_path / "out") == []

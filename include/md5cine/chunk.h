@@ -74,7 +74,7 @@ mc_status mc_chunk_probe(const char *path, mc_chunk_info *out, mc_error *err);
 typedef struct mc_concat_desc {
     const char *const *parts; /* num_parts paths of chunk videos, any order */
     size_t num_parts;
-    const char *output; /* .mp4, .mkv or .mov */
+    const char *output; /* .mp4, .mkv or .mov: an encoded kind of output_kinds.h */
     volatile sig_atomic_t *stop; /* when set (by a signal handler), MC_ERR_INTERRUPTED; may be
                                     NULL */
     /* The sound of the whole timeline (mix from time 0, as encode.h's mc_audio_desc), encoded

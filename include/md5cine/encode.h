@@ -1,9 +1,10 @@
 /* Video output: RGBA frames in, an MP4/MKV/MOV file (libavformat + libavcodec) or a
  * yuv4mpeg2 stream out.
  *
- * Containers come from the output name's extension (case-insensitive): ".mp4", ".mkv",
- * ".mov" (encoded), ".y4m" (uncompressed yuv4mpeg2 file) and "-" (yuv4mpeg2 on stdout, for
- * piping into another encoder). Anything else is MC_ERR_USAGE.
+ * Containers are the rows of the table of output kinds (output_kinds.h) that hold frames in one
+ * file: desc.kind, or the kind the output name means (case-insensitive): ".mp4", ".mkv", ".mov"
+ * (encoded), ".y4m" (uncompressed yuv4mpeg2 file) and "-" (yuv4mpeg2 on stdout, for piping
+ * into another encoder). Anything else is MC_ERR_USAGE.
  *
  * Defaults (a zero field in mc_encoder_desc):
  *   codec    "libx264"; when the asked encoder is not in this libavcodec, the chain
@@ -95,6 +96,7 @@
 
 #include <md5cine/error.h>
 #include <md5cine/limits.h>
+#include <md5cine/output_kinds.h>
 #include <md5cine/types.h>
 
 #ifdef __cplusplus
@@ -127,6 +129,8 @@ typedef struct mc_audio_desc {
 
 typedef struct mc_encoder_desc {
     const char *path;   /* output file (extension picks the container) or "-" for stdout */
+    mc_output_kind kind; /* MC_OUTPUT_NONE (0): the kind path names; else MC_OUTPUT_MP4, _MKV,
+                            _MOV or _Y4M whatever the name ("-" only with _Y4M) */
     int width, height;  /* pixels, even, MC_ENCODER_MIN_SIZE..MC_ENCODER_MAX_SIZE */
     mc_rate fps;        /* frames per second num/den, 1..1000 (30000/1001 for 29.97) */
     int64_t first_frame; /* >= 0: the output frame number (pts) of the first frame written */

@@ -46,4 +46,9 @@
 #include <md5cine/sheet.h>
 #include <md5cine/report.h>
 
+#include <md5cine/output_kinds.h>
+#include <md5cine/output.h>
+#include <md5cine/png_sequence.h>
+#include <md5cine/render_run.h>
+
 #endif

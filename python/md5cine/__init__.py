@@ -31,7 +31,8 @@ import numpy as np
 
 from . import _abi, _config, _structs
 
-__all__ = ["Error", "Scene", "Renderer", "FrameInfo", "CompareResult", "RefCheck", "compare",
+__all__ = ["Error", "Scene", "Renderer", "RenderResult", "FrameInfo", "CompareResult",
+           "CheckRows", "RefCheck", "compare",
            "check_sources", "library_path"]
 
 # --- the library --------------------------------------------------------------------------
@@ -509,6 +510,38 @@ class Scene:
         """A Renderer of this scene; see Renderer for the settings."""
         return Renderer(self, **kw)
 
+    def render(self, output, frames=None, width=0, height=0, fps=None, clock="ideal",
+               msaa=MSAA_DEFAULT, shading="lit", fov_mode="horizontal", background=None,
+               overlay=False, backend="auto", gl_device=0, developer_images=False, shadows=True,
+               jobs=0, kind=None, codec=None, crf=0, preset=None, reference=None, diff_dir=None,
+               update_reference=False, offset=0, mask=None, ignore=(), report_dir=None,
+               report_max_frames=None, junit=None, progress=None, **limits):
+        """Renders the scene into output as `md5cine render SCENE -o output` does, through the
+        library's render run (render_run.h): a video (.mp4 .mkv .mov .y4m; kind names the
+        container whatever the name: "mp4", "mkv", "mov", "y4m"), a PNG pattern such as
+        "frames/%05d.png", or None with a reference (the frames only checked). Written under a
+        temporary name and renamed when complete: never half-written.
+
+        frames: None (all), (first, last) inclusive output frames, or a range of step 1. The
+        drawing keywords are Renderer's; jobs: frames drawn at once (0: automatic, as render
+        --jobs). codec, crf, preset: the encoder's (None, 0: its defaults). reference and the
+        keywords after it: the check of every frame, as render --reference (the limits as
+        compare()). progress: called as progress(done, total, frame) after each frame; an
+        exception it raises (a KeyboardInterrupt from Ctrl-C included) stops the run, which
+        removes the unfinished video, and is raised again. Returns a RenderResult; raises
+        md5cine.Error."""
+        self._need()
+        _need_gl()
+        run = _RenderRun(self, output, frames, jobs, kind, codec, crf, preset, progress)
+        run.desc.renderer = _renderer_desc(self, width, height, fps, clock, msaa, shading,
+                                           fov_mode, background, overlay, backend, gl_device,
+                                           developer_images, shadows)
+        run.check(reference, diff_dir, update_reference, offset, mask, ignore, report_dir,
+                  report_max_frames, junit, limits)
+        return run.run()
+
+
+
 
 class FrameInfo:
     """What output frame k showed (mc_scene_frame_info): frame, time (s), engine_ms (-1 with
@@ -523,6 +556,36 @@ class FrameInfo:
     def __repr__(self):
         return "FrameInfo(frame=%d, time=%g, stored=%d, next=%d, lerp=%g, shot=%d)" % (
             self.frame, self.time, self.stored, self.next, self.lerp, self.shot)
+
+
+def _jobs_arg(jobs):
+    jobs = _int(jobs, 32, "jobs")
+    if not 0 <= jobs <= MAX_JOBS:
+        raise Error("MC_ERR_USAGE", "jobs %d is outside 0..%d" % (jobs, MAX_JOBS))
+    return jobs
+
+
+def _renderer_desc(scene, width, height, fps, clock, msaa, shading, fov_mode, background,
+                   overlay, backend, gl_device, developer_images, shadows):
+    """The scene renderer's desc (scene_renderer.h) from the keywords Renderer and
+    Scene.render share."""
+    if msaa not in (0, 4):
+        raise Error("MC_ERR_USAGE", "msaa %r is not 0 or 4" % (msaa,))
+    d = mc_scene_renderer_desc(scene=ctypes.addressof(scene._buf),
+                               width=_int(width, 32, "width"), height=_int(height, 32, "height"),
+                               fps=_rate(fps), clock=_choice(_CLOCKS, clock, "clock"),
+                               msaa=msaa,
+                               shading=_choice(_SHADINGS, shading, "shading"),
+                               fov_mode=_choice(_FOV_MODES, fov_mode, "fov mode"),
+                               overlay=overlay, backend=_choice(_BACKENDS, backend, "backend"),
+                               gl_device=_int(gl_device, 32, "gl_device"), warn=scene._warn,
+                               developer_images=developer_images, no_shadows=not shadows)
+    if isinstance(background, str) and background == "none":
+        d.background_mode = 2
+    elif background is not None:
+        d.background_mode = 1
+        d.background = (ctypes.c_float * 3)(*[float(c) for c in background])
+    return d
 
 
 class Renderer:
@@ -545,27 +608,9 @@ class Renderer:
         self.scene = None
         scene._need()
         _need_gl()
-        width = _int(width, 32, "width")
-        height = _int(height, 32, "height")
-        gl_device = _int(gl_device, 32, "gl_device")
-        jobs = _int(jobs, 32, "jobs")
-        if not 0 <= jobs <= MAX_JOBS:
-            raise Error("MC_ERR_USAGE", "jobs %d is outside 0..%d" % (jobs, MAX_JOBS))
-        if msaa not in (0, 4):
-            raise Error("MC_ERR_USAGE", "msaa %r is not 0 or 4" % (msaa,))
-        d = mc_scene_renderer_desc(scene=ctypes.addressof(scene._buf), width=width, height=height,
-                                   fps=_rate(fps), clock=_choice(_CLOCKS, clock, "clock"),
-                                   msaa=msaa,
-                                   shading=_choice(_SHADINGS, shading, "shading"),
-                                   fov_mode=_choice(_FOV_MODES, fov_mode, "fov mode"),
-                                   overlay=overlay, backend=_choice(_BACKENDS, backend, "backend"),
-                                   gl_device=gl_device, warn=scene._warn,
-                                   developer_images=developer_images, no_shadows=not shadows)
-        if isinstance(background, str) and background == "none":
-            d.background_mode = 2
-        elif background is not None:
-            d.background_mode = 1
-            d.background = (ctypes.c_float * 3)(*[float(c) for c in background])
+        jobs = _jobs_arg(jobs)
+        d = _renderer_desc(scene, width, height, fps, clock, msaa, shading, fov_mode, background,
+                           overlay, backend, gl_device, developer_images, shadows)
         err = mc_error()
         if jobs == 1:
             if _sr_create(ctypes.byref(d), ctypes.byref(self._sr), ctypes.byref(err)) != _MC_OK:
@@ -745,7 +790,44 @@ def _choice_name(table, value):
     return next(k for k, v in table.items() if v == value)
 
 
-class RefCheck:
+class CheckRows:
+    """The rows and summary of a reference check (refcheck.h): rows, one dict per frame checked
+    (frame, kind, the metrics of compare.h's table, reasons, written); summary, the counts;
+    ok, failing and table. RefCheck is one; Scene.render's result holds one as .check."""
+    rows = []
+    summary = None
+
+    def _read(self, rc):
+        n = _rc_row_count(rc)
+        self.rows = [self._row(_rc_row_at(rc, i).contents) for i in range(n)]
+        s = mc_refcheck_summary()
+        _rc_summary(rc, ctypes.byref(s))
+        self.summary = {name: getattr(s, name) for name, _ in mc_refcheck_summary._fields_}
+
+    @staticmethod
+    def _row(r):
+        row = {"frame": r.frame, "kind": _KINDS[r.kind]}
+        row.update((key, getattr(r.r, field)) for key, field in _abi.METRICS)
+        row.update(reasons=_s(r.reasons), written=_s(r.written))
+        return row
+
+    @property
+    def ok(self):
+        return bool(self.summary and self.summary["ok"])
+
+    @property
+    def failing(self):
+        return [r for r in self.rows if r["kind"] != "passed"]
+
+    @property
+    def table(self):
+        """The rows that did not pass, one line each."""
+        return "\n".join("frame %d: %s%s" % (r["frame"], r["kind"],
+                                              ": " + r["reasons"] if r["reasons"] else "")
+                         for r in self.failing)
+
+
+class RefCheck(CheckRows):
     """The reference checker of `md5cine render --reference` and `md5cine compare`
     (refcheck.h): frames checked one by one against reference -- a folder of %05d.png, one
     PNG, or a video -- with the limits given as keywords (as compare()). diff_dir: where
@@ -810,33 +892,7 @@ class RefCheck:
         return self.rows[-1]
 
     def _collect(self):
-        n = _rc_row_count(self._rc)
-        self.rows = [self._row(_rc_row_at(self._rc, i).contents) for i in range(n)]
-        s = mc_refcheck_summary()
-        _rc_summary(self._rc, ctypes.byref(s))
-        self.summary = {name: getattr(s, name) for name, _ in mc_refcheck_summary._fields_}
-
-    @staticmethod
-    def _row(r):
-        row = {"frame": r.frame, "kind": _KINDS[r.kind]}
-        row.update((key, getattr(r.r, field)) for key, field in _abi.METRICS)
-        row.update(reasons=_s(r.reasons), written=_s(r.written))
-        return row
-
-    @property
-    def ok(self):
-        return bool(self.summary and self.summary["ok"])
-
-    @property
-    def failing(self):
-        return [r for r in self.rows if r["kind"] != "passed"]
-
-    @property
-    def table(self):
-        """The rows that did not pass, one line each."""
-        return "\n".join("frame %d: %s%s" % (r["frame"], r["kind"],
-                                              ": " + r["reasons"] if r["reasons"] else "")
-                         for r in self.failing)
+        self._read(self._rc)
 
     def finish(self, title=None):
         """Writes the HTML report when report_dir was given and a frame did not pass (the
@@ -917,3 +973,7 @@ def check_sources(reference, candidate, offset=None, frames=None, **kw):
     finally:
         _pair_release(pair)
     return rc
+
+
+# Scene.render's run (render_run.h) lives beside this file; it uses the helpers above.
+from ._render import RenderResult, _RenderRun  # noqa: E402

@@ -1,97 +1,18 @@
-/* md5cine render: the command line's options (see usage_text) and the PNG name pattern. */
+/* md5cine render: the command line's options (see render_opts). */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <md5cine/limits.h>
+#include <md5cine/output.h>
+#include <md5cine/refcheck.h>
 
 #include "args.h"
 #include "cli.h"
 #include "limit_args.h"
 #include "render_cli.h"
-
-/* Appends c to buf (length *n, capacity cap); false when full. */
-static bool put_char(char *buf, size_t *n, size_t cap, char c)
-{
-    if (*n + 1 >= cap)
-        return false;
-    buf[(*n)++] = c;
-    buf[*n] = '\0';
-    return true;
-}
-
-bool mc_png_pattern_parse(const char *s, mc_png_pattern *p, char *why, size_t cap)
-{
-    size_t np = 0, ns = 0;
-    int found = 0;
-
-    memset(p, 0, sizeof *p);
-    for (const char *c = s; *c; c++) {
-        bool ok;
-
-        if (c[0] == '%' && c[1] == '%') {
-            ok = found ? put_char(p->suffix, &ns, sizeof p->suffix, '%')
-                       : put_char(p->prefix, &np, sizeof p->prefix, '%');
-            c++;
-        } else if (c[0] == '%') {
-            const char *d = c + 1;
-            long w = 0;
-
-            p->zero = *d == '0';
-            while (*d >= '0' && *d <= '9' && w <= 20)
-                w = w * 10 + (*d++ - '0');
-            if (*d != 'd' || w > 20 || found) {
-                snprintf(why, cap, "%s",
-                         found ? "has two frame numbers"
-                               : "may only use '%d' with a width, as in '%05d'");
-                return false;
-            }
-            p->width = (int)w;
-            found = 1;
-            c = d;
-            ok = true;
-        } else {
-            ok = found ? put_char(p->suffix, &ns, sizeof p->suffix, *c)
-                       : put_char(p->prefix, &np, sizeof p->prefix, *c);
-        }
-        if (!ok) {
-            snprintf(why, cap, "is too long");
-            return false;
-        }
-    }
-    if (!found)
-        snprintf(why, cap, "needs a frame number such as '%%05d'");
-    return found;
-}
-
-bool mc_png_pattern_format(const mc_png_pattern *p, int64_t k, char *out, size_t cap)
-{
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%lld", (long long)k);
-    int pad = p->width > n ? p->width - n : 0;
-    size_t need = strlen(p->prefix) + (size_t)pad + (size_t)n + strlen(p->suffix) + 1;
-
-    if (n < 0 || need > cap)
-        return false;
-    snprintf(out, cap, "%s%*s%s%s", p->prefix, pad, "", digits, p->suffix);
-    if (p->zero && pad > 0)
-        memset(out + strlen(p->prefix), '0', (size_t)pad);
-    return true;
-}
-
-void mc_png_pattern_dir(const mc_png_pattern *p, char *out, size_t cap)
-{
-    const char *slash = strrchr(p->prefix, '/');
-    size_t n = slash ? (size_t)(slash - p->prefix) + 1 : 0;
-
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(out, p->prefix, n);
-    out[n] = '\0';
-}
 
 static bool parse_size(void *field, const char *s)
 {
@@ -188,35 +109,18 @@ static bool parse_background(void *field, const char *s)
     return true;
 }
 
-static bool has_ext(const char *s, const char *ext)
-{
-    size_t n = strlen(s), e = strlen(ext);
-
-    return n > e && strcasecmp(s + n - e, ext) == 0;
-}
-
+/* -o OUT by the table of output kinds (output.h): frames in one file (a video, or '-'), or a
+ * pattern of one file per frame. */
 static int classify_output(mc_render_opts *o)
 {
-    char why[128];
+    mc_error e;
 
-    if (!o->out) {
-        o->out_kind = MC_OUT_NONE;
-        return -1;
-    }
-    if (strcmp(o->out, "-") == 0 || has_ext(o->out, ".mp4") || has_ext(o->out, ".mkv") ||
-        has_ext(o->out, ".mov") || has_ext(o->out, ".y4m")) {
-        o->out_kind = MC_OUT_VIDEO;
-        return -1;
-    }
-    if (has_ext(o->out, ".png")) {
-        if (!mc_png_pattern_parse(o->out, &o->pattern, why, sizeof why))
-            return mc_usage_error("PNG output '%s' %s", o->out, why);
-        o->out_kind = MC_OUT_PNG;
-        return -1;
-    }
-    return mc_usage_error("cannot tell the format of output '%s': use .mp4, .mkv, .mov, .y4m, "
-                          "a PNG pattern such as 'frames/%%05d.png', or '-'",
-                          o->out);
+    o->out_kind = MC_OUT_NONE;
+    if (mc_output_parse(o->out, MC_OUTPUT_NONE, &o->target, &e) != MC_OK)
+        return mc_usage_error("%s", e.msg);
+    if (o->target.kind)
+        o->out_kind = o->target.kind->props & MC_OUTPUT_PATTERN ? MC_OUT_PNG : MC_OUT_VIDEO;
+    return -1;
 }
 
 /* x264's presets (x264.h, x264_preset_names). x264 itself reports another name only on its
@@ -407,11 +311,7 @@ static const mc_arg_opt render_opts[] = {
 
 static const mc_arg_spec render_spec = {
     .command = "render",
-    .synopsis =
-        "usage: md5cine render SCENE -o OUT [options]\n"
-        "  OUT is a video (.mp4 .mkv .mov; .y4m uncompressed), a PNG pattern with a printf-style\n"
-        "  output frame number such as 'frames/%05d.png', or '-' (yuv4mpeg2 on stdout).\n"
-        "  The scene's output { } block gives defaults; these options win.\n",
+    .synopsis = NULL, /* render_synopsis */
     .epilog = "exit status: 0 done, 1 frames differ from the reference, 2 bad input or usage,\n"
               "3 runtime failure (GL, encoder, I/O), 130 interrupted (SIGINT), 143 (SIGTERM)\n",
     .opts = render_opts,
@@ -422,15 +322,42 @@ static const mc_arg_spec render_spec = {
     .seen_offset = offsetof(mc_render_opts, lim.opts.set),
 };
 
+/* The usage's first lines: what OUT may be, from the table of output kinds. */
+static void render_synopsis(char *out, size_t cap)
+{
+    const mc_output_kind_info *pat = mc_output_kind_with(MC_OUTPUT_PATTERN);
+    const mc_output_kind_info *dash = mc_output_kind_with(MC_OUTPUT_STDOUT);
+    char encoded[64], raw[64];
+
+    mc_output_kinds_list(MC_OUTPUT_FRAMES | MC_OUTPUT_ENCODED, 0, " ", " ", encoded,
+                         sizeof encoded);
+    mc_output_kinds_list(MC_OUTPUT_FRAMES, MC_OUTPUT_ENCODED | MC_OUTPUT_PATTERN, " ", " ", raw,
+                         sizeof raw);
+    snprintf(out, cap,
+             "usage: md5cine render SCENE -o OUT [options]\n"
+             "  OUT is a video (%s; %s uncompressed), a %s pattern with a printf-style\n"
+             "  output frame number such as '%s', or '-' (%s on stdout).\n"
+             "  The scene's output { } block gives defaults; these options win.\n",
+             encoded, raw, pat->title, pat->example, dash->title);
+}
+
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
 {
+    mc_arg_spec spec = render_spec;
+    char synopsis[512];
     int npos, rc;
 
+    render_synopsis(synopsis, sizeof synopsis);
+    spec.synopsis = synopsis;
     memset(o, 0, sizeof *o);
     o->msaa = MC_MSAA_DEFAULT;
     o->progress = MC_PROGRESS_AUTO;
+<<<<<<< HEAD
     o->progress_interval = MC_PROGRESS_LOG_INTERVAL;
     rc = mc_args_parse(&render_spec, argc, argv, o, &npos);
+=======
+    rc = mc_args_parse(&spec, argc, argv, o, &npos);
+>>>>>>> out
     if (rc != -1)
         return rc;
     o->scene = npos > 0 ? argv[1] : NULL;

@@ -1,7 +1,7 @@
-/* md5cine render, split over a few files: argument parsing (render_args.c), the frame sinks
- * -- encoder, PNG sequence, reference comparison (render_sink.c) -- and the orchestration
- * (cmd_render.c); the frames themselves come from the library's scene renderer
- * (scene_renderer.h). These declarations are private to the command line. */
+/* md5cine render, split over a few files: argument parsing (render_args.c), the address-space
+ * estimates (address_space.c) and the command (cmd_render.c), which hands the options to the
+ * library's render run (render_run.h) and prints what it did. These declarations are private
+ * to the command line. */
 #ifndef MC_RENDER_CLI_H
 #define MC_RENDER_CLI_H
 
@@ -10,13 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <md5cine/compare.h>
-#include <md5cine/encode.h>
-#include <md5cine/frames_in.h>
-#include <md5cine/image.h>
-#include <md5cine/refcheck.h>
+#include <md5cine/output.h>
 #include <md5cine/render.h>
-#include <md5cine/report.h>
+#include <md5cine/render_run.h>
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/view.h>
@@ -51,15 +47,6 @@ int mc_cli_address_check(const char *what, unsigned long long need);
 bool mc_cli_address_fits(unsigned long long need);
 
 
-/* A PNG file name with one printf-style frame number ("frames/%05d.png"), kept split so that
- * no user text is ever used as a printf format. */
-typedef struct mc_png_pattern {
-    char prefix[MC_PATH_CAP]; /* text before the number, "%%" already turned into '%' */
-    char suffix[256];         /* text after it */
-    int width;                /* minimum digits, 0..20 */
-    bool zero;                /* pad with '0' rather than ' ' */
-} mc_png_pattern;
-
 typedef enum mc_out_kind {
     MC_OUT_NONE,  /* no -o (allowed with --reference) */
     MC_OUT_VIDEO, /* .mp4 .mkv .mov .y4m or "-" */
@@ -70,7 +57,8 @@ typedef struct mc_render_opts {
     const char *scene;
     const char *out; /* NULL without -o */
     mc_out_kind out_kind;
-    mc_png_pattern pattern; /* when out_kind is MC_OUT_PNG */
+    mc_output_target target; /* -o read by the table of output kinds (output.h); its pattern
+                                when out_kind is MC_OUT_PNG */
     int width, height;      /* 0: the scene's, else the default */
     mc_rate fps;            /* { 0, 0 }: the scene's, else the camera's */
     mc_clock clock;         /* --clock ideal|engine */
@@ -105,6 +93,26 @@ typedef struct mc_render_opts {
     const char *junit;      /* --junit FILE: the check as JUnit XML */
 } mc_render_opts;
 
+/* ---- render_checks.c: before the run writes anything ---- */
+
+/* -1 when no output of o replaces a file scene s read, the reference or the mask, and none
+ * lies inside a reference folder (d: the run's desc, for its diff folder); else the message is
+ * printed and the exit code returned. */
+int mc_render_check_outputs(const mc_render_opts *o, const mc_scene *s,
+                            const mc_render_run_desc *d);
+
+/* The frame jobs: --jobs, or mc_frame_jobs_auto of the cores shrunk to what fits under an
+ * address-space limit; never more than the frames to render. Sets LP_NUM_THREADS for that
+ * many contexts unless the user set it: call before any thread starts (setenv). */
+int mc_render_settle_jobs(const mc_render_opts *o, const mc_scene *s);
+
+/* Under `ulimit -v`: -1 when rendering s with jobs frame jobs fits, before the GL context
+ * (run NULL: the driver, the outputs and the frames at the size asked) or once run is
+ * prepared (its frames at the size and samples it settled); else the message is printed and
+ * the exit code returned. */
+int mc_render_check_address(const mc_render_opts *o, const mc_scene *s, int jobs,
+                            const mc_render_run *run);
+
 /* The GL facts of a renderer as JSON members ("backend":...,"samples":N, no braces), as doctor
  * and render --progress json print them (cmd_doctor.c). */
 void mc_print_gl_json(FILE *to, const mc_renderer_info *info);
@@ -112,38 +120,5 @@ void mc_print_gl_json(FILE *to, const mc_renderer_info *info);
 /* Parses argv (argv[0] is "render"). Returns -1 when the render should go ahead, else the
  * exit code (0 after --help, MC_EXIT_INPUT after a usage error, already printed). */
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o);
-
-/* Splits s into a pattern; false with a reason in why (cap bytes) when s has no frame number,
- * two of them, or a conversion other than %d with optional '0' and width. */
-bool mc_png_pattern_parse(const char *s, mc_png_pattern *p, char *why, size_t cap);
-
-/* Writes the file name of frame k into out; false if it does not fit. */
-bool mc_png_pattern_format(const mc_png_pattern *p, int64_t k, char *out, size_t cap);
-
-/* The pattern's folder ("frames/" for "frames/%05d.png", "" for none) into out. */
-void mc_png_pattern_dir(const mc_png_pattern *p, char *out, size_t cap);
-
-/* ---- render_sink.c: where finished frames go (one pipeline sink). ---- */
-
-/* Per sink thread: scratch memory and time spent in each job (seconds). */
-typedef struct mc_sink_thread {
-    mc_png_buf png;
-    uint8_t *straight; /* width * height * 4 with png_alpha: the frame with straight alpha */
-    char path[MC_PATH_CAP + 64];
-    double encode_s, png_s, compare_s;
-} mc_sink_thread;
-
-typedef struct mc_sink {
-    int width, height;
-    mc_encoder *enc;               /* NULL: no video */
-    const mc_png_pattern *pattern; /* NULL: no PNG sequence */
-    bool png_alpha;                /* RGBA PNGs (--background none) */
-    mc_refcheck *ref;              /* NULL: no reference */
-    int threads;
-    mc_sink_thread *per_thread; /* threads entries */
-} mc_sink;
-
-/* The mc_sink_fn of the pipeline: user is an mc_sink. */
-mc_status mc_sink_frame(void *user, int thread, const uint8_t *rgba, int64_t frame, mc_error *err);
 
 #endif

@@ -7,12 +7,12 @@
 #include <md5cine/chunk.h>
 
 #include <md5cine/fileio.h>
+#include <md5cine/output_kinds.h>
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -325,19 +325,13 @@ static mc_status merge_chapters(concat *c, mc_error *err)
     return MC_OK;
 }
 
+/* The muxer of an encoded kind of the table (output_kinds.h) the name means; NULL for any
+ * other name. */
 static const char *muxer_for(const char *path)
 {
-    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    const mc_output_kind_info *row = mc_output_kind_get(mc_output_kind_of(path));
 
-    if (!dot || (slash && dot < slash))
-        return NULL;
-    if (strcasecmp(dot, ".mp4") == 0)
-        return "mp4";
-    if (strcasecmp(dot, ".mov") == 0)
-        return "mov";
-    if (strcasecmp(dot, ".mkv") == 0)
-        return "matroska";
-    return NULL;
+    return row && (row->props & MC_OUTPUT_ENCODED) ? row->muxer : NULL;
 }
 
 static mc_status add_output_chapters(concat *c, mc_rate fps, int64_t frames, mc_error *err)
@@ -513,9 +507,13 @@ static mc_status run(concat *c, mc_error *err)
 
     if (c->d->num_parts == 0)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no part to join");
-    if (!muxer)
+    if (!muxer) {
+        char list[64];
+
+        mc_output_kinds_list(MC_OUTPUT_ENCODED, 0, ", ", " or ", list, sizeof list);
         return mc_error_set(err, MC_ERR_USAGE, c->d->output, 0, 0,
-                            "'%s': the joined video must be .mp4, .mkv or .mov", c->d->output);
+                            "'%s': the joined video must be %s", c->d->output, list);
+    }
     st = mc_aac_check(&c->d->audio, c->d->output, err);
     if (st != MC_OK)
         return st;

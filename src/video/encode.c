@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/memlimit.h"
 #include "video/chunk_internal.h"
@@ -20,6 +19,7 @@
 #include <md5cine/encode.h>
 #include <md5cine/fileio.h>
 #include <md5cine/limits.h>
+#include <md5cine/output_kinds.h>
 
 /* Encoders tried, in order, when the asked one is not in this libavcodec. */
 static const char *const default_fallbacks[] = { "libx264", "mpeg4", NULL };
@@ -61,39 +61,26 @@ static const char *display_path(const mc_encoder_desc *d)
     return strcmp(d->path, "-") == 0 ? "<stdout>" : d->path;
 }
 
-/* Picks the output kind and muxer from the final name's extension. */
+/* Picks the output kind and muxer: desc.kind, else the one the table of output kinds
+ * (output_kinds.h) gives the name; a kind that holds frames in one file. */
 static mc_status pick_format(mc_encoder *e, mc_error *err)
 {
-    static const struct {
-        const char *ext, *format;
-    } table[] = { { ".mp4", "mp4" }, { ".mkv", "matroska" }, { ".mov", "mov" } };
     const char *path = e->desc.path;
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    size_t i;
+    mc_output_kind kind = e->desc.kind ? e->desc.kind : mc_output_kind_of(path);
+    const mc_output_kind_info *row = mc_output_kind_get(kind);
+    bool dash = strcmp(path, "-") == 0;
+    char list[128];
 
-    if (strcmp(path, "-") == 0) {
-        e->kind = OUT_Y4M;
-        e->to_stdout = true;
+    if (row && (row->muxer || kind == MC_OUTPUT_Y4M) && (row->props & MC_OUTPUT_FRAMES) &&
+        !(row->props & MC_OUTPUT_PATTERN) && (!dash || (row->props & MC_OUTPUT_STDOUT))) {
+        e->kind = row->muxer ? OUT_AV : OUT_Y4M;
+        e->format = row->muxer;
+        e->to_stdout = dash;
         return MC_OK;
     }
-    if (dot && (!slash || dot > slash)) {
-        if (strcasecmp(dot, ".y4m") == 0) {
-            e->kind = OUT_Y4M;
-            return MC_OK;
-        }
-        for (i = 0; i < sizeof table / sizeof table[0]; i++) {
-            if (strcasecmp(dot, table[i].ext) == 0) {
-                e->kind = OUT_AV;
-                e->format = table[i].format;
-                return MC_OK;
-            }
-        }
-    }
+    mc_output_kinds_list(MC_OUTPUT_FRAMES, MC_OUTPUT_PATTERN, ", ", ", ", list, sizeof list);
     return mc_error_set(err, MC_ERR_USAGE, path, 0, 0,
-                        "cannot tell the video format of '%s': use .mp4, .mkv, .mov, .y4m "
-                        "or '-'",
-                        path);
+                        "cannot tell the video format of '%s': use %s or '-'", path, list);
 }
 
 static mc_status check_numbers(const mc_encoder_desc *d, mc_error *err)
