@@ -287,7 +287,7 @@ static int report_check(const render_cmd *c, const mc_error *report_err)
     if (c->o->json)
         mc_refcheck_print_json(ref, c->info);
     else
-        mc_refcheck_print_table(ref, c->info);
+        mc_cli_print_check(ref, c->o->verbose, c->info);
     mc_refcheck_get_summary(ref, &rs);
     if (report_err) {
         mc_diag_print(stderr, "error", report_err);
@@ -314,7 +314,7 @@ static int run_frames(render_cmd *c)
     mc_render_run_get_info(c->run, &ri);
     mc_progress_begin(&c->prog, o->progress, ri.first, ri.last - ri.first + 1, stderr,
                       video_out ? stderr : stdout);
-    mc_progress_set_interval(&run->prog, o->progress_interval);
+    mc_progress_set_interval(&c->prog, o->progress_interval);
     if (o->progress == MC_PROGRESS_JSON) { /* first line: what the frames are drawn with */
         FILE *to = video_out ? stderr : stdout;
 
@@ -338,43 +338,7 @@ static int run_frames(render_cmd *c)
     report_output(c, true, false);
     if (!mc_render_run_check(c->run))
         return MC_EXIT_OK;
-<<<<<<< HEAD
-    if (o->json)
-        mc_refcheck_print_json(run->ref, run->info);
-    else
-        mc_cli_print_check(run->ref, o->verbose, run->info);
-    mc_refcheck_get_summary(run->ref, &rs);
-    if (write_reports(run) != -1)
-        return MC_EXIT_RUNTIME;
-    /* A reference frame of another size is bad input, as for compare (the first one's size
-     * was checked before rendering; a later PNG of a folder may still differ). */
-    for (size_t i = 0; i < mc_refcheck_row_count(run->ref); i++)
-        if (mc_refcheck_row_at(run->ref, i)->kind == MC_REFCHECK_SIZE && !o->update_reference)
-            return MC_EXIT_INPUT;
-    return rs.ok ? MC_EXIT_OK : MC_EXIT_DIFFERENT;
-}
-
-static void release(render_run *run)
-{
-    mc_frame_jobs_release(run->jobs); /* first: a job may still draw into a pipeline buffer */
-    mc_pipeline_release(run->pipe);
-    mc_encoder_release(run->enc);
-    mc_refcheck_release(run->ref);
-    mc_report_release(run->report); /* removes an unfinished report's temporary folder */
-    if (run->sink.per_thread) {
-        for (int i = 0; i < run->sink.threads; i++) {
-            mc_png_buf_release(&run->sink.per_thread[i].png);
-            free(run->sink.per_thread[i].straight);
-        }
-        free(run->sink.per_thread);
-    }
-    free(run->shot_starts);
-    free(run->shot_numbers);
-    mc_scene_release(&run->scene);
-    mc_source_cache_release(&run->warned);
-=======
     return report_check(c, st == MC_OK ? NULL : &e);
->>>>>>> out
 }
 
 static void install_handlers(void)

@@ -352,12 +352,8 @@ int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
     memset(o, 0, sizeof *o);
     o->msaa = MC_MSAA_DEFAULT;
     o->progress = MC_PROGRESS_AUTO;
-<<<<<<< HEAD
     o->progress_interval = MC_PROGRESS_LOG_INTERVAL;
-    rc = mc_args_parse(&render_spec, argc, argv, o, &npos);
-=======
     rc = mc_args_parse(&spec, argc, argv, o, &npos);
->>>>>>> out
     if (rc != -1)
         return rc;
     o->scene = npos > 0 ? argv[1] : NULL;
