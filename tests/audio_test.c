@@ -25,10 +25,10 @@ typedef struct wav_spec {
     uint32_t riff_size; /* 0: the right one */
     int64_t data_size;  /* -1: the samples' bytes */
     const int16_t *samples;
-    size_t n;            /* values (frames * channels) */
-    bool list_before;    /* a LIST chunk of odd size (3 bytes + a pad byte) before fmt */
-    bool no_data;        /* no data chunk at all */
-    size_t cut;          /* > 0: keep only the first cut bytes */
+    size_t n;         /* values (frames * channels) */
+    bool list_before; /* a LIST chunk of odd size (3 bytes + a pad byte) before fmt */
+    bool no_data;     /* no data chunk at all */
+    size_t cut;       /* > 0: keep only the first cut bytes */
 } wav_spec;
 
 static void le32(uint8_t *p, uint32_t v)
@@ -81,8 +81,9 @@ static const int16_t five[] = { 0, 32767, -32768, 1, -1 };
 static void decodes_16bit_mono_44100_as_its_samples(void)
 {
     uint8_t buf[256];
-    wav_spec s = { .tag = 1, .channels = 1, .bits = 16, .rate = 44100, .data_size = -1,
-                   .samples = five, .n = 5 };
+    wav_spec s = {
+        .tag = 1, .channels = 1, .bits = 16, .rate = 44100, .data_size = -1, .samples = five, .n = 5
+    };
     size_t len = make_wav(buf, &s);
     mc_audio_clip c;
     mc_error err;
@@ -103,8 +104,9 @@ static void repeats_22050_samples_twice(void)
 {
     const int16_t v[] = { 100, -200, 300 };
     uint8_t buf[256];
-    wav_spec s = { .tag = 1, .channels = 1, .bits = 16, .rate = 22050, .data_size = -1,
-                   .samples = v, .n = 3 };
+    wav_spec s = {
+        .tag = 1, .channels = 1, .bits = 16, .rate = 22050, .data_size = -1, .samples = v, .n = 3
+    };
     size_t len = make_wav(buf, &s);
     const float want[] = { 100, 100, -200, -200, 300, 300 };
     mc_audio_clip c;
@@ -122,8 +124,9 @@ static void repeats_11025_stereo_frames_four_times(void)
 {
     const int16_t v[] = { 1, 2, 3, 4 }; /* frames (1, 2) and (3, 4) */
     uint8_t buf[256];
-    wav_spec s = { .tag = 1, .channels = 2, .bits = 16, .rate = 11025, .data_size = -1,
-                   .samples = v, .n = 4 };
+    wav_spec s = {
+        .tag = 1, .channels = 2, .bits = 16, .rate = 11025, .data_size = -1, .samples = v, .n = 4
+    };
     size_t len = make_wav(buf, &s);
     mc_audio_clip c;
     mc_error err;
@@ -145,8 +148,15 @@ static void keeps_the_engines_tolerances(void)
 {
     const int16_t v[] = { 7, 8, 9, 10, 11 }; /* stereo: frames (7, 8), (9, 10), then half */
     uint8_t buf[256];
-    wav_spec s = { .tag = 1, .channels = 2, .bits = 16, .rate = 44100, .data_size = -1,
-                   .samples = v, .n = 5, .fmt_size = 18, .list_before = true,
+    wav_spec s = { .tag = 1,
+                   .channels = 2,
+                   .bits = 16,
+                   .rate = 44100,
+                   .data_size = -1,
+                   .samples = v,
+                   .n = 5,
+                   .fmt_size = 18,
+                   .list_before = true,
                    .riff_size = 0xFFFFFFFFu };
     size_t len = make_wav(buf, &s);
     mc_audio_clip c;
@@ -174,44 +184,62 @@ typedef struct bad_wav {
 static const int16_t ten[10] = { 0 };
 
 static const bad_wav bad_wavs[] = {
-    { "rate_48000", { 1, 1, 16, 48000, .data_size = -1, .samples = ten, .n = 10 }, MC_ERR_RANGE,
+    { "rate_48000",
+      { 1, 1, 16, 48000, .data_size = -1, .samples = ten, .n = 10 },
+      MC_ERR_RANGE,
       "cannot read 'x.wav': unsupported sample rate 48000 Hz (the engine plays 11025, 22050 or "
       "44100)" },
-    { "rate_8000", { 1, 1, 16, 8000, .data_size = -1, .samples = ten, .n = 10 }, MC_ERR_RANGE,
+    { "rate_8000",
+      { 1, 1, 16, 8000, .data_size = -1, .samples = ten, .n = 10 },
+      MC_ERR_RANGE,
       "cannot read 'x.wav': unsupported sample rate 8000 Hz (the engine plays 11025, 22050 or "
       "44100)" },
-    { "bits_8", { 1, 1, 8, 22050, .data_size = -1, .samples = ten, .n = 10 }, MC_ERR_RANGE,
+    { "bits_8",
+      { 1, 1, 8, 22050, .data_size = -1, .samples = ten, .n = 10 },
+      MC_ERR_RANGE,
       "cannot read 'x.wav': unsupported 8-bit samples (the engine plays 16-bit)" },
-    { "float_tag", { 3, 1, 32, 44100, .data_size = -1, .samples = ten, .n = 10 }, MC_ERR_RANGE,
+    { "float_tag",
+      { 3, 1, 32, 44100, .data_size = -1, .samples = ten, .n = 10 },
+      MC_ERR_RANGE,
       "cannot read 'x.wav': unsupported WAV format tag 3 (IEEE float) (the engine plays PCM, "
       "tag 1)" },
-    { "three_channels", { 1, 3, 16, 44100, .data_size = -1, .samples = ten, .n = 9 },
+    { "three_channels",
+      { 1, 3, 16, 44100, .data_size = -1, .samples = ten, .n = 9 },
       MC_ERR_RANGE,
       "cannot read 'x.wav': unsupported channel count 3 (the engine plays mono or stereo)" },
-    { "short_fmt", { 1, 1, 16, 44100, .fmt_size = 14, .data_size = -1, .samples = ten, .n = 10 },
-      MC_ERR_SYNTAX, "cannot read 'x.wav': its 'fmt ' chunk has 14 bytes, fewer than the 16 of PCM" },
+    { "short_fmt",
+      { 1, 1, 16, 44100, .fmt_size = 14, .data_size = -1, .samples = ten, .n = 10 },
+      MC_ERR_SYNTAX,
+      "cannot read 'x.wav': its 'fmt ' chunk has 14 bytes, fewer than the 16 of PCM" },
     /* header 12 + fmt 24: the data chunk's header is at byte 36, its 20 bytes follow */
-    { "data_lies", { 1, 1, 16, 44100, .data_size = 1000, .samples = ten, .n = 10 },
+    { "data_lies",
+      { 1, 1, 16, 44100, .data_size = 1000, .samples = ten, .n = 10 },
       MC_ERR_SYNTAX,
       "cannot read 'x.wav': its 'data' chunk at byte 36 declares 1000 bytes, only 20 follow (a "
       "truncated file, or a wrong size)" },
-    { "truncated", { 1, 1, 16, 44100, .data_size = -1, .samples = ten, .n = 10, .cut = 50 },
+    { "truncated",
+      { 1, 1, 16, 44100, .data_size = -1, .samples = ten, .n = 10, .cut = 50 },
       MC_ERR_SYNTAX,
       "cannot read 'x.wav': its 'data' chunk at byte 36 declares 20 bytes, only 6 follow (a "
       "truncated file, or a wrong size)" },
-    { "streamed_size", { 1, 1, 16, 44100, .data_size = 0xFFFFFFFF, .samples = ten, .n = 10 },
+    { "streamed_size",
+      { 1, 1, 16, 44100, .data_size = 0xFFFFFFFF, .samples = ten, .n = 10 },
       MC_ERR_SYNTAX,
       "cannot read 'x.wav': its 'data' chunk at byte 36 declares 4294967295 bytes, only 20 "
       "follow (a truncated file, or a wrong size)" },
-    { "fmt_lies", { 1, 1, 16, 44100, .fmt_size = 0x7FFFFFFF, .data_size = -1, .samples = ten,
-                    .n = 10 },
+    { "fmt_lies",
+      { 1, 1, 16, 44100, .fmt_size = 0x7FFFFFFF, .data_size = -1, .samples = ten, .n = 10 },
       MC_ERR_SYNTAX,
       "cannot read 'x.wav': its 'fmt ' chunk at byte 12 declares 2147483647 bytes, only 44 "
       "follow (a truncated file, or a wrong size)" },
-    { "no_data", { 1, 1, 16, 44100, .no_data = true }, MC_ERR_SYNTAX,
+    { "no_data",
+      { 1, 1, 16, 44100, .no_data = true },
+      MC_ERR_SYNTAX,
       "cannot read 'x.wav': no 'data' chunk" },
-    { "cut_in_header", { 1, 1, 16, 44100, .data_size = -1, .samples = ten, .n = 10, .cut = 11 },
-      MC_ERR_SYNTAX, "cannot read 'x.wav': not a WAV file (no RIFF/WAVE header)" },
+    { "cut_in_header",
+      { 1, 1, 16, 44100, .data_size = -1, .samples = ten, .n = 10, .cut = 11 },
+      MC_ERR_SYNTAX,
+      "cannot read 'x.wav': not a WAV file (no RIFF/WAVE header)" },
 };
 
 static void refuses_bad_wav_files_naming_them(void)
@@ -224,8 +252,7 @@ static void refuses_bad_wav_files_naming_them(void)
         mc_status s = mc_audio_decode(buf, len, "x.wav", 1 << 20, &c, &err);
 
         if (s != bad_wavs[i].code)
-            test_fail(__FILE__, __LINE__, "%s: status %s", bad_wavs[i].name,
-                      mc_status_name(s));
+            test_fail(__FILE__, __LINE__, "%s: status %s", bad_wavs[i].name, mc_status_name(s));
         EXPECT_EQ_STR(err.msg, bad_wavs[i].msg);
         EXPECT_EQ_STR(err.file, "x.wav");
         EXPECT(err.line == 0 && c.samples == NULL && c.frames == 0);
@@ -241,17 +268,16 @@ static void refuses_what_is_no_sound(void)
 
     EXPECT_EQ_INT(mc_audio_decode("hello", 5, "a.wav", 1 << 20, &c, &err), MC_ERR_SYNTAX);
     EXPECT_EQ_STR(err.msg, "cannot read 'a.wav': not a WAV or Ogg Vorbis file");
-    EXPECT_EQ_INT(mc_audio_decode(png, sizeof png - 1, "b.ogg", 1 << 20, &c, &err),
-                  MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(mc_audio_decode(png, sizeof png - 1, "b.ogg", 1 << 20, &c, &err), MC_ERR_SYNTAX);
     EXPECT_EQ_STR(err.msg, "cannot read 'b.ogg': not a WAV or Ogg Vorbis file");
     EXPECT_EQ_INT(mc_audio_decode("", 0, NULL, 1 << 20, &c, &err), MC_ERR_SYNTAX);
     EXPECT_EQ_STR(err.msg, "cannot read '<memory>': an empty file is not a sound");
     EXPECT_EQ_INT(mc_wav_decode(no_fmt, sizeof no_fmt - 1, "c.wav", 1 << 20, &c, &err),
                   MC_ERR_SYNTAX);
     EXPECT_EQ_STR(err.msg, "cannot read 'c.wav': no 'fmt ' chunk");
-    EXPECT_EQ_INT(mc_ogg_decode("OggSxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 35, "d.ogg", 1 << 20, &c,
-                                &err),
-                  MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(
+            mc_ogg_decode("OggSxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 35, "d.ogg", 1 << 20, &c, &err),
+            MC_ERR_SYNTAX);
     EXPECT_CONTAINS(err.msg, "cannot read 'd.ogg': ");
     EXPECT_EQ_INT(mc_ogg_decode("RIFF", 4, "e.ogg", 1 << 20, &c, &err), MC_ERR_SYNTAX);
     EXPECT_EQ_STR(err.msg, "cannot read 'e.ogg': not an Ogg file (no OggS page)");
@@ -262,8 +288,9 @@ static void refuses_a_clip_over_the_budget_before_decoding(void)
 {
     int16_t v[100] = { 0 };
     uint8_t buf[512];
-    wav_spec s = { .tag = 1, .channels = 1, .bits = 16, .rate = 22050, .data_size = -1,
-                   .samples = v, .n = 100 };
+    wav_spec s = {
+        .tag = 1, .channels = 1, .bits = 16, .rate = 22050, .data_size = -1, .samples = v, .n = 100
+    };
     size_t len = make_wav(buf, &s);
     mc_audio_clip c;
     mc_error err;
@@ -281,8 +308,8 @@ static void refuses_a_clip_over_the_budget_before_decoding(void)
 /* MixedSoundToSamples: <= -32768 and >= 32767 clip, anything else truncates toward zero. */
 static void converts_floats_as_the_engine(void)
 {
-    const float in[] = { 0.9f, -1.7f, 32766.9f, 32767.0f, 40000.0f, -32767.5f, -32768.0f,
-                         -50000.0f, NAN, 819.175f, -0.5f };
+    const float in[] = { 0.9f,      -1.7f,     32766.9f, 32767.0f, 40000.0f, -32767.5f,
+                         -32768.0f, -50000.0f, NAN,      819.175f, -0.5f };
     const int16_t want[] = { 0, -1, 32766, 32767, 32767, -32767, -32768, -32768, 0, 819, 0 };
     int16_t out[TEST_COUNT(in)];
 
@@ -294,11 +321,11 @@ static void converts_floats_as_the_engine(void)
 /* The 44 bytes, field by field, for 3 frames: data 12 bytes, RIFF 36 + 12 = 48. */
 static void writes_the_wav_header_fields(void)
 {
-    const uint8_t want[44] = { 'R', 'I', 'F', 'F', 48, 0, 0, 0, 'W', 'A', 'V', 'E',
-                               'f', 'm', 't', ' ', 16, 0, 0, 0, 1, 0, 2, 0,
-                               0x44, 0xAC, 0, 0,       /* 44100 */
-                               0x10, 0xB1, 0x02, 0,    /* 176400 */
-                               4, 0, 16, 0, 'd', 'a', 't', 'a', 12, 0, 0, 0 };
+    const uint8_t want[44] = { 'R',  'I',  'F',  'F', 48,  0,   0,   0,   'W', 'A', 'V', 'E',
+                               'f',  'm',  't',  ' ', 16,  0,   0,   0,   1,   0,   2,   0,
+                               0x44, 0xAC, 0,    0, /* 44100 */
+                               0x10, 0xB1, 0x02, 0, /* 176400 */
+                               4,    0,    16,   0,   'd', 'a', 't', 'a', 12,  0,   0,   0 };
     uint8_t h[MC_WAV_HEADER_BYTES];
 
     mc_wav_header(h, 3);
@@ -306,8 +333,8 @@ static void writes_the_wav_header_fields(void)
     EXPECT_EQ_INT(MC_WAV_MAX_FRAMES, 1073741814);
 }
 
-static const float mix5[10] = { 0.9f, -0.9f, 1000.5f, -1000.5f, 40000, -40000, 12.0f, 13.0f,
-                                -32768.0f, 32767.0f };
+static const float mix5[10] = { 0.9f,   -0.9f, 1000.5f, -1000.5f,  40000,
+                                -40000, 12.0f, 13.0f,   -32768.0f, 32767.0f };
 static const int16_t mix5_s16[10] = { 0, 0, 1000, -1000, 32767, -32768, 12, 13, -32768, 32767 };
 
 static bool run(const char *cmd)
@@ -388,8 +415,7 @@ static void refuses_an_unwritable_wav_and_too_many_frames(void)
 
     EXPECT_EQ_INT(mc_wav_write("/nonexistent-folder/x.wav", mix5, 5, &err), MC_ERR_IO);
     EXPECT_CONTAINS(err.msg, "/nonexistent-folder/x.wav");
-    EXPECT_EQ_INT(mc_wav_write_memory(mix5, MC_WAV_MAX_FRAMES + 1, &mem, &len, &err),
-                  MC_ERR_LIMIT);
+    EXPECT_EQ_INT(mc_wav_write_memory(mix5, MC_WAV_MAX_FRAMES + 1, &mem, &len, &err), MC_ERR_LIMIT);
     EXPECT(mem == NULL && len == 0);
     EXPECT_CONTAINS(err.msg, "1073741815 frames are more than a WAV file holds");
 }
@@ -405,8 +431,10 @@ static bool encode_ogg(const char *path, int rate, int channels, double seconds)
     snprintf(cmd, sizeof cmd,
              "ffmpeg -v error -y -f lavfi -i 'aevalsrc=0.5*sin(440*2*PI*t)%s:s=%d:d=%g' "
              "-c:a libvorbis -q:a 3 '%s'",
-             channels == 1 ? "" : channels == 2 ? "|0.25*sin(660*2*PI*t)" : "|0|0:c=3.0", rate,
-             seconds, path);
+             channels == 1   ? ""
+             : channels == 2 ? "|0.25*sin(660*2*PI*t)"
+                             : "|0|0:c=3.0",
+             rate, seconds, path);
     return run(cmd);
 }
 
@@ -584,8 +612,7 @@ static void holds_vorbis_to_its_declared_length_and_the_budget(void)
                            "its last page declares");
     ASSERT(set_last_granule(data, len, 13230));
     for (int pct = 10; pct < 100; pct += 20) {
-        mc_status s = mc_audio_decode(data, len * (size_t)pct / 100, "cut.ogg", 1 << 24, &c,
-                                      &err);
+        mc_status s = mc_audio_decode(data, len * (size_t)pct / 100, "cut.ogg", 1 << 24, &c, &err);
 
         if (s != MC_ERR_SYNTAX)
             test_fail(__FILE__, __LINE__, "cut at %d%%: %s", pct, mc_status_name(s));
@@ -595,27 +622,26 @@ static void holds_vorbis_to_its_declared_length_and_the_budget(void)
     free(data);
 }
 
-#define OGG_TEST_ENTRIES                                                                     \
-    TEST_ENTRY(decodes_vorbis_as_libvorbisfile_does), TEST_ENTRY(refuses_vorbis_the_engine_does_not_play), \
+#define OGG_TEST_ENTRIES                                         \
+    TEST_ENTRY(decodes_vorbis_as_libvorbisfile_does),            \
+            TEST_ENTRY(refuses_vorbis_the_engine_does_not_play), \
             TEST_ENTRY(holds_vorbis_to_its_declared_length_and_the_budget)
 
 int main(int argc, char **argv)
 {
-    static const test_case cases[] = {
-        TEST_ENTRY(decodes_16bit_mono_44100_as_its_samples),
-        TEST_ENTRY(repeats_22050_samples_twice),
-        TEST_ENTRY(repeats_11025_stereo_frames_four_times),
-        TEST_ENTRY(keeps_the_engines_tolerances),
-        TEST_ENTRY(refuses_bad_wav_files_naming_them),
-        TEST_ENTRY(refuses_what_is_no_sound),
-        TEST_ENTRY(refuses_a_clip_over_the_budget_before_decoding),
-        TEST_ENTRY(converts_floats_as_the_engine),
-        TEST_ENTRY(writes_the_wav_header_fields),
-        TEST_ENTRY(writes_a_wav_that_python_reads),
-        TEST_ENTRY(reads_back_what_it_writes),
-        TEST_ENTRY(refuses_an_unwritable_wav_and_too_many_frames),
-        OGG_TEST_ENTRIES
-    };
+    static const test_case cases[] = { TEST_ENTRY(decodes_16bit_mono_44100_as_its_samples),
+                                       TEST_ENTRY(repeats_22050_samples_twice),
+                                       TEST_ENTRY(repeats_11025_stereo_frames_four_times),
+                                       TEST_ENTRY(keeps_the_engines_tolerances),
+                                       TEST_ENTRY(refuses_bad_wav_files_naming_them),
+                                       TEST_ENTRY(refuses_what_is_no_sound),
+                                       TEST_ENTRY(refuses_a_clip_over_the_budget_before_decoding),
+                                       TEST_ENTRY(converts_floats_as_the_engine),
+                                       TEST_ENTRY(writes_the_wav_header_fields),
+                                       TEST_ENTRY(writes_a_wav_that_python_reads),
+                                       TEST_ENTRY(reads_back_what_it_writes),
+                                       TEST_ENTRY(refuses_an_unwritable_wav_and_too_many_frames),
+                                       OGG_TEST_ENTRIES };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }
