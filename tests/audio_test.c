@@ -563,10 +563,10 @@ static uint32_t ogg_crc(const uint8_t *p, size_t n)
  * checksum, as a file that lies about its length would have it. */
 static bool set_last_granule(uint8_t *d, size_t len, uint64_t granule)
 {
-    size_t at = len;
+    size_t at = len - 4;
 
-    while (at > 0 && memcmp(d + --at, "OggS", 4) != 0)
-        ;
+    while (at > 0 && memcmp(d + at, "OggS", 4) != 0)
+        at--;
     if (memcmp(d + at, "OggS", 4) != 0 || len - at < 27)
         return false;
     size_t size = 27 + (size_t)d[at + 26];
@@ -622,26 +622,59 @@ static void holds_vorbis_to_its_declared_length_and_the_budget(void)
     free(data);
 }
 
-#define OGG_TEST_ENTRIES                                         \
-    TEST_ENTRY(decodes_vorbis_as_libvorbisfile_does),            \
-            TEST_ENTRY(refuses_vorbis_the_engine_does_not_play), \
-            TEST_ENTRY(holds_vorbis_to_its_declared_length_and_the_budget)
+/* A comment header whose comment count (0x20000001) its packet cannot hold: stb_vorbis would
+ * allocate 8 * count bytes through an int (8 bytes after the wrap) and write past them, so the
+ * stream is refused first. The packet is the second, on the page at byte 58 (the first page is
+ * 27 + 1 header bytes and the 30-byte identification header): "\3vorbis", the vendor string's
+ * length and the string, then the count. */
+static void refuses_a_comment_header_that_overruns_its_packet(void)
+{
+    char path[512];
+    size_t len;
+    mc_audio_clip c;
+    mc_error err;
+
+    test_tmp_path(path, sizeof path, "comments.ogg");
+    ASSERT(encode_ogg(path, 22050, 1, 0.1));
+    uint8_t *d = read_bytes(path, &len);
+
+    ASSERT(d && len > 200 && memcmp(d + 58, "OggS", 4) == 0);
+    size_t body = 58 + 27 + d[58 + 26];
+
+    ASSERT(memcmp(d + body, "\3vorbis", 7) == 0);
+    size_t vendor = d[body + 7] | (size_t)d[body + 8] << 8;
+    size_t at = body + 11 + vendor;
+
+    le32(d + at, 0x20000001u);
+    EXPECT_EQ_INT(mc_audio_decode(d, len, "comments.ogg", 1 << 24, &c, &err), MC_ERR_SYNTAX);
+    EXPECT_EQ_STR(err.msg, "cannot read 'comments.ogg': a damaged Vorbis comment header (a "
+                           "length past its end)");
+    le32(d + at, 0);
+    ASSERT_OK(mc_audio_decode(d, len, "comments.ogg", 1 << 24, &c, &err), &err);
+    mc_audio_clip_release(&c);
+    free(d);
+}
 
 int main(int argc, char **argv)
 {
-    static const test_case cases[] = { TEST_ENTRY(decodes_16bit_mono_44100_as_its_samples),
-                                       TEST_ENTRY(repeats_22050_samples_twice),
-                                       TEST_ENTRY(repeats_11025_stereo_frames_four_times),
-                                       TEST_ENTRY(keeps_the_engines_tolerances),
-                                       TEST_ENTRY(refuses_bad_wav_files_naming_them),
-                                       TEST_ENTRY(refuses_what_is_no_sound),
-                                       TEST_ENTRY(refuses_a_clip_over_the_budget_before_decoding),
-                                       TEST_ENTRY(converts_floats_as_the_engine),
-                                       TEST_ENTRY(writes_the_wav_header_fields),
-                                       TEST_ENTRY(writes_a_wav_that_python_reads),
-                                       TEST_ENTRY(reads_back_what_it_writes),
-                                       TEST_ENTRY(refuses_an_unwritable_wav_and_too_many_frames),
-                                       OGG_TEST_ENTRIES };
+    static const test_case cases[] = {
+        TEST_ENTRY(decodes_16bit_mono_44100_as_its_samples),
+        TEST_ENTRY(repeats_22050_samples_twice),
+        TEST_ENTRY(repeats_11025_stereo_frames_four_times),
+        TEST_ENTRY(keeps_the_engines_tolerances),
+        TEST_ENTRY(refuses_bad_wav_files_naming_them),
+        TEST_ENTRY(refuses_what_is_no_sound),
+        TEST_ENTRY(refuses_a_clip_over_the_budget_before_decoding),
+        TEST_ENTRY(converts_floats_as_the_engine),
+        TEST_ENTRY(writes_the_wav_header_fields),
+        TEST_ENTRY(writes_a_wav_that_python_reads),
+        TEST_ENTRY(reads_back_what_it_writes),
+        TEST_ENTRY(refuses_an_unwritable_wav_and_too_many_frames),
+        TEST_ENTRY(decodes_vorbis_as_libvorbisfile_does),
+        TEST_ENTRY(refuses_vorbis_the_engine_does_not_play),
+        TEST_ENTRY(holds_vorbis_to_its_declared_length_and_the_budget),
+        TEST_ENTRY(refuses_a_comment_header_that_overruns_its_packet),
+    };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

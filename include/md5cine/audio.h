@@ -32,8 +32,8 @@
  *
  * Memory. A clip's samples take frames * channels * 4 bytes (clip.bytes); decoding refuses,
  * before allocating, a clip whose bytes exceed the budget the caller passes (what is left of
- * a scene's MC_LIMIT_AUDIO_DECODED_BYTES). stb_vorbis works inside one buffer of
- * MC_LIMIT_OGG_DECODER_BYTES, allocated for the decode and freed after it.
+ * a scene's MC_LIMIT_AUDIO_DECODED_BYTES). stb_vorbis may hold at most
+ * MC_LIMIT_OGG_DECODER_BYTES while it decodes (every allocation counted), all freed after.
  *
  * Errors name the file in the message, "cannot read 'NAME': REASON", and in err->file, with
  * no position: MC_ERR_SYNTAX (not a WAV or Ogg Vorbis file, a chunk or page cut short, a

@@ -142,11 +142,12 @@
  * Ogg file whose last page declares hours of samples costs nothing). */
 #define MC_LIMIT_AUDIO_DECODED_BYTES ((size_t)1 << 30)
 
-/* The one buffer stb_vorbis decodes an Ogg Vorbis stream in (its setup: codebooks, floors,
- * residues, the MDCT tables; and its temporary memory per packet). Streams libvorbis writes
- * (oggenc, FFmpeg) need 90 to 218 KiB (measured: the smallest buffer that decodes them, from
- * -q -1 to -q 10, mono and stereo, 11025 to 44100 Hz); the format lets a stream's setup ask for
- * more, which is refused ("needs more than N KiB of decoder memory"). */
+/* The most memory stb_vorbis may hold to decode one Ogg Vorbis stream (its setup: codebooks,
+ * floors, residues, MDCT tables, and the setup's temporaries; sound/ogg.c counts every
+ * allocation). Streams libvorbis writes (oggenc, FFmpeg) need 92 to 220 KiB (measured: the
+ * least that decodes them, from -q -1 to -q 10, mono and stereo, 11025 to 44100 Hz); the
+ * format lets a stream's setup ask for more, which is refused ("needs more than N KiB of
+ * decoder memory"). */
 #define MC_LIMIT_OGG_DECODER_BYTES ((size_t)1 << 20)
 
 /* ---- reference frames, frame pipeline ---- */
