@@ -46,9 +46,12 @@ if [ $test -eq 1 ]; then
     # python3-numpy, python3-pytest: the Python module's tests (tests/python_*); dpkg-dev (with
     # file, above): tests/python_package_test.sh builds the Debian packages with cpack;
     # groff-base: tests/options_test.sh renders the man page with groff, warnings as errors.
+    # vorbis-tools: oggdec decodes Ogg Vorbis with libvorbisfile, the library the engine plays
+    # Vorbis with, the reference tests/audio_test.c holds stb_vorbis's samples and lengths to
+    # (FFmpeg's Ogg reader drops the first 128 frames of a stream, so it cannot be).
     packages+=(libassimp-dev ffmpeg imagemagick python3 file chromium libxml2-utils clang
                libclang-rt-14-dev slurmctld slurmd slurm-client munge parallel python3-yaml
-               time python3-numpy python3-pytest dpkg-dev groff-base)
+               time python3-numpy python3-pytest dpkg-dev groff-base vorbis-tools)
 fi
 
 missing=()

@@ -17,7 +17,7 @@ import sys
 FLOORS = [
     ["core"],
     ["formats", "image", "gpu"],
-    ["motion", "video", "material"],
+    ["motion", "video", "material", "sound"],
     ["scene", "review"],
     ["output"],
     ["cli"],

@@ -133,6 +133,23 @@
 #define MC_LIMIT_ARCHIVE_ENTRIES     (1 << 20)
 #define MC_LIMIT_ARCHIVE_ENTRY_BYTES (((size_t)1 << 30) + ((size_t)1 << 20))
 
+/* ---- sound (audio.h, mixer.h) ---- */
+
+/* Bytes of decoded audio all the sound files of one scene may hold: the clips are 44100 Hz
+ * float samples (4 bytes each), 176,400 bytes a second of mono, 352,800 of stereo, so 1 GiB is
+ * 50 minutes of stereo sound held at once, far above a cut scene's dialogue, effects and music.
+ * Each file's declared length is checked against what is left before it is decoded (a small
+ * Ogg file whose last page declares hours of samples costs nothing). */
+#define MC_LIMIT_AUDIO_DECODED_BYTES ((size_t)1 << 30)
+
+/* The most memory stb_vorbis may hold to decode one Ogg Vorbis stream (its setup: codebooks,
+ * floors, residues, MDCT tables, and the setup's temporaries; sound/ogg.c counts every
+ * allocation). Streams libvorbis writes (oggenc, FFmpeg) need 92 to 220 KiB (measured: the
+ * least that decodes them, from -q -1 to -q 10, mono and stereo, 11025 to 44100 Hz); the
+ * format lets a stream's setup ask for more, which is refused ("needs more than N KiB of
+ * decoder memory"). */
+#define MC_LIMIT_OGG_DECODER_BYTES ((size_t)1 << 20)
+
 /* ---- reference frames, frame pipeline ---- */
 
 /* Frames in a reference folder or video: as many as a scene's "frames" may ask for. */

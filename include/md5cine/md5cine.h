@@ -21,6 +21,8 @@
 #include <md5cine/timeline.h>
 #include <md5cine/plan.h>
 #include <md5cine/view.h>
+#include <md5cine/audio.h>
+#include <md5cine/mixer.h>
 
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
