@@ -103,8 +103,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mc_mtr_index idx;
     mc_error err;
     int n;
-    mc_status s = mc_decl_index_text((const char *)data, size, "fuzz.def", "entityDef",
-                                     "entityDef", NULL, &idx, &err);
+    mc_status s = mc_decl_index_text((const char *)data, size, "fuzz.def", "entityDef", "entityDef",
+                                     NULL, &idx, &err);
 
     if (s != MC_OK) {
         FUZZ_REQUIRE(s == MC_ERR_LIMIT || s == MC_ERR_NOMEM);

@@ -18,13 +18,14 @@ static void check_command(const mc_frame_command *c, bool flag, long lines)
 {
     int want = mc_frame_cmd_args(c->kind);
 
-    FUZZ_REQUIRE(c->word && c->word[0] != '\0');
+    FUZZ_REQUIRE(c->word != NULL); /* "" is a word too (an unknown one) */
     FUZZ_REQUIRE(c->line >= 1 && c->line <= lines && c->col >= 1);
     FUZZ_REQUIRE(c->word_line == c->line && c->word_col >= c->col);
     FUZZ_REQUIRE(flag ? c->frame == 0 && c->kind == MC_FC_UNKNOWN
                       : c->frame >= 1 && c->frame <= MC_LIMIT_ANIM_FRAMES);
     FUZZ_REQUIRE(c->kind >= 0 && c->kind <= MC_FC_UNKNOWN);
-    FUZZ_REQUIRE(c->kind == MC_FC_UNKNOWN || mc_frame_cmd_find(c->word, strlen(c->word)) == c->kind);
+    FUZZ_REQUIRE(c->kind == MC_FC_UNKNOWN ||
+                 mc_frame_cmd_find(c->word, strlen(c->word)) == c->kind);
     if (c->kind == MC_FC_UNKNOWN)
         FUZZ_REQUIRE(c->num_args >= 0 && c->num_args <= MC_LIMIT_FRAME_COMMAND_ARGS);
     else if (want == MC_FC_OPTIONAL_ARG)

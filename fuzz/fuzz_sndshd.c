@@ -50,7 +50,8 @@ static void check_shader(const mc_sndshd *sh, const mc_mtr_span *span)
         /* a name left with a '.' loses one more extension when canonicalised again */
         FUZZ_REQUIRE(imp.implicit && (strchr(sh->name, '.') || strcmp(imp.name, sh->name) == 0));
         FUZZ_REQUIRE(imp.num_entries == (imp.defaulted ? 0 : 1));
-        FUZZ_REQUIRE(imp.defaulted || strncmp(imp.entries[0].file, imp.name, strlen(imp.name)) == 0);
+        FUZZ_REQUIRE(imp.defaulted ||
+                     strncmp(imp.entries[0].file, imp.name, strlen(imp.name)) == 0);
         mc_sndshd_release(&imp);
     } else {
         FUZZ_REQUIRE(err.code == MC_ERR_SYNTAX || err.code == MC_ERR_NOMEM);
@@ -73,8 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < idx.num_spans; i++) {
         mc_sndshd sh;
 
-        s = mc_sndshd_parse_span((const char *)data, size, "fuzz.sndshd", &idx.spans[i], &opts,
-                                 &sh, &err);
+        s = mc_sndshd_parse_span((const char *)data, size, "fuzz.sndshd", &idx.spans[i], &opts, &sh,
+                                 &err);
         if (s != MC_OK) {
             FUZZ_REQUIRE(s == MC_ERR_SYNTAX || s == MC_ERR_RANGE || s == MC_ERR_NOMEM);
             FUZZ_REQUIRE(s == MC_ERR_NOMEM || (err.line >= idx.spans[i].line && err.col >= 1 &&

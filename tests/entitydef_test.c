@@ -16,8 +16,8 @@
 static mc_status parse(const char *text, const mc_parse_opts *opts, mc_entitydef *d, mc_error *err)
 {
     mc_mtr_index idx;
-    mc_status st = mc_decl_index_text(text, strlen(text), "e.def", "entityDef", "entityDef",
-                                      NULL, &idx, err);
+    mc_status st = mc_decl_index_text(text, strlen(text), "e.def", "entityDef", "entityDef", NULL,
+                                      &idx, err);
 
     memset(d, 0, sizeof *d);
     if (st != MC_OK)
@@ -89,12 +89,13 @@ static void sets_classname_and_reads_to_the_end(void)
  * one; atoi("2.9") is 2, atoi("true") 0), a non-zero key overriding the shader's value. */
 static void applies_sound_keys_as_the_engine(void)
 {
-    const char *text = "entityDef s {\n"
-                       "  \"s_volume\" \"-6 dB\" \"s_mindistance\" \"2\" \"s_maxdistance\" \"abc\"\n"
-                       "  \"s_shakes\" \"0.5\" \"s_looping\" \"2.9\" \"s_omni\" \"true\"\n"
-                       "  \"s_global\" \" 1\" \"s_occlusion\" \"0\" \"s_unclamped\" \"-1\"\n"
-                       "  \"s_soundClass\" \"3\" \"s_diversity\" \"0.25\"\n"
-                       "}\n";
+    const char *text =
+            "entityDef s {\n"
+            "  \"s_volume\" \"-6 dB\" \"s_mindistance\" \"2\" \"s_maxdistance\" \"abc\"\n"
+            "  \"s_shakes\" \"0.5\" \"s_looping\" \"2.9\" \"s_omni\" \"true\"\n"
+            "  \"s_global\" \" 1\" \"s_occlusion\" \"0\" \"s_unclamped\" \"-1\"\n"
+            "  \"s_soundClass\" \"3\" \"s_diversity\" \"0.25\"\n"
+            "}\n";
     mc_sound_parms parms = { 1.0f, 10.0f, 1.0f, 0.0f, MC_SSF_NO_DUPS, 0 }, over;
     mc_entitydef d;
     mc_error err;
@@ -108,8 +109,7 @@ static void applies_sound_keys_as_the_engine(void)
     ASSERT_OK(mc_entitydef_apply_sound(&d, &parms, &err), &err);
     EXPECT(parms.min_distance == 2.0f && parms.max_distance == 10.0f);
     EXPECT(parms.volume == -6.0f && parms.shakes == 0.5f && parms.sound_class == 3);
-    EXPECT_EQ_INT(parms.flags,
-                  MC_SSF_NO_DUPS | MC_SSF_LOOPING | MC_SSF_GLOBAL | MC_SSF_UNCLAMPED);
+    EXPECT_EQ_INT(parms.flags, MC_SSF_NO_DUPS | MC_SSF_LOOPING | MC_SSF_GLOBAL | MC_SSF_UNCLAMPED);
     mc_entitydef_release(&d);
     /* no keys: nothing overridden, diversity -1 (a random one per start) */
     ASSERT_OK(parse("entityDef n { }", NULL, &d, &err), &err);
@@ -185,9 +185,14 @@ static void merges_inherited_keys_in_the_engines_order(void)
             "                \"s_looping\" \"1\" \"inherit3\" \"nowhere\" }\n"
             "entityDef other { \"model\" \"o\" \"s_shakes\" \"0.5\" \"health\" \"1\" }\n";
     static const char *const want[][2] = {
-        { "model", "x" },          { "s_looping", "1" }, { "classname", "top" },
-        { "health", "50" },        { "s_mindistance", "2" }, { "s_volume", "-6" },
-        { "snd_step", "base_step" }, { "s_shakes", "0.5" },
+        { "model", "x" },
+        { "s_looping", "1" },
+        { "classname", "top" },
+        { "health", "50" },
+        { "s_mindistance", "2" },
+        { "s_volume", "-6" },
+        { "snd_step", "base_step" },
+        { "s_shakes", "0.5" },
     };
     test_warnings tw = { 0 };
     mc_parse_opts opts = { .warn = test_record_warning, .warn_user = &tw };

@@ -116,7 +116,6 @@ static void reads_frame_commands_and_flags(void)
                        "        no_pitch 1\n"                                      /* 11 */
                        "        frame 31  Sound_Body snd_x\n"                      /* 12 */
                        "    }\n"                                                   /* 13 */
-                       "    anim idle i.md5anim { frame 2 drop a b } anim run r.md5anim\n" /* 14 */
                        "}\n";
     mc_arena a = { 0 };
     mc_modeldef m;
@@ -126,7 +125,7 @@ static void reads_frame_commands_and_flags(void)
     const mc_modeldef_anim *w;
 
     ASSERT_OK(find(text, "m", &a, &m, &found, &err), &err);
-    ASSERT(found && m.num_anims == 3);
+    ASSERT(found && m.num_anims == 1);
     w = &m.anims[0];
     EXPECT_EQ_INT(w->flags, MC_ANIMFLAG_PREVENT_IDLE_OVERRIDE | MC_ANIMFLAG_AI_NO_TURN);
     ASSERT(w->num_commands == 8);
@@ -175,12 +174,28 @@ static void reads_frame_commands_and_flags(void)
     ASSERT(w->unknown_flags[0].num_args == 1);
     EXPECT_EQ_STR(w->unknown_flags[0].args[0].text, "1");
     EXPECT_EQ_INT(w->unknown_flags[0].args[0].col, 18);
-    /* a block on one line: the unknown command's arguments stop at its '}' */
-    ASSERT(m.anims[1].num_commands == 1);
-    EXPECT_EQ_STR(m.anims[1].commands[0].word, "drop");
-    EXPECT_EQ_INT(m.anims[1].commands[0].num_args, 2);
-    EXPECT_EQ_STR(m.anims[2].name, "run");
-    EXPECT_EQ_INT(m.anims[2].num_commands, 0);
+    mc_arena_release(&a);
+}
+
+/* A block on one line: the unknown command's arguments stop at its '}', and the model reads on. */
+static void reads_a_block_on_one_line(void)
+{
+    const char *text = "model m {\n"
+                       "    anim idle i.md5anim { frame 2 drop a b } anim run r.md5anim\n"
+                       "}\n";
+    mc_arena a = { 0 };
+    mc_modeldef m;
+    mc_error err;
+    bool found;
+
+    ASSERT_OK(find(text, "m", &a, &m, &found, &err), &err);
+    ASSERT(found && m.num_anims == 2);
+    ASSERT(m.anims[0].num_commands == 1);
+    EXPECT_EQ_STR(m.anims[0].commands[0].word, "drop");
+    EXPECT(m.anims[0].commands[0].frame == 2 && m.anims[0].commands[0].num_args == 2);
+    EXPECT_EQ_STR(m.anims[0].commands[0].args[1].text, "b");
+    EXPECT_EQ_STR(m.anims[1].name, "run");
+    EXPECT_EQ_INT(m.anims[1].num_commands, 0);
     mc_arena_release(&a);
 }
 
@@ -228,7 +243,8 @@ static void knows_the_engines_frame_commands(void)
 static void limits_an_unknown_commands_arguments(void)
 {
     char text[512];
-    size_t n = (size_t)snprintf(text, sizeof text, "model a {\n anim w x.md5anim {\n frame 1 attach");
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "model a {\n anim w x.md5anim {\n frame 1 attach");
     mc_arena a = { 0 };
     mc_modeldef m;
     mc_error err;
@@ -297,6 +313,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(reads_mesh_skin_offset_and_anims),
         TEST_ENTRY(passes_over_other_declarations_and_stops_at_nul),
         TEST_ENTRY(reads_frame_commands_and_flags),
+        TEST_ENTRY(reads_a_block_on_one_line),
         TEST_ENTRY(knows_the_engines_frame_commands),
         TEST_ENTRY(limits_an_unknown_commands_arguments),
         TEST_ENTRY(reports_golden_errors_at_their_positions),

@@ -18,8 +18,8 @@
 static mc_status parse(const char *text, const mc_parse_opts *opts, mc_sndshd *sh, mc_error *err)
 {
     mc_mtr_index idx;
-    mc_status st = mc_decl_index_text(text, strlen(text), "s.sndshd", "sound", "sound", NULL,
-                                      &idx, err);
+    mc_status st =
+            mc_decl_index_text(text, strlen(text), "s.sndshd", "sound", "sound", NULL, &idx, err);
 
     memset(sh, 0, sizeof *sh);
     if (st != MC_OK)
@@ -36,18 +36,18 @@ static mc_status parse(const char *text, const mc_parse_opts *opts, mc_sndshd *s
 static void reads_every_keyword(void)
 {
     const char *text =
-            "sound Monsters/ZFat/Step {\n"                                      /* 1 */
-            "    description \"fat steps\"   minSamples 4\n"                    /* 2 */
-            "    minDistance 2 MAXDISTANCE 30.5\n"                              /* 3 */
-            "    volume -3 leadinVolume 6\n"                                    /* 4 */
-            "    shakes\n"                                                      /* 5 */
-            "    reverb 0.5, 0.25\n"                                            /* 6 */
-            "    MASK_LEFT mask_lfe mask_backright\n"                           /* 7 */
-            "    soundClass 2 altSound \"monsters/zfat/alt\"\n"                 /* 8 */
-            "    ordered plain onDemand\n"                                      /* 9 */
-            "    no_dups LOOPING no_occlusion private antiPrivate playonce\n"   /* 10 */
-            "    global unclamped \"omnidirectional\" no_flicker\n"             /* 11 */
-            "    leadin sound\\zfat\\in.wav\n"                                  /* 12 */
+            "sound Monsters/ZFat/Step {\n"                                              /* 1 */
+            "    description \"fat steps\"   minSamples 4\n"                            /* 2 */
+            "    minDistance 2 MAXDISTANCE 30.5\n"                                      /* 3 */
+            "    volume -3 leadinVolume 6\n"                                            /* 4 */
+            "    shakes\n"                                                              /* 5 */
+            "    reverb 0.5, 0.25\n"                                                    /* 6 */
+            "    MASK_LEFT mask_lfe mask_backright\n"                                   /* 7 */
+            "    soundClass 2 altSound \"monsters/zfat/alt\"\n"                         /* 8 */
+            "    ordered plain onDemand\n"                                              /* 9 */
+            "    no_dups LOOPING no_occlusion private antiPrivate playonce\n"           /* 10 */
+            "    global unclamped \"omnidirectional\" no_flicker\n"                     /* 11 */
+            "    leadin sound\\zfat\\in.wav\n"                                          /* 12 */
             "    sound\\monsters\\zfat\\step1.WAV \"sound/monsters/zfat/step 2.ogg\"\n" /* 13 */
             "}\n";
     test_warnings tw = { 0 };
@@ -129,7 +129,7 @@ static void keeps_32_files(void)
 static void warns_about_an_unknown_keyword_and_plays_on(void)
 {
     const char *text = "x {\n"                                   /* 1 */
-                       "  loping  b.wav\n"                        /* 2 */
+                       "  loping  b.wav\n"                       /* 2 */
                        "  editor_displayFolder \"Wind\" a.wav\n" /* 3 */
                        "}\n";
     test_warnings tw = { 0 };

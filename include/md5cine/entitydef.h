@@ -22,9 +22,9 @@
  * Errors: a key that is not a quoted string, a key without its value, a value that is a brace,
  * a string cut by the end of its line, no '{', more than MC_LIMIT_ENTITYDEF_PAIRS pairs -- where
  * the engine makes the declaration its default one ({"DEFAULTED" "1"}). The end of the text
- * before the closing '}' ends the pairs, as it ends the engine's loop. The base's set (material.h) reads them when used: an unknown inherited
- * name is a warning at its key (the engine's too), an inherit cycle or a chain deeper than
- * MC_LIMIT_ENTITYDEF_INHERIT an error. */
+ * before the closing '}' ends the pairs, as it ends the engine's loop. The base's set (material.h)
+ * reads them when used: an unknown inherited name is a warning at its key (the engine's too), an
+ * inherit cycle or a chain deeper than MC_LIMIT_ENTITYDEF_INHERIT an error. */
 #ifndef MC_ENTITYDEF_H
 #define MC_ENTITYDEF_H
 
@@ -49,11 +49,11 @@ typedef struct mc_entitydef_pair {
 } mc_entitydef_pair;
 
 typedef struct mc_entitydef {
-    const char *name;  /* canonical (mtr.h) */
-    const char *file;  /* the declaration's file as the base names it */
-    int line, col;     /* the declaration's first token */
+    const char *name; /* canonical (mtr.h) */
+    const char *file; /* the declaration's file as the base names it */
+    int line, col;    /* the declaration's first token */
     int num_pairs;
-    mc_entitydef_pair *pairs;    /* see above for their order */
+    mc_entitydef_pair *pairs; /* see above for their order */
     int num_inherits;
     mc_entitydef_pair *inherits; /* the inherit keys taken out, in order (value: a name) */
     bool merged;                 /* pairs include the inherited ones (mc_entitydef_merge) */
@@ -92,14 +92,13 @@ const char *mc_entitydef_value(const mc_entitydef *def, const char *key, const c
  * one: idEntity::StartSoundShader). A key absent or 0 leaves its field 0: no override. Errors,
  * at the pair's key (MC_ERR_RANGE): a number that reads as infinite or not a number, and an
  * s_soundClass outside 0..3 (the engine would index its four classes out of bounds). */
-mc_status mc_entitydef_sound_parms(const mc_entitydef *def, mc_sound_parms *over,
-                                   float *diversity, mc_error *err);
+mc_status mc_entitydef_sound_parms(const mc_entitydef *def, mc_sound_parms *over, float *diversity,
+                                   mc_error *err);
 
 /* Applies def's sound keys onto *parms (a sound shader's parameters) as a sound's start does:
  * mc_entitydef_sound_parms, then mc_sndshd_override_parms(parms, over, parms) -- a non-zero
  * s_* value replaces the shader's, the flags are added. On error *parms is unchanged. */
-mc_status mc_entitydef_apply_sound(const mc_entitydef *def, mc_sound_parms *parms,
-                                   mc_error *err);
+mc_status mc_entitydef_apply_sound(const mc_entitydef *def, mc_sound_parms *parms, mc_error *err);
 
 /* Frees the declaration and zeroes it; accepts a zeroed struct. */
 void mc_entitydef_release(mc_entitydef *def);

@@ -43,54 +43,54 @@ extern "C" {
  * Event_Footstep start the entity's snd_footstep on BODY); flags: the MC_SSF_* it adds; acted:
  * whether md5cine acts on it (sounds, footsteps, skins). sound_chatter plays on VOICE when the
  * entity CanPlayChatterSounds, which idEntity's always can. */
-#define MC_FRAME_COMMAND_LIST(X)                                                              \
-    X(CALL, "call", 1, MC_FC_NO_CHANNEL, 0, false)                                              \
-    X(OBJECT_CALL, "object_call", 1, MC_FC_NO_CHANNEL, 0, false)                                \
-    X(EVENT, "event", 1, MC_FC_NO_CHANNEL, 0, false)                                            \
-    X(SOUND, "sound", 1, MC_SND_CHANNEL_ANY, 0, true)                                           \
-    X(SOUND_VOICE, "sound_voice", 1, MC_SND_CHANNEL_VOICE, 0, true)                             \
-    X(SOUND_VOICE2, "sound_voice2", 1, MC_SND_CHANNEL_VOICE2, 0, true)                          \
-    X(SOUND_BODY, "sound_body", 1, MC_SND_CHANNEL_BODY, 0, true)                                \
-    X(SOUND_BODY2, "sound_body2", 1, MC_SND_CHANNEL_BODY2, 0, true)                             \
-    X(SOUND_BODY3, "sound_body3", 1, MC_SND_CHANNEL_BODY3, 0, true)                             \
-    X(SOUND_WEAPON, "sound_weapon", 1, MC_SND_CHANNEL_WEAPON, 0, true)                          \
-    X(SOUND_ITEM, "sound_item", 1, MC_SND_CHANNEL_ITEM, 0, true)                                \
-    X(SOUND_GLOBAL, "sound_global", 1, MC_SND_CHANNEL_ANY, MC_SSF_GLOBAL, true)                 \
-    X(SOUND_CHATTER, "sound_chatter", 1, MC_SND_CHANNEL_VOICE, 0, true)                         \
-    X(SKIN, "skin", 1, MC_FC_NO_CHANNEL, 0, true)                                               \
-    X(TRIGGER, "trigger", 1, MC_FC_NO_CHANNEL, 0, false)                                        \
-    X(TRIGGER_SMOKE_PARTICLE, "triggerSmokeParticle", 1, MC_FC_NO_CHANNEL, 0, false)            \
-    X(MELEE, "melee", 1, MC_FC_NO_CHANNEL, 0, false)                                            \
-    X(DIRECT_DAMAGE, "direct_damage", 1, MC_FC_NO_CHANNEL, 0, false)                            \
-    X(ATTACK_BEGIN, "attack_begin", 1, MC_FC_NO_CHANNEL, 0, false)                              \
-    X(ATTACK_END, "attack_end", 0, MC_FC_NO_CHANNEL, 0, false)                                  \
-    X(MUZZLE_FLASH, "muzzle_flash", 1, MC_FC_NO_CHANNEL, 0, false)                              \
-    X(CREATE_MISSILE, "create_missile", 1, MC_FC_NO_CHANNEL, 0, false)                          \
-    X(LAUNCH_MISSILE, "launch_missile", 1, MC_FC_NO_CHANNEL, 0, false)                          \
-    X(FIRE_MISSILE_AT_TARGET, "fire_missile_at_target", 2, MC_FC_NO_CHANNEL, 0, false)          \
-    X(FOOTSTEP, "footstep", 0, MC_SND_CHANNEL_BODY, 0, true)                                    \
-    X(LEFTFOOT, "leftfoot", 0, MC_SND_CHANNEL_BODY, 0, true)                                    \
-    X(RIGHTFOOT, "rightfoot", 0, MC_SND_CHANNEL_BODY, 0, true)                                  \
-    X(ENABLE_EYE_FOCUS, "enableEyeFocus", 0, MC_FC_NO_CHANNEL, 0, false)                        \
-    X(DISABLE_EYE_FOCUS, "disableEyeFocus", 0, MC_FC_NO_CHANNEL, 0, false)                      \
-    X(FX, "fx", 1, MC_FC_NO_CHANNEL, 0, false)                                                  \
-    X(DISABLE_GRAVITY, "disableGravity", 0, MC_FC_NO_CHANNEL, 0, false)                         \
-    X(ENABLE_GRAVITY, "enableGravity", 0, MC_FC_NO_CHANNEL, 0, false)                           \
-    X(JUMP, "jump", 0, MC_FC_NO_CHANNEL, 0, false)                                              \
-    X(ENABLE_CLIP, "enableClip", 0, MC_FC_NO_CHANNEL, 0, false)                                 \
-    X(DISABLE_CLIP, "disableClip", 0, MC_FC_NO_CHANNEL, 0, false)                               \
-    X(ENABLE_WALK_IK, "enableWalkIK", 0, MC_FC_NO_CHANNEL, 0, false)                            \
-    X(DISABLE_WALK_IK, "disableWalkIK", 0, MC_FC_NO_CHANNEL, 0, false)                          \
-    X(ENABLE_LEG_IK, "enableLegIK", 1, MC_FC_NO_CHANNEL, 0, false)                              \
-    X(DISABLE_LEG_IK, "disableLegIK", 1, MC_FC_NO_CHANNEL, 0, false)                            \
-    X(RECORD_DEMO, "recordDemo", MC_FC_OPTIONAL_ARG, MC_FC_NO_CHANNEL, 0, false)                \
+#define MC_FRAME_COMMAND_LIST(X)                                                       \
+    X(CALL, "call", 1, MC_FC_NO_CHANNEL, 0, false)                                     \
+    X(OBJECT_CALL, "object_call", 1, MC_FC_NO_CHANNEL, 0, false)                       \
+    X(EVENT, "event", 1, MC_FC_NO_CHANNEL, 0, false)                                   \
+    X(SOUND, "sound", 1, MC_SND_CHANNEL_ANY, 0, true)                                  \
+    X(SOUND_VOICE, "sound_voice", 1, MC_SND_CHANNEL_VOICE, 0, true)                    \
+    X(SOUND_VOICE2, "sound_voice2", 1, MC_SND_CHANNEL_VOICE2, 0, true)                 \
+    X(SOUND_BODY, "sound_body", 1, MC_SND_CHANNEL_BODY, 0, true)                       \
+    X(SOUND_BODY2, "sound_body2", 1, MC_SND_CHANNEL_BODY2, 0, true)                    \
+    X(SOUND_BODY3, "sound_body3", 1, MC_SND_CHANNEL_BODY3, 0, true)                    \
+    X(SOUND_WEAPON, "sound_weapon", 1, MC_SND_CHANNEL_WEAPON, 0, true)                 \
+    X(SOUND_ITEM, "sound_item", 1, MC_SND_CHANNEL_ITEM, 0, true)                       \
+    X(SOUND_GLOBAL, "sound_global", 1, MC_SND_CHANNEL_ANY, MC_SSF_GLOBAL, true)        \
+    X(SOUND_CHATTER, "sound_chatter", 1, MC_SND_CHANNEL_VOICE, 0, true)                \
+    X(SKIN, "skin", 1, MC_FC_NO_CHANNEL, 0, true)                                      \
+    X(TRIGGER, "trigger", 1, MC_FC_NO_CHANNEL, 0, false)                               \
+    X(TRIGGER_SMOKE_PARTICLE, "triggerSmokeParticle", 1, MC_FC_NO_CHANNEL, 0, false)   \
+    X(MELEE, "melee", 1, MC_FC_NO_CHANNEL, 0, false)                                   \
+    X(DIRECT_DAMAGE, "direct_damage", 1, MC_FC_NO_CHANNEL, 0, false)                   \
+    X(ATTACK_BEGIN, "attack_begin", 1, MC_FC_NO_CHANNEL, 0, false)                     \
+    X(ATTACK_END, "attack_end", 0, MC_FC_NO_CHANNEL, 0, false)                         \
+    X(MUZZLE_FLASH, "muzzle_flash", 1, MC_FC_NO_CHANNEL, 0, false)                     \
+    X(CREATE_MISSILE, "create_missile", 1, MC_FC_NO_CHANNEL, 0, false)                 \
+    X(LAUNCH_MISSILE, "launch_missile", 1, MC_FC_NO_CHANNEL, 0, false)                 \
+    X(FIRE_MISSILE_AT_TARGET, "fire_missile_at_target", 2, MC_FC_NO_CHANNEL, 0, false) \
+    X(FOOTSTEP, "footstep", 0, MC_SND_CHANNEL_BODY, 0, true)                           \
+    X(LEFTFOOT, "leftfoot", 0, MC_SND_CHANNEL_BODY, 0, true)                           \
+    X(RIGHTFOOT, "rightfoot", 0, MC_SND_CHANNEL_BODY, 0, true)                         \
+    X(ENABLE_EYE_FOCUS, "enableEyeFocus", 0, MC_FC_NO_CHANNEL, 0, false)               \
+    X(DISABLE_EYE_FOCUS, "disableEyeFocus", 0, MC_FC_NO_CHANNEL, 0, false)             \
+    X(FX, "fx", 1, MC_FC_NO_CHANNEL, 0, false)                                         \
+    X(DISABLE_GRAVITY, "disableGravity", 0, MC_FC_NO_CHANNEL, 0, false)                \
+    X(ENABLE_GRAVITY, "enableGravity", 0, MC_FC_NO_CHANNEL, 0, false)                  \
+    X(JUMP, "jump", 0, MC_FC_NO_CHANNEL, 0, false)                                     \
+    X(ENABLE_CLIP, "enableClip", 0, MC_FC_NO_CHANNEL, 0, false)                        \
+    X(DISABLE_CLIP, "disableClip", 0, MC_FC_NO_CHANNEL, 0, false)                      \
+    X(ENABLE_WALK_IK, "enableWalkIK", 0, MC_FC_NO_CHANNEL, 0, false)                   \
+    X(DISABLE_WALK_IK, "disableWalkIK", 0, MC_FC_NO_CHANNEL, 0, false)                 \
+    X(ENABLE_LEG_IK, "enableLegIK", 1, MC_FC_NO_CHANNEL, 0, false)                     \
+    X(DISABLE_LEG_IK, "disableLegIK", 1, MC_FC_NO_CHANNEL, 0, false)                   \
+    X(RECORD_DEMO, "recordDemo", MC_FC_OPTIONAL_ARG, MC_FC_NO_CHANNEL, 0, false)       \
     X(AVI_GAME, "aviGame", MC_FC_OPTIONAL_ARG, MC_FC_NO_CHANNEL, 0, false)
 
 typedef enum mc_frame_cmd_kind {
 #define MC_X_FC_ENUM(id, word, args, channel, flags, acted) MC_FC_##id,
     MC_FRAME_COMMAND_LIST(MC_X_FC_ENUM)
 #undef MC_X_FC_ENUM
-    MC_FC_UNKNOWN, /* a word the engine does not know; the rest of its line as arguments */
+            MC_FC_UNKNOWN, /* a word the engine does not know; the rest of its line as arguments */
     MC_FC_COUNT
 } mc_frame_cmd_kind;
 
@@ -116,7 +116,7 @@ typedef struct mc_frame_arg {
 } mc_frame_arg;
 
 typedef struct mc_frame_command {
-    int frame;               /* as written: 1 is the anim's first frame; 0 for an unknown flag */
+    int frame; /* as written: 1 is the anim's first frame; 0 for an unknown flag */
     mc_frame_cmd_kind kind;
     const char *word;        /* the command (or unknown flag) as written */
     int line, col;           /* the `frame` keyword (an unknown flag: the word) */

@@ -78,9 +78,9 @@ typedef struct mc_sndshd_sample {
 } mc_sndshd_sample;
 
 typedef struct mc_sndshd {
-    const char *name;        /* canonical (mtr.h: lower case, '/', no extension) */
-    const char *file;        /* the declaration's file as the base names it, "" when implicit */
-    int line, col;           /* the declaration's first token; 0 0 when implicit */
+    const char *name; /* canonical (mtr.h: lower case, '/', no extension) */
+    const char *file; /* the declaration's file as the base names it, "" when implicit */
+    int line, col;    /* the declaration's first token; 0 0 when implicit */
     mc_sound_parms parms;
     float leadin_volume;     /* dB while a leadin plays (leadinVolume; 0 unless given) */
     int speaker_mask;        /* 1 << MC_SPEAKER_* bits; 0: every speaker */
@@ -89,12 +89,12 @@ typedef struct mc_sndshd {
     int min_samples;         /* minSamples as written (the last one); 0 when none */
     int num_entries;         /* 0..MC_SOUND_MAX_ENTRIES: the shader plays one of them */
     mc_sndshd_sample entries[MC_SOUND_MAX_ENTRIES];
-    int num_leadins;         /* leadins[i] plays before entries[i] when i < num_leadins */
+    int num_leadins; /* leadins[i] plays before entries[i] when i < num_leadins */
     mc_sndshd_sample leadins[MC_SOUND_MAX_ENTRIES];
-    bool implicit;           /* made by mc_sndshd_implicit for a name with no declaration */
-    bool defaulted;          /* a declaration that fails to parse (or an implicit shader of a
-                                name that gives no sound file): no entries, silent */
-    mc_arena arena;          /* owns every pointer above */
+    bool implicit;  /* made by mc_sndshd_implicit for a name with no declaration */
+    bool defaulted; /* a declaration that fails to parse (or an implicit shader of a
+                       name that gives no sound file): no entries, silent */
+    mc_arena arena; /* owns every pointer above */
 } mc_sndshd;
 
 /* The shader parameters of a shader that sets none (ParseShader's first lines). */
@@ -107,8 +107,8 @@ mc_sound_parms mc_sndshd_default_parms(void);
  * its value, a name past MC_LIMIT_NAME_LEN, a lexical error), MC_ERR_RANGE (soundClass outside
  * 0..3, a number out of range), MC_ERR_NOMEM. On failure *out is zeroed. */
 mc_status mc_sndshd_parse_span(const char *buf, size_t len, const char *name,
-                               const mc_mtr_span *span, const mc_parse_opts *opts,
-                               mc_sndshd *out, mc_error *err);
+                               const mc_mtr_span *span, const mc_parse_opts *opts, mc_sndshd *out,
+                               mc_error *err);
 
 /* The engine's implicit shader for a name no declaration has (idSoundShader::SetDefaultText,
  * given the canonical name as the declaration manager names it): one entry, the canonical name

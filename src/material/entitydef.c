@@ -88,7 +88,9 @@ static void describe(const mc_scan_tok *t, char *out, size_t cap)
     int n = t->len > 40 ? 40 : (int)t->len;
 
     snprintf(out, cap, "%s%.*s%s", t->string ? "'\"" : "'", n, t->text,
-             t->len > 40 ? "...'" : t->string ? "\"'" : "'");
+             t->len > 40 ? "...'"
+             : t->string ? "\"'"
+                         : "'");
     for (char *c = out; *c; c++)
         if ((unsigned char)*c < ' ' || (unsigned char)*c >= 0x7f)
             *c = '?';
@@ -203,8 +205,8 @@ static mc_status split_inherits(ed_parser *p, mc_error *err)
     for (int i = 0; i < p->n; i++)
         inherits += strncasecmp(p->pairs[i].key, "inherit", 7) == 0;
     out->pairs = mc_arena_alloc(&out->arena, (size_t)(p->n - inherits), sizeof *out->pairs);
-    out->inherits = inherits ? mc_arena_alloc(&out->arena, (size_t)inherits, sizeof *out->inherits)
-                             : NULL;
+    out->inherits =
+            inherits ? mc_arena_alloc(&out->arena, (size_t)inherits, sizeof *out->inherits) : NULL;
     if ((!out->pairs && p->n > inherits) || (inherits && !out->inherits))
         return fail_at(p, err, MC_ERR_NOMEM, 0, 0, "out of memory");
     for (int i = 0; i < p->n; i++) {
@@ -237,8 +239,11 @@ mc_status mc_entitydef_parse_span(const char *buf, size_t len, const char *name,
     out->file = mc_arena_strndup(&out->arena, p.name, strlen(p.name));
     if (!out->name || !out->file)
         return fail_at(&p, err, MC_ERR_NOMEM, 0, 0, "out of memory");
-    s = (mc_scan){ .buf = buf, .p = buf + span->start, .end = buf + span->end,
-                   .line = span->line, .line_start = buf + span->start - (span->col - 1) };
+    s = (mc_scan){ .buf = buf,
+                   .p = buf + span->start,
+                   .end = buf + span->end,
+                   .line = span->line,
+                   .line_start = buf + span->start - (span->col - 1) };
     /* idDeclEntityDef::Parse: SkipUntilString("{") */
     mc_scan_token(&s, &first);
     do {
@@ -324,8 +329,8 @@ mc_status mc_entitydef_merge(const mc_entitydef *own, const mc_entitydef *const 
     out->name = mc_arena_strndup(&out->arena, own->name, strlen(own->name));
     out->file = mc_arena_strndup(&out->arena, own->file, strlen(own->file));
     out->pairs = mc_arena_alloc(&out->arena, total + 1, sizeof *out->pairs);
-    out->inherits = mc_arena_alloc(&out->arena, (size_t)own->num_inherits + 1,
-                                   sizeof *out->inherits);
+    out->inherits =
+            mc_arena_alloc(&out->arena, (size_t)own->num_inherits + 1, sizeof *out->inherits);
     if (!out->name || !out->file || !out->pairs || !out->inherits || !kx_init(&x, total))
         st = mc_error_set(err, MC_ERR_NOMEM, own->file, 0, 0, "out of memory");
     for (int i = 0; st == MC_OK && i < own->num_pairs; i++)
@@ -362,8 +367,8 @@ const char *mc_entitydef_value(const mc_entitydef *def, const char *key, const c
 
 /* atof of key's value (fallback's when def has no key): strtod's leading number, 0 without one;
  * a value that reads as infinite or not a number is an error at the pair. */
-static mc_status key_float(const mc_entitydef *def, const char *key, const char *fallback,
-                           float *v, mc_error *err)
+static mc_status key_float(const mc_entitydef *def, const char *key, const char *fallback, float *v,
+                           mc_error *err)
 {
     const mc_entitydef_pair *pr = mc_entitydef_find(def, key);
     const char *s = pr ? pr->value : fallback;
@@ -390,14 +395,14 @@ static long key_long(const mc_entitydef *def, const char *key, const mc_entityde
     return pr && end != pr->value ? v : 0;
 }
 
-mc_status mc_entitydef_sound_parms(const mc_entitydef *def, mc_sound_parms *over,
-                                   float *diversity, mc_error *err)
+mc_status mc_entitydef_sound_parms(const mc_entitydef *def, mc_sound_parms *over, float *diversity,
+                                   mc_error *err)
 {
     static const struct {
         const char *key;
         int flag;
     } FLAGS[] = {
-        { "s_omni", MC_SSF_OMNIDIRECTIONAL }, { "s_looping", MC_SSF_LOOPING },
+        { "s_omni", MC_SSF_OMNIDIRECTIONAL },   { "s_looping", MC_SSF_LOOPING },
         { "s_occlusion", MC_SSF_NO_OCCLUSION }, { "s_global", MC_SSF_GLOBAL },
         { "s_unclamped", MC_SSF_UNCLAMPED },
     };
@@ -429,8 +434,7 @@ mc_status mc_entitydef_sound_parms(const mc_entitydef *def, mc_sound_parms *over
     return MC_OK;
 }
 
-mc_status mc_entitydef_apply_sound(const mc_entitydef *def, mc_sound_parms *parms,
-                                   mc_error *err)
+mc_status mc_entitydef_apply_sound(const mc_entitydef *def, mc_sound_parms *parms, mc_error *err)
 {
     mc_sound_parms over;
     mc_status st = mc_entitydef_sound_parms(def, &over, NULL, err);

@@ -20,11 +20,11 @@ typedef enum kw_action {
     KW_REVERB,
     KW_VOLUME,
     KW_LEADIN_VOLUME,
-    KW_MASK,      /* value: the speaker */
+    KW_MASK, /* value: the speaker */
     KW_CLASS,
     KW_ALT_SOUND,
-    KW_IGNORED,   /* accepted, no effect */
-    KW_FLAG,      /* value: the MC_SSF_* flag */
+    KW_IGNORED, /* accepted, no effect */
+    KW_FLAG,    /* value: the MC_SSF_* flag */
     KW_LEADIN,
 } kw_action;
 
@@ -72,8 +72,8 @@ typedef struct sh_parser {
     mc_lexer lx;
     const mc_mtr_span *span;
     mc_sndshd *out;
-    int cap;          /* entries and leadins kept (ParseShader's maxSamples, at most 32) */
-    bool warned_cap;  /* the entries past the cap were warned about */
+    int cap;         /* entries and leadins kept (ParseShader's maxSamples, at most 32) */
+    bool warned_cap; /* the entries past the cap were warned about */
 } sh_parser;
 
 mc_sound_parms mc_sndshd_default_parms(void)
@@ -86,7 +86,8 @@ static const kw_row *keyword(const mc_token *t)
     if (t->kind != MC_TOK_NAME && t->kind != MC_TOK_STRING)
         return NULL;
     for (size_t i = 0; i < NUM_KEYWORDS; i++)
-        if (strlen(KEYWORDS[i].word) == t->len && strncasecmp(KEYWORDS[i].word, t->text, t->len) == 0)
+        if (strlen(KEYWORDS[i].word) == t->len &&
+            strncasecmp(KEYWORDS[i].word, t->text, t->len) == 0)
             return &KEYWORDS[i];
     return NULL;
 }
@@ -168,8 +169,8 @@ static bool skip_unknown(sh_parser *p, const mc_token *w)
     for (;;) {
         if (!mc_lex_peek(&p->lx, &t))
             return false;
-        if (t.kind == MC_TOK_EOF || t.line != w->line || (t.kind == MC_TOK_PUNCT && t.text[0] == '}') ||
-            keyword(&t) || is_sound_file(&t))
+        if (t.kind == MC_TOK_EOF || t.line != w->line ||
+            (t.kind == MC_TOK_PUNCT && t.text[0] == '}') || keyword(&t) || is_sound_file(&t))
             return true;
         mc_lex_next(&p->lx, &t);
     }
@@ -235,7 +236,8 @@ static bool reverb(sh_parser *p)
     if (!number(p, &ignored) || !mc_lex_next(&p->lx, &t))
         return false;
     if (t.kind != MC_TOK_PUNCT || t.text[0] != ',')
-        return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX, "expected ',' between reverb's values, found %s",
+        return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
+                           "expected ',' between reverb's values, found %s",
                            mc_lex_describe(&t, d, sizeof d));
     return number(p, &ignored);
 }
@@ -272,24 +274,39 @@ static bool apply_keyword(sh_parser *p, const kw_row *k, const mc_token *kw)
     mc_token t;
 
     switch (k->action) {
-    case KW_MIN_SAMPLES: return min_samples(p);
-    case KW_DESCRIPTION: return description(p, kw);
-    case KW_MIN_DISTANCE: return number(p, &parms->min_distance);
-    case KW_MAX_DISTANCE: return number(p, &parms->max_distance);
-    case KW_SHAKES: return shakes(p);
-    case KW_REVERB: return reverb(p);
-    case KW_VOLUME: return number(p, &parms->volume);
-    case KW_LEADIN_VOLUME: return number(p, &p->out->leadin_volume);
-    case KW_MASK: p->out->speaker_mask |= 1 << k->value; return true;
-    case KW_CLASS: return sound_class(p);
+    case KW_MIN_SAMPLES:
+        return min_samples(p);
+    case KW_DESCRIPTION:
+        return description(p, kw);
+    case KW_MIN_DISTANCE:
+        return number(p, &parms->min_distance);
+    case KW_MAX_DISTANCE:
+        return number(p, &parms->max_distance);
+    case KW_SHAKES:
+        return shakes(p);
+    case KW_REVERB:
+        return reverb(p);
+    case KW_VOLUME:
+        return number(p, &parms->volume);
+    case KW_LEADIN_VOLUME:
+        return number(p, &p->out->leadin_volume);
+    case KW_MASK:
+        p->out->speaker_mask |= 1 << k->value;
+        return true;
+    case KW_CLASS:
+        return sound_class(p);
     case KW_ALT_SOUND:
         if (!operand(p, kw, &t))
             return false;
         p->out->alt_sound = copy_text(p, &t, "altSound's name", false);
         return p->out->alt_sound != NULL;
-    case KW_IGNORED: return true;
-    case KW_FLAG: parms->flags |= k->value; return true;
-    case KW_LEADIN: return operand(p, kw, &t) && add_sample(p, &t, true);
+    case KW_IGNORED:
+        return true;
+    case KW_FLAG:
+        parms->flags |= k->value;
+        return true;
+    case KW_LEADIN:
+        return operand(p, kw, &t) && add_sample(p, &t, true);
     }
     return true;
 }
@@ -337,8 +354,8 @@ static bool parse_body(void *ctx)
 }
 
 mc_status mc_sndshd_parse_span(const char *buf, size_t len, const char *name,
-                               const mc_mtr_span *span, const mc_parse_opts *opts,
-                               mc_sndshd *out, mc_error *err)
+                               const mc_mtr_span *span, const mc_parse_opts *opts, mc_sndshd *out,
+                               mc_error *err)
 {
     sh_parser p;
     mc_status st;
