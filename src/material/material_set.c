@@ -162,17 +162,15 @@ static mc_status load_folder(mc_material_set *set, const char *dir, const char *
             break;
         }
         set->text_bytes += len;
-        for (int k = 0; k < NUM_KINDS && st == MC_OK; k++) {
-            st = mc_decl_index_text(f->text, f->len, f->where, type, KIND_TYPES[k], &set->opts,
-                                    &f->index[k], err);
-            if (st == MC_OK) {
-                set->indexed += f->index[k].num_spans;
-                if (set->indexed > MC_LIMIT_MTR_INDEX)
-                    st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
-                                      "the base's declaration files declare more than %d names",
-                                      MC_LIMIT_MTR_INDEX);
-            }
-        }
+        /* one reading of the text for every kind */
+        st = mc_decl_index_kinds(f->text, f->len, f->where, type, KIND_TYPES, NUM_KINDS,
+                                 &set->opts, f->index, err);
+        for (int k = 0; k < NUM_KINDS && st == MC_OK; k++)
+            set->indexed += f->index[k].num_spans;
+        if (st == MC_OK && set->indexed > MC_LIMIT_MTR_INDEX)
+            st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                              "the base's declaration files declare more than %d names",
+                              MC_LIMIT_MTR_INDEX);
     }
     free(names);
     return st;
