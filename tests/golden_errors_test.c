@@ -1,7 +1,7 @@
 /* One row per validation rule of the three MD5 formats, of the token reader and of the game's
  * declarations md5cine reads for sound (sound shaders, entityDefs, a model's frame commands):
- * the input, the status, the line and column of the offending token (counted by hand in the input, 1-based,
- * columns in bytes) and a part of the message.
+ * the input, the status, the line and column of the offending token (counted by hand in the
+ * input, 1-based, columns in bytes) and a part of the message.
  *
  * The inputs are built from small valid templates (checked to parse in
  * valid_templates_parse) with one line changed, so the bad token's line is the template line

@@ -5,10 +5,10 @@
 # drone's mesh, a skin and anim walk with frame commands and a flag. Expected from the files as
 # written: info --json names the declaration's file and line, its mesh, skin, offset and both
 # anims (the inherited one first), plays walk's file and lists walk's flag and commands (a
-# command the engine does not know kept with the rest of its line, and one warning for it). A frame of it is pixel-identical to
-# the same scene written with files: the mesh and anim under base, the skin line, and the
-# offset moved into origin -- (0 0 1) in model space, before yaw 180 and scale 18, is
-# (0 0 18) in the world. Without that origin the frames differ (the offset is applied).
+# command the engine does not know kept with the rest of its line, and one warning for it). A
+# frame of it is pixel-identical to the same scene written with files: the mesh and anim under
+# base, the skin line, and the offset moved into origin -- (0 0 1) in model space, before yaw
+# 180 and scale 18, is (0 0 18) in the world. Without that origin the frames differ (the offset is applied).
 set -u
 . ./outcome.sh model_decl
 
@@ -166,8 +166,8 @@ expect an_unknown_model_to_inherit_is_a_warning 0 "model \"orphan\"" \
 actor late.md5scene '    model "late"
     anim "walk"'
 run late info "$T/late.md5scene"
-expect a_frame_past_the_anim_is_an_error 2 "" \
-    "z_more.def:12:9: error: frame 13 out of range: anim 'walk' (models/drone/forward.md5anim) has 12 frames"
+expect a_frame_past_the_anim_is_an_error 2 "" "z_more.def:12:9: error: frame 13 out of range: \
+anim 'walk' (models/drone/forward.md5anim) has 12 frames"
 actor quiet.md5scene '    model "quiet"
     anim "walk"'
 run quiet info "$T/quiet.md5scene"
@@ -180,6 +180,35 @@ fi
 run text info "$T/named.md5scene"
 expect info_lists_the_commands_as_text 0 \
     "      frame 9: attach sword hand_r; \$y (skipped)"
+
+
+# Skipped commands are one warning per name for the whole scene, at the first one, with the
+# count: two actors play 'attach' once each (2), 'call' twice in one anim (2), 'fx' once (1).
+cat >"$T/base/def/z_twice.def" <<'DEF'
+model twice {
+    inherit drone
+    anim walk models/drone/forward.md5anim {
+        frame 2 call a
+        frame 4 attach x
+        frame 5 call b
+        frame 6 fx y
+    }
+}
+DEF
+printf 'md5scene 1\ncamera "still.md5camera"\nbase "base"\nactor "d" { model "drone" anim "walk" }
+actor "e" { model "twice" anim "walk" }\n' >"$T/twice.md5scene"
+run twice info "$T/twice.md5scene"
+expect skipped_commands_are_counted_in_one_warning 0 "" \
+    "monsters.def:14:21: warning: unknown frame command 'attach' skipped (2 times in the scene)"
+want="z_twice.def:4:17: warning: frame command 'call' skipped: md5cine acts only on sound, \
+footstep and skin commands (2 times in the scene)"
+if [ "$(grep -c 'skipped' "$T/twice.err")" = 3 ] && grep -qF "$want" "$T/twice.err" &&
+    grep -qF "z_twice.def:7:17: warning: frame command 'fx' skipped: md5cine acts only on sound, \
+footstep and skin commands (1 time in the scene)" "$T/twice.err"; then
+    ok one_warning_per_skipped_name
+else
+    fail one_warning_per_skipped_name "$(cat "$T/twice.err")"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -212,8 +212,8 @@ void mc_material_release(mc_material *mat);
 typedef struct mc_material_set mc_material_set;
 
 /* Indexes the material, skin, table, sound and entityDef declarations of every declaration
- * folder Doom reads -- materials/NAME.mtr, skins/NAME.skin, sound/NAME.sndshd, def/NAME.def, fx/NAME.fx,
- * particles/NAME.prt, af/NAME.af, newpdas/NAME.pda, in that order (DeclManager.cpp and
+ * folder Doom reads -- materials/NAME.mtr, skins/NAME.skin, sound/NAME.sndshd, def/NAME.def,
+ * fx/NAME.fx, particles/NAME.prt, af/NAME.af, newpdas/NAME.pda, in that order (DeclManager.cpp and
  * Game_local.cpp RegisterDeclFolder) and each folder in the VFS's sorted name order; an untyped
  * declaration has its folder's type. A material's table missing from its own file is found
  * among all of them (Material.cpp, FindType(DECL_TABLE)). When several
