@@ -1,17 +1,23 @@
-/* One row per validation rule of the three MD5 formats and of the token reader: the input,
- * the status, the line and column of the offending token (counted by hand in the input, 1-based,
- * columns in bytes) and a part of the message.
+/* One row per validation rule of the three MD5 formats, of the token reader and of the game's
+ * declarations md5cine reads for sound (sound shaders, entityDefs, a model's frame commands):
+ * the input, the status, the line and column of the offending token (counted by hand in the
+ * input, 1-based, columns in bytes) and a part of the message.
  *
  * The inputs are built from small valid templates (checked to parse in
  * valid_templates_parse) with one line changed, so the bad token's line is the template line
  * that was replaced. */
+#include <md5cine/entitydef.h>
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
 #include <md5cine/md5mesh.h>
+#include <md5cine/sndshd.h>
 
+#include "formats/modeldef.h"
 #include "test.h"
 
-typedef enum fmt { MESH, ANIM, CAMERA } fmt;
+/* SNDSHD and ENTITYDEF: the first declaration of the input, indexed as a sound/ or def/ file;
+ * MODELDEF: its first model declaration. */
+typedef enum fmt { MESH, ANIM, CAMERA, SNDSHD, ENTITYDEF, MODELDEF } fmt;
 
 typedef struct golden {
     const char *name;
@@ -55,6 +61,9 @@ typedef struct golden {
 #define C_FRAMES                                                                           \
     "camera {\n( 0 0 0 ) ( 0 0 0 ) 90\n( 0 0 0 ) ( 0 0 0 ) 90\n( 0 0 0 ) ( 0 0 0 ) 90\n}\n"
 #define C_OK C_COUNTS C_CUTS C_FRAMES
+
+/* Lines 1-2 of a model declaration whose anim w's block the row's line 3 continues. */
+#define MD_ANIM "model a {\n anim w x.md5anim {\n"
 
 /* A comment line that keeps the counts' checks against the bytes left in the file quiet where a
  * row ends early on purpose. */
@@ -312,7 +321,87 @@ static const golden table[] = {
       "expected '(', found '}'" },
     { "camera_nothing_after_the_data", CAMERA, C_OK "\n\n  }", 0, MC_ERR_SYNTAX, 16, 3,
       "unexpected '}' after the end of the file's data" },
+
+    /* ---- sound shaders (idSoundShader::ParseShader) ---- */
+    { "sndshd_sound_class_0_to_3", SNDSHD, "x {\n soundClass 4\n}", 0, MC_ERR_RANGE, 2, 13,
+      "soundClass 4 is out of range 0 to 3" },
+    { "sndshd_volume_needs_a_number", SNDSHD, "x {\n volume loud\n}", 0, MC_ERR_SYNTAX, 2, 9,
+      "expected number, found 'loud'" },
+    { "sndshd_reverb_needs_a_comma", SNDSHD, "x {\n reverb 0.5 0.25\n}", 0, MC_ERR_SYNTAX, 2,
+      13, "expected ',' between reverb's values, found '0.25'" },
+    { "sndshd_min_samples_is_whole", SNDSHD, "x {\n minSamples 2.5\n}", 0, MC_ERR_SYNTAX, 2,
+      13, "expected integer, found '2.5'" },
+    { "sndshd_leadin_needs_a_file", SNDSHD, "x {\n leadin }", 0, MC_ERR_SYNTAX, 2, 9,
+      "expected a name after 'leadin', found '}'" },
+    { "sndshd_alt_sound_needs_a_name", SNDSHD, "x {\n altSound\n}", 0, MC_ERR_SYNTAX, 3, 1,
+      "expected a name after 'altSound', found '}'" },
+    { "sndshd_needs_its_closing_brace", SNDSHD, "x { a.wav", 0, MC_ERR_SYNTAX, 1, 3,
+      "sound shader 'x' has no closing '}' for this '{'" },
+    { "sndshd_reads_tokens_as_a_material", SNDSHD, "x {\n sound/foo-bar.wav\n}", 0,
+      MC_ERR_SYNTAX, 2, 11, "unexpected character '-'" },
+
+    /* ---- entityDefs (idDeclEntityDef::Parse) ---- */
+    { "entitydef_keys_are_quoted", ENTITYDEF, "entityDef a {\n key \"v\"\n}", 0, MC_ERR_SYNTAX,
+      2, 2, "expected a quoted key in entityDef 'a', found 'key'" },
+    { "entitydef_key_needs_a_value", ENTITYDEF, "entityDef a {\n \"k\"\n}", 0, MC_ERR_SYNTAX, 2,
+      2, "key '\"k\"' of entityDef 'a' has no value" },
+    { "entitydef_a_value_is_no_brace", ENTITYDEF, "entityDef a {\n \"k\" {\n}", 0,
+      MC_ERR_SYNTAX, 2, 2, "key '\"k\"' of entityDef 'a' has no value" },
+    { "entitydef_value_string_closed_on_its_line", ENTITYDEF, "entityDef a {\n \"k\" \"v\n}", 0,
+      MC_ERR_SYNTAX, 2, 6, "string cut by the end of its line in entityDef 'a'" },
+    { "entitydef_key_string_closed_on_its_line", ENTITYDEF, "entityDef a {\n \"k\n}", 0,
+      MC_ERR_SYNTAX, 2, 2, "string cut by the end of its line in entityDef 'a'" },
+
+    /* ---- frame commands of a model's anim (ParseAnim, idAnim::AddFrameCommand); line 3 is
+     * the command's ---- */
+    { "modeldef_frame_needs_its_number", MODELDEF, MD_ANIM " frame\n 1 footstep }\n}", 0,
+      MC_ERR_SYNTAX, 3, 2, "missing frame number after 'frame'" },
+    { "modeldef_frame_number_is_whole", MODELDEF, MD_ANIM " frame 1.5 footstep }\n}", 0,
+      MC_ERR_SYNTAX, 3, 8, "expected a whole frame number after 'frame', found '1.5'" },
+    { "modeldef_frame_counts_from_1", MODELDEF, MD_ANIM " frame 0 footstep }\n}", 0,
+      MC_ERR_RANGE, 3, 8, "frame 0 out of range: frames count from 1" },
+    { "modeldef_frame_not_negative", MODELDEF, MD_ANIM " frame -2 footstep }\n}", 0,
+      MC_ERR_RANGE, 3, 8, "frame -2 out of range" },
+    { "modeldef_frame_not_a_minus", MODELDEF, MD_ANIM " frame - footstep }\n}", 0,
+      MC_ERR_SYNTAX, 3, 8, "expected a whole frame number after 'frame', found '-'" },
+    { "modeldef_frame_needs_a_command_on_its_line", MODELDEF, MD_ANIM " frame 3\n footstep }\n}",
+      0, MC_ERR_SYNTAX, 3, 8, "expected a command after 'frame 3', found the end of the line" },
+    { "modeldef_frame_command_is_no_brace", MODELDEF, MD_ANIM " frame 3 }\n}", 0,
+      MC_ERR_SYNTAX, 3, 10, "expected a command after 'frame 3', found '}'" },
+    { "modeldef_command_needs_its_argument_on_its_line", MODELDEF,
+      MD_ANIM " frame 3 sound_body\n snd_x }\n}", 0, MC_ERR_SYNTAX, 3, 10,
+      "'sound_body' needs 1 argument on its line, found the end of the line" },
+    { "modeldef_command_argument_is_no_brace", MODELDEF,
+      MD_ANIM " frame 3 fire_missile_at_target j }\n}", 0, MC_ERR_SYNTAX, 3, 35,
+      "'fire_missile_at_target' needs 2 arguments on its line, found '}'" },
+    { "modeldef_frame_block_holds_no_punctuation", MODELDEF, MD_ANIM " ( }\n}", 0,
+      MC_ERR_SYNTAX, 3, 2, "unexpected '(' in the frame commands of anim 'w'" },
 };
+
+/* The first declaration of type `type` (indexed as a file of a folder of that type) parsed by
+ * SNDSHD's or ENTITYDEF's parser. */
+static mc_status parse_decl(fmt f, const char *text, size_t len, mc_error *err)
+{
+    const char *type = f == SNDSHD ? "sound" : "entityDef";
+    mc_mtr_index idx;
+    mc_status s = mc_decl_index_text(text, len, "g", type, type, NULL, &idx, err);
+
+    if (s == MC_OK && idx.num_spans == 0)
+        s = mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "nothing indexed");
+    if (s == MC_OK && f == SNDSHD) {
+        mc_sndshd sh;
+
+        s = mc_sndshd_parse_span(text, len, "g", &idx.spans[0], NULL, &sh, err);
+        mc_sndshd_release(&sh);
+    } else if (s == MC_OK) {
+        mc_entitydef d;
+
+        s = mc_entitydef_parse_span(text, len, "g", &idx.spans[0], NULL, &d, err);
+        mc_entitydef_release(&d);
+    }
+    mc_mtr_index_release(&idx);
+    return s;
+}
 
 static mc_status parse(fmt f, const char *text, size_t len, mc_error *err)
 {
@@ -337,6 +426,21 @@ static mc_status parse(fmt f, const char *text, size_t len, mc_error *err)
         mc_camera_release(&c);
         break;
     }
+    case SNDSHD:
+    case ENTITYDEF:
+        s = parse_decl(f, text, len, err);
+        break;
+    case MODELDEF: {
+        mc_arena a = { 0 };
+        mc_modeldef m;
+        bool found;
+
+        s = mc_modeldef_find(text, len, "g", NULL, &a, &m, &found, err);
+        if (s == MC_OK && !found)
+            s = mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no model declaration");
+        mc_arena_release(&a);
+        break;
+    }
     }
     return s;
 }
@@ -348,6 +452,17 @@ static void valid_templates_parse(void)
     EXPECT_OK(parse(MESH, M_OK, strlen(M_OK), &err), &err);
     EXPECT_OK(parse(ANIM, A_OK, strlen(A_OK), &err), &err);
     EXPECT_OK(parse(CAMERA, C_OK, strlen(C_OK), &err), &err);
+    static const struct {
+        fmt f;
+        const char *text;
+    } decls[] = {
+        { SNDSHD, "x {\n soundClass 3 volume -2 reverb 1, 2\n}" },
+        { ENTITYDEF, "entityDef a {\n \"k\" \"v\"\n}" },
+        { MODELDEF, MD_ANIM " frame 3 fire_missile_at_target j t }\n}" },
+    };
+
+    for (size_t i = 0; i < TEST_COUNT(decls); i++)
+        EXPECT_OK(parse(decls[i].f, decls[i].text, strlen(decls[i].text), &err), &err);
 }
 
 static void every_rule_reports_its_golden_error(void)

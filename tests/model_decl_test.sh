@@ -2,12 +2,13 @@
 # Model declarations (scene.h, docs/scene-files.md, "Models by name"): an actor's `model "NAME"` names a
 # `model NAME { ... }` of the base's def/ files, and `anim "walk"` one of its anims. The
 # declaration below inherits drone_base (offset ( 0 0 1 ), anim idle) and adds the Red Eclipse
-# drone's mesh, a skin and anim walk with frame commands (skipped). Expected from the files as
+# drone's mesh, a skin and anim walk with frame commands and a flag. Expected from the files as
 # written: info --json names the declaration's file and line, its mesh, skin, offset and both
-# anims (the inherited one first), and plays walk's file. A frame of it is pixel-identical to
-# the same scene written with files: the mesh and anim under base, the skin line, and the
-# offset moved into origin -- (0 0 1) in model space, before yaw 180 and scale 18, is
-# (0 0 18) in the world. Without that origin the frames differ (the offset is applied).
+# anims (the inherited one first), plays walk's file and lists walk's flag and commands (a
+# command the engine does not know kept with the rest of its line, and one warning for it). A
+# frame of it is pixel-identical to the same scene written with files: the mesh and anim under
+# base, the skin line, and the offset moved into origin -- (0 0 1) in model space, before yaw
+# 180 and scale 18, is (0 0 18) in the world. Without that origin the frames differ (the offset is applied).
 set -u
 . ./outcome.sh model_decl
 
@@ -37,7 +38,9 @@ model drone {
     channel torso ( *Waist -Thigh.Right )
     anim walk   models/drone/forward.md5anim, models/drone/forward.md5anim {
         frame 3     sound_body snd_footstep
-        frame 9     sound_body snd_footstep; call "x" $y
+        frame 9     sound_body snd_footstep
+        frame 9     attach sword hand_r; $y
+        prevent_idle_override
     }
 }
 
@@ -61,7 +64,8 @@ actor no_offset.md5scene '    mesh "base/models/drone/mesh.md5mesh"
     skin "skins/drone_red"'
 
 run info info "$T/named.md5scene" --json
-expect info_reads_the_scene 0
+expect info_reads_the_scene 0 "" \
+    "monsters.def:14:21: warning: unknown frame command 'attach' skipped (1 time in the scene)"
 python3 - "$T/info.out" <<'PY' && ok info_shows_what_the_model_resolved_to || fail info_shows_what_the_model_resolved_to "$(cat "$T/info.py")"
 import json, sys
 a = json.load(open(sys.argv[1]))["actors"][0]
@@ -76,6 +80,12 @@ bad += [] if m["file"].endswith("base/def/monsters.def") else ["file " + m["file
 bad += [] if a["mesh"].endswith("base/models/drone/mesh.md5mesh") else ["mesh " + a["mesh"]]
 bad += [] if a["anim"].endswith("base/models/drone/forward.md5anim") else ["anim " + a["anim"]]
 bad += [] if a["skin"] == "skins/drone_red" else ["skin"]
+bad += [] if m["animFlags"] == ["prevent_idle_override"] else ["animFlags"]
+step = {"command": "sound_body", "args": ["snd_footstep"], "acted": True, "col": 9}
+if m["frameCommands"] != [dict(step, frame=3, line=12), dict(step, frame=9, line=13),
+                          {"frame": 9, "command": "attach", "args": ["sword", "hand_r;", "$y"],
+                           "acted": False, "line": 14, "col": 9}]:
+    bad += ["frameCommands %s" % m["frameCommands"]]
 if bad:
     open(sys.argv[1].replace(".out", ".py"), "w").write("%s: %s" % (bad, m))
     sys.exit(1)
@@ -110,7 +120,7 @@ expect an_unknown_anim_is_an_error_at_its_token 2 "" \
 actor broken.md5scene '    model "broken"'
 run broken info "$T/broken.md5scene"
 expect a_bad_declaration_is_an_error_in_the_def_file 2 "" \
-    "monsters.def:19:5: error: unknown keyword 'wobble' in model 'broken'"
+    "monsters.def:21:5: error: unknown keyword 'wobble' in model 'broken'"
 actor both.md5scene '    model "drone"
     mesh "base/models/drone/mesh.md5mesh"'
 run both info "$T/both.md5scene"
@@ -130,6 +140,16 @@ model orphan {
     inherit nowhere
     mesh models/drone/mesh.md5mesh
 }
+model late {
+    inherit drone
+    anim walk models/drone/forward.md5anim {
+        frame 13 footstep
+    }
+}
+model quiet {
+    inherit drone
+    anim walk models/drone/forward.md5anim
+}
 DEF
 actor cycle.md5scene '    model "c1"'
 run cycle info "$T/cycle.md5scene"
@@ -139,6 +159,56 @@ actor orphan.md5scene '    model "orphan"'
 run orphan info "$T/orphan.md5scene"
 expect an_unknown_model_to_inherit_is_a_warning 0 "model \"orphan\"" \
     "z_more.def:6:13: warning: unknown model 'nowhere' to inherit"
+
+# Frame commands: a frame past the anim's 12 is an error at its `frame` in the def file (the
+# engine makes the whole model its default); an anim declared again drops the inherited one's
+# commands (idAnim::SetAnim), so "quiet" plays walk with none and no warning.
+actor late.md5scene '    model "late"
+    anim "walk"'
+run late info "$T/late.md5scene"
+expect a_frame_past_the_anim_is_an_error 2 "" "z_more.def:12:9: error: frame 13 out of range: \
+anim 'walk' (models/drone/forward.md5anim) has 12 frames"
+actor quiet.md5scene '    model "quiet"
+    anim "walk"'
+run quiet info "$T/quiet.md5scene"
+expect an_anim_declared_again_has_its_own_commands 0 "model \"quiet\""
+if grep -q 'frame command\|walk' "$T/quiet.err" || grep -q 'frame [0-9]*:' "$T/quiet.out"; then
+    fail an_anim_declared_again_lists_no_inherited_command "$(cat "$T/quiet.err" "$T/quiet.out")"
+else
+    ok an_anim_declared_again_lists_no_inherited_command
+fi
+run text info "$T/named.md5scene"
+expect info_lists_the_commands_as_text 0 \
+    "      frame 9: attach sword hand_r; \$y (skipped)"
+
+
+# Skipped commands are one warning per name for the whole scene, at the first one, with the
+# count: two actors play 'attach' once each (2), 'call' twice in one anim (2), 'fx' once (1).
+cat >"$T/base/def/z_twice.def" <<'DEF'
+model twice {
+    inherit drone
+    anim walk models/drone/forward.md5anim {
+        frame 2 call a
+        frame 4 attach x
+        frame 5 call b
+        frame 6 fx y
+    }
+}
+DEF
+printf 'md5scene 1\ncamera "still.md5camera"\nbase "base"\nactor "d" { model "drone" anim "walk" }
+actor "e" { model "twice" anim "walk" }\n' >"$T/twice.md5scene"
+run twice info "$T/twice.md5scene"
+expect skipped_commands_are_counted_in_one_warning 0 "" \
+    "monsters.def:14:21: warning: unknown frame command 'attach' skipped (2 times in the scene)"
+want="z_twice.def:4:17: warning: frame command 'call' skipped: md5cine acts only on sound, \
+footstep and skin commands (2 times in the scene)"
+if [ "$(grep -c 'skipped' "$T/twice.err")" = 3 ] && grep -qF "$want" "$T/twice.err" &&
+    grep -qF "z_twice.def:7:17: warning: frame command 'fx' skipped: md5cine acts only on sound, \
+footstep and skin commands (1 time in the scene)" "$T/twice.err"; then
+    ok one_warning_per_skipped_name
+else
+    fail one_warning_per_skipped_name "$(cat "$T/twice.err")"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

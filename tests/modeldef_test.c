@@ -2,7 +2,10 @@
  * rest of a def file is passed over, and a golden table of errors with their positions
  * (counted by hand in the inputs). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <md5cine/limits.h>
 
 #include "formats/modeldef.h"
 #include "test.h"
@@ -26,7 +29,7 @@ static void reads_mesh_skin_offset_and_anims(void)
                        "    channel torso ( *Waist -Hips )\n"                       /* 9 */
                        "    anim idle1 models/x/idle.md5anim\n"                     /* 10 */
                        "    anim walk models/x/w1.md5anim, models/x/w2.md5anim {\n" /* 11 */
-                       "        frame 3 sound_body snd_step; call 'q' $ } \n"       /* 12 */
+                       "        frame 3 sound_body snd_step } \n"                   /* 12 */
                        "    remove pain\n"                                          /* 13 */
                        "}\n";
     mc_arena a = { 0 };
@@ -54,6 +57,9 @@ static void reads_mesh_skin_offset_and_anims(void)
     EXPECT_EQ_INT(m.anims[1].line, 11);
     EXPECT_EQ_INT(m.anims[1].col, 10);
     EXPECT(!m.anims[1].remove);
+    ASSERT(m.anims[1].num_commands == 1);
+    EXPECT_EQ_INT(m.anims[1].commands[0].kind, MC_FC_SOUND_BODY);
+    EXPECT_EQ_INT(m.anims[0].num_commands, 0);
     EXPECT_EQ_STR(m.anims[2].name, "pain");
     EXPECT(m.anims[2].remove && m.anims[2].path == NULL);
     mc_arena_release(&a);
@@ -89,6 +95,167 @@ static void passes_over_other_declarations_and_stops_at_nul(void)
         ASSERT_OK(mc_modeldef_find(cut, sizeof cut - 1, "t.def", "c", &a, &m, &found, &err), &err);
         EXPECT(!found);
     }
+    mc_arena_release(&a);
+}
+
+/* Every command of a block with its frame, kind, arguments and positions (columns counted by
+ * hand: the block's lines are indented by 8 spaces, so `frame` is at column 9 and a command
+ * word after "frame NN  " at column 19). */
+static void reads_frame_commands_and_flags(void)
+{
+    const char *text = "model m {\n"                                               /* 1 */
+                       "    mesh m.md5mesh\n"                                      /* 2 */
+                       "    anim walk w.md5anim {\n"                               /* 3 */
+                       "        frame 1   sound_voice \"monster_x_sight\"\n"       /* 4 */
+                       "        frame 12  sound_body snd_footstep  frame 12 footstep\n" /* 5 */
+                       "        prevent_idle_override ai_no_turn\n"                /* 6 */
+                       "        frame 20  fire_missile_at_target barrel player1\n" /* 7 */
+                       "        frame 21  recordDemo\n"                            /* 8 */
+                       "        frame 22  aviGame cine1\n"                         /* 9 */
+                       "        frame 30  attach sword hand_r; \"x y\"\n"          /* 10 */
+                       "        no_pitch 1\n"                                      /* 11 */
+                       "        frame 31  Sound_Body snd_x\n"                      /* 12 */
+                       "    }\n"                                                   /* 13 */
+                       "}\n";
+    mc_arena a = { 0 };
+    mc_modeldef m;
+    mc_error err;
+    bool found;
+    const mc_frame_command *c;
+    const mc_modeldef_anim *w;
+
+    ASSERT_OK(find(text, "m", &a, &m, &found, &err), &err);
+    ASSERT(found && m.num_anims == 1);
+    w = &m.anims[0];
+    EXPECT_EQ_INT(w->flags, MC_ANIMFLAG_PREVENT_IDLE_OVERRIDE | MC_ANIMFLAG_AI_NO_TURN);
+    ASSERT(w->num_commands == 8);
+    c = w->commands;
+    EXPECT_EQ_INT(c[0].frame, 1);
+    EXPECT_EQ_INT(c[0].kind, MC_FC_SOUND_VOICE);
+    EXPECT_EQ_STR(c[0].word, "sound_voice");
+    EXPECT(c[0].line == 4 && c[0].col == 9 && c[0].word_line == 4 && c[0].word_col == 19);
+    ASSERT(c[0].num_args == 1);
+    EXPECT_EQ_STR(c[0].args[0].text, "monster_x_sight");
+    EXPECT(c[0].args[0].line == 4 && c[0].args[0].col == 31);
+    /* two on one line, in file order */
+    EXPECT(c[1].frame == 12 && c[1].kind == MC_FC_SOUND_BODY && c[1].col == 9);
+    ASSERT(c[1].num_args == 1);
+    EXPECT_EQ_STR(c[1].args[0].text, "snd_footstep");
+    EXPECT_EQ_INT(c[1].args[0].col, 30);
+    EXPECT(c[2].frame == 12 && c[2].kind == MC_FC_FOOTSTEP && c[2].num_args == 0);
+    EXPECT(c[2].line == 5 && c[2].col == 44 && c[2].word_col == 53);
+    EXPECT(c[3].frame == 20 && c[3].kind == MC_FC_FIRE_MISSILE_AT_TARGET && c[3].num_args == 2);
+    EXPECT_EQ_STR(c[3].args[0].text, "barrel");
+    EXPECT_EQ_STR(c[3].args[1].text, "player1");
+    EXPECT(c[3].args[0].col == 42 && c[3].args[1].col == 49);
+    /* the optional argument: none on its line, then one */
+    EXPECT(c[4].kind == MC_FC_RECORD_DEMO && c[4].num_args == 0);
+    EXPECT(c[5].kind == MC_FC_AVI_GAME && c[5].num_args == 1);
+    EXPECT_EQ_STR(c[5].args[0].text, "cine1");
+    EXPECT_EQ_INT(c[5].args[0].col, 27);
+    /* an unknown command keeps the rest of its line, whatever bytes it holds */
+    EXPECT(c[6].frame == 30 && c[6].kind == MC_FC_UNKNOWN);
+    EXPECT_EQ_STR(c[6].word, "attach");
+    ASSERT(c[6].num_args == 3);
+    EXPECT_EQ_STR(c[6].args[0].text, "sword");
+    EXPECT_EQ_STR(c[6].args[1].text, "hand_r;");
+    EXPECT_EQ_STR(c[6].args[2].text, "x y");
+    EXPECT(c[6].args[0].col == 26 && c[6].args[1].col == 32 && c[6].args[2].col == 40);
+    /* command words are compared with case, as the engine's idStr == */
+    EXPECT(c[7].frame == 31 && c[7].kind == MC_FC_UNKNOWN && c[7].line == 12);
+    EXPECT_EQ_STR(c[7].word, "Sound_Body");
+    ASSERT(c[7].num_args == 1);
+    EXPECT_EQ_STR(c[7].args[0].text, "snd_x");
+    /* a word of the block that is no flag: kept with the rest of its line */
+    ASSERT(w->num_unknown_flags == 1);
+    EXPECT_EQ_STR(w->unknown_flags[0].word, "no_pitch");
+    EXPECT(w->unknown_flags[0].frame == 0 && w->unknown_flags[0].line == 11 &&
+           w->unknown_flags[0].col == 9);
+    ASSERT(w->unknown_flags[0].num_args == 1);
+    EXPECT_EQ_STR(w->unknown_flags[0].args[0].text, "1");
+    EXPECT_EQ_INT(w->unknown_flags[0].args[0].col, 18);
+    mc_arena_release(&a);
+}
+
+/* A block on one line: the unknown command's arguments stop at its '}', and the model reads on. */
+static void reads_a_block_on_one_line(void)
+{
+    const char *text = "model m {\n"
+                       "    anim idle i.md5anim { frame 2 drop a b } anim run r.md5anim\n"
+                       "}\n";
+    mc_arena a = { 0 };
+    mc_modeldef m;
+    mc_error err;
+    bool found;
+
+    ASSERT_OK(find(text, "m", &a, &m, &found, &err), &err);
+    ASSERT(found && m.num_anims == 2);
+    ASSERT(m.anims[0].num_commands == 1);
+    EXPECT_EQ_STR(m.anims[0].commands[0].word, "drop");
+    EXPECT(m.anims[0].commands[0].frame == 2 && m.anims[0].commands[0].num_args == 2);
+    EXPECT_EQ_STR(m.anims[0].commands[0].args[1].text, "b");
+    EXPECT_EQ_STR(m.anims[1].name, "run");
+    EXPECT_EQ_INT(m.anims[1].num_commands, 0);
+    mc_arena_release(&a);
+}
+
+/* The table of commands: 41 of them in the engine's order, their arguments and sound channels
+ * as AddFrameCommand and CallFrameCommands read and play them. */
+static void knows_the_engines_frame_commands(void)
+{
+    mc_sound_channel ch;
+    int flags;
+
+    EXPECT_EQ_INT(MC_FC_UNKNOWN, 41);
+    EXPECT_EQ_INT(mc_frame_cmd_find("call", 4), MC_FC_CALL);
+    EXPECT_EQ_INT(mc_frame_cmd_find("aviGame", 7), MC_FC_AVI_GAME);
+    EXPECT_EQ_INT(mc_frame_cmd_find("avigame", 7), MC_FC_UNKNOWN);
+    EXPECT_EQ_INT(mc_frame_cmd_find("sound_body2x", 11), MC_FC_SOUND_BODY2); /* len counts */
+    EXPECT_EQ_STR(mc_frame_cmd_word(MC_FC_TRIGGER_SMOKE_PARTICLE), "triggerSmokeParticle");
+    EXPECT_EQ_STR(mc_frame_cmd_word(MC_FC_UNKNOWN), "?");
+    EXPECT_EQ_INT(mc_frame_cmd_args(MC_FC_FIRE_MISSILE_AT_TARGET), 2);
+    EXPECT_EQ_INT(mc_frame_cmd_args(MC_FC_ATTACK_END), 0);
+    EXPECT_EQ_INT(mc_frame_cmd_args(MC_FC_ENABLE_LEG_IK), 1);
+    EXPECT_EQ_INT(mc_frame_cmd_args(MC_FC_RECORD_DEMO), MC_FC_OPTIONAL_ARG);
+    EXPECT(mc_frame_cmd_sound(MC_FC_SOUND_GLOBAL, &ch, &flags));
+    EXPECT(ch == MC_SND_CHANNEL_ANY && flags == MC_SSF_GLOBAL);
+    EXPECT(mc_frame_cmd_sound(MC_FC_SOUND_CHATTER, &ch, &flags));
+    EXPECT(ch == MC_SND_CHANNEL_VOICE && flags == 0);
+    EXPECT(mc_frame_cmd_sound(MC_FC_SOUND_ITEM, &ch, NULL) && ch == MC_SND_CHANNEL_ITEM);
+    EXPECT(mc_frame_cmd_sound(MC_FC_LEFTFOOT, &ch, NULL) && ch == MC_SND_CHANNEL_BODY);
+    EXPECT(!mc_frame_cmd_sound(MC_FC_SKIN, &ch, NULL));
+    EXPECT(!mc_frame_cmd_sound(MC_FC_UNKNOWN, NULL, NULL));
+    /* what md5cine acts on: 10 sounds, 3 footsteps, skin */
+    {
+        int acted = 0;
+
+        for (int k = 0; k <= MC_FC_UNKNOWN; k++)
+            acted += mc_frame_cmd_acted((mc_frame_cmd_kind)k);
+        EXPECT_EQ_INT(acted, 14);
+    }
+    EXPECT(mc_frame_cmd_acted(MC_FC_SKIN) && !mc_frame_cmd_acted(MC_FC_FX));
+    EXPECT(mc_frame_cmd_names_key("snd_footstep") && !mc_frame_cmd_names_key("SND_footstep"));
+    EXPECT(!mc_frame_cmd_names_key("monster_snd"));
+}
+
+/* An unknown command takes at most MC_LIMIT_FRAME_COMMAND_ARGS tokens of its line: the next is
+ * an error at its own column (17 + 2 k for the token k counted from 0). */
+static void limits_an_unknown_commands_arguments(void)
+{
+    char text[512];
+    size_t n = (size_t)snprintf(text, sizeof text,
+                                "model a {\n anim w x.md5anim {\n frame 1 attach");
+    mc_arena a = { 0 };
+    mc_modeldef m;
+    mc_error err;
+    bool found;
+
+    for (int k = 0; k <= MC_LIMIT_FRAME_COMMAND_ARGS; k++)
+        n += (size_t)snprintf(text + n, sizeof text - n, " a");
+    snprintf(text + n, sizeof text - n, "\n}\n}\n");
+    EXPECT_EQ_INT(find(text, "a", &a, &m, &found, &err), MC_ERR_LIMIT);
+    EXPECT(err.line == 3 && err.col == 17 + 2 * MC_LIMIT_FRAME_COMMAND_ARGS);
+    EXPECT_CONTAINS(err.msg, "more than 64 arguments after 'attach'");
     mc_arena_release(&a);
 }
 
@@ -145,6 +312,10 @@ int main(int argc, char **argv)
     static const test_case cases[] = {
         TEST_ENTRY(reads_mesh_skin_offset_and_anims),
         TEST_ENTRY(passes_over_other_declarations_and_stops_at_nul),
+        TEST_ENTRY(reads_frame_commands_and_flags),
+        TEST_ENTRY(reads_a_block_on_one_line),
+        TEST_ENTRY(knows_the_engines_frame_commands),
+        TEST_ENTRY(limits_an_unknown_commands_arguments),
         TEST_ENTRY(reports_golden_errors_at_their_positions),
     };
 

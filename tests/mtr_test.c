@@ -473,6 +473,41 @@ static void indexes_declarations_without_parsing_them(void)
 
 /* Doom's default material (Material.cpp, idMaterial::DefaultDefinition): one unlit stage,
  * blend blend, map _default. */
+/* One reading for several kinds: each declaration in the index of its type (an untyped one in
+ * the folder's), the others in none; spans as a reading per kind gives them. */
+static void indexes_several_kinds_in_one_reading(void)
+{
+    static const char *const kinds[] = { "sound", "entityDef", "material" };
+    const char *text = "step { a.wav }\n"                  /* 1: untyped, the folder's sound */
+                       "entityDef Monster { \"k\" \"v\" }\n" /* 2 */
+                       "skin skins/x { a b }\n"            /* 3: no kind asked */
+                       "material textures/y { }\n"         /* 4 */
+                       "SOUND typed.wav { b.wav }\n";      /* 5: type words without case */
+    mc_mtr_index idx[3], one;
+    mc_error err;
+
+    ASSERT_OK(mc_decl_index_kinds(text, strlen(text), "s.sndshd", "sound", kinds, 3, NULL, idx,
+                                  &err),
+              &err);
+    ASSERT(idx[0].num_spans == 2 && idx[1].num_spans == 1 && idx[2].num_spans == 1);
+    EXPECT_EQ_STR(idx[0].spans[0].name, "step");
+    EXPECT_EQ_STR(idx[0].spans[1].name, "typed");
+    EXPECT(idx[0].spans[1].line == 5 && idx[0].spans[1].col == 1);
+    EXPECT_EQ_STR(idx[1].spans[0].name, "monster");
+    EXPECT_EQ_STR(idx[2].spans[0].name, "textures/y");
+    EXPECT_EQ_STR(idx[2].name, "s.sndshd");
+    ASSERT_OK(mc_decl_index_text(text, strlen(text), "s.sndshd", "sound", "entityDef", NULL, &one,
+                                 &err),
+              &err);
+    ASSERT(one.num_spans == 1);
+    EXPECT(one.spans[0].start == idx[1].spans[0].start && one.spans[0].end == idx[1].spans[0].end);
+    EXPECT_EQ_INT(mc_decl_index_kinds(text, strlen(text), "s", "sound", kinds, 0, NULL, idx, &err),
+                  MC_ERR_USAGE);
+    mc_mtr_index_release(&one);
+    for (int k = 0; k < 3; k++)
+        mc_mtr_index_release(&idx[k]);
+}
+
 static void default_material_is_dooms(void)
 {
     mc_mtr_file f;
@@ -524,6 +559,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(nul_ends_the_text),
         TEST_ENTRY(second_map_replaces_the_first),
         TEST_ENTRY(indexes_declarations_without_parsing_them),
+        TEST_ENTRY(indexes_several_kinds_in_one_reading),
         TEST_ENTRY(default_material_is_dooms),
         TEST_ENTRY(finds_a_duplicate_among_many_names),
     };

@@ -109,6 +109,18 @@
 /* Mappings in one skin declaration (Doom's have a few dozen). */
 #define MC_LIMIT_SKIN_MAPPINGS 65536
 
+/* Frame commands of one anim of a model declaration, its unknown flags included (Doom 3's anims
+ * have a few dozen), and the tokens an unknown command (or flag) takes from the rest of its line
+ * (framecmd.h). */
+#define MC_LIMIT_ANIM_FRAME_COMMANDS 65536
+#define MC_LIMIT_FRAME_COMMAND_ARGS  64
+
+/* Key/value pairs of one entity declaration, the inherited ones included (Doom 3's player holds
+ * hundreds), and how deep `inherit` may nest (a few levels in the game's defs); an entityDef
+ * past it is an error at its inherit (entitydef.h). */
+#define MC_LIMIT_ENTITYDEF_PAIRS   65536
+#define MC_LIMIT_ENTITYDEF_INHERIT 32
+
 /* Pixels one material may read through its image programs, all maps and stages together (a
  * 16384 x 16384 image, 1 GiB of RGBA; the imp's four maps are 4M): bounds the memory a small
  * file can ask for, whatever its nesting (add(x, add(x, ...)) holds every level at once). */

@@ -211,9 +211,9 @@ void mc_material_release(mc_material *mat);
  * and says nothing. */
 typedef struct mc_material_set mc_material_set;
 
-/* Indexes the material, skin and table declarations of every declaration folder Doom reads --
- * materials/NAME.mtr, skins/NAME.skin, sound/NAME.sndshd, def/NAME.def, fx/NAME.fx,
- * particles/NAME.prt, af/NAME.af, newpdas/NAME.pda, in that order (DeclManager.cpp and
+/* Indexes the material, skin, table, sound and entityDef declarations of every declaration
+ * folder Doom reads -- materials/NAME.mtr, skins/NAME.skin, sound/NAME.sndshd, def/NAME.def,
+ * fx/NAME.fx, particles/NAME.prt, af/NAME.af, newpdas/NAME.pda, in that order (DeclManager.cpp and
  * Game_local.cpp RegisterDeclFolder) and each folder in the VFS's sorted name order; an untyped
  * declaration has its folder's type. A material's table missing from its own file is found
  * among all of them (Material.cpp, FindType(DECL_TABLE)). When several
@@ -252,6 +252,34 @@ struct mc_skin; /* skin.h */
  * to parse. */
 const struct mc_skin *mc_material_set_skin(mc_material_set *set, const char *name,
                                            mc_status *status, mc_error *err);
+
+struct mc_sndshd;    /* sndshd.h */
+struct mc_entitydef; /* entitydef.h */
+
+/* The sound shader declaration `name` of the base (sound/, or typed `sound NAME` in any
+ * declaration folder; the name canonicalised as a material's), parsed on first use and kept;
+ * the first declaration of a name wins. NULL with MC_OK in *status when none has that name:
+ * then the engine plays the implicit shader, mc_sndshd_implicit (sndshd.h). A declaration that
+ * fails to parse is one warning at its error's position (through the set's opts) and comes back
+ * as a silent shader, `defaulted` set and no sound file, where the engine would play its default
+ * beep (_default.wav) -- or, with opts.strict_game_data, NULL with the parse error in *status.
+ * NULL with an error also for MC_ERR_NOMEM and MC_ERR_INTERRUPTED. Unknown keywords are
+ * warnings (sndshd.h). The shader lives as long as the set. */
+const struct mc_sndshd *mc_material_set_sound(mc_material_set *set, const char *name,
+                                             mc_status *status, mc_error *err);
+
+/* The entity declaration `name` (def/, or typed `entityDef NAME` in any declaration folder),
+ * merged with what it inherits (entitydef.h), parsed on first use and kept. NULL with MC_OK
+ * when none has that name. A declaration that fails to parse is one warning at its position
+ * and is left out: NULL with MC_OK, and a declaration inheriting it gets nothing from it (the
+ * engine would give it the default declaration's one key, "DEFAULTED" "1") -- or, with
+ * opts.strict_game_data, NULL with the parse error. An inherited name no declaration has is a
+ * warning at its key. Errors (NULL): an inherit cycle (MC_ERR_SYNTAX) or a chain deeper than
+ * MC_LIMIT_ENTITYDEF_INHERIT (MC_ERR_LIMIT), at the inherit key that closes or passes it;
+ * MC_ERR_LIMIT past MC_LIMIT_ENTITYDEF_PAIRS; MC_ERR_NOMEM; MC_ERR_INTERRUPTED. The
+ * declaration lives as long as the set. */
+const struct mc_entitydef *mc_material_set_entitydef(mc_material_set *set, const char *name,
+                                                     mc_status *status, mc_error *err);
 
 /* How many declarations have been parsed so far: those a scene used, not the others. */
 int mc_material_set_parsed(const mc_material_set *set);

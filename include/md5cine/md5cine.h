@@ -16,6 +16,7 @@
 #include <md5cine/md5mesh.h>
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
+#include <md5cine/framecmd.h>
 
 #include <md5cine/pose.h>
 #include <md5cine/timeline.h>
@@ -41,6 +42,8 @@
 #include <md5cine/mtr.h>
 #include <md5cine/material_eval.h>
 #include <md5cine/skin.h>
+#include <md5cine/sndshd.h>
+#include <md5cine/entitydef.h>
 #include <md5cine/vfs.h>
 #include <md5cine/compare.h>
 #include <md5cine/refcheck.h>

@@ -244,6 +244,15 @@ mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
                              const char *default_type, const char *type,
                              const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err);
 
+/* The same for several types at once, in one reading of the text: out[k] (n of them, 1 to
+ * MC_DECL_MAX_KINDS) indexes the declarations of types[k]. Errors as mc_decl_index_text
+ * (MC_ERR_LIMIT past MC_LIMIT_MTR_DECLS of one type), on which every out[k] is zeroed;
+ * MC_ERR_USAGE for n out of range, out untouched. */
+#define MC_DECL_MAX_KINDS 16
+mc_status mc_decl_index_kinds(const char *buf, size_t len, const char *name,
+                              const char *default_type, const char *const *types, int n,
+                              const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err);
+
 /* Frees the index and zeroes it; accepts a zeroed struct. */
 void mc_mtr_index_release(mc_mtr_index *index);
 

@@ -96,6 +96,7 @@
 #include <md5cine/arena.h>
 #include <md5cine/chunk_tags.h>
 #include <md5cine/error.h>
+#include <md5cine/framecmd.h>
 #include <md5cine/limits.h>
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
@@ -176,6 +177,13 @@ typedef struct mc_scene_material {
 typedef struct mc_scene_model_anim {
     const char *name; /* as the declaration names it ("walk", "idle2") */
     const char *path; /* under the scene's base */
+    const char *file; /* the place of the .def file whose declaration gives it (where its
+                         frame commands' positions are) */
+    unsigned flags;   /* MC_ANIMFLAG_* (framecmd.h) */
+    int num_commands; /* its frame commands (framecmd.h), in file order */
+    const mc_frame_command *commands;
+    int num_unknown_flags; /* the words of its block that are no flags md5cine knows */
+    const mc_frame_command *unknown_flags;
 } mc_scene_model_anim;
 
 typedef struct mc_scene_actor {
@@ -192,7 +200,11 @@ typedef struct mc_scene_actor {
      * skin (unless the actor names one), its offset and its anims: an `anim` that does not end
      * in .md5anim is then the name of one of them. The def files, the mesh and the anims are
      * read through the base as the engine's file system does (vfs.h: loose files, then the
-     * .pk4 archives); errors in them name their place ("base/pak000.pk4:def/x.def:12:5"). */
+     * .pk4 archives); errors in them name their place ("base/pak000.pk4:def/x.def:12:5").
+     * The played anim's frame commands come with it: a frame past the anim file's numFrames
+     * is an error at its `frame` in the .def file; the commands md5cine does not act on
+     * (framecmd.h: all but sounds, footsteps and skins) and the anims' unknown flags are one
+     * warning per name for the whole scene. */
     const char *model;      /* `model "NAME"` as written, or NULL */
     int model_line, model_col;
     const char *anim_name;  /* `anim "NAME"` naming a model's anim, or NULL (then anim_path) */
@@ -209,6 +221,11 @@ typedef struct mc_scene_actor {
                                (vfs.h), mesh_path being its place there; NULL when mesh_path is
                                a file (no model, or the base holds no such file) */
     const char *anim_game;  /* the same for the played anim of the model */
+    const mc_scene_model_anim *played; /* resolved: the model anim played, or NULL */
+    int num_frame_commands; /* resolved: played's frame commands (0 without one), each frame
+                               within 1..anim.num_frames: what the engine runs as the anim
+                               plays (idAnim::CallFrameCommands; framecmd.h) */
+    const mc_frame_command *frame_commands; /* positions in played->file */
     mc_vec3 origin; /* world position, inches; default (0 0 0) */
     float yaw;      /* degrees about +Z; default 0 */
     float scale;    /* uniform, > 0; default 1 */

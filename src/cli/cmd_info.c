@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <md5cine/framecmd.h>
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
 #include <md5cine/material.h>
@@ -447,6 +448,54 @@ static void print_vec3_json(mc_vec3 v)
     print_floats_json(f, 3);
 }
 
+/* The played anim's flags and frame commands (framecmd.h), for an actor with a model. */
+static void print_frame_commands_json(const mc_scene_actor *a)
+{
+    const mc_scene_model_anim *p = a->played;
+
+    printf(",\"animFlags\":[");
+    for (unsigned bit = 1, n = 0; p && bit; bit <<= 1)
+        if ((p->flags & bit) && mc_anim_flag_word(bit))
+            printf("%s\"%s\"", n++ ? "," : "", mc_anim_flag_word(bit));
+    printf("],\"frameCommands\":[");
+    for (int i = 0; i < a->num_frame_commands; i++) {
+        const mc_frame_command *c = &a->frame_commands[i];
+
+        printf("%s{\"frame\":%d,\"command\":", i ? "," : "", c->frame);
+        mc_json_write_cstr(stdout, c->word);
+        printf(",\"args\":[");
+        for (int k = 0; k < c->num_args; k++) {
+            printf("%s", k ? "," : "");
+            mc_json_write_cstr(stdout, c->args[k].text);
+        }
+        printf("],\"acted\":%s,\"line\":%d,\"col\":%d}",
+               mc_frame_cmd_acted(c->kind) ? "true" : "false", c->line, c->col);
+    }
+    printf("]");
+}
+
+static void print_frame_commands_text(const mc_scene_actor *a)
+{
+    const mc_scene_model_anim *p = a->played;
+
+    if (!p || (p->flags == 0 && a->num_frame_commands == 0))
+        return;
+    printf("    anim \"%s\" (%s):", p->name, p->file);
+    for (unsigned bit = 1; bit; bit <<= 1)
+        if ((p->flags & bit) && mc_anim_flag_word(bit))
+            printf(" %s", mc_anim_flag_word(bit));
+    printf("%s%d frame command%s\n", p->flags ? ", " : " ", a->num_frame_commands,
+           a->num_frame_commands == 1 ? "" : "s");
+    for (int i = 0; i < a->num_frame_commands; i++) {
+        const mc_frame_command *c = &a->frame_commands[i];
+
+        printf("      frame %d: %s", c->frame, c->word);
+        for (int k = 0; k < c->num_args; k++)
+            printf(" %s", c->args[k].text);
+        printf("%s\n", mc_frame_cmd_acted(c->kind) ? "" : " (skipped)");
+    }
+}
+
 static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *const *mats)
 {
     printf("{\"name\":");
@@ -484,7 +533,9 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
             mc_json_write_cstr(stdout, a->model_anims[k].path);
             printf("}");
         }
-        printf("]},\"skin\":");
+        printf("]");
+        print_frame_commands_json(a);
+        printf("},\"skin\":");
         if (a->skin)
             mc_json_write_cstr(stdout, a->skin);
         else
@@ -539,6 +590,7 @@ static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *c
         if (a->anim_name)
             printf("; playing \"%s\"", a->anim_name);
         printf("\n");
+        print_frame_commands_text(a);
     }
     for (int k = 0; k < a->mesh.num_meshes; k++) {
         if (mats && mats[k]) {

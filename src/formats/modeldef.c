@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <md5cine/framecmd.h>
 #include <md5cine/limits.h>
 
 #include "decl_scan.h"
@@ -15,6 +16,7 @@ typedef struct md_parser {
     mc_arena *arena;
     mc_modeldef *m;
     int cap_anims;
+    int cap_commands, cap_flags; /* of the anim whose block is being read */
 } md_parser;
 
 static bool is_punct(const mc_token *t, char c)
@@ -80,37 +82,204 @@ static mc_modeldef_anim *new_anim(md_parser *p, const mc_token *at)
     return &m->anims[m->num_anims++];
 }
 
-/* After an anim's files: a `{ ... }` of frame commands and flags, skipped the way the
- * declaration manager skips a body (any bytes up to the matching '}'). */
-static bool skip_frame_block(md_parser *p, const mc_token *name)
+/* Room for one more item of a growing array of the arena (doubling), the new item zeroed. */
+static void *grow(md_parser *p, void **items, int count, int *cap, size_t size)
 {
-    mc_token t;
-    mc_scan s;
+    if (count == *cap) {
+        int ncap = *cap ? *cap * 2 : 8;
+        void *grown = mc_lex_alloc(&p->lx, p->arena, (size_t)ncap, size);
 
-    if (!mc_lex_peek(&p->lx, &t) || !is_punct(&t, '{'))
-        return !p->lx.failed;
-    mc_lex_next(&p->lx, &t);
-    s = (mc_scan){ .buf = p->lx.buf,
-                   .p = p->lx.cur,
-                   .end = p->lx.end,
-                   .line = p->lx.line,
-                   .line_start = p->lx.line_start };
-    for (long depth = 1; depth > 0;) {
-        mc_scan_tok st;
+        if (!grown)
+            return NULL;
+        if (count)
+            memcpy(grown, *items, (size_t)count * size);
+        *items = grown;
+        *cap = ncap;
+    }
+    return (char *)*items + (size_t)count * size;
+}
 
-        if (!mc_scan_token(&s, &st))
+/* A new command (unknown: a new unknown flag) of anim a, at token at, its word w. */
+static mc_frame_command *new_command(md_parser *p, mc_modeldef_anim *a, bool flag,
+                                     const mc_token *at, const mc_token *w)
+{
+    mc_frame_command *c;
+
+    if (a->num_commands + a->num_unknown_flags >= MC_LIMIT_ANIM_FRAME_COMMANDS) {
+        mc_lex_fail(&p->lx, at, MC_ERR_LIMIT, "more than %d frame commands in anim '%s'",
+                    MC_LIMIT_ANIM_FRAME_COMMANDS, a->name);
+        return NULL;
+    }
+    c = flag ? grow(p, (void **)&a->unknown_flags, a->num_unknown_flags, &p->cap_flags, sizeof *c)
+             : grow(p, (void **)&a->commands, a->num_commands, &p->cap_commands, sizeof *c);
+    if (!c)
+        return NULL;
+    *c = (mc_frame_command){ .kind = MC_FC_UNKNOWN, .line = at->line, .col = at->col,
+                             .word_line = w->line, .word_col = w->col };
+    c->word = mc_lex_strdup(&p->lx, p->arena, w->text, w->len);
+    if (!c->word)
+        return NULL;
+    if (flag)
+        a->num_unknown_flags++;
+    else
+        a->num_commands++;
+    return c;
+}
+
+/* The rest of w's line (w was just read) as c's arguments: every token up to the end of the
+ * line, a brace or the end of the text, read as the declaration manager reads tokens (decl_scan.h:
+ * any bytes but white space, braces and quotes make a token), so that a command md5cine does not
+ * know passes whatever it holds. The lexer goes on after them. */
+static bool rest_of_line(md_parser *p, const mc_token *w, mc_frame_command *c)
+{
+    mc_frame_arg args[MC_LIMIT_FRAME_COMMAND_ARGS];
+    mc_scan s = { .buf = p->lx.buf, .p = p->lx.cur, .end = p->lx.end, .line = p->lx.line,
+                  .line_start = p->lx.line_start };
+    mc_frame_arg *kept;
+    int n = 0;
+
+    for (;;) {
+        mc_scan probe = s;
+        mc_scan_tok t;
+
+        if (!mc_scan_token(&probe, &t) || t.line != w->line || mc_scan_brace(&t, '{') ||
+            mc_scan_brace(&t, '}'))
             break;
-        depth += mc_scan_brace(&st, '{') ? 1 : mc_scan_brace(&st, '}') ? -1 : 0;
-        if (depth == 0) {
-            p->lx.cur = s.p;
-            p->lx.line = s.line;
-            p->lx.line_start = s.line_start;
+        if (n == MC_LIMIT_FRAME_COMMAND_ARGS) {
+            mc_token at = { .kind = MC_TOK_NAME, .text = t.text, .len = t.len, .line = t.line,
+                            .col = t.col };
+
+            return mc_lex_fail(&p->lx, &at, MC_ERR_LIMIT, "more than %d arguments after '%s'",
+                               MC_LIMIT_FRAME_COMMAND_ARGS, c->word);
+        }
+        args[n] = (mc_frame_arg){ mc_lex_strdup(&p->lx, p->arena, t.text, t.len), t.line, t.col };
+        if (!args[n++].text)
+            return false;
+        s = probe;
+    }
+    p->lx.cur = s.p;
+    p->lx.line = s.line;
+    p->lx.line_start = s.line_start;
+    p->lx.has_peeked = false;
+    if (n == 0)
+        return true;
+    kept = mc_lex_alloc(&p->lx, p->arena, (size_t)n, sizeof *kept);
+    if (!kept)
+        return false;
+    memcpy(kept, args, (size_t)n * sizeof *kept);
+    c->args = kept;
+    c->num_args = n;
+    return true;
+}
+
+/* The arguments of a known command c read from the line of its word w (idAnim::AddFrameCommand:
+ * ReadTokenOnLine for each): a name, number or string each. */
+static bool command_args(md_parser *p, const mc_token *w, mc_frame_command *c)
+{
+    int want = mc_frame_cmd_args(c->kind), n = want == MC_FC_OPTIONAL_ARG ? 1 : want;
+    mc_frame_arg *args = n ? mc_lex_alloc(&p->lx, p->arena, (size_t)n, sizeof *args) : NULL;
+    char d[80];
+
+    if (n && !args)
+        return false;
+    c->args = args;
+    for (int i = 0; i < n; i++) {
+        mc_token t;
+
+        if (!mc_lex_peek(&p->lx, &t))
+            return false;
+        if (t.kind == MC_TOK_EOF || t.kind == MC_TOK_PUNCT || t.line != w->line) {
+            if (want == MC_FC_OPTIONAL_ARG)
+                return true;
+            return mc_lex_fail(&p->lx, t.kind == MC_TOK_PUNCT && t.line == w->line ? &t : w,
+                               MC_ERR_SYNTAX, "'%s' needs %d argument%s on its line, found %s",
+                               c->word, want, want == 1 ? "" : "s",
+                               t.line == w->line ? mc_lex_describe(&t, d, sizeof d)
+                                                 : "the end of the line");
+        }
+        mc_lex_next(&p->lx, &t);
+        args[i] = (mc_frame_arg){ mc_lex_strdup(&p->lx, p->arena, t.text, t.len), t.line, t.col };
+        if (!args[i].text)
+            return false;
+        c->num_args++;
+    }
+    return true;
+}
+
+/* frame N COMMAND ARGS... (ParseAnim, AddFrameCommand): N an integer from 1 on the line of
+ * `frame` (kw), the command on the same line. */
+static bool parse_frame(md_parser *p, mc_modeldef_anim *a, const mc_token *kw)
+{
+    mc_token n, w;
+    mc_frame_command *c;
+    char d[80];
+
+    if (!mc_lex_peek(&p->lx, &n))
+        return false;
+    if (n.kind == MC_TOK_EOF || n.line != kw->line)
+        return mc_lex_fail(&p->lx, kw, MC_ERR_SYNTAX, "missing frame number after 'frame'");
+    mc_lex_next(&p->lx, &n);
+    if (n.kind != MC_TOK_NUMBER || !n.is_int)
+        return mc_lex_fail(&p->lx, &n, MC_ERR_SYNTAX,
+                           "expected a whole frame number after 'frame', found %s",
+                           mc_lex_describe(&n, d, sizeof d));
+    /* Anim_Blend.cpp: "Frame %d out of range", and the whole model is its default one */
+    if (n.num < 1 || n.num > MC_LIMIT_ANIM_FRAMES)
+        return mc_lex_fail(&p->lx, &n, MC_ERR_RANGE,
+                           "frame %.*s out of range: frames count from 1 to the anim's numFrames",
+                           n.len > 24 ? 24 : (int)n.len, n.text);
+    if (!mc_lex_peek(&p->lx, &w))
+        return false;
+    if (w.kind == MC_TOK_EOF || w.kind == MC_TOK_PUNCT || w.line != kw->line)
+        return mc_lex_fail(&p->lx, w.kind == MC_TOK_PUNCT && w.line == kw->line ? &w : &n,
+                           MC_ERR_SYNTAX, "expected a command after 'frame %d', found %s",
+                           (int)n.num,
+                           w.line == kw->line ? mc_lex_describe(&w, d, sizeof d)
+                                              : "the end of the line");
+    mc_lex_next(&p->lx, &w);
+    c = new_command(p, a, false, kw, &w);
+    if (!c)
+        return false;
+    c->frame = (int)n.num;
+    c->kind = mc_frame_cmd_find(w.text, w.len);
+    return c->kind == MC_FC_UNKNOWN ? rest_of_line(p, &w, c) : command_args(p, &w, c);
+}
+
+/* After an anim's files: a `{ ... }` of frame commands and flags (ParseAnim). */
+static bool parse_frame_block(md_parser *p, const mc_token *name, mc_modeldef_anim *a)
+{
+    mc_token open, t;
+    char d[80];
+
+    if (!mc_lex_peek(&p->lx, &open) || !is_punct(&open, '{'))
+        return !p->lx.failed;
+    mc_lex_next(&p->lx, &open);
+    p->cap_commands = p->cap_flags = 0;
+    for (;;) {
+        unsigned flag;
+        mc_frame_command *c;
+
+        if (!mc_lex_next(&p->lx, &t))
+            return false;
+        if (is_punct(&t, '}'))
             return true;
+        if (t.kind == MC_TOK_EOF)
+            return mc_lex_fail(&p->lx, &open, MC_ERR_SYNTAX,
+                               "end of file inside the frame commands of anim '%.*s'",
+                               (int)name->len, name->text);
+        if (t.kind == MC_TOK_PUNCT)
+            return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
+                               "unexpected %s in the frame commands of anim '%.*s'",
+                               mc_lex_describe(&t, d, sizeof d), (int)name->len, name->text);
+        if (mc_lex_is(&t, "frame")) {
+            if (!parse_frame(p, a, &t))
+                return false;
+        } else if ((flag = mc_anim_flag_find(t.text, t.len)) != 0) {
+            a->flags |= flag;
+        } else if (!(c = new_command(p, a, true, &t, &t)) || !rest_of_line(p, &t, c)) {
+            return false;
         }
     }
-    return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
-                       "end of file inside the frame commands of anim '%.*s'", (int)name->len,
-                       name->text);
 }
 
 /* anim NAME FILE [, FILE ...] [{ ... }] (ParseAnim). */
@@ -162,7 +331,7 @@ static bool parse_anim(md_parser *p, const mc_token *kw)
         if (!read_word(p, kw, &other))
             return false;
     }
-    return skip_frame_block(p, &name);
+    return parse_frame_block(p, &name, a);
 }
 
 /* channel NAME ( joints ) -- read and left out. */

@@ -9,7 +9,8 @@
  *       channel  torso ( *Waist )                     // read and ignored
  *       anim     idle models/md5/monsters/zfat/idle1.md5anim
  *       anim     walk models/md5/monsters/zfat/walk1.md5anim, models/.../walk2.md5anim {
- *           frame 12 sound_body snd_footstep         // frame commands and flags: skipped
+ *           frame 12 sound_body snd_footstep         // frame commands and flags (framecmd.h)
+ *           prevent_idle_override
  *       }
  *       remove   pain                                 // drops an inherited anim
  *   }
@@ -19,8 +20,13 @@
  * a type word, a name, a braced body skipped unparsed, decl_scan.h), and only the model
  * declaration asked for is parsed, strictly: its errors are file:line:col (an unknown keyword,
  * a mesh that is not .md5mesh, an anim without a file, a missing '}' ...), where Doom warns and
- * makes the model its default one. Of an anim's synced files (a, b, ...) the first is kept; its
- * `{ ... }` of frame commands and flags is skipped. Paths are game paths (relative to base),
+ * makes the model its default one. Of an anim's synced files (a, b, ...) the first is kept (the
+ * engine counts frame commands' frames in it). Its `{ ... }` of frame commands and flags is read
+ * as framecmd.h says: a command or flag word md5cine does not know is kept, not an error; a
+ * `frame` without its number or command on its line, a number that is not a whole number from
+ * 1, a known command without its arguments on its line, or a brace out of place is an error
+ * (the engine's "Frame %d out of range", "Unexpected end of line", ... which default the
+ * model). Paths are game paths (relative to base),
  * kept as written with '\' read as '/'. Private to src/formats and src/scene. */
 #ifndef MC_MODELDEF_H
 #define MC_MODELDEF_H
@@ -30,6 +36,7 @@
 
 #include <md5cine/arena.h>
 #include <md5cine/error.h>
+#include <md5cine/framecmd.h>
 
 #define MC_LIMIT_MODELDEF_ANIMS 4096 /* anims in one model declaration */
 
@@ -38,6 +45,13 @@ typedef struct mc_modeldef_anim {
     const char *path; /* the first file */
     int line, col;    /* the name's position */
     bool remove;      /* a `remove NAME` line (path NULL): drops an inherited anim of that name */
+    unsigned flags;   /* MC_ANIMFLAG_* of its block */
+    int num_commands; /* its frame commands, in file order (at most MC_LIMIT_ANIM_FRAME_COMMANDS
+                         with the unknown flags) */
+    mc_frame_command *commands;
+    int num_unknown_flags; /* the other words of its block: frame 0, kind MC_FC_UNKNOWN, the
+                              rest of their line as arguments */
+    mc_frame_command *unknown_flags;
 } mc_modeldef_anim;
 
 typedef struct mc_modeldef {
@@ -57,7 +71,8 @@ typedef struct mc_modeldef {
 /* Looks for `model NAME { ... }` in buf[0..len) (NAME compared without case; NULL: the first
  * model declaration) and parses it into *out, its strings in arena. *found tells whether one
  * was there; MC_OK with *found false when none is. file names the file in errors (not copied;
- * must outlive *out's use in messages). Errors (MC_ERR_SYNTAX, MC_ERR_LIMIT, MC_ERR_NOMEM) at
+ * must outlive *out's use in messages). Errors (MC_ERR_SYNTAX, MC_ERR_RANGE, MC_ERR_LIMIT,
+ * MC_ERR_NOMEM) at
  * their position in the whole file; *out is then zeroed. */
 mc_status mc_modeldef_find(const char *buf, size_t len, const char *file, const char *name,
                            mc_arena *arena, mc_modeldef *out, bool *found, mc_error *err);

@@ -7,9 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include <md5cine/entitydef.h>
 #include <md5cine/material.h>
 #include <md5cine/mtr.h>
 #include <md5cine/skin.h>
+#include <md5cine/sndshd.h>
 #include <md5cine/vfs.h>
 
 #include "material/material_int.h"
@@ -21,8 +23,12 @@
 #define MC_MATERIAL_MAX_TABLES 64
 
 /* The kinds of declaration a set looks up, each one namespace over every declaration file. */
-enum { KIND_MATERIAL, KIND_SKIN, KIND_TABLE, NUM_KINDS };
-static const char *const KIND_TYPES[NUM_KINDS] = { "material", "skin", "table" };
+enum { KIND_MATERIAL, KIND_SKIN, KIND_TABLE, KIND_SOUND, KIND_ENTITY, NUM_KINDS };
+static const char *const KIND_TYPES[NUM_KINDS] = { "material", "skin", "table", "sound",
+                                                   "entityDef" };
+
+/* Where an entityDef's resolution stands (set_entry.state). */
+enum { ENT_UNREAD, ENT_BUSY, ENT_DONE, ENT_BROKEN };
 
 /* One declaration file of the base: its text (kept, since declarations are parsed when used)
  * and the index of its declarations of each kind. */
@@ -43,6 +49,9 @@ typedef struct set_entry {
     mc_skin skin; /* skins: the declaration */
     char *text;   /* materials: the file's text with the tables of other files that the
                      declaration names appended, or NULL */
+    mc_sndshd *sound;      /* sounds: the shader once used (malloc'd) */
+    mc_entitydef *entity;  /* entityDefs: the merged declaration once used (malloc'd) */
+    int state;             /* entityDefs: ENT_* */
 } set_entry;
 
 /* The declarations of one type: one entry per name, sorted by name. */
@@ -56,7 +65,7 @@ struct mc_material_set {
     mc_parse_opts opts; /* warnings and the stop flag, for declarations parsed later */
     set_file *files;    /* the declaration folders in Doom's order (DECL_FOLDERS) */
     int num_files, cap_files;
-    decl_table materials, skins, tables;
+    decl_table materials, skins, tables, sounds, entities;
     int parsed;         /* material declarations parsed so far */
     px_budget pixels;   /* images read by every material resolved */
     image_cache images; /* those images, each kept once (pixels.cache) */
@@ -153,17 +162,15 @@ static mc_status load_folder(mc_material_set *set, const char *dir, const char *
             break;
         }
         set->text_bytes += len;
-        for (int k = 0; k < NUM_KINDS && st == MC_OK; k++) {
-            st = mc_decl_index_text(f->text, f->len, f->where, type, KIND_TYPES[k], &set->opts,
-                                    &f->index[k], err);
-            if (st == MC_OK) {
-                set->indexed += f->index[k].num_spans;
-                if (set->indexed > MC_LIMIT_MTR_INDEX)
-                    st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
-                                      "the base's declaration files declare more than %d names",
-                                      MC_LIMIT_MTR_INDEX);
-            }
-        }
+        /* one reading of the text for every kind */
+        st = mc_decl_index_kinds(f->text, f->len, f->where, type, KIND_TYPES, NUM_KINDS,
+                                 &set->opts, f->index, err);
+        for (int k = 0; k < NUM_KINDS && st == MC_OK; k++)
+            set->indexed += f->index[k].num_spans;
+        if (st == MC_OK && set->indexed > MC_LIMIT_MTR_INDEX)
+            st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                              "the base's declaration files declare more than %d names",
+                              MC_LIMIT_MTR_INDEX);
     }
     free(names);
     return st;
@@ -225,6 +232,10 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
         st = make_table(set, KIND_SKIN, &set->skins, err);
     if (st == MC_OK)
         st = make_table(set, KIND_TABLE, &set->tables, err);
+    if (st == MC_OK)
+        st = make_table(set, KIND_SOUND, &set->sounds, err);
+    if (st == MC_OK)
+        st = make_table(set, KIND_ENTITY, &set->entities, err);
     if (st != MC_OK) {
         mc_material_set_destroy(set);
         return st;
@@ -407,6 +418,173 @@ const mc_skin *mc_material_set_skin(mc_material_set *set, const char *name, mc_s
     return &e->skin;
 }
 
+/* ---------------------------------------------------------------- sounds, entityDefs */
+
+/* Whether a parse failure ends the load (out of memory, stopped) rather than the declaration. */
+static bool fatal(mc_status st)
+{
+    return st == MC_ERR_NOMEM || st == MC_ERR_INTERRUPTED || st == MC_ERR_USAGE;
+}
+
+/* A declaration of kind `what` failed to parse with perr: the error itself under
+ * strict_game_data (or when fatal), else one warning at its position saying what becomes of
+ * it, and MC_OK. */
+static mc_status broken_decl(const mc_material_set *set, const mc_error *perr, const char *what,
+                             const char *name, const char *becomes, mc_error *err)
+{
+    if (fatal(perr->code) || set->opts.strict_game_data) {
+        *err = *perr;
+        return perr->code;
+    }
+    if (set->opts.warn) {
+        mc_error w;
+
+        mc_error_set(&w, perr->code, perr->file, perr->line, perr->col, "%s; %s '%s' %s",
+                     perr->msg, what, name, becomes);
+        set->opts.warn(set->opts.warn_user, &w);
+    }
+    return MC_OK;
+}
+
+/* The shader of a declaration that fails to parse: its name and place, no sound file. The
+ * engine plays its default beep (idSoundShader::DefaultDefinition, _default.wav) instead. */
+static mc_status silent_shader(const set_entry *e, const set_file *f, mc_sndshd *sh,
+                               mc_error *err)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->parms = mc_sndshd_default_parms();
+    sh->defaulted = true;
+    sh->line = e->span->line;
+    sh->col = e->span->col;
+    sh->name = mc_arena_strndup(&sh->arena, e->span->name, strlen(e->span->name));
+    sh->file = mc_arena_strndup(&sh->arena, f->where, strlen(f->where));
+    if (sh->name && sh->file)
+        return MC_OK;
+    mc_sndshd_release(sh);
+    return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+}
+
+const mc_sndshd *mc_material_set_sound(mc_material_set *set, const char *name, mc_status *status,
+                                       mc_error *err)
+{
+    set_entry *e = lookup(&set->sounds, name);
+    const set_file *f;
+    mc_sndshd *sh;
+    mc_error perr;
+
+    *status = MC_OK;
+    if (!e || e->sound)
+        return e ? e->sound : NULL;
+    if (stopped(&set->opts)) {
+        *status = mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+        return NULL;
+    }
+    f = &set->files[e->file];
+    if (!(sh = malloc(sizeof *sh))) {
+        *status = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        return NULL;
+    }
+    *status = mc_sndshd_parse_span(f->text, f->len, f->where, e->span, &set->opts, sh, &perr);
+    if (*status != MC_OK) {
+        *status = broken_decl(set, &perr, "sound shader", e->span->name, "is silent", err);
+        if (*status == MC_OK)
+            *status = silent_shader(e, f, sh, err);
+    }
+    if (*status != MC_OK) {
+        free(sh);
+        return NULL;
+    }
+    e->sound = sh;
+    return sh;
+}
+
+static mc_status resolve_entity(mc_material_set *set, set_entry *e, int depth, mc_error *err);
+
+/* The declarations own inherits, each resolved, into parents (NULL: unknown or broken). */
+static mc_status resolve_parents(mc_material_set *set, const mc_entitydef *own, int depth,
+                                 const mc_entitydef **parents, mc_error *err)
+{
+    for (int i = 0; i < own->num_inherits; i++) {
+        const mc_entitydef_pair *in = &own->inherits[i];
+        set_entry *pe = lookup(&set->entities, in->value);
+        mc_status st;
+
+        parents[i] = NULL;
+        if (!pe) { /* DeclEntityDef.cpp: a warning, and the rest is used */
+            if (set->opts.warn) {
+                mc_error w;
+
+                mc_error_set(&w, MC_ERR_SYNTAX, in->file, in->line, in->col,
+                             "unknown entityDef '%s' inherited by '%s'", in->value, own->name);
+                set->opts.warn(set->opts.warn_user, &w);
+            }
+            continue;
+        }
+        if (pe->state == ENT_BUSY)
+            return mc_error_set(err, MC_ERR_SYNTAX, in->file, in->line, in->col,
+                                "inherit cycle: entityDef '%s' inherits '%s', which inherits it",
+                                own->name, in->value);
+        if (depth + 1 >= MC_LIMIT_ENTITYDEF_INHERIT)
+            return mc_error_set(err, MC_ERR_LIMIT, in->file, in->line, in->col,
+                                "entityDef '%s' inherits more than %d deep", own->name,
+                                MC_LIMIT_ENTITYDEF_INHERIT);
+        if ((st = resolve_entity(set, pe, depth + 1, err)) != MC_OK)
+            return st;
+        parents[i] = pe->state == ENT_DONE ? pe->entity : NULL;
+    }
+    return MC_OK;
+}
+
+/* Parses e's declaration and merges what it inherits into e->entity (ENT_DONE), or marks it
+ * ENT_BROKEN after the warning of a declaration that fails to parse. On an error e is left
+ * unread. */
+static mc_status resolve_entity(mc_material_set *set, set_entry *e, int depth, mc_error *err)
+{
+    const set_file *f = &set->files[e->file];
+    mc_entitydef own, *merged;
+    const mc_entitydef **parents;
+    mc_error perr;
+    mc_status st;
+
+    if (e->state != ENT_UNREAD)
+        return MC_OK;
+    if (stopped(&set->opts))
+        return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+    st = mc_entitydef_parse_span(f->text, f->len, f->where, e->span, &set->opts, &own, &perr);
+    if (st != MC_OK) {
+        st = broken_decl(set, &perr, "entityDef", e->span->name, "is left out", err);
+        if (st == MC_OK)
+            e->state = ENT_BROKEN;
+        return st;
+    }
+    parents = calloc((size_t)own.num_inherits + 1, sizeof *parents);
+    merged = malloc(sizeof *merged);
+    e->state = ENT_BUSY;
+    st = parents && merged ? resolve_parents(set, &own, depth, parents, err)
+                           : mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    if (st == MC_OK)
+        st = mc_entitydef_merge(&own, parents, merged, err);
+    free(parents);
+    mc_entitydef_release(&own);
+    if (st != MC_OK) {
+        free(merged);
+        e->state = ENT_UNREAD;
+        return st;
+    }
+    e->entity = merged;
+    e->state = ENT_DONE;
+    return MC_OK;
+}
+
+const mc_entitydef *mc_material_set_entitydef(mc_material_set *set, const char *name,
+                                              mc_status *status, mc_error *err)
+{
+    set_entry *e = lookup(&set->entities, name);
+
+    *status = e ? resolve_entity(set, e, 0, err) : MC_OK;
+    return e && e->state == ENT_DONE ? e->entity : NULL;
+}
+
 int mc_material_set_parsed(const mc_material_set *set)
 {
     return set->parsed;
@@ -433,10 +611,20 @@ void mc_material_set_destroy(mc_material_set *set)
     }
     for (int i = 0; i < set->skins.count; i++)
         mc_skinfile_release(&set->skins.entries[i].skin);
+    for (int i = 0; i < set->sounds.count; i++) {
+        mc_sndshd_release(set->sounds.entries[i].sound);
+        free(set->sounds.entries[i].sound);
+    }
+    for (int i = 0; i < set->entities.count; i++) {
+        mc_entitydef_release(set->entities.entries[i].entity);
+        free(set->entities.entries[i].entity);
+    }
     mat_cache_release(&set->images);
     free(set->materials.entries);
     free(set->skins.entries);
     free(set->tables.entries);
+    free(set->sounds.entries);
+    free(set->entities.entries);
     for (int i = 0; set->files && i < set->cap_files; i++) {
         for (int k = 0; k < NUM_KINDS; k++)
             mc_mtr_index_release(&set->files[i].index[k]);

@@ -33,16 +33,26 @@ mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
 /* What scan_decl found. */
 enum { DECL_END, DECL_SKIP, DECL_FOUND };
 
+/* The kind among types[0..n) (compared without case) of the type word t, or -1. */
+static int kind_of(const mc_scan_tok *t, const char *const *types, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (mc_scan_is(t, types[k]))
+            return k;
+    return -1;
+}
+
 /* Reads the declaration whose first token first was just read, through its body: DECL_FOUND
- * with its name token in *nm and whether it is of the wanted type in *wanted, DECL_SKIP for what
- * Doom's loop reads on past, DECL_END at the end of the text. */
-static int scan_decl(mc_scan *s, const mc_scan_tok *first, const char *type,
-                     bool wanted_by_default, mc_scan_tok *nm, bool *wanted)
+ * with its name token in *nm and its kind among types in *kind (-1: none of them; untyped:
+ * default_kind), DECL_SKIP for what Doom's loop reads on past, DECL_END at the end of the
+ * text. */
+static int scan_decl(mc_scan *s, const mc_scan_tok *first, const char *const *types, int n,
+                     int default_kind, mc_scan_tok *nm, int *kind)
 {
     mc_scan_tok t;
 
     *nm = *first;
-    *wanted = wanted_by_default;
+    *kind = default_kind;
     if (mc_scan_brace(first, '}'))
         return DECL_SKIP; /* a stray '}': Doom's loop reads on */
     if (mc_scan_brace(first, '{')) {
@@ -63,7 +73,7 @@ static int scan_decl(mc_scan *s, const mc_scan_tok *first, const char *type,
              * the name and skip the body; md5cine reads it as the strict parser does). */
             *nm = *first;
         } else {
-            *wanted = mc_scan_is(first, type);
+            *kind = kind_of(first, types, n);
             *nm = t;
             if (!mc_scan_token(s, &t))
                 return DECL_END;
@@ -77,95 +87,125 @@ static int scan_decl(mc_scan *s, const mc_scan_tok *first, const char *type,
     return DECL_FOUND;
 }
 
-/* Appends the span of the declaration from first to end named canon to *spans (n of cap);
- * false when out of memory. */
-static bool add_span(mc_mtr_index *out, mc_mtr_span **spans, int *n, int *cap,
-                     const mc_scan_tok *first, size_t end, const char *canon)
+/* A growing list of spans of one kind while the text is read. */
+typedef struct span_list {
+    mc_mtr_span *spans;
+    int n, cap;
+} span_list;
+
+/* Appends the span of the declaration from first to end named canon to *l, its name in out's
+ * arena; false when out of memory. */
+static bool add_span(mc_mtr_index *out, span_list *l, const mc_scan_tok *first, size_t end,
+                     const char *canon)
 {
-    if (*n == *cap) {
-        int ncap = *cap ? *cap * 2 : 64;
-        mc_mtr_span *ns = realloc(*spans, (size_t)ncap * sizeof *ns);
+    if (l->n == l->cap) {
+        int ncap = l->cap ? l->cap * 2 : 64;
+        mc_mtr_span *ns = realloc(l->spans, (size_t)ncap * sizeof *ns);
 
         if (!ns)
             return false;
-        *spans = ns;
-        *cap = ncap;
+        l->spans = ns;
+        l->cap = ncap;
     }
-    (*spans)[*n] = (mc_mtr_span){ .start = first->start, .end = end, .line = first->line,
-                                  .col = first->col };
-    (*spans)[*n].name = mc_arena_strndup(&out->arena, canon, strlen(canon));
-    if (!(*spans)[*n].name)
+    l->spans[l->n] = (mc_mtr_span){ .start = first->start, .end = end, .line = first->line,
+                                    .col = first->col };
+    l->spans[l->n].name = mc_arena_strndup(&out->arena, canon, strlen(canon));
+    if (!l->spans[l->n].name)
         return false;
-    (*n)++;
+    l->n++;
     return true;
+}
+
+/* Moves the spans of l into out (its arena); false when out of memory. */
+static bool keep_spans(mc_mtr_index *out, span_list *l)
+{
+    if (l->n > 0) {
+        out->spans = mc_arena_alloc(&out->arena, (size_t)l->n, sizeof *out->spans);
+        if (!out->spans)
+            return false;
+        memcpy(out->spans, l->spans, (size_t)l->n * sizeof *l->spans);
+    }
+    out->num_spans = l->n;
+    return true;
+}
+
+/* Reads the declarations of buf[0..len) into lists[kind] for each of types[0..n). */
+static mc_status index_all(const char *buf, size_t len, const char *name, const char *const *types,
+                           int n, int default_kind, const mc_parse_opts *opts,
+                           mc_mtr_index *out, span_list *lists, mc_error *err)
+{
+    mc_scan s = { .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
+    mc_scan_tok first, nm;
+    size_t next_stop_check = 0;
+    int kind;
+
+    if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
+        (unsigned char)buf[2] == 0xBF)
+        s.p = s.line_start = buf + 3;
+    while (mc_scan_token(&s, &first)) {
+        char canon[MC_LIMIT_NAME_LEN + 1];
+        int found;
+
+        if ((size_t)(s.p - buf) >= next_stop_check) {
+            if (opts && opts->stop && *opts->stop)
+                return mc_error_set(err, MC_ERR_INTERRUPTED, name, first.line, first.col,
+                                    "interrupted");
+            next_stop_check = (size_t)(s.p - buf) + 65536;
+        }
+        found = scan_decl(&s, &first, types, n, default_kind, &nm, &kind);
+        if (found == DECL_END)
+            break;
+        if (found == DECL_SKIP || kind < 0 || nm.len > MC_LIMIT_NAME_LEN || nm.len == 0 ||
+            !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
+            continue;
+        if (lists[kind].n >= MC_LIMIT_MTR_DECLS)
+            return mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
+                                "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
+        if (!add_span(&out[kind], &lists[kind], &first, (size_t)(s.p - buf), canon))
+            return mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
+    }
+    return MC_OK;
+}
+
+mc_status mc_decl_index_kinds(const char *buf, size_t len, const char *name,
+                              const char *default_type, const char *const *types, int n,
+                              const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    span_list lists[MC_DECL_MAX_KINDS] = { { 0 } };
+    int default_kind = -1;
+    mc_status st = MC_OK;
+
+    if (n < 1 || n > MC_DECL_MAX_KINDS)
+        return mc_error_set(err, MC_ERR_USAGE, name, 0, 0, "1 to %d kinds", MC_DECL_MAX_KINDS);
+    if (!name)
+        name = "";
+    memset(out, 0, (size_t)n * sizeof *out);
+    for (int k = 0; k < n; k++) {
+        if (strcasecmp(default_type, types[k]) == 0 && default_kind < 0)
+            default_kind = k;
+        out[k].name = mc_arena_strndup(&out[k].arena, name, strlen(name));
+        if (!out[k].name)
+            st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
+    }
+    if (st == MC_OK)
+        st = index_all(buf, text_len(buf, len), name, types, n, default_kind, opts, out, lists,
+                       err);
+    for (int k = 0; k < n; k++) {
+        if (st == MC_OK && !keep_spans(&out[k], &lists[k]))
+            st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
+        free(lists[k].spans);
+    }
+    if (st != MC_OK)
+        for (int k = 0; k < n; k++)
+            mc_mtr_index_release(&out[k]);
+    return st;
 }
 
 mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
                              const char *default_type, const char *type,
                              const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
 {
-    const bool wanted_by_default = strcasecmp(default_type, type) == 0;
-    mc_scan s;
-    mc_scan_tok first, nm;
-    mc_mtr_span *spans = NULL;
-    int n = 0, cap = 0, found;
-    size_t next_stop_check = 0;
-    mc_status st = MC_OK;
-
-    memset(out, 0, sizeof *out);
-    if (!name)
-        name = "";
-    len = text_len(buf, len);
-    s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
-    if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
-        (unsigned char)buf[2] == 0xBF)
-        s.p = s.line_start = buf + 3;
-    out->name = mc_arena_strndup(&out->arena, name, strlen(name));
-    if (!out->name)
-        goto nomem;
-    while (mc_scan_token(&s, &first)) {
-        bool material;
-        char canon[MC_LIMIT_NAME_LEN + 1];
-
-        if ((size_t)(s.p - buf) >= next_stop_check) {
-            if (opts && opts->stop && *opts->stop) {
-                st = mc_error_set(err, MC_ERR_INTERRUPTED, name, first.line, first.col,
-                                  "interrupted");
-                goto fail;
-            }
-            next_stop_check = (size_t)(s.p - buf) + 65536;
-        }
-        found = scan_decl(&s, &first, type, wanted_by_default, &nm, &material);
-        if (found == DECL_END)
-            break;
-        if (found == DECL_SKIP || !material || nm.len > MC_LIMIT_NAME_LEN || nm.len == 0 ||
-            !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
-            continue;
-        if (n >= MC_LIMIT_MTR_DECLS) {
-            st = mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
-                              "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
-            goto fail;
-        }
-        if (!add_span(out, &spans, &n, &cap, &first, (size_t)(s.p - buf), canon))
-            goto nomem;
-    }
-    if (n > 0) {
-        out->spans = mc_arena_alloc(&out->arena, (size_t)n, sizeof *out->spans);
-        if (!out->spans)
-            goto nomem;
-        memcpy(out->spans, spans, (size_t)n * sizeof *spans);
-    }
-    out->num_spans = n;
-    free(spans);
-    return MC_OK;
-
-nomem:
-    st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
-fail:
-    free(spans);
-    mc_arena_release(&out->arena);
-    memset(out, 0, sizeof *out);
-    return st;
+    return mc_decl_index_kinds(buf, len, name, default_type, &type, 1, opts, out, err);
 }
 
 void mc_mtr_index_release(mc_mtr_index *index)

@@ -431,8 +431,11 @@ static mc_status apply_modeldef(mc_scene_actor *a, const mc_modeldef *m,
         }
         if (i == a->num_model_anims)
             a->num_model_anims++;
-        a->model_anims[i].name = an->name;
-        a->model_anims[i].path = an->path;
+        /* declared again: idAnim::SetAnim clears the inherited one's commands and flags */
+        a->model_anims[i] = (mc_scene_model_anim){
+            .name = an->name, .path = an->path, .file = file, .flags = an->flags,
+            .num_commands = an->num_commands, .commands = an->commands,
+            .num_unknown_flags = an->num_unknown_flags, .unknown_flags = an->unknown_flags };
     }
     return MC_OK;
 }
@@ -479,6 +482,9 @@ static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb
         return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
                             "model '%s' has no anim '%s' (%d anims declared at %s:%d)", a->model,
                             a->anim_name, a->num_model_anims, a->model_file, a->model_decl_line);
+    a->played = &a->model_anims[k];
+    a->num_frame_commands = a->played->num_commands;
+    a->frame_commands = a->played->commands;
     return game_file(s, mb, base, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
 }
 
@@ -639,6 +645,23 @@ static mc_status load_anim(const model_base *mb, mc_scene_actor *a, const mc_par
     return st;
 }
 
+/* The played anim's frame commands against its file's frames: idAnim::AddFrameCommand's
+ * "Frame %d out of range" (1 <= frame <= numFrames of the anim's first file), which makes the
+ * engine default the whole model; here an error at the command's `frame` in the .def file. */
+static mc_status check_frames(const mc_scene_actor *a, mc_error *e)
+{
+    for (int i = 0; i < a->num_frame_commands; i++) {
+        const mc_frame_command *c = &a->frame_commands[i];
+
+        if (c->frame > a->anim.num_frames)
+            return mc_error_set(e, MC_ERR_RANGE, a->played->file, c->line, c->col,
+                                "frame %d out of range: anim '%s' (%s) has %d frame%s", c->frame,
+                                a->played->name, a->played->path, a->anim.num_frames,
+                                a->anim.num_frames == 1 ? "" : "s");
+    }
+    return MC_OK;
+}
+
 static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, model_base *mb,
                                const mc_parse_opts *opts, mc_error *e)
 {
@@ -673,10 +696,79 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, model_base *mb,
         st = mc_pose_map_anim(&a->mesh, &a->anim, a->joint_map, e);
         if (st == MC_ERR_MISMATCH)
             return for_actor(s, a, e);
-        if (st != MC_OK)
+        if (st != MC_OK || (st = check_frames(a, e)) != MC_OK)
             return st;
     }
     return resolve_textures(s, a, opts, e);
+}
+
+/* A frame command word md5cine skips, with where it is first and how often it comes. */
+typedef struct skipped_word {
+    const mc_frame_command *first;
+    const char *file;
+    int count;
+    bool flag; /* an unknown anim flag, not a command */
+} skipped_word;
+
+/* Counts c (a command, or an unknown flag when flag) among *w; false when out of memory. */
+static bool note_skipped(skipped_word **w, int *n, int *cap, const mc_frame_command *c,
+                         const char *file, bool flag)
+{
+    for (int i = 0; i < *n; i++) {
+        if ((*w)[i].flag == flag && strcmp((*w)[i].first->word, c->word) == 0) {
+            (*w)[i].count++;
+            return true;
+        }
+    }
+    if (*n == *cap) {
+        int ncap = *cap ? *cap * 2 : 8;
+        skipped_word *grown = realloc(*w, (size_t)ncap * sizeof *grown);
+
+        if (!grown)
+            return false;
+        *w = grown;
+        *cap = ncap;
+    }
+    (*w)[(*n)++] = (skipped_word){ c, file, 1, flag };
+    return true;
+}
+
+/* One warning per name, for the whole scene, of the played anims' frame commands md5cine does
+ * not act on (framecmd.h) and of their unknown flags, at the first of each. */
+static void warn_skipped_commands(const mc_scene *s, const mc_parse_opts *opts)
+{
+    skipped_word *w = NULL;
+    int n = 0, cap = 0;
+    bool ok = true;
+
+    if (!opts || !opts->warn)
+        return;
+    for (int i = 0; i < s->num_actors && ok; i++) {
+        const mc_scene_model_anim *p = s->actors[i].played;
+
+        for (int k = 0; p && ok && k < p->num_commands; k++)
+            if (!mc_frame_cmd_acted(p->commands[k].kind))
+                ok = note_skipped(&w, &n, &cap, &p->commands[k], p->file, false);
+        for (int k = 0; p && ok && k < p->num_unknown_flags; k++)
+            ok = note_skipped(&w, &n, &cap, &p->unknown_flags[k], p->file, true);
+    }
+    for (int i = 0; i < n; i++) {
+        const mc_frame_command *c = w[i].first;
+        mc_error e;
+
+        mc_error_set(&e, MC_ERR_SYNTAX, w[i].file, c->word_line, c->word_col,
+                     "%s '%s' skipped%s (%d time%s in the scene)",
+                     w[i].flag ? "unknown anim flag"
+                     : c->kind == MC_FC_UNKNOWN ? "unknown frame command"
+                                                : "frame command",
+                     c->word,
+                     w[i].flag || c->kind == MC_FC_UNKNOWN
+                             ? ""
+                             : ": md5cine acts only on sound, footstep and skin commands",
+                     w[i].count, w[i].count == 1 ? "" : "s");
+        warn(opts, &e);
+    }
+    free(w);
 }
 
 static void unload(mc_scene *s)
@@ -728,6 +820,7 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
         unload(scene);
         return st;
     }
+    warn_skipped_commands(scene, opts);
     scene->resolved = true;
     return MC_OK;
 }
