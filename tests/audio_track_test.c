@@ -251,7 +251,7 @@ static void clicks_decode_at_their_times(void)
     ASSERT(mix);
     for (size_t r = 0; r < TEST_COUNT(rows); r++) {
         mc_audio_desc a = sound(mix, rows[r].asked);
-        mc_audio_clip clip;
+        mc_audio_track clip;
         int64_t n = 0;
         float *dec;
 
@@ -283,7 +283,7 @@ static void clicks_decode_at_their_times(void)
         } else {
             test_fail(__FILE__, __LINE__, "%lld frames read", (long long)clip.frames);
         }
-        mc_audio_clip_release(&clip);
+        mc_audio_track_release(&clip);
     }
     free(mix);
 }
@@ -364,13 +364,13 @@ static void a_chunk_starts_its_sound_at_its_first_frame(void)
     }
     /* the library's reader on the MP4: the track's first sample is the timeline's 44100 */
     {
-        mc_audio_clip clip;
+        mc_audio_track clip;
 
         EXPECT_OK(mc_audio_read(in_dir(p, sizeof p, "ch.mp4"), 44100, &clip, &e), &e);
         EXPECT_EQ_INT(clip.first, 44100);
         if (clip.frames > 10000)
             EXPECT_NEAR(loudest(clip.samples, 0, clip.frames), 4410, TOL);
-        mc_audio_clip_release(&clip);
+        mc_audio_track_release(&clip);
     }
     free(mix);
 }
@@ -580,7 +580,7 @@ static void the_reader_decodes_what_ffmpeg_decodes(void)
     static const int64_t at[] = { 13230, 70001 };
     float *mix = click_mix(at, 2), *dec;
     mc_audio_desc a = sound(mix, 0);
-    mc_audio_clip clip;
+    mc_audio_track clip;
     double worst = 0.0;
     int64_t n = 0;
     char p[600];
@@ -597,7 +597,7 @@ static void the_reader_decodes_what_ffmpeg_decodes(void)
     for (int64_t i = 0; i < 2 * n && i < 2 * clip.frames; i++)
         worst = fmax(worst, fabs((double)clip.samples[i] - (double)dec[i] * 32768.0));
     EXPECT_NEAR(worst, 0.0, 1e-3);
-    mc_audio_clip_release(&clip);
+    mc_audio_track_release(&clip);
     free(dec);
     free(mix);
 }
@@ -605,7 +605,7 @@ static void the_reader_decodes_what_ffmpeg_decodes(void)
 /* A video without sound is no error; bad rates, missing and foreign files are. */
 static void the_reader_reports_what_it_cannot_read(void)
 {
-    mc_audio_clip clip;
+    mc_audio_track clip;
     char p[600];
     mc_error e;
 
@@ -615,20 +615,20 @@ static void the_reader_reports_what_it_cannot_read(void)
     EXPECT_EQ_INT(clip.frames, 0);
     EXPECT(clip.samples == NULL);
     EXPECT_EQ_STR(clip.codec, "");
-    mc_audio_clip_release(&clip);
+    mc_audio_track_release(&clip);
     EXPECT_EQ_INT(mc_audio_read(p, 7999, &clip, &e), MC_ERR_USAGE);
     EXPECT_CONTAINS(e.msg, "sound rate 7999 Hz is not within 8000..96000");
     EXPECT_EQ_INT(mc_audio_read(in_dir(p, sizeof p, "absent.mp4"), 44100, &clip, &e), MC_ERR_IO);
     EXPECT_CONTAINS(e.msg, "absent.mp4");
-    mc_audio_clip_release(&clip);
+    mc_audio_track_release(&clip);
     in_dir(p, sizeof p, "text.mp4");
     ASSERT(test_write_file(dir, "text.mp4", "not a video\n"));
     EXPECT_EQ_INT(mc_audio_read(p, 44100, &clip, &e), MC_ERR_IMAGE);
     EXPECT_CONTAINS(e.msg, "text.mp4");
-    mc_audio_clip_release(&clip);
+    mc_audio_track_release(&clip);
     EXPECT_EQ_INT(mc_audio_read(dir, 44100, &clip, &e), MC_ERR_IMAGE);
     EXPECT_CONTAINS(e.msg, "not a regular file");
-    mc_audio_clip_release(&clip);
+    mc_audio_track_release(&clip);
 }
 
 /* A track longer than MC_LIMIT_AUDIO_SECONDS (1800 s) is refused: by the duration its container
@@ -638,7 +638,7 @@ static void the_reader_reports_what_it_cannot_read(void)
 static void a_track_past_the_limit_is_refused(void)
 {
     char p[600], q[600], cmd[2400], *out;
-    mc_audio_clip clip;
+    mc_audio_track clip;
     mc_error e;
 
     in_dir(p, sizeof p, "long.mkv");
@@ -655,10 +655,10 @@ static void a_track_past_the_limit_is_refused(void)
     EXPECT_EQ_INT(mc_audio_read(p, 8000, &clip, &e), MC_ERR_LIMIT);
     EXPECT_CONTAINS(e.msg, "lasts 1801 seconds, longer than 1800");
     EXPECT(clip.samples == NULL);
-    mc_audio_clip_release(&clip);
+    mc_audio_track_release(&clip);
     EXPECT_EQ_INT(mc_audio_read(q, 8000, &clip, &e), MC_ERR_LIMIT);
     EXPECT_CONTAINS(e.msg, "longer than 1800 seconds");
-    mc_audio_clip_release(&clip);
+    mc_audio_track_release(&clip);
 }
 
 int main(int argc, char **argv)

@@ -30,30 +30,30 @@
 extern "C" {
 #endif
 
-typedef struct mc_audio_clip {
+typedef struct mc_audio_track {
     bool has_audio;  /* false: the file has no audio track (then frames is 0) */
     float *samples;  /* frames * 2, left and right interleaved, 16-bit scale; malloc'd,
-                        NULL when frames is 0; freed by mc_audio_clip_release */
+                        NULL when frames is 0; freed by mc_audio_track_release */
     int64_t frames;  /* sample frames (left/right pairs) */
     int rate;        /* samples per second, as asked */
     int64_t first;   /* timeline sample (at rate, from time 0) of samples[0] */
     int source_rate; /* the track's own samples per second and channels */
     int source_channels;
     char codec[32]; /* its decoder ("aac"); "" without a track */
-} mc_audio_clip;
+} mc_audio_track;
 
 /* Reads the sound of the video at path (a local regular file) at rate samples per second
  * (8000..96000; MC_SOUND_RATE, 44100, to compare with a mix) into *out, which the caller
- * releases with mc_audio_clip_release; on failure *out holds nothing (released already,
+ * releases with mc_audio_track_release; on failure *out holds nothing (released already,
  * releasing it again is harmless). A file without an audio
  * track is MC_OK with out->has_audio false. Errors, naming the path: MC_ERR_USAGE (rate),
  * MC_ERR_IO (missing, unreadable), MC_ERR_IMAGE (not a video FFmpeg reads, no decoder for its
  * sound, a packet that fails to decode), MC_ERR_LIMIT (longer than MC_LIMIT_AUDIO_SECONDS),
  * MC_ERR_NOMEM. FFmpeg's messages during the call are dropped. */
-mc_status mc_audio_read(const char *path, int rate, mc_audio_clip *out, mc_error *err);
+mc_status mc_audio_read(const char *path, int rate, mc_audio_track *out, mc_error *err);
 
 /* Frees clip's samples and zeroes it; NULL is fine. */
-void mc_audio_clip_release(mc_audio_clip *clip);
+void mc_audio_track_release(mc_audio_track *clip);
 
 #ifdef __cplusplus
 }

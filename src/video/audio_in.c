@@ -23,7 +23,7 @@
 
 typedef struct reader {
     const char *path;
-    mc_audio_clip *clip;
+    mc_audio_track *clip;
     AVFormatContext *fmt;
     AVCodecContext *dec;
     SwrContext *swr;
@@ -138,7 +138,7 @@ static mc_status start(reader *r, const AVFrame *f, mc_error *err)
 /* Appends n converted frames of r->out to the clip, scaled to 16-bit. */
 static mc_status append(reader *r, int n, mc_error *err)
 {
-    mc_audio_clip *c = r->clip;
+    mc_audio_track *c = r->clip;
 
     if (c->frames + n > r->limit)
         return too_long(r, err);
@@ -239,7 +239,7 @@ static mc_status read_all(reader *r, mc_error *err)
     return s == MC_OK ? convert(r, NULL, err) : s;
 }
 
-mc_status mc_audio_read(const char *path, int rate, mc_audio_clip *out, mc_error *err)
+mc_status mc_audio_read(const char *path, int rate, mc_audio_track *out, mc_error *err)
 {
     mc_ffmpeg_log_scope sc;
     reader *r;
@@ -266,11 +266,11 @@ mc_status mc_audio_read(const char *path, int rate, mc_audio_clip *out, mc_error
     mc_ffmpeg_log_leave(&sc);
     free(r);
     if (s != MC_OK)
-        mc_audio_clip_release(out);
+        mc_audio_track_release(out);
     return s;
 }
 
-void mc_audio_clip_release(mc_audio_clip *clip)
+void mc_audio_track_release(mc_audio_track *clip)
 {
     if (!clip)
         return;
