@@ -253,7 +253,8 @@ static int check_png_names(const render_run *run, const mc_guard *g)
 }
 
 /* No output replaces a file the scene read, the reference or the mask, and none lies inside a
- * reference folder: checked before anything is written. */
+ * reference folder: checked before anything is written, once the scene is loaded and again
+ * once the renderer has read the base's declarations and their images (run->jobs). */
 static int check_outputs(const render_run *run)
 {
     const mc_render_opts *o = run->o;
@@ -262,6 +263,8 @@ static int check_outputs(const render_run *run)
     int rc = -1;
 
     mc_guard_add_scene(&g, &run->scene);
+    for (int i = 0; run->jobs && i < mc_frame_jobs_input_count(run->jobs); i++)
+        mc_guard_add(&g, mc_frame_jobs_input(run->jobs, i));
     mc_guard_add(&g, o->reference);
     mc_guard_add(&g, o->lim.mask);
     if (o->out_kind == MC_OUT_VIDEO) {
@@ -671,6 +674,8 @@ static int prepare(render_run *run)
         rc = check_address_space(run, false);
     if (rc == -1 && !stop_requested())
         rc = open_renderer(run);
+    if (rc == -1 && !stop_requested())
+        rc = check_outputs(run);
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
