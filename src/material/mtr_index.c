@@ -77,26 +77,72 @@ static int scan_decl(mc_scan *s, const mc_scan_tok *first, const char *type,
     return DECL_FOUND;
 }
 
-/* Appends the span of the declaration from first to end named canon to *spans (n of cap);
- * false when out of memory. */
-static bool add_span(mc_mtr_index *out, mc_mtr_span **spans, int *n, int *cap,
-                     const mc_scan_tok *first, size_t end, const char *canon)
+/* The index as it grows: the spans, their names' offsets in one pool of names. */
+typedef struct index_build {
+    mc_mtr_span *spans;
+    size_t *name_at; /* per span: its name's offset in pool */
+    int n, cap;
+    char *pool;
+    size_t pool_len, pool_cap;
+} index_build;
+
+/* Appends the span of the declaration from first to end named canon; false when out of
+ * memory. */
+static bool add_span(index_build *b, const mc_scan_tok *first, size_t end, const char *canon)
 {
-    if (*n == *cap) {
-        int ncap = *cap ? *cap * 2 : 64;
-        mc_mtr_span *ns = realloc(*spans, (size_t)ncap * sizeof *ns);
+    size_t len = strlen(canon) + 1;
+
+    if (b->n == b->cap) {
+        int ncap = b->cap ? b->cap * 2 : 16;
+        mc_mtr_span *ns = realloc(b->spans, (size_t)ncap * sizeof *ns);
+        size_t *na;
 
         if (!ns)
             return false;
-        *spans = ns;
-        *cap = ncap;
+        b->spans = ns;
+        if (!(na = realloc(b->name_at, (size_t)ncap * sizeof *na)))
+            return false;
+        b->name_at = na;
+        b->cap = ncap;
     }
-    (*spans)[*n] = (mc_mtr_span){ .start = first->start, .end = end, .line = first->line,
-                                  .col = first->col };
-    (*spans)[*n].name = mc_arena_strndup(&out->arena, canon, strlen(canon));
-    if (!(*spans)[*n].name)
+    if (b->pool_cap - b->pool_len < len) {
+        size_t ncap = b->pool_cap ? b->pool_cap * 2 : 256;
+        char *np;
+
+        while (ncap - b->pool_len < len)
+            ncap *= 2;
+        if (!(np = realloc(b->pool, ncap)))
+            return false;
+        b->pool = np;
+        b->pool_cap = ncap;
+    }
+    memcpy(b->pool + b->pool_len, canon, len);
+    b->name_at[b->n] = b->pool_len;
+    b->pool_len += len;
+    b->spans[b->n++] = (mc_mtr_span){ .start = first->start, .end = end, .line = first->line,
+                                      .col = first->col };
+    return true;
+}
+
+/* Moves what b holds into out as one block of exactly its size: a base of many small
+ * declaration files keeps a few hundred bytes per file, not an arena's block. */
+static bool finish(index_build *b, const char *name, mc_mtr_index *out)
+{
+    size_t spans = (size_t)b->n * sizeof *b->spans, nlen = strlen(name) + 1;
+    char *block = malloc(spans + nlen + b->pool_len);
+
+    if (!block)
         return false;
-    (*n)++;
+    out->block = block;
+    out->spans = b->n > 0 ? (mc_mtr_span *)(void *)block : NULL;
+    if (b->n > 0)
+        memcpy(block, b->spans, spans);
+    out->name = memcpy(block + spans, name, nlen);
+    if (b->pool_len)
+        memcpy(block + spans + nlen, b->pool, b->pool_len);
+    for (int i = 0; i < b->n; i++)
+        out->spans[i].name = block + spans + nlen + b->name_at[i];
+    out->num_spans = b->n;
     return true;
 }
 
@@ -107,8 +153,8 @@ mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
     const bool wanted_by_default = strcasecmp(default_type, type) == 0;
     mc_scan s;
     mc_scan_tok first, nm;
-    mc_mtr_span *spans = NULL;
-    int n = 0, cap = 0, found;
+    index_build b = { 0 };
+    int found;
     size_t next_stop_check = 0;
     mc_status st = MC_OK;
 
@@ -120,9 +166,6 @@ mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
     if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
         (unsigned char)buf[2] == 0xBF)
         s.p = s.line_start = buf + 3;
-    out->name = mc_arena_strndup(&out->arena, name, strlen(name));
-    if (!out->name)
-        goto nomem;
     while (mc_scan_token(&s, &first)) {
         bool material;
         char canon[MC_LIMIT_NAME_LEN + 1];
@@ -131,7 +174,7 @@ mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
             if (opts && opts->stop && *opts->stop) {
                 st = mc_error_set(err, MC_ERR_INTERRUPTED, name, first.line, first.col,
                                   "interrupted");
-                goto fail;
+                goto done;
             }
             next_stop_check = (size_t)(s.p - buf) + 65536;
         }
@@ -141,30 +184,24 @@ mc_status mc_decl_index_text(const char *buf, size_t len, const char *name,
         if (found == DECL_SKIP || !material || nm.len > MC_LIMIT_NAME_LEN || nm.len == 0 ||
             !mc_mtr_canonical(nm.text, nm.len, canon, sizeof canon))
             continue;
-        if (n >= MC_LIMIT_MTR_DECLS) {
+        if (b.n >= MC_LIMIT_MTR_DECLS) {
             st = mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
                               "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
-            goto fail;
+            goto done;
         }
-        if (!add_span(out, &spans, &n, &cap, &first, (size_t)(s.p - buf), canon))
-            goto nomem;
+        if (!add_span(&b, &first, (size_t)(s.p - buf), canon)) {
+            st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
+            goto done;
+        }
     }
-    if (n > 0) {
-        out->spans = mc_arena_alloc(&out->arena, (size_t)n, sizeof *out->spans);
-        if (!out->spans)
-            goto nomem;
-        memcpy(out->spans, spans, (size_t)n * sizeof *spans);
-    }
-    out->num_spans = n;
-    free(spans);
-    return MC_OK;
-
-nomem:
-    st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
-fail:
-    free(spans);
-    mc_arena_release(&out->arena);
-    memset(out, 0, sizeof *out);
+    if (!finish(&b, name, out))
+        st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
+done:
+    free(b.spans);
+    free(b.name_at);
+    free(b.pool);
+    if (st != MC_OK)
+        mc_mtr_index_release(out);
     return st;
 }
 
@@ -172,6 +209,6 @@ void mc_mtr_index_release(mc_mtr_index *index)
 {
     if (!index)
         return;
-    mc_arena_release(&index->arena);
+    free(index->block);
     memset(index, 0, sizeof *index);
 }
