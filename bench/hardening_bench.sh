@@ -208,3 +208,14 @@ open(sys.argv[1], 'w').write(s)
 PY
 measure "$(stat -c %s "$T/frames.md5scene")-byte camera block, 14.4M frames (info)" \
     "$M" info "$T/frames.md5scene"
+
+# 50,000 near-empty declaration files (`m00000 { }`) in a pk4: the set's cost per file.
+base_scene "$T/decls"
+python3 - "$T/decls/base" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1] + '/pak000.pk4', 'w', zipfile.ZIP_STORED) as z:
+    for i in range(50000):
+        z.writestr('materials/m%05d.mtr' % i, 'm%05d { }\n' % i)
+PY
+measure "50000 .mtr files in a $(du -k "$T/decls/base/pak000.pk4" | cut -f1) KB pk4" \
+    "$M" render "$T/decls/a.md5scene" --size 32x32 -o "$T/decls/f%d.png"

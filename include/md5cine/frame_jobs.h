@@ -97,6 +97,11 @@ void mc_frame_jobs_get_info(const mc_frame_jobs *j, int *width, int *height, mc_
 /* As mc_scene_renderer_frame_count. */
 mc_frame_no mc_frame_jobs_frame_count(const mc_frame_jobs *j);
 
+/* As mc_scene_renderer_input_count and mc_scene_renderer_input of the first job's renderer
+ * (every job's reads the same files). */
+int mc_frame_jobs_input_count(const mc_frame_jobs *j);
+const char *mc_frame_jobs_input(const mc_frame_jobs *j, int i);
+
 /* Waits for the frames being drawn (those not started are dropped, results too), ends the
  * workers, each releasing its renderer on its own thread, and frees everything; NULL is fine.
  * The views of frames in flight are not touched after it returns. */

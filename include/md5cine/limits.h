@@ -99,6 +99,12 @@
 #define MC_LIMIT_MTR_TEXT_BYTES ((size_t)256 << 20)
 #define MC_LIMIT_MTR_INDEX      (1 << 20)
 
+/* Declaration files of a base folder in all (materials/NAME.mtr, skins/NAME.skin, def/NAME.def
+ * and the other folders Doom's declaration manager reads; Doom 3's own base holds under two
+ * thousand): each costs its text and a few hundred bytes of index while the scene loads, so
+ * this bounds that at a few tens of MiB beside the text's own budget. */
+#define MC_LIMIT_DECL_FILES 65536
+
 /* Values the tables of one declaration file may hold in all (16 Mi: 64 MiB of floats, 256
  * tables of Doom's largest 65536-value size; Doom's own tables hold a few hundred values in
  * all). They are read, every table of the file, when a declaration first names one, and kept

@@ -225,8 +225,9 @@ typedef struct mc_mtr_index {
     const char *name;    /* the file, as given, for messages */
     int num_spans;
     mc_mtr_span *spans;  /* material declarations in file order (tables, skins and other
-                            types are skipped) */
-    mc_arena arena;      /* owns every pointer above */
+                            types are skipped); NULL when none */
+    void *block;         /* one malloc'd block of exactly their size: owns every pointer
+                            above */
 } mc_mtr_index;
 
 /* Indexes buf[0..len). Errors only for bounds: more than MC_LIMIT_MTR_DECLS declarations

@@ -80,6 +80,9 @@ typedef struct mc_render_run mc_render_run;
 typedef void (*mc_render_progress_fn)(void *user, int64_t done, int64_t total,
                                       mc_frame_no frame);
 
+/* A caller's check inside prepare (before_outputs below). */
+typedef mc_status (*mc_render_run_hook_fn)(void *user, const mc_render_run *run, mc_error *err);
+
 /* Zero means default for every field but renderer.scene. The run keeps a copy: the scene and
  * every string and array the desc points to must stay valid until mc_render_run_release. */
 typedef struct mc_render_run_desc {
@@ -117,6 +120,13 @@ typedef struct mc_render_run_desc {
 
     mc_render_progress_fn progress; /* NULL: none */
     void *progress_user;
+
+    /* Called by prepare once the renderers have read the scene's base (its archives,
+     * declaration files and images: mc_render_run_input) and before any output is opened, so
+     * that a caller may refuse outputs that would replace one of them; a status other than
+     * MC_OK ends prepare with it (and the error the hook set). NULL: none. */
+    mc_render_run_hook_fn before_outputs;
+    void *before_outputs_user;
 } mc_render_run_desc;
 
 /* Where a run is, or where the call that failed stopped (mc_render_run_stage), so that a
@@ -197,6 +207,11 @@ void mc_render_run_get_stats(const mc_render_run *run, mc_render_run_stats *out)
 /* The encoder that wrote the video ("libx264", "yuv4mpeg2"; encode.h), valid until release;
  * NULL without one or after frames failed. */
 const char *mc_render_run_codec_name(const mc_render_run *run);
+
+/* The files of the scene's base that the renderers read (mc_scene_renderer_input), after
+ * prepare has made them; 0 before. The strings live as long as the run; out of range: NULL. */
+int mc_render_run_input_count(const mc_render_run *run);
+const char *mc_render_run_input(const mc_render_run *run, int i);
 
 /* The reference check, its rows and summary (refcheck.h: mc_refcheck_print_table, _json),
  * owned by the run until release; NULL without a reference or before prepare. */

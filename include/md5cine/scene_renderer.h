@@ -134,6 +134,15 @@ void mc_scene_renderer_get_info(const mc_scene_renderer *sr, int *width, int *he
  * rate and clock. */
 mc_frame_no mc_scene_renderer_frame_count(const mc_scene_renderer *sr);
 
+/* The files of the scene's base folder that loading its materials read, besides those the
+ * scene records itself (mc_scene: meshes, anims, textures): each archive of the base and each
+ * loose file read through it (declaration files, images), as paths on disk
+ * ("base/pak000.pk4", "base/textures/a.tga"), each once; none without a base. A program that
+ * writes files checks its outputs against them. The strings live as long as sr; out of range
+ * is NULL. */
+int mc_scene_renderer_input_count(const mc_scene_renderer *sr);
+const char *mc_scene_renderer_input(const mc_scene_renderer *sr, int i);
+
 /* Renders output frame k (0 <= k < frame count) into out, which must be the renderer's size
  * with a stride that is a multiple of 4; info may be NULL. Allocates nothing. Errors:
  * MC_ERR_USAGE (k out of range, no pixels, a view of another size or with a short or unaligned

@@ -74,6 +74,13 @@ mc_status mc_vfs_list(const mc_vfs *vfs, const char *dir, const char *ext, char 
  * names no .pk4 entry, the entry is over max bytes, or it cannot be read. */
 bool mc_vfs_read_place(const char *place, size_t max, char **data, size_t *len);
 
+/* The files on disk the vfs has read (for a caller that must not write over them): every
+ * archive (its index is read when the vfs opens; "base/pak000.pk4") and every loose file that
+ * mc_vfs_read or mc_vfs_read_max looked up, whether or not it read to the end
+ * ("base/models/x.tga"), each once, archives first. *paths is one malloc'd block (free() it);
+ * *count may be 0 (then *paths is NULL). Errors: MC_ERR_NOMEM. */
+mc_status mc_vfs_files_read(const mc_vfs *vfs, char ***paths, int *count, mc_error *err);
+
 /* Number of archives opened, and of names indexed, for reports. */
 int mc_vfs_archive_count(const mc_vfs *vfs);
 int mc_vfs_file_count(const mc_vfs *vfs);

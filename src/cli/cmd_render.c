@@ -44,6 +44,7 @@ typedef struct render_cmd {
     mc_progress prog;
     FILE *info; /* reports: stdout, or stderr when stdout carries video or JSON lines */
     mc_source_cache warned; /* the source lines of the scene's and materials' warnings */
+    int guard_rc; /* -1, or the exit code of an output the renderers' inputs refused */
 } render_cmd;
 
 /* An interrupt before the first frame, when no output exists yet: the exit code for it. */
@@ -160,15 +161,32 @@ static int check_settings(const render_cmd *c)
 /* The run made and prepared: renderers (textures decoded and uploaded, GL contexts), the
  * reference and the outputs. A texture or a reference that cannot be read is an input error;
  * GL failing is a runtime one. -2: interrupted. */
+/* The run's before_outputs: the outputs checked again against the files of the base the
+ * renderers read (the message is printed here; prepare stops). */
+static mc_status check_read_inputs(void *user, const mc_render_run *run, mc_error *err)
+{
+    render_cmd *c = user;
+
+    c->guard_rc = mc_render_check_outputs(c->o, &c->scene, &c->desc, run);
+    if (c->guard_rc == -1)
+        return MC_OK;
+    return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "an output would replace an input");
+}
+
 static int open_run(render_cmd *c)
 {
     mc_run_stage stage;
     mc_error e;
     mc_status st;
 
+    c->guard_rc = -1;
+    c->desc.before_outputs = check_read_inputs;
+    c->desc.before_outputs_user = c;
     if (mc_render_run_create(&c->desc, &c->run, &e) != MC_OK)
         return fail(&e, false);
     st = mc_render_run_prepare(c->run, &e);
+    if (c->guard_rc != -1)
+        return c->guard_rc;
     /* The loading's warnings are over: an archive entry kept for their lines is not held while
      * the frames render. */
     mc_source_cache_release(&c->warned);
@@ -196,7 +214,7 @@ static int prepare(render_cmd *c)
      * starts; loading the scene starts none. */
     c->njobs = mc_render_settle_jobs(c->o, &c->scene);
     fill_desc(c);
-    rc = stop_requested() ? -2 : mc_render_check_outputs(c->o, &c->scene, &c->desc);
+    rc = stop_requested() ? -2 : mc_render_check_outputs(c->o, &c->scene, &c->desc, NULL);
     if (rc == -1 && !stop_requested())
         rc = mc_render_check_address(c->o, &c->scene, c->njobs, NULL);
     if (rc == -1 && !stop_requested())

@@ -372,7 +372,8 @@ static int write_sheet(sheet_run *run)
     return MC_EXIT_OK;
 }
 
-/* The sheet replaces none of the files it is made from (a scene's, or a frame of the source). */
+/* The sheet replaces none of the files it is made from (a scene's, the files of its base its
+ * materials read, or a frame of the source). */
 static int check_output(const sheet_run *run)
 {
     mc_guard g = { 0 };
@@ -381,6 +382,8 @@ static int check_output(const sheet_run *run)
     mc_guard_add(&g, run->a->source);
     if (run->scene_loaded)
         mc_guard_add_scene(&g, &run->scene);
+    for (int i = 0; run->sr && i < mc_scene_renderer_input_count(run->sr); i++)
+        mc_guard_add(&g, mc_scene_renderer_input(run->sr, i));
     rc = mc_guard_output(&g, "-o", run->a->out);
     mc_guard_release(&g);
     return rc;

@@ -54,15 +54,18 @@ static int check_png_names(const mc_render_opts *o, const mc_guard *g)
 }
 
 /* No output replaces a file the scene read, the reference or the mask, and none lies inside a
- * reference folder: checked before anything is written. */
+ * reference folder: checked before anything is written, once the scene is loaded and again
+ * once the renderers have read the base's declarations and their images (run). */
 int mc_render_check_outputs(const mc_render_opts *o, const mc_scene *s,
-                            const mc_render_run_desc *d)
+                            const mc_render_run_desc *d, const mc_render_run *run)
 {
     char diff[MC_PATH_CAP], dir[MC_PATH_CAP];
     mc_guard g = { 0 };
     int rc = -1;
 
     mc_guard_add_scene(&g, s);
+    for (int i = 0; run && i < mc_render_run_input_count(run); i++)
+        mc_guard_add(&g, mc_render_run_input(run, i));
     mc_guard_add(&g, o->reference);
     mc_guard_add(&g, o->lim.mask);
     if (o->out_kind == MC_OUT_VIDEO) {

@@ -95,11 +95,12 @@ typedef struct mc_render_opts {
 
 /* ---- render_checks.c: before the run writes anything ---- */
 
-/* -1 when no output of o replaces a file scene s read, the reference or the mask, and none
- * lies inside a reference folder (d: the run's desc, for its diff folder); else the message is
- * printed and the exit code returned. */
+/* -1 when no output of o replaces a file scene s read, the files of its base run's renderers
+ * read (run: NULL before they are made), the reference or the mask, and none lies inside a
+ * reference folder (d: the run's desc, for its diff folder); else the message is printed and
+ * the exit code returned. */
 int mc_render_check_outputs(const mc_render_opts *o, const mc_scene *s,
-                            const mc_render_run_desc *d);
+                            const mc_render_run_desc *d, const mc_render_run *run);
 
 /* The frame jobs: --jobs, or mc_frame_jobs_auto of the cores shrunk to what fits under an
  * address-space limit; never more than the frames to render. Sets LP_NUM_THREADS for that

@@ -304,10 +304,15 @@ static void unlock(mc_outfile *out)
 mc_status mc_outfile_commit(mc_outfile *out, mc_error *err)
 {
     if (out->fp) {
-        int bad = ferror(out->fp) || fflush(out->fp) != 0;
-        int e = errno;
+        int bad, e;
 
-        bad |= fclose(out->fp) != 0;
+        errno = 0;
+        bad = ferror(out->fp) || fflush(out->fp) != 0;
+        e = errno; /* the failing flush's (ENOSPC on a full disk), else the close's below */
+        if (fclose(out->fp) != 0) {
+            bad = 1;
+            e = e ? e : errno;
+        }
         out->fp = NULL;
         if (bad) {
             mc_outfile_abort(out);

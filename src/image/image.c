@@ -14,6 +14,7 @@
  * Most of what remains is stb trying all five filters on every row. */
 #include <md5cine/image.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -467,9 +468,13 @@ mc_status mc_png_save(const char *path, const mc_png_buf *png, mc_error *err)
     s = mc_outfile_begin(&of, path, 1, err);
     if (s != MC_OK)
         return s;
+    errno = 0;
     if (fwrite(png->data, 1, png->len, of.fp) != png->len) {
+        int e = errno ? errno : EIO; /* the failing write's: ENOSPC on a full disk */
+
         mc_outfile_abort(&of);
-        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot write '%s'", path);
+        return mc_error_set(err, MC_ERR_IO, path, 0, 0, "cannot write '%s': %s", path,
+                            strerror(e));
     }
     return mc_outfile_commit(&of, err);
 }

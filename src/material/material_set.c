@@ -119,6 +119,16 @@ static mc_status load_folder(mc_material_set *set, const char *dir, const char *
 
     if (st != MC_OK)
         return st;
+    if (n > MC_LIMIT_DECL_FILES - first) {
+        char where[1024];
+
+        mc_vfs_exists(set->vfs, names[MC_LIMIT_DECL_FILES - first], where, sizeof where);
+        free(names);
+        return mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
+                            "the base holds more than %d declaration files (%s/*%s and the "
+                            "other declaration folders)",
+                            MC_LIMIT_DECL_FILES, dir, ext);
+    }
     if (n > 0) {
         set_file *grown = realloc(set->files, (size_t)(first + n) * sizeof *grown);
 

@@ -87,52 +87,79 @@ static int scan_decl(mc_scan *s, const mc_scan_tok *first, const char *const *ty
     return DECL_FOUND;
 }
 
-/* A growing list of spans of one kind while the text is read. */
-typedef struct span_list {
+/* The index of one kind as it grows: the spans, their names' offsets in one pool of names. */
+typedef struct index_build {
     mc_mtr_span *spans;
+    size_t *name_at; /* per span: its name's offset in pool */
     int n, cap;
-} span_list;
+    char *pool;
+    size_t pool_len, pool_cap;
+} index_build;
 
-/* Appends the span of the declaration from first to end named canon to *l, its name in out's
- * arena; false when out of memory. */
-static bool add_span(mc_mtr_index *out, span_list *l, const mc_scan_tok *first, size_t end,
-                     const char *canon)
+/* Appends the span of the declaration from first to end named canon; false when out of
+ * memory. */
+static bool add_span(index_build *b, const mc_scan_tok *first, size_t end, const char *canon)
 {
-    if (l->n == l->cap) {
-        int ncap = l->cap ? l->cap * 2 : 64;
-        mc_mtr_span *ns = realloc(l->spans, (size_t)ncap * sizeof *ns);
+    size_t len = strlen(canon) + 1;
+
+    if (b->n == b->cap) {
+        int ncap = b->cap ? b->cap * 2 : 16;
+        mc_mtr_span *ns = realloc(b->spans, (size_t)ncap * sizeof *ns);
+        size_t *na;
 
         if (!ns)
             return false;
-        l->spans = ns;
-        l->cap = ncap;
+        b->spans = ns;
+        if (!(na = realloc(b->name_at, (size_t)ncap * sizeof *na)))
+            return false;
+        b->name_at = na;
+        b->cap = ncap;
     }
-    l->spans[l->n] = (mc_mtr_span){ .start = first->start, .end = end, .line = first->line,
-                                    .col = first->col };
-    l->spans[l->n].name = mc_arena_strndup(&out->arena, canon, strlen(canon));
-    if (!l->spans[l->n].name)
-        return false;
-    l->n++;
+    if (b->pool_cap - b->pool_len < len) {
+        size_t ncap = b->pool_cap ? b->pool_cap * 2 : 256;
+        char *np;
+
+        while (ncap - b->pool_len < len)
+            ncap *= 2;
+        if (!(np = realloc(b->pool, ncap)))
+            return false;
+        b->pool = np;
+        b->pool_cap = ncap;
+    }
+    memcpy(b->pool + b->pool_len, canon, len);
+    b->name_at[b->n] = b->pool_len;
+    b->pool_len += len;
+    b->spans[b->n++] = (mc_mtr_span){ .start = first->start, .end = end, .line = first->line,
+                                      .col = first->col };
     return true;
 }
 
-/* Moves the spans of l into out (its arena); false when out of memory. */
-static bool keep_spans(mc_mtr_index *out, span_list *l)
+/* Moves what b holds into out as one block of exactly its size: a base of many small
+ * declaration files keeps a few hundred bytes per file, not an arena's block. */
+static bool finish(index_build *b, const char *name, mc_mtr_index *out)
 {
-    if (l->n > 0) {
-        out->spans = mc_arena_alloc(&out->arena, (size_t)l->n, sizeof *out->spans);
-        if (!out->spans)
-            return false;
-        memcpy(out->spans, l->spans, (size_t)l->n * sizeof *l->spans);
-    }
-    out->num_spans = l->n;
+    size_t spans = (size_t)b->n * sizeof *b->spans, nlen = strlen(name) + 1;
+    char *block = malloc(spans + nlen + b->pool_len);
+
+    if (!block)
+        return false;
+    out->block = block;
+    out->spans = b->n > 0 ? (mc_mtr_span *)(void *)block : NULL;
+    if (b->n > 0)
+        memcpy(block, b->spans, spans);
+    out->name = memcpy(block + spans, name, nlen);
+    if (b->pool_len)
+        memcpy(block + spans + nlen, b->pool, b->pool_len);
+    for (int i = 0; i < b->n; i++)
+        out->spans[i].name = block + spans + nlen + b->name_at[i];
+    out->num_spans = b->n;
     return true;
 }
 
 /* Reads the declarations of buf[0..len) into lists[kind] for each of types[0..n). */
 static mc_status index_all(const char *buf, size_t len, const char *name, const char *const *types,
                            int n, int default_kind, const mc_parse_opts *opts,
-                           mc_mtr_index *out, span_list *lists, mc_error *err)
+                           index_build *lists, mc_error *err)
 {
     mc_scan s = { .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
     mc_scan_tok first, nm;
@@ -161,7 +188,7 @@ static mc_status index_all(const char *buf, size_t len, const char *name, const 
         if (lists[kind].n >= MC_LIMIT_MTR_DECLS)
             return mc_error_set(err, MC_ERR_LIMIT, name, first.line, first.col,
                                 "more than %d declarations in one file", MC_LIMIT_MTR_DECLS);
-        if (!add_span(&out[kind], &lists[kind], &first, (size_t)(s.p - buf), canon))
+        if (!add_span(&lists[kind], &first, (size_t)(s.p - buf), canon))
             return mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
     }
     return MC_OK;
@@ -171,29 +198,25 @@ mc_status mc_decl_index_kinds(const char *buf, size_t len, const char *name,
                               const char *default_type, const char *const *types, int n,
                               const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
 {
-    span_list lists[MC_DECL_MAX_KINDS] = { { 0 } };
+    index_build lists[MC_DECL_MAX_KINDS] = { { 0 } };
     int default_kind = -1;
-    mc_status st = MC_OK;
+    mc_status st;
 
     if (n < 1 || n > MC_DECL_MAX_KINDS)
         return mc_error_set(err, MC_ERR_USAGE, name, 0, 0, "1 to %d kinds", MC_DECL_MAX_KINDS);
     if (!name)
         name = "";
     memset(out, 0, (size_t)n * sizeof *out);
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < n; k++)
         if (strcasecmp(default_type, types[k]) == 0 && default_kind < 0)
             default_kind = k;
-        out[k].name = mc_arena_strndup(&out[k].arena, name, strlen(name));
-        if (!out[k].name)
-            st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
-    }
-    if (st == MC_OK)
-        st = index_all(buf, text_len(buf, len), name, types, n, default_kind, opts, out, lists,
-                       err);
+    st = index_all(buf, text_len(buf, len), name, types, n, default_kind, opts, lists, err);
     for (int k = 0; k < n; k++) {
-        if (st == MC_OK && !keep_spans(&out[k], &lists[k]))
+        if (st == MC_OK && !finish(&lists[k], name, &out[k]))
             st = mc_error_set(err, MC_ERR_NOMEM, name, 0, 0, "out of memory");
         free(lists[k].spans);
+        free(lists[k].name_at);
+        free(lists[k].pool);
     }
     if (st != MC_OK)
         for (int k = 0; k < n; k++)
@@ -212,6 +235,6 @@ void mc_mtr_index_release(mc_mtr_index *index)
 {
     if (!index)
         return;
-    mc_arena_release(&index->arena);
+    free(index->block);
     memset(index, 0, sizeof *index);
 }

@@ -22,6 +22,7 @@ typedef struct vfs_entry {
     const char *key;    /* folded name; NULL for an empty slot */
     const char *name;   /* as found: the path under base, or the entry's stored name */
     int source;         /* -1: loose file; else the archive's index */
+    bool read;          /* looked up by a read (mc_vfs_files_read) */
     zip_uint64_t index; /* the entry in its archive */
     zip_uint64_t size;  /* declared size in the archive */
 } vfs_entry;
@@ -357,10 +358,10 @@ void mc_vfs_destroy(mc_vfs *vfs)
     free(vfs);
 }
 
-static const vfs_entry *lookup(const mc_vfs *v, const char *path)
+static vfs_entry *lookup(const mc_vfs *v, const char *path)
 {
     char key[4096];
-    const vfs_entry *e;
+    vfs_entry *e;
 
     fold(path, key, sizeof key);
     e = slot_of(v, key);
@@ -528,7 +529,7 @@ mc_status mc_vfs_read(mc_vfs *vfs, const char *path, uint8_t **data, size_t *len
 mc_status mc_vfs_read_max(mc_vfs *vfs, const char *path, size_t max, uint8_t **data, size_t *len,
                           bool *found, char *where, size_t cap, mc_error *err)
 {
-    const vfs_entry *e = lookup(vfs, path);
+    vfs_entry *e = lookup(vfs, path);
     char place[4200];
 
     *data = NULL;
@@ -538,6 +539,7 @@ mc_status mc_vfs_read_max(mc_vfs *vfs, const char *path, size_t max, uint8_t **d
         where[0] = '\0';
     if (!e)
         return MC_OK;
+    e->read = true; /* an input now, whether or not the read succeeds */
     describe(vfs, e, place, sizeof place);
     describe(vfs, e, where, cap);
     if (max > MC_LIMIT_ARCHIVE_ENTRY_BYTES)
@@ -615,6 +617,42 @@ mc_status mc_vfs_list(const mc_vfs *vfs, const char *dir, const char *ext, char 
     }
     qsort(out, (size_t)n, sizeof *out, by_bytes);
     *names = out;
+    *count = n;
+    return MC_OK;
+}
+
+mc_status mc_vfs_files_read(const mc_vfs *vfs, char ***paths, int *count, mc_error *err)
+{
+    size_t bytes = 0, blen = strlen(vfs->base);
+    int n = vfs->num_archives;
+    char **out, *strs;
+
+    *paths = NULL;
+    *count = 0;
+    for (int i = 0; i < vfs->num_archives; i++)
+        bytes += strlen(vfs->archives[i].path) + 1;
+    for (size_t i = 0; i < vfs->cap; i++)
+        if (vfs->slots[i].key && vfs->slots[i].read && vfs->slots[i].source < 0) {
+            n++;
+            bytes += blen + 1 + strlen(vfs->slots[i].name) + 1;
+        }
+    if (n == 0)
+        return MC_OK;
+    out = malloc((size_t)n * sizeof *out + bytes);
+    if (!out)
+        return mc_error_set(err, MC_ERR_NOMEM, vfs->base, 0, 0, "out of memory");
+    strs = (char *)(out + n);
+    n = 0;
+    for (int i = 0; i < vfs->num_archives; i++) {
+        out[n++] = strcpy(strs, vfs->archives[i].path);
+        strs += strlen(strs) + 1;
+    }
+    for (size_t i = 0; i < vfs->cap; i++)
+        if (vfs->slots[i].key && vfs->slots[i].read && vfs->slots[i].source < 0) {
+            out[n++] = strs;
+            strs += sprintf(strs, "%s/%s", vfs->base, vfs->slots[i].name) + 1;
+        }
+    *paths = out;
     *count = n;
     return MC_OK;
 }

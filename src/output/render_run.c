@@ -114,6 +114,9 @@ mc_status mc_render_run_prepare(mc_render_run *run, mc_error *err)
     run->stage = MC_RUN_STAGE_RENDERER;
     if ((st = open_jobs(run, err)) != MC_OK)
         return st;
+    if (run->d.before_outputs &&
+        (st = run->d.before_outputs(run->d.before_outputs_user, run, err)) != MC_OK)
+        return st;
     /* The decoder of a video reference, the encoder and the sinks start their threads here:
      * they inherit a mask that leaves the program's signals to its own threads. */
     mc_block_async_signals(&old);
@@ -273,4 +276,14 @@ const char *mc_render_run_codec_name(const mc_render_run *run)
 const mc_refcheck *mc_render_run_check(const mc_render_run *run)
 {
     return run->ref;
+}
+
+int mc_render_run_input_count(const mc_render_run *run)
+{
+    return run->jobs ? mc_frame_jobs_input_count(run->jobs) : 0;
+}
+
+const char *mc_render_run_input(const mc_render_run *run, int i)
+{
+    return run->jobs ? mc_frame_jobs_input(run->jobs, i) : NULL;
 }

@@ -329,6 +329,16 @@ mc_frame_no mc_frame_jobs_frame_count(const mc_frame_jobs *j)
     return mc_scene_renderer_frame_count(j->workers[0].sr);
 }
 
+int mc_frame_jobs_input_count(const mc_frame_jobs *j)
+{
+    return mc_scene_renderer_input_count(j->workers[0].sr);
+}
+
+const char *mc_frame_jobs_input(const mc_frame_jobs *j, int i)
+{
+    return mc_scene_renderer_input(j->workers[0].sr, i);
+}
+
 void mc_frame_jobs_release(mc_frame_jobs *j)
 {
     if (j)

@@ -17,6 +17,7 @@
 #include <md5cine/pose.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/timeline.h>
+#include <md5cine/vfs.h>
 
 #include "deform.h"
 #include "unsmoothed.h"
@@ -560,7 +561,10 @@ static mc_status load_materials(mc_scene_renderer *sr, const mc_scene_renderer_d
 
     if (st != MC_OK)
         return st;
-    st = apply_materials(sr, &sm, d->developer_images, &po, err);
+    if (sm.vfs)
+        st = mc_vfs_files_read(sm.vfs, &sr->inputs, &sr->num_inputs, err);
+    if (st == MC_OK)
+        st = apply_materials(sr, &sm, d->developer_images, &po, err);
     if (st == MC_OK)
         st = mc_sr_keep_lights(sr, &sm, d->developer_images, &po, err);
     if (st == MC_OK)
@@ -702,6 +706,7 @@ void mc_scene_renderer_release(mc_scene_renderer *sr)
     free(sr->regs);
     free(sr->stage_out);
     mc_sr_forget_uploads(sr);
+    free(sr->inputs);
     free(sr);
 }
 
@@ -721,6 +726,16 @@ void mc_scene_renderer_get_info(const mc_scene_renderer *sr, int *width, int *he
 mc_frame_no mc_scene_renderer_frame_count(const mc_scene_renderer *sr)
 {
     return sr->count;
+}
+
+int mc_scene_renderer_input_count(const mc_scene_renderer *sr)
+{
+    return sr->num_inputs;
+}
+
+const char *mc_scene_renderer_input(const mc_scene_renderer *sr, int i)
+{
+    return i >= 0 && i < sr->num_inputs ? sr->inputs[i] : NULL;
 }
 
 /* ---- frames ---------------------------------------------------------------------------- */

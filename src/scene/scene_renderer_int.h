@@ -128,6 +128,8 @@ struct mc_scene_renderer {
     const void **up_pixels;
     int *up_ids;
     int num_up, cap_up;
+    char **inputs; /* the base's files the materials were read from (mc_vfs_files_read) */
+    int num_inputs;
 };
 
 static inline mc_status no_memory(mc_error *err)
