@@ -342,6 +342,10 @@ def test_pytest_helper_in_a_pytest_session(tmp_path):
     for name in os.listdir(DEMO_DIR):
         os.symlink(os.path.join(DEMO_DIR, name), moved / name)
     os.unlink(moved / "demo.md5scene")
+    # The base's declaration folders are walked without following links to folders (vfs.c):
+    # the walker's model declaration is copied.
+    os.unlink(moved / "def")
+    shutil.copytree(os.path.join(DEMO_DIR, "def"), moved / "def")
     text = open(DEMO).read()
     assert "origin ( 30 -45 0 )" in text
     (moved / "demo.md5scene").write_text(text.replace("origin ( 30 -45 0 )",
