@@ -19,7 +19,7 @@ dir=$1
 py='^\./usr/lib/python3/dist-packages/md5cine'
 declare -A must=(
     [md5cine]='^\./usr/bin/md5cine$ ^\./usr/share/man/man1/md5cine\.1(\.gz)?$'
-    [libmd5cine0]='^\./usr/lib/.*/libmd5cine\.so\.0$'
+    [libmd5cine0]='^\./usr/lib/(.*/)?libmd5cine\.so\.0$'
     [libmd5cine-dev]='/include/md5cine/md5cine\.h$ /include/md5cine/version\.h$ /libmd5cine\.a$
         /libmd5cine\.so$ /pkgconfig/md5cine\.pc$ /cmake/md5cine/md5cineConfig\.cmake$
         /cmake/md5cine/md5cineTargets\.cmake$'
