@@ -37,8 +37,10 @@ if(CMAKE_DL_LIBS)
   set(CMAKE_DL_LIBS_FLAG "-l${CMAKE_DL_LIBS}")
 endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/md5cine.pc.in ${PROJECT_BINARY_DIR}/md5cine.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/md5cine.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
-        COMPONENT Development)
+# Installed by cmake/mc_install_pc.cmake, which names the prefix /usr as it is (clean flags).
+install(CODE "set(MC_PC_BUILT \"${PROJECT_BINARY_DIR}/md5cine.pc\")
+set(MC_PC_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
+include(\"${CMAKE_CURRENT_LIST_DIR}/mc_install_pc.cmake\")" COMPONENT Development)
 
 set(MC_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/md5cine)
 install(EXPORT md5cineTargets NAMESPACE md5cine:: DESTINATION ${MC_CMAKE_DIR}
@@ -69,7 +71,13 @@ set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL Runtime Library Development Python)
+# The Python package only where the module is built (python3 found: python/CMakeLists.txt); a
+# build meant for packages (-DMC_PACKAGES=ON, scripts/package.sh) stops there without it.
+if(TARGET mc_python)
+  set(CPACK_COMPONENTS_ALL Runtime Library Development Python)
+else()
+  set(CPACK_COMPONENTS_ALL Runtime Library Development)
+endif()
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
@@ -100,6 +108,7 @@ set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
 set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-md5cine)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "libmd5cine${MC_SOVERSION} ${mc_exact}, python3, python3-numpy")
+set(CPACK_DEBIAN_PYTHON_PACKAGE_SUGGESTS "python3-pytest")   # md5cine.testing, the fixture
 set(CPACK_COMPONENT_PYTHON_DESCRIPTION
     "headless renderer of Doom 3 MD5 cut scenes: Python module\n md5cine renders frames into numpy arrays and checks them against references;\n md5cine.testing is a pytest helper.")
 include(CPack)

@@ -3,7 +3,7 @@
 # usage: scripts/deps.sh [--test] [--package]
 #   without options: what building and running md5cine and its library needs (cmake -S . -B build)
 #   --test: plus what -DMC_BUILD_TESTS=ON requires (its configure step names a missing one)
-#   --package: plus what `cpack -G DEB` needs (docs/packaging.md)
+#   --package: plus what the four Debian packages need to be built (docs/packaging.md)
 # Runs apt-get directly as root, through sudo otherwise.
 set -euo pipefail
 
@@ -28,8 +28,10 @@ for arg in "$@"; do
 done
 # file and dpkg-dev: cpack's DEB generator reads each installed file's type with file(1) and
 # the shared libraries a binary needs with dpkg-shlibdeps (dpkg-dev), for the Depends lines.
+# python3: the Python module's mirrors are written with it at build time (python3-md5cine has
+# no files without it; a build with -DMC_PACKAGES=ON stops there).
 if [ $package -eq 1 ]; then
-    packages+=(file dpkg-dev)
+    packages+=(file dpkg-dev python3)
 fi
 if [ $test -eq 1 ]; then
     # assimp: the independent implementation the pose tests agree with; ffmpeg: the command line

@@ -3,16 +3,21 @@
 # none of md5cine's packages is installed, as root (`.ci/run` runs it first on a fresh Debian 12
 # machine; it changes the system, so it is no ctest test):
 #  1. The first block of docs/packaging.md, read from the page itself, runs as written in the
-#     source tree (`sudo` is the command itself, apt answers yes): scripts/package.sh builds the
-#     packages and apt-get installs them with everything they depend on. Then the four packages
-#     are installed at the version the build made, and so is every package they depend on.
+#     source tree, as root with no sudo (a `sudo` that fails stands on the PATH; apt answers yes):
+#     scripts/package.sh builds the packages and apt-get installs them with everything they
+#     depend on. scripts/deb_contents.sh finds in each .deb's file list what it must hold (the
+#     module's files in python3-md5cine, the headers and md5cine.pc in libmd5cine-dev, ...).
+#     Then the four packages are installed at the version the build made, and so is every
+#     package they depend on.
 #  2. With nothing of the source or build tree on any path (a scratch folder; `env -i`, PATH
 #     /usr/bin:/bin, no PYTHONPATH, no LD_LIBRARY_PATH) the installed files are used as a user
 #     uses them: /usr/bin/md5cine --version and a small render of the bundled demo (its files
-#     copied into the scratch folder); the Python example (docs/python.md) and the pytest
-#     example (docs/review-and-ci.md, "The pytest helper"), read from those pages, with the
-#     references they name rendered by
-#     the installed command (python3-pytest installed through apt first when it is missing);
+#     copied into the scratch folder); the Python example and the pytest example of
+#     docs/python.md, read from the page, run as written beside a copy of scenes/demo/ (they
+#     make every other file they read), and the pytest example once more from nothing with
+#     --md5cine-regen (python3-pytest installed through apt first when it is missing); the C
+#     example of docs/library.md (its sh block: make -C examples, a reference, the check), as
+#     written, and md5cine.pc's flags clean (no ${pcfiledir} path, no rpath in the program);
 #     examples/ built with `make` (pkg-config) and with CMake's find_package, linked to the
 #     installed libmd5cine.so.0, passing against a reference folder and failing (exit 1) on one
 #     with a frame swapped.
@@ -90,10 +95,14 @@ if grep -q '^scripts/package.sh' "$T/readme_block.sh" &&
 else
     fail the_readme_block_is_found "$T/readme_block.sh: $(cat "$T/readme_block.sh")"
 fi
-# As root `sudo CMD` is CMD (and sudo need not be installed); apt takes yes for an answer.
+# As root the block calls no sudo (one that fails stands first on the PATH, as on a fresh
+# Debian where there is none); apt takes yes for an answer.
 printf 'APT::Get::Assume-Yes "true";\n' >"$T/apt.conf"
+mkdir -p "$T/nosudo"
+printf '#!/bin/sh\necho "sudo $*: called as root" >&2\nexit 1\n' >"$T/nosudo/sudo"
+chmod +x "$T/nosudo/sudo"
 start=$(date +%s)
-if (cd "$SRC" && sudo() { "$@"; } && export -f sudo && APT_CONFIG="$T/apt.conf" \
+if (cd "$SRC" && PATH="$T/nosudo:$PATH" APT_CONFIG="$T/apt.conf" \
     DEBIAN_FRONTEND=noninteractive bash -e -o pipefail -x "$T/readme_block.sh") \
     >"$T/readme_block.log" 2>&1; then
     ok "the_readme_block_runs ($(($(date +%s) - start)) s)"
@@ -102,6 +111,16 @@ else
     tail -n 25 "$T/readme_block.log" | sed 's/^/     | /'
 fi
 debs=$(grep -o '\./[^ ]*\.deb' "$T/readme_block.sh" | head -1)
+if (cd "$SRC" && scripts/deb_contents.sh "$(dirname "$debs")") >"$T/deb_contents.log" 2>&1; then
+    ok "each_package_holds_its_files ($(tr '\n' ';' <"$T/deb_contents.log"))"
+else
+    fail each_package_holds_its_files "$(cat "$T/deb_contents.log")"
+fi
+if dpkg-deb -f "$SRC/$(dirname "$debs")"/python3-md5cine_*.deb Suggests | grep -qw python3-pytest; then
+    ok python3_md5cine_suggests_python3_pytest
+else
+    fail python3_md5cine_suggests_python3_pytest
+fi
 version=$(cd "$SRC" && for d in $debs; do dpkg-deb -f "$d" Version; done | sort -u)
 missing=""
 for p in $PKGS; do
@@ -174,32 +193,17 @@ step small_render_of_the_demo 0 md5cine render scenes/demo/demo.md5scene --size 
 n=$(ls "$W"/tiny/0000[0-3].png 2>/dev/null | wc -l)
 if [ "$n" -eq 4 ]; then ok small_render_wrote_4_frames; else fail small_render_wrote_4_frames "$n files"; fi
 
-# The Python page's example: the first ```python block of docs/python.md
+# The Python page's example: the first ```python block of docs/python.md, run beside the demo's
+# files; it makes golden/, out/, the videos and broken.md5scene itself.
 awk '/^# Python/ { in_s = 1; next }
      in_s && /^```python$/ { in_block = 1; next }
      in_block && /^```$/ { exit }
      in_block { print }' "$SRC/docs/python.md" >"$W/example.py"
-# What it names: the demo (above), golden/ with the frames it checks as the command renders
-# them at its size, and broken.md5scene with the unknown keyword its comment shows.
-golden=1
-for k in $(seq 0 10 230); do
-    user golden_$k md5cine render scenes/demo/demo.md5scene --size 640x360 --frames $k --quiet \
-        -o golden/%05d.png
-    [ "$rc" -eq 0 ] || golden=0
-done
-if [ "$golden" -eq 1 ]; then ok golden_frames_rendered; else fail golden_frames_rendered "$(cat "$T"/golden_*.log | tail -5)"; fi
-# out/: the same frames again; take1.mp4 and take2.mp4: two renders of frames 0-47; chunk.mp4:
-# frames 24-47 as a farm chunk (numbered from 24).
-cp -r "$W/golden" "$W/out"
-step take1_rendered 0 md5cine render scenes/demo/demo.md5scene --size 640x360 --frames 0-47 --quiet -o take1.mp4
-step take2_rendered 0 md5cine render scenes/demo/demo.md5scene --size 640x360 --frames 0-47 --quiet -o take2.mp4
-step chunk_rendered 0 md5cine render scenes/demo/demo.md5scene --size 640x360 --frames 24-47 --quiet -o chunk.mp4
-printf 'md5scene 1\noutput {\n    colour ( 1 0 0 )\n}\n' >"$W/broken.md5scene"
 step readme_python_example 0 python3 example.py
 has readme_python_example "24 241 [(1, 0, 83)"
 has readme_python_example "broken.md5scene:3:5: error: unknown keyword 'colour'"
 has readme_python_example "True True True 12"
-if grep -q '^True ' "$T/readme_python_example.log"; then
+if grep -q '^True 24 *$' "$T/readme_python_example.log"; then
     ok readme_python_example_check_passes
 else
     fail readme_python_example_check_passes "$(head -c 600 "$T/readme_python_example.log")"
@@ -218,24 +222,53 @@ else
     fail module_loads_the_packaged_library "$(cat "$T/module_library.log") is not $libfile"
 fi
 
-# The pytest example: its scene cuts/intro.md5scene is the demo's; its references are made
-# with the page's command (golden/intro/) and as a video of the frames it checks.
+# The pytest example of docs/python.md: its test file and the sh block after it (the reference,
+# then pytest), as written; then the same test file from nothing with --md5cine-regen.
 if ! dpkg-query -W -f='${Status}' python3-pytest 2>/dev/null | grep -q 'install ok installed'; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-pytest \
         >"$T/pytest_install.log" 2>&1 || { fail python3_pytest_installs "$(tail -5 "$T/pytest_install.log")"; }
 fi
+mkdir -p "$W/pt/scenes" "$W/regen/scenes"
 awk '/^## The pytest helper/ { in_s = 1; next }
      in_s && /^```python$/ { in_block = 1; next }
      in_block && /^```$/ { exit }
-     in_block { print }' "$SRC/docs/review-and-ci.md" >"$W/test_cutscenes.py"
-cp -r "$SRC"/scenes/demo/* "$W/cuts/"
-mv "$W/cuts/demo.md5scene" "$W/cuts/intro.md5scene"
-step pytest_reference_folder 0 md5cine render cuts/intro.md5scene --size 320x180 --frames 0-88 \
-    --quiet -o golden/intro/%05d.png
-step pytest_reference_video 0 md5cine render cuts/intro.md5scene --frames 0-48 --quiet \
-    -o golden/intro.mp4
-step readme_pytest_example 0 pytest -q -p no:cacheprovider test_cutscenes.py
+     in_block { print }' "$SRC/docs/python.md" >"$W/pt/test_cutscenes.py"
+awk '/^## The pytest helper/ { in_s = 1; next }
+     in_s && /^```sh$/ { in_block = 1; next }
+     in_block && /^```$/ { exit }
+     in_block { print }' "$SRC/docs/python.md" >"$W/pytest_block.sh"
+cp -r "$W/scenes/demo" "$W/pt/scenes/" && cp -r "$W/scenes/demo" "$W/regen/scenes/"
+cp "$W/pt/test_cutscenes.py" "$W/regen/"
+step readme_pytest_example 0 sh -c 'cd pt && bash -e -o pipefail ../pytest_block.sh'
 has readme_pytest_example "2 passed"
+step pytest_regen_writes_the_references 1 sh -c \
+    'cd regen && pytest -q -p no:cacheprovider --md5cine-regen test_cutscenes.py'
+has pytest_regen_writes_the_references "1 failed, 1 passed"
+has pytest_regen_writes_the_references "wrote 12 of 12 reference frames into golden/intro"
+step pytest_after_regen_passes 0 sh -c 'cd regen && pytest -q -p no:cacheprovider test_cutscenes.py'
+has pytest_after_regen_passes "2 passed"
+
+# The C example of docs/library.md: the sh block after its ```c block, as written, in a folder
+# holding examples/ and the demo (md5cine.pc's flags for /usr: nothing to add, no rpath).
+mkdir -p "$W/c/scenes"
+cp -r "$SRC/examples" "$W/c/examples" && cp -r "$W/scenes/demo" "$W/c/scenes/"
+rm -f "$W/c/examples/regression"
+awk '/^```c$/ { after_c = 1; next }
+     after_c && /^```sh$/ { in_block = 1; next }
+     in_block && /^```$/ { exit }
+     in_block { print }' "$SRC/docs/library.md" >"$W/c_block.sh"
+step readme_c_example 0 sh -c 'cd c && bash -e -o pipefail ../c_block.sh'
+step pkg_config_flags 0 sh -c 'echo "[$(pkg-config --cflags md5cine)] [$(pkg-config --libs md5cine)]"'
+has pkg_config_flags "] [-lmd5cine]"
+if grep -Eq 'pkgconfig|-I/usr/include( |\])' "$T/pkg_config_flags.log"; then
+    fail pkg_config_flags_are_clean "$(cat "$T/pkg_config_flags.log")"
+else
+    ok pkg_config_flags_are_clean
+fi
+step regression_has_no_rpath 0 sh -c 'readelf -d c/examples/regression'
+if grep -Eq 'RPATH|RUNPATH' "$T/regression_has_no_rpath.log"; then
+    fail regression_has_no_rpath "$(grep -E 'RPATH|RUNPATH' "$T/regression_has_no_rpath.log")"
+fi
 
 # examples/, built against the -dev package as docs/library.md's "Install" says for /usr.
 cp -r "$SRC/examples" "$W/examples"

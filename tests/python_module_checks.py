@@ -381,6 +381,60 @@ def test_pytest_helper_in_a_pytest_session(tmp_path):
     shutil.rmtree(tmp_path / "out")
 
 
+def run_suite(suite, *opts):
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+                       + list(opts) + ["test_frames.py"], cwd=suite, capture_output=True,
+                       text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def test_pytest_regen_writes_the_missing_references(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "test_frames.py").write_text(
+        "from md5cine.testing import assert_frames_match\n"
+        "def test_folder(tmp_path):\n"
+        "    assert_frames_match(%r, 'golden/a', frames=[0, 40, 90], width=%d, height=%d,\n"
+        "                        out_dir=tmp_path)\n"
+        "def test_fixture(md5cine_frames):\n"
+        "    md5cine_frames(%r, 'golden/b', frames=[5], width=%d, height=%d)\n"
+        "def test_video():\n"
+        "    assert_frames_match(%r, 'golden/c.mp4', frames=[0], width=%d, height=%d)\n"
+        % (DEMO, W, H, DEMO, W, H, DEMO, W, H))
+    # Without the option a missing reference is a failure that writes nothing.
+    rc, out = run_suite(suite)
+    assert rc == 1 and "3 failed" in out, out
+    assert not (suite / "golden").exists(), out
+    # With it: the folders are made, the frames written, and the tests that wrote fail saying so.
+    rc, out = run_suite(suite, "--md5cine-regen")
+    assert rc == 1 and "3 failed" in out, out
+    assert "--md5cine-regen wrote 3 of 3 reference frames into golden/a" in out, out
+    assert "--md5cine-regen wrote 1 of 1 reference frames into golden/b" in out, out
+    assert "--md5cine-regen writes a folder of PNGs, and golden/c.mp4 is a file" in out, out
+    assert sorted(os.listdir(suite / "golden" / "a")) == ["00000.png", "00040.png", "00090.png"]
+    assert os.listdir(suite / "golden" / "b") == ["00005.png"]
+    # What it wrote is what `md5cine render` writes for those frames, pixel for pixel.
+    for k in (0, 40, 90):
+        cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "%d-%d" % (k, k), "--quiet",
+            "-o", str(tmp_path / "cli" / "%05d.png"))
+        assert np.array_equal(read_png(str(suite / "golden" / "a" / ("%05d.png" % k))),
+                              read_png(str(tmp_path / "cli" / ("%05d.png" % k))))
+    # Run again without it: the written references pass (the video one is still missing).
+    rc, out = run_suite(suite)
+    assert rc == 1 and "1 failed, 2 passed" in out, out
+    # A frame that no longer passes is written again with the option, and only that one.
+    shutil.copy(suite / "golden" / "a" / "00000.png", suite / "golden" / "a" / "00090.png")
+    before = os.path.getmtime(suite / "golden" / "a" / "00040.png")
+    rc, out = run_suite(suite, "--md5cine-regen", "-k", "test_folder")
+    assert rc == 1 and "wrote 1 of 3 reference frames into golden/a" in out, out
+    assert os.path.getmtime(suite / "golden" / "a" / "00040.png") == before
+    rc, out = run_suite(suite, "-k", "test_folder or test_fixture")
+    assert rc == 0 and "2 passed" in out, out
+    # With every reference there and passing, the option changes nothing: the tests pass.
+    rc, out = run_suite(suite, "--md5cine-regen", "-k", "test_folder or test_fixture")
+    assert rc == 0 and "2 passed" in out, out
+
+
 # --- hardening: lifetimes, output buffers, fork, integer ranges, closed objects -------------
 
 def run_py(code, timeout=120):

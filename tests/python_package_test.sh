@@ -71,6 +71,23 @@ check python3_md5cine_holds_the_module holds python3-md5cine \
     '/md5cine/pytest_plugin\.py$' '/md5cine/_render\.py$' \
     '/md5cine-[0-9.]*\.dist-info/entry_points\.txt$'
 
+# scripts/deb_contents.sh (what scripts/package.sh and tests/package_route.sh check the packages
+# with) passes these four, and fails a python3-md5cine without files, as cpack made it when
+# python3 was missing, naming it and what it lacks.
+check deb_contents_passes_the_packages "$MC_SOURCE_DIR/scripts/deb_contents.sh" "$T/pkg"
+empty_python() {
+    mkdir -p "$T/empty/DEBIAN" "$T/bad"
+    printf 'Package: python3-md5cine\nVersion: 0\nArchitecture: all\nMaintainer: x <x@x>\nDescription: x\n' \
+        >"$T/empty/DEBIAN/control"
+    dpkg-deb --build "$T/empty" "$T/bad/python3-md5cine_0_all.deb" >/dev/null || return 1
+    cp "$(deb md5cine)" "$(deb libmd5cine0)" "$(deb libmd5cine-dev)" "$T/bad/"
+    "$MC_SOURCE_DIR/scripts/deb_contents.sh" "$T/bad" | tee "$T/bad.out"
+    [ "${PIPESTATUS[0]}" -eq 1 ] && grep -q '^FAIL python3-md5cine: .*__init__' "$T/bad.out" &&
+        [ "$(grep -c '^ok ' "$T/bad.out")" -eq 3 ]
+}
+check deb_contents_fails_an_empty_python_package empty_python
+check python3_md5cine_suggests_pytest sh -c "dpkg-deb -f '$(deb python3-md5cine)' Suggests | grep -qx python3-pytest"
+
 # Dependencies: ours exact, and every other one a package of this (Debian) system.
 depends() { dpkg-deb -f "$(deb "$1")" Depends; }
 has_dep() { # has_dep PACKAGE DEP
@@ -116,8 +133,12 @@ cp -r "$T/ref" "$T/changed"
 convert "$T/ref/00100.png" -fill '#ff00ff' -draw 'rectangle 10,5 30,20' "$T/changed/00100.png"
 
 cp -r "$MC_SOURCE_DIR/examples" "$T/src"
+# The packaged md5cine.pc names the prefix /usr as it is (clean flags there); unpacked elsewhere
+# its prefix is given to pkg-config.
+check pc_names_usr grep -qx 'prefix=/usr' "$pc"
 check example_builds_with_pkg_config env PKG_CONFIG_PATH="$(dirname "$pc")" \
-    make -C "$T/src" CFLAGS="-O2 -Wall -Wextra -Werror" LDFLAGS="-Wl,-rpath,$lib $san_ld" regression
+    make -C "$T/src" PKG_CONFIG="pkg-config --define-variable=prefix=$root/usr" \
+    CFLAGS="-O2 -Wall -Wextra -Werror" LDFLAGS="-Wl,-rpath,$lib $san_ld" regression
 check example_builds_with_find_package sh -c "
     cmake -S '$T/src' -B '$T/cm' -DCMAKE_PREFIX_PATH='$root/usr' -DCMAKE_C_FLAGS='-Werror' \
         -DCMAKE_EXE_LINKER_FLAGS='$san_ld' -DCMAKE_BUILD_RPATH='$lib' && cmake --build '$T/cm'"

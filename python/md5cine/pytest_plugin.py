@@ -1,9 +1,29 @@
 """The pytest plugin of md5cine (entry point pytest11 "md5cine", so installed packages need no
-conftest.py; `-p md5cine.pytest_plugin` loads it by hand). It only defines the fixture, and
-imports the library when a test asks for it, so a pytest session that does not use md5cine
-never loads libmd5cine."""
+conftest.py; `-p md5cine.pytest_plugin` loads it by hand). It defines the fixture and the
+option --md5cine-regen, and imports the library when a test asks for it, so a pytest session
+that does not use md5cine never loads libmd5cine.
+
+--md5cine-regen: md5cine.testing.assert_frames_match (and so the fixture) writes each reference
+frame it does not find, or that does not pass, into its reference folder (made when missing)
+instead of checking it, and fails each test that wrote one, saying what it wrote; run again
+without the option to check against them. A new suite starts from nothing this way."""
 
 import pytest
+
+# Set from the command line in pytest_configure; md5cine.testing reads it.
+REGEN = False
+
+
+def pytest_addoption(parser):
+    parser.getgroup("md5cine").addoption(
+        "--md5cine-regen", action="store_true", default=False,
+        help="md5cine: write the reference frames that are missing or do not pass into their "
+             "reference folders; the tests that wrote one fail, saying so")
+
+
+def pytest_configure(config):
+    global REGEN
+    REGEN = bool(config.getoption("md5cine_regen", False))
 
 
 @pytest.fixture

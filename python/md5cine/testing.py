@@ -11,11 +11,14 @@ video) with the same checker and limits as `md5cine render --reference`. When a 
 pass it writes the failing frames, their diff images and an HTML report and raises
 AssertionError naming them. The fixture `md5cine_frames` (md5cine/pytest_plugin.py, which
 pytest loads by itself from the installed package's entry point) is the same function with the
-output folder under pytest's tmp_path.
+output folder under pytest's tmp_path. With `pytest --md5cine-regen` (or regen=True) the
+references are written instead: each frame missing from the reference folder, or failing, is
+written there and the call raises AssertionError saying how many it wrote and where.
 """
 
 import os
 import shutil
+import sys
 import tempfile
 
 import md5cine
@@ -26,14 +29,35 @@ _RENDER_KEYS = ("width", "height", "fps", "clock", "msaa", "shading", "fov_mode"
                 "overlay", "backend", "gl_device", "developer_images")
 
 
-def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=False, **kw):
+# References --md5cine-regen cannot write: it writes PNGs into a folder.
+_FILE_SUFFIXES = (".png", ".mp4", ".mkv", ".mov", ".y4m", ".webm", ".avi")
+
+
+def _regen_requested():
+    plugin = sys.modules.get("md5cine.pytest_plugin")
+    return bool(getattr(plugin, "REGEN", False))
+
+
+def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=False, regen=None,
+                        **kw):
     """Renders frames (output frame numbers; None: every frame) of scene (a path or an
     md5cine.Scene) and checks them against reference. Renderer settings (width, height, fps,
     clock, msaa, shading, background, backend ...) and limits (threshold, max_failing_share,
     max_diff, min_ssim, min_psnr, min_block_psnr, max_block_bias, lossy, mask, ignore, offset)
     are keywords. out_dir: where the diff images ("diff/") and the report ("report/") go on
-    failure; None: a new temporary folder, removed when every frame passes. Returns the finished md5cine.RefCheck."""
+    failure; None: a new temporary folder, removed when every frame passes. regen: write the
+    frames missing from the reference folder, or failing, into it and raise AssertionError
+    naming how many were written (None: as pytest's --md5cine-regen says, else False). Returns
+    the finished md5cine.RefCheck."""
     __tracebackhide__ = True  # pytest shows the caller's line, not this function's
+    if regen is None:
+        regen = _regen_requested()
+    if regen:
+        if os.fspath(reference).lower().endswith(_FILE_SUFFIXES):
+            raise AssertionError(
+                "md5cine: --md5cine-regen writes a folder of PNGs, and %s is a file: make it "
+                "with `md5cine render SCENE -o %s`, or name a folder" % (reference, reference))
+        kw["update"] = True
     render_kw = {k: kw.pop(k) for k in _RENDER_KEYS if k in kw}
     own = not isinstance(scene, md5cine.Scene)
     sc = md5cine.Scene(scene, lenient=lenient) if own else scene
@@ -50,6 +74,12 @@ def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=Fal
             sc.close()
     if check.ok and out_dir is None:
         shutil.rmtree(out, ignore_errors=True)
+    if regen and check.summary["written"]:
+        s = check.summary
+        raise AssertionError(
+            "md5cine: --md5cine-regen wrote %d of %d reference frames into %s (missing or not "
+            "passing); look at them, then run the tests again without --md5cine-regen" % (
+                s["written"], s["checked"], reference))
     if not check.ok:
         s = check.summary
         raise AssertionError(
