@@ -28,8 +28,9 @@
  * c + 2r * normalize(-f + 0.7 l + 0.9 u) of colour 0.8, a fill at c + 2r * normalize(-f - l +
  * 0.3 u) of colour 0.25, both Doom point lights (the same model as a scene's, with the built-in
  * light images) with a box of half-size 6r, ambient 0.1 (or the scene's); r_lightScale doubles
- * all three. README "Shading and lights" has the shading formula. Every light but a noShadows
- * one casts Doom's stencil shadows from every actor (render.h), unless desc.no_shadows.
+ * all three; the fill casts no shadows (as Doom's level designers light fills: noShadows).
+ * README "Shading and lights" has the shading formula. Every light but a noShadows one casts
+ * Doom's stencil shadows from every actor (render.h), unless desc.no_shadows.
  *
  * Threads: one renderer belongs to one thread at a time. Nothing here prints or changes
  * process-wide state; warnings go to desc.warn. */
