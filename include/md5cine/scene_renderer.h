@@ -92,6 +92,9 @@ typedef struct mc_scene_renderer_desc {
                               true: Doom's developer box (material.h's `_default`) stands in
                               for both (--developer-images) */
     bool no_shadows;       /* true: no stencil shadows (--shadows off; render.h) */
+    mc_shadow_samples shadow_samples; /* as mc_renderer_desc.shadow_samples: under MSAA each
+                              pixel's shadow decided once (0, Doom's) or at each sample
+                              (--shadow-samples) */
 } mc_scene_renderer_desc;
 
 /* What one output frame showed. */

@@ -230,6 +230,7 @@ def auto_jobs(cores=None):
     return _jobs_auto(_int((os.cpu_count() or 1) if cores is None else cores, 32, "cores"))
 _CLOCKS = {"ideal": 0, "engine": 1}
 _SHADINGS = {"lit": 0, "unlit": 1, "normals": 2}
+_SHADOW_SAMPLES = {"pixel": 0, "sample": 1}
 _FOV_MODES = {"horizontal": 0, "doom": 1}
 _BACKENDS = {"auto": 0, "egl": 1, "osmesa": 2}
 _KINDS = ["passed", "failed", "missing", "size", "unreadable"]
@@ -532,13 +533,16 @@ class Renderer:
     and the library), shading ("lit" | "unlit" | "normals"), fov_mode ("horizontal" |
     "doom"), background (None: the scene's; an (r, g, b) in 0..1; "none": transparent),
     overlay, backend ("auto" | "egl" | "osmesa"), gl_device, developer_images (as
-    --developer-images), shadows (False: as --shadows off), jobs (frames drawn at once by
+    --developer-images), shadows (False: as --shadows off), shadow_samples ("pixel": with MSAA
+    a pixel's shadow is decided once, as Doom's renderer does; "sample": at each sample, as
+    --shadow-samples), jobs (frames drawn at once by
     render_many, each by a GL context of its own, as render --jobs: 1..16, or 0: automatic;
     1, the default, is one renderer on the calling thread)."""
 
     def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=MSAA_DEFAULT,
                  shading="lit", fov_mode="horizontal", background=None, overlay=False,
-                 backend="auto", gl_device=0, developer_images=False, shadows=True, jobs=1):
+                 backend="auto", gl_device=0, developer_images=False, shadows=True, jobs=1,
+                 shadow_samples="pixel"):
         self._sr = _vp()
         self._jobs = _vp()
         self._many = None  # the render_many generator drawing with the jobs, if any
@@ -560,7 +564,9 @@ class Renderer:
                                    fov_mode=_choice(_FOV_MODES, fov_mode, "fov mode"),
                                    overlay=overlay, backend=_choice(_BACKENDS, backend, "backend"),
                                    gl_device=gl_device, warn=scene._warn,
-                                   developer_images=developer_images, no_shadows=not shadows)
+                                   developer_images=developer_images, no_shadows=not shadows,
+                                   shadow_samples=_choice(_SHADOW_SAMPLES, shadow_samples,
+                                                          "shadow samples"))
         if isinstance(background, str) and background == "none":
             d.background_mode = 2
         elif background is not None:

@@ -420,14 +420,16 @@ static int chunk_tags(render_run *run)
     c->fps = run->fps;
     snprintf(c->settings, sizeof c->settings,
              "size=%dx%d samples=%d shading=%s fov=%s background=%s overlay=%d clock=%s "
-             "codec=%s crf=%d preset=%s%s%s",
+             "codec=%s crf=%d preset=%s%s%s%s",
              run->width, run->height, run->gl.samples, shading[o->shading],
              o->fov_mode == MC_FOV_DOOM ? "doom" : "file", bg, o->overlay ? 1 : 0,
              o->clock == MC_CLOCK_ENGINE ? "engine" : "ideal",
              o->codec ? o->codec : MC_ENCODER_DEFAULT_CODEC,
              o->crf ? o->crf : MC_ENCODER_DEFAULT_CRF,
              o->preset ? o->preset : MC_ENCODER_DEFAULT_PRESET,
-             o->developer_images ? " developer_images=1" : "", o->no_shadows ? " shadows=off" : "");
+             o->developer_images ? " developer_images=1" : "", o->no_shadows ? " shadows=off" : "",
+             o->shadow_samples && !o->no_shadows && run->gl.samples > 1 ? " shadow_samples=sample"
+                                                                          : "");
     mc_chunk_format(c, &run->tags);
     return -1;
 }
@@ -572,6 +574,7 @@ static int open_renderer(render_run *run)
     d.overlay = o->overlay;
     d.developer_images = o->developer_images;
     d.no_shadows = o->no_shadows != 0;
+    d.shadow_samples = o->shadow_samples;
     d.strict_materials = o->strict;
     d.stop = &g_stop_signal;
     d.image_pixels = (unsigned long long)o->image_mpixels << 20;

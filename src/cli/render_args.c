@@ -280,6 +280,9 @@ _Static_assert(sizeof(mc_fov_mode) == sizeof(int) && MC_FOV_HORIZONTAL == 0 && M
                "--fov-mode's words are the enum's order");
 _Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOCK_ENGINE == 1,
                "--clock's words are the enum's order");
+_Static_assert(sizeof(mc_shadow_samples) == sizeof(int) && MC_SHADOW_SAMPLES_PIXEL == 0 &&
+                       MC_SHADOW_SAMPLES_SAMPLE == 1,
+               "--shadow-samples' words are the enum's order");
 _Static_assert(sizeof(mc_gl_backend) == sizeof(int) && MC_GL_AUTO == 0 && MC_GL_EGL == 1 &&
                        MC_GL_OSMESA == 2,
                "--gl's words are the enum's order");
@@ -334,6 +337,11 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--shadows", .kind = MC_ARG_CHOICE, .offset = F(no_shadows),
       .choices = (const char *const[]){ "on", "off", NULL }, .metavar = "on|off",
       .help = "Doom's stencil shadows of every actor from each light (default on)" },
+    { .name = "--shadow-samples", .kind = MC_ARG_CHOICE, .offset = F(shadow_samples),
+      .choices = (const char *const[]){ "pixel", "sample", NULL }, .metavar = "pixel|sample",
+      .help = "with MSAA, a pixel's shadow is decided once, as Doom's renderer\n"
+              "without MSAA does (default), or at each sample: antialiased\n"
+              "shadow edges, the volumes' fill at every sample" },
     { .name = "--fov-mode", .kind = MC_ARG_CHOICE, .offset = F(fov_mode),
       .choices = (const char *const[]){ "file", "doom", NULL }, .metavar = "file|doom",
       .help = "the file's fov is horizontal (default), or Doom's 4:3 rule" },

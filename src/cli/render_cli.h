@@ -87,6 +87,7 @@ typedef struct mc_render_opts {
     int gl_device;    /* --gl-device N (from 1); 0: automatic */
     bool overlay, lenient, stats, developer_images;
     int no_shadows; /* --shadows on|off: 0 on (default), 1 off */
+    mc_shadow_samples shadow_samples; /* --shadow-samples pixel|sample (render.h) */
     bool strict; /* --strict: a used material that fails to parse is an error (exit 2) */
     int image_mpixels; /* --image-pixels: 0 = the default budget */
     int jobs;          /* --jobs N: frames drawn at once (frame_jobs.h); 0 = automatic */
