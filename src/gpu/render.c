@@ -336,7 +336,8 @@ static void prof_print(const mc_renderer *r)
     for (int i = 0; i < PROF_ROWS; i++)
         total += r->prof.sum[i];
     fprintf(stderr, "md5cine: pass times over %u frames of %dx%d, %d samples (GL finished after "
-                    "each pass)\n", r->prof.frames, r->width, r->height, r->samples);
+                    "each pass; %s)\n", r->prof.frames, r->width, r->height, r->samples,
+            r->prof.on == PROF_CPU ? "the drawing thread's CPU time" : "wall time");
     for (int i = 0; i < PROF_ROWS; i++)
         fprintf(stderr, "  %-42s %8.2f ms/frame %5.1f %%\n", names[i],
                 1e3 * r->prof.sum[i] / r->prof.frames,
@@ -374,7 +375,10 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the renderer");
     r->width = d.width;
     r->height = d.height;
-    r->prof.on = env_on("MD5CINE_PASS_TIMES");
+    r->prof.on = env_on("MD5CINE_PASS_TIMES") ? PROF_WALL
+                 : getenv("MD5CINE_PASS_TIMES") && strcmp(getenv("MD5CINE_PASS_TIMES"), "cpu") == 0
+                         ? PROF_CPU
+                         : PROF_OFF;
     r->no_scissor = env_on("MD5CINE_NO_SCISSOR");
     r->no_group = env_on("MD5CINE_NO_LIGHT_GROUP");
     r->warn = d.warn;
@@ -595,7 +599,7 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     r->unfinished = 0;
     if (r->prof.on) {
         gl->Finish();
-        r->prof.last = gpu_now_seconds();
+        r->prof.last = gpu_now_seconds(r->prof.on == PROF_CPU);
     }
     return MC_OK;
 }

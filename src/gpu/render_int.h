@@ -147,6 +147,11 @@ enum {
     PROF_ROWS
 };
 
+/* pass_profile.on: off, wall time (MD5CINE_PASS_TIMES=1), or the drawing thread's CPU time
+ * (MD5CINE_PASS_TIMES=cpu: with LP_NUM_THREADS=0 llvmpipe rasterises on that thread, so the
+ * rows are the work of each pass, which other processes on the machine disturb less). */
+enum { PROF_OFF = 0, PROF_WALL, PROF_CPU };
+
 typedef struct pass_profile {
     int on;
     double last;            /* seconds, when the current row started */
