@@ -572,3 +572,8 @@ def test_render_many_stopped_early_and_bad_jobs(demo):
             demo.renderer(width=W, height=H, jobs=bad)
     assert md5cine.MAX_JOBS == 16
     assert md5cine.auto_jobs(2) == 1 and md5cine.auto_jobs(8) == 4
+    # jobs=None is render --jobs auto: the documented rule (1 on up to 3 cores, else half of
+    # them) on this machine's cores
+    cores = os.cpu_count() or 1
+    with demo.renderer(width=W, height=H, jobs=None) as r:
+        assert r.jobs == (1 if cores <= 3 else min(cores // 2, md5cine.MAX_JOBS))

@@ -536,8 +536,9 @@ class Renderer:
     --developer-images), shadows (False: as --shadows off), shadow_samples ("pixel": with MSAA
     a pixel's shadow is decided once, as Doom's renderer does; "sample": at each sample, as
     --shadow-samples), jobs (frames drawn at once by
-    render_many, each by a GL context of its own, as render --jobs: 1..16, or 0: automatic;
-    1, the default, is one renderer on the calling thread)."""
+    render_many, each by a GL context of its own, as render --jobs: 1..16, or None (or 0):
+    automatic, as render --jobs auto, auto_jobs() on this machine's cores; 1, the default, is
+    one renderer on the calling thread)."""
 
     def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=MSAA_DEFAULT,
                  shading="lit", fov_mode="horizontal", background=None, overlay=False,
@@ -552,7 +553,7 @@ class Renderer:
         width = _int(width, 32, "width")
         height = _int(height, 32, "height")
         gl_device = _int(gl_device, 32, "gl_device")
-        jobs = _int(jobs, 32, "jobs")
+        jobs = 0 if jobs is None else _int(jobs, 32, "jobs")
         if not 0 <= jobs <= MAX_JOBS:
             raise Error("MC_ERR_USAGE", "jobs %d is outside 0..%d" % (jobs, MAX_JOBS))
         if msaa not in (0, 4):

@@ -287,6 +287,21 @@ _Static_assert(sizeof(mc_gl_backend) == sizeof(int) && MC_GL_AUTO == 0 && MC_GL_
                        MC_GL_OSMESA == 2,
                "--gl's words are the enum's order");
 
+/* --jobs N or auto (0: mc_frame_jobs_auto's count, settled when the scene is known). */
+static bool parse_jobs(void *field, const char *s)
+{
+    long n;
+
+    if (strcmp(s, "auto") == 0) {
+        *(int *)field = 0;
+        return true;
+    }
+    if (!mc_arg_long(s, 1, MC_LIMIT_FRAME_JOBS, &n))
+        return false;
+    *(int *)field = (int)n;
+    return true;
+}
+
 static bool parse_progress(void *field, const char *s)
 {
     return mc_progress_parse_mode(s, field);
@@ -356,11 +371,11 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--image-pixels", .kind = MC_ARG_INT, .offset = F(image_mpixels), .min = 1,
       .max = 65536, .expect = "1..65536 (millions of pixels)", .metavar = "N",
       .help = "images the scene and its materials may read, N Mi pixels in all (64)" },
-    { .name = "--jobs", .kind = MC_ARG_INT, .offset = F(jobs), .min = 1,
-      .max = MC_LIMIT_FRAME_JOBS, .metavar = "N",
+    { .name = "--jobs", .kind = MC_ARG_CUSTOM, .offset = F(jobs), .parse = parse_jobs,
+      .expect = "1.." STR(MC_LIMIT_FRAME_JOBS) " or 'auto'", .metavar = "N|auto",
       .help = "frames drawn at once, each by a GL context of its own\n"
-              "(default: automatic from the cores and memory; pixels\n"
-              "and outputs are the same for any N)" },
+              "(default auto: from the cores and memory, as doctor says;\n"
+              "pixels and outputs are the same for any N)" },
     { .name = "--developer-images", .kind = MC_ARG_FLAG, .offset = F(developer_images),
       .help = "missing images as Doom's developer box, not black or invisible" },
     { .name = "--strict", .kind = MC_ARG_FLAG, .offset = F(strict),

@@ -90,7 +90,7 @@ typedef struct mc_render_opts {
     mc_shadow_samples shadow_samples; /* --shadow-samples pixel|sample (render.h) */
     bool strict; /* --strict: a used material that fails to parse is an error (exit 2) */
     int image_mpixels; /* --image-pixels: 0 = the default budget */
-    int jobs;          /* --jobs N: frames drawn at once (frame_jobs.h); 0 = automatic */
+    int jobs;          /* --jobs N|auto: frames drawn at once (frame_jobs.h); 0 = auto */
     mc_progress_mode progress;
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
