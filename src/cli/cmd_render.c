@@ -507,13 +507,26 @@ static unsigned long long jobs_need(const mc_address_need *need, int jobs)
     return need->gl + need->output + need->frame + (unsigned long long)(jobs - 1) * need->job;
 }
 
-/* The size asked for, until the renderer settles it. */
+/* Half of side s for --quality draft: an even number, at least the smallest side. */
+static int draft_side(int s)
+{
+    int half = s / 2 / 2 * 2;
+
+    return half < MC_LIMIT_RENDER_MIN_SIDE ? MC_LIMIT_RENDER_MIN_SIDE : half;
+}
+
+/* The size asked for, until the renderer settles it: --size, else the scene's, else
+ * 1280x720, halved by --quality draft when --size is not given. */
 static void asked_size(const render_run *run, int *w, int *h)
 {
     const mc_render_opts *o = run->o;
 
     *w = o->width ? o->width : run->scene.width ? run->scene.width : 1280;
     *h = o->height ? o->height : run->scene.height ? run->scene.height : 720;
+    if (o->quality == MC_QUALITY_DRAFT && !o->width) {
+        *w = draft_side(*w);
+        *h = draft_side(*h);
+    }
 }
 
 /* The number of frame jobs: --jobs, or mc_frame_jobs_auto of the cores shrunk to what fits
@@ -562,6 +575,8 @@ static int open_renderer(render_run *run)
     d.scene = &run->scene;
     d.width = o->width;
     d.height = o->height;
+    if (o->quality == MC_QUALITY_DRAFT && !o->width)
+        asked_size(run, &d.width, &d.height);
     d.fps = o->fps;
     d.clock = o->clock;
     d.msaa = o->msaa; /* 0 is off in the library too */

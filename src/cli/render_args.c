@@ -283,6 +283,9 @@ _Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOC
 _Static_assert(sizeof(mc_shadow_samples) == sizeof(int) && MC_SHADOW_SAMPLES_PIXEL == 0 &&
                        MC_SHADOW_SAMPLES_SAMPLE == 1,
                "--shadow-samples' words are the enum's order");
+_Static_assert(sizeof(mc_quality) == sizeof(int) && MC_QUALITY_DRAFT == 0 && MC_QUALITY_REVIEW == 1 &&
+                       MC_QUALITY_FINAL == 2,
+               "--quality's words are the enum's order");
 _Static_assert(sizeof(mc_gl_backend) == sizeof(int) && MC_GL_AUTO == 0 && MC_GL_EGL == 1 &&
                        MC_GL_OSMESA == 2,
                "--gl's words are the enum's order");
@@ -340,6 +343,13 @@ static const mc_arg_opt render_opts[] = {
       .help = "encoder preset (default veryfast)" },
     { .name = "--codec", .kind = MC_ARG_STRING, .offset = F(codec), .metavar = "NAME",
       .help = "encoder (default libx264)" },
+    { .name = "--quality", .kind = MC_ARG_CHOICE, .offset = F(quality),
+      .choices = (const char *const[]){ "draft", "review", "final", NULL },
+      .metavar = "draft|review|final",
+      .help = "a set of size, samples and shadows; the options given win:\n"
+              "draft: half the size, --msaa 0, --shadows off; review (default):\n"
+              "the size, --msaa 4, --shadows on, --shadow-samples pixel;\n"
+              "final: as review with --shadow-samples sample" },
     { .name = "--msaa", .kind = MC_ARG_CUSTOM, .offset = F(msaa), .parse = parse_msaa,
       .expect = "0 or 4", .metavar = "0|4", .help = "antialiasing samples (default 4)" },
     { .name = "--background", .kind = MC_ARG_CUSTOM, .parse = parse_background,
@@ -435,16 +445,38 @@ static const mc_arg_spec render_spec = {
     .seen_offset = offsetof(mc_render_opts, lim.opts.set),
 };
 
+/* Not given: the options --quality fills in (before they are parsed). */
+#define UNSET_SHADOW_SAMPLES ((mc_shadow_samples)-1)
+
+/* The samples and shadows of --quality where their own options were not given (the size is
+ * halved where the scene's is known: cmd_render.c asked_size). */
+static void apply_quality(mc_render_opts *o)
+{
+    bool draft = o->quality == MC_QUALITY_DRAFT;
+
+    if (o->msaa < 0)
+        o->msaa = draft ? 0 : MC_MSAA_DEFAULT;
+    if (o->no_shadows < 0)
+        o->no_shadows = draft ? 1 : 0;
+    if (o->shadow_samples == UNSET_SHADOW_SAMPLES)
+        o->shadow_samples = o->quality == MC_QUALITY_FINAL ? MC_SHADOW_SAMPLES_SAMPLE
+                                                           : MC_SHADOW_SAMPLES_PIXEL;
+}
+
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
 {
     int npos, rc;
 
     memset(o, 0, sizeof *o);
-    o->msaa = MC_MSAA_DEFAULT;
+    o->msaa = -1;
+    o->no_shadows = -1;
+    o->shadow_samples = UNSET_SHADOW_SAMPLES;
+    o->quality = MC_QUALITY_REVIEW;
     o->progress = MC_PROGRESS_AUTO;
     rc = mc_args_parse(&render_spec, argc, argv, o, &npos);
     if (rc != -1)
         return rc;
+    apply_quality(o);
     o->scene = npos > 0 ? argv[1] : NULL;
     return check_combination(o);
 }

@@ -66,12 +66,19 @@ typedef enum mc_out_kind {
     MC_OUT_PNG,   /* a PNG pattern */
 } mc_out_kind;
 
+/* --quality: a set of size, samples and shadows that the options given win over
+ * (docs/speed-round2.md): draft half the size (each side halved to an even number, at least
+ * 16), no MSAA, no shadows; review (the default) the scene's size, 4x MSAA, shadows decided
+ * once per pixel; final as review with the shadows at each sample. */
+typedef enum mc_quality { MC_QUALITY_DRAFT, MC_QUALITY_REVIEW, MC_QUALITY_FINAL } mc_quality;
+
 typedef struct mc_render_opts {
     const char *scene;
     const char *out; /* NULL without -o */
     mc_out_kind out_kind;
     mc_png_pattern pattern; /* when out_kind is MC_OUT_PNG */
-    int width, height;      /* 0: the scene's, else the default */
+    int width, height;      /* 0: the scene's, else the default (halved by draft) */
+    mc_quality quality;     /* --quality draft|review|final */
     mc_rate fps;            /* { 0, 0 }: the scene's, else the camera's */
     mc_clock clock;         /* --clock ideal|engine */
     bool has_frames;
