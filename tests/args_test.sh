@@ -2,9 +2,10 @@
 # The shared argument parser as every subcommand sees it: "--opt=value" gives what "--opt value"
 # gives (and the option took effect: the output differs from a run without it), unknown
 # options, missing values and "--flag=x" are exit 2 with a message naming the option, "--"
-# ends the options, --help and -h print the usage, and compare --help lists the options of the
-# table of comparison limits in docs/review-and-ci.md. (That --help, the options accepted and the
-# man page agree for every command is tests/options_test.sh.)
+# ends the options, --help and -h print the usage, render --quality's words are their documented
+# sets of options, and compare --help lists the options of the table of comparison limits in
+# docs/review-and-ci.md. (That --help, the options accepted and the man page agree for every
+# command is tests/options_test.sh.)
 set -u
 . ./outcome.sh args
 trap 'rm -rf "$T"' EXIT
@@ -55,6 +56,38 @@ sums "$T/df" >"$T/df.sums" 2>/dev/null
 check render_equals_form_writes_the_same_frames same "$T/sp.sums" "$T/eq.sums"
 check render_writes_frames_1_and_2 [ "$(ls "$T/eq")" = "$(printf '00001.png\n00002.png')" ]
 check render_background_took_effect differ "$T/sp.sums" "$T/df.sums"
+
+# ---- --quality: each word is its documented set of options, and the options given win ------
+# The demo's output is 1280x720: draft is 640x360 (each side halved), --msaa 0, --shadows off;
+# review the options' defaults; final --shadow-samples sample. Each part of draft took effect:
+# draft differs from the same set with 4x MSAA and from it with shadows.
+DEMO=../scenes/demo/demo.md5scene
+q() { # name args...: frame 0 of the demo as a PNG in $T/name/
+    local name=$1
+    shift
+    run "$name" render "$DEMO" -o "$T/$name/%02d.png" --frames 0 --quiet "$@"
+}
+q q_draft --quality draft
+q q_draft_set --size 640x360 --msaa 0 --shadows off
+q q_draft_msaa --size 640x360 --msaa 4 --shadows off
+q q_draft_shadows --size 640x360 --msaa 0 --shadows on
+q q_draft_given --quality draft --size 160x90 --msaa 4 --shadows on
+q q_plain --size 160x90
+q q_review --size 160x90 --quality review
+q q_final --size 160x90 --quality final
+q q_final_set --size 160x90 --shadow-samples sample
+for n in draft draft_set draft_msaa draft_shadows draft_given plain review final final_set; do
+    sums "$T/q_$n" >"$T/q_$n.sums" 2>/dev/null
+done
+check quality_draft_is_half_size_no_msaa_no_shadows same "$T/q_draft.sums" "$T/q_draft_set.sums"
+check quality_draft_is_640x360 [ "$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 "$T/q_draft/00.png")" = 640,360 ]
+check quality_draft_msaa_took_effect differ "$T/q_draft.sums" "$T/q_draft_msaa.sums"
+check quality_draft_shadows_took_effect differ "$T/q_draft.sums" "$T/q_draft_shadows.sums"
+check quality_options_given_win_over_draft same "$T/q_draft_given.sums" "$T/q_plain.sums"
+check quality_review_is_the_default same "$T/q_review.sums" "$T/q_plain.sums"
+check quality_final_is_shadow_samples_sample same "$T/q_final.sums" "$T/q_final_set.sums"
+check quality_final_differs_from_review differ "$T/q_final.sums" "$T/q_review.sums"
+usage_error quality_other_word "bad --quality 'fast'" render "$DEMO" -o "$T/x.mp4" --quality fast
 
 run i_space info "$CAM" --timeline --fps 48
 run i_eq info "$CAM" --timeline --fps=48

@@ -1,7 +1,10 @@
 #!/bin/bash
 # The command line's output does not drift: the demo rendered in a few ways must give files with
-# exactly the checksums in golden/cli_identity.md5, last made when the lit frames got Doom's
-# stencil shadows (the unlit and normals renders kept their sums). PNGs, y4m and JSON are hashed whole;
+# exactly the checksums in golden/cli_identity.md5. The lit frames changed when they got Doom's
+# stencil shadows, when the default rig's fill stopped casting them, and when under MSAA a
+# pixel's shadow came to be decided once (--shadow-samples pixel): sample/ renders the PNGs of
+# png/ with --shadow-samples sample, whose sums are those png/ had before that (the unlit and
+# normals renders kept their sums throughout). PNGs, y4m and JSON are hashed whole;
 # an MP4 by its video bitstream (its container metadata names the GL driver, which is checked
 # apart). Any change to pixels or encoder settings shows here; one that is meant must
 # regenerate the list, with the reason in the commit:  MC_IDENTITY_UPDATE=1 MD5CINE=... MC_TEST_TMP=/tmp bash cli_identity_test.sh
@@ -16,6 +19,7 @@ failed=0
 r() { "$M" render "$S" --size 320x180 --quiet "$@" || { echo "FAIL render $*: exit $?"; failed=1; }; }
 r -o "$T/demo.mp4"
 r -o "$T/png/%04d.png" --frames 0-40
+r -o "$T/sample/%04d.png" --frames 0-40 --shadow-samples sample
 r -o "$T/alpha/%04d.png" --frames 60-64 --background none
 r -o "$T/normals.mp4" --overlay --shading normals --msaa 0 --frames 10-30
 r -o "$T/unlit.y4m" --shading unlit --fov-mode doom --frames 100-110 --background 0.2,0.3,0.4

@@ -56,6 +56,22 @@ expect cut_crossing_range_with_3_jobs_renders 0
 check "cut_crossing_range_writes_frames_1_to_4" [ "$(ls "$T/cut3" | tr '\n' ' ')" = "01.png 02.png 03.png 04.png " ]
 check "cut_crossing_range_is_the_same_with_1_and_3_jobs" diff -r "$T/cut1" "$T/cut3"
 
+# --jobs auto names the default: the documented rule (1 job on up to 3 cores, else half the
+# cores, at most 16, never more than the 4 frames) on the cores online, as doctor says it and
+# as --stats counts the jobs; the frames are 1 job's.
+cores=$(getconf _NPROCESSORS_ONLN)
+want=$(( cores <= 3 ? 1 : cores / 2 > 16 ? 16 : cores / 2 ))
+run doctor doctor
+check "doctor_says_what_jobs_auto_picks" grep -q "^jobs    $want frames\{0,1\} at a time by default on $cores cores\{0,1\} (render --jobs auto" "$T/doctor.out"
+[ "$want" -gt 4 ] && want=4
+run cutauto render "$D/boxes.md5scene" -o "$T/cutauto/%02d.png" --frames 1-4 --jobs auto --stats --quiet
+expect jobs_auto_renders 0
+check "jobs_auto_draws_the_documented_count" grep -q "^stats: 4 frames, .* $want jobs\{0,1\}," "$T/cutauto.err"
+check "jobs_auto_is_the_same_as_1_job" diff -r "$T/cut1" "$T/cutauto"
+run badjobs render "$D/boxes.md5scene" -o "$T/bad/%02d.png" --jobs many
+check "jobs_other_words_are_a_usage_error" [ "$rc" = 2 ]
+check "jobs_usage_error_names_auto" grep -q -- "--jobs.*'auto'" "$T/badjobs.err"
+
 # ---- order of what the frames go through ----------------------------------------------------
 run json render "$D/long.md5scene" -o "$T/json.mp4" --frames 1-40 --jobs 4 --progress json
 expect progress_json_with_4_jobs_renders 0

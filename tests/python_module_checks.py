@@ -162,6 +162,22 @@ def test_msaa_0_is_off_in_the_command_and_the_library(demo, tmp_path):
     assert not np.array_equal(on, read_png(str(tmp_path / "off00084.png")))
 
 
+def test_shadow_samples_as_the_command(demo, tmp_path):
+    # shadow_samples="pixel" (the default) and "sample" draw what --shadow-samples draws
+    for mode in ("pixel", "sample"):
+        cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "10-10", "--quiet",
+            "--shadow-samples", mode, "-o", str(tmp_path / (mode + "%05d.png")))
+    with demo.renderer(width=W, height=H) as r:
+        pixel = r.frame(10)
+    with demo.renderer(width=W, height=H, shadow_samples="sample") as r:
+        sample = r.frame(10)
+    assert np.array_equal(pixel, read_png(str(tmp_path / "pixel00010.png")))
+    assert np.array_equal(sample, read_png(str(tmp_path / "sample00010.png")))
+    assert not np.array_equal(pixel, sample)  # the shadows' edges
+    with pytest.raises(md5cine.Error):
+        demo.renderer(width=W, height=H, shadow_samples="subsample")
+
+
 @pytest.mark.parametrize("args,kw", [((), {}), (("--fps", "30"), {"fps": 30}),
                                      (("--clock", "engine"), {"clock": "engine"})])
 def test_timeline_equals_info_json(demo, args, kw):
@@ -614,6 +630,11 @@ def test_render_many_stopped_early_and_bad_jobs(demo):
             demo.renderer(width=W, height=H, jobs=bad)
     assert md5cine.MAX_JOBS == 16
     assert md5cine.auto_jobs(2) == 1 and md5cine.auto_jobs(8) == 4
+    # jobs=None is render --jobs auto: the documented rule (1 on up to 3 cores, else half of
+    # them) on this machine's cores
+    cores = os.cpu_count() or 1
+    with demo.renderer(width=W, height=H, jobs=None) as r:
+        assert r.jobs == (1 if cores <= 3 else min(cores // 2, md5cine.MAX_JOBS))
 
 
 # ---- Scene.render: the library's render run against the command ----------------------------

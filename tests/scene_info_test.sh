@@ -89,7 +89,7 @@ camera {
 }
 CAM
 printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n    origin ( 10 0 0 )\n}\n' >"$T/rig.md5scene"
-printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "sun" { origin ( -200 150 300 ) color ( 1 0.5 0.25 ) radius 900 }\nlight lamp { origin ( 5 -6 7 ) radius 20 shader "lights/lamp" }\nambient ( 0.1 0.2 0.3 )\n' >"$T/lit.md5scene"
+printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "sun" { origin ( -200 150 300 ) color ( 1 0.5 0.25 ) radius 900 }\nlight lamp { origin ( 5 -6 7 ) radius 20 shader "lights/lamp" noShadows 1 }\nambient ( 0.1 0.2 0.3 )\n' >"$T/lit.md5scene"
 printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "sun" { origin ( 1 2 3 ) radius 9 }\n' >"$T/noamb.md5scene"
 
 printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "l" { origin ( 0.1 -1e-05 123456 ) color ( 0.95 0.3 100 ) radius 1e6 }\n' >"$T/written.md5scene"
@@ -99,9 +99,9 @@ expect prints_light_values_as_written 0 '"origin":[0.1,-1e-05,123456],"color":[0
 run lit info "$T/lit.md5scene"
 expect lists_the_scene_lights 0 "  2 lights, ambient (0.1 0.2 0.3)"
 expect lists_a_light_with_its_colour 0 '    light "sun": origin (-200 150 300) color (1 0.5 0.25) radius 900'
-expect lists_a_light_with_the_default_colour 0 '    light "lamp": origin (5 -6 7) color (1 1 1) radius 20 shader "lights/lamp"'
+expect lists_a_light_with_the_default_colour 0 '    light "lamp": origin (5 -6 7) color (1 1 1) radius 20 shader "lights/lamp" noShadows 1'
 run lit_json info --json "$T/lit.md5scene"
-expect lists_the_scene_lights_in_json 0 '"lights":[{"name":"sun","origin":[-200,150,300],"color":[1,0.5,0.25],"radius":900,"shader":null},{"name":"lamp","origin":[5,-6,7],"color":[1,1,1],"radius":20,"shader":"lights/lamp"}],"defaultLights":false,"ambient":[0.1,0.2,0.3]'
+expect lists_the_scene_lights_in_json 0 '"lights":[{"name":"sun","origin":[-200,150,300],"color":[1,0.5,0.25],"radius":900,"shader":null,"noShadows":false},{"name":"lamp","origin":[5,-6,7],"color":[1,1,1],"radius":20,"shader":"lights/lamp","noShadows":true}],"defaultLights":false,"ambient":[0.1,0.2,0.3]'
 run noamb_json info --json "$T/noamb.md5scene"
 expect gives_lights_a_black_ambient 0 '"defaultLights":false,"ambient":[0,0,0]'
 run rig info "$T/rig.md5scene"
@@ -114,15 +114,17 @@ c = (70.0, 0.0, 80.0)
 def at(v):
     n = math.sqrt(sum(x * x for x in v))
     return [c[i] + 200.0 * v[i] / n for i in range(3)]
-want = [("key", at((0.7, 1.0, 0.9)), 0.8), ("fill", at((-1.0, 1.0, 0.3)), 0.25)]
+# the fill casts no shadows (Doom's shadowless fill lights), the key does
+want = [("key", at((0.7, 1.0, 0.9)), 0.8, False), ("fill", at((-1.0, 1.0, 0.3)), 0.25, True)]
 assert d["defaultLights"] is True, d
 assert [round(x, 6) for x in d["ambient"]] == [0.1] * 3, d["ambient"]
 assert len(d["lights"]) == 2, d["lights"]
-for (name, origin, colour), got in zip(want, d["lights"]):
+for (name, origin, colour, no_shadows), got in zip(want, d["lights"]):
     assert got["name"] == name, got
     assert all(abs(a - b) < 1e-3 for a, b in zip(got["origin"], origin)), (got, origin)
     assert all(abs(x - colour) < 1e-6 for x in got["color"]), got
     assert abs(got["radius"] - 600.0) < 1e-3, got
+    assert got["noShadows"] is no_shadows, got
 PY
 then
     ok places_the_default_rig_from_the_bind_pose

@@ -202,6 +202,43 @@ else
     fail no_self_shadow_mesh_has_no_shadow_of_its_own "differs from the render without shadows"
 fi
 
+# The default rig (a scene without lights): its key casts shadows and its fill does not, as
+# Doom's level designers light fills (noShadows). The same scene with the two lights written
+# out as `info --json` gives them (its floats round-trip) draws the same bytes with
+# `noShadows 1` on the fill, and other bytes when the fill casts too (the box's second shadow).
+sed '/^light key /d' "$T/plain.md5scene" >"$T/rig.md5scene"
+run rig_json info --json "$T/rig.md5scene"
+python3 - "$T/rig_json.out" "$T/plain.md5scene" "$T" <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+base = [l for l in open(sys.argv[2]) if not l.startswith('light key ')]
+for name, fill_casts in (('rig_out', False), ('rig_fill_casts', True)):
+    lines = list(base)
+    for g in d['lights']:
+        extra = ' noShadows 1' if g['noShadows'] and not fill_casts else ''
+        lines.append('light %s { origin ( %s ) color ( %s ) radius %s%s }\n' % (
+            g['name'], ' '.join(repr(x) for x in g['origin']),
+            ' '.join(repr(x) for x in g['color']), repr(g['radius']), extra))
+    open('%s/%s.md5scene' % (sys.argv[3], name), 'w').write(''.join(lines))
+PY
+grep -q '^light fill .* noShadows 1 }$' "$T/rig_out.md5scene" && ok rig_fill_is_listed_without_shadows ||
+    fail rig_fill_is_listed_without_shadows "$(cat "$T/rig_json.out")"
+grep -q '^light key .* noShadows' "$T/rig_out.md5scene" && fail rig_key_is_listed_with_shadows ||
+    ok rig_key_is_listed_with_shadows
+render rig rig
+render rig_out rig_out
+render rig_fill_casts rig_fill_casts
+if cmp -s "$T/rig0.png" "$T/rig_out0.png"; then
+    ok rig_draws_as_its_lights_written_out_with_a_shadowless_fill
+else
+    fail rig_draws_as_its_lights_written_out_with_a_shadowless_fill "the frames differ"
+fi
+if ! cmp -s "$T/rig0.png" "$T/rig_fill_casts0.png"; then
+    ok rig_fill_would_cast_a_visible_shadow
+else
+    fail rig_fill_would_cast_a_visible_shadow "no difference"
+fi
+
 # EGL and OSMesa give the same bytes, with MSAA too.
 has() { case " ${MC_TEST_BACKENDS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
 if has egl && has osmesa; then

@@ -39,6 +39,18 @@ typedef enum mc_gl_backend {
  * look (a library render then gives the same pixels as `md5cine render`). */
 #define MC_MSAA_DEFAULT 4
 
+/* Where a light's stencil shadows are decided under MSAA (mc_renderer_desc.shadow_samples).
+ * PIXEL (the default): once per pixel, as Doom's renderer, which has no multisampling
+ * (RenderSystem_init.cpp, r_multiSamples 0), draws them: the shadow volumes are counted in a
+ * single-sample stencil over the depth of each pixel's first sample, and a light's pass
+ * lights all of a pixel's samples or none; surfaces keep their antialiased edges, a shadow's
+ * edge is a pixel's. SAMPLE: at each sample, the volumes drawn at every sample too (antialiased
+ * shadow edges, about twice the volumes' cost at 4 samples). The same without MSAA. */
+typedef enum mc_shadow_samples {
+    MC_SHADOW_SAMPLES_PIXEL = 0,
+    MC_SHADOW_SAMPLES_SAMPLE,
+} mc_shadow_samples;
+
 /* Zero means default for every field (for msaa: off, see MC_MSAA_DEFAULT). */
 typedef struct mc_renderer_desc {
     int width;  /* pixels; 0 = 1280 */
@@ -52,6 +64,7 @@ typedef struct mc_renderer_desc {
                         (EGL_EXT_platform_device); ignored by OSMesa */
     mc_warn_fn warn; /* may be NULL: warnings dropped */
     void *warn_user;
+    mc_shadow_samples shadow_samples; /* under MSAA: shadows per pixel (0) or per sample */
 } mc_renderer_desc;
 
 /* What the renderer actually got. */
@@ -188,6 +201,9 @@ typedef struct mc_frame_params {
  *   to 128 per light; the light passes where the count is 128 or below). Items shadow each
  *   other and themselves; a surface facing away from a light is unlit by the back-face rule
  *   anyway, which hides the caps on the caster. no_shadows in the frame turns them off.
+ *   Under MSAA the count is made once per pixel by default (mc_shadow_samples): at one sample
+ *   a pixel, over the depth of the pixel's first sample, and the light's pass then draws at
+ *   all of the pixel's samples or at none.
  *
  *  - Without lights, the camera rig (so any model facing the camera reads): key k from the
  *    upper left in front (eye-space direction (-0.45, 0.55, 0.70) normalised), fill f from

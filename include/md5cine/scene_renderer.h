@@ -28,8 +28,9 @@
  * c + 2r * normalize(-f + 0.7 l + 0.9 u) of colour 0.8, a fill at c + 2r * normalize(-f - l +
  * 0.3 u) of colour 0.25, both Doom point lights (the same model as a scene's, with the built-in
  * light images) with a box of half-size 6r, ambient 0.1 (or the scene's); r_lightScale doubles
- * all three. docs/materials-and-shading.md, "Shading and lights", has the shading formula. Every
- * light but a noShadows one casts Doom's stencil shadows from every actor (render.h), unless
+ * all three; the fill casts no shadows (as Doom's level designers light fills: noShadows).
+ * docs/materials-and-shading.md, "Shading and lights", has the shading formula. Every light but
+ * a noShadows one casts Doom's stencil shadows from every actor (render.h), unless
  * desc.no_shadows.
  *
  * Threads: one renderer belongs to one thread at a time. Nothing here prints or changes
@@ -92,6 +93,9 @@ typedef struct mc_scene_renderer_desc {
                               true: Doom's developer box (material.h's `_default`) stands in
                               for both (--developer-images) */
     bool no_shadows;       /* true: no stencil shadows (--shadows off; render.h) */
+    mc_shadow_samples shadow_samples; /* as mc_renderer_desc.shadow_samples: under MSAA each
+                              pixel's shadow decided once (0, Doom's) or at each sample
+                              (--shadow-samples) */
 } mc_scene_renderer_desc;
 
 /* What one output frame showed. */

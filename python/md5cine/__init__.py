@@ -231,6 +231,7 @@ def auto_jobs(cores=None):
     return _jobs_auto(_int((os.cpu_count() or 1) if cores is None else cores, 32, "cores"))
 _CLOCKS = {"ideal": 0, "engine": 1}
 _SHADINGS = {"lit": 0, "unlit": 1, "normals": 2}
+_SHADOW_SAMPLES = {"pixel": 0, "sample": 1}
 _FOV_MODES = {"horizontal": 0, "doom": 1}
 _BACKENDS = {"auto": 0, "egl": 1, "osmesa": 2}
 _KINDS = ["passed", "failed", "missing", "size", "unreadable"]
@@ -513,7 +514,8 @@ class Scene:
     def render(self, output, frames=None, width=0, height=0, fps=None, clock="ideal",
                msaa=MSAA_DEFAULT, shading="lit", fov_mode="horizontal", background=None,
                overlay=False, backend="auto", gl_device=0, developer_images=False, shadows=True,
-               jobs=0, kind=None, codec=None, crf=0, preset=None, reference=None, diff_dir=None,
+               shadow_samples="pixel", jobs=0, kind=None, codec=None, crf=0, preset=None,
+               reference=None, diff_dir=None,
                update_reference=False, offset=0, mask=None, ignore=(), report_dir=None,
                report_max_frames=None, junit=None, progress=None, **limits):
         """Renders the scene into output as `md5cine render SCENE -o output` does, through the
@@ -535,7 +537,7 @@ class Scene:
         run = _RenderRun(self, output, frames, jobs, kind, codec, crf, preset, progress)
         run.desc.renderer = _renderer_desc(self, width, height, fps, clock, msaa, shading,
                                            fov_mode, background, overlay, backend, gl_device,
-                                           developer_images, shadows)
+                                           developer_images, shadows, shadow_samples)
         run.check(reference, diff_dir, update_reference, offset, mask, ignore, report_dir,
                   report_max_frames, junit, limits)
         return run.run()
@@ -559,14 +561,14 @@ class FrameInfo:
 
 
 def _jobs_arg(jobs):
-    jobs = _int(jobs, 32, "jobs")
+    jobs = 0 if jobs is None else _int(jobs, 32, "jobs")
     if not 0 <= jobs <= MAX_JOBS:
         raise Error("MC_ERR_USAGE", "jobs %d is outside 0..%d" % (jobs, MAX_JOBS))
     return jobs
 
 
 def _renderer_desc(scene, width, height, fps, clock, msaa, shading, fov_mode, background,
-                   overlay, backend, gl_device, developer_images, shadows):
+                   overlay, backend, gl_device, developer_images, shadows, shadow_samples):
     """The scene renderer's desc (scene_renderer.h) from the keywords Renderer and
     Scene.render share."""
     if msaa not in (0, 4):
@@ -579,7 +581,9 @@ def _renderer_desc(scene, width, height, fps, clock, msaa, shading, fov_mode, ba
                                fov_mode=_choice(_FOV_MODES, fov_mode, "fov mode"),
                                overlay=overlay, backend=_choice(_BACKENDS, backend, "backend"),
                                gl_device=_int(gl_device, 32, "gl_device"), warn=scene._warn,
-                               developer_images=developer_images, no_shadows=not shadows)
+                               developer_images=developer_images, no_shadows=not shadows,
+                               shadow_samples=_choice(_SHADOW_SAMPLES, shadow_samples,
+                                                      "shadow samples"))
     if isinstance(background, str) and background == "none":
         d.background_mode = 2
     elif background is not None:
@@ -595,13 +599,17 @@ class Renderer:
     and the library), shading ("lit" | "unlit" | "normals"), fov_mode ("horizontal" |
     "doom"), background (None: the scene's; an (r, g, b) in 0..1; "none": transparent),
     overlay, backend ("auto" | "egl" | "osmesa"), gl_device, developer_images (as
-    --developer-images), shadows (False: as --shadows off), jobs (frames drawn at once by
-    render_many, each by a GL context of its own, as render --jobs: 1..16, or 0: automatic;
-    1, the default, is one renderer on the calling thread)."""
+    --developer-images), shadows (False: as --shadows off), shadow_samples ("pixel": with MSAA
+    a pixel's shadow is decided once, as Doom's renderer does; "sample": at each sample, as
+    --shadow-samples), jobs (frames drawn at once by
+    render_many, each by a GL context of its own, as render --jobs: 1..16, or None (or 0):
+    automatic, as render --jobs auto, auto_jobs() on this machine's cores; 1, the default, is
+    one renderer on the calling thread)."""
 
     def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=MSAA_DEFAULT,
                  shading="lit", fov_mode="horizontal", background=None, overlay=False,
-                 backend="auto", gl_device=0, developer_images=False, shadows=True, jobs=1):
+                 backend="auto", gl_device=0, developer_images=False, shadows=True, jobs=1,
+                 shadow_samples="pixel"):
         self._sr = _vp()
         self._jobs = _vp()
         self._many = None  # the render_many generator drawing with the jobs, if any
@@ -610,7 +618,8 @@ class Renderer:
         _need_gl()
         jobs = _jobs_arg(jobs)
         d = _renderer_desc(scene, width, height, fps, clock, msaa, shading, fov_mode, background,
-                           overlay, backend, gl_device, developer_images, shadows)
+                           overlay, backend, gl_device, developer_images, shadows,
+                           shadow_samples)
         err = mc_error()
         if jobs == 1:
             if _sr_create(ctypes.byref(d), ctypes.byref(self._sr), ctypes.byref(err)) != _MC_OK:

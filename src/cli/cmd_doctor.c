@@ -96,8 +96,9 @@ static void print_jobs(bool json)
     if (json)
         printf("],\"cores\":%d,\"jobs\":%d}\n", n, jobs);
     else
-        printf("jobs    %d frame%s at a time by default on %d core%s (render --jobs N)\n", jobs,
-               jobs == 1 ? "" : "s", n, n == 1 ? "" : "s");
+        printf("jobs    %d frame%s at a time by default on %d core%s (render --jobs auto; "
+               "--jobs N)\n",
+               jobs, jobs == 1 ? "" : "s", n, n == 1 ? "" : "s");
 }
 
 int mc_cmd_doctor(int argc, char **argv)

@@ -647,7 +647,7 @@ static void print_lights_json(const mc_scene *sc, const scene_lights *l)
             mc_json_write_cstr(stdout, sc->lights[i].shader);
         else
             printf("null");
-        printf("}");
+        printf(",\"noShadows\":%s}", g->no_shadows ? "true" : "false");
     }
     printf("],\"defaultLights\":%s,\"ambient\":", sc->num_lights > 0 ? "false" : "true");
     print_floats_json(l->ambient, 3);
@@ -666,10 +666,11 @@ static void print_lights_text(const mc_scene *sc, const scene_lights *l)
 
         const char *shader = sc->num_lights > 0 ? sc->lights[i].shader : NULL;
 
-        printf("    light \"%s\": origin (%g %g %g) color (%g %g %g) radius %g%s%s%s\n",
+        printf("    light \"%s\": origin (%g %g %g) color (%g %g %g) radius %g%s%s%s%s\n",
                light_name(sc, i), (double)g->origin.x, (double)g->origin.y, (double)g->origin.z,
                (double)g->color[0], (double)g->color[1], (double)g->color[2], (double)g->radius,
-               shader ? " shader \"" : "", shader ? shader : "", shader ? "\"" : "");
+               shader ? " shader \"" : "", shader ? shader : "", shader ? "\"" : "",
+               g->no_shadows ? " noShadows 1" : "");
     }
 }
 

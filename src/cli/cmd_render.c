@@ -115,6 +115,9 @@ static void fill_desc(render_cmd *c)
     r->overlay = o->overlay;
     r->developer_images = o->developer_images;
     r->no_shadows = o->no_shadows != 0;
+    r->shadow_samples = o->shadow_samples;
+    if (o->quality == MC_QUALITY_DRAFT && !o->width)
+        mc_render_asked_size(o, &c->scene, &r->width, &r->height);
     r->strict_materials = o->strict;
     r->stop = &g_stop_signal;
     r->image_pixels = (unsigned long long)o->image_mpixels << 20;

@@ -186,9 +186,30 @@ _Static_assert(sizeof(mc_fov_mode) == sizeof(int) && MC_FOV_HORIZONTAL == 0 && M
                "--fov-mode's words are the enum's order");
 _Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOCK_ENGINE == 1,
                "--clock's words are the enum's order");
+_Static_assert(sizeof(mc_shadow_samples) == sizeof(int) && MC_SHADOW_SAMPLES_PIXEL == 0 &&
+                       MC_SHADOW_SAMPLES_SAMPLE == 1,
+               "--shadow-samples' words are the enum's order");
+_Static_assert(sizeof(mc_quality) == sizeof(int) && MC_QUALITY_DRAFT == 0 && MC_QUALITY_REVIEW == 1 &&
+                       MC_QUALITY_FINAL == 2,
+               "--quality's words are the enum's order");
 _Static_assert(sizeof(mc_gl_backend) == sizeof(int) && MC_GL_AUTO == 0 && MC_GL_EGL == 1 &&
                        MC_GL_OSMESA == 2,
                "--gl's words are the enum's order");
+
+/* --jobs N or auto (0: mc_frame_jobs_auto's count, settled when the scene is known). */
+static bool parse_jobs(void *field, const char *s)
+{
+    long n;
+
+    if (strcmp(s, "auto") == 0) {
+        *(int *)field = 0;
+        return true;
+    }
+    if (!mc_arg_long(s, 1, MC_LIMIT_FRAME_JOBS, &n))
+        return false;
+    *(int *)field = (int)n;
+    return true;
+}
 
 static bool parse_progress(void *field, const char *s)
 {
@@ -228,6 +249,13 @@ static const mc_arg_opt render_opts[] = {
       .help = "encoder preset (default veryfast)" },
     { .name = "--codec", .kind = MC_ARG_STRING, .offset = F(codec), .metavar = "NAME",
       .help = "encoder (default libx264)" },
+    { .name = "--quality", .kind = MC_ARG_CHOICE, .offset = F(quality),
+      .choices = (const char *const[]){ "draft", "review", "final", NULL },
+      .metavar = "draft|review|final",
+      .help = "a set of size, samples and shadows; the options given win:\n"
+              "draft: half the size, --msaa 0, --shadows off; review (default):\n"
+              "the size, --msaa 4, --shadows on, --shadow-samples pixel;\n"
+              "final: as review with --shadow-samples sample" },
     { .name = "--msaa", .kind = MC_ARG_CUSTOM, .offset = F(msaa), .parse = parse_msaa,
       .expect = "0 or 4", .metavar = "0|4", .help = "antialiasing samples (default 4)" },
     { .name = "--background", .kind = MC_ARG_CUSTOM, .parse = parse_background,
@@ -240,6 +268,11 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--shadows", .kind = MC_ARG_CHOICE, .offset = F(no_shadows),
       .choices = (const char *const[]){ "on", "off", NULL }, .metavar = "on|off",
       .help = "Doom's stencil shadows of every actor from each light (default on)" },
+    { .name = "--shadow-samples", .kind = MC_ARG_CHOICE, .offset = F(shadow_samples),
+      .choices = (const char *const[]){ "pixel", "sample", NULL }, .metavar = "pixel|sample",
+      .help = "with MSAA, a pixel's shadow is decided once, as Doom's renderer\n"
+              "without MSAA does (default), or at each sample: antialiased\n"
+              "shadow edges, the volumes' fill at every sample" },
     { .name = "--fov-mode", .kind = MC_ARG_CHOICE, .offset = F(fov_mode),
       .choices = (const char *const[]){ "file", "doom", NULL }, .metavar = "file|doom",
       .help = "the file's fov is horizontal (default), or Doom's 4:3 rule" },
@@ -254,11 +287,11 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--image-pixels", .kind = MC_ARG_INT, .offset = F(image_mpixels), .min = 1,
       .max = 65536, .expect = "1..65536 (millions of pixels)", .metavar = "N",
       .help = "images the scene and its materials may read, N Mi pixels in all (64)" },
-    { .name = "--jobs", .kind = MC_ARG_INT, .offset = F(jobs), .min = 1,
-      .max = MC_LIMIT_FRAME_JOBS, .metavar = "N",
+    { .name = "--jobs", .kind = MC_ARG_CUSTOM, .offset = F(jobs), .parse = parse_jobs,
+      .expect = "1.." STR(MC_LIMIT_FRAME_JOBS) " or 'auto'", .metavar = "N|auto",
       .help = "frames drawn at once, each by a GL context of its own\n"
-              "(default: automatic from the cores and memory; pixels\n"
-              "and outputs are the same for any N)" },
+              "(default auto: from the cores and memory, as doctor says;\n"
+              "pixels and outputs are the same for any N)" },
     { .name = "--developer-images", .kind = MC_ARG_FLAG, .offset = F(developer_images),
       .help = "missing images as Doom's developer box, not black or invisible" },
     { .name = "--strict", .kind = MC_ARG_FLAG, .offset = F(strict),
@@ -341,6 +374,24 @@ static void render_synopsis(char *out, size_t cap)
              encoded, raw, pat->title, pat->example, dash->title);
 }
 
+/* Not given: the options --quality fills in (before they are parsed). */
+#define UNSET_SHADOW_SAMPLES ((mc_shadow_samples)-1)
+
+/* The samples and shadows of --quality where their own options were not given (the size is
+ * halved where the scene's is known: mc_render_asked_size). */
+static void apply_quality(mc_render_opts *o)
+{
+    bool draft = o->quality == MC_QUALITY_DRAFT;
+
+    if (o->msaa < 0)
+        o->msaa = draft ? 0 : MC_MSAA_DEFAULT;
+    if (o->no_shadows < 0)
+        o->no_shadows = draft ? 1 : 0;
+    if (o->shadow_samples == UNSET_SHADOW_SAMPLES)
+        o->shadow_samples = o->quality == MC_QUALITY_FINAL ? MC_SHADOW_SAMPLES_SAMPLE
+                                                           : MC_SHADOW_SAMPLES_PIXEL;
+}
+
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
 {
     mc_arg_spec spec = render_spec;
@@ -350,12 +401,16 @@ int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
     render_synopsis(synopsis, sizeof synopsis);
     spec.synopsis = synopsis;
     memset(o, 0, sizeof *o);
-    o->msaa = MC_MSAA_DEFAULT;
+    o->msaa = -1;
+    o->no_shadows = -1;
+    o->shadow_samples = UNSET_SHADOW_SAMPLES;
+    o->quality = MC_QUALITY_REVIEW;
     o->progress = MC_PROGRESS_AUTO;
     o->progress_interval = MC_PROGRESS_LOG_INTERVAL;
     rc = mc_args_parse(&spec, argc, argv, o, &npos);
     if (rc != -1)
         return rc;
+    apply_quality(o);
     o->scene = npos > 0 ? argv[1] : NULL;
     return check_combination(o);
 }

@@ -114,11 +114,22 @@ static unsigned long long jobs_need(const mc_address_need *need, int jobs)
     return need->gl + need->output + need->frame + (unsigned long long)(jobs - 1) * need->job;
 }
 
-/* The size asked for, until the renderer settles it. */
-static void asked_size(const mc_render_opts *o, const mc_scene *s, int *w, int *h)
+/* Half of side s for --quality draft: an even number, at least the smallest side. */
+static int draft_side(int s)
+{
+    int half = s / 2 / 2 * 2;
+
+    return half < MC_LIMIT_RENDER_MIN_SIDE ? MC_LIMIT_RENDER_MIN_SIDE : half;
+}
+
+void mc_render_asked_size(const mc_render_opts *o, const mc_scene *s, int *w, int *h)
 {
     *w = o->width ? o->width : s->width ? s->width : 1280;
     *h = o->height ? o->height : s->height ? s->height : 720;
+    if (o->quality == MC_QUALITY_DRAFT && !o->width) {
+        *w = draft_side(*w);
+        *h = draft_side(*h);
+    }
 }
 
 /* The number of frame jobs: --jobs, or mc_frame_jobs_auto of the cores shrunk to what fits
@@ -140,7 +151,7 @@ int mc_render_settle_jobs(const mc_render_opts *o, const mc_scene *s)
         mc_address_need need;
         int w, h;
 
-        asked_size(o, s, &w, &h);
+        mc_render_asked_size(o, s, &w, &h);
         mc_cli_render_need(s, w, h, o->msaa, &need);
         while (jobs > 1 && !mc_cli_address_fits(jobs_need(&need, jobs)))
             jobs--;
@@ -169,7 +180,7 @@ int mc_render_check_address(const mc_render_opts *o, const mc_scene *s, int jobs
                  ri.jobs);
         return mc_cli_address_check(what, need.frame * (unsigned long long)ri.jobs);
     }
-    asked_size(o, s, &w, &h);
+    mc_render_asked_size(o, s, &w, &h);
     mc_cli_render_need(s, w, h, o->msaa, &need);
     snprintf(what, sizeof what,
              jobs == 1 ? "rendering this scene" : "rendering this scene with %d jobs", jobs);

@@ -53,13 +53,20 @@ typedef enum mc_out_kind {
     MC_OUT_PNG,   /* a PNG pattern */
 } mc_out_kind;
 
+/* --quality: a set of size, samples and shadows that the options given win over
+ * (docs/speed-round2.md): draft half the size (each side halved to an even number, at least
+ * 16), no MSAA, no shadows; review (the default) the scene's size, 4x MSAA, shadows decided
+ * once per pixel; final as review with the shadows at each sample. */
+typedef enum mc_quality { MC_QUALITY_DRAFT, MC_QUALITY_REVIEW, MC_QUALITY_FINAL } mc_quality;
+
 typedef struct mc_render_opts {
     const char *scene;
     const char *out; /* NULL without -o */
     mc_out_kind out_kind;
     mc_output_target target; /* -o read by the table of output kinds (output.h); its pattern
                                 when out_kind is MC_OUT_PNG */
-    int width, height;      /* 0: the scene's, else the default */
+    int width, height;      /* 0: the scene's, else the default (halved by draft) */
+    mc_quality quality;     /* --quality draft|review|final */
     mc_rate fps;            /* { 0, 0 }: the scene's, else the camera's */
     mc_clock clock;         /* --clock ideal|engine */
     bool has_frames;
@@ -75,9 +82,10 @@ typedef struct mc_render_opts {
     int gl_device;    /* --gl-device N (from 1); 0: automatic */
     bool overlay, lenient, stats, developer_images;
     int no_shadows; /* --shadows on|off: 0 on (default), 1 off */
+    mc_shadow_samples shadow_samples; /* --shadow-samples pixel|sample (render.h) */
     bool strict; /* --strict: a used material that fails to parse is an error (exit 2) */
     int image_mpixels; /* --image-pixels: 0 = the default budget */
-    int jobs;          /* --jobs N: frames drawn at once (frame_jobs.h); 0 = automatic */
+    int jobs;          /* --jobs N|auto: frames drawn at once (frame_jobs.h); 0 = auto */
     mc_progress_mode progress;
     double progress_interval; /* --progress-interval: seconds between log lines (progress.h) */
     const char *reference; /* --reference REF */
@@ -94,6 +102,10 @@ typedef struct mc_render_opts {
 } mc_render_opts;
 
 /* ---- render_checks.c: before the run writes anything ---- */
+
+/* The size asked for, until the renderer settles it: --size, else the scene's, else 1280x720,
+ * halved by --quality draft when --size is not given. */
+void mc_render_asked_size(const mc_render_opts *o, const mc_scene *s, int *w, int *h);
 
 /* -1 when no output of o replaces a file scene s read, the files of its base run's renderers
  * read (run: NULL before they are made), the reference or the mask, and none lies inside a

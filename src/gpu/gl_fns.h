@@ -42,11 +42,13 @@
     X(DepthMask, DEPTHMASK) \
     X(Disable, DISABLE) \
     X(DisableVertexAttribArray, DISABLEVERTEXATTRIBARRAY) \
+    X(DrawBuffer, DRAWBUFFER) \
     X(DrawElements, DRAWELEMENTS) \
     X(Enable, ENABLE) \
     X(EnableVertexAttribArray, ENABLEVERTEXATTRIBARRAY) \
     X(Finish, FINISH) \
     X(FramebufferRenderbuffer, FRAMEBUFFERRENDERBUFFER) \
+    X(FramebufferTexture2D, FRAMEBUFFERTEXTURE2D) \
     X(FrontFace, FRONTFACE) \
     X(GenBuffers, GENBUFFERS) \
     X(GenFramebuffers, GENFRAMEBUFFERS) \
@@ -66,6 +68,7 @@
     X(LinkProgram, LINKPROGRAM) \
     X(PixelStorei, PIXELSTOREI) \
     X(PolygonOffset, POLYGONOFFSET) \
+    X(ReadBuffer, READBUFFER) \
     X(ReadPixels, READPIXELS) \
     X(SamplerParameteri, SAMPLERPARAMETERI) \
     X(RenderbufferStorageMultisample, RENDERBUFFERSTORAGEMULTISAMPLE) \

@@ -73,11 +73,11 @@ int gpu_finite_in(float v, float lo, float hi)
     return v >= lo && v <= hi; /* false for NaN */
 }
 
-double gpu_now_seconds(void)
+double gpu_now_seconds(int thread_cpu)
 {
     struct timespec ts;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(thread_cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -97,7 +97,7 @@ void gpu_prof_mark(mc_renderer *r, int row)
     if (!r->prof.on)
         return;
     r->gl.Finish();
-    t = gpu_now_seconds();
+    t = gpu_now_seconds(r->prof.on == PROF_CPU);
     r->prof.sum[row] += t - r->prof.last;
     r->prof.last = t;
 }

@@ -18,8 +18,9 @@ mc_status gpu_link_program(const mc_gl_fns *gl, const char *head, const char *vs
 /* v in lo..hi; false for NaN. */
 int gpu_finite_in(float v, float lo, float hi);
 
-/* Seconds on the monotonic clock (the pass profile's). */
-double gpu_now_seconds(void);
+/* Seconds on the monotonic clock, or with thread_cpu the calling thread's CPU time (the pass
+ * profile's clocks). */
+double gpu_now_seconds(int thread_cpu);
 /* Pass profile: finishes GL and adds the time since the last mark to row (no-op when off). */
 void gpu_prof_mark(mc_renderer *r, int row);
 /* Counts indices just drawn; once GPU_FINISH_INDICES have been drawn since GL last finished,

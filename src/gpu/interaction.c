@@ -74,6 +74,9 @@ static const char *const scene_fs =
         "uniform vec4 u_grect[NLIGHTS];\n"
         "uniform int u_gmask;\n"
         "#endif\n"
+        "#if MASK\n"
+        "uniform usampler2D u_mask;\n"
+        "#endif\n"
         "out vec4 o_col;\n"
         "vec3 bumped(vec3 n) {\n"
         "    vec3 t = v_tan.xyz - n * dot(v_tan.xyz, n);\n"
@@ -114,12 +117,20 @@ static const char *const scene_fs =
         "/* What an RGBA8 target stores for x in 0..1 (llvmpipe: x * 255 rounded to nearest\n"
         " * even), back in 0..1: each light's pass adds this to the target, not x. */\n"
         "vec3 stored(vec3 x) { return roundEven(x * 255.0) / 255.0; }\n"
+        "/* Whether group light i's own pass would draw at this pixel for its shadows: with MASK\n"
+        " * light 0's as the shadow mask's stencil test, the others have none. */\n"
+        "#if MASK\n"
+        "#define UNSHADOWED(i) (i != 0 || texelFetch(u_mask, ivec2(gl_FragCoord.xy), 0).r <= 128u)\n"
+        "#else\n"
+        "#define UNSHADOWED(i) true\n"
+        "#endif\n"
         "/* Group light i's share, as its own pass would have added it: only on an item it\n"
-        " * reaches (u_gmask), inside its scissor, on the side of the triangle facing it. */\n"
+        " * reaches (u_gmask), inside its scissor, on the side of the triangle facing it, and\n"
+        " * out of its shadows. */\n"
         "#define GROUP_LIGHT(i) \\\n"
         "    if ((u_gmask & (1 << i)) != 0 && all(greaterThan(gl_FragCoord.xy, u_grect[i].xy)) && \\\n"
         "        all(lessThan(gl_FragCoord.xy, u_grect[i].zw)) && \\\n"
-        "        (u_back != 0 || !(dot(fn, u_gorg[i] - p) <= 0.0))) \\\n"
+        "        (u_back != 0 || !(dot(fn, u_gorg[i] - p) <= 0.0)) && UNSHADOWED(i)) \\\n"
         "        sum += stored(light_term(n, dif.rgb, p, u_gorg[i], u_gps[i], u_gpt[i], \\\n"
         "                                 u_gpq[i], u_gpf[i], u_gproj[i], u_gfall[i], \\\n"
         "                                 u_gcol_d[i], u_gcol_s[i], v_ghalf[i]));\n"
@@ -164,6 +175,10 @@ static const char *const scene_fs_main =
         "    o_col = vec4(min(sum, vec3(1.0)), a);\n"
         "#else\n"
         "    vec3 p = v_wpos;\n"
+        "#if MASK\n"
+        "    /* the shadow mask's stencil at this pixel, tested as the stencil test would */\n"
+        "    if (texelFetch(u_mask, ivec2(gl_FragCoord.xy), 0).r > 128u) discard;\n"
+        "#endif\n"
         "    if (u_back == 0 && dot(front_normal(p), u_lorg - p) <= 0.0) discard;\n"
         "    o_col = vec4(light_term(n, dif.rgb, p, u_lorg, u_lps, u_lpt, u_lpq, u_lpf, u_lproj,\n"
         "                            u_lfall, u_lcol_d, u_lcol_s, v_half), a);\n"
@@ -214,6 +229,7 @@ static void locate_uniforms(const mc_gl_fns *gl, GLuint id, uniforms *u)
     LOC(gmask, "u_gmask");
     LOC(gproj, "u_gproj");
     LOC(gfall, "u_gfall");
+    LOC(mask, "u_mask");
 #undef LOC
 }
 
@@ -222,8 +238,11 @@ mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
     const mc_gl_fns *gl = &r->gl;
     program *pr = &r->progs[v];
     uniforms *u = &pr->u;
-    int pass = v / V_BITS, nlights = pass >= P_GROUP ? pass - P_GROUP + 2 : 0;
-    char head[192];
+    int pass = v / V_BITS, mask = pass == P_MASKED || pass >= P_GROUP_MASKED;
+    int nlights = pass >= P_GROUP_MASKED ? pass - P_GROUP_MASKED + 2
+                  : pass >= P_GROUP      ? pass - P_GROUP + 2
+                                         : 0;
+    char head[208];
     GLuint id;
     mc_status s;
 
@@ -231,9 +250,9 @@ mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
         return MC_OK;
     snprintf(head, sizeof head,
              "#version 330 core\n#define NMAP %d\n#define SMAP %d\n#define ATEST %d\n"
-             "#define PASS %d\n#define NLIGHTS %d\n",
+             "#define PASS %d\n#define NLIGHTS %d\n#define MASK %d\n",
              (v & V_NMAP) != 0, (v & V_SMAP) != 0, (v & V_ATEST) != 0,
-             nlights > 0 ? P_LIGHT : pass, nlights);
+             nlights > 0 || pass == P_MASKED ? P_LIGHT : pass, nlights, mask);
     s = gpu_link_program(gl, head, scene_vs, scene_fs, scene_fs_main, &id, err);
     if (s != MC_OK)
         return s;
@@ -249,6 +268,7 @@ mc_status gpu_build_variant(mc_renderer *r, int v, mc_error *err)
     gl->Uniform1i(u->lproj, U_LPROJ);
     gl->Uniform1i(u->lfall, U_LFALL);
     gl->Uniform1i(u->spectab, U_SPECTAB);
+    gl->Uniform1i(u->mask, U_MASK);
     if (nlights > 0) {
         GLint proj[MAX_GROUP_LIGHTS], fall[MAX_GROUP_LIGHTS];
 
@@ -372,9 +392,10 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     const draw_state *ds = &sl->ds;
     program *pr = &r->progs[ds->bits + pass * V_BITS];
     const uniforms *u = &pr->u;
-    int lights = pass == P_LIGHT || pass >= P_GROUP; /* a light's pass, or the group's */
+    int one = pass == P_LIGHT || pass == P_MASKED; /* one light's pass */
+    int lights = one || pass >= P_GROUP;             /* or the group's */
 
-    use_program(r, pr, pass == P_LIGHT ? light : -1);
+    use_program(r, pr, one ? light : -1);
     gl->BindVertexArray(sl->vao);
     gl->UniformMatrix4fv(u->model, 1, GL_FALSE, ds->model);
     gl->UniformMatrix3fv(u->nmat, 1, GL_FALSE, ds->nmat);
@@ -387,8 +408,7 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     gl->Uniform1i(u->use_tex, ds->tex[0] != 0);
     gl->Uniform3fv(u->dcol, 1, ds->dcol);
     if (lights)
-        set_light_colours(r, sl, u, pass == P_LIGHT ? 1 : r->group.n,
-                          pass == P_LIGHT ? &light : r->group.light);
+        set_light_colours(r, sl, u, one ? 1 : r->group.n, one ? &light : r->group.light);
     for (int unit = 2; unit >= 0; unit--) {
         gl->ActiveTexture((GLenum)(GL_TEXTURE0 + unit));
         gl->BindTexture(GL_TEXTURE_2D, ds->tex[unit]);
@@ -409,49 +429,107 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     gl->BindVertexArray(0);
 }
 
-int gpu_group_count(const mc_renderer *r)
+int gpu_group_pass(const mc_renderer *r)
 {
-    int n = 0;
+    int n = 0, masked = 0;
 
-    for (int l = 0; l < r->fv.num_lights && !r->no_group; l++)
-        n += !r->fv.lights[l].shadows;
-    n = n < MAX_GROUP_LIGHTS ? n : MAX_GROUP_LIGHTS;
-    return n >= 2 ? n : 0;
+    for (int l = 0; l < r->fv.num_lights && !r->no_group; l++) {
+        if (!r->fv.lights[l].shadows)
+            n++;
+        else if (r->fbo_mask)
+            masked = 1;
+    }
+    n = n + masked < MAX_GROUP_LIGHTS ? n + masked : MAX_GROUP_LIGHTS;
+    return n < 2 ? -1 : (masked ? P_GROUP_MASKED : P_GROUP) + n - 2;
 }
 
-/* Chooses the frame's light group (render_int.h): the first gpu_group_count lights without
- * shadows, each with its reach (gpu_light_reach) as a bit of the items' group_mask and its
- * scissor as a rectangle. */
+/* Adds light l to the frame's light group as its light k: its reach (gpu_light_reach) as bit
+ * k of the items' group_mask (not on the no_self_shadow items when it casts shadows: they
+ * take its pass before their own volumes are drawn) and its scissor as a rectangle. */
+static void group_add(mc_renderer *r, int l)
+{
+    light_group *g = &r->group;
+    int k = g->n, *rc = r->light_rect, shadows = r->fv.lights[l].shadows;
+
+    gpu_light_reach(r, l);
+    g->light[k] = l;
+    g->done |= 1u << l;
+    memcpy(g->rect[k], rc, sizeof g->rect[k]);
+    for (int i = 0; i < r->used_slots; i++) {
+        slot *sl = &r->slots[i];
+
+        if (rc[2] > 0 && sl->pending && !sl->late && !sl->stages_only && !sl->unlit &&
+            !(shadows && sl->ds.no_self_shadow))
+            sl->group_mask |= 1 << k;
+    }
+    g->n++;
+}
+
+/* Chooses the frame's light group (render_int.h): with the shadow mask, the first light with
+ * shadows as its light 0, then the first lights without, as gpu_group_pass counts them. */
 static void choose_light_group(mc_renderer *r)
 {
     light_group *g = &r->group;
-    int want = gpu_group_count(r);
+    int pass = gpu_group_pass(r);
+    int want = pass >= P_GROUP_MASKED ? pass - P_GROUP_MASKED + 2 : pass - P_GROUP + 2;
 
     g->n = 0;
     g->done = 0;
+    g->masked = pass >= P_GROUP_MASKED;
     for (int i = 0; i < r->used_slots; i++)
         r->slots[i].group_mask = 0;
-    for (int l = 0; l < r->fv.num_lights && g->n < want; l++) {
-        int k = g->n, *rc = r->light_rect;
-
+    if (pass < 0)
+        return;
+    for (int l = 0; l < r->fv.num_lights && g->masked && g->n == 0; l++)
         if (r->fv.lights[l].shadows)
-            continue;
-        gpu_light_reach(r, l);
-        g->light[k] = l;
-        g->done |= 1u << l;
-        memcpy(g->rect[k], rc, sizeof g->rect[k]);
+            group_add(r, l);
+    for (int l = 0; l < r->fv.num_lights && g->n < want; l++)
+        if (!r->fv.lights[l].shadows)
+            group_add(r, l);
+}
+
+/* Light l's interactions in a pass of their own over the items it reaches, within its
+ * scissor: draw_arb2.cpp RB_ARB2_DrawInteractions with stencil shadows (shadow.c): the global
+ * shadows, the noSelfShadow items' interactions (localInteractions, only for a light with
+ * shadows), their own shadows, the other interactions. With only_local, the noSelfShadow
+ * items' interactions and their shadows only (the group's light 0 draws the others). */
+static void draw_light(mc_renderer *r, int l, int only_local)
+{
+    const mc_gl_fns *gl = &r->gl;
+    int shadows = r->fv.lights[l].shadows;
+
+    gpu_light_reach(r, l);
+    if (r->light_rect[2] == 0)
+        return;
+    gpu_shadow_light(r, l);
+    gpu_prof_mark(r, PROF_VOLUMES);
+    gpu_bind_light(r, l);
+    gl->Enable(GL_SCISSOR_TEST);
+    gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
+    for (int pass = shadows ? 0 : 1; pass < 2; pass++) {
+        if (pass == 1 && shadows) {
+            gpu_prof_mark(r, PROF_LIGHTS);
+            gpu_shadow_local(r, l);
+            gpu_prof_mark(r, PROF_VOLUMES);
+            if (only_local)
+                break;
+        }
         for (int i = 0; i < r->used_slots; i++) {
             slot *sl = &r->slots[i];
 
-            if (rc[2] > 0 && sl->pending && !sl->late && !sl->stages_only && !sl->unlit)
-                sl->group_mask |= 1 << k;
+            if (sl->pending && !sl->late && !sl->stages_only && !sl->unlit &&
+                (!shadows || sl->ds.no_self_shadow == (pass == 0)))
+                gpu_draw_slot(r, sl, r->masked ? P_MASKED : P_LIGHT, l);
         }
-        g->n++;
     }
+    gl->Disable(GL_SCISSOR_TEST);
+    gpu_prof_mark(r, PROF_LIGHTS);
 }
 
 /* Draws the light group's interactions in one pass over the items they reach, within the
- * bounds of their scissors (the shader keeps each light to its own). */
+ * bounds of their scissors (the shader keeps each light to its own). A masked group first
+ * draws its light 0's volumes into the mask, and that light's pass of the noSelfShadow items
+ * before their own volumes (draw_light). */
 static void draw_light_group(mc_renderer *r)
 {
     const mc_gl_fns *gl = &r->gl;
@@ -463,7 +541,13 @@ static void draw_light_group(mc_renderer *r)
             gpu_reach_add(&all, g->rect[k]);
     if (!all.any)
         return;
-    gl->Disable(GL_STENCIL_TEST); /* no shadows: nothing reads the stencil */
+    if (g->masked) {
+        r->masked = 0;
+        draw_light(r, g->light[0], 1);
+        if (!r->masked) /* no volume drawn: a mask that lights every pixel */
+            gpu_shadow_mask_clear(r);
+    }
+    gl->Disable(GL_STENCIL_TEST); /* no shadows, or in the mask: nothing reads the stencil */
     gpu_bind_light_group(r);
     gl->Enable(GL_SCISSOR_TEST);
     gl->Scissor(all.lo[0], all.lo[1], all.hi[0] - all.lo[0], all.hi[1] - all.lo[1]);
@@ -471,12 +555,13 @@ static void draw_light_group(mc_renderer *r)
         const slot *sl = &r->slots[i];
 
         if (sl->pending && !sl->late && sl->group_mask)
-            gpu_draw_slot(r, sl, P_GROUP + g->n - 2, -1);
+            gpu_draw_slot(r, sl, (g->masked ? P_GROUP_MASKED : P_GROUP) + g->n - 2, -1);
     }
     gl->Disable(GL_SCISSOR_TEST);
     gpu_unbind_light_group(r);
     r->prof.group_passes++;
     r->prof.group_lights += (unsigned)g->n;
+    r->prof.group_masked += (unsigned)g->masked;
 }
 
 /* The first pass over the opaque items: depth and the ambient light (lit), or the one pass
@@ -518,42 +603,12 @@ void gpu_draw_opaque(mc_renderer *r)
         gl->BlendFuncSeparate(GL_ONE, GL_ONE, GL_ZERO, GL_ONE);
         choose_light_group(r);
         for (int l = 0; l < r->fv.num_lights; l++) {
-            /* draw_arb2.cpp RB_ARB2_DrawInteractions with stencil shadows (shadow.c): the
-             * global shadows, the noSelfShadow items' interactions (localInteractions, only
-             * for a light with shadows), their own shadows, the other interactions */
-            int shadows = r->fv.lights[l].shadows;
-
-            if (r->group.done & (1u << l)) {
-                if (l == r->group.light[0]) {
-                    draw_light_group(r);
-                    gpu_prof_mark(r, PROF_LIGHTS);
-                }
-                continue;
+            if (!(r->group.done & (1u << l)))
+                draw_light(r, l, 0);
+            else if (l == r->group.light[0]) {
+                draw_light_group(r);
+                gpu_prof_mark(r, PROF_LIGHTS);
             }
-            gpu_light_reach(r, l);
-            if (r->light_rect[2] == 0)
-                continue;
-            gpu_shadow_light(r, l);
-            gpu_prof_mark(r, PROF_VOLUMES);
-            gpu_bind_light(r, l);
-            gl->Enable(GL_SCISSOR_TEST);
-            gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
-            for (int pass = shadows ? 0 : 1; pass < 2; pass++) {
-                if (pass == 1 && shadows) {
-                    gpu_prof_mark(r, PROF_LIGHTS);
-                    gpu_shadow_local(r, l);
-                    gpu_prof_mark(r, PROF_VOLUMES);
-                }
-                for (int i = 0; i < r->used_slots; i++) {
-                    slot *sl = &r->slots[i];
-
-                    if (sl->pending && !sl->late && !sl->stages_only && !sl->unlit &&
-                        (!shadows || sl->ds.no_self_shadow == (pass == 0)))
-                        gpu_draw_slot(r, sl, P_LIGHT, l);
-                }
-            }
-            gl->Disable(GL_SCISSOR_TEST);
-            gpu_prof_mark(r, PROF_LIGHTS);
         }
         gpu_shadow_done(r);
         gpu_unbind_light(r);

@@ -232,7 +232,7 @@ static int make_fbo(const mc_renderer *r, int samples, GLuint *fbo, GLuint *colo
     return 0;
 }
 
-static mc_status build_framebuffers(mc_renderer *r, int want, mc_error *err)
+static mc_status build_framebuffers(mc_renderer *r, int want, int mask, mc_error *err)
 {
     const mc_gl_fns *gl = &r->gl;
     GLint max_samples = 1, max_rb = 0;
@@ -267,6 +267,15 @@ static mc_status build_framebuffers(mc_renderer *r, int want, mc_error *err)
     if (!make_fbo(r, 1, &r->fbo, &r->color, &r->depth))
         return mc_error_set(err, MC_ERR_GL, NULL, 0, 0, "cannot make a %dx%d RGBA8 framebuffer",
                             r->width, r->height);
+    if (mask && r->samples > 1) {
+        mc_status s = gpu_shadow_mask_build(r, err);
+
+        if (s != MC_OK)
+            return s;
+        if (!r->fbo_mask)
+            warn(r, "this GL cannot read a stencil as a texture (GL 4.3); shadows are decided "
+                    "at each sample");
+    }
     return gpu_gl_check(gl, "making the framebuffers", err);
 }
 
@@ -327,13 +336,15 @@ static void prof_print(const mc_renderer *r)
     for (int i = 0; i < PROF_ROWS; i++)
         total += r->prof.sum[i];
     fprintf(stderr, "md5cine: pass times over %u frames of %dx%d, %d samples (GL finished after "
-                    "each pass)\n", r->prof.frames, r->width, r->height, r->samples);
+                    "each pass; %s)\n", r->prof.frames, r->width, r->height, r->samples,
+            r->prof.on == PROF_CPU ? "the drawing thread's CPU time" : "wall time");
     for (int i = 0; i < PROF_ROWS; i++)
         fprintf(stderr, "  %-42s %8.2f ms/frame %5.1f %%\n", names[i],
                 1e3 * r->prof.sum[i] / r->prof.frames,
                 total > 0.0 ? 100.0 * r->prof.sum[i] / total : 0.0);
-    fprintf(stderr, "  light group: %u passes drew the interactions of %u lights without shadows\n",
-            r->prof.group_passes, r->prof.group_lights);
+    fprintf(stderr, "  light group: %u passes drew the interactions of %u lights, %u of them with "
+                    "shadows (from the shadow mask)\n",
+            r->prof.group_passes, r->prof.group_lights, r->prof.group_masked);
 }
 
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
@@ -356,12 +367,18 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     if (d.gl_device < 0)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "GL device %d: devices count from 1",
                             d.gl_device);
+    if (d.shadow_samples != MC_SHADOW_SAMPLES_PIXEL && d.shadow_samples != MC_SHADOW_SAMPLES_SAMPLE)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown shadow samples %d",
+                            (int)d.shadow_samples);
     r = calloc(1, sizeof *r);
     if (!r)
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the renderer");
     r->width = d.width;
     r->height = d.height;
-    r->prof.on = env_on("MD5CINE_PASS_TIMES");
+    r->prof.on = env_on("MD5CINE_PASS_TIMES") ? PROF_WALL
+                 : getenv("MD5CINE_PASS_TIMES") && strcmp(getenv("MD5CINE_PASS_TIMES"), "cpu") == 0
+                         ? PROF_CPU
+                         : PROF_OFF;
     r->no_scissor = env_on("MD5CINE_NO_SCISSOR");
     r->no_group = env_on("MD5CINE_NO_LIGHT_GROUP");
     r->warn = d.warn;
@@ -375,7 +392,7 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     if (s == MC_OK)
         s = build_programs(r, err);
     if (s == MC_OK)
-        s = build_framebuffers(r, d.msaa, err);
+        s = build_framebuffers(r, d.msaa, d.shadow_samples == MC_SHADOW_SAMPLES_PIXEL, err);
     if (s == MC_OK)
         s = build_text(r, err);
     pthread_sigmask(SIG_SETMASK, &mask, NULL);
@@ -569,6 +586,7 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     gl->Disable(GL_STENCIL_TEST);
     gl->Clear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
     r->stencil_fresh = 1;
+    r->mask_depth = 0;
     r->frame++;
     r->current = 0; /* UseProgram again: the context may have been used elsewhere */
     gpu_frame_values(r, p);
@@ -581,7 +599,7 @@ mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *
     r->unfinished = 0;
     if (r->prof.on) {
         gl->Finish();
-        r->prof.last = gpu_now_seconds();
+        r->prof.last = gpu_now_seconds(r->prof.on == PROF_CPU);
     }
     return MC_OK;
 }
@@ -740,7 +758,7 @@ static GLuint texture_of(const mc_renderer *r, int id)
 /* Builds the shader variants an item of variant bits needs this frame. */
 static mc_status build_variants(mc_renderer *r, int bits, mc_error *err)
 {
-    int group = gpu_group_count(r);
+    int group = gpu_group_pass(r), shadows = 0;
     mc_status s;
 
     if (r->shading != MC_SHADING_LIT || r->fv.num_lights == 0)
@@ -748,8 +766,12 @@ static mc_status build_variants(mc_renderer *r, int bits, mc_error *err)
     s = gpu_build_variant(r, bits + P_AMBIENT * V_BITS, err);
     if (s == MC_OK)
         s = gpu_build_variant(r, bits + P_LIGHT * V_BITS, err);
-    if (s == MC_OK && group > 0)
-        s = gpu_build_variant(r, bits + (P_GROUP + group - 2) * V_BITS, err);
+    if (s == MC_OK && group >= 0)
+        s = gpu_build_variant(r, bits + group * V_BITS, err);
+    for (int l = 0; l < r->fv.num_lights && r->fbo_mask; l++)
+        shadows |= r->fv.lights[l].shadows;
+    if (s == MC_OK && shadows)
+        s = gpu_build_variant(r, bits + P_MASKED * V_BITS, err);
     return s;
 }
 

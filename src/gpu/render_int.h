@@ -75,28 +75,36 @@ typedef struct uniforms {
     GLint ambient, dcol, lorg, lcol_d, lcol_s, lps, lpt, lpq, lpf, back;
     GLint lproj, lfall, spectab;
     GLint gorg, gcol_d, gcol_s, gps, gpt, gpq, gpf, grect, gmask, gproj, gfall;
+    GLint mask;
 } uniforms;
 
 /* The light group: 2 to this many lights that cast no shadows this frame draw their
  * interactions in one additive pass over the items, each light's share as its own pass would
- * have stored and added it (interaction.c), instead of one pass over the items each. */
+ * have stored and added it (interaction.c), instead of one pass over the items each. With the
+ * shadow mask (shadow.c) one light with shadows joins them, as the group's light 0: its share
+ * is added where the mask, drawn for it before the pass, lets its own pass draw. */
 #define MAX_GROUP_LIGHTS 4
 
 /* The scene shader is built in variants, so that llvmpipe (which runs both sides of a branch)
- * only does the work an item needs: the V_* bits, times the pass (P_*; P_GROUP + k - 2: the
- * light group's pass with k lights). A variant is built on first use. */
+ * only does the work an item needs: the V_* bits, times the pass (P_*; P_MASKED: a light's
+ * pass that reads its shadows from the shadow mask, shadow.c; P_GROUP + k - 2: the light
+ * group's pass with k lights, P_GROUP_MASKED + k - 2 the same with its light 0 reading the
+ * mask). A variant is built on first use. */
 enum { V_NMAP = 1, V_SMAP = 2, V_ATEST = 4, V_BITS = 8 };
-enum { P_RIG = 0, P_AMBIENT = 1, P_LIGHT = 2, P_GROUP = 3, P_COUNT = P_GROUP + MAX_GROUP_LIGHTS - 1 };
+enum { P_RIG = 0, P_AMBIENT, P_LIGHT, P_MASKED, P_GROUP,
+       P_GROUP_MASKED = P_GROUP + MAX_GROUP_LIGHTS - 1,
+       P_COUNT = P_GROUP_MASKED + MAX_GROUP_LIGHTS - 1 };
 #define NUM_VARIANTS (V_BITS * P_COUNT)
 
 /* Texture units of the scene shader; the light group's images from U_GPROJ and U_GFALL. */
 enum { U_DIFFUSE = 0, U_NORMAL, U_SPECULAR, U_LPROJ, U_LFALL, U_SPECTAB,
-       U_GPROJ, U_GFALL = U_GPROJ + MAX_GROUP_LIGHTS };
+       U_GPROJ, U_GFALL = U_GPROJ + MAX_GROUP_LIGHTS, U_MASK = U_GFALL + MAX_GROUP_LIGHTS };
 
 /* The frame's light group (gpu_draw_opaque): which lights, and each one's reach on screen
  * (x, y, w, h as light_rect; w 0: none), the scissor its own pass would have had. */
 typedef struct light_group {
     int n, light[MAX_GROUP_LIGHTS];
+    int masked; /* light[0] casts shadows, read from the shadow mask */
     int rect[MAX_GROUP_LIGHTS][4];
     unsigned done; /* bit l: light l is one of them */
 } light_group;
@@ -139,12 +147,18 @@ enum {
     PROF_ROWS
 };
 
+/* pass_profile.on: off, wall time (MD5CINE_PASS_TIMES=1), or the drawing thread's CPU time
+ * (MD5CINE_PASS_TIMES=cpu: with LP_NUM_THREADS=0 llvmpipe rasterises on that thread, so the
+ * rows are the work of each pass, which other processes on the machine disturb less). */
+enum { PROF_OFF = 0, PROF_WALL, PROF_CPU };
+
 typedef struct pass_profile {
     int on;
     double last;            /* seconds, when the current row started */
     double sum[PROF_ROWS];  /* seconds */
     unsigned frames;
     unsigned group_passes, group_lights; /* the light group's passes, and their lights */
+    unsigned group_masked; /* of those lights, the ones with shadows (from the shadow mask) */
 } pass_profile;
 
 struct mc_renderer {
@@ -158,6 +172,12 @@ struct mc_renderer {
     int width, height, samples;
     GLuint fbo_ms, ms_color, ms_depth;     /* multisampled target; 0 without MSAA */
     GLuint fbo, color, depth;              /* single-sample target (or the resolve target) */
+    /* The shadow mask (shadow.c), with MSAA and shadows per pixel: a single-sample depth and
+     * stencil texture and its framebuffer, where the volumes count over the depth of each
+     * pixel's first sample; 0 otherwise. */
+    GLuint fbo_mask, mask_ds;
+    int mask_depth; /* this frame's depth is in the mask (copied after the first pass) */
+    int masked;     /* the current light's interactions read the mask (P_MASKED) */
     GLuint spec_table, def_proj, def_fall; /* Doom's specular table, built-in light images */
     GLuint samp_zero, samp_edge;           /* light images: zero clamped, edge clamped */
     program progs[NUM_VARIANTS];
@@ -206,10 +226,12 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);
  * one); their unlit stages follow (stages.c, gpu_draw_opaque_stages). A stages-only item
  * writes depth only in the first pass. */
 void gpu_draw_opaque(mc_renderer *r);
-/* How many lights the frame's light group takes: its lights without shadows, at most
- * MAX_GROUP_LIGHTS; 0 for fewer than 2, or with MD5CINE_NO_LIGHT_GROUP=1. The variant
- * P_GROUP + count - 2 is the one a lit item needs besides P_AMBIENT and P_LIGHT. */
-int gpu_group_count(const mc_renderer *r);
+/* The pass (P_*) of the frame's light group, the variant a lit item needs besides P_AMBIENT,
+ * P_LIGHT and P_MASKED: P_GROUP + k - 2 for k lights without shadows (at most
+ * MAX_GROUP_LIGHTS), or with the shadow mask and a light with shadows P_GROUP_MASKED + k - 2
+ * for the first such light and k - 1 without; -1 for fewer than 2 lights, or with
+ * MD5CINE_NO_LIGHT_GROUP=1. */
+int gpu_group_pass(const mc_renderer *r);
 
 /* ---- light.c ---- */
 
@@ -245,6 +267,10 @@ typedef struct gpu_reach {
 /* Adds rect (x, y, w, h) to the union a. */
 void gpu_reach_add(gpu_reach *a, const int rect[4]);
 
+/* Makes the shadow mask's texture and framebuffer (r->mask_ds, r->fbo_mask; shadow.c), for
+ * MSAA with shadows per pixel; leaves them 0 where GL lacks stencil texturing (GL 4.3).
+ * Errors: MC_ERR_GL. */
+mc_status gpu_shadow_mask_build(mc_renderer *r, mc_error *err);
 /* Builds the shadow volumes' program. */
 mc_status gpu_shadow_build(mc_renderer *r, mc_error *err);
 /* Makes and uploads item it's shadow volumes into sl for every light of the frame that casts
@@ -270,6 +296,9 @@ void gpu_light_reach(mc_renderer *r, int l);
 void gpu_shadow_light(mc_renderer *r, int l);
 /* After the no_self_shadow items' interactions with light l: their volumes (localShadows). */
 void gpu_shadow_local(mc_renderer *r, int l);
+/* With the shadow mask, after gpu_shadow_light left it unused (no volume to draw): clears it
+ * to GPU_STENCIL_CLEAR and binds it, so that a pass reading it lights every pixel. */
+void gpu_shadow_mask_clear(mc_renderer *r);
 /* After the last light: stencil test off. */
 void gpu_shadow_done(mc_renderer *r);
 /* Deletes the GL objects (context current) / frees the CPU buffers. */

@@ -47,10 +47,80 @@ mc_status gpu_shadow_build(mc_renderer *r, mc_error *err)
     return gpu_gl_check(gl, "building the shadow program", err);
 }
 
+/* ---- the shadow mask ----------------------------------------------------------------
+ *
+ * With MSAA and shadows per pixel (MC_SHADOW_SAMPLES_PIXEL, render.h), a light's volumes are
+ * counted in a single-sample stencil, the mask, rather than at every sample of the frame's:
+ * Doom's renderer has no multisampling (RenderSystem_init.cpp, r_multiSamples 0), so it decides
+ * a pixel's shadow once, and at 4 samples the volumes' long, thin quads cost four times the
+ * fill. After the first pass the frame's depth is copied into the mask (the blit takes each
+ * pixel's first sample), then for each light with shadows its stencil is cleared to 128 and
+ * the volumes are drawn there, as they would be into the frame's, and the light's
+ * interactions (P_MASKED) read the mask's stencil at their pixel and draw where it is 128 or
+ * below, which is the stencil test the frame's stencil would have made at one sample. A pixel
+ * is lit at every sample or at none; where a silhouette crosses it, its samples of the other
+ * surface take the shadow of the first sample's surface: light or shadow moves by at most
+ * that pixel. */
+
+mc_status gpu_shadow_mask_build(mc_renderer *r, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+    GLenum status;
+
+    gl->GenTextures(1, &r->mask_ds);
+    gl->BindTexture(GL_TEXTURE_2D, r->mask_ds);
+    gl->TexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH24_STENCIL8, r->width, r->height, 0,
+                   GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, NULL);
+    gl->GetError();
+    /* read as the stencil's integers (GL 4.3's stencil texturing), one texel a pixel; a GL
+     * without it keeps the shadows per sample */
+    gl->TexParameteri(GL_TEXTURE_2D, GL_DEPTH_STENCIL_TEXTURE_MODE, GL_STENCIL_INDEX);
+    if (gl->GetError() != GL_NO_ERROR) {
+        gl->BindTexture(GL_TEXTURE_2D, 0);
+        gl->DeleteTextures(1, &r->mask_ds);
+        r->mask_ds = 0;
+        return MC_OK;
+    }
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    gl->BindTexture(GL_TEXTURE_2D, 0);
+    gl->GenFramebuffers(1, &r->fbo_mask);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_mask);
+    gl->FramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D,
+                             r->mask_ds, 0);
+    gl->DrawBuffer(GL_NONE);
+    gl->ReadBuffer(GL_NONE);
+    status = gl->CheckFramebufferStatus(GL_FRAMEBUFFER);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (status != GL_FRAMEBUFFER_COMPLETE)
+        return mc_error_set(err, MC_ERR_GL, NULL, 0, 0,
+                            "the %dx%d shadow mask framebuffer is incomplete (0x%x)", r->width,
+                            r->height, (unsigned)status);
+    return gpu_gl_check(gl, "making the shadow mask", err);
+}
+
+/* Copies the frame's depth (each pixel's first sample) into the mask, once a frame. */
+static void mask_depth(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+
+    if (r->mask_depth)
+        return;
+    gl->Disable(GL_SCISSOR_TEST);
+    gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
+    gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo_mask);
+    gl->BlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height,
+                        GL_DEPTH_BUFFER_BIT, GL_NEAREST);
+    r->mask_depth = 1;
+}
+
 void gpu_shadow_delete_gl(mc_renderer *r)
 {
     const mc_gl_fns *gl = &r->gl;
 
+    gl->DeleteFramebuffers(1, &r->fbo_mask);
+    gl->DeleteTextures(1, &r->mask_ds);
     for (int i = 0; i < r->num_slots; i++) {
         slot_shadow *sh = &r->slots[i].sh;
         GLuint bufs[2] = { sh->verts, sh->idx };
@@ -213,6 +283,10 @@ static void draw_volumes(mc_renderer *r, int l, int self)
     gl->Enable(GL_POLYGON_OFFSET_FILL);
     gl->PolygonOffset(0.0f, 1.0f);
     gl->StencilFunc(GL_ALWAYS, 1, 0xff);
+    if (r->masked) {
+        gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_mask);
+        gl->Enable(GL_STENCIL_TEST);
+    }
     gl->UseProgram(r->shadow_prog);
     r->current = r->shadow_prog;
     gl->UniformMatrix4fv(r->us_viewproj, 1, GL_FALSE, r->fv.vp);
@@ -245,6 +319,11 @@ static void draw_volumes(mc_renderer *r, int l, int self)
     /* back to the light's reach for its interactions */
     gl->Scissor(r->light_rect[0], r->light_rect[1], r->light_rect[2], r->light_rect[3]);
     gl->StencilOpSeparate(GL_FRONT_AND_BACK, GL_KEEP, GL_KEEP, GL_KEEP);
+    if (r->masked) {
+        /* the interactions read the mask (P_MASKED), not the frame's stencil */
+        gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_ms);
+        gl->Disable(GL_STENCIL_TEST);
+    }
     /* The interactions only read the stencil. Without multisampling, a write mask of 0 lets
      * llvmpipe test depth and stencil before the interaction shader, which may discard, and
      * skip shading a block that fails (a stencil it may write forces the test after the
@@ -360,9 +439,21 @@ void gpu_shadow_light(mc_renderer *r, int l)
         any |= !sl->sh.skip;
     }
     r->shadow_on = any;
+    r->masked = any && r->fbo_mask;
     if (!any) {
         /* "no shadows, so no need to read or write the stencil buffer" */
         gl->Disable(GL_STENCIL_TEST);
+        return;
+    }
+    if (r->masked) {
+        mask_depth(r);
+        gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_mask);
+        gl->StencilMask(0xff);
+        gl->ClearStencil(STENCIL_CLEAR);
+        gl->Clear(GL_STENCIL_BUFFER_BIT);
+        draw_volumes(r, l, 0);
+        gl->ActiveTexture(GL_TEXTURE0 + U_MASK);
+        gl->BindTexture(GL_TEXTURE_2D, r->mask_ds);
         return;
     }
     /* The whole stencil, although the volumes and interactions read it only within the
@@ -390,7 +481,27 @@ void gpu_shadow_local(mc_renderer *r, int l)
         draw_volumes(r, l, 1);
 }
 
+void gpu_shadow_mask_clear(mc_renderer *r)
+{
+    const mc_gl_fns *gl = &r->gl;
+
+    gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_mask);
+    gl->StencilMask(0xff);
+    gl->ClearStencil(STENCIL_CLEAR);
+    gl->Clear(GL_STENCIL_BUFFER_BIT);
+    gl->BindFramebuffer(GL_FRAMEBUFFER, r->fbo_ms);
+    gl->ActiveTexture(GL_TEXTURE0 + U_MASK);
+    gl->BindTexture(GL_TEXTURE_2D, r->mask_ds);
+}
+
 void gpu_shadow_done(mc_renderer *r)
 {
-    r->gl.Disable(GL_STENCIL_TEST);
+    const mc_gl_fns *gl = &r->gl;
+
+    gl->Disable(GL_STENCIL_TEST);
+    if (r->fbo_mask) {
+        gl->ActiveTexture(GL_TEXTURE0 + U_MASK);
+        gl->BindTexture(GL_TEXTURE_2D, 0);
+    }
+    r->masked = 0;
 }

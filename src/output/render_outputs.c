@@ -196,7 +196,7 @@ static mc_status chunk_tags(mc_render_run *run, mc_error *err)
     c->fps = run->fps;
     snprintf(c->settings, sizeof c->settings,
              "size=%dx%d samples=%d shading=%s fov=%s background=%s overlay=%d clock=%s "
-             "codec=%s crf=%d preset=%s%s%s",
+             "codec=%s crf=%d preset=%s%s%s%s",
              run->width, run->height, run->gl.samples, shading[rd->shading],
              rd->fov_mode == MC_FOV_DOOM ? "doom" : "file", bg, rd->overlay ? 1 : 0,
              rd->clock == MC_CLOCK_ENGINE ? "engine" : "ideal",
@@ -204,7 +204,10 @@ static mc_status chunk_tags(mc_render_run *run, mc_error *err)
              o->crf ? o->crf : MC_ENCODER_DEFAULT_CRF,
              o->preset ? o->preset : MC_ENCODER_DEFAULT_PRESET,
              rd->developer_images ? " developer_images=1" : "",
-             rd->no_shadows ? " shadows=off" : "");
+             rd->no_shadows ? " shadows=off" : "",
+             rd->shadow_samples && !rd->no_shadows && run->gl.samples > 1
+                     ? " shadow_samples=sample"
+                     : "");
     mc_chunk_format(c, &run->tags);
     return MC_OK;
 }

@@ -102,7 +102,9 @@ mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, 
     fill = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, -1.0f)),
                                      mc_v3_scale(up, 0.3f)));
     /* Doom point lights with md5cine's built-in light images (render.h); the colours are
-     * before r_lightScale's 2 */
+     * before r_lightScale's 2. The fill casts no shadows, as Doom's level designers light
+     * with shadowless fill lights (a map light's "noshadows" key, Light.cpp
+     * idGameEdit::ParseSpawnArgsToRenderLight): only the key's volumes are drawn. */
     memset(lights, 0, 2 * sizeof *lights);
     lights[0].origin = mc_v3_add(c, mc_v3_scale(key, 2.0f * r));
     lights[0].color[0] = lights[0].color[1] = lights[0].color[2] = 0.8f;
@@ -110,6 +112,7 @@ mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, 
     lights[1].origin = mc_v3_add(c, mc_v3_scale(fill, 2.0f * r));
     lights[1].color[0] = lights[1].color[1] = lights[1].color[2] = 0.25f;
     lights[1].radius = 6.0f * r;
+    lights[1].no_shadows = 1;
     *num_lights = 2;
     for (int i = 0; i < 3; i++)
         ambient[i] = s->has_ambient ? s->ambient[i] : 0.1f;

@@ -632,7 +632,8 @@ static mc_status open_renderer(mc_scene_renderer *sr, const mc_scene_renderer_de
                                   .backend = d->backend,
                                   .gl_device = d->gl_device,
                                   .warn = d->warn,
-                                  .warn_user = d->warn_user };
+                                  .warn_user = d->warn_user,
+                                  .shadow_samples = d->shadow_samples };
 
     return mc_renderer_create(&rd, &sr->r, err);
 }
