@@ -158,5 +158,42 @@ rc=$?
 [ "$rc" -eq 1 ] && [ -f "$T/rep/mine/index.html" ] && ok report_replaces_its_own_folder ||
     fail report_replaces_its_own_folder "exit $rc"
 
+# 8. Round 4, made by make_hostile.py (its cases say what each input is).
+# A mesh reaching x = 1e30 and no scene lights: the default rig cannot be placed around the
+# actors; the error says so at the actor that is the cause (line 4: "actor far {", its name at
+# column 7), not about a light the scene never declared.
+python3 make_hostile.py far "$T/far" >/dev/null
+for cmd in render info; do
+    case $cmd in
+    render) run far_$cmd render "$T/far/a.md5scene" --size 32x32 --msaa 0 -o "$T/far/f%d.png" ;;
+    info) run far_$cmd info "$T/far/a.md5scene" ;;
+    esac
+    expect "${cmd}_names_the_actor_the_default_lights_cannot_be_placed_around" 2 "" \
+        "$T/far/a.md5scene:4:7: error: the default lights (the scene has no 'light') cannot be placed around the actors: actor 'far' spans (0 -40 -15) to (1e+30 40 15)"
+done
+grep -q "bad origin" "$T/far_render.err" && fail the_rig_error_is_not_about_light_0 "$(cat "$T/far_render.err")" ||
+    ok the_rig_error_is_not_about_light_0
+[ -z "$(ls "$T/far" | grep '^f[0-9]')" ] && ok the_rig_error_writes_no_frame || fail the_rig_error_writes_no_frame
+
+# 4096 actors of a model that inherits an unknown one: one warning at the inherit, one line
+# for the 4095 other actors.
+python3 make_hostile.py inherit "$T/inherit" >/dev/null
+run inherit info "$T/inherit/a.md5scene"
+expect an_unknown_inherit_warns_once_for_all_actors 0 "" \
+    "$T/inherit/base/def/m.def:2:13: warning: unknown model 'nosuch' to inherit"
+[ "$(grep -c warning "$T/inherit.err")" = 2 ] && grep -qF \
+    "$T/inherit/base/def/m.def: warning: ... and 4095 more actors of model 'm' (line 2) like this" \
+    "$T/inherit.err" && ok the_other_actors_are_one_line ||
+    fail the_other_actors_are_one_line "$(head -c 600 "$T/inherit.err")"
+
+# compare of two files neither of which is an image names A, the first operand.
+python3 make_hostile.py compare "$T/cmp" >/dev/null
+run cmp_ab compare "$T/cmp/a.png" "$T/cmp/b.png"
+expect compare_of_two_unreadable_files_names_a_first 2 "" "cannot read '$T/cmp/a.png'"
+grep -q "b.png" "$T/cmp_ab.err" && fail compare_names_only_a "$(cat "$T/cmp_ab.err")" ||
+    ok compare_names_only_a
+run cmp_ba compare "$T/cmp/b.png" "$T/cmp/a.png"
+expect compare_swapped_names_b_first 2 "" "cannot read '$T/cmp/b.png'"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -105,6 +105,10 @@ typedef enum mc_shading {
 
 #define MC_RENDER_MAX_LIGHTS 8
 
+/* The most a light's origin, target, right, up, start and end may be from 0 on each axis, and
+ * the largest radius or half-size: past it (or not a number) a light is refused. */
+#define MC_LIGHT_MAX_COORD 1e30f
+
 /* Doom's r_lightScale: every light's colour is multiplied by it (tr_render.cpp
  * RB_CreateSingleDrawInteractions, backEnd.lightScale). */
 #define MC_LIGHT_SCALE 2.0f
