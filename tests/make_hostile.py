@@ -10,6 +10,8 @@ compare   a.png and b.png: bytes that are no image (neither can be read)
 subs      10 actors of one mesh of 20,000 submeshes of one triangle (4.3 MB)
 image     one 8192 x 8192 TGA (run-length, 2 MB) named by a material of the scene's base
 tables    1,900 tables of 65,536 zeros (249 MB of text) in a 268 KB pk4, one material naming one
+many      2,500 small quads at three depths before a backdrop (2,501 submeshes: past the 2048 items
+          whose shadow volumes are scissored each), 2 frames, a light of the scene's own
 """
 import os
 import struct
@@ -76,5 +78,22 @@ elif case == 'tables':
                 f.write(('table t%d { { %s } }\n' % (i, row)).encode())
             f.write(b'left { { blend add map _white rgb t0[time] } }\n')
     scene('actor q { mesh "quads.md5mesh" }\n', 'base')
+elif case == 'many':
+    def quad(m, x, y, z, s):
+        v = [(x, y + s, z + s), (x, y, z + s), (x, y, z), (x, y + s, z)]
+        out = ['mesh {', '\tshader "q%d"' % m, '\tnumverts 4']
+        out += ['\tvert %d ( 0 0 ) %d 1' % (i, i) for i in range(4)]
+        out += ['\tnumtris 2', '\ttri 0 0 1 2', '\ttri 1 0 2 3', '\tnumweights 4']
+        out += ['\tweight %d 0 1 ( %g %g %g )' % ((i,) + p) for i, p in enumerate(v)]
+        return out + ['}']
+    n = 2500
+    out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes %d' % (n + 1),
+           'joints {', '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}']
+    out += quad(n, 40, -120, -70, 240)
+    for m in range(n):
+        out += quad(m, -20 + 10 * (m % 3), (m % 50) * 3.2 - 80, (m // 50) * 2.4 - 60, 1.6)
+    write('many.md5mesh', '\n'.join(out) + '\n')
+    scene('frames 2\nactor a { mesh "many.md5mesh" }\n'
+          'light "side" { origin ( -60 90 50 ) color ( 0.8 0.8 0.8 ) radius 400 }\n')
 else:
     sys.exit('make_hostile.py: unknown case ' + case)

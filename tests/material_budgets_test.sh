@@ -67,12 +67,12 @@ ls "$T"/over_*.png >/dev/null 2>&1 && fail no_frame_is_written_past_the_budget |
     ok no_frame_is_written_past_the_budget
 
 # ---- 3. a stop signal reaches table and expression reading -------------------------------
-# 250 tables of values written 0.0000000000 (203 MiB of text, 16 M values: within the budget):
+# 250 tables of values written 0.0 (63 MiB of text, 16 M values: within both budgets):
 # reading them takes seconds. SIGTERM while loading must end the
 # render with 143 and "interrupted" and no frame written. The signal is sent once md5cine catches
 # SIGTERM (its handler shows in /proc/PID/status SigCgt), at three moments of the loading; no
 # wall-clock limit is asserted.
-tables big 250 2 0.0000000000
+tables big 250 2 0.0
 python3 - "$MD5CINE" "$T" >"$T/signal.out" 2>&1 <<'PY'
 import glob, signal, subprocess, sys, time
 md5cine, t = sys.argv[1], sys.argv[2]

@@ -14,6 +14,7 @@
 #ifndef MC_RENDER_H
 #define MC_RENDER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,12 @@ typedef struct mc_renderer_desc {
                         (EGL_EXT_platform_device); ignored by OSMesa */
     mc_warn_fn warn; /* may be NULL: warnings dropped */
     void *warn_user;
+    /* May be NULL. Else a frame looks at it before each item it takes and each draw call it
+     * makes: once it is non-zero the frame is abandoned -- mc_renderer_draw and
+     * mc_renderer_end give MC_ERR_INTERRUPTED "interrupted", nothing more is drawn and nothing
+     * is read back (the pixels are untouched) -- so that a signal stops a frame of many
+     * thousand draws at once; the next frame may begin as usual. */
+    const volatile sig_atomic_t *stop;
 } mc_renderer_desc;
 
 /* What the renderer actually got. */

@@ -479,22 +479,23 @@ static int open_encoder(render_run *run)
     return -1;
 }
 
-/* llvmpipe rasterizes on LP_NUM_THREADS threads (Mesa's default: one per core) per context,
- * which share the cores with the encoder's threads and the PNG writers. Twice as many raster
- * threads as cores keeps the cores busier: the demo at 720p to MP4 on 2 cores takes about 5 %
- * less wall time with 4 than with 2 (6 and 8 are no better), with identical pixels (llvmpipe's
- * output does not depend on its thread count). With several frame jobs, each context gets its
- * share of those: 2 * cores / jobs, at least 1. Set before the first context, which reads it,
- * and before any thread starts; the caller keeps a value the user set. */
-static void default_raster_threads(int jobs)
+/* llvmpipe rasterizes on LP_NUM_THREADS threads (Mesa's default: one per core), which share the
+ * cores with the encoder's threads and the PNG writers. Twice as many raster threads as cores
+ * keeps the cores busier: the demo at 720p to MP4 on 2 cores takes about 5 % less wall time
+ * with 4 than with 2 (6 and 8 are no better), with identical pixels (llvmpipe's output does not
+ * depend on its thread count). The frame jobs' contexts share one display, so one screen and
+ * its one set of raster threads: the count is the process's, whatever the job count (it was
+ * once divided among the jobs, which left 16 jobs on 2 cores one raster thread for all their
+ * frames, and a SIGTERM waiting 7-24 s for the frames queued on it). Set before the first
+ * context, which reads it, and before any thread starts; the caller keeps a value the user
+ * set. */
+static void default_raster_threads(void)
 {
     long cores = mc_frame_jobs_cores();
-    long per;
     char n[24];
 
     cores = cores > 8 ? 8 : cores; /* llvmpipe takes at most 16 */
-    per = cores * 2 / jobs;
-    snprintf(n, sizeof n, "%ld", per < 1 ? 1 : per);
+    snprintf(n, sizeof n, "%ld", cores * 2);
     setenv("LP_NUM_THREADS", n, 1);
 }
 
@@ -530,7 +531,7 @@ static void settle_jobs(render_run *run)
     if (frames >= 1 && jobs > frames)
         jobs = (int)frames;
     if (!user_threads)
-        default_raster_threads(jobs); /* the estimate below counts these threads */
+        default_raster_threads(); /* the estimate below counts these threads */
     if (!o->jobs) {
         mc_address_need need;
         int w, h;
@@ -539,8 +540,6 @@ static void settle_jobs(render_run *run)
         mc_cli_render_need(&run->scene, w, h, o->msaa, &need);
         while (jobs > 1 && !mc_cli_address_fits(jobs_need(&need, jobs)))
             jobs--;
-        if (!user_threads)
-            default_raster_threads(jobs);
     }
     run->njobs = jobs;
 }
@@ -753,10 +752,12 @@ static mc_status frame_loop(render_run *run, mc_error *err)
             st = end_frame(run, k, err);
     }
     if (st != MC_OK) {
-        mc_frame_no k;
+        mc_frame_no k = 0;
         mc_error dropped;
 
-        while (mc_frame_jobs_in_flight(run->jobs) > 0)
+        /* After an interrupt, collect waits no more: a frame still inside the GL driver stays
+         * in flight (see abandon). */
+        while (mc_frame_jobs_in_flight(run->jobs) > 0 && k != -1)
             mc_frame_jobs_collect(run->jobs, &k, NULL, &dropped);
         return st;
     }
@@ -827,6 +828,21 @@ static void report_output(const render_run *run, bool ok, bool interrupted)
                  run->enc ? ", " : "", run->enc ? mc_encoder_codec_name(run->enc) : "");
 }
 
+/* An interrupt with frames still in flight: their jobs are inside the GL driver, which
+ * finishes the work it was given before a job sees the stop flag (many jobs sharing few cores:
+ * seconds at 1920x1080). Nothing of theirs reaches a file (a stopped frame is not read back,
+ * and the sinks have ended), so the outputs are removed and the process ends at once, without
+ * waiting for the driver to give the jobs back. Does not return. */
+static void abandon(render_run *run)
+{
+    mc_pipeline_join(run->pipe); /* no sink writes any more; the buffers stay, still drawn into */
+    mc_encoder_release(run->enc); /* removes the partial video */
+    mc_report_release(run->report); /* and an unfinished report's temporary folder */
+    report_output(run, false, true);
+    fflush(stdout);
+    _exit(128 + g_stop_signal);
+}
+
 static int run_frames(render_run *run)
 {
     const mc_render_opts *o = run->o;
@@ -852,6 +868,8 @@ static int run_frames(render_run *run)
     if (st != MC_OK) {
         bool interrupted = st == MC_ERR_INTERRUPTED && g_stop_signal;
 
+        if (interrupted && mc_frame_jobs_in_flight(run->jobs) > 0)
+            abandon(run);
         mc_pipeline_cancel(run->pipe);
         mc_pipeline_release(run->pipe);
         run->pipe = NULL;

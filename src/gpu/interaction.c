@@ -374,6 +374,8 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     const uniforms *u = &pr->u;
     int lights = pass == P_LIGHT || pass >= P_GROUP; /* a light's pass, or the group's */
 
+    if (gpu_stopped(r))
+        return;
     use_program(r, pr, pass == P_LIGHT ? light : -1);
     gl->BindVertexArray(sl->vao);
     gl->UniformMatrix4fv(u->model, 1, GL_FALSE, ds->model);
