@@ -4,7 +4,8 @@
 # maximum resident set size. Under default limits none should pass 300 MB, and every case
 # that asks for a gigabyte should be refused (exit 2) early. A case still running after 120 s
 # is stopped (SIGTERM, SIGKILL 5 s later: exit 124, or 137 when killed). Needs GNU time
-# (Debian package `time`) for /usr/bin/time -v.
+# (Debian package `time`) for /usr/bin/time -v, and bc. The last rows: SIGTERM at --jobs 1 and 16,
+# three times each (the seconds vary with the machine's load).
 # usage: bench/hardening_bench.sh BUILD/src/md5cine
 set -u
 M=$(readlink -f "${1:?usage: bench/hardening_bench.sh MD5CINE}")
@@ -132,8 +133,9 @@ measure "2 materials naming 10000 tables ($(du -k "$T/tables/base/pak000.pk4" | 
     "$M" render "$T/tables/a.md5scene" --size 32x32 -o "$T/tables/f%d.png"
 
 # Large tables: 1000 of 65536 zeros (125 MiB of text, 65 M values), as the material_budgets
-# test's signal case once was; past the 16 Mi values one file's tables may hold, refused (exit 2)
-# at the 257th table.
+# test's signal case once was; past the 64 MiB of declaration text, refused (exit 2) on the
+# entry's declared size before it is inflated (under a larger text budget, at the 257th table:
+# the 16 Mi values one file's tables may hold).
 base_scene "$T/bigtables"
 python3 - "$T/bigtables/base/pak000.pk4" <<'PY'
 import sys, zipfile
@@ -219,3 +221,36 @@ with zipfile.ZipFile(sys.argv[1] + '/pak000.pk4', 'w', zipfile.ZIP_STORED) as z:
 PY
 measure "50000 .mtr files in a $(du -k "$T/decls/base/pak000.pk4" | cut -f1) KB pk4" \
     "$M" render "$T/decls/a.md5scene" --size 32x32 -o "$T/decls/f%d.png"
+
+# ---- Crafted inputs (make_hostile.py): each under 300 MB, or refused before ------------------
+for c in subs image tables; do
+    python3 make_hostile.py "$c" "$T/h_$c" >/dev/null
+    measure "crafted: $c (make_hostile.py)" "$M" render "$T/h_$c/a.md5scene" --size 64x64 \
+        -o "$T/h_$c/f%d.png"
+done
+measure "crafted: image under --image-pixels 64" "$M" render "$T/h_image/a.md5scene" \
+    --size 64x64 --image-pixels 64 -o "$T/h_image/g%d.png"
+
+# ---- SIGTERM while frames are drawn: the demo at 1920x1080 to MP4, the signal 1 s after the
+# first frame is done; the seconds from the signal to the process's end, its exit code and peak.
+sigterm() { # sigterm JOBS
+    local d=$T/sig$1
+    mkdir -p "$d"
+    /usr/bin/time -v -o "$d/time" "$M" render ../scenes/demo/demo.md5scene --size 1920x1080 \
+        --jobs "$1" -o "$d/demo.mp4" --progress json >"$d/out" 2>"$d/err" &
+    local tpid=$! pid t0 t1 rc
+    for _ in $(seq 1 2400); do grep -q '"done":' "$d/out" 2>/dev/null && break; sleep 0.05; done
+    sleep 1
+    pid=$(pgrep -P "$tpid")
+    t0=$(date +%s.%N)
+    kill -TERM "$pid"
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.01; done
+    t1=$(date +%s.%N)
+    wait "$tpid"
+    rc=$?
+    awk -v n="SIGTERM, demo 1920x1080, --jobs $1" -v rc="$rc" -v s="$(echo "$t1 - $t0" | bc)" \
+        -v left="$(ls -A "$d" | grep -vc '^\(time\|out\|err\)$')" -F': ' '
+        /Maximum resident set size/ { rss = $2 }
+        END { printf "%-46s exit %3d  stop %6.2f s  peak %8.1f MB  files left %d\n", n, rc, s, rss / 1024, left }' "$d/time"
+}
+for j in 1 16 1 16 1 16; do sigterm "$j"; done

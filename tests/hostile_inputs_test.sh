@@ -44,14 +44,14 @@ for img in huge short rle_past bpp16 rtl idlen; do
 done
 render tga_huge
 expect scene_tga_huge_is_past_the_image_budget 2 "" \
-    "$T/tga_huge.md5scene:6:21: error: 16384x16384 pixels take the scene past 67108864 pixels of images in all"
+    "$T/tga_huge.md5scene:6:21: error: 16384x16384 pixels take the scene past 16777216 pixels of images in all"
 run compare_tga compare "$T/tga.png" "$T/tga.png"
 expect compare_refuses_tga_bytes_named_png 2 "" "not a PNG or JPEG image"
 run compare_pnm compare "$T/pnm.png" "$T/pnm.png"
 expect compare_refuses_pnm_bytes 2 "" "not a PNG or JPEG image"
 
 # 2. One budget for the scene's images: three materials, each a 16384x16384 run-length TGA of
-#    10 MB that deflates to a few KB. The first header is already past 64 Mi pixels.
+#    10 MB that deflates to a few KB. The first header is already past 16 Mi pixels.
 mkdir -p "$T/budget/base"
 python3 make_quads.py "$T/budget"
 python3 - "$T/budget/base" <<'PY'
@@ -69,7 +69,7 @@ PY
 printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor q { mesh "quads.md5mesh" }\n' >"$T/budget/a.md5scene"
 run budget render "$T/budget/a.md5scene" --size 32x32 --msaa 0 -o "$T/budget/f%d.png"
 expect image_budget_is_per_scene 2 "" \
-    "$T/budget/base/pak000.pk4:textures/a.tga: error: 16384x16384 pixels take the scene past 67108864 pixels"
+    "$T/budget/base/pak000.pk4:textures/a.tga: error: 16384x16384 pixels take the scene past 16777216 pixels"
 run budget_more render "$T/budget/a.md5scene" --size 32x32 --msaa 0 --image-pixels 1 -o "$T/budget/g%d.png"
 expect image_budget_is_settable 2 "" "take the scene past 1048576 pixels"
 
@@ -157,6 +157,64 @@ rm "$T/rep/mine/notes.txt"
 rc=$?
 [ "$rc" -eq 1 ] && [ -f "$T/rep/mine/index.html" ] && ok report_replaces_its_own_folder ||
     fail report_replaces_its_own_folder "exit $rc"
+
+# 8. Round 4, made by make_hostile.py (its cases say what each input is).
+# A mesh reaching x = 1e30 and no scene lights: the default rig cannot be placed around the
+# actors; the error says so at the actor that is the cause (line 4: "actor far {", its name at
+# column 7), not about a light the scene never declared.
+python3 make_hostile.py far "$T/far" >/dev/null
+for cmd in render info; do
+    case $cmd in
+    render) run far_$cmd render "$T/far/a.md5scene" --size 32x32 --msaa 0 -o "$T/far/f%d.png" ;;
+    info) run far_$cmd info "$T/far/a.md5scene" ;;
+    esac
+    expect "${cmd}_names_the_actor_the_default_lights_cannot_be_placed_around" 2 "" \
+        "$T/far/a.md5scene:4:7: error: the default lights (the scene has no 'light') cannot be placed around the actors: actor 'far' spans (0 -40 -15) to (1e+30 40 15)"
+done
+grep -q "bad origin" "$T/far_render.err" && fail the_rig_error_is_not_about_light_0 "$(cat "$T/far_render.err")" ||
+    ok the_rig_error_is_not_about_light_0
+[ -z "$(ls "$T/far" | grep '^f[0-9]')" ] && ok the_rig_error_writes_no_frame || fail the_rig_error_writes_no_frame
+
+# 4096 actors of a model that inherits an unknown one: one warning at the inherit, one line
+# for the 4095 other actors.
+python3 make_hostile.py inherit "$T/inherit" >/dev/null
+run inherit info "$T/inherit/a.md5scene"
+expect an_unknown_inherit_warns_once_for_all_actors 0 "" \
+    "$T/inherit/base/def/m.def:2:13: warning: unknown model 'nosuch' to inherit"
+[ "$(grep -c warning "$T/inherit.err")" = 2 ] && grep -qF \
+    "$T/inherit/base/def/m.def: warning: ... and 4095 more actors of model 'm' (line 2) like this" \
+    "$T/inherit.err" && ok the_other_actors_are_one_line ||
+    fail the_other_actors_are_one_line "$(head -c 600 "$T/inherit.err")"
+
+# Crafted inputs that once peaked far past 300 MB are refused before they cost it (their peaks:
+# bench/hardening_bench.sh). 10 actors of a mesh of 20,000 submeshes: 20,000 draws for the first
+# actor (line 3, its name at column 7), past the 8192 of limits.h, before any GL context.
+python3 make_hostile.py subs "$T/subs" >/dev/null
+run subs render "$T/subs/a.md5scene" --size 32x32 --msaa 0 -o "$T/subs/f%d.png"
+expect submeshes_past_the_draw_limit_are_refused 2 "" \
+    "$T/subs/a.md5scene:3:7: error: actor 'a0' takes the submeshes drawn in a frame to 20000, past 8192 for all actors together (its mesh has 20000)"
+[ -z "$(ls "$T/subs" | grep '^f[0-9]')" ] && ok the_draw_limit_writes_no_frame || fail the_draw_limit_writes_no_frame
+# One 8192 x 8192 image: 64 Mi pixels, past the 16 Mi (16777216) of the default image budget.
+python3 make_hostile.py image "$T/image" >/dev/null
+run image render "$T/image/a.md5scene" --size 32x32 --msaa 0 -o "$T/image/f%d.png"
+expect an_8192_image_is_past_the_default_budget 2 "" \
+    "$T/image/base/textures/big.tga: error: 8192x8192 pixels take the scene past 16777216 pixels of images in all"
+# 1,900 tables of 65,536 zeros: 249,073,737 bytes of text (each row 65,536 '0's and 65,535
+# commas, in 'table tN { { ... } }' lines, and the material's line: counted in Python, not by
+# md5cine), past the 64 MiB (67108864) of declaration text, refused on the entry's declared size.
+python3 make_hostile.py tables "$T/tables" >/dev/null
+run tables render "$T/tables/a.md5scene" --size 32x32 --msaa 0 -o "$T/tables/f%d.png"
+expect table_text_past_the_budget_is_refused_before_inflating 2 "" \
+    "'$T/tables/base/pak000.pk4:materials/m.mtr' declares 249073737 bytes, over the limit of 67108864"
+
+# compare of two files neither of which is an image names A, the first operand.
+python3 make_hostile.py compare "$T/cmp" >/dev/null
+run cmp_ab compare "$T/cmp/a.png" "$T/cmp/b.png"
+expect compare_of_two_unreadable_files_names_a_first 2 "" "cannot read '$T/cmp/a.png'"
+grep -q "b.png" "$T/cmp_ab.err" && fail compare_names_only_a "$(cat "$T/cmp_ab.err")" ||
+    ok compare_names_only_a
+run cmp_ba compare "$T/cmp/b.png" "$T/cmp/a.png"
+expect compare_swapped_names_b_first 2 "" "cannot read '$T/cmp/b.png'"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

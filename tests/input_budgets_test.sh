@@ -24,7 +24,7 @@ peak_under() {
 
 # ---- 1. archive entries: declared size against the budget, inflation stops at it ----------
 # One entry of 1 GiB of zeros (deflated to about 5 MB, within what deflate can give), as a
-# material file (text budget: 256 MiB in all), as an image (the scene's 64 Mi pixels: at most
+# material file (text budget: 64 MiB in all), as an image (the scene's 16 Mi pixels: at most
 # 8 bytes a pixel + 1 MiB), and the same data declared as 1000 bytes (a lying size).
 mkdir -p "$T/text" "$T/image" "$T/lying"
 python3 - "$T" <<'PY'
@@ -54,16 +54,16 @@ PY
 scene text text
 peak_under text_entry 204800 info "$T/text.md5scene" --materials
 expect text_entry_over_the_text_budget_is_refused_before_inflating 2 "" \
-    "'$T/text/pak000.pk4:materials/big.mtr' declares 1073741824 bytes, over the limit of 268435456"
+    "'$T/text/pak000.pk4:materials/big.mtr' declares 1073741824 bytes, over the limit of 67108864"
 scene lying lying
 peak_under lying_entry 204800 info "$T/lying.md5scene" --materials
 expect lying_entry_stops_at_its_declared_size 2 "" \
     "'$T/lying/pak000.pk4:materials/big.mtr' holds more data than its declared 1000 bytes"
-# 64 Mi pixels * 8 + 1 MiB = 537919488 bytes; the entry is 18 + 2^30.
+# 16 Mi pixels * 8 + 1 MiB = 135266304 bytes; the entry is 18 + 2^30.
 scene image image
 peak_under image_entry 204800 render "$T/image.md5scene" --size 32x32 --msaa 0 -o "$T/image_%d.png"
 expect image_entry_over_the_image_budget_is_refused_before_inflating 2 "" \
-    "'$T/image/pak000.pk4:textures/big.tga' declares 1073741842 bytes, over the limit of 537919488"
+    "'$T/image/pak000.pk4:textures/big.tga' declares 1073741842 bytes, over the limit of 135266304"
 [ ! -e "$T/image_0.png" ] && ok image_entry_refusal_writes_no_frame || fail image_entry_refusal_writes_no_frame "a frame was written"
 
 # ---- 2. a camera block makes at most what a camera file of 1 GiB holds (2^23 frames) ---------

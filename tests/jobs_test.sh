@@ -121,6 +121,21 @@ for sig in INT TERM; do
     check "sig${sig}_with_4_jobs_leaves_no_output_and_no_temporary_file" [ -z "$(ls -A "$T/int$sig")" ]
 done
 
+# SIGTERM with 16 jobs at 1920x1080, their frames still inside the GL driver (16 contexts on
+# one set of raster threads): the process ends without waiting for them, 143, and leaves neither
+# the video nor its temporary. (How soon: bench/hardening_bench.sh prints it.)
+mkdir -p "$T/int16"
+"$M" render ../scenes/demo/demo.md5scene --size 1920x1080 --jobs 16 -o "$T/int16/demo.mp4" \
+    --progress json >"$T/int16.out" 2>"$T/int16.err" &
+pid=$!
+for _ in $(seq 1 1200); do grep -q '"done":' "$T/int16.out" 2>/dev/null && break; sleep 0.05; done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+last=int16
+expect sigTERM_with_16_jobs_at_1080p_exits_143 143 "" "removed partial output '$T/int16/demo.mp4'"
+check "sigTERM_with_16_jobs_leaves_no_output_and_no_temporary_file" [ -z "$(ls -A "$T/int16")" ]
+
 # The jobs' threads, like the GL driver's, block SIGINT and SIGTERM (bits 2 and 15 of /proc's
 # SigBlk mask): only the main thread runs the handler.
 "$M" render "$D/long.md5scene" -o "$T/masks.mp4" --progress json --jobs 3 >"$T/masks.out" 2>"$T/masks.err" &

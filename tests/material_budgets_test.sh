@@ -67,12 +67,12 @@ ls "$T"/over_*.png >/dev/null 2>&1 && fail no_frame_is_written_past_the_budget |
     ok no_frame_is_written_past_the_budget
 
 # ---- 3. a stop signal reaches table and expression reading -------------------------------
-# 250 tables of values written 0.0000000000 (203 MiB of text, 16 M values: within the budget):
+# 250 tables of values written 0.0 (63 MiB of text, 16 M values: within both budgets):
 # reading them takes seconds. SIGTERM while loading must end the
 # render with 143 and "interrupted" and no frame written. The signal is sent once md5cine catches
 # SIGTERM (its handler shows in /proc/PID/status SigCgt), at three moments of the loading; no
 # wall-clock limit is asserted.
-tables big 250 2 0.0000000000
+tables big 250 2 0.0
 python3 - "$MD5CINE" "$T" >"$T/signal.out" 2>&1 <<'PY'
 import glob, signal, subprocess, sys, time
 md5cine, t = sys.argv[1], sys.argv[2]
@@ -118,6 +118,27 @@ grep -q "unknown table" "$T/bad_table.err" && fail the_broken_table_is_not_calle
 run bad_table_strict info "$T/bad.md5scene" --materials --strict
 expect strict_reports_the_broken_table_at_its_value 2 "" \
     "$T/bad/materials/t.mtr:2:21: error: expected a number in table 'bad', found 'x'"
+
+# ---- 5. a table after a broken one: reading goes on at the next declaration --------------
+# As Doom's DeclManager skips a declaration's braced section and reads on: 'later' (after the
+# broken 'bad') gives 'right' its stage, whose colour is later[time] (info shows the layer of
+# _white, not the default's); 'worse', broken too, is named with its own error.
+mkdir -p "$T/after/materials"
+printf 'table bad { { 0, 1, x } }
+table later { { 0.25, 0.75 } }
+table worse { snap }
+right { { blend add map _white red later[time] } }
+left { { blend add map _white red worse[time] } }
+' \
+    >"$T/after/materials/t.mtr"
+printf 'md5scene 1\ncamera "cam.md5camera"\nbase "after"\nactor q {\n    mesh "quads.md5mesh"\n}\n' >"$T/after.md5scene"
+run after_table info "$T/after.md5scene" --materials
+expect a_table_after_a_broken_one_is_found 0 "_white <- _white" \
+    "$T/after/materials/t.mtr:3:7: warning: table 'worse' has no values; material 'left' is drawn as the default material"
+grep -q "unknown table" "$T/after_table.err" && fail a_table_after_a_broken_one_is_not_unknown "$(cat "$T/after_table.err")" ||
+    ok a_table_after_a_broken_one_is_not_unknown
+[ "$(grep -c warning "$T/after_table.err")" = 1 ] && ok only_the_material_naming_a_broken_table_warns ||
+    fail only_the_material_naming_a_broken_table_warns "$(cat "$T/after_table.err")"
 
 echo "material_budgets: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -142,6 +142,48 @@ static void a_table_is_found_in_the_file_of_a_lazily_parsed_material(void)
     mc_mtr_index_release(&idx);
 }
 
+/* A table that does not parse ends nothing: the engine skips a declaration's braced section and
+ * reads on at the next one (idDeclFile::LoadAndParse), so a table after a broken one is found,
+ * and a material naming a broken one gets that table's own error at its position, each of two
+ * broken tables its own. */
+static void a_table_after_a_broken_one_is_found(void)
+{
+    const char *text = "table bad { { 0, x } }\n"
+                       "table Later { { 1, 3 } }\n"
+                       "table worse { snap }\n"
+                       "m { { blend add map y alphaTest parm11 + later[0.375] } }\n"
+                       "n { { blend add map y alphaTest parm11 + bad[0] } }\n"
+                       "o { { blend add map y alphaTest parm11 + worse[0] } }\n";
+    mc_mtr_index idx;
+    mc_mtr_file f;
+    mc_error err;
+    float regs[64];
+    mc_stage_state ss;
+
+    ASSERT_OK(mc_mtr_index_text(text, strlen(text), "t.mtr", NULL, &idx, &err), &err);
+    ASSERT(idx.num_spans == 3);
+    ASSERT_OK(mc_mtr_parse_span(text, strlen(text), "t.mtr", &idx.spans[0], NULL, &f, &err),
+              &err);
+    ASSERT(f.decls[0].expr.num_regs <= 64);
+    mc_expr_eval(&f.decls[0].expr, 0.0f, PARMS, regs);
+    mc_stage_state_eval(&f.decls[0].stages[0].expr, f.decls[0].stages[0].blend, regs, &ss);
+    /* 0.375 x 2 values = 0.75: 1 and 3 three quarters of the way, 2.5 */
+    EXPECT_NEAR(ss.alpha_test, 2.5, 1e-6);
+    mc_mtr_release(&f);
+    /* "table bad { { 0, x": the x at column 18; "table worse": the name at column 7 */
+    EXPECT_EQ_INT(mc_mtr_parse_span(text, strlen(text), "t.mtr", &idx.spans[1], NULL, &f, &err),
+                  MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(err.line, 1);
+    EXPECT_EQ_INT(err.col, 18);
+    EXPECT_CONTAINS(err.msg, "expected a number in table 'bad', found 'x'");
+    EXPECT_EQ_INT(mc_mtr_parse_span(text, strlen(text), "t.mtr", &idx.spans[2], NULL, &f, &err),
+                  MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(err.line, 3);
+    EXPECT_EQ_INT(err.col, 7);
+    EXPECT_CONTAINS(err.msg, "table 'worse' has no values");
+    mc_mtr_index_release(&idx);
+}
+
 static void a_scrolling_stage_moves_with_time(void)
 {
     const char *text = "m { { blend add map y scroll time * 0.1, 0.5 } }";
@@ -370,6 +412,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(operators_follow_dooms_priorities),
         TEST_ENTRY(tables_interpolate_snap_and_clamp),
         TEST_ENTRY(a_table_is_found_in_the_file_of_a_lazily_parsed_material),
+        TEST_ENTRY(a_table_after_a_broken_one_is_found),
         TEST_ENTRY(a_scrolling_stage_moves_with_time),
         TEST_ENTRY(texture_matrices_compose_as_dooms),
         TEST_ENTRY(parms_drive_the_colour),

@@ -194,9 +194,9 @@ run junk info "$T/junk/walk.md5scene"
 expect a_damaged_archive_is_an_error_at_the_model 2 "" \
     "walk.md5scene:6:11: error: cannot load model 'drone': cannot open archive '$T/junk/base/pak000.pk4'"
 
-# Budgets, as for materials: a def entry declaring 257 MiB of text (zeros, deflated) is refused
-# on its declared size, before it is inflated (256 MiB of declaration text in all: 268435456
-# bytes; 257 MiB is 269484032); a mesh entry holding more than its declared 1000 bytes stops
+# Budgets, as for materials: a def entry declaring 65 MiB of text (zeros, deflated) is refused
+# on its declared size, before it is inflated (64 MiB of declaration text in all: 67108864
+# bytes; 65 MiB is 68157440); a mesh entry holding more than its declared 1000 bytes stops
 # there.
 mkdir -p "$T/big/base" "$T/lie/base"
 python3 - "$T" "$T/x/models/drone/mesh.md5mesh" <<'PY' || fail budget_archives_written
@@ -204,7 +204,7 @@ import shutil, struct, sys, zipfile
 t, mesh = sys.argv[1], sys.argv[2]
 with zipfile.ZipFile(t + '/big/base/pak000.pk4', 'w', zipfile.ZIP_DEFLATED, compresslevel=1) as z:
     with z.open('def/big.def', 'w') as f:
-        for _ in range(257):
+        for _ in range(65):
             f.write(bytes(1 << 20))
 shutil.copy(t + '/pk/base/pak000.pk4', t + '/big/base/pak001.pk4')
 with zipfile.ZipFile(t + '/lie/base/pak000.pk4', 'w', zipfile.ZIP_DEFLATED) as z:
@@ -223,7 +223,7 @@ PY
 scene big walk drone walk
 run big info "$T/big/walk.md5scene"
 expect a_def_entry_over_the_text_budget_is_refused 2 "" \
-    "walk.md5scene:6:11: error: cannot load model: '$T/big/base/pak000.pk4:def/big.def' declares 269484032 bytes, over the limit of 268435456"
+    "walk.md5scene:6:11: error: cannot load model: '$T/big/base/pak000.pk4:def/big.def' declares 68157440 bytes, over the limit of 67108864"
 scene lie walk drone
 run lie info "$T/lie/walk.md5scene"
 expect a_mesh_entry_stops_at_its_declared_size 2 "" \

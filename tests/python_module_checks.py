@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -722,3 +723,112 @@ def test_scene_render_stopped_from_progress_leaves_nothing(demo, tmp_path):
     with pytest.raises(KeyboardInterrupt):
         demo.render(tmp_path / "out" / "demo.mp4", width=W, height=H, progress=stop)
     assert os.listdir(tmp_path / "out") == []
+
+
+# --- every entry checks its objects at each call and each resumption; threads ---------------
+
+# A render_many generator resumed after its renderer or its scene was closed raises (it once
+# submitted to freed jobs: a segfault, so each case runs in a python3 of its own). The "loop"
+# case is ordinary code: a for loop left by break into cleanup that closes the renderer, then
+# the generator touched again.
+RESUME_CASES = {
+    "renderer": "g = r.render_many(range(6)); next(g); r.close()",
+    "scene": "g = r.render_many(range(6)); next(g); s.close()",
+    "before_start": "g = r.render_many(range(6)); r.close()",
+    "loop": "g = r.render_many(range(6))\n"
+            "for k, px in g:\n    break\n"
+            "r.close()",
+}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("case", sorted(RESUME_CASES))
+def test_render_many_resumed_after_close_raises(case, jobs):
+    code = ("import os, md5cine\n"
+            "s = md5cine.Scene(os.environ['DEMO']); r = s.renderer(width=32, height=18, "
+            "jobs=%d)\n%s\n"
+            "try:\n    list(g)\n    print('no error')\n"
+            "except md5cine.Error as e:\n    print(e)\n" % (jobs, RESUME_CASES[case]))
+    p = run_py(code, timeout=60)
+    assert p.returncode == 0, (case, p.returncode, p.stderr)
+    assert p.stdout.strip() == "md5cine: error: the renderer is closed", p.stdout + p.stderr
+
+
+def test_a_jobs_renderer_serves_several_threads_without_mixing_frames(demo):
+    frames = list(range(0, 160, 8))
+    with demo.renderer(width=32, height=18, jobs=2) as r:
+        want = {k: r.frame(k) for k in frames}
+        assert len({px.tobytes() for px in want.values()}) == len(frames)  # a mix-up shows
+        wrong, errors = [], []
+
+        def work(i):
+            try:
+                for n in range(10):
+                    k = frames[(i * 5 + n) % len(frames)]
+                    if not np.array_equal(r.frame(k), want[k]):
+                        wrong.append(k)
+            except Exception as e:
+                errors.append(repr(e))
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == [] and wrong == [], (errors, wrong)
+        # A render_many holds the jobs until it ends: another thread's render() or render_many
+        # is refused, the generator's frames are right.
+        gen = r.render_many(frames[:6])
+        first = next(gen)
+        refused = []
+
+        def other():
+            for call in (lambda: r.frame(0), lambda: list(r.render_many([0]))):
+                try:
+                    call()
+                except md5cine.Error as e:
+                    refused.append(str(e))
+
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        assert len(refused) == 2 and all("render_many" in m for m in refused), refused
+        got = [first] + list(gen)
+        assert [k for k, _ in got] == frames[:6]
+        assert all(np.array_equal(px, want[k]) for k, px in got)
+
+
+def test_a_renderer_without_jobs_refuses_another_thread_clearly(demo):
+    with demo.renderer(width=32, height=18) as r:
+        r.frame(0)
+        seen = []
+
+        def other():
+            try:
+                r.frame(1)
+                seen.append("drew")
+            except md5cine.Error as e:
+                seen.append(str(e))
+            seen.append(r.info(1).frame)  # the timeline needs no GL context: any thread
+
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        assert "thread that made it" in seen[0] and seen[1] == 1, seen
+        assert r.frame(1).shape == (18, 32, 4)  # its own thread still draws
+
+
+# An item that is no frame number raises the same exception at any job count, after the frames
+# before it (jobs > 1 once took None for the end of the frames and yielded 1 of 3 silently).
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+@pytest.mark.parametrize("items,exc", [([0, None, 1], TypeError), ([0, 2 ** 64, 1], OverflowError),
+                                       ([0, 1.5, 1], TypeError)])
+def test_render_many_refuses_a_bad_item_alike_at_any_job_count(demo, jobs, items, exc):
+    with demo.renderer(width=32, height=18, jobs=jobs) as r:
+        with pytest.raises(exc):
+            list(r.render_many(items))
+        gen = r.render_many(items)
+        assert next(gen)[0] == 0
+        with pytest.raises(exc):
+            next(gen)
+        assert r.frame(1).shape == (18, 32, 4)  # the renderer is free again

@@ -84,6 +84,12 @@
 #define MC_LIMIT_SCENE_MATERIALS 1024     /* per actor */
 #define MC_LIMIT_SCENE_LIGHTS    8        /* point lights (the renderer's MC_RENDER_MAX_LIGHTS) */
 #define MC_LIMIT_SCENE_FRAMES    10000000 /* the "frames" setting: 115 days at 1 fps */
+/* Submeshes drawn in a frame, all actors together (an actor draws each of its mesh's): each
+ * holds its vertex buffers and shadow volumes in the GL context, about 14 KiB with the default
+ * rig's two lights (8192 of one triangle, 64 x 64 pixels: 221 MiB at the peak, 256 MiB with 8
+ * lights). 10 actors of a mesh of 20,000 submeshes peaked at 1.5 GB for one frame; a Doom 3
+ * model has a few dozen. */
+#define MC_LIMIT_SCENE_DRAWS     8192
 
 /* ---- materials (.mtr files, the .pk4 archives and loose files of a base folder) ---- */
 
@@ -95,8 +101,10 @@
 
 /* A base folder's material files in all: bytes of text (held, since a declaration is parsed
  * when a scene uses it) and declarations indexed. Unused declarations cost only their index
- * entry (about 48 bytes and the name). */
-#define MC_LIMIT_MTR_TEXT_BYTES ((size_t)256 << 20)
+ * entry (about 48 bytes and the name). 64 MiB, so that text and the tables one file's
+ * declarations name (below) stay within about 300 MB of memory with the rest of a scene: a
+ * 268 KB archive of 249 MB of tables, read whole under 256 MiB, peaked at 413 MB. */
+#define MC_LIMIT_MTR_TEXT_BYTES ((size_t)64 << 20)
 #define MC_LIMIT_MTR_INDEX      (1 << 20)
 
 /* Declaration files of a base folder in all (materials/NAME.mtr, skins/NAME.skin, def/NAME.def
@@ -132,10 +140,13 @@
  * file can ask for, whatever its nesting (add(x, add(x, ...)) holds every level at once). */
 #define MC_LIMIT_MATERIAL_PIXELS ((uint64_t)MC_LIMIT_IMAGE_SIDE * MC_LIMIT_IMAGE_SIDE)
 
-/* Pixels of images all the materials of one scene may read (64 Mi: 256 MiB of RGBA, sixteen
- * 2048 x 2048 maps), each image's header checked against what is left before it is decoded;
- * settable per load (mc_parse_opts.image_pixels, `--image-pixels N` on the command line). */
-#define MC_LIMIT_SCENE_IMAGE_PIXELS ((uint64_t)64 << 20)
+/* Pixels of images all the materials of one scene may read (16 Mi: 64 MiB of RGBA, four
+ * 2048 x 2048 maps or sixteen of 1024 x 1024, one 4096 x 4096), each image's header checked
+ * against what is left before it is decoded; settable per load (mc_parse_opts.image_pixels,
+ * `--image-pixels N` on the command line). An image costs about 9.3 bytes a pixel at the peak
+ * (decoded, and GL's copy with its mipmaps): 16 Mi keeps a scene within about 300 MB; one
+ * 8192 x 8192 image, legal under the 64 Mi this once was, peaked at 973 MB. */
+#define MC_LIMIT_SCENE_IMAGE_PIXELS ((uint64_t)16 << 20)
 
 /* A material's polygonOffset, either sign (Doom's are 1 or so): the renderer takes this range. */
 #define MC_LIMIT_POLYGON_OFFSET 1e6f

@@ -86,6 +86,11 @@ void mc_pipeline_cancel(mc_pipeline *p);
 /* A consistent snapshot of the counters. */
 void mc_pipeline_stats_get(mc_pipeline *p, mc_pipeline_stats *out);
 
+/* Cancels if still running and waits for the sink threads, whose calls have ended when it
+ * returns; the buffers stay (another thread may still draw into one it acquired). Harmless to
+ * repeat; release does it too. */
+void mc_pipeline_join(mc_pipeline *p);
+
 /* Cancels if still running, joins the threads and frees the buffers; NULL is fine. */
 void mc_pipeline_release(mc_pipeline *p);
 

@@ -14,6 +14,7 @@
 #ifndef MC_RENDER_H
 #define MC_RENDER_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,12 @@ typedef struct mc_renderer_desc {
     mc_warn_fn warn; /* may be NULL: warnings dropped */
     void *warn_user;
     mc_shadow_samples shadow_samples; /* under MSAA: shadows per pixel (0) or per sample */
+    /* May be NULL. Else a frame looks at it before each item it takes and each draw call it
+     * makes: once it is non-zero the frame is abandoned -- mc_renderer_draw and
+     * mc_renderer_end give MC_ERR_INTERRUPTED "interrupted", nothing more is drawn and nothing
+     * is read back (the pixels are untouched) -- so that a signal stops a frame of many
+     * thousand draws at once; the next frame may begin as usual. */
+    const volatile sig_atomic_t *stop;
 } mc_renderer_desc;
 
 /* What the renderer actually got. */
@@ -117,6 +124,10 @@ typedef enum mc_shading {
 } mc_shading;
 
 #define MC_RENDER_MAX_LIGHTS 8
+
+/* The most a light's origin, target, right, up, start and end may be from 0 on each axis, and
+ * the largest radius or half-size: past it (or not a number) a light is refused. */
+#define MC_LIGHT_MAX_COORD 1e30f
 
 /* Doom's r_lightScale: every light's colour is multiplied by it (tr_render.cpp
  * RB_CreateSingleDrawInteractions, backEnd.lightScale). */

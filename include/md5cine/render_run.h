@@ -208,6 +208,17 @@ void mc_render_run_get_stats(const mc_render_run *run, mc_render_run_stats *out)
  * NULL without one or after frames failed. */
 const char *mc_render_run_codec_name(const mc_render_run *run);
 
+/* Frames handed to the frame jobs and not yet collected. After an interrupt (frames gave
+ * MC_ERR_INTERRUPTED) those are inside the GL driver, which finishes the work it was given
+ * before a job sees the stop flag (many jobs on few cores: seconds at 1920x1080). */
+int mc_render_run_in_flight(mc_render_run *run);
+
+/* For a program that ends at once on an interrupt with frames in flight: stops the sinks and
+ * removes the unfinished outputs (the video's temporary, the review page's folder) without
+ * waiting for the frame jobs. Nothing of theirs reaches a file (a stopped frame is not read
+ * back). The run may then only be left to the process's exit (no release: it would wait). */
+void mc_render_run_abandon(mc_render_run *run);
+
 /* The files of the scene's base that the renderers read (mc_scene_renderer_input), after
  * prepare has made them; 0 before. The strings live as long as the run; out of range: NULL. */
 int mc_render_run_input_count(const mc_render_run *run);

@@ -78,7 +78,10 @@ typedef struct mc_scene_renderer_desc {
     mc_warn_fn warn;       /* may be NULL: warnings dropped */
     void *warn_user;
     const volatile sig_atomic_t *stop; /* may be NULL: else loading the materials looks at it
-                              before each file, declaration and image (mc_parse_opts.stop) */
+                              before each file, declaration and image (mc_parse_opts.stop),
+                              and a frame as it draws (mc_renderer_desc.stop): once it is
+                              non-zero, mc_scene_renderer_frame abandons the frame with
+                              MC_ERR_INTERRUPTED, its pixels untouched */
     unsigned long long image_pixels; /* mc_parse_opts.image_pixels for the scene's texture
                               images and its materials' together: 0 is
                               MC_LIMIT_SCENE_IMAGE_PIXELS */
@@ -115,7 +118,9 @@ typedef struct mc_scene_frame_info {
 /* The lights a renderer of resolved scene s shades with (see "Look" above; no renderer or GL
  * needed): the scene's lights and ambient (0 0 0 when not given), or the default rig computed
  * from the actors' bind poses and the first camera frame. lights: MC_RENDER_MAX_LIGHTS
- * entries, *num_lights set; ambient: 3 floats. Errors: MC_ERR_NOMEM. */
+ * entries, *num_lights set; ambient: 3 floats. Errors: MC_ERR_NOMEM; MC_ERR_RANGE when the
+ * scene has no lights and the rig cannot be placed around its actors (past
+ * MC_LIGHT_MAX_COORD), at the actor that is the cause, with its bounds. */
 mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, float ambient[3],
                           mc_error *err);
 
@@ -123,7 +128,7 @@ mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, 
  * texture the scene resolved, allocates every per-frame buffer and skins actors without an anim
  * once. *out is NULL on failure. Errors: MC_ERR_USAGE (bad desc), MC_ERR_IMAGE (a texture that
  * does not decode, positioned at the scene's material line when there is one), MC_ERR_GL,
- * MC_ERR_NOMEM. */
+ * MC_ERR_NOMEM, MC_ERR_RANGE (mc_scene_lights), MC_ERR_INTERRUPTED (desc.stop). */
 mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_renderer **out,
                                    mc_error *err);
 
@@ -150,7 +155,8 @@ const char *mc_scene_renderer_input(const mc_scene_renderer *sr, int i);
 /* Renders output frame k (0 <= k < frame count) into out, which must be the renderer's size
  * with a stride that is a multiple of 4; info may be NULL. Allocates nothing. Errors:
  * MC_ERR_USAGE (k out of range, no pixels, a view of another size or with a short or unaligned
- * stride), MC_ERR_GL. */
+ * stride), MC_ERR_GL, MC_ERR_INTERRUPTED (desc.stop set before or while it draws: the frame
+ * is abandoned, out untouched). */
 mc_status mc_scene_renderer_frame(mc_scene_renderer *sr, mc_frame_no k, const mc_image_view *out,
                                   mc_scene_frame_info *info, mc_error *err);
 

@@ -13,7 +13,16 @@ check (the same reference checker, limits and report).
         assert check.ok, check.table
 
 Every failure raises md5cine.Error, which carries file, line, col, code and the message, and
-reads as "file:line:col: error: message".
+reads as "file:line:col: error: message". A closed Scene or Renderer raises it at every call
+(also when a render_many generator is resumed after its renderer or scene was closed).
+
+Threads: a Scene may be used from any thread. A Renderer with jobs=1 (the default) draws on the
+thread that made it, whose GL context it holds current; a call from another thread raises
+md5cine.Error. A Renderer with jobs > 1 (or 0) draws on worker threads of its own, so any thread
+may call it; its calls are serialised by a lock (one frame, or one step of render_many, at a
+time), and frames never go to the wrong caller. One render_many of a jobs renderer runs at a
+time: render() and another render_many raise until it ends. close() may come from any thread
+and waits for the frames being drawn.
 
 The library is looked for, in order: next to this package's install location (the place
 `cmake --install` put it), the path in the environment variable MD5CINE_LIBRARY, then the
@@ -25,6 +34,7 @@ import ctypes.util
 import fractions
 import operator
 import os
+import threading
 import weakref
 
 import numpy as np
@@ -219,6 +229,7 @@ _rp_release = _fn("mc_report_release", None, _vp)
 _rp_attach = _fn("mc_report_attach", None, _vp, _P(mc_refcheck_desc))
 
 _MC_OK = 0
+_END = object()  # the end of an iterable of frames (None is an item like any other)
 # Antialiasing samples of `md5cine render` (render.h MC_MSAA_DEFAULT); 0 is off, as --msaa 0.
 MSAA_DEFAULT = _abi.CONSTANTS["MC_MSAA_DEFAULT"]
 # The most frame jobs a Renderer may have (limits.h MC_LIMIT_FRAME_JOBS).
@@ -416,6 +427,7 @@ class Scene:
     warnings. The warnings of loading and rendering collect in .warnings, formatted."""
 
     def __init__(self, path, lenient=False):
+        self._lock = threading.RLock()  # held while the C scene is used, freed or handed out
         self._loaded = False
         self.path = os.fspath(path)
         self.warnings = []
@@ -444,16 +456,30 @@ class Scene:
         """Closes the scene (also done when it is collected), closing its renderers first. The
         C scene is freed once no renderer uses it, so any order of closing and collection is
         safe (a garbage cycle may finalize the scene before its renderer)."""
-        if getattr(self, "_loaded", False):
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            if not getattr(self, "_loaded", False):
+                return
             self._loaded = False
-            for r in list(self._renderers):
-                r.close()
-            self._free()
+            renderers = list(self._renderers)
+        # Outside the scene's lock: a renderer's close takes its own lock, then the scene's.
+        for r in renderers:
+            r.close()
+        self._free()
 
     def _free(self):
-        if not self._loaded and not self._freed and self._users == 0:
-            self._freed = True
-            _scene_release(self._buf)
+        with self._lock:
+            if not self._loaded and not self._freed and self._users == 0:
+                self._freed = True
+                _scene_release(self._buf)
+
+    def _unuse(self):
+        """A renderer of this scene released its C renderer."""
+        with self._lock:
+            self._users -= 1
+        self._free()
 
     def __del__(self):
         self.close()
@@ -470,41 +496,48 @@ class Scene:
 
     def fps(self, fps=None):
         """The output rate as a Fraction: fps if given, else the scene's, else the camera's."""
-        self._need()
-        r = _scene_fps(self._buf, _rate(fps))
+        rate = _rate(fps)
+        with self._lock:
+            self._need()
+            r = _scene_fps(self._buf, rate)
         return fractions.Fraction(r.num, r.den)
 
     def frame_count(self, fps=None, clock="ideal"):
-        self._need()
-        return _scene_frame_count_clock(self._buf, _scene_fps(self._buf, _rate(fps)),
-                                        _choice(_CLOCKS, clock, "clock"))
+        rate, c = _rate(fps), _choice(_CLOCKS, clock, "clock")
+        with self._lock:
+            self._need()
+            return _scene_frame_count_clock(self._buf, _scene_fps(self._buf, rate), c)
 
     def timeline(self, fps=None, clock="ideal"):
         """One dict per output frame, as `md5cine info --timeline --json` lists them: frame,
         time, stored, next, lerp, shot (0-based), and ms on the engine clock."""
-        self._need()
         c = _choice(_CLOCKS, clock, "clock")
-        rate = _scene_fps(self._buf, _rate(fps))
+        asked = _rate(fps)
         out = []
         s = mc_timeline_sample()
-        for k in range(_scene_frame_count_clock(self._buf, rate, c)):
-            _sample_frame_clock(self._camera, rate, c, k, ctypes.byref(s))
-            row = {"frame": k, "time": s.time, "stored": s.stored, "next": s.next,
-                   "lerp": s.lerp, "shot": s.shot}
-            if c == 1:
-                row["ms"] = s.engine_ms
-            out.append(row)
+        with self._lock:
+            self._need()
+            rate = _scene_fps(self._buf, asked)
+            for k in range(_scene_frame_count_clock(self._buf, rate, c)):
+                _sample_frame_clock(self._camera, rate, c, k, ctypes.byref(s))
+                row = {"frame": k, "time": s.time, "stored": s.stored, "next": s.next,
+                       "lerp": s.lerp, "shot": s.shot}
+                if c == 1:
+                    row["ms"] = s.engine_ms
+                out.append(row)
         return out
 
     def shots(self, fps=None, clock="ideal"):
         """The shots as (number, first, last) output frames, inclusive (mc_plan_shots)."""
-        self._need()
         c = _choice(_CLOCKS, clock, "clock")
-        rate = _scene_fps(self._buf, _rate(fps))
-        count = _scene_frame_count_clock(self._buf, rate, c)
-        n = _plan_shots(self._camera, rate, c, count, None, 0)
-        arr = (mc_shot_range * max(n, 1))()
-        _plan_shots(self._camera, rate, c, count, arr, n)
+        asked = _rate(fps)
+        with self._lock:
+            self._need()
+            rate = _scene_fps(self._buf, asked)
+            count = _scene_frame_count_clock(self._buf, rate, c)
+            n = _plan_shots(self._camera, rate, c, count, None, 0)
+            arr = (mc_shot_range * max(n, 1))()
+            _plan_shots(self._camera, rate, c, count, arr, n)
         return [(arr[i].number, arr[i].first, arr[i].last) for i in range(n)]
 
     def renderer(self, **kw):
@@ -604,35 +637,42 @@ class Renderer:
     --shadow-samples), jobs (frames drawn at once by
     render_many, each by a GL context of its own, as render --jobs: 1..16, or None (or 0):
     automatic, as render --jobs auto, auto_jobs() on this machine's cores; 1, the default, is
-    one renderer on the calling thread)."""
+    one renderer on the calling thread).
+
+    Threads (see the module's docstring): with jobs=1 only the thread that made the renderer
+    may draw with it; with jobs != 1 any thread may, one call at a time (a lock)."""
 
     def __init__(self, scene, width=0, height=0, fps=None, clock="ideal", msaa=MSAA_DEFAULT,
                  shading="lit", fov_mode="horizontal", background=None, overlay=False,
                  backend="auto", gl_device=0, developer_images=False, shadows=True, jobs=1,
                  shadow_samples="pixel"):
+        self._lock = threading.RLock()  # held while the C renderer or jobs are used or freed
         self._sr = _vp()
         self._jobs = _vp()
-        self._many = None  # the render_many generator drawing with the jobs, if any
+        self._many = None  # the render_many drawing with the jobs, if any (its token)
+        self._owner = threading.get_ident()  # the thread a jobs=1 renderer draws on
         self.scene = None
-        scene._need()
         _need_gl()
         jobs = _jobs_arg(jobs)
         d = _renderer_desc(scene, width, height, fps, clock, msaa, shading, fov_mode, background,
                            overlay, backend, gl_device, developer_images, shadows,
                            shadow_samples)
         err = mc_error()
-        if jobs == 1:
-            if _sr_create(ctypes.byref(d), ctypes.byref(self._sr), ctypes.byref(err)) != _MC_OK:
+        # Under the scene's lock: a close() of the scene on another thread waits, then closes
+        # this renderer too.
+        with scene._lock:
+            scene._need()
+            if jobs == 1:
+                st = _sr_create(ctypes.byref(d), ctypes.byref(self._sr), ctypes.byref(err))
+            else:
+                jd = mc_frame_jobs_desc(renderer=d, jobs=jobs)
+                st = _jobs_create(ctypes.byref(jd), ctypes.byref(self._jobs), ctypes.byref(err))
+            if st != _MC_OK:
                 _raise(err)
-        else:
-            jd = mc_frame_jobs_desc(renderer=d, jobs=jobs)
-            if _jobs_create(ctypes.byref(jd), ctypes.byref(self._jobs),
-                            ctypes.byref(err)) != _MC_OK:
-                _raise(err)
-        # The renderer holds its scene, and the scene's C memory lives until this releases.
-        self.scene = scene
-        scene._users += 1
-        scene._renderers.add(self)
+            # The renderer holds its scene, and the scene's C memory lives until this releases.
+            self.scene = scene
+            scene._users += 1
+            scene._renderers.add(self)
         w, h, rate, gl = ctypes.c_int(), ctypes.c_int(), mc_rate(), mc_renderer_info()
         (_sr_get_info if self._sr else _jobs_get_info)(self._sr or self._jobs, ctypes.byref(w),
                                                        ctypes.byref(h), ctypes.byref(rate),
@@ -652,20 +692,33 @@ class Renderer:
             self.jobs = _jobs_count(self._jobs)
 
     def close(self):
-        if getattr(self, "_sr", None) or getattr(self, "_jobs", None):
+        """Releases the renderer (also done when it is collected, or when its scene closes);
+        from any thread, once the frame being drawn is done. Every later call raises
+        md5cine.Error, and so does a render_many generator resumed after it."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            if not self._sr and not self._jobs:
+                return
             sr, self._sr = self._sr, _vp()
             jobs, self._jobs = self._jobs, _vp()
             if sr:
                 _sr_release(sr)
             else:
-                _jobs_release(jobs)
-            self.scene._users -= 1
-            self.scene._free()
+                _jobs_release(jobs)  # waits for the frames being drawn
+        self.scene._unuse()
 
-    def _need(self):
+    def _need(self, draw=True):
+        """At every call and every resumption of render_many, with the lock held: the renderer
+        is open, and the calling thread may draw with it (draw)."""
         if not self._sr and not self._jobs:
             raise Error("MC_ERR_USAGE", "the renderer is closed")
         _need_gl()
+        if draw and self._sr and threading.get_ident() != self._owner:
+            raise Error("MC_ERR_USAGE", "a renderer with jobs=1 draws on the thread that made it "
+                        "(its GL context is current there); make one renderer per thread, or "
+                        "one with jobs >= 2, which any thread may call")
 
     def __del__(self):
         self.close()
@@ -682,7 +735,6 @@ class Renderer:
     def render(self, k, out=None):
         """Renders output frame k into out (a C-contiguous H x W x 4 uint8 array of the
         renderer's size; a new one when None). Returns (pixels, FrameInfo)."""
-        self._need()
         k = _int(k, 64, "frame")
         if out is None:
             out = np.empty((self.height, self.width, 4), dtype=np.uint8)
@@ -691,72 +743,91 @@ class Renderer:
         view = mc_image_view(self.width, self.height, self.width * 4, out.ctypes.data)
         info = mc_scene_frame_info()
         err = mc_error()
-        if self._jobs:
-            got = _i64()
-            self._not_busy()
-            if _jobs_submit(self._jobs, k, ctypes.byref(view), ctypes.byref(err)) != _MC_OK:
+        got = _i64()
+        with self._lock:
+            self._need()
+            if self._jobs:
+                self._not_busy()
+                if _jobs_submit(self._jobs, k, ctypes.byref(view), ctypes.byref(err)) != _MC_OK:
+                    _raise(err)
+                if _jobs_collect(self._jobs, ctypes.byref(got), ctypes.byref(info),
+                                 ctypes.byref(err)) != _MC_OK:
+                    _raise(err)
+            elif _sr_frame(self._sr, k, ctypes.byref(view), ctypes.byref(info),
+                           ctypes.byref(err)) != _MC_OK:
                 _raise(err)
-            if _jobs_collect(self._jobs, ctypes.byref(got), ctypes.byref(info),
-                             ctypes.byref(err)) != _MC_OK:
-                _raise(err)
-        elif _sr_frame(self._sr, k, ctypes.byref(view), ctypes.byref(info),
-                       ctypes.byref(err)) != _MC_OK:
-            _raise(err)
         return out, FrameInfo(info)
 
     def render_many(self, frames=None):
         """Renders frames (an iterable of output frame numbers; None: all) and yields
         (k, pixels) for each, in the order given, each pixels a new H x W x 4 uint8 array. With
         jobs > 1, up to that many frames are drawn at once (frame_jobs.h); the pixels are those
-        of render(k) whatever the number of jobs. A frame that fails raises md5cine.Error once
-        the frames before it were yielded; closing the generator early waits for the frames
-        still being drawn."""
-        self._need()
-        frames = range(self.frame_count) if frames is None else frames
-        if not self._jobs:
-            for k in frames:
+        of render(k) whatever the number of jobs. A frame that fails, or an item of frames that
+        is no frame number (TypeError, OverflowError), raises once the frames before it were
+        yielded, at any job count; closing the generator early waits for the frames still being
+        drawn. Each resumption checks that the renderer is still open (md5cine.Error)."""
+        it = iter(range(self.frame_count) if frames is None else frames)
+        with self._lock:
+            self._need()
+            jobs = bool(self._jobs)
+            if jobs:
+                self._not_busy()
+                token = self._many = object()
+        if not jobs:
+            for k in it:
                 yield k, self.render(k)[0]
             return
-        self._not_busy()
-        self._many = True
+        yield from self._many_jobs(it, token)
+
+    def _many_jobs(self, it, token):
         flight = []  # (k, array, view) of the frames submitted, oldest first
-        it = iter(frames)
-        more = True
+        bad = None  # the exception of an item that is no frame number, raised in its turn
         try:
             while True:
-                while more and len(flight) < self.jobs:
-                    k = next(it, None)
-                    if k is None:
-                        more = False
+                while bad is None and len(flight) < self.jobs:
+                    k = next(it, _END)
+                    if k is _END:
                         break
-                    k = _int(k, 64, "frame")
+                    try:
+                        k = _int(k, 64, "frame")
+                    except (TypeError, OverflowError) as e:
+                        bad = e
+                        break
                     out = np.empty((self.height, self.width, 4), dtype=np.uint8)
                     view = mc_image_view(self.width, self.height, self.width * 4,
                                          out.ctypes.data)
                     err = mc_error()
-                    if _jobs_submit(self._jobs, k, ctypes.byref(view),
-                                    ctypes.byref(err)) != _MC_OK:
-                        _raise(err)
+                    with self._lock:
+                        self._need()
+                        if _jobs_submit(self._jobs, k, ctypes.byref(view),
+                                        ctypes.byref(err)) != _MC_OK:
+                            _raise(err)
                     flight.append((k, out, view))
                 if not flight:
+                    if bad is not None:
+                        raise bad
                     return
                 got, err = _i64(), mc_error()
-                st = _jobs_collect(self._jobs, ctypes.byref(got), None, ctypes.byref(err))
+                with self._lock:
+                    self._need()
+                    st = _jobs_collect(self._jobs, ctypes.byref(got), None, ctypes.byref(err))
                 k, out, _ = flight.pop(0)
                 if st != _MC_OK:
                     _raise(err)
                 yield k, out
         finally:
             # The jobs write into the arrays of frames in flight: wait for them before the
-            # arrays can go.
-            while flight and self._jobs:
-                got, err = _i64(), mc_error()
-                _jobs_collect(self._jobs, ctypes.byref(got), None, ctypes.byref(err))
-                flight.pop(0)
-            self._many = None
+            # arrays can go (a close() of the renderer waited for them already).
+            with self._lock:
+                while flight and self._jobs:
+                    got, err = _i64(), mc_error()
+                    _jobs_collect(self._jobs, ctypes.byref(got), None, ctypes.byref(err))
+                    flight.pop(0)
+                if self._many is token:
+                    self._many = None
 
     def _not_busy(self):
-        if self._many:
+        if self._many is not None:
             raise Error("MC_ERR_USAGE", "the renderer's jobs are drawing for a render_many "
                         "that has not finished: finish or close it first")
 
@@ -766,12 +837,15 @@ class Renderer:
 
     def info(self, k):
         """FrameInfo of output frame k from the timeline, without drawing."""
-        self._need()
         k = _int(k, 64, "frame")
         s = mc_timeline_sample()
-        if not 0 <= k < self.frame_count:
-            raise Error("MC_ERR_USAGE", "frame %d is outside 0..%d" % (k, self.frame_count - 1))
-        _sample_frame_clock(self.scene._camera, self._rate, self._clock, int(k), ctypes.byref(s))
+        with self._lock:
+            self._need(draw=False)
+            if not 0 <= k < self.frame_count:
+                raise Error("MC_ERR_USAGE", "frame %d is outside 0..%d"
+                            % (k, self.frame_count - 1))
+            _sample_frame_clock(self.scene._camera, self._rate, self._clock, int(k),
+                                ctypes.byref(s))
         i = mc_scene_frame_info(frame=k, time=s.time, engine_ms=s.engine_ms, stored=s.stored,
                                 next=s.next, lerp=s.lerp, shot=s.shot)
         return FrameInfo(i)
@@ -780,7 +854,8 @@ class Renderer:
         """Renders frames (an iterable of output frame numbers; None: all) and checks each
         against reference with RefCheck (same keyword arguments). Returns the RefCheck, closed
         and finished (its report written when report_dir was given)."""
-        self._need()
+        with self._lock:
+            self._need()
         frames = range(self.frame_count) if frames is None else frames
         rc = RefCheck(reference, self.width, self.height, candidate=self.scene.path,
                       shots=self.scene.shots(self.fps, _choice_name(_CLOCKS, self._clock)), **kw)
@@ -907,6 +982,8 @@ class RefCheck(CheckRows):
         """Writes the HTML report when report_dir was given and a frame did not pass (the
         report shows failing frames; none is written for a clean check). Call once, after the
         frames; report_path then names index.html, or is None."""
+        if not self._rc:
+            raise Error("MC_ERR_USAGE", "the check is closed")
         if not self._rp:
             return
         self._collect()

@@ -767,7 +767,7 @@ static int info_scene(const char *path, const info_opts *o)
         mc_diag_print(stderr, "error", &err);
         mc_scene_materials_release(&sm);
         mc_scene_release(&sc);
-        return MC_EXIT_RUNTIME;
+        return mc_input_exit_code(s);
     }
     fps = mc_scene_fps(&sc, o->fps);
     count = mc_scene_frame_count_clock(&sc, fps, o->clock);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <md5cine/json.h>
 #include <md5cine/render_run.h>
@@ -349,6 +350,13 @@ static int run_frames(render_cmd *c)
     if (st != MC_OK && mc_render_run_stage(c->run) != MC_RUN_STAGE_REPORTS) {
         bool interrupted = st == MC_ERR_INTERRUPTED && g_stop_signal;
 
+        if (interrupted && mc_render_run_in_flight(c->run) > 0) {
+            /* Ends at once, without waiting for the driver to give the jobs back. */
+            mc_render_run_abandon(c->run);
+            report_output(c, false, true);
+            fflush(stdout);
+            _exit(128 + g_stop_signal);
+        }
         if (!interrupted)
             mc_diag_print(stderr, "error", &e);
         report_output(c, false, interrupted);

@@ -286,7 +286,7 @@ static const mc_arg_opt render_opts[] = {
       .help = "burn in the frame number, time code HH:MM:SS:FF and shot" },
     { .name = "--image-pixels", .kind = MC_ARG_INT, .offset = F(image_mpixels), .min = 1,
       .max = 65536, .expect = "1..65536 (millions of pixels)", .metavar = "N",
-      .help = "images the scene and its materials may read, N Mi pixels in all (64)" },
+      .help = "images the scene and its materials may read, N Mi pixels in all (16)" },
     { .name = "--jobs", .kind = MC_ARG_CUSTOM, .offset = F(jobs), .parse = parse_jobs,
       .expect = "1.." STR(MC_LIMIT_FRAME_JOBS) " or 'auto'", .metavar = "N|auto",
       .help = "frames drawn at once, each by a GL context of its own\n"

@@ -88,22 +88,23 @@ int mc_render_check_outputs(const mc_render_opts *o, const mc_scene *s,
     return rc;
 }
 
-/* llvmpipe rasterizes on LP_NUM_THREADS threads (Mesa's default: one per core) per context,
- * which share the cores with the encoder's threads and the PNG writers. Twice as many raster
- * threads as cores keeps the cores busier: the demo at 720p to MP4 on 2 cores takes about 5 %
- * less wall time with 4 than with 2 (6 and 8 are no better), with identical pixels (llvmpipe's
- * output does not depend on its thread count). With several frame jobs, each context gets its
- * share of those: 2 * cores / jobs, at least 1. Set before the first context, which reads it,
- * and before any thread starts; the caller keeps a value the user set. */
-static void default_raster_threads(int jobs)
+/* llvmpipe rasterizes on LP_NUM_THREADS threads (Mesa's default: one per core), which share the
+ * cores with the encoder's threads and the PNG writers. Twice as many raster threads as cores
+ * keeps the cores busier: the demo at 720p to MP4 on 2 cores takes about 5 % less wall time
+ * with 4 than with 2 (6 and 8 are no better), with identical pixels (llvmpipe's output does not
+ * depend on its thread count). The frame jobs' contexts share one display, so one screen and
+ * its one set of raster threads: the count is the process's, whatever the job count (it was
+ * once divided among the jobs, which left 16 jobs on 2 cores one raster thread for all their
+ * frames, and a SIGTERM waiting 7-24 s for the frames queued on it). Set before the first
+ * context, which reads it, and before any thread starts; the caller keeps a value the user
+ * set. */
+static void default_raster_threads(void)
 {
     long cores = mc_frame_jobs_cores();
-    long per;
     char n[24];
 
     cores = cores > 8 ? 8 : cores; /* llvmpipe takes at most 16 */
-    per = cores * 2 / jobs;
-    snprintf(n, sizeof n, "%ld", per < 1 ? 1 : per);
+    snprintf(n, sizeof n, "%ld", cores * 2);
     setenv("LP_NUM_THREADS", n, 1);
 }
 
@@ -146,7 +147,7 @@ int mc_render_settle_jobs(const mc_render_opts *o, const mc_scene *s)
     if (frames >= 1 && jobs > frames)
         jobs = (int)frames;
     if (!user_threads)
-        default_raster_threads(jobs); /* the estimate below counts these threads */
+        default_raster_threads(); /* the estimate below counts these threads */
     if (!o->jobs) {
         mc_address_need need;
         int w, h;
@@ -155,8 +156,6 @@ int mc_render_settle_jobs(const mc_render_opts *o, const mc_scene *s)
         mc_cli_render_need(s, w, h, o->msaa, &need);
         while (jobs > 1 && !mc_cli_address_fits(jobs_need(&need, jobs)))
             jobs--;
-        if (!user_threads)
-            default_raster_threads(jobs);
     }
     return jobs;
 }

@@ -79,6 +79,8 @@
     X(StencilOpSeparate, STENCILOPSEPARATE) \
     X(ClearStencil, CLEARSTENCIL) \
     X(TexImage2D, TEXIMAGE2D) \
+    X(TexStorage2D, TEXSTORAGE2D) \
+    X(TexSubImage2D, TEXSUBIMAGE2D) \
     X(TexParameteri, TEXPARAMETERI) \
     X(Uniform1f, UNIFORM1F) \
     X(Uniform1fv, UNIFORM1FV) \

@@ -90,6 +90,11 @@ void gpu_drawn(mc_renderer *r, size_t indices)
     }
 }
 
+int gpu_stopped(const mc_renderer *r)
+{
+    return r->stop && *r->stop;
+}
+
 void gpu_prof_mark(mc_renderer *r, int row)
 {
     double t;

@@ -32,5 +32,8 @@ void gpu_prof_mark(mc_renderer *r, int row);
  * here. Finishing changes no pixel. */
 #define GPU_FINISH_INDICES ((size_t)1 << 20)
 void gpu_drawn(mc_renderer *r, size_t indices);
+/* True once the caller's stop flag (mc_renderer_desc.stop) is set: the frame draws nothing
+ * more. */
+int gpu_stopped(const mc_renderer *r);
 
 #endif

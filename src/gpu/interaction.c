@@ -395,6 +395,8 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     int one = pass == P_LIGHT || pass == P_MASKED; /* one light's pass */
     int lights = one || pass >= P_GROUP;             /* or the group's */
 
+    if (gpu_stopped(r))
+        return;
     use_program(r, pr, one ? light : -1);
     gl->BindVertexArray(sl->vao);
     gl->UniformMatrix4fv(u->model, 1, GL_FALSE, ds->model);

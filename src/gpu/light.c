@@ -346,18 +346,20 @@ void gpu_unbind_light_group(mc_renderer *r)
 
 static int finite_vec(mc_vec3 v)
 {
-    return gpu_finite_in(v.x, -1e30f, 1e30f) && gpu_finite_in(v.y, -1e30f, 1e30f) &&
-           gpu_finite_in(v.z, -1e30f, 1e30f);
+    return gpu_finite_in(v.x, -MC_LIGHT_MAX_COORD, MC_LIGHT_MAX_COORD) &&
+           gpu_finite_in(v.y, -MC_LIGHT_MAX_COORD, MC_LIGHT_MAX_COORD) &&
+           gpu_finite_in(v.z, -MC_LIGHT_MAX_COORD, MC_LIGHT_MAX_COORD);
 }
 
 static int light_ok(const mc_renderer *r, const mc_light *l)
 {
     int box = l->box.x != 0.0f || l->box.y != 0.0f || l->box.z != 0.0f;
     /* a projected light's volume comes from its target, right and up (below) */
-    int size = l->projected || (box ? gpu_finite_in(l->box.x, 1e-6f, 1e30f) &&
-                                                gpu_finite_in(l->box.y, 1e-6f, 1e30f) &&
-                                                gpu_finite_in(l->box.z, 1e-6f, 1e30f)
-                                    : gpu_finite_in(l->radius, 1e-6f, 1e30f));
+    int size = l->projected ||
+               (box ? gpu_finite_in(l->box.x, 1e-6f, MC_LIGHT_MAX_COORD) &&
+                          gpu_finite_in(l->box.y, 1e-6f, MC_LIGHT_MAX_COORD) &&
+                          gpu_finite_in(l->box.z, 1e-6f, MC_LIGHT_MAX_COORD)
+                    : gpu_finite_in(l->radius, 1e-6f, MC_LIGHT_MAX_COORD));
     int ok = finite_vec(l->origin) && size && l->projection_image >= 0 &&
              l->projection_image <= r->num_textures && l->falloff_image >= 0 &&
              l->falloff_image <= r->num_textures;

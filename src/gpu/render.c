@@ -383,6 +383,7 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
     r->no_group = env_on("MD5CINE_NO_LIGHT_GROUP");
     r->warn = d.warn;
     r->warn_user = d.warn_user;
+    r->stop = d.stop;
     /* The GL driver starts its threads here; they inherit this thread's signal mask. Mesa
      * blocks signals in its own threads (llvmpipe's rasterisers), another driver (a GPU's
      * through EGL) need not, so they are blocked meanwhile and a program's handlers only ever
@@ -490,6 +491,7 @@ mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, in
     const mc_gl_fns *gl = &r->gl;
     GLint max_tex = 0;
     GLuint tex = 0;
+    GLsizei levels;
     mc_status s;
 
     *id = 0;
@@ -513,12 +515,18 @@ mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, in
         r->textures = t;
         r->cap_textures = cap;
     }
-    /* Rows go up as given, so GL's t = 0 is the image's top row (Doom's convention). */
+    /* Rows go up as given, so GL's t = 0 is the image's top row (Doom's convention). Every
+     * level's storage is made at once: a texture given its first level alone was made again
+     * with room for the mipmaps when they were generated, a second copy of the image while
+     * both were held (8192 x 8192: 256 MiB more at the peak). */
+    for (levels = 1; (w | h) >> levels; levels++)
+        ;
     gl->GenTextures(1, &tex);
     gl->BindTexture(GL_TEXTURE_2D, tex);
     gl->PixelStorei(GL_UNPACK_ALIGNMENT, 4);
     gl->PixelStorei(GL_UNPACK_ROW_LENGTH, (GLint)(stride / 4));
-    gl->TexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    gl->TexStorage2D(GL_TEXTURE_2D, levels, GL_RGBA8, w, h);
+    gl->TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
     gl->PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
     gl->GenerateMipmap(GL_TEXTURE_2D);
     gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
@@ -784,6 +792,8 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
 
     if (s != MC_OK || it->triangle_count == 0 || it->vertex_count == 0)
         return s;
+    if (gpu_stopped(r))
+        return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
     if (it->texcoord_stride && it->texcoord_stride < 2 * sizeof(float))
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "texcoord stride %zu is too small",
                             it->texcoord_stride);
@@ -858,7 +868,7 @@ static void resolve(mc_renderer *r)
     gpu_draw_opaque_stages(r);
     gpu_draw_translucent(r);
     gpu_prof_mark(r, PROF_STAGES);
-    if (r->samples > 1) {
+    if (r->samples > 1 && !gpu_stopped(r)) {
         gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
         gl->BindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
         gl->BlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height,
@@ -953,6 +963,8 @@ mc_status mc_renderer_end(mc_renderer *r, uint8_t *rgba_out, size_t stride, mc_e
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "bad output buffer (stride %zu)",
                             stride);
     resolve(r);
+    if (gpu_stopped(r)) /* what was drawn stays unread: the frame is abandoned */
+        return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
     /* Row 0 of the framebuffer is the image's top row (see the vertex shader). */
     gl->BindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo);
     gl->PixelStorei(GL_PACK_ALIGNMENT, 4);

@@ -208,6 +208,7 @@ struct mc_renderer {
     int in_frame, resolved, shading;
     mc_warn_fn warn;
     void *warn_user;
+    const volatile sig_atomic_t *stop; /* mc_renderer_desc.stop; gpu_stopped */
     char gl_renderer[128], gl_version[128], gl_vendor[128], device[128];
 };
 

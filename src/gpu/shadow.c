@@ -295,7 +295,7 @@ static void draw_volumes(mc_renderer *r, int l, int self)
         const slot *sl = &r->slots[i];
 
         if (!sl->pending || sl->late || sl->sh.count[l] == 0 ||
-            sl->ds.no_self_shadow != self || sl->sh.skip)
+            sl->ds.no_self_shadow != self || sl->sh.skip || gpu_stopped(r))
             continue;
         gl->Scissor(sl->sh.rect[0], sl->sh.rect[1], sl->sh.rect[2], sl->sh.rect[3]);
         /* RB_T_Shadow, z-fail with glStencilOpSeparate: the volume's outward faces (the
@@ -420,17 +420,27 @@ static void volume_scissor(const mc_renderer *r, slot *c, int l)
     c->sh.skip = !reach_tiles(&a, r->light_rect, c->sh.rect);
 }
 
+/* The most caster and item pairs volume_scissor looks at for one light: past that (2048 items
+ * drawn), each caster's volume is scissored to the light's reach instead, which holds every
+ * caster's own rectangle, so the pixels are the same; 20,000 items would otherwise cost 4e8
+ * box projections a light. */
+#define SCISSOR_PAIRS_MAX ((size_t)1 << 22)
+
 void gpu_shadow_light(mc_renderer *r, int l)
 {
     const mc_gl_fns *gl = &r->gl;
     int any = 0;
+    int each = (size_t)r->used_slots * (size_t)r->used_slots <= SCISSOR_PAIRS_MAX;
 
-    for (int i = 0; i < r->used_slots && r->fv.lights[l].shadows; i++) {
+    for (int i = 0; i < r->used_slots && r->fv.lights[l].shadows && !gpu_stopped(r); i++) {
         slot *sl = &r->slots[i];
 
         if (!sl->pending || sl->late || sl->sh.count[l] == 0)
             continue;
-        if (r->no_scissor) {
+        if (!r->no_scissor && !each) {
+            memcpy(sl->sh.rect, r->light_rect, sizeof sl->sh.rect);
+            sl->sh.skip = r->light_rect[2] <= 0 || r->light_rect[3] <= 0;
+        } else if (r->no_scissor) {
             sl->sh.skip = 0;
             memcpy(sl->sh.rect, (const int[4]){ 0, 0, r->width, r->height }, sizeof sl->sh.rect);
         } else {

@@ -120,7 +120,7 @@ void gpu_draw_stages(mc_renderer *r, const slot *sl)
     const mc_gl_fns *gl = &r->gl;
     const draw_state *ds = &sl->ds;
 
-    if (sl->num_stages == 0)
+    if (sl->num_stages == 0 || gpu_stopped(r))
         return;
     gl->UseProgram(r->stage_prog);
     r->current = r->stage_prog;

@@ -695,6 +695,21 @@ bool mc_expr_tables_add(mc_expr_tables *t, const mc_expr_table *tab)
     return true;
 }
 
+bool mc_expr_tables_add_failed(mc_expr_tables *t, const mc_expr_table_failed *bad)
+{
+    if (t->num_bad == t->cap_bad) {
+        int c = t->cap_bad ? t->cap_bad * 2 : 16;
+        mc_expr_table_failed *n = realloc(t->bad, (size_t)c * sizeof *n);
+
+        if (!n)
+            return false;
+        t->bad = n;
+        t->cap_bad = c;
+    }
+    t->bad[t->num_bad++] = *bad;
+    return true;
+}
+
 mc_expr_tables *mc_expr_tables_retain(mc_expr_tables *t)
 {
     if (t)
@@ -708,6 +723,7 @@ void mc_expr_tables_release(mc_expr_tables *t)
         return;
     mc_arena_release(&t->arena);
     free(t->tables);
+    free(t->bad);
     free(t);
 }
 
@@ -716,6 +732,14 @@ const mc_expr_table *mc_expr_tables_find(const mc_expr_tables *t, const char *na
     for (int k = t->num - 1; k >= 0; k--)
         if (strcmp(t->tables[k].name, name) == 0)
             return &t->tables[k];
+    return NULL;
+}
+
+const mc_expr_table_failed *mc_expr_tables_find_failed(const mc_expr_tables *t, const char *name)
+{
+    for (int k = t->num_bad - 1; k >= 0; k--)
+        if (strcmp(t->bad[k].name, name) == 0)
+            return &t->bad[k];
     return NULL;
 }
 

@@ -71,6 +71,15 @@ bool mc_expr_table_parse(mc_lexer *lx, mc_arena *arena, const mc_token *name, mc
  * material. */
 #define MC_EXPR_TABLE_BUDGET_MSG "the tables of one material file hold more than"
 
+/* A table whose body did not parse: its canonical name (in the set's arena), its name token
+ * (byte offset into the file's text, length, kind, position) and the lexer's place just after
+ * it (byte offsets, its line there), from where reading it again gives its error. */
+typedef struct mc_expr_table_failed {
+    const char *name;
+    size_t name_at, name_len, at, line_start;
+    int kind, name_line, name_col, line;
+} mc_expr_table_failed;
+
 /* The tables of one file (include/md5cine/mtr_expr.h), made by mtr_file.c. Doom's sinTable and
  * cosTable come first, so that a file's own table of that name, found from the end, wins. */
 struct mc_expr_tables {
@@ -78,10 +87,13 @@ struct mc_expr_tables {
     mc_arena arena;       /* names and values */
     mc_expr_table *tables; /* malloc'd */
     int num, cap;
-    /* Where reading stopped: the table that did not parse (its canonical name, its error), or a
-     * lexical error between tables (failed_name empty). */
+    /* The tables that did not parse, where their bodies begin: reading goes on after each one's
+     * braces, as Doom's declaration files go on at the next declaration, and a program naming
+     * one reads it again there for its error (malloc'd). */
+    mc_expr_table_failed *bad;
+    int num_bad, cap_bad;
+    /* A lexical error, which ends the reading: the tables after it are not known. */
     bool failed;
-    char failed_name[MC_LIMIT_NAME_LEN + 1];
     mc_error error;
 };
 
@@ -89,10 +101,14 @@ struct mc_expr_tables {
 mc_expr_tables *mc_expr_tables_new(void);
 /* Appends *tab (its values already in t->arena); false when out of memory. */
 bool mc_expr_tables_add(mc_expr_tables *t, const mc_expr_table *tab);
+/* Appends *bad (its name already in t->arena); false when out of memory. */
+bool mc_expr_tables_add_failed(mc_expr_tables *t, const mc_expr_table_failed *bad);
 /* One more reference; returns t. */
 mc_expr_tables *mc_expr_tables_retain(mc_expr_tables *t);
 /* The last table named name (canonical), or NULL. */
 const mc_expr_table *mc_expr_tables_find(const mc_expr_tables *t, const char *name);
+/* The last table named name (canonical) that did not parse, or NULL. */
+const mc_expr_table_failed *mc_expr_tables_find_failed(const mc_expr_tables *t, const char *name);
 
 /* true (the lexer failed with MC_ERR_INTERRUPTED) once the caller's stop flag is set. */
 bool mc_expr_stopped(mc_lexer *lx);

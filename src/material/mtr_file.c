@@ -13,9 +13,6 @@
 #include "mtr_expr.h"
 #include "mtr_int.h"
 
-/* Every `table NAME { ... }` of the whole text, read loosely into t (reading stops at a table
- * that does not parse, or at a lexical error, which t records): the tables a material's
- * expressions may name, wherever in the file they are (Doom finds a table declared anywhere). */
 static bool fail_as(mtr_parser *p, const mc_error *e)
 {
     if (p->lx.err)
@@ -24,6 +21,35 @@ static bool fail_as(mtr_parser *p, const mc_error *e)
     return false;
 }
 
+/* Remembers the table named n whose body did not parse, its body at lexer state body (just
+ * after the name); it counts against the file's table budget as the values its record costs. */
+static bool add_failed(mtr_parser *p, mc_expr_tables *t, const mc_lexer *body, const mc_token *n,
+                       size_t *values)
+{
+    char name[MC_LIMIT_NAME_LEN + 1];
+    mc_expr_table_failed bad = { .name_at = (size_t)(n->text - body->buf),
+                                 .name_len = n->len,
+                                 .at = (size_t)(body->cur - body->buf),
+                                 .line_start = (size_t)(body->line_start - body->buf),
+                                 .kind = (int)n->kind,
+                                 .name_line = n->line,
+                                 .name_col = n->col,
+                                 .line = body->line };
+
+    if (!mc_mtr_fold_name(n->text, n->len, false, name, sizeof name))
+        return true; /* a name no program can name */
+    bad.name = mc_arena_strndup(&t->arena, name, strlen(name));
+    if (!bad.name || !mc_expr_tables_add_failed(t, &bad))
+        return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
+    *values += (sizeof bad + strlen(name) + 1 + sizeof(float) - 1) / sizeof(float);
+    return true;
+}
+
+/* Every `table NAME { ... }` of the whole text, read loosely into t: the tables a material's
+ * expressions may name, wherever in the file they are (Doom finds a table declared anywhere).
+ * A table that does not parse is remembered and skipped, braces counted, as Doom's
+ * DeclManager skips a declaration's braced section and goes on at the next one
+ * (idDeclFile::LoadAndParse); a lexical error ends the reading (t records it). */
 static bool collect_tables(mtr_parser *p, mc_expr_tables *t)
 {
     mc_parse_opts quiet = { 0 };
@@ -46,26 +72,26 @@ static bool collect_tables(mtr_parser *p, mc_expr_tables *t)
             depth -= depth > 0;
         } else if (depth == 0 && is_kw(&tok, "table") && mc_lex_next(&lx, &n) &&
                    (n.kind == MC_TOK_NAME || n.kind == MC_TOK_STRING)) {
+            const mc_lexer body = lx;
             mc_expr_table tab;
+            char d[80];
 
-            if (!mc_expr_table_parse(&lx, &t->arena, &n, &tab)) {
-                if (t->error.code == MC_ERR_NOMEM || t->error.code == MC_ERR_INTERRUPTED)
-                    return fail_as(p, &t->error);
-                if (!mc_mtr_fold_name(n.text, n.len, false, t->failed_name, sizeof t->failed_name))
-                    t->failed_name[0] = '\0';
-                break;
+            if (mc_expr_table_parse(&lx, &t->arena, &n, &tab)) {
+                values += (size_t)tab.num_values;
+                if (!mc_expr_tables_add(t, &tab))
+                    return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
+            } else if (t->error.code == MC_ERR_NOMEM || t->error.code == MC_ERR_INTERRUPTED) {
+                return fail_as(p, &t->error);
+            } else if (!add_failed(p, t, &body, &n, &values)) {
+                return false;
+            } else {
+                lx = body; /* its braces are counted from here on */
             }
-            values += (size_t)tab.num_values;
             if (values > MC_LIMIT_MTR_TABLE_VALUES) {
-                char d[80];
-
-                mc_lex_fail(&lx, &n, MC_ERR_LIMIT,
-                            MC_EXPR_TABLE_BUDGET_MSG " %zu values (table %s)",
+                mc_lex_fail(&lx, &n, MC_ERR_LIMIT, MC_EXPR_TABLE_BUDGET_MSG " %zu values (table %s)",
                             MC_LIMIT_MTR_TABLE_VALUES, mc_lex_describe(&n, d, sizeof d));
                 return fail_as(p, &t->error);
             }
-            if (!mc_expr_tables_add(t, &tab))
-                return mc_lex_fail(&p->lx, NULL, MC_ERR_NOMEM, "out of memory");
         }
     }
     t->failed = lx.failed;
@@ -95,6 +121,29 @@ static bool file_tables(mtr_parser *p)
     return true;
 }
 
+/* The error of table bad, read again from its body (none of it is kept). */
+static bool table_error(mtr_parser *p, const mc_expr_table_failed *bad)
+{
+    mc_parse_opts quiet = { 0 };
+    mc_error e = { 0 };
+    mc_lexer lx;
+    mc_arena scratch = { 0 };
+    mc_expr_table tab;
+    mc_token name = { (mc_tok_kind)bad->kind, p->lx.buf + bad->name_at, bad->name_len,
+                      bad->name_line, bad->name_col, 0.0, false };
+
+    mc_lex_init(&lx, p->lx.buf, p->text_len, p->lx.name, &quiet, &e);
+    lx.extra_punct = MTR_PUNCT;
+    lx.cur = lx.buf + bad->at;
+    lx.line = bad->line;
+    lx.line_start = lx.buf + bad->line_start;
+    if (mc_expr_table_parse(&lx, &scratch, &name, &tab)) /* cannot be: it failed before */
+        mc_error_set(&e, MC_ERR_SYNTAX, p->lx.name, bad->line, 0, "table '%s' does not parse",
+                     bad->name);
+    mc_arena_release(&scratch);
+    return fail_as(p, &e);
+}
+
 /* The table ref names, from the file's tables; a table that did not parse fails with its own
  * error, at its position. */
 static bool resolve_table(mtr_parser *p, const mc_expr_table_ref *r, mc_expr_table *out)
@@ -102,6 +151,7 @@ static bool resolve_table(mtr_parser *p, const mc_expr_table_ref *r, mc_expr_tab
     const mc_expr_tables *t = p->f->tables;
     char name[MC_LIMIT_NAME_LEN + 1], d[80];
     const mc_expr_table *found;
+    const mc_expr_table_failed *bad;
     mc_token tok = { MC_TOK_NAME, r->text, r->len, r->line, r->col, 0.0, false };
 
     if (!mc_mtr_fold_name(r->text, r->len, false, name, sizeof name))
@@ -111,8 +161,9 @@ static bool resolve_table(mtr_parser *p, const mc_expr_table_ref *r, mc_expr_tab
         *out = *found;
         return true;
     }
-    if (t->failed && t->failed_name[0] && strcmp(t->failed_name, name) == 0)
-        return fail_as(p, &t->error);
+    bad = mc_expr_tables_find_failed(t, name);
+    if (bad)
+        return table_error(p, bad);
     return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "unknown table %s",
                        mc_lex_describe(&tok, d, sizeof d));
 }

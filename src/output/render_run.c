@@ -184,10 +184,12 @@ static mc_status frame_loop(mc_render_run *run, mc_error *err)
             st = end_frame(run, k, err);
     }
     if (st != MC_OK) {
-        mc_frame_no k;
+        mc_frame_no k = 0;
         mc_error dropped;
 
-        while (mc_frame_jobs_in_flight(run->jobs) > 0)
+        /* After an interrupt, collect waits no more: a frame still inside the GL driver stays
+         * in flight (mc_render_run_abandon). */
+        while (mc_frame_jobs_in_flight(run->jobs) > 0 && k != -1)
             mc_frame_jobs_collect(run->jobs, &k, NULL, &dropped);
         return st;
     }
@@ -286,4 +288,19 @@ int mc_render_run_input_count(const mc_render_run *run)
 const char *mc_render_run_input(const mc_render_run *run, int i)
 {
     return run->jobs ? mc_frame_jobs_input(run->jobs, i) : NULL;
+}
+
+int mc_render_run_in_flight(mc_render_run *run)
+{
+    return run->jobs ? mc_frame_jobs_in_flight(run->jobs) : 0;
+}
+
+void mc_render_run_abandon(mc_render_run *run)
+{
+    mc_pipeline_join(run->pipe); /* no sink writes any more; the buffers stay, still drawn into */
+    mc_encoder_release(run->enc); /* removes the partial video */
+    run->enc = NULL;
+    run->sink.enc = NULL;
+    mc_report_release(run->report); /* and an unfinished review page's temporary folder */
+    run->report = NULL;
 }

@@ -135,13 +135,22 @@ static mc_status find_size(mc_refpair *p, mc_error *err)
     size_t ib, ia;
     mc_frame_no k;
     int aw = 0, ah = 0;
-    mc_error ignored;
+    mc_error ea;
+    bool in_a;
+    mc_status sa = MC_OK;
 
     all_pairs(p, p->begin, &ib, &k, err);
-    if (mc_frames_size(p->b, ib, &p->width, &p->height, err) != MC_OK)
+    /* A first: when neither reads, the error names A, the operand given first (one that only
+     * A cannot read is that frame's row of the check) */
+    in_a = a_has(p, k, &ia);
+    if (in_a)
+        sa = mc_frames_size(p->a, ia, &aw, &ah, &ea);
+    if (mc_frames_size(p->b, ib, &p->width, &p->height, err) != MC_OK) {
+        if (in_a && sa != MC_OK)
+            *err = ea;
         return err->code;
-    if (a_has(p, k, &ia) && mc_frames_size(p->a, ia, &aw, &ah, &ignored) == MC_OK &&
-        (double)aw * ah < (double)p->width * p->height) {
+    }
+    if (in_a && sa == MC_OK && (double)aw * ah < (double)p->width * p->height) {
         p->width = aw;
         p->height = ah;
     }

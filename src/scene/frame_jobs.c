@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <md5cine/frame_jobs.h>
@@ -146,7 +147,10 @@ static void *worker_main(void *arg)
             break;
         s->state = SLOT_RUNNING;
         pthread_mutex_unlock(&j->lock);
-        s->st = mc_scene_renderer_frame(w->sr, s->k, &s->view, &s->info, &s->err);
+        if (j->rdesc.stop && *j->rdesc.stop) /* interrupted: what is queued is not started */
+            s->st = mc_error_set(&s->err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+        else
+            s->st = mc_scene_renderer_frame(w->sr, s->k, &s->view, &s->info, &s->err);
         pthread_mutex_lock(&j->lock);
         s->state = SLOT_DONE;
         pthread_cond_broadcast(&j->done);
@@ -289,8 +293,23 @@ mc_status mc_frame_jobs_collect(mc_frame_jobs *j, mc_frame_no *k, mc_scene_frame
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no frame in flight to collect");
     }
     s = &j->slots[j->head];
-    while (s->state != SLOT_DONE)
-        pthread_cond_wait(&j->done, &j->lock);
+    while (s->state != SLOT_DONE) {
+        struct timespec t;
+
+        if (j->rdesc.stop && *j->rdesc.stop) { /* the frame stays in flight (see the header) */
+            pthread_mutex_unlock(&j->lock);
+            *k = -1;
+            return mc_error_set(err, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+        }
+        /* A signal's handler sets the flag without waking this wait: look again each 20 ms. */
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += 20000000;
+        if (t.tv_nsec >= 1000000000) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&j->done, &j->lock, &t);
+    }
     *k = s->k;
     if (info)
         *info = s->info;

@@ -324,12 +324,17 @@ void mc_pipeline_stats_get(mc_pipeline *p, mc_pipeline_stats *out)
     pthread_mutex_unlock(&p->mu);
 }
 
+void mc_pipeline_join(mc_pipeline *p)
+{
+    mc_pipeline_cancel(p);
+    join_threads(p);
+}
+
 void mc_pipeline_release(mc_pipeline *p)
 {
     if (!p)
         return;
-    mc_pipeline_cancel(p);
-    join_threads(p);
+    mc_pipeline_join(p);
     pthread_cond_destroy(&p->cv_work);
     pthread_cond_destroy(&p->cv_free);
     pthread_mutex_destroy(&p->mu);

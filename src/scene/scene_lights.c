@@ -51,13 +51,100 @@ static mc_status actor_bounds(const mc_scene_actor *a, mc_vec3 *lo, mc_vec3 *hi,
     return MC_OK;
 }
 
+/* The default rig around the box lo..hi, oriented by the camera's first stored frame: a key and
+ * a fill light, Doom point lights with md5cine's built-in light images (render.h); the colours
+ * are before r_lightScale's 2. */
+static void place_rig(const mc_scene *s, mc_vec3 lo, mc_vec3 hi, mc_light lights[2])
+{
+    mc_vec3 c = mc_v3_scale(mc_v3_add(lo, hi), 0.5f), f, l, up = { 0, 0, 1 }, key, fill;
+    float r = fmaxf(0.5f * mc_v3_len(mc_v3_sub(hi, lo)), 64.0f);
+    /* forward flattened onto the floor (world +X when the camera looks straight up or down),
+     * left = up x f */
+    mc_mat3 axis = mc_quat_to_mat3(s->camera.frames[0].rot);
+
+    f = mc_v3_normalize(mc_v3(axis.m[0][0], axis.m[0][1], 0.0f));
+    if (mc_v3_len(f) < 0.5f)
+        f = mc_v3(1.0f, 0.0f, 0.0f);
+    l = mc_v3_cross(up, f);
+    key = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, 0.7f)),
+                                    mc_v3_scale(up, 0.9f)));
+    fill = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, -1.0f)),
+                                     mc_v3_scale(up, 0.3f)));
+    /* Doom point lights with md5cine's built-in light images (render.h); the colours are
+     * before r_lightScale's 2. The fill casts no shadows, as Doom's level designers light
+     * with shadowless fill lights (a map light's "noshadows" key, Light.cpp
+     * idGameEdit::ParseSpawnArgsToRenderLight): only the key's volumes are drawn. */
+    memset(lights, 0, 2 * sizeof *lights);
+    lights[0].origin = mc_v3_add(c, mc_v3_scale(key, 2.0f * r));
+    lights[0].color[0] = lights[0].color[1] = lights[0].color[2] = 0.8f;
+    lights[0].radius = 6.0f * r;
+    lights[1].origin = mc_v3_add(c, mc_v3_scale(fill, 2.0f * r));
+    lights[1].color[0] = lights[1].color[1] = lights[1].color[2] = 0.25f;
+    lights[1].radius = 6.0f * r;
+    lights[1].no_shadows = 1;
+}
+
+static bool coord_ok(float v)
+{
+    return v >= -MC_LIGHT_MAX_COORD && v <= MC_LIGHT_MAX_COORD; /* false for NaN */
+}
+
+/* Whether the renderer takes the rig's two lights: origins and radii within its bounds. */
+static bool rig_ok(const mc_light lights[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (!coord_ok(lights[i].origin.x) || !coord_ok(lights[i].origin.y) ||
+            !coord_ok(lights[i].origin.z) || !coord_ok(lights[i].radius))
+            return false;
+    return true;
+}
+
+/* The rig cannot be placed around the actors' box: the error names the actor that is the
+ * cause, the first whose own bounds give no rig either, else the one that reaches farthest
+ * (a coordinate that is not a number counts as farthest). */
+static mc_status rig_error(const mc_scene *s, mc_error *err)
+{
+    int worst = 0;
+    float far = -1.0f;
+    mc_vec3 lo = { 0, 0, 0 }, hi = { 0, 0, 0 }, wlo = lo, whi = hi;
+
+    for (int i = 0; i < s->num_actors; i++) {
+        mc_light rig[2];
+        bool any = false;
+        float reach;
+        mc_status st;
+
+        lo = hi = mc_v3(0.0f, 0.0f, 0.0f);
+        st = actor_bounds(&s->actors[i], &lo, &hi, &any, err);
+        if (st != MC_OK)
+            return st;
+        place_rig(s, lo, hi, rig);
+        reach = fmaxf(fmaxf(fmaxf(fabsf(lo.x), fabsf(lo.y)), fmaxf(fabsf(lo.z), fabsf(hi.x))),
+                      fmaxf(fabsf(hi.y), fabsf(hi.z)));
+        if (!rig_ok(rig))
+            reach = INFINITY;
+        if (reach > far) {
+            far = reach;
+            worst = i;
+            wlo = lo;
+            whi = hi;
+        }
+        if (far == INFINITY)
+            break;
+    }
+    return mc_error_set(err, MC_ERR_RANGE, s->name, s->actors[worst].line, s->actors[worst].col,
+                        "the default lights (the scene has no 'light') cannot be placed around "
+                        "the actors: actor '%s' spans (%g %g %g) to (%g %g %g); give the scene "
+                        "lights of its own, or bring the actor nearer the origin",
+                        s->actors[worst].name, (double)wlo.x, (double)wlo.y, (double)wlo.z,
+                        (double)whi.x, (double)whi.y, (double)whi.z);
+}
+
 mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, float ambient[3],
                           mc_error *err)
 {
-    mc_vec3 lo = { 0, 0, 0 }, hi = { 0, 0, 0 }, c, f, l, up = { 0, 0, 1 }, key, fill;
-    mc_mat3 axis;
+    mc_vec3 lo = { 0, 0, 0 }, hi = { 0, 0, 0 };
     bool any = false;
-    float r;
 
     *num_lights = 0;
     if (s->num_lights > 0) {
@@ -88,31 +175,9 @@ mc_status mc_scene_lights(const mc_scene *s, mc_light *lights, int *num_lights, 
         if (st != MC_OK)
             return st;
     }
-    c = mc_v3_scale(mc_v3_add(lo, hi), 0.5f);
-    r = fmaxf(0.5f * mc_v3_len(mc_v3_sub(hi, lo)), 64.0f);
-    /* The camera's first stored frame gives the rig its orientation, once: forward flattened
-     * onto the floor (world +X when the camera looks straight up or down), left = up x f. */
-    axis = mc_quat_to_mat3(s->camera.frames[0].rot);
-    f = mc_v3_normalize(mc_v3(axis.m[0][0], axis.m[0][1], 0.0f));
-    if (mc_v3_len(f) < 0.5f)
-        f = mc_v3(1.0f, 0.0f, 0.0f);
-    l = mc_v3_cross(up, f);
-    key = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, 0.7f)),
-                                    mc_v3_scale(up, 0.9f)));
-    fill = mc_v3_normalize(mc_v3_add(mc_v3_add(mc_v3_scale(f, -1.0f), mc_v3_scale(l, -1.0f)),
-                                     mc_v3_scale(up, 0.3f)));
-    /* Doom point lights with md5cine's built-in light images (render.h); the colours are
-     * before r_lightScale's 2. The fill casts no shadows, as Doom's level designers light
-     * with shadowless fill lights (a map light's "noshadows" key, Light.cpp
-     * idGameEdit::ParseSpawnArgsToRenderLight): only the key's volumes are drawn. */
-    memset(lights, 0, 2 * sizeof *lights);
-    lights[0].origin = mc_v3_add(c, mc_v3_scale(key, 2.0f * r));
-    lights[0].color[0] = lights[0].color[1] = lights[0].color[2] = 0.8f;
-    lights[0].radius = 6.0f * r;
-    lights[1].origin = mc_v3_add(c, mc_v3_scale(fill, 2.0f * r));
-    lights[1].color[0] = lights[1].color[1] = lights[1].color[2] = 0.25f;
-    lights[1].radius = 6.0f * r;
-    lights[1].no_shadows = 1;
+    place_rig(s, lo, hi, lights);
+    if (!rig_ok(lights))
+        return rig_error(s, err);
     *num_lights = 2;
     for (int i = 0; i < 3; i++)
         ambient[i] = s->has_ambient ? s->ambient[i] : 0.1f;

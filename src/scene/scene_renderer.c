@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include <md5cine/image.h>
+#include <md5cine/limits.h>
 #include <md5cine/material.h>
 #include <md5cine/material_eval.h>
 #include <md5cine/mathx.h>
@@ -596,6 +597,28 @@ static mc_status check_desc(const mc_scene_renderer_desc *d, mc_error *err)
     return MC_OK;
 }
 
+/* The submeshes a frame draws, all actors together, within MC_LIMIT_SCENE_DRAWS: checked
+ * before anything is made, at the actor that takes them past it. */
+static mc_status check_draws(const mc_scene *s, mc_error *err)
+{
+    long draws = 0;
+
+    for (int i = 0; i < s->num_actors; i++) {
+        const mc_mesh *m = &s->actors[i].mesh;
+        int n = 0;
+
+        for (int k = 0; k < m->num_meshes; k++)
+            n += m->meshes[k].num_verts > 0 && m->meshes[k].num_tris > 0;
+        draws += n;
+        if (draws > MC_LIMIT_SCENE_DRAWS)
+            return mc_error_set(err, MC_ERR_LIMIT, s->name, s->actors[i].line, s->actors[i].col,
+                                "actor '%s' takes the submeshes drawn in a frame to %ld, past "
+                                "%d for all actors together (its mesh has %d)",
+                                s->actors[i].name, draws, MC_LIMIT_SCENE_DRAWS, n);
+    }
+    return MC_OK;
+}
+
 /* Size, rate, frame count, background and overlay scale from desc and the scene. */
 static void settle(mc_scene_renderer *sr, const mc_scene_renderer_desc *d)
 {
@@ -633,7 +656,8 @@ static mc_status open_renderer(mc_scene_renderer *sr, const mc_scene_renderer_de
                                   .gl_device = d->gl_device,
                                   .warn = d->warn,
                                   .warn_user = d->warn_user,
-                                  .shadow_samples = d->shadow_samples };
+                                  .shadow_samples = d->shadow_samples,
+                                  .stop = d->stop };
 
     return mc_renderer_create(&rd, &sr->r, err);
 }
@@ -647,6 +671,8 @@ mc_status mc_scene_renderer_create(const mc_scene_renderer_desc *desc, mc_scene_
     mc_status st = check_desc(desc, err);
 
     *out = NULL;
+    if (st == MC_OK)
+        st = check_draws(desc->scene, err);
     if (st != MC_OK)
         return st;
     sr = calloc(1, sizeof *sr);

@@ -253,6 +253,7 @@ static bool stopped(const mc_parse_opts *opts, mc_error *e)
 /* ---------------------------------------------------------------- model declarations */
 
 #define MAX_MODEL_INHERIT 16
+#define INHERIT_WARNED_MAX 16
 
 /* The base as Doom's file system sees it (vfs.h: its loose files, then its .pk4 archives) and
  * the .def files of its def/ folder in the order the declaration manager reads them
@@ -270,6 +271,13 @@ typedef struct model_base {
                            "base/pak000.pk4:def/x.def" */
     size_t text_bytes;  /* held in all; within MC_LIMIT_MTR_TEXT_BYTES, the budget of the
                            base's declaration text (docs/materials-and-shading.md, "Files") */
+    /* The unknown models to inherit warned about, each once: the actors that meet one again
+     * are counted and said in one line at the end (past INHERIT_WARNED_MAX, each warns) */
+    struct {
+        char file[512], model[MC_LIMIT_NAME_LEN + 1];
+        int line, col, more;
+    } warned[INHERIT_WARNED_MAX];
+    int num_warned;
 } model_base;
 
 static void model_base_release(model_base *mb)
@@ -488,6 +496,52 @@ static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb
     return game_file(s, mb, base, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
 }
 
+/* The warning for declaration m's unknown model to inherit, name: once for all the actors that
+ * meet it (warned_more gives the count). */
+static void warn_inherit(model_base *mb, const mc_parse_opts *opts, const char *file,
+                         const mc_modeldef *m, const char *name)
+{
+    mc_error w;
+    int i = 0;
+
+    while (i < mb->num_warned && !(mb->warned[i].line == m->inherit_line &&
+                                   mb->warned[i].col == m->inherit_col &&
+                                   strcmp(mb->warned[i].file, file) == 0))
+        i++;
+    if (i < mb->num_warned) {
+        mb->warned[i].more++;
+        return;
+    }
+    if (i < INHERIT_WARNED_MAX) {
+        snprintf(mb->warned[i].file, sizeof mb->warned[i].file, "%s", file);
+        snprintf(mb->warned[i].model, sizeof mb->warned[i].model, "%s", m->name);
+        mb->warned[i].line = m->inherit_line;
+        mb->warned[i].col = m->inherit_col;
+        mb->warned[i].more = 0;
+        mb->num_warned++;
+    }
+    mc_error_set(&w, MC_ERR_SYNTAX, file, m->inherit_line, m->inherit_col,
+                 "unknown model '%s' to inherit", name);
+    warn(opts, &w);
+}
+
+/* After the actors: one line for each unknown inherit more actors met, as mesh_groups.c says
+ * the more meshes of a group. */
+static void warned_more(const model_base *mb, const mc_parse_opts *opts)
+{
+    for (int i = 0; i < mb->num_warned; i++) {
+        mc_error w;
+        int n = mb->warned[i].more;
+
+        if (n == 0)
+            continue;
+        mc_error_set(&w, MC_ERR_SYNTAX, mb->warned[i].file, 0, 0,
+                     "... and %d more actor%s of model '%s' (line %d) like this", n,
+                     n == 1 ? "" : "s", mb->warned[i].model, mb->warned[i].line);
+        warn(opts, &w);
+    }
+}
+
 /* An actor's `model`: its declaration and those it inherits (the first declaration of each
  * name in def/ under the base), their mesh, skin, offset and anims; an `anim` naming one of
  * them becomes its file. */
@@ -516,11 +570,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
                                     "no model declaration '%s' in %s/def/*.def (loose files "
                                     "and .pk4 archives)", a->model, s->base_path);
             /* Anim_Blend.cpp: an unknown model to inherit is a warning; the rest is used */
-            mc_error w;
-
-            mc_error_set(&w, MC_ERR_SYNTAX, files[depth - 1], chain[depth - 1].inherit_line,
-                         chain[depth - 1].inherit_col, "unknown model '%s' to inherit", name);
-            warn(opts, &w);
+            warn_inherit(mb, opts, files[depth - 1], &chain[depth - 1], name);
             break;
         }
         total += chain[depth].num_anims;
@@ -815,6 +865,8 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
     }
     for (int i = 0; i < scene->num_actors && st == MC_OK; i++)
         st = resolve_actor(scene, &scene->actors[i], &mb, opts, e);
+    if (st == MC_OK)
+        warned_more(&mb, opts);
     model_base_release(&mb);
     if (st != MC_OK) {
         unload(scene);

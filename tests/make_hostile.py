@@ -1,0 +1,99 @@
+"""Writes one small hostile input of tests/hostile_inputs_test.sh and bench/hardening_bench.sh
+into a folder: a scene DIR/a.md5scene (on the quads and camera of make_quads.py, written beside
+it) with what it needs, or for 'compare' two files.
+
+    python3 make_hostile.py CASE DIR
+
+far       an actor whose mesh reaches x = 1e30 beside one at the origin, no scene lights
+inherit   4096 actors of a model declaration that inherits a model nobody declares
+compare   a.png and b.png: bytes that are no image (neither can be read)
+subs      10 actors of one mesh of 20,000 submeshes of one triangle (4.3 MB)
+image     one 8192 x 8192 TGA (run-length, 2 MB) named by a material of the scene's base
+tables    1,900 tables of 65,536 zeros (249 MB of text) in a 268 KB pk4, one material naming one
+many      2,500 small quads at three depths before a backdrop (2,501 submeshes: past the 2048 items
+          whose shadow volumes are scissored each), 2 frames, a light of the scene's own
+"""
+import os
+import struct
+import subprocess
+import sys
+import zipfile
+
+case, d = sys.argv[1], sys.argv[2]
+here = os.path.dirname(os.path.abspath(__file__))
+os.makedirs(d, exist_ok=True)
+subprocess.run([sys.executable, os.path.join(here, 'make_quads.py'), d], check=True)
+
+
+def write(name, text, mode='w'):
+    path = os.path.join(d, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, mode) as f:
+        f.write(text)
+
+
+def scene(actors, base=None):
+    write('a.md5scene', 'md5scene 1\ncamera "cam.md5camera"\n' +
+          ('base "%s"\n' % base if base else '') + actors)
+
+
+if case == 'far':
+    quads = open(os.path.join(d, 'quads.md5mesh')).read()
+    write('far.md5mesh', quads.replace('weight 0 0 1 ( 0 40 15 )', 'weight 0 0 1 ( 1e30 40 15 )'))
+    scene('actor near { mesh "quads.md5mesh" }\nactor far {\n    mesh "far.md5mesh"\n}\n')
+elif case == 'inherit':
+    write('base/models/quads.md5mesh', open(os.path.join(d, 'quads.md5mesh')).read())
+    write('base/def/m.def', 'model m {\n    inherit nosuch\n    mesh models/quads.md5mesh\n}\n')
+    scene(''.join('actor a%d { model "m" }\n' % i for i in range(4096)), 'base')
+elif case == 'compare':
+    write('a.png', 'not an image\n')
+    write('b.png', 'no image either\n')
+elif case == 'subs':
+    n = 20000
+    out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes %d' % n, 'joints {',
+           '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}']
+    for m in range(n):
+        y, z = m % 100 - 50, m // 100 - 100
+        out += ['mesh {', '\tshader "s%d"' % m, '\tnumverts 3', '\tvert 0 ( 0 0 ) 0 1',
+                '\tvert 1 ( 1 0 ) 1 1', '\tvert 2 ( 0 1 ) 2 1', '\tnumtris 1', '\ttri 0 0 1 2',
+                '\tnumweights 3', '\tweight 0 0 1 ( 0 %d %d )' % (y, z),
+                '\tweight 1 0 1 ( 0 %d %d )' % (y - 1, z),
+                '\tweight 2 0 1 ( 0 %d %d )' % (y, z + 1), '}']
+    write('subs.md5mesh', '\n'.join(out) + '\n')
+    scene(''.join('actor a%d { mesh "subs.md5mesh" origin ( %d 0 0 ) }\n' % (i, 10 * i)
+                  for i in range(10)))
+elif case == 'image':
+    w = 8192
+    rle = struct.pack('<BBBHHBHHHHBB', 0, 0, 10, 0, 0, 0, 0, 0, w, w, 24, 0)
+    write('base/textures/big.tga', rle + bytes([0xFF, 40, 90, 200]) * (w * w // 128), 'wb')
+    write('base/materials/m.mtr', 'left { diffusemap textures/big }\n')
+    scene('actor q { mesh "quads.md5mesh" }\n', 'base')
+elif case == 'tables':
+    os.makedirs(os.path.join(d, 'base'), exist_ok=True)
+    row = ','.join(['0'] * 65536)
+    with zipfile.ZipFile(os.path.join(d, 'base', 'pak000.pk4'), 'w', zipfile.ZIP_DEFLATED,
+                         compresslevel=9) as z:
+        with z.open('materials/m.mtr', 'w', force_zip64=True) as f:
+            for i in range(1900):
+                f.write(('table t%d { { %s } }\n' % (i, row)).encode())
+            f.write(b'left { { blend add map _white rgb t0[time] } }\n')
+    scene('actor q { mesh "quads.md5mesh" }\n', 'base')
+elif case == 'many':
+    def quad(m, x, y, z, s):
+        v = [(x, y + s, z + s), (x, y, z + s), (x, y, z), (x, y + s, z)]
+        out = ['mesh {', '\tshader "q%d"' % m, '\tnumverts 4']
+        out += ['\tvert %d ( 0 0 ) %d 1' % (i, i) for i in range(4)]
+        out += ['\tnumtris 2', '\ttri 0 0 1 2', '\ttri 1 0 2 3', '\tnumweights 4']
+        out += ['\tweight %d 0 1 ( %g %g %g )' % ((i,) + p) for i, p in enumerate(v)]
+        return out + ['}']
+    n = 2500
+    out = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes %d' % (n + 1),
+           'joints {', '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )', '}']
+    out += quad(n, 40, -120, -70, 240)
+    for m in range(n):
+        out += quad(m, -20 + 10 * (m % 3), (m % 50) * 3.2 - 80, (m // 50) * 2.4 - 60, 1.6)
+    write('many.md5mesh', '\n'.join(out) + '\n')
+    scene('frames 2\nactor a { mesh "many.md5mesh" }\n'
+          'light "side" { origin ( -60 90 50 ) color ( 0.8 0.8 0.8 ) radius 400 }\n')
+else:
+    sys.exit('make_hostile.py: unknown case ' + case)
