@@ -212,10 +212,14 @@ mc_status mc_render_run_frames(mc_render_run *run, mc_error *err)
     st = frame_loop(run, err);
     run->stats.wall_s = mc_rr_now() - t0;
     if (st != MC_OK) {
-        /* Nothing half-written: the encoder goes now, with its temporary file. */
-        mc_pipeline_cancel(run->pipe);
-        mc_pipeline_release(run->pipe);
-        run->pipe = NULL;
+        /* Nothing half-written: the encoder goes now, with its temporary file. Frames still
+         * in flight after an interrupt may draw into the pipeline's buffers: those stay until
+         * release, which waits for the jobs first. */
+        mc_pipeline_join(run->pipe);
+        if (mc_frame_jobs_in_flight(run->jobs) == 0) {
+            mc_pipeline_release(run->pipe);
+            run->pipe = NULL;
+        }
         mc_encoder_release(run->enc);
         run->enc = NULL;
         run->sink.enc = NULL;
