@@ -411,6 +411,10 @@ void mc_audio_print_text(const mc_audio_result *r, size_t max_rows, FILE *to)
     mc_audio_format_db(r->rms_diff_db, d, sizeof d);
     mc_audio_format_db(r->rms_a_db, a, sizeof a);
     mc_audio_format_db(r->rms_b_db, b, sizeof b);
+    if (!r->has_a)
+        snprintf(a, sizeof a, "no track");
+    if (!r->has_b)
+        snprintf(b, sizeof b, "no track");
     fprintf(to,
             "sound: RMS difference %s (A %s, B %s), %zu onsets in A, %zu in B, %zu paired, "
             "largest offset %+.2f ms\n",
