@@ -61,8 +61,8 @@ typedef struct mc_sheet_layout {
 } mc_sheet_layout;
 
 /* Fills *out from desc. Errors (MC_ERR_USAGE, *out zeroed): a frame size below 1, a cell count
- * outside 1..MC_SHEET_MAX_CELLS, a wave height outside 0..1024, a cell side outside 1..4096 or only one side given, columns
- * below 0, a sheet wider or higher than MC_SHEET_MAX_SIDE. */
+ * outside 1..MC_SHEET_MAX_CELLS, a wave height outside 0..1024, a cell side outside 1..4096 or
+ * only one side given, columns below 0, a sheet wider or higher than MC_SHEET_MAX_SIDE. */
 mc_status mc_sheet_layout_make(const mc_sheet_layout_desc *desc, mc_sheet_layout *out,
                                mc_error *err);
 
