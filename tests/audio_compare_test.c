@@ -256,6 +256,28 @@ static void a_corrupt_track_is_an_error(void)
     mc_audio_track_release(&t);
 }
 
+/* Samples that are not numbers: the levels are NaN, which fails the RMS limit (and prints as
+ * such), no onset starts, and the waveform holds NaN that the sheet draws as silence
+ * (sheet_test). */
+static void nan_samples_fail_the_rms_limit(void)
+{
+    float s[2 * 4410];
+    mc_audio_track t = { true, s, 4410, 44100, 0, 44100, 2, "pcm" }, z = t;
+    float zs[2 * 4410] = { 0 };
+    mc_audio_result r;
+    mc_error e;
+
+    for (int i = 0; i < 2 * 4410; i++)
+        s[i] = i % 7 == 0 ? NAN : 1000.0f;
+    z.samples = zs;
+    ASSERT_OK(mc_audio_compare(&z, &t, NULL, &r, &e), &e);
+    EXPECT(isnan(r.rms_b_db) && isnan(r.rms_diff_db));
+    EXPECT_EQ_INT((int)r.count_b, 0);
+    EXPECT_EQ_INT((int)r.fail, MC_AUDIO_FAIL_RMS);
+    EXPECT_CONTAINS(r.reasons, "RMS difference nan dBFS > -30.00 dBFS");
+    mc_audio_result_release(&r);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -266,6 +288,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(silence_and_missing_tracks),
         TEST_ENTRY(mp4_bursts_keep_their_offset),
         TEST_ENTRY(a_corrupt_track_is_an_error),
+        TEST_ENTRY(nan_samples_fail_the_rms_limit),
     };
 
     test_tmp_path(dir, sizeof dir, "audio_compare");

@@ -1,5 +1,6 @@
 /* Contact sheets (sheet.c): picks, layout, time codes and cell drawing. Expected values are
  * worked out by hand in the comments. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,6 +280,20 @@ static void waveform_columns_run_from_max_to_min(void)
     mc_sheet_clear(&l, s, (size_t)l.width * 4);
     mc_sheet_draw_wave(&l, s, (size_t)l.width * 4, mn, mx, 23, NULL, 0); /* wrong n: nothing */
     EXPECT(pixel_is(s, l.width, 4, 36, 24, 24, 24));
+    /* NaN (a damaged decode) is silence: nothing drawn, nothing written outside the band. */
+    mn[0] = mx[0] = NAN;
+    mn[1] = NAN;
+    mx[1] = 0.5f; /* rows round(4 * 0.5) = 2 .. round(4 * 1) = 4: y 34..36 */
+    mc_sheet_clear(&l, s, (size_t)l.width * 4);
+    mc_sheet_draw_wave(&l, s, (size_t)l.width * 4, mn, mx, 24, NULL, 0);
+    count = 0;
+    for (int y = 0; y < l.height; y++)
+        for (int x = 0; x < l.width; x++)
+            count += !pixel_is(s, l.width, x, y, 24, 24, 24);
+    EXPECT_EQ_INT(count, 3 + 5); /* columns 1 and 3 */
+    EXPECT(pixel_is(s, l.width, 4, 36, 24, 24, 24));
+    EXPECT(pixel_is(s, l.width, 5, 34, 127, 209, 127));
+    EXPECT(pixel_is(s, l.width, 5, 36, 127, 209, 127));
     free(s);
 }
 

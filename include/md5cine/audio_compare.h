@@ -8,7 +8,9 @@
  * rms the root mean square over every sample of both channels, so a full-scale sine is
  * 20 log10(1 / sqrt 2) = -3.01 dBFS and a square wave of half scale -6.02 dBFS. A track (or a
  * difference) that is exactly zero has no level: -INFINITY, printed "silent" (JSON null).
- * rms_diff_db is the RMS of (B - A) over the union of both tracks' spans.
+ * rms_diff_db is the RMS of (B - A) over the union of both tracks' spans. A sample that is not
+ * a number (a damaged decode) makes the levels NaN, which fails the RMS limit, and starts no
+ * onset.
  *
  * Onsets (where a sound event starts), from an energy envelope:
  *   window  MC_AUDIO_WINDOW_MS (5 ms: 220 samples at 44.1 kHz, 240 at 48 kHz), back to back,

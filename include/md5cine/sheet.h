@@ -97,7 +97,7 @@ void mc_sheet_draw_cell(const mc_sheet_layout *l, uint8_t *sheet, size_t stride,
                         const mc_image_view *frame, const char *text);
 
 /* Draws the waveform band (see the top) from n = l->wave_width columns of envelope, min[i] and
- * max[i] in -1..1 (full scale; values past it are clipped), and the onset columns marks[0 ..
+ * max[i] in -1..1 (full scale; values past it are clipped, NaN counts as 0), and the onset columns marks[0 ..
  * nmarks - 1] (those outside the band are skipped). Column i's line runs from row
  * wave_y + round(half * (1 - max[i])) to wave_y + round(half * (1 - min[i])), inclusive, with
  * half = (wave_height - 1) / 2; nothing when both |min[i]| and |max[i]| are under

@@ -254,8 +254,11 @@ static void put(uint8_t *sheet, size_t stride, int x, int y, uint8_t r, uint8_t 
     p[3] = 255;
 }
 
+/* v within -1..1; NaN (a damaged decode) as 0. */
 static double clip1(float v)
 {
+    if (isnan(v))
+        return 0.0;
     return v < -1.0f ? -1.0 : v > 1.0f ? 1.0 : (double)v;
 }
 

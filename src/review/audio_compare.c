@@ -273,7 +273,7 @@ static void judge(mc_audio_result *r)
         append(r->reasons, sizeof r->reasons,
                r->has_a ? "B has no sound track" : "A has no sound track");
     }
-    if (r->rms_diff_db > r->limits.max_rms_db && r->limits.max_rms_db < 0.0) {
+    if (!(r->rms_diff_db <= r->limits.max_rms_db) && r->limits.max_rms_db < 0.0) {
         r->fail |= MC_AUDIO_FAIL_RMS;
         mc_audio_format_db(r->rms_diff_db, d, sizeof d);
         mc_audio_format_db(r->limits.max_rms_db, l, sizeof l);

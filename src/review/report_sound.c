@@ -32,7 +32,8 @@ static void waveform(FILE *to, const mc_audio_result *r, const mc_audio_track *t
             "fill=\"#202020\"/>\n<path class=\"envelope\" stroke=\"#7fd17f\" d=\"",
             side_a ? "A (reference)" : "B (candidate)", side_a ? "a" : "b", W, H, W, H, W, H);
     for (int x = 0; x < W; x++) {
-        double y0 = H * 0.5 * (1.0 - (double)mx[x]), y1 = H * 0.5 * (1.0 - (double)mn[x]);
+        double hi = isnan(mx[x]) ? 0.0 : (double)mx[x], lo = isnan(mn[x]) ? 0.0 : (double)mn[x];
+        double y0 = H * 0.5 * (1.0 - hi), y1 = H * 0.5 * (1.0 - lo);
 
         if (y1 - y0 < 1.0) /* silence still shows as the centre line */
             y1 = y0 + 1.0;
