@@ -74,6 +74,19 @@ else
     fail json_has_the_audio_member "exit $rc: $(head -c 600 "$T/json_has_audio.out")"
 fi
 
+run limits_off_are_null compare "$T/a.mp4" "$T/b.mp4" --audio-max-onset-ms off \
+    --audio-max-rms-db off --json
+if [ "$rc" -eq 0 ] && python3 - "$T/limits_off_are_null.out" <<'EOF'; then
+import json, sys
+a = json.load(open(sys.argv[1]))["audio"]
+assert a["limits"] == {"max_onset_ms": None, "max_rms_db": 0} and a["pass"] is True, a
+EOF
+    ok limits_turned_off_pass_and_read_null
+else
+    fail limits_turned_off_pass_and_read_null \
+        "exit $rc: $(head -c 600 "$T/limits_off_are_null.out")"
+fi
+
 run track_against_none compare "$T/a.mp4" "$T/silent.mp4"
 expect track_against_none 1 "B has no sound track"
 run none_against_track compare "$T/silent.mp4" "$T/a.mp4"
@@ -109,7 +122,8 @@ if [ "$rc" -eq 1 ] && [ "$(grep -c '<svg class="waveform"' "$T/rep/index.html")"
     grep -qF '<section id="sound" class="fail">' "$T/rep/index.html"; then
     ok report_has_the_waveforms_and_onsets
 else
-    fail report_has_the_waveforms_and_onsets "exit $rc: $(grep -A3 'id="sound"' "$T/rep/index.html")"
+    fail report_has_the_waveforms_and_onsets \
+        "exit $rc: $(grep -A3 'id="sound"' "$T/rep/index.html")"
 fi
 
 # A sound track whose packets are damaged (every audio packet's bytes overwritten with 0xff, at

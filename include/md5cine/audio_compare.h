@@ -71,7 +71,7 @@ enum {
 
 typedef struct mc_audio_opts {
     unsigned set;        /* MC_AUDIO_SET_* bits */
-    double max_onset_ms; /* fail when a pair's |offset| > this, ms (>= 0) */
+    double max_onset_ms; /* fail when a pair's |offset| > this, ms (>= 0; INFINITY = off) */
     double max_rms_db;   /* fail when the difference's RMS > this, dBFS (<= 0; 0 = off) */
 } mc_audio_opts;
 
@@ -142,7 +142,7 @@ void mc_audio_print_text(const mc_audio_result *r, size_t max_rows, FILE *to);
 /* The result as one JSON object (the "audio" member of compare's --json): has_a, has_b, rate,
  * rms_a_db, rms_b_db, rms_diff_db (null when silent), onsets_a_ms, onsets_b_ms, pairs (each
  * {"a_ms", "b_ms", "offset_ms"}), unpaired_a_ms, unpaired_b_ms, worst_offset_ms, limits
- * {"max_onset_ms", "max_rms_db"}, pass, reasons. */
+ * {"max_onset_ms" (null when off: infinite), "max_rms_db" (0 when off)}, pass, reasons. */
 void mc_audio_print_json(const mc_audio_result *r, FILE *to);
 
 #ifdef __cplusplus

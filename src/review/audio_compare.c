@@ -470,9 +470,12 @@ void mc_audio_print_json(const mc_audio_result *r, FILE *to)
     fputs("], ", to);
     json_ms_list(r, "unpaired_a_ms", r->unpaired_a, r->unpaired_count_a, to);
     json_ms_list(r, "unpaired_b_ms", r->unpaired_b, r->unpaired_count_b, to);
-    fprintf(to, "\"worst_offset_ms\": %.4f, \"limits\": {\"max_onset_ms\": %g, "
-                "\"max_rms_db\": %g}, \"pass\": %s, \"reasons\": ",
-            r->worst_offset_ms, r->limits.max_onset_ms, r->limits.max_rms_db,
+    fprintf(to, "\"worst_offset_ms\": %.4f, \"limits\": {", r->worst_offset_ms);
+    if (isfinite(r->limits.max_onset_ms))
+        fprintf(to, "\"max_onset_ms\": %g, ", r->limits.max_onset_ms);
+    else
+        fputs("\"max_onset_ms\": null, ", to);
+    fprintf(to, "\"max_rms_db\": %g}, \"pass\": %s, \"reasons\": ", r->limits.max_rms_db,
             r->pass ? "true" : "false");
     mc_json_write_cstr(to, r->reasons);
     fputc('}', to);
