@@ -50,10 +50,12 @@ if [ $test -eq 1 ]; then
     # groff-base: tests/options_test.sh renders the man page with groff, warnings as errors.
     # vorbis-tools: oggdec decodes Ogg Vorbis with libvorbisfile, the library the engine plays
     # Vorbis with, the reference tests/audio_test.c holds stb_vorbis's samples and lengths to
-    # (FFmpeg's Ogg reader drops the first 128 frames of a stream, so it cannot be).
+    # (FFmpeg's Ogg reader drops the first 128 frames of a stream, so it cannot be); sox:
+    # tests/audio_compare_test.c makes its tones and clicks with it.
     packages+=(libassimp-dev ffmpeg imagemagick python3 file chromium libxml2-utils clang
                libclang-rt-14-dev slurmctld slurmd slurm-client munge parallel python3-yaml
-               time python3-numpy python3-pytest dpkg-dev groff-base vorbis-tools)
+               time python3-numpy python3-pytest dpkg-dev groff-base vorbis-tools
+               sox)
 fi
 
 missing=()

@@ -347,6 +347,50 @@ def test_sources_checked_as_compare_checks_them(tmp_path):
     assert v.ok and v.summary["lossy"] and v.summary["checked"] == 4, v.table
 
 
+def sound_video(path, wav, pad):
+    """One second of grey with a 10 ms, 1000 Hz burst at vol 0.5 from sample pad (sox)."""
+    subprocess.run(["sox", "-D", "-r", "44100", "-c", "2", "-n", "-b", "16", str(wav), "synth",
+                    "0.01", "sine", "1000", "vol", "0.5", "pad", "%ds" % pad,
+                    "%ds" % (44100 - 441 - pad)], check=True)
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    "color=c=gray:s=64x48:r=24:d=1", "-i", str(wav), "-c:v", "libx264",
+                    "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(path)], check=True)
+
+
+def test_sound_compared_as_compare_compares_it(tmp_path):
+    # B's burst 441 samples (10 ms) after A's: the onsets 22054 / 44100 s = 500.09 ms and
+    # 510.09 ms (the burst's 4th sample is its first over half its peak), within 4 samples
+    # after AAC; the bursts do not overlap, so the difference holds both, -9.03 + 10 log10(882
+    # / 44100) = -26.02 dBFS, over the default -30: the check fails on its sound alone.
+    a, b = tmp_path / "a.mp4", tmp_path / "b.mp4"
+    sound_video(a, tmp_path / "a.wav", 22050)
+    sound_video(b, tmp_path / "b.wav", 22491)
+    c = md5cine.check_sources(a, b)
+    assert c.summary["ok"] and not c.ok and not c.audio
+    assert abs(c.audio.onsets_a_ms[0] - 500.09) < 0.091 and len(c.audio.pairs) == 1
+    assert abs(c.audio.pairs[0][2] - 10.0) < 0.091 and abs(c.audio.rms_diff_db + 26.02) < 0.2
+    assert c.audio.reasons.startswith("RMS difference -26.")
+    got = json.loads(cli("compare", str(a), str(b), "--json", check=False).stdout)["audio"]
+    assert got["onsets_b_ms"] == [round(v, 4) for v in c.audio.onsets_b_ms]
+    assert abs(got["rms_diff_db"] - c.audio.rms_diff_db) < 1e-4 and got["pass"] is False
+    c = md5cine.check_sources(a, b, audio_max_rms_db=-20)
+    assert c.ok and c.audio.max_rms_db == -20 and c.audio.max_onset_ms == 10
+    s = md5cine.compare_sound(a, a)
+    assert s.ok and math.isinf(s.rms_diff_db) and s.rms_diff_db < 0
+    assert not md5cine.compare_sound(a, b, max_onset_ms=5, max_rms_db=0)
+    # Folders have no sound; a video without a track against one with a track fails.
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "0-1", "--quiet",
+        "-o", str(tmp_path / "f/%05d.png"))
+    assert md5cine.check_sources(tmp_path / "f", tmp_path / "f").audio is None
+    cli("render", DEMO, "--size", "%dx%d" % (W, H), "--frames", "0-1", "--quiet",
+        "-o", str(tmp_path / "silent.mp4"))
+    s = md5cine.compare_sound(tmp_path / "silent.mp4", a)
+    assert not s.ok and s.reasons.startswith("A has no sound track")
+    assert md5cine.compare_sound(tmp_path / "silent.mp4", tmp_path / "silent.mp4") is None
+    with pytest.raises(md5cine.Error):
+        md5cine.compare_sound(a, b, max_rms_db=3)
+
+
 def test_pytest_helper_in_a_pytest_session(tmp_path):
     ref = tmp_path / "ref"
     frames = "0,40,90"

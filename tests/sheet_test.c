@@ -1,5 +1,6 @@
 /* Contact sheets (sheet.c): picks, layout, time codes and cell drawing. Expected values are
  * worked out by hand in the comments. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,6 +217,86 @@ static void label_is_white_on_black_and_cut_at_the_cell_edge(void)
     free(sheet);
 }
 
+/* Pixel (x, y) of an RGBA sheet w wide is (r, g, b). */
+static bool pixel_is(const uint8_t *s, int w, int x, int y, int r, int g, int b)
+{
+    const uint8_t *p = s + ((size_t)y * (size_t)w + (size_t)x) * 4;
+
+    return p[0] == r && p[1] == g && p[2] == b;
+}
+
+static void waveform_band_lies_under_the_cells(void)
+{
+    /* 2 cells of 10x10 in 2 columns: width 2 * 14 + 4 = 32, cells' height 10 + 14 + 4 + 4 =
+     * 32; a band of 9 rows from row 32, columns 4..27 (24), then 4: height 32 + 9 + 4 = 45. */
+    mc_sheet_layout_desc d = { 10, 10, 10, 10, 2, 2, 9 };
+    mc_sheet_layout l;
+    mc_error err;
+
+    ASSERT_OK(mc_sheet_layout_make(&d, &l, &err), &err);
+    EXPECT_EQ_INT(l.width, 32);
+    EXPECT_EQ_INT(l.height, 45);
+    EXPECT_EQ_INT(l.wave_y, 32);
+    EXPECT_EQ_INT(l.wave_height, 9);
+    EXPECT_EQ_INT(l.wave_width, 24);
+    d.wave_height = 1025;
+    EXPECT_EQ_INT(mc_sheet_layout_make(&d, &l, &err), MC_ERR_USAGE);
+    EXPECT_CONTAINS(err.msg, "waveform of 1025 rows, expected 0..1024");
+}
+
+static void waveform_columns_run_from_max_to_min(void)
+{
+    /* The band above: half = (9 - 1) / 2 = 4. Column 0 (x 4): -0.5..0.5 draws rows
+     * round(4 * 0.5) = 2 to round(4 * 1.5) = 6 of the band (y 34..38); column 1: 0..1 draws
+     * rows 0..4 (y 32..36); column 2: +-0.1 stays within half a pixel (4 * 0.1 < 0.5): nothing;
+     * column 3: -3 clips to -1, rows 4..8. A mark at column 5 fills its 9 rows. */
+    mc_sheet_layout_desc d = { 10, 10, 10, 10, 2, 2, 9 };
+    mc_sheet_layout l;
+    float mn[24] = { -0.5f, 0.0f, -0.1f, -3.0f }, mx[24] = { 0.5f, 1.0f, 0.1f, 0.0f };
+    const int marks[2] = { 5, 24 }; /* 24 is outside the band: skipped */
+    uint8_t *s;
+    mc_error err;
+    int count = 0;
+
+    ASSERT_OK(mc_sheet_layout_make(&d, &l, &err), &err);
+    s = malloc((size_t)l.width * (size_t)l.height * 4);
+    ASSERT(s);
+    mc_sheet_clear(&l, s, (size_t)l.width * 4);
+    mc_sheet_draw_wave(&l, s, (size_t)l.width * 4, mn, mx, 24, marks, 2);
+    for (int y = 32; y < 41; y++) {
+        EXPECT(pixel_is(s, l.width, 4, y, (y >= 34 && y <= 38) ? 127 : 24,
+                        (y >= 34 && y <= 38) ? 209 : 24, (y >= 34 && y <= 38) ? 127 : 24));
+        EXPECT(pixel_is(s, l.width, 5, y, y <= 36 ? 127 : 24, y <= 36 ? 209 : 24,
+                        y <= 36 ? 127 : 24));
+        EXPECT(pixel_is(s, l.width, 6, y, 24, 24, 24));
+        EXPECT(pixel_is(s, l.width, 7, y, y >= 36 ? 127 : 24, y >= 36 ? 209 : 24,
+                        y >= 36 ? 127 : 24));
+        EXPECT(pixel_is(s, l.width, 9, y, 255, 208, 64));
+    }
+    for (int y = 0; y < l.height; y++)
+        for (int x = 0; x < l.width; x++)
+            count += !pixel_is(s, l.width, x, y, 24, 24, 24);
+    EXPECT_EQ_INT(count, 5 + 5 + 5 + 9); /* nothing else was drawn */
+    mc_sheet_clear(&l, s, (size_t)l.width * 4);
+    mc_sheet_draw_wave(&l, s, (size_t)l.width * 4, mn, mx, 23, NULL, 0); /* wrong n: nothing */
+    EXPECT(pixel_is(s, l.width, 4, 36, 24, 24, 24));
+    /* NaN (a damaged decode) is silence: nothing drawn, nothing written outside the band. */
+    mn[0] = mx[0] = NAN;
+    mn[1] = NAN;
+    mx[1] = 0.5f; /* rows round(4 * 0.5) = 2 .. round(4 * 1) = 4: y 34..36 */
+    mc_sheet_clear(&l, s, (size_t)l.width * 4);
+    mc_sheet_draw_wave(&l, s, (size_t)l.width * 4, mn, mx, 24, NULL, 0);
+    count = 0;
+    for (int y = 0; y < l.height; y++)
+        for (int x = 0; x < l.width; x++)
+            count += !pixel_is(s, l.width, x, y, 24, 24, 24);
+    EXPECT_EQ_INT(count, 3 + 5); /* columns 1 and 3 */
+    EXPECT(pixel_is(s, l.width, 4, 36, 24, 24, 24));
+    EXPECT(pixel_is(s, l.width, 5, 34, 127, 209, 127));
+    EXPECT(pixel_is(s, l.width, 5, 36, 127, 209, 127));
+    free(s);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -229,6 +310,8 @@ int main(int argc, char **argv)
         TEST_ENTRY(time_code_counts_frames_within_the_second),
         TEST_ENTRY(cell_is_the_box_mean_of_the_frame_with_a_label_strip),
         TEST_ENTRY(label_is_white_on_black_and_cut_at_the_cell_edge),
+        TEST_ENTRY(waveform_band_lies_under_the_cells),
+        TEST_ENTRY(waveform_columns_run_from_max_to_min),
     };
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

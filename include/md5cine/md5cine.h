@@ -48,6 +48,7 @@
 #include <md5cine/compare.h>
 #include <md5cine/refcheck.h>
 #include <md5cine/refpair.h>
+#include <md5cine/audio_compare.h>
 #include <md5cine/sheet.h>
 #include <md5cine/report.h>
 

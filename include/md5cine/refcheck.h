@@ -179,6 +179,10 @@ void mc_refcheck_print_table(const mc_refcheck *c, FILE *to);
  * not measured are null. */
 void mc_refcheck_print_json(const mc_refcheck *c, FILE *to);
 
+/* mc_refcheck_print_json without the object's closing "}\n", so that a caller may add members
+ * (", \"audio\": ...") and close it. */
+void mc_refcheck_print_json_members(const mc_refcheck *c, FILE *to);
+
 #ifdef __cplusplus
 }
 #endif

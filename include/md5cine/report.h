@@ -43,7 +43,12 @@
  * block PSNR, block bias, PSNR, failing share; then (when W has a reference picture) a
  * <tr class="more"> with a viewer that wipes (slider) or flips between the reference and the
  * new frame at full size; the per-shot summary (frames, passed, failed, worst PSNR and SSIM);
- * the passing frames as ranges per shot. Once every image has loaded or failed, the page's
+ * the passing frames as ranges per shot; with a sound comparison (info.audio), a
+ * <section id="sound"> with its figures (mc_audio_print_text's) and, for each side with a
+ * track, an inline <svg class="waveform"> (MC_REPORT_WAVE_WIDTH x MC_REPORT_WAVE_HEIGHT): one
+ * vertical line per column from the min to the max of mc_audio_envelope over the two tracks'
+ * span, and a <line class="onset"> at each onset (red where it is unpaired or over the onset
+ * limit). Once every image has loaded or failed, the page's
  * script sets data-images-total, data-images-loaded and data-images-failed on <body>.
  *
  * Files (%05lld: frame k): ref_k.png, new_k.png (full size), tref_k.png, tnew_k.png, heat_k.png
@@ -79,7 +84,9 @@
  * message = "F of N frames differ", type = the kinds of its failing frames ("failed", "size",
  * "missing", "unreadable", joined by '+'), and the text one line per failing frame with its
  * metrics and reasons. tests = groups, failures and errors = groups with each, time = the
- * seconds given (the whole check). Text is escaped for XML (mc_xml_write_escaped). Written
+ * seconds given (the whole check). With a sound comparison (info.audio) one more <testcase
+ * name="sound">, with a <failure message="sound differs" type="sound"> holding its reasons
+ * when it failed. Text is escaped for XML (mc_xml_write_escaped). Written
  * through mc_outfile: the file is whole or absent.
  *
  * Threads: mc_report_frame may be called from desc.threads callers at once (one per thread
@@ -92,6 +99,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <md5cine/audio_compare.h>
 #include <md5cine/error.h>
 #include <md5cine/refcheck.h>
 #include <md5cine/types.h>
@@ -102,6 +110,8 @@ extern "C" {
 
 #define MC_REPORT_THUMB_WIDTH 320 /* default thumbnail width, pixels */
 #define MC_REPORT_MAX_FRAMES  100 /* default max_frames: runs listed, with pictures */
+#define MC_REPORT_WAVE_WIDTH  960 /* the sound section's waveforms, SVG units */
+#define MC_REPORT_WAVE_HEIGHT 64
 
 typedef struct mc_report_box {
     int x0, y0, x1, y1; /* inclusive pixels; x1 < x0 when empty */
@@ -129,6 +139,9 @@ typedef struct mc_report_info {
     const mc_refcheck *check;    /* the rows; must be set */
     const mc_shot_range *shots;  /* in increasing, non-overlapping order; may be NULL */
     size_t shot_count;
+    const mc_audio_result *audio; /* the sound's comparison (audio_compare.h); NULL: none */
+    const mc_audio_track *audio_a, *audio_b; /* the tracks it compared, for the waveforms;
+                                                NULL: none drawn */
 } mc_report_info;
 
 /* Makes the temporary folder. *out is NULL on failure. Errors: MC_ERR_USAGE (no dir, a size

@@ -42,7 +42,7 @@ import numpy as np
 from . import _abi, _config, _structs
 
 __all__ = ["Error", "Scene", "Renderer", "RenderResult", "FrameInfo", "CompareResult",
-           "CheckRows", "RefCheck", "compare",
+           "CheckRows", "RefCheck", "compare", "AudioResult", "compare_sound",
            "check_sources", "library_path"]
 
 # --- the library --------------------------------------------------------------------------
@@ -877,9 +877,11 @@ def _choice_name(table, value):
 class CheckRows:
     """The rows and summary of a reference check (refcheck.h): rows, one dict per frame checked
     (frame, kind, the metrics of compare.h's table, reasons, written); summary, the counts;
-    ok, failing and table. RefCheck is one; Scene.render's result holds one as .check."""
+    ok, failing and table; audio, check_sources' sound comparison (an AudioResult, or None).
+    RefCheck is one; Scene.render's result holds one as .check."""
     rows = []
     summary = None
+    audio = None
 
     def _read(self, rc):
         n = _rc_row_count(rc)
@@ -897,7 +899,8 @@ class CheckRows:
 
     @property
     def ok(self):
-        return bool(self.summary and self.summary["ok"])
+        sound = self.audio is None or self.audio.ok
+        return bool(self.summary and self.summary["ok"]) and sound
 
     @property
     def failing(self):
@@ -1024,7 +1027,8 @@ class RefCheck(CheckRows):
         self.close()
 
 
-def check_sources(reference, candidate, offset=None, frames=None, **kw):
+def check_sources(reference, candidate, offset=None, frames=None, audio_max_onset_ms=None,
+                  audio_max_rms_db=None, **kw):
     """Checks frame source candidate against reference, each a PNG, a folder of numbered PNGs
     or a video, as `md5cine compare reference candidate` does (refpair.h): the candidate's frame
     k against the reference's frame k + offset (offset given: the candidate may cover only
@@ -1033,7 +1037,8 @@ def check_sources(reference, candidate, offset=None, frames=None, **kw):
     (diff_dir, report_dir, mask, ignore, shots, the limits). Returns the finished, closed
     RefCheck: its ok, rows, failing, table and summary. Raises Error (the command's message)
     when the sources do not pair: a frame one holds and the other lacks, a range the candidate
-    does not hold, an unreadable source."""
+    does not hold, an unreadable source. Two videos' sound is compared too (compare_sound, with
+    the audio_ limits) into the result's audio, which its ok takes in."""
     err = mc_error()
     pair = _vp()
     pd = mc_refpair_desc(reference=os.fspath(reference).encode(),
@@ -1054,6 +1059,8 @@ def check_sources(reference, candidate, offset=None, frames=None, **kw):
             if _pair_check_all(pair, rc._rc, ctypes.byref(err)) != _MC_OK:
                 _raise(err)
             rc.finish()
+            rc.audio = _audio._pair_sound(pair, reference, candidate, audio_max_onset_ms,
+                                          audio_max_rms_db)
         finally:
             rc.close()
     finally:
@@ -1063,3 +1070,5 @@ def check_sources(reference, candidate, offset=None, frames=None, **kw):
 
 # Scene.render's run (render_run.h) lives beside this file; it uses the helpers above.
 from ._render import RenderResult, _RenderRun  # noqa: E402
+from . import _audio  # noqa: E402
+from ._audio import AudioResult, compare_sound  # noqa: E402,F401

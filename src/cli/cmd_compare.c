@@ -3,7 +3,14 @@
  *
  * With --report, SIGINT and SIGTERM are blocked for the whole check and looked for before each
  * frame: an interrupt removes the report's temporary folder, then exits 128 + its number, as
- * render does. */
+ * render does.
+ *
+ * Sound: when A and B are both videos, their sound tracks are read at MC_SOUND_RATE and
+ * compared too (audio_compare.h) -- a line after the frames' table, an "audio" member in the
+ * JSON, a test case in JUnit, a section in the report; a failing sound fails the comparison as
+ * a failing frame does. Neither having a track skips it without a word; sources that are not
+ * both videos have no sound to compare. */
+#include <math.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/audio_compare.h>
+#include <md5cine/audio_in.h>
 #include <md5cine/compare.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
@@ -19,6 +28,7 @@
 #include <md5cine/refpair.h>
 #include <md5cine/report.h>
 #include <md5cine/scene.h>
+#include <md5cine/types.h>
 
 #include "args.h"
 #include "cli.h"
@@ -37,6 +47,7 @@ typedef struct compare_args {
     const char *scene;   /* --scene SCENE: the reports' shots from its camera */
     int report_max_frames;
     mc_compare_opts opts;
+    mc_audio_opts audio; /* --audio-max-onset-ms, --audio-max-rms-db */
 } compare_args;
 
 typedef struct compare_run {
@@ -50,6 +61,9 @@ typedef struct compare_run {
     long size_frames;   /* pairs of different sizes (one message names the first) */
     mc_shot_range *shots; /* the reports' groups: --scene's shots, else chapters; NULL: none */
     size_t shot_count;
+    mc_audio_track sound_a, sound_b; /* A's and B's sound (both videos) */
+    mc_audio_result sound;           /* their comparison, when has_sound */
+    bool has_sound;
 } compare_run;
 
 static bool parse_offset(void *field, const char *s)
@@ -72,12 +86,46 @@ static bool parse_frames(void *field, const char *s)
     return true;
 }
 
+/* --audio-max-onset-ms MS: 0..10000 or off. */
+static bool parse_onset(void *field, const char *s)
+{
+    mc_audio_opts *o = field;
+
+    if (strcmp(s, "off") == 0)
+        o->max_onset_ms = INFINITY;
+    else if (!mc_arg_double(s, 0.0, 10000.0, false, &o->max_onset_ms))
+        return false;
+    o->set |= MC_AUDIO_SET_MAX_ONSET;
+    return true;
+}
+
+/* --audio-max-rms-db DB: -200..0 (0 is off) or off. */
+static bool parse_rms(void *field, const char *s)
+{
+    mc_audio_opts *o = field;
+
+    if (strcmp(s, "off") == 0)
+        o->max_rms_db = 0.0;
+    else if (!mc_arg_double(s, -200.0, 0.0, false, &o->max_rms_db))
+        return false;
+    o->set |= MC_AUDIO_SET_MAX_RMS;
+    return true;
+}
+
 #define F(m) offsetof(compare_args, m)
 
 static const mc_arg_opt compare_opts[] = {
     MC_LIMIT_ARG_OPTS(F(lim)),
     { .name = "--lossy", .kind = MC_ARG_FLAG, .offset = F(lim.opts.lossy),
       .help = "use the video limits for PNGs too" },
+    { .name = "--audio-max-onset-ms", .kind = MC_ARG_CUSTOM, .parse = parse_onset,
+      .offset = F(audio), .expect = "0..10000 ms or off", .metavar = "MS",
+      .help = "videos' sound: fail when a sound starts more than MS\n"
+              "milliseconds apart in A and B (default 10)" },
+    { .name = "--audio-max-rms-db", .kind = MC_ARG_CUSTOM, .parse = parse_rms,
+      .offset = F(audio), .expect = "-200..0 dBFS or off", .metavar = "DB",
+      .help = "videos' sound: fail when the RMS of B - A is over DB dBFS\n"
+              "(default -30)" },
     { .name = "--diff", .kind = MC_ARG_STRING, .offset = F(diff_dir), .metavar = "DIR",
       .help = "write DIR/diff_<frame>.png for every frame that differs" },
     { .name = "--offset", .kind = MC_ARG_CUSTOM, .parse = parse_offset,
@@ -336,13 +384,55 @@ static int open_sources(compare_run *run)
     return open_check(run);
 }
 
+/* A's and B's sound, when both are videos (see the top), compared into run->sound. */
+static int compare_sound(compare_run *run)
+{
+    mc_error err;
+
+    if (mc_frames_kind_of(run->a) != MC_FRAMES_VIDEO ||
+        mc_frames_kind_of(run->b) != MC_FRAMES_VIDEO)
+        return MC_EXIT_OK;
+    if (mc_audio_read(run->args->a, MC_SOUND_RATE, &run->sound_a, &err) != MC_OK ||
+        mc_audio_read(run->args->b, MC_SOUND_RATE, &run->sound_b, &err) != MC_OK)
+        return input_error(&err);
+    if (!run->sound_a.has_audio && !run->sound_b.has_audio)
+        return MC_EXIT_OK;
+    if (mc_audio_compare(&run->sound_a, &run->sound_b, &run->args->audio, &run->sound, &err) !=
+        MC_OK)
+        return input_error(&err);
+    run->has_sound = true;
+    return MC_EXIT_OK;
+}
+
+/* The table or the JSON object, with the sound's line or member when it was compared. */
+static void print_result(const compare_run *run)
+{
+    const compare_args *ca = run->args;
+
+    if (ca->json) {
+        mc_refcheck_print_json_members(run->check, stdout);
+        if (run->has_sound) {
+            fputs(",\n \"audio\": ", stdout);
+            mc_audio_print_json(&run->sound, stdout);
+        }
+        fputs("}\n", stdout);
+        return;
+    }
+    mc_cli_print_check(run->check, ca->verbose, stdout);
+    if (run->has_sound)
+        mc_audio_print_text(&run->sound, ca->verbose ? SIZE_MAX : MC_REFCHECK_TABLE_ROWS,
+                            stdout);
+}
+
 /* --report and --junit after the check. */
 static int write_reports(compare_run *run, double seconds)
 {
     mc_report_info info = { .title = run->args->scene ? run->args->scene : run->args->a,
                             .reference = run->args->a, .candidate = run->args->b,
                             .check = run->check, .shots = run->shots,
-                            .shot_count = run->shot_count };
+                            .shot_count = run->shot_count,
+                            .audio = run->has_sound ? &run->sound : NULL,
+                            .audio_a = &run->sound_a, .audio_b = &run->sound_b };
     mc_error err;
     mc_status st = MC_OK;
 
@@ -382,26 +472,29 @@ int mc_cmd_compare(int argc, char **argv)
     }
     rc = open_sources(&run);
     if (rc == MC_EXIT_OK)
+        rc = compare_sound(&run);
+    if (rc == MC_EXIT_OK)
         rc = compare_all(&run);
     if (run.size_frames > 1) /* one message for a size mismatch, not one per frame */
         fprintf(stderr, "md5cine: error: %ld frames in all differ in size\n", run.size_frames);
     if (rc == MC_EXIT_OK && run.report && (run.stop_signal = pending_stop()) != 0)
         rc = 128 + run.stop_signal;
-    if (rc == MC_EXIT_OK && !ca.quiet) {
-        if (ca.json)
-            mc_refcheck_print_json(run.check, stdout);
-        else
-            mc_cli_print_check(run.check, ca.verbose, stdout);
-    }
+    if (rc == MC_EXIT_OK && !ca.quiet)
+        print_result(&run);
     if (rc == MC_EXIT_OK)
         rc = write_reports(&run, mc_cli_now() - t0);
     if (rc == MC_EXIT_OK) {
         mc_refcheck_get_summary(run.check, &s);
-        rc = run.bad_input ? MC_EXIT_INPUT : s.ok ? MC_EXIT_OK : MC_EXIT_DIFFERENT;
+        rc = run.bad_input                          ? MC_EXIT_INPUT
+             : s.ok && (!run.has_sound || run.sound.pass) ? MC_EXIT_OK
+                                                         : MC_EXIT_DIFFERENT;
     }
     mc_refcheck_release(run.check);
     mc_report_release(run.report);
     mc_refpair_release(run.pair);
+    mc_audio_result_release(&run.sound);
+    mc_audio_track_release(&run.sound_a);
+    mc_audio_track_release(&run.sound_b);
     free(run.shots);
     if (run.stop_signal)
         fputs("md5cine: interrupted; no report was written\n", stderr);

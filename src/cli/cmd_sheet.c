@@ -1,5 +1,7 @@
 /* md5cine sheet SOURCE -o sheet.png: a contact sheet of a scene (rendered), a video or a folder
- * of PNGs; the picks, layout and drawing are the library's (sheet.h). */
+ * of PNGs; the picks, layout and drawing are the library's (sheet.h). A video with sound gets
+ * its waveform under the cells, with its onsets (audio_compare.h) marked, over the time of its
+ * frames. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <md5cine/audio_compare.h>
+#include <md5cine/audio_in.h>
 #include <md5cine/fileio.h>
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
@@ -56,6 +60,8 @@ typedef struct sheet_run {
     uint8_t *frame;        /* a rendered frame (scenes) */
     uint8_t *sheet;
     mc_sheet_layout layout;
+    mc_audio_track sound;  /* a video's sound (MC_SOUND_RATE) */
+    bool has_sound;        /* it has samples: the sheet draws its waveform */
 } sheet_run;
 
 static bool parse_wxh(const char *s, long lo, long hi, int *w, int *h)
@@ -295,6 +301,7 @@ static int make_layout(sheet_run *run)
     d.cell_height = run->a->cell_h;
     d.columns = run->a->columns;
     d.cells = run->num_picks;
+    d.wave_height = run->has_sound ? MC_SHEET_WAVE_HEIGHT : 0;
     if (mc_sheet_layout_make(&d, &run->layout, &e) != MC_OK)
         return fail(&e, true);
     run->sheet = malloc((size_t)run->layout.width * (size_t)run->layout.height * 4);
@@ -357,6 +364,53 @@ static int draw(sheet_run *run)
     return -1;
 }
 
+/* A video's sound, read whole; none for a scene or a folder. */
+static int read_sound(sheet_run *run)
+{
+    mc_error e;
+
+    if (!run->src || mc_frames_kind_of(run->src) != MC_FRAMES_VIDEO)
+        return -1;
+    if (mc_audio_read(run->a->source, MC_SOUND_RATE, &run->sound, &e) != MC_OK)
+        return fail(&e, true);
+    run->has_sound = run->sound.has_audio && run->sound.frames > 0;
+    return -1;
+}
+
+/* The waveform band over the frames' time: frame numbers first .. last + 1 at the rate. */
+static int draw_wave(sheet_run *run)
+{
+    size_t n = (size_t)run->layout.wave_width, count = 0;
+    int64_t num = run->fps.num > 0 ? run->fps.num : 24, den = run->fps.den > 0 ? run->fps.den : 1;
+    int64_t f0 = mc_frames_number(run->src, 0);
+    int64_t f1 = mc_frames_number(run->src, (size_t)run->count - 1) + 1;
+    int64_t first = f0 * MC_SOUND_RATE * den / num, end = f1 * MC_SOUND_RATE * den / num;
+    float *mn = malloc(n * sizeof *mn), *mx = malloc(n * sizeof *mx);
+    int64_t *on = NULL;
+    int *marks = NULL;
+    size_t nmarks = 0;
+    mc_error e;
+    int rc = -1;
+
+    if (!mn || !mx || mc_audio_onsets(&run->sound, &on, &count, &e) != MC_OK ||
+        !(marks = malloc((count + 1) * sizeof *marks))) {
+        mc_error_set(&e, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the waveform");
+        rc = fail(&e, false);
+    } else {
+        mc_audio_envelope(&run->sound, first, end > first ? end : first + 1, mn, mx, n);
+        for (size_t k = 0; k < count && end > first; k++)
+            if (on[k] >= first && on[k] < end)
+                marks[nmarks++] = (int)((on[k] - first) * (int64_t)n / (end - first));
+        mc_sheet_draw_wave(&run->layout, run->sheet, (size_t)run->layout.width * 4, mn, mx, n,
+                           marks, nmarks);
+    }
+    free(mn);
+    free(mx);
+    free(on);
+    free(marks);
+    return rc;
+}
+
 static int write_sheet(sheet_run *run)
 {
     mc_error e;
@@ -416,15 +470,20 @@ int mc_cmd_sheet(int argc, char **argv)
     if (rc < 0)
         rc = pick(run);
     if (rc < 0)
+        rc = read_sound(run);
+    if (rc < 0)
         rc = make_layout(run);
     if (rc < 0)
         rc = draw(run);
+    if (rc < 0 && run->has_sound)
+        rc = draw_wave(run);
     if (rc < 0)
         rc = write_sheet(run);
     mc_scene_renderer_release(run->sr);
     if (run->scene_loaded)
         mc_scene_release(&run->scene);
     mc_frames_release(run->src);
+    mc_audio_track_release(&run->sound);
     free(run->frame);
     free(run->sheet);
     free(run);

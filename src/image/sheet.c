@@ -1,6 +1,7 @@
 /* Contact sheets (sheet.h): frame picks, layout, cell drawing with stb_easy_font's glyphs
  * filled on the CPU. Apart from the review code: it calls neither the checker nor the
  * reports (refcheck.h, report.h), and they do not call it. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #define TEXT_MAX         120
 #define TEXT_QUADS       1200
 #define BACKGROUND       24
+#define MAX_WAVE_HEIGHT  1024
 
 mc_status mc_sheet_layout_make(const mc_sheet_layout_desc *d, mc_sheet_layout *out,
                                mc_error *err)
@@ -36,6 +38,9 @@ mc_status mc_sheet_layout_make(const mc_sheet_layout_desc *d, mc_sheet_layout *o
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
                             "cell size %dx%d, expected both sides in 1..%d", d->cell_width,
                             d->cell_height, MAX_CELL_SIDE);
+    if (d->wave_height < 0 || d->wave_height > MAX_WAVE_HEIGHT)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "waveform of %d rows, expected 0..%d",
+                            d->wave_height, MAX_WAVE_HEIGHT);
     l.cells = d->cells;
     l.columns = d->columns ? d->columns : DEFAULT_COLUMNS;
     if ((size_t)l.columns > d->cells)
@@ -56,6 +61,12 @@ mc_status mc_sheet_layout_make(const mc_sheet_layout_desc *d, mc_sheet_layout *o
     }
     w = (int64_t)l.columns * (l.cell_width + MC_SHEET_GAP) + MC_SHEET_GAP;
     h = (int64_t)l.rows * (l.cell_height + MC_SHEET_LABEL_HEIGHT + MC_SHEET_GAP) + MC_SHEET_GAP;
+    if (d->wave_height > 0) {
+        l.wave_y = (int)h;
+        l.wave_height = d->wave_height;
+        l.wave_width = (int)w - 2 * MC_SHEET_GAP;
+        h += d->wave_height + MC_SHEET_GAP;
+    }
     if (w > MC_SHEET_MAX_SIDE || h > MC_SHEET_MAX_SIDE)
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
                             "the sheet would be %lldx%lld, more than %d per side",
@@ -231,4 +242,51 @@ void mc_sheet_draw_cell(const mc_sheet_layout *l, uint8_t *sheet, size_t stride,
     fill_rect(sheet, stride, x, y + l->cell_height, x + l->cell_width,
               y + l->cell_height + MC_SHEET_LABEL_HEIGHT, 0);
     draw_text(sheet, stride, x, y + l->cell_height, l->cell_width, text);
+}
+
+static void put(uint8_t *sheet, size_t stride, int x, int y, uint8_t r, uint8_t g, uint8_t b)
+{
+    uint8_t *p = sheet + (size_t)y * stride + 4 * (size_t)x;
+
+    p[0] = r;
+    p[1] = g;
+    p[2] = b;
+    p[3] = 255;
+}
+
+/* v within -1..1; NaN (a damaged decode) as 0. */
+static double clip1(float v)
+{
+    if (isnan(v))
+        return 0.0;
+    return v < -1.0f ? -1.0 : v > 1.0f ? 1.0 : (double)v;
+}
+
+void mc_sheet_draw_wave(const mc_sheet_layout *l, uint8_t *sheet, size_t stride,
+                        const float *min, const float *max, size_t n, const int *marks,
+                        size_t nmarks)
+{
+    static const uint8_t wave[3] = { MC_SHEET_WAVE_COLOUR }, onset[3] = { MC_SHEET_ONSET_COLOUR };
+    double half = (l->wave_height - 1) / 2.0;
+
+    if (!sheet || !min || !max || l->wave_height < 1 || n != (size_t)l->wave_width)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        double lo = clip1(min[i]), hi = clip1(max[i]);
+
+        if (fabs(lo) * half < 0.5 && fabs(hi) * half < 0.5)
+            continue;
+        long top = lround(half * (1.0 - hi)), bottom = lround(half * (1.0 - lo));
+
+        for (long y = top; y <= bottom; y++)
+            put(sheet, stride, MC_SHEET_GAP + (int)i, l->wave_y + (int)y, wave[0], wave[1],
+                wave[2]);
+    }
+    for (size_t k = 0; marks && k < nmarks; k++) {
+        if (marks[k] < 0 || marks[k] >= l->wave_width)
+            continue;
+        for (int y = 0; y < l->wave_height; y++)
+            put(sheet, stride, MC_SHEET_GAP + marks[k], l->wave_y + y, onset[0], onset[1],
+                onset[2]);
+    }
 }

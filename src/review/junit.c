@@ -112,10 +112,24 @@ static void testcase(FILE *to, const mc_report_info *info, const mc_shot_range *
     fprintf(to, "</%s>\n    </testcase>\n", element);
 }
 
+/* The sound's test case (report.h), when the check compared sound. */
+static void sound_testcase(FILE *to, const mc_audio_result *r, const char *cls)
+{
+    fprintf(to, "    <testcase name=\"sound\" classname=\"md5cine.%s\"", cls);
+    if (r->pass) {
+        fputs("/>\n", to);
+        return;
+    }
+    fputs(">\n      <failure message=\"sound differs\" type=\"sound\">", to);
+    mc_xml_write_escaped(to, r->reasons);
+    fputs("\n</failure>\n    </testcase>\n", to);
+}
+
 static void write_suite(FILE *to, const mc_report_info *info, const mc_shot_range *groups,
                         size_t n, const size_t *rg, double seconds)
 {
-    size_t failures = 0, errors = 0;
+    size_t failures = info->audio && !info->audio->pass, errors = 0;
+    size_t tests = n + (info->audio != NULL);
     char cls[128];
 
     class_name(info->title ? info->title : "check", cls, sizeof cls);
@@ -131,10 +145,10 @@ static void write_suite(FILE *to, const mc_report_info *info, const mc_shot_rang
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<testsuites name=\"md5cine\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
             "time=\"%.3f\">\n  <testsuite name=\"",
-            n, failures, errors, seconds);
+            tests, failures, errors, seconds);
     mc_xml_write_escaped(to, info->title ? info->title : "check");
     fprintf(to, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" time=\"%.3f\">\n",
-            n, failures, errors, seconds);
+            tests, failures, errors, seconds);
     fputs("    <properties>\n", to);
     if (info->reference) {
         fputs("      <property name=\"reference\" value=\"", to);
@@ -149,6 +163,8 @@ static void write_suite(FILE *to, const mc_report_info *info, const mc_shot_rang
     fputs("    </properties>\n", to);
     for (size_t g = 0; g < n; g++)
         testcase(to, info, groups, rg, g, cls);
+    if (info->audio)
+        sound_testcase(to, info->audio, cls);
     fputs("  </testsuite>\n</testsuites>\n", to);
 }
 

@@ -865,7 +865,7 @@ void mc_rc_json_row(const mc_refcheck_row *row, FILE *to)
     fputc('}', to);
 }
 
-void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
+void mc_refcheck_print_json_members(const mc_refcheck *c, FILE *to)
 {
     const mc_compare_opts *l = &c->opts;
     size_t n;
@@ -887,8 +887,14 @@ void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
     }
     fprintf(to,
             "],\n \"summary\": {\"checked\": %lld, \"passed\": %lld, \"failed\": %lld, "
-            "\"missing\": %lld, \"unreadable\": %lld, \"written\": %lld, \"pass\": %s}}\n",
+            "\"missing\": %lld, \"unreadable\": %lld, \"written\": %lld, \"pass\": %s}",
             (long long)s.checked, (long long)s.passed, (long long)s.failed,
             (long long)s.missing, (long long)s.unreadable, (long long)s.written,
             s.passed == s.checked ? "true" : "false");
+}
+
+void mc_refcheck_print_json(const mc_refcheck *c, FILE *to)
+{
+    mc_refcheck_print_json_members(c, to);
+    fputs("}\n", to);
 }

@@ -458,5 +458,6 @@ void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range 
     failing_table(to, info, groups, ngroups, rg, frames, nframes, width, height, max_runs);
     shot_table(to, info, groups, ngroups, rg);
     passing_list(to, info, groups, ngroups, rg, (size_t)s.passed);
+    mc_rp_write_sound(to, info);
     fprintf(to, "<script>\n%s</script>\n</body></html>\n", script);
 }

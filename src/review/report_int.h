@@ -71,4 +71,9 @@ void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range 
  * ", LABEL VALUE" (mc_rp_metric_text), then ": " and the reasons, escaped, and a newline. */
 void mc_rp_junit_frame_line(FILE *to, const mc_refcheck_row *row);
 
+/* ---- report_sound.c ---- */
+
+/* The sound section (report.h) when info->audio is set; nothing otherwise. */
+void mc_rp_write_sound(FILE *to, const mc_report_info *info);
+
 #endif
