@@ -8,7 +8,8 @@
 # and 640x360; the old build runs each row without the options it does not know (so a build
 # without --shadows draws its own default there: the cost is against what it drew). Two rows
 # compare the current build with itself: automatic frame jobs, and --jobs 2, against --jobs 1
-# (their "old ms" column is --jobs 1). Then the
+# (their "old ms" column is --jobs 1); one the demo's sound (its AAC track, mixed once) against
+# --audio off (its "old ms" column). Then the
 # pass profile of the current build (MD5CINE_PASS_TIMES=1, see docs/speed.md).
 # Prints figures only; nothing is asserted.
 #
@@ -116,6 +117,21 @@ jobs_row() {
 }
 jobs_row "jobs auto vs 1" ""
 jobs_row "--jobs 2 vs 1"  2
+# The scene's sound (docs/soundtrack.md): the default render with its track against --audio off,
+# both the current build (the "old ms" column is --audio off here).
+sound_row() {
+    local a b
+    : >"$T/a"; : >"$T/b"; : >"$T/r"
+    for _ in $(seq "$RUNS"); do
+        b=$(one "$M" --size 1280x720 --audio off)
+        a=$(one "$M" --size 1280x720)
+        echo "$a" >>"$T/a"
+        echo "$b" >>"$T/b"
+        awk -v a="${a% *}" -v b="${b% *}" 'BEGIN { printf "%.4f\n", a / b }' >>"$T/r"
+    done
+    report "sound vs --audio off"
+}
+sound_row
 echo
 echo "pass profile of the current build, default 1280x720:"
 MD5CINE_PASS_TIMES=1 "$M" render "$SCENE" -o "$T/out.mp4" --frames "$FRAMES" --quiet --size 1280x720

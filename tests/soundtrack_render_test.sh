@@ -62,6 +62,15 @@ first = next(i for i in range(n) if v[2 * i] or v[2 * i + 1])
 print(first, v[2 * first], v[2 * first + 1], round(n * 24 / 44100))
 PY
 )"
+# info --timeline lists it: frame floor(22050 * 24 / 44100) = 12, the shader's volume 1 dB
+check info_json "12 0.5 22050 None cue 0 any click click.wav 1 False played" "$("$M" info "$T/click.md5scene" --timeline --json | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["sound"]["events"]
+assert len(e) == 1, e
+e = e[0]
+print(e["frame"], e["time"], e["sample"], e["actor"], e["command"], e["animFrame"], e["channel"],
+      e["shader"], e["file"].split("/")[-1], e["volume"], e["cut"], e["outcome"])')"
+check info_text "12 0.500000 - cue any click sound/click.wav 1 -" "$("$M" info "$T/click.md5scene" --timeline | grep -A1 '  frame  time       actor' | tail -1 | tr -s ' ' | sed 's/^ //')"
 "$M" render "$T/click.md5scene" -o "$T/click.wav" --audio off >/dev/null 2>&1
 check sound_only_with_audio_off 0 $?
 sed -i 's/sound "click"/sound "none"/' "$T/click.md5scene"

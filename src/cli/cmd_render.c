@@ -261,6 +261,9 @@ static void print_stats(const render_cmd *c)
     if (mc_render_run_check(c->run))
         stat_line("compare (sink thread)", st.compare_s, n);
     stat_line("waiting for a free buffer", st.wait_s, n);
+    if (st.sound_s > 0)
+        fprintf(stderr, "  %-26s %9.2f ms once (%zu events)\n", "sound (decode, mix)",
+                1e3 * st.sound_s, ri.sound_events);
     fprintf(stderr, "  %-26s %9.2f ms/frame  %.2f fps\n", "end to end", 1e3 * st.wall_s / n,
             st.wall_s > 0 ? (double)st.frames / st.wall_s : 0.0);
 }
