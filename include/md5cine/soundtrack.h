@@ -68,6 +68,7 @@ typedef struct mc_soundtrack_event {
     double time;           /* scene seconds */
     int64_t sample;        /* of the mix: round(time * 44100) */
     int actor;             /* index of the scene's actor, -1 for a global or positioned cue */
+    const char *actor_name; /* its name (the scene's), NULL with actor -1 */
     const char *command;   /* the frame command's word ("rightfoot"), or "cue" */
     int anim_frame;        /* the command's frame N; 0 for a cue */
     int channel;           /* mc_sound_channel */
@@ -90,6 +91,7 @@ typedef struct mc_soundtrack {
     float *mix;     /* 2 * frames floats (left, right) at 44.1 kHz, 16-bit scale; NULL when
                        num_events is 0 */
     int missing_files; /* files no place held (each warned once) */
+    unsigned seed;     /* the scene's seed the choices came from */
     struct mc_soundtrack_data *data; /* private */
 } mc_soundtrack;
 

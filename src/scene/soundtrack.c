@@ -353,7 +353,8 @@ static const char *chosen_file(const mc_mix_shader *mix, const mc_mix_record *r)
     return f ? f->played : NULL;
 }
 
-static void fill_events(mc_soundtrack *st, const st_list *l, const mc_mix *mix, mc_rate fps)
+static void fill_events(mc_soundtrack *st, const st_list *l, const mc_mix *mix,
+                        const mc_scene *scene, mc_rate fps)
 {
     for (size_t i = 0; i < l->count; i++) {
         const st_pending *p = &l->items[i];
@@ -365,6 +366,7 @@ static void fill_events(mc_soundtrack *st, const st_list *l, const mc_mix *mix, 
         e->time = p->time;
         e->sample = p->sample;
         e->actor = p->actor;
+        e->actor_name = p->actor >= 0 ? scene->actors[p->actor].name : NULL;
         e->command = p->command;
         e->anim_frame = p->anim_frame;
         e->channel = p->channel;
@@ -434,7 +436,7 @@ static mc_status mix_all(mc_soundtrack *st, const mc_soundtrack_desc *desc, cons
     if (s != MC_OK)
         return s;
     st->num_events = l->count;
-    fill_events(st, l, &d->mix, desc->fps);
+    fill_events(st, l, &d->mix, desc->scene, desc->fps);
     st->mix = malloc((size_t)st->frames * 2 * sizeof *st->mix);
     if (!st->mix)
         return nomem(err);
@@ -469,6 +471,7 @@ mc_status mc_soundtrack_make(const mc_soundtrack_desc *desc, mc_soundtrack *out,
     out->data->opts = desc->opts;
     out->data->budget = MC_LIMIT_AUDIO_DECODED_BYTES;
     out->frames = mc_mix_frame_sample(desc->fps, desc->num_frames);
+    out->seed = desc->scene->seed;
     l.end = out->frames;
     s = st_open_base(out->data, desc, err);
     if (s == MC_OK)
