@@ -34,6 +34,20 @@ check audio_off_no_track 0 "$(audio_streams "$T/off.mp4")"
 "$M" render data/render/boxes.md5scene --size 160x90 --msaa 0 --frames 0-5 --quiet -o "$T/silent.mp4"
 check silent_scene_no_track 0 "$(audio_streams "$T/silent.mp4")"
 
+# farm: two chunks joined with --scene carry the single render's track, packet for packet
+for part in 0-120 121-240 all; do
+    f=(--frames "$part"); [ "$part" = all ] && f=()
+    "$M" render "$S" --size 160x90 --msaa 0 --quiet "${f[@]}" -o "$T/chunk_$part.mp4" </dev/null
+done
+"$M" concat "$T/chunk_121-240.mp4" "$T/chunk_0-120.mp4" --scene "$S" -o "$T/joined.mp4" --quiet
+check concat_scene_exit 0 $?
+apkts() { ffmpeg -nostdin -v error -i "$1" -map 0:a -c copy -f md5 - 2>&1; }
+check concat_track_is_the_single_renders "$(apkts "$T/chunk_all.mp4")" "$(apkts "$T/joined.mp4")"
+"$M" concat "$T/chunk_0-120.mp4" "$T/chunk_121-240.mp4" --scene data/render/boxes.md5scene \
+    -o "$T/wrong.mp4" 2>"$T/err"
+check concat_other_scene_exit 2 $?
+check concat_other_scene_says 1 "$(grep -c "is not the scene of the parts" "$T/err")"
+
 # a base of one shader playing a click: one sample of 16384, then silence
 mkdir -p "$T/base/sound"
 python3 - "$T/base/sound/click.wav" <<'PY'
