@@ -14,7 +14,8 @@
 # current build with itself (their "old ms" column is the second command): automatic frame
 # jobs and --jobs 2 against --jobs 1, and LP_NUM_THREADS=1 --jobs 2 against --jobs 1 with two
 # raster threads (LP_NUM_THREADS=2), on all cores and on one (taskset -c 0). Then the pass
-# profile of the current build (MD5CINE_PASS_TIMES=1, see docs/speed-round2.md).
+# profile of the current build (MD5CINE_PASS_TIMES=1, see docs/speed-round2.md). One row
+# is the demo's sound (its AAC track, mixed once) against --audio off (its "old ms" column).
 # Prints figures only; nothing is asserted.
 #
 # usage: bench/speed_bench.sh [OLD] [MD5CINE] [FRAMES] [RUNS] [ROWS]
@@ -156,6 +157,21 @@ self_row "--jobs 2 vs 1"        "$M" --jobs 2 -- "$M" --jobs 1
 self_row "LP1 jobs 2 vs LP2 1"  "env LP_NUM_THREADS=1 $M" --jobs 2 -- "env LP_NUM_THREADS=2 $M" --jobs 1
 self_row "1 core: same"         "env LP_NUM_THREADS=1 taskset -c 0 $M" --jobs 2 -- \
     "env LP_NUM_THREADS=2 taskset -c 0 $M" --jobs 1
+# The scene's sound (docs/soundtrack.md): the default render with its track against --audio off,
+# both the current build (the "old ms" column is --audio off here).
+sound_row() {
+    local a b
+    : >"$T/a"; : >"$T/b"; : >"$T/r"
+    for _ in $(seq "$RUNS"); do
+        b=$(one "$M" --size 1280x720 --audio off)
+        a=$(one "$M" --size 1280x720)
+        echo "$a" >>"$T/a"
+        echo "$b" >>"$T/b"
+        awk -v a="${a% *}" -v b="${b% *}" 'BEGIN { printf "%.4f\n", a / b }' >>"$T/r"
+    done
+    report "sound vs --audio off"
+}
+sound_row
 echo
 echo "pass profile of the current build, default 1280x720:"
 MD5CINE_PASS_TIMES=1 "$M" render "$SCENE" -o "$T/out.mp4" --frames "$FRAMES" --quiet --size 1280x720

@@ -10,6 +10,7 @@
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
 #include <md5cine/md5mesh.h>
+#include <md5cine/scene.h>
 #include <md5cine/sndshd.h>
 
 #include "formats/modeldef.h"
@@ -17,7 +18,8 @@
 
 /* SNDSHD and ENTITYDEF: the first declaration of the input, indexed as a sound/ or def/ file;
  * MODELDEF: its first model declaration. */
-typedef enum fmt { MESH, ANIM, CAMERA, SNDSHD, ENTITYDEF, MODELDEF } fmt;
+/* SCENE: a scene file, parsed only (no file it names is read). */
+typedef enum fmt { MESH, ANIM, CAMERA, SNDSHD, ENTITYDEF, MODELDEF, SCENE } fmt;
 
 typedef struct golden {
     const char *name;
@@ -64,6 +66,9 @@ typedef struct golden {
 
 /* Lines 1-2 of a model declaration whose anim w's block the row's line 3 continues. */
 #define MD_ANIM "model a {\n anim w x.md5anim {\n"
+
+/* Lines 1-2 of a scene file; line 3 is the row's. */
+#define SC_HEAD "md5scene 1\ncamera \"c\"\n"
 
 /* A comment line that keeps the counts' checks against the bytes left in the file quiet where a
  * row ends early on purpose. */
@@ -376,6 +381,19 @@ static const golden table[] = {
       "'fire_missile_at_target' needs 2 arguments on its line, found '}'" },
     { "modeldef_frame_block_holds_no_punctuation", MODELDEF, MD_ANIM " ( }\n}", 0,
       MC_ERR_SYNTAX, 3, 2, "unexpected '(' in the frame commands of anim 'w'" },
+    { "scene_sound_needs_at", SCENE, SC_HEAD "sound \"x\" { channel voice }", 0, MC_ERR_SYNTAX,
+      3, 7, "sound 'x' has no 'at'" },
+    { "scene_sound_channel_is_the_engines", SCENE, SC_HEAD "sound \"x\" { at 1 channel mouth }",
+      0, MC_ERR_SYNTAX, 3, 26, "unknown channel 'mouth'" },
+    { "scene_sound_actor_is_in_the_scene", SCENE, SC_HEAD "sound \"x\" { at 1 actor \"a\" }", 0,
+      MC_ERR_SYNTAX, 3, 24, "sound 'x': no actor 'a' in the scene" },
+    { "scene_sound_at_not_negative", SCENE, SC_HEAD "sound \"x\" { at -2 }", 0, MC_ERR_RANGE, 3,
+      16, "invalid 'at' -2, expected 0 to 1e+06" },
+    { "scene_seed_in_range", SCENE, SC_HEAD "seed -5", 0, MC_ERR_RANGE, 3, 6,
+      "invalid 'seed'" },
+    { "scene_actor_key_once", SCENE,
+      SC_HEAD "actor \"a\" { mesh \"m\" key \"k\" \"1\" key \"K\" \"2\" }", 0, MC_ERR_SYNTAX,
+      3, 38, "duplicate key 'k' (first given at line 3)" },
 };
 
 /* The first declaration of type `type` (indexed as a file of a folder of that type) parsed by
@@ -424,6 +442,12 @@ static mc_status parse(fmt f, const char *text, size_t len, mc_error *err)
         mc_camera c;
         s = mc_camera_parse(text, len, "g", NULL, &c, err);
         mc_camera_release(&c);
+        break;
+    }
+    case SCENE: {
+        mc_scene sc;
+        s = mc_scene_parse(text, len, "g", NULL, &sc, err);
+        mc_scene_release(&sc);
         break;
     }
     case SNDSHD:

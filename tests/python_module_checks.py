@@ -876,3 +876,42 @@ def test_render_many_refuses_a_bad_item_alike_at_any_job_count(demo, jobs, items
         with pytest.raises(exc):
             next(gen)
         assert r.frame(1).shape == (18, 32, 4)  # the renderer is free again
+
+
+def read_wav_s16(path):
+    import wave
+    with wave.open(path, "rb") as w:
+        assert (w.getnchannels(), w.getsampwidth(), w.getframerate()) == (2, 2, 44100)
+        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").reshape(-1, 2)
+
+
+def test_scene_sound_gives_the_events_and_the_mix_the_command_writes(demo, tmp_path):
+    snd = demo.sound()
+    # 44 footsteps of the walker's model and the scene's two cues (docs/soundtrack.md)
+    assert len(snd.events) == 46 and snd.rate == 44100 and snd.seed == 1
+    first = snd.events[0]
+    # rightfoot at frame 4 of the walk: (4 - 1) / 24 s = 5512.5 samples, rounded to 5513
+    assert (first.frame, first.sample, first.actor, first.command, first.anim_frame,
+            first.channel, first.shader) == (3, 5513, "walker", "rightfoot", 4, "body",
+                                             "demo_step")
+    line = [e for e in snd.events if e.command == "cue"][0]
+    assert (line.frame, line.sample, line.actor, line.channel, line.shader, line.file,
+            line.volume, line.cut, line.outcome) == (
+        96, 176400, "guard", "voice", "demo_sector_clear", "sound/demo/sector_clear.ogg", 2.0,
+        False, "played")
+    # the whole scene: 241 frames at 24 fps, ceil(241 * 44100 / 24) samples
+    assert snd.mix.shape == (442838, 2) and snd.mix.dtype == np.float32
+    cli("render", DEMO, "-o", str(tmp_path / "cli.wav"), "--quiet")
+    wav = read_wav_s16(str(tmp_path / "cli.wav"))
+    # the engine's float to short: clamped, then truncated toward zero
+    want = np.trunc(np.clip(snd.mix, -32768, 32767)).astype(np.int16)
+    assert np.array_equal(wav, want)
+    assert np.abs(snd.mix).max() > 1000
+
+    res = demo.render(tmp_path / "a.mp4", frames=(0, 5), width=W, height=H,
+                      audio=tmp_path / "a.wav", audio_rate=44100)
+    assert res.sound_track and res.sound_events == 46
+    # frames 0-5: ceil(6 * 44100 / 24) = 11025 samples of the same mix
+    assert np.array_equal(read_wav_s16(str(tmp_path / "a.wav")), want[:11025])
+    res = demo.render(tmp_path / "b.mp4", frames=(0, 5), width=W, height=H, audio="off")
+    assert not res.sound_track

@@ -29,6 +29,7 @@
 #include <md5cine/scene_renderer.h>
 #include <md5cine/frame_jobs.h>
 #include <md5cine/pipeline.h>
+#include <md5cine/soundtrack.h>
 
 #include <md5cine/render.h>
 #include <md5cine/encode.h>

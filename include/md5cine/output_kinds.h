@@ -21,8 +21,8 @@
  *   example  a name of this kind, as messages show one ("frames/%05d.png")
  *
  * Sound: the MP4, MKV and MOV rows can carry a sound track beside the frames and the WAV row
- * holds sound only (MC_OUTPUT_SOUND). No writer of sound exists yet: a render refuses an
- * output that holds sound only (output.h). */
+ * holds sound only (MC_OUTPUT_SOUND). The render run refuses an output that holds sound only
+ * (output.h); the command line writes one from the soundtrack (soundtrack.h). */
 #ifndef MC_OUTPUT_KINDS_H
 #define MC_OUTPUT_KINDS_H
 

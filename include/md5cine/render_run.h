@@ -50,10 +50,15 @@
  * variable itself, before the first context and before any thread starts (`md5cine render` sets
  * twice the cores, shared out among the jobs); the run never calls setenv.
  *
- * Sound (next, DESIGN.md 7): the desc will gain audio_path, audio_mode and audio_rate;
- * prepare will mix the scene's sound once, before the first frame, and hand the samples to the
- * encoder (a track in the kinds with MC_OUTPUT_SOUND, output_kinds.h) and to a WAV writer (the
- * table's WAV row), which frames finishes with the other outputs. */
+ * Sound (soundtrack.h): prepare mixes the scene's sound once, before the first frame, when
+ * the output can carry a track (MC_OUTPUT_SOUND: MP4, MKV, MOV) and the scene has sound (a cue
+ * or a sound frame command), or when desc.audio_path asks for the mix; the encoder gets it as
+ * its AAC track (encode.h mc_audio_desc, from the first rendered frame on, as long as the
+ * video), and frames writes desc.audio_path (the mix of the rendered frames as mixed: 16-bit
+ * PCM stereo, 44.1 kHz) once the other outputs are finished. A scene without sound writes what
+ * it wrote before: no track. renderer.strict_materials also makes a missing sound file an
+ * error. sound_off: no track and no mixing.
+ */
 #ifndef MC_RENDER_RUN_H
 #define MC_RENDER_RUN_H
 
@@ -67,6 +72,7 @@
 #include <md5cine/refcheck.h>
 #include <md5cine/render.h>
 #include <md5cine/scene_renderer.h>
+#include <md5cine/soundtrack.h>
 #include <md5cine/types.h>
 
 #ifdef __cplusplus
@@ -104,6 +110,11 @@ typedef struct mc_render_run_desc {
     const char *codec;          /* as mc_encoder_desc: NULL MC_ENCODER_DEFAULT_CODEC */
     int crf;                    /* 0: MC_ENCODER_DEFAULT_CRF */
     const char *preset;         /* NULL: MC_ENCODER_DEFAULT_PRESET */
+
+    bool sound_off;         /* no sound track (and no mixing unless audio_path) */
+    const char *audio_path; /* the mix as a WAV beside the output, written by frames; NULL:
+                               none */
+    int audio_rate;         /* the track's rate; 0: MC_ENCODER_DEFAULT_AUDIO_RATE (48000) */
 
     /* The reference check (refcheck.h) of every frame; NULL reference: none. */
     const char *reference;
@@ -156,6 +167,8 @@ typedef struct mc_render_run_info {
     int jobs;                   /* frame jobs */
     int sink_threads;           /* 1: frames reach the sinks in order; more: in any order */
     mc_output_kind output_kind; /* MC_OUTPUT_NONE without an output */
+    bool sound_track;           /* the output got a sound track */
+    size_t sound_events;        /* the soundtrack's events (0 when none was mixed) */
     mc_renderer_info gl;        /* what draws the frames (samples, GL strings) */
 } mc_render_run_info;
 
@@ -170,6 +183,7 @@ typedef struct mc_render_run_stats {
     double compare_s;    /* the reference check, over the sink threads */
     double wait_s;       /* waiting for a free buffer of the pipeline */
     double wall_s;       /* the frames from the first started to the outputs finished */
+    double sound_s;      /* the soundtrack: files decoded, events, the mix */
 } mc_render_run_stats;
 
 /* Checks desc and makes the run; no GL, no file. *out is NULL on failure. Errors, each

@@ -18,6 +18,11 @@
  *   }
  *   light "key" { origin ( -200 150 300 ) color ( 1 0.95 0.9 ) radius 900 }  // up to 8
  *   ambient ( 0.1 0.1 0.12 )                      // optional
+ *   sound "SHADER" { at 4.0 actor "drone" channel voice volume -3 }  // any number; or global
+ *                                                 // without actor, or `origin ( x y z )`
+ *   seed 7                                        // optional: the sound's random choices
+ * An actor block may also hold `key "snd_footstep" "SHADER"` lines (its entity's keys).
+ * docs/scene-files.md ("Sound") has the sound lines' rules.
  *
  * Keywords may come in any order inside their block; each at most once (material: once per
  * shader name, names compared as for matching below). Paths are relative to the scene file's folder (absolute paths stay as they
@@ -166,6 +171,41 @@ typedef struct mc_scene_light {
     int shader_line, shader_col;
 } mc_scene_light;
 
+/* A key of an actor's entity the scene sets (`key "snd_footstep" "SHADER"`): it adds to the
+ * model's entityDef keys and wins over one of the same name (keys compared without case, as
+ * idDict compares them). */
+typedef struct mc_scene_spawnarg {
+    const char *key, *value; /* as written */
+    int line, col;           /* the key's token */
+} mc_scene_spawnarg;
+
+/* A sound cue of the scene (see "Sound" in docs/scene-files.md): what a map script's
+ * sys.music (global) or an entity's startSoundShader (on the actor's emitter and channel) does
+ * at a moment. */
+typedef struct mc_scene_sound {
+    const char *shader; /* the sound shader's name as written */
+    int line, col;      /* its token */
+    float at;           /* scene seconds, >= 0 */
+    const char *actor;  /* the actor whose emitter plays it, or NULL */
+    int actor_index;    /* index into the scene's actors; -1 without an actor */
+    int actor_line, actor_col;
+    bool has_origin;    /* `origin ( x y z )`: a fixed emitter there (no actor) */
+    mc_vec3 origin;     /* world, inches */
+    int channel;        /* mc_sound_channel (types.h); default MC_SND_CHANNEL_ANY */
+    bool has_volume;    /* `volume DB`: replaces the shader's volume */
+    float volume;       /* dB */
+} mc_scene_sound;
+
+#define MC_SCENE_MAX_SOUNDS    100000 /* sound cues of a scene */
+#define MC_SCENE_MAX_SPAWNARGS 256    /* `key` lines of an actor */
+#define MC_SCENE_DEFAULT_SEED  1      /* the seed of a scene without a `seed` line */
+
+/* The word of a sound channel ("any", "voice", ...: the engine's s_channelType names of
+ * game/Game_local.h, lower case), NULL out of range; and the channel of a word (compared without
+ * case), -1 when none. */
+const char *mc_scene_channel_word(int channel);
+int mc_scene_channel_find(const char *word, size_t len);
+
 typedef struct mc_scene_material {
     const char *shader; /* shader name as written (may be ""), in the scene's arena */
     const char *path;   /* image path, resolved against the scene's folder */
@@ -239,6 +279,8 @@ typedef struct mc_scene_actor {
     mc_scene_material *materials;
     float parms[MC_SCENE_PARMS]; /* `parm N VALUE`: Doom's shaderParms for its materials'
                                     expressions; default 1 1 1 1 0 0 0 0 0 0 0 0 */
+    int num_spawnargs;               /* `key` lines, in file order, each key once */
+    mc_scene_spawnarg *spawnargs;
 
     /* Filled by mc_scene_resolve (zero until then); owned by the scene. */
     mc_mesh mesh;
@@ -272,6 +314,10 @@ typedef struct mc_scene {
     mc_scene_light *lights; /* num_lights, in file order */
     bool has_ambient;
     float ambient[3]; /* linear 0..1 RGB when has_ambient */
+    int num_sounds;          /* sound cues, in file order */
+    mc_scene_sound *sounds;
+    unsigned seed;           /* `seed N` (0..2147483647), else MC_SCENE_DEFAULT_SEED: the
+                                random choices of the sound (which file a shader plays) */
 
     bool resolved; /* mc_scene_resolve succeeded: camera and actors' files are loaded */
     mc_camera camera;

@@ -540,6 +540,14 @@ class Scene:
             _plan_shots(self._camera, rate, c, count, arr, n)
         return [(arr[i].number, arr[i].first, arr[i].last) for i in range(n)]
 
+    def sound(self, fps=None, clock="ideal", strict=False):
+        """The scene's sound over its whole timeline (soundtrack.h): a Soundtrack whose events
+        are SoundEvent records (as `md5cine info --timeline --json` lists them) and whose mix is
+        a float32 array of samples x 2 (left, right) at 44100 Hz on the 16-bit scale, as
+        `md5cine render --audio` writes it. strict: a missing sound file raises (else it is
+        silence)."""
+        return _sound.soundtrack(self, fps, clock, strict)
+
     def renderer(self, **kw):
         """A Renderer of this scene; see Renderer for the settings."""
         return Renderer(self, **kw)
@@ -550,7 +558,8 @@ class Scene:
                shadow_samples="pixel", jobs=0, kind=None, codec=None, crf=0, preset=None,
                reference=None, diff_dir=None,
                update_reference=False, offset=0, mask=None, ignore=(), report_dir=None,
-               report_max_frames=None, junit=None, progress=None, **limits):
+               report_max_frames=None, junit=None, progress=None, audio=None, audio_rate=0,
+               **limits):
         """Renders the scene into output as `md5cine render SCENE -o output` does, through the
         library's render run (render_run.h): a video (.mp4 .mkv .mov .y4m; kind names the
         container whatever the name: "mp4", "mkv", "mov", "y4m"), a PNG pattern such as
@@ -561,13 +570,17 @@ class Scene:
         drawing keywords are Renderer's; jobs: frames drawn at once (0: automatic, as render
         --jobs). codec, crf, preset: the encoder's (None, 0: its defaults). reference and the
         keywords after it: the check of every frame, as render --reference (the limits as
-        compare()). progress: called as progress(done, total, frame) after each frame; an
+        compare()). audio: None (a video of a scene with sound gets its AAC track), "off" (no
+        track) or a FILE.wav also written with the mix of the rendered frames (render --audio);
+        audio_rate: the track's rate (0: 48000; 44100 keeps the engine's). progress: called
+        as progress(done, total, frame) after each frame; an
         exception it raises (a KeyboardInterrupt from Ctrl-C included) stops the run, which
         removes the unfinished video, and is raised again. Returns a RenderResult; raises
         md5cine.Error."""
         self._need()
         _need_gl()
         run = _RenderRun(self, output, frames, jobs, kind, codec, crf, preset, progress)
+        run.sound(audio, audio_rate)
         run.desc.renderer = _renderer_desc(self, width, height, fps, clock, msaa, shading,
                                            fov_mode, background, overlay, backend, gl_device,
                                            developer_images, shadows, shadow_samples)
@@ -1072,3 +1085,5 @@ def check_sources(reference, candidate, offset=None, frames=None, audio_max_onse
 from ._render import RenderResult, _RenderRun  # noqa: E402
 from . import _audio  # noqa: E402
 from ._audio import AudioResult, compare_sound  # noqa: E402,F401
+from . import _sound  # noqa: E402
+from ._sound import SoundEvent, Soundtrack  # noqa: E402,F401

@@ -32,7 +32,7 @@ class RenderResult:
     output), frames (how many), first, last, width, height, fps (a Fraction), codec (the
     encoder used, "libx264", "yuv4mpeg2"; None for PNGs), samples, backend, gl_renderer, jobs,
     stats (a dict of seconds per stage: pose_s, draw_s, end_s, encode_s, png_s, compare_s,
-    wait_s, wall_s) and check (a CheckRows of the reference check, or None); report_path
+    wait_s, wall_s, sound_s), sound_track (the video got a sound track), sound_events and check (a CheckRows of the reference check, or None); report_path
     (DIR/index.html) and junit when they were written."""
 
     def __repr__(self):
@@ -66,6 +66,14 @@ class _RenderRun:
                 frames = (frames.start, frames.stop - 1)
             d.has_frames = True
             d.first, d.last = (_int(v, 64, "frames") for v in frames)
+
+    def sound(self, audio, rate):
+        """audio None, "off" or a FILE.wav; rate the track's (0: the default)."""
+        if audio == "off":
+            self.desc.sound_off = True
+        elif audio is not None:
+            self.desc.audio_path = self._b(audio)
+        self.desc.audio_rate = _int(rate, 32, "audio_rate")
 
     def _b(self, text):
         if text is None:
@@ -130,6 +138,7 @@ class _RenderRun:
         r.codec = _s(_run_codec(handle))
         r.samples, r.backend = info.gl.samples, _s(info.gl.backend)
         r.gl_renderer = _s(info.gl.gl_renderer)
+        r.sound_track, r.sound_events = info.sound_track, info.sound_events
         r.stats = {name: getattr(st, name) for name, _ in mc_render_run_stats._fields_
                    if name != "frames"}
         rc = _run_check(handle)

@@ -22,6 +22,7 @@
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/plan.h>
+#include <md5cine/soundtrack.h>
 #include <md5cine/timeline.h>
 #include <md5cine/vfs.h>
 
@@ -29,6 +30,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "info_sound.h"
 
 typedef struct info_opts {
     bool json;
@@ -677,7 +679,7 @@ static void print_lights_text(const mc_scene *sc, const scene_lights *l)
 /* info_scene's JSON object. */
 static void print_scene_json(const mc_scene *sc, const mc_scene_materials *sm,
                              const scene_lights *lights, const info_opts *o, mc_rate fps,
-                             int64_t count)
+                             int64_t count, const mc_soundtrack *st)
 {
     printf("{\"type\":\"md5scene\",\"camera\":");
     mc_json_write_cstr(stdout, sc->camera_path); /* null: a camera block */
@@ -702,6 +704,7 @@ static void print_scene_json(const mc_scene *sc, const mc_scene_materials *sm,
         printf(",\"timeline\":[");
         print_timeline(&sc->camera, fps, o->clock, count, true);
         printf("]");
+        mc_info_print_sound(st, sc, true);
     }
     printf("}\n");
 }
@@ -709,7 +712,7 @@ static void print_scene_json(const mc_scene *sc, const mc_scene_materials *sm,
 /* info_scene's lines of text. */
 static void print_scene_text(const char *path, const mc_scene *sc, const mc_scene_materials *sm,
                              const scene_lights *lights, const info_opts *o, mc_rate fps,
-                             int64_t count)
+                             int64_t count, const mc_soundtrack *st)
 {
     char rate[48];
 
@@ -732,8 +735,37 @@ static void print_scene_text(const char *path, const mc_scene *sc, const mc_scen
                mc_material_set_count(sm->set), sc->base_path, mc_material_set_parsed(sm->set));
     print_lights_text(sc, lights);
     print_shots(&sc->camera, fps, o->clock, count, false);
-    if (o->timeline)
+    if (o->timeline) {
         print_timeline(&sc->camera, fps, o->clock, count, false);
+        mc_info_print_sound(st, sc, false);
+    }
+}
+
+/* The scene's soundtrack for --timeline (NULL without sound); *rc the exit code on failure. */
+static bool info_soundtrack(mc_scene *sc, mc_scene_materials *sm, const info_opts *o,
+                            mc_rate fps, int64_t count, mc_soundtrack *st, int *rc)
+{
+    mc_soundtrack_desc d = { 0 };
+    mc_error err;
+    mc_status s;
+
+    memset(st, 0, sizeof *st);
+    if (!o->timeline || !mc_soundtrack_scene_has_sound(sc))
+        return false;
+    d.scene = sc;
+    d.fps = fps;
+    d.num_frames = count;
+    d.vfs = sm->vfs;
+    d.set = sm->set;
+    d.opts = &o->parse;
+    d.strict = o->parse.strict_game_data;
+    s = mc_soundtrack_make(&d, st, &err);
+    if (s != MC_OK) {
+        mc_diag_print(stderr, "error", &err);
+        *rc = mc_input_exit_code(s);
+        return false;
+    }
+    return true;
 }
 
 static int info_scene(const char *path, const info_opts *o)
@@ -771,13 +803,18 @@ static int info_scene(const char *path, const info_opts *o)
     }
     fps = mc_scene_fps(&sc, o->fps);
     count = mc_scene_frame_count_clock(&sc, fps, o->clock);
-    if (o->json)
-        print_scene_json(&sc, &sm, &lights, o, fps, count);
-    else
-        print_scene_text(path, &sc, &sm, &lights, o, fps, count);
+    int rc = MC_EXIT_OK;
+    mc_soundtrack st;
+    bool sound = info_soundtrack(&sc, &sm, o, fps, count, &st, &rc);
+
+    if (rc == MC_EXIT_OK && o->json)
+        print_scene_json(&sc, &sm, &lights, o, fps, count, sound ? &st : NULL);
+    else if (rc == MC_EXIT_OK)
+        print_scene_text(path, &sc, &sm, &lights, o, fps, count, sound ? &st : NULL);
+    mc_soundtrack_release(&st);
     mc_scene_materials_release(&sm);
     mc_scene_release(&sc);
-    return MC_EXIT_OK;
+    return rc;
 }
 
 typedef struct info_handler {

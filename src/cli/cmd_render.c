@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <md5cine/audio.h>
 #include <md5cine/json.h>
 #include <md5cine/render_run.h>
 #include <md5cine/version.h>
@@ -143,6 +144,9 @@ static void fill_desc(render_cmd *c)
     d->report_dir = o->report_dir;
     d->report_max_frames = o->report_max_frames;
     d->junit = o->junit;
+    d->sound_off = o->audio_off;
+    d->audio_path = o->audio_path;
+    d->audio_rate = o->audio_rate;
     d->progress = on_progress;
     d->progress_user = &c->prog;
 }
@@ -261,6 +265,9 @@ static void print_stats(const render_cmd *c)
     if (mc_render_run_check(c->run))
         stat_line("compare (sink thread)", st.compare_s, n);
     stat_line("waiting for a free buffer", st.wait_s, n);
+    if (st.sound_s > 0)
+        fprintf(stderr, "  %-26s %9.2f ms once (%zu events)\n", "sound (decode, mix)",
+                1e3 * st.sound_s, ri.sound_events);
     fprintf(stderr, "  %-26s %9.2f ms/frame  %.2f fps\n", "end to end", 1e3 * st.wall_s / n,
             st.wall_s > 0 ? (double)st.frames / st.wall_s : 0.0);
 }
@@ -370,6 +377,53 @@ static int run_frames(render_cmd *c)
     return report_check(c, st == MC_OK ? NULL : &e);
 }
 
+/* -o FILE.wav: the scene's sound alone (soundtrack.h), over the frames asked, no frame
+ * drawn. */
+static int sound_only(render_cmd *c)
+{
+    const mc_render_opts *o = c->o;
+    mc_rate fps;
+    int64_t count, s0, s1;
+    mc_parse_opts popts = { .warn = mc_diag_warn, .warn_user = &c->warned,
+                            .stop = &g_stop_signal };
+    mc_soundtrack_desc d = { 0 };
+    mc_soundtrack st;
+    float *zeros = NULL;
+    mc_error e;
+    int rc = load_scene(c);
+
+    if (rc != -1)
+        return rc;
+    fps = mc_scene_fps(&c->scene, o->fps);
+    count = mc_scene_frame_count_clock(&c->scene, fps, o->clock);
+    if (o->has_frames && o->last >= count)
+        return mc_usage_error("--frames %lld-%lld is outside the scene's frames 0-%lld",
+                              (long long)o->first, (long long)o->last, (long long)(count - 1));
+    d.scene = &c->scene;
+    d.fps = fps;
+    d.num_frames = count;
+    d.opts = &popts;
+    d.strict = o->strict;
+    if (mc_soundtrack_make(&d, &st, &e) != MC_OK)
+        return e.code == MC_ERR_INTERRUPTED ? stopped_early() : fail(&e, true);
+    s0 = mc_mix_frame_sample(fps, o->has_frames ? o->first : 0);
+    s1 = mc_mix_frame_sample(fps, o->has_frames ? o->last + 1 : count);
+    if (!st.mix && !(zeros = calloc((size_t)(s1 - s0) * 2 + 2, sizeof *zeros))) {
+        mc_soundtrack_release(&st);
+        mc_error_set(&e, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        return fail(&e, false);
+    }
+    rc = mc_wav_write(o->audio_path, zeros ? zeros : st.mix + 2 * s0, s1 - s0, &e) == MC_OK
+                 ? MC_EXIT_OK
+                 : fail(&e, false);
+    if (rc == MC_EXIT_OK && o->progress != MC_PROGRESS_QUIET)
+        fprintf(c->info, "wrote %s (%lld sound events, %.3f s)\n", o->audio_path,
+                (long long)st.num_events, (double)(s1 - s0) / MC_SOUND_RATE);
+    free(zeros);
+    mc_soundtrack_release(&st);
+    return rc;
+}
+
 static void install_handlers(void)
 {
     struct sigaction sa;
@@ -397,6 +451,12 @@ int mc_cmd_render(int argc, char **argv)
     memset(&c, 0, sizeof c);
     c.o = &o;
     c.info = (o.out && strcmp(o.out, "-") == 0) || o.progress == MC_PROGRESS_JSON ? stderr : stdout;
+    if (o.sound_only) {
+        rc = sound_only(&c);
+        mc_scene_release(&c.scene);
+        mc_source_cache_release(&c.warned);
+        return rc;
+    }
     rc = prepare(&c);
     if (rc == -1)
         rc = run_frames(&c);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <md5cine/limits.h>
 #include <md5cine/output.h>
@@ -149,6 +150,16 @@ static int check_combination(mc_render_opts *o)
         return mc_usage_error("render needs a scene file (see 'md5cine render --help')");
     if (!o->out && !o->reference)
         return mc_usage_error("render needs -o OUT (or --reference REF)");
+    if (o->out && mc_output_kind_of(o->out) == MC_OUTPUT_WAV) {
+        if (o->reference || o->audio_path)
+            return mc_usage_error("-o %s writes the sound only: no --reference or --audio",
+                                  o->out);
+        o->sound_only = true;
+        o->audio_path = o->out;
+        o->out = NULL;
+        o->out_kind = MC_OUT_NONE;
+        return -1;
+    }
     if (o->update_reference && !o->reference)
         return mc_usage_error("--update-reference needs --reference REF");
     if (o->json && !o->reference)
@@ -227,6 +238,24 @@ static bool set_quiet(void *field, const char *s)
 #define XSTR(x) #x
 #define STR(x) XSTR(x)
 
+/* --audio FILE.wav or off. */
+static bool parse_audio(void *field, const char *s)
+{
+    mc_render_opts *o = field;
+    size_t n = strlen(s);
+
+    if (strcmp(s, "off") == 0) {
+        o->audio_off = true;
+        o->audio_path = NULL;
+        return true;
+    }
+    if (n < 5 || strcasecmp(s + n - 4, ".wav") != 0)
+        return false;
+    o->audio_path = s;
+    o->audio_off = false;
+    return true;
+}
+
 static const mc_arg_opt render_opts[] = {
     { .name = "--output", .alias = "-o", .kind = MC_ARG_STRING, .offset = F(out),
       .metavar = "OUT", .help = "the video, PNG pattern or '-' to write" },
@@ -243,6 +272,14 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--frames", .kind = MC_ARG_CUSTOM, .parse = parse_frames,
       .expect = MC_ARG_FRAMES_EXPECT, .metavar = "A-B",
       .help = "render output frames A to B only (inclusive); also --frames A" },
+    { .name = "--audio", .kind = MC_ARG_CUSTOM, .parse = parse_audio,
+      .expect = "a FILE.wav or off", .metavar = "FILE.wav|off",
+      .help = "also write the scene's sound as mixed, 44.1 kHz stereo 16-bit;\n"
+              "off: no sound track in the video" },
+    { .name = "--audio-rate", .kind = MC_ARG_INT, .offset = F(audio_rate), .min = 8000,
+      .max = 96000, .metavar = "N",
+      .help = "the video's AAC track at N Hz (default 48000; 44100 keeps\n"
+              "the engine's)" },
     { .name = "--crf", .kind = MC_ARG_INT, .offset = F(crf), .min = 1, .max = 51,
       .metavar = "N", .help = "encoder quality (default 18)" },
     { .name = "--preset", .kind = MC_ARG_STRING, .offset = F(preset), .metavar = "P",
@@ -295,8 +332,9 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--developer-images", .kind = MC_ARG_FLAG, .offset = F(developer_images),
       .help = "missing images as Doom's developer box, not black or invisible" },
     { .name = "--strict", .kind = MC_ARG_FLAG, .offset = F(strict),
-      .help = "a used material of the base that fails to parse is an error\n"
-              "(default: Doom's default material and one warning)" },
+      .help = "a used material of the base that fails to parse, or a\n"
+              "missing sound file, is an error (default: Doom's default\n"
+              "material, or silence, and one warning)" },
     { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = F(lenient),
       .help = "accept the harmless deviations of shipped game files" },
     { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(progress),

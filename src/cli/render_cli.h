@@ -99,6 +99,10 @@ typedef struct mc_render_opts {
     const char *report_dir; /* --report DIR: the HTML review page (report.h) */
     int report_max_frames;  /* --report-max-frames N: runs listed; 0: the default */
     const char *junit;      /* --junit FILE: the check as JUnit XML */
+    const char *audio_path; /* --audio FILE.wav, or -o FILE.wav: the mix as a WAV */
+    bool audio_off;         /* --audio off: no sound track */
+    bool sound_only;        /* -o FILE.wav: the sound only, no frames drawn */
+    int audio_rate;         /* --audio-rate N: the track's rate; 0: 48000 */
 } mc_render_opts;
 
 /* ---- render_checks.c: before the run writes anything ---- */

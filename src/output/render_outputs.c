@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/audio.h>
 #include <md5cine/chunk.h>
 #include <md5cine/fileio.h>
 #include <md5cine/plan.h>
@@ -251,6 +252,11 @@ static mc_status open_encoder(mc_render_run *run, mc_error *err)
     d.shot_count = run->shot_count;
     d.warn = o->renderer.warn;
     d.warn_user = o->renderer.warn_user;
+    if (run->sound.mix && (run->out.kind->props & MC_OUTPUT_SOUND)) {
+        d.audio.mix = run->sound.mix;
+        d.audio.frames = run->sound.frames;
+        d.audio.rate = o->audio_rate;
+    }
     return mc_encoder_create(&d, &run->enc, err);
 }
 
@@ -288,6 +294,61 @@ static mc_status open_pipeline(mc_render_run *run, mc_error *err)
     return mc_pipeline_create(&d, &run->pipe, err);
 }
 
+/* The scene's soundtrack, when the output's track or audio_path wants it. */
+static mc_status make_sound(mc_render_run *run, mc_error *err)
+{
+    const mc_render_run_desc *o = &run->d;
+    unsigned props = run->out.kind ? run->out.kind->props : 0;
+    bool track = !o->sound_off && (props & MC_OUTPUT_SOUND) && (props & MC_OUTPUT_ENCODED) &&
+                 mc_soundtrack_scene_has_sound(o->renderer.scene);
+    mc_parse_opts opts;
+    mc_soundtrack_desc d;
+    double t0 = mc_rr_now();
+    mc_status st;
+
+    if (!track && !o->audio_path)
+        return MC_OK;
+    memset(&opts, 0, sizeof opts);
+    opts.warn = o->renderer.warn;
+    opts.warn_user = o->renderer.warn_user;
+    opts.stop = o->renderer.stop;
+    memset(&d, 0, sizeof d);
+    d.scene = o->renderer.scene;
+    d.fps = run->fps;
+    d.num_frames = run->count;
+    d.opts = &opts;
+    d.strict = o->renderer.strict_materials;
+    run->stage = MC_RUN_STAGE_SCENE_ID;
+    st = mc_soundtrack_make(&d, &run->sound, err);
+    run->sound_made = st == MC_OK;
+    run->stats.sound_s = mc_rr_now() - t0;
+    return st;
+}
+
+mc_status mc_rr_write_audio(mc_render_run *run, mc_error *err)
+{
+    int64_t s0, s1;
+    float *zeros = NULL;
+    mc_status st;
+
+    if (!run->d.audio_path || !run->sound_made)
+        return MC_OK;
+    s0 = mc_mix_frame_sample(run->fps, run->first);
+    s1 = mc_mix_frame_sample(run->fps, run->last + 1);
+    if (s1 > run->sound.frames)
+        s1 = run->sound.frames;
+    if (s1 < s0)
+        s1 = s0;
+    if (!run->sound.mix) {
+        zeros = calloc((size_t)(s1 - s0) * 2 + 2, sizeof *zeros);
+        if (!zeros)
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    st = mc_wav_write(run->d.audio_path, zeros ? zeros : run->sound.mix + 2 * s0, s1 - s0, err);
+    free(zeros);
+    return st;
+}
+
 mc_status mc_rr_open_outputs(mc_render_run *run, mc_error *err)
 {
     unsigned props = run->out.kind ? run->out.kind->props : 0;
@@ -301,6 +362,8 @@ mc_status mc_rr_open_outputs(mc_render_run *run, mc_error *err)
         st = collect_shots(run, err);
     if (st == MC_OK && run->d.reference && (st = mc_rr_stopped(run, err)) == MC_OK)
         st = open_reference(run, err);
+    if (st == MC_OK && (st = mc_rr_stopped(run, err)) == MC_OK)
+        st = make_sound(run, err);
     run->stage = st == MC_OK ? MC_RUN_STAGE_OUTPUT : run->stage;
     if (st == MC_OK && (props & MC_OUTPUT_PATTERN) && (st = mc_rr_stopped(run, err)) == MC_OK)
         st = mc_png_sequence_open(&run->out.pattern, run->d.output, run->first, err);
@@ -337,6 +400,8 @@ void mc_rr_close_outputs(mc_render_run *run)
     mc_encoder_release(run->enc);
     run->enc = NULL;
     run->sink.enc = NULL;
+    mc_soundtrack_release(&run->sound);
+    run->sound_made = false;
     mc_refcheck_release(run->ref);
     run->ref = NULL;
     mc_report_release(run->report); /* removes an unfinished review page's temporary folder */

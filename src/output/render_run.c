@@ -198,6 +198,8 @@ static mc_status frame_loop(mc_render_run *run, mc_error *err)
         st = mc_rr_stopped(run, err);
     if (st == MC_OK && run->enc)
         st = mc_encoder_finish(run->enc, err);
+    if (st == MC_OK)
+        st = mc_rr_write_audio(run, err);
     return st;
 }
 
@@ -260,6 +262,8 @@ void mc_render_run_get_info(const mc_render_run *run, mc_render_run_info *out)
     out->jobs = run->njobs;
     out->sink_threads = run->sink.threads;
     out->output_kind = run->out.kind ? run->out.kind->kind : MC_OUTPUT_NONE;
+    out->sound_track = run->sound.mix && run->enc && (run->out.kind->props & MC_OUTPUT_SOUND);
+    out->sound_events = run->sound.num_events;
     out->gl = run->gl;
 }
 

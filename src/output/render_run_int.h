@@ -55,11 +55,16 @@ struct mc_render_run {
     uint8_t *bufs[MC_FRAME_JOBS_MAX]; /* the pipeline's buffers of the frames in flight */
     mc_image_view views[MC_FRAME_JOBS_MAX];
     mc_render_run_stats stats;
+    mc_soundtrack sound; /* mixed by prepare when a track or audio_path wants it */
+    bool sound_made;
 };
 
 /* render_outputs.c: prepare's steps after the renderers, in order, each only while stop is
  * unset, setting run->stage as it goes. */
 mc_status mc_rr_open_outputs(mc_render_run *run, mc_error *err);
+
+/* render_outputs.c: writes desc.audio_path once the frames are finished. */
+mc_status mc_rr_write_audio(mc_render_run *run, mc_error *err);
 
 /* render_outputs.c: the review page and the JUnit file, once the frames are checked. */
 mc_status mc_rr_write_reports(mc_render_run *run, mc_error *err);

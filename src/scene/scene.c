@@ -121,9 +121,9 @@ enum {
     K_MESH, K_ANIM, K_ORIGIN, K_YAW, K_SCALE, K_START, K_LOOP, K_IN_PLACE, K_SKIN, K_MODEL,
     K_COUNT
 };
-static const char *const actor_keywords[K_COUNT + 2] = {
+static const char *const actor_keywords[K_COUNT + 3] = {
     "mesh", "anim", "origin", "yaw", "scale", "start", "loop", "in_place", "skin", "model",
-    "material", "parm", /* repeatable: not in the K_ list, hints only */
+    "material", "parm", "key", /* repeatable: not in the K_ list, hints only */
 };
 
 static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
@@ -202,16 +202,19 @@ static bool parse_actor_body(scene_parser *p, mc_scene_actor *a, const mc_token 
 {
     seen_at seen[K_COUNT];
     seen_at parm_seen[MC_SCENE_PARMS];
-    int material_cap = 0, k;
+    int material_cap = 0, key_cap = 0, k;
     char where[MC_LIMIT_NAME_LEN + 16];
     mc_token tok;
 
     memset(seen, 0, sizeof seen);
     memset(parm_seen, 0, sizeof parm_seen);
     snprintf(where, sizeof where, "actor '%s'", a->name);
-    /* material and parm, repeatable, follow the K_ keywords in actor_keywords */
-    while ((k = block_keyword(p, &tok, where, actor_keywords, K_COUNT + 2)) >= 0) {
-        if (k == K_COUNT) {
+    /* material, parm and key, repeatable, follow the K_ keywords in actor_keywords */
+    while ((k = block_keyword(p, &tok, where, actor_keywords, K_COUNT + 3)) >= 0) {
+        if (k == K_COUNT + 2) {
+            if (!parse_spawnarg(p, a, &key_cap, &tok))
+                return false;
+        } else if (k == K_COUNT) {
             if (!parse_material(p, a, &material_cap, &tok))
                 return false;
         } else if (k == K_COUNT + 1) {
@@ -313,7 +316,7 @@ static bool parse_header(scene_parser *p, mc_token *kw)
     return true;
 }
 
-static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen[5])
+static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen[6])
 {
     mc_token ptok;
     char d[80];
@@ -342,6 +345,16 @@ static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen
         return parse_actor(p, tok);
     if (mc_lex_is(tok, "light"))
         return parse_light(p, tok);
+    if (mc_lex_is(tok, "sound"))
+        return parse_sound(p, tok);
+    if (mc_lex_is(tok, "seed")) {
+        int seed;
+
+        if (!once(p, tok, &seen[5]) || !read_int_in(p, "seed", 0, 2147483647, &seed))
+            return false;
+        p->s->seed = (unsigned)seed;
+        return true;
+    }
     if (mc_lex_is(tok, "ambient")) {
         if (!once(p, tok, &seen[4]) ||
             !read_triple_in(p, "ambient", 0.0f, 1.0f, p->s->ambient))
@@ -349,18 +362,18 @@ static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen
         p->s->has_ambient = true;
         return true;
     }
-    static const char *const top_keywords[] = { "camera", "base",  "frames", "output",
-                                                "actor",  "light", "ambient" };
+    static const char *const top_keywords[] = { "camera", "base",    "frames", "output", "actor",
+                                                "light",  "ambient", "sound",  "seed" };
     char hint[80];
 
     return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "unknown keyword %s%s",
                        mc_lex_describe(tok, d, sizeof d),
-                       hint_for(tok, top_keywords, 7, hint, sizeof hint));
+                       hint_for(tok, top_keywords, 9, hint, sizeof hint));
 }
 
 static bool parse_scene_text(scene_parser *p)
 {
-    seen_at seen[5];
+    seen_at seen[6];
     mc_token head, tok;
     char d[80];
 
@@ -380,7 +393,7 @@ static bool parse_scene_text(scene_parser *p)
     }
     if (!p->s->camera_path && p->s->num_shots == 0)
         return mc_lex_fail(&p->lx, &head, MC_ERR_SYNTAX, "scene has no 'camera'");
-    return true;
+    return check_sound_actors(p);
 }
 
 mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
@@ -393,6 +406,7 @@ mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc
     memset(out, 0, sizeof *out);
     memset(&p, 0, sizeof p);
     p.s = out;
+    out->seed = MC_SCENE_DEFAULT_SEED;
     if (!name)
         name = "";
     out->name = mc_arena_strndup(&out->arena, name, strlen(name));

@@ -16,6 +16,7 @@ typedef struct scene_parser {
     mc_lexer lx;
     mc_scene *s;
     int actor_cap; /* room in s->actors */
+    int sound_cap; /* room in s->sounds */
 } scene_parser;
 
 #define LIGHT_COLOR_MAX  100.0f
@@ -54,5 +55,10 @@ int block_keyword(scene_parser *p, mc_token *tok, const char *where, const char 
 /* The blocks, each at its keyword (scene_parse_lights.c, camera_block.c). */
 bool parse_light(scene_parser *p, const mc_token *kw);
 bool parse_camera_block(scene_parser *p);
+/* scene_parse_sound.c: `sound "SHADER" { ... }` at its keyword, an actor's `key` line, and the
+ * check, after the whole file, that every cue's actor is in the scene. */
+bool parse_sound(scene_parser *p, const mc_token *kw);
+bool parse_spawnarg(scene_parser *p, mc_scene_actor *a, int *cap, const mc_token *kw);
+bool check_sound_actors(scene_parser *p);
 
 #endif
