@@ -286,7 +286,9 @@ static void judge(mc_audio_result *r)
                  r->limits.max_onset_ms);
         append(r->reasons, sizeof r->reasons, s);
     }
-    if (r->unpaired_count_a + r->unpaired_count_b > 0) {
+    /* The onset limit off turns the onset check off: offsets and unpaired onsets are listed,
+     * not judged. */
+    if (r->unpaired_count_a + r->unpaired_count_b > 0 && isfinite(r->limits.max_onset_ms)) {
         r->fail |= MC_AUDIO_FAIL_UNPAIRED;
         snprintf(s, sizeof s, "%zu onsets of A and %zu of B unpaired", r->unpaired_count_a,
                  r->unpaired_count_b);
@@ -316,9 +318,35 @@ static void span(const mc_audio_track *a, const mc_audio_track *b, mc_audio_resu
     }
 }
 
+/* Where both tracks have sound, the part of the timeline both cover: a chunk of a render
+ * against the whole render is compared over the chunk's span, not against the whole's sound
+ * before and after it. *a and *b then point at trimmed views (ta, tb) of the same samples. */
+static void overlap(const mc_audio_track **a, const mc_audio_track **b, mc_audio_track *ta,
+                    mc_audio_track *tb)
+{
+    int64_t lo, hi;
+
+    if (!has_sound(*a) || !has_sound(*b))
+        return;
+    lo = (*a)->first > (*b)->first ? (*a)->first : (*b)->first;
+    hi = (*a)->first + (*a)->frames < (*b)->first + (*b)->frames ? (*a)->first + (*a)->frames
+                                                                 : (*b)->first + (*b)->frames;
+    if (hi <= lo || ((*a)->first == lo && (*b)->first == lo && (*a)->frames == (*b)->frames))
+        return;
+    *ta = **a;
+    *tb = **b;
+    ta->samples += (lo - ta->first) * 2;
+    tb->samples += (lo - tb->first) * 2;
+    ta->first = tb->first = lo;
+    ta->frames = tb->frames = hi - lo;
+    *a = ta;
+    *b = tb;
+}
+
 mc_status mc_audio_compare(const mc_audio_track *a, const mc_audio_track *b,
                            const mc_audio_opts *opts, mc_audio_result *out, mc_error *err)
 {
+    mc_audio_track ta, tb;
     mc_status st;
 
     memset(out, 0, sizeof *out);
@@ -333,6 +361,7 @@ mc_status mc_audio_compare(const mc_audio_track *a, const mc_audio_track *b,
     out->has_a = a->has_audio;
     out->has_b = b->has_audio;
     out->rate = has_sound(a) ? a->rate : has_sound(b) ? b->rate : a->rate;
+    overlap(&a, &b, &ta, &tb);
     span(a, b, out);
     levels(a, b, out);
     st = mc_audio_onsets(a, &out->onsets_a, &out->count_a, err);
