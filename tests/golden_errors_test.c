@@ -376,6 +376,12 @@ static const golden table[] = {
       "'fire_missile_at_target' needs 2 arguments on its line, found '}'" },
     { "modeldef_frame_block_holds_no_punctuation", MODELDEF, MD_ANIM " ( }\n}", 0,
       MC_ERR_SYNTAX, 3, 2, "unexpected '(' in the frame commands of anim 'w'" },
+    /* an anim line holds at most ANIM_MaxSyncedAnims (Anim.h) files, each an .md5anim */
+    { "modeldef_at_most_3_synced_files", MODELDEF,
+      "model a {\n anim w a.md5anim, b.md5anim, c.md5anim, d.md5anim\n}", 0, MC_ERR_LIMIT, 2,
+      42, "more than 3 synced files for anim 'w'" },
+    { "modeldef_synced_file_is_an_md5anim", MODELDEF, "model a {\n anim w a.md5anim, b.md5\n}",
+      0, MC_ERR_SYNTAX, 2, 20, "expected a .md5anim file for anim 'w', found 'b.md5'" },
 };
 
 /* The first declaration of type `type` (indexed as a file of a folder of that type) parsed by

@@ -129,6 +129,48 @@ printf 'md5scene 1\ncamera "still.md5camera"\nactor "d" { model "drone" }\n' >"$
 run nobase info "$T/nobase.md5scene"
 expect a_model_needs_a_base 2 "" "nobase.md5scene:3:19: error: actor 'd' names model 'drone', but the scene has no 'base'"
 
+# Files a declaration names that the base does not hold: the engine makes the whole model its
+# default (idDeclModelDef::Parse "Model '%s' defaulted", ParseAnim "Couldn't load anim", for any
+# anim and any of its synced files, played or not, and for a model inheriting one that
+# defaulted). md5cine refuses them, at the file's token in the .def.
+cat >"$T/base/def/y_missing.def" <<'DEF'
+model nomesh {
+    mesh models/drone/gone.md5mesh
+}
+model noanimfile {
+    inherit drone
+    anim run models/drone/run.md5anim
+}
+model nosynced {
+    inherit drone
+    anim walk models/drone/forward.md5anim, models/drone/gone.md5anim
+}
+model heir {
+    inherit noanimfile
+    remove run
+}
+DEF
+actor nomesh.md5scene '    model "nomesh"'
+run nomesh info "$T/nomesh.md5scene"
+expect a_missing_mesh_is_an_error_at_its_def_line 2 "" \
+    "y_missing.def:2:10: error: mesh 'models/drone/gone.md5mesh' of model 'nomesh' is not in '"
+actor noanimfile.md5scene '    model "noanimfile"
+    anim "walk"'
+run noanimfile info "$T/noanimfile.md5scene"
+expect a_missing_anim_file_is_an_error_even_unplayed 2 "" \
+    "y_missing.def:6:14: error: file 'models/drone/run.md5anim' of anim 'run' of model \
+'noanimfile' is not in '"
+actor nosynced.md5scene '    model "nosynced"
+    anim "walk"'
+run nosynced info "$T/nosynced.md5scene"
+expect a_missing_synced_file_is_an_error 2 "" \
+    "y_missing.def:10:45: error: file 'models/drone/gone.md5anim' of anim 'walk' of model \
+'nosynced'"
+actor heir.md5scene '    model "heir"'
+run heir info "$T/heir.md5scene"
+expect a_removed_missing_anim_still_defaults_the_inherited_model 2 "" \
+    "y_missing.def:6:14: error: file 'models/drone/run.md5anim' of anim 'run' of model 'noanimfile'"
+
 # Inheritance: a cycle is an error at the inherit that closes it; an unknown model to inherit is
 # a warning at its name (the engine's too), and the rest of the declaration is used.
 cat >"$T/base/def/z_more.def" <<'DEF'

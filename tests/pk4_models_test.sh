@@ -209,7 +209,9 @@ with zipfile.ZipFile(t + '/big/base/pak000.pk4', 'w', zipfile.ZIP_DEFLATED, comp
 shutil.copy(t + '/pk/base/pak000.pk4', t + '/big/base/pak001.pk4')
 with zipfile.ZipFile(t + '/lie/base/pak000.pk4', 'w', zipfile.ZIP_DEFLATED) as z:
     z.write(t + '/x/def/x.def', 'def/x.def')
-    z.write(mesh, 'models/drone/mesh.md5mesh')
+    for anim in ('idle', 'forward'):  # the declaration's anims: a missing one is refused first
+        z.write(t + '/x/models/drone/%s.md5anim' % anim, 'models/drone/%s.md5anim' % anim)
+    z.write(mesh, 'models/drone/mesh.md5mesh')  # last: its central header is the last one
 d = bytearray(open(t + '/lie/base/pak000.pk4', 'rb').read())
 name = b'models/drone/mesh.md5mesh'
 local = d.find(name) - 30  # the local header before the entry's name

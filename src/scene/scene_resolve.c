@@ -440,6 +440,49 @@ static mc_status apply_modeldef(mc_scene_actor *a, const mc_modeldef *m,
     return MC_OK;
 }
 
+/* A game file the declaration m (in file) names, looked up where the base's files are: one
+ * that is not there is an error at its token in the .def. The engine defaults the whole model
+ * then (Anim_Blend.cpp, idDeclModelDef::Parse "Model '%s' defaulted" for its mesh,
+ * idDeclModelDef::ParseAnim "Couldn't load anim" for any file of any anim), and so does a model
+ * inheriting it ("inherited model definition '%s' defaulted"). */
+static mc_status decl_file_exists(const mc_scene *s, const model_base *mb, const char *file,
+                                  const mc_modeldef *m, const mc_modeldef_file *f,
+                                  const char *anim, mc_error *e)
+{
+    char where[4200];
+
+    if (mc_vfs_exists(mb->vfs, f->path, where, sizeof where))
+        return MC_OK;
+    if (!anim)
+        return mc_error_set(e, MC_ERR_IO, file, f->line, f->col,
+                            "mesh '%s' of model '%s' is not in '%s' (loose files and .pk4 "
+                            "archives)", f->path, m->name, s->base_path);
+    return mc_error_set(e, MC_ERR_IO, file, f->line, f->col,
+                        "file '%s' of anim '%s' of model '%s' is not in '%s' (loose files and "
+                        ".pk4 archives)", f->path, anim, m->name, s->base_path);
+}
+
+/* Every file of every declaration of the chain: its mesh and each file of each anim, even one
+ * that a later declaration replaces or removes (each declaration is parsed whole, on its own). */
+static mc_status decl_files_exist(const mc_scene *s, const model_base *mb,
+                                  const mc_modeldef *chain, const char *const *files, int depth,
+                                  mc_error *e)
+{
+    for (int i = 0; i < depth; i++) {
+        const mc_modeldef *m = &chain[i];
+        mc_modeldef_file mesh = { m->mesh, m->mesh_line, m->mesh_col };
+        mc_status st = m->mesh ? decl_file_exists(s, mb, files[i], m, &mesh, NULL, e) : MC_OK;
+
+        for (int k = 0; st == MC_OK && k < m->num_anims; k++)
+            for (int f = 0; st == MC_OK && f < m->anims[k].num_files; f++)
+                st = decl_file_exists(s, mb, files[i], m, &m->anims[k].files[f],
+                                      m->anims[k].name, e);
+        if (st != MC_OK)
+            return st;
+    }
+    return MC_OK;
+}
+
 /* The base an actor's `model` is read from, opened (at the model's token when it cannot be). */
 static mc_status open_model_base(mc_scene *s, const mc_scene_actor *a, model_base *mb,
                                  mc_error *e)
@@ -495,7 +538,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
                                const mc_parse_opts *opts, mc_error *e)
 {
     mc_modeldef chain[MAX_MODEL_INHERIT];
-    const char *files[MAX_MODEL_INHERIT];
+    const char *files[MAX_MODEL_INHERIT] = { NULL };
     const char *mesh = NULL, *name = a->model;
     char base[1024];
     int depth = 0, total = 0;
@@ -537,6 +580,8 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
                                 "model '%s' inherits more than %d deep", a->model,
                                 MAX_MODEL_INHERIT);
     }
+    if (st == MC_OK)
+        st = decl_files_exist(s, mb, chain, files, depth, e);
     if (st != MC_OK)
         return st;
     a->model_file = files[0];
