@@ -222,6 +222,9 @@ fi
 run text info "$T/named.md5scene"
 expect info_lists_the_commands_as_text 0 \
     "      frame 9: attach sword hand_r; \$y (skipped)"
+expect info_text_shows_the_model_skin 0 '    skin "skins/drone_red" (the model'"'"'s)'
+run text_files info "$T/files.md5scene"
+expect info_text_shows_the_actor_skin 0 '    skin "skins/drone_red"'
 
 
 # Skipped commands are one warning per name for the whole scene, at the first one, with the

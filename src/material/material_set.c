@@ -16,6 +16,7 @@
 
 #include "material/material_int.h"
 #include "material/mtr_expr.h"
+#include "material/warn_repeats.h"
 
 /* ---------------------------------------------------------------- material sets */
 
@@ -71,6 +72,7 @@ struct mc_material_set {
     image_cache images; /* those images, each kept once (pixels.cache) */
     size_t text_bytes;  /* declaration text held */
     long indexed;       /* declarations indexed */
+    mc_warn_repeats repeats; /* where opts.warn sends warnings: the caller's, grouped on ask */
 };
 
 static int entry_cmp(const void *a, const void *b)
@@ -226,6 +228,11 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     set->vfs = vfs;
     if (opts)
         set->opts = *opts;
+    if (set->opts.warn) {
+        set->repeats = (mc_warn_repeats){ .warn = set->opts.warn, .user = set->opts.warn_user };
+        set->opts.warn = mc_warn_repeats_fn;
+        set->opts.warn_user = &set->repeats;
+    }
     mc_vfs_set_stop(vfs, set->opts.stop);
     set->pixels = (px_budget){ 0, set->opts.image_pixels ? set->opts.image_pixels
                                                          : MC_LIMIT_SCENE_IMAGE_PIXELS,
@@ -630,6 +637,7 @@ void mc_material_set_destroy(mc_material_set *set)
         free(set->entities.entries[i].entity);
     }
     mat_cache_release(&set->images);
+    mc_warn_repeats_release(&set->repeats);
     free(set->materials.entries);
     free(set->skins.entries);
     free(set->tables.entries);
@@ -644,4 +652,14 @@ void mc_material_set_destroy(mc_material_set *set)
     }
     free(set->files);
     free(set);
+}
+
+void mc_material_set_group_warnings(mc_material_set *set)
+{
+    set->repeats.grouping = true;
+}
+
+void mc_material_set_ungroup_warnings(mc_material_set *set)
+{
+    mc_warn_repeats_flush(&set->repeats);
 }
