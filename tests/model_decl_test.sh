@@ -7,8 +7,13 @@
 # anims (the inherited one first), plays walk's file and lists walk's flag and commands (a
 # command the engine does not know kept with the rest of its line, and one warning for it). A
 # frame of it is pixel-identical to the same scene written with files: the mesh and anim under
-# base, the skin line, and the offset moved into origin -- (0 0 1) in model space, before yaw
-# 180 and scale 18, is (0 0 18) in the world. Without that origin the frames differ (the offset is applied).
+# base, the skin line, and in origin what the declaration does to joint 0 in model space, before
+# yaw 180 and scale 18: its offset (0 0 1), and the engine's rebasing of the anim's root
+# (idMD5Anim::LoadAnim: forward.md5anim's base frame root ( -0.094203 -0.013319 1.996149 ) taken
+# off every frame), (0 0 1) - base = (0.094203 0.013319 -0.996149), turned 180 degrees about +Z
+# (-0.094203 -0.013319 -0.996149) and times 18: ( -1.695654 -0.239742 -17.930682 ). One light
+# in the scene, as the default rig is placed from the bind pose, which the rebasing leaves.
+# Without that origin the frames differ (the offset is applied).
 set -u
 . ./outcome.sh model_decl
 
@@ -51,14 +56,14 @@ model broken {
 DEF
 
 actor() { # actor FILE BODY
-    printf 'md5scene 1\ncamera "still.md5camera"\nbase "base"\noutput { width 96 height 96 background ( 0.1 0.1 0.15 ) }\nactor "d" {\n%s\n    yaw 180\n    scale 18\n    material "" "checker.png"\n}\n' "$2" >"$T/$1"
+    printf 'md5scene 1\ncamera "still.md5camera"\nbase "base"\noutput { width 96 height 96 background ( 0.1 0.1 0.15 ) }\nactor "d" {\n%s\n    yaw 180\n    scale 18\n    material "" "checker.png"\n}\nlight "key" { origin ( -150 -100 120 ) radius 1000 }\n' "$2" >"$T/$1"
 }
 actor named.md5scene '    model "drone"
     anim "walk"'
 actor files.md5scene '    mesh "base/models/drone/mesh.md5mesh"
     anim "base/models/drone/forward.md5anim"
     skin "skins/drone_red"
-    origin ( 0 0 18 )'
+    origin ( -1.695654 -0.239742 -17.930682 )'
 actor no_offset.md5scene '    mesh "base/models/drone/mesh.md5mesh"
     anim "base/models/drone/forward.md5anim"
     skin "skins/drone_red"'
