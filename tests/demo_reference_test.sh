@@ -29,9 +29,9 @@ n=$(ls "$tmp/ref" | grep -c '^[0-9]*\.png$')
 grep -q "241 matched" "$tmp/same.txt" && ok all_241_frames_match ||
     fail all_241_frames_match "$(tail -1 "$tmp/same.txt")"
 
-# The walker is the first actor with forward.md5anim; give it the idle anim.
-sed -i '0,/drone\/forward.md5anim/s//drone\/idle.md5anim/' "$scene"
-grep -q 'forward.md5anim' "$scene" && fail swap_edit_applied || ok swap_edit_applied
+# The walker plays its model's walk; give it the model's idle anim.
+sed -i '0,/anim "walk"/s//anim "idle"/' "$scene"
+grep -q 'anim "walk"' "$scene" && fail swap_edit_applied || ok swap_edit_applied
 "$bin" render "$scene" "${size[@]}" --reference "$tmp/ref" --diff "$tmp/diff" --quiet --verbose \
     >"$tmp/swapped.txt" 2>&1
 [ $? -eq 1 ] && ok swapped_anim_exits_1 || fail swapped_anim_exits_1
