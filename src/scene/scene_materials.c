@@ -7,6 +7,7 @@
 #include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
+#include "material/implicit.h"
 #include "material/warn_repeats.h"
 #include "scene/mesh_groups.h"
 
@@ -179,6 +180,10 @@ static mc_status actor_materials(mc_scene_materials *out, const mc_scene *scene,
         if (!shader[0] || mc_scene_actor_has_material_line(act, shader))
             continue;
         out->submesh[a][m] = mc_material_set_find(out->set, shader, &st, err);
+        /* neither a declaration nor a loose image file: the implicit material, its image
+         * found wherever the base has one, archives too */
+        if (st == MC_OK && !out->submesh[a][m] && !act->textures[m])
+            out->submesh[a][m] = mc_material_set_implicit(out->set, shader, &st, err);
         if (st == MC_OK && skin)
             st = apply_skin(out, skin, shader, &out->submesh[a][m], err);
     }
