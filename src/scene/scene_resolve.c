@@ -450,8 +450,14 @@ static mc_status decl_file_exists(const mc_scene *s, const model_base *mb, const
                                   const char *anim, mc_error *e)
 {
     char where[4200];
+    int n;
 
     if (mc_vfs_exists(mb->vfs, f->path, where, sizeof where))
+        return MC_OK;
+    /* nor a file at base/path, which game_file falls back to (one reached through a link to a
+     * folder, which the base's walk does not follow) */
+    n = snprintf(where, sizeof where, "%s/%s", s->base_path, f->path);
+    if (n > 0 && (size_t)n < sizeof where && file_exists(where))
         return MC_OK;
     if (!anim)
         return mc_error_set(e, MC_ERR_IO, file, f->line, f->col,
