@@ -9,7 +9,7 @@ set -u
 cp -r ../scenes/demo "$T/demo"
 d=$T/demo
 sed 's/origin ( 30 -45 0 )/origin ( 31 -45 0 )/' "$d/demo.md5scene" > "$d/shift.md5scene"
-sed 's|anim "drone/forward.md5anim"|anim "drone/idle.md5anim"|' "$d/demo.md5scene" > "$d/anim.md5scene"
+sed 's/anim "walk"/anim "idle"/' "$d/demo.md5scene" > "$d/anim.md5scene"
 convert "$d/drone/skin.jpg" -channel R -evaluate add 7.843% +channel "$d/drone/red.png"
 python3 - "$d/demo.md5scene" "$d/recolour.md5scene" <<'PY'
 import sys
