@@ -394,6 +394,12 @@ static const golden table[] = {
     { "scene_actor_key_once", SCENE,
       SC_HEAD "actor \"a\" { mesh \"m\" key \"k\" \"1\" key \"K\" \"2\" }", 0, MC_ERR_SYNTAX,
       3, 38, "duplicate key 'k' (first given at line 3)" },
+    /* an anim line holds at most ANIM_MaxSyncedAnims (Anim.h) files, each an .md5anim */
+    { "modeldef_at_most_3_synced_files", MODELDEF,
+      "model a {\n anim w a.md5anim, b.md5anim, c.md5anim, d.md5anim\n}", 0, MC_ERR_LIMIT, 2,
+      42, "more than 3 synced files for anim 'w'" },
+    { "modeldef_synced_file_is_an_md5anim", MODELDEF, "model a {\n anim w a.md5anim, b.md5\n}",
+      0, MC_ERR_SYNTAX, 2, 20, "expected a .md5anim file for anim 'w', found 'b.md5'" },
 };
 
 /* The first declaration of type `type` (indexed as a file of a folder of that type) parsed by

@@ -1,6 +1,7 @@
 /* md5anim parsing: an inline fixture with values read off the text, every shared anim against
  * its SOURCE.md counts, and the shipped quirks in strict and lenient mode. */
 #include <md5cine/md5anim.h>
+#include <md5cine/pose.h>
 
 #include <stdio.h>
 
@@ -76,6 +77,51 @@ static void an_anim_may_have_no_animated_components(void)
     ASSERT_OK(mc_anim_parse(t, strlen(t), "z", NULL, &a, &err), &err);
     EXPECT_EQ_INT(a.num_components, 0);
     EXPECT_NEAR(a.base_pos[0].z, 3.0, 0.0);
+    mc_anim_release(&a);
+}
+
+/* Joint 0 rebased as idMD5Anim::LoadAnim does (Anim.cpp): the root animates tx, tz and qz
+ * (flags 1|4|32 = 37, components 0-2), the child qx (component 3). Base frame root ( 10 5 40 ):
+ * tx 10 14 18 less 10 is 0 4 8, tz 40 40 44.5 less 40 is 0 0 4.5; ty is not animated and
+ * comes from the base frame, now 0; qz and the child's values are untouched. */
+static void rebases_the_root_as_the_engine_loads_it(void)
+{
+    const char *t = "MD5Version 10 commandline \"\" numFrames 3 numJoints 2 frameRate 24 "
+                    "numAnimatedComponents 4 hierarchy { \"root\" -1 37 0 \"c\" 0 8 3 } "
+                    "bounds { ( 0 0 0 ) ( 1 1 1 ) ( 0 0 0 ) ( 1 1 1 ) ( 0 0 0 ) ( 1 1 1 ) } "
+                    "baseframe { ( 10 5 40 ) ( 0 0 0 ) ( 1 0 0 ) ( 0 0 0 ) } "
+                    "frame 0 { 10 40 0 0.1 } frame 1 { 14 40 0.2 0.1 } "
+                    "frame 2 { 18 44.5 0 0.1 }";
+    static const float want[3][4] = { { 0, 0, 0, 0.1f }, { 4, 0, 0.2f, 0.1f },
+                                      { 8, 4.5f, 0, 0.1f } };
+    mc_anim a;
+    mc_error err;
+
+    ASSERT_OK(mc_anim_parse(t, strlen(t), "r", NULL, &a, &err), &err);
+    mc_anim_rebase_root(&a);
+    for (int f = 0; f < 3; f++)
+        for (int c = 0; c < 4; c++)
+            EXPECT_NEAR(a.frames[f * 4 + c], want[f][c], 0.0);
+    EXPECT_EQ_VEC3(a.base_pos[0], ((mc_vec3){ 0, 0, 0 }), 0.0f);
+    EXPECT_EQ_VEC3(a.base_pos[1], ((mc_vec3){ 1, 0, 0 }), 0.0f);
+    /* frame 2's root as a pose reads it: ( 8 0 4.5 ), the file's ( 18 5 44.5 ) less the base */
+    EXPECT_EQ_VEC3(mc_anim_joint_at(&a, 0, 2).pos, ((mc_vec3){ 8, 0, 4.5f }), 0.0f);
+    mc_anim_release(&a);
+}
+
+/* Without animated components the base frame's root is still zeroed (LoadAnim zeroes it
+ * whatever the components). */
+static void rebases_a_still_root(void)
+{
+    const char *t = "MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 24 "
+                    "numAnimatedComponents 0 hierarchy { \"a\" -1 0 0 } bounds { ( 0 0 0 ) "
+                    "( 0 0 0 ) } baseframe { ( 1 2 3 ) ( 0 0 0 ) } frame 0 { }";
+    mc_anim a;
+    mc_error err;
+
+    ASSERT_OK(mc_anim_parse(t, strlen(t), "z", NULL, &a, &err), &err);
+    mc_anim_rebase_root(&a);
+    EXPECT_EQ_VEC3(mc_anim_joint_at(&a, 0, 0).pos, ((mc_vec3){ 0, 0, 0 }), 0.0f);
     mc_anim_release(&a);
 }
 
@@ -240,6 +286,8 @@ int main(int argc, char **argv)
     static const test_case cases[] = {
         TEST_ENTRY(parses_a_small_anim),
         TEST_ENTRY(an_anim_may_have_no_animated_components),
+        TEST_ENTRY(rebases_the_root_as_the_engine_loads_it),
+        TEST_ENTRY(rebases_a_still_root),
         TEST_ENTRY(loads_every_valid_anim_with_its_documented_counts),
         TEST_ENTRY(reads_ffflag_partial_flags_as_written),
         TEST_ENTRY(quirks_fail_strict_and_load_lenient_with_warnings),

@@ -7,8 +7,13 @@
 # anims (the inherited one first), plays walk's file and lists walk's flag and commands (a
 # command the engine does not know kept with the rest of its line, and one warning for it). A
 # frame of it is pixel-identical to the same scene written with files: the mesh and anim under
-# base, the skin line, and the offset moved into origin -- (0 0 1) in model space, before yaw
-# 180 and scale 18, is (0 0 18) in the world. Without that origin the frames differ (the offset is applied).
+# base, the skin line, and in origin what the declaration does to joint 0 in model space, before
+# yaw 180 and scale 18: its offset (0 0 1), and the engine's rebasing of the anim's root
+# (idMD5Anim::LoadAnim: forward.md5anim's base frame root ( -0.094203 -0.013319 1.996149 ) taken
+# off every frame), (0 0 1) - base = (0.094203 0.013319 -0.996149), turned 180 degrees about +Z
+# (-0.094203 -0.013319 -0.996149) and times 18: ( -1.695654 -0.239742 -17.930682 ). One light
+# in the scene, as the default rig is placed from the bind pose, which the rebasing leaves.
+# Without that origin the frames differ (the offset is applied).
 set -u
 . ./outcome.sh model_decl
 
@@ -51,14 +56,14 @@ model broken {
 DEF
 
 actor() { # actor FILE BODY
-    printf 'md5scene 1\ncamera "still.md5camera"\nbase "base"\noutput { width 96 height 96 background ( 0.1 0.1 0.15 ) }\nactor "d" {\n%s\n    yaw 180\n    scale 18\n    material "" "checker.png"\n}\n' "$2" >"$T/$1"
+    printf 'md5scene 1\ncamera "still.md5camera"\nbase "base"\noutput { width 96 height 96 background ( 0.1 0.1 0.15 ) }\nactor "d" {\n%s\n    yaw 180\n    scale 18\n    material "" "checker.png"\n}\nlight "key" { origin ( -150 -100 120 ) radius 1000 }\n' "$2" >"$T/$1"
 }
 actor named.md5scene '    model "drone"
     anim "walk"'
 actor files.md5scene '    mesh "base/models/drone/mesh.md5mesh"
     anim "base/models/drone/forward.md5anim"
     skin "skins/drone_red"
-    origin ( 0 0 18 )'
+    origin ( -1.695654 -0.239742 -17.930682 )'
 actor no_offset.md5scene '    mesh "base/models/drone/mesh.md5mesh"
     anim "base/models/drone/forward.md5anim"
     skin "skins/drone_red"'
@@ -129,6 +134,48 @@ printf 'md5scene 1\ncamera "still.md5camera"\nactor "d" { model "drone" }\n' >"$
 run nobase info "$T/nobase.md5scene"
 expect a_model_needs_a_base 2 "" "nobase.md5scene:3:19: error: actor 'd' names model 'drone', but the scene has no 'base'"
 
+# Files a declaration names that the base does not hold: the engine makes the whole model its
+# default (idDeclModelDef::Parse "Model '%s' defaulted", ParseAnim "Couldn't load anim", for any
+# anim and any of its synced files, played or not, and for a model inheriting one that
+# defaulted). md5cine refuses them, at the file's token in the .def.
+cat >"$T/base/def/y_missing.def" <<'DEF'
+model nomesh {
+    mesh models/drone/gone.md5mesh
+}
+model noanimfile {
+    inherit drone
+    anim run models/drone/run.md5anim
+}
+model nosynced {
+    inherit drone
+    anim walk models/drone/forward.md5anim, models/drone/gone.md5anim
+}
+model heir {
+    inherit noanimfile
+    remove run
+}
+DEF
+actor nomesh.md5scene '    model "nomesh"'
+run nomesh info "$T/nomesh.md5scene"
+expect a_missing_mesh_is_an_error_at_its_def_line 2 "" \
+    "y_missing.def:2:10: error: mesh 'models/drone/gone.md5mesh' of model 'nomesh' is not in '"
+actor noanimfile.md5scene '    model "noanimfile"
+    anim "walk"'
+run noanimfile info "$T/noanimfile.md5scene"
+expect a_missing_anim_file_is_an_error_even_unplayed 2 "" \
+    "y_missing.def:6:14: error: file 'models/drone/run.md5anim' of anim 'run' of model \
+'noanimfile' is not in '"
+actor nosynced.md5scene '    model "nosynced"
+    anim "walk"'
+run nosynced info "$T/nosynced.md5scene"
+expect a_missing_synced_file_is_an_error 2 "" \
+    "y_missing.def:10:45: error: file 'models/drone/gone.md5anim' of anim 'walk' of model \
+'nosynced'"
+actor heir.md5scene '    model "heir"'
+run heir info "$T/heir.md5scene"
+expect a_removed_missing_anim_still_defaults_the_inherited_model 2 "" \
+    "y_missing.def:6:14: error: file 'models/drone/run.md5anim' of anim 'run' of model 'noanimfile'"
+
 # Inheritance: a cycle is an error at the inherit that closes it; an unknown model to inherit is
 # a warning at its name (the engine's too), and the rest of the declaration is used.
 cat >"$T/base/def/z_more.def" <<'DEF'
@@ -180,6 +227,9 @@ fi
 run text info "$T/named.md5scene"
 expect info_lists_the_commands_as_text 0 \
     "      frame 9: attach sword hand_r; \$y (skipped)"
+expect info_text_shows_the_model_skin 0 '    skin "skins/drone_red" (the model'"'"'s)'
+run text_files info "$T/files.md5scene"
+expect info_text_shows_the_actor_skin 0 '    skin "skins/drone_red"'
 
 
 # Skipped commands are one warning per name for the whole scene, at the first one, with the

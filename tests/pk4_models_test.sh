@@ -209,7 +209,9 @@ with zipfile.ZipFile(t + '/big/base/pak000.pk4', 'w', zipfile.ZIP_DEFLATED, comp
 shutil.copy(t + '/pk/base/pak000.pk4', t + '/big/base/pak001.pk4')
 with zipfile.ZipFile(t + '/lie/base/pak000.pk4', 'w', zipfile.ZIP_DEFLATED) as z:
     z.write(t + '/x/def/x.def', 'def/x.def')
-    z.write(mesh, 'models/drone/mesh.md5mesh')
+    for anim in ('idle', 'forward'):  # the declaration's anims: a missing one is refused first
+        z.write(t + '/x/models/drone/%s.md5anim' % anim, 'models/drone/%s.md5anim' % anim)
+    z.write(mesh, 'models/drone/mesh.md5mesh')  # last: its central header is the last one
 d = bytearray(open(t + '/lie/base/pak000.pk4', 'rb').read())
 name = b'models/drone/mesh.md5mesh'
 local = d.find(name) - 30  # the local header before the entry's name
@@ -228,6 +230,34 @@ scene lie walk drone
 run lie info "$T/lie/walk.md5scene"
 expect a_mesh_entry_stops_at_its_declared_size 2 "" \
     "'$T/lie/base/pak000.pk4:models/drone/mesh.md5mesh' holds more data than its declared 1000 bytes"
+
+# A shader that no material declares, whose image is only inside an archive: the engine's
+# implicit material (Material.cpp, idMaterial::SetDefaultText: one stage `blend blend`,
+# `colored`, `map NAME`, `clamp`) draws the image found through the file system, archives
+# included. The image is a 2x2 TGA all (200, 40, 40), opaque: blend blend gives the texel
+# itself (src alpha 1), colored multiplies by the entity colour (1 1 1 1), and the stage is not
+# lit. So every pixel is the background (0.1 0.1 0.15 -> 26 26 38) or (200, 40, 40), and the
+# drone covers some of them. The mesh is a file beside the scene, with no image beside it.
+mkdir -p "$T/imp/base"
+cp "$T/x/models/drone/painted.md5mesh" "$T/imp/"
+python3 - "$T/imp/base/pak000.pk4" <<'PY' || fail implicit_archive_written
+import struct, sys, zipfile
+tga = struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 2, 2, 24, 0x20) + bytes([40, 40, 200]) * 4
+with zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('models/drone/skin.tga', tga)
+PY
+printf 'md5scene 1\ncamera "../still.md5camera"\nbase "base"\noutput { width 96 height 96 background ( 0.1 0.1 0.15 ) }\nactor "d" {\n    mesh "painted.md5mesh"\n    anim "../x/models/drone/forward.md5anim"\n    yaw 180\n    scale 18\n    material "" "../checker.png"\n}\n' >"$T/imp/implicit.md5scene"
+run implicit render "$T/imp/implicit.md5scene" --frames 5-5 --msaa 0 -o "$T/imp/f%d.png"
+expect an_archived_implicit_image_renders 0
+python3 - "$T/imp/f5.png" <<'PY' && ok the_implicit_material_draws_its_archived_image_unlit ||
+import collections, subprocess, sys
+raw = subprocess.run(['convert', sys.argv[1], '-depth', '8', 'rgb:-'], capture_output=True).stdout
+n = collections.Counter(raw[i:i + 3] for i in range(0, len(raw), 3))
+red, bg = bytes([200, 40, 40]), bytes([26, 26, 38])
+print(dict((tuple(k), v) for k, v in n.most_common(4)), file=sys.stderr)
+sys.exit(0 if set(n) == {red, bg} and n[red] > 50 else 1)
+PY
+    fail the_implicit_material_draws_its_archived_image_unlit "$(cat "$T/implicit.err")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

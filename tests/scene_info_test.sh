@@ -101,7 +101,17 @@ expect lists_the_scene_lights 0 "  2 lights, ambient (0.1 0.2 0.3)"
 expect lists_a_light_with_its_colour 0 '    light "sun": origin (-200 150 300) color (1 0.5 0.25) radius 900'
 expect lists_a_light_with_the_default_colour 0 '    light "lamp": origin (5 -6 7) color (1 1 1) radius 20 shader "lights/lamp" noShadows 1'
 run lit_json info --json "$T/lit.md5scene"
-expect lists_the_scene_lights_in_json 0 '"lights":[{"name":"sun","origin":[-200,150,300],"color":[1,0.5,0.25],"radius":900,"shader":null,"noShadows":false},{"name":"lamp","origin":[5,-6,7],"color":[1,1,1],"radius":20,"shader":"lights/lamp","noShadows":true}],"defaultLights":false,"ambient":[0.1,0.2,0.3]'
+expect lists_the_scene_lights_in_json 0 '"lights":[{"name":"sun","origin":[-200,150,300],"color":[1,0.5,0.25],"radius":900,"lightRadius":null,"projection":null,"shader":null,"noShadows":false},{"name":"lamp","origin":[5,-6,7],"color":[1,1,1],"radius":20,"lightRadius":null,"projection":null,"shader":"lights/lamp","noShadows":true}],"defaultLights":false,"ambient":[0.1,0.2,0.3]'
+# A projected light shows its frustum as the scene gives it, start and end filled in as Doom's
+# idLight::Spawn defaults them (the origin, 0 0 0, and the target); a box light its half-sizes.
+printf 'md5scene 1\ncamera "turned.md5camera"\nactor a {\n    mesh "tri.md5mesh"\n}\nlight "spot" { origin ( 0 0 100 ) target ( 0 0 -100 ) right ( 50 0 0 ) up ( 0 50 0 ) }\nlight "cone" { origin ( 1 2 3 ) target ( 0 0 -9 ) right ( 4 0 0 ) up ( 0 5 0 ) start ( 0 0 -1 ) end ( 0 0 -7 ) }\nlight "box" { origin ( 0 0 0 ) light_radius ( 10 20 30 ) }\n' >"$T/proj.md5scene"
+run proj info "$T/proj.md5scene"
+expect shows_a_projected_light_frustum 0 '    light "spot": origin (0 0 100) color (1 1 1) projected: target (0 0 -100) right (50 0 0) up (0 50 0) start (0 0 0) end (0 0 -100)'
+expect shows_a_projected_light_start_and_end 0 '    light "cone": origin (1 2 3) color (1 1 1) projected: target (0 0 -9) right (4 0 0) up (0 5 0) start (0 0 -1) end (0 0 -7)'
+expect shows_a_box_light 0 '    light "box": origin (0 0 0) color (1 1 1) light_radius (10 20 30)'
+run proj_json info --json "$T/proj.md5scene"
+expect shows_a_projected_light_in_json 0 '"radius":0,"lightRadius":null,"projection":{"target":[0,0,-100],"right":[50,0,0],"up":[0,50,0],"start":[0,0,0],"end":[0,0,-100]},"shader":null,"noShadows":false}'
+expect shows_a_box_light_in_json 0 '"radius":0,"lightRadius":[10,20,30],"projection":null'
 run noamb_json info --json "$T/noamb.md5scene"
 expect gives_lights_a_black_ambient 0 '"defaultLights":false,"ambient":[0,0,0]'
 run rig info "$T/rig.md5scene"

@@ -138,6 +138,39 @@ if [ $rc -eq 0 ] && grep 'warning:' many_deform.err | diff -u many_deform.want -
 then ok eight_thousand_unfit_deforms_give_ten_warnings_and_a_count
 else fail eight_thousand_unfit_deforms_give_ten_warnings_and_a_count "exit $rc; $(head -c 2000 many_deform.diff)"; fi
 
+# The used materials of a base repeat one warning (each parsed on its own says it at its
+# place): kbase/materials/k.mtr declares skin/a, skin/b and skin/c with 'sort', which md5cine
+# skips (mtr.c). The first is given at its place (line 1, column 10), the two others are one
+# line at the end, at the file; MD5CINE_WARNINGS=all gives all three (lines 1, 2, 4).
+mkdir -p kbase/materials
+printf 'skin/a { sort decal diffusemap _white }\nskin/b { sort decal diffusemap _white }\nskin/c {\n    sort decal\n    diffusemap _white }\n' >kbase/materials/k.mtr
+python3 - <<'PY'
+head = ['MD5Version 10', 'commandline ""', 'numJoints 1', 'numMeshes 3', 'joints {',
+        '"root" -1 ( 0 0 0 ) ( 0 0 0 )', '}']
+body = []
+for sh in ['skin/a', 'skin/b', 'skin/c']:
+    body += ['mesh {', 'shader "%s"' % sh, 'numverts 3', 'vert 0 ( 0 0 ) 0 1',
+             'vert 1 ( 1 0 ) 1 1', 'vert 2 ( 0 1 ) 2 1', 'numtris 1', 'tri 0 0 1 2',
+             'numweights 3', 'weight 0 0 1 ( 0 1 1 )', 'weight 1 0 1 ( 0 -1 1 )',
+             'weight 2 0 1 ( 0 1 -1 )', '}']
+open('abc.md5mesh', 'w').write('\n'.join(head + body) + '\n')
+PY
+printf 'md5scene 1\ncamera "c.md5camera"\nbase "kbase"\nactor "abc" {\n    mesh "abc.md5mesh"\n}\n' >k.md5scene
+"$MD5CINE" info k.md5scene --materials >/dev/null 2>k.err
+rc=$?
+{
+    echo "kbase/materials/k.mtr:1:10: warning: keyword 'sort' skipped"
+    printf '    1 | skin/a { sort decal diffusemap _white }\n      |          ^\n'
+    echo "kbase/materials/k.mtr: warning: ... and 2 more like this: keyword 'sort' skipped (MD5CINE_WARNINGS=all prints each)"
+} >k.want
+if [ $rc -eq 0 ] && diff -u k.want k.err >k.diff; then ok materials_repeating_a_warning_give_one_and_a_count
+else fail materials_repeating_a_warning_give_one_and_a_count "exit $rc; $(cat k.diff)"; fi
+MD5CINE_WARNINGS=all "$MD5CINE" info k.md5scene --materials >/dev/null 2>k_all.err
+if [ "$(grep -c "warning: keyword 'sort' skipped" k_all.err)" -eq 3 ] &&
+    grep -q '^kbase/materials/k.mtr:4:5: warning' k_all.err && ! grep -q 'more like' k_all.err
+then ok materials_repeating_a_warning_each_with_MD5CINE_WARNINGS_all
+else fail materials_repeating_a_warning_each_with_MD5CINE_WARNINGS_all "$(cat k_all.err)"; fi
+
 # SIGTERM (SIGINT) while the warnings print: stderr is a pipe of which only the first line is read before
 # the signal is sent, so the render is at most a pipe's worth (64 KiB, about 200 warnings) past
 # its first warning when the signal comes, whatever the speed of either side; it stops printing

@@ -61,6 +61,15 @@ mc_status mc_anim_parse(const char *buf, size_t len, const char *name, const mc_
 mc_status mc_anim_load(const char *path, const mc_parse_opts *opts, mc_anim *out, mc_error *err);
 void mc_anim_release(mc_anim *anim);
 
+/* Rebases joint 0 as Doom does once it has read an anim (game/anim/Anim.cpp,
+ * idMD5Anim::LoadAnim): each animated translation component of joint 0, in every frame, less
+ * the base frame's value on that axis, and the base frame's joint 0 translation then zero. Its
+ * translation in every frame is thus the file's less the base frame's: the base frame puts
+ * joint 0 at the model's origin and only its motion away from there is kept. Rotations and the
+ * other joints are left as they are. For the model declarations' anims (scene.h); a file
+ * given by itself keeps its joint 0. */
+void mc_anim_rebase_root(mc_anim *anim);
+
 #ifdef __cplusplus
 }
 #endif

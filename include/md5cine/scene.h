@@ -241,6 +241,8 @@ typedef struct mc_scene_actor {
      * in .md5anim is then the name of one of them. The def files, the mesh and the anims are
      * read through the base as the engine's file system does (vfs.h: loose files, then the
      * .pk4 archives); errors in them name their place ("base/pak000.pk4:def/x.def:12:5").
+     * Every anim such an actor plays has its joint 0 rebased as the engine loads it
+     * (md5anim.h, mc_anim_rebase_root); an actor of files keeps the file's joint 0.
      * The played anim's frame commands come with it: a frame past the anim file's numFrames
      * is an error at its `frame` in the .def file; the commands md5cine does not act on
      * (framecmd.h: all but sounds, footsteps and skins) and the anims' unknown flags are one

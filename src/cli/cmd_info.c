@@ -581,6 +581,9 @@ static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *c
     printf("\n    origin (%g %g %g) yaw %g scale %g start %g s\n", (double)a->origin.x,
            (double)a->origin.y, (double)a->origin.z, (double)a->yaw, (double)a->scale,
            (double)a->start);
+    if (a->skin)
+        printf("    skin \"%s\"%s\n", a->skin,
+               a->model && a->skin == a->model_skin ? " (the model's)" : "");
     if (a->model) {
         printf("    model \"%s\" (%s:%d): offset (%g %g %g)%s%s%s, %d anim%s", a->model,
                a->model_file ? a->model_file : "?", a->model_decl_line, (double)a->offset.x,
@@ -625,6 +628,53 @@ typedef struct scene_lights {
     float ambient[3];
 } scene_lights;
 
+/* Where the light reaches: its radius, its box (light_radius), or the frustum of a projected
+ * light as the scene gives it, relative to its origin (start and end filled in as Doom's
+ * idLight::Spawn defaults them: the origin and target). */
+static void print_light_extent_text(const mc_light *g)
+{
+    const mc_vec3 *v[5] = { &g->target, &g->right, &g->up, &g->start, &g->end };
+    static const char *const names[5] = { "target", "right", "up", "start", "end" };
+
+    if (g->projected) {
+        printf("projected:");
+        for (int k = 0; k < 5; k++)
+            printf(" %s (%g %g %g)", names[k], (double)v[k]->x, (double)v[k]->y,
+                   (double)v[k]->z);
+    } else if (g->box.x != 0.0f || g->box.y != 0.0f || g->box.z != 0.0f) {
+        printf("light_radius (%g %g %g)", (double)g->box.x, (double)g->box.y, (double)g->box.z);
+    } else {
+        printf("radius %g", (double)g->radius);
+    }
+}
+
+static void print_light_extent_json(const mc_light *g)
+{
+    printf(",\"radius\":");
+    mc_json_write_float(stdout, g->radius);
+    printf(",\"lightRadius\":");
+    if (g->box.x != 0.0f || g->box.y != 0.0f || g->box.z != 0.0f)
+        print_vec3_json(g->box);
+    else
+        printf("null");
+    printf(",\"projection\":");
+    if (!g->projected) {
+        printf("null");
+        return;
+    }
+    printf("{\"target\":");
+    print_vec3_json(g->target);
+    printf(",\"right\":");
+    print_vec3_json(g->right);
+    printf(",\"up\":");
+    print_vec3_json(g->up);
+    printf(",\"start\":");
+    print_vec3_json(g->start);
+    printf(",\"end\":");
+    print_vec3_json(g->end);
+    printf("}");
+}
+
 static const char *light_name(const mc_scene *sc, int i)
 {
     return sc->num_lights > 0 ? sc->lights[i].name : i == 0 ? "key" : "fill";
@@ -642,8 +692,7 @@ static void print_lights_json(const mc_scene *sc, const scene_lights *l)
         print_vec3_json(g->origin);
         printf(",\"color\":");
         print_floats_json(g->color, 3);
-        printf(",\"radius\":");
-        mc_json_write_float(stdout, g->radius);
+        print_light_extent_json(g);
         printf(",\"shader\":");
         if (sc->num_lights > 0 && sc->lights[i].shader)
             mc_json_write_cstr(stdout, sc->lights[i].shader);
@@ -668,11 +717,12 @@ static void print_lights_text(const mc_scene *sc, const scene_lights *l)
 
         const char *shader = sc->num_lights > 0 ? sc->lights[i].shader : NULL;
 
-        printf("    light \"%s\": origin (%g %g %g) color (%g %g %g) radius %g%s%s%s%s\n",
-               light_name(sc, i), (double)g->origin.x, (double)g->origin.y, (double)g->origin.z,
-               (double)g->color[0], (double)g->color[1], (double)g->color[2], (double)g->radius,
-               shader ? " shader \"" : "", shader ? shader : "", shader ? "\"" : "",
-               g->no_shadows ? " noShadows 1" : "");
+        printf("    light \"%s\": origin (%g %g %g) color (%g %g %g) ", light_name(sc, i),
+               (double)g->origin.x, (double)g->origin.y, (double)g->origin.z,
+               (double)g->color[0], (double)g->color[1], (double)g->color[2]);
+        print_light_extent_text(g);
+        printf("%s%s%s%s\n", shader ? " shader \"" : "", shader ? shader : "",
+               shader ? "\"" : "", g->no_shadows ? " noShadows 1" : "");
     }
 }
 

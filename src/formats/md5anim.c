@@ -279,3 +279,20 @@ void mc_anim_release(mc_anim *anim)
     mc_arena_release(&anim->arena);
     memset(anim, 0, sizeof *anim);
 }
+
+void mc_anim_rebase_root(mc_anim *anim)
+{
+    const mc_anim_joint *root = &anim->joints[0];
+    const float base[3] = { anim->base_pos[0].x, anim->base_pos[0].y, anim->base_pos[0].z };
+    int c = root->first;
+
+    /* the components in the file's order, Tx Ty Tz first; frames are num_components apart */
+    for (int axis = 0; axis < 3 && anim->num_components > 0; axis++) {
+        if (!(root->flags & (MC_ANIM_TX << axis)))
+            continue;
+        for (int f = 0; f < anim->num_frames; f++)
+            anim->frames[(size_t)f * (size_t)anim->num_components + (size_t)c] -= base[axis];
+        c++;
+    }
+    anim->base_pos[0] = (mc_vec3){ 0.0f, 0.0f, 0.0f };
+}

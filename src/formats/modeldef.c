@@ -315,22 +315,31 @@ static bool parse_anim(md_parser *p, const mc_token *kw)
     if (!a)
         return false;
     a->name = mc_lex_strdup(&p->lx, p->arena, name.text, name.len);
-    a->path = dup_path(p, &file);
     a->line = name.line;
     a->col = name.col;
-    if (p->lx.failed)
-        return false;
-    /* synced anims: the others are read and left out */
+    /* synced anims: listed (their files must exist), the first played */
     for (;;) {
-        mc_token other;
+        mc_modeldef_file *f = &a->files[a->num_files++];
 
-        if (!mc_lex_accept(&p->lx, ",", &more))
+        f->path = dup_path(p, &file);
+        f->line = file.line;
+        f->col = file.col;
+        if (p->lx.failed || !mc_lex_accept(&p->lx, ",", &more))
             return false;
         if (!more)
             break;
-        if (!read_word(p, kw, &other))
+        if (!read_word(p, kw, &file))
             return false;
+        if (!ends_with(&file, ".md5anim"))
+            return mc_lex_fail(&p->lx, &file, MC_ERR_SYNTAX,
+                               "expected a .md5anim file for anim '%s', found '%.*s'", a->name,
+                               (int)file.len, file.text);
+        if (a->num_files == MC_MODELDEF_SYNCED)
+            return mc_lex_fail(&p->lx, &file, MC_ERR_LIMIT,
+                               "more than %d synced files for anim '%s'", MC_MODELDEF_SYNCED,
+                               a->name);
     }
+    a->path = a->files[0].path;
     return parse_frame_block(p, &name, a);
 }
 

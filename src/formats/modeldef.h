@@ -20,8 +20,9 @@
  * a type word, a name, a braced body skipped unparsed, decl_scan.h), and only the model
  * declaration asked for is parsed, strictly: its errors are file:line:col (an unknown keyword,
  * a mesh that is not .md5mesh, an anim without a file, a missing '}' ...), where Doom warns and
- * makes the model its default one. Of an anim's synced files (a, b, ...) the first is kept (the
- * engine counts frame commands' frames in it). Its `{ ... }` of frame commands and flags is read
+ * makes the model its default one. Of an anim's synced files (a, b, ...) the first is played (the
+ * engine counts frame commands' frames in it); all are listed, at most 3. Its `{ ... }` of
+ * frame commands and flags is read
  * as framecmd.h says: a command or flag word md5cine does not know is kept, not an error; a
  * `frame` without its number or command on its line, a number that is not a whole number from
  * 1, a known command without its arguments on its line, or a brace out of place is an error
@@ -39,11 +40,22 @@
 #include <md5cine/framecmd.h>
 
 #define MC_LIMIT_MODELDEF_ANIMS 4096 /* anims in one model declaration */
+/* files of one anim line (the played one and those synced to it): Anim.h's ANIM_MaxSyncedAnims,
+ * past which idDeclModelDef::ParseAnim defaults the model */
+#define MC_MODELDEF_SYNCED 3
+
+/* A game path a declaration names, with the position of its token. */
+typedef struct mc_modeldef_file {
+    const char *path;
+    int line, col;
+} mc_modeldef_file;
 
 typedef struct mc_modeldef_anim {
     const char *name; /* as written ("walk", "idle2") */
-    const char *path; /* the first file */
+    const char *path; /* the first file: files[0].path */
     int line, col;    /* the name's position */
+    int num_files;    /* its files in file order, the first and those synced to it */
+    mc_modeldef_file files[MC_MODELDEF_SYNCED];
     bool remove;      /* a `remove NAME` line (path NULL): drops an inherited anim of that name */
     unsigned flags;   /* MC_ANIMFLAG_* of its block */
     int num_commands; /* its frame commands, in file order (at most MC_LIMIT_ANIM_FRAME_COMMANDS

@@ -16,6 +16,8 @@
 
 #include "material/material_int.h"
 #include "material/mtr_expr.h"
+#include "material/implicit.h"
+#include "material/warn_repeats.h"
 
 /* ---------------------------------------------------------------- material sets */
 
@@ -39,6 +41,14 @@ typedef struct set_file {
     mc_mtr_index index[NUM_KINDS];
     mc_expr_tables *tables; /* its tables, read when a declaration first names one */
 } set_file;
+
+/* An undeclared name's implicit material, made once (malloc'd: its address is kept). */
+typedef struct implicit_material {
+    char name[MC_LIMIT_NAME_LEN + 1]; /* canonical */
+    mc_mtr_file parsed;
+    mc_material material;
+    bool drawn; /* its image is there (else no material: NULL is returned) */
+} implicit_material;
 
 typedef struct set_entry {
     const mc_mtr_span *span;
@@ -71,6 +81,9 @@ struct mc_material_set {
     image_cache images; /* those images, each kept once (pixels.cache) */
     size_t text_bytes;  /* declaration text held */
     long indexed;       /* declarations indexed */
+    mc_warn_repeats repeats; /* where opts.warn sends warnings: the caller's, grouped on ask */
+    implicit_material **implicit; /* the implicit materials made so far (implicit.h) */
+    int num_implicit, cap_implicit;
 };
 
 static int entry_cmp(const void *a, const void *b)
@@ -226,6 +239,11 @@ mc_status mc_material_set_load(mc_vfs *vfs, const mc_parse_opts *opts, mc_materi
     set->vfs = vfs;
     if (opts)
         set->opts = *opts;
+    if (set->opts.warn) {
+        set->repeats = (mc_warn_repeats){ .warn = set->opts.warn, .user = set->opts.warn_user };
+        set->opts.warn = mc_warn_repeats_fn;
+        set->opts.warn_user = &set->repeats;
+    }
     mc_vfs_set_stop(vfs, set->opts.stop);
     set->pixels = (px_budget){ 0, set->opts.image_pixels ? set->opts.image_pixels
                                                          : MC_LIMIT_SCENE_IMAGE_PIXELS,
@@ -630,6 +648,13 @@ void mc_material_set_destroy(mc_material_set *set)
         free(set->entities.entries[i].entity);
     }
     mat_cache_release(&set->images);
+    mc_warn_repeats_release(&set->repeats);
+    for (int i = 0; i < set->num_implicit; i++) {
+        mc_material_release(&set->implicit[i]->material);
+        mc_mtr_release(&set->implicit[i]->parsed);
+        free(set->implicit[i]);
+    }
+    free(set->implicit);
     free(set->materials.entries);
     free(set->skins.entries);
     free(set->tables.entries);
@@ -644,4 +669,87 @@ void mc_material_set_destroy(mc_material_set *set)
     }
     free(set->files);
     free(set);
+}
+
+void mc_material_set_group_warnings(mc_material_set *set)
+{
+    set->repeats.grouping = true;
+}
+
+void mc_material_set_ungroup_warnings(mc_material_set *set)
+{
+    mc_warn_repeats_flush(&set->repeats);
+}
+
+/* Whether the image an implicit material maps is there: name.dds, .tga, .jpg or .png, as
+ * mat_load_image looks for it (loose files and archives alike). */
+static bool implicit_image_exists(const mc_material_set *set, const char *name)
+{
+    static const char *const exts[] = { ".dds", ".tga", ".jpg", ".png" };
+    char path[MC_LIMIT_NAME_LEN + 16];
+
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        snprintf(path, sizeof path, "%s%s", name, exts[i]);
+        if (mc_vfs_exists(set->vfs, path, NULL, 0))
+            return true;
+    }
+    return false;
+}
+
+/* Makes im's material: Material.cpp, idMaterial::SetDefaultText writes an undeclared material
+ * as one stage `blend blend`, `colored`, `map NAME`, `clamp`. */
+static mc_status make_implicit(mc_material_set *set, implicit_material *im, mc_error *err)
+{
+    char text[2 * MC_LIMIT_NAME_LEN + 96];
+    int n;
+    mc_status st;
+
+    im->drawn = implicit_image_exists(set, im->name);
+    if (!im->drawn)
+        return MC_OK;
+    n = snprintf(text, sizeof text, "\"%s\" {\n\t{\n\t\tblend blend\n\t\tcolored\n"
+                 "\t\tmap \"%s\"\n\t\tclamp\n\t}\n}\n", im->name, im->name);
+    if (n < 0 || (size_t)n >= sizeof text || strchr(im->name, '"'))
+        return mc_error_set(err, MC_ERR_SYNTAX, NULL, 0, 0, "bad material name '%s'", im->name);
+    st = mc_mtr_parse(text, (size_t)n, "(implicit material)", NULL, &im->parsed, err);
+    if (st == MC_OK)
+        st = mat_resolve(&im->parsed.decls[0], "(implicit material)", set->vfs, &set->pixels,
+                         &im->material, err);
+    return st;
+}
+
+const mc_material *mc_material_set_implicit(mc_material_set *set, const char *name,
+                                            mc_status *status, mc_error *err)
+{
+    char c[MC_LIMIT_NAME_LEN + 1];
+    implicit_material *im;
+
+    *status = MC_OK;
+    if (!mc_mtr_canonical(name, strlen(name), c, sizeof c) || !c[0])
+        return NULL;
+    for (int i = 0; i < set->num_implicit; i++)
+        if (strcmp(set->implicit[i]->name, c) == 0)
+            return set->implicit[i]->drawn ? &set->implicit[i]->material : NULL;
+    if (set->num_implicit == set->cap_implicit) {
+        int cap = set->cap_implicit ? set->cap_implicit * 2 : 8;
+        implicit_material **grown = realloc(set->implicit, (size_t)cap * sizeof *grown);
+
+        if (!grown) {
+            *status = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+            return NULL;
+        }
+        set->implicit = grown;
+        set->cap_implicit = cap;
+    }
+    im = calloc(1, sizeof *im);
+    if (!im) {
+        *status = mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+        return NULL;
+    }
+    memcpy(im->name, c, sizeof c);
+    set->implicit[set->num_implicit++] = im;
+    *status = make_implicit(set, im, err);
+    if (*status != MC_OK)
+        im->drawn = false;
+    return *status == MC_OK && im->drawn ? &im->material : NULL;
 }

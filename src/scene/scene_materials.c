@@ -7,6 +7,8 @@
 #include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
+#include "material/implicit.h"
+#include "material/warn_repeats.h"
 #include "scene/mesh_groups.h"
 
 bool mc_scene_actor_has_material_line(const mc_scene_actor *a, const char *shader)
@@ -162,6 +164,34 @@ static mc_status light_material(mc_scene_materials *out, const mc_scene *scene, 
     return MC_OK;
 }
 
+/* The materials of actor a's submeshes, its skin applied. */
+static mc_status actor_materials(mc_scene_materials *out, const mc_scene *scene, int a,
+                                 const mc_parse_opts *opts, mc_error *err)
+{
+    const mc_scene_actor *act = &scene->actors[a];
+    const mc_skin *skin = NULL;
+    mc_status st = MC_OK;
+
+    if (act->skin && (st = actor_skin(out->set, scene, act, opts, &skin, err)) != MC_OK)
+        return st;
+    for (int m = 0; m < act->mesh.num_meshes && st == MC_OK; m++) {
+        const char *shader = act->mesh.meshes[m].shader;
+
+        if (!shader[0] || mc_scene_actor_has_material_line(act, shader))
+            continue;
+        out->submesh[a][m] = mc_material_set_find(out->set, shader, &st, err);
+        /* neither a declaration nor a loose image file: the implicit material, its image
+         * found wherever the base has one, archives too */
+        if (st == MC_OK && !out->submesh[a][m] && !act->textures[m])
+            out->submesh[a][m] = mc_material_set_implicit(out->set, shader, &st, err);
+        if (st == MC_OK && skin)
+            st = apply_skin(out, skin, shader, &out->submesh[a][m], err);
+    }
+    if (st == MC_OK)
+        warn_untextured(scene, act, out->submesh[a], opts);
+    return st;
+}
+
 mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *opts,
                                   mc_scene_materials *out, mc_error *err)
 {
@@ -216,26 +246,14 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
     st = mc_vfs_open(scene->base_path, &out->vfs, err);
     if (st == MC_OK)
         st = mc_material_set_load(out->vfs, opts, &out->set, err);
-    for (int a = 0; a < scene->num_actors && st == MC_OK; a++) {
-        const mc_scene_actor *act = &scene->actors[a];
-        const mc_skin *skin = NULL;
-
-        if (act->skin && (st = actor_skin(out->set, scene, act, opts, &skin, err)) != MC_OK)
-            break;
-        for (int m = 0; m < act->mesh.num_meshes && st == MC_OK; m++) {
-            const char *shader = act->mesh.meshes[m].shader;
-
-            if (!shader[0] || mc_scene_actor_has_material_line(act, shader))
-                continue;
-            out->submesh[a][m] = mc_material_set_find(out->set, shader, &st, err);
-            if (st == MC_OK && skin)
-                st = apply_skin(out, skin, shader, &out->submesh[a][m], err);
-        }
-        if (st == MC_OK)
-            warn_untextured(scene, act, out->submesh[a], opts);
-    }
+    if (st == MC_OK) /* the used declarations' repeated warnings, one line each */
+        mc_material_set_group_warnings(out->set);
+    for (int a = 0; a < scene->num_actors && st == MC_OK; a++)
+        st = actor_materials(out, scene, a, opts, err);
     for (int i = 0; i < scene->num_lights && st == MC_OK; i++)
         st = light_material(out, scene, i, opts, err);
+    if (st == MC_OK)
+        mc_material_set_ungroup_warnings(out->set);
     if (st != MC_OK)
         mc_scene_materials_release(out);
     return st;

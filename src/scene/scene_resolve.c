@@ -448,6 +448,55 @@ static mc_status apply_modeldef(mc_scene_actor *a, const mc_modeldef *m,
     return MC_OK;
 }
 
+/* A game file the declaration m (in file) names, looked up where the base's files are: one
+ * that is not there is an error at its token in the .def. The engine defaults the whole model
+ * then (Anim_Blend.cpp, idDeclModelDef::Parse "Model '%s' defaulted" for its mesh,
+ * idDeclModelDef::ParseAnim "Couldn't load anim" for any file of any anim), and so does a model
+ * inheriting it ("inherited model definition '%s' defaulted"). */
+static mc_status decl_file_exists(const mc_scene *s, const model_base *mb, const char *file,
+                                  const mc_modeldef *m, const mc_modeldef_file *f,
+                                  const char *anim, mc_error *e)
+{
+    char where[4200];
+    int n;
+
+    if (mc_vfs_exists(mb->vfs, f->path, where, sizeof where))
+        return MC_OK;
+    /* nor a file at base/path, which game_file falls back to (one reached through a link to a
+     * folder, which the base's walk does not follow) */
+    n = snprintf(where, sizeof where, "%s/%s", s->base_path, f->path);
+    if (n > 0 && (size_t)n < sizeof where && file_exists(where))
+        return MC_OK;
+    if (!anim)
+        return mc_error_set(e, MC_ERR_IO, file, f->line, f->col,
+                            "mesh '%s' of model '%s' is not in '%s' (loose files and .pk4 "
+                            "archives)", f->path, m->name, s->base_path);
+    return mc_error_set(e, MC_ERR_IO, file, f->line, f->col,
+                        "file '%s' of anim '%s' of model '%s' is not in '%s' (loose files and "
+                        ".pk4 archives)", f->path, anim, m->name, s->base_path);
+}
+
+/* Every file of every declaration of the chain: its mesh and each file of each anim, even one
+ * that a later declaration replaces or removes (each declaration is parsed whole, on its own). */
+static mc_status decl_files_exist(const mc_scene *s, const model_base *mb,
+                                  const mc_modeldef *chain, const char *const *files, int depth,
+                                  mc_error *e)
+{
+    for (int i = 0; i < depth; i++) {
+        const mc_modeldef *m = &chain[i];
+        mc_modeldef_file mesh = { m->mesh, m->mesh_line, m->mesh_col };
+        mc_status st = m->mesh ? decl_file_exists(s, mb, files[i], m, &mesh, NULL, e) : MC_OK;
+
+        for (int k = 0; st == MC_OK && k < m->num_anims; k++)
+            for (int f = 0; st == MC_OK && f < m->anims[k].num_files; f++)
+                st = decl_file_exists(s, mb, files[i], m, &m->anims[k].files[f],
+                                      m->anims[k].name, e);
+        if (st != MC_OK)
+            return st;
+    }
+    return MC_OK;
+}
+
 /* The base an actor's `model` is read from, opened (at the model's token when it cannot be). */
 static mc_status open_model_base(mc_scene *s, const mc_scene_actor *a, model_base *mb,
                                  mc_error *e)
@@ -549,7 +598,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
                                const mc_parse_opts *opts, mc_error *e)
 {
     mc_modeldef chain[MAX_MODEL_INHERIT];
-    const char *files[MAX_MODEL_INHERIT];
+    const char *files[MAX_MODEL_INHERIT] = { NULL };
     const char *mesh = NULL, *name = a->model;
     char base[1024];
     int depth = 0, total = 0;
@@ -587,6 +636,8 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
                                 "model '%s' inherits more than %d deep", a->model,
                                 MAX_MODEL_INHERIT);
     }
+    if (st == MC_OK)
+        st = decl_files_exist(s, mb, chain, files, depth, e);
     if (st != MC_OK)
         return st;
     a->model_file = files[0];
@@ -638,7 +689,9 @@ static const mc_scene_actor *loaded_by(const mc_scene *s, const mc_scene_actor *
     for (const mc_scene_actor *b = s->actors; b < a; b++) {
         const char *other = anim ? b->anim_path : b->mesh_path;
 
-        if (other && !(anim ? b->anim_shared : b->mesh_shared) && strcmp(other, path) == 0)
+        /* an anim is shared only between actors that place joint 0 alike (model or files) */
+        if (other && !(anim ? b->anim_shared : b->mesh_shared) && strcmp(other, path) == 0 &&
+            (!anim || !b->model == !a->model))
             return b;
     }
     return NULL;
@@ -739,6 +792,8 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, model_base *mb,
             a->anim_shared = true;
         } else if ((st = load_anim(mb, a, opts, e)) != MC_OK) {
             return at_scene_token(s, e, a->anim_line, a->anim_col, "anim");
+        } else if (a->model) { /* placed as the engine loads it (md5anim.h) */
+            mc_anim_rebase_root(&a->anim);
         }
         a->joint_map = mc_arena_alloc(&s->arena, (size_t)a->mesh.num_joints, sizeof(int));
         if (!a->joint_map)
