@@ -45,7 +45,9 @@ check empty_cells_are_background \
 "$MD5CINE" render "$scene" --size 160x90 -q -o "$T/demo.mp4"
 run video sheet "$T/demo.mp4" --size 80x45 --columns 3 -o "$T/video.png"
 expect video_sheet_picks_the_chapters 0 "" "6 frames, 3 x 2 cells of 80x45"
-check video_sheet_size "$(identify -format %wx%h "$T/video.png")" "$((3 * 84 + 4))x$((2 * 63 + 4))"
+# the demo has sound: the waveform band's 48 rows (MC_SHEET_WAVE_HEIGHT) and a 4-pixel gap below
+check video_sheet_size "$(identify -format %wx%h "$T/video.png")" \
+    "$((3 * 84 + 4))x$((2 * 63 + 4 + 48 + 4))"
 # a chunk video (frames 100-240) keeps the scene's frame numbers and chapters "Shot 2" (from its
 # first frame) and "Shot 3" at 168: picks 100, 167, 168, 240, and the labels of 167 and 168 are
 # those of the demo sheet's cells 3 and 4 (frame, time code and shot number alike)
