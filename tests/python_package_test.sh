@@ -69,6 +69,7 @@ check python3_md5cine_holds_the_module holds python3-md5cine \
     '^\./usr/lib/python3/dist-packages/md5cine/__init__\.py$' '/md5cine/testing\.py$' \
     '/md5cine/_abi\.py$' '/md5cine/_structs\.py$' '/md5cine/_config\.py$' \
     '/md5cine/pytest_plugin\.py$' '/md5cine/_render\.py$' '/md5cine/_audio\.py$' \
+    '/md5cine/_sound\.py$' '/md5cine/_check\.py$' \
     '/md5cine-[0-9.]*\.dist-info/entry_points\.txt$'
 
 # scripts/deb_contents.sh (what scripts/package.sh and tests/package_route.sh check the packages
