@@ -305,10 +305,8 @@ int mc_render_run_in_flight(mc_render_run *run)
 
 void mc_render_run_abandon(mc_render_run *run)
 {
-    mc_pipeline_join(run->pipe); /* no sink writes any more; the buffers stay, still drawn into */
-    mc_encoder_release(run->enc); /* removes the partial video */
-    run->enc = NULL;
-    run->sink.enc = NULL;
-    mc_report_release(run->report); /* and an unfinished review page's temporary folder */
+    /* frames' failure has stopped the sinks and removed the partial video already; what is
+     * left to remove is an unfinished review page's temporary folder */
+    mc_report_release(run->report);
     run->report = NULL;
 }
