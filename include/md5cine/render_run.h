@@ -230,7 +230,8 @@ int mc_render_run_in_flight(mc_render_run *run);
 /* For a program that ends at once on an interrupt with frames in flight, after frames failed
  * (which stopped the sinks and removed the video's temporary): removes the review page's
  * unfinished folder without waiting for the frame jobs. Nothing of theirs reaches a file (a
- * stopped frame is not read back). The run may then only be left to the process's exit (no release: it would wait). */
+ * stopped frame is not read back). The run may then only be left to the process's exit (no
+ * release: it would wait). */
 void mc_render_run_abandon(mc_render_run *run);
 
 /* The files of the scene's base that the renderers read (mc_scene_renderer_input), after
