@@ -391,6 +391,8 @@ static const golden table[] = {
       16, "invalid 'at' -2, expected 0 to 1e+06" },
     { "scene_seed_in_range", SCENE, SC_HEAD "seed -5", 0, MC_ERR_RANGE, 3, 6,
       "invalid 'seed'" },
+    { "scene_rebase_root_is_a_flag", SCENE, SC_HEAD "actor \"a\" { mesh \"m\" rebase_root 2 }",
+      0, MC_ERR_RANGE, 3, 34, "invalid 'rebase_root' 2, expected 0 to 1" },
     { "scene_actor_key_once", SCENE,
       SC_HEAD "actor \"a\" { mesh \"m\" key \"k\" \"1\" key \"K\" \"2\" }", 0, MC_ERR_SYNTAX,
       3, 38, "duplicate key 'k' (first given at line 3)" },

@@ -111,6 +111,40 @@ fi
 cmp -s "$T/named5.png" "$T/no_offset5.png" && fail the_offset_moves_the_model "same pixels" ||
     ok the_offset_moves_the_model
 
+# `rebase_root` chooses the rule whatever the actor's kind. The declaration's offset (0 0 1) in
+# model space, turned 180 degrees about +Z and times 18, is ( 0 0 18 ) in the world: the files
+# with `rebase_root 1` at that origin are the named model, and the named model with
+# `rebase_root 0` is the files (root as written) at that origin.
+actor files_rebased.md5scene '    mesh "base/models/drone/mesh.md5mesh"
+    anim "base/models/drone/forward.md5anim"
+    skin "skins/drone_red"
+    rebase_root 1
+    origin ( 0 0 18 )'
+actor named_kept.md5scene '    model "drone"
+    anim "walk"
+    rebase_root 0'
+actor files_kept.md5scene '    mesh "base/models/drone/mesh.md5mesh"
+    anim "base/models/drone/forward.md5anim"
+    skin "skins/drone_red"
+    origin ( 0 0 18 )'
+for f in files_rebased named_kept files_kept; do
+    run "$f" render "$T/$f.md5scene" --frames 5-5 --msaa 0 -o "$T/$f%d.png"
+    expect "renders_$f" 0
+done
+cmp -s "$T/named5.png" "$T/files_rebased5.png" && ok rebase_root_1_places_files_as_the_engine ||
+    fail rebase_root_1_places_files_as_the_engine "$(compare -metric AE "$T/named5.png" "$T/files_rebased5.png" null: 2>&1)"
+cmp -s "$T/named_kept5.png" "$T/files_kept5.png" && ok rebase_root_0_keeps_a_models_root ||
+    fail rebase_root_0_keeps_a_models_root "$(compare -metric AE "$T/named_kept5.png" "$T/files_kept5.png" null: 2>&1)"
+cmp -s "$T/named5.png" "$T/named_kept5.png" && fail the_rebasing_moves_the_model "same pixels" ||
+    ok the_rebasing_moves_the_model
+rebased=""
+for f in named files named_kept files_rebased; do
+    run "info_$f" info "$T/$f.md5scene" --json
+    rebased="$rebased $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["actors"][0]["rebaseRoot"])' "$T/info_$f.out")"
+done
+[ "$rebased" = " True False False True" ] && ok info_says_whether_the_root_is_rebased ||
+    fail info_says_whether_the_root_is_rebased "$rebased"
+
 # Errors at their positions: an unknown model or anim at the scene's token, a bad declaration
 # at its own line in the def file.
 actor unknown.md5scene '    model "nosuch"'

@@ -12,6 +12,7 @@
  *       anim "models/drone/forward.md5anim"       // optional: without it the bind pose; with
  *                                                 // a model also a name: anim "walk"
  *       origin ( 0 0 0 )  yaw 90  scale 1  start 0.5  loop 1  in_place 0
+ *       rebase_root 1                             // optional: joint 0 as the engine loads it
  *       material "models/drone/skin" "models/drone/skin.jpg"   // repeatable; "" maps ""
  *       skin "models/drone/red"          // optional: a skin of the base's skins/ (material.h)
  *       parm 4 0.5                                // shader parameter 0..11, once per number
@@ -27,7 +28,8 @@
  * Keywords may come in any order inside their block; each at most once (material: once per
  * shader name, names compared as for matching below). Paths are relative to the scene file's folder (absolute paths stay as they
  * are; a backslash is read as '/'). Values: version 1; frames 1..10000000; width and height
- * 16..16384; fps 1..1000; background components 0..1; scale > 0; loop and in_place 0 or 1;
+ * 16..16384; fps 1..1000; background components 0..1; scale > 0; loop, in_place and
+ * rebase_root 0 or 1;
  * yaw (degrees about +Z, counter-clockwise seen from above) and start (seconds) any number.
  * Every error names file:line:col of the offending token.
  *
@@ -274,6 +276,10 @@ typedef struct mc_scene_actor {
     float start;    /* scene time in seconds at which the anim starts; default 0 */
     bool loop;      /* default false: hold the last frame */
     bool in_place;  /* default false: keep joint 0's translation */
+    int rebase_root; /* `rebase_root 0|1`, or -1 (not given): 1 has every anim the actor plays
+                        rebased as the engine loads it (md5anim.h, mc_anim_rebase_root), 0 keeps
+                        the file's joint 0; not given, a `model` actor rebases and an actor of
+                        files does not (mc_scene_actor_rebases_root) */
     const char *skin; /* `skin "NAME"`: a skin declaration of the base's skins/ (material.h),
                          or NULL */
     int skin_line, skin_col;
@@ -389,6 +395,10 @@ int64_t mc_scene_frame_count_clock(const mc_scene *scene, mc_rate fps, mc_clock 
  * Doom's row-vector form: world = origin + (scale * p) . R with R's rows (cos, sin, 0),
  * (-sin, cos, 0), (0, 0, 1). */
 void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out);
+
+/* Whether the anims the actor plays have joint 0 rebased as the engine loads them: its
+ * `rebase_root`, else true for a `model` actor and false for an actor of files. */
+bool mc_scene_actor_rebases_root(const mc_scene_actor *actor);
 
 /* The actor's anim clock at scene time t seconds: t - start (negative before the anim
  * starts; the pose module holds frame 0 there and handles loop/hold after the end). */

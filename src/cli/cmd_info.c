@@ -551,8 +551,9 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
     mc_json_write_float(stdout, a->scale);
     printf(",\"start\":");
     mc_json_write_float(stdout, a->start);
-    printf(",\"loop\":%s,\"inPlace\":%s,\"textures\":[", a->loop ? "true" : "false",
-           a->in_place ? "true" : "false");
+    printf(",\"loop\":%s,\"inPlace\":%s,\"rebaseRoot\":%s,\"textures\":[",
+           a->loop ? "true" : "false", a->in_place ? "true" : "false",
+           mc_scene_actor_rebases_root(a) ? "true" : "false");
     for (int k = 0; k < a->mesh.num_meshes; k++) {
         printf("%s{\"shader\":", k ? "," : "");
         mc_json_write_cstr(stdout, a->mesh.meshes[k].shader);
@@ -574,8 +575,9 @@ static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *c
     printf("  actor \"%s\": %s (%d joint%s)", a->name, a->mesh_path, a->mesh.num_joints,
            a->mesh.num_joints == 1 ? "" : "s");
     if (a->anim_path)
-        printf(", %s (%d frames at %d fps%s%s)", a->anim_path, a->anim.num_frames,
-               a->anim.frame_rate, a->loop ? ", loop" : "", a->in_place ? ", in place" : "");
+        printf(", %s (%d frames at %d fps%s%s%s)", a->anim_path, a->anim.num_frames,
+               a->anim.frame_rate, a->loop ? ", loop" : "", a->in_place ? ", in place" : "",
+               mc_scene_actor_rebases_root(a) ? ", root rebased" : "");
     else
         printf(", bind pose");
     printf("\n    origin (%g %g %g) yaw %g scale %g start %g s\n", (double)a->origin.x,

@@ -119,11 +119,11 @@ static bool parse_material(scene_parser *p, mc_scene_actor *a, int *cap, const m
 /* Actor keywords that appear at most once, in the order of the grammar. */
 enum {
     K_MESH, K_ANIM, K_ORIGIN, K_YAW, K_SCALE, K_START, K_LOOP, K_IN_PLACE, K_SKIN, K_MODEL,
-    K_COUNT
+    K_REBASE_ROOT, K_COUNT
 };
 static const char *const actor_keywords[K_COUNT + 3] = {
     "mesh", "anim", "origin", "yaw", "scale", "start", "loop", "in_place", "skin", "model",
-    "material", "parm", "key", /* repeatable: not in the K_ list, hints only */
+    "rebase_root", "material", "parm", "key", /* repeatable: not in the K_ list, hints only */
 };
 
 static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
@@ -174,6 +174,14 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
         return read_flag(p, "loop", &a->loop);
     case K_SKIN:
         return read_decl_name(p, "skin", &a->skin, &a->skin_line, &a->skin_col);
+    case K_REBASE_ROOT: {
+        bool on;
+
+        if (!read_flag(p, "rebase_root", &on))
+            return false;
+        a->rebase_root = on;
+        return true;
+    }
     default:
         return read_flag(p, "in_place", &a->in_place);
     }
@@ -295,6 +303,7 @@ static bool parse_actor(scene_parser *p, const mc_token *kw)
     a->line = tok.line;
     a->col = tok.col;
     a->scale = 1.0f;
+    a->rebase_root = -1;
     /* Doom's entity defaults (Entity.cpp, ParseSpawnArgsToRenderEntity): _color 1 1 1 and
      * shaderParm3 1; the others 0. */
     for (int i = 0; i < 4; i++)
@@ -506,6 +515,11 @@ void mc_scene_actor_matrix(const mc_scene_actor *actor, mc_mat4 *out)
         out->m[13] += out->m[1] * o.x + out->m[5] * o.y + out->m[9] * o.z;
         out->m[14] += out->m[2] * o.x + out->m[6] * o.y + out->m[10] * o.z;
     }
+}
+
+bool mc_scene_actor_rebases_root(const mc_scene_actor *actor)
+{
+    return actor->rebase_root >= 0 ? actor->rebase_root == 1 : actor->model != NULL;
 }
 
 double mc_scene_actor_time(const mc_scene_actor *actor, double t)

@@ -689,9 +689,9 @@ static const mc_scene_actor *loaded_by(const mc_scene *s, const mc_scene_actor *
     for (const mc_scene_actor *b = s->actors; b < a; b++) {
         const char *other = anim ? b->anim_path : b->mesh_path;
 
-        /* an anim is shared only between actors that place joint 0 alike (model or files) */
+        /* an anim is shared only between actors that place joint 0 alike */
         if (other && !(anim ? b->anim_shared : b->mesh_shared) && strcmp(other, path) == 0 &&
-            (!anim || !b->model == !a->model))
+            (!anim || mc_scene_actor_rebases_root(b) == mc_scene_actor_rebases_root(a)))
             return b;
     }
     return NULL;
@@ -792,7 +792,7 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, model_base *mb,
             a->anim_shared = true;
         } else if ((st = load_anim(mb, a, opts, e)) != MC_OK) {
             return at_scene_token(s, e, a->anim_line, a->anim_col, "anim");
-        } else if (a->model) { /* placed as the engine loads it (md5anim.h) */
+        } else if (mc_scene_actor_rebases_root(a)) { /* as the engine loads it (md5anim.h) */
             mc_anim_rebase_root(&a->anim);
         }
         a->joint_map = mc_arena_alloc(&s->arena, (size_t)a->mesh.num_joints, sizeof(int));
