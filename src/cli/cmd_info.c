@@ -30,6 +30,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "info_skins.h"
 #include "info_sound.h"
 
 typedef struct info_opts {
@@ -755,6 +756,7 @@ static void print_scene_json(const mc_scene *sc, const mc_scene_materials *sm,
         print_timeline(&sc->camera, fps, o->clock, count, true);
         printf("]");
         mc_info_print_sound(st, sc, true);
+        mc_info_print_skins(sc, fps, o->clock, count, true);
     }
     printf("}\n");
 }
@@ -788,6 +790,7 @@ static void print_scene_text(const char *path, const mc_scene *sc, const mc_scen
     if (o->timeline) {
         print_timeline(&sc->camera, fps, o->clock, count, false);
         mc_info_print_sound(st, sc, false);
+        mc_info_print_skins(sc, fps, o->clock, count, false);
     }
 }
 
