@@ -130,7 +130,13 @@ scene late once 16 'start 0.5'
 render late
 check the_firing_time_counts_from_the_anims_start late 16 PPPPPPPPPPPPPPGG
 
-# info lists the changes of skin: the text under the timeline, and the JSON's "skins".
+# info lists the skin commands with their anim time, (N - 1) / 10 and the 0.4 s cycle, ...
+run info_text info "$T/loop.md5scene"
+expect info_gives_when_a_skin_command_fires 0 \
+    "      frame 2: skin skins/quads_green (at 0.1 s of the anim, then every 0.4 s)"
+run info_held info "$T/held.md5scene"
+expect info_gives_no_cycle_for_a_held_anim 0 "      frame 4: skin none (at 0.3 s of the anim)"
+# ... and the changes of skin: the text under the timeline, and the JSON's "skins".
 run info_loop info "$T/loop.md5scene" --timeline
 expect info_lists_the_first_change 0 '  2      0.100000   q            skin@2        skins/quads_green'
 expect info_lists_skin_none 0 '  6      0.300000   q            skin@4        none'

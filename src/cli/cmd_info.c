@@ -495,6 +495,12 @@ static void print_frame_commands_text(const mc_scene_actor *a)
         printf("      frame %d: %s", c->frame, c->word);
         for (int k = 0; k < c->num_args; k++)
             printf(" %s", c->args[k].text);
+        if (c->kind == MC_FC_SKIN) { /* when it fires (scene.h); --timeline gives the frames */
+            printf(" (at %g s of the anim", mc_scene_command_offset(a, c->frame, 0, 1.0));
+            if (mc_scene_command_repeats(a))
+                printf(", then every %g s", mc_scene_command_offset(a, 1, 1, 1.0));
+            printf(")");
+        }
         printf("%s\n", mc_frame_cmd_acted(c->kind) ? "" : " (skipped)");
     }
 }
