@@ -72,8 +72,13 @@ DEF
 scene() { # scene NAME ANIM FRAMES ACTOR_LINES...
     local name=$1 anim=$2 frames=$3
     shift 3
-    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nframes %s\noutput { fps 20 background ( 0 0 0 ) }\nactor q {\n    model "quads"\n    anim "%s"\n%s\n}\n' \
-        "$frames" "$anim" "$(printf '    %s\n' "$@")" >"$T/$name.md5scene"
+    {
+        printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nframes %s\n' "$frames"
+        printf 'output { fps 20 background ( 0 0 0 ) }\nactor q {\n    model "quads"\n'
+        printf '    anim "%s"\n' "$anim"
+        printf '    %s\n' "$@"
+        printf '}\n'
+    } >"$T/$name.md5scene"
 }
 render() { # render NAME: frames NAME0.png ... at 64x64, unlit, no MSAA
     run "$1" render "$T/$1.md5scene" --size 64x64 --msaa 0 --shading unlit -o "$T/$1%d.png"
@@ -93,7 +98,8 @@ looks() {
 check() { # check TEST NAME COUNT WANT
     local got
     got=$(looks "$2" "$3")
-    [ "$rc" -eq 0 ] && [ "$got" = "$4" ] && ok "$1" || fail "$1" "rc $rc, looks $got, want $4; $(head -c 300 "$T/$2.err")"
+    if [ "$rc" -eq 0 ] && [ "$got" = "$4" ]; then ok "$1"
+    else fail "$1" "rc $rc, looks $got, want $4; $(head -c 300 "$T/$2.err")"; fi
 }
 
 # The references: the same model, its anim without commands, the skin given in the scene.
@@ -138,11 +144,15 @@ run info_held info "$T/held.md5scene"
 expect info_gives_no_cycle_for_a_held_anim 0 "      frame 4: skin none (at 0.3 s of the anim)"
 # ... and the changes of skin: the text under the timeline, and the JSON's "skins".
 run info_loop info "$T/loop.md5scene" --timeline
-expect info_lists_the_first_change 0 '  2      0.100000   q            skin@2        skins/quads_green'
+# columns: frame (6), time (10), actor (12), command (13), skin
+expect info_lists_the_first_change 0 \
+    '  2      0.100000   q            skin@2        skins/quads_green'
 expect info_lists_skin_none 0 '  6      0.300000   q            skin@4        none'
-expect info_lists_the_change_of_the_next_cycle 0 '  10     0.500000   q            skin@2        skins/quads_green'
+expect info_lists_the_change_of_the_next_cycle 0 \
+    '  10     0.500000   q            skin@2        skins/quads_green'
 run info_json info "$T/held.md5scene" --timeline --json
-python3 - "$T/info_json.out" <<'PY' && ok info_json_lists_the_skin_changes || fail info_json_lists_the_skin_changes "$(cat "$T/info_json.out")"
+python3 - "$T/info_json.out" <<'PY' && ok info_json_lists_the_skin_changes ||
+    fail info_json_lists_the_skin_changes "$(cat "$T/info_json.out")"
 import json, sys
 s = json.load(open(sys.argv[1]))["skins"]
 want = [{"frame": 2, "time": 0.1, "actor": "q", "animFrame": 2, "skin": "skins/quads_green"},
@@ -157,8 +167,14 @@ printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor q { model "unknow
 run unknown render "$T/unknown.md5scene" --size 64x64 --msaa 0 -o "$T/unknown%d.png"
 expect an_unknown_skin_is_an_error_at_its_def_token 2 "" \
     "quads.def:15:26: error: no skin 'skins/nowhere' in the base folder"
-printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nframes 4\noutput { fps 20 background ( 0 0 0 ) }\nactor q {\n    model "broken"\n    anim "bad"\n    skin "skins/quads_wild"\n}\n' \
-    >"$T/broken.md5scene"
+cat >"$T/broken.md5scene" <<'SCENE'
+md5scene 1
+camera "cam.md5camera"
+base "base"
+frames 4
+output { fps 20 background ( 0 0 0 ) }
+actor q { model "broken" anim "bad" skin "skins/quads_wild" }
+SCENE
 render broken
 expect a_broken_skin_warns 0 "" \
     "quads.skin:3:22: warning: a skin line needs two names: material and replacement; skin \

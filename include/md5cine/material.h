@@ -335,10 +335,10 @@ bool mc_material_drawn(const mc_material *m);
 
 /* Fills *out for a resolved scene. The actors' `skin` frame commands give looks: a skin that
  * is not declared is an error at the command's argument in the .def file, one that fails to
- * parse a warning there (as the actor's own skin). A scene without a base gets every entry NULL (and a light
- * `shader` is then an error at its line, MC_ERR_USAGE). Warnings through opts (the .mtr files'
- * unknown keywords, a light material that is not declared). Errors: as mc_vfs_open,
- * mc_mtr_parse (at the .mtr file's own position; the file named
+ * parse a warning there (as the actor's own skin). A scene without a base gets every entry
+ * NULL (and a light `shader` is then an error at its line, MC_ERR_USAGE). Warnings through
+ * opts (the .mtr files' unknown keywords, a light material that is not declared). Errors: as
+ * mc_vfs_open, mc_mtr_parse (at the .mtr file's own position; the file named
  * "base/pak000.pk4:materials/x.mtr" for an archived one) and mc_material_resolve; then *out is
  * zeroed. */
 mc_status mc_scene_materials_load(const struct mc_scene *scene, const mc_parse_opts *opts,
