@@ -289,6 +289,16 @@ void mc_material_set_destroy(mc_material_set *set);
 
 struct mc_scene;
 
+/* An actor's submeshes' materials under the skin its `skin` frame commands set (scene.h,
+ * mc_scene_actor_skin_at): one look per distinct skin of the actor's commands, resolved once. */
+typedef struct mc_scene_look {
+    const char *skin;              /* as the command names it; NULL: `skin none`, or a skin
+                                      that failed to parse (warned; Doom's default skin,
+                                      which maps nothing) */
+    const struct mc_skin *decl;    /* its declaration (owned by the set), or NULL */
+    const mc_material **submesh;   /* the actor's mesh.num_meshes, as submesh[actor] is */
+} mc_scene_look;
+
 /* The materials of a resolved scene's submeshes (see "In a scene" above). */
 typedef struct mc_scene_materials {
     struct mc_vfs *vfs;   /* the scene's base; NULL when it names none */
@@ -298,6 +308,11 @@ typedef struct mc_scene_materials {
                                      below), or NULL */
     mc_material nodraw;   /* a material with no stage, named textures/common/nodraw: what a
                              skin's undeclared nodraw target stands for */
+    int *num_looks;       /* [actor]: its looks, 0 for an actor without a skin command (NULL
+                             without a base) */
+    mc_scene_look **looks; /* [actor][look] */
+    int **command_look;   /* [actor][frame command]: the look a skin command sets, -1 for the
+                             other commands; NULL for an actor without a skin command */
     int num_lights;       /* the scene's with a base; 0 without */
     const mc_material **light;         /* [light]: its light material (its `shader`, else
                                           the base's lights/defaultPointLight or
@@ -318,10 +333,12 @@ bool mc_scene_actor_has_material_line(const struct mc_scene_actor *a, const char
  * hidden. */
 bool mc_material_drawn(const mc_material *m);
 
-/* Fills *out for a resolved scene. A scene without a base gets every entry NULL (and a light
- * `shader` is then an error at its line, MC_ERR_USAGE). Warnings through opts (the .mtr files'
- * unknown keywords, a light material that is not declared). Errors: as mc_vfs_open,
- * mc_mtr_parse (at the .mtr file's own position; the file named
+/* Fills *out for a resolved scene. The actors' `skin` frame commands give looks: a skin that
+ * is not declared is an error at the command's argument in the .def file, one that fails to
+ * parse a warning there (as the actor's own skin). A scene without a base gets every entry
+ * NULL (and a light `shader` is then an error at its line, MC_ERR_USAGE). Warnings through
+ * opts (the .mtr files' unknown keywords, a light material that is not declared). Errors: as
+ * mc_vfs_open, mc_mtr_parse (at the .mtr file's own position; the file named
  * "base/pak000.pk4:materials/x.mtr" for an archived one) and mc_material_resolve; then *out is
  * zeroed. */
 mc_status mc_scene_materials_load(const struct mc_scene *scene, const mc_parse_opts *opts,

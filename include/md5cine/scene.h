@@ -408,6 +408,43 @@ double mc_scene_actor_time(const mc_scene_actor *actor, double t);
  * engine keeps times in ms), the time mc_anim_frame_at_ms takes. */
 int64_t mc_scene_actor_ms(const mc_scene_actor *actor, int64_t ms);
 
+/* When the played anim's frame commands fire (game/anim/Anim_Blend.cpp: idAnimBlend::
+ * CallFrameCommands runs the frames passed since the last tick, a looping anim wrapping from its
+ * last frame to its first; idAnim::CallFrameCommands runs one frame's in the order they were
+ * added, file order): a command on frame N (from 1) fires at anim time (N - 1 + c *
+ * (numFrames - 1)) / frameRate seconds, for cycle c = 0 only when the anim holds its last frame,
+ * for every c >= 0 when it loops (mc_scene_command_repeats); never before the anim starts. At
+ * the wrap, the last frame's commands of cycle c fire at the moment of the first frame's of
+ * c + 1, before them. The soundtrack (soundtrack.h) and the skins a frame draws follow this. */
+
+/* Whether the actor's frame commands fire again every cycle: a looping anim of 2+ frames. */
+bool mc_scene_command_repeats(const mc_scene_actor *actor);
+
+/* The anim time at which a command on frame `frame` (from 1) of the actor's anim fires in
+ * cycle `cycle`, in `unit`s per second (1: seconds, 1000: ms, 44100: samples of the mix):
+ * (frame - 1 + cycle * (numFrames - 1)) * unit / frameRate. Needs a resolved actor with an
+ * anim. */
+double mc_scene_command_offset(const mc_scene_actor *actor, int frame, int64_t cycle,
+                               double unit);
+
+/* The last cycle in which a command on frame `frame` has fired by anim time t (in `unit`s per
+ * second; the time itself included, within a nanosecond, so that a frame at start plus an exact
+ * ratio reaches it whatever the rounding): -1 when it has not fired yet (t before its first
+ * time), 0 for an anim that holds, and for a looping one the largest c with
+ * mc_scene_command_offset <= t. */
+int64_t mc_scene_command_last_cycle(const mc_scene_actor *actor, int frame, double t,
+                                    double unit);
+
+/* The index in actor->frame_commands of the `skin` command in effect at timeline sample smp:
+ * the last one fired at or before its time (the ideal clock's scene time, or with the engine
+ * clock its game time in ms, mc_scene_actor_ms), in firing order; -1 when none has fired (the
+ * actor's own skin applies). The command's argument "none" means no skin at all
+ * (idEntity::SetSkin(NULL)). */
+int mc_scene_actor_skin_at(const mc_scene_actor *actor, const mc_timeline_sample *smp);
+
+/* Whether the actor's played anim has a `skin` frame command. */
+bool mc_scene_actor_has_skin_commands(const mc_scene_actor *actor);
+
 /* Writes the scene's identity (chunk.h, "Scene identity": the md5cine_scene tag) as 64
  * lower-case hex digits and a NUL into out. Needs a resolved scene. Errors: MC_ERR_IO naming a
  * file that cannot be read, MC_ERR_NOMEM. */

@@ -21,7 +21,9 @@
  *
  * Look: each submesh is drawn with its material when the scene's base declares one
  * (material.h: diffuse, normal and specular maps, alphaTest, twoSided, translucent,
- * polygonOffset), else with its image (scene.h). Lights are the scene's; a scene without any
+ * polygonOffset), else with its image (scene.h), under the actor's skin: its own, or from the
+ * time a `skin` frame command of its anim fires, that command's (scene.h mc_scene_actor_skin_at;
+ * every skin's materials are made at create). Lights are the scene's; a scene without any
  * gets a default rig fixed in the world, placed once at create from the box around every
  * actor's bind pose (centre c, r half its diagonal, at least 64) and the first camera frame's
  * forward direction f flattened onto the floor (left l, up u = +Z): a key at

@@ -4,7 +4,8 @@
  *
  * Events:
  *   - a frame command `frame N COMMAND` of an actor's played anim (framecmd.h) fires at scene
- *     time start + (N - 1) / frameRate, and for a looping anim again every (numFrames - 1) /
+ *     time start + (N - 1) / frameRate (scene.h, mc_scene_command_offset, the rule the skins
+ *     drawn follow too), and for a looping anim again every (numFrames - 1) /
  *     frameRate seconds (game/anim/Anim_Blend.cpp idAnimBlend::CallFrameCommands walks the frames
  *     passed since the last tick, wrapping from the last frame to the first: the last frame's
  *     commands and the first frame's of the next cycle fire at the same moment, in that order);

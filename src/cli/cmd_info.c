@@ -30,6 +30,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "info_skins.h"
 #include "info_sound.h"
 
 typedef struct info_opts {
@@ -494,6 +495,12 @@ static void print_frame_commands_text(const mc_scene_actor *a)
         printf("      frame %d: %s", c->frame, c->word);
         for (int k = 0; k < c->num_args; k++)
             printf(" %s", c->args[k].text);
+        if (c->kind == MC_FC_SKIN) { /* when it fires (scene.h); --timeline gives the frames */
+            printf(" (at %g s of the anim", mc_scene_command_offset(a, c->frame, 0, 1.0));
+            if (mc_scene_command_repeats(a))
+                printf(", then every %g s", mc_scene_command_offset(a, 1, 1, 1.0));
+            printf(")");
+        }
         printf("%s\n", mc_frame_cmd_acted(c->kind) ? "" : " (skipped)");
     }
 }
@@ -757,6 +764,7 @@ static void print_scene_json(const mc_scene *sc, const mc_scene_materials *sm,
         print_timeline(&sc->camera, fps, o->clock, count, true);
         printf("]");
         mc_info_print_sound(st, sc, true);
+        mc_info_print_skins(sc, fps, o->clock, count, true);
     }
     printf("}\n");
 }
@@ -790,6 +798,7 @@ static void print_scene_text(const char *path, const mc_scene *sc, const mc_scen
     if (o->timeline) {
         print_timeline(&sc->camera, fps, o->clock, count, false);
         mc_info_print_sound(st, sc, false);
+        mc_info_print_skins(sc, fps, o->clock, count, false);
     }
 }
 

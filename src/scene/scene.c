@@ -526,3 +526,81 @@ double mc_scene_actor_time(const mc_scene_actor *actor, double t)
 {
     return t - (double)actor->start;
 }
+
+bool mc_scene_command_repeats(const mc_scene_actor *actor)
+{
+    return actor->loop && actor->anim.num_frames > 1;
+}
+
+double mc_scene_command_offset(const mc_scene_actor *actor, int frame, int64_t cycle,
+                               double unit)
+{
+    double frames = (double)(frame - 1) + (double)cycle * (actor->anim.num_frames - 1);
+
+    return frames * unit / actor->anim.frame_rate;
+}
+
+int64_t mc_scene_command_last_cycle(const mc_scene_actor *actor, int frame, double t,
+                                    double unit)
+{
+    /* past any scene's length at any frame rate: the cycle no longer matters */
+    const double far = 1e15;
+    double est;
+    int64_t c;
+
+    /* a nanosecond's slack: an output frame at start + an exact ratio of the anim's frames
+     * counts as reached, whatever the rounding of the subtraction t - start */
+    t += unit * 1e-9;
+    if (actor->anim.num_frames < 1 || actor->anim.frame_rate < 1 ||
+        !(t >= mc_scene_command_offset(actor, frame, 0, unit)))
+        return -1;
+    if (!mc_scene_command_repeats(actor))
+        return 0;
+    est = (t / unit * actor->anim.frame_rate - (frame - 1)) / (actor->anim.num_frames - 1);
+    if (!(est < far))
+        return (int64_t)far;
+    /* the estimate, then settled on the offsets themselves, so that the times agree with them
+     * to the last bit */
+    c = est > 0.0 ? (int64_t)floor(est) : 0;
+    while (c > 0 && mc_scene_command_offset(actor, frame, c, unit) > t)
+        c--;
+    while (mc_scene_command_offset(actor, frame, c + 1, unit) <= t)
+        c++;
+    return c;
+}
+
+int mc_scene_actor_skin_at(const mc_scene_actor *actor, const mc_timeline_sample *smp)
+{
+    int64_t best_pos = 0, best_cycle = 0;
+    int best = -1;
+    double t = smp->engine_ms >= 0 ? (double)mc_scene_actor_ms(actor, smp->engine_ms)
+                                   : mc_scene_actor_time(actor, smp->time);
+    double unit = smp->engine_ms >= 0 ? 1000.0 : 1.0;
+
+    for (int i = 0; i < actor->num_frame_commands; i++) {
+        const mc_frame_command *fc = &actor->frame_commands[i];
+        int64_t c, pos;
+
+        if (fc->kind != MC_FC_SKIN)
+            continue;
+        c = mc_scene_command_last_cycle(actor, fc->frame, t, unit);
+        if (c < 0)
+            continue;
+        /* firing order: the anim frame passed, then the cycle (the wrap), then file order */
+        pos = fc->frame - 1 + c * (actor->anim.num_frames - 1);
+        if (best < 0 || pos > best_pos || (pos == best_pos && c >= best_cycle)) {
+            best = i;
+            best_pos = pos;
+            best_cycle = c;
+        }
+    }
+    return best;
+}
+
+bool mc_scene_actor_has_skin_commands(const mc_scene_actor *actor)
+{
+    for (int i = 0; i < actor->num_frame_commands; i++)
+        if (actor->frame_commands[i].kind == MC_FC_SKIN)
+            return true;
+    return false;
+}

@@ -1,4 +1,5 @@
 /* The materials of a scene's submeshes (material.h, "In a scene"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,34 +25,50 @@ bool mc_material_drawn(const mc_material *m)
     return m->lit || m->num_layers > 0;
 }
 
-/* The actor's skin. Not declared: an error at the scene's skin line (the scene is ours). One
- * that fails to parse: a warning at its position, and no skin (Doom makes it its default). */
-static mc_status actor_skin(mc_material_set *set, const mc_scene *scene,
-                            const mc_scene_actor *act, const mc_parse_opts *opts,
-                            const mc_skin **out, mc_error *err)
+/* A skin the scene names: the actor's (at its skin line) or a frame command's (at its argument
+ * in the .def file). Not declared: an error there. One that fails to parse: a warning at its
+ * position, and no skin (Doom makes it its default, which maps nothing). */
+typedef struct skin_at {
+    const char *name, *file, *what; /* what: "skin 'x' of actor 'y'" in the warning */
+    int line, col;
+} skin_at;
+
+static mc_status find_skin(mc_material_set *set, const mc_scene *scene, const skin_at *at,
+                           const mc_parse_opts *opts, const mc_skin **out, mc_error *err)
 {
     mc_error perr;
     mc_status st;
 
-    *out = mc_material_set_skin(set, act->skin, &st, &perr);
+    *out = mc_material_set_skin(set, at->name, &st, &perr);
     if (st != MC_OK) {
         if (st == MC_ERR_NOMEM)
             return *err = perr, st;
         if (opts && opts->warn) {
             mc_error w;
 
-            mc_error_set(&w, perr.code, perr.file, perr.line, perr.col,
-                         "%s; skin '%s' of actor '%s' is not applied", perr.msg, act->skin,
-                         act->name);
+            mc_error_set(&w, perr.code, perr.file, perr.line, perr.col, "%s; %s is not applied",
+                         perr.msg, at->what);
             opts->warn(opts->warn_user, &w);
         }
         return MC_OK;
     }
     if (!*out)
-        return mc_error_set(err, MC_ERR_IO, scene->name, act->skin_line, act->skin_col,
-                            "no skin '%s' in the base folder '%s' (skins/*.skin)", act->skin,
+        return mc_error_set(err, MC_ERR_IO, at->file, at->line, at->col,
+                            "no skin '%s' in the base folder '%s' (skins/*.skin)", at->name,
                             scene->base_path);
     return MC_OK;
+}
+
+/* The actor's own skin. */
+static mc_status actor_skin(mc_material_set *set, const mc_scene *scene,
+                            const mc_scene_actor *act, const mc_parse_opts *opts,
+                            const mc_skin **out, mc_error *err)
+{
+    char what[256];
+    skin_at at = { act->skin, scene->name, what, act->skin_line, act->skin_col };
+
+    snprintf(what, sizeof what, "skin '%s' of actor '%s'", act->skin, act->name);
+    return find_skin(set, scene, &at, opts, out, err);
 }
 
 /* Doom's stage-less materials of textures/common (common.mtr), which hide a surface even
@@ -164,7 +181,88 @@ static mc_status light_material(mc_scene_materials *out, const mc_scene *scene, 
     return MC_OK;
 }
 
-/* The materials of actor a's submeshes, its skin applied. */
+/* The materials of act's submeshes under skin (NULL: none) into mats. */
+static mc_status fill_look(mc_scene_materials *out, const mc_scene_actor *act,
+                           const mc_skin *skin, const mc_material **mats, mc_error *err)
+{
+    mc_status st = MC_OK;
+
+    for (int m = 0; m < act->mesh.num_meshes && st == MC_OK; m++) {
+        const char *shader = act->mesh.meshes[m].shader;
+
+        if (!shader[0] || mc_scene_actor_has_material_line(act, shader))
+            continue;
+        mats[m] = mc_material_set_find(out->set, shader, &st, err);
+        /* neither a declaration nor a loose image file: the implicit material, its image
+         * found wherever the base has one, archives too */
+        if (st == MC_OK && !mats[m] && !act->textures[m])
+            mats[m] = mc_material_set_implicit(out->set, shader, &st, err);
+        if (st == MC_OK && skin)
+            st = apply_skin(out, skin, shader, &mats[m], err);
+    }
+    return st;
+}
+
+/* The look of skin command fc of act: the one of its skin when an earlier command made it, else
+ * a new one (*n of them so far). `none` (compared with case, as AddFrameCommand does) is no
+ * skin: game/anim/Anim_Blend.cpp idAnim::CallFrameCommands FC_SKIN calls idEntity::SetSkin,
+ * which sets the render entity's customSkin, NULL for none -- no skin at all, the actor's own
+ * included. */
+static mc_status command_look(mc_scene_materials *out, const mc_scene *scene,
+                              const mc_scene_actor *act, const mc_frame_command *fc,
+                              mc_scene_look *looks, int *n, int *look,
+                              const mc_parse_opts *opts, mc_error *err)
+{
+    const char *name = fc->args[0].text;
+    const mc_skin *skin = NULL;
+    mc_status st = MC_OK;
+
+    if (strcmp(name, "none") != 0) {
+        char what[256];
+        skin_at at = { name, act->played->file, what, fc->args[0].line, fc->args[0].col };
+
+        snprintf(what, sizeof what, "skin '%s' of frame %d of anim '%s'", name, fc->frame,
+                 act->played->name);
+        st = find_skin(out->set, scene, &at, opts, &skin, err);
+    }
+    for (*look = 0; st == MC_OK && *look < *n; (*look)++)
+        if (looks[*look].decl == skin)
+            return MC_OK;
+    if (st != MC_OK)
+        return st;
+    looks[*n].skin = skin ? name : NULL;
+    looks[*n].decl = skin;
+    looks[*n].submesh = calloc((size_t)act->mesh.num_meshes + 1, sizeof *looks[*n].submesh);
+    if (!looks[*n].submesh)
+        return mc_error_set(err, MC_ERR_NOMEM, scene->name, 0, 0, "out of memory");
+    (*n)++;
+    return fill_look(out, act, skin, looks[*look].submesh, err);
+}
+
+/* The looks of actor a's skin commands, each skin resolved once. */
+static mc_status actor_looks(mc_scene_materials *out, const mc_scene *scene, int a,
+                             const mc_parse_opts *opts, mc_error *err)
+{
+    const mc_scene_actor *act = &scene->actors[a];
+    int nc = act->num_frame_commands;
+    mc_status st = MC_OK;
+
+    if (!mc_scene_actor_has_skin_commands(act))
+        return MC_OK;
+    out->looks[a] = calloc((size_t)nc, sizeof *out->looks[a]);
+    out->command_look[a] = malloc((size_t)nc * sizeof *out->command_look[a]);
+    if (!out->looks[a] || !out->command_look[a])
+        return mc_error_set(err, MC_ERR_NOMEM, scene->name, 0, 0, "out of memory");
+    for (int i = 0; i < nc && st == MC_OK; i++) {
+        out->command_look[a][i] = -1;
+        if (act->frame_commands[i].kind == MC_FC_SKIN)
+            st = command_look(out, scene, act, &act->frame_commands[i], out->looks[a],
+                              &out->num_looks[a], &out->command_look[a][i], opts, err);
+    }
+    return st;
+}
+
+/* The materials of actor a's submeshes, its skin applied, and its skin commands' looks. */
 static mc_status actor_materials(mc_scene_materials *out, const mc_scene *scene, int a,
                                  const mc_parse_opts *opts, mc_error *err)
 {
@@ -174,21 +272,11 @@ static mc_status actor_materials(mc_scene_materials *out, const mc_scene *scene,
 
     if (act->skin && (st = actor_skin(out->set, scene, act, opts, &skin, err)) != MC_OK)
         return st;
-    for (int m = 0; m < act->mesh.num_meshes && st == MC_OK; m++) {
-        const char *shader = act->mesh.meshes[m].shader;
-
-        if (!shader[0] || mc_scene_actor_has_material_line(act, shader))
-            continue;
-        out->submesh[a][m] = mc_material_set_find(out->set, shader, &st, err);
-        /* neither a declaration nor a loose image file: the implicit material, its image
-         * found wherever the base has one, archives too */
-        if (st == MC_OK && !out->submesh[a][m] && !act->textures[m])
-            out->submesh[a][m] = mc_material_set_implicit(out->set, shader, &st, err);
-        if (st == MC_OK && skin)
-            st = apply_skin(out, skin, shader, &out->submesh[a][m], err);
-    }
+    st = fill_look(out, act, skin, out->submesh[a], err);
     if (st == MC_OK)
         warn_untextured(scene, act, out->submesh[a], opts);
+    if (st == MC_OK)
+        st = actor_looks(out, scene, a, opts, err);
     return st;
 }
 
@@ -237,9 +325,13 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
     if (!scene->base_path)
         return MC_OK;
     out->num_lights = scene->num_lights;
+    out->num_looks = calloc((size_t)scene->num_actors + 1, sizeof *out->num_looks);
+    out->looks = calloc((size_t)scene->num_actors + 1, sizeof *out->looks);
+    out->command_look = calloc((size_t)scene->num_actors + 1, sizeof *out->command_look);
     out->light = calloc((size_t)scene->num_lights + 1, sizeof *out->light);
     out->light_falloff = calloc((size_t)scene->num_lights + 1, sizeof *out->light_falloff);
-    if (!out->light || !out->light_falloff) {
+    if (!out->light || !out->light_falloff || !out->num_looks || !out->looks ||
+        !out->command_look) {
         mc_scene_materials_release(out);
         return mc_error_set(err, MC_ERR_NOMEM, scene->name, 0, 0, "out of memory");
     }
@@ -265,6 +357,15 @@ void mc_scene_materials_release(mc_scene_materials *m)
         return;
     for (int a = 0; m->submesh && a < m->num_actors; a++)
         free(m->submesh[a]);
+    for (int a = 0; m->looks && a < m->num_actors; a++) {
+        for (int k = 0; m->looks[a] && k < m->num_looks[a]; k++)
+            free(m->looks[a][k].submesh);
+        free(m->looks[a]);
+        free(m->command_look[a]);
+    }
+    free(m->num_looks);
+    free(m->looks);
+    free(m->command_look);
     free(m->submesh);
     free(m->light);
     free(m->light_falloff);

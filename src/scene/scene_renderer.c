@@ -53,13 +53,13 @@ static void skin_actor(const mc_scene_actor *a, actor_draw *ad)
         const mc_submesh *sm = &a->mesh.meshes[s];
 
         mc_skin_positions(sm, ad->joints, ad->pos[s]);
-        if (ad->surf[s].dominant) {
-            mc_unsmoothed_derive(sm, ad->surf[s].dominant, ad->pos[s], ad->nrm[s],
-                                 ad->surf[s].normal_map > 0 ? ad->tan[s] : NULL);
+        if (ad->now[s].dominant) {
+            mc_unsmoothed_derive(sm, ad->now[s].dominant, ad->pos[s], ad->nrm[s],
+                                 ad->now[s].normal_map > 0 ? ad->tan[s] : NULL);
             continue;
         }
         mc_skin_normals(sm, &ad->topo[s], ad->pos[s], ad->nrm[s]);
-        if (ad->surf[s].normal_map > 0)
+        if (ad->now[s].normal_map > 0)
             mc_skin_tangents(sm, ad->pos[s], ad->nrm[s], ad->tan[s]);
     }
 }
@@ -92,6 +92,7 @@ static mc_status alloc_actor(const mc_scene_actor *a, actor_draw *ad, mc_error *
         if (st != MC_OK)
             return st;
     }
+    ad->now = ad->surf;
     mc_scene_actor_matrix(a, &ad->model);
     ad->animated = a->anim_path != NULL;
     /* The bind pose for every actor. An animated actor is posed and skinned at every frame;
@@ -113,6 +114,8 @@ static void release_actor(const mc_scene_actor *a, actor_draw *ad)
             mc_skin_topology_release(&ad->topo[s]);
         if (ad->surf)
             free(ad->surf[s].dominant);
+        for (int k = 0; ad->look_surf && k < ad->num_looks; k++)
+            free(ad->look_surf[k * a->mesh.num_meshes + s].dominant);
         if (ad->def) {
             free(ad->def[s].pos);
             free(ad->def[s].nrm);
@@ -127,6 +130,8 @@ static void release_actor(const mc_scene_actor *a, actor_draw *ad)
     free(ad->tan);
     free(ad->topo);
     free(ad->surf);
+    free(ad->look_surf);
+    free(ad->command_look);
 }
 
 /* The materials' `time` at sample smp, in seconds: the scene's time, or with the engine clock
@@ -149,6 +154,13 @@ static void pose_actors(mc_scene_renderer *sr, const mc_timeline_sample *smp)
 
         if (!ad->animated)
             continue;
+        if (ad->num_looks > 0) {
+            /* the skin of the last skin command fired by now, else the actor's own */
+            int c = mc_scene_actor_skin_at(a, smp);
+
+            ad->now = c < 0 ? ad->surf
+                            : &ad->look_surf[ad->command_look[c] * a->mesh.num_meshes];
+        }
         if (sr->clock == MC_CLOCK_ENGINE) {
             mc_anim_frame_pos fp;
 
@@ -270,7 +282,7 @@ static mc_status submit_actors(mc_scene_renderer *sr, const mc_view *view, float
             mc_draw_item it;
             mc_status st;
 
-            const surface *sf = &ad->surf[s];
+            const surface *sf = &ad->now[s];
 
             if (sm->num_verts == 0 || sm->num_tris == 0 || sf->hidden)
                 continue;
@@ -376,10 +388,6 @@ static mc_status missing_material(mc_scene_renderer *sr, surface *sf, bool devel
     return st;
 }
 
-/* Gives every submesh with a declared material (material.h: a scene with a `base`) its maps,
- * uploaded once per material, its switches and its unlit stages (drawn after the lit pass,
- * render.h). A material with only unlit stages has no lit pass: its first stage's image and
- * alpha test give its depth (RB_STD_FillDepthBuffer). */
 /* Why the deform of submesh j's material (mats: the actor's submeshes') cannot apply to it;
  * NULL when it can, when the material is not drawn, or when it has no deform that md5cine
  * applies (eyeBall and particles: the parser said so). */
@@ -428,6 +436,8 @@ static mc_status keep_deform(const mc_scene_actor *a, int k, const mc_material *
         deform_unfit_why(a, k, mats))
         return MC_OK;
     sf->deform = m->deform;
+    if (out->pos)
+        return MC_OK; /* another look of the submesh made them: they fit any material */
     mc_deform_capacity(sm->num_verts, sm->num_tris, &nv, &nt);
     out->pos = calloc((size_t)nv, sizeof *out->pos);
     out->nrm = calloc((size_t)nv, sizeof *out->nrm);
@@ -486,65 +496,116 @@ static void take_material(surface *sf, const mc_material *m, const mc_material_m
     sf->polygon_offset = m->polygon_offset;
 }
 
+/* The materials uploaded so far (several surfaces may share one), and the developer box. */
+typedef struct material_uploads {
+    uploaded_material *done;
+    int num_done, box_id;
+    bool developer;
+} material_uploads;
+
+/* Submesh k of actor i drawn with m (NULL: none declared) as sf; mats: the look's submeshes'
+ * materials. */
+static mc_status apply_surface(mc_scene_renderer *sr, const mc_scene_materials *sm, int i, int k,
+                               const mc_material *const *mats, surface *sf,
+                               material_uploads *up, mc_error *err)
+{
+    const mc_scene_actor *a = &sr->scene->actors[i];
+    const mc_material *m = mats ? mats[k] : NULL;
+    const mc_material_map *dif;
+    mc_status st = MC_OK;
+    int d = 0;
+
+    if (!m) {
+        /* A shader of a scene with a base that names nothing: Doom's implicit material of a
+         * missing image -- invisible, or the developer box. */
+        if (sm->set && !a->textures[k] && a->mesh.meshes[k].shader[0])
+            st = missing_material(sr, sf, up->developer, &up->box_id, err);
+        return st;
+    }
+    sf->hidden = !mc_material_drawn(m);
+    if (sf->hidden)
+        return MC_OK;
+    dif = m->lit || m->num_layers == 0 ? &m->diffuse : &m->layers[0].map;
+    while (d < up->num_done && up->done[d].mat != m)
+        d++;
+    if (d == up->num_done) {
+        up->done[d].mat = m;
+        st = mc_sr_upload_map(sr, dif, up->developer, &up->done[d].ids[0], err);
+        if (st == MC_OK)
+            st = mc_sr_upload_map(sr, &m->normal, up->developer, &up->done[d].ids[1], err);
+        if (st == MC_OK)
+            st = mc_sr_upload_map(sr, &m->specular, up->developer, &up->done[d].ids[2], err);
+        if (st == MC_OK)
+            st = mc_sr_keep_stages(sr, m, up->developer, err);
+        up->num_done++;
+    }
+    sf->mat = d;
+    take_material(sf, m, dif, &up->done[d]);
+    if (st == MC_OK && m->unsmoothed_tangents)
+        st = keep_dominant(&a->mesh, k, sf, err);
+    if (st == MC_OK)
+        st = keep_deform(a, k, mats, sf, &sr->actors[i].def[k], err);
+    return st;
+}
+
+/* Actor i's looks of its skin commands: each starts as its own look did before its materials
+ * (the images of its material lines), then takes the look's materials. */
+static mc_status apply_looks(mc_scene_renderer *sr, const mc_scene_materials *sm, int i,
+                             material_uploads *up, mc_error *err)
+{
+    actor_draw *ad = &sr->actors[i];
+    int nm = sr->scene->actors[i].mesh.num_meshes, nc = sr->scene->actors[i].num_frame_commands;
+    mc_status st = MC_OK;
+
+    ad->look_surf = calloc((size_t)sm->num_looks[i] * (size_t)nm + 1, sizeof *ad->look_surf);
+    ad->command_look = malloc((size_t)nc * sizeof *ad->command_look);
+    if (!ad->look_surf || !ad->command_look)
+        return no_memory(err);
+    memcpy(ad->command_look, sm->command_look[i], (size_t)nc * sizeof *ad->command_look);
+    ad->num_looks = sm->num_looks[i];
+    for (int l = 0; l < ad->num_looks; l++)
+        for (int k = 0; k < nm && st == MC_OK; k++) {
+            surface *sf = &ad->look_surf[l * nm + k];
+
+            sf->texture = ad->surf[k].texture;
+            sf->mat = -1;
+            st = apply_surface(sr, sm, i, k, sm->looks[i][l].submesh, sf, up, err);
+        }
+    return st;
+}
+
+/* Gives every submesh with a declared material (material.h: a scene with a `base`), in each of
+ * its looks, its maps, uploaded once per material, its switches and its unlit stages (drawn
+ * after the lit pass, render.h). A material with only unlit stages has no lit pass: its first
+ * stage's image and alpha test give its depth (RB_STD_FillDepthBuffer). */
 static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials *sm,
                                  bool developer, const mc_parse_opts *po, mc_error *err)
 {
-    uploaded_material *done;
-    int total = 0, num_done = 0, box_id = 0;
+    material_uploads up = { .developer = developer };
+    int total = 0;
     mc_status st = MC_OK;
 
     for (int i = 0; i < sr->num_actors; i++)
-        total += sr->scene->actors[i].mesh.num_meshes;
-    done = calloc((size_t)total + 1, sizeof *done);
+        total += sr->scene->actors[i].mesh.num_meshes *
+                 (1 + (sm->num_looks ? sm->num_looks[i] : 0));
+    up.done = calloc((size_t)total + 1, sizeof *up.done);
     sr->mats = calloc((size_t)total + 1, sizeof *sr->mats);
-    if (!done || !sr->mats) {
-        free(done);
+    if (!up.done || !sr->mats) {
+        free(up.done);
         return no_memory(err);
     }
-    for (int i = 0; i < sr->num_actors && st == MC_OK; i++)
-        for (int k = 0; k < sr->scene->actors[i].mesh.num_meshes && st == MC_OK; k++) {
-            const mc_material *m = sm->submesh ? sm->submesh[i][k] : NULL;
-            const mc_material_map *dif;
-            surface *sf = &sr->actors[i].surf[k];
-            int d = 0;
-
-            if (!m) {
-                /* A shader of a scene with a base that names nothing: Doom's implicit
-                 * material of a missing image -- invisible, or the developer box. */
-                if (sm->set && !sr->scene->actors[i].textures[k] &&
-                    sr->scene->actors[i].mesh.meshes[k].shader[0])
-                    st = missing_material(sr, sf, developer, &box_id, err);
-                continue;
-            }
-            sf->hidden = !mc_material_drawn(m);
-            if (sf->hidden)
-                continue;
-            dif = m->lit || m->num_layers == 0 ? &m->diffuse : &m->layers[0].map;
-            while (d < num_done && done[d].mat != m)
-                d++;
-            if (d == num_done) {
-                done[d].mat = m;
-                st = mc_sr_upload_map(sr, dif, developer, &done[d].ids[0], err);
-                if (st == MC_OK)
-                    st = mc_sr_upload_map(sr, &m->normal, developer, &done[d].ids[1], err);
-                if (st == MC_OK)
-                    st = mc_sr_upload_map(sr, &m->specular, developer, &done[d].ids[2], err);
-                if (st == MC_OK)
-                    st = mc_sr_keep_stages(sr, m, developer, err);
-                num_done++;
-            }
-            sf->mat = d;
-            take_material(sf, m, dif, &done[d]);
-            if (st == MC_OK && m->unsmoothed_tangents)
-                st = keep_dominant(&sr->scene->actors[i].mesh, k, sf, err);
-            if (st == MC_OK)
-                st = keep_deform(&sr->scene->actors[i], k, sm->submesh[i], sf,
-                                 &sr->actors[i].def[k], err);
-        }
+    for (int i = 0; i < sr->num_actors && st == MC_OK; i++) {
+        /* the looks first: they start from the own look's images, before its materials */
+        if (sm->num_looks && sm->num_looks[i] > 0)
+            st = apply_looks(sr, sm, i, &up, err);
+        for (int k = 0; k < sr->scene->actors[i].mesh.num_meshes && st == MC_OK; k++)
+            st = apply_surface(sr, sm, i, k, sm->submesh ? sm->submesh[i] : NULL,
+                               &sr->actors[i].surf[k], &up, err);
+    }
     for (int i = 0; i < sr->num_actors && st == MC_OK && sm->submesh; i++)
         mc_mesh_groups_warn(&sr->scene->actors[i], deform_unfit, warn_deform_unfit,
                             sm->submesh[i], po);
-    free(done);
+    free(up.done);
     return st;
 }
 

@@ -73,7 +73,14 @@ typedef struct actor_draw {
     mc_vec3 **pos, **nrm;   /* per submesh: num_verts skinned positions and normals */
     mc_tangent **tan;       /* per submesh: num_verts tangents (used with a normal map) */
     mc_skin_topology *topo; /* per submesh */
-    surface *surf;          /* per submesh */
+    surface *surf;          /* per submesh: the actor's own look (its skin, or none) */
+    /* The looks its skin frame commands set (material.h mc_scene_look): num_looks * the mesh's
+     * submeshes, look by look; command_look[i]: the look frame command i sets, -1 for the
+     * other commands. now: the look drawn this frame, surf or one of look_surf. */
+    surface *look_surf;
+    int num_looks;
+    int *command_look;
+    const surface *now;
     mc_deform_out *def;     /* per submesh: the deformed surface's buffers (deform.h), sized
                                at create; NULL arrays where the surface has no deform */
     mc_mat4 model;          /* model -> world */

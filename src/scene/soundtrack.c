@@ -83,24 +83,25 @@ static const char *command_shader(const mc_frame_command *fc, const mc_entitydef
     return arg;
 }
 
-/* Every moment frame command fc of actor a fires before the scene's end: start + (N - 1 +
- * c * (numFrames - 1)) / frameRate for cycles c (one cycle unless the anim loops). */
+/* Every moment frame command fc of actor a fires before the scene's end, in samples: start +
+ * the anim time of each cycle (scene.h, mc_scene_command_offset; one cycle unless the anim
+ * loops). */
 static mc_status command_times(st_list *l, const mc_scene_actor *a, const mc_frame_command *fc,
                                st_pending *p, mc_error *err)
 {
     int nf = a->anim.num_frames, rate = a->anim.frame_rate;
+    bool repeats = mc_scene_command_repeats(a);
     double base = (double)a->start * MC_SOUND_RATE;
     int64_t c = 0;
 
-    if (a->loop && nf > 1 && base < 0.0) {
+    if (repeats && base < 0.0) {
         /* the first cycle that fires at or after 0 */
         double before = -base / MC_SOUND_RATE * rate - (fc->frame - 1);
 
         c = before > 0.0 ? (int64_t)ceil(before / (nf - 1)) : 0;
     }
     for (;; c++) {
-        double frames = (double)(fc->frame - 1) + (double)c * (nf - 1);
-        double s = base + frames * MC_SOUND_RATE / rate;
+        double s = base + mc_scene_command_offset(a, fc->frame, c, MC_SOUND_RATE);
 
         if (s >= (double)l->end)
             break;
@@ -112,7 +113,7 @@ static mc_status command_times(st_list *l, const mc_scene_actor *a, const mc_fra
             if (p->sample < l->end && (st = list_add(l, p, err)) != MC_OK)
                 return st;
         }
-        if (!a->loop || nf <= 1)
+        if (!repeats)
             break;
     }
     return MC_OK;
