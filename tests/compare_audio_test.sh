@@ -143,7 +143,8 @@ EOF
     ok report_draws_the_waveforms_under_the_frame_strip
 else
     fail report_draws_the_waveforms_under_the_frame_strip \
-        "exit $rc: $(sed -n '/<figure/,/<.figure>/p' "$T/rep/index.html" | grep -v '^<path' | head -20)"
+        "exit $rc: $(sed -n '/<figure/,/<.figure>/p' "$T/rep/index.html" | grep -v '^<path' |
+            head -20)"
 fi
 
 # A sound track whose packets are damaged (every audio packet's bytes overwritten with 0xff, at

@@ -55,7 +55,8 @@ if "JOB_COMPLETION_INDEX" not in script:
     bad.append("render-job.yaml: the script does not read JOB_COMPLETION_INDEX")
 jenv = {e["name"]: e["value"] for e in join["spec"]["template"]["spec"]["containers"][0]["env"]}
 if jenv.get("SCENE") != env.get("SCENE"):
-    bad.append("join-job.yaml: SCENE %r, the render Job's is %r" % (jenv.get("SCENE"), env.get("SCENE")))
+    bad.append("join-job.yaml: SCENE %r, the render Job's is %r"
+               % (jenv.get("SCENE"), env.get("SCENE")))
 if '--scene "$SCENE"' not in join["spec"]["template"]["spec"]["containers"][0]["command"][2]:
     bad.append("join-job.yaml: concat is not given --scene \"$SCENE\"")
 if join["spec"].get("completions", 1) != 1 or "completionMode" in join["spec"]:

@@ -7,8 +7,8 @@
 # unless they join into the whole scene, so no output is written from an incomplete set. concat
 # gets the scene (--scene SCENE), so the joined video carries the scene's sound mixed once over
 # the whole timeline, the track a one-process render has (none with the render option
-# --audio off; the rate of --audio-rate N; --lenient passed on). For a PNG pattern there is nothing to join: it only
-# checks that every chunk's frames exist.
+# --audio off; the rate of --audio-rate N; --lenient passed on). For a PNG pattern there is
+# nothing to join: it only checks that every chunk's frames exist.
 # Exit status: 0 joined, 2 parts missing or refused by concat, 3 runtime failure.
 set -u
 FARM_PROG=farm-concat
