@@ -1,7 +1,8 @@
 #!/bin/bash
 # 'md5cine sheet' from the command line: the demo's sheet (cells equal to the frames rendered
 # alone, labels drawn, the shots' first and last frames, its sound's waveform under them with its
-# events marked), a video's chapters (a chunk's too), a folder with --every, and bad input. Pixels are read with ImageMagick, sizes with identify.
+# events marked), a video's chapters (a chunk's too), a folder with --every, and bad input.
+# Pixels are read with ImageMagick, sizes with identify.
 set -u
 . ./outcome.sh sheet
 check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2', expected '$3'"; fi; }
@@ -31,7 +32,8 @@ check demo_sheet_size "$(identify -format %wx%h "$T/demo.png" 2>&1)" 1300x452
 for x in 20 518 968; do
     crop "$T/demo.png" "1x48+$x+400" "$T/mark$x.png"
     check "demo_sheet_marks_the_event_at_x_$x" \
-        "$(convert "$T/mark$x.png" -format '%[fx:minima.r*255] %[fx:maxima.r*255] %[fx:minima.g*255] %[fx:maxima.b*255]' info:)" \
+        "$(convert "$T/mark$x.png" -format \
+            '%[fx:minima.r*255] %[fx:maxima.r*255] %[fx:minima.g*255] %[fx:maxima.b*255]' info:)" \
         "255 255 208 64"
 done
 i=0

@@ -109,7 +109,6 @@ def assert_frames_match(scene, reference, frames=None, out_dir=None, lenient=Fal
     return check
 
 
-
 # --- sound ----------------------------------------------------------------------------------
 
 _SCENE_SUFFIX = ".md5scene"
