@@ -1,6 +1,6 @@
 #!/bin/bash
 # 'md5cine compare' of two videos with sound: the sound's line, the JSON's "audio" member, the
-# JUnit test case, the report's section and waveforms, the limits and exit codes, a track
+# JUnit test case, the report's frame strip and waveforms, the limits and exit codes, a track
 # against none, two videos without sound (nothing added), a damaged sound track.
 #
 # The sound (sox): one second of silence with a 10 ms, 1000 Hz burst at vol 0.5 from sample
@@ -112,18 +112,39 @@ else
     fail junit_has_a_failing_sound_case "exit $rc: $(cat "$T/j.xml" 2>/dev/null | head -c 800)"
 fi
 
-# The page: a waveform per side, each with one onset line; B's line at 510.09 / 1000 ms of the
-# 960-unit width: x = 22495 / 44100 * 960 = 489.7 (the span is A's and B's tracks: 1 s and the
-# AAC tail, so x is at most that).
+# The page: a timeline figure before the frames' tables, the frame strip directly over a
+# waveform per side, each with one onset line, all on one time axis. Frames 0-23 at 24 fps are
+# one run of passed frames from 0 to 1 s; the onsets at 500.09 ms (A) and 510.09 ms (B) lie at
+# 0.50009 and 0.51009 of that run's width (the axis runs on past 1 s for the AAC tail, so the
+# run ends short of 960), in frame 12 of the strip.
 run report_has_waveforms compare "$T/a.mp4" "$T/b.mp4" --report "$T/rep" \
     --audio-max-rms-db off --audio-max-onset-ms 5
-if [ "$rc" -eq 1 ] && [ "$(grep -c '<svg class="waveform"' "$T/rep/index.html")" -eq 2 ] &&
-    [ "$(grep -c '<line class="onset bad"' "$T/rep/index.html")" -eq 2 ] &&
-    grep -qF '<section id="sound" class="fail">' "$T/rep/index.html"; then
-    ok report_has_the_waveforms_and_onsets
+if [ "$rc" -eq 1 ] && python3 - "$T/rep/index.html" <<'EOF'; then
+import re, sys
+page = open(sys.argv[1]).read()
+fig = re.search(r'<figure id="timeline" class="fail">\n(.*?)</figure>', page, re.S)
+assert fig and page.index('id="timeline"') < page.index('id="shots"'), "no figure before shots"
+body = fig.group(1)
+order = re.findall(r'^<(svg class="[a-z-]+"(?: data-side="[ab]")?|figcaption)', body, re.M)
+assert order == ['svg class="frame-strip"', 'svg class="waveform" data-side="a"',
+                 'svg class="waveform" data-side="b"', 'figcaption'], order
+assert body.count('</svg>\n<svg class="waveform"') == 2, "a waveform not directly under"
+run = re.findall(r'<rect class="frames passed" data-first="0" data-last="23" x="0.00" y="0" '
+                 r'width="([0-9.]+)"', body)
+assert len(run) == 1 and 900 < float(run[0]) <= 960, run
+onsets = [float(x) for x in re.findall(r'<line class="onset bad" data-ms="[0-9.]+" '
+                                       r'x1="([0-9.]+)"', body)]
+w = float(run[0])
+assert len(onsets) == 2 and abs(onsets[0] / w - 0.50009) < 0.0002 and \
+    abs(onsets[1] / w - 0.51009) < 0.0002, (onsets, w)
+assert int(onsets[1] / w * 24) == 12
+assert "sound: differs: onset offset +10.00 ms &gt; 5.00 ms" in body
+EOF
+    ok report_draws_the_waveforms_under_the_frame_strip
 else
-    fail report_has_the_waveforms_and_onsets \
-        "exit $rc: $(grep -A3 'id="sound"' "$T/rep/index.html")"
+    fail report_draws_the_waveforms_under_the_frame_strip \
+        "exit $rc: $(sed -n '/<figure/,/<.figure>/p' "$T/rep/index.html" | grep -v '^<path' |
+            head -20)"
 fi
 
 # A sound track whose packets are damaged (every audio packet's bytes overwritten with 0xff, at

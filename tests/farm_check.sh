@@ -11,11 +11,44 @@
 #   Fails (returns 1, saying what) unless FULL has exactly outputFrames frames lasting
 #   outputFrames/fps, timestamps rising by one constant step from 0, a key frame at every chunk
 #   start and every shot start, one chapter per shot; its decoded frames equal the parts' decoded
-#   frames in order, bit for bit; and every frame is within 40 dB PSNR of SINGLE's.
+#   frames in order, bit for bit; every frame is within 40 dB PSNR of SINGLE's; and, when SINGLE
+#   has a sound track, FULL has exactly one, an AAC track whose packets are SINGLE's track's,
+#   byte for byte (ffmpeg's md5 of the stream copied), as `md5cine concat --scene` encodes the
+#   whole timeline's mix the way a one-process render does.
 
 # frame_hashes VIDEO: the MD5 of each decoded frame, one a line (ffmpeg's framemd5, hash column)
 frame_hashes() {
     ffmpeg -v error -i "$1" -map 0:v:0 -f framemd5 - | awk -F, '!/^#/ { gsub(/ /, "", $6); print $6 }'
+}
+
+# audio_packets VIDEO: the MD5 of the first audio stream's packets, copied as they are; empty
+# without an audio stream
+audio_packets() {
+    ffmpeg -nostdin -v error -i "$1" -map 0:a:0 -c copy -f md5 - 2>/dev/null
+}
+
+# farm_check_sound FULL SINGLE: as the top says; silent when SINGLE has no track and FULL none
+farm_check_sound() {
+    local full=$1 single=$2 want got streams
+    want=$(audio_packets "$single")
+    got=$(audio_packets "$full")
+    streams=$(ffprobe -v error -select_streams a -show_entries stream=codec_name -of csv=p=0 \
+        "$full" | paste -sd' ')
+    if [ -z "$want" ]; then
+        [ -z "$streams" ] && return 0
+        echo "farm_check: the joined video has sound ($streams), the one-process render none" >&2
+        return 1
+    fi
+    if [ "$streams" != aac ]; then
+        echo "farm_check: the joined video's sound tracks are '$streams', want one aac" >&2
+        return 1
+    fi
+    if [ "$got" != "$want" ]; then
+        echo "farm_check: the joined video's sound packets ($got) are not the one-process" \
+            "render's ($want)" >&2
+        return 1
+    fi
+    echo "farm_check: sound track: the one-process render's packets ($got)" >&2
 }
 
 farm_check_joined() {
@@ -99,5 +132,6 @@ sys.exit(1 if bad else 0)
 EOF
     local rc=$?
     rm -rf "$tmp"
+    farm_check_sound "$full" "$single" || rc=1
     return $rc
 }

@@ -4,9 +4,12 @@
 # count of `md5cine plan`, a join Job, one shared claim mounted at the same path by both); then
 # the render Job's shell script is run once per index with JOB_COMPLETION_INDEX set, as the pods
 # would, with /farm moved to a temporary folder, and the join Job's script after them. The
-# joined video must have every frame of the scene (ffprobe).
+# joined video must have every frame of the scene (ffprobe) and the sound track of a one-process
+# render with the pods' options, packet for packet (tests/farm_check.sh): the join Job gives
+# concat the render Job's SCENE.
 set -u
 cd "$(dirname "$0")"
+. ./farm_check.sh
 K8S=../scripts/farm/k8s
 . ./outcome.sh farm_k8s
 mkdir -p "$T/farm/scene" "$T/bin"
@@ -51,6 +54,11 @@ script = spec["template"]["spec"]["containers"][0]["command"][2]
 if "JOB_COMPLETION_INDEX" not in script:
     bad.append("render-job.yaml: the script does not read JOB_COMPLETION_INDEX")
 jenv = {e["name"]: e["value"] for e in join["spec"]["template"]["spec"]["containers"][0]["env"]}
+if jenv.get("SCENE") != env.get("SCENE"):
+    bad.append("join-job.yaml: SCENE %r, the render Job's is %r"
+               % (jenv.get("SCENE"), env.get("SCENE")))
+if '--scene "$SCENE"' not in join["spec"]["template"]["spec"]["containers"][0]["command"][2]:
+    bad.append("join-job.yaml: concat is not given --scene \"$SCENE\"")
 if join["spec"].get("completions", 1) != 1 or "completionMode" in join["spec"]:
     bad.append("join-job.yaml: want one plain completion")
 for b in bad:
@@ -84,10 +92,15 @@ for ((i = 0; i < COMPLETIONS; i++)); do
 done
 SCENE=$R_SCENE CHUNKS=$R_CHUNKS JOB_COMPLETION_INDEX=$COMPLETIONS RENDER_OPTS= \
     sh "$T/render.sh" 2>"$T/podx.err" && fail "an index past the plan rendered"
-OUT=$J_OUT timeout 120 sh "$T/join.sh" 2>"$T/join.err" || fail "join exited $? ($(cat "$T/join.err"))"
+SCENE=$J_SCENE OUT=$J_OUT timeout 120 sh "$T/join.sh" 2>"$T/join.err" ||
+    fail "join exited $? ($(cat "$T/join.err"))"
 want=$(md5cine info --json "$R_SCENE" | python3 -c 'import json, sys; print(json.load(sys.stdin)["outputFrames"])')
 n=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$J_OUT" 2>/dev/null)
 [ "$n" = "$want" ] || fail "joined video has ${n:-no} frames, want $want"
+md5cine render "$R_SCENE" --size 160x90 --msaa 0 --quiet -o "$T/single.mp4" ||
+    fail "one-process render"
+farm_check_sound "$J_OUT" "$T/single.mp4" || fail "joined video's sound"
+[ -n "$(audio_packets "$J_OUT")" ] || fail "the joined video has no sound track"
 
 if [ $failed -ne 0 ]; then
     echo "$failed failure(s)" >&2

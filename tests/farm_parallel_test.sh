@@ -6,7 +6,10 @@
 # exit 2 naming that chunk's frames and leaves no output; a part removed afterwards makes the join
 # refuse the same way; --resume renders only the missing chunk and gives the same bytes; a PNG
 # pattern needs no join and gives the one-process frames; a frame range to a video is refused;
-# paths with spaces and quotes reach every chunk.
+# paths with spaces and quotes reach every chunk. The joined video's sound track is the
+# one-process render's (farm_check.sh); the join drops it for chunks rendered --audio off and
+# encodes it at their --audio-rate; --audio FILE.wav, which every chunk would overwrite, is
+# refused.
 set -u
 cd "$(dirname "$0")"
 . ./farm_check.sh
@@ -82,6 +85,22 @@ if [ -d "$T/full.mp4.farm" ]; then
         --md5cine "$MD5CINE" -- "${OPTS[@]}" 2>"$T/run5.err" || fail "--resume exited $?"
     grep -q '1 of 4 chunks' "$T/run5.err" || fail "--resume did not render exactly the missing chunk"
     cmp -s "$T/full.mp4" "$T/full-first.mp4" || fail "--resume gave other bytes than the first run"
+
+    # 5b. The join follows the chunks' sound options (farm.env's RENDER_OPTS): with --audio off
+    # the joined video has no sound track; with --audio-rate 44100 its track is at 44100 Hz.
+    for opt in "--audio off" "--audio-rate 44100"; do
+        w=$T/sound.farm
+        rm -rf "$w" "$T/sound.mp4"
+        cp -r "$T/full.mp4.farm" "$w"
+        sed -i "s|^OUT=.*|OUT=$T/sound.mp4|; s|^RENDER_OPTS=( \(.*\) )$|RENDER_OPTS=( \1 $opt )|" \
+            "$w/farm.env"
+        grep -q "^RENDER_OPTS=(.* $opt )$" "$w/farm.env" || fail "cannot set $opt in farm.env"
+        "$FARM/farm-concat.sh" "$w" 2>"$T/run5b.err" || fail "join with $opt: exit $?"
+        rate=$(ffprobe -v error -select_streams a -show_entries stream=sample_rate -of csv=p=0 \
+            "$T/sound.mp4")
+        want=; [ "$opt" = "--audio off" ] || want=44100
+        [ "$rate" = "$want" ] || fail "join with $opt: sound track '$rate', want '$want'"
+    done
 fi
 
 # 6. A PNG pattern: chunks write their frames straight into it, nothing is joined; each frame has
@@ -102,6 +121,15 @@ rc=$?
 [ $rc -eq 2 ] || fail "--frames to a video: exit $rc, want 2"
 grep -q -- '--frames: a joined video holds the whole scene' "$T/run7.err" || fail "--frames to a video: $(cat "$T/run7.err")"
 [ ! -e "$T/range.mp4.farm/parts/part-00000.mp4" ] || fail "--frames to a video rendered a part"
+
+# 7b. --audio FILE.wav is refused before anything renders: every chunk would write over it.
+"$FARM/parallel-render.sh" "$SCENE" -o "$T/wav.mp4" --chunks 2 --md5cine "$MD5CINE" -- \
+    --audio "$T/x.wav" "${OPTS[@]}" 2>"$T/run7b.err"
+rc=$?
+[ $rc -eq 2 ] || fail "--audio FILE.wav: exit $rc, want 2"
+grep -q -- "--audio $T/x.wav: each chunk would write its own piece over it" "$T/run7b.err" ||
+    fail "--audio FILE.wav: $(cat "$T/run7b.err")"
+[ ! -e "$T/wav.mp4.farm/parts/part-00000.mp4" ] || fail "--audio FILE.wav rendered a part"
 
 # 8. Paths with spaces and shell characters: GNU parallel runs its command through a shell, so
 # the work folder must reach farm-task.sh as one word; 4 frames (80..83) in 2 chunks.

@@ -1,7 +1,8 @@
 #!/bin/bash
 # 'md5cine sheet' from the command line: the demo's sheet (cells equal to the frames rendered
-# alone, labels drawn, the shots' first and last frames), a video's chapters (a chunk's too), a
-# folder with --every, and bad input. Pixels are read with ImageMagick, sizes with identify.
+# alone, labels drawn, the shots' first and last frames, its sound's waveform under them with its
+# events marked), a video's chapters (a chunk's too), a folder with --every, and bad input.
+# Pixels are read with ImageMagick, sizes with identify.
 set -u
 . ./outcome.sh sheet
 check() { if [ "$2" = "$3" ]; then ok "$1"; else fail "$1" "got '$2', expected '$3'"; fi; }
@@ -17,10 +18,24 @@ s = json.load(sys.stdin)["shots"]
 print(" ".join("%d %d" % (x["first"], x["last"]) for x in s))')
 check info_lists_the_shots "$shots" "0 83 84 167 168 240"
 
-# 320x180 frames make 320x180 cells (the default width): each cell is its frame unchanged.
+# 320x180 frames make 320x180 cells (the default width): each cell is its frame unchanged. The
+# demo has sound: under the cells (2 rows of 180 + 14 + 4, and 4: 400 rows) its waveform band's
+# 48 rows (MC_SHEET_WAVE_HEIGHT) and a 4-row gap, 452 rows in all.
 run demo sheet "$scene" --render-size 320x180 -o "$T/demo.png"
-expect demo_sheet_is_written 0 "" "6 frames, 4 x 2 cells of 320x180, 1300x400"
-check demo_sheet_size "$(identify -format %wx%h "$T/demo.png" 2>&1)" 1300x400
+expect demo_sheet_is_written 0 "" "6 frames, 4 x 2 cells of 320x180, 1300x452"
+check demo_sheet_size "$(identify -format %wx%h "$T/demo.png" 2>&1)" 1300x452
+# Its sound events are marked in the band (rows 400-447), whole-height lines in the onset colour
+# (255, 208, 64), at column floor(sample * 1292 / 442837) of the 1292 from x = 4 (241 frames at
+# 24 fps: samples 0 .. 241 * 44100 / 24 = 442837): the first footstep (frame 4 of the walk,
+# sample round(3 / 24 * 44100) = 5513) at x = 4 + 16 = 20, the guard's line (4.0 s, sample
+# 176400) at x = 4 + 514 = 518, the door (7.5 s, sample 330750) at x = 4 + 964 = 968.
+for x in 20 518 968; do
+    crop "$T/demo.png" "1x48+$x+400" "$T/mark$x.png"
+    check "demo_sheet_marks_the_event_at_x_$x" \
+        "$(convert "$T/mark$x.png" -format \
+            '%[fx:minima.r*255] %[fx:maxima.r*255] %[fx:minima.g*255] %[fx:maxima.b*255]' info:)" \
+        "255 255 208 64"
+done
 i=0
 for k in $shots; do
     x=$((4 + (i % 4) * 324)) y=$((4 + (i / 4) * 198))

@@ -4,7 +4,8 @@
 # off or for a scene without sound; --audio FILE.wav and -o FILE.wav write the mix, whose click
 # lands on its sample: a cue at 0.5 s on round(0.5 * 44100) = 22050, worth 16384 * 2^(1/6) (the
 # shader's default volume, 1 dB) * 0.8 (a global sound's s_globalFraction) = 14712.3, truncated
-# to 14712 (idSIMD_Generic::MixedSoundToSamples).
+# to 14712 (idSIMD_Generic::MixedSoundToSamples). concat --scene joins chunks with the single
+# render's track, and reads a scene that needs it with --lenient.
 set -u
 : "${MD5CINE:?MD5CINE must name the md5cine binary}"
 : "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
@@ -95,6 +96,32 @@ check missing_file_message 1 "$(grep -c "sound shader 'none': no sound file 'non
 check missing_file_strict_exit 2 $?
 check missing_file_strict_place 1 "$(grep -c "click.md5scene:4:7: error: sound shader 'none'" "$T/err")"
 check strict_writes_nothing no "$([ -e "$T/strict.wav" ] && echo yes || echo no)"
+
+# concat --scene --lenient: a scene whose files load only with --lenient (a mesh without its
+# commandline, an anim with two roots) and a click cue; its chunks rendered with --lenient join with its
+# sound only when concat reads it as leniently (without: exit 2 at the mesh's missing
+# commandline, nothing written).
+Q=$PWD/data/assets/redeclipse-quirks/grenade
+cat >"$T/quirk.md5scene" <<SC
+md5scene 1
+base "base"
+camera { look_at { position ( -60 0 0 ) target ( 0 0 0 ) seconds 1 } }
+actor "g" { mesh "$Q/grenade.md5mesh" anim "$Q/grenade-idle.md5anim" }
+sound "click" { at 0.5 }
+SC
+for part in 0-11 12-24; do
+    "$M" render "$T/quirk.md5scene" --lenient --size 32x32 --msaa 0 --frames "$part" --quiet \
+        -o "$T/quirk_$part.mp4" </dev/null 2>/dev/null
+done
+"$M" concat "$T/quirk_0-11.mp4" "$T/quirk_12-24.mp4" --scene "$T/quirk.md5scene" \
+    -o "$T/quirk_strict.mp4" 2>"$T/err"
+check concat_strict_scene_exit "2 no" "$? $([ -e "$T/quirk_strict.mp4" ] && echo yes || echo no)"
+check concat_strict_scene_names_the_mesh 1 \
+    "$(grep -c "grenade.md5mesh:3:1: error: expected .commandline." "$T/err")"
+"$M" concat "$T/quirk_0-11.mp4" "$T/quirk_12-24.mp4" --scene "$T/quirk.md5scene" --lenient \
+    -o "$T/quirk.mp4" --quiet 2>/dev/null
+check concat_lenient_scene_exit 0 $?
+check concat_lenient_scene_has_the_track 1 "$(audio_streams "$T/quirk.mp4")"
 
 [ "$fails" = 0 ] && rm -rf "$T"
 exit "$fails"

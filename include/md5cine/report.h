@@ -43,12 +43,20 @@
  * block PSNR, block bias, PSNR, failing share; then (when W has a reference picture) a
  * <tr class="more"> with a viewer that wipes (slider) or flips between the reference and the
  * new frame at full size; the per-shot summary (frames, passed, failed, worst PSNR and SSIM);
- * the passing frames as ranges per shot; with a sound comparison (info.audio), a
- * <section id="sound"> with its figures (mc_audio_print_text's) and, for each side with a
- * track, an inline <svg class="waveform"> (MC_REPORT_WAVE_WIDTH x MC_REPORT_WAVE_HEIGHT): one
- * vertical line per column from the min to the max of mc_audio_envelope over the two tracks'
- * span, and a <line class="onset"> at each onset (red where it is unpaired or over the onset
- * limit). Once every image has loaded or failed, the page's
+ * the passing frames as ranges per shot. With a sound comparison (info.audio) a <figure
+ * id="timeline" class="pass|fail"> stands between the counts and the failing runs: the frames
+ * and the sound on one time axis, MC_REPORT_WAVE_WIDTH units from the earlier of the first
+ * checked frame's time and the sound's first sample to the later of the last checked frame's
+ * end and the sound's end (the sound's span alone without info.fps). First (with info.fps) the
+ * frame strip, an inline <svg class="frame-strip"> (MC_REPORT_STRIP_HEIGHT high): a <rect
+ * class="frames KIND" data-first="A" data-last="B"> per run of consecutive frames of one kind
+ * from A / fps to (B + 1) / fps (green passed, red failed, grey the rest), a <line class="cut"
+ * data-frame="F"> at each shot's first frame after the first shot; directly under it, for each
+ * side with a track, an <svg class="waveform" data-side="a|b"> (MC_REPORT_WAVE_HEIGHT high):
+ * one vertical line per column from the min to the max of mc_audio_envelope over the axis,
+ * and a <line class="onset"> at each onset (red where it is unpaired or over the onset limit);
+ * under them the comparison's figures (mc_audio_print_text's) in a <figcaption>. Once every
+ * image has loaded or failed, the page's
  * script sets data-images-total, data-images-loaded and data-images-failed on <body>.
  *
  * Files (%05lld: frame k): ref_k.png, new_k.png (full size), tref_k.png, tnew_k.png, heat_k.png
@@ -110,8 +118,9 @@ extern "C" {
 
 #define MC_REPORT_THUMB_WIDTH 320 /* default thumbnail width, pixels */
 #define MC_REPORT_MAX_FRAMES  100 /* default max_frames: runs listed, with pictures */
-#define MC_REPORT_WAVE_WIDTH  960 /* the sound section's waveforms, SVG units */
+#define MC_REPORT_WAVE_WIDTH  960 /* the timeline's frame strip and waveforms, SVG units */
 #define MC_REPORT_WAVE_HEIGHT 64
+#define MC_REPORT_STRIP_HEIGHT 24
 
 typedef struct mc_report_box {
     int x0, y0, x1, y1; /* inclusive pixels; x1 < x0 when empty */
@@ -142,6 +151,7 @@ typedef struct mc_report_info {
     const mc_audio_result *audio; /* the sound's comparison (audio_compare.h); NULL: none */
     const mc_audio_track *audio_a, *audio_b; /* the tracks it compared, for the waveforms;
                                                 NULL: none drawn */
+    mc_rate fps; /* the checked frames' rate, for the timeline's frame strip; {0, 0}: none */
 } mc_report_info;
 
 /* Makes the temporary folder. *out is NULL on failure. Errors: MC_ERR_USAGE (no dir, a size

@@ -20,8 +20,9 @@
  * width - MC_SHEET_GAP - 1 (one sample column per pixel column, the whole source's time from
  * left to right). Each column is a vertical line in MC_SHEET_WAVE_COLOUR from its envelope's
  * max to its min (mc_sheet_draw_wave), on the sheet's background; a column whose envelope stays
- * within half a pixel of the centre draws nothing, so silence leaves the band empty. Onsets
- * are whole-height lines in MC_SHEET_ONSET_COLOUR. */
+ * within half a pixel of the centre draws nothing, so silence leaves the band empty. The marks
+ * (the caller's: `md5cine sheet` marks a video's onsets, a scene's sound events) are
+ * whole-height lines in MC_SHEET_ONSET_COLOUR. */
 #ifndef MC_SHEET_H
 #define MC_SHEET_H
 

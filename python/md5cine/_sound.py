@@ -5,6 +5,7 @@ uses there are defined."""
 
 import collections
 import ctypes
+import os
 
 import numpy as np
 
@@ -18,6 +19,8 @@ _make = _fn("mc_soundtrack_make", _enum, _P(mc_soundtrack_desc), _P(mc_soundtrac
 _release = _fn("mc_soundtrack_release", None, _P(mc_soundtrack))
 _channel_word = _fn("mc_scene_channel_word", ctypes.c_char_p, ctypes.c_int)
 _outcome_word = _fn("mc_mix_outcome_word", ctypes.c_char_p, _enum)
+_wav_write = _fn("mc_wav_write", _enum, ctypes.c_char_p, _P(ctypes.c_float), ctypes.c_int64,
+                 _P(mc_error))
 
 RATE = 44100
 """Samples per second of the mix (the engine's PRIMARYFREQ)."""
@@ -36,7 +39,18 @@ class Soundtrack:
     """A scene's sound: events (a list of SoundEvent, in time order), mix (a float32 array of
     frames x 2, left and right, at RATE samples per second on the 16-bit scale; all zero when
     the scene has no sound), rate, seed and missing_files (files no place held, each warned
-    once)."""
+    once); write_wav(path) writes the mix as `md5cine render -o FILE.wav` does."""
+
+    def write_wav(self, path):
+        """Writes the mix to path as `md5cine render -o FILE.wav` writes it (audio.h
+        mc_wav_write): 44100 Hz stereo 16-bit PCM, the samples converted as the engine converts
+        them, under a temporary name renamed into place. Raises Error naming path when it
+        cannot be written."""
+        mix = np.ascontiguousarray(self.mix, dtype=np.float32)
+        err = mc_error()
+        if _wav_write(os.fspath(path).encode(), mix.ctypes.data_as(_P(ctypes.c_float)),
+                      len(mix), ctypes.byref(err)) != _MC_OK:
+            _raise(err)
 
     def __repr__(self):
         return "Soundtrack(%d events, %d samples at %d Hz, seed %d)" % (

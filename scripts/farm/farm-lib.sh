@@ -64,6 +64,20 @@ farm_prepare() {
             --fps=*) plan_args+=("$1"); render_opts+=("$1"); shift ;;
             --frames=*) plan_args+=("$1"); shift ;;
             --lenient) plan_args+=("$1"); render_opts+=("$1"); shift ;;
+            --audio | --audio=*)
+                # Every chunk would write its own piece of the sound over one WAV.
+                local a=${1#--audio=}
+                [ "$1" = --audio ] && a=${2:-}
+                if [ "$a" != off ]; then
+                    farm_err "--audio $a: each chunk would write its own piece over it; the" \
+                        "joined video carries the sound, and \`md5cine render SCENE -o FILE.wav\`" \
+                        "writes the WAV alone"
+                    return 2
+                fi
+                render_opts+=("$1")
+                [ "$1" = --audio ] && { render_opts+=("$2"); shift; }
+                shift
+                ;;
             *) render_opts+=("$1"); shift ;;
         esac
     done

@@ -16,7 +16,9 @@
 #   --resume               keep the parts already rendered in WORK (same plan) and render the rest
 #   --md5cine BIN          the md5cine binary (default: md5cine on PATH)
 #   -- RENDER_OPTIONS      passed to every chunk's `md5cine render` (--size, --msaa, --crf ...);
-#                          they must be the same for all chunks, or concat refuses the parts
+#                          they must be the same for all chunks, or concat refuses the parts;
+#                          the joined video carries the scene's sound (--audio off: none;
+#                          --audio FILE.wav is refused: `md5cine render SCENE -o FILE.wav`)
 # Every chunk runs even when one fails; then the join runs, and refuses (exit 2, naming the frames
 # that have no part) unless every chunk rendered. Exit status: 0 when OUT is complete; 2 bad
 # arguments or missing parts; 3 a runtime failure; parallel's own failures (e.g. a host that cannot

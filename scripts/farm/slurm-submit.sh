@@ -16,7 +16,9 @@
 #                          --sbatch=--time=1:00:00, --sbatch=--cpus-per-task=4)
 #   --max-running K        at most K tasks of the array at once (sbatch --array=0-N%K)
 #   --wait                 wait for the join job to end; exit with its status
-#   -- RENDER_OPTIONS      passed to every chunk's `md5cine render` (--size, --msaa, --crf ...)
+#   -- RENDER_OPTIONS      passed to every chunk's `md5cine render` (--size, --msaa, --crf ...);
+#                          the joined video carries the scene's sound (--audio off: none;
+#                          --audio FILE.wav is refused: `md5cine render SCENE -o FILE.wav`)
 # Prints "array JOBID" and "join JOBID" on stdout. Each task reads $SLURM_ARRAY_TASK_ID, finds
 # its chunk in WORK/plan.txt and renders it to WORK/parts/ (logs: WORK/log/render-JOB_TASK.txt).
 # When a task fails the join job is cancelled (--kill-on-invalid-dep=yes); run

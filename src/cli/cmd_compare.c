@@ -432,7 +432,9 @@ static int write_reports(compare_run *run, double seconds)
                             .check = run->check, .shots = run->shots,
                             .shot_count = run->shot_count,
                             .audio = run->has_sound ? &run->sound : NULL,
-                            .audio_a = &run->sound_a, .audio_b = &run->sound_b };
+                            .audio_a = &run->sound_a, .audio_b = &run->sound_b,
+                            .fps = run->has_sound ? mc_frames_rate(run->b)
+                                                  : (mc_rate){ 0, 0 } };
     mc_error err;
     mc_status st = MC_OK;
 

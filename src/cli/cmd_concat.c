@@ -30,6 +30,7 @@ typedef struct concat_opts {
     bool quiet;
     const char *scene; /* --scene: its sound mixed over the whole timeline into the output */
     int audio_rate;    /* --audio-rate N: the track's rate; 0: 48000 */
+    bool lenient;      /* --lenient: the scene's files read as render --lenient reads them */
 } concat_opts;
 
 static const mc_arg_opt concat_options[] = {
@@ -43,6 +44,9 @@ static const mc_arg_opt concat_options[] = {
     { .name = "--audio-rate", .kind = MC_ARG_INT, .offset = offsetof(concat_opts, audio_rate),
       .min = 8000, .max = 96000, .metavar = "N",
       .help = "the track's rate with --scene (default 48000)" },
+    { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = offsetof(concat_opts, lenient),
+      .help = "with --scene: accept the harmless deviations of shipped\n"
+              "game files (as the parts were rendered)" },
     { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG,
       .offset = offsetof(concat_opts, quiet), .help = "say nothing when it worked" },
 };
@@ -69,7 +73,7 @@ static int scene_sound(const concat_opts *o, const char *part, mc_scene *scene,
                        mc_soundtrack *st, mc_concat_desc *d)
 {
     mc_source_cache warned = { 0 };
-    mc_parse_opts popts = { .warn = mc_diag_warn, .warn_user = &warned,
+    mc_parse_opts popts = { .lenient = o->lenient, .warn = mc_diag_warn, .warn_user = &warned,
                             .stop = &g_concat_signal };
     char id[MC_CHUNK_ID_LEN + 1];
     mc_chunk_info info;

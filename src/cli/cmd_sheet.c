@@ -1,7 +1,8 @@
 /* md5cine sheet SOURCE -o sheet.png: a contact sheet of a scene (rendered), a video or a folder
  * of PNGs; the picks, layout and drawing are the library's (sheet.h). A video with sound gets
  * its waveform under the cells, with its onsets (audio_compare.h) marked, over the time of its
- * frames. */
+ * frames; a scene with sound its mix (soundtrack.h), with each sound event that played marked
+ * at its first sample. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 #include <md5cine/limits.h>
 #include <md5cine/report.h>
 #include <md5cine/scene.h>
+#include <md5cine/soundtrack.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/sheet.h>
 #include <md5cine/timeline.h>
@@ -60,8 +62,9 @@ typedef struct sheet_run {
     uint8_t *frame;        /* a rendered frame (scenes) */
     uint8_t *sheet;
     mc_sheet_layout layout;
-    mc_audio_track sound;  /* a video's sound (MC_SOUND_RATE) */
+    mc_audio_track sound;  /* a video's sound, or a copy of a scene's mix (MC_SOUND_RATE) */
     bool has_sound;        /* it has samples: the sheet draws its waveform */
+    mc_soundtrack st;      /* a scene's sound: its events are the marks */
 } sheet_run;
 
 static bool parse_wxh(const char *s, long lo, long hi, int *w, int *h)
@@ -364,11 +367,40 @@ static int draw(sheet_run *run)
     return -1;
 }
 
-/* A video's sound, read whole; none for a scene or a folder. */
+/* A scene's sound over its frames, its mix copied into run->sound. */
+static int scene_sound(sheet_run *run)
+{
+    mc_parse_opts popts = { .lenient = run->a->lenient, .warn = mc_diag_warn };
+    mc_soundtrack_desc d = { .scene = &run->scene, .fps = run->fps, .num_frames = run->count,
+                             .opts = &popts };
+    mc_error e;
+
+    if (!mc_soundtrack_scene_has_sound(&run->scene))
+        return -1;
+    if (mc_soundtrack_make(&d, &run->st, &e) != MC_OK)
+        return fail(&e, true);
+    if (!run->st.mix || run->st.frames <= 0)
+        return -1;
+    run->sound.samples = malloc((size_t)run->st.frames * 2 * sizeof(float));
+    if (!run->sound.samples) {
+        mc_error_set(&e, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the sound");
+        return fail(&e, false);
+    }
+    memcpy(run->sound.samples, run->st.mix, (size_t)run->st.frames * 2 * sizeof(float));
+    run->sound.has_audio = true;
+    run->sound.frames = run->st.frames;
+    run->sound.rate = MC_SOUND_RATE;
+    run->has_sound = true;
+    return -1;
+}
+
+/* A video's sound, read whole; a scene's, mixed; none for a folder. */
 static int read_sound(sheet_run *run)
 {
     mc_error e;
 
+    if (run->scene_loaded)
+        return scene_sound(run);
     if (!run->src || mc_frames_kind_of(run->src) != MC_FRAMES_VIDEO)
         return -1;
     if (mc_audio_read(run->a->source, MC_SOUND_RATE, &run->sound, &e) != MC_OK)
@@ -377,13 +409,28 @@ static int read_sound(sheet_run *run)
     return -1;
 }
 
+/* The marks' samples: a scene's events that played, else the onsets of the sound. */
+static mc_status wave_marks(const sheet_run *run, int64_t **out, size_t *count, mc_error *e)
+{
+    if (!run->scene_loaded)
+        return mc_audio_onsets(&run->sound, out, count, e);
+    *count = 0;
+    *out = malloc((run->st.num_events + 1) * sizeof **out);
+    if (!*out)
+        return mc_error_set(e, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the waveform");
+    for (size_t i = 0; i < run->st.num_events; i++)
+        if (run->st.events[i].file && run->st.events[i].outcome == MC_MIX_PLAYED)
+            (*out)[(*count)++] = run->st.events[i].sample;
+    return MC_OK;
+}
+
 /* The waveform band over the frames' time: frame numbers first .. last + 1 at the rate. */
 static int draw_wave(sheet_run *run)
 {
     size_t n = (size_t)run->layout.wave_width, count = 0;
     int64_t num = run->fps.num > 0 ? run->fps.num : 24, den = run->fps.den > 0 ? run->fps.den : 1;
-    int64_t f0 = mc_frames_number(run->src, 0);
-    int64_t f1 = mc_frames_number(run->src, (size_t)run->count - 1) + 1;
+    int64_t f0 = run->src ? mc_frames_number(run->src, 0) : 0;
+    int64_t f1 = run->src ? mc_frames_number(run->src, (size_t)run->count - 1) + 1 : run->count;
     int64_t first = f0 * MC_SOUND_RATE * den / num, end = f1 * MC_SOUND_RATE * den / num;
     float *mn = malloc(n * sizeof *mn), *mx = malloc(n * sizeof *mx);
     int64_t *on = NULL;
@@ -392,7 +439,7 @@ static int draw_wave(sheet_run *run)
     mc_error e;
     int rc = -1;
 
-    if (!mn || !mx || mc_audio_onsets(&run->sound, &on, &count, &e) != MC_OK ||
+    if (!mn || !mx || wave_marks(run, &on, &count, &e) != MC_OK ||
         !(marks = malloc((count + 1) * sizeof *marks))) {
         mc_error_set(&e, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for the waveform");
         rc = fail(&e, false);
@@ -484,6 +531,7 @@ int mc_cmd_sheet(int argc, char **argv)
         mc_scene_release(&run->scene);
     mc_frames_release(run->src);
     mc_audio_track_release(&run->sound);
+    mc_soundtrack_release(&run->st);
     free(run->frame);
     free(run->sheet);
     free(run);

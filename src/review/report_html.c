@@ -26,7 +26,9 @@ static const char css[] =
         ".why{color:#a00;max-width:40em}.none{color:#888}\n"
         "dl{margin:0;display:grid;grid-template-columns:auto auto;column-gap:1em}"
         "dt{color:#555}dd{margin:0;font-variant-numeric:tabular-nums}\n"
-        ".sum b.bad{color:#a00}.sum b.good{color:#070}.passing{max-width:60em}\n";
+        ".sum b.bad{color:#a00}.sum b.good{color:#070}.passing{max-width:60em}\n"
+        "#timeline{margin:1em 0;max-width:960px}#timeline svg{display:block;width:100%;"
+        "height:auto}#timeline pre{margin:.4em 0 0}\n";
 
 /* Sets the wipe and flip controls going, and counts the images once each has loaded or
  * failed (data-images-* on <body>). */
@@ -455,9 +457,9 @@ void mc_rp_write_html(FILE *to, const mc_report_info *info, const mc_shot_range 
             (long long)s.unreadable);
     mc_xml_write_escaped(to, limits);
     fputs(")</span></p>\n", to);
+    mc_rp_write_timeline(to, info);
     failing_table(to, info, groups, ngroups, rg, frames, nframes, width, height, max_runs);
     shot_table(to, info, groups, ngroups, rg);
     passing_list(to, info, groups, ngroups, rg, (size_t)s.passed);
-    mc_rp_write_sound(to, info);
     fprintf(to, "<script>\n%s</script>\n</body></html>\n", script);
 }

@@ -73,7 +73,8 @@ void mc_rp_junit_frame_line(FILE *to, const mc_refcheck_row *row);
 
 /* ---- report_sound.c ---- */
 
-/* The sound section (report.h) when info->audio is set; nothing otherwise. */
-void mc_rp_write_sound(FILE *to, const mc_report_info *info);
+/* The timeline figure (report.h: the frame strip, the waveforms under it, the sound's
+ * figures) when info->audio is set; nothing otherwise. */
+void mc_rp_write_timeline(FILE *to, const mc_report_info *info);
 
 #endif
