@@ -345,7 +345,8 @@ static const error_case parse_errors[] = {
     /* beyond what the renderer accepts (col 24 is the '-' of -1e31) */
     { HEAD "light \"k\" { origin ( 0 -1e31 0 ) radius 9 }\n", MC_ERR_RANGE, 3, 24,
       "invalid 'origin' component -1e+31, expected -1e+30 to 1e+30" },
-    { HEAD "light \"k\" { origin ( 0 0 ) radius 9 }\n", MC_ERR_SYNTAX, 3, 26, "~expected number" },
+    { HEAD "light \"k\" { origin ( 0 0 ) radius 9 }\n", MC_ERR_SYNTAX, 3, 26,
+      "'origin' takes three numbers ( x y z ), found ')'" },
     { HEAD "light \"k\" { radius 9 }\n", MC_ERR_SYNTAX, 3, 7, "light 'k' has no 'origin'" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) }\n", MC_ERR_SYNTAX, 3, 7,
       "light 'k' has no 'radius' or 'light_radius'" },
@@ -468,6 +469,59 @@ static void reports_a_missing_camera_and_anim_at_their_path_tokens(void)
     EXPECT_EQ_INT(err.line, 2);
     EXPECT_EQ_INT(err.col, 35);
     EXPECT_CONTAINS(err.msg, "cannot load anim");
+    mc_scene_release(&s);
+}
+
+/* A missing file whose folder holds an entry of a near name (data/scenes/ holds arm.md5anim
+ * and skin.png) gets "did you mean" with that name, at the path's token; a far name gets none. */
+static void hints_a_near_name_for_a_missing_file(void)
+{
+    static const struct {
+        const char *actor;
+        int col;
+        const char *hint;
+    } rows[] = {
+        { "actor x { mesh \"arm.md5mesh\" anim \"arm.md5anm\" }\n", 35,
+          "cannot open 'data/scenes/arm.md5anm': No such file or directory (did you mean "
+          "'arm.md5anim'?)" },
+        { "actor x { mesh \"arm.md5mesh\" anim \"Arm.md5anim\" }\n", 35,
+          "(did you mean 'arm.md5anim'?)" },
+        { "actor x { mesh \"arm.md5mesh\" material \"s\" \"skin.pgn\" }\n", 43,
+          "cannot read image 'data/scenes/skin.pgn' for shader 's' (did you mean 'skin.png'?)" },
+        { "actor x { mesh \"arm.md5mesh\" anim \"walk.md5anim\" }\n", 35, NULL },
+    };
+    char text[256];
+    mc_scene s;
+    mc_error err;
+
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        snprintf(text, sizeof text, "md5scene 1 camera \"still.md5camera\"\n%s", rows[i].actor);
+        ASSERT_OK(parse_text(text, "data/scenes/i.md5scene", &s, &err), &err);
+        EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
+        EXPECT_EQ_INT(err.line, 2);
+        EXPECT_EQ_INT(err.col, rows[i].col);
+        if (rows[i].hint)
+            EXPECT_CONTAINS(err.msg, rows[i].hint);
+        else
+            EXPECT(strstr(err.msg, "did you mean") == NULL);
+        mc_scene_release(&s);
+    }
+}
+
+/* An orbit around an actor the scene lacks names the actor of a near name. */
+static void hints_a_near_actor_name_for_an_orbit(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(parse_text("md5scene 1\ncamera { orbit { around \"walkr\" radius 100 seconds 2 } }\n"
+                         "actor walker { mesh \"arm.md5mesh\" }\n",
+                         "data/scenes/i.md5scene", &s, &err),
+              &err);
+    EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(err.line, 2);
+    EXPECT_EQ_INT(err.col, 25);
+    EXPECT_EQ_STR(err.msg, "orbit around 'walkr': no actor of that name (did you mean 'walker'?)");
     mc_scene_release(&s);
 }
 
@@ -705,6 +759,8 @@ int main(int argc, char **argv)
         TEST_ENTRY(rejects_text_after_a_lexical_error),
         TEST_ENTRY(reports_a_missing_mesh_at_its_path_token),
         TEST_ENTRY(reports_a_missing_camera_and_anim_at_their_path_tokens),
+        TEST_ENTRY(hints_a_near_name_for_a_missing_file),
+        TEST_ENTRY(hints_a_near_actor_name_for_an_orbit),
         TEST_ENTRY(reports_an_error_inside_a_named_file_at_that_files_position),
         TEST_ENTRY(names_the_joint_when_mesh_and_anim_disagree),
         TEST_ENTRY(reports_a_missing_material_file_at_the_material_line),

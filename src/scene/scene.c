@@ -1,6 +1,7 @@
 /* The .md5scene file: parse (text only), the top level and the actor and output blocks;
  * lights parse in scene_parse_lights.c, the camera block in camera_block.c, the files it names
  * load in scene_resolve.c. See include/md5cine/scene.h for the grammar and the rules. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +156,7 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
     case K_MODEL:
         return read_decl_name(p, "model", &a->model, &a->model_line, &a->model_col);
     case K_ORIGIN:
-        if (!mc_lex_vec(&p->lx, 3, v))
+        if (!read_triple_in(p, "origin", -FLT_MAX, FLT_MAX, v))
             return false;
         a->origin = (mc_vec3){ v[0], v[1], v[2] };
         return true;

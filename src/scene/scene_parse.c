@@ -57,6 +57,54 @@ bool file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Entries of a folder a missing file's hint looks at, at most. */
+#define FILE_HINT_ENTRIES 4096
+
+const char *file_hint(const char *path, char *buf, size_t cap)
+{
+    const char *slash = strrchr(path, '/'), *leaf = slash ? slash + 1 : path, *near;
+    char dir[1024];
+    char **names;
+    int n = 0;
+    DIR *d;
+    const struct dirent *de;
+
+    buf[0] = '\0';
+    if (file_exists(path) || !leaf[0] ||
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1,
+                 slash ? path : ".") >= (int)sizeof dir)
+        return buf;
+    names = malloc(FILE_HINT_ENTRIES * sizeof *names);
+    d = names ? opendir(dir) : NULL;
+    while (d && n < FILE_HINT_ENTRIES && (de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.' && (names[n] = strdup(de->d_name)) != NULL)
+            n++;
+    if (d)
+        closedir(d);
+    near = names ? mc_nearest_word(leaf, strlen(leaf), (const char *const *)names, (size_t)n)
+                 : NULL;
+    if (near)
+        snprintf(buf, cap, MC_NEAREST_HINT, near);
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return buf;
+}
+
+const char *actor_hint(const mc_scene *s, const char *name, char *buf, size_t cap)
+{
+    const char **names = malloc((size_t)(s->num_actors > 0 ? s->num_actors : 1) * sizeof *names);
+
+    buf[0] = '\0';
+    if (!names)
+        return buf;
+    for (int i = 0; i < s->num_actors; i++)
+        names[i] = s->actors[i].name;
+    mc_nearest_hint(buf, cap, name, strlen(name), names, (size_t)s->num_actors);
+    free(names);
+    return buf;
+}
+
 bool mc_scene_shader_equal(const char *a, const char *b)
 {
     for (;; a++, b++) {
@@ -157,14 +205,43 @@ bool read_decl_name(scene_parser *p, const char *what, const char **out, int *li
     return *out != NULL;
 }
 
-/* ( a b c ) with every component in lo..hi, reported at the component's own token. */
+/* The error of a triple with too few numbers, too many or no parentheses, at tok (the ')',
+ * the fourth number, the token where '(' belongs): "'origin' takes three numbers ( x y z )". */
+static bool triple_count(scene_parser *p, const mc_token *tok, const char *what)
+{
+    static const char *const colours[] = { "background", "ambient", "color" };
+    const char *form = "( x y z )";
+    char d[80];
+
+    for (size_t i = 0; i < sizeof colours / sizeof colours[0]; i++)
+        if (strcmp(what, colours[i]) == 0)
+            form = "( r g b )";
+    return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "'%s' takes three numbers %s, found %s", what,
+                       form, mc_lex_describe(tok, d, sizeof d));
+}
+
+/* Whether tok is the punctuation punct. */
+static bool is_punct(const mc_token *tok, const char *punct)
+{
+    return tok->kind == MC_TOK_PUNCT && mc_lex_is(tok, punct);
+}
+
+/* ( a b c ) with every component in lo..hi, reported at the component's own token; a count
+ * that is not three, at the token that shows it (triple_count). */
 bool read_triple_in(scene_parser *p, const char *what, float lo, float hi, float *out)
 {
-    if (!mc_lex_expect(&p->lx, "("))
-        return false;
-    for (int i = 0; i < 3; i++) {
-        mc_token tok;
+    mc_token tok;
 
+    if (!mc_lex_peek(&p->lx, &tok))
+        return false;
+    if (!is_punct(&tok, "("))
+        return triple_count(p, &tok, what);
+    (void)mc_lex_next(&p->lx, &tok);
+    for (int i = 0; i < 3; i++) {
+        if (!mc_lex_peek(&p->lx, &tok))
+            return false;
+        if (is_punct(&tok, ")"))
+            return triple_count(p, &tok, what);
         if (!mc_lex_float(&p->lx, &out[i], &tok))
             return false;
         if (!(out[i] >= lo && out[i] <= hi))
@@ -172,6 +249,10 @@ bool read_triple_in(scene_parser *p, const char *what, float lo, float hi, float
                                "invalid '%s' component %g, expected %g to %g", what,
                                (double)out[i], (double)lo, (double)hi);
     }
+    if (!mc_lex_peek(&p->lx, &tok))
+        return false;
+    if (tok.kind == MC_TOK_NUMBER)
+        return triple_count(p, &tok, what);
     return mc_lex_expect(&p->lx, ")");
 }
 

@@ -28,12 +28,13 @@
  * keeps its own position. */
 static mc_status at_scene_token(const mc_scene *s, mc_error *e, int line, int col, const char *what)
 {
-    char inner[sizeof e->msg];
+    char inner[sizeof e->msg], hint[sizeof e->file + 32];
 
     if (e->line != 0)
         return e->code;
     memcpy(inner, e->msg, sizeof inner);
-    return mc_error_set(e, e->code, s->name, line, col, "cannot load %s: %s", what, inner);
+    file_hint(e->file, hint, sizeof hint);
+    return mc_error_set(e, e->code, s->name, line, col, "cannot load %s: %s%s", what, inner, hint);
 }
 
 static void warn(const mc_parse_opts *opts, const mc_error *w)
@@ -222,9 +223,12 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, mc_error *e)
     for (int i = 0; i < a->num_materials; i++) {
         const mc_scene_material *m = &a->materials[i];
 
+        char hint[PATH_CAP + 32];
+
         if (!file_exists(m->path))
             return mc_error_set(e, MC_ERR_IO, s->name, m->line, m->col,
-                                "cannot read image '%s' for shader '%s'", m->path, m->shader);
+                                "cannot read image '%s' for shader '%s'%s", m->path, m->shader,
+                                file_hint(m->path, hint, sizeof hint));
     }
     a->textures = mc_arena_alloc(&s->arena, (size_t)a->mesh.num_meshes, sizeof *a->textures);
     if (!a->textures && a->mesh.num_meshes > 0)
@@ -528,6 +532,25 @@ static mc_status open_model_base(mc_scene *s, const mc_scene_actor *a, model_bas
     return st;
 }
 
+/* The error of an actor's anim its model does not have, with the nearest of its anims' names. */
+static mc_status no_model_anim(const mc_scene *s, const mc_scene_actor *a, mc_error *e)
+{
+    const char **names = malloc((size_t)(a->num_model_anims > 0 ? a->num_model_anims : 1) *
+                                sizeof *names);
+    char hint[MC_LIMIT_NAME_LEN + 32] = "";
+
+    for (int i = 0; names && i < a->num_model_anims; i++)
+        names[i] = a->model_anims[i].name;
+    if (names)
+        mc_nearest_hint(hint, sizeof hint, a->anim_name, strlen(a->anim_name), names,
+                        (size_t)a->num_model_anims);
+    free(names);
+    return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
+                        "model '%s' has no anim '%s' (%d anims declared at %s:%d)%s", a->model,
+                        a->anim_name, a->num_model_anims, a->model_file, a->model_decl_line,
+                        hint);
+}
+
 /* The actor's `anim` as one of its model's anims: its file, in a->anim_path. */
 static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb,
                             const char *base, mc_error *e)
@@ -542,9 +565,7 @@ static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb
         if (alias_is(a->model_anims[i].name, a->anim_name))
             k = i;
     if (k == a->num_model_anims)
-        return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
-                            "model '%s' has no anim '%s' (%d anims declared at %s:%d)", a->model,
-                            a->anim_name, a->num_model_anims, a->model_file, a->model_decl_line);
+        return no_model_anim(s, a, e);
     a->played = &a->model_anims[k];
     a->num_frame_commands = a->played->num_commands;
     a->frame_commands = a->played->commands;
