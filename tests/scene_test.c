@@ -427,6 +427,92 @@ static void rejects_text_after_a_lexical_error(void)
     EXPECT_EQ_INT(err.col, 1);
 }
 
+/* The errors a parse goes on after, as an mc_warn_fn records them (test_warnings). */
+static mc_status parse_all(const char *text, test_warnings *log, mc_scene *s, mc_error *err)
+{
+    mc_parse_opts opts = { .error = test_record_warning, .error_user = log };
+
+    return mc_scene_parse(text, strlen(text), "bad.md5scene", &opts, s, err);
+}
+
+/* With an error callback the parser skips each bad statement and reads on: every error but the
+ * last through the callback, in the file's order, the last returned; an actor whose block
+ * failed adds no error of its own (no "has no 'mesh'"), and the statements between the errors
+ * are read (the duplicate 'frames' of line 9 is found). Positions counted by hand. */
+static void goes_on_after_errors_when_asked(void)
+{
+    test_warnings log = { 0 };
+    mc_scene s;
+    mc_error err;
+
+    EXPECT_EQ_INT(parse_all(HEAD "frame 30\n"                         /* 3 */
+                                 "actor \"a\" {\n    orgin ( 0 0 0 )\n" /* 4, 5 */
+                                 "    mesh \"m\"\n}\n"                  /* 6, 7 */
+                                 "frames 10\nframes 20\n"                /* 8, 9 */
+                                 "output { widht 64 }\n",                /* 10 */
+                            &log, &s, &err),
+                  MC_ERR_SYNTAX);
+    ASSERT(log.count == 3);
+    EXPECT_EQ_INT(log.first[0].line, 3);
+    EXPECT_EQ_INT(log.first[0].col, 1);
+    EXPECT_EQ_STR(log.first[0].msg, "unknown keyword 'frame' (did you mean 'frames'?)");
+    EXPECT_EQ_INT(log.first[1].line, 5);
+    EXPECT_EQ_INT(log.first[1].col, 5);
+    EXPECT_CONTAINS(log.first[1].msg, "unknown keyword 'orgin' in actor 'a'");
+    EXPECT_EQ_INT(log.first[2].line, 9);
+    EXPECT_EQ_INT(log.first[2].col, 1);
+    EXPECT_CONTAINS(log.first[2].msg, "duplicate 'frames' (first given at line 8)");
+    /* the fourth, the last, is returned */
+    EXPECT_EQ_INT(err.line, 10);
+    EXPECT_EQ_INT(err.col, 10);
+    EXPECT_CONTAINS(err.msg, "unknown keyword 'widht' in 'output'");
+    EXPECT(s.actors == NULL);
+}
+
+static void reports_the_duplicate_between_errors(void)
+{
+    test_warnings log = { 0 };
+    mc_scene s;
+    mc_error err;
+
+    EXPECT_EQ_INT(parse_all(HEAD "frame 30\nframes 10\nframes 20\n", &log, &s, &err),
+                  MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(log.count, 1);
+    EXPECT_EQ_INT(err.line, 5);
+    EXPECT_EQ_INT(err.col, 1);
+    EXPECT_CONTAINS(err.msg, "duplicate 'frames' (first given at line 4)");
+}
+
+/* At most MC_LIMIT_SCENE_ERRORS (20) errors: 25 bad lines (a bad value, then 24 duplicates)
+ * give 19 through the callback and the 20th returned (line 22, the 20th bad line); a lexical
+ * error stops the parse where it is. */
+static void stops_after_the_error_limit_and_at_a_lexical_error(void)
+{
+    char text[1024];
+    size_t n = (size_t)snprintf(text, sizeof text, "%s", HEAD);
+    test_warnings log = { 0 }, lex = { 0 };
+    mc_scene s;
+    mc_error err;
+
+    for (int i = 0; i < 25; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "frames x%d\n", i);
+    EXPECT_EQ_INT(parse_all(text, &log, &s, &err), MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(log.count, 19);
+    EXPECT_EQ_INT(log.last.line, 21);
+    EXPECT_EQ_INT(err.line, 22);
+    EXPECT_EQ_INT(err.col, 1);
+
+    EXPECT_EQ_INT(parse_all(HEAD "frame 1\nyaw \"open\nframe 2\n", &lex, &s, &err),
+                  MC_ERR_SYNTAX);
+    /* line 3's statement is skipped up to the next top-level keyword: the open string of line
+     * 4 ends the parse there */
+    EXPECT_EQ_INT(lex.count, 1);
+    EXPECT_EQ_INT(lex.last.line, 3);
+    EXPECT_EQ_INT(err.line, 4);
+    EXPECT_EQ_INT(err.col, 5);
+    EXPECT_CONTAINS(err.msg, "newline inside string");
+}
+
 /* ---------------------------------------------------------------- resolve errors */
 
 static void reports_a_missing_mesh_at_its_path_token(void)
@@ -757,6 +843,9 @@ int main(int argc, char **argv)
         TEST_ENTRY(parses_lights_and_ambient),
         TEST_ENTRY(reports_each_parse_error_at_its_token),
         TEST_ENTRY(rejects_text_after_a_lexical_error),
+        TEST_ENTRY(goes_on_after_errors_when_asked),
+        TEST_ENTRY(reports_the_duplicate_between_errors),
+        TEST_ENTRY(stops_after_the_error_limit_and_at_a_lexical_error),
         TEST_ENTRY(reports_a_missing_mesh_at_its_path_token),
         TEST_ENTRY(reports_a_missing_camera_and_anim_at_their_path_tokens),
         TEST_ENTRY(hints_a_near_name_for_a_missing_file),

@@ -933,7 +933,8 @@ _Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOC
 int mc_cmd_info(int argc, char **argv)
 {
     mc_source_cache warned = { 0 };
-    info_opts o = { .parse = { .warn = mc_diag_warn, .warn_user = &warned } };
+    info_opts o = { .parse = { .warn = mc_diag_warn, .warn_user = &warned,
+                               .error = mc_diag_error, .error_user = &warned } };
     int files, worst = MC_EXIT_OK;
     int rc = mc_args_parse(&info_spec, argc, argv, &o, &files);
 

@@ -79,7 +79,8 @@ static int fail(const mc_error *e, bool input)
 static int load_scene(render_cmd *c)
 {
     mc_parse_opts popts = { .lenient = c->o->lenient, .warn = mc_diag_warn,
-                            .warn_user = &c->warned, .stop = &g_stop_signal };
+                            .warn_user = &c->warned, .stop = &g_stop_signal,
+                            .error = mc_diag_error, .error_user = &c->warned };
     mc_error e;
 
     if (mc_scene_load(c->o->scene, &popts, &c->scene, &e) != MC_OK)

@@ -17,6 +17,8 @@ typedef struct scene_parser {
     mc_scene *s;
     int actor_cap; /* room in s->actors */
     int sound_cap; /* room in s->sounds */
+    int errors;    /* errors gone on from (mc_parse_opts.error), the last in pending */
+    mc_error pending;
 } scene_parser;
 
 #define LIGHT_COLOR_MAX  100.0f
