@@ -76,6 +76,7 @@ static int info_mesh(const char *path, const info_opts *o)
             printf("  mesh %d: shader \"%s\", %d vertices, %d triangles, %d weights\n", i,
                    m.meshes[i].shader, m.meshes[i].num_verts, m.meshes[i].num_tris,
                    m.meshes[i].num_weights);
+        printf("  to look at it: md5cine render %s [ANIM.md5anim] -o preview.mp4\n", path);
     }
     mc_mesh_release(&m);
     return MC_EXIT_OK;
