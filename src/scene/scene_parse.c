@@ -57,8 +57,41 @@ bool file_exists(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Entries of a folder a missing file's hint looks at, at most. */
+/* Entries of a folder a missing file's hint looks at, at most; entries of its kind named. */
 #define FILE_HINT_ENTRIES 4096
+#define FILE_HINT_NAMED   3
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* " (its folder holds 'a.md5anim', 'b.md5anim')": the entries (sorted) with the missing leaf's
+ * extension, the first FILE_HINT_NAMED named and the rest counted; "" when there is none. */
+static void same_kind(char *buf, size_t cap, const char *leaf, char *const *names, int n)
+{
+    const char *ext = strrchr(leaf, '.');
+    size_t o = 0;
+    int found = 0;
+
+    buf[0] = '\0';
+    if (!ext || ext == leaf)
+        return;
+    for (int i = 0; i < n; i++) {
+        const char *e = strrchr(names[i], '.');
+
+        if (!e || strcasecmp(e, ext) != 0)
+            continue;
+        if (found < FILE_HINT_NAMED && o < cap)
+            o += (size_t)snprintf(buf + o, cap - o, "%s'%s'",
+                                  found ? ", " : " (its folder holds ", names[i]);
+        found++;
+    }
+    if (found > FILE_HINT_NAMED && o < cap)
+        o += (size_t)snprintf(buf + o, cap - o, " and %d more", found - FILE_HINT_NAMED);
+    if (found > 0 && o < cap)
+        snprintf(buf + o, cap - o, ")");
+}
 
 const char *file_hint(const char *path, char *buf, size_t cap)
 {
@@ -81,10 +114,14 @@ const char *file_hint(const char *path, char *buf, size_t cap)
             n++;
     if (d)
         closedir(d);
+    if (n > 1)
+        qsort(names, (size_t)n, sizeof *names, by_name);
     near = names ? mc_nearest_word(leaf, strlen(leaf), (const char *const *)names, (size_t)n)
                  : NULL;
     if (near)
         snprintf(buf, cap, MC_NEAREST_HINT, near);
+    else if (names)
+        same_kind(buf, cap, leaf, names, n);
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);

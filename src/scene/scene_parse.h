@@ -36,8 +36,9 @@ const char *dir_of(mc_arena *a, const char *name);
 char *join_path(mc_arena *a, const char *dir, const char *text, size_t len);
 bool file_exists(const char *path);
 /* " (did you mean 'NAME'?)" in buf (cap bytes) when the file at path is missing and its folder
- * holds an entry of a near name (core/nearest.h; the folder's first 4096 entries), else "";
- * returns buf. */
+ * holds an entry of a near name (core/nearest.h; the folder's first 4096 entries); else, when it
+ * holds files of the same extension, " (its folder holds 'a.md5anim', 'b.md5anim' and 2 more)";
+ * else ""; returns buf. */
 const char *file_hint(const char *path, char *buf, size_t cap);
 /* " (did you mean 'NAME'?)" when an actor of s has a name near name, else ""; returns buf. */
 const char *actor_hint(const mc_scene *s, const char *name, char *buf, size_t cap);
