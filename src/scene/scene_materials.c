@@ -47,10 +47,14 @@ static mc_status actor_skin(mc_material_set *set, const mc_scene *scene,
         }
         return MC_OK;
     }
-    if (!*out)
+    if (!*out) {
+        const char *near = mc_material_set_nearest_skin(set, act->skin);
+
         return mc_error_set(err, MC_ERR_IO, scene->name, act->skin_line, act->skin_col,
-                            "no skin '%s' in the base folder '%s' (skins/*.skin)", act->skin,
-                            scene->base_path);
+                            "no skin '%s' in the base folder '%s' (skins/*.skin)%s%s%s",
+                            act->skin, scene->base_path, near ? " (did you mean '" : "",
+                            near ? near : "", near ? "'?)" : "");
+    }
     return MC_OK;
 }
 
