@@ -117,6 +117,11 @@ actor unknown.md5scene '    model "nosuch"'
 run unknown info "$T/unknown.md5scene"
 expect an_unknown_model_is_an_error_at_its_token 2 "" \
     "unknown.md5scene:6:11: error: no model declaration 'nosuch'"
+actor nearmodel.md5scene '    model "Dron"'
+run nearmodel info "$T/nearmodel.md5scene"
+expect a_near_model_name_is_hinted 2 "" \
+    "nearmodel.md5scene:6:11: error: no model declaration 'Dron' in"
+expect a_near_model_name_is_hinted_by_name 2 "" "(did you mean 'drone'?)"
 actor noanim.md5scene '    model "drone"
     anim "run"'
 run noanim info "$T/noanim.md5scene"

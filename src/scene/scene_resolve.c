@@ -532,25 +532,6 @@ static mc_status open_model_base(mc_scene *s, const mc_scene_actor *a, model_bas
     return st;
 }
 
-/* The error of an actor's anim its model does not have, with the nearest of its anims' names. */
-static mc_status no_model_anim(const mc_scene *s, const mc_scene_actor *a, mc_error *e)
-{
-    const char **names = malloc((size_t)(a->num_model_anims > 0 ? a->num_model_anims : 1) *
-                                sizeof *names);
-    char hint[MC_LIMIT_NAME_LEN + 32] = "";
-
-    for (int i = 0; names && i < a->num_model_anims; i++)
-        names[i] = a->model_anims[i].name;
-    if (names)
-        mc_nearest_hint(hint, sizeof hint, a->anim_name, strlen(a->anim_name), names,
-                        (size_t)a->num_model_anims);
-    free(names);
-    return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
-                        "model '%s' has no anim '%s' (%d anims declared at %s:%d)%s", a->model,
-                        a->anim_name, a->num_model_anims, a->model_file, a->model_decl_line,
-                        hint);
-}
-
 /* The actor's `anim` as one of its model's anims: its file, in a->anim_path. */
 static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb,
                             const char *base, mc_error *e)
@@ -565,7 +546,7 @@ static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb
         if (alias_is(a->model_anims[i].name, a->anim_name))
             k = i;
     if (k == a->num_model_anims)
-        return no_model_anim(s, a, e);
+        return no_model_anim_error(s, a, e);
     a->played = &a->model_anims[k];
     a->num_frame_commands = a->played->num_commands;
     a->frame_commands = a->played->commands;
@@ -642,9 +623,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
             return st;
         if (!files[depth]) {
             if (depth == 0)
-                return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->model_line, a->model_col,
-                                    "no model declaration '%s' in %s/def/*.def (loose files "
-                                    "and .pk4 archives)", a->model, s->base_path);
+                return no_model_error(s, a, mb->text, mb->len, mb->loaded, e);
             /* Anim_Blend.cpp: an unknown model to inherit is a warning; the rest is used */
             warn_inherit(mb, opts, files[depth - 1], &chain[depth - 1], name);
             break;
