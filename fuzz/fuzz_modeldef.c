@@ -3,7 +3,8 @@
  * within the limit, each with a name (and a file unless it is a `remove`), and their frame
  * commands (framecmd.h): frames from 1, a known command with the arguments it reads, an unknown
  * one with at most the limit's, every position inside the text; a failure is a sane error
- * inside the text. */
+ * inside the text. The names of every model declaration (mc_modeldef_each_name) lie inside the
+ * text, in order. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,8 +38,25 @@ static void check_command(const mc_frame_command *c, bool flag, long lines)
                      c->args[k].col > c->word_col);
 }
 
+/* The names mc_modeldef_each_name gives: inside the input, in order, each non-empty. */
+typedef struct names_seen {
+    const char *buf, *end, *last;
+    int count;
+} names_seen;
+
+static void check_name(void *user, const char *name, size_t len)
+{
+    names_seen *n = user;
+
+    FUZZ_REQUIRE(len >= 1 && name >= n->buf && name + len <= n->end &&
+                 (!n->last || name > n->last));
+    n->last = name;
+    n->count++;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    names_seen names = { (const char *)data, (const char *)data + size, NULL, 0 };
     mc_arena arena = { 0 };
     mc_modeldef m;
     mc_error err;
@@ -68,6 +86,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check_command(&a->unknown_flags[k], true, fuzz_line_count(data, size));
         }
     }
+    /* the names the hint of an unknown model reads: one at least when find found one */
+    mc_modeldef_each_name((const char *)data, size, check_name, &names);
+    FUZZ_REQUIRE(!found || names.count >= 1);
     mc_arena_release(&arena);
     return 0;
 }

@@ -8,7 +8,9 @@
  * A failure must be a sane error. Then, when every file the scene would read (camera, meshes,
  * anims) lies inside the fixture folder, it is resolved: a failure must be a sane error in
  * the scene or in a fixture, a success a consistent scene (joint maps and textures, lengths);
- * a second resolve is a usage error. Nothing is written; image files are only looked for. */
+ * a second resolve is a usage error. Nothing is written; image files are only looked for. Half
+ * the inputs are parsed going on after errors (mc_parse_opts.error): each error given on the way
+ * must be sane too. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -310,14 +312,39 @@ static void check_resolved(mc_scene *s, const mc_parse_opts *opts)
     FUZZ_REQUIRE(mc_scene_resolve(s, opts, &err) == MC_ERR_USAGE && s->resolved);
 }
 
+/* The errors the parser goes on after (mc_parse_opts.error): each a sane error of the input,
+ * a syntax or range error, fewer than MC_LIMIT_SCENE_ERRORS in all. */
+typedef struct gone_on {
+    const uint8_t *data;
+    size_t size;
+    int count;
+} gone_on;
+
+static void check_gone_on(void *user, const mc_error *e)
+{
+    gone_on *g = user;
+
+    FUZZ_REQUIRE(e->code == MC_ERR_SYNTAX || e->code == MC_ERR_RANGE);
+    fuzz_check_error(e->code, e, SCENE_NAME, g->data, g->size);
+    FUZZ_REQUIRE(++g->count < MC_LIMIT_SCENE_ERRORS);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mc_parse_opts opts = fuzz_opts(size);
+    gone_on gone = { data, size, 0 };
     mc_scene s, again;
     mc_error err;
-    mc_status st = mc_scene_parse((const char *)data, size, SCENE_NAME, &opts, &s, &err);
+    mc_status st;
     fuzz_text t;
 
+    if (size & 2) { /* half the inputs go on after errors, as the command reads scenes */
+        opts.error = check_gone_on;
+        opts.error_user = &gone;
+    }
+    st = mc_scene_parse((const char *)data, size, SCENE_NAME, &opts, &s, &err);
+    FUZZ_REQUIRE(gone.count == 0 || st != MC_OK);
+    opts.error = NULL;
     if (st != MC_OK) {
         fuzz_check_error(st, &err, SCENE_NAME, data, size);
         FUZZ_REQUIRE(s.actors == NULL && s.arena.head == NULL);

@@ -3,7 +3,8 @@
 # " (did you mean 'WORD'?)" after the message (core/nearest.h: at most 2 edits, under half the
 # word). Scene keywords (top level, output, actor, light, camera-block shots and their keys),
 # the options of every command and the commands, and material keywords (compared without case, as
-# Doom's are). The messages are checked whole, as a user reads them.
+# Doom's are). The messages are checked whole, as a user reads them. A scene of several mistakes
+# reports each.
 set -u
 . ./outcome.sh hints
 
@@ -89,6 +90,29 @@ $T/m.mtr:3:5: warning: unknown keyword 'DifuseMap' skipped (did you mean 'diffus
 $T/m.mtr:4:7: warning: unknown keyword 'blnd' skipped (did you mean 'blend'?)
 $T/m.mtr:5:5: warning: unknown keyword 'qer_editorimage' skipped
 EOF2
+
+# Several mistakes in one scene: each at its place in one run, as a compiler reports them (the
+# parser skips each bad statement and reads on), exit 2; every command that reads a scene.
+printf 'md5scene 1\ncamera "c.md5camera"\nframe 30\nactor "a" {\n    orgin ( 0 0 0 )\n    mesh "m.md5mesh"\n}\nactor "b" { mesh "m.md5mesh" origin ( 1 2 ) }\nambient ( 1 1 1 )\noutput { widht 64 }\n' >"$T/several.md5scene"
+cat >"$T/several.want" <<EOF2
+$T/several.md5scene:3:1: error: unknown keyword 'frame' (did you mean 'frames'?)
+$T/several.md5scene:5:5: error: unknown keyword 'orgin' in actor 'a' (did you mean 'origin'?)
+$T/several.md5scene:8:43: error: 'origin' takes three numbers ( x y z ), found ')'
+$T/several.md5scene:10:10: error: unknown keyword 'widht' in 'output' (did you mean 'width'?)
+EOF2
+for cmd in info render plan sheet; do
+    case $cmd in
+    info) run "several_$cmd" "$cmd" "$T/several.md5scene" ;;
+    plan) run "several_$cmd" "$cmd" "$T/several.md5scene" --chunks 2 ;;
+    render) run "several_$cmd" "$cmd" "$T/several.md5scene" -o "$T/several_%05d.png" ;;
+    sheet) run "several_$cmd" "$cmd" "$T/several.md5scene" -o "$T/several_$cmd.png" ;;
+    esac
+    expect "several_${cmd}_exits_2" 2
+    grep ': error: ' "$T/several_$cmd.err" >"$T/several_$cmd.errors"
+    if diff -u "$T/several.want" "$T/several_$cmd.errors" >"$T/several_$cmd.diff"
+    then ok "several_mistakes_each_at_its_place_$cmd"
+    else fail "several_mistakes_each_at_its_place_$cmd" "$(cat "$T/several_$cmd.diff")"; fi
+done
 
 echo "hints: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

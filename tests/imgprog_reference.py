@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An independent reading of the image-program rules of include/md5cine/material.h (Doom 3's
-Image_program.cpp), in plain Python: prints the expected pixels that tests/material_test.c
+Image_program.cpp), in plain Python: prints the expected pixels that tests/material_images_test.c
 checks. Float arithmetic follows Doom: 32-bit floats where Doom stores floats, its fast inverse
 square root (bit trick plus one Newton step) where Doom calls RSqrt/NormalizeFast/LengthFast."""
 import math

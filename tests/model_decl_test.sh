@@ -151,11 +151,22 @@ actor unknown.md5scene '    model "nosuch"'
 run unknown info "$T/unknown.md5scene"
 expect an_unknown_model_is_an_error_at_its_token 2 "" \
     "unknown.md5scene:6:11: error: no model declaration 'nosuch'"
+actor nearmodel.md5scene '    model "Dron"'
+run nearmodel info "$T/nearmodel.md5scene"
+expect a_near_model_name_is_hinted 2 "" \
+    "nearmodel.md5scene:6:11: error: no model declaration 'Dron' in"
+expect a_near_model_name_is_hinted_by_name 2 "" "(did you mean 'drone'?)"
 actor noanim.md5scene '    model "drone"
     anim "run"'
 run noanim info "$T/noanim.md5scene"
 expect an_unknown_anim_is_an_error_at_its_token 2 "" \
     "noanim.md5scene:7:10: error: model 'drone' has no anim 'run'"
+actor nearanim.md5scene '    model "drone"
+    anim "wlak"'
+run nearanim info "$T/nearanim.md5scene"
+expect a_near_anim_name_is_hinted 2 "" \
+    "nearanim.md5scene:7:10: error: model 'drone' has no anim 'wlak' (2 anims declared at"
+expect a_near_anim_name_is_hinted_by_name 2 "" "(did you mean 'walk'?)"
 actor broken.md5scene '    model "broken"'
 run broken info "$T/broken.md5scene"
 expect a_bad_declaration_is_an_error_in_the_def_file 2 "" \

@@ -1,6 +1,6 @@
 /* The .md5scene parser and resolver: every keyword, every error with its exact position,
- * path resolution, texture lookup order and the frame-count rules. Expected positions were
- * counted by hand in the texts below (columns are 1-based bytes). */
+ * path resolution and the frame-count rules (the texture lookup: scene_textures_test.c).
+ * Expected positions were counted by hand in the texts below (columns are 1-based bytes). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,75 +10,8 @@
 #include <md5cine/fileio.h>
 #include <md5cine/scene.h>
 
+#include "scene_fixture.h"
 #include "test.h"
-
-#define R(n) ((mc_rate){ (n), 1 })
-
-/* ---------------------------------------------------------------- helpers */
-
-static mc_status parse_text(const char *text, const char *name, mc_scene *s, mc_error *err)
-{
-    return mc_scene_parse(text, strlen(text), name, NULL, s, err);
-}
-
-static bool write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    bool ok;
-
-    if (!f)
-        return false;
-    ok = fwrite(text, 1, strlen(text), f) == strlen(text);
-    return fclose(f) == 0 && ok;
-}
-
-/* Writes dir/leaf as the fixture data/scenes/leaf, with the first `from` replaced by `to`
- * when from is not NULL (it must occur). */
-static bool edit_fixture(const char *dir, const char *leaf, const char *from, const char *to)
-{
-    char src[512], dst[512], *text, *edited;
-    const char *at;
-    size_t n, cap;
-    bool ok;
-
-    snprintf(src, sizeof src, "data/scenes/%s", leaf);
-    snprintf(dst, sizeof dst, "%s/%s", dir, leaf);
-    if (mc_read_file(src, &text, &n, NULL) != MC_OK)
-        return false;
-    if (!from) {
-        ok = write_text(dst, text);
-        free(text);
-        return ok;
-    }
-    at = strstr(text, from);
-    cap = n + strlen(to) + 1;
-    edited = malloc(cap);
-    ok = at && edited;
-    if (ok) {
-        snprintf(edited, cap, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-        ok = write_text(dst, edited);
-    }
-    free(text);
-    free(edited);
-    return ok;
-}
-
-/* A fresh folder under the test scratch space holding arm.md5mesh and still.md5camera. */
-static bool make_scene_dir(char *dir, size_t cap, const char *leaf)
-{
-    test_tmp_path(dir, cap, leaf);
-    mkdir(dir, 0755);
-    return edit_fixture(dir, "arm.md5mesh", NULL, NULL) &&
-           edit_fixture(dir, "still.md5camera", NULL, NULL);
-}
-
-static bool touch(const char *dir, const char *leaf)
-{
-    char path[512];
-
-    snprintf(path, sizeof path, "%s/%s", dir, leaf);
-    return write_text(path, "x");
-}
 
 /* ---------------------------------------------------------------- parsing */
 
@@ -412,7 +345,8 @@ static const error_case parse_errors[] = {
     /* beyond what the renderer accepts (col 24 is the '-' of -1e31) */
     { HEAD "light \"k\" { origin ( 0 -1e31 0 ) radius 9 }\n", MC_ERR_RANGE, 3, 24,
       "invalid 'origin' component -1e+31, expected -1e+30 to 1e+30" },
-    { HEAD "light \"k\" { origin ( 0 0 ) radius 9 }\n", MC_ERR_SYNTAX, 3, 26, "~expected number" },
+    { HEAD "light \"k\" { origin ( 0 0 ) radius 9 }\n", MC_ERR_SYNTAX, 3, 26,
+      "'origin' takes three numbers ( x y z ), found ')'" },
     { HEAD "light \"k\" { radius 9 }\n", MC_ERR_SYNTAX, 3, 7, "light 'k' has no 'origin'" },
     { HEAD "light \"k\" { origin ( 0 0 0 ) }\n", MC_ERR_SYNTAX, 3, 7,
       "light 'k' has no 'radius' or 'light_radius'" },
@@ -493,6 +427,92 @@ static void rejects_text_after_a_lexical_error(void)
     EXPECT_EQ_INT(err.col, 1);
 }
 
+/* The errors a parse goes on after, as an mc_warn_fn records them (test_warnings). */
+static mc_status parse_all(const char *text, test_warnings *log, mc_scene *s, mc_error *err)
+{
+    mc_parse_opts opts = { .error = test_record_warning, .error_user = log };
+
+    return mc_scene_parse(text, strlen(text), "bad.md5scene", &opts, s, err);
+}
+
+/* With an error callback the parser skips each bad statement and reads on: every error but the
+ * last through the callback, in the file's order, the last returned; an actor whose block
+ * failed adds no error of its own (no "has no 'mesh'"), and the statements between the errors
+ * are read (the duplicate 'frames' of line 9 is found). Positions counted by hand. */
+static void goes_on_after_errors_when_asked(void)
+{
+    test_warnings log = { 0 };
+    mc_scene s;
+    mc_error err;
+
+    EXPECT_EQ_INT(parse_all(HEAD "frame 30\n"                         /* 3 */
+                                 "actor \"a\" {\n    orgin ( 0 0 0 )\n" /* 4, 5 */
+                                 "    mesh \"m\"\n}\n"                  /* 6, 7 */
+                                 "frames 10\nframes 20\n"                /* 8, 9 */
+                                 "output { widht 64 }\n",                /* 10 */
+                            &log, &s, &err),
+                  MC_ERR_SYNTAX);
+    ASSERT(log.count == 3);
+    EXPECT_EQ_INT(log.first[0].line, 3);
+    EXPECT_EQ_INT(log.first[0].col, 1);
+    EXPECT_EQ_STR(log.first[0].msg, "unknown keyword 'frame' (did you mean 'frames'?)");
+    EXPECT_EQ_INT(log.first[1].line, 5);
+    EXPECT_EQ_INT(log.first[1].col, 5);
+    EXPECT_CONTAINS(log.first[1].msg, "unknown keyword 'orgin' in actor 'a'");
+    EXPECT_EQ_INT(log.first[2].line, 9);
+    EXPECT_EQ_INT(log.first[2].col, 1);
+    EXPECT_CONTAINS(log.first[2].msg, "duplicate 'frames' (first given at line 8)");
+    /* the fourth, the last, is returned */
+    EXPECT_EQ_INT(err.line, 10);
+    EXPECT_EQ_INT(err.col, 10);
+    EXPECT_CONTAINS(err.msg, "unknown keyword 'widht' in 'output'");
+    EXPECT(s.actors == NULL);
+}
+
+static void reports_the_duplicate_between_errors(void)
+{
+    test_warnings log = { 0 };
+    mc_scene s;
+    mc_error err;
+
+    EXPECT_EQ_INT(parse_all(HEAD "frame 30\nframes 10\nframes 20\n", &log, &s, &err),
+                  MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(log.count, 1);
+    EXPECT_EQ_INT(err.line, 5);
+    EXPECT_EQ_INT(err.col, 1);
+    EXPECT_CONTAINS(err.msg, "duplicate 'frames' (first given at line 4)");
+}
+
+/* At most MC_LIMIT_SCENE_ERRORS (20) errors: 25 bad lines (a bad value, then 24 duplicates)
+ * give 19 through the callback and the 20th returned (line 22, the 20th bad line); a lexical
+ * error stops the parse where it is. */
+static void stops_after_the_error_limit_and_at_a_lexical_error(void)
+{
+    char text[1024];
+    size_t n = (size_t)snprintf(text, sizeof text, "%s", HEAD);
+    test_warnings log = { 0 }, lex = { 0 };
+    mc_scene s;
+    mc_error err;
+
+    for (int i = 0; i < 25; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "frames x%d\n", i);
+    EXPECT_EQ_INT(parse_all(text, &log, &s, &err), MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(log.count, 19);
+    EXPECT_EQ_INT(log.last.line, 21);
+    EXPECT_EQ_INT(err.line, 22);
+    EXPECT_EQ_INT(err.col, 1);
+
+    EXPECT_EQ_INT(parse_all(HEAD "frame 1\nyaw \"open\nframe 2\n", &lex, &s, &err),
+                  MC_ERR_SYNTAX);
+    /* line 3's statement is skipped up to the next top-level keyword: the open string of line
+     * 4 ends the parse there */
+    EXPECT_EQ_INT(lex.count, 1);
+    EXPECT_EQ_INT(lex.last.line, 3);
+    EXPECT_EQ_INT(err.line, 4);
+    EXPECT_EQ_INT(err.col, 5);
+    EXPECT_CONTAINS(err.msg, "newline inside string");
+}
+
 /* ---------------------------------------------------------------- resolve errors */
 
 static void reports_a_missing_mesh_at_its_path_token(void)
@@ -535,6 +555,66 @@ static void reports_a_missing_camera_and_anim_at_their_path_tokens(void)
     EXPECT_EQ_INT(err.line, 2);
     EXPECT_EQ_INT(err.col, 35);
     EXPECT_CONTAINS(err.msg, "cannot load anim");
+    mc_scene_release(&s);
+}
+
+/* A missing file whose folder holds an entry of a near name (data/scenes/ holds arm.md5anim,
+ * arm_badparent.md5anim and skin.png) gets "did you mean" with that name, at the path's token;
+ * a far name gets the files of its extension there, and nothing when there are none. */
+static void hints_a_near_name_for_a_missing_file(void)
+{
+    static const struct {
+        const char *actor;
+        int col;
+        const char *hint;
+    } rows[] = {
+        { "actor x { mesh \"arm.md5mesh\" anim \"arm.md5anm\" }\n", 35,
+          "cannot open 'data/scenes/arm.md5anm': No such file or directory (did you mean "
+          "'arm.md5anim'?)" },
+        { "actor x { mesh \"arm.md5mesh\" anim \"Arm.md5anim\" }\n", 35,
+          "(did you mean 'arm.md5anim'?)" },
+        { "actor x { mesh \"arm.md5mesh\" material \"s\" \"skin.pgn\" }\n", 43,
+          "cannot read image 'data/scenes/skin.pgn' for shader 's' (did you mean 'skin.png'?)" },
+        /* no near name: the files of its kind, sorted */
+        { "actor x { mesh \"arm.md5mesh\" anim \"walk.md5anim\" }\n", 35,
+          "No such file or directory (its folder holds 'arm.md5anim', "
+          "'arm_badparent.md5anim')" },
+        { "actor x { mesh \"arm.md5mesh\" material \"s\" \"nothing.tif\" }\n", 43, NULL },
+    };
+    char text[256];
+    mc_scene s;
+    mc_error err;
+
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        snprintf(text, sizeof text, "md5scene 1 camera \"still.md5camera\"\n%s", rows[i].actor);
+        ASSERT_OK(parse_text(text, "data/scenes/i.md5scene", &s, &err), &err);
+        EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
+        EXPECT_EQ_INT(err.line, 2);
+        EXPECT_EQ_INT(err.col, rows[i].col);
+        if (rows[i].hint)
+            EXPECT_CONTAINS(err.msg, rows[i].hint);
+        else
+            EXPECT(strstr(err.msg, "did you mean") == NULL && strchr(err.msg, '(') == NULL);
+        if (rows[i].hint && !strstr(rows[i].hint, "did you mean"))
+            EXPECT(strstr(err.msg, "did you mean") == NULL);
+        mc_scene_release(&s);
+    }
+}
+
+/* An orbit around an actor the scene lacks names the actor of a near name. */
+static void hints_a_near_actor_name_for_an_orbit(void)
+{
+    mc_scene s;
+    mc_error err;
+
+    ASSERT_OK(parse_text("md5scene 1\ncamera { orbit { around \"walkr\" radius 100 seconds 2 } }\n"
+                         "actor walker { mesh \"arm.md5mesh\" }\n",
+                         "data/scenes/i.md5scene", &s, &err),
+              &err);
+    EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_SYNTAX);
+    EXPECT_EQ_INT(err.line, 2);
+    EXPECT_EQ_INT(err.col, 25);
+    EXPECT_EQ_STR(err.msg, "orbit around 'walkr': no actor of that name (did you mean 'walker'?)");
     mc_scene_release(&s);
 }
 
@@ -604,200 +684,6 @@ static void fails_at_once_on_a_bad_file_of_a_later_actor(void)
     EXPECT_EQ_STR(err.file, "data/scenes/arm_badparent.md5anim");
 }
 
-/* ---------------------------------------------------------------- textures */
-
-static void uses_the_material_line_for_a_matching_shader(void)
-{
-    mc_scene s;
-    mc_error err;
-    test_warnings log = { 0 };
-    mc_parse_opts opts = { false, test_record_warning, &log };
-
-    ASSERT_OK(mc_scene_load("data/scenes/full.md5scene", &opts, &s, &err), &err);
-    ASSERT(s.resolved);
-    ASSERT(s.actors[0].textures != NULL);
-    EXPECT_EQ_STR(s.actors[0].textures[0], "data/scenes/skin.png");
-    EXPECT(s.actors[0].materials[0].used);
-    /* statue has no material line: the implicit rule finds skin.png next to the mesh */
-    EXPECT_EQ_STR(s.actors[1].textures[0], "data/scenes/skin.png");
-    EXPECT_EQ_INT(log.count, 0);
-    /* joints matched by name: origin -> 0, arm -> 1 */
-    ASSERT(s.actors[0].joint_map != NULL);
-    EXPECT_EQ_INT(s.actors[0].joint_map[0], 0);
-    EXPECT_EQ_INT(s.actors[0].joint_map[1], 1);
-    mc_scene_release(&s);
-}
-
-static void matches_shader_names_ignoring_case_and_slash_direction(void)
-{
-    char dir[400], scene[512], expect[512];
-    mc_scene s;
-    mc_error err;
-
-    ASSERT(make_scene_dir(dir, sizeof dir, "scene-case"));
-    ASSERT(touch(dir, "t.jpg"));
-    snprintf(scene, sizeof scene, "%s/s.md5scene", dir);
-    ASSERT(write_text(scene, "md5scene 1 camera \"still.md5camera\"\n"
-                             "actor a { mesh \"arm.md5mesh\" material \"SKIN\" \"t.jpg\" }\n"));
-    ASSERT_OK(mc_scene_load(scene, NULL, &s, &err), &err);
-    snprintf(expect, sizeof expect, "%s/t.jpg", dir);
-    EXPECT_EQ_STR(s.actors[0].textures[0], expect);
-    mc_scene_release(&s);
-}
-
-/* Resolves scene text in dir and returns the texture of actor 0's submesh 0 (copied). */
-static bool texture_of(const char *dir, const char *text, char *out, size_t cap, test_warnings *log)
-{
-    char scene[512];
-    mc_scene s;
-    mc_error err;
-    mc_parse_opts opts = { false, test_record_warning, log };
-    bool ok;
-
-    snprintf(scene, sizeof scene, "%s/s.md5scene", dir);
-    if (!write_text(scene, text))
-        return false;
-    if (mc_scene_load(scene, &opts, &s, &err) != MC_OK) {
-        test_fail(__FILE__, __LINE__, "%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
-        return false;
-    }
-    ok = s.num_actors == 1 && s.actors[0].mesh.num_meshes == 1;
-    snprintf(out, cap, "%s", ok && s.actors[0].textures[0] ? s.actors[0].textures[0] : "(none)");
-    mc_scene_release(&s);
-    return ok;
-}
-
-static void looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base(void)
-{
-    const char *text = "md5scene 1 camera \"still.md5camera\" base \"tex\"\n"
-                       "actor a { mesh \"arm.md5mesh\" }\n";
-    char dir[400], sub[512], got[512], want[600];
-    test_warnings log = { 0 };
-
-    ASSERT(make_scene_dir(dir, sizeof dir, "scene-order"));
-    snprintf(sub, sizeof sub, "%s/tex", dir);
-    mkdir(sub, 0755);
-
-    ASSERT(touch(dir, "tex/skin.tga"));
-    ASSERT(texture_of(dir, text, got, sizeof got, &log));
-    snprintf(want, sizeof want, "%s/tex/skin.tga", dir); /* only under base */
-    EXPECT_EQ_STR(got, want);
-
-    ASSERT(touch(dir, "skin.jpg"));
-    ASSERT(texture_of(dir, text, got, sizeof got, &log));
-    snprintf(want, sizeof want, "%s/skin.jpg", dir); /* next to the mesh wins over base */
-    EXPECT_EQ_STR(got, want);
-
-    ASSERT(touch(dir, "skin.png"));
-    ASSERT(texture_of(dir, text, got, sizeof got, &log));
-    snprintf(want, sizeof want, "%s/skin.png", dir); /* .png before .jpg */
-    EXPECT_EQ_STR(got, want);
-
-    ASSERT(touch(dir, "skin.tga"));
-    ASSERT(texture_of(dir, text, got, sizeof got, &log));
-    snprintf(want, sizeof want, "%s/skin.tga", dir); /* .tga before .png */
-    EXPECT_EQ_STR(got, want);
-    EXPECT_EQ_INT(log.count, 0);
-}
-
-static void skips_a_folder_named_like_an_image(void)
-{
-    char dir[400], sub[512], got[512], want[600];
-    test_warnings log = { 0 };
-    mc_scene s;
-    mc_error err;
-
-    ASSERT(make_scene_dir(dir, sizeof dir, "scene-folder"));
-    snprintf(sub, sizeof sub, "%s/skin.tga", dir);
-    mkdir(sub, 0755);
-    ASSERT(touch(dir, "skin.png"));
-    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\" actor a { mesh \"arm.md5mesh\" }",
-                      got, sizeof got, &log));
-    snprintf(want, sizeof want, "%s/skin.png", dir);
-    EXPECT_EQ_STR(got, want);
-
-    /* a material line naming a folder is an error at its path token (line 2, column 46) */
-    snprintf(sub, sizeof sub, "%s/s.md5scene", dir);
-    ASSERT(write_text(sub, "md5scene 1 camera \"still.md5camera\"\n"
-                           "actor a { mesh \"arm.md5mesh\" material \"skin\" \"skin.tga\" }\n"));
-    EXPECT_EQ_INT(mc_scene_load(sub, NULL, &s, &err), MC_ERR_IO);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 46);
-}
-
-static void strips_the_shader_extension_for_the_implicit_lookup(void)
-{
-    char dir[400], got[512], want[600];
-    test_warnings log = { 0 };
-
-    ASSERT(make_scene_dir(dir, sizeof dir, "scene-ext"));
-    /* the same mesh with shader "models\skin.bmp": '\' -> '/', ".bmp" dropped; under base the
-     * whole path counts: tex/models/skin.png */
-    ASSERT(edit_fixture(dir, "arm.md5mesh", "\"skin\"", "\"models\\skin.bmp\""));
-    snprintf(want, sizeof want, "%s/tex", dir);
-    mkdir(want, 0755);
-    snprintf(want, sizeof want, "%s/tex/models", dir);
-    mkdir(want, 0755);
-    ASSERT(touch(dir, "tex/models/skin.png"));
-    ASSERT(texture_of(dir,
-                      "md5scene 1 camera \"still.md5camera\" base \"tex\" "
-                      "actor a { mesh \"arm.md5mesh\" }",
-                      got, sizeof got, &log));
-    snprintf(want, sizeof want, "%s/tex/models/skin.png", dir);
-    EXPECT_EQ_STR(got, want);
-    /* next to the mesh only the file name counts, and it wins over base */
-    ASSERT(touch(dir, "skin.jpg"));
-    ASSERT(texture_of(dir,
-                      "md5scene 1 camera \"still.md5camera\" base \"tex\" "
-                      "actor a { mesh \"arm.md5mesh\" }",
-                      got, sizeof got, &log));
-    snprintf(want, sizeof want, "%s/skin.jpg", dir);
-    EXPECT_EQ_STR(got, want);
-}
-
-static void finds_an_artists_absolute_path_shader_next_to_the_mesh(void)
-{
-    char dir[400], got[512], want[600];
-    test_warnings log = { 0 };
-
-    ASSERT(make_scene_dir(dir, sizeof dir, "scene-abs"));
-    /* as in Red Eclipse's files: "C:\Users\Art\door1\skin.png" names skin.png beside the mesh */
-    ASSERT(edit_fixture(dir, "arm.md5mesh", "\"skin\"", "\"C:\\Users\\Art\\door1\\skin.png\""));
-    ASSERT(touch(dir, "skin.png"));
-    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\" actor a { mesh \"arm.md5mesh\" }",
-                      got, sizeof got, &log));
-    snprintf(want, sizeof want, "%s/skin.png", dir);
-    EXPECT_EQ_STR(got, want);
-    EXPECT_EQ_INT(log.count, 0);
-}
-
-static void warns_about_an_empty_shader_without_a_material(void)
-{
-    char dir[400], got[512];
-    test_warnings log = { 0 };
-
-    ASSERT(make_scene_dir(dir, sizeof dir, "scene-empty"));
-    ASSERT(touch(dir, ".tga")); /* an empty shader is never looked up as a file */
-    ASSERT(edit_fixture(dir, "arm.md5mesh", "\"skin\"", "\"\""));
-    ASSERT(texture_of(dir, "md5scene 1 camera \"still.md5camera\" actor a { mesh \"arm.md5mesh\" }",
-                      got, sizeof got, &log));
-    EXPECT_EQ_STR(got, "(none)");
-    ASSERT(log.count == 1);
-    EXPECT_EQ_INT(log.last.line, 13);
-    EXPECT_EQ_INT(log.last.col, 9);
-    EXPECT_CONTAINS(log.last.msg, "empty shader");
-    EXPECT_CONTAINS(log.last.msg, "actor 'a'");
-
-    /* with material "" the empty shader gets that image, silently */
-    ASSERT(touch(dir, "s.png"));
-    ASSERT(texture_of(dir,
-                      "md5scene 1 camera \"still.md5camera\"\n"
-                      "actor a { mesh \"arm.md5mesh\" material \"\" \"s.png\" }",
-                      got, sizeof got, &log));
-    EXPECT_CONTAINS(got, "/s.png");
-    EXPECT_EQ_INT(log.count, 1);
-}
-
 static void passes_lenient_reading_to_every_named_file(void)
 {
     char dir[400], scene[512], mesh[512];
@@ -842,48 +728,6 @@ static void rejects_more_actors_than_the_limit(void)
     EXPECT_EQ_INT(err.line, MC_SCENE_MAX_ACTORS + 2);
     EXPECT_EQ_INT(err.col, 1);
     free(text);
-}
-
-static void warns_naming_the_shader_when_no_image_is_found(void)
-{
-    char dir[400], got[512], mesh[512], places[1024];
-    test_warnings log = { 0 };
-
-    ASSERT(make_scene_dir(dir, sizeof dir, "scene-none"));
-    ASSERT(texture_of(dir,
-                      "md5scene 1 camera \"still.md5camera\" base \"tex\"\n"
-                      "actor a { mesh \"arm.md5mesh\" }\n",
-                      got, sizeof got, &log));
-    EXPECT_EQ_STR(got, "(none)");
-    ASSERT(log.count == 1);
-    /* positioned at the shader in the mesh file: line 13 is <tab>shader "skin" */
-    snprintf(mesh, sizeof mesh, "%s/arm.md5mesh", dir);
-    EXPECT_EQ_STR(log.last.file, mesh);
-    EXPECT_EQ_INT(log.last.line, 13);
-    EXPECT_EQ_INT(log.last.col, 9);
-    EXPECT_CONTAINS(log.last.msg, "no image for shader 'skin'");
-    EXPECT_CONTAINS(log.last.msg, "skin.tga");
-    /* the places looked at are the mesh's folder and base, not the mesh file itself */
-    snprintf(places, sizeof places, "in '%s' and in '%s/tex'", dir, dir);
-    EXPECT_CONTAINS(log.last.msg, places);
-}
-
-static void warns_about_a_material_no_submesh_uses(void)
-{
-    char dir[400], got[512];
-    test_warnings log = { 0 };
-
-    ASSERT(make_scene_dir(dir, sizeof dir, "scene-unused"));
-    ASSERT(touch(dir, "skin.png"));
-    ASSERT(touch(dir, "x.png"));
-    ASSERT(texture_of(dir,
-                      "md5scene 1 camera \"still.md5camera\"\n"
-                      "actor a { mesh \"arm.md5mesh\" material \"skni\" \"x.png\" }\n",
-                      got, sizeof got, &log));
-    ASSERT(log.count == 1);
-    EXPECT_EQ_INT(log.last.line, 2);
-    EXPECT_EQ_INT(log.last.col, 46);
-    EXPECT_CONTAINS(log.last.msg, "'skni'");
 }
 
 /* ---------------------------------------------------------------- timing, placement */
@@ -1006,23 +850,19 @@ int main(int argc, char **argv)
         TEST_ENTRY(parses_lights_and_ambient),
         TEST_ENTRY(reports_each_parse_error_at_its_token),
         TEST_ENTRY(rejects_text_after_a_lexical_error),
+        TEST_ENTRY(goes_on_after_errors_when_asked),
+        TEST_ENTRY(reports_the_duplicate_between_errors),
+        TEST_ENTRY(stops_after_the_error_limit_and_at_a_lexical_error),
         TEST_ENTRY(reports_a_missing_mesh_at_its_path_token),
         TEST_ENTRY(reports_a_missing_camera_and_anim_at_their_path_tokens),
+        TEST_ENTRY(hints_a_near_name_for_a_missing_file),
+        TEST_ENTRY(hints_a_near_actor_name_for_an_orbit),
         TEST_ENTRY(reports_an_error_inside_a_named_file_at_that_files_position),
         TEST_ENTRY(names_the_joint_when_mesh_and_anim_disagree),
         TEST_ENTRY(reports_a_missing_material_file_at_the_material_line),
         TEST_ENTRY(fails_at_once_on_a_bad_file_of_a_later_actor),
-        TEST_ENTRY(uses_the_material_line_for_a_matching_shader),
-        TEST_ENTRY(matches_shader_names_ignoring_case_and_slash_direction),
-        TEST_ENTRY(looks_for_tga_then_png_then_jpg_next_to_the_mesh_before_base),
-        TEST_ENTRY(skips_a_folder_named_like_an_image),
-        TEST_ENTRY(strips_the_shader_extension_for_the_implicit_lookup),
-        TEST_ENTRY(finds_an_artists_absolute_path_shader_next_to_the_mesh),
-        TEST_ENTRY(warns_naming_the_shader_when_no_image_is_found),
-        TEST_ENTRY(warns_about_an_empty_shader_without_a_material),
         TEST_ENTRY(passes_lenient_reading_to_every_named_file),
         TEST_ENTRY(rejects_more_actors_than_the_limit),
-        TEST_ENTRY(warns_about_a_material_no_submesh_uses),
         TEST_ENTRY(takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_anim),
         TEST_ENTRY(lets_a_moving_camera_decide_the_length),
         TEST_ENTRY(places_an_actor_by_origin_yaw_and_scale),

@@ -67,6 +67,12 @@ run missing render "$T/missing.md5scene" --size 64x64 --msaa 0 -o "$T/missing%d.
 expect an_unknown_skin_is_an_error_at_its_line 2 "" \
     "missing.md5scene:7:10: error: no skin 'skins/none' in the base folder"
 
+# a misspelled skin: the declared name nearest it (compared as Doom compares them, without case)
+scene near '    skin "Skins/Quads_Wlid"'
+run near render "$T/near.md5scene" --size 64x64 --msaa 0 -o "$T/near%d.png"
+expect an_unknown_skin_near_a_declared_one_is_hinted 2 "" \
+    "(skins/*.skin) (did you mean 'skins/quads_wild'?)"
+
 printf 'skins/broken { left }\n' >"$T/base/skins/broken.skin"
 scene broken '    skin "skins/broken"'
 run broken render "$T/broken.md5scene" --size 64x64 --msaa 0 --shading unlit -o "$T/broken%d.png"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Repeated warnings of one cause are grouped: a model whose meshes share a shader without an image
-# (or have an empty one), or that find no material for it in the base, gets one warning at the first such mesh's shader and one line for the
-# others; MD5CINE_WARNINGS=all prints every mesh's own. The whole of stderr is compared.
+# (or have an empty one), or that find no material for it in the base, gets one warning at the
+# first such mesh's shader, ending with the material line that fixes it, and one line for the
+# others; actors of one mesh alike are one group; MD5CINE_WARNINGS=all prints every mesh's own.
+# The whole of stderr is compared.
 set -u
 . ./outcome.sh warnings
 cd "$T" || exit 1
@@ -23,12 +25,12 @@ PY
 printf 'MD5Version 10\ncommandline ""\nnumFrames 1\nframeRate 24\nnumCuts 0\ncuts {\n}\ncamera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n' >c.md5camera
 printf 'md5scene 1\ncamera "c.md5camera"\nactor "boar" {\n    mesh "boar.md5mesh"\n}\n' >b.md5scene
 
-empty() { # MESH LINE: the warning of an empty shader
-    echo "boar.md5mesh:$2:8: warning: mesh $1 of actor 'boar' has an empty shader and no 'material' line for it: drawn without a texture"
+empty() { # MESH LINE [WHO [FIX]]: the warning of an empty shader, with the line that fixes it
+    echo "boar.md5mesh:$2:8: warning: mesh $1 of ${3:-actor 'boar'} has an empty shader and no 'material' line for it: drawn without a texture; to give ${4:-it one, write material \"\" \"IMAGE\" in the actor}"
     printf '%5d | shader ""\n      |        ^\n' "$2"
 }
-noimage() { # SHADER FILE LINE: the warning of a shader without an image
-    echo "boar.md5mesh:$3:8: warning: no image for shader '$1' of actor 'boar': looked for '$2.tga', '.png', '.jpg' in '.'; drawn without a texture"
+noimage() { # SHADER FILE LINE [WHO [FIX]]: the warning of a shader without an image
+    echo "boar.md5mesh:$3:8: warning: no image for shader '$1' of ${4:-actor 'boar'}: looked for '$2.tga', '.png', '.jpg' in '.'; drawn without a texture; to give ${5:-it one, write material \"$1\" \"IMAGE\" in the actor}"
     printf '%5d | shader "%s"\n      |        ^\n' "$3" "$1"
 }
 
@@ -36,9 +38,9 @@ noimage() { # SHADER FILE LINE: the warning of a shader without an image
 rc=$?
 {
     empty 0 9
-    echo "boar.md5mesh: warning: ... and 9 more meshes of actor 'boar'"
+    echo "boar.md5mesh: warning: ... and 9 more meshes of actor 'boar', which the same material line covers"
     noimage skin/a a 35
-    echo "boar.md5mesh: warning: ... and 1 more mesh of actor 'boar'"
+    echo "boar.md5mesh: warning: ... and 1 more mesh of actor 'boar', which the same material line covers"
     noimage skin/b b 74
 } >grouped.want
 if [ $rc -eq 0 ] && diff -u grouped.want grouped.err >grouped.diff; then ok grouped
@@ -56,21 +58,56 @@ done >all.want
 if [ $rc -eq 0 ] && diff -u all.want all.err >all.diff; then ok every_one_with_MD5CINE_WARNINGS_all
 else fail every_one_with_MD5CINE_WARNINGS_all "exit $rc; $(cat all.diff)"; fi
 
+# Actors that share a mesh without the same images are told once, the first one's warnings naming
+# the others: boar and pig (actors 1 and 3) alike, sow (2) gives skin/a an image, so its own
+# warnings leave skin/a out. Five actors alike name three and count the others.
+convert -size 1x1 xc:red sow.png
+printf 'md5scene 1\ncamera "c.md5camera"\nactor "boar" { mesh "boar.md5mesh" }\nactor "sow" { mesh "boar.md5mesh" material "skin/a" "sow.png" }\nactor "pig" { mesh "boar.md5mesh" }\n' >shared.md5scene
+"$MD5CINE" info shared.md5scene >/dev/null 2>shared.err
+rc=$?
+two="actors 'boar' and 'pig'" each='them one, write material "" "IMAGE" in each actor'
+{
+    empty 0 9 "$two" "$each"
+    echo "boar.md5mesh: warning: ... and 9 more meshes of $two, which the same material line covers"
+    noimage skin/a a 35 "$two" 'them one, write material "skin/a" "IMAGE" in each actor'
+    echo "boar.md5mesh: warning: ... and 1 more mesh of $two, which the same material line covers"
+    noimage skin/b b 74 "$two" 'them one, write material "skin/b" "IMAGE" in each actor'
+    empty 0 9 "actor 'sow'"
+    echo "boar.md5mesh: warning: ... and 9 more meshes of actor 'sow', which the same material line covers"
+    noimage skin/b b 74 "actor 'sow'"
+} >shared.want
+if [ $rc -eq 0 ] && diff -u shared.want shared.err >shared.diff; then ok actors_sharing_a_mesh_are_one_group
+else fail actors_sharing_a_mesh_are_one_group "exit $rc; $(cat shared.diff)"; fi
+{
+    printf 'md5scene 1\ncamera "c.md5camera"\n'
+    for i in 1 2 3 4 5; do printf 'actor "b%d" { mesh "boar.md5mesh" }\n' "$i"; done
+} >five.md5scene
+"$MD5CINE" info five.md5scene >/dev/null 2>five.err
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c warning: five.err)" -eq 5 ] &&
+    [ "$(grep -c "of actors 'b1', 'b2', 'b3' and 2 more" five.err)" -eq 5 ]
+then ok five_actors_of_a_mesh_name_three_and_count_two
+else fail five_actors_of_a_mesh_name_three_and_count_two "exit $rc; $(cat five.err)"; fi
+MD5CINE_WARNINGS=all "$MD5CINE" info five.md5scene >/dev/null 2>five_all.err
+if [ "$(grep -c ': warning: ' five_all.err)" -eq 65 ] && ! grep -q "actors '" five_all.err
+then ok each_actor_of_a_mesh_with_MD5CINE_WARNINGS_all
+else fail each_actor_of_a_mesh_with_MD5CINE_WARNINGS_all "$(grep -c warning five_all.err) warnings"; fi
+
 # With a base that may declare materials (a materials/ folder, here empty), a named shader is
 # looked up there: those that find neither a material nor an image are grouped the same way.
 mkdir -p base/materials
 printf 'md5scene 1\ncamera "c.md5camera"\nbase "base"\nactor "boar" {\n    mesh "boar.md5mesh"\n}\n' >m.md5scene
 nomaterial() { # SHADER LINE
-    echo "boar.md5mesh:$2:8: warning: no material and no image for shader '$1' of actor 'boar' in 'base'; not drawn (Doom's implicit material of a missing image is invisible; developer images draw its box)"
+    echo "boar.md5mesh:$2:8: warning: no material and no image for shader '$1' of actor 'boar' in 'base'; not drawn (Doom's implicit material of a missing image is invisible; developer images draw its box); to draw it, write material \"$1\" \"IMAGE\" in the actor"
     printf '%5d | shader "%s"\n      |        ^\n' "$2" "$1"
 }
 "$MD5CINE" info m.md5scene --materials >/dev/null 2>base.err
 rc=$?
 {
     empty 0 9
-    echo "boar.md5mesh: warning: ... and 9 more meshes of actor 'boar'"
+    echo "boar.md5mesh: warning: ... and 9 more meshes of actor 'boar', which the same material line covers"
     nomaterial skin/a 35
-    echo "boar.md5mesh: warning: ... and 1 more mesh of actor 'boar'"
+    echo "boar.md5mesh: warning: ... and 1 more mesh of actor 'boar', which the same material line covers"
     nomaterial skin/b 74
 } >base.want
 if [ $rc -eq 0 ] && diff -u base.want base.err >base.diff; then ok grouped_with_a_base
@@ -101,7 +138,7 @@ printf 'md5scene 1\ncamera "c.md5camera"\nactor "herd" {\n    mesh "many.md5mesh
 rc=$?
 for i in $(seq 0 9); do
     m=$(printf 'm%05d' "$i")
-    echo "many.md5mesh:$((9 + 13 * i)):8: warning: no image for shader 's/$m' of actor 'herd': looked for '$m.tga', '.png', '.jpg' in '.'; drawn without a texture"
+    echo "many.md5mesh:$((9 + 13 * i)):8: warning: no image for shader 's/$m' of actor 'herd': looked for '$m.tga', '.png', '.jpg' in '.'; drawn without a texture; to give it one, write material \"s/$m\" \"IMAGE\" in the actor"
     printf '%5d | shader "s/%s"\n      |        ^\n' $((9 + 13 * i)) "$m"
 done >many.want
 echo "many.md5mesh: warning: ... and 7990 more meshes of actor 'herd' like this, 7990 other shaders (MD5CINE_WARNINGS=all prints each)" >>many.want

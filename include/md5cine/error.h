@@ -130,6 +130,13 @@ typedef struct mc_parse_opts {
     /* The game data of a base (materials, material.h) read strictly: a used declaration that
      * fails to parse is an error instead of Doom's default material with one warning. */
     bool strict_game_data;
+    /* May be NULL: a parser stops at its first error. Else a parser that can go on after an
+     * error (the scene file's, mc_scene_parse and so mc_scene_load) skips the statement of a
+     * syntax or range error and reads on, as a compiler does: each error but the last is given
+     * here, in the order of the file, and the last (at most the MC_LIMIT_SCENE_ERRORS-th) is
+     * the call's failure. A lexical error, or any other kind, stops it. */
+    mc_warn_fn error;
+    void *error_user;
 } mc_parse_opts;
 
 #ifdef __cplusplus

@@ -90,6 +90,10 @@
  * lights). 10 actors of a mesh of 20,000 submeshes peaked at 1.5 GB for one frame; a Doom 3
  * model has a few dozen. */
 #define MC_LIMIT_SCENE_DRAWS     8192
+/* Errors one scene file reports before its parser stops (mc_parse_opts.error): as a compiler's
+ * -fmax-errors, enough for the mistakes of an edit, few enough that a file of another format
+ * read as a scene is not a screenful per line. */
+#define MC_LIMIT_SCENE_ERRORS    20
 
 /* ---- materials (.mtr files, the .pk4 archives and loose files of a base folder) ---- */
 

@@ -253,6 +253,11 @@ struct mc_skin; /* skin.h */
 const struct mc_skin *mc_material_set_skin(mc_material_set *set, const char *name,
                                            mc_status *status, mc_error *err);
 
+/* The name of the base's skin declaration nearest name (compared as the declarations'
+ * canonical names, lower case with '/'), NULL when none is near enough (at most 2 edits, fewer
+ * than half its letters): the hint of an unknown skin. The name is the set's. */
+const char *mc_material_set_nearest_skin(const mc_material_set *set, const char *name);
+
 struct mc_sndshd;    /* sndshd.h */
 struct mc_entitydef; /* entitydef.h */
 

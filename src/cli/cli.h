@@ -56,6 +56,8 @@ void mc_cli_print_check(const struct mc_refcheck *check, bool verbose, FILE *to)
  * mc_source_cache (error.h) the command zeroed and releases at its end: then the source lines
  * of many warnings about one file are found without reading it again from its start. */
 void mc_diag_warn(void *user, const mc_error *w);
+/* The same for the errors a parser goes on after (mc_parse_opts.error): printed as errors. */
+void mc_diag_error(void *user, const mc_error *e);
 
 /* The exit code for a failed library call: input errors -> 2, runtime errors -> 3,
  * MC_ERR_INTERRUPTED -> 130. */

@@ -74,7 +74,8 @@ static int scene_sound(const concat_opts *o, const char *part, mc_scene *scene,
 {
     mc_source_cache warned = { 0 };
     mc_parse_opts popts = { .lenient = o->lenient, .warn = mc_diag_warn, .warn_user = &warned,
-                            .stop = &g_concat_signal };
+                            .stop = &g_concat_signal, .error = mc_diag_error,
+                            .error_user = &warned };
     char id[MC_CHUNK_ID_LEN + 1];
     mc_chunk_info info;
     mc_soundtrack_desc sd = { 0 };

@@ -77,6 +77,7 @@ static int info_mesh(const char *path, const info_opts *o)
             printf("  mesh %d: shader \"%s\", %d vertices, %d triangles, %d weights\n", i,
                    m.meshes[i].shader, m.meshes[i].num_verts, m.meshes[i].num_tris,
                    m.meshes[i].num_weights);
+        printf("  to look at it: md5cine render %s [ANIM.md5anim] -o preview.mp4\n", path);
     }
     mc_mesh_release(&m);
     return MC_EXIT_OK;
@@ -944,7 +945,8 @@ _Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOC
 int mc_cmd_info(int argc, char **argv)
 {
     mc_source_cache warned = { 0 };
-    info_opts o = { .parse = { .warn = mc_diag_warn, .warn_user = &warned } };
+    info_opts o = { .parse = { .warn = mc_diag_warn, .warn_user = &warned,
+                               .error = mc_diag_error, .error_user = &warned } };
     int files, worst = MC_EXIT_OK;
     int rc = mc_args_parse(&info_spec, argc, argv, &o, &files);
 

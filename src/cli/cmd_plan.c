@@ -176,7 +176,7 @@ static int make_plan(const char *path, const plan_opts *o, const mc_scene *sc)
 
 int mc_cmd_plan(int argc, char **argv)
 {
-    plan_opts o = { .parse = { .warn = mc_diag_warn } };
+    plan_opts o = { .parse = { .warn = mc_diag_warn, .error = mc_diag_error } };
     mc_scene sc;
     mc_error e;
     int npos, rc = mc_args_parse(&plan_spec, argc, argv, &o, &npos);

@@ -25,6 +25,7 @@
 #include <md5cine/version.h>
 
 #include "cli.h"
+#include "mesh_scene.h"
 #include "render_cli.h"
 
 /* The one mutable global md5cine has: the number of the signal (SIGINT or SIGTERM) that asked
@@ -79,10 +80,14 @@ static int fail(const mc_error *e, bool input)
 static int load_scene(render_cmd *c)
 {
     mc_parse_opts popts = { .lenient = c->o->lenient, .warn = mc_diag_warn,
-                            .warn_user = &c->warned, .stop = &g_stop_signal };
+                            .warn_user = &c->warned, .stop = &g_stop_signal,
+                            .error = mc_diag_error, .error_user = &c->warned };
     mc_error e;
+    mc_status st = mc_mesh_scene_is_mesh(c->o->scene)
+                           ? mc_mesh_scene_load(c->o->scene, c->o->anim, &popts, &c->scene, &e)
+                           : mc_scene_load(c->o->scene, &popts, &c->scene, &e);
 
-    if (mc_scene_load(c->o->scene, &popts, &c->scene, &e) != MC_OK)
+    if (st != MC_OK)
         return e.code == MC_ERR_INTERRUPTED ? stopped_early() : fail(&e, true);
     return -1;
 }

@@ -184,6 +184,7 @@ static int open_scene(sheet_run *run)
 
     popts.lenient = a->lenient;
     popts.warn = mc_diag_warn;
+    popts.error = mc_diag_error;
     if (mc_scene_load(a->source, &popts, &run->scene, &e) != MC_OK)
         return fail(&e, true);
     run->scene_loaded = true;

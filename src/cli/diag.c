@@ -78,6 +78,11 @@ void mc_diag_warn(void *user, const mc_error *w)
     print_cached(stderr, "warning", w, user);
 }
 
+void mc_diag_error(void *user, const mc_error *e)
+{
+    print_cached(stderr, "error", e, user);
+}
+
 int mc_input_exit_code(mc_status s)
 {
     if (s == MC_OK || s == MC_ERR_NOMEM || s == MC_ERR_INTERRUPTED)

@@ -13,6 +13,7 @@
 #include "args.h"
 #include "cli.h"
 #include "limit_args.h"
+#include "mesh_scene.h"
 #include "render_cli.h"
 
 static bool parse_size(void *field, const char *s)
@@ -388,8 +389,8 @@ static const mc_arg_spec render_spec = {
     .opts = render_opts,
     .nopts = MC_ARG_COUNT(render_opts),
     .min_pos = 0,
-    .max_pos = 1,
-    .too_many = " (one scene per render)",
+    .max_pos = 2,
+    .too_many = " (one scene, or a mesh and its anim, per render)",
     .seen_offset = offsetof(mc_render_opts, lim.opts.set),
 };
 
@@ -406,6 +407,8 @@ static void render_synopsis(char *out, size_t cap)
                          sizeof raw);
     snprintf(out, cap,
              "usage: md5cine render SCENE -o OUT [options]\n"
+             "       md5cine render MESH.md5mesh [ANIM.md5anim] -o OUT [options]\n"
+             "  A mesh is rendered on a turntable framed around it, under the default rig.\n"
              "  OUT is a video (%s; %s uncompressed), a %s pattern with a printf-style\n"
              "  output frame number such as '%s', or '-' (%s on stdout).\n"
              "  The scene's output { } block gives defaults; these options win.\n",
@@ -450,5 +453,10 @@ int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
         return rc;
     apply_quality(o);
     o->scene = npos > 0 ? argv[1] : NULL;
+    o->anim = npos > 1 ? argv[2] : NULL;
+    if (o->anim && !mc_mesh_scene_is_mesh(o->scene))
+        return mc_usage_error("render takes a second file only after a mesh: render "
+                              "MESH.md5mesh ANIM.md5anim, not '%s' '%s'",
+                              o->scene, o->anim);
     return check_combination(o);
 }

@@ -349,6 +349,7 @@ bool mc_lex_next(mc_lexer *lx, mc_token *tok)
         return true;
     }
     if (!read_token(lx, tok)) {
+        lx->lexical = true;
         memset(tok, 0, sizeof *tok);
         tok->kind = MC_TOK_EOF;
         tok->line = lx->line;
@@ -373,6 +374,23 @@ bool mc_lex_peek(mc_lexer *lx, mc_token *tok)
         lx->has_peeked = true;
     }
     *tok = lx->peeked;
+    return true;
+}
+
+bool mc_lex_resume_at(mc_lexer *lx, const mc_token *tok)
+{
+    /* a string token's text starts after its opening quote, every other one's at its column */
+    const char *start = tok->kind == MC_TOK_STRING ? tok->text - 1 : tok->text;
+
+    if (lx->lexical || tok->kind == MC_TOK_EOF || start < lx->buf || start > lx->end)
+        return false;
+    lx->cur = start;
+    lx->line = tok->line;
+    lx->line_start = tok->col >= 1 && (size_t)(tok->col - 1) <= (size_t)(start - lx->buf)
+                             ? start - (tok->col - 1)
+                             : lx->buf;
+    lx->has_peeked = false;
+    lx->failed = false;
     return true;
 }
 

@@ -52,6 +52,7 @@ typedef struct mc_lexer {
     mc_token peeked;
     bool has_peeked;
     bool failed;
+    bool lexical;  /* the failure was a lexical error: the bytes after it are not tokens */
     mc_error *err; /* may be NULL */
     const mc_parse_opts *opts; /* may be NULL */
     /* NULL, or more one-character punctuation tokens for this format (a material's ",*+-").
@@ -71,6 +72,10 @@ void mc_lex_init(mc_lexer *lx, const char *buf, size_t len, const char *name,
 bool mc_lex_next(mc_lexer *lx, mc_token *tok);
 /* The next token without consuming it. */
 bool mc_lex_peek(mc_lexer *lx, mc_token *tok);
+/* After a parser's own error (mc_lex_fail), reads again from tok, a token this lexer gave
+ * before (the start of a statement the parser skips to go on, as a compiler reports several
+ * errors). false, with nothing changed, after a lexical error. */
+bool mc_lex_resume_at(mc_lexer *lx, const mc_token *tok);
 
 /* Consume a token whose text equals word (a name, or a quoted string with that text).
  * Error (MC_ERR_SYNTAX): "expected 'word', found 'x'" at the token found. tok may be NULL. */

@@ -448,6 +448,30 @@ static bool parse_model(md_parser *p, const mc_scan_tok *kw)
     return parse_body(p, &open);
 }
 
+void mc_modeldef_each_name(const char *buf, size_t len,
+                           void (*each)(void *user, const char *name, size_t len), void *user)
+{
+    const char *nul = buf ? memchr(buf, 0, len) : NULL;
+    mc_scan s;
+    mc_scan_tok t, n;
+
+    if (nul) /* as mc_modeldef_find reads it */
+        len = (size_t)(nul - buf);
+    s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
+    while (mc_scan_token(&s, &t)) {
+        if (mc_scan_brace(&t, '{')) {
+            mc_scan_braced(&s);
+            continue;
+        }
+        if (t.string || !mc_scan_is(&t, "model") || !mc_scan_token(&s, &n))
+            continue;
+        if (mc_scan_brace(&n, '{'))
+            mc_scan_braced(&s);
+        else
+            each(user, n.text, n.len);
+    }
+}
+
 mc_status mc_modeldef_find(const char *buf, size_t len, const char *file, const char *name,
                            mc_arena *arena, mc_modeldef *out, bool *found, mc_error *err)
 {

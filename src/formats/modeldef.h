@@ -89,4 +89,10 @@ typedef struct mc_modeldef {
 mc_status mc_modeldef_find(const char *buf, size_t len, const char *file, const char *name,
                            mc_arena *arena, mc_modeldef *out, bool *found, mc_error *err);
 
+/* Calls each(user, name, len) for the name of every `model NAME { ... }` in buf[0..len) in
+ * order (the names point into buf), as mc_modeldef_find looks for them: for the hint of a name
+ * no declaration has. */
+void mc_modeldef_each_name(const char *buf, size_t len,
+                           void (*each)(void *user, const char *name, size_t len), void *user);
+
 #endif

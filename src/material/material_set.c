@@ -14,6 +14,7 @@
 #include <md5cine/sndshd.h>
 #include <md5cine/vfs.h>
 
+#include "core/nearest.h"
 #include "material/material_int.h"
 #include "material/mtr_expr.h"
 #include "material/implicit.h"
@@ -616,6 +617,22 @@ const mc_entitydef *mc_material_set_entitydef(mc_material_set *set, const char *
 int mc_material_set_parsed(const mc_material_set *set)
 {
     return set->parsed;
+}
+
+const char *mc_material_set_nearest_skin(const mc_material_set *set, const char *name)
+{
+    char c[MC_LIMIT_NAME_LEN + 1];
+    const char **names;
+    const char *near = NULL;
+
+    if (!set || set->skins.count == 0 || !mc_mtr_canonical(name, strlen(name), c, sizeof c) ||
+        !(names = malloc((size_t)set->skins.count * sizeof *names)))
+        return NULL;
+    for (int i = 0; i < set->skins.count; i++)
+        names[i] = set->skins.entries[i].span->name;
+    near = mc_nearest_word(c, strlen(c), names, (size_t)set->skins.count);
+    free(names);
+    return near;
 }
 
 int mc_material_set_count(const mc_material_set *set)

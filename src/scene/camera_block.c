@@ -394,8 +394,11 @@ static mc_status shot_center(const mc_scene *s, const mc_scene_shot *sh, mc_vec3
             return MC_OK;
         }
     }
+    char hint[MC_LIMIT_NAME_LEN + 32];
+
     return mc_error_set(err, MC_ERR_SYNTAX, s->name, sh->around_line, sh->around_col,
-                        "orbit around '%s': no actor of that name", sh->around);
+                        "orbit around '%s': no actor of that name%s", sh->around,
+                        actor_hint(s, sh->around, hint, sizeof hint));
 }
 
 mc_status mc_scene_camera_build(const mc_scene *s, mc_camera *out, mc_error *err)

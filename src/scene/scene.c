@@ -1,6 +1,7 @@
 /* The .md5scene file: parse (text only), the top level and the actor and output blocks;
  * lights parse in scene_parse_lights.c, the camera block in camera_block.c, the files it names
  * load in scene_resolve.c. See include/md5cine/scene.h for the grammar and the rules. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +156,7 @@ static bool parse_actor_value(scene_parser *p, mc_scene_actor *a, int k)
     case K_MODEL:
         return read_decl_name(p, "model", &a->model, &a->model_line, &a->model_col);
     case K_ORIGIN:
-        if (!mc_lex_vec(&p->lx, 3, v))
+        if (!read_triple_in(p, "origin", -FLT_MAX, FLT_MAX, v))
             return false;
         a->origin = (mc_vec3){ v[0], v[1], v[2] };
         return true;
@@ -325,6 +326,10 @@ static bool parse_header(scene_parser *p, mc_token *kw)
     return true;
 }
 
+/* The top level's keywords: the unknown one's hints, the statements skip_statement stops at. */
+static const char *const top_words[] = { "camera", "base",    "frames", "output", "actor",
+                                         "light",  "ambient", "sound",  "seed" };
+
 static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen[6])
 {
     mc_token ptok;
@@ -371,13 +376,74 @@ static bool parse_top_keyword(scene_parser *p, const mc_token *tok, seen_at seen
         p->s->has_ambient = true;
         return true;
     }
-    static const char *const top_keywords[] = { "camera", "base",    "frames", "output", "actor",
-                                                "light",  "ambient", "sound",  "seed" };
     char hint[80];
 
     return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "unknown keyword %s%s",
                        mc_lex_describe(tok, d, sizeof d),
-                       hint_for(tok, top_keywords, 9, hint, sizeof hint));
+                       hint_for(tok, top_words, sizeof top_words / sizeof top_words[0], hint,
+                                sizeof hint));
+}
+
+/* Reads past the statement whose first token was just read again: to its block's closing '}'
+ * (braces and parentheses counted), or to the next top-level keyword outside any; false on a
+ * lexical error. */
+static bool skip_statement(scene_parser *p)
+{
+    mc_token t;
+    int depth = 0;
+
+    if (!mc_lex_next(&p->lx, &t))
+        return false;
+    for (;;) {
+        if (t.kind == MC_TOK_PUNCT && (mc_lex_is(&t, "{") || mc_lex_is(&t, "(")))
+            depth++;
+        else if (t.kind == MC_TOK_PUNCT && (mc_lex_is(&t, "}") || mc_lex_is(&t, ")")))
+            depth = depth > 0 ? depth - 1 : 0;
+        if (depth == 0 && t.kind == MC_TOK_PUNCT && mc_lex_is(&t, "}"))
+            return true;
+        if (!mc_lex_peek(&p->lx, &t))
+            return false;
+        if (t.kind == MC_TOK_EOF)
+            return true;
+        if (depth == 0 && t.kind == MC_TOK_NAME)
+            for (size_t i = 0; i < sizeof top_words / sizeof top_words[0]; i++)
+                if (mc_lex_is(&t, top_words[i]))
+                    return true;
+        (void)mc_lex_next(&p->lx, &t);
+    }
+}
+
+/* After the error of the statement that starts at start: when the caller takes errors
+ * (mc_parse_opts.error), the error is a syntax or range error of the parser (not a lexical
+ * one) and fewer than MC_LIMIT_SCENE_ERRORS came, keeps it (the one before it goes to the
+ * caller) and reads on after the statement: true. */
+static bool go_on(scene_parser *p, const mc_token *start)
+{
+    const mc_parse_opts *o = p->lx.opts;
+    const mc_error *e = p->lx.err;
+
+    if (!o || !o->error || !e || (e->code != MC_ERR_SYNTAX && e->code != MC_ERR_RANGE) ||
+        p->errors + 1 >= MC_LIMIT_SCENE_ERRORS || !mc_lex_resume_at(&p->lx, start))
+        return false;
+    if (p->errors++ > 0)
+        o->error(o->error_user, &p->pending);
+    p->pending = *e;
+    return skip_statement(p);
+}
+
+/* The end of a parse that went on after errors: the error held back goes to the caller before
+ * a later one (failed: this is in the lexer's record), else it is the parse's error. */
+static bool end_after_errors(scene_parser *p, bool failed)
+{
+    const mc_parse_opts *o = p->lx.opts;
+
+    if (p->errors == 0)
+        return !failed;
+    if (failed)
+        o->error(o->error_user, &p->pending);
+    else if (p->lx.err)
+        *p->lx.err = p->pending;
+    return false;
 }
 
 static bool parse_scene_text(scene_parser *p)
@@ -390,19 +456,25 @@ static bool parse_scene_text(scene_parser *p)
     if (!parse_header(p, &head))
         return false;
     for (;;) {
+        bool ok;
+
         if (!mc_lex_next(&p->lx, &tok))
-            return false;
+            return end_after_errors(p, true);
         if (tok.kind == MC_TOK_EOF)
             break;
         if (tok.kind != MC_TOK_NAME)
-            return mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "expected a keyword, found %s",
-                               mc_lex_describe(&tok, d, sizeof d));
-        if (!parse_top_keyword(p, &tok, seen))
-            return false;
+            ok = mc_lex_fail(&p->lx, &tok, MC_ERR_SYNTAX, "expected a keyword, found %s",
+                             mc_lex_describe(&tok, d, sizeof d));
+        else
+            ok = parse_top_keyword(p, &tok, seen);
+        if (!ok && !go_on(p, &tok))
+            return end_after_errors(p, true);
     }
-    if (!p->s->camera_path && p->s->num_shots == 0)
-        return mc_lex_fail(&p->lx, &head, MC_ERR_SYNTAX, "scene has no 'camera'");
-    return check_sound_actors(p);
+    /* a camera statement that failed is no missing camera */
+    if (!p->s->camera_path && p->s->num_shots == 0 && seen[0].line == 0)
+        return end_after_errors(
+                p, !mc_lex_fail(&p->lx, &head, MC_ERR_SYNTAX, "scene has no 'camera'"));
+    return end_after_errors(p, !check_sound_actors(p));
 }
 
 mc_status mc_scene_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,

@@ -52,10 +52,14 @@ static mc_status find_skin(mc_material_set *set, const mc_scene *scene, const sk
         }
         return MC_OK;
     }
-    if (!*out)
+    if (!*out) {
+        const char *near = mc_material_set_nearest_skin(set, at->name);
+
         return mc_error_set(err, MC_ERR_IO, at->file, at->line, at->col,
-                            "no skin '%s' in the base folder '%s' (skins/*.skin)", at->name,
-                            scene->base_path);
+                            "no skin '%s' in the base folder '%s' (skins/*.skin)%s%s%s",
+                            at->name, scene->base_path, near ? " (did you mean '" : "",
+                            near ? near : "", near ? "'?)" : "");
+    }
     return MC_OK;
 }
 
@@ -104,46 +108,48 @@ static mc_status apply_skin(mc_scene_materials *sm, const mc_skin *skin, const c
 }
 
 
-/* What the untextured warnings look at: the scene and the submeshes' materials. */
-typedef struct untextured_at {
-    const mc_scene *scene;
-    const mc_material *const *submesh;
-} untextured_at;
-
-/* Whether mesh m of act found neither a material nor an image (after the loop below). */
-static bool untextured(const mc_scene_actor *act, int m, const void *user)
+/* Whether mesh m of the actor found neither a material nor an image (after actor_materials;
+ * user: the submeshes' materials of every actor): its shader, the cause (mesh_groups.h). */
+static const void *untextured(const mc_scene *scene, int actor, int m, const void *user)
 {
-    const untextured_at *at = user;
+    const mc_material *const *const *submesh = user;
+    const mc_scene_actor *act = &scene->actors[actor];
     const char *shader = act->mesh.meshes[m].shader;
 
-    return shader[0] && !mc_scene_actor_has_material_line(act, shader) && !at->submesh[m] &&
-           !act->textures[m];
+    return shader[0] && !mc_scene_actor_has_material_line(act, shader) && !submesh[actor][m] &&
+                   !act->textures[m]
+           ? shader
+           : NULL;
 }
 
-static void warn_untextured_mesh(const mc_scene_actor *act, int m, const void *user,
-                                 const mc_parse_opts *opts)
+static void warn_untextured_mesh(const mc_scene *scene, int actor, int m, const char *who,
+                                 int count, const void *user, const mc_parse_opts *opts)
 {
-    const untextured_at *at = user;
+    const mc_scene_actor *act = &scene->actors[actor];
     mc_error w;
 
+    (void)user;
     mc_error_set(&w, MC_ERR_IO, act->mesh.name, act->mesh.meshes[m].shader_line,
                  act->mesh.meshes[m].shader_col,
-                 "no material and no image for shader '%s' of actor '%s' in '%s'; "
+                 "no material and no image for shader '%s' of %s in '%s'; "
                  "not drawn (Doom's implicit material of a missing image is invisible; "
-                 "developer images draw its box)",
-                 act->mesh.meshes[m].shader, act->name, at->scene->base_path);
+                 "developer images draw its box); to draw %s, write material \"%s\" "
+                 "\"IMAGE\" in %s",
+                 act->mesh.meshes[m].shader, who, scene->base_path, count > 1 ? "them" : "it",
+                 act->mesh.meshes[m].shader, count > 1 ? "each actor" : "the actor");
     opts->warn(opts->warn_user, &w);
 }
 
 /* One warning per shader that found neither a material nor an image, at its first mesh, a line
- * for the other meshes with it, the shaders past the first few counted (mesh_groups.h), as
- * scene.c groups the meshes without an image. */
-static void warn_untextured(const mc_scene *scene, const mc_scene_actor *act,
-                            const mc_material *const *submesh, const mc_parse_opts *opts)
+ * for the other meshes with it, the shaders past the first few counted, actors of one mesh told
+ * once (mesh_groups.h), as scene_resolve.c groups the meshes without an image. */
+static void warn_untextured(const mc_scene *scene, const mc_scene_materials *out,
+                            const mc_parse_opts *opts)
 {
-    const untextured_at at = { scene, submesh };
-
-    mc_mesh_groups_warn(act, untextured, warn_untextured_mesh, &at, opts);
+    for (int a = 0; a < scene->num_actors && !(opts && opts->stop && *opts->stop); a++)
+        mc_mesh_groups_warn(scene, a, untextured, warn_untextured_mesh,
+                            (const mc_material *const *const *)out->submesh,
+                            ", which the same material line covers", opts);
 }
 
 /* Light i's material (tr_lightrun.cpp, R_DeriveLightData): the one it names; one not declared
@@ -274,8 +280,6 @@ static mc_status actor_materials(mc_scene_materials *out, const mc_scene *scene,
         return st;
     st = fill_look(out, act, skin, out->submesh[a], err);
     if (st == MC_OK)
-        warn_untextured(scene, act, out->submesh[a], opts);
-    if (st == MC_OK)
         st = actor_looks(out, scene, a, opts, err);
     return st;
 }
@@ -342,6 +346,8 @@ mc_status mc_scene_materials_load(const mc_scene *scene, const mc_parse_opts *op
         mc_material_set_group_warnings(out->set);
     for (int a = 0; a < scene->num_actors && st == MC_OK; a++)
         st = actor_materials(out, scene, a, opts, err);
+    if (st == MC_OK)
+        warn_untextured(scene, out, opts);
     for (int i = 0; i < scene->num_lights && st == MC_OK; i++)
         st = light_material(out, scene, i, opts, err);
     if (st == MC_OK)

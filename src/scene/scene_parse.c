@@ -157,14 +157,43 @@ bool read_decl_name(scene_parser *p, const char *what, const char **out, int *li
     return *out != NULL;
 }
 
-/* ( a b c ) with every component in lo..hi, reported at the component's own token. */
+/* The error of a triple with too few numbers, too many or no parentheses, at tok (the ')',
+ * the fourth number, the token where '(' belongs): "'origin' takes three numbers ( x y z )". */
+static bool triple_count(scene_parser *p, const mc_token *tok, const char *what)
+{
+    static const char *const colours[] = { "background", "ambient", "color" };
+    const char *form = "( x y z )";
+    char d[80];
+
+    for (size_t i = 0; i < sizeof colours / sizeof colours[0]; i++)
+        if (strcmp(what, colours[i]) == 0)
+            form = "( r g b )";
+    return mc_lex_fail(&p->lx, tok, MC_ERR_SYNTAX, "'%s' takes three numbers %s, found %s", what,
+                       form, mc_lex_describe(tok, d, sizeof d));
+}
+
+/* Whether tok is the punctuation punct. */
+static bool is_punct(const mc_token *tok, const char *punct)
+{
+    return tok->kind == MC_TOK_PUNCT && mc_lex_is(tok, punct);
+}
+
+/* ( a b c ) with every component in lo..hi, reported at the component's own token; a count
+ * that is not three, at the token that shows it (triple_count). */
 bool read_triple_in(scene_parser *p, const char *what, float lo, float hi, float *out)
 {
-    if (!mc_lex_expect(&p->lx, "("))
-        return false;
-    for (int i = 0; i < 3; i++) {
-        mc_token tok;
+    mc_token tok;
 
+    if (!mc_lex_peek(&p->lx, &tok))
+        return false;
+    if (!is_punct(&tok, "("))
+        return triple_count(p, &tok, what);
+    (void)mc_lex_next(&p->lx, &tok);
+    for (int i = 0; i < 3; i++) {
+        if (!mc_lex_peek(&p->lx, &tok))
+            return false;
+        if (is_punct(&tok, ")"))
+            return triple_count(p, &tok, what);
         if (!mc_lex_float(&p->lx, &out[i], &tok))
             return false;
         if (!(out[i] >= lo && out[i] <= hi))
@@ -172,6 +201,10 @@ bool read_triple_in(scene_parser *p, const char *what, float lo, float hi, float
                                "invalid '%s' component %g, expected %g to %g", what,
                                (double)out[i], (double)lo, (double)hi);
     }
+    if (!mc_lex_peek(&p->lx, &tok))
+        return false;
+    if (tok.kind == MC_TOK_NUMBER)
+        return triple_count(p, &tok, what);
     return mc_lex_expect(&p->lx, ")");
 }
 

@@ -17,6 +17,8 @@ typedef struct scene_parser {
     mc_scene *s;
     int actor_cap; /* room in s->actors */
     int sound_cap; /* room in s->sounds */
+    int errors;    /* errors gone on from (mc_parse_opts.error), the last in pending */
+    mc_error pending;
 } scene_parser;
 
 #define LIGHT_COLOR_MAX  100.0f
@@ -33,6 +35,20 @@ typedef struct seen_at {
 const char *dir_of(mc_arena *a, const char *name);
 char *join_path(mc_arena *a, const char *dir, const char *text, size_t len);
 bool file_exists(const char *path);
+/* scene_hints.c: " (did you mean 'NAME'?)" in buf (cap bytes) when the file at path is missing and its folder
+ * holds an entry of a near name (core/nearest.h; the folder's first 4096 entries); else, when it
+ * holds files of the same extension, " (its folder holds 'a.md5anim', 'b.md5anim' and 2 more)";
+ * else ""; returns buf. */
+const char *file_hint(const char *path, char *buf, size_t cap);
+/* " (did you mean 'NAME'?)" when an actor of s has a name near name, else ""; returns buf. */
+const char *actor_hint(const mc_scene *s, const char *name, char *buf, size_t cap);
+/* The error of a model no declaration of the base has, once every def file is read (texts and
+ * lens: their count texts), with the declared name nearest it, compared without case as the
+ * engine finds them; returns e's code. */
+mc_status no_model_error(const mc_scene *s, const mc_scene_actor *a, char *const *texts,
+                         const size_t *lens, int count, mc_error *e);
+/* The error of an actor's anim its model does not have, with the nearest of its anims' names. */
+mc_status no_model_anim_error(const mc_scene *s, const mc_scene_actor *a, mc_error *e);
 bool nomem(scene_parser *p, const mc_token *tok);
 bool expect_punct(scene_parser *p, const char *punct);
 bool once(scene_parser *p, const mc_token *tok, seen_at *seen);

@@ -217,8 +217,11 @@ bool check_sound_actors(scene_parser *p)
             mc_token at = { MC_TOK_STRING, c->actor, strlen(c->actor), c->actor_line,
                             c->actor_col, 0.0, false };
 
-            return mc_lex_fail(&p->lx, &at, MC_ERR_SYNTAX, "sound '%s': no actor '%s' in the scene",
-                               c->shader, c->actor);
+            char hint[MC_LIMIT_NAME_LEN + 32];
+
+            return mc_lex_fail(&p->lx, &at, MC_ERR_SYNTAX,
+                               "sound '%s': no actor '%s' in the scene%s", c->shader, c->actor,
+                               actor_hint(s, c->actor, hint, sizeof hint));
         }
     }
     return true;

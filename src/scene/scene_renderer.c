@@ -403,22 +403,28 @@ static const char *deform_unfit_why(const mc_scene_actor *a, int j,
     return mc_deform_unfit(m->deform.kind, sm->num_verts, &sm->tris[0].v[0], sm->num_tris);
 }
 
-static bool deform_unfit(const mc_scene_actor *a, int j, const void *user)
+/* The material of submesh j of the actor when its deform cannot apply (user: the submeshes'
+ * materials of every actor), the cause (mesh_groups.h). */
+static const void *deform_unfit(const mc_scene *s, int actor, int j, const void *user)
 {
-    return deform_unfit_why(a, j, user) != NULL;
+    const mc_material *const *mats = ((const mc_material *const *const *)user)[actor];
+
+    return deform_unfit_why(&s->actors[actor], j, mats) ? mats[j] : NULL;
 }
 
-static void warn_deform_unfit(const mc_scene_actor *a, int k, const void *user,
-                              const mc_parse_opts *po)
+static void warn_deform_unfit(const mc_scene *s, int actor, int k, const char *who, int count,
+                              const void *user, const mc_parse_opts *po)
 {
     static const char *const NAMES[] = { "", "sprite", "tube", "flare", "expand", "move",
                                          "turbulent" };
-    const mc_material *m = ((const mc_material *const *)user)[k];
+    const mc_material *const *mats = ((const mc_material *const *const *)user)[actor];
+    const mc_material *m = mats[k];
     mc_error w;
 
+    (void)count;
     mc_error_set(&w, MC_ERR_SYNTAX, m->file, m->line, m->col,
-                 "material '%s': deform %s not applied to mesh %d of actor '%s': %s", m->name,
-                 NAMES[m->deform.kind], k, a->name, deform_unfit_why(a, k, user));
+                 "material '%s': deform %s not applied to mesh %d of %s: %s", m->name,
+                 NAMES[m->deform.kind], k, who, deform_unfit_why(&s->actors[actor], k, mats));
     po->warn(po->warn_user, &w);
 }
 
@@ -603,8 +609,8 @@ static mc_status apply_materials(mc_scene_renderer *sr, const mc_scene_materials
                                &sr->actors[i].surf[k], &up, err);
     }
     for (int i = 0; i < sr->num_actors && st == MC_OK && sm->submesh; i++)
-        mc_mesh_groups_warn(&sr->scene->actors[i], deform_unfit, warn_deform_unfit,
-                            sm->submesh[i], po);
+        mc_mesh_groups_warn(sr->scene, i, deform_unfit, warn_deform_unfit,
+                            (const mc_material *const *const *)sm->submesh, NULL, po);
     free(up.done);
     return st;
 }

@@ -28,12 +28,13 @@
  * keeps its own position. */
 static mc_status at_scene_token(const mc_scene *s, mc_error *e, int line, int col, const char *what)
 {
-    char inner[sizeof e->msg];
+    char inner[sizeof e->msg], hint[sizeof e->file + 32];
 
     if (e->line != 0)
         return e->code;
     memcpy(inner, e->msg, sizeof inner);
-    return mc_error_set(e, e->code, s->name, line, col, "cannot load %s: %s", what, inner);
+    file_hint(e->file, hint, sizeof hint);
+    return mc_error_set(e, e->code, s->name, line, col, "cannot load %s: %s%s", what, inner, hint);
 }
 
 static void warn(const mc_parse_opts *opts, const mc_error *w)
@@ -100,72 +101,6 @@ static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const 
     return NULL;
 }
 
-static void warn_no_texture(const mc_scene *s, const mc_scene_actor *a, const mc_submesh *sm,
-                            int index, const mc_parse_opts *opts)
-{
-    mc_error w;
-    char stem[PATH_CAP];
-    const char *slash = strrchr(a->mesh_path, '/');
-    /* The mesh's folder as looked in: without its trailing '/' (but "/" itself), "." for the
-     * current one. */
-    int dir_len = !slash ? 1 : slash == a->mesh_path ? 1 : (int)(slash - a->mesh_path);
-    const char *dir = slash ? a->mesh_path : ".";
-
-    if (!opts || !opts->warn)
-        return;
-    if (!sm->shader[0]) {
-        mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
-                     "mesh %d of actor '%s' has an empty shader and no 'material' line for "
-                     "it: drawn without a texture",
-                     index, a->name);
-    } else {
-        const char *file;
-
-        shader_stem(sm->shader, stem, sizeof stem);
-        file = strrchr(stem, '/') ? strrchr(stem, '/') + 1 : stem;
-        mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
-                     "no image for shader '%s' of actor '%s': looked for '%s.tga', '.png', "
-                     "'.jpg' in '%.*s'%s%s%s%s%s%s; drawn without a texture",
-                     sm->shader, a->name, file, dir_len, dir, s->base_path ? " and in '" : "",
-                     s->base_path ? s->base_path : "", s->base_path ? "'" : "",
-                     s->base_path && file != stem ? " as '" : "",
-                     s->base_path && file != stem ? stem : "",
-                     s->base_path && file != stem ? "'" : "");
-    }
-    warn(opts, &w);
-}
-
-/* What the no-texture warnings look at: the scene, and whether its base may declare materials. */
-typedef struct no_texture_at {
-    const mc_scene *s;
-    bool materials;
-} no_texture_at;
-
-/* Whether mesh k of a is drawn without a texture and is warned about (after resolve_textures has
- * looked): with materials in the base, a named shader may still be a material. */
-static bool lacks_texture(const mc_scene_actor *a, int k, const void *user)
-{
-    const no_texture_at *at = user;
-
-    return !a->textures[k] && !(at->materials && a->mesh.meshes[k].shader[0]);
-}
-
-static void warn_lacking(const mc_scene_actor *a, int k, const void *user,
-                         const mc_parse_opts *opts)
-{
-    warn_no_texture(((const no_texture_at *)user)->s, a, &a->mesh.meshes[k], k, opts);
-}
-
-/* The meshes of a drawn without a texture: one warning per shader (the empty one too), the
- * others of it in one line, the shaders past the first few counted (mesh_groups.h). */
-static void warn_no_textures(const mc_scene *s, const mc_scene_actor *a, bool materials,
-                             const mc_parse_opts *opts)
-{
-    const no_texture_at at = { s, materials };
-
-    mc_mesh_groups_warn(a, lacks_texture, warn_lacking, &at, opts);
-}
-
 /* Whether the base folder may declare materials (a folder of declarations the engine reads,
  * material.h mc_material_set_load, or a .pk4 archive): then a shader without an image may still
  * name a material, and mc_scene_materials_load (material.h) warns about the submeshes that get
@@ -198,17 +133,102 @@ static bool base_has_materials(const mc_scene *s)
     return found;
 }
 
-static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse_opts *opts,
-                                  mc_error *e)
+/* The words that end a no-texture warning: the material line that gives the meshes of shader
+ * an image, in the actor (or in each of count actors). */
+static void fix_words(const char *shader, int count, char *out, size_t cap)
 {
-    bool materials = base_has_materials(s);
+    snprintf(out, cap, "; to give %s one, write material \"%s\" \"IMAGE\" in %s",
+             count > 1 ? "them" : "it", shader, count > 1 ? "each actor" : "the actor");
+}
 
+static void warn_no_texture(const mc_scene *s, int actor, int index, const char *who, int count,
+                            const void *user, const mc_parse_opts *opts)
+{
+    const mc_scene_actor *a = &s->actors[actor];
+    const mc_submesh *sm = &a->mesh.meshes[index];
+    mc_error w;
+    char stem[PATH_CAP], fix[PATH_CAP + 96];
+    const char *slash = strrchr(a->mesh_path, '/');
+    /* The mesh's folder as looked in: without its trailing '/' (but "/" itself), "." for the
+     * current one. */
+    int dir_len = !slash ? 1 : slash == a->mesh_path ? 1 : (int)(slash - a->mesh_path);
+    const char *dir = slash ? a->mesh_path : ".";
+
+    (void)user;
+    fix_words(sm->shader, count, fix, sizeof fix);
+    if (!sm->shader[0]) {
+        mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
+                     "mesh %d of %s has an empty shader and no 'material' line for it: drawn "
+                     "without a texture%s",
+                     index, who, fix);
+    } else {
+        const char *file;
+
+        shader_stem(sm->shader, stem, sizeof stem);
+        file = strrchr(stem, '/') ? strrchr(stem, '/') + 1 : stem;
+        mc_error_set(&w, MC_ERR_IO, a->mesh.name, sm->shader_line, sm->shader_col,
+                     "no image for shader '%s' of %s: looked for '%s.tga', '.png', "
+                     "'.jpg' in '%.*s'%s%s%s%s%s%s; drawn without a texture%s",
+                     sm->shader, who, file, dir_len, dir, s->base_path ? " and in '" : "",
+                     s->base_path ? s->base_path : "", s->base_path ? "'" : "",
+                     s->base_path && file != stem ? " as '" : "",
+                     s->base_path && file != stem ? stem : "",
+                     s->base_path && file != stem ? "'" : "", fix);
+    }
+    warn(opts, &w);
+}
+
+/* Whether mesh k of actor a is drawn without a texture and is warned about (after
+ * resolve_textures has looked; user: whether the base may declare materials, where a named
+ * shader may still be a material): its shader, the cause (mesh_groups.h). */
+static const void *lacks_texture(const mc_scene *s, int actor, int k, const void *user)
+{
+    const mc_scene_actor *a = &s->actors[actor];
+    const bool *materials = user;
+    const char *shader = a->mesh.meshes[k].shader;
+
+    return !a->textures[k] && !(*materials && shader[0]) ? shader : NULL;
+}
+
+/* The meshes drawn without a texture, actor by actor: one warning per shader (the empty one
+ * too), the others of it in one line, the shaders past the first few counted, actors of one mesh
+ * without the same images told once (mesh_groups.h); then each actor's material lines that no
+ * mesh uses. */
+static void warn_no_textures(const mc_scene *s, const mc_parse_opts *opts)
+{
+    const bool materials = base_has_materials(s);
+
+    if (!opts || !opts->warn)
+        return;
+    for (int i = 0; i < s->num_actors && !(opts->stop && *opts->stop); i++) {
+        const mc_scene_actor *a = &s->actors[i];
+
+        mc_mesh_groups_warn(s, i, lacks_texture, warn_no_texture, &materials,
+                            ", which the same material line covers", opts);
+        for (int m = 0; m < a->num_materials; m++) {
+            mc_error w;
+
+            if (a->materials[m].used)
+                continue;
+            mc_error_set(&w, MC_ERR_MISMATCH, s->name, a->materials[m].line,
+                         a->materials[m].col, "no mesh of actor '%s' has shader '%s'", a->name,
+                         a->materials[m].shader);
+            warn(opts, &w);
+        }
+    }
+}
+
+static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, mc_error *e)
+{
     for (int i = 0; i < a->num_materials; i++) {
         const mc_scene_material *m = &a->materials[i];
 
+        char hint[PATH_CAP + 32];
+
         if (!file_exists(m->path))
             return mc_error_set(e, MC_ERR_IO, s->name, m->line, m->col,
-                                "cannot read image '%s' for shader '%s'", m->path, m->shader);
+                                "cannot read image '%s' for shader '%s'%s", m->path, m->shader,
+                                file_hint(m->path, hint, sizeof hint));
     }
     a->textures = mc_arena_alloc(&s->arena, (size_t)a->mesh.num_meshes, sizeof *a->textures);
     if (!a->textures && a->mesh.num_meshes > 0)
@@ -227,16 +247,6 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, const mc_parse
             a->textures[k] = implicit_texture(s, a, sm->shader, &oom);
         if (oom)
             return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-    }
-    warn_no_textures(s, a, materials, opts);
-    for (int i = 0; i < a->num_materials; i++) {
-        mc_error w;
-
-        if (a->materials[i].used || !opts || !opts->warn)
-            continue;
-        mc_error_set(&w, MC_ERR_MISMATCH, s->name, a->materials[i].line, a->materials[i].col,
-                     "no mesh of actor '%s' has shader '%s'", a->name, a->materials[i].shader);
-        warn(opts, &w);
     }
     return MC_OK;
 }
@@ -536,9 +546,7 @@ static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb
         if (alias_is(a->model_anims[i].name, a->anim_name))
             k = i;
     if (k == a->num_model_anims)
-        return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
-                            "model '%s' has no anim '%s' (%d anims declared at %s:%d)", a->model,
-                            a->anim_name, a->num_model_anims, a->model_file, a->model_decl_line);
+        return no_model_anim_error(s, a, e);
     a->played = &a->model_anims[k];
     a->num_frame_commands = a->played->num_commands;
     a->frame_commands = a->played->commands;
@@ -615,9 +623,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
             return st;
         if (!files[depth]) {
             if (depth == 0)
-                return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->model_line, a->model_col,
-                                    "no model declaration '%s' in %s/def/*.def (loose files "
-                                    "and .pk4 archives)", a->model, s->base_path);
+                return no_model_error(s, a, mb->text, mb->len, mb->loaded, e);
             /* Anim_Blend.cpp: an unknown model to inherit is a warning; the rest is used */
             warn_inherit(mb, opts, files[depth - 1], &chain[depth - 1], name);
             break;
@@ -804,7 +810,7 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, model_base *mb,
         if (st != MC_OK || (st = check_frames(a, e)) != MC_OK)
             return st;
     }
-    return resolve_textures(s, a, opts, e);
+    return resolve_textures(s, a, e);
 }
 
 /* A frame command word md5cine skips, with where it is first and how often it comes. */
@@ -920,8 +926,10 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
     }
     for (int i = 0; i < scene->num_actors && st == MC_OK; i++)
         st = resolve_actor(scene, &scene->actors[i], &mb, opts, e);
-    if (st == MC_OK)
+    if (st == MC_OK) {
+        warn_no_textures(scene, opts);
         warned_more(&mb, opts);
+    }
     model_base_release(&mb);
     if (st != MC_OK) {
         unload(scene);
