@@ -400,6 +400,15 @@ static const golden table[] = {
       42, "more than 3 synced files for anim 'w'" },
     { "modeldef_synced_file_is_an_md5anim", MODELDEF, "model a {\n anim w a.md5anim, b.md5\n}",
       0, MC_ERR_SYNTAX, 2, 20, "expected a .md5anim file for anim 'w', found 'b.md5'" },
+    /* a declaration's files are game paths inside the base: no '..', no absolute path (the
+     * engine's file system refuses them: FileSystem.cpp, idFileSystemLocal::OpenFileReadFlags) */
+    { "modeldef_mesh_does_not_leave_the_base", MODELDEF, "model a {\n mesh ../x.md5mesh\n}", 0,
+      MC_ERR_SYNTAX, 2, 7, "mesh '../x.md5mesh' leaves the base" },
+    { "modeldef_anim_file_is_not_absolute", MODELDEF, "model a {\n anim w /x.md5anim\n}", 0,
+      MC_ERR_SYNTAX, 2, 9, "anim file '/x.md5anim' leaves the base" },
+    { "modeldef_synced_file_does_not_leave_the_base", MODELDEF,
+      "model a {\n anim w a.md5anim, \"m/../../y.md5anim\"\n}", 0, MC_ERR_SYNTAX, 2, 20,
+      "anim file 'm/../../y.md5anim' leaves the base" },
 };
 
 /* The first declaration of type `type` (indexed as a file of a folder of that type) parsed by

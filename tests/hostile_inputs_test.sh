@@ -207,6 +207,47 @@ run tables render "$T/tables/a.md5scene" --size 32x32 --msaa 0 -o "$T/tables/f%d
 expect table_text_past_the_budget_is_refused_before_inflating 2 "" \
     "'$T/tables/base/pak000.pk4:materials/m.mtr' declares 249073737 bytes, over the limit of 67108864"
 
+# Model declarations in a pk4 naming files outside the base: by '..' and by an absolute path
+# (refused at the name, as the engine's file system refuses them), and through a link to a file
+# or a folder outside the base (not in the base: the walk indexes a link to a file only when the
+# file is inside, and follows no link to a folder). Each for a mesh and for an anim, in `info`
+# (which loads both files); nothing outside is read, so its line 'outside-secret' is quoted
+# nowhere. Lines and columns counted in the def that make_hostile.py writes: each model four
+# lines on, its file's name after 'mesh ' (column 10) or 'anim idle ' (column 15).
+python3 make_hostile.py escape "$T/esc" >/dev/null
+E=$T/esc/base/pak000.pk4:def/escape.def
+line=5
+for way in up abs link dirlink; do
+    case $way in
+    up) mesh=../outside.md5mesh anim=../outside.md5anim ;;
+    abs) mesh=$T/esc/outside.md5mesh anim=$T/esc/outside.md5anim ;;
+    link) mesh=models/link.md5mesh anim=models/link.md5anim ;;
+    dirlink) mesh=linked/outside.md5mesh anim=linked/outside.md5anim ;;
+    esac
+    case $way in
+    up | abs)
+        mesh_err="$E:$((line + 1)):10: error: mesh '$mesh' leaves the base: a declaration names game paths inside it (no '..', '::' or absolute path)"
+        anim_err="$E:$((line + 5)):15: error: anim file '$anim' leaves the base: a declaration names game paths inside it (no '..', '::' or absolute path)" ;;
+    *)
+        mesh_err="$E:$((line + 1)):10: error: mesh '$mesh' of model 'mesh_$way' is not in '$T/esc/base' (loose files and .pk4 archives)"
+        anim_err="$E:$((line + 5)):15: error: file '$anim' of anim 'idle' of model 'anim_$way' is not in '$T/esc/base' (loose files and .pk4 archives)" ;;
+    esac
+    for kind in mesh anim; do
+        run "esc_${kind}_$way" info "$T/esc/${kind}_$way.md5scene"
+        if [ "$kind" = mesh ]; then err=$mesh_err; else err=$anim_err; fi
+        expect "a_${kind}_named_${way}_out_of_the_base_is_refused_at_its_name" 2 "" "$err"
+        grep -q outside-secret "$T/esc_${kind}_$way.err" &&
+            fail "nothing_outside_is_quoted_${kind}_$way" "$(head -c 600 "$T/esc_${kind}_$way.err")" ||
+            ok "nothing_outside_is_quoted_${kind}_$way"
+    done
+    line=$((line + 7))
+done
+run esc_render render "$T/esc/mesh_abs.md5scene" --size 32x32 --msaa 0 -o "$T/esc/f%d.png"
+expect render_refuses_an_absolute_mesh_too 2 "" "$E:13:10: error: mesh '$T/esc/outside.md5mesh' leaves the base"
+# A link to a file inside the base still counts: the model of ok renders its two quads.
+run esc_ok info "$T/esc/ok.md5scene"
+expect a_link_to_a_file_inside_the_base_is_read 0 "actor \"a\": $T/esc/base/models/inside.md5mesh (1 joint), $T/esc/base/models/idle.md5anim (1 frames at 24 fps)"
+
 # compare of two files neither of which is an image names A, the first operand.
 python3 make_hostile.py compare "$T/cmp" >/dev/null
 run cmp_ab compare "$T/cmp/a.png" "$T/cmp/b.png"

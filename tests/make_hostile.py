@@ -12,6 +12,11 @@ image     one 8192 x 8192 TGA (run-length, 2 MB) named by a material of the scen
 tables    1,900 tables of 65,536 zeros (249 MB of text) in a 268 KB pk4, one material naming one
 many      2,500 small quads at three depths before a backdrop (2,501 submeshes: past the 2048 items
           whose shadow volumes are scissored each), 2 frames, a light of the scene's own
+escape    model declarations in a pk4 naming files outside the base: by '..', by an absolute
+          path, through a link to a file outside and through a link to a folder outside (one
+          scene each, mesh_up.md5scene ... anim_dirlink.md5scene), the files outside an MD5
+          header and the line 'outside-secret' (quoted by an error if read); and ok.md5scene, a model whose mesh is a link to a file
+          inside the base
 """
 import os
 import struct
@@ -95,5 +100,36 @@ elif case == 'many':
     write('many.md5mesh', '\n'.join(out) + '\n')
     scene('frames 2\nactor a { mesh "many.md5mesh" }\n'
           'light "side" { origin ( -60 90 50 ) color ( 0.8 0.8 0.8 ) radius 400 }\n')
+elif case == 'escape':
+    secret = 'MD5Version 10\noutside-secret: the rest of no md5 file\n'
+    for name in ('outside.md5mesh', 'outside.md5anim', 'elsewhere/outside.md5mesh',
+                 'elsewhere/outside.md5anim'):
+        write(name, secret)
+    write('base/models/quads.md5mesh', open(os.path.join(d, 'quads.md5mesh')).read())
+    write('base/models/idle.md5anim',
+          'MD5Version 10\ncommandline ""\nnumFrames 1\nnumJoints 1\nframeRate 24\n'
+          'numAnimatedComponents 0\nhierarchy {\n\t"origin" -1 0 0\n}\nbounds {\n'
+          '\t( -1 -40 -15 ) ( 1 40 15 )\n}\nbaseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n}\n'
+          'frame 0 {\n}\n')
+    for link, target in (('base/models/link.md5mesh', '../../outside.md5mesh'),
+                         ('base/models/link.md5anim', '../../outside.md5anim'),
+                         ('base/models/inside.md5mesh', 'quads.md5mesh'),
+                         ('base/linked', '../elsewhere')):
+        os.symlink(target, os.path.join(d, link))
+    outside = os.path.abspath(os.path.join(d, 'outside'))
+    ways = (('up', '../outside'), ('abs', outside), ('link', 'models/link'),
+            ('dirlink', 'linked/outside'))
+    text = 'model ok {\n    mesh models/inside.md5mesh\n    anim idle models/idle.md5anim\n}\n'
+    for way, path in ways:
+        text += 'model mesh_%s {\n    mesh "%s.md5mesh"\n}\n' % (way, path)
+        text += ('model anim_%s {\n    mesh models/quads.md5mesh\n    anim idle "%s.md5anim"\n'
+                 '}\n' % (way, path))
+    with zipfile.ZipFile(os.path.join(d, 'base/pak000.pk4'), 'w') as z:
+        z.writestr('def/escape.def', text)
+    for name in ['ok'] + ['%s_%s' % (kind, way) for way, _ in ways for kind in ('mesh', 'anim')]:
+        write(name + '.md5scene', 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\n'
+              'actor a {\n    model "%s"\n    anim "idle"\n}\n' % name
+              if not name.startswith('mesh') else
+              'md5scene 1\ncamera "cam.md5camera"\nbase "base"\nactor a { model "%s" }\n' % name)
 else:
     sys.exit('make_hostile.py: unknown case ' + case)

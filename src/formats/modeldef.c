@@ -51,6 +51,26 @@ static bool read_word(md_parser *p, const mc_token *kw, mc_token *out)
     return true;
 }
 
+/* A file a declaration names is a game path inside the base: no '..', no '::', not absolute
+ * ('/', '\\' or a drive's "c:" first). The engine refuses the same before it looks in its search
+ * paths (framework/FileSystem.cpp, idFileSystemLocal::OpenFileReadFlags); here no file outside
+ * the base is looked at either. */
+static bool in_base(md_parser *p, const mc_token *t, const char *what)
+{
+    bool drive = t->len >= 2 && t->text[1] == ':';
+    bool up = false, colons = false;
+
+    for (size_t i = 0; i + 1 < t->len; i++) {
+        up = up || (t->text[i] == '.' && t->text[i + 1] == '.');
+        colons = colons || (t->text[i] == ':' && t->text[i + 1] == ':');
+    }
+    if (up || colons || drive || t->text[0] == '/' || t->text[0] == '\\')
+        return mc_lex_fail(&p->lx, t, MC_ERR_SYNTAX,
+                           "%s '%.*s' leaves the base: a declaration names game paths inside it "
+                           "(no '..', '::' or absolute path)", what, (int)t->len, t->text);
+    return true;
+}
+
 static bool ends_with(const mc_token *t, const char *ext)
 {
     size_t n = strlen(ext);
@@ -311,6 +331,8 @@ static bool parse_anim(md_parser *p, const mc_token *kw)
         return mc_lex_fail(&p->lx, &file, MC_ERR_SYNTAX,
                            "expected a .md5anim file for anim '%.*s', found '%.*s'", (int)name.len,
                            name.text, (int)file.len, file.text);
+    if (!in_base(p, &file, "anim file"))
+        return false;
     a = new_anim(p, &name);
     if (!a)
         return false;
@@ -334,6 +356,8 @@ static bool parse_anim(md_parser *p, const mc_token *kw)
             return mc_lex_fail(&p->lx, &file, MC_ERR_SYNTAX,
                                "expected a .md5anim file for anim '%s', found '%.*s'", a->name,
                                (int)file.len, file.text);
+        if (!in_base(p, &file, "anim file"))
+            return false;
         if (a->num_files == MC_MODELDEF_SYNCED)
             return mc_lex_fail(&p->lx, &file, MC_ERR_LIMIT,
                                "more than %d synced files for anim '%s'", MC_MODELDEF_SYNCED,
@@ -397,6 +421,8 @@ static bool parse_body(md_parser *p, const mc_token *open)
                 return mc_lex_fail(&p->lx, &v, MC_ERR_SYNTAX,
                                    "expected a .md5mesh file after 'mesh', found %s",
                                    mc_lex_describe(&v, d, sizeof d));
+            if (!in_base(p, &v, "mesh"))
+                return false;
             m->mesh = dup_path(p, &v);
             m->mesh_line = v.line;
             m->mesh_col = v.col;

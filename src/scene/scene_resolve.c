@@ -374,20 +374,18 @@ static mc_status find_model(mc_scene *s, model_base *mb, const char *name,
 
 /* A game path the model names (its mesh, an anim): *place is where the base holds it, the
  * loose file's path ("base/models/x.md5mesh") or the archive's place
- * ("base/pak000.pk4:models/x.md5mesh"), and *game the path to read it by (NULL when the base
- * holds no such file: then *place is base/path, and loading it fails there as a file). */
-static mc_status game_file(mc_scene *s, const model_base *mb, const char *base, const char *path,
+ * ("base/pak000.pk4:models/x.md5mesh"), and *game the path to read it by. Only the base's
+ * files and archives are looked in (decl_files_exist has found it there). */
+static mc_status game_file(mc_scene *s, const model_base *mb, const char *path,
                            const char **place, const char **game, mc_error *e)
 {
     char where[4200];
 
     *game = NULL;
-    if (mc_vfs_exists(mb->vfs, path, where, sizeof where)) {
-        *place = mc_arena_strndup(&s->arena, where, strlen(where));
-        *game = path;
-    } else {
-        *place = join_path(&s->arena, base, path, strlen(path));
-    }
+    if (!mc_vfs_exists(mb->vfs, path, where, sizeof where))
+        return mc_error_set(e, MC_ERR_IO, s->base_path, 0, 0, "cannot read '%s'", path);
+    *place = mc_arena_strndup(&s->arena, where, strlen(where));
+    *game = path;
     return *place ? MC_OK : mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
 }
 
@@ -448,8 +446,10 @@ static mc_status apply_modeldef(mc_scene_actor *a, const mc_modeldef *m,
     return MC_OK;
 }
 
-/* A game file the declaration m (in file) names, looked up where the base's files are: one
- * that is not there is an error at its token in the .def. The engine defaults the whole model
+/* A game file the declaration m (in file) names, looked up among the base's loose files and
+ * archives only (vfs.h: never through a link to a folder, nor a link to a file outside the base;
+ * the parser has refused '..' and absolute paths): one that is not there is an error at its
+ * token in the .def. The engine defaults the whole model
  * then (Anim_Blend.cpp, idDeclModelDef::Parse "Model '%s' defaulted" for its mesh,
  * idDeclModelDef::ParseAnim "Couldn't load anim" for any file of any anim), and so does a model
  * inheriting it ("inherited model definition '%s' defaulted"). */
@@ -457,15 +457,7 @@ static mc_status decl_file_exists(const mc_scene *s, const model_base *mb, const
                                   const mc_modeldef *m, const mc_modeldef_file *f,
                                   const char *anim, mc_error *e)
 {
-    char where[4200];
-    int n;
-
-    if (mc_vfs_exists(mb->vfs, f->path, where, sizeof where))
-        return MC_OK;
-    /* nor a file at base/path, which game_file falls back to (one reached through a link to a
-     * folder, which the base's walk does not follow) */
-    n = snprintf(where, sizeof where, "%s/%s", s->base_path, f->path);
-    if (n > 0 && (size_t)n < sizeof where && file_exists(where))
+    if (mc_vfs_exists(mb->vfs, f->path, NULL, 0))
         return MC_OK;
     if (!anim)
         return mc_error_set(e, MC_ERR_IO, file, f->line, f->col,
@@ -523,8 +515,7 @@ static mc_status open_model_base(mc_scene *s, const mc_scene_actor *a, model_bas
 }
 
 /* The actor's `anim` as one of its model's anims: its file, in a->anim_path. */
-static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb,
-                            const char *base, mc_error *e)
+static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb, mc_error *e)
 {
     /* idDeclModelDef::GetAnim: the full name, else the first of its alias (the engine picks
      * one of those at random) */
@@ -542,7 +533,7 @@ static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb
     a->played = &a->model_anims[k];
     a->num_frame_commands = a->played->num_commands;
     a->frame_commands = a->played->commands;
-    return game_file(s, mb, base, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
+    return game_file(s, mb, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
 }
 
 /* The warning for declaration m's unknown model to inherit, name: once for all the actors that
@@ -600,7 +591,6 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
     mc_modeldef chain[MAX_MODEL_INHERIT];
     const char *files[MAX_MODEL_INHERIT] = { NULL };
     const char *mesh = NULL, *name = a->model;
-    char base[1024];
     int depth = 0, total = 0;
     mc_status st;
 
@@ -653,8 +643,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
     if (!mesh)
         return mc_error_set(e, MC_ERR_SYNTAX, files[0], chain[0].line, chain[0].col,
                             "model '%s' names no mesh", chain[0].name);
-    snprintf(base, sizeof base, "%s/", s->base_path);
-    st = game_file(s, mb, base, mesh, &a->mesh_path, &a->mesh_game, e);
+    st = game_file(s, mb, mesh, &a->mesh_path, &a->mesh_game, e);
     if (st != MC_OK)
         return st;
     a->mesh_line = a->model_line;
@@ -664,7 +653,7 @@ static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
         a->skin_line = a->model_line;
         a->skin_col = a->model_col;
     }
-    return a->anim_name ? model_anim(s, a, mb, base, e) : MC_OK;
+    return a->anim_name ? model_anim(s, a, mb, e) : MC_OK;
 }
 
 /* A mesh/anim mismatch stays at the offending joint's line in its file and names the actor
