@@ -248,6 +248,38 @@ expect render_refuses_an_absolute_mesh_too 2 "" "$E:13:10: error: mesh '$T/esc/o
 run esc_ok info "$T/esc/ok.md5scene"
 expect a_link_to_a_file_inside_the_base_is_read 0 "actor \"a\": $T/esc/base/models/inside.md5mesh (1 joint), $T/esc/base/models/idle.md5anim (1 frames at 24 fps)"
 
+# Model declarations' limits (limits.h), each an error at the token that passes it (positions
+# counted in the files make_hostile.py writes: 5 lines a model, 'inherit ' and 'anim ' after 4
+# spaces). m0 ... m16: m15's inherit (line 77, column 13) would be the 17th level.
+python3 make_hostile.py limits "$T/lim" >/dev/null
+run lim_deep info "$T/lim/deep.md5scene"
+expect inherit_past_16_deep_is_refused_at_the_inherit 2 "" \
+    "$T/lim/deep/def/x.def:77:13: error: model 'm0' inherits more than 16 deep"
+# 2,049 anims inherited and 2,048 of its own: its 2,048th (line 3 + 2048) is the 4,097th.
+run lim_anims info "$T/lim/anims.md5scene"
+expect anims_past_4096_with_those_inherited_are_refused_at_the_anim 2 "" \
+    "$T/lim/anims/def/x.def:2051:10: error: model 'top' has more than 4096 anims with those it inherits"
+# 65 models of 4,096 anims (4,095 shared and their own): the 65th (actor a64, line 68, its model
+# at column 19) takes the scene to 65 x 4096 = 266240 past 262144 (64 x 4096).
+run lim_scene info "$T/lim/scene.md5scene"
+expect the_scenes_model_anims_are_bounded 2 "" \
+    "$T/lim/scene.md5scene:68:19: error: model 't64' takes the anims of the scene's models to 266240, past 262144 in all (it has 4096)"
+run lim_decls info "$T/lim/decls.md5scene"
+expect model_declarations_past_65536_are_refused_at_the_name 2 "" \
+    "$T/lim/decls/def/x.def:65537:7: error: more than 65536 model declarations in the base's def files"
+# At the limits: 16 deep and 4,096 anims in all.
+run lim_under info "$T/lim/under.md5scene"
+expect sixteen_deep_and_4096_anims_are_read 0 ", 4096 anims: j0_, j1_,"
+
+# A 16-deep chain of the same 4,095 long anim names, 20 actors: each resolves to the 4,095 anims
+# and plays the last (its CPU time is bench/hardening_bench.sh's; here what it gives).
+python3 make_hostile.py chain "$T/chain" >/dev/null
+run chain info "$T/chain/a.md5scene"
+expect twenty_actors_of_a_deep_chain_resolve 0 ", 4095 anims: anim_with_a_long_name_"
+[ "$(grep -c '4095 anims: ' "$T/chain.out")" = 20 ] && [ "$(grep -c 'playing "anim_with_a_long_name_x*_4094_end"' "$T/chain.out")" = 20 ] &&
+    ok every_actor_of_the_chain_plays_the_last_anim ||
+    fail every_actor_of_the_chain_plays_the_last_anim "$(grep -c playing "$T/chain.out") playing"
+
 # compare of two files neither of which is an image names A, the first operand.
 python3 make_hostile.py compare "$T/cmp" >/dev/null
 run cmp_ab compare "$T/cmp/a.png" "$T/cmp/b.png"

@@ -215,3 +215,33 @@ bool same_name(const char *a, size_t alen, const char *b)
 {
     return strlen(b) == alen && memcmp(a, b, alen) == 0;
 }
+
+/* ---------------------------------------------------------------- resolve's helpers */
+
+/* A file named at scene line:col failed to load. An error without a position (cannot open,
+ * too large) is moved to the scene token that names the file; a parse error inside the file
+ * keeps its own position. */
+mc_status resolve_at_token(const mc_scene *s, mc_error *e, int line, int col, const char *what)
+{
+    char inner[sizeof e->msg];
+
+    if (e->line != 0)
+        return e->code;
+    memcpy(inner, e->msg, sizeof inner);
+    return mc_error_set(e, e->code, s->name, line, col, "cannot load %s: %s", what, inner);
+}
+
+void resolve_warn(const mc_parse_opts *opts, const mc_error *w)
+{
+    if (opts && opts->warn)
+        opts->warn(opts->warn_user, w);
+}
+
+/* True (with MC_ERR_INTERRUPTED in e) once the caller's stop flag is set. */
+bool resolve_stopped(const mc_parse_opts *opts, mc_error *e)
+{
+    if (!opts || !opts->stop || !*opts->stop)
+        return false;
+    mc_error_set(e, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+    return true;
+}

@@ -61,4 +61,11 @@ bool parse_sound(scene_parser *p, const mc_token *kw);
 bool parse_spawnarg(scene_parser *p, mc_scene_actor *a, int *cap, const mc_token *kw);
 bool check_sound_actors(scene_parser *p);
 
+/* resolve's helpers (scene_resolve.c, model_resolve.c): the caller's stop flag (MC_ERR_INTERRUPTED in e once set), a
+ * warning to the caller, and an error without a position moved to the scene token that names
+ * the file (`cannot load WHAT: ...`). */
+bool resolve_stopped(const mc_parse_opts *opts, mc_error *e);
+void resolve_warn(const mc_parse_opts *opts, const mc_error *w);
+mc_status resolve_at_token(const mc_scene *s, mc_error *e, int line, int col, const char *what);
+
 #endif
