@@ -180,6 +180,39 @@ static void the_automatic_count_follows_its_rule(void)
     EXPECT_EQ_INT(mc_frame_jobs_auto(1000), 16);
 }
 
+/* The count within memory, worked by hand: jobs fit when first + (jobs - 1) * per_job <= memory
+ * (MiB and GiB powers of two). */
+static void the_count_fits_the_memory_available(void)
+{
+    const uint64_t mib = 1ull << 20, gib = 1ull << 30;
+    bool by = true;
+
+    /* 2 cores: 1 job whatever the memory */
+    EXPECT_EQ_INT(mc_frame_jobs_fit(2, 8 * gib, 573 * mib, 187 * mib, &by), 1);
+    EXPECT(!by);
+    /* memory unknown: the cores' 8 */
+    EXPECT_EQ_INT(mc_frame_jobs_fit(16, 0, gib, gib, &by), 8);
+    EXPECT(!by);
+    /* 8 jobs need 1 + 7 x 0.5 = 4.5 GiB, 7 need 4 GiB: exactly 4 GiB holds 7, a byte less 6 */
+    EXPECT_EQ_INT(mc_frame_jobs_fit(16, 4 * gib, gib, 512 * mib, &by), 7);
+    EXPECT(by);
+    EXPECT_EQ_INT(mc_frame_jobs_fit(16, 4 * gib - 1, gib, 512 * mib, &by), 6);
+    /* 64 cores: 16 (MC_FRAME_JOBS_MAX), 573 + 15 x 187 = 3378 MiB of 64 GiB */
+    EXPECT_EQ_INT(mc_frame_jobs_fit(64, 64 * gib, 573 * mib, 187 * mib, &by), 16);
+    EXPECT(!by);
+    /* doctor's 1280x720 estimates on 16 cores with 1.5 GiB: (1610612736 - 600440832) /
+     * 195493888 = 5.17 more jobs, so 6 (1577910272 bytes; 7 would take 1773404160) */
+    EXPECT_EQ_INT(mc_frame_jobs_fit(16, 3 * gib / 2, 600440832, 195493888, &by), 6);
+    EXPECT(by);
+    /* the first job alone past it: still 1 (the render's own check refuses it) */
+    EXPECT_EQ_INT(mc_frame_jobs_fit(16, 512 * mib, 573 * mib, 187 * mib, &by), 1);
+    EXPECT(by);
+    /* no overflow: a per-job need near 2^64 */
+    EXPECT_EQ_INT(mc_frame_jobs_fit(32, gib, 0, UINT64_MAX, NULL), 1);
+    /* 8 x (2^61 - 1) = 2^64 - 8 fits in 2^64 - 1: 1 + 8 jobs */
+    EXPECT_EQ_INT(mc_frame_jobs_fit(32, UINT64_MAX, 0, UINT64_MAX / 8, NULL), 9);
+}
+
 /* A texture that does not decode fails every job's renderer: create gives what
  * mc_scene_renderer_create gives (MC_ERR_IMAGE at line 4, column 20), and nothing is left. */
 static void a_texture_that_does_not_decode_fails_create_as_one_renderer_does(void)
@@ -233,6 +266,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(release_with_frames_in_flight_waits_and_drops_them),
         TEST_ENTRY(a_job_count_out_of_range_is_a_usage_error),
         TEST_ENTRY(the_automatic_count_follows_its_rule),
+        TEST_ENTRY(the_count_fits_the_memory_available),
         TEST_ENTRY(a_texture_that_does_not_decode_fails_create_as_one_renderer_does),
         TEST_ENTRY(the_stop_flag_interrupts_create),
     };

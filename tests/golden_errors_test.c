@@ -6,6 +6,10 @@
  * The inputs are built from small valid templates (checked to parse in
  * valid_templates_parse) with one line changed, so the bad token's line is the template line
  * that was replaced. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include <md5cine/entitydef.h>
 #include <md5cine/md5anim.h>
 #include <md5cine/md5camera.h>
@@ -417,6 +421,19 @@ static const golden table[] = {
       42, "more than 3 synced files for anim 'w'" },
     { "modeldef_synced_file_is_an_md5anim", MODELDEF, "model a {\n anim w a.md5anim, b.md5\n}",
       0, MC_ERR_SYNTAX, 2, 20, "expected a .md5anim file for anim 'w', found 'b.md5'" },
+    /* a declaration's files are game paths inside the base: no '..', no absolute path (the
+     * engine's file system refuses them: FileSystem.cpp, idFileSystemLocal::OpenFileReadFlags) */
+    { "modeldef_mesh_does_not_leave_the_base", MODELDEF, "model a {\n mesh ../x.md5mesh\n}", 0,
+      MC_ERR_SYNTAX, 2, 7, "mesh '../x.md5mesh' leaves the base" },
+    { "modeldef_anim_file_is_not_absolute", MODELDEF, "model a {\n anim w /x.md5anim\n}", 0,
+      MC_ERR_SYNTAX, 2, 9, "anim file '/x.md5anim' leaves the base" },
+    /* a duplicate found after a remove line came first */
+    { "modeldef_duplicate_after_a_remove", MODELDEF,
+      "model a {\n remove p\n anim w x.md5anim\n anim w y.md5anim\n}", 0, MC_ERR_SYNTAX, 4, 7,
+      "duplicate anim 'w' (first given at line 3)" },
+    { "modeldef_synced_file_does_not_leave_the_base", MODELDEF,
+      "model a {\n anim w a.md5anim, \"m/../../y.md5anim\"\n}", 0, MC_ERR_SYNTAX, 2, 20,
+      "anim file 'm/../../y.md5anim' leaves the base" },
 };
 
 /* The first declaration of type `type` (indexed as a file of a folder of that type) parsed by
@@ -528,11 +545,66 @@ static void every_rule_reports_its_golden_error(void)
     }
 }
 
+/* Rows too long to write out: a model declaration of n anim lines " anim wK x.md5anim" (K from
+ * 0, line K + 2) and then the line `last`. */
+static char *many_anims(int n, const char *last)
+{
+    size_t cap = (size_t)n * 32 + 64;
+    char *text = malloc(cap);
+    size_t len = 0;
+
+    if (!text)
+        return NULL;
+    len += (size_t)snprintf(text, cap, "model a {\n");
+    for (int k = 0; k < n; k++)
+        len += (size_t)snprintf(text + len, cap - len, " anim w%d x.md5anim\n", k);
+    snprintf(text + len, cap - len, "%s\n}\n", last);
+    return text;
+}
+
+/* The limits of limits.h that a declaration alone can pass: the anim and remove lines of one
+ * model declaration (MC_LIMIT_MODELDEF_ANIMS, 4096: the 4097th at line 4098), and a duplicate
+ * found among many (the parser's index of names). */
+static void limits_report_their_golden_errors(void)
+{
+    static const struct {
+        const char *name;
+        int n;
+        const char *last;
+        mc_status code;
+        int line, col;
+        const char *msg;
+    } rows[] = {
+        { "modeldef_at_most_4096_anims", 4096, " anim more x.md5anim", MC_ERR_LIMIT, 4098, 7,
+          "more than 4096 anims in model 'a'" },
+        { "modeldef_at_most_4096_removes", 4096, " remove w3", MC_ERR_LIMIT, 4098, 9,
+          "more than 4096 anims in model 'a'" },
+        { "modeldef_duplicate_among_4000", 4000, " anim w17 y.md5anim", MC_ERR_SYNTAX, 4002, 7,
+          "duplicate anim 'w17' (first given at line 19)" },
+    };
+
+    for (size_t i = 0; i < TEST_COUNT(rows); i++) {
+        char *text = many_anims(rows[i].n, rows[i].last);
+        mc_error err;
+        mc_status s;
+
+        ASSERT(text != NULL);
+        s = parse(MODELDEF, text, strlen(text), &err);
+        if (s != rows[i].code || err.line != rows[i].line || err.col != rows[i].col ||
+            !strstr(err.msg, rows[i].msg))
+            test_fail(__FILE__, __LINE__, "%s: got %s %d:%d \"%s\", expected %s %d:%d \"%s\"",
+                      rows[i].name, mc_status_name(s), err.line, err.col, err.msg,
+                      mc_status_name(rows[i].code), rows[i].line, rows[i].col, rows[i].msg);
+        free(text);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
         TEST_ENTRY(valid_templates_parse),
         TEST_ENTRY(every_rule_reports_its_golden_error),
+        TEST_ENTRY(limits_report_their_golden_errors),
     };
     return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

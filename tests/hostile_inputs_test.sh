@@ -207,6 +207,79 @@ run tables render "$T/tables/a.md5scene" --size 32x32 --msaa 0 -o "$T/tables/f%d
 expect table_text_past_the_budget_is_refused_before_inflating 2 "" \
     "'$T/tables/base/pak000.pk4:materials/m.mtr' declares 249073737 bytes, over the limit of 67108864"
 
+# Model declarations in a pk4 naming files outside the base: by '..' and by an absolute path
+# (refused at the name, as the engine's file system refuses them), and through a link to a file
+# or a folder outside the base (not in the base: the walk indexes a link to a file only when the
+# file is inside, and follows no link to a folder). Each for a mesh and for an anim, in `info`
+# (which loads both files); nothing outside is read, so its line 'outside-secret' is quoted
+# nowhere. Lines and columns counted in the def that make_hostile.py writes: each model four
+# lines on, its file's name after 'mesh ' (column 10) or 'anim idle ' (column 15).
+python3 make_hostile.py escape "$T/esc" >/dev/null
+E=$T/esc/base/pak000.pk4:def/escape.def
+line=5
+for way in up abs link dirlink; do
+    case $way in
+    up) mesh=../outside.md5mesh anim=../outside.md5anim ;;
+    abs) mesh=$T/esc/outside.md5mesh anim=$T/esc/outside.md5anim ;;
+    link) mesh=models/link.md5mesh anim=models/link.md5anim ;;
+    dirlink) mesh=linked/outside.md5mesh anim=linked/outside.md5anim ;;
+    esac
+    case $way in
+    up | abs)
+        mesh_err="$E:$((line + 1)):10: error: mesh '$mesh' leaves the base: a declaration names game paths inside it (no '..', '::' or absolute path)"
+        anim_err="$E:$((line + 5)):15: error: anim file '$anim' leaves the base: a declaration names game paths inside it (no '..', '::' or absolute path)" ;;
+    *)
+        mesh_err="$E:$((line + 1)):10: error: mesh '$mesh' of model 'mesh_$way' is not in '$T/esc/base' (loose files and .pk4 archives)"
+        anim_err="$E:$((line + 5)):15: error: file '$anim' of anim 'idle' of model 'anim_$way' is not in '$T/esc/base' (loose files and .pk4 archives)" ;;
+    esac
+    for kind in mesh anim; do
+        run "esc_${kind}_$way" info "$T/esc/${kind}_$way.md5scene"
+        if [ "$kind" = mesh ]; then err=$mesh_err; else err=$anim_err; fi
+        expect "a_${kind}_named_${way}_out_of_the_base_is_refused_at_its_name" 2 "" "$err"
+        grep -q outside-secret "$T/esc_${kind}_$way.err" &&
+            fail "nothing_outside_is_quoted_${kind}_$way" "$(head -c 600 "$T/esc_${kind}_$way.err")" ||
+            ok "nothing_outside_is_quoted_${kind}_$way"
+    done
+    line=$((line + 7))
+done
+run esc_render render "$T/esc/mesh_abs.md5scene" --size 32x32 --msaa 0 -o "$T/esc/f%d.png"
+expect render_refuses_an_absolute_mesh_too 2 "" "$E:13:10: error: mesh '$T/esc/outside.md5mesh' leaves the base"
+# A link to a file inside the base still counts: the model of ok renders its two quads.
+run esc_ok info "$T/esc/ok.md5scene"
+expect a_link_to_a_file_inside_the_base_is_read 0 "actor \"a\": $T/esc/base/models/inside.md5mesh (1 joint), $T/esc/base/models/idle.md5anim (1 frames at 24 fps, root rebased)"
+
+# Model declarations' limits (limits.h), each an error at the token that passes it (positions
+# counted in the files make_hostile.py writes: 5 lines a model, 'inherit ' and 'anim ' after 4
+# spaces). m0 ... m16: m15's inherit (line 77, column 13) would be the 17th level.
+python3 make_hostile.py limits "$T/lim" >/dev/null
+run lim_deep info "$T/lim/deep.md5scene"
+expect inherit_past_16_deep_is_refused_at_the_inherit 2 "" \
+    "$T/lim/deep/def/x.def:77:13: error: model 'm0' inherits more than 16 deep"
+# 2,049 anims inherited and 2,048 of its own: its 2,048th (line 3 + 2048) is the 4,097th.
+run lim_anims info "$T/lim/anims.md5scene"
+expect anims_past_4096_with_those_inherited_are_refused_at_the_anim 2 "" \
+    "$T/lim/anims/def/x.def:2051:10: error: model 'top' has more than 4096 anims with those it inherits"
+# 65 models of 4,096 anims (4,095 shared and their own): the 65th (actor a64, line 68, its model
+# at column 19) takes the scene to 65 x 4096 = 266240 past 262144 (64 x 4096).
+run lim_scene info "$T/lim/scene.md5scene"
+expect the_scenes_model_anims_are_bounded 2 "" \
+    "$T/lim/scene.md5scene:68:19: error: model 't64' takes the anims of the scene's models to 266240, past 262144 in all (it has 4096)"
+run lim_decls info "$T/lim/decls.md5scene"
+expect model_declarations_past_65536_are_refused_at_the_name 2 "" \
+    "$T/lim/decls/def/x.def:65537:7: error: more than 65536 model declarations in the base's def files"
+# At the limits: 16 deep and 4,096 anims in all.
+run lim_under info "$T/lim/under.md5scene"
+expect sixteen_deep_and_4096_anims_are_read 0 ", 4096 anims: j0_, j1_,"
+
+# A 16-deep chain of the same 4,095 long anim names, 20 actors: each resolves to the 4,095 anims
+# and plays the last (its CPU time is bench/hardening_bench.sh's; here what it gives).
+python3 make_hostile.py chain "$T/chain" >/dev/null
+run chain info "$T/chain/a.md5scene"
+expect twenty_actors_of_a_deep_chain_resolve 0 ", 4095 anims: anim_with_a_long_name_"
+[ "$(grep -c '4095 anims: ' "$T/chain.out")" = 20 ] && [ "$(grep -c 'playing "anim_with_a_long_name_x*_4094_end"' "$T/chain.out")" = 20 ] &&
+    ok every_actor_of_the_chain_plays_the_last_anim ||
+    fail every_actor_of_the_chain_plays_the_last_anim "$(grep -c playing "$T/chain.out") playing"
+
 # compare of two files neither of which is an image names A, the first operand.
 python3 make_hostile.py compare "$T/cmp" >/dev/null
 run cmp_ab compare "$T/cmp/a.png" "$T/cmp/b.png"

@@ -1,11 +1,16 @@
 /* Model declarations of def files (src/formats/modeldef.h): what a declaration holds, how the
  * rest of a def file is passed over, and a golden table of errors with their positions
  * (counted by hand in the inputs). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <md5cine/limits.h>
+#include <md5cine/scene.h>
 
 #include "formats/modeldef.h"
 #include "test.h"
@@ -307,6 +312,122 @@ static void reports_golden_errors_at_their_positions(void)
     }
 }
 
+static mc_status count_decl(void *user, const mc_modeldef_at *at)
+{
+    char *names = user;
+
+    strncat(names, at->name, at->name_len);
+    strcat(names, at->line == at->name_line ? " " : "? ");
+    return MC_OK;
+}
+
+/* mc_modeldef_each lists every `model NAME` as mc_modeldef_find reads them (other declarations
+ * passed over, the text ending at a NUL byte), and mc_modeldef_parse_at parses the one given,
+ * the second of two of a name included. */
+static void lists_declarations_and_parses_one_at_its_place(void)
+{
+    const char text[] = "model a { mesh a.md5mesh }\n"
+                        "export x { model y }\n"
+                        "model b { mesh first.md5mesh }\n"
+                        "model\nb { mesh second.md5mesh }\n"
+                        "model c { mesh c.md5mesh }\0model d { }";
+    char names[64] = "";
+    mc_arena a = { 0 };
+    mc_modeldef m;
+    mc_error err;
+    mc_modeldef_at at = { .start = 79, .line = 4, .col = 1 }; /* the second "model b" */
+
+    ASSERT_OK(mc_modeldef_each(text, sizeof text - 1, count_decl, names), &err);
+    EXPECT_EQ_STR(names, "a b b? c ");
+    ASSERT_OK(mc_modeldef_parse_at(text, sizeof text - 1, "t.def", &at, &a, &m, &err), &err);
+    EXPECT_EQ_STR(m.mesh, "second.md5mesh");
+    EXPECT_EQ_INT(m.line, 5);
+    EXPECT_EQ_INT(m.col, 1);
+    mc_arena_release(&a);
+}
+
+/* Writes dir/base with a mesh of one joint, two anims of it and def/m.def. */
+static bool write_model_base(const char *dir)
+{
+    static const char *const folders[] = { "", "/base", "/base/def", "/base/models" };
+    static const char mesh[] = "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n"
+                               "joints {\n\"origin\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\n"
+                               "shader \"s\"\nnumverts 3\nvert 0 ( 0 0 ) 0 1\nvert 1 ( 1 0 ) 1 1\n"
+                               "vert 2 ( 0 1 ) 2 1\nnumtris 1\ntri 0 0 1 2\nnumweights 3\n"
+                               "weight 0 0 1 ( 0 0 0 )\nweight 1 0 1 ( 0 1 0 )\n"
+                               "weight 2 0 1 ( 0 0 1 )\n}\n";
+    static const char anim[] = "MD5Version 10\ncommandline \"\"\nnumFrames 1\nnumJoints 1\n"
+                               "frameRate 24\nnumAnimatedComponents 0\nhierarchy {\n"
+                               "\"origin\" -1 0 0\n}\nbounds {\n( 0 0 0 ) ( 0 1 1 )\n}\n"
+                               "baseframe {\n( 0 0 0 ) ( 0 0 0 )\n}\nframe 0 {\n}\n";
+    static const char def[] = "model low {\n"
+                              "    mesh models/m.md5mesh\n"
+                              "    anim idle1 models/a.md5anim\n"
+                              "    anim idle2 models/a.md5anim\n"
+                              "    anim pain1 models/a.md5anim\n"
+                              "    anim pain2 models/a.md5anim\n"
+                              "    anim walk models/a.md5anim\n"
+                              "}\n"
+                              "model top {\n"
+                              "    inherit low\n"
+                              "    remove pain\n"
+                              "    anim walk models/b.md5anim\n"
+                              "    anim run models/a.md5anim\n"
+                              "}\n";
+    char path[1000];
+
+    for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++) {
+        snprintf(path, sizeof path, "%s%s", dir, folders[i]);
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return false;
+    }
+    snprintf(path, sizeof path, "%s/base", dir);
+    return test_write_file(path, "models/m.md5mesh", mesh) &&
+           test_write_file(path, "models/a.md5anim", anim) &&
+           test_write_file(path, "models/b.md5anim", anim) &&
+           test_write_file(path, "def/m.def", def);
+}
+
+/* The actors of one model share what resolving it once gave (the same anims, not a copy); its
+ * anims are those of the declaration it inherits with its own applied (idDeclModelDef::Parse:
+ * `remove pain` drops pain1 and pain2 by their alias, `walk` replaced in place, `run` added),
+ * and an actor's anim is found by its name or its alias (GetAnim: `idle` plays idle1). */
+static void actors_of_one_model_share_its_anims(void)
+{
+    char dir[900], cwd[1024], text[2400], path[1000];
+    mc_scene sc;
+    mc_error err;
+    const mc_scene_actor *x, *y, *z;
+
+    ASSERT(getcwd(cwd, sizeof cwd) != NULL);
+    test_tmp_path(dir, sizeof dir, "modeldef_share");
+    ASSERT(write_model_base(dir));
+    snprintf(text, sizeof text,
+             "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\nbase \"base\"\n"
+             "actor x { model \"top\" anim \"idle\" }\nactor y { model \"TOP\" anim \"walk\" }\n"
+             "actor z { model \"low\" anim \"pain2\" }\n", cwd);
+    ASSERT(test_write_file(dir, "s.md5scene", text));
+    snprintf(path, sizeof path, "%s/s.md5scene", dir);
+    ASSERT_OK(mc_scene_load(path, NULL, &sc, &err), &err);
+    x = &sc.actors[0];
+    y = &sc.actors[1];
+    z = &sc.actors[2];
+    EXPECT(x->model_anims == y->model_anims);
+    ASSERT(x->num_model_anims == 4 && y->num_model_anims == 4);
+    EXPECT_EQ_STR(x->model_anims[0].name, "idle1");
+    EXPECT_EQ_STR(x->model_anims[1].name, "idle2");
+    EXPECT_EQ_STR(x->model_anims[2].name, "walk");
+    EXPECT_EQ_STR(x->model_anims[2].path, "models/b.md5anim");
+    EXPECT_EQ_STR(x->model_anims[3].name, "run");
+    EXPECT(x->played == &x->model_anims[0]);
+    EXPECT(y->played == &y->model_anims[2]);
+    EXPECT(x->mesh_path == y->mesh_path);
+    ASSERT(z->num_model_anims == 5);
+    EXPECT(z->model_anims != x->model_anims);
+    EXPECT_EQ_STR(z->played->name, "pain2");
+    mc_scene_release(&sc);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -317,6 +438,8 @@ int main(int argc, char **argv)
         TEST_ENTRY(knows_the_engines_frame_commands),
         TEST_ENTRY(limits_an_unknown_commands_arguments),
         TEST_ENTRY(reports_golden_errors_at_their_positions),
+        TEST_ENTRY(lists_declarations_and_parses_one_at_its_place),
+        TEST_ENTRY(actors_of_one_model_share_its_anims),
     };
 
     return test_run(argc, argv, cases, TEST_COUNT(cases));

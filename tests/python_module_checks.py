@@ -403,10 +403,12 @@ def test_pytest_helper_in_a_pytest_session(tmp_path):
     for name in os.listdir(DEMO_DIR):
         os.symlink(os.path.join(DEMO_DIR, name), moved / name)
     os.unlink(moved / "demo.md5scene")
-    # The base's declaration folders are walked without following links to folders (vfs.c):
-    # the walker's model declaration is copied.
-    os.unlink(moved / "def")
-    shutil.copytree(os.path.join(DEMO_DIR, "def"), moved / "def")
+    # The base's folders are walked without following links to folders (vfs.c), and a model
+    # declaration names only files inside the base: the walker's declaration and the drone's
+    # files it names are copied.
+    for name in ("def", "drone"):
+        os.unlink(moved / name)
+        shutil.copytree(os.path.join(DEMO_DIR, name), moved / name)
     text = open(DEMO).read()
     assert "origin ( 30 -45 0 )" in text
     (moved / "demo.md5scene").write_text(text.replace("origin ( 30 -45 0 )",

@@ -27,6 +27,9 @@
 #ifndef MC_FRAME_JOBS_H
 #define MC_FRAME_JOBS_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <md5cine/error.h>
 #include <md5cine/limits.h>
 #include <md5cine/scene_renderer.h>
@@ -58,6 +61,14 @@ typedef struct mc_frame_jobs_desc {
  * threads already keep both cores busy, and a second job costs its memory. Above that, half
  * the cores keeps 4 raster threads per context. */
 int mc_frame_jobs_auto(int cores);
+
+/* The automatic job count within memory: mc_frame_jobs_auto(cores), fewer while the first job's
+ * `first` bytes and `per_job` bytes for each other job are more than `memory` bytes (0: memory
+ * unknown, not looked at); at least 1 (a render that does not fit even then is refused by its
+ * own check). *by_memory (may be NULL) tells whether memory made it fewer than the cores' count.
+ * A function of its arguments only. */
+int mc_frame_jobs_fit(int cores, uint64_t memory, uint64_t first, uint64_t per_job,
+                      bool *by_memory);
 
 /* The cores online (sysconf), 1..4096: what jobs = 0 hands mc_frame_jobs_auto. */
 int mc_frame_jobs_cores(void);

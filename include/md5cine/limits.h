@@ -133,6 +133,18 @@
 #define MC_LIMIT_ANIM_FRAME_COMMANDS 65536
 #define MC_LIMIT_FRAME_COMMAND_ARGS  64
 
+/* Model declarations (the .def files of def/, modeldef.h): the anim and remove lines of one
+ * declaration, and the anims of one model with those it inherits (Doom 3's characters have a few hundred); how
+ * deep `inherit` may nest (Doom 3's, a few levels); the distinct model declarations the base's
+ * def files may hold (Doom 3's, under two thousand); and the anims of all of a scene's models
+ * together (a model's anims are resolved once per scene and shared by its actors: this bounds
+ * the memory and work of a scene of many models). Each is an error at the token that takes it
+ * past (the anim, the inherit, the declaration's name in its .def; the scene's model line). */
+#define MC_LIMIT_MODELDEF_ANIMS    4096
+#define MC_LIMIT_MODELDEF_INHERIT  16
+#define MC_LIMIT_MODELDEF_DECLS    65536
+#define MC_LIMIT_SCENE_MODEL_ANIMS (1 << 18)
+
 /* Key/value pairs of one entity declaration, the inherited ones included (Doom 3's player holds
  * hundreds), and how deep `inherit` may nest (a few levels in the game's defs); an entityDef
  * past it is an error at its inherit (entitydef.h). */

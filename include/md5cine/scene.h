@@ -242,7 +242,9 @@ typedef struct mc_scene_actor {
      * skin (unless the actor names one), its offset and its anims: an `anim` that does not end
      * in .md5anim is then the name of one of them. The def files, the mesh and the anims are
      * read through the base as the engine's file system does (vfs.h: loose files, then the
-     * .pk4 archives); errors in them name their place ("base/pak000.pk4:def/x.def:12:5").
+     * .pk4 archives), and only there: a name leaving the base is an error in the .def; errors
+     * in them name their place ("base/pak000.pk4:def/x.def:12:5"). A model is resolved once
+     * per scene: its actors share model_anims.
      * Every anim such an actor plays has its joint 0 rebased as the engine loads it
      * (md5anim.h, mc_anim_rebase_root); an actor of files keeps the file's joint 0.
      * The played anim's frame commands come with it: a frame past the anim file's numFrames
@@ -263,7 +265,7 @@ typedef struct mc_scene_actor {
     mc_scene_model_anim *model_anims;
     const char *mesh_game;  /* resolved: the model's mesh as a game path, read through the base
                                (vfs.h), mesh_path being its place there; NULL when mesh_path is
-                               a file (no model, or the base holds no such file) */
+                               a file (no model) */
     const char *anim_game;  /* the same for the played anim of the model */
     const mc_scene_model_anim *played; /* resolved: the model anim played, or NULL */
     int num_frame_commands; /* resolved: played's frame commands (0 without one), each frame

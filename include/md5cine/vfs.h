@@ -1,8 +1,12 @@
 /* vfs: a Doom 3 `base` folder as one tree of files -- its loose files and its .pk4 archives.
  *
- * Opening indexes the names once: every regular file under the folder (recursively; symbolic
- * links to files are followed, links to folders are not), then every `*.pk4` directly in it
- * (a zip archive, read with libzip). A name is looked up with '\' read as '/' and ASCII letters
+ * Opening indexes the names once: every regular file under the folder (recursively; a symbolic
+ * link to a file is followed when the file is inside the folder, its real path under the
+ * folder's, and left out otherwise; links to folders are not followed), then every `*.pk4`
+ * directly in it (a zip archive, read with libzip; a link to one is followed wherever it leads:
+ * the archive is the folder's, and its entries are read from it). A name is looked up in the
+ * index only, so no name opens a file outside the folder ("../x" is no loose file's name, and a
+ * leading '/' is read as the folder's top). A name is looked up with '\' read as '/' and ASCII letters
  * compared without case, both on disk and in archives. When several places hold one name, the
  * first in this order wins:
  *

@@ -113,6 +113,22 @@ bool mc_cli_address_fits(unsigned long long need)
     return !address_space(&limit, &used) || (used < limit && limit - used >= need);
 }
 
+unsigned long long mc_cli_memory_for_jobs(const char **how)
+{
+    unsigned long long limit, used, bytes = mc_memory_available(how);
+
+    if (address_space(&limit, &used)) {
+        unsigned long long left = used < limit ? limit - used : 1; /* 1: fits no second job */
+
+        if (!bytes || left < bytes) {
+            bytes = left;
+            if (how)
+                *how = "the address-space limit (ulimit -v)";
+        }
+    }
+    return bytes;
+}
+
 int mc_cli_address_check(const char *what, unsigned long long need)
 {
     unsigned long long limit = 0, used = 0;

@@ -86,19 +86,41 @@ static const mc_arg_spec doctor_spec = {
     .nopts = MC_ARG_COUNT(doctor_opts),
 };
 
-/* The cores online and the frame jobs `render` starts on them unless --jobs says otherwise
- * (mc_frame_jobs_auto; a render may take fewer, to fit under `ulimit -v` or its frame count);
- * in JSON the end of the object. */
+/* The cores online and the frame jobs `render` starts on them unless --jobs says otherwise, and
+ * why: the cores' count (mc_frame_jobs_auto), fewer where the memory available does not hold
+ * them (mc_frame_jobs_fit, with the estimates of a 1280x720 render of an empty scene at 4
+ * samples: a scene's meshes and lights and a larger size need more, and a render counts its
+ * own; it also takes no more jobs than frames); in JSON the end of the object. */
 static void print_jobs(bool json)
 {
-    int n = mc_frame_jobs_cores(), jobs = mc_frame_jobs_auto(n);
+    const mc_scene empty = { 0 };
+    const char *how = "";
+    mc_address_need need;
+    unsigned long long mem = mc_cli_memory_for_jobs(&how), first;
+    bool by_memory;
+    int n = mc_frame_jobs_cores(), cores_jobs = mc_frame_jobs_auto(n), jobs;
 
-    if (json)
-        printf("],\"cores\":%d,\"jobs\":%d}\n", n, jobs);
+    mc_cli_render_need(&empty, 1280, 720, 4, &need);
+    first = need.gl + need.output + need.frame;
+    jobs = mc_frame_jobs_fit(n, mem, first, need.job, &by_memory);
+    if (json) {
+        printf("],\"cores\":%d,\"jobs\":%d,\"jobs_for_cores\":%d,\"memory_available\":%llu,"
+               "\"first_job_bytes\":%llu,\"job_bytes\":%llu}\n",
+               n, jobs, cores_jobs, mem, first, need.job);
+        return;
+    }
+    printf("jobs    %d frame%s at a time by default on %d core%s (render --jobs auto; "
+           "--jobs N)\n",
+           jobs, jobs == 1 ? "" : "s", n, n == 1 ? "" : "s");
+    printf("        why: %d for %d core%s (1 up to 3 cores, else half, at most %d)", cores_jobs, n,
+           n == 1 ? "" : "s", MC_FRAME_JOBS_MAX);
+    if (mem)
+        printf("; %llu MiB available (%s), a 1280x720 render about %llu MiB and %llu MiB for "
+               "each more job: %s\n",
+               mem >> 20, how, (first + (1ull << 20) - 1) >> 20,
+               (need.job + (1ull << 20) - 1) >> 20, by_memory ? "memory holds fewer" : "memory holds them");
     else
-        printf("jobs    %d frame%s at a time by default on %d core%s (render --jobs auto; "
-               "--jobs N)\n",
-               jobs, jobs == 1 ? "" : "s", n, n == 1 ? "" : "s");
+        printf("; the memory available is unknown\n");
 }
 
 int mc_cmd_doctor(int argc, char **argv)

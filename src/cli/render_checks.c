@@ -148,14 +148,16 @@ int mc_render_settle_jobs(const mc_render_opts *o, const mc_scene *s)
         jobs = (int)frames;
     if (!user_threads)
         default_raster_threads(); /* the estimate below counts these threads */
-    if (!o->jobs) {
+    if (!o->jobs) { /* within the memory available (physical, cgroup, ulimit -v) */
         mc_address_need need;
-        int w, h;
+        int w, h, fit;
 
         mc_render_asked_size(o, s, &w, &h);
         mc_cli_render_need(s, w, h, o->msaa, &need);
-        while (jobs > 1 && !mc_cli_address_fits(jobs_need(&need, jobs)))
-            jobs--;
+        fit = mc_frame_jobs_fit(mc_frame_jobs_cores(), mc_cli_memory_for_jobs(NULL),
+                                jobs_need(&need, 1), need.job, NULL);
+        if (fit < jobs)
+            jobs = fit;
     }
     return jobs;
 }

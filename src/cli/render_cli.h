@@ -45,6 +45,10 @@ void mc_cli_render_need(const mc_scene *s, int width, int height, int samples,
 int mc_cli_address_check(const char *what, unsigned long long need);
 /* True when there is no address-space limit or need bytes fit in what it leaves. */
 bool mc_cli_address_fits(unsigned long long need);
+/* The memory frame jobs may take, in bytes, for mc_frame_jobs_fit: what the machine has available
+ * (mc_memory_available) or, when less, what an address-space limit leaves; 0 when neither is
+ * known. *how (may be NULL) says which. */
+unsigned long long mc_cli_memory_for_jobs(const char **how);
 
 
 typedef enum mc_out_kind {

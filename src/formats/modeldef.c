@@ -11,13 +11,52 @@
 #include "decl_scan.h"
 #include "lex.h"
 
+/* Slots of the parser's index of anim names: twice the most anims a declaration holds. */
+#define NAME_SLOTS (2 * MC_LIMIT_MODELDEF_ANIMS)
+
 typedef struct md_parser {
     mc_lexer lx;
     mc_arena *arena;
     mc_modeldef *m;
     int cap_anims;
     int cap_commands, cap_flags; /* of the anim whose block is being read */
+    int *names;                  /* NAME_SLOTS: the anims (not removes) by name's hash, -1 empty;
+                                    malloc'd at the first anim */
 } md_parser;
+
+static size_t name_hash(const char *s, size_t n)
+{
+    size_t h = 1469598103934665603u;
+
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+    return h;
+}
+
+/* The anim of this name declared before (not a remove), or NULL; *slot the free slot where it
+ * goes otherwise (-1 when out of memory: the error is set). */
+static const mc_modeldef_anim *anim_named(md_parser *p, const mc_token *name, size_t *slot)
+{
+    size_t i = name_hash(name->text, name->len) & (NAME_SLOTS - 1);
+
+    if (!p->names) {
+        p->names = malloc(NAME_SLOTS * sizeof *p->names);
+        if (!p->names) {
+            mc_lex_fail(&p->lx, name, MC_ERR_NOMEM, "out of memory");
+            *slot = (size_t)-1;
+            return NULL;
+        }
+        memset(p->names, 0xff, NAME_SLOTS * sizeof *p->names);
+    }
+    for (; p->names[i] >= 0; i = (i + 1) & (NAME_SLOTS - 1)) {
+        const mc_modeldef_anim *o = &p->m->anims[p->names[i]];
+
+        if (strlen(o->name) == name->len && memcmp(o->name, name->text, name->len) == 0)
+            return o;
+    }
+    *slot = i;
+    return NULL;
+}
 
 static bool is_punct(const mc_token *t, char c)
 {
@@ -48,6 +87,26 @@ static bool read_word(md_parser *p, const mc_token *kw, mc_token *out)
         return mc_lex_fail(&p->lx, out, MC_ERR_SYNTAX,
                            "invalid name after '%.*s', expected 1 to %d bytes", (int)kw->len,
                            kw->text, MC_LIMIT_NAME_LEN);
+    return true;
+}
+
+/* A file a declaration names is a game path inside the base: no '..', no '::', not absolute
+ * ('/', '\\' or a drive's "c:" first). The engine refuses the same before it looks in its search
+ * paths (framework/FileSystem.cpp, idFileSystemLocal::OpenFileReadFlags); here no file outside
+ * the base is looked at either. */
+static bool in_base(md_parser *p, const mc_token *t, const char *what)
+{
+    bool drive = t->len >= 2 && t->text[1] == ':';
+    bool up = false, colons = false;
+
+    for (size_t i = 0; i + 1 < t->len; i++) {
+        up = up || (t->text[i] == '.' && t->text[i + 1] == '.');
+        colons = colons || (t->text[i] == ':' && t->text[i + 1] == ':');
+    }
+    if (up || colons || drive || t->text[0] == '/' || t->text[0] == '\\')
+        return mc_lex_fail(&p->lx, t, MC_ERR_SYNTAX,
+                           "%s '%.*s' leaves the base: a declaration names game paths inside it "
+                           "(no '..', '::' or absolute path)", what, (int)t->len, t->text);
     return true;
 }
 
@@ -286,9 +345,10 @@ static bool parse_frame_block(md_parser *p, const mc_token *name, mc_modeldef_an
 static bool parse_anim(md_parser *p, const mc_token *kw)
 {
     mc_token name, file;
+    const mc_modeldef_anim *o;
     mc_modeldef_anim *a;
     bool more;
-    size_t i;
+    size_t i, slot;
 
     if (!read_word(p, kw, &name))
         return false;
@@ -298,22 +358,24 @@ static bool parse_anim(md_parser *p, const mc_token *kw)
     if (name.text[i - 1] >= '0' && name.text[i - 1] <= '9')
         return mc_lex_fail(&p->lx, &name, MC_ERR_SYNTAX, "invalid animation name '%.*s'",
                            (int)name.len, name.text);
-    for (int k = 0; k < p->m->num_anims; k++) {
-        const mc_modeldef_anim *o = &p->m->anims[k];
-
-        if (!o->remove && strlen(o->name) == name.len && memcmp(o->name, name.text, name.len) == 0)
-            return mc_lex_fail(&p->lx, &name, MC_ERR_SYNTAX,
-                               "duplicate anim '%s' (first given at line %d)", o->name, o->line);
-    }
+    o = anim_named(p, &name, &slot);
+    if (o)
+        return mc_lex_fail(&p->lx, &name, MC_ERR_SYNTAX,
+                           "duplicate anim '%s' (first given at line %d)", o->name, o->line);
+    if (slot == (size_t)-1)
+        return false;
     if (!read_word(p, &name, &file))
         return false;
     if (!ends_with(&file, ".md5anim"))
         return mc_lex_fail(&p->lx, &file, MC_ERR_SYNTAX,
                            "expected a .md5anim file for anim '%.*s', found '%.*s'", (int)name.len,
                            name.text, (int)file.len, file.text);
+    if (!in_base(p, &file, "anim file"))
+        return false;
     a = new_anim(p, &name);
     if (!a)
         return false;
+    p->names[slot] = p->m->num_anims - 1;
     a->name = mc_lex_strdup(&p->lx, p->arena, name.text, name.len);
     a->line = name.line;
     a->col = name.col;
@@ -334,6 +396,8 @@ static bool parse_anim(md_parser *p, const mc_token *kw)
             return mc_lex_fail(&p->lx, &file, MC_ERR_SYNTAX,
                                "expected a .md5anim file for anim '%s', found '%.*s'", a->name,
                                (int)file.len, file.text);
+        if (!in_base(p, &file, "anim file"))
+            return false;
         if (a->num_files == MC_MODELDEF_SYNCED)
             return mc_lex_fail(&p->lx, &file, MC_ERR_LIMIT,
                                "more than %d synced files for anim '%s'", MC_MODELDEF_SYNCED,
@@ -397,6 +461,8 @@ static bool parse_body(md_parser *p, const mc_token *open)
                 return mc_lex_fail(&p->lx, &v, MC_ERR_SYNTAX,
                                    "expected a .md5mesh file after 'mesh', found %s",
                                    mc_lex_describe(&v, d, sizeof d));
+            if (!in_base(p, &v, "mesh"))
+                return false;
             m->mesh = dup_path(p, &v);
             m->mesh_line = v.line;
             m->mesh_col = v.col;
@@ -448,70 +514,112 @@ static bool parse_model(md_parser *p, const mc_scan_tok *kw)
     return parse_body(p, &open);
 }
 
-void mc_modeldef_each_name(const char *buf, size_t len,
-                           void (*each)(void *user, const char *name, size_t len), void *user)
+/* The next `model NAME` of the scan (the declaration manager's reading: other declarations'
+ * bodies skipped, decl_scan.h): its `model` word in *kw and its name in *n; false at the end. */
+static bool next_model(mc_scan *s, mc_scan_tok *kw, mc_scan_tok *n)
+{
+    while (mc_scan_token(s, kw)) {
+        if (mc_scan_brace(kw, '{')) {
+            mc_scan_braced(s);
+            continue;
+        }
+        if (kw->string || !mc_scan_is(kw, "model"))
+            continue;
+        if (!mc_scan_token(s, n))
+            return false;
+        if (mc_scan_brace(n, '{')) {
+            mc_scan_braced(s);
+            continue;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* The text Doom's lexer reads: up to the first NUL byte. */
+static size_t text_len(const char *buf, size_t len)
 {
     const char *nul = buf ? memchr(buf, 0, len) : NULL;
+
+    return nul ? (size_t)(nul - buf) : len;
+}
+
+static mc_status parse_at(const char *buf, size_t len, const char *file, const mc_scan_tok *kw,
+                          mc_arena *arena, mc_modeldef *out, mc_error *err)
+{
+    md_parser p;
+    mc_error local;
+    bool ok;
+
+    memset(&p, 0, sizeof p);
+    mc_lex_init(&p.lx, buf, len, file, NULL, err ? err : &local);
+    p.lx.extra_punct = ",*-";
+    p.arena = arena;
+    p.m = out;
+    ok = parse_model(&p, kw);
+    free(p.names);
+    if (!ok) {
+        memset(out, 0, sizeof *out);
+        return p.lx.err->code;
+    }
+    return MC_OK;
+}
+
+mc_status mc_modeldef_each(const char *buf, size_t len,
+                           mc_status (*fn)(void *user, const mc_modeldef_at *at), void *user)
+{
     mc_scan s;
     mc_scan_tok t, n;
 
-    if (nul) /* as mc_modeldef_find reads it */
-        len = (size_t)(nul - buf);
+    len = text_len(buf, len);
     s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
-    while (mc_scan_token(&s, &t)) {
-        if (mc_scan_brace(&t, '{')) {
-            mc_scan_braced(&s);
-            continue;
-        }
-        if (t.string || !mc_scan_is(&t, "model") || !mc_scan_token(&s, &n))
-            continue;
-        if (mc_scan_brace(&n, '{'))
-            mc_scan_braced(&s);
-        else
-            each(user, n.text, n.len);
+    while (next_model(&s, &t, &n)) {
+        mc_modeldef_at at = { n.text, n.len, t.start, t.line, t.col, n.line, n.col };
+        mc_status st = fn(user, &at);
+
+        if (st != MC_OK)
+            return st;
     }
+    return MC_OK;
+}
+
+void mc_modeldef_each_name(const char *buf, size_t len,
+                           void (*each)(void *user, const char *name, size_t len), void *user)
+{
+    mc_scan s;
+    mc_scan_tok t, n;
+
+    len = text_len(buf, len);
+    s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
+    while (next_model(&s, &t, &n))
+        each(user, n.text, n.len);
+}
+
+mc_status mc_modeldef_parse_at(const char *buf, size_t len, const char *file,
+                               const mc_modeldef_at *at, mc_arena *arena, mc_modeldef *out,
+                               mc_error *err)
+{
+    mc_scan_tok kw = { .start = at->start, .line = at->line, .col = at->col };
+
+    memset(out, 0, sizeof *out);
+    return parse_at(buf, text_len(buf, len), file, &kw, arena, out, err);
 }
 
 mc_status mc_modeldef_find(const char *buf, size_t len, const char *file, const char *name,
                            mc_arena *arena, mc_modeldef *out, bool *found, mc_error *err)
 {
-    const char *nul = buf ? memchr(buf, 0, len) : NULL;
     mc_scan s;
     mc_scan_tok t, n;
-    md_parser p;
-    mc_error local;
 
     memset(out, 0, sizeof *out);
     *found = false;
-    if (nul) /* the text Doom's lexer reads ends at the first NUL byte */
-        len = (size_t)(nul - buf);
+    len = text_len(buf, len);
     s = (mc_scan){ .buf = buf, .p = buf, .end = buf + len, .line = 1, .line_start = buf };
-    while (mc_scan_token(&s, &t)) {
-        if (mc_scan_brace(&t, '{')) {
-            mc_scan_braced(&s);
-            continue;
-        }
-        if (t.string || !mc_scan_is(&t, "model"))
-            continue;
-        if (!mc_scan_token(&s, &n))
-            break;
-        if (mc_scan_brace(&n, '{')) {
-            mc_scan_braced(&s);
-            continue;
-        }
+    while (next_model(&s, &t, &n)) {
         if (name && (n.len != strlen(name) || strncasecmp(n.text, name, n.len) != 0))
             continue;
-        memset(&p, 0, sizeof p);
-        mc_lex_init(&p.lx, buf, len, file, NULL, err ? err : &local);
-        p.lx.extra_punct = ",*-";
-        p.arena = arena;
-        p.m = out;
         *found = true;
-        if (!parse_model(&p, &t)) {
-            memset(out, 0, sizeof *out);
-            return p.lx.err->code;
-        }
-        return MC_OK;
+        return parse_at(buf, len, file, &t, arena, out, err);
     }
     return MC_OK;
 }

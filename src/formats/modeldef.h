@@ -38,8 +38,8 @@
 #include <md5cine/arena.h>
 #include <md5cine/error.h>
 #include <md5cine/framecmd.h>
+#include <md5cine/limits.h>
 
-#define MC_LIMIT_MODELDEF_ANIMS 4096 /* anims in one model declaration */
 /* files of one anim line (the played one and those synced to it): Anim.h's ANIM_MaxSyncedAnims,
  * past which idDeclModelDef::ParseAnim defaults the model */
 #define MC_MODELDEF_SYNCED 3
@@ -89,10 +89,31 @@ typedef struct mc_modeldef {
 mc_status mc_modeldef_find(const char *buf, size_t len, const char *file, const char *name,
                            mc_arena *arena, mc_modeldef *out, bool *found, mc_error *err);
 
+/* One `model NAME` of a file, as mc_modeldef_each finds it: its name (in the buffer, not
+ * NUL-terminated), the offset and position of its `model` word and the position of its name. */
+typedef struct mc_modeldef_at {
+    const char *name;
+    size_t name_len;
+    size_t start;
+    int line, col;
+    int name_line, name_col;
+} mc_modeldef_at;
+
+/* Calls fn for each model declaration of buf[0..len) in file order, as mc_modeldef_find reads
+ * them (nothing parsed); stops at fn's first status that is not MC_OK and returns it. */
+mc_status mc_modeldef_each(const char *buf, size_t len,
+                           mc_status (*fn)(void *user, const mc_modeldef_at *at), void *user);
+
 /* Calls each(user, name, len) for the name of every `model NAME { ... }` in buf[0..len) in
  * order (the names point into buf), as mc_modeldef_find looks for them: for the hint of a name
  * no declaration has. */
 void mc_modeldef_each_name(const char *buf, size_t len,
                            void (*each)(void *user, const char *name, size_t len), void *user);
+
+/* Parses the declaration mc_modeldef_each found at *at in the same buf and len, as
+ * mc_modeldef_find would (its errors the same). */
+mc_status mc_modeldef_parse_at(const char *buf, size_t len, const char *file,
+                               const mc_modeldef_at *at, mc_arena *arena, mc_modeldef *out,
+                               mc_error *err);
 
 #endif

@@ -34,6 +34,7 @@ typedef struct vfs_archive {
 
 struct mc_vfs {
     char *base; /* with no trailing '/' */
+    char *real; /* base's real path (realpath), NULL when it has none */
     vfs_entry *slots;
     size_t cap, count; /* cap is a power of two, count <= cap / 2 */
     vfs_archive *archives;
@@ -132,7 +133,20 @@ static mc_status add(mc_vfs *v, const char *name, int source, zip_uint64_t index
     return MC_OK;
 }
 
-/* Walks base/rel (rel "" or ending in '/'). */
+/* Whether the link at path leads to a file inside the base (its real path under base's). */
+static bool link_inside(const mc_vfs *v, const char *path)
+{
+    char *r = v->real ? realpath(path, NULL) : NULL;
+    size_t n = v->real ? strlen(v->real) : 0;
+    /* "/" as the base: every path is under it */
+    bool in = r && strncmp(r, v->real, n) == 0 && (r[n] == '/' || (n == 1 && r[0] == '/'));
+
+    free(r);
+    return in;
+}
+
+/* Walks base/rel (rel "" or ending in '/'). A link to a file is indexed when the file is inside
+ * the base; a link to a folder is not followed. */
 static mc_status walk(mc_vfs *v, const char *rel, int depth, mc_error *err)
 {
     char dir[8200], path[8200], sub[4096];
@@ -158,6 +172,8 @@ static mc_status walk(mc_vfs *v, const char *rel, int depth, mc_error *err)
         if (stat(path, &sb) != 0)
             continue;
         if (S_ISREG(sb.st_mode)) {
+            if (lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode) && !link_inside(v, path))
+                continue;
             st = add(v, sub, -1, 0, (zip_uint64_t)sb.st_size, err);
         } else if (S_ISDIR(sb.st_mode) && depth < MAX_DEPTH && lstat(path, &lsb) == 0 &&
                    S_ISDIR(lsb.st_mode)) {
@@ -330,6 +346,7 @@ mc_status mc_vfs_open(const char *base, mc_vfs **out, mc_error *err)
     n = strlen(v->base);
     while (n > 1 && v->base[n - 1] == '/')
         v->base[--n] = '\0';
+    v->real = realpath(v->base, NULL);
     st = rehash(v, err);
     if (st == MC_OK)
         st = walk(v, "", 0, err);
@@ -355,6 +372,7 @@ void mc_vfs_destroy(mc_vfs *vfs)
     free(vfs->slots);
     mc_arena_release(&vfs->arena);
     free(vfs->base);
+    free(vfs->real);
     free(vfs);
 }
 

@@ -67,6 +67,20 @@ int mc_frame_jobs_auto(int cores)
     return cores / 2 > MC_FRAME_JOBS_MAX ? MC_FRAME_JOBS_MAX : cores / 2;
 }
 
+int mc_frame_jobs_fit(int cores, uint64_t memory, uint64_t first, uint64_t per_job,
+                      bool *by_memory)
+{
+    int want = mc_frame_jobs_auto(cores), jobs = want;
+
+    /* jobs fit when first + (jobs - 1) * per_job <= memory, written not to overflow */
+    while (memory > 0 && jobs > 1 &&
+           (first > memory || (per_job > 0 && (uint64_t)(jobs - 1) > (memory - first) / per_job)))
+        jobs--;
+    if (by_memory)
+        *by_memory = jobs < want;
+    return jobs;
+}
+
 int mc_frame_jobs_cores(void)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);

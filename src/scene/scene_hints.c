@@ -146,21 +146,34 @@ mc_status no_model_error(const mc_scene *s, const mc_scene_actor *a, char *const
                         a->model, s->base_path, hint);
 }
 
-mc_status no_model_anim_error(const mc_scene *s, const mc_scene_actor *a, mc_error *e)
+mc_status no_model_anim_error(const mc_scene *s, const mc_scene_actor *a,
+                              const mc_scene_model_anim *anims, int count, const char *file,
+                              int line, mc_error *e)
 {
-    const char **names = malloc((size_t)(a->num_model_anims > 0 ? a->num_model_anims : 1) *
-                                sizeof *names);
+    const char **names = malloc((size_t)(count > 0 ? count : 1) * sizeof *names);
     char hint[MC_LIMIT_NAME_LEN + 32] = "";
 
-    for (int i = 0; names && i < a->num_model_anims; i++)
-        names[i] = a->model_anims[i].name;
+    for (int i = 0; names && i < count; i++)
+        names[i] = anims[i].name;
     if (names)
         mc_nearest_hint(hint, sizeof hint, a->anim_name, strlen(a->anim_name), names,
-                        (size_t)a->num_model_anims);
+                        (size_t)count);
     free(names);
     return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->anim_line, a->anim_col,
                         "model '%s' has no anim '%s' (%d anims declared at %s:%d)%s", a->model,
-                        a->anim_name, a->num_model_anims, a->model_file, a->model_decl_line,
-                        hint);
+                        a->anim_name, count, file, line, hint);
 }
 
+/* A file named at scene line:col failed to load. An error without a position (cannot open,
+ * too large) is moved to the scene token that names the file; a parse error inside the file
+ * keeps its own position. */
+mc_status resolve_at_token(const mc_scene *s, mc_error *e, int line, int col, const char *what)
+{
+    char inner[sizeof e->msg], hint[sizeof e->file + 32];
+
+    if (e->line != 0)
+        return e->code;
+    memcpy(inner, e->msg, sizeof inner);
+    file_hint(e->file, hint, sizeof hint);
+    return mc_error_set(e, e->code, s->name, line, col, "cannot load %s: %s%s", what, inner, hint);
+}

@@ -248,3 +248,20 @@ bool same_name(const char *a, size_t alen, const char *b)
 {
     return strlen(b) == alen && memcmp(a, b, alen) == 0;
 }
+
+/* ---------------------------------------------------------------- resolve's helpers */
+
+void resolve_warn(const mc_parse_opts *opts, const mc_error *w)
+{
+    if (opts && opts->warn)
+        opts->warn(opts->warn_user, w);
+}
+
+/* True (with MC_ERR_INTERRUPTED in e) once the caller's stop flag is set. */
+bool resolve_stopped(const mc_parse_opts *opts, mc_error *e)
+{
+    if (!opts || !opts->stop || !*opts->stop)
+        return false;
+    mc_error_set(e, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
+    return true;
+}

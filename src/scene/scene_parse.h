@@ -47,8 +47,11 @@ const char *actor_hint(const mc_scene *s, const char *name, char *buf, size_t ca
  * engine finds them; returns e's code. */
 mc_status no_model_error(const mc_scene *s, const mc_scene_actor *a, char *const *texts,
                          const size_t *lens, int count, mc_error *e);
-/* The error of an actor's anim its model does not have, with the nearest of its anims' names. */
-mc_status no_model_anim_error(const mc_scene *s, const mc_scene_actor *a, mc_error *e);
+/* The error of an actor's anim its model does not have (its count anims, declared at
+ * file:line), with the nearest of their names. */
+mc_status no_model_anim_error(const mc_scene *s, const mc_scene_actor *a,
+                              const mc_scene_model_anim *anims, int count, const char *file,
+                              int line, mc_error *e);
 bool nomem(scene_parser *p, const mc_token *tok);
 bool expect_punct(scene_parser *p, const char *punct);
 bool once(scene_parser *p, const mc_token *tok, seen_at *seen);
@@ -76,5 +79,12 @@ bool parse_camera_block(scene_parser *p);
 bool parse_sound(scene_parser *p, const mc_token *kw);
 bool parse_spawnarg(scene_parser *p, mc_scene_actor *a, int *cap, const mc_token *kw);
 bool check_sound_actors(scene_parser *p);
+
+/* resolve's helpers (scene_resolve.c, model_resolve.c): the caller's stop flag (MC_ERR_INTERRUPTED in e once set), a
+ * warning to the caller, and an error without a position moved to the scene token that names
+ * the file (`cannot load WHAT: ...`). */
+bool resolve_stopped(const mc_parse_opts *opts, mc_error *e);
+void resolve_warn(const mc_parse_opts *opts, const mc_error *w);
+mc_status resolve_at_token(const mc_scene *s, mc_error *e, int line, int col, const char *what);
 
 #endif

@@ -17,31 +17,11 @@
 
 #include "core/nearest.h"
 #include "formats/lex.h"
-#include "formats/modeldef.h"
 #include "scene/mesh_groups.h"
+#include "scene/model_resolve.h"
 #include "scene/scene_parse.h"
 
 /* ---------------------------------------------------------------- resolve */
-
-/* A file named at scene line:col failed to load. An error without a position (cannot open,
- * too large) is moved to the scene token that names the file; a parse error inside the file
- * keeps its own position. */
-static mc_status at_scene_token(const mc_scene *s, mc_error *e, int line, int col, const char *what)
-{
-    char inner[sizeof e->msg], hint[sizeof e->file + 32];
-
-    if (e->line != 0)
-        return e->code;
-    memcpy(inner, e->msg, sizeof inner);
-    file_hint(e->file, hint, sizeof hint);
-    return mc_error_set(e, e->code, s->name, line, col, "cannot load %s: %s%s", what, inner, hint);
-}
-
-static void warn(const mc_parse_opts *opts, const mc_error *w)
-{
-    if (opts && opts->warn)
-        opts->warn(opts->warn_user, w);
-}
 
 /* The shader name as an image stem: '\' -> '/', extension after the last '.' of the last path
  * component removed. */
@@ -175,7 +155,7 @@ static void warn_no_texture(const mc_scene *s, int actor, int index, const char 
                      s->base_path && file != stem ? stem : "",
                      s->base_path && file != stem ? "'" : "", fix);
     }
-    warn(opts, &w);
+    resolve_warn(opts, &w);
 }
 
 /* Whether mesh k of actor a is drawn without a texture and is warned about (after
@@ -213,7 +193,7 @@ static void warn_no_textures(const mc_scene *s, const mc_parse_opts *opts)
             mc_error_set(&w, MC_ERR_MISMATCH, s->name, a->materials[m].line,
                          a->materials[m].col, "no mesh of actor '%s' has shader '%s'", a->name,
                          a->materials[m].shader);
-            warn(opts, &w);
+            resolve_warn(opts, &w);
         }
     }
 }
@@ -251,427 +231,7 @@ static mc_status resolve_textures(mc_scene *s, mc_scene_actor *a, mc_error *e)
     return MC_OK;
 }
 
-/* True (with MC_ERR_INTERRUPTED in e) once the caller's stop flag is set. */
-static bool stopped(const mc_parse_opts *opts, mc_error *e)
-{
-    if (!opts || !opts->stop || !*opts->stop)
-        return false;
-    mc_error_set(e, MC_ERR_INTERRUPTED, NULL, 0, 0, "interrupted");
-    return true;
-}
 
-/* ---------------------------------------------------------------- model declarations */
-
-#define MAX_MODEL_INHERIT 16
-#define INHERIT_WARNED_MAX 16
-
-/* The base as Doom's file system sees it (vfs.h: its loose files, then its .pk4 archives) and
- * the .def files of its def/ folder in the order the declaration manager reads them
- * (idFileSystem::ListFiles with sort: by name, each name once, its text from the place that
- * wins), each read when a search first reaches it and kept until the scene is resolved. Opened
- * by the first actor with a model; a scene without one never indexes its base here. */
-typedef struct model_base {
-    mc_vfs *vfs;        /* NULL until opened */
-    char **names;       /* mc_vfs_list's block: "def/x.def", ... */
-    int count;
-    int loaded;         /* names[0 .. loaded) are read: */
-    char **text;        /* count entries, NUL-terminated */
-    size_t *len;
-    const char **where; /* places for errors, in the scene's arena: "base/def/x.def",
-                           "base/pak000.pk4:def/x.def" */
-    size_t text_bytes;  /* held in all; within MC_LIMIT_MTR_TEXT_BYTES, the budget of the
-                           base's declaration text (docs/materials-and-shading.md, "Files") */
-    /* The unknown models to inherit warned about, each once: the actors that meet one again
-     * are counted and said in one line at the end (past INHERIT_WARNED_MAX, each warns) */
-    struct {
-        char file[512], model[MC_LIMIT_NAME_LEN + 1];
-        int line, col, more;
-    } warned[INHERIT_WARNED_MAX];
-    int num_warned;
-} model_base;
-
-static void model_base_release(model_base *mb)
-{
-    for (int i = 0; i < mb->loaded; i++)
-        free(mb->text[i]);
-    free(mb->text);
-    free(mb->len);
-    free(mb->where);
-    free(mb->names);
-    mc_vfs_destroy(mb->vfs);
-    memset(mb, 0, sizeof *mb);
-}
-
-static mc_status model_base_open(mc_scene *s, model_base *mb, mc_error *e)
-{
-    mc_status st;
-
-    if (mb->vfs)
-        return MC_OK;
-    st = mc_vfs_open(s->base_path, &mb->vfs, e);
-    if (st == MC_OK)
-        st = mc_vfs_list(mb->vfs, "def", ".def", &mb->names, &mb->count, e);
-    if (st == MC_OK && mb->count > 0) {
-        mb->text = calloc((size_t)mb->count, sizeof *mb->text);
-        mb->len = calloc((size_t)mb->count, sizeof *mb->len);
-        mb->where = calloc((size_t)mb->count, sizeof *mb->where);
-        if (!mb->text || !mb->len || !mb->where)
-            st = mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-    }
-    if (st != MC_OK)
-        model_base_release(mb);
-    return st;
-}
-
-/* Reads the next def file, within what is left of the declaration text budget (checked on its
- * declared size before it is read or inflated). */
-static mc_status model_base_read_next(mc_scene *s, model_base *mb, mc_error *e)
-{
-    char where[4200];
-    uint8_t *data;
-    size_t len;
-    bool found;
-    int i = mb->loaded;
-    mc_status st = mc_vfs_read_max(mb->vfs, mb->names[i], MC_LIMIT_MTR_TEXT_BYTES - mb->text_bytes,
-                                   &data, &len, &found, where, sizeof where, e);
-
-    if (st != MC_OK)
-        return st;
-    if (!found) /* listed by the same vfs: cannot happen */
-        return mc_error_set(e, MC_ERR_IO, s->base_path, 0, 0, "cannot read '%s'", mb->names[i]);
-    mb->where[i] = mc_arena_strndup(&s->arena, where, strlen(where));
-    if (!mb->where[i]) {
-        free(data);
-        return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-    }
-    mb->text[i] = (char *)data;
-    mb->len[i] = len;
-    mb->text_bytes += len;
-    mb->loaded++;
-    return MC_OK;
-}
-
-/* The first declaration `model name` of the def files, in their order (the declaration
- * manager keeps the first of a name: DeclManager.cpp, idDeclFile::LoadAndParse). *file (its
- * place) NULL when none declares it. */
-static mc_status find_model(mc_scene *s, model_base *mb, const char *name,
-                            const mc_parse_opts *opts, mc_modeldef *out, const char **file,
-                            mc_error *e)
-{
-    *file = NULL;
-    for (int i = 0; i < mb->count; i++) {
-        bool found;
-        mc_status st;
-
-        if (i == mb->loaded) {
-            if (stopped(opts, e))
-                return MC_ERR_INTERRUPTED;
-            st = model_base_read_next(s, mb, e);
-            if (st != MC_OK)
-                return st;
-        }
-        st = mc_modeldef_find(mb->text[i], mb->len[i], mb->where[i], name, &s->arena, out, &found,
-                              e);
-        if (st != MC_OK)
-            return st;
-        if (found) {
-            *file = mb->where[i];
-            return MC_OK;
-        }
-    }
-    return MC_OK;
-}
-
-/* A game path the model names (its mesh, an anim): *place is where the base holds it, the
- * loose file's path ("base/models/x.md5mesh") or the archive's place
- * ("base/pak000.pk4:models/x.md5mesh"), and *game the path to read it by (NULL when the base
- * holds no such file: then *place is base/path, and loading it fails there as a file). */
-static mc_status game_file(mc_scene *s, const model_base *mb, const char *base, const char *path,
-                           const char **place, const char **game, mc_error *e)
-{
-    char where[4200];
-
-    *game = NULL;
-    if (mc_vfs_exists(mb->vfs, path, where, sizeof where)) {
-        *place = mc_arena_strndup(&s->arena, where, strlen(where));
-        *game = path;
-    } else {
-        *place = join_path(&s->arena, base, path, strlen(path));
-    }
-    return *place ? MC_OK : mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-}
-
-/* The name of anim `full` without its numeric suffix (ParseAnim's alias: "idle2" -> "idle"). */
-static bool alias_is(const char *full, const char *name)
-{
-    size_t n = strlen(full);
-
-    while (n > 1 && full[n - 1] >= '0' && full[n - 1] <= '9')
-        n--;
-    return strlen(name) == n && strncmp(full, name, n) == 0;
-}
-
-/* Applies one declaration over what those it inherits gave: its mesh, skin and offset when it
- * names them, its anims added (one of an inherited name replaced in place), its removes. */
-static mc_status apply_modeldef(mc_scene_actor *a, const mc_modeldef *m,
-                                const char *file, const char **mesh, mc_error *e)
-{
-    if (m->mesh)
-        *mesh = m->mesh;
-    if (m->skin)
-        a->model_skin = m->skin;
-    if (m->has_offset)
-        a->offset = (mc_vec3){ m->offset[0], m->offset[1], m->offset[2] };
-    for (int k = 0; k < m->num_anims; k++) {
-        const mc_modeldef_anim *an = &m->anims[k];
-        int i = 0;
-
-        while (i < a->num_model_anims && strcmp(a->model_anims[i].name, an->name) != 0)
-            i++;
-        if (an->remove) {
-            int removed = 0;
-
-            for (int j = 0; j < a->num_model_anims; j++) {
-                if (strcmp(a->model_anims[j].name, an->name) == 0 ||
-                    alias_is(a->model_anims[j].name, an->name)) {
-                    memmove(&a->model_anims[j], &a->model_anims[j + 1],
-                            (size_t)(a->num_model_anims - j - 1) * sizeof a->model_anims[0]);
-                    a->num_model_anims--;
-                    j--;
-                    removed++;
-                }
-            }
-            if (!removed)
-                return mc_error_set(e, MC_ERR_SYNTAX, file, an->line, an->col,
-                                    "no inherited anim '%s' to remove in model '%s'", an->name,
-                                    m->name);
-            continue;
-        }
-        if (i == a->num_model_anims)
-            a->num_model_anims++;
-        /* declared again: idAnim::SetAnim clears the inherited one's commands and flags */
-        a->model_anims[i] = (mc_scene_model_anim){
-            .name = an->name, .path = an->path, .file = file, .flags = an->flags,
-            .num_commands = an->num_commands, .commands = an->commands,
-            .num_unknown_flags = an->num_unknown_flags, .unknown_flags = an->unknown_flags };
-    }
-    return MC_OK;
-}
-
-/* A game file the declaration m (in file) names, looked up where the base's files are: one
- * that is not there is an error at its token in the .def. The engine defaults the whole model
- * then (Anim_Blend.cpp, idDeclModelDef::Parse "Model '%s' defaulted" for its mesh,
- * idDeclModelDef::ParseAnim "Couldn't load anim" for any file of any anim), and so does a model
- * inheriting it ("inherited model definition '%s' defaulted"). */
-static mc_status decl_file_exists(const mc_scene *s, const model_base *mb, const char *file,
-                                  const mc_modeldef *m, const mc_modeldef_file *f,
-                                  const char *anim, mc_error *e)
-{
-    char where[4200];
-    int n;
-
-    if (mc_vfs_exists(mb->vfs, f->path, where, sizeof where))
-        return MC_OK;
-    /* nor a file at base/path, which game_file falls back to (one reached through a link to a
-     * folder, which the base's walk does not follow) */
-    n = snprintf(where, sizeof where, "%s/%s", s->base_path, f->path);
-    if (n > 0 && (size_t)n < sizeof where && file_exists(where))
-        return MC_OK;
-    if (!anim)
-        return mc_error_set(e, MC_ERR_IO, file, f->line, f->col,
-                            "mesh '%s' of model '%s' is not in '%s' (loose files and .pk4 "
-                            "archives)", f->path, m->name, s->base_path);
-    return mc_error_set(e, MC_ERR_IO, file, f->line, f->col,
-                        "file '%s' of anim '%s' of model '%s' is not in '%s' (loose files and "
-                        ".pk4 archives)", f->path, anim, m->name, s->base_path);
-}
-
-/* Every file of every declaration of the chain: its mesh and each file of each anim, even one
- * that a later declaration replaces or removes (each declaration is parsed whole, on its own). */
-static mc_status decl_files_exist(const mc_scene *s, const model_base *mb,
-                                  const mc_modeldef *chain, const char *const *files, int depth,
-                                  mc_error *e)
-{
-    for (int i = 0; i < depth; i++) {
-        const mc_modeldef *m = &chain[i];
-        mc_modeldef_file mesh = { m->mesh, m->mesh_line, m->mesh_col };
-        mc_status st = m->mesh ? decl_file_exists(s, mb, files[i], m, &mesh, NULL, e) : MC_OK;
-
-        for (int k = 0; st == MC_OK && k < m->num_anims; k++)
-            for (int f = 0; st == MC_OK && f < m->anims[k].num_files; f++)
-                st = decl_file_exists(s, mb, files[i], m, &m->anims[k].files[f],
-                                      m->anims[k].name, e);
-        if (st != MC_OK)
-            return st;
-    }
-    return MC_OK;
-}
-
-/* The base an actor's `model` is read from, opened (at the model's token when it cannot be). */
-static mc_status open_model_base(mc_scene *s, const mc_scene_actor *a, model_base *mb,
-                                 mc_error *e)
-{
-    mc_status st;
-
-    if (!s->base_path)
-        return mc_error_set(e, MC_ERR_SYNTAX, s->name, a->model_line, a->model_col,
-                            "actor '%s' names model '%s', but the scene has no 'base' (model "
-                            "declarations are read from its def/ folder)", a->name, a->model);
-    st = model_base_open(s, mb, e);
-    if (st != MC_OK && e->line == 0) { /* the base or an archive in it: name it once */
-        char inner[sizeof e->msg], file[sizeof e->file];
-
-        memcpy(inner, e->msg, sizeof inner);
-        memcpy(file, e->file, sizeof file);
-        if (strstr(inner, file))
-            file[0] = '\0';
-        return mc_error_set(e, st, s->name, a->model_line, a->model_col,
-                            "cannot load model '%s': %s%s%s%s", a->model, file[0] ? "'" : "", file,
-                            file[0] ? "': " : "", inner);
-    }
-    return st;
-}
-
-/* The actor's `anim` as one of its model's anims: its file, in a->anim_path. */
-static mc_status model_anim(mc_scene *s, mc_scene_actor *a, const model_base *mb,
-                            const char *base, mc_error *e)
-{
-    /* idDeclModelDef::GetAnim: the full name, else the first of its alias (the engine picks
-     * one of those at random) */
-    int k = 0;
-
-    while (k < a->num_model_anims && strcmp(a->model_anims[k].name, a->anim_name) != 0)
-        k++;
-    for (int i = 0; k == a->num_model_anims && i < a->num_model_anims; i++)
-        if (alias_is(a->model_anims[i].name, a->anim_name))
-            k = i;
-    if (k == a->num_model_anims)
-        return no_model_anim_error(s, a, e);
-    a->played = &a->model_anims[k];
-    a->num_frame_commands = a->played->num_commands;
-    a->frame_commands = a->played->commands;
-    return game_file(s, mb, base, a->model_anims[k].path, &a->anim_path, &a->anim_game, e);
-}
-
-/* The warning for declaration m's unknown model to inherit, name: once for all the actors that
- * meet it (warned_more gives the count). */
-static void warn_inherit(model_base *mb, const mc_parse_opts *opts, const char *file,
-                         const mc_modeldef *m, const char *name)
-{
-    mc_error w;
-    int i = 0;
-
-    while (i < mb->num_warned && !(mb->warned[i].line == m->inherit_line &&
-                                   mb->warned[i].col == m->inherit_col &&
-                                   strcmp(mb->warned[i].file, file) == 0))
-        i++;
-    if (i < mb->num_warned) {
-        mb->warned[i].more++;
-        return;
-    }
-    if (i < INHERIT_WARNED_MAX) {
-        snprintf(mb->warned[i].file, sizeof mb->warned[i].file, "%s", file);
-        snprintf(mb->warned[i].model, sizeof mb->warned[i].model, "%s", m->name);
-        mb->warned[i].line = m->inherit_line;
-        mb->warned[i].col = m->inherit_col;
-        mb->warned[i].more = 0;
-        mb->num_warned++;
-    }
-    mc_error_set(&w, MC_ERR_SYNTAX, file, m->inherit_line, m->inherit_col,
-                 "unknown model '%s' to inherit", name);
-    warn(opts, &w);
-}
-
-/* After the actors: one line for each unknown inherit more actors met, as mesh_groups.c says
- * the more meshes of a group. */
-static void warned_more(const model_base *mb, const mc_parse_opts *opts)
-{
-    for (int i = 0; i < mb->num_warned; i++) {
-        mc_error w;
-        int n = mb->warned[i].more;
-
-        if (n == 0)
-            continue;
-        mc_error_set(&w, MC_ERR_SYNTAX, mb->warned[i].file, 0, 0,
-                     "... and %d more actor%s of model '%s' (line %d) like this", n,
-                     n == 1 ? "" : "s", mb->warned[i].model, mb->warned[i].line);
-        warn(opts, &w);
-    }
-}
-
-/* An actor's `model`: its declaration and those it inherits (the first declaration of each
- * name in def/ under the base), their mesh, skin, offset and anims; an `anim` naming one of
- * them becomes its file. */
-static mc_status resolve_model(mc_scene *s, mc_scene_actor *a, model_base *mb,
-                               const mc_parse_opts *opts, mc_error *e)
-{
-    mc_modeldef chain[MAX_MODEL_INHERIT];
-    const char *files[MAX_MODEL_INHERIT] = { NULL };
-    const char *mesh = NULL, *name = a->model;
-    char base[1024];
-    int depth = 0, total = 0;
-    mc_status st;
-
-    st = open_model_base(s, a, mb, e);
-    if (st != MC_OK)
-        return st;
-    while (st == MC_OK && name) {
-        st = find_model(s, mb, name, opts, &chain[depth], &files[depth], e);
-        if (st != MC_OK && st != MC_ERR_INTERRUPTED) /* a def file unread: at the model */
-            return at_scene_token(s, e, a->model_line, a->model_col, "model");
-        if (st != MC_OK)
-            return st;
-        if (!files[depth]) {
-            if (depth == 0)
-                return no_model_error(s, a, mb->text, mb->len, mb->loaded, e);
-            /* Anim_Blend.cpp: an unknown model to inherit is a warning; the rest is used */
-            warn_inherit(mb, opts, files[depth - 1], &chain[depth - 1], name);
-            break;
-        }
-        total += chain[depth].num_anims;
-        name = chain[depth].inherit;
-        for (int i = 0; name && i <= depth; i++)
-            if (strcasecmp(chain[i].name, name) == 0)
-                return mc_error_set(e, MC_ERR_SYNTAX, files[depth], chain[depth].inherit_line,
-                                    chain[depth].inherit_col,
-                                    "model '%s' inherits itself (through '%s')", chain[0].name,
-                                    name);
-        if (++depth == MAX_MODEL_INHERIT && name)
-            return mc_error_set(e, MC_ERR_LIMIT, files[depth - 1],
-                                chain[depth - 1].inherit_line, chain[depth - 1].inherit_col,
-                                "model '%s' inherits more than %d deep", a->model,
-                                MAX_MODEL_INHERIT);
-    }
-    if (st == MC_OK)
-        st = decl_files_exist(s, mb, chain, files, depth, e);
-    if (st != MC_OK)
-        return st;
-    a->model_file = files[0];
-    a->model_decl_line = chain[0].line;
-    a->model_anims = mc_arena_alloc(&s->arena, (size_t)total + 1, sizeof *a->model_anims);
-    if (!a->model_anims)
-        return mc_error_set(e, MC_ERR_NOMEM, s->name, 0, 0, "out of memory");
-    for (int i = depth - 1; i >= 0; i--) {
-        st = apply_modeldef(a, &chain[i], files[i], &mesh, e);
-        if (st != MC_OK)
-            return st;
-    }
-    if (!mesh)
-        return mc_error_set(e, MC_ERR_SYNTAX, files[0], chain[0].line, chain[0].col,
-                            "model '%s' names no mesh", chain[0].name);
-    snprintf(base, sizeof base, "%s/", s->base_path);
-    st = game_file(s, mb, base, mesh, &a->mesh_path, &a->mesh_game, e);
-    if (st != MC_OK)
-        return st;
-    a->mesh_line = a->model_line;
-    a->mesh_col = a->model_col;
-    if (!a->skin && a->model_skin) {
-        a->skin = a->model_skin;
-        a->skin_line = a->model_line;
-        a->skin_col = a->model_col;
-    }
-    return a->anim_name ? model_anim(s, a, mb, base, e) : MC_OK;
-}
 
 /* A mesh/anim mismatch stays at the offending joint's line in its file and names the actor
  * and the scene line of its anim: the same two files may pair well in another actor. */
@@ -777,7 +337,7 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, model_base *mb,
     const mc_scene_actor *owner;
     mc_status st;
 
-    if (stopped(opts, e))
+    if (resolve_stopped(opts, e))
         return MC_ERR_INTERRUPTED;
     if (a->model && !a->mesh_path) {
         st = resolve_model(s, a, mb, opts, e);
@@ -788,16 +348,16 @@ static mc_status resolve_actor(mc_scene *s, mc_scene_actor *a, model_base *mb,
         a->mesh = owner->mesh; /* read only from here on */
         a->mesh_shared = true;
     } else if ((st = load_mesh(mb, a, opts, e)) != MC_OK) {
-        return at_scene_token(s, e, a->mesh_line, a->mesh_col, "mesh");
+        return resolve_at_token(s, e, a->mesh_line, a->mesh_col, "mesh");
     }
     if (a->anim_path) {
-        if (stopped(opts, e))
+        if (resolve_stopped(opts, e))
             return MC_ERR_INTERRUPTED;
         if ((owner = loaded_by(s, a, true)) != NULL) {
             a->anim = owner->anim;
             a->anim_shared = true;
         } else if ((st = load_anim(mb, a, opts, e)) != MC_OK) {
-            return at_scene_token(s, e, a->anim_line, a->anim_col, "anim");
+            return resolve_at_token(s, e, a->anim_line, a->anim_col, "anim");
         } else if (mc_scene_actor_rebases_root(a)) { /* as the engine loads it (md5anim.h) */
             mc_anim_rebase_root(&a->anim);
         }
@@ -877,7 +437,7 @@ static void warn_skipped_commands(const mc_scene *s, const mc_parse_opts *opts)
                              ? ""
                              : ": md5cine acts only on sound, footstep and skin commands",
                      w[i].count, w[i].count == 1 ? "" : "s");
-        warn(opts, &e);
+        resolve_warn(opts, &e);
     }
     free(w);
 }
@@ -911,12 +471,12 @@ mc_status mc_scene_resolve(mc_scene *scene, const mc_parse_opts *opts, mc_error 
     if (scene->resolved)
         return mc_error_set(err, MC_ERR_USAGE, scene->name, 0, 0, "scene '%s' is already resolved",
                             scene->name);
-    if (stopped(opts, e))
+    if (resolve_stopped(opts, e))
         return MC_ERR_INTERRUPTED;
     if (scene->camera_path) {
         st = mc_camera_load(scene->camera_path, opts, &scene->camera, e);
         if (st != MC_OK)
-            st = at_scene_token(scene, e, scene->camera_line, scene->camera_col, "camera");
+            st = resolve_at_token(scene, e, scene->camera_line, scene->camera_col, "camera");
     } else {
         st = mc_scene_camera_build(scene, &scene->camera, e);
     }
@@ -947,7 +507,7 @@ mc_status mc_scene_load(const char *path, const mc_parse_opts *opts, mc_scene *o
     mc_status st;
 
     memset(out, 0, sizeof *out);
-    if (stopped(opts, err))
+    if (resolve_stopped(opts, err))
         return MC_ERR_INTERRUPTED;
     st = mc_read_file(path, &buf, &len, err);
     if (st != MC_OK)
