@@ -1,4 +1,5 @@
 /* The .md5scene file: resolve (load every named file, match joints, find textures). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,28 @@ static void shader_stem(const char *shader, char *out, size_t cap)
         *dot = '\0';
 }
 
-/* Doom's implicit rule: <stem>.tga, .png, .jpg next to the mesh, then under base. Returns the
- * found path in the arena, NULL when none (*oom set when out of memory). */
+/* Whether path, found under base as a shader's stem, is a file of the base: the stem neither
+ * absolute nor a drive's nor with a '..' part (idFileSystemLocal::OpenFileReadFlags refuses
+ * those names), and the file, links followed, inside the base folder (as vfs.c indexes links). */
+static bool inside_base(const char *base, const char *stem, const char *path)
+{
+    char real_base[PATH_MAX], real_path[PATH_MAX];
+    size_t n;
+
+    if (stem[0] == '/' || strchr(stem, ':'))
+        return false;
+    for (const char *p = stem; (p = strstr(p, "..")) != NULL; p += 2)
+        if ((p == stem || p[-1] == '/') && (p[2] == '/' || p[2] == '\0'))
+            return false;
+    if (!realpath(base, real_base) || !realpath(path, real_path))
+        return false;
+    n = strlen(real_base);
+    return strncmp(real_path, real_base, n) == 0 && (n == 1 || real_path[n] == '/');
+}
+
+/* Doom's implicit rule: <stem>.tga, .png, .jpg next to the mesh, then under base (a file of the
+ * base only: inside_base). Returns the found path in the arena, NULL when none (*oom set when
+ * out of memory). */
 static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const char *shader,
                                     bool *oom)
 {
@@ -70,7 +91,8 @@ static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const 
                                                                                            : "",
                              names[d], exts[x]);
 
-            if (n > 0 && (size_t)n < sizeof path && file_exists(path)) {
+            if (n > 0 && (size_t)n < sizeof path && file_exists(path) &&
+                (d == 0 || inside_base(dirs[d], stem, path))) {
                 const char *found = mc_arena_strndup(&s->arena, path, (size_t)n);
 
                 *oom = found == NULL;
