@@ -22,6 +22,7 @@
 #     (tr_light.cpp R_WobbleskyTexGen: axis2 = (1, 0, 0), axis1 = (0, 1, 0), axis0 = axis1 x
 #     axis2 = (0, 0, -1)) takes (100, y, z) to (-z, y, 100): face pz, sc = -z, tc = -y: at
 #     z 12.5, y -25: s = 0.4375, t = 0.625: bottom-left quadrant.
+#   reflect with a bump map: below.
 #   cameraCubeMap (skybox, right quad): face px is the `_forward` file transposed
 #     (Image_files.cpp R_LoadCubeImages, R_RotatePic: px(x, y) = forward(y, x)); px's
 #     bottom-left quadrant is then forward's top-right one.
@@ -89,6 +90,16 @@ right { { blend add cameraCubeMap env/k texgen skybox } }'
 expect camera_cube_renders 0
 at camera camera_faces_are_turned 40 28 0,255,0
 at camera camera_face_own_colour 40 36 255,0,0
+
+# reflect on a material with a bump map reads it (bumpyEnvironment.vfp): the left quad's s
+# runs towards -y, so its tangent is (0, -1, 0), and a normal map of (255, 128, 128) turns the
+# normal along it; e = (-100, -25, -12.5) at (24, 28) reflects to 2 (n.e) n - e =
+# (100, -25, 12.5): face px, sc = -z: s = 0.4375, tc = -y: t = 0.625: the bottom-left quadrant
+convert -size 4x4 "xc:rgb(255,128,128)" "$T/base/env/tilt.png"
+draw bumpy 'left { diffusemap _black bumpmap env/tilt { blend add cubeMap env/c texgen reflect } }
+right { { blend add map _black } }'
+expect bumpy_reflection_renders 0
+at bumpy bumpy_reflection_follows_the_bump_map 24 28 255,128,128
 
 # a face missing: the engine's cube load fails and its default image stands in (drawn black
 # without developer images), with the missing file named

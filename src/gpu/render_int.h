@@ -67,7 +67,7 @@ typedef struct slot {
 /* The unlit stage program's uniforms (stages.c). */
 typedef struct stage_uniforms {
     GLint model, viewproj, ms, mt, tex, use_tex, wrap, color, alpha_test;
-    GLint cube, texgen, wobble, eye, leye;
+    GLint cube, texgen, wobble, eye, leye, nmap, bump, handed;
 } stage_uniforms;
 
 typedef struct uniforms {

@@ -14,19 +14,22 @@
  * RB_PrepareStageTexturing): normal, the model-space normal (TG_DIFFUSE_CUBE's texcoord
  * pointer); reflect, the world-space normal and vector to the eye, reflected per fragment
  * (environment.vfp through RB_SetProgramEnvironmentSpace's model matrix: local vectors to
- * global); skybox, the vertex less the eye in model space (tr_light.cpp R_SkyboxTexGen);
+ * global; with the material's bump map, its normal: bumpyEnvironment.vfp); skybox, the vertex less the eye in model space (tr_light.cpp R_SkyboxTexGen);
  * wobbleSky, that turned by u_wobble (R_WobbleskyTexGen). */
 static const char *const stage_vs =
         "invariant gl_Position;\n"
         "layout(location = 0) in vec3 a_pos;\n"
         "layout(location = 1) in vec3 a_nrm;\n"
         "layout(location = 2) in vec2 a_st;\n"
+        "layout(location = 3) in vec4 a_tan;\n"
         "uniform mat4 u_model, u_viewproj;\n"
         "uniform mat3 u_wobble;\n"
+        "uniform float u_handed;\n"
         "uniform vec3 u_ms, u_mt, u_eye, u_leye;\n"
         "uniform int u_texgen;\n"
-        "out vec2 v_st;\n"
+        "out vec2 v_st, v_raw;\n"
         "out vec3 v_gen, v_eye;\n"
+        "out vec4 v_tan;\n"
         "void main() {\n"
         "    vec4 w = u_model * vec4(a_pos, 1.0);\n"
         "    v_st = vec2(dot(u_ms, vec3(a_st, 1.0)), dot(u_mt, vec3(a_st, 1.0)));\n"
@@ -34,6 +37,8 @@ static const char *const stage_vs =
         "          : u_texgen == 2 ? mat3(u_model) * a_nrm\n"
         "          : u_texgen == 4 ? u_wobble * (a_pos - u_leye) : a_pos - u_leye;\n"
         "    v_eye = u_eye - w.xyz;\n"
+        "    v_raw = a_st;\n"
+        "    v_tan = vec4(mat3(u_model) * a_tan.xyz, a_tan.w * u_handed);\n"
         "    gl_Position = u_viewproj * w;\n"
         "    gl_Position.y = -gl_Position.y; /* top row first in memory */\n"
         "}\n";
@@ -47,14 +52,24 @@ static const char *const stage_vs =
  * or (255, 255, 255, 0) (Image_load.cpp, R_SetBorderTexels; material.c), so outside 0..1 the
  * stage reads them. Then Doom's alpha test, GL_GREATER. */
 static const char *const stage_fs =
-        "in vec2 v_st;\n"
+        "in vec2 v_st, v_raw;\n"
         "in vec3 v_gen, v_eye;\n"
-        "uniform sampler2D u_tex;\n"
+        "in vec4 v_tan;\n"
+        "uniform sampler2D u_tex, u_nmap;\n"
         "uniform samplerCube u_cube;\n"
-        "uniform int u_use_tex, u_wrap, u_texgen;\n"
+        "uniform int u_use_tex, u_wrap, u_texgen, u_bump;\n"
         "uniform vec4 u_color;\n"
         "uniform float u_alpha_test;\n"
         "out vec4 o_col;\n"
+        "/* the normal map's texel in world space, as the lit pass turns it (interaction.c) */\n"
+        "vec3 bumped(vec3 n) {\n"
+        "    vec3 t = v_tan.xyz - n * dot(v_tan.xyz, n);\n"
+        "    float tl = length(t);\n"
+        "    if (tl <= 1e-20) return n;\n"
+        "    t /= tl;\n"
+        "    vec3 m = texture(u_nmap, v_raw).rgb * 2.0 - 1.0;\n"
+        "    return normalize(m.x * t + v_tan.w * m.y * cross(t, n) + m.z * n);\n"
+        "}\n"
         "void main() {\n"
         "    vec2 st = v_st;\n"
         "    vec4 c = vec4(1.0);\n"
@@ -62,6 +77,7 @@ static const char *const stage_fs =
         "        vec3 d = vec3(st, 0.0);\n"
         "        if (u_texgen == 2) {\n"
         "            vec3 n = normalize(v_gen), e = normalize(v_eye);\n"
+        "            if (u_bump != 0) n = bumped(n);\n"
         "            d = 2.0 * dot(n, e) * n - e;\n"
         "        } else if (u_texgen != 0) {\n"
         "            d = v_gen;\n"
@@ -104,6 +120,9 @@ mc_status gpu_build_stages(mc_renderer *r, mc_error *err)
     r->us.wobble = gl->GetUniformLocation(p, "u_wobble");
     r->us.eye = gl->GetUniformLocation(p, "u_eye");
     r->us.leye = gl->GetUniformLocation(p, "u_leye");
+    r->us.nmap = gl->GetUniformLocation(p, "u_nmap");
+    r->us.bump = gl->GetUniformLocation(p, "u_bump");
+    r->us.handed = gl->GetUniformLocation(p, "u_handed");
     return gpu_gl_check(gl, "building the stage shader", err);
 }
 
@@ -189,6 +208,10 @@ void gpu_draw_stages(mc_renderer *r, const slot *sl)
     gl->Uniform3fv(r->us.leye, 1, local_eye(ds->model, r->fv.eye, leye));
     gl->Uniform1i(r->us.tex, 0);
     gl->Uniform1i(r->us.cube, 1);
+    gl->Uniform1i(r->us.nmap, 2);
+    gl->Uniform1f(r->us.handed, ds->front == GL_CW ? -1.0f : 1.0f);
+    gl->ActiveTexture(GL_TEXTURE2);
+    gl->BindTexture(GL_TEXTURE_2D, ds->tex[1]);
     gpu_set_faces(gl, ds);
     gl->DepthMask(GL_FALSE);
     gl->Enable(GL_BLEND);
@@ -209,6 +232,7 @@ void gpu_draw_stages(mc_renderer *r, const slot *sl)
         gl->Uniform1i(r->us.texgen, st->texgen);
         gl->UniformMatrix3fv(r->us.wobble, 1, GL_TRUE, &st->wobble[0][0]);
         gl->Uniform1i(r->us.use_tex, cube ? 2 : st->texture > 0);
+        gl->Uniform1i(r->us.bump, st->texgen == MC_TEXGEN_REFLECT && ds->tex[1] != 0);
         gl->ActiveTexture(GL_TEXTURE1);
         gl->BindTexture(GL_TEXTURE_CUBE_MAP, cube ? tex : 0);
         gl->ActiveTexture(GL_TEXTURE0);
