@@ -80,12 +80,21 @@ typedef struct mc_material_map {
     bool shared;    /* image.pixels belong to the material set, one copy for every map of the
                        same program and wrap (compare the pointers to share a texture); they
                        live until mc_material_set_destroy, not freed with the material */
+    mc_cube cube;   /* a cube map (`cubeMap`, `cameraCubeMap`): image holds its six square
+                       faces one under another (width n, height 6 n), in the order px, nx, py,
+                       ny, pz, nz, each row 0 = top as the engine uploads a face; a camera
+                       face already turned into the native one (Image_files.cpp
+                       R_LoadCubeImages). Files NAME_px ... or NAME_forward ..., each found as
+                       an image is; a face missing or of another size than the first makes
+                       all six `_default` (fell_back, sources say which). Wrap is clamp */
 } mc_material_map;
 
 /* A stage drawn without lighting, after the lit layer. */
 typedef struct mc_material_layer {
     mc_material_map map; /* always present */
     mc_blend blend;
+    mc_texgen texgen;    /* how the stage reads its map (types.h); wobbleSky's parameters are
+                            expr.wobble */
     float alpha_test;    /* 0: off; else keep only where the map's alpha / 255 > value */
     float color[4];      /* constant RGBA multiplier of the stage (`color`, `rgb`, ...): the
                             constant ones; 1 where an expression sets it (see expr) */

@@ -57,6 +57,13 @@ void mc_material_layer_state(const mc_material *mat, int i, const float *regs,
 void mc_stage_state_eval(const mc_expr_stage *stage, mc_blend blend, const float *regs,
                          mc_stage_state *out);
 
+/* texgen wobbleSky's turn of the sky vector at time (seconds; the view's time), from its three
+ * values: the tilt in degrees, the wobble's and the turn's speeds in turns a minute
+ * (tr_light.cpp, R_WobbleskyTexGen, in float as there): component i of the turned vector v is
+ * rows[i][0] v.x + rows[i][1] v.y + rows[i][2] v.z. */
+void mc_wobblesky_turn(float degrees, float wobble_speed, float rotate_speed, float time,
+                       float rows[3][3]);
+
 /* A light's shader parameters (Light.cpp, idGameEdit::ParseSpawnArgsToRenderLight): parm0..2
  * its colour (`_color`), parm3 1 (shaderParm3's default), the others 0 (shaderParm4, the time
  * offset, is minus the game time at the light's spawn: 0 for a light there from the scene's

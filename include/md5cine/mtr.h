@@ -29,6 +29,12 @@
  * other type is an error at it.
  *   guide name template(args)                      // skipped (and a { ... } body, if any)
  *
+ * Reflections and skies (Material.cpp, ParseStage): `cubeMap NAME` and `cameraCubeMap NAME` in
+ * a stage name its image as a cube map of six files (mc_cube; a later map, cubeMap or
+ * cameraCubeMap replaces it); `texgen normal|reflect|skybox` and `texgen wobbleSky A B C` (three
+ * expressions, no ',') choose how the stage reads it (mc_texgen). Another texgen word is an
+ * error at it.
+ *
  * Image programs: an image name, a built-in image (_default, _white, _black, _flat), or
  * heightmap(P, scale), addnormals(P, P), smoothnormals(P), add(P, P), scale(P, r[, g[, b[, a]]])
  * (missing factors are 1), invertAlpha(P), invertColor(P), makeIntensity(P), makeAlpha(P);
@@ -51,7 +57,7 @@
  * surface parameters (noSelfShadow, forceOverlays, nearest, maskColor, solid, metal, ...); one
  * token on the keyword's line for sort, description, spectrum, privatePolygonOffset,
  * fragmentProgram, vertexProgram, program; for every other keyword (qer_editorimage,
- * texgen, ...) the rest of its line and any ( ... ) group that starts on that line (a '{'
+ * mirrorRenderMap, ...) the rest of its line and any ( ... ) group that starts on that line (a '{'
  * there opens a stage). Doom reads qer_* and guisurf to the end of the line too; a keyword
  * Doom does not know at all makes Doom use its default material, where md5cine skips the line
  * and keeps the rest of the material. Other declaration types at the top level (skin,
@@ -140,6 +146,10 @@ typedef struct mc_mtr_stage {
     bool conditional;     /* the stage has an `if` (evaluated per frame through expr) */
     mc_wrap wrap;         /* the stage's clamp keyword, else the material's, else repeat */
     bool has_wrap;        /* the stage named one */
+    mc_cube cube;         /* cubeMap / cameraCubeMap NAME: map is the image NAME, read as six
+                             faces by suffix; MC_CUBE_NONE for `map` */
+    mc_texgen texgen;     /* texgen; MC_TEXGEN_EXPLICIT without one (wobbleSky's three
+                             expressions are expr.wobble) */
     bool mask_red, mask_green, mask_blue, mask_alpha, mask_depth; /* maskRed ... maskDepth;
                              maskColor sets the three colours */
     mc_expr_stage expr;   /* condition, colour, alphaTest and texture matrix as registers of

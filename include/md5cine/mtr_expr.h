@@ -113,6 +113,7 @@ typedef struct mc_expr_stage {
     int alpha_test;     /* keep fragments whose alpha is above it */
     bool has_matrix;    /* scroll, translate, scale, centerScale, shear or rotate seen */
     int matrix[2][3];   /* s' = m00 s + m01 t + m02; t' = m10 s + m11 t + m12 */
+    int wobble[3];      /* texgen wobbleSky: degrees, wobble speed, rotate speed (0: unused) */
 } mc_expr_stage;
 
 /* Doom's idDeclTable::TableLookup (see above). */

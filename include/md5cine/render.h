@@ -112,6 +112,15 @@ void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info);
 mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h, size_t stride,
                                   int *id, mc_error *err);
 
+/* Uploads a cube map: six square faces of side x side texels, one under another in rgba (row
+ * k of face f at rgba + (f * side + k) * stride), in GL's order +X, -X, +Y, -Y, +Z, -Z (a
+ * material's px, nx, py, ny, pz, nz: material.h), row 0 = t = 0 of each face, mipmapped and
+ * clamped to its edges (Image_load.cpp, idImage::GenerateCubeImage). Its id is drawn only by a
+ * stage with a texgen (mc_render_stage); an item's maps and a light's images refuse it.
+ * Errors: as mc_renderer_add_texture. */
+mc_status mc_renderer_add_cube_texture(mc_renderer *r, const uint8_t *rgba, int side,
+                                       size_t stride, int *id, mc_error *err);
+
 /* Makes texture id clamp to its edge texels instead of repeating (a material stage's clamp,
  * zeroclamp and alphazeroclamp: Image_load.cpp, idImage::SetImageFilterAndRepeat).
  * Errors: MC_ERR_USAGE (an unknown id). Not allowed between begin and end. */
@@ -250,6 +259,14 @@ typedef struct mc_render_stage {
                                texels the image already holds */
     int mask_red, mask_green, mask_blue, mask_alpha; /* 1: channel not written */
     int depth_lequal;       /* 1: LEQUAL (translucent material); 0: EQUAL */
+    int texgen;             /* mc_texgen (types.h). Explicit: st through matrix, from a 2D
+                               texture; a cube map is then read at (s', t', 0). Otherwise the
+                               texture is a cube map (or 0: black) read at the vertex normal
+                               (normal), the eye's vector reflected about the normal per
+                               fragment, both unit (reflect), vertex - eye in model space
+                               (skybox), or that turned by wobble (wobbleSky) */
+    float wobble[3][3];     /* MC_TEXGEN_WOBBLESKY: rows of the turn (tr_light.cpp
+                               R_WobbleskyTexGen's transform); ignored otherwise */
 } mc_render_stage;
 
 /* One mesh to draw. Arrays are read during the call only. */

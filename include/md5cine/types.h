@@ -83,6 +83,27 @@ typedef enum mc_wrap {
     MC_WRAP_ALPHA_ZERO_CLAMP, /* clamp, the border texels set to (255, 255, 255, 0) */
 } mc_wrap;
 
+/* A stage's texture coordinates (Material.cpp, idMaterial::ParseStage "texGen"; texgen_t):
+ * the mesh's own (explicit), or a direction into a cube map made per vertex or per fragment
+ * (draw_common.cpp RB_PrepareStageTexturing, tr_light.cpp R_SkyboxTexGen and
+ * R_WobbleskyTexGen). */
+typedef enum mc_texgen {
+    MC_TEXGEN_EXPLICIT,  /* the mesh's st through the stage's matrix */
+    MC_TEXGEN_NORMAL,    /* `texgen normal`: the vertex normal, model space */
+    MC_TEXGEN_REFLECT,   /* `texgen reflect`: the eye reflected about the normal, world space */
+    MC_TEXGEN_SKYBOX,    /* `texgen skybox`: vertex - eye, model space */
+    MC_TEXGEN_WOBBLESKY, /* `texgen wobbleSky a b c`: the skybox's vector turned per frame */
+} mc_texgen;
+
+/* How a stage's image is read (Material.cpp "cubeMap", "cameraCubeMap"; cubeFiles_t): one
+ * picture, or a cube map of six by the engine's suffixes (Image_files.cpp R_LoadCubeImages). */
+typedef enum mc_cube {
+    MC_CUBE_NONE,   /* a 2D image */
+    MC_CUBE_NATIVE, /* `cubeMap NAME`: NAME_px, _nx, _py, _ny, _pz, _nz */
+    MC_CUBE_CAMERA, /* `cameraCubeMap NAME`: NAME_forward, _back, _left, _right, _up, _down,
+                       each turned into the native face as the engine turns it */
+} mc_cube;
+
 /* A shot of a frame range (reports, chapters): its number and inclusive frames. */
 typedef struct mc_shot_range {
     int number;              /* shot number from 1; 0: not a shot ("all frames", "other") */

@@ -363,6 +363,9 @@ static const char *const DEFORM_NAMES[] = { "",     "sprite",    "tube",    "fla
                                             "move", "turbulent", "eyeBall", "particle",
                                             "particle2" };
 
+/* A stage's texgen by its keyword (types.h, mc_texgen order). */
+static const char *const TEXGEN_NAMES[] = { "", "normal", "reflect", "skybox", "wobbleSky" };
+
 static void print_material_json(const mc_material *m)
 {
     if (!m) {
@@ -402,6 +405,8 @@ static void print_material_json(const mc_material *m)
                 }
             printf("]");
         }
+        if (m->layers[i].texgen != MC_TEXGEN_EXPLICIT) /* only then, as the deform below */
+            printf(",\"texgen\":\"%s\"", TEXGEN_NAMES[m->layers[i].texgen]);
         printf("}");
     }
     printf("]");
@@ -426,8 +431,10 @@ static void print_material_text(const mc_material *m)
     for (int i = 0; i < m->num_layers; i++) {
         char what[96];
 
-        snprintf(what, sizeof what, "layer %d (blend %s, %s)", i + 1,
-                 BLEND_NAMES[m->layers[i].blend.src], BLEND_NAMES[m->layers[i].blend.dst]);
+        snprintf(what, sizeof what, "layer %d (blend %s, %s%s%s)", i + 1,
+                 BLEND_NAMES[m->layers[i].blend.src], BLEND_NAMES[m->layers[i].blend.dst],
+                 m->layers[i].texgen != MC_TEXGEN_EXPLICIT ? ", texgen " : "",
+                 TEXGEN_NAMES[m->layers[i].texgen]);
         print_map_text(what, &m->layers[i].map);
     }
     if (m->deform.kind != MC_DEFORM_NONE)

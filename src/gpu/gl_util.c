@@ -1,5 +1,6 @@
 /* The GL helpers every pass of the renderer calls (gl_util.h): error checks, program linking,
  * range checks and the pass profile. Below the passes and render.c: it calls none of them. */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -105,4 +106,27 @@ void gpu_prof_mark(mc_renderer *r, int row)
     t = gpu_now_seconds(r->prof.on == PROF_CPU);
     r->prof.sum[row] += t - r->prof.last;
     r->prof.last = t;
+}
+
+mc_status gpu_texture_room(mc_renderer *r, mc_error *err)
+{
+    if (r->num_textures == r->cap_textures) {
+        int cap = r->cap_textures ? r->cap_textures * 2 : 16;
+        GLuint *t = realloc(r->textures, sizeof *t * (size_t)cap);
+        unsigned char *c;
+
+        if (t)
+            r->textures = t;
+        c = t ? realloc(r->cube_textures, (size_t)cap) : NULL;
+        if (!c)
+            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for textures");
+        r->cube_textures = c;
+        r->cap_textures = cap;
+    }
+    return MC_OK;
+}
+
+bool gpu_is_cube(const mc_renderer *r, int id)
+{
+    return id > 0 && id <= r->num_textures && r->cube_textures[id - 1];
 }

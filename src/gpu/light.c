@@ -362,7 +362,8 @@ static int light_ok(const mc_renderer *r, const mc_light *l)
                     : gpu_finite_in(l->radius, 1e-6f, MC_LIGHT_MAX_COORD));
     int ok = finite_vec(l->origin) && size && l->projection_image >= 0 &&
              l->projection_image <= r->num_textures && l->falloff_image >= 0 &&
-             l->falloff_image <= r->num_textures;
+             l->falloff_image <= r->num_textures && !gpu_is_cube(r, l->projection_image) &&
+             !gpu_is_cube(r, l->falloff_image);
 
     for (int c = 0; c < 3; c++)
         ok = ok && gpu_finite_in(l->color[c], 0.0f, 1e6f);

@@ -14,6 +14,7 @@
  * draw. A translucent item is uploaded into its slot when it is submitted and drawn, from the
  * state kept in the slot, when the frame resolves (before the overlay or the readback), after
  * every opaque item. */
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -449,6 +450,7 @@ void mc_renderer_release(mc_renderer *r)
     gpu_shadow_free(r);
     free(r->slots);
     free(r->textures);
+    free(r->cube_textures);
     free(r->text_verts);
     free(r);
 }
@@ -485,11 +487,16 @@ void mc_renderer_get_info(const mc_renderer *r, mc_renderer_info *info)
 
 /* ---- textures ------------------------------------------------------------------------ */
 
-mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h, size_t stride,
-                                  int *id, mc_error *err)
+/* A texture of w x h texels (a 2D one), or a cube map of six faces of w x w one under another
+ * (h = 6 w): GL_TEXTURE_CUBE_MAP_POSITIVE_X + i gets face i, as idImage::GenerateCubeImage
+ * uploads them, clamped to its edges. */
+static mc_status add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h, size_t stride,
+                             int cube, int *id, mc_error *err)
 {
     const mc_gl_fns *gl = &r->gl;
-    GLint max_tex = 0;
+    GLenum target = cube ? GL_TEXTURE_CUBE_MAP : GL_TEXTURE_2D;
+    GLint max_tex = 0, wrap = cube ? GL_CLAMP_TO_EDGE : GL_REPEAT;
+    int fh = cube ? w : h;
     GLuint tex = 0;
     GLsizei levels;
     mc_status s;
@@ -500,47 +507,58 @@ mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, in
     s = make_current(r, err);
     if (s != MC_OK)
         return s;
-    gl->GetIntegerv(GL_MAX_TEXTURE_SIZE, &max_tex);
-    if (!rgba || w < 1 || h < 1 || w > max_tex || h > max_tex || stride % 4 != 0 ||
-        stride < (size_t)w * 4 || stride / 4 > (size_t)max_tex)
+    gl->GetIntegerv(cube ? GL_MAX_CUBE_MAP_TEXTURE_SIZE : GL_MAX_TEXTURE_SIZE, &max_tex);
+    if (!rgba || w < 1 || h < 1 || w > max_tex || fh > max_tex || stride % 4 != 0 ||
+        stride < (size_t)w * 4 || stride / 4 > (size_t)max_tex || (cube && h != 6 * w))
         return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
-                            "bad texture %dx%d (stride %zu; driver maximum %d)", w, h, stride,
-                            max_tex);
-    if (r->num_textures == r->cap_textures) {
-        int cap = r->cap_textures ? r->cap_textures * 2 : 16;
-        GLuint *t = realloc(r->textures, sizeof *t * (size_t)cap);
-
-        if (!t)
-            return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for textures");
-        r->textures = t;
-        r->cap_textures = cap;
-    }
+                            "bad %s %dx%d (stride %zu; driver maximum %d)",
+                            cube ? "cube map" : "texture", w, h, stride, max_tex);
+    s = gpu_texture_room(r, err);
+    if (s != MC_OK)
+        return s;
     /* Rows go up as given, so GL's t = 0 is the image's top row (Doom's convention). Every
      * level's storage is made at once: a texture given its first level alone was made again
      * with room for the mipmaps when they were generated, a second copy of the image while
      * both were held (8192 x 8192: 256 MiB more at the peak). */
-    for (levels = 1; (w | h) >> levels; levels++)
+    for (levels = 1; (w | fh) >> levels; levels++)
         ;
     gl->GenTextures(1, &tex);
-    gl->BindTexture(GL_TEXTURE_2D, tex);
+    gl->BindTexture(target, tex);
     gl->PixelStorei(GL_UNPACK_ALIGNMENT, 4);
     gl->PixelStorei(GL_UNPACK_ROW_LENGTH, (GLint)(stride / 4));
-    gl->TexStorage2D(GL_TEXTURE_2D, levels, GL_RGBA8, w, h);
-    gl->TexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    gl->TexStorage2D(target, levels, GL_RGBA8, w, fh);
+    for (int f = 0; f < (cube ? 6 : 1); f++)
+        gl->TexSubImage2D(cube ? GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f : GL_TEXTURE_2D, 0,
+                          0, 0, w, fh, GL_RGBA, GL_UNSIGNED_BYTE,
+                          rgba + (size_t)f * (size_t)fh * stride);
     gl->PixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-    gl->GenerateMipmap(GL_TEXTURE_2D);
-    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    gl->GenerateMipmap(target);
+    gl->TexParameteri(target, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    gl->TexParameteri(target, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    gl->TexParameteri(target, GL_TEXTURE_WRAP_S, wrap);
+    gl->TexParameteri(target, GL_TEXTURE_WRAP_T, wrap);
     s = gpu_gl_check(gl, "uploading a texture", err);
     if (s != MC_OK) {
         gl->DeleteTextures(1, &tex);
         return s;
     }
+    r->cube_textures[r->num_textures] = (unsigned char)cube;
     r->textures[r->num_textures++] = tex;
     *id = r->num_textures;
     return MC_OK;
+}
+
+mc_status mc_renderer_add_texture(mc_renderer *r, const uint8_t *rgba, int w, int h, size_t stride,
+                                  int *id, mc_error *err)
+{
+    return add_texture(r, rgba, w, h, stride, 0, id, err);
+}
+
+mc_status mc_renderer_add_cube_texture(mc_renderer *r, const uint8_t *rgba, int side,
+                                       size_t stride, int *id, mc_error *err)
+{
+    return add_texture(r, rgba, side, side > 0 && side <= INT_MAX / 6 ? 6 * side : 0, stride,
+                       1, id, err);
 }
 
 mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err)
@@ -656,6 +674,9 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
     else if (it->texture > r->num_textures || it->normal_map > r->num_textures ||
              it->specular_map > r->num_textures)
         why = "unknown texture id";
+    else if (gpu_is_cube(r, it->texture) || gpu_is_cube(r, it->normal_map) ||
+             gpu_is_cube(r, it->specular_map))
+        why = "a cube map as an item's diffuse, normal or specular map";
     else if ((it->texture > 0 || it->normal_map > 0 || it->specular_map > 0) && !it->texcoords &&
              it->triangle_count)
         why = "textured item without texture coordinates";

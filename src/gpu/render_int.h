@@ -67,6 +67,7 @@ typedef struct slot {
 /* The unlit stage program's uniforms (stages.c). */
 typedef struct stage_uniforms {
     GLint model, viewproj, ms, mt, tex, use_tex, wrap, color, alpha_test;
+    GLint cube, texgen, wobble, eye, leye, nmap, bump, handed;
 } stage_uniforms;
 
 typedef struct uniforms {
@@ -200,6 +201,7 @@ struct mc_renderer {
     unsigned short *shadow_idx16; /* shadow_idx as 16 bits, for an item that allows it */
     size_t shadow_verts_cap, shadow_idx_cap, shadow_idx16_cap; /* elements */
     GLuint *textures; /* id k is textures[k - 1] */
+    unsigned char *cube_textures; /* 1: id k is a cube map (GL_TEXTURE_CUBE_MAP) */
     int num_textures, cap_textures;
     slot *slots; /* num_slots made (each with its GL objects), cap_slots allocated */
     int num_slots, used_slots, cap_slots;
@@ -316,6 +318,9 @@ void gpu_draw_opaque_stages(mc_renderer *r);
 void gpu_draw_translucent(mc_renderer *r);
 /* Builds the unlit stage program. */
 mc_status gpu_build_stages(mc_renderer *r, mc_error *err);
+/* Room for one more texture id (gl_util.c); whether id is a cube map's. */
+mc_status gpu_texture_room(mc_renderer *r, mc_error *err);
+bool gpu_is_cube(const mc_renderer *r, int id);
 /* Checks an item's stages (MC_ERR_USAGE naming what is wrong; NULL: fine). */
 const char *gpu_check_stages(const mc_renderer *r, const mc_draw_item *it);
 /* Draws a slot's unlit stages over what is drawn (RB_STD_T_RenderShaderPasses); leaves

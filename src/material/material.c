@@ -94,7 +94,11 @@ static mc_status map_image(const mc_mtr_prog *prog, const char *text, mc_wrap wr
         m->sources = hit->sources ? strdup(hit->sources) : NULL;
         return hit->sources && !m->sources ? MC_ERR_NOMEM : MC_OK;
     }
-    st = mat_eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
+    if (m->cube != MC_CUBE_NONE)
+        st = mat_eval_cube(prog, m->cube, vfs, &m->image, &m->fell_back, &m->sources, pixels,
+                           err);
+    else
+        st = mat_eval_program(prog, vfs, &m->image, &m->fell_back, &m->sources, pixels, err);
     if (st != MC_OK)
         return st;
     /* Image_load.cpp, idImage::GenerateImage: "zero the border if desired". */
@@ -105,15 +109,26 @@ static mc_status map_image(const mc_mtr_prog *prog, const char *text, mc_wrap wr
     return keyed && !cache_keep(pixels->cache, key, m) ? MC_ERR_NOMEM : MC_OK;
 }
 
-/* Runs image program prog into *m, with the stage colour color and clamp mode wrap. */
-static mc_status fill_prog(const mc_mtr_prog *prog, const float color[4], mc_wrap wrap,
-                           mc_vfs *vfs, mc_material_map *m, px_budget *pixels, mc_error *err)
+/* Runs image program prog into *m, with the stage colour color and clamp mode wrap; a cube
+ * map's image (cube) instead: its program's text names it "cubeMap(NAME)" or
+ * "cameraCubeMap(NAME)", and it clamps whatever the stage says (Image_load.cpp,
+ * idImage::GenerateCubeImage: "no other clamp mode makes sense"). */
+static mc_status fill_prog(const mc_mtr_prog *prog, mc_cube cube, const float color[4],
+                           mc_wrap wrap, mc_vfs *vfs, mc_material_map *m, px_budget *pixels,
+                           mc_error *err)
 {
-    char text[1024];
+    char text[1024], name[1000];
     mc_status st;
 
     memset(m, 0, sizeof *m);
-    mc_mtr_prog_text(prog, text, sizeof text);
+    m->cube = cube;
+    mc_mtr_prog_text(prog, name, sizeof name);
+    if (cube != MC_CUBE_NONE)
+        wrap = MC_WRAP_CLAMP;
+    snprintf(text, sizeof text, cube == MC_CUBE_NATIVE   ? "cubeMap(%s)"
+                                : cube == MC_CUBE_CAMERA ? "cameraCubeMap(%s)"
+                                                         : "%s",
+             name);
     st = map_image(prog, text, wrap, vfs, m, pixels, err);
     if (st == MC_OK) {
         memcpy(m->color, color, sizeof m->color);
@@ -133,7 +148,7 @@ static mc_status fill_prog(const mc_mtr_prog *prog, const float color[4], mc_wra
 static mc_status fill_map(const mc_mtr_stage *stage, mc_vfs *vfs, mc_material_map *m,
                           px_budget *pixels, mc_error *err)
 {
-    return fill_prog(stage->map, stage->color, stage->wrap, vfs, m, pixels, err);
+    return fill_prog(stage->map, stage->cube, stage->color, stage->wrap, vfs, m, pixels, err);
 }
 
 void mc_material_release(mc_material *mat)
@@ -198,6 +213,7 @@ static mc_status fill_layers(const mc_mtr_decl *decl, int layers, bool transluce
         if (st != MC_OK)
             break;
         l->blend = s->blend;
+        l->texgen = s->texgen;
         l->alpha_test = s->has_alpha_test ? s->alpha_test : 0.0f;
         memcpy(l->color, s->color, sizeof l->color);
         l->expr = s->expr;
@@ -262,7 +278,8 @@ mc_status mat_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs, px
         /* Material.cpp, ParseMaterial: lightFalloffImage is loaded TR_CLAMP */
         static const float one[4] = { 1, 1, 1, 1 };
 
-        st = fill_prog(decl->falloff, one, MC_WRAP_CLAMP, vfs, &out->falloff, budget, err);
+        st = fill_prog(decl->falloff, MC_CUBE_NONE, one, MC_WRAP_CLAMP, vfs, &out->falloff,
+                       budget, err);
     }
     if (st != MC_OK) {
         mc_material_release(out);

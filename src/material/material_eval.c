@@ -70,6 +70,47 @@ void mc_material_layer_state(const mc_material *mat, int i, const float *regs,
     mc_stage_state_eval(&mat->layers[i].expr, mat->layers[i].blend, regs, out);
 }
 
+static void cross3(const float a[3], const float b[3], float out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+void mc_wobblesky_turn(float degrees, float wobble_speed, float rotate_speed, float time,
+                       float rows[3][3])
+{
+    const float pi = 3.14159265358979323846f;
+    float tilt = degrees * pi / 180, wobble = wobble_speed * 2 * pi / 60;
+    float turn = rotate_speed * 2 * pi / 60, a = time * wobble;
+    float s = sinf(a) * sinf(tilt), c = cosf(a) * sinf(tilt), z = cosf(tilt);
+    float ax[3][3], d, len;
+
+    /* "very ad-hoc "wobble" transform": axis[2] tilted about z, axis[1] made perpendicular to
+     * it and normalised, axis[0] their cross product */
+    ax[2][0] = c;
+    ax[2][1] = s;
+    ax[2][2] = z;
+    ax[1][0] = -sinf(a * 2) * sinf(tilt);
+    ax[1][2] = -s * sinf(tilt);
+    ax[1][1] = sqrtf(1.0f - (ax[1][0] * ax[1][0] + ax[1][2] * ax[1][2]));
+    d = ax[2][0] * ax[1][0] + ax[2][1] * ax[1][1] + ax[2][2] * ax[1][2];
+    for (int i = 0; i < 3; i++)
+        ax[1][i] -= d * ax[2][i];
+    len = sqrtf(ax[1][0] * ax[1][0] + ax[1][1] * ax[1][1] + ax[1][2] * ax[1][2]);
+    for (int i = 0; len > 0.0f && i < 3; i++)
+        ax[1][i] /= len;
+    cross3(ax[1], ax[2], ax[0]);
+    /* "add the rotate": R_LocalPointToGlobal with transform[0,4,8], [1,5,9], [2,6,10] */
+    s = sinf(turn * time);
+    c = cosf(turn * time);
+    for (int k = 0; k < 3; k++) {
+        rows[0][k] = ax[0][k] * c + ax[1][k] * s;
+        rows[1][k] = ax[1][k] * c - ax[0][k] * s;
+        rows[2][k] = ax[2][k];
+    }
+}
+
 void mc_light_parms(const float color[3], float parms[MC_LIGHT_PARMS])
 {
     memset(parms, 0, MC_LIGHT_PARMS * sizeof *parms);

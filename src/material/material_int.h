@@ -60,6 +60,11 @@ mc_status mat_load_image(const char *name, mc_vfs *vfs, const px_budget *room, m
 void mat_set_border(mc_image *im, const uint8_t v[4]);
 mc_status mat_eval_program(const mc_mtr_prog *prog, mc_vfs *vfs, mc_image *out, bool *fell_back,
                            char **sources, px_budget *pixels, mc_error *err);
+/* The cube map named by image prog (cubemap.c): its six faces one under another (px, nx, py,
+ * ny, pz, nz), as mc_material_map describes; with a face missing or of another size, six
+ * `_default` faces and *fell_back set. */
+mc_status mat_eval_cube(const mc_mtr_prog *prog, mc_cube kind, mc_vfs *vfs, mc_image *out,
+                        bool *fell_back, char **sources, px_budget *pixels, mc_error *err);
 mc_status mat_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs, px_budget *budget,
                       mc_material *out, mc_error *err);
 

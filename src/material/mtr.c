@@ -168,7 +168,7 @@ static const char *const STAGE_WORDS[] = {
     "blend", "map", "alphaTest", "color", "rgb", "rgba", "red", "green", "blue", "alpha",
     "colored", "if", "noclamp", "clamp", "zeroclamp", "alphazeroclamp", "maskRed", "maskGreen",
     "maskBlue", "maskAlpha", "maskColor", "maskDepth", "scroll", "translate", "scale",
-    "centerScale", "shear", "rotate",
+    "centerScale", "shear", "rotate", "cubeMap", "cameraCubeMap", "texgen",
 };
 static const char *const BODY_WORDS[] = {
     "diffusemap", "bumpmap", "specularmap", "alphaTest", "twoSided", "translucent", "noShadows",
@@ -660,6 +660,49 @@ static bool mask_word(const mc_token *t, mc_mtr_stage *s)
     return true;
 }
 
+/* cubeMap NAME, cameraCubeMap NAME (the stage's image read as six faces, replacing a map as a
+ * second map does) and texgen normal|reflect|skybox|wobbleSky EXPR EXPR EXPR (Material.cpp,
+ * idMaterial::ParseStage: wobbleSky's three expressions follow with no ',' between); *handled
+ * false for another keyword. Another texgen is an error at it (Doom warns and defaults the
+ * material). */
+static bool parse_cube_texgen(mtr_parser *p, const mc_token *kw, mc_mtr_stage *s, bool *handled)
+{
+    static const char *const GENS[] = { "normal", "reflect", "skybox", "wobbleSky" };
+    mc_token t;
+    char d[80];
+
+    *handled = true;
+    if (is_kw(kw, "cubeMap") || is_kw(kw, "cameraCubeMap")) {
+        s->map = NULL;
+        s->cube = is_kw(kw, "cubeMap") ? MC_CUBE_NATIVE : MC_CUBE_CAMERA;
+        if (!parse_prog(p, 1, &s->map))
+            return false;
+        if (s->map->kind != MC_PROG_IMAGE)
+            return mc_lex_fail(&p->lx, kw, MC_ERR_SYNTAX,
+                               "%s takes an image name (its six files end in the faces' "
+                               "suffixes), not an image program",
+                               s->cube == MC_CUBE_NATIVE ? "cubeMap" : "cameraCubeMap");
+        return true;
+    }
+    if (!is_kw(kw, "texgen")) {
+        *handled = false;
+        return true;
+    }
+    if (!mc_lex_next(&p->lx, &t))
+        return false;
+    for (int i = 0; i < 4; i++)
+        if (is_kw(&t, GENS[i]))
+            s->texgen = (mc_texgen)(MC_TEXGEN_NORMAL + i);
+    if (s->texgen == MC_TEXGEN_EXPLICIT)
+        return mc_lex_fail(&p->lx, &t, MC_ERR_SYNTAX,
+                           "unknown texgen %s, expected normal, reflect, skybox or wobbleSky",
+                           mc_lex_describe(&t, d, sizeof d));
+    for (int i = 0; s->texgen == MC_TEXGEN_WOBBLESKY && i < 3; i++)
+        if (!mc_expr_parse(&p->xb, &p->lx, kw, &s->expr.wobble[i]))
+            return false;
+    return true;
+}
+
 static bool parse_stage(mtr_parser *p, const mc_token *open)
 {
     mc_mtr_stage *s = new_stage(p, open, MC_STAGE_COLOR);
@@ -709,7 +752,9 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
             s->conditional = true;
             if (!mc_expr_parse(&p->xb, &p->lx, &t, &s->expr.condition))
                 return false;
-        } else if (!parse_matrix(p, &t, s, &handled)) {
+        } else if (!parse_cube_texgen(p, &t, s, &handled)) {
+            return false;
+        } else if (!handled && !parse_matrix(p, &t, s, &handled)) {
             return false;
         } else if (!handled &&
                    !skip_keyword(p, &t, STAGE_WORDS, sizeof STAGE_WORDS / sizeof STAGE_WORDS[0])) {

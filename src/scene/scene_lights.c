@@ -243,6 +243,10 @@ mc_status mc_sr_keep_lights(mc_scene_renderer *sr, const mc_scene_materials *sm,
         for (int k = 0; k < m->num_layers; k++) {
             light_stage *ld = &sr->light_stages[sr->num_light_stages];
 
+            /* a light's image is a picture projected on the scene: a cube map stage (Doom's
+             * light shaders have none) gives no light here */
+            if (m->layers[k].map.cube != MC_CUBE_NONE)
+                continue;
             memset(ld, 0, sizeof *ld);
             st = mc_sr_upload_map(sr, &m->layers[k].map, developer, &ld->texture, err);
             if (st != MC_OK)

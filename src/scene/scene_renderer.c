@@ -223,6 +223,10 @@ static int eval_stages(mc_scene_renderer *sr, const surface *sf, float time)
         out->mask_blue = src->mask[2];
         out->mask_alpha = src->mask[3];
         out->depth_lequal = src->translucent;
+        out->texgen = (int)src->texgen;
+        if (src->texgen == MC_TEXGEN_WOBBLESKY)
+            mc_wobblesky_turn(sr->regs[src->expr.wobble[0]], sr->regs[src->expr.wobble[1]],
+                              sr->regs[src->expr.wobble[2]], time, out->wobble);
         n++;
     }
     return n;
@@ -531,7 +535,10 @@ static mc_status apply_surface(mc_scene_renderer *sr, const mc_scene_materials *
     sf->hidden = !mc_material_drawn(m);
     if (sf->hidden)
         return MC_OK;
-    dif = m->lit || m->num_layers == 0 ? &m->diffuse : &m->layers[0].map;
+    /* an unlit material's first stage is its surface's texture, unless that is a cube map */
+    dif = m->lit || m->num_layers == 0 || m->layers[0].map.cube != MC_CUBE_NONE
+                  ? &m->diffuse
+                  : &m->layers[0].map;
     while (d < up->num_done && up->done[d].mat != m)
         d++;
     if (d == up->num_done) {

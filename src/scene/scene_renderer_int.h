@@ -38,6 +38,7 @@ typedef struct stage_src {
     mc_blend blend;
     mc_expr_stage expr;
     mc_wrap wrap;
+    mc_texgen texgen;
     bool mask[4];
     bool translucent;
 } stage_src;

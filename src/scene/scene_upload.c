@@ -153,7 +153,7 @@ static mc_status remember_upload(mc_scene_renderer *sr, const void *key, int id,
 mc_status mc_sr_upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool developer, int *id,
                            mc_error *err)
 {
-    static const uint8_t black[4] = { 0, 0, 0, 0 };
+    static const uint8_t black[4] = { 0, 0, 0, 0 }, black_cube[24] = { 0 };
     const void *key;
     mc_status st;
 
@@ -163,22 +163,43 @@ mc_status mc_sr_upload_map(mc_scene_renderer *sr, const mc_material_map *m, bool
     /* the built-in named on its own (the default material's `map _default`) is the same
      * image as a missing one's */
     if ((m->fell_back || (m->program && strcasecmp(m->program, "_default") == 0)) && !developer)
-        key = black;
+        key = m->cube != MC_CUBE_NONE ? (const void *)black_cube : black;
     else
         key = m->shared ? (const void *)m->image.pixels : NULL;
     for (int i = 0; key && i < sr->num_up; i++)
         if (sr->up_pixels[i] == key)
             return *id = sr->up_ids[i], MC_OK;
-    if (key == black)
+    if (key == black_cube)
+        st = mc_renderer_add_cube_texture(sr->r, black_cube, 1, 4, id, err);
+    else if (key == black)
         st = mc_renderer_add_texture(sr->r, black, 1, 1, 4, id, err);
+    else if (m->cube != MC_CUBE_NONE)
+        st = mc_renderer_add_cube_texture(sr->r, m->image.pixels, m->image.width,
+                                          m->image.stride, id, err);
     else
         st = mc_renderer_add_texture(sr->r, m->image.pixels, m->image.width, m->image.height,
                                      m->image.stride, id, err);
-    if (st == MC_OK && key != black && m->wrap != MC_WRAP_REPEAT)
+    if (st == MC_OK && key != black && key != black_cube && m->cube == MC_CUBE_NONE &&
+        m->wrap != MC_WRAP_REPEAT)
         st = mc_renderer_texture_clamp(sr->r, *id, err);
     if (st == MC_OK && key)
         st = remember_upload(sr, key, *id, err);
     return st;
+}
+
+/* Image_files.cpp R_LoadCubeImages: a face missing, or of another size, fails the whole cube
+ * map, and the engine's default image stands in (drawn black without developer images). */
+static void warn_cube(mc_scene_renderer *sr, const mc_material *m, const mc_material_map *map)
+{
+    mc_error w;
+
+    if (!sr->warn)
+        return;
+    mc_error_set(&w, MC_ERR_IMAGE, m->file ? m->file : "", m->line, m->col,
+                 "material '%s': %s is incomplete (%s); the default image stands in",
+                 m->name ? m->name : "", map->program ? map->program : "cube map",
+                 map->sources ? map->sources : "");
+    sr->warn(sr->warn_user, &w);
 }
 
 /* Keeps what material m needs per frame as sr->mats[sr->num_mats]: its expression program and
@@ -227,6 +248,9 @@ mc_status mc_sr_keep_stages(mc_scene_renderer *sr, const mc_material *m, bool de
         src->blend = l->blend;
         src->expr = l->expr;
         src->wrap = l->map.wrap;
+        src->texgen = l->texgen;
+        if (l->map.cube != MC_CUBE_NONE && l->map.fell_back)
+            warn_cube(sr, m, &l->map);
         src->mask[0] = l->mask_red;
         src->mask[1] = l->mask_green;
         src->mask[2] = l->mask_blue;
