@@ -362,6 +362,8 @@ static void print_map_json(const char *key, const mc_material_map *m)
 static const char *const DEFORM_NAMES[] = { "",     "sprite",    "tube",    "flare",   "expand",
                                             "move", "turbulent", "eyeBall", "particle",
                                             "particle2" };
+/* A stage's vertex colour keyword (types.h, mc_vertex_color order). */
+static const char *const VERTEX_COLOR_NAMES[] = { "", "vertexColor", "inverseVertexColor" };
 
 static void print_material_json(const mc_material *m)
 {
@@ -402,9 +404,13 @@ static void print_material_json(const mc_material *m)
                 }
             printf("]");
         }
+        if (m->layers[i].vertex_color != MC_VERTEX_COLOR_IGNORE) /* only then, as deform */
+            printf(",\"vertexColor\":\"%s\"", VERTEX_COLOR_NAMES[m->layers[i].vertex_color]);
         printf("}");
     }
     printf("]");
+    if (m->lit_vertex_color != MC_VERTEX_COLOR_IGNORE)
+        printf(",\"vertexColor\":\"%s\"", VERTEX_COLOR_NAMES[m->lit_vertex_color]);
     if (m->deform.kind != MC_DEFORM_NONE) /* only then: other materials' JSON is as it was */
         printf(",\"deform\":\"%s\"", DEFORM_NAMES[m->deform.kind]);
     printf("}");

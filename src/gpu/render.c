@@ -669,6 +669,8 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "stage colour outside 0..1";
     else if (it->translucent && !gpu_finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
         why = "translucent colour alpha outside 0..1";
+    else if (it->passes < MC_PASSES_ALL || it->passes > MC_PASSES_LIGHTS)
+        why = "unknown passes";
     else
         why = gpu_check_stages(r, it);
     if (why)
@@ -849,6 +851,7 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     /* a translucent item, and a stages-only item of a translucent material, writes no depth
      * and waits for the opaque ones, as Doom sorts translucent surfaces after them */
     sl->late = ds->translucent || (sl->stages_only && sl->stages[0].depth_lequal);
+    sl->passes = it->passes;
     /* shadow volumes from the item's triangles (shadow.c); a late item casts none */
     s = gpu_shadow_item(r, sl, it, det, err);
     if (s != MC_OK)
