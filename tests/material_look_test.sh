@@ -2,7 +2,7 @@
 # What a material's stage keywords do to pixels, drawn unlit (--shading unlit: the diffuse map
 # times its stage colour) on the two quads of tests/make_quads.py, against values worked out by
 # hand: a stage colour, maskColor, clamp against repeat, a specular-only material's black
-# diffuse, and a missing image or material (black, or Doom's developer box).
+# diffuse, a missing image or material (black, or Doom's developer box), and vertex colours.
 set -u
 . ./outcome.sh material_look
 
@@ -133,6 +133,60 @@ else
     fail nonfinite_warns_once_at_the_material "exit $rc: $(cat "$T/nonfinite.err")"
 fi
 
+# A stage's vertexColor and inverseVertexColor (Material.cpp idMaterial::ParseStage;
+# draw_common.cpp RB_STD_T_RenderShaderPasses). An MD5 mesh's vertex colour is 0 0 0 0
+# (Model_md5.cpp clears its vertices with idDrawVert::Clear), so with the stage colour 0.4
+# (0.4 * 255 = 102): vertexColor, blend add: 0.4 * 0 -> 0; inverseVertexColor, blend add:
+# 0.4 * (1 - 0) -> 102; inverseVertexColor, blend blend: alpha 1 * 0 = 0, nothing over the
+# black background -> 0; no keyword, blend add -> 102.
+render vc 'left { { blend add map _white rgb 0.4 vertexColor } }
+right { { blend add map _white rgb 0.4 inverseVertexColor } }'
+is vertex_color_on_md5_is_black "$T/vc0.png" 82 128 "0,0,0"
+is inverse_vertex_color_on_md5_keeps_the_stage "$T/vc0.png" 160 128 "102,102,102"
+render vc_blend 'left { { blend blend map _white rgb 0.4 inverseVertexColor } }
+right { { blend add map _white rgb 0.4 } }'
+is inverse_vertex_color_alpha_is_the_vertex_alpha "$T/vc_blend0.png" 82 128 "0,0,0"
+is no_vertex_color_draws_the_stage "$T/vc_blend0.png" 160 128 "102,102,102"
+# A lit stage's keyword multiplies the interaction (draw_arb2.cpp RB_ARB2_DrawInteraction):
+# vertexColor draws it black, inverseVertexColor as without it.
+green vc_lit 'left { { blend diffusemap map textures/grey vertexColor } }
+right { { blend diffusemap map textures/grey inverseVertexColor } }'
+green vc_lit_plain 'right { diffusemap textures/grey }'
+is lit_vertex_color_on_md5_is_black "$T/vc_lit0.png" 82 128 "0,0,0"
+is lit_inverse_vertex_color_as_without_it "$T/vc_lit0.png" 160 128 "$(px "$T/vc_lit_plain0.png" 160 128)"
+# A flare (tr_deform.cpp R_FlareDeform) gives its vertices the grey min(255, int(8 * 256 *
+# dir . n)), dir the unit vector from the quad's centre to the eye, n its normal: a quad through
+# the origin seen from (-100, 0, 0) with n = (-0.1, -sqrt(0.99), 0) has dir . n = 0.1, grey
+# int(204.8) = 204 = 0.8 * 255; with the stage colour 1 (blend add) vertexColor gives 204,
+# inverseVertexColor 1 - 0.8 = 0.2 -> 51. The quad is seen at columns 125.74 .. 129.67 (its ends
+# (-14.92, 1.5) and (14.92, -1.5) at 128 - 128 y / (100 + x)): pixel (127, 128) is on it.
+python3 - "$T/flare.md5mesh" <<'PY'
+import math, sys
+n = (-0.1, -math.sqrt(0.99), 0.0)
+t = (math.sqrt(0.99), -0.1, 0.0)  # in the plane, horizontal
+v = [tuple(15 * a * t[i] + (15 * b if i == 2 else 0) for i in range(3))
+     for a, b in ((1, 1), (-1, 1), (-1, -1), (1, -1))]
+def sub(a, b): return tuple(a[i] - b[i] for i in range(3))
+c = sub(v[0], v[1]), sub(v[2], v[1])
+c = (c[0][1] * c[1][2] - c[0][2] * c[1][1], c[0][2] * c[1][0] - c[0][0] * c[1][2],
+     c[0][0] * c[1][1] - c[0][1] * c[1][0])
+# idPlane::FromPoints(v0, v1, v2): normal (v0 - v1) x (v2 - v1); the quad faces the eye
+if sum(c[i] * n[i] for i in range(3)) < 0:
+    v = v[::-1]
+text = ('MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 1\njoints {\n'
+        '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\n\tshader "flare"\n\tnumverts 4\n')
+text += ''.join('\tvert %d ( 0 0 ) %d 1\n' % (i, i) for i in range(4))
+text += '\tnumtris 2\n\ttri 0 0 1 2\n\ttri 1 0 2 3\n\tnumweights 4\n'
+text += ''.join('\tweight %d 0 1 ( %.6f %.6f %.6f )\n' % ((i,) + p) for i, p in enumerate(v))
+open(sys.argv[1], 'w').write(text + '}\n')
+PY
+for k in vertexColor:204 inverseVertexColor:51; do
+    EXTRA='actor f { mesh "flare.md5mesh" }
+' render "flare_${k%%:*}" "flare { deform flare 2 { blend add map _white ${k%%:*} } }
+left { } right { }"
+    is "flare_${k%%:*}_is_${k#*:}" "$T/flare_${k%%:*}0.png" 127 128 "${k#*:},${k#*:},${k#*:}"
+done
+
 # info --materials shows what the renderer was given.
 printf 'left { { blend diffusemap map textures/grey red 0.5 zeroclamp } { blend add map textures/blue maskColor maskDepth } }\n' >"$T/base/materials/m.mtr"
 run info_json info --materials --json "$T/missing.md5scene"
@@ -141,8 +195,17 @@ import json, sys
 m = json.loads(open(sys.argv[1]).read())["actors"][0]["textures"][0]["material"]
 assert m["diffuse"]["color"] == [0.5, 1, 1, 1] and m["diffuse"]["wrap"] == "zeroclamp", m
 assert m["layers"][0]["mask"] == ["color", "depth"] and m["layers"][0]["map"]["wrap"] == "repeat", m
+assert "vertexColor" not in m and "vertexColor" not in m["layers"][0], m
 PY
 then ok info_shows_colours_wraps_and_masks; else fail info_shows_colours_wraps_and_masks "$(cat "$T/info_json.out" "$T/info_json.err")"; fi
+printf 'left { { blend diffusemap map textures/grey } { blend add map textures/blue inverseVertexColor } { blend specularmap map textures/grey vertexColor } }\n' >"$T/base/materials/m.mtr"
+run info_vc info --materials --json "$T/missing.md5scene"
+if python3 - "$T/info_vc.out" <<'PY'
+import json, sys
+m = json.loads(open(sys.argv[1]).read())["actors"][0]["textures"][0]["material"]
+assert m["vertexColor"] == "vertexColor" and m["layers"][0]["vertexColor"] == "inverseVertexColor", m
+PY
+then ok info_shows_vertex_colours; else fail info_shows_vertex_colours "$(cat "$T/info_vc.out" "$T/info_vc.err")"; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -517,6 +517,48 @@ static void clamps_set_border_texels_and_colours_reach_maps(void)
     mc_vfs_destroy(v);
 }
 
+/* vertexColor and inverseVertexColor in a stage (Material.cpp, idMaterial::ParseStage): each
+ * unlit layer keeps its own; the interaction takes the later of its diffuse and specular stages'
+ * (tr_render.cpp RB_CreateSingleDrawInteractions sets inter.vertexColor at each). In the body
+ * the word is skipped. */
+static void vertex_color_keywords_reach_layers_and_the_interaction(void)
+{
+    static uint8_t grey[4 * 4 * 4];
+    const test_image ims[] = { { "g.tga", 4, 4, grey } };
+    static const char text[] =
+            "a { { blend diffusemap map g vertexColor } { blend specularmap map g "
+            "inverseVertexColor } { blend add map g inverseVertexColor } { blend add map g } "
+            "vertexColor }\n"
+            "b { { blend specularmap map g } { blend diffusemap map g vertexColor } }\n"
+            "c { { blend add map g vertexColor } }\n";
+    static const mc_vertex_color lit[3] = { MC_VERTEX_COLOR_INVERSE, MC_VERTEX_COLOR_MODULATE,
+                                            MC_VERTEX_COLOR_IGNORE };
+    mc_vfs *v = vfs_with("vertexcolor", 1, ims);
+    mc_mtr_file f;
+    mc_error err;
+
+    ASSERT(v);
+    ASSERT_OK(mc_mtr_parse(text, sizeof text - 1, "v.mtr", NULL, &f, &err), &err);
+    ASSERT(f.num_decls == 3);
+    for (int i = 0; i < 3; i++) {
+        mc_material m;
+
+        ASSERT_OK(mc_material_resolve(&f.decls[i], "v.mtr", v, &m, &err), &err);
+        EXPECT_EQ_INT(m.lit_vertex_color, lit[i]);
+        if (i == 0) {
+            ASSERT(m.num_layers == 2);
+            EXPECT_EQ_INT(m.layers[0].vertex_color, MC_VERTEX_COLOR_INVERSE);
+            EXPECT_EQ_INT(m.layers[1].vertex_color, MC_VERTEX_COLOR_IGNORE);
+        } else if (i == 2) {
+            ASSERT(m.num_layers == 1);
+            EXPECT_EQ_INT(m.layers[0].vertex_color, MC_VERTEX_COLOR_MODULATE);
+        }
+        mc_material_release(&m);
+    }
+    mc_mtr_release(&f);
+    mc_vfs_destroy(v);
+}
+
 int main(int argc, char **argv)
 {
     static const test_case cases[] = {
@@ -527,6 +569,7 @@ int main(int argc, char **argv)
         TEST_ENTRY(dds_images_come_before_tga),
         TEST_ENTRY(images_are_rounded_down_to_powers_of_two),
         TEST_ENTRY(clamps_set_border_texels_and_colours_reach_maps),
+        TEST_ENTRY(vertex_color_keywords_reach_layers_and_the_interaction),
         TEST_ENTRY(a_material_s_images_have_a_pixel_budget),
     };
 

@@ -202,6 +202,52 @@ else
     fail no_self_shadow_mesh_has_no_shadow_of_its_own "differs from the render without shadows"
 fi
 
+# A deformed box (docs/materials-and-shading.md, "Deforms"): `deform move 20` draws the box 20
+# further along +X for the view (x -25..-15), and its light interaction and shadow from the
+# undeformed box, as Doom does (tr_light.cpp R_AddDrawSurf deforms the view's surface only; a
+# light's interactions and shadows come from the model's own). So:
+# (a) the shadow is the undeformed box's: the frame equals `on` (the box without a deform) at
+#     every column from 141 on, where neither box is drawn. Had the deformed box cast it, its
+#     corners (x -25 and -15, t = 80/55 and 80/65) would put it at y -20.909..-0.769 on row 128,
+#     columns 128.98..154.76: pixel (141, 128) (y -10.55) would be shadowed and (175, 128) (y
+#     -37.11, inside the polygon above, past column 154.76) lit; so (175, 128) shows the ambient
+#     51 and (141, 128) the lit floor, as the floor alone (`nobox`) shows it there;
+# (b) the view shows the deformed outline: its face x = -25 is 75 from the eye, 128 +- 128 * 5 /
+#     75 = 119.47..136.53, so columns 118 and 137 of row 128 (the undeformed box's in `on`, which
+#     spans 116.36..139.64) show the floor, as `nobox` does; inside it (128, 128) the box has the
+#     ambient 51 alone: the undeformed box's interaction (its face at x = -45) does not meet the
+#     deformed depth (GL_EQUAL, RB_ARB2_CreateDrawInteractions), so the light adds nothing.
+scene deform "deform move 20" ""
+render deform deform
+sed '/^actor box /d' "$T/plain.md5scene" >"$T/nobox.md5scene"
+render nobox nobox
+python3 - "$T/deform0.png" "$T/on0.png" <<'PY' && ok deformed_box_shadows_as_the_undeformed_box ||
+import subprocess, sys
+def load(path):
+    ppm = subprocess.run(['convert', path, '-depth', '8', 'ppm:-'], capture_output=True,
+                         check=True).stdout
+    head = ppm.split(b'\n', 3)
+    return int(head[1].split()[0]), head[3]
+w, a = load(sys.argv[1])
+_, b = load(sys.argv[2])
+rows = [(a[r * w * 3 + 141 * 3:(r + 1) * w * 3], b[r * w * 3 + 141 * 3:(r + 1) * w * 3])
+        for r in range(len(a) // (w * 3))]
+sys.exit(0 if all(x == y for x, y in rows) else 1)
+PY
+    fail deformed_box_shadows_as_the_undeformed_box "columns 141.. differ from the undeformed box's"
+for v in deform:175:51 deform:128:51 deform:141:nobox deform:118:nobox deform:137:nobox; do
+    IFS=: read -r f c want <<<"$v"
+    got=$(px "$T/${f}0.png" "$c" 128)
+    [ "$want" = nobox ] && want=$(px "$T/nobox0.png" "$c" 128)
+    if [ "$got" = "$want" ]; then
+        ok "deform_pixel_${c}_128_is_${want} ($got)"
+    else
+        fail "deform_pixel_${c}_128_is_${want}" "got '$got'"
+    fi
+done
+[ "$(px "$T/on0.png" 118 128)" != "$(px "$T/nobox0.png" 118 128)" ] && ok undeformed_box_covers_column_118 ||
+    fail undeformed_box_covers_column_118 "the box without a deform does not reach column 118"
+
 # The default rig (a scene without lights): its key casts shadows and its fill does not, as
 # Doom's level designers light fills (noShadows). The same scene with the two lights written
 # out as `info --json` gives them (its floats round-trip) draws the same bytes with

@@ -103,6 +103,7 @@ typedef struct mc_material_layer {
     bool mask_red, mask_green, mask_blue, mask_alpha; /* maskRed ... maskColor, maskAlpha:
                                                         that channel is not written */
     bool mask_depth;     /* maskDepth: no depth written (stages never write depth anyway) */
+    mc_vertex_color vertex_color; /* vertexColor, inverseVertexColor (types.h) */
     bool translucent;    /* the material's coverage is translucent (Material.cpp): its stages
                             are depth tested LEQUAL; else EQUAL (exactly on the lit surface) */
 } mc_material_layer;
@@ -114,6 +115,9 @@ typedef struct mc_material {
     int line, col;      /* position of the name in that file; 0 when file is NULL */
 
     bool lit;           /* has a diffuse, bump or specular stage: drawn with lights */
+    mc_vertex_color lit_vertex_color; /* the interaction's: the vertexColor or
+                                         inverseVertexColor of the later of its diffuse and
+                                         specular stages (types.h) */
     mc_material_map diffuse;  /* colour; alpha feeds alpha_test */
     mc_material_map normal;   /* tangent-space, RGB = n * 0.5 + 0.5 */
     mc_material_map specular; /* RGB specular colour */

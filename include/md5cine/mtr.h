@@ -152,6 +152,7 @@ typedef struct mc_mtr_stage {
                              expressions are expr.wobble) */
     bool mask_red, mask_green, mask_blue, mask_alpha, mask_depth; /* maskRed ... maskDepth;
                              maskColor sets the three colours */
+    mc_vertex_color vertex_color; /* vertexColor, inverseVertexColor (types.h) */
     mc_expr_stage expr;   /* condition, colour, alphaTest and texture matrix as registers of
                              the declaration's expr program (mtr_expr.h); color and alpha_test
                              above hold the values when they are constants */

@@ -269,6 +269,21 @@ typedef struct mc_render_stage {
                                R_WobbleskyTexGen's transform); ignored otherwise */
 } mc_render_stage;
 
+/* Which passes of the frame an item takes. Doom draws a deformed surface's copy for the view
+ * only (tr_light.cpp R_AddDrawSurf calls tr_deform.cpp R_DeformDrawSurf on the view's draw
+ * surface): draw_common.cpp RB_STD_FillDepthBuffer and RB_STD_T_RenderShaderPasses draw it,
+ * while a light's interactions and shadow volumes come from the model's own, undeformed
+ * surface (tr_light.cpp: "FIXME: if any of the surfaces have deforms, create a frame-temporary
+ * model with references to the undeformed surfaces"); the interactions then meet the
+ * deformed depth with GL_EQUAL, as RB_ARB2_CreateDrawInteractions tests it. */
+typedef enum mc_item_passes {
+    MC_PASSES_ALL = 0, /* every pass */
+    MC_PASSES_VIEW,    /* depth, ambient (or the camera rig's pass), unlit stages and a
+                          translucent item's passes: no light's interaction, no shadow */
+    MC_PASSES_LIGHTS,  /* the lights' interactions and shadow volumes only: no depth, no
+                          ambient, no stages; a translucent one draws nothing */
+} mc_item_passes;
+
 /* One mesh to draw. Arrays are read during the call only. */
 typedef struct mc_draw_item {
     mc_mat4 model;            /* model -> world (GL layout); normals use its inverse transpose */
@@ -317,6 +332,7 @@ typedef struct mc_draw_item {
                               draws such a surface: an opaque one (stages depth_lequal 0)
                               first writes depth only (RB_STD_FillDepthBuffer), a translucent
                               one writes none and is drawn after every opaque item */
+    int passes;            /* mc_item_passes: which of the item's passes it takes */
 } mc_draw_item;
 
 /* Draws one item into the open frame (a translucent item is drawn when the frame resolves,

@@ -74,6 +74,18 @@ typedef struct mc_blend {
     mc_blend_factor src, dst;
 } mc_blend;
 
+/* How a stage uses its surface's vertex colours (Material.cpp, idMaterial::ParseStage:
+ * vertexColor, inverseVertexColor; draw_common.cpp RB_STD_T_RenderShaderPasses and
+ * draw_arb2.cpp RB_ARB2_DrawInteraction). An MD5 mesh's vertex colour is 0 0 0 0 (Model_md5.cpp
+ * clears its vertices with idDrawVert::Clear and never sets one); a flare writes its own
+ * (tr_deform.cpp R_FlareDeform). */
+typedef enum mc_vertex_color {
+    MC_VERTEX_COLOR_IGNORE,   /* SVC_IGNORE: the stage's colour alone */
+    MC_VERTEX_COLOR_MODULATE, /* SVC_MODULATE: times the vertex colour (RGB and alpha) */
+    MC_VERTEX_COLOR_INVERSE,  /* SVC_INVERSE_MODULATE: RGB times 1 - the vertex RGB, alpha
+                                 times the vertex alpha (GL_ONE_MINUS_SRC_COLOR on RGB only) */
+} mc_vertex_color;
+
 /* How a stage's image repeats (Material.cpp: clamp, zeroclamp, alphazeroclamp; noclamp is the
  * default, repeat). */
 typedef enum mc_wrap {

@@ -362,6 +362,8 @@ static void print_map_json(const char *key, const mc_material_map *m)
 static const char *const DEFORM_NAMES[] = { "",     "sprite",    "tube",    "flare",   "expand",
                                             "move", "turbulent", "eyeBall", "particle",
                                             "particle2" };
+/* A stage's vertex colour keyword (types.h, mc_vertex_color order). */
+static const char *const VERTEX_COLOR_NAMES[] = { "", "vertexColor", "inverseVertexColor" };
 
 /* A stage's texgen by its keyword (types.h, mc_texgen order). */
 static const char *const TEXGEN_NAMES[] = { "", "normal", "reflect", "skybox", "wobbleSky" };
@@ -407,9 +409,13 @@ static void print_material_json(const mc_material *m)
         }
         if (m->layers[i].texgen != MC_TEXGEN_EXPLICIT) /* only then, as the deform below */
             printf(",\"texgen\":\"%s\"", TEXGEN_NAMES[m->layers[i].texgen]);
+        if (m->layers[i].vertex_color != MC_VERTEX_COLOR_IGNORE) /* only then, as deform */
+            printf(",\"vertexColor\":\"%s\"", VERTEX_COLOR_NAMES[m->layers[i].vertex_color]);
         printf("}");
     }
     printf("]");
+    if (m->lit_vertex_color != MC_VERTEX_COLOR_IGNORE)
+        printf(",\"vertexColor\":\"%s\"", VERTEX_COLOR_NAMES[m->lit_vertex_color]);
     if (m->deform.kind != MC_DEFORM_NONE) /* only then: other materials' JSON is as it was */
         printf(",\"deform\":\"%s\"", DEFORM_NAMES[m->deform.kind]);
     printf("}");

@@ -130,3 +130,19 @@ bool gpu_is_cube(const mc_renderer *r, int id)
 {
     return id > 0 && id <= r->num_textures && r->cube_textures[id - 1];
 }
+
+/* render.h; here beside the texture ids' room, which render.c fills */
+mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err)
+{
+    const mc_gl_fns *gl = &r->gl;
+
+    if (r->in_frame)
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "a frame is open");
+    if (id < 1 || id > r->num_textures || r->cube_textures[id - 1])
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown texture id %d", id);
+    gl->BindTexture(GL_TEXTURE_2D, r->textures[id - 1]);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    gl->BindTexture(GL_TEXTURE_2D, 0);
+    return MC_OK;
+}

@@ -575,7 +575,9 @@ static void draw_first_pass(mc_renderer *r, int lit)
     for (int i = 0; i < r->used_slots; i++) {
         slot *sl = &r->slots[i];
 
-        if (!sl->pending || sl->late)
+        /* RB_STD_FillDepthBuffer draws the view's surfaces: a deformed one's copy for the
+         * view, not the lights' undeformed one (render.h, mc_item_passes) */
+        if (!sl->pending || sl->late || sl->passes == MC_PASSES_LIGHTS)
             continue;
         if (sl->stages_only) {
             /* RB_STD_FillDepthBuffer: an opaque surface's depth first (alpha tested) */

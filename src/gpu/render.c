@@ -561,21 +561,6 @@ mc_status mc_renderer_add_cube_texture(mc_renderer *r, const uint8_t *rgba, int 
                        1, id, err);
 }
 
-mc_status mc_renderer_texture_clamp(mc_renderer *r, int id, mc_error *err)
-{
-    const mc_gl_fns *gl = &r->gl;
-
-    if (r->in_frame)
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "a frame is open");
-    if (id < 1 || id > r->num_textures)
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "unknown texture id %d", id);
-    gl->BindTexture(GL_TEXTURE_2D, r->textures[id - 1]);
-    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    gl->BindTexture(GL_TEXTURE_2D, 0);
-    return MC_OK;
-}
-
 /* ---- frames -------------------------------------------------------------------------- */
 
 mc_status mc_renderer_begin(mc_renderer *r, const mc_frame_params *p, mc_error *err)
@@ -690,6 +675,8 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "stage colour outside 0..1";
     else if (it->translucent && !gpu_finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
         why = "translucent colour alpha outside 0..1";
+    else if (it->passes < MC_PASSES_ALL || it->passes > MC_PASSES_LIGHTS)
+        why = "unknown passes";
     else
         why = gpu_check_stages(r, it);
     if (why)
@@ -870,6 +857,7 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     /* a translucent item, and a stages-only item of a translucent material, writes no depth
      * and waits for the opaque ones, as Doom sorts translucent surfaces after them */
     sl->late = ds->translucent || (sl->stages_only && sl->stages[0].depth_lequal);
+    sl->passes = it->passes;
     /* shadow volumes from the item's triangles (shadow.c); a late item casts none */
     s = gpu_shadow_item(r, sl, it, det, err);
     if (s != MC_OK)

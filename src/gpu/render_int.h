@@ -58,6 +58,7 @@ typedef struct slot {
     int pending; /* drawn when the frame resolves */
     int unlit;   /* the current light's volume holds no point of its box (gpu_light_reach) */
     int late;    /* drawn after every opaque item (translucent) */
+    int passes;  /* mc_item_passes (render.h) */
     mc_render_stage *stages; /* the item's unlit stages (stages.c), copied; malloc'd */
     int num_stages, cap_stages;
     int stages_only; /* no lit pass: depth only (opaque) or nothing (translucent) */

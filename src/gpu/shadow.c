@@ -196,11 +196,10 @@ mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, floa
     mc_status s;
 
     memset(sh->count, 0, sizeof sh->count);
-    if (r->shading != MC_SHADING_LIT || it->no_shadows || sl->late || det == 0.0f)
-        return MC_OK;
-    for (int l = 0; l < fv->num_lights; l++)
+    /* a deformed surface's copy for the view casts none (render.h, MC_PASSES_VIEW) */
+    for (int l = 0; l < fv->num_lights && sl->passes != MC_PASSES_VIEW; l++)
         casts |= fv->lights[l].shadows;
-    if (!casts)
+    if (r->shading != MC_SHADING_LIT || it->no_shadows || sl->late || det == 0.0f || !casts)
         return MC_OK;
     s = gpu_shadow_topology(&r->shadow_work, it->positions, it->vertex_count, it->indices,
                             it->triangle_count, err);
@@ -388,8 +387,10 @@ void gpu_light_reach(mc_renderer *r, int l)
 
         if (!sl->pending)
             continue;
-        sl->unlit = !r->no_scissor && !gpu_box_rect(&sl->box, (const float(*)[4])planes, n,
-                                                    r->fv.vp, r->width, r->height, MARGIN, rect);
+        /* a deformed surface's copy for the view takes no light (render.h, MC_PASSES_VIEW) */
+        sl->unlit = sl->passes == MC_PASSES_VIEW ||
+                    (!r->no_scissor && !gpu_box_rect(&sl->box, (const float(*)[4])planes, n,
+                                                     r->fv.vp, r->width, r->height, MARGIN, rect));
         if (!sl->unlit && !r->no_scissor)
             gpu_reach_add(&a, rect);
     }

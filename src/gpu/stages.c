@@ -260,7 +260,7 @@ void gpu_draw_opaque_stages(mc_renderer *r)
     for (int i = 0; i < r->used_slots; i++) {
         slot *sl = &r->slots[i];
 
-        if (sl->pending && !sl->late && sl->num_stages > 0)
+        if (sl->pending && !sl->late && sl->num_stages > 0 && sl->passes != MC_PASSES_LIGHTS)
             gpu_draw_stages(r, sl);
     }
     for (int i = 0; i < r->used_slots; i++)
@@ -284,11 +284,14 @@ void gpu_draw_translucent(mc_renderer *r)
             gl->Enable(GL_BLEND);
             any = 1;
         }
+        /* a deformed surface: its copy for the view takes the ambient pass and the stages,
+         * the lights' undeformed one their passes (render.h, mc_item_passes) */
         if (!sl->stages_only) {
             gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE,
                                   GL_ONE_MINUS_SRC_ALPHA);
-            gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
-            if (lit) {
+            if (sl->passes != MC_PASSES_LIGHTS)
+                gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
+            if (lit && sl->passes != MC_PASSES_VIEW) {
                 gl->BlendFuncSeparate(GL_SRC_ALPHA, GL_ONE, GL_ZERO, GL_ONE);
                 for (int l = 0; l < r->fv.num_lights; l++) {
                     gpu_bind_light(r, l);
@@ -297,7 +300,7 @@ void gpu_draw_translucent(mc_renderer *r)
                 gpu_unbind_light(r);
             }
         }
-        if (sl->num_stages > 0) {
+        if (sl->num_stages > 0 && sl->passes != MC_PASSES_LIGHTS) {
             gpu_draw_stages(r, sl); /* leaves blending off and depth writes on */
             gl->DepthMask(GL_FALSE);
             gl->Enable(GL_BLEND);

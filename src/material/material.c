@@ -222,6 +222,7 @@ static mc_status fill_layers(const mc_mtr_decl *decl, int layers, bool transluce
         l->mask_blue = s->mask_blue;
         l->mask_alpha = s->mask_alpha;
         l->mask_depth = s->mask_depth;
+        l->vertex_color = s->vertex_color;
         l->translucent = translucent;
         if (decl->expr.num_regs <= MC_EXPR_NUM_PREDEFINED) {
             /* a declaration made without the parser: constant 1 (mc_expr_program_copy) */
@@ -296,6 +297,11 @@ mc_status mat_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs, px
     out->unsmoothed_tangents = decl->unsmoothed_tangents;
     out->polygon_offset = decl->polygon_offset;
     out->deform = decl->deform;
+    /* tr_render.cpp RB_CreateSingleDrawInteractions: the interaction takes the vertexColor of
+     * the last of its diffuse and specular stages */
+    if (lit[0] || lit[2])
+        out->lit_vertex_color = (!lit[2] || (lit[0] && lit[0] > lit[2]) ? lit[0] : lit[2])
+                                        ->vertex_color;
     return MC_OK;
 
 nomem:

@@ -748,6 +748,10 @@ static bool parse_stage(mtr_parser *p, const mc_token *open)
             s->has_wrap = true;
         } else if (mask_word(&t, s)) {
             /* read */
+        } else if (is_kw(&t, "vertexColor") || is_kw(&t, "inverseVertexColor")) {
+            /* Material.cpp, idMaterial::ParseStage: SVC_MODULATE, SVC_INVERSE_MODULATE */
+            s->vertex_color = is_kw(&t, "vertexColor") ? MC_VERTEX_COLOR_MODULATE
+                                                        : MC_VERTEX_COLOR_INVERSE;
         } else if (is_kw(&t, "if")) {
             s->conditional = true;
             if (!mc_expr_parse(&p->xb, &p->lx, &t, &s->expr.condition))

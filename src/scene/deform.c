@@ -217,8 +217,26 @@ static int winding(const mc_deform_surface *in, int loop[16])
     return n;
 }
 
-/* R_FlareDeform. Its vertex colours (from the angle to the plane) are left out: md5cine's
- * stages do not read vertex colours. r_flareSize is 1. */
+/* The colour R_FlareDeform gives every vertex of a flare: grey from the angle between the
+ * plane and the eye, seen from the quad's centre. */
+static void flare_color(const mc_deform_surface *in, mc_vec3 nrm, mc_vec3 eye,
+                        unsigned char out[4])
+{
+    mc_vec3 c = mc_v3(0.0f, 0.0f, 0.0f);
+    int color;
+
+    for (int j = 0; j < in->num_verts; j++)
+        c = mc_v3_add(c, in->pos[j]);
+    c = mc_v3_scale(c, 1.0f / (float)in->num_verts);
+    color = (int)(mc_v3_dot(mc_v3_normalize(mc_v3_sub(eye, c)), nrm) * 8 * 256);
+    if (color > 255)
+        color = 255;
+    /* the engine stores the int in a byte (only a quad that is not flat gives one below 0) */
+    out[0] = out[1] = out[2] = (unsigned char)color;
+    out[3] = 255;
+}
+
+/* R_FlareDeform, with r_flareSize 1. */
 static mc_deform_result flare(float spread, const mc_deform_view *view, const mc_deform_surface *in,
                               mc_deform_out *out, const char **why)
 {
@@ -255,6 +273,7 @@ static mc_deform_result flare(float spread, const mc_deform_view *view, const mc
         *why = "its triangles do not make one four-sided outline";
         return MC_DEFORM_AS_IS;
     }
+    flare_color(in, nrm, view->origin, out->color);
     for (int i = 0; i < 4; i++) {
         mc_vec3 v = p[loop[i]];
         mc_vec3 to_eye = mc_v3_normalize(mc_v3_sub(v, view->origin));

@@ -10,7 +10,9 @@
  *              along normalize(major x (mid - eye)), major the line between the two midpoints.
  *   flare      (R_FlareDeform) a single quad (4 vertices, 2 triangles) grows a rim of 12 more
  *              vertices, spread = the register's value along the edge directions, pulled back
- *              onto the quad's plane; seen from behind the plane nothing is drawn.
+ *              onto the quad's plane; seen from behind the plane nothing is drawn. Every
+ *              vertex's colour: grey min(255, int(8 * 256 * dir . n)), alpha 255, dir the unit
+ *              vector from the quad's centre to the eye, n the plane's normal.
  *   expand     (R_ExpandDeform) position + unit normal * the register's value.
  *   move       (R_MoveDeform) model x + the register's value.
  *   turbulent  (R_TurbulentDeform) f = x 0.003 + y 0.007 + z 0.011; f = timeOfs + domain f +
@@ -60,6 +62,8 @@ typedef struct mc_deform_out {
     float *st; /* 2 floats per vertex */
     int *idx;
     int num_verts, num_tris;
+    unsigned char color[4]; /* every vertex's colour: a flare writes it, the others leave the
+                               caller's (an MD5 mesh's 0 0 0 0, types.h mc_vertex_color) */
 } mc_deform_out;
 
 /* Buffer sizes for a surface of num_verts and num_tris: max with the flare's. */

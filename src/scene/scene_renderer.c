@@ -227,15 +227,19 @@ static int eval_stages(mc_scene_renderer *sr, const surface *sf, float time)
         if (src->texgen == MC_TEXGEN_WOBBLESKY)
             mc_wobblesky_turn(sr->regs[src->expr.wobble[0]], sr->regs[src->expr.wobble[1]],
                               sr->regs[src->expr.wobble[2]], time, out->wobble);
+        sr->stage_vc[n] = src->vertex_color;
         n++;
     }
     return n;
 }
 
 /* Replaces item it's geometry by surface sf's deform for view (deform.h), into the buffers
- * out; false when nothing of it is drawn this frame. sr->regs hold the material's registers. */
-static bool deform_item(const mc_scene_renderer *sr, const surface *sf, const mc_submesh *sm,
-                        const mc_view *view, mc_deform_out out, mc_draw_item *it)
+ * out: MC_DEFORM_DRAWN when it did, MC_DEFORM_AS_IS when it left it, MC_DEFORM_NOTHING when
+ * nothing of it is drawn this frame; vc: its vertices' colour (a flare's, else 0 0 0 0).
+ * sr->regs hold the material's registers. */
+static mc_deform_result deform_item(const mc_scene_renderer *sr, const surface *sf,
+                                    const mc_submesh *sm, const mc_view *view, mc_deform_out out,
+                                    mc_draw_item *it, unsigned char vc[4])
 {
     const kept_material *km = &sr->mats[sf->mat];
     const mc_deform *d = &sf->deform;
@@ -248,14 +252,14 @@ static bool deform_item(const mc_scene_renderer *sr, const surface *sf, const mc
 
     for (int i = 0; i < 3; i++)
         values[i] = sr->regs[d->regs[i]];
+    memset(out.color, 0, sizeof out.color); /* Model_md5.cpp: idDrawVert::Clear */
     mc_deform_view_local(&it->model, view->origin, &view->axis, &dv);
     r = mc_deform_apply(d->kind, values,
                         d->kind == MC_DEFORM_TURBULENT ? &km->prog.tables[d->table] : NULL, &dv,
                         &in, &out, &why);
-    if (r == MC_DEFORM_NOTHING)
-        return false;
-    if (r == MC_DEFORM_AS_IS)
-        return true;
+    memcpy(vc, out.color, sizeof out.color);
+    if (r != MC_DEFORM_DRAWN)
+        return r;
     it->positions = out.pos;
     it->normals = out.nrm;
     if (it->texcoords || it->num_stages > 0) {
@@ -270,7 +274,64 @@ static bool deform_item(const mc_scene_renderer *sr, const surface *sf, const mc
     it->vertex_count = out.num_verts;
     it->indices = out.idx;
     it->triangle_count = out.num_tris;
-    return true;
+    return MC_DEFORM_DRAWN;
+}
+
+/* Item it's unlit stages (sr->stage_out) times its vertices' colour vc as their vertexColor
+ * asks (draw_common.cpp RB_STD_T_RenderShaderPasses: SVC_MODULATE modulates by the colour
+ * array, SVC_INVERSE_MODULATE combines the texture with GL_ONE_MINUS_SRC_COLOR of it on RGB,
+ * alpha modulated in both; types.h mc_vertex_color). A surface's vertices share one colour. */
+static void vertex_colors(const mc_scene_renderer *sr, const mc_draw_item *it,
+                          const unsigned char vc[4])
+{
+    for (int i = 0; i < it->num_stages; i++) {
+        mc_render_stage *st = &sr->stage_out[i];
+        mc_vertex_color how = sr->stage_vc[i];
+
+        if (how == MC_VERTEX_COLOR_IGNORE)
+            continue;
+        for (int c = 0; c < 3; c++)
+            st->color[c] *= how == MC_VERTEX_COLOR_MODULATE ? vc[c] / 255.0f
+                                                            : 1.0f - vc[c] / 255.0f;
+        st->color[3] *= vc[3] / 255.0f;
+    }
+}
+
+/* Draws surface sf (of submesh sm) as item it, deformed for view when its material has one.
+ * As Doom, the deformed copy is the view's (depth, ambient, unlit stages) and the lights'
+ * interactions and shadows use the undeformed surface (render.h, mc_item_passes; tr_light.cpp
+ * R_AddDrawSurf, tr_deform.cpp R_DeformDrawSurf and R_FinishDeform). */
+static mc_status draw_surface(mc_scene_renderer *sr, const surface *sf, const mc_submesh *sm,
+                              mc_deform_out out, const mc_view *view, mc_draw_item *it,
+                              mc_error *err)
+{
+    unsigned char vc[4] = { 0, 0, 0, 0 }; /* Model_md5.cpp: idDrawVert::Clear */
+    mc_draw_item lit;
+    mc_deform_result r;
+
+    if (sf->deform.kind == MC_DEFORM_NONE) {
+        vertex_colors(sr, it, vc);
+        return mc_renderer_draw(sr->r, it, err);
+    }
+    lit = *it;
+    r = deform_item(sr, sf, sm, view, out, it, vc);
+    vertex_colors(sr, it, vc);
+    if (r == MC_DEFORM_AS_IS)
+        return mc_renderer_draw(sr->r, it, err);
+    if (r == MC_DEFORM_NOTHING)
+        return MC_OK; /* a flare from behind: no depth of it for its interactions to meet */
+    /* the undeformed surface: lit where its depth meets the deformed one's (its lit stages),
+     * and its shadow (an opaque surface's, unless noShadows) */
+    if (!it->stages_only || (!it->no_shadows && !it->translucent)) {
+        mc_status st;
+
+        lit.passes = MC_PASSES_LIGHTS;
+        st = mc_renderer_draw(sr->r, &lit, err);
+        if (st != MC_OK)
+            return st;
+    }
+    it->passes = MC_PASSES_VIEW;
+    return mc_renderer_draw(sr->r, it, err);
 }
 
 /* Draws every actor into the open frame for view; time: the materials' clock (seconds). */
@@ -331,10 +392,7 @@ static mc_status submit_actors(mc_scene_renderer *sr, const mc_view *view, float
             it.stages_only = sf->stages_only;
             if (it.num_stages > 0 && !it.texcoords)
                 it.texcoords = &sm->verts[0].st.x;
-            if (sf->deform.kind != MC_DEFORM_NONE &&
-                !deform_item(sr, sf, sm, view, ad->def[s], &it))
-                continue;
-            st = mc_renderer_draw(sr->r, &it, err);
+            st = draw_surface(sr, sf, sm, ad->def[s], view, &it, err);
             if (st != MC_OK)
                 return st;
         }
@@ -360,7 +418,8 @@ static mc_status size_stage_buffers(mc_scene_renderer *sr, mc_error *err)
             regs = sr->light_srcs[i].prog.num_regs;
     sr->regs = calloc((size_t)regs, sizeof *sr->regs);
     sr->stage_out = calloc((size_t)stages, sizeof *sr->stage_out);
-    return sr->regs && sr->stage_out ? MC_OK : no_memory(err);
+    sr->stage_vc = calloc((size_t)stages, sizeof *sr->stage_vc);
+    return sr->regs && sr->stage_out && sr->stage_vc ? MC_OK : no_memory(err);
 }
 
 /* A surface whose shader no material or image names gets Doom's implicit material
@@ -496,6 +555,10 @@ static void take_material(surface *sf, const mc_material *m, const mc_material_m
     for (int c = 0; c < 3; c++) {
         sf->diffuse_rgb[c] = dif->present ? dif->color[c] : 1.0f;
         sf->specular_rgb[c] = m->specular.present ? m->specular.color[c] : 1.0f;
+        /* draw_arb2.cpp RB_ARB2_DrawInteraction: the interaction times the vertex colour, an
+         * MD5 mesh's 0 (types.h, mc_vertex_color; inverseVertexColor: times 1) */
+        if (m->lit && m->lit_vertex_color == MC_VERTEX_COLOR_MODULATE)
+            sf->diffuse_rgb[c] = sf->specular_rgb[c] = 0.0f;
     }
     sf->alpha_test = m->lit || m->num_layers == 0 ? m->alpha_test
                                                    : m->layers[0].alpha_test;
@@ -806,6 +869,7 @@ void mc_scene_renderer_release(mc_scene_renderer *sr)
     free(sr->stage_srcs);
     free(sr->regs);
     free(sr->stage_out);
+    free(sr->stage_vc);
     mc_sr_forget_uploads(sr);
     free(sr->inputs);
     free(sr);

@@ -41,6 +41,7 @@ typedef struct stage_src {
     mc_texgen texgen;
     bool mask[4];
     bool translucent;
+    mc_vertex_color vertex_color;
 } stage_src;
 
 /* What a material needs per frame, kept after its images are freed: its expression program and
@@ -130,6 +131,7 @@ struct mc_scene_renderer {
     int num_stage_srcs, cap_stage_srcs;
     float *regs;
     mc_render_stage *stage_out;
+    mc_vertex_color *stage_vc; /* stage_out[i]'s vertexColor (types.h) */
     /* The maps uploaded while the materials load (mc_sr_upload_map): the pixels each came from
      * (a material set's, shared by the maps of one image) and its texture id, so that one
      * image is one texture; emptied by mc_sr_forget_uploads before those pixels are freed. */

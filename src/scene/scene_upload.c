@@ -256,6 +256,7 @@ mc_status mc_sr_keep_stages(mc_scene_renderer *sr, const mc_material *m, bool de
         src->mask[2] = l->mask_blue;
         src->mask[3] = l->mask_alpha;
         src->translucent = l->translucent;
+        src->vertex_color = l->vertex_color;
         sr->num_stage_srcs++;
         km->count++;
     }
