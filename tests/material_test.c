@@ -12,6 +12,7 @@
 #include <md5cine/material_eval.h>
 #include <md5cine/mtr.h>
 #include <md5cine/scene.h>
+#include <md5cine/scene_materials.h>
 #include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 

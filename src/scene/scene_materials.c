@@ -1,10 +1,11 @@
-/* The materials of a scene's submeshes (material.h, "In a scene"). */
+/* The materials of a scene's submeshes (scene_materials.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <md5cine/material.h>
 #include <md5cine/scene.h>
+#include <md5cine/scene_materials.h>
 #include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
@@ -18,11 +19,6 @@ bool mc_scene_actor_has_material_line(const mc_scene_actor *a, const char *shade
         if (mc_scene_shader_equal(a->materials[i].shader, shader))
             return true;
     return false;
-}
-
-bool mc_material_drawn(const mc_material *m)
-{
-    return m->lit || m->num_layers > 0;
 }
 
 /* A skin the scene names: the actor's (at its skin line) or a frame command's (at its argument
