@@ -246,7 +246,7 @@ static void declarations_are_found_in_every_folder_the_engine_reads(void)
     mc_vfs *v;
     mc_material_set *set;
     const mc_material *m;
-    const mc_skin *sk;
+    const mc_skinfile *sk;
     mc_status st;
     mc_error err;
 

@@ -241,13 +241,13 @@ const char *mc_material_set_name(const mc_material_set *set, int i);
  * first token in *line, which may be NULL), without parsing it; NULL when none is declared. */
 const char *mc_material_set_declared(const mc_material_set *set, const char *name, int *line);
 
-struct mc_skin; /* skin.h */
+struct mc_skinfile; /* skin.h */
 
 /* The skin declaration `name` of the base (skins/, or typed in any declaration folder), parsed on
  * first use; NULL with MC_OK in *status when none has that name; NULL with an error when it fails
  * to parse. */
-const struct mc_skin *mc_material_set_skin(mc_material_set *set, const char *name,
-                                           mc_status *status, mc_error *err);
+const struct mc_skinfile *mc_material_set_skin(mc_material_set *set, const char *name,
+                                               mc_status *status, mc_error *err);
 
 /* The name of the base's skin declaration nearest name (compared as the declarations'
  * canonical names, lower case with '/'), NULL when none is near enough (at most 2 edits, fewer

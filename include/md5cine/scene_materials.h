@@ -20,11 +20,11 @@ extern "C" {
 /* An actor's submeshes' materials under the skin its `skin` frame commands set (scene.h,
  * mc_scene_actor_skin_at): one look per distinct skin of the actor's commands, resolved once. */
 typedef struct mc_scene_look {
-    const char *skin;              /* as the command names it; NULL: `skin none`, or a skin
-                                      that failed to parse (warned; Doom's default skin,
-                                      which maps nothing) */
-    const struct mc_skin *decl;    /* its declaration (owned by the set), or NULL */
-    const mc_material **submesh;   /* the actor's mesh.num_meshes, as submesh[actor] is */
+    const char *skin;               /* as the command names it; NULL: `skin none`, or a skin
+                                       that failed to parse (warned; Doom's default skin,
+                                       which maps nothing) */
+    const struct mc_skinfile *decl; /* its declaration (owned by the set), or NULL */
+    const mc_material **submesh;    /* the actor's mesh.num_meshes, as submesh[actor] is */
 } mc_scene_look;
 
 /* The materials of a resolved scene's submeshes (see above). */
