@@ -19,6 +19,7 @@ import sys
 FLOORS = [
     ["core"],
     ["formats", "image", "gpu"],
+    ["base"],
     ["motion", "video", "material", "sound"],
     ["scene", "review"],
     ["output"],

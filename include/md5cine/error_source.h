@@ -1,6 +1,6 @@
 /* The error record (error.h) formatted with its source line, read from the file it names: a
  * plain file, or an entry of a .pk4 archive (vfs.h), which is why these functions live beside
- * the base folder's reader and not with the record. */
+ * the base folder's reader (src/base/) and not with the record. */
 #ifndef MC_ERROR_SOURCE_H
 #define MC_ERROR_SOURCE_H
 

@@ -201,7 +201,7 @@ mc_status mc_material_resolve(const struct mc_mtr_decl *decl, const char *file,
 void mc_material_release(mc_material *mat);
 
 /* Every material declared by the `.mtr` files of a VFS's `materials/` folder (loose and in
- * archives), read the engine's way (mtr.h, "the engine's way"): loading indexes every file,
+ * archives), read the engine's way (decl_index.h): loading indexes every file,
  * and a declaration is parsed, then resolved -- images read --, on its first
  * mc_material_set_find. Unused declarations are never parsed: an error in one costs nothing
  * and says nothing. */

@@ -42,6 +42,7 @@
 #include <md5cine/material.h>
 #include <md5cine/scene_materials.h>
 #include <md5cine/mtr_expr.h>
+#include <md5cine/decl_index.h>
 #include <md5cine/mtr.h>
 #include <md5cine/material_eval.h>
 #include <md5cine/skin.h>

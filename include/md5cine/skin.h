@@ -11,7 +11,7 @@
  * Read as Doom reads them (framework/DeclSkin.cpp, idDeclSkin::Parse): tokens in pairs up to
  * the closing '}', any bytes but white space and braces making a token (or a "string"); a pair
  * whose first token is `model` (any case) names a model and is otherwise ignored; every other
- * pair maps a material (canonical name, mtr.h) to another. A pair missing its second token
+ * pair maps a material (canonical name, decl_index.h) to another. A pair missing its second token
  * ("unexpected end of file") is an error at the first one. Remapping (idDeclSkin::
  * RemapShaderBySkin) takes the first mapping whose `from` is the surface's material or `*`;
  * a surface whose material Doom does not draw (no stages: textures/common/nodraw and the like)

@@ -1,5 +1,5 @@
 /* mc_error_format (error_source.h): the record with its source line, read from a plain file or
- * from a .pk4 archive (vfs.h). */
+ * from a .pk4 archive (vfs.h), which is why it lives beside the base folder's reader. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
