@@ -23,6 +23,7 @@
 
 #include <md5cine/material.h>
 #include <md5cine/scene.h>
+#include <md5cine/scene_materials.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/mtr.h>
 #include <md5cine/vfs.h>

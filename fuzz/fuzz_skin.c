@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     for (int i = 0; i < idx.num_spans; i++) {
-        mc_skin skin;
+        mc_skinfile skin;
 
         s = mc_skinfile_parse_span((const char *)data, size, "fuzz.skin", &idx.spans[i], &skin,
                                    &err);
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         FUZZ_REQUIRE(strcmp(skin.name, idx.spans[i].name) == 0);
         for (int k = 0; k < skin.num_mappings; k++) {
-            const mc_skin_mapping *m = &skin.mappings[k];
+            const mc_skinfile_mapping *m = &skin.mappings[k];
 
             FUZZ_REQUIRE(m->to && strlen(m->to) <= MC_LIMIT_NAME_LEN && strchr(m->to, '\\') == NULL);
             FUZZ_REQUIRE(!m->from || strlen(m->from) <= MC_LIMIT_NAME_LEN);

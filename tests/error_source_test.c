@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <md5cine/error.h>
+#include <md5cine/error_source.h>
 
 #include "test.h"
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <md5cine/error.h>
+#include <md5cine/error_source.h>
 #include <md5cine/md5mesh.h>
 
 #include "test.h"

@@ -2,6 +2,8 @@
 """The folders of src/ are floors: a file may include headers of its own floor and of the floors
 below, never of one above. This script holds the order (the one place it is written; docs/layout.md,
 "Layout", shows it) and fails, naming file, line and both folders, when an include goes upward.
+It fails too when a function a public header declares is defined outside the folder that owns
+the header, naming the function, the header and the file that defines it.
 
     python3 layers_check.py SRC_DIR INCLUDE_DIR
 
@@ -17,6 +19,7 @@ import sys
 FLOORS = [
     ["core"],
     ["formats", "image", "gpu"],
+    ["base"],
     ["motion", "video", "material", "sound"],
     ["scene", "review"],
     ["output"],
@@ -32,6 +35,73 @@ OWNER = {
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+# Comments, string and character literals, and preprocessor lines (with their continuations).
+NOISE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|'
+                   r'^[ \t]*#(?:\\\n|[^\n])*', re.S | re.M)
+# A function named in a statement at file level: the first mc_ name followed by '('.
+CALLED = re.compile(r'\b(mc_[A-Za-z0-9_]*)\s*\(')
+
+
+def file_level(path):
+    """The statements of a C file outside every brace: (text, line of its start, the character
+    ending it: ';' or '{'), with comments, literals and preprocessor lines blanked."""
+    with open(path, encoding="utf-8") as f:
+        text = NOISE.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), f.read())
+    statements, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c == '{' and depth == 0 and text[start:i].split() == ["extern"]:
+            start = i + 1  # extern "C" { (its literal blanked): its body stays at file level
+        elif c == '{':
+            if depth == 0:
+                statements.append((text[start:i], text.count('\n', 0, start) + 1, c))
+            depth += 1
+        elif c == '}':
+            depth = max(depth - 1, 0)
+            start = i + 1
+        elif c == ';' and depth == 0:
+            statements.append((text[start:i], text.count('\n', 0, start) + 1, c))
+            start = i + 1
+    return statements
+
+
+def function_name(statement):
+    """The function a file-level statement declares or defines, or None (a type, a variable,
+    an extern "C" block)."""
+    head = statement.strip()
+    if head.startswith(("typedef", "struct", "enum", "union")) or ")" not in head:
+        return None
+    m = CALLED.search(head)
+    return m.group(1) if m else None
+
+
+def declarations(inc, owner):
+    """{function: header} for every function a public header declares (not static inline)."""
+    declared = {}
+    for name in sorted(owner):
+        path = os.path.join(inc, "md5cine", name)
+        if owner[name] is None or not os.path.exists(path):
+            continue
+        for text, _, end in file_level(path):
+            fn = function_name(text)
+            if fn and end == ';' and "static" not in text.split():
+                declared.setdefault(fn, name)
+    return declared
+
+
+def definitions(src, folders):
+    """(function, file, line, folder) for every function with external linkage src/ defines."""
+    found = []
+    for folder in folders:
+        for name in sorted(os.listdir(os.path.join(src, folder))):
+            if not name.endswith(".c"):
+                continue
+            path = os.path.join(src, folder, name)
+            for text, line, end in file_level(path):
+                fn = function_name(text)
+                if fn and end == '{' and "static" not in text.split():
+                    line += text[:text.index(fn)].count('\n')
+                    found.append((fn, path, line, folder))
+    return found
 
 
 def floor_of(folder):
@@ -100,9 +170,17 @@ def main():
                 elif to != folder and there >= here:
                     problems.append(f"{path}:{line_no}: error: {folder}/ includes {header} "
                                     f"of {to}/, which is not below it")
+    declared = declarations(inc, owner)
+    defined_at = definitions(src, folders)
+    for fn, path, line, folder in defined_at:
+        header = declared.get(fn)
+        if header is not None and owner[header] != folder:
+            problems.append(f"{path}:{line}: error: {fn}, declared in md5cine/{header} of "
+                            f"{owner[header]}/, is defined in {folder}/")
     for p in problems:
         print(p)
-    print(f"{checked} includes checked, {len(problems)} problems")
+    print(f"{checked} includes checked, {len(declared)} public functions placed, "
+          f"{len(problems)} problems")
     return 1 if problems else 0
 
 

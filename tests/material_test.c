@@ -12,6 +12,7 @@
 #include <md5cine/material_eval.h>
 #include <md5cine/mtr.h>
 #include <md5cine/scene.h>
+#include <md5cine/scene_materials.h>
 #include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
@@ -245,7 +246,7 @@ static void declarations_are_found_in_every_folder_the_engine_reads(void)
     mc_vfs *v;
     mc_material_set *set;
     const mc_material *m;
-    const mc_skin *sk;
+    const mc_skinfile *sk;
     mc_status st;
     mc_error err;
 

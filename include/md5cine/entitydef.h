@@ -49,7 +49,7 @@ typedef struct mc_entitydef_pair {
 } mc_entitydef_pair;
 
 typedef struct mc_entitydef {
-    const char *name; /* canonical (mtr.h) */
+    const char *name; /* canonical (decl_index.h) */
     const char *file; /* the declaration's file as the base names it */
     int line, col;    /* the declaration's first token */
     int num_pairs;

@@ -98,9 +98,19 @@ mc_status mc_dds_probe(const void *data, size_t len, const char *name, int *w, i
 mc_status mc_dds_decode(const void *data, size_t len, const char *name, mc_image *img,
                         mc_error *err);
 
-/* The whole file at path: a name ending in .tga (any case) through mc_tga_decode, .dds
- * through mc_dds_decode, any other through mc_image_decode (PNG or JPEG by signature). Errors
- * as mc_read_file (MC_ERR_IO) and the decoder, each naming path. */
+/* An image file held in memory, its name choosing the reader (the one place that does): a name
+ * ending in .tga (any case) mc_tga_decode (TGA has no signature), .dds mc_dds_decode, any other
+ * mc_image_decode (PNG or JPEG by signature). mc_image_file_probe reads the size the header
+ * declares without decoding: a TGA's from its header (0x0 when the file is shorter than one,
+ * which the decoder then refuses), a DDS's with mc_dds_probe, any other's with mc_image_probe.
+ * Errors: the reader's, naming name. */
+mc_status mc_image_file_probe(const void *data, size_t len, const char *name, int *w, int *h,
+                              mc_error *err);
+mc_status mc_image_file_decode(const void *data, size_t len, const char *name, mc_image *img,
+                               mc_error *err);
+
+/* The whole file at path through mc_image_file_decode. Errors as mc_read_file (MC_ERR_IO) and
+ * the decoder, each naming path. */
 mc_status mc_image_load(const char *path, mc_image *img, mc_error *err);
 
 /* Frees the pixels and zeroes *img. img may be NULL; calling it twice is safe. */

@@ -6,6 +6,7 @@
 #include <md5cine/version.h>
 
 #include <md5cine/error.h>
+#include <md5cine/error_source.h>
 #include <md5cine/types.h>
 #include <md5cine/arena.h>
 #include <md5cine/fileio.h>
@@ -39,7 +40,9 @@
 #include <md5cine/frames_in.h>
 #include <md5cine/image.h>
 #include <md5cine/material.h>
+#include <md5cine/scene_materials.h>
 #include <md5cine/mtr_expr.h>
+#include <md5cine/decl_index.h>
 #include <md5cine/mtr.h>
 #include <md5cine/material_eval.h>
 #include <md5cine/skin.h>

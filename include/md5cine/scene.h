@@ -90,8 +90,8 @@
  *   3. nothing: texture NULL (plain lit material) and a warning through opts->warn naming the
  *      shader and the places looked at, positioned at the submesh's shader in the mesh file --
  *      unless the base folder may declare materials (it holds a materials/ folder or a .pk4
- *      archive): then mc_scene_materials_load (material.h) gives the submesh its material, and
- *      warns if there is none.
+ *      archive): then mc_scene_materials_load (scene_materials.h) gives the submesh its
+ *      material, and warns if there is none.
  */
 #ifndef MC_SCENE_H
 #define MC_SCENE_H

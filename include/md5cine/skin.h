@@ -11,7 +11,7 @@
  * Read as Doom reads them (framework/DeclSkin.cpp, idDeclSkin::Parse): tokens in pairs up to
  * the closing '}', any bytes but white space and braces making a token (or a "string"); a pair
  * whose first token is `model` (any case) names a model and is otherwise ignored; every other
- * pair maps a material (canonical name, mtr.h) to another. A pair missing its second token
+ * pair maps a material (canonical name, decl_index.h) to another. A pair missing its second token
  * ("unexpected end of file") is an error at the first one. Remapping (idDeclSkin::
  * RemapShaderBySkin) takes the first mapping whose `from` is the surface's material or `*`;
  * a surface whose material Doom does not draw (no stages: textures/common/nodraw and the like)
@@ -31,19 +31,19 @@
 extern "C" {
 #endif
 
-typedef struct mc_skin_mapping {
+typedef struct mc_skinfile_mapping {
     const char *from; /* canonical material name; NULL for "*" */
     const char *to;   /* canonical material name */
     int line, col;    /* position of the from token */
-} mc_skin_mapping;
+} mc_skinfile_mapping;
 
-typedef struct mc_skin {
+typedef struct mc_skinfile {
     const char *name; /* canonical */
     int line, col;    /* position of the declaration's first token */
     int num_mappings;
-    mc_skin_mapping *mappings; /* in file order */
+    mc_skinfile_mapping *mappings; /* in file order */
     mc_arena arena;            /* owns every pointer above */
-} mc_skin;
+} mc_skinfile;
 
 /* Parses the skin declaration span of buf[0..len) (an index made by mc_decl_index_text with
  * the type "skin"); name names the file in errors. Errors: MC_ERR_SYNTAX (no '{', a pair
@@ -51,15 +51,15 @@ typedef struct mc_skin {
  * MC_ERR_LIMIT (more than MC_LIMIT_SKIN_MAPPINGS pairs), MC_ERR_NOMEM. On failure *out is
  * zeroed. */
 mc_status mc_skinfile_parse_span(const char *buf, size_t len, const char *name,
-                                 const mc_mtr_span *span, mc_skin *out, mc_error *err);
+                                 const mc_mtr_span *span, mc_skinfile *out, mc_error *err);
 
 /* The material a surface of material `shader` (any spelling) gets under skin: the target of
  * the first matching mapping (canonical), or NULL when none matches (the surface keeps its
  * own). */
-const char *mc_skinfile_remap(const mc_skin *skin, const char *shader);
+const char *mc_skinfile_remap(const mc_skinfile *skin, const char *shader);
 
 /* Frees the skin and zeroes it; accepts a zeroed struct. */
-void mc_skinfile_release(mc_skin *skin);
+void mc_skinfile_release(mc_skinfile *skin);
 
 #ifdef __cplusplus
 }

@@ -78,7 +78,7 @@ typedef struct mc_sndshd_sample {
 } mc_sndshd_sample;
 
 typedef struct mc_sndshd {
-    const char *name; /* canonical (mtr.h: lower case, '/', no extension) */
+    const char *name; /* canonical (decl_index.h: lower case, '/', no extension) */
     const char *file; /* the declaration's file as the base names it, "" when implicit */
     int line, col;    /* the declaration's first token; 0 0 when implicit */
     mc_sound_parms parms;

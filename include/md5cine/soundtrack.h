@@ -55,8 +55,9 @@ typedef struct mc_soundtrack_desc {
     const struct mc_scene *scene;    /* resolved */
     mc_rate fps;                     /* output frame rate (>= 1) */
     int64_t num_frames;              /* output frames (>= 1): the track lasts as long */
-    /* The scene's base as the renderer holds it (material.h mc_scene_materials's vfs and set);
-     * both NULL: the soundtrack opens the scene's base itself (none when it names none). */
+    /* The scene's base as the renderer holds it (scene_materials.h mc_scene_materials's vfs
+     * and set); both NULL: the soundtrack opens the scene's base itself (none when it names
+     * none). */
     struct mc_vfs *vfs;
     struct mc_material_set *set;
     const mc_parse_opts *opts; /* warnings, stop flag; may be NULL */

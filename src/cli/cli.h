@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <md5cine/error.h>
+#include <md5cine/error_source.h>
 #include <md5cine/scene.h>
 #include <md5cine/types.h>
 

@@ -20,6 +20,7 @@
 #include <md5cine/md5mesh.h>
 #include <md5cine/mtr.h>
 #include <md5cine/scene.h>
+#include <md5cine/scene_materials.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/plan.h>
 #include <md5cine/soundtrack.h>

@@ -241,6 +241,54 @@ mc_status mc_image_decode(const void *data, size_t len, const char *name, mc_ima
     return MC_OK;
 }
 
+/* The readers an image file's name chooses between. */
+typedef enum image_reader { READ_STB, READ_TGA, READ_DDS } image_reader;
+
+/* TGA has no signature: the name decides, and the strict reader reads it. */
+static image_reader reader_of(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+
+    if (n > 4 && strcasecmp(name + n - 4, ".tga") == 0)
+        return READ_TGA;
+    if (n > 4 && strcasecmp(name + n - 4, ".dds") == 0)
+        return READ_DDS;
+    return READ_STB;
+}
+
+mc_status mc_image_file_probe(const void *data, size_t len, const char *name, int *w, int *h,
+                              mc_error *err)
+{
+    const uint8_t *p = data;
+
+    *w = *h = 0;
+    switch (reader_of(name)) {
+    case READ_TGA: /* the header's width and height, little-endian at 12 and 14 */
+        if (len >= 18) {
+            *w = p[12] | p[13] << 8;
+            *h = p[14] | p[15] << 8;
+        }
+        return MC_OK;
+    case READ_DDS:
+        return mc_dds_probe(data, len, name, w, h, err);
+    default:
+        return mc_image_probe(data, len, name, w, h, err);
+    }
+}
+
+mc_status mc_image_file_decode(const void *data, size_t len, const char *name, mc_image *img,
+                               mc_error *err)
+{
+    switch (reader_of(name)) {
+    case READ_TGA:
+        return mc_tga_decode(data, len, name, img, err);
+    case READ_DDS:
+        return mc_dds_decode(data, len, name, img, err);
+    default:
+        return mc_image_decode(data, len, name, img, err);
+    }
+}
+
 mc_status mc_image_load(const char *path, mc_image *img, mc_error *err)
 {
     char *buf;
@@ -248,18 +296,10 @@ mc_status mc_image_load(const char *path, mc_image *img, mc_error *err)
     mc_status s;
 
     memset(img, 0, sizeof *img);
-    size_t n = strlen(path);
-
     s = mc_read_file(path, &buf, &len, err);
     if (s != MC_OK)
         return s;
-    /* TGA has no signature: the name decides, and the strict reader reads it. */
-    if (n > 4 && strcasecmp(path + n - 4, ".tga") == 0)
-        s = mc_tga_decode(buf, len, path, img, err);
-    else if (n > 4 && strcasecmp(path + n - 4, ".dds") == 0)
-        s = mc_dds_decode(buf, len, path, img, err);
-    else
-        s = mc_image_decode(buf, len, path, img, err);
+    s = mc_image_file_decode(buf, len, path, img, err);
     free(buf);
     return s;
 }

@@ -123,37 +123,21 @@ static size_t image_file_bytes(uint64_t px)
     return px >= cap / 8 ? (size_t)cap : (size_t)(px * 8 + ((uint64_t)1 << 20));
 }
 
-/* Decodes the image file bytes data[0..len) read from where, the name's extension deciding the
- * reader (.tga: Doom's TGA reader, having no signature; .dds; anything else PNG or JPEG by its
- * signature). An image whose header declares more pixels than room has left is MC_ERR_LIMIT
- * before anything is decoded (the caller counts what it keeps). */
+/* Decodes the image file bytes data[0..len) read from where, the reader chosen by the name
+ * (image.h, mc_image_file_decode). An image whose header declares more pixels than room has
+ * left is MC_ERR_LIMIT before anything is decoded (the caller counts what it keeps). */
 static mc_status decode_checked(const uint8_t *data, size_t len, const char *where,
                                 const px_budget *room, mc_image *img, mc_error *err)
 {
-    size_t n = strlen(where);
-    bool tga = n > 4 && strcasecmp(where + n - 4, ".tga") == 0;
-    bool dds = n > 4 && strcasecmp(where + n - 4, ".dds") == 0;
-    int w = 0, h = 0;
-    mc_status st = MC_OK;
+    int w, h;
+    mc_status st = mc_image_file_probe(data, len, where, &w, &h, err);
 
-    if (tga && len >= 18) { /* the header's width and height, little-endian at 12 and 14 */
-        w = data[12] | data[13] << 8;
-        h = data[14] | data[15] << 8;
-    } else if (dds) {
-        st = mc_dds_probe(data, len, where, &w, &h, err);
-    } else if (!tga) {
-        st = mc_image_probe(data, len, where, &w, &h, err);
-    }
     if (st == MC_OK && (uint64_t)w * (uint64_t)h > room->limit - room->used)
         st = mc_error_set(err, MC_ERR_LIMIT, where, 0, 0,
                           "%dx%d pixels take %s past %llu pixels of images in all", w, h,
                           room->what, (unsigned long long)room->limit);
-    else if (st == MC_OK && tga)
-        st = mc_tga_decode(data, len, where, img, err);
-    else if (st == MC_OK && dds)
-        st = mc_dds_decode(data, len, where, img, err);
     else if (st == MC_OK)
-        st = mc_image_decode(data, len, where, img, err);
+        st = mc_image_file_decode(data, len, where, img, err);
     return st;
 }
 

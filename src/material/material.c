@@ -171,6 +171,12 @@ void mc_material_release(mc_material *mat)
 /* Doom's coverage (Material.cpp, idMaterial::ParseMaterial, "automatically determine
  * coverage"): translucent when so declared, when there is no stage, or when no stage is lit and
  * the first one blends with what is drawn. */
+/* Material.h, idMaterial::IsDrawn: a material with a stage. */
+bool mc_material_drawn(const mc_material *m)
+{
+    return m->lit || m->num_layers > 0;
+}
+
 static bool coverage_translucent(const mc_mtr_decl *decl)
 {
     mc_blend b;

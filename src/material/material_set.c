@@ -57,7 +57,7 @@ typedef struct set_entry {
     int resolved; /* 0: not yet; 1: done (material or skin valid) */
     mc_mtr_file parsed; /* materials: the declaration, or Doom's default material in its place */
     mc_material material;
-    mc_skin skin; /* skins: the declaration */
+    mc_skinfile skin; /* skins: the declaration */
     char *text;   /* materials: the file's text with the tables of other files that the
                      declaration names appended, or NULL */
     mc_sndshd *sound;      /* sounds: the shader once used (malloc'd) */
@@ -428,8 +428,8 @@ const char *mc_material_set_declared(const mc_material_set *set, const char *nam
     return set->files[e->file].where;
 }
 
-const mc_skin *mc_material_set_skin(mc_material_set *set, const char *name, mc_status *status,
-                                    mc_error *err)
+const mc_skinfile *mc_material_set_skin(mc_material_set *set, const char *name, mc_status *status,
+                                        mc_error *err)
 {
     set_entry *e = lookup(&set->skins, name);
 

@@ -13,36 +13,6 @@
 #include "mtr_expr.h"
 #include "mtr_int.h"
 
-bool mc_mtr_fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
-{
-    size_t n = len, i;
-
-    for (i = strip ? len : 0; i > 0; i--) {
-        if (name[i - 1] == '.') {
-            n = i - 1;
-            break;
-        }
-    }
-    if (n + 1 > cap)
-        return false;
-    for (i = 0; i < n; i++) {
-        char c = name[i];
-
-        if (c == '\\')
-            c = '/';
-        else if (c >= 'A' && c <= 'Z')
-            c = (char)(c - 'A' + 'a');
-        buf[i] = c;
-    }
-    buf[n] = '\0';
-    return true;
-}
-
-bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap)
-{
-    return mc_mtr_fold_name(name, len, true, buf, cap);
-}
-
 bool mc_mtr_grow(mtr_parser *p, void **arr, int *cap, int need, size_t size)
 {
     void *n;

@@ -506,6 +506,12 @@ void mc_mtr_release(mc_mtr_file *file)
     memset(file, 0, sizeof *file);
 }
 
+mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
+                            const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+{
+    return mc_decl_index_text(buf, len, name, "material", "material", opts, out, err);
+}
+
 mc_status mc_mtr_parse_span(const char *buf, size_t len, const char *name, const mc_mtr_span *span,
                             const mc_parse_opts *opts, mc_mtr_file *out, mc_error *err)
 {

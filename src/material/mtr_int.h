@@ -1,5 +1,5 @@
 /* What the parts of the .mtr reader share (mtr.c: the helpers and a material's body;
- * mtr_file.c: a whole file's declarations; mtr_index.c: the declaration index). Private to
+ * mtr_file.c: a whole file's declarations and the material index). Private to
  * src/material/. */
 #ifndef MC_MATERIAL_MTR_INT_H
 #define MC_MATERIAL_MTR_INT_H
@@ -11,6 +11,7 @@
 
 #include <md5cine/mtr.h>
 
+#include "base/decl_name.h"
 #include "formats/lex.h"
 #include "mtr_expr.h"
 
@@ -41,14 +42,6 @@ typedef struct mtr_parser {
     size_t text_len;         /* the whole text, for the tables a span names */
 } mtr_parser;
 
-/* The text Doom's lexer reads: up to the first NUL byte (idLexer stops there). */
-static inline size_t text_len(const char *buf, size_t len)
-{
-    const char *nul = buf ? memchr(buf, 0, len) : NULL;
-
-    return nul ? (size_t)(nul - buf) : len;
-}
-
 /* tok is a name (or string) equal to word, ignoring case. */
 static inline bool is_kw(const mc_token *tok, const char *word)
 {
@@ -61,9 +54,6 @@ static inline bool is_punct(const mc_token *tok, char c)
     return tok->kind == MC_TOK_PUNCT && tok->text[0] == c;
 }
 
-/* name folded as Doom compares declaration names (lower case, '/' for '\\'; strip: its
- * extension removed) into buf; false when it does not fit. */
-bool mc_mtr_fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap);
 /* Grows *arr (of *cap elements of size bytes) to hold need; false (p failed) when out of
  * memory. */
 bool mc_mtr_grow(mtr_parser *p, void **arr, int *cap, int need, size_t size);

@@ -6,7 +6,7 @@
 
 #include "formats/decl_scan.h"
 
-static mc_status fail_at(mc_skin *out, mc_error *err, mc_status code, const char *file,
+static mc_status fail_at(mc_skinfile *out, mc_error *err, mc_status code, const char *file,
                          const mc_scan_tok *t, const char *msg)
 {
     mc_arena_release(&out->arena);
@@ -16,7 +16,7 @@ static mc_status fail_at(mc_skin *out, mc_error *err, mc_status code, const char
 
 /* A canonical copy of t's text in the skin's arena, or NULL (too long, or out of memory:
  * *code says which). */
-static const char *canonical(mc_skin *out, const mc_scan_tok *t, mc_status *code)
+static const char *canonical(mc_skinfile *out, const mc_scan_tok *t, mc_status *code)
 {
     char buf[MC_LIMIT_NAME_LEN + 1];
 
@@ -28,7 +28,7 @@ static const char *canonical(mc_skin *out, const mc_scan_tok *t, mc_status *code
 }
 
 mc_status mc_skinfile_parse_span(const char *buf, size_t len, const char *name,
-                                 const mc_mtr_span *span, mc_skin *out, mc_error *err)
+                                 const mc_mtr_span *span, mc_skinfile *out, mc_error *err)
 {
     mc_scan s;
     mc_scan_tok first, t, t2;
@@ -53,7 +53,7 @@ mc_status mc_skinfile_parse_span(const char *buf, size_t len, const char *name,
             return fail_at(out, err, MC_ERR_SYNTAX, name, &first, "expected '{' after the skin's name");
     } while (!mc_scan_brace(&t, '{'));
     for (;;) {
-        mc_skin_mapping *m;
+        mc_skinfile_mapping *m;
 
         if (!mc_scan_token(&s, &t) || mc_scan_brace(&t, '}'))
             break; /* the index ends a span at its '}' or at the end of the text */
@@ -66,7 +66,7 @@ mc_status mc_skinfile_parse_span(const char *buf, size_t len, const char *name,
             return fail_at(out, err, MC_ERR_LIMIT, name, &t, "too many mappings in one skin");
         if (out->num_mappings == cap) {
             int ncap = cap ? cap * 2 : 8;
-            mc_skin_mapping *grown = mc_arena_alloc(&out->arena, (size_t)ncap, sizeof *grown);
+            mc_skinfile_mapping *grown = mc_arena_alloc(&out->arena, (size_t)ncap, sizeof *grown);
 
             if (!grown)
                 return fail_at(out, err, MC_ERR_NOMEM, name, &t, "out of memory");
@@ -76,7 +76,7 @@ mc_status mc_skinfile_parse_span(const char *buf, size_t len, const char *name,
             cap = ncap;
         }
         m = &out->mappings[out->num_mappings];
-        *m = (mc_skin_mapping){ .line = t.line, .col = t.col };
+        *m = (mc_skinfile_mapping){ .line = t.line, .col = t.col };
         if (!(t.len == 1 && !t.string && t.text[0] == '*') && !(m->from = canonical(out, &t, &code)))
             return fail_at(out, err, code, name, &t,
                            code == MC_ERR_NOMEM ? "out of memory" : "invalid material name");
@@ -88,7 +88,7 @@ mc_status mc_skinfile_parse_span(const char *buf, size_t len, const char *name,
     return MC_OK;
 }
 
-const char *mc_skinfile_remap(const mc_skin *skin, const char *shader)
+const char *mc_skinfile_remap(const mc_skinfile *skin, const char *shader)
 {
     char c[MC_LIMIT_NAME_LEN + 1];
 
@@ -100,7 +100,7 @@ const char *mc_skinfile_remap(const mc_skin *skin, const char *shader)
     return NULL;
 }
 
-void mc_skinfile_release(mc_skin *skin)
+void mc_skinfile_release(mc_skinfile *skin)
 {
     if (!skin)
         return;

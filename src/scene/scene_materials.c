@@ -1,10 +1,11 @@
-/* The materials of a scene's submeshes (material.h, "In a scene"). */
+/* The materials of a scene's submeshes (scene_materials.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <md5cine/material.h>
 #include <md5cine/scene.h>
+#include <md5cine/scene_materials.h>
 #include <md5cine/skin.h>
 #include <md5cine/vfs.h>
 
@@ -20,11 +21,6 @@ bool mc_scene_actor_has_material_line(const mc_scene_actor *a, const char *shade
     return false;
 }
 
-bool mc_material_drawn(const mc_material *m)
-{
-    return m->lit || m->num_layers > 0;
-}
-
 /* A skin the scene names: the actor's (at its skin line) or a frame command's (at its argument
  * in the .def file). Not declared: an error there. One that fails to parse: a warning at its
  * position, and no skin (Doom makes it its default, which maps nothing). */
@@ -34,7 +30,7 @@ typedef struct skin_at {
 } skin_at;
 
 static mc_status find_skin(mc_material_set *set, const mc_scene *scene, const skin_at *at,
-                           const mc_parse_opts *opts, const mc_skin **out, mc_error *err)
+                           const mc_parse_opts *opts, const mc_skinfile **out, mc_error *err)
 {
     mc_error perr;
     mc_status st;
@@ -64,9 +60,8 @@ static mc_status find_skin(mc_material_set *set, const mc_scene *scene, const sk
 }
 
 /* The actor's own skin. */
-static mc_status actor_skin(mc_material_set *set, const mc_scene *scene,
-                            const mc_scene_actor *act, const mc_parse_opts *opts,
-                            const mc_skin **out, mc_error *err)
+static mc_status actor_skin(mc_material_set *set, const mc_scene *scene, const mc_scene_actor *act,
+                            const mc_parse_opts *opts, const mc_skinfile **out, mc_error *err)
 {
     char what[256];
     skin_at at = { act->skin, scene->name, what, act->skin_line, act->skin_col };
@@ -90,7 +85,7 @@ static bool is_builtin_nodraw(const char *name)
 
 /* idDeclSkin::RemapShaderBySkin: a surface whose material is not drawn keeps it; otherwise the
  * first matching mapping's target replaces it. */
-static mc_status apply_skin(mc_scene_materials *sm, const mc_skin *skin, const char *shader,
+static mc_status apply_skin(mc_scene_materials *sm, const mc_skinfile *skin, const char *shader,
                             const mc_material **mat, mc_error *err)
 {
     const char *to;
@@ -189,7 +184,7 @@ static mc_status light_material(mc_scene_materials *out, const mc_scene *scene, 
 
 /* The materials of act's submeshes under skin (NULL: none) into mats. */
 static mc_status fill_look(mc_scene_materials *out, const mc_scene_actor *act,
-                           const mc_skin *skin, const mc_material **mats, mc_error *err)
+                           const mc_skinfile *skin, const mc_material **mats, mc_error *err)
 {
     mc_status st = MC_OK;
 
@@ -220,7 +215,7 @@ static mc_status command_look(mc_scene_materials *out, const mc_scene *scene,
                               const mc_parse_opts *opts, mc_error *err)
 {
     const char *name = fc->args[0].text;
-    const mc_skin *skin = NULL;
+    const mc_skinfile *skin = NULL;
     mc_status st = MC_OK;
 
     if (strcmp(name, "none") != 0) {
@@ -273,7 +268,7 @@ static mc_status actor_materials(mc_scene_materials *out, const mc_scene *scene,
                                  const mc_parse_opts *opts, mc_error *err)
 {
     const mc_scene_actor *act = &scene->actors[a];
-    const mc_skin *skin = NULL;
+    const mc_skinfile *skin = NULL;
     mc_status st = MC_OK;
 
     if (act->skin && (st = actor_skin(out->set, scene, act, opts, &skin, err)) != MC_OK)

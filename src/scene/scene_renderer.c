@@ -16,6 +16,7 @@
 #include <md5cine/material_eval.h>
 #include <md5cine/mathx.h>
 #include <md5cine/pose.h>
+#include <md5cine/scene_materials.h>
 #include <md5cine/scene_renderer.h>
 #include <md5cine/timeline.h>
 #include <md5cine/vfs.h>

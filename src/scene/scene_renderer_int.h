@@ -10,6 +10,7 @@
 #include <md5cine/image.h>
 #include <md5cine/material.h>
 #include <md5cine/material_eval.h>
+#include <md5cine/scene_materials.h>
 #include <md5cine/scene_renderer.h>
 
 #include "deform.h"
@@ -76,9 +77,9 @@ typedef struct actor_draw {
     mc_tangent **tan;       /* per submesh: num_verts tangents (used with a normal map) */
     mc_skin_topology *topo; /* per submesh */
     surface *surf;          /* per submesh: the actor's own look (its skin, or none) */
-    /* The looks its skin frame commands set (material.h mc_scene_look): num_looks * the mesh's
-     * submeshes, look by look; command_look[i]: the look frame command i sets, -1 for the
-     * other commands. now: the look drawn this frame, surf or one of look_surf. */
+    /* The looks its skin frame commands set (scene_materials.h mc_scene_look): num_looks * the
+     * mesh's submeshes, look by look; command_look[i]: the look frame command i sets, -1 for
+     * the other commands. now: the look drawn this frame, surf or one of look_surf. */
     surface *look_surf;
     int num_looks;
     int *command_look;

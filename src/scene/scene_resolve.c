@@ -105,8 +105,8 @@ static const char *implicit_texture(mc_scene *s, const mc_scene_actor *a, const 
 
 /* Whether the base folder may declare materials (a folder of declarations the engine reads,
  * material.h mc_material_set_load, or a .pk4 archive): then a shader without an image may still
- * name a material, and mc_scene_materials_load (material.h) warns about the submeshes that get
- * neither. */
+ * name a material, and mc_scene_materials_load (scene_materials.h) warns about the submeshes
+ * that get neither. */
 static bool base_has_materials(const mc_scene *s)
 {
     static const char *const folders[] = { "materials", "skins",     "sound", "def",

@@ -1,10 +1,10 @@
-/* mc_error_format (error.h): the record with its source line, read from a plain file or from a
- * .pk4 archive (vfs.h), which is why it lives beside the base folder's reader and not in core. */
+/* mc_error_format (error_source.h): the record with its source line, read from a plain file or
+ * from a .pk4 archive (vfs.h), which is why it lives beside the base folder's reader. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <md5cine/error.h>
+#include <md5cine/error_source.h>
 #include <md5cine/vfs.h>
 
 #define MARK_LINES 1024

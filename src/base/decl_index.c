@@ -1,13 +1,15 @@
-/* The declaration index of a text: where each `TYPE NAME { ... }` of the wanted type is, found
- * as Doom's DeclManager finds declarations (braces counted, the bodies not parsed). */
+/* The declaration index of a text (decl_index.h): where each `TYPE NAME { ... }` of the wanted
+ * type is, found as Doom's DeclManager finds declarations (braces counted, the bodies not
+ * parsed), and the names' canonical form. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include <md5cine/mtr.h>
+#include <md5cine/decl_index.h>
+#include <md5cine/limits.h>
 
+#include "base/decl_name.h"
 #include "formats/decl_scan.h"
-#include "mtr_int.h"
 
 /* The declaration types Doom's DeclManager knows (idDeclManagerLocal::Init's RegisterDeclType
  * calls); a file may hold any of them. */
@@ -24,10 +26,34 @@ static bool scan_is_type(const mc_scan_tok *t)
     return false;
 }
 
-mc_status mc_mtr_index_text(const char *buf, size_t len, const char *name,
-                            const mc_parse_opts *opts, mc_mtr_index *out, mc_error *err)
+bool mc_mtr_fold_name(const char *name, size_t len, bool strip, char *buf, size_t cap)
 {
-    return mc_decl_index_text(buf, len, name, "material", "material", opts, out, err);
+    size_t n = len, i;
+
+    for (i = strip ? len : 0; i > 0; i--) {
+        if (name[i - 1] == '.') {
+            n = i - 1;
+            break;
+        }
+    }
+    if (n + 1 > cap)
+        return false;
+    for (i = 0; i < n; i++) {
+        char c = name[i];
+
+        if (c == '\\')
+            c = '/';
+        else if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        buf[i] = c;
+    }
+    buf[n] = '\0';
+    return true;
+}
+
+bool mc_mtr_canonical(const char *name, size_t len, char *buf, size_t cap)
+{
+    return mc_mtr_fold_name(name, len, true, buf, cap);
 }
 
 /* What scan_decl found. */
