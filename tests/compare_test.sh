@@ -3,28 +3,7 @@
 # the table, --json, --diff, bad inputs. Frames are drawn with ImageMagick (a ball moving 8
 # pixels per frame and a thick line), videos made with the ffmpeg command line.
 set -u
-. ./outcome.sh compare
-
-# run NAME ARGS...: runs md5cine, leaving its stdout, stderr and status in $T/NAME.{out,err}, rc
-run() {
-    local name=$1
-    shift
-    "$MD5CINE" "$@" >"$T/$name.out" 2>"$T/$name.err"
-    rc=$?
-}
-# expect NAME RC [TEXT-IN-STDOUT] [TEXT-IN-STDERR]
-expect() {
-    local name=$1 want=$2 out=${3:-} err=${4:-}
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$T/$name.err")"
-    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$name.out"; then
-        fail "$name" "stdout lacks '$out': $(head -c 300 "$T/$name.out")"
-    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$name.err"; then
-        fail "$name" "stderr lacks '$err': $(head -c 300 "$T/$name.err")"
-    else
-        ok "$name"
-    fi
-}
+. ./harness.sh compare
 
 # frame OUT BALL_X [SIZE]: one render-like frame
 frame() {
@@ -183,6 +162,4 @@ fi
 run video_vs_short_folder compare "$T/ref.mp4" "$T/short"
 expect video_vs_short_folder 2 "" "frame 3 is in '$T/ref.mp4' but not in '$T/short'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && rm -rf "$T"
-[ "$failed" -eq 0 ]
+finish

@@ -4,17 +4,11 @@
 # golden/cli_identity.md5, which one renderer made), the same frame order through the encoder,
 # the progress lines and the reference check, and the same interrupt behaviour.
 set -u
-. ./outcome.sh jobs
+. ./harness.sh jobs
 : "${MC_TEST_BACKENDS:?MC_TEST_BACKENDS must list the GL backends built}"
 D=data/render
 S=../scenes/demo/demo.md5scene
-M=$MD5CINE
 
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name"; fi
-}
 
 # sums DIR: "md5  ./png/NAME" for each file of DIR, as golden/cli_identity.md5 lists them
 sums() { (cd "$1" && md5sum -- * | sed 's|  |  ./png/|'); }
@@ -154,6 +148,4 @@ kill -INT "$pid"
 wait "$pid"
 check "threads_but_the_main_one_block_sigint_and_sigterm_with_3_jobs" [ "$others" -gt 3 -a "$open" = 0 ]
 
-echo "jobs: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && rm -rf "$T"
-[ "$failed" -eq 0 ]
+finish

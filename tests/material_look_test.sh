@@ -4,7 +4,7 @@
 # hand: a stage colour, maskColor, clamp against repeat, a specular-only material's black
 # diffuse, and a missing image or material (black, or Doom's developer box).
 set -u
-. ./outcome.sh material_look
+. ./harness.sh material_look
 
 px() { # px PNG X Y -> "r,g,b"
     convert "$1" -format "%[fx:int(255*p{$2,$3}.r+0.5)],%[fx:int(255*p{$2,$3}.g+0.5)],%[fx:int(255*p{$2,$3}.b+0.5)]" info:
@@ -144,5 +144,4 @@ assert m["layers"][0]["mask"] == ["color", "depth"] and m["layers"][0]["map"]["w
 PY
 then ok info_shows_colours_wraps_and_masks; else fail info_shows_colours_wraps_and_masks "$(cat "$T/info_json.out" "$T/info_json.err")"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

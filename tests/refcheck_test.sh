@@ -13,36 +13,8 @@
 # Crafted PNGs are written byte by byte here; their CRCs were computed with zlib's crc32
 # (independently of md5cine, which does not check them).
 set -u
-. ./outcome.sh refcheck
+. ./harness.sh refcheck
 D=data/render
-M=$MD5CINE
-
-# run NAME ARGS...: runs md5cine, stdout/stderr in $T/NAME.{out,err}, status in rc
-run() {
-    local name=$1
-    shift
-    last=$name
-    "$M" "$@" >"$T/$name.out" 2>"$T/$name.err"
-    rc=$?
-}
-# expect TEST-NAME RC [TEXT-IN-STDOUT] [TEXT-IN-STDERR]: checks the last run
-expect() {
-    local name=$1 want=$2 out=${3:-} err=${4:-}
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit $rc, expected $want; stderr: $(head -c 400 "$T/$last.err")"
-    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$last.out"; then
-        fail "$name" "stdout lacks '$out': $(head -c 400 "$T/$last.out")"
-    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$last.err"; then
-        fail "$name" "stderr lacks '$err': $(head -c 400 "$T/$last.err")"
-    else
-        ok "$name"
-    fi
-}
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name" "'$*' is false"; fi
-}
 
 # The drone walk: 12 frames of 128x128 (drone_grey: grey, so that 4:2:0 video keeps it).
 run png render "$D/drone_grey.md5scene" -o "$T/png/%05d.png" --quiet
@@ -154,6 +126,4 @@ keys() { grep -o '"[a-z_]*":' "$1" | tr -d '\n'; }
 check "render_and_compare_print_the_same_json_form" [ "$(keys "$T/rjson.out")" = "$(keys "$T/cjson.out")" ]
 check "render_json_has_one_object_per_frame" [ "$(grep -c '"frame": ' "$T/rjson.out")" = 12 ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && rm -rf "$T"
-[ "$failed" -eq 0 ]
+finish

@@ -13,14 +13,7 @@
 # - the screenshot is not blank (many colours, spread);
 # - DIR is whole or absent: no temporary folder is left, an interrupted compare leaves none.
 set -u
-. ./outcome.sh report_html
-trap 'rm -rf "$T"' EXIT
-M=$MD5CINE
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name" "'$*' is false"; fi
-}
+. ./harness.sh report_html
 no_temporaries() { [ -z "$(ls -A "$T" | grep '^\.rep')" ]; }
 chrome() {
     chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
@@ -197,5 +190,4 @@ else
 fi
 check interrupted_render_leaves_no_temporary [ -z "$(ls -A "$T" | grep '^\.rep3')" ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -29,39 +29,13 @@
 #   a pixel all round would be off by half);
 # - without MSAA the option changes nothing (the same bytes).
 set -u
-. ./outcome.sh shadow_samples
+. ./harness.sh shadow_samples
 
 python3 - "$T" <<'PY'
 import math, os, struct, sys
 d = sys.argv[1]
 
-def face(verts, tris, c, u, v, hu, hv):
-    # outward normal u x v, corners clockwise as seen from outside (the md5mesh convention)
-    base = len(verts)
-    for su, sv in ((-1, -1), (-1, 1), (1, 1), (1, -1)):
-        verts.append(tuple(c[i] + su * hu * u[i] + sv * hv * v[i] for i in range(3)))
-    tris += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
-
-def mesh(path, shader, faces, move=lambda p: p):
-    verts, tris = [], []
-    for f in faces:
-        face(verts, tris, *f)
-    verts = [move(p) for p in verts]
-    t = 'MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 1\njoints {\n'
-    t += '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\n\tshader "%s"\n' % shader
-    t += '\tnumverts %d\n' % len(verts)
-    for i in range(len(verts)):
-        t += '\tvert %d ( 0 0 ) %d 1\n' % (i, i)
-    t += '\tnumtris %d\n' % len(tris)
-    for i, tr in enumerate(tris):
-        t += '\ttri %d %d %d %d\n' % ((i,) + tr)
-    t += '\tnumweights %d\n' % len(verts)
-    for i, p in enumerate(verts):
-        t += '\tweight %d 0 1 ( %g %g %g )\n' % ((i,) + p)
-    open(path, 'w').write(t + '}\n')
-
-X, Y, Z = (1, 0, 0), (0, 1, 0), (0, 0, 1)
-N = lambda a: tuple(-x for x in a)
+from mesh_faces import N, X, Y, Z, mesh
 TILT = math.radians(4.0)
 
 def turn(p):  # about the X axis through the pole's centre (-40, 0, -10)
@@ -251,5 +225,4 @@ if has egl && has osmesa; then
         fail egl_and_osmesa_draw_the_same_mask "the frames differ"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -18,38 +18,13 @@
 # 5 / 55), clear of the shadow. In the shadow the floor (white) shows only the ambient light,
 # 1 * 0.1 * 2 (r_lightScale) = 0.2 -> 51.
 set -u
-. ./outcome.sh shadows
+. ./harness.sh shadows
 
 python3 - "$T" <<'PY'
 import struct, sys
 d = sys.argv[1]
 
-def face(verts, tris, c, u, v, h):
-    # outward normal u x v, corners clockwise as seen from outside (the md5mesh convention)
-    base = len(verts)
-    for su, sv in ((-1, -1), (-1, 1), (1, 1), (1, -1)):
-        verts.append(tuple(c[i] + h * (su * u[i] + sv * v[i]) for i in range(3)))
-    tris += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
-
-def mesh(path, shader, faces):
-    verts, tris = [], []
-    for f in faces:
-        face(verts, tris, *f)
-    t = 'MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 1\njoints {\n'
-    t += '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\n\tshader "%s"\n' % shader
-    t += '\tnumverts %d\n' % len(verts)
-    for i in range(len(verts)):
-        t += '\tvert %d ( 0 0 ) %d 1\n' % (i, i)
-    t += '\tnumtris %d\n' % len(tris)
-    for i, tr in enumerate(tris):
-        t += '\ttri %d %d %d %d\n' % ((i,) + tr)
-    t += '\tnumweights %d\n' % len(verts)
-    for i, p in enumerate(verts):
-        t += '\tweight %d 0 1 ( %g %g %g )\n' % ((i,) + p)
-    open(path, 'w').write(t + '}\n')
-
-X, Y, Z = (1, 0, 0), (0, 1, 0), (0, 0, 1)
-N = lambda a: tuple(-x for x in a)
+from mesh_faces import N, X, Y, Z, mesh
 # the floor: normal -X = Z x Y
 mesh(d + '/floor.md5mesh', 'floor', [((0, 0, 0), Z, Y, 80)])
 # the box: six faces of half-size 5 around (-40, 0, 0), each its own 4 corners (24 vertices)
@@ -104,9 +79,9 @@ printf 'floor { noSelfShadow diffusemap textures/white }\n' >"$T/selfns/material
 sed 's/^base .*/base "selfns"/' "$T/self.md5scene" >"$T/selfns.md5scene"
 render selfns selfns
 
-# check ON OFF: the pixels that differ lie within 1 px of the hand-made polygon, every pixel
+# check_shadow ON OFF: the pixels that differ lie within 1 px of the hand-made polygon, every pixel
 # more than 1 px inside it differs and shows the ambient floor (51); everything else is equal.
-check() {
+check_shadow() {
     python3 - "$T/$1" "$T/$2" <<'PY'
 import subprocess, sys
 
@@ -151,7 +126,7 @@ print('%d inside, %d stray, %d missing, %d not ambient' % (inside, stray, missin
 sys.exit(0 if inside > 500 and stray == 0 and missing == 0 and wrong == 0 else 1)
 PY
 }
-if out=$(check on0.png off0.png); then
+if out=$(check_shadow on0.png off0.png); then
     ok "the_shadow_is_the_projected_box_within_1px ($out)"
 else
     fail the_shadow_is_the_projected_box_within_1px "$out"
@@ -166,7 +141,7 @@ done
 if ! cmp -s "$T/on0.png" "$T/off0.png"; then ok shadows_are_on_by_default; else fail shadows_are_on_by_default "no difference"; fi
 # One mesh holding both the box and the floor shadows itself just as the two actors do (the
 # box's faces then take the floor's material: white, as the box's).
-if out=$(check self0.png off0.png); then
+if out=$(check_shadow self0.png off0.png); then
     ok "a_mesh_shadows_itself ($out)"
 else
     fail a_mesh_shadows_itself "$out"
@@ -253,5 +228,4 @@ if has egl && has osmesa; then
     fi
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
