@@ -67,7 +67,7 @@ static bool px(const mc_image *im, int x, int y, int r, int g, int b, int a)
  * 32 << 2 | 32 >> 4 = 130). c0 > c1: c2 = ((2*132+0)/3, (0+130)/3, 0) = (88, 43, 0),
  * c3 = ((132+0)/3, (0+260)/3, 0) = (44, 86, 0). Row 0 takes indices 0 1 2 3 (byte 0xE4:
  * 00 01 10 11 from the low bits), rows 1-3 index 3 (0xFF). */
-static void decodes_dxt1_four_colours(void)
+TEST(decodes_dxt1_four_colours)
 {
     static const uint8_t block[8] = { 0x00, 0x80, 0x00, 0x04, 0xE4, 0xFF, 0xFF, 0xFF };
     dds_file f;
@@ -91,7 +91,7 @@ static void decodes_dxt1_four_colours(void)
 /* DXT1, three colours and transparent: c0 = 0x001F (blue 255) <= c1 = 0xF800 (red 255):
  * c2 = ((0+255)/2, 0, (255+0)/2) = (127, 0, 127), c3 = (0, 0, 0, 0). A 6x5 image: two blocks
  * across, two down, the edge texels dropped; the right blocks take indices 3 (0xFF). */
-static void decodes_dxt1_three_colours_and_transparent(void)
+TEST(decodes_dxt1_three_colours_and_transparent)
 {
     static const uint8_t left[8] = { 0x1F, 0x00, 0x00, 0xF8, 0xE4, 0x00, 0x00, 0x00 };
     static const uint8_t right[8] = { 0x1F, 0x00, 0x00, 0xF8, 0xFF, 0xFF, 0xFF, 0xFF };
@@ -130,7 +130,7 @@ static void alpha_indices(uint8_t out[6])
 /* DXT5, eight alphas: a0 = 255 > a1 = 0: a_k = (8 - k) * 255 / 7 for k = 2..7:
  * 1530/7 = 218, 1275/7 = 182, 1020/7 = 145, 765/7 = 109, 510/7 = 72, 255/7 = 36. The colour
  * block is white (c0 = 0xFFFF, indices 0). */
-static void decodes_dxt5_eight_alphas(void)
+TEST(decodes_dxt5_eight_alphas)
 {
     uint8_t block[16] = { 255, 0 };
     static const int want[16] = { 255, 0, 218, 182, 145, 109, 72, 36,
@@ -152,7 +152,7 @@ static void decodes_dxt5_eight_alphas(void)
 /* DXT5, six alphas: a0 = 0 <= a1 = 255: a_k = (k - 1) * 255 / 5 for k = 2..5 (51, 102, 153,
  * 204), a6 = 0, a7 = 255. The colour block always uses four colours in DXT5: c0 = 0x0000 <
  * c1 = 0xFFFF, texel 0 index 3 = (0 + 2*255)/3 = 170 grey, opaque colour. */
-static void decodes_dxt5_six_alphas(void)
+TEST(decodes_dxt5_six_alphas)
 {
     uint8_t block[16] = { 0, 255 };
     static const int want[8] = { 0, 255, 51, 102, 153, 204, 0, 255 };
@@ -173,7 +173,7 @@ static void decodes_dxt5_six_alphas(void)
 }
 
 /* DXT3: 4-bit alphas times 17; texel 0 alpha 0x3 = 51, texel 1 alpha 0xF = 255. */
-static void decodes_dxt3_alpha(void)
+TEST(decodes_dxt3_alpha)
 {
     uint8_t block[16] = { 0xF3 };
     dds_file f;
@@ -191,7 +191,7 @@ static void decodes_dxt3_alpha(void)
 }
 
 /* Uncompressed BGRA with a mip chain: 2x1 then 1x1; bytes B G R A per texel. */
-static void decodes_uncompressed_with_mips(void)
+TEST(decodes_uncompressed_with_mips)
 {
     static const uint8_t texels[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9 };
     dds_file f;
@@ -232,7 +232,7 @@ static void g_mipdata(dds_file *f)
 }
 static void g_data(dds_file *f) { f->len -= 1; }
 
-static void refuses_bad_headers(void)
+TEST(refuses_bad_headers)
 {
     static const golden rows[] = {
         { "magic", g_magic, "cannot read 'g.dds': not a DDS file (no 'DDS ' magic)" },
@@ -269,19 +269,4 @@ static void refuses_bad_headers(void)
                       rows[i].msg);
         EXPECT(im.pixels == NULL && im.width == 0);
     }
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(decodes_dxt1_four_colours),
-        TEST_ENTRY(decodes_dxt1_three_colours_and_transparent),
-        TEST_ENTRY(decodes_dxt5_eight_alphas),
-        TEST_ENTRY(decodes_dxt5_six_alphas),
-        TEST_ENTRY(decodes_dxt3_alpha),
-        TEST_ENTRY(decodes_uncompressed_with_mips),
-        TEST_ENTRY(refuses_bad_headers),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -362,7 +362,7 @@ static void check_idr_at_shots(const probe *pr)
         EXPECT_EQ_INT(pr->idr[k], k == 0 || k == 10);
 }
 
-static void writes_mp4_with_shots_as_keyframes_and_chapters(void)
+TEST(writes_mp4_with_shots_as_keyframes_and_chapters)
 {
     char path[512], used[64];
     mc_encoder_desc d;
@@ -381,7 +381,7 @@ static void writes_mp4_with_shots_as_keyframes_and_chapters(void)
     unlink(path);
 }
 
-static void writes_mkv_and_mov(void)
+TEST(writes_mkv_and_mov)
 {
     const char *leaves[] = { "shots.mkv", "shots.mov" };
 
@@ -424,7 +424,7 @@ static bool same_bytes(const char *a, const char *b)
     return same;
 }
 
-static void two_encodes_give_identical_bytes(void)
+TEST(two_encodes_give_identical_bytes)
 {
     const char *exts[] = { "mp4", "mkv" };
 
@@ -447,7 +447,7 @@ static void two_encodes_give_identical_bytes(void)
     }
 }
 
-static void falls_back_along_the_chain_and_says_so(void)
+TEST(falls_back_along_the_chain_and_says_so)
 {
     const char *const chain[] = { "no-such-encoder-2", "mpeg4", NULL };
     char path[512], used[64];
@@ -473,7 +473,7 @@ static void falls_back_along_the_chain_and_says_so(void)
     unlink(path);
 }
 
-static void default_chain_replaces_a_missing_encoder_with_libx264(void)
+TEST(default_chain_replaces_a_missing_encoder_with_libx264)
 {
     char path[512], used[64];
     test_warnings log = { 0 };
@@ -492,7 +492,7 @@ static void default_chain_replaces_a_missing_encoder_with_libx264(void)
     unlink(path);
 }
 
-static void missing_folder_is_an_io_error_naming_the_file(void)
+TEST(missing_folder_is_an_io_error_naming_the_file)
 {
     char dir[512], path[600];
     mc_encoder_desc d;
@@ -509,7 +509,7 @@ static void missing_folder_is_an_io_error_naming_the_file(void)
     EXPECT(!file_exists(dir));
 }
 
-static void a_file_in_place_of_the_folder_is_an_io_error(void)
+TEST(a_file_in_place_of_the_folder_is_an_io_error)
 {
     char notdir[512], path[600];
     mc_encoder_desc d;
@@ -528,7 +528,7 @@ static void a_file_in_place_of_the_folder_is_an_io_error(void)
     unlink(notdir);
 }
 
-static void destroy_without_finish_leaves_no_file(void)
+TEST(destroy_without_finish_leaves_no_file)
 {
     char dir[512], path[600];
     uint8_t *buf = malloc((size_t)W * H * 4u);
@@ -581,7 +581,7 @@ static int encode_past_size_limit(const char *dir, const char *leaf)
     return folder_entries(dir) == 0 ? 0 : 3;
 }
 
-static void a_full_disk_is_an_io_error_and_leaves_nothing(void)
+TEST(a_full_disk_is_an_io_error_and_leaves_nothing)
 {
     const char *leaves[] = { "full.mp4", "full.y4m" };
 
@@ -605,7 +605,7 @@ static void a_full_disk_is_an_io_error_and_leaves_nothing(void)
     }
 }
 
-static void rejects_odd_sizes_and_writes_nothing(void)
+TEST(rejects_odd_sizes_and_writes_nothing)
 {
     char path[512];
     mc_encoder_desc d;
@@ -625,7 +625,7 @@ static void rejects_odd_sizes_and_writes_nothing(void)
 /* limits.h: H.264 level 6.2 allows 139264 macroblocks. 8192x4352 is 512 * 272 = 139264 and
  * opens with libx264; 8208x4352 (513 columns) and 16384x16384 (which libavutil refuses to
  * allocate) are "too large" before any file exists. */
-static void a_video_over_the_largest_h264_level_is_too_large(void)
+TEST(a_video_over_the_largest_h264_level_is_too_large)
 {
     static const int sizes[][2] = { { 8208, 4352 }, { 16384, 16384 } };
     char path[512];
@@ -651,7 +651,7 @@ static void a_video_over_the_largest_h264_level_is_too_large(void)
     EXPECT(!file_exists(path));
 }
 
-static void rejects_unknown_extension_and_unordered_shots(void)
+TEST(rejects_unknown_extension_and_unordered_shots)
 {
     static const int64_t bad_shots[] = { 0, 10, 10 };
     mc_encoder_desc d;
@@ -770,7 +770,7 @@ static void check_y4m_with_ffmpeg(const char *path)
     avformat_close_input(&fc);
 }
 
-static void writes_y4m_file_with_bt709_limited_values(void)
+TEST(writes_y4m_file_with_bt709_limited_values)
 {
     char path[512];
     mc_error err;
@@ -782,7 +782,7 @@ static void writes_y4m_file_with_bt709_limited_values(void)
     unlink(path);
 }
 
-static void dash_writes_y4m_to_stdout(void)
+TEST(dash_writes_y4m_to_stdout)
 {
     char path[512];
     mc_error err;
@@ -824,7 +824,7 @@ static void collect_line(void *user, int level, const char *line)
 /* x264 refuses an unknown preset with an error through av_log: the line reaches the encoder's
  * callback, the create fails, and FFmpeg's process-wide level is what it was (md5cine never
  * sets it). Without a callback the same failure reports nothing and still fails. */
-static void ffmpeg_messages_reach_the_encoders_callback(void)
+TEST(ffmpeg_messages_reach_the_encoders_callback)
 {
     char path[4096];
     mc_encoder_desc d;
@@ -848,27 +848,4 @@ static void ffmpeg_messages_reach_the_encoders_callback(void)
     EXPECT_EQ_INT(mc_encoder_create(&d, &enc, &err), MC_ERR_CODEC);
     EXPECT_EQ_INT(lines.count, 0);
     EXPECT(access(path, F_OK) != 0);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(ffmpeg_messages_reach_the_encoders_callback),
-        TEST_ENTRY(writes_mp4_with_shots_as_keyframes_and_chapters),
-        TEST_ENTRY(writes_mkv_and_mov),
-        TEST_ENTRY(two_encodes_give_identical_bytes),
-        TEST_ENTRY(falls_back_along_the_chain_and_says_so),
-        TEST_ENTRY(default_chain_replaces_a_missing_encoder_with_libx264),
-        TEST_ENTRY(missing_folder_is_an_io_error_naming_the_file),
-        TEST_ENTRY(a_file_in_place_of_the_folder_is_an_io_error),
-        TEST_ENTRY(destroy_without_finish_leaves_no_file),
-        TEST_ENTRY(a_full_disk_is_an_io_error_and_leaves_nothing),
-        TEST_ENTRY(rejects_odd_sizes_and_writes_nothing),
-        TEST_ENTRY(a_video_over_the_largest_h264_level_is_too_large),
-        TEST_ENTRY(rejects_unknown_extension_and_unordered_shots),
-        TEST_ENTRY(writes_y4m_file_with_bt709_limited_values),
-        TEST_ENTRY(dash_writes_y4m_to_stdout),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

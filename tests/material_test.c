@@ -74,7 +74,7 @@ static void check_imp_maps(const mc_material *m)
     EXPECT(ss.visible);
 }
 
-static void resolves_a_material_from_an_archive_with_fallbacks(void)
+TEST(resolves_a_material_from_an_archive_with_fallbacks)
 {
     char base[1024], path[1200];
     bytes mtr = text_bytes(IMP_MTR), d, local, h, s;
@@ -130,7 +130,7 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     mc_vfs_destroy(v);
 }
 
-static void later_archives_and_loose_files_override_materials(void)
+TEST(later_archives_and_loose_files_override_materials)
 {
     char base[1024], path[1200];
     bytes m0 = text_bytes("a { diffusemap from000 }\nb { diffusemap from000 }\n");
@@ -216,7 +216,7 @@ static void later_archives_and_loose_files_override_materials(void)
  * Game_local.cpp RegisterDeclFolder), each file's untyped declarations of the folder's type; a
  * type word declares any type anywhere, one namespace per type, the first declaration of a
  * name winning. Tables are found in that namespace too (Material.cpp, FindType(DECL_TABLE)). */
-static void declarations_are_found_in_every_folder_the_engine_reads(void)
+TEST(declarations_are_found_in_every_folder_the_engine_reads)
 {
     static const struct {
         const char *dir, *file, *text;
@@ -295,7 +295,7 @@ static void declarations_are_found_in_every_folder_the_engine_reads(void)
     mc_vfs_destroy(v);
 }
 
-static void scene_submeshes_take_declared_materials(void)
+TEST(scene_submeshes_take_declared_materials)
 {
     char base[1100], dir[1024], path[1400], cwd[512], scene[4096];
     mc_scene s;
@@ -335,7 +335,7 @@ static void scene_submeshes_take_declared_materials(void)
  * limit) with no pixels. Alone it is within the budget and fails as a truncated image; after
  * the 2 x 2 small.tga (4 pixels) it is over the budget, an MC_ERR_LIMIT at its name in the .mtr
  * (line 1, column 27 of "m { diffusemap add(small, big) }"), and nothing is allocated for it. */
-static void a_material_s_images_have_a_pixel_budget(void)
+TEST(a_material_s_images_have_a_pixel_budget)
 {
     static const uint8_t red[16] = { 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255 };
     const test_image small = { "small.tga", 2, 2, red };
@@ -386,7 +386,7 @@ static void a_material_s_images_have_a_pixel_budget(void)
 /* Doom looks for dds/NAME.dds before NAME.tga (Image_load.cpp, ImageProgramStringToCompressed-
  * FileName): a '.' in a folder name becomes '_'. The red TGA loses to the green DDS; a name with
  * no DDS still finds its TGA. */
-static void dds_images_come_before_tga(void)
+TEST(dds_images_come_before_tga)
 {
     char base[1024], path[1300];
     bytes red, dds;
@@ -451,7 +451,7 @@ static void dds_images_come_before_tga(void)
  * (122880 >> 16), p2 = texels 1 (73728 >> 16) and 2 (172032 >> 16); one row, so both rows are
  * row 0: out0 = (10 + 50 + 10 + 50) >> 2 = 30, out1 = (50 + 200 + 50 + 200) >> 2 = 125.
  * A 5x3 image becomes 4x2; a 4x4 one stays as it is. */
-static void images_are_rounded_down_to_powers_of_two(void)
+TEST(images_are_rounded_down_to_powers_of_two)
 {
     static const uint8_t r3[] = { 10, 0, 0, 255, 50, 0, 0, 255, 200, 0, 0, 255 };
     static uint8_t r53[5 * 3 * 4];
@@ -477,7 +477,7 @@ static void images_are_rounded_down_to_powers_of_two(void)
  * R_SetBorderTexels): of a 4x4 grey (90) image, the 12 border texels become (0, 0, 0, 255) or
  * (255, 255, 255, 0) and the 4 inside ones stay; clamp changes no texel. Stage colours land on
  * the maps: red .3 green .3 blue .3 on the specular stage. */
-static void clamps_set_border_texels_and_colours_reach_maps(void)
+TEST(clamps_set_border_texels_and_colours_reach_maps)
 {
     static uint8_t grey[4 * 4 * 4];
     const test_image ims[] = { { "g.tga", 4, 4, grey } };
@@ -515,20 +515,4 @@ static void clamps_set_border_texels_and_colours_reach_maps(void)
     mc_material_release(&m);
     mc_mtr_release(&f);
     mc_vfs_destroy(v);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(resolves_a_material_from_an_archive_with_fallbacks),
-        TEST_ENTRY(later_archives_and_loose_files_override_materials),
-        TEST_ENTRY(declarations_are_found_in_every_folder_the_engine_reads),
-        TEST_ENTRY(scene_submeshes_take_declared_materials),
-        TEST_ENTRY(dds_images_come_before_tga),
-        TEST_ENTRY(images_are_rounded_down_to_powers_of_two),
-        TEST_ENTRY(clamps_set_border_texels_and_colours_reach_maps),
-        TEST_ENTRY(a_material_s_images_have_a_pixel_budget),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -199,7 +199,7 @@ static void px_is(const uint8_t *img, int col, int row, int r, int g, int b, int
                   col, row, p[0], p[1], p[2], r, g, b);
 }
 
-static void an_additive_stage_adds_to_the_background_and_black_adds_nothing(void)
+TEST(an_additive_stage_adds_to_the_background_and_black_adds_nothing)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[2];
@@ -221,7 +221,7 @@ static void an_additive_stage_adds_to_the_background_and_black_adds_nothing(void
     mc_renderer_release(sc.r);
 }
 
-static void a_scrolling_stage_moves_with_time(void)
+TEST(a_scrolling_stage_moves_with_time)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -245,7 +245,7 @@ static void a_scrolling_stage_moves_with_time(void)
     mc_renderer_release(sc.r);
 }
 
-static void a_table_lookup_sets_the_colour(void)
+TEST(a_table_lookup_sets_the_colour)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -264,7 +264,7 @@ static void a_table_lookup_sets_the_colour(void)
     mc_renderer_release(sc.r);
 }
 
-static void a_parm_drives_a_filter_over_the_lit_pass(void)
+TEST(a_parm_drives_a_filter_over_the_lit_pass)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -280,7 +280,7 @@ static void a_parm_drives_a_filter_over_the_lit_pass(void)
     mc_renderer_release(sc.r);
 }
 
-static void a_gl_factor_pair_blends_as_named(void)
+TEST(a_gl_factor_pair_blends_as_named)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -300,7 +300,7 @@ static void a_gl_factor_pair_blends_as_named(void)
     mc_renderer_release(sc.r);
 }
 
-static void an_if_condition_switches_a_stage(void)
+TEST(an_if_condition_switches_a_stage)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -321,7 +321,7 @@ static void an_if_condition_switches_a_stage(void)
     mc_renderer_release(sc.r);
 }
 
-static void masks_and_clamps_are_respected(void)
+TEST(masks_and_clamps_are_respected)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[2];
@@ -363,7 +363,7 @@ static void masks_and_clamps_are_respected(void)
  * fps: the ideal clock's time is 0.125 s, (0.25 + 0.125) * 255 = 95.6; the engine clock's
  * game time is 16 * floor(3000 / 384) = 112 ms, (0.25 + 0.112) * 255 = 92.3. Lit shading and
  * no light: the glow shows all the same. */
-static void a_scene_evaluates_stages_on_its_clock_with_the_actors_parms(void)
+TEST(a_scene_evaluates_stages_on_its_clock_with_the_actors_parms)
 {
     static const uint8_t white[4] = { 255, 255, 255, 255 };
     static const struct {
@@ -407,20 +407,4 @@ static void a_scene_evaluates_stages_on_its_clock_with_the_actors_parms(void)
         mc_scene_release(&file);
     }
     free(px);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(an_additive_stage_adds_to_the_background_and_black_adds_nothing),
-        TEST_ENTRY(a_scrolling_stage_moves_with_time),
-        TEST_ENTRY(a_table_lookup_sets_the_colour),
-        TEST_ENTRY(a_parm_drives_a_filter_over_the_lit_pass),
-        TEST_ENTRY(a_gl_factor_pair_blends_as_named),
-        TEST_ENTRY(an_if_condition_switches_a_stage),
-        TEST_ENTRY(masks_and_clamps_are_respected),
-        TEST_ENTRY(a_scene_evaluates_stages_on_its_clock_with_the_actors_parms),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }
