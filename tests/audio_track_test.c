@@ -216,17 +216,12 @@ static uint64_t file_hash(const char *path)
     return h;
 }
 
+/* Files in the folder whose name contains part (temporaries included). */
 static int files_named(const char *part)
 {
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    int n = 0;
+    int n = test_count_entries(dir, part, true);
 
-    while (d && (de = readdir(d)))
-        n += strstr(de->d_name, part) != NULL;
-    if (d)
-        closedir(d);
-    return n;
+    return n < 0 ? 0 : n;
 }
 
 /* ------------------------------------------------------------------------------------- */

@@ -79,15 +79,9 @@ static char *in_dir(char *buf, size_t cap, const char *leaf)
 /* Files in the folder whose name contains part (temporaries included). */
 static int files_named(const char *part)
 {
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    int n = 0;
+    int n = test_count_entries(dir, part, true);
 
-    while (d && (de = readdir(d)))
-        n += strstr(de->d_name, part) != NULL;
-    if (d)
-        closedir(d);
-    return n;
+    return n < 0 ? 0 : n;
 }
 
 static mc_status join(const char *a, const char *b, const char *out, volatile sig_atomic_t *stop,

@@ -6,6 +6,7 @@
 
 #include <md5cine/image.h>
 
+#include "material_fixture.h"
 #include "test.h"
 
 typedef struct dds_file {
@@ -53,16 +54,6 @@ static void add(dds_file *f, const uint8_t *b, size_t n)
     f->len += n;
 }
 
-static bool px(const mc_image *im, int x, int y, int r, int g, int b, int a)
-{
-    const uint8_t *p = im->pixels + (size_t)y * im->stride + (size_t)x * 4;
-
-    if (p[0] == r && p[1] == g && p[2] == b && p[3] == a)
-        return true;
-    return test_fail(__FILE__, __LINE__, "pixel (%d, %d) is %d %d %d %d, expected %d %d %d %d", x,
-                     y, p[0], p[1], p[2], p[3], r, g, b, a);
-}
-
 /* DXT1, four colours: c0 = 0x8000 (r5 16 -> 16 << 3 | 16 >> 2 = 132), c1 = 0x0400 (g6 32 ->
  * 32 << 2 | 32 >> 4 = 130). c0 > c1: c2 = ((2*132+0)/3, (0+130)/3, 0) = (88, 43, 0),
  * c3 = ((132+0)/3, (0+260)/3, 0) = (44, 86, 0). Row 0 takes indices 0 1 2 3 (byte 0xE4:
@@ -80,11 +71,11 @@ TEST(decodes_dxt1_four_colours)
     ASSERT_OK(mc_dds_probe(f.bytes, f.len, "a.dds", &w, &h, &err), &err);
     EXPECT(w == 4 && h == 4);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "a.dds", &im, &err), &err);
-    px(&im, 0, 0, 132, 0, 0, 255);
-    px(&im, 1, 0, 0, 130, 0, 255);
-    px(&im, 2, 0, 88, 43, 0, 255);
-    px(&im, 3, 0, 44, 86, 0, 255);
-    px(&im, 0, 3, 44, 86, 0, 255);
+    px_is(&im, 0, 0, 132, 0, 0, 255);
+    px_is(&im, 1, 0, 0, 130, 0, 255);
+    px_is(&im, 2, 0, 88, 43, 0, 255);
+    px_is(&im, 3, 0, 44, 86, 0, 255);
+    px_is(&im, 0, 3, 44, 86, 0, 255);
     mc_image_release(&im);
 }
 
@@ -106,13 +97,13 @@ TEST(decodes_dxt1_three_colours_and_transparent)
     add(&f, right, 8);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "b.dds", &im, &err), &err);
     EXPECT(im.width == 6 && im.height == 5);
-    px(&im, 0, 0, 0, 0, 255, 255);
-    px(&im, 1, 0, 255, 0, 0, 255);
-    px(&im, 2, 0, 127, 0, 127, 255);
-    px(&im, 3, 0, 0, 0, 0, 0);
-    px(&im, 0, 1, 0, 0, 255, 255);
-    px(&im, 5, 4, 0, 0, 0, 0);
-    px(&im, 0, 4, 0, 0, 255, 255); /* row 0 of the second block row */
+    px_is(&im, 0, 0, 0, 0, 255, 255);
+    px_is(&im, 1, 0, 255, 0, 0, 255);
+    px_is(&im, 2, 0, 127, 0, 127, 255);
+    px_is(&im, 3, 0, 0, 0, 0, 0);
+    px_is(&im, 0, 1, 0, 0, 255, 255);
+    px_is(&im, 5, 4, 0, 0, 0, 0);
+    px_is(&im, 0, 4, 0, 0, 255, 255); /* row 0 of the second block row */
     mc_image_release(&im);
 }
 
@@ -145,7 +136,7 @@ TEST(decodes_dxt5_eight_alphas)
     add(&f, block, 16);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "c.dds", &im, &err), &err);
     for (int i = 0; i < 16; i++)
-        px(&im, i % 4, i / 4, 255, 255, 255, want[i]);
+        px_is(&im, i % 4, i / 4, 255, 255, 255, want[i]);
     mc_image_release(&im);
 }
 
@@ -166,9 +157,9 @@ TEST(decodes_dxt5_six_alphas)
     header(&f, 4, 4, "DXT5", 0);
     add(&f, block, 16);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "d.dds", &im, &err), &err);
-    px(&im, 0, 0, 170, 170, 170, want[0]);
+    px_is(&im, 0, 0, 170, 170, 170, want[0]);
     for (int i = 1; i < 8; i++)
-        px(&im, i % 4, i / 4, 0, 0, 0, want[i]);
+        px_is(&im, i % 4, i / 4, 0, 0, 0, want[i]);
     mc_image_release(&im);
 }
 
@@ -184,9 +175,9 @@ TEST(decodes_dxt3_alpha)
     header(&f, 4, 4, "DXT3", 0);
     add(&f, block, 16);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "e.dds", &im, &err), &err);
-    px(&im, 0, 0, 255, 255, 255, 51);
-    px(&im, 1, 0, 255, 255, 255, 255);
-    px(&im, 2, 0, 255, 255, 255, 0);
+    px_is(&im, 0, 0, 255, 255, 255, 51);
+    px_is(&im, 1, 0, 255, 255, 255, 255);
+    px_is(&im, 2, 0, 255, 255, 255, 0);
     mc_image_release(&im);
 }
 
@@ -201,8 +192,8 @@ TEST(decodes_uncompressed_with_mips)
     header(&f, 2, 1, NULL, 2);
     add(&f, texels, 12);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "f.dds", &im, &err), &err);
-    px(&im, 0, 0, 3, 2, 1, 4);
-    px(&im, 1, 0, 7, 6, 5, 8);
+    px_is(&im, 0, 0, 3, 2, 1, 4);
+    px_is(&im, 1, 0, 7, 6, 5, 8);
     mc_image_release(&im);
 }
 

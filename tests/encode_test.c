@@ -98,17 +98,7 @@ static bool file_exists(const char *path)
 /* Number of entries other than . and .. in a folder. */
 static int folder_entries(const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
+    return test_count_entries(dir, "", true);
 }
 
 /* ------------------------------------------------------------------------------------- */

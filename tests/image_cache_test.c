@@ -10,6 +10,7 @@
 #include <md5cine/material.h>
 #include <md5cine/vfs.h>
 
+#include "material_fixture.h"
 #include "test.h"
 
 /* Writes dir/name as a w x h 24-bit TGA (type 2, bottom-up) of one colour, BGR b g r. */
@@ -33,16 +34,6 @@ static bool write_tga(const char *dir, const char *name, int w, int h, const uin
     for (int i = 0; i < w * h && ok; i++)
         ok = fwrite(bgr, 1, 3, f) == 3;
     return fclose(f) == 0 && ok;
-}
-
-static bool px_is(const mc_image *im, int x, int y, int r, int g, int b, int a)
-{
-    const uint8_t *p = im->pixels + (size_t)y * im->stride + (size_t)x * 4;
-
-    if (p[0] == r && p[1] == g && p[2] == b && p[3] == a)
-        return true;
-    return test_fail(__FILE__, __LINE__, "pixel (%d, %d) is %d %d %d %d, expected %d %d %d %d", x,
-                     y, p[0], p[1], p[2], p[3], r, g, b, a);
 }
 
 /* A base folder NAME under the test's scratch folder: materials/m.mtr holding mtr, and an empty

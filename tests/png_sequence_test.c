@@ -116,16 +116,7 @@ TEST(straight_alpha_is_rgb_times_255_over_alpha)
 
 static int files_in(const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.';
-    closedir(d);
-    return n;
+    return test_count_entries(dir, "", false);
 }
 
 /* Two writers (two threads' worth) write frames 3 and 4 of a sequence into a folder the open

@@ -30,16 +30,7 @@ static mc_render_run_desc base_desc(const char *output)
 
 static int entries(const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
+    return test_count_entries(dir, "", true);
 }
 
 TEST(diff_folders_default_beside_the_output)

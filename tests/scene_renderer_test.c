@@ -818,17 +818,6 @@ TEST(deform_move_pushes_the_quad_along_x)
     free(v.pixels);
 }
 
-/* A flat 50 x 50 quad at x = 0 facing -X (clockwise seen from the cameras of cuts.md5camera),
- * shader "quad": its four vertices have the one normal (-1, 0, 0). */
-static const char quad_mesh[] =
-        "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n"
-        "joints {\n\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
-        "mesh {\nshader \"quad\"\nnumverts 4\n"
-        "vert 0 ( 0 0 ) 0 1\nvert 1 ( 1 0 ) 1 1\nvert 2 ( 0 1 ) 2 1\nvert 3 ( 1 1 ) 3 1\n"
-        "numtris 2\ntri 0 0 1 2\ntri 1 1 3 2\nnumweights 4\n"
-        "weight 0 0 1 ( 0 25 25 )\nweight 1 0 1 ( 0 -25 25 )\n"
-        "weight 2 0 1 ( 0 25 -25 )\nweight 3 0 1 ( 0 -25 -25 )\n}\n";
-
 /* The default rig of docs/materials-and-shading.md ("Shading and lights"), worked out here for
  * a red quad at the origin and a blue one 1000 along +Y: together they span x 0..0,
  * y -25..1025, z -25..25, so c = (0, 500, 0) and r = half the diagonal
@@ -871,7 +860,7 @@ TEST(default_rig_is_fixed_in_the_world)
     ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
     test_tmp_path(dir, sizeof dir, "default_rig");
     ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
-    ASSERT(test_write_file(dir, "quad.md5mesh", quad_mesh));
+    ASSERT(test_write_file(dir, "quad.md5mesh", test_quad_mesh));
     snprintf(text, sizeof text,
              "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"
              "output { width 64 height 64 background ( 0 0 0 ) }\n"

@@ -20,40 +20,8 @@
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
 
+#include "render_fixture.h"
 #include "test.h"
-
-#define W 160
-#define H 120
-
-static mc_mat4 hand_view(void)
-{
-    mc_mat4 v = { { 0 } };
-
-    v.m[4] = -1.0f;
-    v.m[9] = 1.0f;
-    v.m[2] = -1.0f;
-    v.m[15] = 1.0f;
-    return v;
-}
-
-static mc_mat4 hand_proj(void)
-{
-    mc_mat4 p = { { 0 } };
-
-    p.m[0] = 1.0f;
-    p.m[5] = 4.0f / 3.0f;
-    p.m[10] = -0.999f;
-    p.m[11] = -1.0f;
-    p.m[14] = -2.0f;
-    return p;
-}
-
-static const mc_vec3 quad_pos[4] = {
-    { 100, 50, 50 }, { 100, -50, 50 }, { 100, 50, -50 }, { 100, -50, -50 }
-};
-static const mc_vec3 quad_nrm[4] = { { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 } };
-static const float quad_st[8] = { 0, 0, 1, 0, 0, 1, 1, 1 };
-static const int quad_idx[6] = { 0, 1, 2, 1, 3, 2 };
 
 static const float PARMS[12] = { 1, 1, 1, 1, 0.25f, 0, 0, 0, 0, 0, 0, 0 };
 

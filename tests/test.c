@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <unistd.h>
 
 /* The harness is the one place with process state: the running totals of a test binary. */
@@ -154,4 +155,19 @@ bool test_error_is(const char *file, int line, const test_error_case *c, mc_stat
     return test_fail(file, line, "row %zu (%s): got %s at %d:%d '%s', expected %s at %d:%d '%s'",
                      row, c->input, mc_status_name(st), err->line, err->col, err->msg,
                      mc_status_name(c->code), c->line, c->col, c->msg);
+}
+
+int test_count_entries(const char *dir, const char *part, bool hidden)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+             (hidden || e->d_name[0] != '.') && strstr(e->d_name, part) != NULL;
+    closedir(d);
+    return n;
 }

@@ -69,6 +69,10 @@ void test_record_warning(void *user, const mc_error *w);
  * per process and leaf; returns out. */
 char *test_tmp_path(char *out, size_t cap, const char *leaf);
 
+/* The entries of the folder dir whose names hold part ("" for every one), "." and ".." left
+ * out, and the hidden ones (a leading '.') too unless hidden; -1 when dir cannot be read. */
+int test_count_entries(const char *dir, const char *part, bool hidden);
+
 /* Writes dir/name with text; false on failure. */
 bool test_write_file(const char *dir, const char *name, const char *text);
 
