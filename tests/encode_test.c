@@ -505,12 +505,9 @@ TEST(a_file_in_place_of_the_folder_is_an_io_error)
     mc_encoder_desc d;
     mc_encoder *enc = NULL;
     mc_error err;
-    FILE *f;
 
     test_tmp_path(notdir, sizeof notdir, "plain-file");
-    f = fopen(notdir, "wb");
-    ASSERT(f != NULL);
-    fclose(f);
+    ASSERT(test_touch(notdir));
     snprintf(path, sizeof path, "%s/out.mkv", notdir);
     d = base_desc(path);
     EXPECT_EQ_INT(mc_encoder_create(&d, &enc, &err), MC_ERR_IO);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <md5cine/entitydef.h>
+#include <md5cine/fileio.h>
 #include <md5cine/material.h>
 #include <md5cine/vfs.h>
 
@@ -123,21 +124,6 @@ TEST(rejects_sound_keys_the_engine_would_misuse)
     mc_entitydef_release(&d);
 }
 
-static void mkdir_p(const char *path)
-{
-    char buf[1200];
-
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0777);
-            *p = '/';
-        }
-    }
-    mkdir(buf, 0777);
-}
-
 /* A set over a fresh base whose def/a.def holds text. */
 static mc_material_set *set_of(const char *leaf, const char *text, const mc_parse_opts *opts,
                                mc_vfs **v)
@@ -148,7 +134,7 @@ static mc_material_set *set_of(const char *leaf, const char *text, const mc_pars
 
     test_tmp_path(base, sizeof base, leaf);
     snprintf(dir, sizeof dir, "%s/def", base);
-    mkdir_p(dir);
+    mc_mkdirs(dir);
     if (!test_write_file(base, "def/a.def", text) || mc_vfs_open(base, v, &err) != MC_OK)
         return NULL;
     if (mc_material_set_load(*v, opts, &set, &err) != MC_OK) {

@@ -66,11 +66,15 @@ TEST(parses_a_small_anim)
     EXPECT(a.frames == NULL);
 }
 
+/* One joint, one frame, no animated components: the base frame is the pose. */
+static const char still_anim[] =
+        "MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 24 "
+        "numAnimatedComponents 0 hierarchy { \"a\" -1 0 0 } bounds { ( 0 0 0 ) "
+        "( 0 0 0 ) } baseframe { ( 1 2 3 ) ( 0 0 0 ) } frame 0 { }";
+
 TEST(an_anim_may_have_no_animated_components)
 {
-    const char *t = "MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 24 "
-                    "numAnimatedComponents 0 hierarchy { \"a\" -1 0 0 } bounds { ( 0 0 0 ) "
-                    "( 0 0 0 ) } baseframe { ( 1 2 3 ) ( 0 0 0 ) } frame 0 { }";
+    const char *t = still_anim;
     mc_anim a;
     mc_error err;
 
@@ -113,9 +117,7 @@ TEST(rebases_the_root_as_the_engine_loads_it)
  * whatever the components). */
 TEST(rebases_a_still_root)
 {
-    const char *t = "MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 24 "
-                    "numAnimatedComponents 0 hierarchy { \"a\" -1 0 0 } bounds { ( 0 0 0 ) "
-                    "( 0 0 0 ) } baseframe { ( 1 2 3 ) ( 0 0 0 ) } frame 0 { }";
+    const char *t = still_anim;
     mc_anim a;
     mc_error err;
 

@@ -161,12 +161,9 @@ TEST(a_folder_that_cannot_be_made_is_an_io_error)
     char file[4096], pat[4200];
     mc_png_pattern p;
     mc_error err;
-    FILE *f;
 
     test_tmp_path(file, sizeof file, "pngseq_file");
-    f = fopen(file, "w");
-    ASSERT(f != NULL);
-    fclose(f);
+    ASSERT(test_touch(file));
     snprintf(pat, sizeof pat, "%s/f/%%05d.png", file);
     ASSERT_OK(mc_png_pattern_parse(pat, &p, &err), &err);
     EXPECT_EQ_INT(mc_png_sequence_open(&p, pat, 0, &err), MC_ERR_IO);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <md5cine/fileio.h>
 #include <md5cine/material.h>
 #include <md5cine/sndshd.h>
 #include <md5cine/vfs.h>
@@ -182,21 +183,6 @@ TEST(overrides_as_the_emitter_does)
     EXPECT(out.max_distance == 30.0f && out.min_distance == 1.0f);
 }
 
-static void mkdir_p(const char *path)
-{
-    char buf[1200];
-
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0777);
-            *p = '/';
-        }
-    }
-    mkdir(buf, 0777);
-}
-
 /* A base folder of the given files (folder/name, text), fresh. */
 static void make_base(char *base, size_t cap, const char *leaf, const char *const (*files)[2],
                       int n)
@@ -208,7 +194,7 @@ static void make_base(char *base, size_t cap, const char *leaf, const char *cons
         const char *slash = strrchr(files[i][0], '/');
 
         snprintf(dir, sizeof dir, "%s/%.*s", base, (int)(slash - files[i][0]), files[i][0]);
-        mkdir_p(dir);
+        mc_mkdirs(dir);
         test_write_file(base, files[i][0], files[i][1]);
     }
 }

@@ -121,22 +121,8 @@ static bool draw(scene *sc, mc_shading shading, int base, bool stages_only,
     mc_error err;
     bool ok;
 
-    memset(&p, 0, sizeof p);
-    p.view = hand_view();
-    p.proj = hand_proj();
-    p.background[2] = 0.2f;
-    p.background[3] = 1.0f;
-    p.shading = shading;
-    memset(&it, 0, sizeof it);
-    it.model.m[0] = it.model.m[5] = it.model.m[10] = it.model.m[15] = 1.0f;
-    it.positions = quad_pos;
-    it.normals = quad_nrm;
-    it.texcoords = quad_st;
-    it.vertex_count = 4;
-    it.indices = quad_idx;
-    it.triangle_count = 2;
-    it.texture = base;
-    it.color[0] = it.color[1] = it.color[2] = 0.5f;
+    p = frame(shading, 1.0f);
+    it = quad_item(base);
     it.stages = st;
     it.num_stages = n;
     it.stages_only = stages_only;

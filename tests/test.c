@@ -171,3 +171,10 @@ int test_count_entries(const char *dir, const char *part, bool hidden)
     closedir(d);
     return n;
 }
+
+bool test_touch(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+
+    return f && fclose(f) == 0;
+}

@@ -73,6 +73,9 @@ char *test_tmp_path(char *out, size_t cap, const char *leaf);
  * out, and the hidden ones (a leading '.') too unless hidden; -1 when dir cannot be read. */
 int test_count_entries(const char *dir, const char *part, bool hidden);
 
+/* Makes path an empty file; false on failure. */
+bool test_touch(const char *path);
+
 /* Writes dir/name with text; false on failure. */
 bool test_write_file(const char *dir, const char *name, const char *text);
 
