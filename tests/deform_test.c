@@ -288,16 +288,12 @@ TEST(parses_deform_keywords)
     EXPECT_NEAR(regs[f.decls[3].deform.regs[2]], 10, 0);
     EXPECT_EQ_INT(f.decls[4].deform.kind, MC_DEFORM_PARTICLE);
     EXPECT_EQ_INT(log.count, 1);
-    EXPECT_EQ_INT(log.last.line, 6);
-    EXPECT_EQ_INT(log.last.col, 12);
-    EXPECT_CONTAINS(log.last.msg, "deform particle is not drawn by md5cine");
+    EXPECT_AT(&log.last, 6, 12, "deform particle is not drawn by md5cine");
     mc_mtr_release(&f);
 
     /* An unknown deform type, and turbulent without a table name: errors at the token. */
     EXPECT_EQ_INT(parse("a {\n deform wobble\n}", &f, &err, &log), MC_ERR_SYNTAX);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 9);
-    EXPECT_CONTAINS(err.msg, "unknown deform 'wobble'");
+    EXPECT_AT(&err, 2, 9, "unknown deform 'wobble'");
     EXPECT_EQ_INT(parse("a { deform turbulent ( }", &f, &err, &log), MC_ERR_SYNTAX);
     EXPECT_EQ_INT(err.col, 22);
     EXPECT_CONTAINS(err.msg, "expected a table name after 'deform turbulent'");

@@ -437,22 +437,34 @@ TEST(two_encodes_give_identical_bytes)
     }
 }
 
+/* Encodes the test frames into the scratch file leaf (its path in path[512]) asking for the
+ * missing codec "no-such-encoder", then the codecs of chain (NULL: the default chain); the codec
+ * used in used[64], the warnings in *log. False, failing, when the encode fails. */
+static bool encode_without_the_codec(const char *leaf, const char *const *chain, char *path,
+                                     char *used, test_warnings *log)
+{
+    mc_encoder_desc d;
+    mc_error err;
+
+    test_tmp_path(path, 512, leaf);
+    d = base_desc(path);
+    d.codec = "no-such-encoder";
+    d.fallbacks = chain;
+    d.warn = test_record_warning;
+    d.warn_user = log;
+    if (encode_frames(&d, used, 64, &err) == MC_OK)
+        return true;
+    return test_fail(__FILE__, __LINE__, "encode: %s", err.msg);
+}
+
 TEST(falls_back_along_the_chain_and_says_so)
 {
     const char *const chain[] = { "no-such-encoder-2", "mpeg4", NULL };
     char path[512], used[64];
     test_warnings log = { 0 };
-    mc_encoder_desc d;
-    mc_error err;
     probe pr;
 
-    test_tmp_path(path, sizeof path, "fallback.mp4");
-    d = base_desc(path);
-    d.codec = "no-such-encoder";
-    d.fallbacks = chain;
-    d.warn = test_record_warning;
-    d.warn_user = &log;
-    ASSERT_OK(encode_frames(&d, used, sizeof used, &err), &err);
+    ASSERT(encode_without_the_codec("fallback.mp4", chain, path, used, &log));
     EXPECT_EQ_STR(used, "mpeg4");
     EXPECT_EQ_INT(log.count, 1);
     EXPECT_CONTAINS(log.last.msg, "encoder 'no-such-encoder' is not available, using 'mpeg4'");
@@ -467,15 +479,8 @@ TEST(default_chain_replaces_a_missing_encoder_with_libx264)
 {
     char path[512], used[64];
     test_warnings log = { 0 };
-    mc_encoder_desc d;
-    mc_error err;
 
-    test_tmp_path(path, sizeof path, "fallback-x264.mp4");
-    d = base_desc(path);
-    d.codec = "no-such-encoder";
-    d.warn = test_record_warning;
-    d.warn_user = &log;
-    ASSERT_OK(encode_frames(&d, used, sizeof used, &err), &err);
+    ASSERT(encode_without_the_codec("fallback-x264.mp4", NULL, path, used, &log));
     EXPECT_EQ_STR(used, "libx264");
     EXPECT_EQ_INT(log.count, 1);
     EXPECT_CONTAINS(log.last.msg, "using 'libx264'");

@@ -176,10 +176,8 @@ TEST(vfs_loose_beats_later_archives_beat_earlier)
     /* Upper case: archives sort without case, so this one still comes after pak000. */
     snprintf(path, sizeof path, "%s/PAK001.PK4", base);
     make_pk4(path, 2, n1, d1);
-    snprintf(path, sizeof path, "%s/Models", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/Models/A.txt", base);
-    write_file(path, "loose a", 7);
+    base_dir(base, "Models");
+    base_file(base, "Models/A.txt", "loose a", 7);
 
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
     EXPECT_EQ_INT(mc_vfs_archive_count(v), 2);
@@ -474,21 +472,18 @@ TEST(images_fall_back_tga_jpg_png_then_default)
     char *src;
 
     fresh_base(base, sizeof base, "fallback");
-    snprintf(path, sizeof path, "%s/t", base);
-    mkdir_p(path);
+    base_dir(base, "t");
     stbi_write_png_to_func(write_to, &png, 1, 1, 4, green, 4);
     tga_header(&tga, 2, 1, 1, 24, 0);
     put(&tga, bgr, 3);
-    snprintf(path, sizeof path, "%s/t/both.tga", base);
-    write_file(path, tga.b, tga.n);
+    base_file(base, "t/both.tga", tga.b, tga.n);
     /* The JPEGs are ImageMagick's (an independent encoder): 4x4, every pixel (250, 0, 0). */
     snprintf(cmd, sizeof cmd,
              "convert -size 4x4 xc:'rgb(250,0,0)' -quality 95 '%s/t/both.jpg' && "
              "cp '%s/t/both.jpg' '%s/t/onlyjpg.jpg'",
              base, base, base);
     ASSERT(system(cmd) == 0);
-    snprintf(path, sizeof path, "%s/t/onlypng.png", base);
-    write_file(path, png.b, png.n);
+    base_file(base, "t/onlypng.png", png.b, png.n);
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
 
     ASSERT(run_prog(v, "t/both", &im, &fb, &src) == MC_OK);

@@ -158,10 +158,8 @@ TEST(later_archives_and_loose_files_override_materials)
     mc_material_set_destroy(set);
     mc_vfs_destroy(v);
 
-    snprintf(path, sizeof path, "%s/materials", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/materials/X.MTR", base);
-    write_file(path, "a { diffusemap loose }\n", 23);
+    base_dir(base, "materials");
+    base_file(base, "materials/X.MTR", "a { diffusemap loose }\n", 23);
     snprintf(path, sizeof path, "%s/materials/y.mtr", base);
     write_file(path, "a { diffusemap later_file }\nc { }\n", 34);
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
@@ -192,9 +190,7 @@ TEST(later_archives_and_loose_files_override_materials)
         ASSERT(m);
         EXPECT_EQ_INT(log.count, 1);
         EXPECT_EQ_STR(log.first[0].file, path);
-        EXPECT_EQ_INT(log.first[0].line, 2);
-        EXPECT_EQ_INT(log.first[0].col, 11);
-        EXPECT_CONTAINS(log.first[0].msg, "drawn as the default material");
+        EXPECT_AT(&log.first[0], 2, 11, "drawn as the default material");
         EXPECT(!m->lit);
         ASSERT(m->num_layers == 1);
         EXPECT_EQ_INT(m->layers[0].blend.src, MC_BLEND_SRC_ALPHA);
@@ -305,10 +301,8 @@ TEST(scene_submeshes_take_declared_materials)
     ASSERT(getcwd(cwd, sizeof cwd));
     fresh_base(dir, sizeof dir, "scene_mat");
     snprintf(base, sizeof base, "%s/base", dir);
-    snprintf(path, sizeof path, "%s/materials", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/materials/skin.mtr", base);
-    write_file(path, "skin { diffusemap _white twoSided noSelfShadow }\n", 49);
+    base_dir(base, "materials");
+    base_file(base, "materials/skin.mtr", "skin { diffusemap _white twoSided noSelfShadow }\n", 49);
     snprintf(path, sizeof path, "%s/a.md5scene", dir);
     snprintf(scene, sizeof scene,
              "md5scene 1\ncamera \"%s/data/scenes/still.md5camera\"\nbase \"base\"\n"
@@ -369,9 +363,7 @@ TEST(a_material_s_images_have_a_pixel_budget)
             /* The error names the image file itself, without a position (a binary file). */
             EXPECT_EQ_INT(st, MC_ERR_LIMIT);
             EXPECT_EQ_STR(err.file, path);
-            EXPECT_EQ_INT(err.line, 0);
-            EXPECT_EQ_INT(err.col, 0);
-            EXPECT_CONTAINS(err.msg, "16384x16384 pixels take its material past 268435456 pixels");
+            EXPECT_AT(&err, 0, 0, "16384x16384 pixels take its material past 268435456 pixels");
         } else {
             EXPECT_EQ_INT(st, MC_ERR_IMAGE);
         }
@@ -388,7 +380,7 @@ TEST(a_material_s_images_have_a_pixel_budget)
  * no DDS still finds its TGA. */
 TEST(dds_images_come_before_tga)
 {
-    char base[1024], path[1300];
+    char base[1024];
     bytes red, dds;
     static const uint8_t bgr_red[3] = { 0, 0, 255 };
     uint8_t hd[128] = { 'D', 'D', 'S', ' ', 124 };
@@ -415,20 +407,13 @@ TEST(dds_images_come_before_tga)
     tga_header(&red, 2, 1, 1, 24, 0);
     put(&red, bgr_red, 3);
     fresh_base(base, sizeof base, "dds");
-    snprintf(path, sizeof path, "%s/materials", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/dds/textures/v1_5", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/textures/v1.5", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/materials/m.mtr", base);
-    write_file(path, "m { diffusemap textures/v1.5/x }\nn { diffusemap textures/v1.5/y.tga }\n", 70);
-    snprintf(path, sizeof path, "%s/textures/v1.5/x.tga", base);
-    write_file(path, red.b, red.n);
-    snprintf(path, sizeof path, "%s/textures/v1.5/y.tga", base);
-    write_file(path, red.b, red.n);
-    snprintf(path, sizeof path, "%s/dds/textures/v1_5/x.dds", base);
-    write_file(path, dds.b, dds.n);
+    base_dir(base, "materials");
+    base_dir(base, "dds/textures/v1_5");
+    base_dir(base, "textures/v1.5");
+    base_file(base, "materials/m.mtr", "m { diffusemap textures/v1.5/x }\nn { diffusemap textures/v1.5/y.tga }\n", 70);
+    base_file(base, "textures/v1.5/x.tga", red.b, red.n);
+    base_file(base, "textures/v1.5/y.tga", red.b, red.n);
+    base_file(base, "dds/textures/v1_5/x.dds", dds.b, dds.n);
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
     ASSERT_OK(mc_material_set_load(v, NULL, &set, &err), &err);
     m = mc_material_set_find(set, "m", &st, &err);

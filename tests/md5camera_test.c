@@ -74,9 +74,7 @@ TEST(rejects_the_assimp_camera_with_a_cut_past_the_end)
 
     EXPECT(mc_camera_load("data/assets/assimp-invalid/InvalidCameraCut.md5camera", NULL, &c,
                           &err) == MC_ERR_RANGE);
-    EXPECT_EQ_INT(err.line, 9);
-    EXPECT_EQ_INT(err.col, 1);
-    EXPECT_CONTAINS(err.msg, "cut 8 is out of range");
+    EXPECT_AT(&err, 9, 1, "cut 8 is out of range");
 }
 
 TEST(a_fractional_frame_rate_is_an_error)

@@ -173,14 +173,10 @@ TEST(a_table_after_a_broken_one_is_found)
     /* "table bad { { 0, x": the x at column 18; "table worse": the name at column 7 */
     EXPECT_EQ_INT(mc_mtr_parse_span(text, strlen(text), "t.mtr", &idx.spans[1], NULL, &f, &err),
                   MC_ERR_SYNTAX);
-    EXPECT_EQ_INT(err.line, 1);
-    EXPECT_EQ_INT(err.col, 18);
-    EXPECT_CONTAINS(err.msg, "expected a number in table 'bad', found 'x'");
+    EXPECT_AT(&err, 1, 18, "expected a number in table 'bad', found 'x'");
     EXPECT_EQ_INT(mc_mtr_parse_span(text, strlen(text), "t.mtr", &idx.spans[2], NULL, &f, &err),
                   MC_ERR_SYNTAX);
-    EXPECT_EQ_INT(err.line, 3);
-    EXPECT_EQ_INT(err.col, 7);
-    EXPECT_CONTAINS(err.msg, "table 'worse' has no values");
+    EXPECT_AT(&err, 3, 7, "table 'worse' has no values");
     mc_mtr_index_release(&idx);
 }
 

@@ -129,9 +129,7 @@ TEST(skips_tables_guides_and_other_declarations)
     ASSERT(f.num_decls == 1);
     EXPECT_EQ_STR(f.decls[0].name, "real");
     EXPECT_EQ_INT(log.count, 1); /* 'skin' once, though it appears twice */
-    EXPECT_EQ_INT(log.first[0].line, 3);
-    EXPECT_EQ_INT(log.first[0].col, 1);
-    EXPECT_CONTAINS(log.first[0].msg, "declaration type 'skin' skipped");
+    EXPECT_AT(&log.first[0], 3, 1, "declaration type 'skin' skipped");
     mc_mtr_release(&f);
 }
 
@@ -161,15 +159,9 @@ TEST(warns_once_per_unknown_keyword)
     /* qer_editorimage, description, sort, texgen (after sort's one token): one each; the
      * expressions of scroll, if and rgb are read, not skipped. */
     EXPECT_EQ_INT(log.count, 4);
-    EXPECT_EQ_INT(log.first[0].line, 2);
-    EXPECT_EQ_INT(log.first[0].col, 5);
-    EXPECT_CONTAINS(log.first[0].msg, "unknown keyword 'qer_editorimage' skipped");
-    EXPECT_EQ_INT(log.first[2].line, 7);
-    EXPECT_EQ_INT(log.first[2].col, 5);
-    EXPECT_CONTAINS(log.first[2].msg, "'sort'");
-    EXPECT_EQ_INT(log.last.line, 7);
-    EXPECT_EQ_INT(log.last.col, 16);
-    EXPECT_CONTAINS(log.last.msg, "unknown keyword 'texgen' skipped");
+    EXPECT_AT(&log.first[0], 2, 5, "unknown keyword 'qer_editorimage' skipped");
+    EXPECT_AT(&log.first[2], 7, 5, "'sort'");
+    EXPECT_AT(&log.last, 7, 16, "unknown keyword 'texgen' skipped");
     mc_mtr_release(&f);
 }
 
@@ -247,12 +239,8 @@ TEST(reads_keywords_sharing_a_line)
     /* alphaTest (f), sort, nearest: one warning each (stage expressions are read; noSelfShadow
      * is a switch md5cine honours, so it is no skipped keyword) */
     EXPECT_EQ_INT(log.count, 3);
-    EXPECT_EQ_INT(log.first[0].line, 6);
-    EXPECT_EQ_INT(log.first[0].col, 5);
-    EXPECT_CONTAINS(log.first[0].msg, "expression of 'alphaTest' skipped");
-    EXPECT_EQ_INT(log.last.line, 8);
-    EXPECT_EQ_INT(log.last.col, 44);
-    EXPECT_CONTAINS(log.last.msg, "keyword 'nearest' skipped");
+    EXPECT_AT(&log.first[0], 6, 5, "expression of 'alphaTest' skipped");
+    EXPECT_AT(&log.last, 8, 44, "keyword 'nearest' skipped");
     mc_mtr_release(&f);
 }
 
@@ -361,9 +349,7 @@ TEST(limits_nesting_and_name_length)
             continue;
         }
         EXPECT_EQ_INT(parse(text, &f, &err, &log), MC_ERR_LIMIT);
-        EXPECT_EQ_INT(err.line, 1);
-        EXPECT_EQ_INT(err.col, 16 + 12 * 32);
-        EXPECT_CONTAINS(err.msg, "image program nested deeper than 32 functions");
+        EXPECT_AT(&err, 1, 16 + 12 * 32, "image program nested deeper than 32 functions");
     }
     memset(name, 'x', 300);
     name[300] = '\0';
@@ -526,8 +512,6 @@ TEST(finds_a_duplicate_among_many_names)
         n += (size_t)snprintf(text + n, cap - n, "m%05d { }\n", i);
     n += (size_t)snprintf(text + n, cap - n, "m%05d { }\n", 39999);
     EXPECT_EQ_INT(mc_mtr_parse(text, n, "t.mtr", NULL, &f, &err), MC_ERR_SYNTAX);
-    EXPECT_EQ_INT(err.line, 65536);
-    EXPECT_EQ_INT(err.col, 1);
-    EXPECT_CONTAINS(err.msg, "'m39999' is declared twice (first at line 40000, column 1)");
+    EXPECT_AT(&err, 65536, 1, "'m39999' is declared twice (first at line 40000, column 1)");
     free(text);
 }

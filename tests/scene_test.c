@@ -456,16 +456,10 @@ TEST(goes_on_after_errors_when_asked)
     EXPECT_EQ_INT(log.first[0].line, 3);
     EXPECT_EQ_INT(log.first[0].col, 1);
     EXPECT_EQ_STR(log.first[0].msg, "unknown keyword 'frame' (did you mean 'frames'?)");
-    EXPECT_EQ_INT(log.first[1].line, 5);
-    EXPECT_EQ_INT(log.first[1].col, 5);
-    EXPECT_CONTAINS(log.first[1].msg, "unknown keyword 'orgin' in actor 'a'");
-    EXPECT_EQ_INT(log.first[2].line, 9);
-    EXPECT_EQ_INT(log.first[2].col, 1);
-    EXPECT_CONTAINS(log.first[2].msg, "duplicate 'frames' (first given at line 8)");
+    EXPECT_AT(&log.first[1], 5, 5, "unknown keyword 'orgin' in actor 'a'");
+    EXPECT_AT(&log.first[2], 9, 1, "duplicate 'frames' (first given at line 8)");
     /* the fourth, the last, is returned */
-    EXPECT_EQ_INT(err.line, 10);
-    EXPECT_EQ_INT(err.col, 10);
-    EXPECT_CONTAINS(err.msg, "unknown keyword 'widht' in 'output'");
+    EXPECT_AT(&err, 10, 10, "unknown keyword 'widht' in 'output'");
     EXPECT(s.actors == NULL);
 }
 
@@ -478,9 +472,7 @@ TEST(reports_the_duplicate_between_errors)
     EXPECT_EQ_INT(parse_all(HEAD "frame 30\nframes 10\nframes 20\n", &log, &s, &err),
                   MC_ERR_SYNTAX);
     EXPECT_EQ_INT(log.count, 1);
-    EXPECT_EQ_INT(err.line, 5);
-    EXPECT_EQ_INT(err.col, 1);
-    EXPECT_CONTAINS(err.msg, "duplicate 'frames' (first given at line 4)");
+    EXPECT_AT(&err, 5, 1, "duplicate 'frames' (first given at line 4)");
 }
 
 /* At most MC_LIMIT_SCENE_ERRORS (20) errors: 25 bad lines (a bad value, then 24 duplicates)
@@ -508,9 +500,7 @@ TEST(stops_after_the_error_limit_and_at_a_lexical_error)
      * 4 ends the parse there */
     EXPECT_EQ_INT(lex.count, 1);
     EXPECT_EQ_INT(lex.last.line, 3);
-    EXPECT_EQ_INT(err.line, 4);
-    EXPECT_EQ_INT(err.col, 5);
-    EXPECT_CONTAINS(err.msg, "newline inside string");
+    EXPECT_AT(&err, 4, 5, "newline inside string");
 }
 
 /* ---------------------------------------------------------------- resolve errors */
@@ -525,9 +515,7 @@ TEST(reports_a_missing_mesh_at_its_path_token)
     ASSERT_OK(parse_text(text, "data/scenes/inline.md5scene", &s, &err), &err);
     EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
     EXPECT_EQ_STR(err.file, "data/scenes/inline.md5scene");
-    EXPECT_EQ_INT(err.line, 4);
-    EXPECT_EQ_INT(err.col, 11);
-    EXPECT_CONTAINS(err.msg, "cannot load mesh");
+    EXPECT_AT(&err, 4, 11, "cannot load mesh");
     EXPECT_CONTAINS(err.msg, "data/scenes/nope.md5mesh");
     EXPECT(!s.resolved);
     mc_scene_release(&s);
@@ -542,9 +530,7 @@ TEST(reports_a_missing_camera_and_anim_at_their_path_tokens)
                          &err),
               &err);
     EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 10);
-    EXPECT_CONTAINS(err.msg, "cannot load camera");
+    EXPECT_AT(&err, 2, 10, "cannot load camera");
     mc_scene_release(&s);
 
     ASSERT_OK(parse_text("md5scene 1 camera \"still.md5camera\"\n"
@@ -552,9 +538,7 @@ TEST(reports_a_missing_camera_and_anim_at_their_path_tokens)
                          "data/scenes/i.md5scene", &s, &err),
               &err);
     EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 35);
-    EXPECT_CONTAINS(err.msg, "cannot load anim");
+    EXPECT_AT(&err, 2, 35, "cannot load anim");
     mc_scene_release(&s);
 }
 
@@ -647,9 +631,7 @@ TEST(names_the_joint_when_mesh_and_anim_disagree)
     EXPECT_EQ_INT(mc_scene_load("data/scenes/mismatch.md5scene", NULL, &s, &err), MC_ERR_MISMATCH);
     /* arm_badparent.md5anim line 12: <tab>"arm" 1 0 0 -- parent 'hand', the mesh says 'origin' */
     EXPECT_EQ_STR(err.file, "data/scenes/arm_badparent.md5anim");
-    EXPECT_EQ_INT(err.line, 12);
-    EXPECT_EQ_INT(err.col, 2);
-    EXPECT_CONTAINS(err.msg, "'arm'");
+    EXPECT_AT(&err, 12, 2, "'arm'");
     /* and the actor with the scene line of its anim: mismatch.md5scene line 5 */
     EXPECT_CONTAINS(err.msg, ", in actor 'a' (data/scenes/mismatch.md5scene:5)");
 }
@@ -668,9 +650,7 @@ TEST(reports_a_missing_material_file_at_the_material_line)
     ASSERT_OK(parse_text(text, "data/scenes/m.md5scene", &s, &err), &err);
     EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
     EXPECT_EQ_STR(err.file, "data/scenes/m.md5scene");
-    EXPECT_EQ_INT(err.line, 5);
-    EXPECT_EQ_INT(err.col, 22);
-    EXPECT_CONTAINS(err.msg, "data/scenes/missing.tga");
+    EXPECT_AT(&err, 5, 22, "data/scenes/missing.tga");
     mc_scene_release(&s);
 }
 

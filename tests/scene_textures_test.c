@@ -190,9 +190,7 @@ TEST(warns_about_an_empty_shader_without_a_material)
                       got, sizeof got, &log));
     EXPECT_EQ_STR(got, "(none)");
     ASSERT(log.count == 1);
-    EXPECT_EQ_INT(log.last.line, 13);
-    EXPECT_EQ_INT(log.last.col, 9);
-    EXPECT_CONTAINS(log.last.msg, "empty shader");
+    EXPECT_AT(&log.last, 13, 9, "empty shader");
     EXPECT_CONTAINS(log.last.msg, "actor 'a'");
 
     /* with material "" the empty shader gets that image, silently */
@@ -220,9 +218,7 @@ TEST(warns_naming_the_shader_when_no_image_is_found)
     /* positioned at the shader in the mesh file: line 13 is <tab>shader "skin" */
     snprintf(mesh, sizeof mesh, "%s/arm.md5mesh", dir);
     EXPECT_EQ_STR(log.last.file, mesh);
-    EXPECT_EQ_INT(log.last.line, 13);
-    EXPECT_EQ_INT(log.last.col, 9);
-    EXPECT_CONTAINS(log.last.msg, "no image for shader 'skin'");
+    EXPECT_AT(&log.last, 13, 9, "no image for shader 'skin'");
     EXPECT_CONTAINS(log.last.msg, "skin.tga");
     /* the places looked at are the mesh's folder and base, not the mesh file itself */
     snprintf(places, sizeof places, "in '%s' and in '%s/tex'", dir, dir);
@@ -242,7 +238,5 @@ TEST(warns_about_a_material_no_submesh_uses)
                       "actor a { mesh \"arm.md5mesh\" material \"skni\" \"x.png\" }\n",
                       got, sizeof got, &log));
     ASSERT(log.count == 1);
-    EXPECT_EQ_INT(log.last.line, 2);
-    EXPECT_EQ_INT(log.last.col, 46);
-    EXPECT_CONTAINS(log.last.msg, "'skni'");
+    EXPECT_AT(&log.last, 2, 46, "'skni'");
 }

@@ -321,9 +321,7 @@ TEST(warns_once_about_a_missing_file_or_fails_when_strict)
 
     EXPECT(make(dir, "sound \"quiet\" { at 0 }\n", 48, true, NULL, &scene, &st, &err) ==
            MC_ERR_IO);
-    EXPECT_EQ_INT(err.line, 4);
-    EXPECT_EQ_INT(err.col, 7);
-    EXPECT_CONTAINS(err.msg, "no sound file 'sound/none.wav'");
+    EXPECT_AT(&err, 4, 7, "no sound file 'sound/none.wav'");
 }
 
 TEST(makes_no_mix_for_a_silent_scene)

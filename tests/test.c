@@ -178,3 +178,12 @@ bool test_touch(const char *path)
 
     return f && fclose(f) == 0;
 }
+
+bool test_error_at(const char *file, int line, const mc_error *e, int at_line, int at_col,
+                   const char *msg)
+{
+    if (e->line == at_line && e->col == at_col && strstr(e->msg, msg))
+        return true;
+    return test_fail(file, line, "got %d:%d '%s', expected %d:%d '%s'", e->line, e->col, e->msg,
+                     at_line, at_col, msg);
+}

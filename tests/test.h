@@ -36,6 +36,12 @@ bool test_error_is(const char *file, int line, const test_error_case *c, mc_stat
                    const mc_error *err, size_t row);
 #define EXPECT_ERROR_IS(c, st, err, row) test_error_is(__FILE__, __LINE__, c, st, err, row)
 
+/* EXPECT_AT(e, line, col, msg): the error or warning *e is at line:col and its message holds
+ * msg. */
+bool test_error_at(const char *file, int line, const mc_error *e, int at_line, int at_col,
+                   const char *msg);
+#define EXPECT_AT(e, line, col, msg) test_error_at(__FILE__, __LINE__, e, line, col, msg)
+
 /* TEST(name) { ... } defines a case, registered before main runs; test_main runs the registered
  * cases as test_run does, in the order the file defines them. The harness's main is test_main's
  * call: a test file has none unless it prepares something first, and then ends in test_main. */
