@@ -161,3 +161,15 @@ exec "$(cd "$(dirname "$MD5CINE")" && pwd)/$(basename "$MD5CINE")" "\$@"
 EOF
     chmod +x "$1"
 }
+
+# farm_check_join_refused WHAT FARM OUT: the join of the farm folder FARM ($FARM/farm-concat.sh)
+# exits 2 naming frames 120-179 as missing, and writes no OUT
+farm_check_join_refused() {
+    local what=$1 farm=$2 out=$3 rc
+    "$FARM/farm-concat.sh" "$farm" 2>"$T/$what.err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "$what: exit $rc, want 2"
+    grep -q 'error: frames 120-179 are missing' "$T/$what.err" ||
+        fail "md5cine concat does not name 120-179 ($what): $(cat "$T/$what.err")"
+    [ ! -e "$out" ] || fail "$what wrote an output"
+}

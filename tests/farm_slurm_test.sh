@@ -74,12 +74,7 @@ if [ -n "$array" ] && [ -n "$join" ]; then
     [ "$states" = "0 COMPLETED 1 COMPLETED 2 FAILED 3 COMPLETED " ] || fail "array tasks with task 2 failing: $states"
     [ "$(state_of "$join")" = "- CANCELLED" ] || fail "join after a failed task: $(state_of "$join"), want CANCELLED"
     [ ! -e "$T/fail.mp4" ] || fail "a failed farm render left an output"
-    "$FARM/farm-concat.sh" "$T/fail.mp4.farm" 2>"$T/join2.err"
-    rc=$?
-    [ $rc -eq 2 ] || fail "join by hand: exit $rc, want 2"
-    grep -q 'error: frames 120-179 are missing' "$T/join2.err" ||
-        fail "md5cine concat run by hand does not name 120-179: $(cat "$T/join2.err")"
-    [ ! -e "$T/fail.mp4" ] || fail "join by hand wrote an output"
+    farm_check_join_refused "join by hand" "$T/fail.mp4.farm" "$T/fail.mp4"
 else
     fail "submit 2 printed no job ids: $(cat "$T/submit2.out")"
 fi

@@ -101,16 +101,9 @@ check "bad_jobs_leave_no_output" [ ! -e "$T/bad.mp4" ]
 # ---- interrupts with frames in flight -------------------------------------------------------
 for sig in INT TERM; do
     mkdir -p "$T/int$sig"
-    "$M" render "$D/long.md5scene" -o "$T/int$sig/long.mp4" --progress json --jobs 4 \
-        >"$T/int$sig.out" 2>"$T/int$sig.err" &
-    pid=$!
-    for _ in $(seq 1 600); do grep -q '"done":' "$T/int$sig.out" 2>/dev/null && break; sleep 0.05; done
-    kill -"$sig" "$pid"
-    wait "$pid"
-    rc=$?
-    last=int$sig
-    want=130
-    [ "$sig" = TERM ] && want=143
+    interrupt "int$sig" "$sig" '"done":' render "$D/long.md5scene" -o "$T/int$sig/long.mp4" \
+        --progress json --jobs 4
+    want=$((128 + $(kill -l "$sig")))
     expect "sig${sig}_with_4_jobs_exits_$want" "$want" "" "removed partial output"
     check "sig${sig}_with_4_jobs_leaves_no_output_and_no_temporary_file" [ -z "$(ls -A "$T/int$sig")" ]
 done

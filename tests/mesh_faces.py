@@ -5,7 +5,13 @@ at the origin, each vertex its own weight of 1 at its position.
                                           along v, outward normal u x v, added to verts and tris
   mesh(path, shader, faces, move)         writes the faces (argument tuples of face) to path,
                                           every vertex moved by move first
+  front_camera(path)                      a one-frame md5camera at (-100, 0, 0) looking down +X,
+                                          fov 90
+  white_base(d)                           d/base with textures/white.tga (1x1 white) and an empty
+                                          materials folder
   X, Y, Z, N(a)                           the axes and a vector's opposite"""
+import os
+import struct
 
 X, Y, Z = (1, 0, 0), (0, 1, 0), (0, 0, 1)
 
@@ -40,3 +46,16 @@ def mesh(path, shader, faces, move=lambda p: p):
     for i, p in enumerate(verts):
         t += '\tweight %d 0 1 ( %g %g %g )\n' % ((i,) + p)
     open(path, 'w').write(t + '}\n')
+
+
+def front_camera(path):
+    open(path, 'w').write(
+        'MD5Version 10\ncommandline ""\nnumFrames 1\nframeRate 24\nnumCuts 0\ncuts {\n}\n'
+        'camera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n')
+
+
+def white_base(d):
+    os.makedirs(d + '/base/materials', exist_ok=True)
+    os.makedirs(d + '/base/textures', exist_ok=True)
+    open(d + '/base/textures/white.tga', 'wb').write(
+        struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 1, 1, 24, 0) + bytes([255, 255, 255]))

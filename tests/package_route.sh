@@ -169,12 +169,7 @@ step() {
     local name=$1 want=$2
     shift 2
     user "$name" "$@"
-    if [ "$rc" -eq "$want" ]; then
-        ok "$name"
-    else
-        fail "$name" "exit $rc, expected $want; the last lines:"
-        tail -n 15 "$T/$name.log" | sed 's/^/     | /'
-    fi
+    check_status "$name" "$want" "$T/$name.log"
 }
 has() { # has NAME TEXT: step NAME's output holds TEXT
     if grep -qF -- "$2" "$T/$1.log"; then ok "$1 prints $2"; else fail "$1 prints $2" "$(head -c 400 "$T/$1.log")"; fi

@@ -113,23 +113,18 @@ run pk render "$T/pk/walk.md5scene" --frames 5-5 --msaa 0 -o "$T/pk%d.png"
 expect renders_a_model_from_an_archive 0
 run loose render "$T/loose/walk.md5scene" --frames 5-5 --msaa 0 -o "$T/loose%d.png"
 expect renders_the_same_model_from_loose_files 0
-colours=$(convert "$T/pk5.png" -format %k info: 2>/dev/null)
-if [ "${colours:-0}" -gt 20 ] && cmp -s "$T/pk5.png" "$T/loose5.png"; then
-    ok an_archived_model_draws_the_same_pixels_as_its_loose_files
-else
-    fail an_archived_model_draws_the_same_pixels_as_its_loose_files "colours ${colours:-?}; $(compare -metric AE "$T/pk5.png" "$T/loose5.png" null: 2>&1)"
-fi
+check_same_picture an_archived_model_draws_the_same_pixels_as_its_loose_files "$T/pk5.png" "$T/loose5.png"
 # the same with the material and its image inside the archive too (read by the materials)
 run pk_painted render "$T/pk/painted.md5scene" --frames 5-5 --msaa 0 -o "$T/pkp%d.png"
 expect renders_a_painted_model_from_an_archive 0
 run loose_painted render "$T/loose/painted.md5scene" --frames 5-5 --msaa 0 -o "$T/loosep%d.png"
 expect renders_the_painted_model_from_loose_files 0
-colours=$(convert "$T/pkp5.png" -format %k info: 2>/dev/null)
-if [ "${colours:-0}" -gt 20 ] && cmp -s "$T/pkp5.png" "$T/loosep5.png" &&
-    ! cmp -s "$T/pkp5.png" "$T/pk5.png"; then
-    ok an_archived_material_draws_the_same_pixels_as_its_loose_files
+check_same_picture an_archived_material_draws_the_same_pixels_as_its_loose_files \
+    "$T/pkp5.png" "$T/loosep5.png"
+if cmp -s "$T/pkp5.png" "$T/pk5.png"; then
+    fail an_archived_material_is_drawn "the painted frame is the unpainted one"
 else
-    fail an_archived_material_draws_the_same_pixels_as_its_loose_files "colours ${colours:-?}; $(compare -metric AE "$T/pkp5.png" "$T/loosep5.png" null: 2>&1)"
+    ok an_archived_material_is_drawn
 fi
 
 # a video's chunk tags hold the scene's identity: a hash of every file it reads, archived ones too

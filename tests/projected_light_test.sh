@@ -49,19 +49,14 @@ python3 - "$T" <<'PY'
 import os, struct, sys
 d = sys.argv[1]
 
-from mesh_faces import N, X, Y, Z, mesh
+from mesh_faces import N, X, Y, Z, front_camera, mesh, white_base
 mesh(d + '/wall.md5mesh', 'wall', [((0, 0, 0), Z, Y, 80)])
 c = (-30, 5, 5)
 mesh(d + '/box.md5mesh', 'wall',
      [(tuple(c[i] + 2 * n[i] for i in range(3)), u, v, 2) for n, u, v in
       ((X, Y, Z), (N(X), Z, Y), (Y, Z, X), (N(Y), X, Z), (Z, X, Y), (N(Z), Y, X))])
-open(d + '/cam.md5camera', 'w').write(
-    'MD5Version 10\ncommandline ""\nnumFrames 1\nframeRate 24\nnumCuts 0\ncuts {\n}\n'
-    'camera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n')
-os.makedirs(d + '/base/materials')
-os.makedirs(d + '/base/textures')
-open(d + '/base/textures/white.tga', 'wb').write(
-    struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 1, 1, 24, 0) + bytes([255, 255, 255]))
+front_camera(d + '/cam.md5camera')
+white_base(d)
 open(d + '/base/materials/m.mtr', 'w').write('wall { diffusemap textures/white }\n')
 light = ('light spot { origin ( -50 0 0 ) color ( 0.3 0.3 0.3 ) target ( 50 0 0 )\n'
          '    right ( 0 -25 0 ) up ( 0 0 25 ) start ( 0 0 0 ) end ( 100 0 0 ) }\n')

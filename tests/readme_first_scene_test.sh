@@ -46,12 +46,7 @@ cp -r "$SRC/scenes" "$C/"
 ln -s "$(readlink -f "$MD5CINE")" "$T/bin/md5cine"
 (cd "$C" && PATH="$T/bin:$PATH" bash -e -o pipefail -x "$T/block1.txt") >"$T/run.log" 2>&1
 rc=$?
-if [ "$rc" = 0 ]; then
-    ok the_commands_run_top_to_bottom
-else
-    fail the_commands_run_top_to_bottom "exit $rc; the last lines:"
-    tail -n 15 "$T/run.log" | sed 's/^/     | /'
-fi
+check_status the_commands_run_top_to_bottom 0 "$T/run.log"
 missing=
 for o in $(grep -o -- ' -o [^ ;]*' "$T/block1.txt" | sed 's/^ -o //'); do
     [ -s "$C/$o" ] || missing="$missing $o"

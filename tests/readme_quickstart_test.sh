@@ -43,12 +43,7 @@ chmod +x "$T/bin/cmake"
 PATH=$(tr ':' '\n' <<<"$PATH" | grep -v "$(dirname "$(readlink -f "$MD5CINE")")" | paste -sd:)
 (cd "$C" && PATH="$T/bin:$PATH" bash -e -o pipefail -x "$T/quickstart.sh") >"$T/run.log" 2>&1
 rc=$?
-if [ "$rc" = 0 ]; then
-    ok the_quick_start_runs_top_to_bottom
-else
-    fail the_quick_start_runs_top_to_bottom "exit $rc; the last lines:"
-    tail -n 15 "$T/run.log" | sed 's/^/     | /'
-fi
+check_status the_quick_start_runs_top_to_bottom 0 "$T/run.log"
 
 # Outputs: every -o target of the block (a PNG pattern: its folder) exists, and none is named
 # twice.

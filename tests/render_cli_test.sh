@@ -204,16 +204,8 @@ check "json_progress_goes_to_stderr_when_stdout_carries_video" \
 # An interrupt during encoding: no output, no temporary file, status 128 + signal.
 for sig in INT TERM; do
     mkdir -p "$T/int$sig"
-    "$M" render "$D/long.md5scene" -o "$T/int$sig/long.mp4" --progress json \
-        >"$T/int$sig.out" 2>"$T/int$sig.err" &
-    pid=$!
-    for _ in $(seq 1 600); do [ -s "$T/int$sig.out" ] && break; sleep 0.05; done
-    kill -"$sig" "$pid"
-    wait "$pid"
-    rc=$?
-    last=int$sig
-    want=130
-    [ "$sig" = TERM ] && want=143
+    interrupt "int$sig" "$sig" . render "$D/long.md5scene" -o "$T/int$sig/long.mp4" --progress json
+    want=$((128 + $(kill -l "$sig")))
     expect "sig${sig}_during_encoding_exits_$want" "$want" "" "removed partial output"
     check "sig${sig}_leaves_no_output_and_no_temporary_file" [ -z "$(ls -A "$T/int$sig")" ]
 done

@@ -19,10 +19,6 @@
 # - --report-max-frames 1 lists one run and says that one run of 18 frames was left out.
 set -u
 . ./harness.sh report_video
-chrome() {
-    chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
-        --user-data-dir="$T/chrome" "$@" 2>>"$T/chrome.err"
-}
 
 cp -r ../scenes/demo "$T/demo"
 sed 's/origin ( 30 -45 0 )/origin ( 34 -45 0 )/' "$T/demo/demo.md5scene" >"$T/demo/moved.md5scene"

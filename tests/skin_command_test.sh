@@ -20,13 +20,10 @@ mkdir -p "$T/base/materials" "$T/base/skins" "$T/base/textures" "$T/base/def" \
     "$T/base/models/quads"
 python3 make_quads.py "$T"
 mv "$T/quads.md5mesh" "$T/base/models/quads/"
+python3 make_skin_base.py "$T/base"
 python3 - "$T" <<'PY'
-import struct, sys
+import sys
 t = sys.argv[1]
-def tga(bgr):
-    return struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 1, 1, 24, 0) + bytes(bgr)
-for name, bgr in (('red', [0, 0, 255]), ('green', [0, 255, 0]), ('blue', [255, 0, 0])):
-    open('%s/base/textures/%s.tga' % (t, name), 'wb').write(tga(bgr))
 # one joint, 5 frames at 10 fps, no animated component: the bind pose throughout
 frames = ''.join('frame %d {\n}\n' % i for i in range(5))
 open('%s/base/models/quads/still.md5anim' % t, 'w').write(
@@ -34,11 +31,6 @@ open('%s/base/models/quads/still.md5anim' % t, 'w').write(
     'numAnimatedComponents 0\nhierarchy {\n\t"origin" -1 0 0\n}\nbounds {\n' +
     '\t( -1 -40 -15 ) ( 1 40 15 )\n' * 5 + '}\nbaseframe {\n\t( 0 0 0 ) ( 0 0 0 )\n}\n' + frames)
 PY
-cat >"$T/base/materials/quads.mtr" <<'MTR'
-left { diffusemap textures/red }
-right { diffusemap textures/blue }
-skinned/green { diffusemap textures/green }
-MTR
 cat >"$T/base/skins/quads.skin" <<'SKIN'
 skins/quads_green { left skinned/green right textures/common/nodraw }
 skins/quads_wild { * skinned/green }

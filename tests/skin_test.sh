@@ -14,19 +14,7 @@ mkdir -p "$T/base/materials" "$T/base/skins" "$T/base/textures"
 # Two quads facing the camera (tests/make_quads.py): at 64x64 the quads' centres (y = +-25)
 # fall at x = 24 and x = 40, row 32.
 python3 make_quads.py "$T"
-python3 - "$T" <<'PY'
-import struct, sys
-t = sys.argv[1]
-def tga(bgr):
-    return struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 1, 1, 24, 0) + bytes(bgr)
-for name, bgr in (('red', [0, 0, 255]), ('green', [0, 255, 0]), ('blue', [255, 0, 0])):
-    open('%s/base/textures/%s.tga' % (t, name), 'wb').write(tga(bgr))
-PY
-cat >"$T/base/materials/quads.mtr" <<'MTR'
-left { diffusemap textures/red }
-right { diffusemap textures/blue }
-skinned/green { diffusemap textures/green }
-MTR
+python3 make_skin_base.py "$T/base"
 cat >"$T/base/skins/quads.skin" <<'SKIN'
 // the first declaration of a name wins; "model" pairs are read and ignored
 skin skins/quads_green
