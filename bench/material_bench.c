@@ -65,10 +65,22 @@ static void add(zip_t *z, const char *name, void *data, size_t len)
     }
 }
 
+/* A new (or emptied) zip at path; exits when it cannot be made. */
+static zip_t *create_zip(const char *path)
+{
+    int code;
+    zip_t *z = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code);
+
+    if (!z) {
+        fprintf(stderr, "cannot create %s\n", path);
+        exit(1);
+    }
+    return z;
+}
+
 static void build(const char *dir)
 {
     char path[1024], name[128];
-    int code;
     zip_t *z;
     size_t len;
     char *mtr;
@@ -76,11 +88,7 @@ static void build(const char *dir)
 
     mkdir(dir, 0755);
     snprintf(path, sizeof path, "%s/pak000.pk4", dir);
-    z = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code);
-    if (!z) {
-        fprintf(stderr, "cannot create %s\n", path);
-        exit(1);
-    }
+    z = create_zip(path);
     for (int i = 0; i < 13000; i++) {
         char *txt = malloc(64);
 
@@ -134,7 +142,6 @@ static void build_scene(const char *dir, bool big)
 {
     char path[1024], name[64];
     zip_t *z;
-    int code;
 
     mkdir(dir, 0755);
     snprintf(path, sizeof path, "%s/tri.md5mesh", dir);
@@ -153,11 +160,7 @@ static void build_scene(const char *dir, bool big)
     snprintf(path, sizeof path, "%s/base", dir);
     mkdir(path, 0755);
     snprintf(path, sizeof path, "%s/base/pak000.pk4", dir);
-    z = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code);
-    if (!z) {
-        fprintf(stderr, "cannot create %s\n", path);
-        exit(1);
-    }
+    z = create_zip(path);
     for (int f = big ? 0 : 49; f < 50; f++) {
         char *text;
         size_t len;
