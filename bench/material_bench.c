@@ -28,28 +28,9 @@
 #include <md5cine/mtr.h>
 #include <md5cine/vfs.h>
 
+#include "bench_util.h"
+
 #define SIDE 1024
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
 
 /* A TGA of SIDE x SIDE: 32-bit BGRA (grey false) or 8-bit grey, from a xorshift pattern. */
 static uint8_t *make_tga(int bpp, size_t *len)
@@ -85,10 +66,22 @@ static void add(zip_t *z, const char *name, void *data, size_t len)
     }
 }
 
+/* A new (or emptied) zip at path; exits when it cannot be made. */
+static zip_t *create_zip(const char *path)
+{
+    int code;
+    zip_t *z = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code);
+
+    if (!z) {
+        fprintf(stderr, "cannot create %s\n", path);
+        exit(1);
+    }
+    return z;
+}
+
 static void build(const char *dir)
 {
     char path[1024], name[128];
-    int code;
     zip_t *z;
     size_t len;
     char *mtr;
@@ -96,11 +89,7 @@ static void build(const char *dir)
 
     mkdir(dir, 0755);
     snprintf(path, sizeof path, "%s/pak000.pk4", dir);
-    z = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code);
-    if (!z) {
-        fprintf(stderr, "cannot create %s\n", path);
-        exit(1);
-    }
+    z = create_zip(path);
     for (int i = 0; i < 13000; i++) {
         char *txt = malloc(64);
 
@@ -154,7 +143,6 @@ static void build_scene(const char *dir, bool big)
 {
     char path[1024], name[64];
     zip_t *z;
-    int code;
 
     mkdir(dir, 0755);
     snprintf(path, sizeof path, "%s/tri.md5mesh", dir);
@@ -173,11 +161,7 @@ static void build_scene(const char *dir, bool big)
     snprintf(path, sizeof path, "%s/base", dir);
     mkdir(path, 0755);
     snprintf(path, sizeof path, "%s/base/pak000.pk4", dir);
-    z = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code);
-    if (!z) {
-        fprintf(stderr, "cannot create %s\n", path);
-        exit(1);
-    }
+    z = create_zip(path);
     for (int f = big ? 0 : 49; f < 50; f++) {
         char *text;
         size_t len;
@@ -205,7 +189,7 @@ static double first_frame(const char *dir, int *parsed)
     mc_scene sc;
     mc_scene_renderer *sr;
     mc_error err;
-    double t0 = now();
+    double t0 = bench_now();
 
     snprintf(path, sizeof path, "%s/a.md5scene", dir);
     if (mc_scene_load(path, NULL, &sc, &err) != MC_OK) {
@@ -221,7 +205,7 @@ static double first_frame(const char *dir, int *parsed)
             exit(1);
         }
     }
-    t0 = now() - t0;
+    t0 = bench_now() - t0;
     mc_scene_renderer_release(sr);
     {
         mc_scene_materials sm;
@@ -251,7 +235,7 @@ static double parse_all(const char *dir)
     if (mc_vfs_open(path, &v, &err) != MC_OK || mc_vfs_list(v, "materials", ".mtr", &names, &n,
                                                             &err) != MC_OK)
         exit(1);
-    t0 = now();
+    t0 = bench_now();
     for (int i = 0; i < n; i++) {
         uint8_t *data;
         size_t len;
@@ -264,7 +248,7 @@ static double parse_all(const char *dir)
         mc_mtr_release(&f);
         free(data);
     }
-    t0 = now() - t0;
+    t0 = bench_now() - t0;
     free(names);
     mc_vfs_destroy(v);
     return t0;
@@ -287,11 +271,11 @@ static void first_frame_bench(const char *dir, int runs)
     }
     printf("first frame %7.2f ms  (1000 materials in 50 files, %d parsed) against %.2f ms "
            "(a base of the one material): ratio %.2f\n",
-           median(t_big, runs) * 1e3, parsed_big, median(t_small, runs) * 1e3,
-           median(t_big, runs) / median(t_small, runs));
+           bench_median(t_big, runs) * 1e3, parsed_big, bench_median(t_small, runs) * 1e3,
+           bench_median(t_big, runs) / bench_median(t_small, runs));
     printf("parse all  %8.2f ms  (every declaration of the 50 files, strictly: what loading "
            "cost before declarations were parsed on use)\n",
-           median(t_all, runs) * 1e3);
+           bench_median(t_all, runs) * 1e3);
 }
 
 int main(int argc, char **argv)
@@ -314,30 +298,30 @@ int main(int argc, char **argv)
         const mc_material *m;
         mc_image im;
         mc_status st;
-        double t0 = now();
+        double t0 = bench_now();
 
         if (mc_vfs_open(dir, &v, &err) != MC_OK) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        t_index[r] = now() - t0;
-        t0 = now();
+        t_index[r] = bench_now() - t0;
+        t0 = bench_now();
         if (mc_material_set_load(v, NULL, &set, &err) != MC_OK) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        t_decl[r] = now() - t0;
-        t0 = now();
+        t_decl[r] = bench_now() - t0;
+        t0 = bench_now();
         m = mc_material_set_find(set, "models/monsters/imp/imp", &st, &err);
         if (!m) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        t_res[r] = now() - t0;
-        t0 = now();
+        t_res[r] = bench_now() - t0;
+        t0 = bench_now();
         if (mc_imgprog_eval(hf.decls[0].stages[0].map, v, &im, NULL, NULL, &err) != MC_OK)
             return 1;
-        t_hm[r] = now() - t0;
+        t_hm[r] = bench_now() - t0;
         if (r == 0)
             printf("base: %d archive, %d files, %d materials\n", mc_vfs_archive_count(v),
                    mc_vfs_file_count(v), mc_material_set_count(set));
@@ -345,12 +329,12 @@ int main(int argc, char **argv)
         mc_material_set_destroy(set);
         mc_vfs_destroy(v);
     }
-    printf("index      %8.2f ms  (13005 entries)\n", median(t_index, runs) * 1e3);
-    printf("declare    %8.2f ms  (2000 materials, %s)\n", median(t_decl, runs) * 1e3,
+    printf("index      %8.2f ms  (13005 entries)\n", bench_median(t_index, runs) * 1e3);
+    printf("declare    %8.2f ms  (2000 materials, %s)\n", bench_median(t_decl, runs) * 1e3,
            "one .mtr of 0.4 MB");
     printf("resolve    %8.2f ms  (imp: 4 TGAs of 1024x1024, heightmap + addnormals)\n",
-           median(t_res, runs) * 1e3);
-    printf("heightmap  %8.2f ms  (1024x1024, read + decode + program)\n", median(t_hm, runs) * 1e3);
+           bench_median(t_res, runs) * 1e3);
+    printf("heightmap  %8.2f ms  (1024x1024, read + decode + program)\n", bench_median(t_hm, runs) * 1e3);
     mc_mtr_release(&hf);
     first_frame_bench(dir, runs);
     return 0;

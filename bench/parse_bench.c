@@ -19,6 +19,8 @@
 #include <md5cine/md5anim.h>
 #include <md5cine/md5mesh.h>
 
+#include "bench_util.h"
+
 typedef struct text {
     char *buf;
     size_t len;
@@ -119,13 +121,6 @@ static bool reset_peak_rss(void)
     return fclose(f) == 0 && ok;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
 /* Parses t `runs` times with parse_one; prints the median rate and the memory figures. */
 static int measure(const char *what, const text *t, int runs,
                    mc_status (*parse_one)(const text *t, size_t *reserved, mc_error *err))
@@ -148,7 +143,7 @@ static int measure(const char *what, const text *t, int runs,
             return 1;
         }
     }
-    qsort(secs, (size_t)runs, sizeof secs[0], cmp_double);
+    qsort(secs, (size_t)runs, sizeof secs[0], bench_cmp_double);
     printf("%-8s %8.1f MB text  median %7.3f s  %7.1f MB/s  arena reserved %.2f x text  "
            "peak RSS +%.1f MB (%.2f x text)\n",
            what, (double)t->len / 1e6, secs[runs / 2], (double)t->len / 1e6 / secs[runs / 2],

@@ -22,6 +22,8 @@
 #include <md5cine/image.h>
 #include <md5cine/render.h>
 
+#include "bench_util.h"
+
 /* A second, file-local stb_image_write without the zlib hook: its own PNG path (fixed-Huffman
  * deflate, level 8, adaptive filters), for comparison only. */
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -51,25 +53,21 @@ typedef struct mesh {
     int idx[NT * 3];
 } mesh;
 
-static double now_ms(void)
+/* The mesh as a draw item with the identity model matrix and the texture tex. */
+static mc_draw_item mesh_item(const mesh *m, int tex)
 {
-    struct timespec ts;
+    mc_draw_item it;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
+    memset(&it, 0, sizeof it);
+    it.model.m[0] = it.model.m[5] = it.model.m[10] = it.model.m[15] = 1.0f;
+    it.positions = m->pos;
+    it.normals = m->nrm;
+    it.texcoords = m->st;
+    it.vertex_count = NV;
+    it.indices = m->idx;
+    it.triangle_count = NT;
+    it.texture = tex;
+    return it;
 }
 
 /* A bumpy sphere of radius ~40 at (120, 0, 40): a character-sized blob filling the middle of
@@ -159,7 +157,7 @@ static double time_frames(mc_renderer *r, const mc_frame_params *p, const mc_dra
     if (!t)
         exit(1);
     for (int f = -1; f < frames; f++) {
-        double t0 = now_ms();
+        double t0 = bench_now() * 1e3;
         mc_status s = mc_renderer_begin(r, p, &err);
 
         if (s == MC_OK && it)
@@ -173,11 +171,11 @@ static double time_frames(mc_renderer *r, const mc_frame_params *p, const mc_dra
             exit(1);
         }
         if (f < 0)
-            *first = now_ms() - t0;
+            *first = bench_now() * 1e3 - t0;
         else
-            t[f] = now_ms() - t0;
+            t[f] = bench_now() * 1e3 - t0;
     }
-    med = median(t, frames);
+    med = bench_median(t, frames);
     free(t);
     return med;
 }
@@ -208,15 +206,7 @@ static double bench_render(const mesh *m, int w, int h, int msaa, mc_gl_backend 
     }
     mc_renderer_get_info(r, &info);
     camera(w, h, &p);
-    memset(&it, 0, sizeof it);
-    it.model.m[0] = it.model.m[5] = it.model.m[10] = it.model.m[15] = 1.0f;
-    it.positions = m->pos;
-    it.normals = m->nrm;
-    it.texcoords = m->st;
-    it.vertex_count = NV;
-    it.indices = m->idx;
-    it.triangle_count = NT;
-    it.texture = tex;
+    it = mesh_item(m, tex);
     empty = time_frames(r, &p, NULL, frames, out, (size_t)w * 4, &empty_first);
     full = time_frames(r, &p, &it, frames, out, (size_t)w * 4, &first);
     printf("render %4dx%-4d msaa %d %-6s: %6.2f ms/frame (first %5.1f ms); empty frame %5.2f ms\n",
@@ -282,15 +272,7 @@ static void bench_interaction(const mesh *m, int w, int h, int msaa, int frames,
     if (!add_checker(r, &tex) || !add_map(r, 1, &nmap) || !add_map(r, 0, &smap))
         exit(1);
     camera(w, h, &p);
-    memset(&it, 0, sizeof it);
-    it.model.m[0] = it.model.m[5] = it.model.m[10] = it.model.m[15] = 1.0f;
-    it.positions = m->pos;
-    it.normals = m->nrm;
-    it.texcoords = m->st;
-    it.vertex_count = NV;
-    it.indices = m->idx;
-    it.triangle_count = NT;
-    it.texture = tex;
+    it = mesh_item(m, tex);
     ms[0] = time_frames(r, &p, &it, frames, out, (size_t)w * 4, &first);
     p.lights = lights;
     p.num_lights = 2;
@@ -342,7 +324,7 @@ static double time_stb(const uint8_t *px, int w, int h, int n, int stride, int r
         t[k] = cpu_ms() - t0;
     }
     *bytes = sink.bytes;
-    return median(t, reps);
+    return bench_median(t, reps);
 }
 
 /* Median CPU ms of mc_png_encode (stb_image_write with zlib as its deflate) on RGBA rows. */
@@ -360,7 +342,7 @@ static double time_mc(const uint8_t *img, int w, int h, int alpha, int reps, dou
         }
         t[k] = cpu_ms() - t0;
     }
-    return median(t, reps);
+    return bench_median(t, reps);
 }
 
 /* PNG encoding of one RGBA frame, RGBA and RGB (what 'md5cine render' writes by default):

@@ -13,7 +13,7 @@
 #include <md5cine/entitydef.h>
 #include <md5cine/limits.h>
 
-#include "fuzz_common.h"
+#include "fuzz_decl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -102,14 +102,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mc_entitydef defs[MAX_DEFS];
     mc_mtr_index idx;
     mc_error err;
+    mc_status s;
     int n;
-    mc_status s = mc_decl_index_text((const char *)data, size, "fuzz.def", "entityDef", "entityDef",
-                                     NULL, &idx, &err);
 
-    if (s != MC_OK) {
-        FUZZ_REQUIRE(s == MC_ERR_LIMIT || s == MC_ERR_NOMEM);
+    if (!fuzz_index_decls(data, size, "fuzz.def", "entityDef", &idx))
         return 0;
-    }
     n = idx.num_spans < MAX_DEFS ? idx.num_spans : MAX_DEFS;
     for (int i = 0; i < n; i++) {
         s = mc_entitydef_parse_span((const char *)data, size, "fuzz.def", &idx.spans[i], NULL,

@@ -7,9 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <md5cine/audio.h>
-
-#include "fuzz_common.h"
+#include "fuzz_audio.h"
 
 #define BUDGET ((size_t)4 << 20)
 
@@ -23,15 +21,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     double sum = 0;
 
     if (s != MC_OK) {
-        FUZZ_REQUIRE(s == MC_ERR_SYNTAX || s == MC_ERR_RANGE || s == MC_ERR_LIMIT ||
-                     s == MC_ERR_NOMEM);
-        FUZZ_REQUIRE(err.code == s && strcmp(err.file, "fuzz.ogg") == 0 && err.line == 0);
-        FUZZ_REQUIRE(strstr(err.msg, "'fuzz.ogg'") != NULL && strchr(err.msg, '\n') == NULL);
-        FUZZ_REQUIRE(c.samples == NULL && c.frames == 0 && c.bytes == 0);
+        fuzz_check_clip_error(s, &err, &c, "fuzz.ogg");
         return 0;
     }
-    FUZZ_REQUIRE(c.channels == 1 || c.channels == 2);
-    FUZZ_REQUIRE(c.source_rate == 11025 || c.source_rate == 22050 || c.source_rate == 44100);
+    fuzz_check_clip_format(&c);
     FUZZ_REQUIRE(c.frames > 0 && c.frames % (44100 / c.source_rate) == 0);
     FUZZ_REQUIRE(c.bytes == (size_t)c.frames * (size_t)c.channels * 4 && c.bytes <= BUDGET);
     FUZZ_REQUIRE(c.samples != NULL);

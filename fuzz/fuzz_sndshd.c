@@ -11,7 +11,7 @@
 #include <md5cine/limits.h>
 #include <md5cine/sndshd.h>
 
-#include "fuzz_common.h"
+#include "fuzz_decl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -64,13 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mc_parse_opts opts = { .warn = count_warning, .warn_user = &warnings };
     mc_mtr_index idx;
     mc_error err;
-    mc_status s = mc_decl_index_text((const char *)data, size, "fuzz.sndshd", "sound", "sound",
-                                     NULL, &idx, &err);
+    mc_status s;
 
-    if (s != MC_OK) {
-        FUZZ_REQUIRE(s == MC_ERR_LIMIT || s == MC_ERR_NOMEM);
+    if (!fuzz_index_decls(data, size, "fuzz.sndshd", "sound", &idx))
         return 0;
-    }
     for (int i = 0; i < idx.num_spans; i++) {
         mc_sndshd sh;
 

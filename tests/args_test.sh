@@ -7,24 +7,12 @@
 # docs/review-and-ci.md. (That --help, the options accepted and the man page agree for every
 # command is tests/options_test.sh.)
 set -u
-. ./outcome.sh args
-trap 'rm -rf "$T"' EXIT
+. ./harness.sh args
 D=data/render
 CAM=data/camera/cut4.md5camera
 MESH=data/assets/redeclipse-drone/mesh.md5mesh
 ANIM=data/assets/redeclipse-drone/forward.md5anim
 
-check() { # name command...
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name" "$*"; fi
-}
-run() { # name args...: stdout, stderr in $T/name.{out,err}, status in rc
-    local name=$1
-    shift
-    "$MD5CINE" "$@" >"$T/$name.out" 2>"$T/$name.err"
-    rc=$?
-}
 # usage_error NAME TEXT ARGS...: exit 2 and TEXT on stderr
 usage_error() {
     local name=$1 text=$2
@@ -158,5 +146,4 @@ for opt in $limits; do
     check "compare_help_lists_$opt" grep -q -- "^  \(-[a-z], \)\?$opt\b" "$T/compare_help.out"
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -308,22 +308,22 @@ static void check_anim(const char *mesh_path, const char *anim_path)
     mc_mesh_release(&mesh);
 }
 
-static void simplecube_bind_pose_agrees(void)
+TEST(simplecube_bind_pose_agrees)
 {
     check_bind_pose(A "assimp-simplecube/SimpleCube.md5mesh");
 }
 
-static void drone_bind_pose_agrees(void)
+TEST(drone_bind_pose_agrees)
 {
     check_bind_pose(A "redeclipse-drone/mesh.md5mesh");
 }
 
-static void ffflag_bind_pose_agrees(void)
+TEST(ffflag_bind_pose_agrees)
 {
     check_bind_pose(A "cube2-ffflag/ffflag.md5mesh");
 }
 
-static void banner_joint_1_has_a_doom_w_that_assimp_clamps(void)
+TEST(banner_joint_1_has_a_doom_w_that_assimp_clamps)
 {
     /* "1" -1 ( ... ) ( 0.000026 0.704783 -0.709423 ): 1 - |xyz|^2 = -7.07e-8 exactly; in
      * float, as Doom computes it, the sum of squares rounds to 1 + 2^-23, so
@@ -337,14 +337,14 @@ static void banner_joint_1_has_a_doom_w_that_assimp_clamps(void)
     mc_mesh_release(&mesh);
 }
 
-static void props_bind_poses_agree(void)
+TEST(props_bind_poses_agree)
 {
     check_bind_pose(A "redeclipse-props/luckystrike-door1/mesh.md5mesh");
     check_bind_pose(A "redeclipse-props/luckystrike-banner01/banner.md5mesh");
     check_bind_pose(A "redeclipse-props/jojo-teamalpha/mesh.md5mesh");
 }
 
-static void weapon_bind_poses_agree(void)
+TEST(weapon_bind_poses_agree)
 {
     check_bind_pose(A "redeclipse-quirks/plasma/plasma.md5mesh");
     check_bind_pose(A "redeclipse-quirks/grenade/grenade.md5mesh");
@@ -353,7 +353,7 @@ static void weapon_bind_poses_agree(void)
 
 #define DRONE A "redeclipse-drone/"
 
-static void drone_anims_agree_at_every_frame(void)
+TEST(drone_anims_agree_at_every_frame)
 {
     static const char *const anims[] = { "forward", "attack1", "death", "idle", "climb",
                                          "sword-attack1", "frag_throw" };
@@ -364,12 +364,12 @@ static void drone_anims_agree_at_every_frame(void)
     }
 }
 
-static void ffflag_partial_flags_agree_at_every_frame(void)
+TEST(ffflag_partial_flags_agree_at_every_frame)
 {
     check_anim(A "cube2-ffflag/ffflag.md5mesh", A "cube2-ffflag/ffflag.md5anim");
 }
 
-static void prop_anims_agree_at_every_frame(void)
+TEST(prop_anims_agree_at_every_frame)
 {
     const char *door = A "redeclipse-props/luckystrike-door1/";
     char m[256], a[256];
@@ -383,7 +383,7 @@ static void prop_anims_agree_at_every_frame(void)
                A "redeclipse-props/luckystrike-banner01/banner.md5anim");
 }
 
-static void weapon_anims_agree_at_every_frame(void)
+TEST(weapon_anims_agree_at_every_frame)
 {
     /* grenade anims have two roots (accepted with lenient reading); zapper's mesh has no
      * MD5Version but only its anims go through assimp */
@@ -393,21 +393,4 @@ static void weapon_anims_agree_at_every_frame(void)
                A "redeclipse-quirks/zapper/reload.md5anim");
     check_anim(A "redeclipse-quirks/zapper/mesh.md5mesh",
                A "redeclipse-quirks/zapper/shoot.md5anim");
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(simplecube_bind_pose_agrees),
-        TEST_ENTRY(drone_bind_pose_agrees),
-        TEST_ENTRY(ffflag_bind_pose_agrees),
-        TEST_ENTRY(banner_joint_1_has_a_doom_w_that_assimp_clamps),
-        TEST_ENTRY(props_bind_poses_agree),
-        TEST_ENTRY(weapon_bind_poses_agree),
-        TEST_ENTRY(drone_anims_agree_at_every_frame),
-        TEST_ENTRY(ffflag_partial_flags_agree_at_every_frame),
-        TEST_ENTRY(prop_anims_agree_at_every_frame),
-        TEST_ENTRY(weapon_anims_agree_at_every_frame),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

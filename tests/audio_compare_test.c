@@ -62,7 +62,7 @@ static bool compare_files(const char *a, const char *b, mc_audio_result *r)
     return ok;
 }
 
-static void a_full_scale_sine_is_minus_3_01_dbfs(void)
+TEST(a_full_scale_sine_is_minus_3_01_dbfs)
 {
     char full[600], half[600], quarter[600];
     mc_audio_result r;
@@ -84,7 +84,7 @@ static void a_full_scale_sine_is_minus_3_01_dbfs(void)
     mc_audio_result_release(&r);
 }
 
-static void the_same_track_has_a_silent_difference(void)
+TEST(the_same_track_has_a_silent_difference)
 {
     char half[600];
     mc_audio_result r;
@@ -101,7 +101,7 @@ static void the_same_track_has_a_silent_difference(void)
     mc_audio_result_release(&r);
 }
 
-static void a_burst_moved_441_samples_is_10_ms_late(void)
+TEST(a_burst_moved_441_samples_is_10_ms_late)
 {
     char a[600], b[600];
     mc_audio_result r;
@@ -144,7 +144,7 @@ static bool click(char *path, size_t cap, const char *leaf, int at)
 /* Clicks at samples 11025 and 33075 (A); B's second is 441 samples (10 ms) late. The
  * difference is four samples of 16384 (two clicks, two channels) in 2 x 44100: RMS
  * 16384 sqrt(4 / 88200) = 110.33, 20 log10(110.33 / 32768) = -49.455 dBFS. */
-static void clicks_are_found_on_their_samples(void)
+TEST(clicks_are_found_on_their_samples)
 {
     char c1[600], c2[600], c3[600], a[600], b[600];
     mc_audio_track ta = { 0 }, tb = { 0 };
@@ -183,7 +183,7 @@ static void clicks_are_found_on_their_samples(void)
 
 /* Silence has no level and no onset; a track against none is a difference; no track on
  * either side passes. */
-static void silence_and_missing_tracks(void)
+TEST(silence_and_missing_tracks)
 {
     char z[600];
     mc_audio_track t = { 0 }, none = { 0 };
@@ -211,7 +211,7 @@ static void silence_and_missing_tracks(void)
 /* The bursts above in MP4s (AAC at 48 kHz, read back at 44.1): AAC and two resamplings move
  * a transient by at most 2 samples (audio_track_test), so the offset is 10 ms within
  * 4 / 44100 s = 0.091 ms. */
-static void mp4_bursts_keep_their_offset(void)
+TEST(mp4_bursts_keep_their_offset)
 {
     char cmd[2048], a[600], b[600], va[600], vb[600];
     mc_audio_result r;
@@ -238,7 +238,7 @@ static void mp4_bursts_keep_their_offset(void)
 }
 
 /* A file whose sound cannot be read is an error naming it, and nothing to compare. */
-static void a_corrupt_track_is_an_error(void)
+TEST(a_corrupt_track_is_an_error)
 {
     char p[600];
     mc_audio_track t = { 0 };
@@ -259,7 +259,7 @@ static void a_corrupt_track_is_an_error(void)
 /* Samples that are not numbers: the levels are NaN, which fails the RMS limit (and prints as
  * such), no onset starts, and the waveform holds NaN that the sheet draws as silence
  * (sheet_test). */
-static void nan_samples_fail_the_rms_limit(void)
+TEST(nan_samples_fail_the_rms_limit)
 {
     float s[2 * 4410];
     mc_audio_track t = { true, s, 4410, 44100, 0, 44100, 2, "pcm" }, z = t;
@@ -280,19 +280,8 @@ static void nan_samples_fail_the_rms_limit(void)
 
 int main(int argc, char **argv)
 {
-    static const test_case cases[] = {
-        TEST_ENTRY(a_full_scale_sine_is_minus_3_01_dbfs),
-        TEST_ENTRY(the_same_track_has_a_silent_difference),
-        TEST_ENTRY(a_burst_moved_441_samples_is_10_ms_late),
-        TEST_ENTRY(clicks_are_found_on_their_samples),
-        TEST_ENTRY(silence_and_missing_tracks),
-        TEST_ENTRY(mp4_bursts_keep_their_offset),
-        TEST_ENTRY(a_corrupt_track_is_an_error),
-        TEST_ENTRY(nan_samples_fail_the_rms_limit),
-    };
-
     test_tmp_path(dir, sizeof dir, "audio_compare");
     if (!mc_mkdirs(dir))
         return 1;
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
+    return test_main(argc, argv);
 }

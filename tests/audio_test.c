@@ -78,7 +78,7 @@ static size_t make_wav(uint8_t *out, const wav_spec *s)
 
 static const int16_t five[] = { 0, 32767, -32768, 1, -1 };
 
-static void decodes_16bit_mono_44100_as_its_samples(void)
+TEST(decodes_16bit_mono_44100_as_its_samples)
 {
     uint8_t buf[256];
     wav_spec s = {
@@ -100,7 +100,7 @@ static void decodes_16bit_mono_44100_as_its_samples(void)
 }
 
 /* UpSamplePCMTo44kHz: a 22050 Hz sample is written twice, an 11025 Hz one four times. */
-static void repeats_22050_samples_twice(void)
+TEST(repeats_22050_samples_twice)
 {
     const int16_t v[] = { 100, -200, 300 };
     uint8_t buf[256];
@@ -120,7 +120,7 @@ static void repeats_22050_samples_twice(void)
     mc_audio_clip_release(&c);
 }
 
-static void repeats_11025_stereo_frames_four_times(void)
+TEST(repeats_11025_stereo_frames_four_times)
 {
     const int16_t v[] = { 1, 2, 3, 4 }; /* frames (1, 2) and (3, 4) */
     uint8_t buf[256];
@@ -144,7 +144,7 @@ static void repeats_11025_stereo_frames_four_times(void)
 
 /* The RIFF size is not read (the engine does not), nor the fmt's extra bytes; unknown chunks of
  * odd size and their pad byte are skipped; half a frame at the end is dropped. */
-static void keeps_the_engines_tolerances(void)
+TEST(keeps_the_engines_tolerances)
 {
     const int16_t v[] = { 7, 8, 9, 10, 11 }; /* stereo: frames (7, 8), (9, 10), then half */
     uint8_t buf[256];
@@ -242,7 +242,7 @@ static const bad_wav bad_wavs[] = {
       "cannot read 'x.wav': not a WAV file (no RIFF/WAVE header)" },
 };
 
-static void refuses_bad_wav_files_naming_them(void)
+TEST(refuses_bad_wav_files_naming_them)
 {
     for (size_t i = 0; i < TEST_COUNT(bad_wavs); i++) {
         uint8_t buf[512];
@@ -259,7 +259,7 @@ static void refuses_bad_wav_files_naming_them(void)
     }
 }
 
-static void refuses_what_is_no_sound(void)
+TEST(refuses_what_is_no_sound)
 {
     const uint8_t png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
     const uint8_t no_fmt[] = "RIFF\x14\0\0\0WAVEdata\x02\0\0\0\0\0";
@@ -284,7 +284,7 @@ static void refuses_what_is_no_sound(void)
 }
 
 /* 100 frames of 22050 Hz mono become 200 frames of floats: 800 bytes. */
-static void refuses_a_clip_over_the_budget_before_decoding(void)
+TEST(refuses_a_clip_over_the_budget_before_decoding)
 {
     int16_t v[100] = { 0 };
     uint8_t buf[512];
@@ -306,7 +306,7 @@ static void refuses_a_clip_over_the_budget_before_decoding(void)
 /* ---- the mix out ---- */
 
 /* MixedSoundToSamples: <= -32768 and >= 32767 clip, anything else truncates toward zero. */
-static void converts_floats_as_the_engine(void)
+TEST(converts_floats_as_the_engine)
 {
     const float in[] = { 0.9f,      -1.7f,     32766.9f, 32767.0f, 40000.0f, -32767.5f,
                          -32768.0f, -50000.0f, NAN,      819.175f, -0.5f };
@@ -319,7 +319,7 @@ static void converts_floats_as_the_engine(void)
 }
 
 /* The 44 bytes, field by field, for 3 frames: data 12 bytes, RIFF 36 + 12 = 48. */
-static void writes_the_wav_header_fields(void)
+TEST(writes_the_wav_header_fields)
 {
     const uint8_t want[44] = { 'R',  'I',  'F',  'F', 48,  0,   0,   0,   'W', 'A', 'V', 'E',
                                'f',  'm',  't',  ' ', 16,  0,   0,   0,   1,   0,   2,   0,
@@ -346,7 +346,7 @@ static bool run(const char *cmd)
 
 /* The file and the memory bytes agree; Python's wave module reads the header's fields and the
  * frames back; no temporary is left beside the file. */
-static void writes_a_wav_that_python_reads(void)
+TEST(writes_a_wav_that_python_reads)
 {
     char path[600], py[600], cmd[2048], dir[512];
     uint8_t *mem;
@@ -390,7 +390,7 @@ static void writes_a_wav_that_python_reads(void)
 }
 
 /* A WAV the writer made reads back through the decoder as its shorts. */
-static void reads_back_what_it_writes(void)
+TEST(reads_back_what_it_writes)
 {
     uint8_t *mem;
     size_t len;
@@ -407,7 +407,7 @@ static void reads_back_what_it_writes(void)
     free(mem);
 }
 
-static void refuses_an_unwritable_wav_and_too_many_frames(void)
+TEST(refuses_an_unwritable_wav_and_too_many_frames)
 {
     uint8_t *mem = (uint8_t *)1;
     size_t len = 1;
@@ -479,7 +479,7 @@ static uint8_t *read_bytes(const char *path, size_t *len)
  * 44100 / rate times and scales it by 32768 (UpSampleOGGTo44kHz). The length is the stream's:
  * 0.5 s is 22050 frames at 44100 Hz, 11025 at 22050 Hz, and 5513 at 11025 Hz (5512.5 rounded
  * up by the encoder), which repeated 4 times make 22052. */
-static void decodes_vorbis_as_libvorbisfile_does(void)
+TEST(decodes_vorbis_as_libvorbisfile_does)
 {
     static const int forms[][2] = { { 44100, 2 }, { 22050, 1 }, { 11025, 2 } };
 
@@ -519,7 +519,7 @@ static void decodes_vorbis_as_libvorbisfile_does(void)
     }
 }
 
-static void refuses_vorbis_the_engine_does_not_play(void)
+TEST(refuses_vorbis_the_engine_does_not_play)
 {
     char path[512];
     size_t len;
@@ -585,7 +585,7 @@ static bool set_last_granule(uint8_t *d, size_t len, uint64_t granule)
 /* A 1 KB file whose last page says 2^28 frames of 44100 Hz stereo (2 GiB of floats) is refused
  * for its declared size before anything is decoded; one that declares fewer samples than it
  * holds stops at the first one past them; a truncated file is refused. */
-static void holds_vorbis_to_its_declared_length_and_the_budget(void)
+TEST(holds_vorbis_to_its_declared_length_and_the_budget)
 {
     char path[512];
     size_t len;
@@ -627,7 +627,7 @@ static void holds_vorbis_to_its_declared_length_and_the_budget(void)
  * stream is refused first. The packet is the second, on the page at byte 58 (the first page is
  * 27 + 1 header bytes and the 30-byte identification header): "\3vorbis", the vendor string's
  * length and the string, then the count. */
-static void refuses_a_comment_header_that_overruns_its_packet(void)
+TEST(refuses_a_comment_header_that_overruns_its_packet)
 {
     char path[512];
     size_t len;
@@ -653,28 +653,4 @@ static void refuses_a_comment_header_that_overruns_its_packet(void)
     ASSERT_OK(mc_audio_decode(d, len, "comments.ogg", 1 << 24, &c, &err), &err);
     mc_audio_clip_release(&c);
     free(d);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(decodes_16bit_mono_44100_as_its_samples),
-        TEST_ENTRY(repeats_22050_samples_twice),
-        TEST_ENTRY(repeats_11025_stereo_frames_four_times),
-        TEST_ENTRY(keeps_the_engines_tolerances),
-        TEST_ENTRY(refuses_bad_wav_files_naming_them),
-        TEST_ENTRY(refuses_what_is_no_sound),
-        TEST_ENTRY(refuses_a_clip_over_the_budget_before_decoding),
-        TEST_ENTRY(converts_floats_as_the_engine),
-        TEST_ENTRY(writes_the_wav_header_fields),
-        TEST_ENTRY(writes_a_wav_that_python_reads),
-        TEST_ENTRY(reads_back_what_it_writes),
-        TEST_ENTRY(refuses_an_unwritable_wav_and_too_many_frames),
-        TEST_ENTRY(decodes_vorbis_as_libvorbisfile_does),
-        TEST_ENTRY(refuses_vorbis_the_engine_does_not_play),
-        TEST_ENTRY(holds_vorbis_to_its_declared_length_and_the_budget),
-        TEST_ENTRY(refuses_a_comment_header_that_overruns_its_packet),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

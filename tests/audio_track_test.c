@@ -216,17 +216,12 @@ static uint64_t file_hash(const char *path)
     return h;
 }
 
+/* Files in the folder whose name contains part (temporaries included). */
 static int files_named(const char *part)
 {
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    int n = 0;
+    int n = test_count_entries(dir, part, true);
 
-    while (d && (de = readdir(d)))
-        n += strstr(de->d_name, part) != NULL;
-    if (d)
-        closedir(d);
-    return n;
+    return n < 0 ? 0 : n;
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -235,7 +230,7 @@ static int files_named(const char *part)
 /* Clicks at mix samples 13230 (0.3 s) and 70001 (1.587324 s), 72 frames at 24 fps (3 s). At
  * 48 kHz they are at samples 13230 * 48000 / 44100 = 14400 and 70001 * 160 / 147 = 76191.56;
  * at 44.1 kHz at 13230 and 70001. The stream is AAC-LC stereo at the rate asked. */
-static void clicks_decode_at_their_times(void)
+TEST(clicks_decode_at_their_times)
 {
     static const int64_t at[] = { 13230, 70001 };
     static const struct {
@@ -292,7 +287,7 @@ static void clicks_decode_at_their_times(void)
  * 1.001 s, which are 96000 and 48048 samples at 48 kHz, 88200 and 44144.1 at 44.1 kHz. The
  * sound track's duration (ffprobe) is the video's within one AAC frame (1024 samples), and the
  * ffmpeg program decodes at least those samples and less than one frame more. */
-static void the_track_lasts_as_long_as_the_video(void)
+TEST(the_track_lasts_as_long_as_the_video)
 {
     static const struct {
         mc_rate fps;
@@ -333,7 +328,7 @@ static void the_track_lasts_as_long_as_the_video(void)
  * the click at 4410 (0.1 s, before the chunk) is not in it. In MP4 and MOV the edit list cuts
  * the priming: ffprobe says 1.000000 for both streams. In Matroska the priming packet is at
  * (48000 - 1024) / 48000 = 0.978667 s, stored in milliseconds: 0.979 s. */
-static void a_chunk_starts_its_sound_at_its_first_frame(void)
+TEST(a_chunk_starts_its_sound_at_its_first_frame)
 {
     static const int64_t at[] = { 4410, 48510 };
     static const char *const names[] = { "ch.mp4", "ch.mov", "ch.mkv" };
@@ -379,7 +374,7 @@ static void a_chunk_starts_its_sound_at_its_first_frame(void)
  * an exact empty edit (the movie timescale is 30000) and the sound from there. Frame 1 at 60 fps
  * starts at 1/60 s, sample 800 at 48 kHz, less than one AAC frame in: that chunk's sound starts
  * at time 0, and a click at mix sample 441 (0.01 s) decodes at 0.01 s, 480 at 48 kHz. */
-static void chunk_starts_off_the_whole_second(void)
+TEST(chunk_starts_off_the_whole_second)
 {
     static const int64_t at[] = { 441, 48554 };
     float *mix = click_mix(at, 2);
@@ -412,7 +407,7 @@ static void chunk_starts_off_the_whole_second(void)
 
 /* Two encodes of one mix give the same file and the same sound packets; a click moved by one
  * sample gives other packets (so the comparison can fail). */
-static void the_same_mix_gives_the_same_packets(void)
+TEST(the_same_mix_gives_the_same_packets)
 {
     static const int64_t at[] = { 13230, 70001 }, moved[] = { 13230, 70002 };
     float *mix = click_mix(at, 2), *other = click_mix(moved, 2);
@@ -442,7 +437,7 @@ static void the_same_mix_gives_the_same_packets(void)
 /* Without a mix nothing changes: a desc whose audio rate and bitrate are set but whose mix is
  * NULL gives the bytes of one with no audio fields (tests/cli_identity holds those against
  * the golden files); with a mix, the video stream's packets are the same as without. */
-static void without_a_mix_the_file_is_unchanged(void)
+TEST(without_a_mix_the_file_is_unchanged)
 {
     static const char *const ext[] = { "mp4", "mkv", "mov" };
     static const int64_t at[] = { 5000 };
@@ -494,7 +489,7 @@ static mc_status join(const char *const *leaves, size_t n, const char *out, cons
 /* Chunks 0-19 and 20-47 (each with its own sound track, which the join drops) joined with the
  * whole mix: the joined file's sound packets are the single render's (frames 0-47, the same
  * mix), in MP4 and in Matroska; joined without a mix it has no sound track. */
-static void the_joined_file_carries_the_single_render_sound(void)
+TEST(the_joined_file_carries_the_single_render_sound)
 {
     static const char *const ext[] = { "mp4", "mkv" };
     static const int64_t at[] = { 13230, 70001 };
@@ -535,7 +530,7 @@ static void the_joined_file_carries_the_single_render_sound(void)
 
 /* Sound the output cannot hold and settings the encoder cannot use are refused before any file
  * is made, each message naming the value. */
-static void bad_sound_settings_are_refused(void)
+TEST(bad_sound_settings_are_refused)
 {
     static const int64_t at[] = { 10 };
     float *mix = click_mix(at, 1);
@@ -575,7 +570,7 @@ static void bad_sound_settings_are_refused(void)
 
 /* At the track's own rate (no resampling) the reader gives what the ffmpeg program decodes,
  * times 32768: the same samples, as many. */
-static void the_reader_decodes_what_ffmpeg_decodes(void)
+TEST(the_reader_decodes_what_ffmpeg_decodes)
 {
     static const int64_t at[] = { 13230, 70001 };
     float *mix = click_mix(at, 2), *dec;
@@ -603,7 +598,7 @@ static void the_reader_decodes_what_ffmpeg_decodes(void)
 }
 
 /* A video without sound is no error; bad rates, missing and foreign files are. */
-static void the_reader_reports_what_it_cannot_read(void)
+TEST(the_reader_reports_what_it_cannot_read)
 {
     mc_audio_track clip;
     char p[600];
@@ -635,7 +630,7 @@ static void the_reader_reports_what_it_cannot_read(void)
  * states before anything is decoded, and by what it decodes to when the file states none (FLAC
  * written to a pipe has no sample count). The sound: 1801 s of 8 kHz mono silence made by the
  * ffmpeg program, FLAC-compressed to a few hundred kilobytes. */
-static void a_track_past_the_limit_is_refused(void)
+TEST(a_track_past_the_limit_is_refused)
 {
     char p[600], q[600], cmd[2400], *out;
     mc_audio_track clip;
@@ -663,22 +658,8 @@ static void a_track_past_the_limit_is_refused(void)
 
 int main(int argc, char **argv)
 {
-    static const test_case cases[] = {
-        TEST_ENTRY(clicks_decode_at_their_times),
-        TEST_ENTRY(the_track_lasts_as_long_as_the_video),
-        TEST_ENTRY(a_chunk_starts_its_sound_at_its_first_frame),
-        TEST_ENTRY(chunk_starts_off_the_whole_second),
-        TEST_ENTRY(the_same_mix_gives_the_same_packets),
-        TEST_ENTRY(without_a_mix_the_file_is_unchanged),
-        TEST_ENTRY(the_joined_file_carries_the_single_render_sound),
-        TEST_ENTRY(bad_sound_settings_are_refused),
-        TEST_ENTRY(the_reader_decodes_what_ffmpeg_decodes),
-        TEST_ENTRY(the_reader_reports_what_it_cannot_read),
-        TEST_ENTRY(a_track_past_the_limit_is_refused),
-    };
-
     test_tmp_path(dir, sizeof dir, "audio_track");
     if (!mc_mkdirs(dir))
         return 1;
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
+    return test_main(argc, argv);
 }

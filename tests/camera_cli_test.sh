@@ -6,15 +6,9 @@
 # frame of the first shot, so the centre pixel is red there. The written .md5camera, rendered
 # by a second scene that names it, must give the same pixels as the block itself.
 set -u
-. ./outcome.sh camera_cli
+. ./harness.sh camera_cli
 D=$PWD/data/render
-M=$MD5CINE
 
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name" "'$*' is false"; fi
-}
 rgb() {
     convert "$1" -format "%[fx:int(255*p{$2,$3}.r+0.5)],%[fx:int(255*p{$2,$3}.g+0.5)],%[fx:int(255*p{$2,$3}.b+0.5)]" info:
 }
@@ -70,5 +64,4 @@ check the_first_scene_shows_the_drone [ "$(rgb "$T/first/000.png" 80 40)" != 15,
 "$M" camera "$W" -o "$T/first.md5camera" --quiet
 check writes_the_first_scenes_camera [ $? = 0 -a -s "$T/first.md5camera" ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

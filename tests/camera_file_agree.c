@@ -127,7 +127,7 @@ static bool build_in_memory(const char *scene_path, mc_scene *s, mc_camera *cam)
     return true;
 }
 
-static void md5cine_reads_the_written_file_back_to_the_same_views(void)
+TEST(md5cine_reads_the_written_file_back_to_the_same_views)
 {
     char scene_path[1024], path[1024];
     mc_scene s;
@@ -226,7 +226,7 @@ static void check_key(const mc_camera *mem, int f, const struct aiVectorKey *pk,
     EXPECT(cols[2][2] > 0.0f);          /* up points up */
 }
 
-static void assimp_reads_the_same_frames_and_cuts(void)
+TEST(assimp_reads_the_same_frames_and_cuts)
 {
     char scene_path[1024], path[1024];
     mc_scene s;
@@ -272,13 +272,4 @@ static void assimp_reads_the_same_frames_and_cuts(void)
     aiReleaseImport(sc);
     mc_camera_release(&mem);
     mc_scene_release(&s);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(md5cine_reads_the_written_file_back_to_the_same_views),
-        TEST_ENTRY(assimp_reads_the_same_frames_and_cuts),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

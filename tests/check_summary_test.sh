@@ -6,8 +6,7 @@
 # Frames are made by ImageMagick: 30 grey reference frames, and candidates of which frames 5-29
 # are red (25 failing, the first 5 passing), so every count below is known by construction.
 set -u
-. ./outcome.sh check_summary
-trap 'rm -rf "$T"' EXIT
+. ./harness.sh check_summary
 
 mkdir -p "$T/ref" "$T/new"
 convert -size 32x24 xc:'#808080' -depth 8 "PNG24:$T/grey.png" &&
@@ -120,5 +119,4 @@ else
     fail update_names_the_frames_with_one_slash "$(grep -o '"written": "[^"]*"' "$T/upd.out")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

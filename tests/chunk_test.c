@@ -59,7 +59,7 @@ static const golden goldens[] = {
       "'crf=18\n': expected 1..255 printable ASCII bytes" },
 };
 
-static void every_tag_rule_has_its_message(void)
+TEST(every_tag_rule_has_its_message)
 {
     for (size_t i = 0; i < TEST_COUNT(goldens); i++) {
         const golden *g = &goldens[i];
@@ -78,7 +78,7 @@ static void every_tag_rule_has_its_message(void)
     }
 }
 
-static void a_long_settings_value_is_refused(void)
+TEST(a_long_settings_value_is_refused)
 {
     char s[300];
     mc_chunk_info info;
@@ -91,7 +91,7 @@ static void a_long_settings_value_is_refused(void)
     EXPECT_EQ_INT(mc_chunk_parse("p.mp4", "0-0/1", "24/1", H64, s, &info, &e), MC_OK);
 }
 
-static void parsed_values_and_the_round_trip(void)
+TEST(parsed_values_and_the_round_trip)
 {
     mc_chunk_info info, back;
     mc_chunk_tags t;
@@ -134,7 +134,7 @@ static void write_file(const char *path, const char *text)
              "tri 0 0 1 2\nnumweights 3\nweight 0 0 1 ( 0 0 0 )\nweight 1 0 1 ( 1 0 0 )\n" \
              "weight 2 0 1 ( 0 1 0 )\n}\n"
 
-static void the_scene_identity_hashes_every_file(void)
+TEST(the_scene_identity_hashes_every_file)
 {
     char dir[512], path[600], id[MC_CHUNK_ID_LEN + 1], id2[MC_CHUNK_ID_LEN + 1];
     mc_scene sc;
@@ -160,15 +160,4 @@ static void the_scene_identity_hashes_every_file(void)
     ASSERT_OK(mc_chunk_scene_id(&sc, id2, &e), &e);
     mc_scene_release(&sc);
     EXPECT(strcmp(id, id2) != 0);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(every_tag_rule_has_its_message),
-        TEST_ENTRY(a_long_settings_value_is_refused),
-        TEST_ENTRY(parsed_values_and_the_round_trip),
-        TEST_ENTRY(the_scene_identity_hashes_every_file),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

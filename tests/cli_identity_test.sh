@@ -9,21 +9,17 @@
 # apart). Any change to pixels or encoder settings shows here; one that is meant must
 # regenerate the list, with the reason in the commit:  MC_IDENTITY_UPDATE=1 MD5CINE=... MC_TEST_TMP=/tmp bash cli_identity_test.sh
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/cli_identity.XXXXXX")
+. ./harness.sh cli_identity
 S=../scenes/demo/demo.md5scene
-M=$MD5CINE
-failed=0
 
-r() { "$M" render "$S" --size 320x180 --quiet "$@" || { echo "FAIL render $*: exit $?"; failed=1; }; }
+r() { "$M" render "$S" --size 320x180 --quiet "$@" || fail "render $*" "exit $?"; }
 r -o "$T/demo.mp4"
 r -o "$T/png/%04d.png" --frames 0-40
 r -o "$T/sample/%04d.png" --frames 0-40 --shadow-samples sample
 r -o "$T/alpha/%04d.png" --frames 60-64 --background none
 r -o "$T/normals.mp4" --overlay --shading normals --msaa 0 --frames 10-30
 r -o "$T/unlit.y4m" --shading unlit --fov-mode doom --frames 100-110 --background 0.2,0.3,0.4
-"$M" info "$S" --timeline --json >"$T/timeline.json" || { echo "FAIL info"; failed=1; }
+"$M" info "$S" --timeline --json >"$T/timeline.json" || fail "info"
 
 # hash FILE: md5 of the file, or of an MP4's video packets (ffmpeg's md5 muxer over a copy)
 hash() {
@@ -38,8 +34,8 @@ done) >"$T/sums"
 # The MP4 names what drew it (md5cine doctor's facts), for references made elsewhere.
 comment=$(ffprobe -v error -show_entries format_tags=comment -of default=nw=1:nk=1 "$T/demo.mp4")
 case $comment in
-"md5cine "*"; GL "*"llvmpipe"*"Mesa "*" sample"*) echo "ok   the MP4 names its GL: $comment" ;;
-*) echo "FAIL the MP4's comment is '$comment'"; failed=1 ;;
+"md5cine "*"; GL "*"llvmpipe"*"Mesa "*" sample"*) ok "the MP4 names its GL: $comment" ;;
+*) fail "the MP4's comment is '$comment'" ;;
 esac
 if [ "${MC_IDENTITY_UPDATE:-0}" = 1 ]; then
     cp "$T/sums" golden/cli_identity.md5
@@ -47,8 +43,7 @@ if [ "${MC_IDENTITY_UPDATE:-0}" = 1 ]; then
     exit 0
 fi
 if ! diff -u golden/cli_identity.md5 "$T/sums"; then
-    echo "FAIL output differs from golden/cli_identity.md5 (files above)"
-    failed=1
+    fail "output differs from golden/cli_identity.md5 (files above)"
 fi
-[ "$failed" = 0 ] && echo "ok   $(wc -l <"$T/sums") files identical" && rm -rf "$T"
-exit "$failed"
+[ "$failed" = 0 ] && ok "$(wc -l <"$T/sums") files identical"
+finish

@@ -100,7 +100,7 @@ static const expected_metric *expected_of(const char *id)
 
 /* Every row of the table is one this test knows, and each of them is in the table: a new row
  * needs its expected strings here. */
-static void the_table_is_the_rows_written_here(void)
+TEST(the_table_is_the_rows_written_here)
 {
     size_t n;
     const mc_compare_metric *m = mc_compare_metrics(&n);
@@ -112,7 +112,7 @@ static void the_table_is_the_rows_written_here(void)
 }
 
 /* Each row's heading, value, JSON part and JUnit part appear, in the table's order. */
-static void every_row_appears_in_every_output_as_the_row_says(void)
+TEST(every_row_appears_in_every_output_as_the_row_says)
 {
     mc_refcheck_row row = made_up_row();
     char *head = written(heading, &row), *line = written(mc_rc_table_row, &row);
@@ -149,7 +149,7 @@ static void every_row_appears_in_every_output_as_the_row_says(void)
 }
 
 /* The whole lines, as they read today. */
-static void the_lines_read_whole(void)
+TEST(the_lines_read_whole)
 {
     mc_refcheck_row row = made_up_row();
     char *head = written(heading, &row), *line = written(mc_rc_table_row, &row);
@@ -177,7 +177,7 @@ static void the_lines_read_whole(void)
 
 /* Identical pixels: PSNR and block PSNR are infinite, null in JSON (the block's place too) and
  * "inf" elsewhere, without their unit. */
-static void an_infinite_value_is_null_in_json_and_inf_elsewhere(void)
+TEST(an_infinite_value_is_null_in_json_and_inf_elsewhere)
 {
     mc_refcheck_row row = { .frame = 3, .kind = MC_REFCHECK_FAILED };
     char *line, *json, *junit;
@@ -200,7 +200,7 @@ static void an_infinite_value_is_null_in_json_and_inf_elsewhere(void)
 
 /* A frame that was not measured (missing here): every metric, count and place is null in JSON;
  * the table and JUnit show none. */
-static void a_frame_not_measured_shows_no_value(void)
+TEST(a_frame_not_measured_shows_no_value)
 {
     mc_refcheck_row row = made_up_row();
     char *line, *json, *junit;
@@ -220,17 +220,4 @@ static void a_frame_not_measured_shows_no_value(void)
     free(line);
     free(json);
     free(junit);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(the_table_is_the_rows_written_here),
-        TEST_ENTRY(every_row_appears_in_every_output_as_the_row_says),
-        TEST_ENTRY(the_lines_read_whole),
-        TEST_ENTRY(an_infinite_value_is_null_in_json_and_inf_elsewhere),
-        TEST_ENTRY(a_frame_not_measured_shows_no_value),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

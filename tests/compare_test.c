@@ -108,7 +108,7 @@ static double literal_ssim(const uint8_t *a, const uint8_t *b, int w, int h)
 /* 4x4 frames, one channel of one pixel 10 levels apart. 48 samples, squared error 100:
  * MSE = 100/48 = 2.08333, PSNR = 10 log10(255^2 * 48 / 100) = 10 log10(31212) = 44.94322 dB.
  * mean |diff| = 10/48 = 0.208333; 1 of 16 pixels differs by more than 4. */
-static void psnr_of_one_channel_off_by_ten_matches_hand_value(void)
+TEST(psnr_of_one_channel_off_by_ten_matches_hand_value)
 {
     uint8_t a[4 * 4 * 4], b[4 * 4 * 4];
     mc_compare_result r;
@@ -129,7 +129,7 @@ static void psnr_of_one_channel_off_by_ten_matches_hand_value(void)
     EXPECT(r.fail & MC_COMPARE_FAIL_SHARE);
 }
 
-static void identical_frames_give_infinite_psnr_and_ssim_one(void)
+TEST(identical_frames_give_infinite_psnr_and_ssim_one)
 {
     scene_desc d = scene_default(96, 64);
     mc_compare_result r = compare_scenes(&d, &d, NULL);
@@ -147,7 +147,7 @@ static void identical_frames_give_infinite_psnr_and_ssim_one(void)
  * a = 100, b = 120: 24006.5025 / 24406.5025 = 0.983610925. a = 50, b = 60: 6006.5025 /
  * 6106.5025 = 0.983624014. Grey has luma = the grey level (the weights sum to 1). Checked on a
  * frame smaller than the window (one uniform window) and a larger one (Gaussian windows). */
-static void ssim_of_constant_frames_matches_closed_form(void)
+TEST(ssim_of_constant_frames_matches_closed_form)
 {
     static const int sizes[][2] = { { 4, 4 }, { 32, 24 } };
     uint8_t *a = alloc_frame(32, 24), *b = alloc_frame(32, 24);
@@ -177,7 +177,7 @@ static void ssim_of_constant_frames_matches_closed_form(void)
 /* A render-like frame against a brightness-shifted copy (+12, clipped) and a copy with +-6
  * noise: compare.c must agree with the literal implementation. 37x29 is not a multiple of
  * anything, so the window edges are exercised. */
-static void ssim_matches_literal_reference_on_shifted_and_noisy_copies(void)
+TEST(ssim_matches_literal_reference_on_shifted_and_noisy_copies)
 {
     const int w = 37, h = 29;
     scene_desc d = scene_default(w, h), dn = d;
@@ -205,7 +205,7 @@ static void ssim_matches_literal_reference_on_shifted_and_noisy_copies(void)
 }
 
 /* Strides wider than the rows (padding bytes hold garbage) give the same result. */
-static void padded_rows_give_the_same_metrics(void)
+TEST(padded_rows_give_the_same_metrics)
 {
     const int w = 40, h = 30;
     size_t stride = (size_t)w * 4 + 12;
@@ -242,7 +242,7 @@ static void padded_rows_give_the_same_metrics(void)
 
 /* What llvmpipe on another machine may do: +-2 on every channel of every pixel, or up to 3
  * levels on scattered pixels. Nothing exceeds 4 levels, so no pixel is "over". */
-static void small_noise_passes_the_default_limits(void)
+TEST(small_noise_passes_the_default_limits)
 {
     static const int sizes[][2] = { { 320, 240 }, { 1280, 720 } };
 
@@ -261,7 +261,7 @@ static void small_noise_passes_the_default_limits(void)
     }
 }
 
-static void limb_moved_by_one_pixel_fails(void)
+TEST(limb_moved_by_one_pixel_fails)
 {
     static const int sizes[][2] = { { 320, 240 }, { 1280, 720 } };
 
@@ -277,7 +277,7 @@ static void limb_moved_by_one_pixel_fails(void)
 }
 
 /* A thin limb (1.6 % of the height wide, 8 % long) moved by one pixel at 1280x720. */
-static void thin_limb_moved_by_one_pixel_fails(void)
+TEST(thin_limb_moved_by_one_pixel_fails)
 {
     scene_desc a = scene_default(1280, 720), b;
     mc_compare_result r;
@@ -294,7 +294,7 @@ static void thin_limb_moved_by_one_pixel_fails(void)
 
 /* The next frame of an animation in place of this one: the ball and the limb's end moved by
  * 1 % of the height. */
-static void swapped_frame_fails(void)
+TEST(swapped_frame_fails)
 {
     scene_desc a = scene_default(640, 360), b = a;
     mc_compare_result r;
@@ -308,7 +308,7 @@ static void swapped_frame_fails(void)
 
 /* The limb recoloured by 20 levels in red and blue: SSIM hardly moves (luma changes by
  * 0.2126*20 - 0.0722*20 = 2.8 levels times the shading), so the per-pixel share must catch it. */
-static void changed_colour_of_one_region_fails(void)
+TEST(changed_colour_of_one_region_fails)
 {
     scene_desc a = scene_default(640, 360), b = a;
     mc_compare_result r;
@@ -325,7 +325,7 @@ static void changed_colour_of_one_region_fails(void)
  * below 201). Squared error 25 on half the samples: MSE = 12.5,
  * PSNR = 10 log10(65025 / 12.5) = 10 log10(5202) = 37.16170 dB. Lossless: half the pixels are over 4 -> fail;
  * lossy: PSNR >= 35 and SSIM >= 0.95 -> pass. */
-static void lossy_limits_judge_by_psnr_not_per_pixel(void)
+TEST(lossy_limits_judge_by_psnr_not_per_pixel)
 {
     const int w = 64, h = 48;
     scene_desc d = scene_default(w, h);
@@ -357,7 +357,7 @@ static void lossy_limits_judge_by_psnr_not_per_pixel(void)
     free(b);
 }
 
-static void explicit_limits_replace_the_defaults(void)
+TEST(explicit_limits_replace_the_defaults)
 {
     mc_compare_opts o = { 0 }, e;
     uint8_t a[4 * 4 * 4], b[4 * 4 * 4];
@@ -397,7 +397,7 @@ static void explicit_limits_replace_the_defaults(void)
     EXPECT_EQ_INT(r.fail, MC_COMPARE_FAIL_MAX);
 }
 
-static void reasons_name_every_failed_limit(void)
+TEST(reasons_name_every_failed_limit)
 {
     mc_compare_result r = { 0 };
     mc_compare_opts o = { .lossy = true };
@@ -424,7 +424,7 @@ static void reasons_name_every_failed_limit(void)
  * t = 160/255 = 0.62745, red = 153 + (255 - 153) t = 217.0, green = blue = 153 (1 - t) = 57.0.
  * A 2-level difference (under the threshold): t = 32/255 = 0.12549, red = 165.8 -> 166,
  * green = 133.8 -> 134. */
-static void diff_image_marks_differences_in_red_over_grey(void)
+TEST(diff_image_marks_differences_in_red_over_grey)
 {
     uint8_t a[4 * 2 * 4], b[4 * 2 * 4], out[4 * 2 * 4 + 8];
 
@@ -445,7 +445,7 @@ static void diff_image_marks_differences_in_red_over_grey(void)
     EXPECT_EQ_INT(out[20 + 9], 134);
 }
 
-static void workspace_is_reused_with_the_same_results(void)
+TEST(workspace_is_reused_with_the_same_results)
 {
     mc_compare_work work = { 0 };
     scene_desc a = scene_default(120, 80), b = a;
@@ -469,7 +469,7 @@ static void workspace_is_reused_with_the_same_results(void)
     free(pb);
 }
 
-static void rejects_empty_frames_and_short_strides(void)
+TEST(rejects_empty_frames_and_short_strides)
 {
     uint8_t a[16] = { 0 };
     mc_compare_result r;
@@ -515,7 +515,7 @@ static void make_dir(const char *path)
 
 /* Frames 3, 1 and 2 (as "shot.00002.png") written out of order; "cover.png" has no number and
  * "notes.txt" is no PNG: both are ignored. Frame n is grey 10 n. */
-static void folder_frames_come_sorted_by_number(void)
+TEST(folder_frames_come_sorted_by_number)
 {
     char dir[512], path[600];
     mc_frames_in *src;
@@ -553,7 +553,7 @@ static void folder_frames_come_sorted_by_number(void)
     mc_frames_release(src);
 }
 
-static void single_png_takes_the_number_in_its_name(void)
+TEST(single_png_takes_the_number_in_its_name)
 {
     char path[512];
     mc_frames_in *src;
@@ -571,7 +571,7 @@ static void single_png_takes_the_number_in_its_name(void)
     mc_frames_release(src);
 }
 
-static void missing_path_is_an_io_error_naming_it(void)
+TEST(missing_path_is_an_io_error_naming_it)
 {
     mc_frames_in *src = (mc_frames_in *)1;
     mc_error err;
@@ -582,7 +582,7 @@ static void missing_path_is_an_io_error_naming_it(void)
     EXPECT_EQ_STR(err.file, "data/compare/no-such-folder");
 }
 
-static void folder_without_numbered_png_is_an_error_naming_it(void)
+TEST(folder_without_numbered_png_is_an_error_naming_it)
 {
     char dir[512], path[600];
     mc_frames_in *src;
@@ -596,7 +596,7 @@ static void folder_without_numbered_png_is_an_error_naming_it(void)
     EXPECT_CONTAINS(err.msg, "no numbered PNG");
 }
 
-static void two_files_with_one_number_are_rejected(void)
+TEST(two_files_with_one_number_are_rejected)
 {
     char dir[512], path[600];
     mc_frames_in *src;
@@ -612,7 +612,7 @@ static void two_files_with_one_number_are_rejected(void)
 }
 
 /* The first 40 bytes of a valid PNG: the signature and IHDR but no pixel data. */
-static void truncated_png_is_an_image_error_naming_it(void)
+TEST(truncated_png_is_an_image_error_naming_it)
 {
     char path[512];
     mc_png_buf png = { 0 };
@@ -666,7 +666,7 @@ static bool write_y4m(const char *path, int frames, const char *extra)
     return fclose(f) == 0 && ok;
 }
 
-static void y4m_video_decodes_as_bt709_limited_top_row_first(void)
+TEST(y4m_video_decodes_as_bt709_limited_top_row_first)
 {
     char path[512];
     mc_frames_in *src;
@@ -698,7 +698,7 @@ static void y4m_video_decodes_as_bt709_limited_top_row_first(void)
     mc_frames_release(src);
 }
 
-static void video_range_tag_is_honoured(void)
+TEST(video_range_tag_is_honoured)
 {
     char path[512];
     mc_frames_in *src;
@@ -715,7 +715,7 @@ static void video_range_tag_is_honoured(void)
 /* A yuv4mpeg2 file cut 100 bytes before its end: the demuxer drops the partial last frame, so
  * the source holds the 2 whole frames (and a comparison against 3 frames reports frame 2 as
  * missing) instead of decoding garbage. */
-static void video_cut_mid_frame_holds_only_whole_frames(void)
+TEST(video_cut_mid_frame_holds_only_whole_frames)
 {
     char path[512];
     mc_frames_in *src;
@@ -748,7 +748,7 @@ static void block_pair(uint8_t **a, uint8_t **b)
                 (*b)[4 * (32 * y + x) + c] = 110;
 }
 
-static void worst_block_psnr_and_bias_find_the_changed_block(void)
+TEST(worst_block_psnr_and_bias_find_the_changed_block)
 {
     /* block MSE 100: 10 log10(255^2 / 100) = 28.131 dB; the frame's MSE is 100 / 4 = 25:
      * 34.151 dB; its mean moved by 10 on each channel */
@@ -778,7 +778,7 @@ static void worst_block_psnr_and_bias_find_the_changed_block(void)
     free(b);
 }
 
-static void masked_pixels_count_in_no_metric(void)
+TEST(masked_pixels_count_in_no_metric)
 {
     uint8_t *a, *b, mask[32 * 32];
     mc_compare_opts o = { 0 };
@@ -807,38 +807,4 @@ static void masked_pixels_count_in_no_metric(void)
     EXPECT(!r.pass);
     free(a);
     free(b);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(psnr_of_one_channel_off_by_ten_matches_hand_value),
-        TEST_ENTRY(identical_frames_give_infinite_psnr_and_ssim_one),
-        TEST_ENTRY(ssim_of_constant_frames_matches_closed_form),
-        TEST_ENTRY(ssim_matches_literal_reference_on_shifted_and_noisy_copies),
-        TEST_ENTRY(padded_rows_give_the_same_metrics),
-        TEST_ENTRY(small_noise_passes_the_default_limits),
-        TEST_ENTRY(limb_moved_by_one_pixel_fails),
-        TEST_ENTRY(thin_limb_moved_by_one_pixel_fails),
-        TEST_ENTRY(swapped_frame_fails),
-        TEST_ENTRY(changed_colour_of_one_region_fails),
-        TEST_ENTRY(lossy_limits_judge_by_psnr_not_per_pixel),
-        TEST_ENTRY(explicit_limits_replace_the_defaults),
-        TEST_ENTRY(reasons_name_every_failed_limit),
-        TEST_ENTRY(diff_image_marks_differences_in_red_over_grey),
-        TEST_ENTRY(workspace_is_reused_with_the_same_results),
-        TEST_ENTRY(rejects_empty_frames_and_short_strides),
-        TEST_ENTRY(worst_block_psnr_and_bias_find_the_changed_block),
-        TEST_ENTRY(masked_pixels_count_in_no_metric),
-        TEST_ENTRY(folder_frames_come_sorted_by_number),
-        TEST_ENTRY(single_png_takes_the_number_in_its_name),
-        TEST_ENTRY(missing_path_is_an_io_error_naming_it),
-        TEST_ENTRY(folder_without_numbered_png_is_an_error_naming_it),
-        TEST_ENTRY(two_files_with_one_number_are_rejected),
-        TEST_ENTRY(truncated_png_is_an_image_error_naming_it),
-        TEST_ENTRY(y4m_video_decodes_as_bt709_limited_top_row_first),
-        TEST_ENTRY(video_range_tag_is_honoured),
-        TEST_ENTRY(video_cut_mid_frame_holds_only_whole_frames),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -3,28 +3,7 @@
 # the table, --json, --diff, bad inputs. Frames are drawn with ImageMagick (a ball moving 8
 # pixels per frame and a thick line), videos made with the ffmpeg command line.
 set -u
-. ./outcome.sh compare
-
-# run NAME ARGS...: runs md5cine, leaving its stdout, stderr and status in $T/NAME.{out,err}, rc
-run() {
-    local name=$1
-    shift
-    "$MD5CINE" "$@" >"$T/$name.out" 2>"$T/$name.err"
-    rc=$?
-}
-# expect NAME RC [TEXT-IN-STDOUT] [TEXT-IN-STDERR]
-expect() {
-    local name=$1 want=$2 out=${3:-} err=${4:-}
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit $rc, expected $want; stderr: $(head -c 300 "$T/$name.err")"
-    elif [ -n "$out" ] && ! grep -qF -- "$out" "$T/$name.out"; then
-        fail "$name" "stdout lacks '$out': $(head -c 300 "$T/$name.out")"
-    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$name.err"; then
-        fail "$name" "stderr lacks '$err': $(head -c 300 "$T/$name.err")"
-    else
-        ok "$name"
-    fi
-}
+. ./harness.sh compare
 
 # frame OUT BALL_X [SIZE]: one render-like frame
 frame() {
@@ -47,11 +26,7 @@ expect identical_folders_match 0 "4 frames checked, 4 matched, 0 differ, 0 missi
 
 run moved_ball_differs compare "$T/ref" "$T/moved"
 expect moved_ball_differs 1 "4 frames checked, 3 matched, 1 differ, 0 missing"
-if grep -qE '^ +2 ' "$T/moved_ball_differs.out" && ! grep -qE '^ +[013] ' "$T/moved_ball_differs.out"; then
-    ok table_lists_only_the_failing_frame
-else
-    fail table_lists_only_the_failing_frame "$(cat "$T/moved_ball_differs.out")"
-fi
+check_only_row table_lists_only_the_failing_frame "$T/moved_ball_differs.out" '^ +2 ' '^ +[013] '
 
 run loose_limits_pass compare "$T/ref" "$T/moved" --max-failing-share 100% --min-ssim 0
 expect loose_limits_pass 0 "4 frames checked, 4 matched"
@@ -174,15 +149,9 @@ else fail video_uses_lossy_limits "$(head -c 300 "$T/folder_vs_video.out")"; fi
 cp -r "$T/ref" "$T/swapped" && cp "$T/ref/00001.png" "$T/swapped/00002.png"
 run swapped_vs_video compare "$T/swapped" "$T/ref.mp4"
 expect swapped_vs_video 1 "4 frames checked, 3 matched, 1 differ"
-if grep -qE '^ +2 .*psnr' "$T/swapped_vs_video.out" && ! grep -qE '^ +[013] ' "$T/swapped_vs_video.out"; then
-    ok swapped_frame_named
-else
-    fail swapped_frame_named "$(cat "$T/swapped_vs_video.out")"
-fi
+check_only_row swapped_frame_named "$T/swapped_vs_video.out" '^ +2 .*psnr' '^ +[013] '
 
 run video_vs_short_folder compare "$T/ref.mp4" "$T/short"
 expect video_vs_short_folder 2 "" "frame 3 is in '$T/ref.mp4' but not in '$T/short'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && rm -rf "$T"
-[ "$failed" -eq 0 ]
+finish

@@ -79,15 +79,9 @@ static char *in_dir(char *buf, size_t cap, const char *leaf)
 /* Files in the folder whose name contains part (temporaries included). */
 static int files_named(const char *part)
 {
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    int n = 0;
+    int n = test_count_entries(dir, part, true);
 
-    while (d && (de = readdir(d)))
-        n += strstr(de->d_name, part) != NULL;
-    if (d)
-        closedir(d);
-    return n;
+    return n < 0 ? 0 : n;
 }
 
 static mc_status join(const char *a, const char *b, const char *out, volatile sig_atomic_t *stop,
@@ -100,7 +94,7 @@ static mc_status join(const char *a, const char *b, const char *out, volatile si
     return mc_concat(&d, NULL, e);
 }
 
-static void two_chunks_join_into_one_video(void)
+TEST(two_chunks_join_into_one_video)
 {
     char p[600];
     AVFormatContext *fmt = NULL;
@@ -145,7 +139,7 @@ static void two_chunks_join_into_one_video(void)
     av_packet_free(&pkt);
 }
 
-static void refusals_name_the_problem_and_leave_nothing(void)
+TEST(refusals_name_the_problem_and_leave_nothing)
 {
     char p[600];
     mc_error e;
@@ -163,7 +157,7 @@ static void refusals_name_the_problem_and_leave_nothing(void)
     EXPECT_EQ_INT(files_named("bad"), 0);
 }
 
-static void an_interrupt_leaves_no_output(void)
+TEST(an_interrupt_leaves_no_output)
 {
     char p[600];
     volatile sig_atomic_t stop = 1;
@@ -177,14 +171,8 @@ static void an_interrupt_leaves_no_output(void)
 
 int main(int argc, char **argv)
 {
-    static const test_case cases[] = {
-        TEST_ENTRY(two_chunks_join_into_one_video),
-        TEST_ENTRY(refusals_name_the_problem_and_leave_nothing),
-        TEST_ENTRY(an_interrupt_leaves_no_output),
-    };
-
     test_tmp_path(dir, sizeof dir, "concat");
     if (!mc_mkdirs(dir))
         return 1;
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
+    return test_main(argc, argv);
 }

@@ -27,11 +27,7 @@
 #     (Image_files.cpp R_LoadCubeImages, R_RotatePic: px(x, y) = forward(y, x)); px's
 #     bottom-left quadrant is then forward's top-right one.
 set -u
-. ./outcome.sh cube_map
-
-px() { # px PNG X Y -> "r,g,b"
-    convert "$1" -format "%[fx:int(255*p{$2,$3}.r+0.5)],%[fx:int(255*p{$2,$3}.g+0.5)],%[fx:int(255*p{$2,$3}.b+0.5)]" info:
-}
+. ./harness.sh cube_map
 
 # face FILE OWN TOP_RIGHT BOTTOM_LEFT (ImageMagick colours)
 face() {
@@ -58,9 +54,7 @@ draw() { # draw NAME MTR: renders the quads with materials MTR into $T/NAME0.png
     run "$1" render "$T/q.md5scene" --size 64x64 --msaa 0 --shading unlit -o "$T/$1%d.png"
 }
 at() { # at NAME WHAT X Y WANT
-    local got
-    got=$(px "$T/${1}0.png" "$3" "$4")
-    [ "$got" = "$5" ] && ok "$2" || fail "$2" "pixel ($3, $4) $got, expected $5"
+    check_eq "$2" "$5" "$(px "$T/${1}0.png" "$3" "$4")"
 }
 
 draw gens 'left { { blend add cubeMap env/c texgen reflect } }
@@ -115,5 +109,4 @@ draw badgen 'left { { blend add cubeMap env/c texgen sphere } }
 right { { blend add map _black } }'
 expect an_unknown_texgen_is_a_warning 0 "" "q.mtr:1:41: warning: unknown texgen 'sphere', expected normal, reflect, skybox or wobbleSky; material 'left' is drawn as the default material"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

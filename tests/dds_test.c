@@ -6,6 +6,7 @@
 
 #include <md5cine/image.h>
 
+#include "material_fixture.h"
 #include "test.h"
 
 typedef struct dds_file {
@@ -53,21 +54,11 @@ static void add(dds_file *f, const uint8_t *b, size_t n)
     f->len += n;
 }
 
-static bool px(const mc_image *im, int x, int y, int r, int g, int b, int a)
-{
-    const uint8_t *p = im->pixels + (size_t)y * im->stride + (size_t)x * 4;
-
-    if (p[0] == r && p[1] == g && p[2] == b && p[3] == a)
-        return true;
-    return test_fail(__FILE__, __LINE__, "pixel (%d, %d) is %d %d %d %d, expected %d %d %d %d", x,
-                     y, p[0], p[1], p[2], p[3], r, g, b, a);
-}
-
 /* DXT1, four colours: c0 = 0x8000 (r5 16 -> 16 << 3 | 16 >> 2 = 132), c1 = 0x0400 (g6 32 ->
  * 32 << 2 | 32 >> 4 = 130). c0 > c1: c2 = ((2*132+0)/3, (0+130)/3, 0) = (88, 43, 0),
  * c3 = ((132+0)/3, (0+260)/3, 0) = (44, 86, 0). Row 0 takes indices 0 1 2 3 (byte 0xE4:
  * 00 01 10 11 from the low bits), rows 1-3 index 3 (0xFF). */
-static void decodes_dxt1_four_colours(void)
+TEST(decodes_dxt1_four_colours)
 {
     static const uint8_t block[8] = { 0x00, 0x80, 0x00, 0x04, 0xE4, 0xFF, 0xFF, 0xFF };
     dds_file f;
@@ -80,18 +71,18 @@ static void decodes_dxt1_four_colours(void)
     ASSERT_OK(mc_dds_probe(f.bytes, f.len, "a.dds", &w, &h, &err), &err);
     EXPECT(w == 4 && h == 4);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "a.dds", &im, &err), &err);
-    px(&im, 0, 0, 132, 0, 0, 255);
-    px(&im, 1, 0, 0, 130, 0, 255);
-    px(&im, 2, 0, 88, 43, 0, 255);
-    px(&im, 3, 0, 44, 86, 0, 255);
-    px(&im, 0, 3, 44, 86, 0, 255);
+    px_is(&im, 0, 0, 132, 0, 0, 255);
+    px_is(&im, 1, 0, 0, 130, 0, 255);
+    px_is(&im, 2, 0, 88, 43, 0, 255);
+    px_is(&im, 3, 0, 44, 86, 0, 255);
+    px_is(&im, 0, 3, 44, 86, 0, 255);
     mc_image_release(&im);
 }
 
 /* DXT1, three colours and transparent: c0 = 0x001F (blue 255) <= c1 = 0xF800 (red 255):
  * c2 = ((0+255)/2, 0, (255+0)/2) = (127, 0, 127), c3 = (0, 0, 0, 0). A 6x5 image: two blocks
  * across, two down, the edge texels dropped; the right blocks take indices 3 (0xFF). */
-static void decodes_dxt1_three_colours_and_transparent(void)
+TEST(decodes_dxt1_three_colours_and_transparent)
 {
     static const uint8_t left[8] = { 0x1F, 0x00, 0x00, 0xF8, 0xE4, 0x00, 0x00, 0x00 };
     static const uint8_t right[8] = { 0x1F, 0x00, 0x00, 0xF8, 0xFF, 0xFF, 0xFF, 0xFF };
@@ -106,13 +97,13 @@ static void decodes_dxt1_three_colours_and_transparent(void)
     add(&f, right, 8);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "b.dds", &im, &err), &err);
     EXPECT(im.width == 6 && im.height == 5);
-    px(&im, 0, 0, 0, 0, 255, 255);
-    px(&im, 1, 0, 255, 0, 0, 255);
-    px(&im, 2, 0, 127, 0, 127, 255);
-    px(&im, 3, 0, 0, 0, 0, 0);
-    px(&im, 0, 1, 0, 0, 255, 255);
-    px(&im, 5, 4, 0, 0, 0, 0);
-    px(&im, 0, 4, 0, 0, 255, 255); /* row 0 of the second block row */
+    px_is(&im, 0, 0, 0, 0, 255, 255);
+    px_is(&im, 1, 0, 255, 0, 0, 255);
+    px_is(&im, 2, 0, 127, 0, 127, 255);
+    px_is(&im, 3, 0, 0, 0, 0, 0);
+    px_is(&im, 0, 1, 0, 0, 255, 255);
+    px_is(&im, 5, 4, 0, 0, 0, 0);
+    px_is(&im, 0, 4, 0, 0, 255, 255); /* row 0 of the second block row */
     mc_image_release(&im);
 }
 
@@ -130,7 +121,7 @@ static void alpha_indices(uint8_t out[6])
 /* DXT5, eight alphas: a0 = 255 > a1 = 0: a_k = (8 - k) * 255 / 7 for k = 2..7:
  * 1530/7 = 218, 1275/7 = 182, 1020/7 = 145, 765/7 = 109, 510/7 = 72, 255/7 = 36. The colour
  * block is white (c0 = 0xFFFF, indices 0). */
-static void decodes_dxt5_eight_alphas(void)
+TEST(decodes_dxt5_eight_alphas)
 {
     uint8_t block[16] = { 255, 0 };
     static const int want[16] = { 255, 0, 218, 182, 145, 109, 72, 36,
@@ -145,14 +136,14 @@ static void decodes_dxt5_eight_alphas(void)
     add(&f, block, 16);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "c.dds", &im, &err), &err);
     for (int i = 0; i < 16; i++)
-        px(&im, i % 4, i / 4, 255, 255, 255, want[i]);
+        px_is(&im, i % 4, i / 4, 255, 255, 255, want[i]);
     mc_image_release(&im);
 }
 
 /* DXT5, six alphas: a0 = 0 <= a1 = 255: a_k = (k - 1) * 255 / 5 for k = 2..5 (51, 102, 153,
  * 204), a6 = 0, a7 = 255. The colour block always uses four colours in DXT5: c0 = 0x0000 <
  * c1 = 0xFFFF, texel 0 index 3 = (0 + 2*255)/3 = 170 grey, opaque colour. */
-static void decodes_dxt5_six_alphas(void)
+TEST(decodes_dxt5_six_alphas)
 {
     uint8_t block[16] = { 0, 255 };
     static const int want[8] = { 0, 255, 51, 102, 153, 204, 0, 255 };
@@ -166,14 +157,14 @@ static void decodes_dxt5_six_alphas(void)
     header(&f, 4, 4, "DXT5", 0);
     add(&f, block, 16);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "d.dds", &im, &err), &err);
-    px(&im, 0, 0, 170, 170, 170, want[0]);
+    px_is(&im, 0, 0, 170, 170, 170, want[0]);
     for (int i = 1; i < 8; i++)
-        px(&im, i % 4, i / 4, 0, 0, 0, want[i]);
+        px_is(&im, i % 4, i / 4, 0, 0, 0, want[i]);
     mc_image_release(&im);
 }
 
 /* DXT3: 4-bit alphas times 17; texel 0 alpha 0x3 = 51, texel 1 alpha 0xF = 255. */
-static void decodes_dxt3_alpha(void)
+TEST(decodes_dxt3_alpha)
 {
     uint8_t block[16] = { 0xF3 };
     dds_file f;
@@ -184,14 +175,14 @@ static void decodes_dxt3_alpha(void)
     header(&f, 4, 4, "DXT3", 0);
     add(&f, block, 16);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "e.dds", &im, &err), &err);
-    px(&im, 0, 0, 255, 255, 255, 51);
-    px(&im, 1, 0, 255, 255, 255, 255);
-    px(&im, 2, 0, 255, 255, 255, 0);
+    px_is(&im, 0, 0, 255, 255, 255, 51);
+    px_is(&im, 1, 0, 255, 255, 255, 255);
+    px_is(&im, 2, 0, 255, 255, 255, 0);
     mc_image_release(&im);
 }
 
 /* Uncompressed BGRA with a mip chain: 2x1 then 1x1; bytes B G R A per texel. */
-static void decodes_uncompressed_with_mips(void)
+TEST(decodes_uncompressed_with_mips)
 {
     static const uint8_t texels[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9 };
     dds_file f;
@@ -201,8 +192,8 @@ static void decodes_uncompressed_with_mips(void)
     header(&f, 2, 1, NULL, 2);
     add(&f, texels, 12);
     ASSERT_OK(mc_dds_decode(f.bytes, f.len, "f.dds", &im, &err), &err);
-    px(&im, 0, 0, 3, 2, 1, 4);
-    px(&im, 1, 0, 7, 6, 5, 8);
+    px_is(&im, 0, 0, 3, 2, 1, 4);
+    px_is(&im, 1, 0, 7, 6, 5, 8);
     mc_image_release(&im);
 }
 
@@ -232,7 +223,7 @@ static void g_mipdata(dds_file *f)
 }
 static void g_data(dds_file *f) { f->len -= 1; }
 
-static void refuses_bad_headers(void)
+TEST(refuses_bad_headers)
 {
     static const golden rows[] = {
         { "magic", g_magic, "cannot read 'g.dds': not a DDS file (no 'DDS ' magic)" },
@@ -269,19 +260,4 @@ static void refuses_bad_headers(void)
                       rows[i].msg);
         EXPECT(im.pixels == NULL && im.width == 0);
     }
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(decodes_dxt1_four_colours),
-        TEST_ENTRY(decodes_dxt1_three_colours_and_transparent),
-        TEST_ENTRY(decodes_dxt5_eight_alphas),
-        TEST_ENTRY(decodes_dxt5_six_alphas),
-        TEST_ENTRY(decodes_dxt3_alpha),
-        TEST_ENTRY(decodes_uncompressed_with_mips),
-        TEST_ENTRY(refuses_bad_headers),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

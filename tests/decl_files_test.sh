@@ -4,7 +4,7 @@
 # m65536) with exit 2 before any is read; 65536 of them load. What each costs in memory:
 # decl_files_peak_test.sh.
 set -u
-. ./outcome.sh decl_files
+. ./harness.sh decl_files
 
 python3 make_quads.py "$T"
 # base N: folder T/bN with a .pk4 of N files materials/mNNNNN.mtr, each `mNNNNN { }`, and a
@@ -31,5 +31,4 @@ run at info "$T/b65536.md5scene" --materials
 expect the_limit_itself_loads 0 "materials: 65536 declared"
 rm -rf "$T/b65536"
 
-echo "decl_files: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -9,11 +9,7 @@
 # does not fit a surface (a sprite on a box: 8 vertices, 12 triangles) is one warning at the
 # material, and the box is drawn as it is.
 set -u
-. ./outcome.sh deform_cli
-
-px() { # px PNG X Y -> "r,g,b"
-    convert "$1" -format "%[fx:int(255*p{$2,$3}.r+0.5)],%[fx:int(255*p{$2,$3}.g+0.5)],%[fx:int(255*p{$2,$3}.b+0.5)]" info:
-}
+. ./harness.sh deform_cli
 
 mkdir -p "$T/base/materials"
 python3 make_quads.py "$T"
@@ -71,5 +67,4 @@ done >"$T/box3_all.want"
 [ "$rc" -eq 0 ] && grep "warning:" "$T/box3_all.err" | cmp -s "$T/box3_all.want" - && ok every_deform_warning_with_warnings_all ||
     fail every_deform_warning_with_warnings_all "exit $rc; stderr: $(cat "$T/box3_all.err")"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -60,7 +60,7 @@ static mc_deform_result run(mc_deform_kind kind, const float v[3], const mc_expr
 /* R_AutospriteDeform: a 4 x 4 quad in the plane x = 10 centred on (10, 0, 0), seen by a camera
  * whose left is -X and up +Z: radius = |(0, 2, 2)| * 0.707 = 2 sqrt(2) 0.707; the corners
  * mid + left r + up r, mid - left r + up r, ... with texture (0,0) (1,0) (1,1) (0,1). */
-static void sprite_faces_the_camera(void)
+TEST(sprite_faces_the_camera)
 {
     quad q = make_quad(mc_v3(10, 2, 2), mc_v3(10, -2, 2), mc_v3(10, -2, -2), mc_v3(10, 2, -2));
     mc_deform_view view = { { 10, -50, 0 }, { -1, 0, 0 }, { 0, 0, 1 } };
@@ -90,7 +90,7 @@ static void sprite_faces_the_camera(void)
 /* The view brought into an actor's space: model = yaw 90 (x -> y, y -> -x) then a move by
  * (100, 0, 0). The world eye (100, -50, 0) is local R^-1 (0, -50, 0) = (-50, 0, 0); the world
  * left (-1, 0, 0) is local (0, 1, 0); up stays (0, 0, 1). */
-static void view_is_brought_into_model_space(void)
+TEST(view_is_brought_into_model_space)
 {
     mc_mat4 m = mc_mat4_identity();
     mc_mat3 axis = { { { 0, 1, 0 }, { -1, 0, 0 }, { 0, 0, 1 } } };
@@ -113,7 +113,7 @@ static void view_is_brought_into_model_space(void)
  * mid (0,0,-10)), major (0,0,-20). Minor for the first: (0,0,-20) x (0,-10,10) = (-200,0,0),
  * unit (-1,0,0): v0 = mid + minor, v1 = mid - minor; for the second (0,0,-20) x (0,-10,-10) =
  * (-200,0,0): v2 = mid - minor, v3 = mid + minor. The quad turns to face the eye. */
-static void tube_turns_about_its_long_axis(void)
+TEST(tube_turns_about_its_long_axis)
 {
     quad q = make_quad(mc_v3(0, -1, 10), mc_v3(0, 1, 10), mc_v3(0, 1, -10), mc_v3(0, -1, -10));
     mc_deform_view view = { { 0, 10, 0 }, { 1, 0, 0 }, { 0, 0, 1 } };
@@ -147,7 +147,7 @@ static void tube_turns_about_its_long_axis(void)
  * (2,0,20)/sqrt(404); toEye x d2 ~ (2,-20,0), edge 0 = (2,-20,0)/sqrt(404); edge 2 their
  * normalised sum. Spread 1: rim 4 = p0 + e0, 5 = p0 + e2, 6 = p0 + e1, all in front of the
  * plane (not pulled back); corner 2 mirrors corner 0 (y, z negated). */
-static void flare_grows_a_rim_and_hides_from_behind(void)
+TEST(flare_grows_a_rim_and_hides_from_behind)
 {
     quad q = make_quad(mc_v3(0, -1, 1), mc_v3(0, 1, 1), mc_v3(0, 1, -1), mc_v3(0, -1, -1));
     mc_deform_view view = { { 10, 0, 0 }, { 0, -1, 0 }, { 0, 0, 1 } };
@@ -186,7 +186,7 @@ static void flare_grows_a_rim_and_hides_from_behind(void)
 }
 
 /* R_ExpandDeform: position + unit normal * 0.5; R_MoveDeform: x + 0.5. */
-static void expand_and_move_shift_the_vertices(void)
+TEST(expand_and_move_shift_the_vertices)
 {
     quad q = make_quad(mc_v3(1, 2, 3), mc_v3(4, 2, 3), mc_v3(4, 2, 0), mc_v3(1, 2, 0));
     const float v[3] = { 0.5f, 0, 0 };
@@ -210,7 +210,7 @@ static void expand_and_move_shift_the_vertices(void)
 /* R_TurbulentDeform with the table { 0, 1 } (interpolated, wrapping), range 0.1, time offset
  * 0.05, domain 1, at (100, 0, 0): f = 0.3; f = 0.05 + 0.3 + 0.05 = 0.4. lookup(0.4): 0.8 -> 0.8;
  * lookup(0.9): 1.8 -> v1 0.2 + v0 0.8 = 0.2. s = 0.5 + 0.08, t = 0.25 + 0.02. */
-static void turbulent_shifts_texture_coordinates(void)
+TEST(turbulent_shifts_texture_coordinates)
 {
     quad q = make_quad(mc_v3(100, 0, 0), mc_v3(0, 0, 0), mc_v3(0, 0, 0), mc_v3(0, 0, 0));
     float values[3] = { 0, 1, 0 };
@@ -230,7 +230,7 @@ static void turbulent_shifts_texture_coordinates(void)
 }
 
 /* Surfaces a deform does not fit are drawn as they are, with a reason. */
-static void says_where_a_deform_does_not_fit(void)
+TEST(says_where_a_deform_does_not_fit)
 {
     static const int tri[3] = { 0, 1, 2 };
     static const int two_quads[12] = { 0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7 };
@@ -251,7 +251,7 @@ static mc_status parse(const char *text, mc_mtr_file *f, mc_error *err, test_war
 
 /* Material.cpp, ParseDeform: sprite, tube and flare make the material two-sided and
  * shadowless; flare, expand and move read one expression, turbulent a table and three. */
-static void parses_deform_keywords(void)
+TEST(parses_deform_keywords)
 {
     const char *text = "table wave { { 0, 1 } }\n"
                        "s { deform sprite { blend add map x } }\n"
@@ -288,36 +288,16 @@ static void parses_deform_keywords(void)
     EXPECT_NEAR(regs[f.decls[3].deform.regs[2]], 10, 0);
     EXPECT_EQ_INT(f.decls[4].deform.kind, MC_DEFORM_PARTICLE);
     EXPECT_EQ_INT(log.count, 1);
-    EXPECT_EQ_INT(log.last.line, 6);
-    EXPECT_EQ_INT(log.last.col, 12);
-    EXPECT_CONTAINS(log.last.msg, "deform particle is not drawn by md5cine");
+    EXPECT_AT(&log.last, 6, 12, "deform particle is not drawn by md5cine");
     mc_mtr_release(&f);
 
     /* An unknown deform type, and turbulent without a table name: errors at the token. */
     EXPECT_EQ_INT(parse("a {\n deform wobble\n}", &f, &err, &log), MC_ERR_SYNTAX);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 9);
-    EXPECT_CONTAINS(err.msg, "unknown deform 'wobble'");
+    EXPECT_AT(&err, 2, 9, "unknown deform 'wobble'");
     EXPECT_EQ_INT(parse("a { deform turbulent ( }", &f, &err, &log), MC_ERR_SYNTAX);
     EXPECT_EQ_INT(err.col, 22);
     EXPECT_CONTAINS(err.msg, "expected a table name after 'deform turbulent'");
     EXPECT_EQ_INT(parse("a { deform turbulent nosuch 1 2 3 }", &f, &err, &log), MC_ERR_SYNTAX);
     EXPECT_EQ_INT(err.col, 22);
     EXPECT_CONTAINS(err.msg, "unknown table 'nosuch'");
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(sprite_faces_the_camera),
-        TEST_ENTRY(view_is_brought_into_model_space),
-        TEST_ENTRY(tube_turns_about_its_long_axis),
-        TEST_ENTRY(flare_grows_a_rim_and_hides_from_behind),
-        TEST_ENTRY(expand_and_move_shift_the_vertices),
-        TEST_ENTRY(turbulent_shifts_texture_coordinates),
-        TEST_ENTRY(says_where_a_deform_does_not_fit),
-        TEST_ENTRY(parses_deform_keywords),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

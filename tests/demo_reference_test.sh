@@ -6,61 +6,57 @@
 # - the MP4 of the demo compared with its own PNG render passes at the video defaults, and a
 #   swapped frame in the PNG folder fails, named.
 set -u
-. ./outcome.sh demo_reference
-bin=$MD5CINE
-tmp=$T
-trap 'rm -rf "$tmp"' EXIT
+. ./harness.sh demo_reference
 
-cp -r ../scenes/demo "$tmp/demo"
-scene="$tmp/demo/demo.md5scene"
+cp -r ../scenes/demo "$T/demo"
+scene="$T/demo/demo.md5scene"
 # Shadows off: the walker's shadow reaches into shot 3's picture, which would make every frame
 # differ below; this test is about the reference check, not the look.
 size=(--size 320x180 --shadows off)
 
-"$bin" render "$scene" "${size[@]}" --reference "$tmp/ref" --update-reference --quiet \
-    >"$tmp/update.txt" 2>&1
+"$M" render "$scene" "${size[@]}" --reference "$T/ref" --update-reference --quiet \
+    >"$T/update.txt" 2>&1
 [ $? -eq 0 ] && ok update_reference_exits_0 || fail update_reference_exits_0
-n=$(ls "$tmp/ref" | grep -c '^[0-9]*\.png$')
+n=$(ls "$T/ref" | grep -c '^[0-9]*\.png$')
 [ "$n" -eq 241 ] && ok update_reference_writes_241_frames ||
     fail update_reference_writes_241_frames "(got $n)"
 
-"$bin" render "$scene" "${size[@]}" --reference "$tmp/ref" --quiet >"$tmp/same.txt" 2>&1
+"$M" render "$scene" "${size[@]}" --reference "$T/ref" --quiet >"$T/same.txt" 2>&1
 [ $? -eq 0 ] && ok render_matches_its_own_references || fail render_matches_its_own_references
-grep -q "241 matched" "$tmp/same.txt" && ok all_241_frames_match ||
-    fail all_241_frames_match "$(tail -1 "$tmp/same.txt")"
+grep -q "241 matched" "$T/same.txt" && ok all_241_frames_match ||
+    fail all_241_frames_match "$(tail -1 "$T/same.txt")"
 
 # The walker plays its model declaration's anim "walk" (def/demo.def); give it "idle".
 sed -i 's/anim "walk"/anim "idle"/' "$scene"
 grep -q 'anim "walk"' "$scene" && fail swap_edit_applied || ok swap_edit_applied
-"$bin" render "$scene" "${size[@]}" --reference "$tmp/ref" --diff "$tmp/diff" --quiet --verbose \
-    >"$tmp/swapped.txt" 2>&1
+"$M" render "$scene" "${size[@]}" --reference "$T/ref" --diff "$T/diff" --quiet --verbose \
+    >"$T/swapped.txt" 2>&1
 [ $? -eq 1 ] && ok swapped_anim_exits_1 || fail swapped_anim_exits_1
 # Frames 0 and 167 show the walker (shots 1 and 2); 240 does not (shot 3). --verbose lists
 # every failing frame (without it, the first 10 and a count).
-grep -Eq '^ +0 ' "$tmp/swapped.txt" && ok frame_0_is_named || fail frame_0_is_named
-grep -Eq '^ +167 ' "$tmp/swapped.txt" && ok frame_167_is_named || fail frame_167_is_named
-grep -Eq '^ +240 ' "$tmp/swapped.txt" && fail frame_240_is_not_named || ok frame_240_is_not_named
-grep -q "73 matched, 168 differ" "$tmp/swapped.txt" && ok shots_1_and_2_differ_shot_3_matches ||
-    fail shots_1_and_2_differ_shot_3_matches "$(grep matched "$tmp/swapped.txt")"
-[ -f "$tmp/diff/diff_00000.png" ] && ok difference_picture_written ||
+grep -Eq '^ +0 ' "$T/swapped.txt" && ok frame_0_is_named || fail frame_0_is_named
+grep -Eq '^ +167 ' "$T/swapped.txt" && ok frame_167_is_named || fail frame_167_is_named
+grep -Eq '^ +240 ' "$T/swapped.txt" && fail frame_240_is_not_named || ok frame_240_is_not_named
+grep -q "73 matched, 168 differ" "$T/swapped.txt" && ok shots_1_and_2_differ_shot_3_matches ||
+    fail shots_1_and_2_differ_shot_3_matches "$(grep matched "$T/swapped.txt")"
+[ -f "$T/diff/diff_00000.png" ] && ok difference_picture_written ||
     fail difference_picture_written
 
 # Video against PNGs: the lossy defaults apply because one side is a video.
 cp ../scenes/demo/demo.md5scene "$scene"
-"$bin" render "$scene" "${size[@]}" -o "$tmp/png/%05d.png" --quiet && ok png_render ||
+"$M" render "$scene" "${size[@]}" -o "$T/png/%05d.png" --quiet && ok png_render ||
     fail png_render
-"$bin" render "$scene" "${size[@]}" -o "$tmp/demo.mp4" --quiet && ok mp4_render || fail mp4_render
-"$bin" compare "$tmp/png" "$tmp/demo.mp4" >"$tmp/video.txt" 2>&1
+"$M" render "$scene" "${size[@]}" -o "$T/demo.mp4" --quiet && ok mp4_render || fail mp4_render
+"$M" compare "$T/png" "$T/demo.mp4" >"$T/video.txt" 2>&1
 [ $? -eq 0 ] && ok mp4_matches_its_png_render ||
-    fail mp4_matches_its_png_render "$(tail -1 "$tmp/video.txt")"
-cp "$tmp/png/00100.png" "$tmp/png/00050.png"
-"$bin" compare "$tmp/png" "$tmp/demo.mp4" >"$tmp/video_swap.txt" 2>&1
+    fail mp4_matches_its_png_render "$(tail -1 "$T/video.txt")"
+cp "$T/png/00100.png" "$T/png/00050.png"
+"$M" compare "$T/png" "$T/demo.mp4" >"$T/video_swap.txt" 2>&1
 [ $? -eq 1 ] && ok swapped_png_frame_exits_1 || fail swapped_png_frame_exits_1
-grep -Eq '^ +50 ' "$tmp/video_swap.txt" && ok swapped_frame_50_is_named ||
+grep -Eq '^ +50 ' "$T/video_swap.txt" && ok swapped_frame_50_is_named ||
     fail swapped_frame_50_is_named
-grep -q "241 frames checked, 240 matched, 1 differ" "$tmp/video_swap.txt" &&
+grep -q "241 frames checked, 240 matched, 1 differ" "$T/video_swap.txt" &&
     ok only_frame_50_differs ||
-    fail only_frame_50_differs "$(tail -1 "$tmp/video_swap.txt")"
+    fail only_frame_50_differs "$(tail -1 "$T/video_swap.txt")"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

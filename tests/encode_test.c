@@ -98,17 +98,7 @@ static bool file_exists(const char *path)
 /* Number of entries other than . and .. in a folder. */
 static int folder_entries(const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            n++;
-    closedir(d);
-    return n;
+    return test_count_entries(dir, "", true);
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -362,7 +352,7 @@ static void check_idr_at_shots(const probe *pr)
         EXPECT_EQ_INT(pr->idr[k], k == 0 || k == 10);
 }
 
-static void writes_mp4_with_shots_as_keyframes_and_chapters(void)
+TEST(writes_mp4_with_shots_as_keyframes_and_chapters)
 {
     char path[512], used[64];
     mc_encoder_desc d;
@@ -381,7 +371,7 @@ static void writes_mp4_with_shots_as_keyframes_and_chapters(void)
     unlink(path);
 }
 
-static void writes_mkv_and_mov(void)
+TEST(writes_mkv_and_mov)
 {
     const char *leaves[] = { "shots.mkv", "shots.mov" };
 
@@ -424,7 +414,7 @@ static bool same_bytes(const char *a, const char *b)
     return same;
 }
 
-static void two_encodes_give_identical_bytes(void)
+TEST(two_encodes_give_identical_bytes)
 {
     const char *exts[] = { "mp4", "mkv" };
 
@@ -447,22 +437,34 @@ static void two_encodes_give_identical_bytes(void)
     }
 }
 
-static void falls_back_along_the_chain_and_says_so(void)
+/* Encodes the test frames into the scratch file leaf (its path in path[512]) asking for the
+ * missing codec "no-such-encoder", then the codecs of chain (NULL: the default chain); the codec
+ * used in used[64], the warnings in *log. False, failing, when the encode fails. */
+static bool encode_without_the_codec(const char *leaf, const char *const *chain, char *path,
+                                     char *used, test_warnings *log)
 {
-    const char *const chain[] = { "no-such-encoder-2", "mpeg4", NULL };
-    char path[512], used[64];
-    test_warnings log = { 0 };
     mc_encoder_desc d;
     mc_error err;
-    probe pr;
 
-    test_tmp_path(path, sizeof path, "fallback.mp4");
+    test_tmp_path(path, 512, leaf);
     d = base_desc(path);
     d.codec = "no-such-encoder";
     d.fallbacks = chain;
     d.warn = test_record_warning;
-    d.warn_user = &log;
-    ASSERT_OK(encode_frames(&d, used, sizeof used, &err), &err);
+    d.warn_user = log;
+    if (encode_frames(&d, used, 64, &err) == MC_OK)
+        return true;
+    return test_fail(__FILE__, __LINE__, "encode: %s", err.msg);
+}
+
+TEST(falls_back_along_the_chain_and_says_so)
+{
+    const char *const chain[] = { "no-such-encoder-2", "mpeg4", NULL };
+    char path[512], used[64];
+    test_warnings log = { 0 };
+    probe pr;
+
+    ASSERT(encode_without_the_codec("fallback.mp4", chain, path, used, &log));
     EXPECT_EQ_STR(used, "mpeg4");
     EXPECT_EQ_INT(log.count, 1);
     EXPECT_CONTAINS(log.last.msg, "encoder 'no-such-encoder' is not available, using 'mpeg4'");
@@ -473,26 +475,19 @@ static void falls_back_along_the_chain_and_says_so(void)
     unlink(path);
 }
 
-static void default_chain_replaces_a_missing_encoder_with_libx264(void)
+TEST(default_chain_replaces_a_missing_encoder_with_libx264)
 {
     char path[512], used[64];
     test_warnings log = { 0 };
-    mc_encoder_desc d;
-    mc_error err;
 
-    test_tmp_path(path, sizeof path, "fallback-x264.mp4");
-    d = base_desc(path);
-    d.codec = "no-such-encoder";
-    d.warn = test_record_warning;
-    d.warn_user = &log;
-    ASSERT_OK(encode_frames(&d, used, sizeof used, &err), &err);
+    ASSERT(encode_without_the_codec("fallback-x264.mp4", NULL, path, used, &log));
     EXPECT_EQ_STR(used, "libx264");
     EXPECT_EQ_INT(log.count, 1);
     EXPECT_CONTAINS(log.last.msg, "using 'libx264'");
     unlink(path);
 }
 
-static void missing_folder_is_an_io_error_naming_the_file(void)
+TEST(missing_folder_is_an_io_error_naming_the_file)
 {
     char dir[512], path[600];
     mc_encoder_desc d;
@@ -509,18 +504,15 @@ static void missing_folder_is_an_io_error_naming_the_file(void)
     EXPECT(!file_exists(dir));
 }
 
-static void a_file_in_place_of_the_folder_is_an_io_error(void)
+TEST(a_file_in_place_of_the_folder_is_an_io_error)
 {
     char notdir[512], path[600];
     mc_encoder_desc d;
     mc_encoder *enc = NULL;
     mc_error err;
-    FILE *f;
 
     test_tmp_path(notdir, sizeof notdir, "plain-file");
-    f = fopen(notdir, "wb");
-    ASSERT(f != NULL);
-    fclose(f);
+    ASSERT(test_touch(notdir));
     snprintf(path, sizeof path, "%s/out.mkv", notdir);
     d = base_desc(path);
     EXPECT_EQ_INT(mc_encoder_create(&d, &enc, &err), MC_ERR_IO);
@@ -528,7 +520,7 @@ static void a_file_in_place_of_the_folder_is_an_io_error(void)
     unlink(notdir);
 }
 
-static void destroy_without_finish_leaves_no_file(void)
+TEST(destroy_without_finish_leaves_no_file)
 {
     char dir[512], path[600];
     uint8_t *buf = malloc((size_t)W * H * 4u);
@@ -581,7 +573,7 @@ static int encode_past_size_limit(const char *dir, const char *leaf)
     return folder_entries(dir) == 0 ? 0 : 3;
 }
 
-static void a_full_disk_is_an_io_error_and_leaves_nothing(void)
+TEST(a_full_disk_is_an_io_error_and_leaves_nothing)
 {
     const char *leaves[] = { "full.mp4", "full.y4m" };
 
@@ -605,7 +597,7 @@ static void a_full_disk_is_an_io_error_and_leaves_nothing(void)
     }
 }
 
-static void rejects_odd_sizes_and_writes_nothing(void)
+TEST(rejects_odd_sizes_and_writes_nothing)
 {
     char path[512];
     mc_encoder_desc d;
@@ -625,7 +617,7 @@ static void rejects_odd_sizes_and_writes_nothing(void)
 /* limits.h: H.264 level 6.2 allows 139264 macroblocks. 8192x4352 is 512 * 272 = 139264 and
  * opens with libx264; 8208x4352 (513 columns) and 16384x16384 (which libavutil refuses to
  * allocate) are "too large" before any file exists. */
-static void a_video_over_the_largest_h264_level_is_too_large(void)
+TEST(a_video_over_the_largest_h264_level_is_too_large)
 {
     static const int sizes[][2] = { { 8208, 4352 }, { 16384, 16384 } };
     char path[512];
@@ -651,7 +643,7 @@ static void a_video_over_the_largest_h264_level_is_too_large(void)
     EXPECT(!file_exists(path));
 }
 
-static void rejects_unknown_extension_and_unordered_shots(void)
+TEST(rejects_unknown_extension_and_unordered_shots)
 {
     static const int64_t bad_shots[] = { 0, 10, 10 };
     mc_encoder_desc d;
@@ -770,7 +762,7 @@ static void check_y4m_with_ffmpeg(const char *path)
     avformat_close_input(&fc);
 }
 
-static void writes_y4m_file_with_bt709_limited_values(void)
+TEST(writes_y4m_file_with_bt709_limited_values)
 {
     char path[512];
     mc_error err;
@@ -782,7 +774,7 @@ static void writes_y4m_file_with_bt709_limited_values(void)
     unlink(path);
 }
 
-static void dash_writes_y4m_to_stdout(void)
+TEST(dash_writes_y4m_to_stdout)
 {
     char path[512];
     mc_error err;
@@ -824,7 +816,7 @@ static void collect_line(void *user, int level, const char *line)
 /* x264 refuses an unknown preset with an error through av_log: the line reaches the encoder's
  * callback, the create fails, and FFmpeg's process-wide level is what it was (md5cine never
  * sets it). Without a callback the same failure reports nothing and still fails. */
-static void ffmpeg_messages_reach_the_encoders_callback(void)
+TEST(ffmpeg_messages_reach_the_encoders_callback)
 {
     char path[4096];
     mc_encoder_desc d;
@@ -848,27 +840,4 @@ static void ffmpeg_messages_reach_the_encoders_callback(void)
     EXPECT_EQ_INT(mc_encoder_create(&d, &enc, &err), MC_ERR_CODEC);
     EXPECT_EQ_INT(lines.count, 0);
     EXPECT(access(path, F_OK) != 0);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(ffmpeg_messages_reach_the_encoders_callback),
-        TEST_ENTRY(writes_mp4_with_shots_as_keyframes_and_chapters),
-        TEST_ENTRY(writes_mkv_and_mov),
-        TEST_ENTRY(two_encodes_give_identical_bytes),
-        TEST_ENTRY(falls_back_along_the_chain_and_says_so),
-        TEST_ENTRY(default_chain_replaces_a_missing_encoder_with_libx264),
-        TEST_ENTRY(missing_folder_is_an_io_error_naming_the_file),
-        TEST_ENTRY(a_file_in_place_of_the_folder_is_an_io_error),
-        TEST_ENTRY(destroy_without_finish_leaves_no_file),
-        TEST_ENTRY(a_full_disk_is_an_io_error_and_leaves_nothing),
-        TEST_ENTRY(rejects_odd_sizes_and_writes_nothing),
-        TEST_ENTRY(a_video_over_the_largest_h264_level_is_too_large),
-        TEST_ENTRY(rejects_unknown_extension_and_unordered_shots),
-        TEST_ENTRY(writes_y4m_file_with_bt709_limited_values),
-        TEST_ENTRY(dash_writes_y4m_to_stdout),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -8,30 +8,16 @@
 #include <sys/stat.h>
 
 #include <md5cine/entitydef.h>
+#include <md5cine/fileio.h>
 #include <md5cine/material.h>
 #include <md5cine/vfs.h>
 
+#include "decl_fixture.h"
 #include "test.h"
 
-static mc_status parse(const char *text, const mc_parse_opts *opts, mc_entitydef *d, mc_error *err)
-{
-    mc_mtr_index idx;
-    mc_status st = mc_decl_index_text(text, strlen(text), "e.def", "entityDef", "entityDef", NULL,
-                                      &idx, err);
+DECL_PARSER(parse, mc_entitydef, "e.def", "entityDef", mc_entitydef_parse_span)
 
-    memset(d, 0, sizeof *d);
-    if (st != MC_OK)
-        return st;
-    if (idx.num_spans < 1) {
-        mc_mtr_index_release(&idx);
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no declaration indexed");
-    }
-    st = mc_entitydef_parse_span(text, strlen(text), "e.def", &idx.spans[0], opts, d, err);
-    mc_mtr_index_release(&idx);
-    return st;
-}
-
-static void reads_pairs_classname_and_inherits(void)
+TEST(reads_pairs_classname_and_inherits)
 {
     const char *text = "entityDef Monster_X {\n"                  /* 1 */
                        "    \"model\"    \"x\"\n"                 /* 2 */
@@ -72,7 +58,7 @@ static void reads_pairs_classname_and_inherits(void)
 
 /* A given classname keeps its place and takes the declaration's name; the end of the text
  * before a '}' ends the pairs, as in the engine's loop. */
-static void sets_classname_and_reads_to_the_end(void)
+TEST(sets_classname_and_reads_to_the_end)
 {
     mc_entitydef d;
     mc_error err;
@@ -87,7 +73,7 @@ static void sets_classname_and_reads_to_the_end(void)
 
 /* The sound keys, worked by hand: atof and atoi of the values (a leading number, 0 without
  * one; atoi("2.9") is 2, atoi("true") 0), a non-zero key overriding the shader's value. */
-static void applies_sound_keys_as_the_engine(void)
+TEST(applies_sound_keys_as_the_engine)
 {
     const char *text =
             "entityDef s {\n"
@@ -118,7 +104,7 @@ static void applies_sound_keys_as_the_engine(void)
     mc_entitydef_release(&d);
 }
 
-static void rejects_sound_keys_the_engine_would_misuse(void)
+TEST(rejects_sound_keys_the_engine_would_misuse)
 {
     const char *text = "entityDef s {\n \"s_soundClass\" \"7\"\n \"s_volume\" \"nan\"\n}\n";
     mc_sound_parms parms = { 1.0f, 10.0f, 1.0f, 0.0f, 0, 0 }, before = parms;
@@ -138,21 +124,6 @@ static void rejects_sound_keys_the_engine_would_misuse(void)
     mc_entitydef_release(&d);
 }
 
-static void mkdir_p(const char *path)
-{
-    char buf[1200];
-
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0777);
-            *p = '/';
-        }
-    }
-    mkdir(buf, 0777);
-}
-
 /* A set over a fresh base whose def/a.def holds text. */
 static mc_material_set *set_of(const char *leaf, const char *text, const mc_parse_opts *opts,
                                mc_vfs **v)
@@ -163,7 +134,7 @@ static mc_material_set *set_of(const char *leaf, const char *text, const mc_pars
 
     test_tmp_path(base, sizeof base, leaf);
     snprintf(dir, sizeof dir, "%s/def", base);
-    mkdir_p(dir);
+    mc_mkdirs(dir);
     if (!test_write_file(base, "def/a.def", text) || mc_vfs_open(base, v, &err) != MC_OK)
         return NULL;
     if (mc_material_set_load(*v, opts, &set, &err) != MC_OK) {
@@ -176,7 +147,7 @@ static mc_material_set *set_of(const char *leaf, const char *text, const mc_pars
 /* top inherits mid (which inherits base) and then other. By SetDefaults, in order: top's own
  * keys and classname; mid's merged list (health, s_mindistance, [classname], then base's
  * s_volume, snd_step, [health], [classname]) for what top lacks; then other's s_shakes. */
-static void merges_inherited_keys_in_the_engines_order(void)
+TEST(merges_inherited_keys_in_the_engines_order)
 {
     const char *text =
             "entityDef base { \"s_volume\" \"-6\" \"snd_step\" \"base_step\" \"health\" \"100\" }\n"
@@ -228,7 +199,7 @@ static void merges_inherited_keys_in_the_engines_order(void)
     mc_vfs_destroy(v);
 }
 
-static void rejects_cycles_and_chains_too_deep(void)
+TEST(rejects_cycles_and_chains_too_deep)
 {
     char text[8192];
     size_t n = (size_t)snprintf(text, sizeof text,
@@ -270,7 +241,7 @@ static void rejects_cycles_and_chains_too_deep(void)
 
 /* A declaration that does not parse: one warning, left out (NULL, MC_OK), and one inheriting
  * it gets nothing from it; under strict_game_data the error itself. */
-static void leaves_out_a_broken_declaration(void)
+TEST(leaves_out_a_broken_declaration)
 {
     const char *text = "entityDef bad {\n  model \"x\"\n}\n"
                        "entityDef child { \"inherit\" \"bad\" \"k\" \"v\" }\n";
@@ -301,19 +272,4 @@ static void leaves_out_a_broken_declaration(void)
     EXPECT(st == MC_ERR_SYNTAX && err.line == 2 && err.col == 3);
     mc_material_set_destroy(set);
     mc_vfs_destroy(v);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(reads_pairs_classname_and_inherits),
-        TEST_ENTRY(sets_classname_and_reads_to_the_end),
-        TEST_ENTRY(applies_sound_keys_as_the_engine),
-        TEST_ENTRY(rejects_sound_keys_the_engine_would_misuse),
-        TEST_ENTRY(merges_inherited_keys_in_the_engines_order),
-        TEST_ENTRY(rejects_cycles_and_chains_too_deep),
-        TEST_ENTRY(leaves_out_a_broken_declaration),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

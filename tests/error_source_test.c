@@ -44,7 +44,7 @@ static void source_of(const char *path, int line, mc_source_cache *cache, char *
         snprintf(out, cap, "%.*s", (int)(nl - bar - 3), bar + 3);
 }
 
-static void lines_in_order_out_of_order_and_past_the_end(void)
+TEST(lines_in_order_out_of_order_and_past_the_end)
 {
     char path[1024], got[256], want[32];
     mc_source_cache c;
@@ -72,7 +72,7 @@ static void lines_in_order_out_of_order_and_past_the_end(void)
     EXPECT(c.marks == NULL && c.file[0] == '\0');
 }
 
-static void another_file_replaces_the_cache_and_crlf_ends_a_line(void)
+TEST(another_file_replaces_the_cache_and_crlf_ends_a_line)
 {
     char a[1024], b[1024], got[256];
     mc_source_cache c;
@@ -94,7 +94,7 @@ static void another_file_replaces_the_cache_and_crlf_ends_a_line(void)
 
 /* A line longer than a read piece (64 KiB) and lines across a piece's end: the 1023 bytes of
  * source the record keeps are those of the line, and the lines after it are found. */
-static void long_lines_across_pieces(void)
+TEST(long_lines_across_pieces)
 {
     char path[1024], got[2048], want[1024];
     mc_source_cache c;
@@ -123,7 +123,7 @@ static void long_lines_across_pieces(void)
     mc_source_cache_release(&c);
 }
 
-static void an_unreadable_file_has_no_source_line(void)
+TEST(an_unreadable_file_has_no_source_line)
 {
     char got[256];
     mc_source_cache c;
@@ -133,15 +133,4 @@ static void an_unreadable_file_has_no_source_line(void)
     EXPECT_EQ_STR(got, "");
     mc_source_cache_release(&c);
     mc_source_cache_release(NULL);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(lines_in_order_out_of_order_and_past_the_end),
-        TEST_ENTRY(another_file_replaces_the_cache_and_crlf_ends_a_line),
-        TEST_ENTRY(long_lines_across_pieces),
-        TEST_ENTRY(an_unreadable_file_has_no_source_line),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

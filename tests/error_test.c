@@ -20,7 +20,7 @@ static mc_error record(const char *file, int line, int col, const char *msg)
     return e;
 }
 
-static void positioned_error_has_source_and_caret(void)
+TEST(positioned_error_has_source_and_caret)
 {
     mc_error e = record("walk.md5anim", 211, 5, "frame 7 has 118 values, expected 120");
     char out[512];
@@ -34,7 +34,7 @@ static void positioned_error_has_source_and_caret(void)
     EXPECT_EQ_INT(n, strlen(want));
 }
 
-static void severity_defaults_to_error_and_warning_is_kept(void)
+TEST(severity_defaults_to_error_and_warning_is_kept)
 {
     mc_error e = record("a.mtr", 2, 1, "unknown keyword 'x'");
     char out[256];
@@ -45,7 +45,7 @@ static void severity_defaults_to_error_and_warning_is_kept(void)
     EXPECT_EQ_STR(out, "a.mtr:2:1: warning: unknown keyword 'x'\n    2 | x\n      | ^\n");
 }
 
-static void without_position_the_file_is_named_once(void)
+TEST(without_position_the_file_is_named_once)
 {
     mc_error a = record("f.png", 0, 0, "not a PNG");
     mc_error b = record("out/x.png", 0, 0, "cannot open 'out/x.png': Permission denied");
@@ -60,7 +60,7 @@ static void without_position_the_file_is_named_once(void)
     EXPECT_EQ_STR(out, "md5cine: error: out of memory\n");
 }
 
-static void control_bytes_are_escaped_and_the_caret_follows(void)
+TEST(control_bytes_are_escaped_and_the_caret_follows)
 {
     /* ESC in the file name; in the source an ESC (byte 1, 4 columns as \x1B), "é" (bytes 2-3,
      * 2 columns), 'a' (byte 4, 1 column), then the token 'b' at byte column 5: 7 spaces. */
@@ -73,7 +73,7 @@ static void control_bytes_are_escaped_and_the_caret_follows(void)
                        "      |        ^\n");
 }
 
-static void a_short_buffer_is_cut_and_the_length_is_whole(void)
+TEST(a_short_buffer_is_cut_and_the_length_is_whole)
 {
     mc_error e = record("m.md5mesh", 3, 1, "expected '{'");
     char out[8], big[128];
@@ -87,7 +87,7 @@ static void a_short_buffer_is_cut_and_the_length_is_whole(void)
 }
 
 /* The library reads the source line from the file; the command prints the same bytes. */
-static void the_command_prints_what_mc_error_format_writes(void)
+TEST(the_command_prints_what_mc_error_format_writes)
 {
     const char *bin = getenv("MD5CINE");
     char path[1024], errpath[1024], cmd[4096], want[1024], got[1024] = "";
@@ -117,17 +117,4 @@ static void the_command_prints_what_mc_error_format_writes(void)
     got[n] = '\0';
     fclose(f);
     EXPECT_EQ_STR(got, want);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(positioned_error_has_source_and_caret),
-        TEST_ENTRY(severity_defaults_to_error_and_warning_is_kept),
-        TEST_ENTRY(without_position_the_file_is_named_once),
-        TEST_ENTRY(control_bytes_are_escaped_and_the_caret_follows),
-        TEST_ENTRY(a_short_buffer_is_cut_and_the_length_is_whole),
-        TEST_ENTRY(the_command_prints_what_mc_error_format_writes),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -51,23 +51,29 @@ farm_check_sound() {
     echo "farm_check: sound track: the one-process render's packets ($got)" >&2
 }
 
-farm_check_joined() {
-    local scene=$1 full=$2 single=$3 plan=$4 tmp
+# farm_check_collect DIR SCENE FULL SINGLE PART...: what farm_check_video reads, in DIR: the
+# scene's info.json, FULL's probe.json, the decoded frames' hashes of FULL (full.md5) and of the
+# parts in order (parts.md5), and FULL's PSNR against SINGLE frame by frame (psnr.txt)
+farm_check_collect() {
+    local tmp=$1 scene=$2 full=$3 single=$4 part
     shift 4
-    tmp=$(mktemp -d "${MC_TEST_TMP:-/tmp}/farm_check.XXXXXX") || return 1
     "$MD5CINE" info --json "$scene" >"$tmp/info.json" || { echo "info failed" >&2; return 1; }
     ffprobe -v error -select_streams v:0 -show_entries stream=time_base,duration,nb_frames:frame=pts,key_frame \
         -show_chapters -of json "$full" >"$tmp/probe.json" || { echo "ffprobe failed on $full" >&2; return 1; }
     # Decoded frames: the hash column of framemd5 (pts differ between a part and the whole).
     frame_hashes "$full" >"$tmp/full.md5"
     : >"$tmp/parts.md5"
-    local part
     for part in "$@"; do
         frame_hashes "$part" >>"$tmp/parts.md5"
     done
     ffmpeg -v error -i "$full" -i "$single" -lavfi "[0:v:0][1:v:0]psnr=stats_file=$tmp/psnr.txt" -f null - ||
         { echo "ffmpeg psnr failed" >&2; return 1; }
-    python3 - "$tmp" "$plan" <<'EOF'
+}
+
+# farm_check_video DIR PLAN: the checks of the top but the sound's, on what farm_check_collect
+# wrote in DIR
+farm_check_video() {
+    python3 - "$1" "$2" <<'EOF'
 import json, sys
 from fractions import Fraction
 tmp, plan = sys.argv[1], sys.argv[2]
@@ -130,8 +136,40 @@ print("farm_check: %d frames, %d chunk starts, %d shots, worst PSNR %s dB"
       % (len(frames), len(starts), len(shots), worst[1] if worst else "-"), file=sys.stderr)
 sys.exit(1 if bad else 0)
 EOF
-    local rc=$?
+}
+
+farm_check_joined() {
+    local scene=$1 full=$2 single=$3 plan=$4 tmp rc=0
+    shift 4
+    tmp=$(mktemp -d "${MC_TEST_TMP:-/tmp}/farm_check.XXXXXX") || return 1
+    farm_check_collect "$tmp" "$scene" "$full" "$single" "$@" && farm_check_video "$tmp" "$plan" ||
+        rc=1
     rm -rf "$tmp"
     farm_check_sound "$full" "$single" || rc=1
     return $rc
+}
+
+# farm_flaky_md5cine FILE FRAMES: writes FILE, an md5cine (MD5CINE's) that refuses, exit 3, to
+# render the frames FRAMES (one --frames value) and renders any other
+farm_flaky_md5cine() {
+    cat >"$1" <<EOF
+#!/bin/sh
+for a; do
+    if [ "\$a" = $2 ]; then echo "flaky-md5cine: refusing frames $2" >&2; exit 3; fi
+done
+exec "$(cd "$(dirname "$MD5CINE")" && pwd)/$(basename "$MD5CINE")" "\$@"
+EOF
+    chmod +x "$1"
+}
+
+# farm_check_join_refused WHAT FARM OUT: the join of the farm folder FARM ($FARM/farm-concat.sh)
+# exits 2 naming frames 120-179 as missing, and writes no OUT
+farm_check_join_refused() {
+    local what=$1 farm=$2 out=$3 rc
+    "$FARM/farm-concat.sh" "$farm" 2>"$T/$what.err"
+    rc=$?
+    [ $rc -eq 2 ] || fail "$what: exit $rc, want 2"
+    grep -q 'error: frames 120-179 are missing' "$T/$what.err" ||
+        fail "md5cine concat does not name 120-179 ($what): $(cat "$T/$what.err")"
+    [ ! -e "$out" ] || fail "$what wrote an output"
 }

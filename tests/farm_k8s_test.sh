@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")"
 . ./farm_check.sh
 K8S=../scripts/farm/k8s
-. ./outcome.sh farm_k8s
+. ./harness.sh farm_k8s
 mkdir -p "$T/farm/scene" "$T/bin"
 
 # The manifests' facts, and the scripts to run, in shell-readable form.
@@ -102,8 +102,4 @@ md5cine render "$R_SCENE" --size 160x90 --msaa 0 --quiet -o "$T/single.mp4" ||
 farm_check_sound "$J_OUT" "$T/single.mp4" || fail "joined video's sound"
 [ -n "$(audio_packets "$J_OUT")" ] || fail "the joined video has no sound track"
 
-if [ $failed -ne 0 ]; then
-    echo "$failed failure(s)" >&2
-    exit 1
-fi
-echo "farm_k8s: ok"
+finish

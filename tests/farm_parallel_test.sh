@@ -15,7 +15,7 @@ cd "$(dirname "$0")"
 . ./farm_check.sh
 SCENE=../scenes/demo/demo.md5scene
 FARM=../scripts/farm
-. ./outcome.sh farm_parallel
+. ./harness.sh farm_parallel
 mkdir -p "$T"
 OPTS=(--size 160x90 --msaa 0)
 
@@ -46,14 +46,7 @@ fi
 
 # 3. One chunk fails (frames 60-119 through a wrapper that refuses them): every other chunk still
 # renders, the join refuses naming those frames, exit 2, no output and no temporary left.
-cat >"$T/flaky-md5cine" <<EOF
-#!/bin/sh
-for a; do
-    if [ "\$a" = 60-119 ]; then echo "flaky-md5cine: refusing frames 60-119" >&2; exit 3; fi
-done
-exec "$(cd "$(dirname "$MD5CINE")" && pwd)/$(basename "$MD5CINE")" "\$@"
-EOF
-chmod +x "$T/flaky-md5cine"
+farm_flaky_md5cine "$T/flaky-md5cine" 60-119
 mkdir -p "$T/fail"
 timeout 300 "$FARM/parallel-render.sh" "$SCENE" -o "$T/fail/full.mp4" --chunks 4 -j 2 --keep \
     --md5cine "$T/flaky-md5cine" -- "${OPTS[@]}" 2>"$T/run3.err"
@@ -73,12 +66,7 @@ done
 if [ -d "$T/full.mp4.farm" ]; then
     cp "$T/full.mp4" "$T/full-first.mp4"
     rm -f "$T/full.mp4" "$T/full.mp4.farm/parts/part-00002.mp4"
-    "$FARM/farm-concat.sh" "$T/full.mp4.farm" 2>"$T/run4.err"
-    rc=$?
-    [ $rc -eq 2 ] || fail "join with a part removed: exit $rc, want 2"
-    grep -q 'error: frames 120-179 are missing' "$T/run4.err" ||
-        fail "md5cine concat does not name 120-179 with a part removed ($(cat "$T/run4.err"))"
-    [ ! -e "$T/full.mp4" ] || fail "join with a part removed wrote an output"
+    farm_check_join_refused "join with a part removed" "$T/full.mp4.farm" "$T/full.mp4"
 
     # 5. --resume renders only that chunk again; the same frames and settings give the same bytes.
     timeout 300 "$FARM/parallel-render.sh" "$SCENE" -o "$T/full.mp4" --chunks 4 -j 2 --resume \
@@ -138,8 +126,4 @@ timeout 300 "$FARM/parallel-render.sh" "$SCENE" -o "$sp/%05d.png" --chunks 2 -j 
     --md5cine "$MD5CINE" -- --frames 80-83 "${OPTS[@]}" 2>"$T/run8.err" || fail "spaced path: exit $? ($(tail -n 3 "$T/run8.err"))"
 [ "$(ls "$sp" | tr '\n' ' ')" = "00080.png 00081.png 00082.png 00083.png " ] || fail "spaced path wrote: $(ls "$sp" | tr '\n' ' ')"
 
-if [ $failed -ne 0 ]; then
-    echo "$failed failure(s)" >&2
-    exit 1
-fi
-echo "farm_parallel: ok"
+finish

@@ -12,10 +12,10 @@ cd "$(dirname "$0")"
 . ./farm_check.sh
 SCENE=$(pwd)/../scenes/demo/demo.md5scene
 FARM=$(pwd)/../scripts/farm
-. ./outcome.sh farm_slurm
+. ./harness.sh farm_slurm
 MD5CINE=$(cd "$(dirname "$MD5CINE")" && pwd)/$(basename "$MD5CINE")
 mkdir -p "$T"
-trap slurm_cluster_stop EXIT
+trap 'slurm_cluster_stop; harness_exit' EXIT
 trap 'exit 130' INT TERM
 OPTS=(--size 160x90 --msaa 0)
 
@@ -58,14 +58,7 @@ fi
 
 # 2. Task 2 fails (a wrapper refuses its frames): the join is cancelled, never run, no output;
 # submit --wait says so and exits 3; the join run by hand names the missing frames and exits 2.
-cat >"$T/flaky-md5cine" <<EOF
-#!/bin/sh
-for a; do
-    if [ "\$a" = 120-179 ]; then echo "flaky-md5cine: refusing frames 120-179" >&2; exit 3; fi
-done
-exec "$MD5CINE" "\$@"
-EOF
-chmod +x "$T/flaky-md5cine"
+farm_flaky_md5cine "$T/flaky-md5cine" 120-179
 # --wait: returns once the join job has ended, here with exit 3 as it was cancelled.
 (cd "$T" && timeout 300 "$FARM/slurm-submit.sh" "$SCENE" -o "$T/fail.mp4" --chunks 4 --wait \
     --md5cine "$T/flaky-md5cine" -- "${OPTS[@]}") >"$T/submit2.out" 2>"$T/submit2.err"
@@ -81,12 +74,7 @@ if [ -n "$array" ] && [ -n "$join" ]; then
     [ "$states" = "0 COMPLETED 1 COMPLETED 2 FAILED 3 COMPLETED " ] || fail "array tasks with task 2 failing: $states"
     [ "$(state_of "$join")" = "- CANCELLED" ] || fail "join after a failed task: $(state_of "$join"), want CANCELLED"
     [ ! -e "$T/fail.mp4" ] || fail "a failed farm render left an output"
-    "$FARM/farm-concat.sh" "$T/fail.mp4.farm" 2>"$T/join2.err"
-    rc=$?
-    [ $rc -eq 2 ] || fail "join by hand: exit $rc, want 2"
-    grep -q 'error: frames 120-179 are missing' "$T/join2.err" ||
-        fail "md5cine concat run by hand does not name 120-179: $(cat "$T/join2.err")"
-    [ ! -e "$T/fail.mp4" ] || fail "join by hand wrote an output"
+    farm_check_join_refused "join by hand" "$T/fail.mp4.farm" "$T/fail.mp4"
 else
     fail "submit 2 printed no job ids: $(cat "$T/submit2.out")"
 fi
@@ -100,9 +88,5 @@ rc=$?
 [ ! -s "$T/submit3.out" ] || fail "submit with --chunks 0 printed job ids: $(cat "$T/submit3.out")"
 [ "$(squeue -h -o %i | wc -l)" = "$before" ] || fail "submit with --chunks 0 queued a job"
 
-if [ $failed -ne 0 ]; then
-    slurm_cluster_logs
-    echo "$failed failure(s)" >&2
-    exit 1
-fi
-echo "farm_slurm: ok"
+[ "$failed" -eq 0 ] || slurm_cluster_logs
+finish

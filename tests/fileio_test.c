@@ -17,7 +17,7 @@ static bool exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-static void two_outputs_to_one_name_get_different_temporary_files(void)
+TEST(two_outputs_to_one_name_get_different_temporary_files)
 {
     char path[512];
     mc_outfile a, b;
@@ -39,7 +39,7 @@ static void two_outputs_to_one_name_get_different_temporary_files(void)
     unlink(path);
 }
 
-static void commit_renames_the_whole_file_into_place(void)
+TEST(commit_renames_the_whole_file_into_place)
 {
     char path[512], *buf;
     size_t len;
@@ -57,7 +57,7 @@ static void commit_renames_the_whole_file_into_place(void)
     unlink(path);
 }
 
-static void abort_leaves_nothing_and_may_be_called_twice(void)
+TEST(abort_leaves_nothing_and_may_be_called_twice)
 {
     char path[512], tmp[sizeof ((mc_outfile *)0)->tmp];
     mc_outfile o;
@@ -73,7 +73,7 @@ static void abort_leaves_nothing_and_may_be_called_twice(void)
     EXPECT(!exists(path));
 }
 
-static void a_missing_folder_is_an_io_error_naming_the_output(void)
+TEST(a_missing_folder_is_an_io_error_naming_the_output)
 {
     char path[512];
     mc_outfile o;
@@ -85,7 +85,7 @@ static void a_missing_folder_is_an_io_error_naming_the_output(void)
     EXPECT_EQ_STR(o.tmp, "");
 }
 
-static void a_new_output_gets_the_usual_permissions(void)
+TEST(a_new_output_gets_the_usual_permissions)
 {
     char path[512];
     mc_outfile o;
@@ -103,7 +103,7 @@ static void a_new_output_gets_the_usual_permissions(void)
 }
 
 /* fileio.h: "<dir>/.<base>.<pid>.tmp". */
-static void the_temporary_is_short_and_carries_the_process_id(void)
+TEST(the_temporary_is_short_and_carries_the_process_id)
 {
     char path[512], want[600];
     mc_outfile o;
@@ -122,7 +122,7 @@ static void the_temporary_is_short_and_carries_the_process_id(void)
 
 /* A name of 255 bytes (the longest a Linux file system takes) still has a temporary: the
  * name is cut to its first 236 bytes. */
-static void a_255_byte_name_can_be_written(void)
+TEST(a_255_byte_name_can_be_written)
 {
     char path[1024];
     mc_outfile o;
@@ -142,7 +142,7 @@ static void a_255_byte_name_can_be_written(void)
     unlink(path);
 }
 
-static void a_second_exclusive_writer_of_one_output_is_refused(void)
+TEST(a_second_exclusive_writer_of_one_output_is_refused)
 {
     char path[512];
     mc_outfile a, b;
@@ -163,7 +163,7 @@ static void a_second_exclusive_writer_of_one_output_is_refused(void)
 
 /* A temporary left by a process that is gone (a child that has exited and been reaped) is
  * removed by the next exclusive writer of the same output, and only of that output. */
-static void an_exclusive_writer_removes_a_dead_processes_temporary(void)
+TEST(an_exclusive_writer_removes_a_dead_processes_temporary)
 {
     char path[512], stale[600], other[600];
     const char *base;
@@ -191,21 +191,4 @@ static void an_exclusive_writer_removes_a_dead_processes_temporary(void)
     EXPECT(exists(other));
     mc_outfile_abort(&o);
     unlink(other);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(two_outputs_to_one_name_get_different_temporary_files),
-        TEST_ENTRY(commit_renames_the_whole_file_into_place),
-        TEST_ENTRY(abort_leaves_nothing_and_may_be_called_twice),
-        TEST_ENTRY(a_missing_folder_is_an_io_error_naming_the_output),
-        TEST_ENTRY(a_new_output_gets_the_usual_permissions),
-        TEST_ENTRY(the_temporary_is_short_and_carries_the_process_id),
-        TEST_ENTRY(a_255_byte_name_can_be_written),
-        TEST_ENTRY(a_second_exclusive_writer_of_one_output_is_refused),
-        TEST_ENTRY(an_exclusive_writer_removes_a_dead_processes_temporary),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -10,8 +10,7 @@
 #   7   5.6056   5  7 (> 6)     7      0 (ended: 8 frames)
 # A video at that rate has r_frame_rate 30000/1001 and lasts frames * 1001 / 30000 seconds.
 set -u
-. ./outcome.sh fractional_rate
-M=$MD5CINE
+. ./harness.sh fractional_rate
 D=data/render
 
 for rate in 29.97 30000/1001 60000/2002; do
@@ -55,6 +54,4 @@ for bad in 0 0.5 1001 1000.001 1/0 abc 30000/ 12.1234567; do
     [ $rc = 2 ] || fail "info --fps $bad: exit $rc"
 done
 [ ! -e "$T/bad.mp4" ] && ok "bad rates are exit 2 and write nothing" || fail "bad.mp4 written"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ] && rm -rf "$T"
-[ "$failed" = 0 ]
+finish

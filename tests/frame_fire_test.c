@@ -60,7 +60,7 @@ static int skin_at_ms(const mc_scene_actor *a, int64_t ms)
     return mc_scene_actor_skin_at(a, &s);
 }
 
-static void offsets_count_frames_from_one_and_cycles_of_n_minus_one_frames(void)
+TEST(offsets_count_frames_from_one_and_cycles_of_n_minus_one_frames)
 {
     const int f[1] = { 3 };
     const char *const n[1] = { "a" };
@@ -80,7 +80,7 @@ static void offsets_count_frames_from_one_and_cycles_of_n_minus_one_frames(void)
     EXPECT(!mc_scene_command_repeats(a));
 }
 
-static void the_last_cycle_fired_by_a_time(void)
+TEST(the_last_cycle_fired_by_a_time)
 {
     const int f[1] = { 2 };
     const char *const n[1] = { "a" };
@@ -101,7 +101,7 @@ static void the_last_cycle_fired_by_a_time(void)
     EXPECT_EQ_INT(mc_scene_command_last_cycle(a, 2, 100.1, 1.0), 0);
 }
 
-static void the_skin_in_effect_is_the_last_fired(void)
+TEST(the_skin_in_effect_is_the_last_fired)
 {
     /* frame 2 A at 0.1 + 0.4c; frame 4 none, then B, both at 0.3 + 0.4c (file order: B last) */
     const int f[3] = { 2, 4, 4 };
@@ -122,7 +122,7 @@ static void the_skin_in_effect_is_the_last_fired(void)
     EXPECT_EQ_INT(skin_at(a, 99.0), 2);
 }
 
-static void at_the_wrap_the_next_cycles_first_frame_fires_last(void)
+TEST(at_the_wrap_the_next_cycles_first_frame_fires_last)
 {
     /* Y on frame 1 (0, 0.4, 0.8 ...), X on frame 5 (0.4, 0.8, ...): at 0.4 the last frame of
      * cycle 0 fires, then the first of cycle 1, so Y is in effect although X comes later in
@@ -142,7 +142,7 @@ static void at_the_wrap_the_next_cycles_first_frame_fires_last(void)
     EXPECT_EQ_INT(skin_at(a, 5.0), 1);
 }
 
-static void times_count_from_the_anims_start_on_either_clock(void)
+TEST(times_count_from_the_anims_start_on_either_clock)
 {
     const int f[1] = { 3 };
     const char *const n[1] = { "A" };
@@ -162,7 +162,7 @@ static void times_count_from_the_anims_start_on_either_clock(void)
     EXPECT_EQ_INT(skin_at(a, 13.0 / 20.0), -1);
 }
 
-static void other_commands_set_no_skin(void)
+TEST(other_commands_set_no_skin)
 {
     const int f[1] = { 1 };
     const char *const n[1] = { "A" };
@@ -173,18 +173,4 @@ static void other_commands_set_no_skin(void)
     x.commands[0].kind = MC_FC_SOUND_BODY;
     EXPECT(!mc_scene_actor_has_skin_commands(a));
     EXPECT_EQ_INT(skin_at(a, 1.0), -1);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(offsets_count_frames_from_one_and_cycles_of_n_minus_one_frames),
-        TEST_ENTRY(the_last_cycle_fired_by_a_time),
-        TEST_ENTRY(the_skin_in_effect_is_the_last_fired),
-        TEST_ENTRY(at_the_wrap_the_next_cycles_first_frame_fires_last),
-        TEST_ENTRY(times_count_from_the_anims_start_on_either_clock),
-        TEST_ENTRY(other_commands_set_no_skin),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -50,7 +50,7 @@ static mc_frame_jobs *make(mc_scene *scene, int jobs)
 
 /* Frames handed in as 5 0 3 1 4 2 come back as 5 0 3 1 4 2, each with the box of its shot and
  * the pixels a single renderer draws for it. */
-static void frames_come_back_in_submission_order_with_one_renderers_pixels(void)
+TEST(frames_come_back_in_submission_order_with_one_renderers_pixels)
 {
     static const int order[6] = { 5, 0, 3, 1, 4, 2 };
     mc_scene scene;
@@ -94,7 +94,7 @@ static void frames_come_back_in_submission_order_with_one_renderers_pixels(void)
 
 /* At most `jobs` frames in flight; nothing to collect is a usage error with k = -1; a view of
  * the wrong size is the frame's own error, from collect, and the jobs go on. */
-static void misuse_is_a_usage_error_and_a_frames_error_comes_with_it(void)
+TEST(misuse_is_a_usage_error_and_a_frames_error_comes_with_it)
 {
     mc_scene scene;
     mc_frame_jobs *j = make(&scene, 2);
@@ -130,7 +130,7 @@ static void misuse_is_a_usage_error_and_a_frames_error_comes_with_it(void)
 
 /* Release with every job busy and frames queued behind them: it waits for the frames being
  * drawn, drops the rest, and frees everything (ASan and the thread sanitizer watch it). */
-static void release_with_frames_in_flight_waits_and_drops_them(void)
+TEST(release_with_frames_in_flight_waits_and_drops_them)
 {
     mc_scene scene;
     mc_frame_jobs *j = make(&scene, 4);
@@ -150,7 +150,7 @@ static void release_with_frames_in_flight_waits_and_drops_them(void)
 }
 
 /* Jobs outside 1..MC_FRAME_JOBS_MAX are refused before anything starts. */
-static void a_job_count_out_of_range_is_a_usage_error(void)
+TEST(a_job_count_out_of_range_is_a_usage_error)
 {
     static const int bad[] = { -1, MC_FRAME_JOBS_MAX + 1 };
     mc_scene scene;
@@ -168,7 +168,7 @@ static void a_job_count_out_of_range_is_a_usage_error(void)
 }
 
 /* The automatic count: 1 up to 2 cores, then half the cores, at most MC_FRAME_JOBS_MAX. */
-static void the_automatic_count_follows_its_rule(void)
+TEST(the_automatic_count_follows_its_rule)
 {
     EXPECT_EQ_INT(mc_frame_jobs_auto(0), 1);
     EXPECT_EQ_INT(mc_frame_jobs_auto(1), 1);
@@ -182,7 +182,7 @@ static void the_automatic_count_follows_its_rule(void)
 
 /* The count within memory, worked by hand: jobs fit when first + (jobs - 1) * per_job <= memory
  * (MiB and GiB powers of two). */
-static void the_count_fits_the_memory_available(void)
+TEST(the_count_fits_the_memory_available)
 {
     const uint64_t mib = 1ull << 20, gib = 1ull << 30;
     bool by = true;
@@ -215,7 +215,7 @@ static void the_count_fits_the_memory_available(void)
 
 /* A texture that does not decode fails every job's renderer: create gives what
  * mc_scene_renderer_create gives (MC_ERR_IMAGE at line 4, column 20), and nothing is left. */
-static void a_texture_that_does_not_decode_fails_create_as_one_renderer_does(void)
+TEST(a_texture_that_does_not_decode_fails_create_as_one_renderer_does)
 {
     char scene_path[1100];
     mc_scene scene;
@@ -241,7 +241,7 @@ static void a_texture_that_does_not_decode_fails_create_as_one_renderer_does(voi
 
 /* The stop flag set before create interrupts every job's loading of the demo's material (its
  * base declares one), as it interrupts one renderer's. */
-static void the_stop_flag_interrupts_create(void)
+TEST(the_stop_flag_interrupts_create)
 {
     volatile sig_atomic_t stop = 1;
     mc_scene scene;
@@ -256,20 +256,4 @@ static void the_stop_flag_interrupts_create(void)
     EXPECT_EQ_INT(mc_frame_jobs_create(&d, &j, &err), MC_ERR_INTERRUPTED);
     EXPECT(j == NULL);
     mc_scene_release(&scene);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(frames_come_back_in_submission_order_with_one_renderers_pixels),
-        TEST_ENTRY(misuse_is_a_usage_error_and_a_frames_error_comes_with_it),
-        TEST_ENTRY(release_with_frames_in_flight_waits_and_drops_them),
-        TEST_ENTRY(a_job_count_out_of_range_is_a_usage_error),
-        TEST_ENTRY(the_automatic_count_follows_its_rule),
-        TEST_ENTRY(the_count_fits_the_memory_available),
-        TEST_ENTRY(a_texture_that_does_not_decode_fails_create_as_one_renderer_does),
-        TEST_ENTRY(the_stop_flag_interrupts_create),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

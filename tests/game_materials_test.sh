@@ -5,7 +5,7 @@
 # uses (no word about it), a broken material an actor uses (one positioned warning, the default
 # material, exit 0), and which declaration wins among loose files and archives.
 set -u
-. ./outcome.sh game_materials
+. ./harness.sh game_materials
 
 scene() { # scene FOLDER: a scene whose one actor's shader is "skin" (arm.md5mesh)
     mkdir -p "$1/base/materials"
@@ -162,5 +162,4 @@ expect strict_render_refuses_a_broken_used_material 2 "" "error: expected ',', f
 run arch_unused_strict info --materials --strict "$T/one/a.md5scene"
 expect strict_ignores_an_unused_broken_material 0
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -7,9 +7,8 @@
 set -u
 : "${MC_TEST_BACKENDS:?MC_TEST_BACKENDS must list the GL backends built}"
 has() { case " $MC_TEST_BACKENDS " in *" $1 "*) return 0 ;; esac; return 1; }
-. ./outcome.sh gl_backends
+. ./harness.sh gl_backends
 S=../scenes/demo/demo.md5scene
-M=$MD5CINE
 
 for msaa in 4 0; do
     for gl in $MC_TEST_BACKENDS; do
@@ -129,6 +128,4 @@ if has egl; then
         fail "doctor without EGL: exit $rc, $(cat "$T/doctor2.out")"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ] && rm -rf "$T"
-[ "$failed" = 0 ]
+finish

@@ -509,7 +509,7 @@ static mc_status parse(fmt f, const char *text, size_t len, mc_error *err)
     return s;
 }
 
-static void valid_templates_parse(void)
+TEST(valid_templates_parse)
 {
     mc_error err;
 
@@ -529,7 +529,7 @@ static void valid_templates_parse(void)
         EXPECT_OK(parse(decls[i].f, decls[i].text, strlen(decls[i].text), &err), &err);
 }
 
-static void every_rule_reports_its_golden_error(void)
+TEST(every_rule_reports_its_golden_error)
 {
     for (size_t i = 0; i < TEST_COUNT(table); i++) {
         const golden *g = &table[i];
@@ -565,7 +565,7 @@ static char *many_anims(int n, const char *last)
 /* The limits of limits.h that a declaration alone can pass: the anim and remove lines of one
  * model declaration (MC_LIMIT_MODELDEF_ANIMS, 4096: the 4097th at line 4098), and a duplicate
  * found among many (the parser's index of names). */
-static void limits_report_their_golden_errors(void)
+TEST(limits_report_their_golden_errors)
 {
     static const struct {
         const char *name;
@@ -597,14 +597,4 @@ static void limits_report_their_golden_errors(void)
                       mc_status_name(rows[i].code), rows[i].line, rows[i].col, rows[i].msg);
         free(text);
     }
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(valid_templates_parse),
-        TEST_ENTRY(every_rule_reports_its_golden_error),
-        TEST_ENTRY(limits_report_their_golden_errors),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

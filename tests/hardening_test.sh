@@ -10,15 +10,9 @@
 # Expected values come from the contracts in include/md5cine/ (fileio.h, limits.h) and from
 # ffprobe.
 set -u
-. ./outcome.sh hardening
+. ./harness.sh hardening
 D=$PWD/data/render
-M=$MD5CINE
 
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name" "'$*' is false"; fi
-}
 # expect NAME RC WANT [TEXT-IN-FILE FILE]
 expect() {
     local name=$1 rc=$2 want=$3 text=${4:-} file=${5:-}
@@ -310,5 +304,4 @@ check "c1_bytes_in_the_excerpt_are_escaped_and_the_caret_lines_up" cmp -s "$T/c1
 check "no_raw_c1_byte_reaches_the_terminal" \
     [ -z "$(LC_ALL=C tr -d -c '\233' <"$T/c1.err")" ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

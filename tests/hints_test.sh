@@ -6,7 +6,7 @@
 # Doom's are). The messages are checked whole, as a user reads them. A scene of several mistakes
 # reports each.
 set -u
-. ./outcome.sh hints
+. ./harness.sh hints
 
 # first_line_is NAME FILE WANT: the first line of FILE is exactly WANT
 first_line_is() {
@@ -114,5 +114,4 @@ for cmd in info render plan sheet; do
     else fail "several_mistakes_each_at_its_place_$cmd" "$(cat "$T/several_$cmd.diff")"; fi
 done
 
-echo "hints: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -10,6 +10,7 @@
 #include <md5cine/material.h>
 #include <md5cine/vfs.h>
 
+#include "material_fixture.h"
 #include "test.h"
 
 /* Writes dir/name as a w x h 24-bit TGA (type 2, bottom-up) of one colour, BGR b g r. */
@@ -35,16 +36,6 @@ static bool write_tga(const char *dir, const char *name, int w, int h, const uin
     return fclose(f) == 0 && ok;
 }
 
-static bool px_is(const mc_image *im, int x, int y, int r, int g, int b, int a)
-{
-    const uint8_t *p = im->pixels + (size_t)y * im->stride + (size_t)x * 4;
-
-    if (p[0] == r && p[1] == g && p[2] == b && p[3] == a)
-        return true;
-    return test_fail(__FILE__, __LINE__, "pixel (%d, %d) is %d %d %d %d, expected %d %d %d %d", x,
-                     y, p[0], p[1], p[2], p[3], r, g, b, a);
-}
-
 /* A base folder NAME under the test's scratch folder: materials/m.mtr holding mtr, and an empty
  * textures/ whose path goes to textures. False when m.mtr could not be written. */
 static bool make_base(char *base, size_t cap, const char *name, const char *mtr, char *textures,
@@ -64,7 +55,7 @@ static bool make_base(char *base, size_t cap, const char *name, const char *mtr,
 /* Four materials over two 4x4 images (16 pixels each) under a budget of 40 pixels: a and b
  * name x plainly (one image, 16), c names x under zeroclamp (another image, 32), d names y
  * (48: past 40). Counted per material, c would already be past (16 + 16 + 16 = 48). */
-static void maps_of_one_image_share_pixels_and_count_once(void)
+TEST(maps_of_one_image_share_pixels_and_count_once)
 {
     static const uint8_t bgr[3] = { 30, 20, 10 };
     char base[1024], dir[1100];
@@ -112,7 +103,7 @@ static void maps_of_one_image_share_pixels_and_count_once(void)
 
 /* Pixels already spent (a scene's own textures) come off the set's budget: 30 of 40 spent
  * leave 10, short of x's 16. */
-static void pixels_spent_before_come_off_the_set_s_budget(void)
+TEST(pixels_spent_before_come_off_the_set_s_budget)
 {
     static const uint8_t bgr[3] = { 1, 2, 3 };
     char base[1024], dir[1100];
@@ -136,7 +127,7 @@ static void pixels_spent_before_come_off_the_set_s_budget(void)
 
 /* A file read outside a base: its header checked against what is left, its pixels counted,
  * and not resampled (a 3x3 image stays 3x3; a material's would be 2x2). */
-static void a_texture_file_comes_under_the_budget(void)
+TEST(a_texture_file_comes_under_the_budget)
 {
     static const uint8_t bgr[3] = { 7, 8, 9 };
     char dir[1024], path[1100];
@@ -160,15 +151,4 @@ static void a_texture_file_comes_under_the_budget(void)
     EXPECT_CONTAINS(err.msg, "3x3 pixels take the scene past 12 pixels of images in all");
     EXPECT_EQ_INT(used, 9);
     EXPECT(img.pixels == NULL);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(maps_of_one_image_share_pixels_and_count_once),
-        TEST_ENTRY(pixels_spent_before_come_off_the_set_s_budget),
-        TEST_ENTRY(a_texture_file_comes_under_the_budget),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

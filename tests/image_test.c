@@ -67,12 +67,12 @@ static void check_round_trip(int alpha)
     remove(path);
 }
 
-static void rgba_png_reads_back_identical(void)
+TEST(rgba_png_reads_back_identical)
 {
     check_round_trip(1);
 }
 
-static void rgb_png_reads_back_identical_with_opaque_alpha(void)
+TEST(rgb_png_reads_back_identical_with_opaque_alpha)
 {
     check_round_trip(0);
 }
@@ -80,7 +80,7 @@ static void rgb_png_reads_back_identical_with_opaque_alpha(void)
 /* A frame like a render's: flat background, a gradient band and noise, 640x360 (several zlib
  * blocks and every filter stb may pick). The pixels come from a xorshift generator here, not
  * from the writer; stb_image, an independent decoder, must return them exactly. */
-static void large_varied_frame_reads_back_identical(void)
+TEST(large_varied_frame_reads_back_identical)
 {
     const int w = 640, h = 360;
     uint8_t *px = malloc((size_t)w * (size_t)h * 4);
@@ -113,7 +113,7 @@ static void large_varied_frame_reads_back_identical(void)
 }
 
 /* One buffer reused: the second PNG replaces the first (a 1x1 then a 2x1 image read back). */
-static void reused_buffer_holds_the_latest_png(void)
+TEST(reused_buffer_holds_the_latest_png)
 {
     static const uint8_t one[4] = { 1, 2, 3, 4 }, two[8] = { 5, 6, 7, 8, 9, 10, 11, 12 };
     mc_png_buf buf = { 0 };
@@ -132,7 +132,7 @@ static void reused_buffer_holds_the_latest_png(void)
 
 /* The PNG layout by hand: 8-byte signature, IHDR of length 13 with width, height, depth 8 and
  * colour type 6 (RGBA) or 2 (RGB), and an IEND chunk (length 0, CRC 0xAE426082) at the end. */
-static void encoded_png_has_the_standard_layout(void)
+TEST(encoded_png_has_the_standard_layout)
 {
     static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
     static const uint8_t iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82 };
@@ -172,13 +172,13 @@ static void check_tga(int top_first)
     mc_image_release(&img);
 }
 
-static void tga_rows_load_top_first_whatever_their_origin(void)
+TEST(tga_rows_load_top_first_whatever_their_origin)
 {
     check_tga(0);
     check_tga(1);
 }
 
-static void truncated_png_fails_naming_the_file(void)
+TEST(truncated_png_fails_naming_the_file)
 {
     uint8_t px[8 * 8 * 4];
     char path[512], cut[512];
@@ -210,7 +210,7 @@ static void truncated_png_fails_naming_the_file(void)
 
 /* Every prefix of a valid PNG, and the PNG with any single byte inverted, decodes to an error
  * or to an image of the right size: never a crash or an out-of-bounds read (run under ASan). */
-static void damaged_pngs_fail_or_decode_safely(void)
+TEST(damaged_pngs_fail_or_decode_safely)
 {
     const int w = 9, h = 7;
     uint8_t *px = make_pixels(w, h, (size_t)w * 4);
@@ -241,7 +241,7 @@ static void damaged_pngs_fail_or_decode_safely(void)
     free(px);
 }
 
-static void missing_image_file_is_an_io_error(void)
+TEST(missing_image_file_is_an_io_error)
 {
     mc_error err;
     mc_image img;
@@ -250,7 +250,7 @@ static void missing_image_file_is_an_io_error(void)
     EXPECT_CONTAINS(err.msg, "no-such-image.png");
 }
 
-static void garbage_bytes_are_an_image_error(void)
+TEST(garbage_bytes_are_an_image_error)
 {
     static const char junk[] = "this is not an image at all";
     mc_error err;
@@ -263,7 +263,7 @@ static void garbage_bytes_are_an_image_error(void)
 /* image.h: a side over MC_IMAGE_MAX_SIDE (16384) is refused as MC_ERR_IMAGE "too large", like
  * a damaged size field. The PNG is only its signature and an IHDR chunk for 16385 x 1 RGBA
  * (stb_image rejects the size while reading the IHDR; it does not check chunk CRCs). */
-static void image_wider_than_the_limit_is_refused(void)
+TEST(image_wider_than_the_limit_is_refused)
 {
     static const unsigned char png[] = {
         0x89, 'P',  'N',  'G',  0x0d, 0x0a, 0x1a, 0x0a, /* signature */
@@ -280,7 +280,7 @@ static void image_wider_than_the_limit_is_refused(void)
     EXPECT(img.pixels == NULL);
 }
 
-static void missing_folder_fails_and_leaves_nothing(void)
+TEST(missing_folder_fails_and_leaves_nothing)
 {
     uint8_t px[4 * 4 * 4] = { 0 };
     char dir[512], path[600];
@@ -294,7 +294,7 @@ static void missing_folder_fails_and_leaves_nothing(void)
     EXPECT(!file_exists(dir));
 }
 
-static void bad_sizes_and_strides_are_rejected(void)
+TEST(bad_sizes_and_strides_are_rejected)
 {
     uint8_t px[16] = { 0 };
     mc_png_buf buf = { 0 };
@@ -310,7 +310,7 @@ static void bad_sizes_and_strides_are_rejected(void)
     mc_png_buf_release(&buf);
 }
 
-static void created_image_is_transparent_black(void)
+TEST(created_image_is_transparent_black)
 {
     mc_image img;
     mc_error err;
@@ -329,7 +329,7 @@ static void created_image_is_transparent_black(void)
 
 /* The PNG path allocates only for the first frame of a size: the second and third encodes of
  * 1280x720 frames (RGB and RGBA) grow no block, and each PNG still decodes to its frame. */
-static void png_encoding_reuses_its_memory(void)
+TEST(png_encoding_reuses_its_memory)
 {
     enum { W = 1280, H = 720 };
     uint8_t *px = malloc((size_t)W * H * 4);
@@ -361,27 +361,4 @@ static void png_encoding_reuses_its_memory(void)
     mc_png_buf_release(&buf);
     EXPECT(buf.data == NULL && buf.allocations == 0);
     free(px);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(png_encoding_reuses_its_memory),
-        TEST_ENTRY(rgba_png_reads_back_identical),
-        TEST_ENTRY(rgb_png_reads_back_identical_with_opaque_alpha),
-        TEST_ENTRY(large_varied_frame_reads_back_identical),
-        TEST_ENTRY(reused_buffer_holds_the_latest_png),
-        TEST_ENTRY(encoded_png_has_the_standard_layout),
-        TEST_ENTRY(tga_rows_load_top_first_whatever_their_origin),
-        TEST_ENTRY(truncated_png_fails_naming_the_file),
-        TEST_ENTRY(damaged_pngs_fail_or_decode_safely),
-        TEST_ENTRY(missing_image_file_is_an_io_error),
-        TEST_ENTRY(garbage_bytes_are_an_image_error),
-        TEST_ENTRY(image_wider_than_the_limit_is_refused),
-        TEST_ENTRY(missing_folder_fails_and_leaves_nothing),
-        TEST_ENTRY(bad_sizes_and_strides_are_rejected),
-        TEST_ENTRY(created_image_is_transparent_black),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

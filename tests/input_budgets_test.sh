@@ -4,13 +4,13 @@
 # running out of file descriptors while opening archives (a runtime failure, exit 3).
 # Peak memory is asserted with a generous bound (GNU time's %M, in KiB); time is not.
 set -u
-. ./outcome.sh input_budgets
+. ./harness.sh input_budgets
 
 python3 make_quads.py "$T"
 scene() { # scene NAME BASE [ACTOR LINES]: quads.md5mesh with base BASE
     printf 'md5scene 1\ncamera "cam.md5camera"\nbase "%s"\nactor q {\n    mesh "quads.md5mesh"\n%s\n}\n' "$2" "${3:-}" >"$T/$1.md5scene"
 }
-# peak_under NAME KIB ARGS...: peak (outcome.sh), and its peak resident set must stay under KIB.
+# peak_under NAME KIB ARGS...: peak (harness.sh), and its peak resident set must stay under KIB.
 peak_under() {
     local name=$1 most=$2
     shift 2
@@ -142,5 +142,4 @@ else
     fail ten_actors_of_one_mesh_cost_about_what_one_does "one: $one KiB, ten: $ten KiB"
 fi
 
-echo "input_budgets: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -4,15 +4,9 @@
 # GL driver loads (exit 3, the limit's message), where one job of the same render fits. Labelled
 # "once" (tests/CMakeLists.txt): a sanitizer's shadow memory cannot run under `ulimit -v`.
 set -u
-. ./outcome.sh jobs_memory
+. ./harness.sh jobs_memory
 D=data/render
-M=$MD5CINE
 
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name"; fi
-}
 
 # Under an address-space limit an explicit count that does not fit is refused before the GL
 # driver loads (each job is another context and frame); one job of the same render fits.
@@ -32,6 +26,4 @@ check "the_refusal_names_the_jobs" grep -qF "rendering this scene with 16 jobs n
     "$T/mem16.err"
 check "the_refused_render_leaves_no_video" [ ! -e "$T/mem16.mp4" ]
 
-echo "jobs_memory: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && rm -rf "$T"
-[ "$failed" -eq 0 ]
+finish

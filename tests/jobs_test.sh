@@ -4,17 +4,11 @@
 # golden/cli_identity.md5, which one renderer made), the same frame order through the encoder,
 # the progress lines and the reference check, and the same interrupt behaviour.
 set -u
-. ./outcome.sh jobs
+. ./harness.sh jobs
 : "${MC_TEST_BACKENDS:?MC_TEST_BACKENDS must list the GL backends built}"
 D=data/render
 S=../scenes/demo/demo.md5scene
-M=$MD5CINE
 
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name"; fi
-}
 
 # sums DIR: "md5  ./png/NAME" for each file of DIR, as golden/cli_identity.md5 lists them
 sums() { (cd "$1" && md5sum -- * | sed 's|  |  ./png/|'); }
@@ -107,16 +101,9 @@ check "bad_jobs_leave_no_output" [ ! -e "$T/bad.mp4" ]
 # ---- interrupts with frames in flight -------------------------------------------------------
 for sig in INT TERM; do
     mkdir -p "$T/int$sig"
-    "$M" render "$D/long.md5scene" -o "$T/int$sig/long.mp4" --progress json --jobs 4 \
-        >"$T/int$sig.out" 2>"$T/int$sig.err" &
-    pid=$!
-    for _ in $(seq 1 600); do grep -q '"done":' "$T/int$sig.out" 2>/dev/null && break; sleep 0.05; done
-    kill -"$sig" "$pid"
-    wait "$pid"
-    rc=$?
-    last=int$sig
-    want=130
-    [ "$sig" = TERM ] && want=143
+    interrupt "int$sig" "$sig" '"done":' render "$D/long.md5scene" -o "$T/int$sig/long.mp4" \
+        --progress json --jobs 4
+    want=$((128 + $(kill -l "$sig")))
     expect "sig${sig}_with_4_jobs_exits_$want" "$want" "" "removed partial output"
     check "sig${sig}_with_4_jobs_leaves_no_output_and_no_temporary_file" [ -z "$(ls -A "$T/int$sig")" ]
 done
@@ -154,6 +141,4 @@ kill -INT "$pid"
 wait "$pid"
 check "threads_but_the_main_one_block_sigint_and_sigterm_with_3_jobs" [ "$others" -gt 3 -a "$open" = 0 ]
 
-echo "jobs: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && rm -rf "$T"
-[ "$failed" -eq 0 ]
+finish

@@ -10,15 +10,8 @@
 # compare takes the shots from the candidate MP4's chapters, read here independently with
 # ffprobe; with two PNG folders there are no chapters and one test case holds every frame.
 set -u
-. ./outcome.sh junit
-trap 'rm -rf "$T"' EXIT
-M=$MD5CINE
+. ./harness.sh junit
 XSD=data/junit/junit.xsd
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name" "'$*' is false"; fi
-}
 
 cp -r ../scenes/demo "$T/demo"
 scene="$T/demo/demo.md5scene"
@@ -152,5 +145,4 @@ rc=$?
 check unwritable_junit_exits_3 [ "$rc" -eq 3 ]
 check unwritable_junit_says_why grep -q "x.xml" "$T/nodir.err"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -7,7 +7,7 @@
 #   MC_LIBRARY     libmd5cine.so            MC_GCC        gcc (for -aux-info)
 #   MC_SOURCE_DIR  the source tree          MC_BUILD_DIR  the build tree (its version.h)
 set -u
-. ./outcome.sh library_exports
+. ./harness.sh library_exports
 : "${MC_LIBRARY:?}" "${MC_GCC:?}" "${MC_SOURCE_DIR:?}" "${MC_BUILD_DIR:?}"
 inc=(-I"$MC_SOURCE_DIR/include" -I"$MC_BUILD_DIR/include")
 

@@ -11,7 +11,7 @@
 # material whose falloff image is clamped to its edge. Where two of the demo's surfaces meet
 # at the same depth (along the flag), both get each light, as in their own passes.
 set -u
-. ./outcome.sh light_group
+. ./harness.sh light_group
 
 cp -r ../scenes/demo "$T/demo"
 cp -r ../scenes/demo "$T/mixed"
@@ -72,5 +72,4 @@ same rig_large ../scenes/demo/demo.md5scene 2 --size 640x360 --frames 150-155 --
 same lights "$T/demo/demo.md5scene" 4 --size 320x180 --frames 60-90 --shadows off
 same mixed "$T/mixed/demo.md5scene" 4 --size 320x180 --frames 100-115
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && rm -rf "$T"
+finish

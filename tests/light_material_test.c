@@ -107,7 +107,7 @@ static void centre_is(const char *scene, mc_frame_no k, int r, int g, int b, tes
 /* `colored`: the stage's colour is the light's (parm0..2 = its colour). Colour (0.5 0.25 1):
  * 2 * 0.5 * 0.502 = 0.502 -> 128; 2 * 0.25 * 0.502 = 0.251 -> 64; 2 * 1 * 0.502 = 1.004,
  * clamped -> 255. The light names no shader: the base's lights/defaultPointLight is used. */
-static void the_base_default_point_light_is_used_with_the_light_colour(void)
+TEST(the_base_default_point_light_is_used_with_the_light_colour)
 {
     char scene[700];
     test_warnings ws = { 0 };
@@ -125,7 +125,7 @@ static void the_base_default_point_light_is_used_with_the_light_colour(void)
  * light's colour (1 0 0) does not matter) and whose falloff is ramp.png, 2 x 1 texels of 0 and
  * 255, clamped to the edge and bilinear (texel centres at 0.25 and 0.75): at f = 0.496 it reads
  * (0.496 - 0.25) / 0.5 = 0.492, so each channel is 2 * 0.25 * 1 * 0.492 = 0.246 -> 63. */
-static void a_named_light_material_gives_colour_and_falloff(void)
+TEST(a_named_light_material_gives_colour_and_falloff)
 {
     char scene[700];
     test_warnings ws = { 0 };
@@ -147,7 +147,7 @@ static void a_named_light_material_gives_colour_and_falloff(void)
  * exactly (the unrounded sum, 80.60, would store 81). Then lights/ramp above (63) with the
  * `colored` light of lights/defaultPointLight at colour (0.5 0.25 1), (128, 64, 255) from the
  * first test: (63 + 128, 63 + 64, 255) = (191, 127, 255), each image on its own units. */
-static void lights_without_shadows_add_as_their_own_passes_would(void)
+TEST(lights_without_shadows_add_as_their_own_passes_would)
 {
     char scene[900];
     test_warnings ws = { 0 };
@@ -178,7 +178,7 @@ static void lights_without_shadows_add_as_their_own_passes_would(void)
 /* A stage with a condition and an expression, on the scene's clock (ideal: output frame k at
  * 24 fps is k / 24 s): `if ( time > 0.2 )`, `rgb 0.25 * time`. Frame 3 (0.125 s): the stage is
  * off, no light: black. Frame 9 (0.375 s): 2 * 0.09375 * 0.502 = 0.0941 -> 24. */
-static void a_light_stage_is_evaluated_per_frame(void)
+TEST(a_light_stage_is_evaluated_per_frame)
 {
     char scene[700];
     test_warnings ws = { 0 };
@@ -195,7 +195,7 @@ static void a_light_stage_is_evaluated_per_frame(void)
 /* A light material the base does not declare: a warning at the scene's shader string, and the
  * light is Doom's default, here md5cine's built-in default light (no lights/defaultPointLight
  * in the base) -- the same pixel as a light that names no shader. */
-static void an_undeclared_light_material_warns_and_falls_back(void)
+TEST(an_undeclared_light_material_warns_and_falls_back)
 {
     char scene[700], plain[700];
     test_warnings ws = { 0 }, none = { 0 };
@@ -236,7 +236,7 @@ static void an_undeclared_light_material_warns_and_falls_back(void)
 }
 
 /* A light shader in a scene without a base is an error at the shader string. */
-static void a_light_shader_needs_a_base(void)
+TEST(a_light_shader_needs_a_base)
 {
     char dir[512], scene[700];
     mc_scene file;
@@ -260,18 +260,4 @@ static void a_light_shader_needs_a_base(void)
     EXPECT_EQ_INT(err.col, 50);
     EXPECT(strstr(err.msg, "names a shader, but the scene names no base folder") != NULL);
     mc_scene_release(&file);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(the_base_default_point_light_is_used_with_the_light_colour),
-        TEST_ENTRY(a_named_light_material_gives_colour_and_falloff),
-        TEST_ENTRY(lights_without_shadows_add_as_their_own_passes_would),
-        TEST_ENTRY(a_light_stage_is_evaluated_per_frame),
-        TEST_ENTRY(an_undeclared_light_material_warns_and_falls_back),
-        TEST_ENTRY(a_light_shader_needs_a_base),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -4,7 +4,7 @@
 # are bad input (exit 2).
 # Frames and masks are drawn with ImageMagick.
 set -u
-. ./outcome.sh mask
+. ./harness.sh mask
 
 # a: a gradient; b: a with a red 8x8 square at (20, 20)
 convert -size 96x64 gradient:'#304050-#101418' "$T/a.png"
@@ -99,6 +99,4 @@ else
     fail render_reference "could not render: $(head -c 300 "$T/ref.err")"
 fi
 
-rm -rf "$T"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -86,6 +86,24 @@ static inline void mkdir_p(const char *path)
     mkdir(buf, 0755);
 }
 
+/* The folder base/rel and its missing parents. */
+static inline void base_dir(const char *base, const char *rel)
+{
+    char path[1200];
+
+    snprintf(path, sizeof path, "%s/%s", base, rel);
+    mkdir_p(path);
+}
+
+/* The file base/rel with the n bytes of data (its folder must be there). */
+static inline void base_file(const char *base, const char *rel, const void *data, size_t n)
+{
+    char path[1200];
+
+    snprintf(path, sizeof path, "%s/%s", base, rel);
+    write_file(path, data, n);
+}
+
 /* A zip at path holding n (name, data) pairs, compressed with deflate. */
 static inline void make_pk4(const char *path, int n, const char *const *names,
                             const bytes *const *data)

@@ -23,7 +23,7 @@
 
 /* ---------------------------------------------------------------- TGA */
 
-static void tga_reads_bottom_up_truecolour_24(void)
+TEST(tga_reads_bottom_up_truecolour_24)
 {
     bytes o;
     /* 2x2, bottom row first in the file: bottom (red, green), top (blue, white); BGR order. */
@@ -42,7 +42,7 @@ static void tga_reads_bottom_up_truecolour_24(void)
     mc_image_release(&im);
 }
 
-static void tga_reads_top_down_32_with_an_id_field(void)
+TEST(tga_reads_top_down_32_with_an_id_field)
 {
     bytes o;
     const uint8_t id[3] = { 'a', 'b', 'c' };
@@ -61,7 +61,7 @@ static void tga_reads_top_down_32_with_an_id_field(void)
     mc_image_release(&im);
 }
 
-static void tga_reads_grey_and_run_length(void)
+TEST(tga_reads_grey_and_run_length)
 {
     bytes o;
     const uint8_t grey[] = { 7, 9 };
@@ -97,7 +97,7 @@ static void tga_reads_grey_and_run_length(void)
     mc_image_release(&im);
 }
 
-static void tga_rejects_what_it_does_not_read(void)
+TEST(tga_rejects_what_it_does_not_read)
 {
     static const struct {
         int type, w, h, bpp, desc, extra;
@@ -153,7 +153,7 @@ static void tga_rejects_what_it_does_not_read(void)
 
 /* ---------------------------------------------------------------- VFS */
 
-static void vfs_loose_beats_later_archives_beat_earlier(void)
+TEST(vfs_loose_beats_later_archives_beat_earlier)
 {
     char base[1024], path[1200], where[1200];
     bytes p0a = text_bytes("pak000 a"), p0b = text_bytes("pak000 b"), p0c = text_bytes("pak000 c");
@@ -176,10 +176,8 @@ static void vfs_loose_beats_later_archives_beat_earlier(void)
     /* Upper case: archives sort without case, so this one still comes after pak000. */
     snprintf(path, sizeof path, "%s/PAK001.PK4", base);
     make_pk4(path, 2, n1, d1);
-    snprintf(path, sizeof path, "%s/Models", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/Models/A.txt", base);
-    write_file(path, "loose a", 7);
+    base_dir(base, "Models");
+    base_file(base, "Models/A.txt", "loose a", 7);
 
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
     EXPECT_EQ_INT(mc_vfs_archive_count(v), 2);
@@ -226,7 +224,7 @@ static void patch_size(uint8_t *z, size_t n, uint32_t size)
     }
 }
 
-static void vfs_refuses_lying_and_oversized_entries(void)
+TEST(vfs_refuses_lying_and_oversized_entries)
 {
     char base[1024], path[1200];
     static bytes zeros;
@@ -274,7 +272,7 @@ static void vfs_refuses_lying_and_oversized_entries(void)
     EXPECT_EQ_INT(mc_vfs_open(path, &v, &err), MC_ERR_IO);
 }
 
-static void heightmap_matches_doom_on_a_4x4_bump(void)
+TEST(heightmap_matches_doom_on_a_4x4_bump)
 {
     /* Height 0 everywhere but 255 at (1, 1); scale 4, so s = 4/256 = 1/64.
      * Texel (0, 0): d1 = 0, d2 = 0 (right), d3 = 0 (below), d4 = 255 (below right):
@@ -314,7 +312,7 @@ static void heightmap_matches_doom_on_a_4x4_bump(void)
     mc_vfs_destroy(v);
 }
 
-static void addnormals_and_smoothnormals_match_hand_values(void)
+TEST(addnormals_and_smoothnormals_match_hand_values)
 {
     /* addnormals, 2x2:
      *   (0,0) a = (128,128,255): n = (0,0,1), |n| = 1; + b.x (200-128)/127 = 0.56693:
@@ -359,7 +357,7 @@ static void addnormals_and_smoothnormals_match_hand_values(void)
     mc_vfs_destroy(v);
 }
 
-static void colour_programs_match_hand_values(void)
+TEST(colour_programs_match_hand_values)
 {
     static const uint8_t a[] = { 100, 200, 0, 255, 1, 2, 3, 4 };
     static const uint8_t one[] = { 100, 100, 100, 100 };
@@ -426,7 +424,7 @@ static void colour_programs_match_hand_values(void)
     mc_vfs_destroy(v);
 }
 
-static void builtin_images_are_doom_s(void)
+TEST(builtin_images_are_doom_s)
 {
     mc_image im;
 
@@ -460,7 +458,7 @@ static void write_to(void *ctx, void *data, int size)
     b->n += (size_t)size;
 }
 
-static void images_fall_back_tga_jpg_png_then_default(void)
+TEST(images_fall_back_tga_jpg_png_then_default)
 {
     char base[1024], path[1200];
     static const uint8_t green[4] = { 0, 200, 0, 255 };
@@ -474,21 +472,18 @@ static void images_fall_back_tga_jpg_png_then_default(void)
     char *src;
 
     fresh_base(base, sizeof base, "fallback");
-    snprintf(path, sizeof path, "%s/t", base);
-    mkdir_p(path);
+    base_dir(base, "t");
     stbi_write_png_to_func(write_to, &png, 1, 1, 4, green, 4);
     tga_header(&tga, 2, 1, 1, 24, 0);
     put(&tga, bgr, 3);
-    snprintf(path, sizeof path, "%s/t/both.tga", base);
-    write_file(path, tga.b, tga.n);
+    base_file(base, "t/both.tga", tga.b, tga.n);
     /* The JPEGs are ImageMagick's (an independent encoder): 4x4, every pixel (250, 0, 0). */
     snprintf(cmd, sizeof cmd,
              "convert -size 4x4 xc:'rgb(250,0,0)' -quality 95 '%s/t/both.jpg' && "
              "cp '%s/t/both.jpg' '%s/t/onlyjpg.jpg'",
              base, base, base);
     ASSERT(system(cmd) == 0);
-    snprintf(path, sizeof path, "%s/t/onlypng.png", base);
-    write_file(path, png.b, png.n);
+    base_file(base, "t/onlypng.png", png.b, png.n);
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
 
     ASSERT(run_prog(v, "t/both", &im, &fb, &src) == MC_OK);
@@ -520,23 +515,4 @@ static void images_fall_back_tga_jpg_png_then_default(void)
     free(src);
     mc_image_release(&im);
     mc_vfs_destroy(v);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(tga_reads_bottom_up_truecolour_24),
-        TEST_ENTRY(tga_reads_top_down_32_with_an_id_field),
-        TEST_ENTRY(tga_reads_grey_and_run_length),
-        TEST_ENTRY(tga_rejects_what_it_does_not_read),
-        TEST_ENTRY(vfs_loose_beats_later_archives_beat_earlier),
-        TEST_ENTRY(vfs_refuses_lying_and_oversized_entries),
-        TEST_ENTRY(heightmap_matches_doom_on_a_4x4_bump),
-        TEST_ENTRY(addnormals_and_smoothnormals_match_hand_values),
-        TEST_ENTRY(colour_programs_match_hand_values),
-        TEST_ENTRY(builtin_images_are_doom_s),
-        TEST_ENTRY(images_fall_back_tga_jpg_png_then_default),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

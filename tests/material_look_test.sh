@@ -4,11 +4,8 @@
 # hand: a stage colour, maskColor, clamp against repeat, a specular-only material's black
 # diffuse, a missing image or material (black, or Doom's developer box), and vertex colours.
 set -u
-. ./outcome.sh material_look
+. ./harness.sh material_look
 
-px() { # px PNG X Y -> "r,g,b"
-    convert "$1" -format "%[fx:int(255*p{$2,$3}.r+0.5)],%[fx:int(255*p{$2,$3}.g+0.5)],%[fx:int(255*p{$2,$3}.b+0.5)]" info:
-}
 is() { # is NAME PNG X Y WANT
     local got
     got=$(px "$2" "$3" "$4")
@@ -207,5 +204,4 @@ assert m["vertexColor"] == "vertexColor" and m["layers"][0]["vertexColor"] == "i
 PY
 then ok info_shows_vertex_colours; else fail info_shows_vertex_colours "$(cat "$T/info_vc.out" "$T/info_vc.err")"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

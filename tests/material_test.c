@@ -75,7 +75,7 @@ static void check_imp_maps(const mc_material *m)
     EXPECT(ss.visible);
 }
 
-static void resolves_a_material_from_an_archive_with_fallbacks(void)
+TEST(resolves_a_material_from_an_archive_with_fallbacks)
 {
     char base[1024], path[1200];
     bytes mtr = text_bytes(IMP_MTR), d, local, h, s;
@@ -131,7 +131,7 @@ static void resolves_a_material_from_an_archive_with_fallbacks(void)
     mc_vfs_destroy(v);
 }
 
-static void later_archives_and_loose_files_override_materials(void)
+TEST(later_archives_and_loose_files_override_materials)
 {
     char base[1024], path[1200];
     bytes m0 = text_bytes("a { diffusemap from000 }\nb { diffusemap from000 }\n");
@@ -159,10 +159,8 @@ static void later_archives_and_loose_files_override_materials(void)
     mc_material_set_destroy(set);
     mc_vfs_destroy(v);
 
-    snprintf(path, sizeof path, "%s/materials", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/materials/X.MTR", base);
-    write_file(path, "a { diffusemap loose }\n", 23);
+    base_dir(base, "materials");
+    base_file(base, "materials/X.MTR", "a { diffusemap loose }\n", 23);
     snprintf(path, sizeof path, "%s/materials/y.mtr", base);
     write_file(path, "a { diffusemap later_file }\nc { }\n", 34);
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
@@ -193,9 +191,7 @@ static void later_archives_and_loose_files_override_materials(void)
         ASSERT(m);
         EXPECT_EQ_INT(log.count, 1);
         EXPECT_EQ_STR(log.first[0].file, path);
-        EXPECT_EQ_INT(log.first[0].line, 2);
-        EXPECT_EQ_INT(log.first[0].col, 11);
-        EXPECT_CONTAINS(log.first[0].msg, "drawn as the default material");
+        EXPECT_AT(&log.first[0], 2, 11, "drawn as the default material");
         EXPECT(!m->lit);
         ASSERT(m->num_layers == 1);
         EXPECT_EQ_INT(m->layers[0].blend.src, MC_BLEND_SRC_ALPHA);
@@ -217,7 +213,7 @@ static void later_archives_and_loose_files_override_materials(void)
  * Game_local.cpp RegisterDeclFolder), each file's untyped declarations of the folder's type; a
  * type word declares any type anywhere, one namespace per type, the first declaration of a
  * name winning. Tables are found in that namespace too (Material.cpp, FindType(DECL_TABLE)). */
-static void declarations_are_found_in_every_folder_the_engine_reads(void)
+TEST(declarations_are_found_in_every_folder_the_engine_reads)
 {
     static const struct {
         const char *dir, *file, *text;
@@ -296,7 +292,7 @@ static void declarations_are_found_in_every_folder_the_engine_reads(void)
     mc_vfs_destroy(v);
 }
 
-static void scene_submeshes_take_declared_materials(void)
+TEST(scene_submeshes_take_declared_materials)
 {
     char base[1100], dir[1024], path[1400], cwd[512], scene[4096];
     mc_scene s;
@@ -306,10 +302,8 @@ static void scene_submeshes_take_declared_materials(void)
     ASSERT(getcwd(cwd, sizeof cwd));
     fresh_base(dir, sizeof dir, "scene_mat");
     snprintf(base, sizeof base, "%s/base", dir);
-    snprintf(path, sizeof path, "%s/materials", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/materials/skin.mtr", base);
-    write_file(path, "skin { diffusemap _white twoSided noSelfShadow }\n", 49);
+    base_dir(base, "materials");
+    base_file(base, "materials/skin.mtr", "skin { diffusemap _white twoSided noSelfShadow }\n", 49);
     snprintf(path, sizeof path, "%s/a.md5scene", dir);
     snprintf(scene, sizeof scene,
              "md5scene 1\ncamera \"%s/data/scenes/still.md5camera\"\nbase \"base\"\n"
@@ -336,7 +330,7 @@ static void scene_submeshes_take_declared_materials(void)
  * limit) with no pixels. Alone it is within the budget and fails as a truncated image; after
  * the 2 x 2 small.tga (4 pixels) it is over the budget, an MC_ERR_LIMIT at its name in the .mtr
  * (line 1, column 27 of "m { diffusemap add(small, big) }"), and nothing is allocated for it. */
-static void a_material_s_images_have_a_pixel_budget(void)
+TEST(a_material_s_images_have_a_pixel_budget)
 {
     static const uint8_t red[16] = { 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255 };
     const test_image small = { "small.tga", 2, 2, red };
@@ -370,9 +364,7 @@ static void a_material_s_images_have_a_pixel_budget(void)
             /* The error names the image file itself, without a position (a binary file). */
             EXPECT_EQ_INT(st, MC_ERR_LIMIT);
             EXPECT_EQ_STR(err.file, path);
-            EXPECT_EQ_INT(err.line, 0);
-            EXPECT_EQ_INT(err.col, 0);
-            EXPECT_CONTAINS(err.msg, "16384x16384 pixels take its material past 268435456 pixels");
+            EXPECT_AT(&err, 0, 0, "16384x16384 pixels take its material past 268435456 pixels");
         } else {
             EXPECT_EQ_INT(st, MC_ERR_IMAGE);
         }
@@ -387,9 +379,9 @@ static void a_material_s_images_have_a_pixel_budget(void)
 /* Doom looks for dds/NAME.dds before NAME.tga (Image_load.cpp, ImageProgramStringToCompressed-
  * FileName): a '.' in a folder name becomes '_'. The red TGA loses to the green DDS; a name with
  * no DDS still finds its TGA. */
-static void dds_images_come_before_tga(void)
+TEST(dds_images_come_before_tga)
 {
-    char base[1024], path[1300];
+    char base[1024];
     bytes red, dds;
     static const uint8_t bgr_red[3] = { 0, 0, 255 };
     uint8_t hd[128] = { 'D', 'D', 'S', ' ', 124 };
@@ -416,20 +408,13 @@ static void dds_images_come_before_tga(void)
     tga_header(&red, 2, 1, 1, 24, 0);
     put(&red, bgr_red, 3);
     fresh_base(base, sizeof base, "dds");
-    snprintf(path, sizeof path, "%s/materials", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/dds/textures/v1_5", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/textures/v1.5", base);
-    mkdir_p(path);
-    snprintf(path, sizeof path, "%s/materials/m.mtr", base);
-    write_file(path, "m { diffusemap textures/v1.5/x }\nn { diffusemap textures/v1.5/y.tga }\n", 70);
-    snprintf(path, sizeof path, "%s/textures/v1.5/x.tga", base);
-    write_file(path, red.b, red.n);
-    snprintf(path, sizeof path, "%s/textures/v1.5/y.tga", base);
-    write_file(path, red.b, red.n);
-    snprintf(path, sizeof path, "%s/dds/textures/v1_5/x.dds", base);
-    write_file(path, dds.b, dds.n);
+    base_dir(base, "materials");
+    base_dir(base, "dds/textures/v1_5");
+    base_dir(base, "textures/v1.5");
+    base_file(base, "materials/m.mtr", "m { diffusemap textures/v1.5/x }\nn { diffusemap textures/v1.5/y.tga }\n", 70);
+    base_file(base, "textures/v1.5/x.tga", red.b, red.n);
+    base_file(base, "textures/v1.5/y.tga", red.b, red.n);
+    base_file(base, "dds/textures/v1_5/x.dds", dds.b, dds.n);
     ASSERT_OK(mc_vfs_open(base, &v, &err), &err);
     ASSERT_OK(mc_material_set_load(v, NULL, &set, &err), &err);
     m = mc_material_set_find(set, "m", &st, &err);
@@ -452,7 +437,7 @@ static void dds_images_come_before_tga(void)
  * (122880 >> 16), p2 = texels 1 (73728 >> 16) and 2 (172032 >> 16); one row, so both rows are
  * row 0: out0 = (10 + 50 + 10 + 50) >> 2 = 30, out1 = (50 + 200 + 50 + 200) >> 2 = 125.
  * A 5x3 image becomes 4x2; a 4x4 one stays as it is. */
-static void images_are_rounded_down_to_powers_of_two(void)
+TEST(images_are_rounded_down_to_powers_of_two)
 {
     static const uint8_t r3[] = { 10, 0, 0, 255, 50, 0, 0, 255, 200, 0, 0, 255 };
     static uint8_t r53[5 * 3 * 4];
@@ -478,7 +463,7 @@ static void images_are_rounded_down_to_powers_of_two(void)
  * R_SetBorderTexels): of a 4x4 grey (90) image, the 12 border texels become (0, 0, 0, 255) or
  * (255, 255, 255, 0) and the 4 inside ones stay; clamp changes no texel. Stage colours land on
  * the maps: red .3 green .3 blue .3 on the specular stage. */
-static void clamps_set_border_texels_and_colours_reach_maps(void)
+TEST(clamps_set_border_texels_and_colours_reach_maps)
 {
     static uint8_t grey[4 * 4 * 4];
     const test_image ims[] = { { "g.tga", 4, 4, grey } };
@@ -522,7 +507,7 @@ static void clamps_set_border_texels_and_colours_reach_maps(void)
  * unlit layer keeps its own; the interaction takes the later of its diffuse and specular stages'
  * (tr_render.cpp RB_CreateSingleDrawInteractions sets inter.vertexColor at each). In the body
  * the word is skipped. */
-static void vertex_color_keywords_reach_layers_and_the_interaction(void)
+TEST(vertex_color_keywords_reach_layers_and_the_interaction)
 {
     static uint8_t grey[4 * 4 * 4];
     const test_image ims[] = { { "g.tga", 4, 4, grey } };
@@ -558,21 +543,4 @@ static void vertex_color_keywords_reach_layers_and_the_interaction(void)
     }
     mc_mtr_release(&f);
     mc_vfs_destroy(v);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(resolves_a_material_from_an_archive_with_fallbacks),
-        TEST_ENTRY(later_archives_and_loose_files_override_materials),
-        TEST_ENTRY(declarations_are_found_in_every_folder_the_engine_reads),
-        TEST_ENTRY(scene_submeshes_take_declared_materials),
-        TEST_ENTRY(dds_images_come_before_tga),
-        TEST_ENTRY(images_are_rounded_down_to_powers_of_two),
-        TEST_ENTRY(clamps_set_border_texels_and_colours_reach_maps),
-        TEST_ENTRY(vertex_color_keywords_reach_layers_and_the_interaction),
-        TEST_ENTRY(a_material_s_images_have_a_pixel_budget),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -4,7 +4,7 @@
 # Python's zipfile: which archive wins, which image each map got, which fell back to _default;
 # errors at the offending token (exit 2) and one warning per unknown keyword.
 set -u
-. ./outcome.sh materials_info
+. ./harness.sh materials_info
 
 cat >"$T/imp.mtr" <<'MTR'
 models/monsters/imp/imp
@@ -109,5 +109,4 @@ printf 'junk' >"$T/scene/base/pak002.pk4"
 run scene_badzip info --materials "$T/scene/a.md5scene"
 expect scene_badzip 2 "" "cannot open archive '$T/scene/base/pak002.pk4'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

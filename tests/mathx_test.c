@@ -8,7 +8,7 @@
 
 #define S 0.70710678f /* sin 45 = cos 45 */
 
-static void calc_w_takes_the_absolute_value(void)
+TEST(calc_w_takes_the_absolute_value)
 {
     /* 1 - 0.5 = 0.5 -> sqrt 0.70710678 */
     EXPECT_NEAR(mc_quat_calc_w(0.0f, 0.0f, -S), S, 1e-6);
@@ -17,7 +17,7 @@ static void calc_w_takes_the_absolute_value(void)
     EXPECT_NEAR(mc_quat_calc_w(0.0f, 0.0f, 0.0f), 1.0, 0.0);
 }
 
-static void to_mat3_of_yaw_90_has_left_as_forward(void)
+TEST(to_mat3_of_yaw_90_has_left_as_forward)
 {
     /* q = (0, 0, -s, s): M00 = 1 - 2 z^2 = 0, M01 = 2(xy - wz) = 2 (0 + 0.5) = 1,
      * M10 = 2(xy + wz) = -1, M11 = 0, M22 = 1: rows (0 1 0), (-1 0 0), (0 0 1). */
@@ -27,7 +27,7 @@ static void to_mat3_of_yaw_90_has_left_as_forward(void)
     EXPECT_EQ_VEC3(mc_v3(m.m[2][0], m.m[2][1], m.m[2][2]), mc_v3(0, 0, 1), 1e-6f);
 }
 
-static void rotate_applies_the_matrix_to_a_row_vector(void)
+TEST(rotate_applies_the_matrix_to_a_row_vector)
 {
     /* (1, 0, 0) * M = row 0 = (0, 1, 0); the Hamilton q p q^-1 would give (0, -1, 0). */
     mc_quat q = mc_quat_from_xyz(0.0f, 0.0f, -S);
@@ -38,7 +38,7 @@ static void rotate_applies_the_matrix_to_a_row_vector(void)
     EXPECT_EQ_VEC3(mc_quat_rotate(q, mc_v3(2, 3, 4)), mc_v3(-3, 2, 4), 1e-5f);
 }
 
-static void rotate_matches_the_matrix_for_a_non_unit_quaternion(void)
+TEST(rotate_matches_the_matrix_for_a_non_unit_quaternion)
 {
     /* w from |1 - 1.44| gives |q| != 1; both paths must still agree with ToMat3. For
      * q = (1.2, 0, 0, w), w^2 = 0.44: M11 = 1 - 2 * 1.44 = -1.88, M12 = 2(-w 1.2) = -2.4 w,
@@ -48,7 +48,7 @@ static void rotate_matches_the_matrix_for_a_non_unit_quaternion(void)
     EXPECT_EQ_VEC3(mc_quat_rotate(q, mc_v3(0, 1, 0)), mc_v3(0, -1.88f, -2.4f * w), 1e-5f);
 }
 
-static void product_rotates_by_the_left_factor_first(void)
+TEST(product_rotates_by_the_left_factor_first)
 {
     /* a = yaw 90 (+X -> +Y). b = (s, 0, 0, s): ToMat3 row 1 = (0, 1 - 2 s^2, 2(0 - s s)) =
      * (0, 0, -1), so b takes +Y to -Z. a * b: +X -> +Y -> -Z. b * a: +X stays +X under b
@@ -63,7 +63,7 @@ static void product_rotates_by_the_left_factor_first(void)
     EXPECT_NEAR(aa.w, 0.0, 1e-6);
 }
 
-static void slerp_returns_endpoints_unchanged(void)
+TEST(slerp_returns_endpoints_unchanged)
 {
     mc_quat from = { 0.1f, 0.2f, 0.3f, 0.9f }, to = { -0.5f, 0.5f, 0.5f, 0.5f };
     mc_quat r0 = mc_quat_slerp(from, to, 0.0f), r1 = mc_quat_slerp(from, to, 1.0f);
@@ -75,7 +75,7 @@ static void slerp_returns_endpoints_unchanged(void)
     EXPECT(rp.x == to.x && rp.w == to.w);
 }
 
-static void slerp_takes_the_shortest_path(void)
+TEST(slerp_takes_the_shortest_path)
 {
     /* to = -(yaw 90) is the same rotation; halfway from identity is yaw 45:
      * (0, 0, -sin 22.5, cos 22.5) = (0, 0, -0.38268343, 0.92387953). */
@@ -86,7 +86,7 @@ static void slerp_takes_the_shortest_path(void)
     EXPECT_NEAR(r.w, 0.92387953, 1e-5);
 }
 
-static void slerp_does_not_renormalise(void)
+TEST(slerp_does_not_renormalise)
 {
     /* from = (0 0 0 2), to = (0 0 2 0): cos = 0, omega = 90 degrees, s0 = s1 = sin 45 / 1, so
      * the result is (0, 0, 1.4142, 1.4142), of length 2 (renormalising would give length 1). */
@@ -96,7 +96,7 @@ static void slerp_does_not_renormalise(void)
     EXPECT_NEAR(r.w, 1.41421356, 1e-5);
 }
 
-static void slerp_falls_back_to_lerp_when_nearly_identical(void)
+TEST(slerp_falls_back_to_lerp_when_nearly_identical)
 {
     /* cos = 1 exactly, so sin omega = 0: the formula would divide by zero; the lerp gives
      * (0, 0, 0.0005, 1) at t = 0.5. */
@@ -107,7 +107,7 @@ static void slerp_falls_back_to_lerp_when_nearly_identical(void)
     EXPECT_NEAR(r.w, 1.0, 1e-7);
 }
 
-static void vec_lerp_clamps_like_doom(void)
+TEST(vec_lerp_clamps_like_doom)
 {
     mc_vec3 a = { 0, 0, 0 }, b = { 10, 20, 30 };
     EXPECT_EQ_VEC3(mc_v3_lerp(a, b, 0.25f), mc_v3(2.5f, 5, 7.5f), 1e-6f);
@@ -115,7 +115,7 @@ static void vec_lerp_clamps_like_doom(void)
     EXPECT_EQ_VEC3(mc_v3_lerp(a, b, -1.0f), a, 0.0f);
 }
 
-static void mat3_product_applies_the_left_factor_first(void)
+TEST(mat3_product_applies_the_left_factor_first)
 {
     /* Same a, b as the quaternion case: (1, 0, 0) * (A B) = ((1, 0, 0) A) B = (0, 0, -1) */
     mc_mat3 a = mc_quat_to_mat3(mc_quat_from_xyz(0.0f, 0.0f, -S));
@@ -126,7 +126,7 @@ static void mat3_product_applies_the_left_factor_first(void)
     EXPECT_NEAR(t.m[1][0], 1.0, 1e-6); /* a's M01 */
 }
 
-static void mat4_product_applies_the_right_factor_first(void)
+TEST(mat4_product_applies_the_right_factor_first)
 {
     /* T = translate (1, 2, 3), Sc = scale 2; (T Sc) (1, 1, 1) = T (2, 2, 2) = (3, 4, 5) */
     mc_mat4 t = mc_mat4_identity(), sc = mc_mat4_identity();
@@ -150,30 +150,10 @@ static void mat4_product_applies_the_right_factor_first(void)
     EXPECT_NEAR(out[2], 1.0, 1e-6);
 }
 
-static void mat4_inverse_rejects_a_singular_matrix(void)
+TEST(mat4_inverse_rejects_a_singular_matrix)
 {
     mc_mat4 z = mc_mat4_identity(), out = mc_mat4_identity();
     z.m[5] = 0.0f;
     EXPECT(!mc_mat4_inverse(&z, &out));
     EXPECT_NEAR(out.m[5], 1.0, 0.0); /* untouched */
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(calc_w_takes_the_absolute_value),
-        TEST_ENTRY(to_mat3_of_yaw_90_has_left_as_forward),
-        TEST_ENTRY(rotate_applies_the_matrix_to_a_row_vector),
-        TEST_ENTRY(rotate_matches_the_matrix_for_a_non_unit_quaternion),
-        TEST_ENTRY(product_rotates_by_the_left_factor_first),
-        TEST_ENTRY(slerp_returns_endpoints_unchanged),
-        TEST_ENTRY(slerp_takes_the_shortest_path),
-        TEST_ENTRY(slerp_does_not_renormalise),
-        TEST_ENTRY(slerp_falls_back_to_lerp_when_nearly_identical),
-        TEST_ENTRY(vec_lerp_clamps_like_doom),
-        TEST_ENTRY(mat3_product_applies_the_left_factor_first),
-        TEST_ENTRY(mat4_product_applies_the_right_factor_first),
-        TEST_ENTRY(mat4_inverse_rejects_a_singular_matrix),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -37,7 +37,7 @@ static const char small_anim[] =
     "\t6 0.6 0 0\n"
     "}\n";
 
-static void parses_a_small_anim(void)
+TEST(parses_a_small_anim)
 {
     mc_anim a;
     mc_error err;
@@ -66,11 +66,15 @@ static void parses_a_small_anim(void)
     EXPECT(a.frames == NULL);
 }
 
-static void an_anim_may_have_no_animated_components(void)
+/* One joint, one frame, no animated components: the base frame is the pose. */
+static const char still_anim[] =
+        "MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 24 "
+        "numAnimatedComponents 0 hierarchy { \"a\" -1 0 0 } bounds { ( 0 0 0 ) "
+        "( 0 0 0 ) } baseframe { ( 1 2 3 ) ( 0 0 0 ) } frame 0 { }";
+
+TEST(an_anim_may_have_no_animated_components)
 {
-    const char *t = "MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 24 "
-                    "numAnimatedComponents 0 hierarchy { \"a\" -1 0 0 } bounds { ( 0 0 0 ) "
-                    "( 0 0 0 ) } baseframe { ( 1 2 3 ) ( 0 0 0 ) } frame 0 { }";
+    const char *t = still_anim;
     mc_anim a;
     mc_error err;
 
@@ -84,7 +88,7 @@ static void an_anim_may_have_no_animated_components(void)
  * (flags 1|4|32 = 37, components 0-2), the child qx (component 3). Base frame root ( 10 5 40 ):
  * tx 10 14 18 less 10 is 0 4 8, tz 40 40 44.5 less 40 is 0 0 4.5; ty is not animated and
  * comes from the base frame, now 0; qz and the child's values are untouched. */
-static void rebases_the_root_as_the_engine_loads_it(void)
+TEST(rebases_the_root_as_the_engine_loads_it)
 {
     const char *t = "MD5Version 10 commandline \"\" numFrames 3 numJoints 2 frameRate 24 "
                     "numAnimatedComponents 4 hierarchy { \"root\" -1 37 0 \"c\" 0 8 3 } "
@@ -111,11 +115,9 @@ static void rebases_the_root_as_the_engine_loads_it(void)
 
 /* Without animated components the base frame's root is still zeroed (LoadAnim zeroes it
  * whatever the components). */
-static void rebases_a_still_root(void)
+TEST(rebases_a_still_root)
 {
-    const char *t = "MD5Version 10 commandline \"\" numFrames 1 numJoints 1 frameRate 24 "
-                    "numAnimatedComponents 0 hierarchy { \"a\" -1 0 0 } bounds { ( 0 0 0 ) "
-                    "( 0 0 0 ) } baseframe { ( 1 2 3 ) ( 0 0 0 ) } frame 0 { }";
+    const char *t = still_anim;
     mc_anim a;
     mc_error err;
 
@@ -164,7 +166,7 @@ static const anim_counts valid_anims[] = {
     { A "redeclipse-quirks/zapper/shoot.md5anim", 6, 6, 24, 36 },
 };
 
-static void loads_every_valid_anim_with_its_documented_counts(void)
+TEST(loads_every_valid_anim_with_its_documented_counts)
 {
     for (size_t i = 0; i < TEST_COUNT(valid_anims); i++) {
         const anim_counts *c = &valid_anims[i];
@@ -183,7 +185,7 @@ static void loads_every_valid_anim_with_its_documented_counts(void)
     }
 }
 
-static void reads_ffflag_partial_flags_as_written(void)
+TEST(reads_ffflag_partial_flags_as_written)
 {
     mc_anim a;
     mc_error err;
@@ -216,7 +218,7 @@ typedef struct quirk {
     int frames, bounds;
 } quirk;
 
-static void quirks_fail_strict_and_load_lenient_with_warnings(void)
+TEST(quirks_fail_strict_and_load_lenient_with_warnings)
 {
     /* banner.md5anim: line 16 is "\t\"base\"\t-1 63 36" (parent at column 9); bounds has a 4th
      * entry on line 23 (column 2). grenade-idle: line 11 "\t\"top\"\t-1 63 6" (column 8); its
@@ -265,7 +267,7 @@ static void quirks_fail_strict_and_load_lenient_with_warnings(void)
     }
 }
 
-static void lenient_keeps_fewer_bounds_than_frames(void)
+TEST(lenient_keeps_fewer_bounds_than_frames)
 {
     const char *t = "MD5Version 10 commandline \"\" numFrames 2 numJoints 1 frameRate 24 "
                     "numAnimatedComponents 0 hierarchy { \"a\" -1 0 0 } bounds { ( 0 0 0 ) "
@@ -279,19 +281,4 @@ static void lenient_keeps_fewer_bounds_than_frames(void)
     ASSERT_OK(mc_anim_parse(t, strlen(t), "z", &opts, &a, &err), &err);
     EXPECT_EQ_INT(a.num_bounds, 1);
     mc_anim_release(&a);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(parses_a_small_anim),
-        TEST_ENTRY(an_anim_may_have_no_animated_components),
-        TEST_ENTRY(rebases_the_root_as_the_engine_loads_it),
-        TEST_ENTRY(rebases_a_still_root),
-        TEST_ENTRY(loads_every_valid_anim_with_its_documented_counts),
-        TEST_ENTRY(reads_ffflag_partial_flags_as_written),
-        TEST_ENTRY(quirks_fail_strict_and_load_lenient_with_warnings),
-        TEST_ENTRY(lenient_keeps_fewer_bounds_than_frames),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

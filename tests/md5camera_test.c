@@ -19,7 +19,7 @@ static const char small_camera[] =
     "\t( -1 -2 -3 ) ( 0.6 0 0 ) 1e1\n"
     "}\n";
 
-static void parses_a_small_camera(void)
+TEST(parses_a_small_camera)
 {
     mc_camera c;
     mc_error err;
@@ -40,7 +40,7 @@ static void parses_a_small_camera(void)
     EXPECT(c.frames == NULL);
 }
 
-static void loads_the_hand_written_cameras(void)
+TEST(loads_the_hand_written_cameras)
 {
     /* cut4.md5camera: 10 frames at 24, cut 4; frame i at ( 10 i, 0, 64 ), fov 90. */
     mc_camera c;
@@ -66,7 +66,7 @@ static void loads_the_hand_written_cameras(void)
     mc_camera_release(&c);
 }
 
-static void rejects_the_assimp_camera_with_a_cut_past_the_end(void)
+TEST(rejects_the_assimp_camera_with_a_cut_past_the_end)
 {
     /* numFrames 1 and cuts { 8 } (line 9, column 1). */
     mc_camera c;
@@ -74,12 +74,10 @@ static void rejects_the_assimp_camera_with_a_cut_past_the_end(void)
 
     EXPECT(mc_camera_load("data/assets/assimp-invalid/InvalidCameraCut.md5camera", NULL, &c,
                           &err) == MC_ERR_RANGE);
-    EXPECT_EQ_INT(err.line, 9);
-    EXPECT_EQ_INT(err.col, 1);
-    EXPECT_CONTAINS(err.msg, "cut 8 is out of range");
+    EXPECT_AT(&err, 9, 1, "cut 8 is out of range");
 }
 
-static void a_fractional_frame_rate_is_an_error(void)
+TEST(a_fractional_frame_rate_is_an_error)
 {
     const char *t = "MD5Version 10\ncommandline \"\"\nnumFrames 1\nframeRate 29.97\n";
     mc_camera c;
@@ -91,7 +89,7 @@ static void a_fractional_frame_rate_is_an_error(void)
     EXPECT_EQ_STR(err.msg, "expected integer, found '29.97'");
 }
 
-static void lenient_reads_a_camera_without_a_version(void)
+TEST(lenient_reads_a_camera_without_a_version)
 {
     const char *t = "commandline \"\" numFrames 1 frameRate 24 numCuts 0 cuts { } "
                     "camera { ( 0 0 0 ) ( 0 0 0 ) 90 }";
@@ -103,16 +101,4 @@ static void lenient_reads_a_camera_without_a_version(void)
     ASSERT_OK(mc_camera_parse(t, strlen(t), "v", &opts, &c, &err), &err);
     EXPECT_EQ_INT(c.num_frames, 1);
     mc_camera_release(&c);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(parses_a_small_camera),
-        TEST_ENTRY(loads_the_hand_written_cameras),
-        TEST_ENTRY(rejects_the_assimp_camera_with_a_cut_past_the_end),
-        TEST_ENTRY(a_fractional_frame_rate_is_an_error),
-        TEST_ENTRY(lenient_reads_a_camera_without_a_version),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

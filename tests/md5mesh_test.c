@@ -37,7 +37,7 @@ static const char small_mesh[] =
     "\tweight 2 0 0.75 ( 0 0 1e-05 )\n"
     "}\n";
 
-static void parses_a_small_mesh(void)
+TEST(parses_a_small_mesh)
 {
     mc_mesh m;
     mc_error err;
@@ -74,7 +74,7 @@ static void parses_a_small_mesh(void)
     EXPECT(m.joints == NULL && m.num_meshes == 0);
 }
 
-static void reads_exactly_len_bytes(void)
+TEST(reads_exactly_len_bytes)
 {
     /* The text followed by a stray token that lies past len: not read. */
     char *buf = malloc(sizeof small_mesh + 8);
@@ -91,7 +91,7 @@ static void reads_exactly_len_bytes(void)
     free(buf);
 }
 
-static void a_failed_parse_leaves_nothing_to_release(void)
+TEST(a_failed_parse_leaves_nothing_to_release)
 {
     mc_mesh m;
     mc_error err;
@@ -102,7 +102,7 @@ static void a_failed_parse_leaves_nothing_to_release(void)
     EXPECT(mc_mesh_parse("x", 1, "v", NULL, &m, NULL) == MC_ERR_SYNTAX);
 }
 
-static void a_mesh_may_have_no_joints_and_no_meshes(void)
+TEST(a_mesh_may_have_no_joints_and_no_meshes)
 {
     const char *t = "MD5Version 10 commandline \"\" numJoints 0 numMeshes 0 joints { }";
     mc_mesh m;
@@ -135,7 +135,7 @@ static const asset_counts valid_meshes[] = {
     { A "redeclipse-quirks/plasma/plasma.md5mesh", 8, 1, 1898, 2396, "default" },
 };
 
-static void loads_every_valid_asset_with_its_documented_counts(void)
+TEST(loads_every_valid_asset_with_its_documented_counts)
 {
     for (size_t i = 0; i < TEST_COUNT(valid_meshes); i++) {
         const asset_counts *c = &valid_meshes[i];
@@ -162,7 +162,7 @@ static void loads_every_valid_asset_with_its_documented_counts(void)
     }
 }
 
-static void reads_simplecube_values_as_written(void)
+TEST(reads_simplecube_values_as_written)
 {
     mc_mesh m;
     mc_error err;
@@ -189,18 +189,11 @@ static void reads_simplecube_values_as_written(void)
     mc_mesh_release(&m);
 }
 
-typedef struct bad_asset {
-    const char *path;
-    mc_status code;
-    int line, col;
-    const char *msg;
-} bad_asset;
-
-static void rejects_each_invalid_asset_at_the_bad_token(void)
+TEST(rejects_each_invalid_asset_at_the_bad_token)
 {
     /* Positions read off the files: e.g. InvalidBoneIndex line 23 is "weight 0 999 1.0 ( 0 0 0 )",
      * the joint 999 at column 10. */
-    static const bad_asset cases[] = {
+    static const test_error_case cases[] = {
         { A "assimp-invalid/InvalidBoneIndex.md5mesh", MC_ERR_RANGE, 23, 10,
           "weight 0 uses joint 999 but the mesh has 1 joint" },
         { A "assimp-invalid/OverflowingTriangleIndex.md5mesh", MC_ERR_RANGE, 18, 5,
@@ -221,18 +214,14 @@ static void rejects_each_invalid_asset_at_the_bad_token(void)
     for (size_t i = 0; i < TEST_COUNT(cases); i++) {
         mc_mesh m;
         mc_error err;
-        mc_status s = mc_mesh_load(cases[i].path, NULL, &m, &err);
+        mc_status s = mc_mesh_load(cases[i].input, NULL, &m, &err);
 
-        EXPECT_EQ_STR(mc_status_name(s), mc_status_name(cases[i].code));
-        EXPECT_EQ_STR(err.file, cases[i].path);
-        if (err.line != cases[i].line || err.col != cases[i].col)
-            test_fail(__FILE__, __LINE__, "%s: error at %d:%d, expected %d:%d", cases[i].path,
-                      err.line, err.col, cases[i].line, cases[i].col);
-        EXPECT_CONTAINS(err.msg, cases[i].msg);
+        EXPECT_ERROR_IS(&cases[i], s, &err, i);
+        EXPECT_EQ_STR(err.file, cases[i].input);
     }
 }
 
-static void lenient_loads_the_quirks_and_names_each_deviation(void)
+TEST(lenient_loads_the_quirks_and_names_each_deviation)
 {
     test_warnings log = { 0 };
     mc_parse_opts opts = { .lenient = true, .warn = test_record_warning, .warn_user = &log };
@@ -263,7 +252,7 @@ static void lenient_loads_the_quirks_and_names_each_deviation(void)
     EXPECT_EQ_INT(log.first[0].line, 3);
 }
 
-static void lenient_still_rejects_real_errors(void)
+TEST(lenient_still_rejects_real_errors)
 {
     mc_parse_opts opts = { .lenient = true };
     mc_mesh m;
@@ -273,7 +262,7 @@ static void lenient_still_rejects_real_errors(void)
            MC_ERR_RANGE);
 }
 
-static void a_valid_crlf_file_gives_no_warning(void)
+TEST(a_valid_crlf_file_gives_no_warning)
 {
     test_warnings log = { 0 };
     mc_parse_opts opts = { .lenient = true, .warn = test_record_warning, .warn_user = &log };
@@ -288,7 +277,7 @@ static void a_valid_crlf_file_gives_no_warning(void)
     mc_mesh_release(&m);
 }
 
-static void a_missing_file_is_an_io_error_without_position(void)
+TEST(a_missing_file_is_an_io_error_without_position)
 {
     mc_mesh m;
     mc_error err;
@@ -299,7 +288,7 @@ static void a_missing_file_is_an_io_error_without_position(void)
 
 /* Opening a FIFO for reading normally waits for a writer; the loader must refuse it at once.
  * The alarm ends the test (a failure) if it would wait. */
-static void a_fifo_is_refused_without_waiting_for_a_writer(void)
+TEST(a_fifo_is_refused_without_waiting_for_a_writer)
 {
     char path[512];
     mc_mesh m;
@@ -315,23 +304,4 @@ static void a_fifo_is_refused_without_waiting_for_a_writer(void)
     EXPECT_CONTAINS(err.msg, "is not a regular file");
     EXPECT(m.joints == NULL);
     unlink(path);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(parses_a_small_mesh),
-        TEST_ENTRY(reads_exactly_len_bytes),
-        TEST_ENTRY(a_failed_parse_leaves_nothing_to_release),
-        TEST_ENTRY(a_mesh_may_have_no_joints_and_no_meshes),
-        TEST_ENTRY(loads_every_valid_asset_with_its_documented_counts),
-        TEST_ENTRY(reads_simplecube_values_as_written),
-        TEST_ENTRY(rejects_each_invalid_asset_at_the_bad_token),
-        TEST_ENTRY(lenient_loads_the_quirks_and_names_each_deviation),
-        TEST_ENTRY(lenient_still_rejects_real_errors),
-        TEST_ENTRY(a_valid_crlf_file_gives_no_warning),
-        TEST_ENTRY(a_missing_file_is_an_io_error_without_position),
-        TEST_ENTRY(a_fifo_is_refused_without_waiting_for_a_writer),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -130,7 +130,7 @@ static void click_at(mc_vec3 p, float min, float max, int flags, float *l, float
  * entry 300, pt -30, 2^-5 = 0.03125 exactly; 6 dB 2^1; 1 dB 2^(1/6) = 1.122462; -3.05 dB is
  * entry (int)569.5 = 569, -3.1 dB, 2^(-3.1/6) = 0.698985 (not 2^(-3.05/6) = 0.703034);
  * -59.99 dB entry 0, 2^-10; -60 and below 0; 70 dB 2^(70/6) = 3250.997 (no table above 60). */
-static void db_scale_follows_the_engines_table(void)
+TEST(db_scale_follows_the_engines_table)
 {
     EXPECT(mc_mix_db_scale(0.0f) == 1.0f);
     EXPECT(mc_mix_db_scale(-30.0f) == 0.03125f);
@@ -146,7 +146,7 @@ static void db_scale_follows_the_engines_table(void)
 }
 
 /* ceil(k * 44100 * den / num): 24 fps 1837.5 -> 1838, 3675; 29.97 fps 1471.47 -> 1472. */
-static void frames_begin_at_the_first_sample_at_or_after_their_time(void)
+TEST(frames_begin_at_the_first_sample_at_or_after_their_time)
 {
     EXPECT_EQ_INT(mc_mix_frame_sample((mc_rate){ 24, 1 }, 1), 1838);
     EXPECT_EQ_INT(mc_mix_frame_sample((mc_rate){ 24, 1 }, 2), 3675);
@@ -160,7 +160,7 @@ static void frames_begin_at_the_first_sample_at_or_after_their_time(void)
 
 /* A global click at T = 1.25 s lands on sample round(1.25 * 44100) = 55125, both ears
  * s_globalFraction 0.8: 32767 * 0.8 = 26213.6; every other sample 0. */
-static void global_click_lands_on_its_sample_at_0_8(void)
+TEST(global_click_lands_on_its_sample_at_0_8)
 {
     scene s;
     mc_mix m;
@@ -184,7 +184,7 @@ static void global_click_lands_on_its_sample_at_0_8(void)
 }
 
 /* volume -30: 32767 * 0.03125 = 1023.97 before the ears, * 0.8 = 819.175, 819 as a short. */
-static void volume_minus_30_is_a_32nd(void)
+TEST(volume_minus_30_is_a_32nd)
 {
     scene s;
     mc_mix m;
@@ -208,7 +208,7 @@ static void volume_minus_30_is_a_32nd(void)
 
 /* At the listener: d = 0 <= min, spatialize = 0, bias = 1.1 + (2 - 1.1) * 1 = 2; the direction
  * is the zero vector (dot 0): each ear 1.1 / 3 = 0.366667, 32767 * that = 12014.57. */
-static void a_sound_at_the_listener(void)
+TEST(a_sound_at_the_listener)
 {
     float l, r;
 
@@ -220,7 +220,7 @@ static void a_sound_at_the_listener(void)
 /* Straight ahead (dot 0) at min distance (50 in = 1.27 m): spatialize 1, bias 1.1, each ear
  * 1.1 / 2.1 = 0.523810, 32767 * that = 17163.86. Halfway inside it (25 in): spatialize 0.5,
  * bias 1.55, 1.1 / 2.55 = 0.431373, 14134.78. */
-static void a_sound_at_and_inside_min_distance(void)
+TEST(a_sound_at_and_inside_min_distance)
 {
     float l, r;
 
@@ -234,7 +234,7 @@ static void a_sound_at_and_inside_min_distance(void)
 
 /* Halfway from min 1.27 m to max 3.81 m (100 in = 2.54 m): frac 0.5, squared 0.25, ears
  * 1.1 / 2.1: 32767 * 0.25 * 0.523810 = 4290.97. At max (150 in) and past it: silent. */
-static void falls_off_with_the_square_between_min_and_max(void)
+TEST(falls_off_with_the_square_between_min_and_max)
 {
     float l, r;
 
@@ -251,7 +251,7 @@ static void falls_off_with_the_square_between_min_and_max(void)
  * right (1.1 - 1) / 2.1 = 0.047619, raised to s_minVolume2 0.25: 32767 and 8191.75. On the
  * right, the other way round. At 45 degrees ahead left (dot 0.707107): left (1.1 + 0.707107)
  * / 2.1 = 0.860527, 28196.90; right 0.187092 -> 0.25. */
-static void pans_by_the_left_component(void)
+TEST(pans_by_the_left_component)
 {
     float l, r;
 
@@ -272,7 +272,7 @@ static void pans_by_the_left_component(void)
 
 /* The listener turned to face +Y (rows forward (0 1 0), left (-1 0 0)): an emitter at +Y is
  * ahead (both 1.1 / 2.1: 17163.86), one at -X on its left (32767, 8191.75). */
-static void pans_in_the_listeners_axes(void)
+TEST(pans_in_the_listeners_axes)
 {
     const mc_mat3 facing_y = { { { 0, 1, 0 }, { -1, 0, 0 }, { 0, 0, 1 } } };
     const mc_vec3 at[2] = { { 0, 100, 0 }, { -100, 0, 0 } };
@@ -300,7 +300,7 @@ static void pans_in_the_listeners_axes(void)
 
 /* A stereo sample is omnidirectional whatever its flags ("stereo samples are always omni"):
  * from the left at min distance both ears 0.8; its left goes left, its right right. */
-static void a_stereo_sample_is_heard_as_omni(void)
+TEST(a_stereo_sample_is_heard_as_omni)
 {
     float v[2] = { 100, 200 };
     mc_audio_clip c = clip_of(v, 1, 2);
@@ -322,7 +322,7 @@ static void a_stereo_sample_is_heard_as_omni(void)
 /* mask_left (bit 0): the right ear 0; +12 dB (x4): 0.8 * 4 = 3.2 clamped to 1 (s_clipVolumes),
  * unclamped 3.2; sound class 1 faded -6 dB: x0.5, 0.4; PRIVATE on an actor's emitter: silent;
  * on the listener's own: heard as global even past max distance; ANTI_PRIVATE there: silent. */
-static void masks_clamps_fades_and_private_sounds(void)
+TEST(masks_clamps_fades_and_private_sounds)
 {
     float v[1] = { 1000 };
     mc_audio_clip c = clip_of(v, 1, 1);
@@ -361,7 +361,7 @@ static void masks_clamps_fades_and_private_sounds(void)
  * 0.45 and 0.2. A loop of 1000s ramps across frame 0's 4410 samples: sample s is 1000 * (0.45
  * - 0.25 * s / 4410): 450 at 0, 325 at 2205, 200.06 at 4409, 200 from 4410 on. With a cut
  * after frame 0 the gain holds 450 to sample 4409 and jumps to 200 at 4410. */
-static void gains_ramp_across_a_frame_and_jump_at_a_cut(void)
+TEST(gains_ramp_across_a_frame_and_jump_at_a_cut)
 {
     float v[4] = { 1000, 1000, 1000, 1000 };
     mc_audio_clip c = clip_of(v, 4, 1);
@@ -398,7 +398,7 @@ static void gains_ramp_across_a_frame_and_jump_at_a_cut(void)
 /* leadinVolume -6 dB (0.5) while the first sample plays (its 100 frames), volume 0 dB after:
  * at frame boundary 0 the leadin plays (gain 0.8 * 0.5 = 0.4), at boundary 1 (4410) it does
  * not (0.8): a constant 1000 is 400 at sample 0, 600 at 2205, 800 at 4410. */
-static void leadin_volume_ramps_into_the_volume(void)
+TEST(leadin_volume_ramps_into_the_volume)
 {
     static float lead[100], loop[3] = { 1000, 1000, 1000 };
     mc_audio_clip lc, pc;
@@ -442,7 +442,7 @@ static mc_audio_clip ones_clip(int64_t n)
  * (+60 dB: 2^10 = 1024, 10000 samples) on VOICE at 0, B (+6 dB: 2, 100 samples) on ANY at 1000,
  * C (0 dB, 10000 samples) on VOICE at 2000. ANY cuts nothing: 1050 hears A + B = 0.8 * 1026 =
  * 820.8; C stops A at 2000 (1999: 819.2; 2000: 0.8); C ends at 12000. */
-static void a_voice_is_cut_by_the_next_voice_not_by_any(void)
+TEST(a_voice_is_cut_by_the_next_voice_not_by_any)
 {
     mc_audio_clip a = ones_clip(10000), b = ones_clip(100);
     mc_mix_shader sa = shader_of(&a), sb = shader_of(&b), sc = shader_of(&a);
@@ -477,7 +477,7 @@ static void a_voice_is_cut_by_the_next_voice_not_by_any(void)
 
 /* Nine looping sounds on one emitter: the ninth finds its 8 slots busy and is dropped. A STOP
  * on ANY stops all eight (their ends 100); the next sound takes slot 0. */
-static void the_ninth_sound_is_dropped_and_stop_any_stops_all(void)
+TEST(the_ninth_sound_is_dropped_and_stop_any_stops_all)
 {
     mc_audio_clip a = ones_clip(10);
     mc_mix_shader sh = shader_of(&a);
@@ -518,7 +518,7 @@ static void the_ninth_sound_is_dropped_and_stop_any_stops_all(void)
  * ..., each * 0.8. Not looping, the leadin alone plays (GatherChannelSamples zero-fills after
  * the first sample). Looping with choice 1 and no leadin: entries[1] [7 7 7] once, then
  * entries[0]. */
-static void a_loop_plays_its_leadin_then_entry_0_sample_exactly(void)
+TEST(a_loop_plays_its_leadin_then_entry_0_sample_exactly)
 {
     float lead[3] = { 1, 2, 3 }, e0[2] = { 10, 20 }, e1[3] = { 7, 7, 7 };
     mc_audio_clip lc = clip_of(lead, 3, 1), c0 = clip_of(e0, 2, 1), c1 = clip_of(e1, 3, 1);
@@ -555,7 +555,7 @@ static void a_loop_plays_its_leadin_then_entry_0_sample_exactly(void)
 }
 
 /* choice = (int)(diversity * 3): 0.5 -> 1, 0.99 -> 2, 0 -> 0; out of [0, 3) -> 0. */
-static void diversity_picks_the_entry(void)
+TEST(diversity_picks_the_entry)
 {
     mc_audio_clip a = ones_clip(1);
     mc_mix_shader sh = shader_of(&a);
@@ -580,7 +580,7 @@ static void diversity_picks_the_entry(void)
  * picks A again, but slot 0 still names A (a finished sound keeps its sample until a stop) so
  * B; at 200 diversity 0.9 picks B, slot 0 names B now, so A. Without no_dups: A, A, B. A STOP
  * while B plays forgets it: diversity 0.9 then keeps B. */
-static void no_dups_steps_past_the_last_sample(void)
+TEST(no_dups_steps_past_the_last_sample)
 {
     mc_audio_clip a = ones_clip(10), b = ones_clip(10);
     mc_mix_shader sh = shader_of(&a);
@@ -621,7 +621,7 @@ static void no_dups_steps_past_the_last_sample(void)
  * frames counts 200 (LengthIn44kHzSamples counts both channels' values): refused at 150 though
  * silent since 100, played at 201. The same shader at the same sample on another channel of
  * the emitter: refused; another shader there, or the same on another emitter: played. */
-static void playonce_and_the_same_start(void)
+TEST(playonce_and_the_same_start)
 {
     static float st[200];
     mc_audio_clip mono = ones_clip(100), stereo = clip_of(st, 100, 2);
@@ -661,7 +661,7 @@ static uint32_t lcg(uint32_t *x)
 
 /* A busy scene (moving emitters, cuts, loops, stops, cuts by channel, three clip shapes) mixed
  * whole and in pieces of every size: the same floats, bit for bit. */
-static void a_range_mixes_the_same_samples_as_the_whole(void)
+TEST(a_range_mixes_the_same_samples_as_the_whole)
 {
     static float v[3000];
     static scene s;
@@ -729,7 +729,7 @@ static void a_range_mixes_the_same_samples_as_the_whole(void)
     mc_mix_release(&m);
 }
 
-static void refuses_a_bad_description_naming_the_event(void)
+TEST(refuses_a_bad_description_naming_the_event)
 {
     mc_audio_clip a = ones_clip(10);
     mc_mix_shader sh = shader_of(&a);
@@ -759,33 +759,4 @@ static void refuses_a_bad_description_naming_the_event(void)
     ASSERT_OK(mc_mix_prepare(&s.d, &m, &err), &err);
     mc_mix_release(&m);
     mc_mix_release(&m);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(db_scale_follows_the_engines_table),
-        TEST_ENTRY(frames_begin_at_the_first_sample_at_or_after_their_time),
-        TEST_ENTRY(global_click_lands_on_its_sample_at_0_8),
-        TEST_ENTRY(volume_minus_30_is_a_32nd),
-        TEST_ENTRY(a_sound_at_the_listener),
-        TEST_ENTRY(a_sound_at_and_inside_min_distance),
-        TEST_ENTRY(falls_off_with_the_square_between_min_and_max),
-        TEST_ENTRY(pans_by_the_left_component),
-        TEST_ENTRY(pans_in_the_listeners_axes),
-        TEST_ENTRY(a_stereo_sample_is_heard_as_omni),
-        TEST_ENTRY(masks_clamps_fades_and_private_sounds),
-        TEST_ENTRY(gains_ramp_across_a_frame_and_jump_at_a_cut),
-        TEST_ENTRY(leadin_volume_ramps_into_the_volume),
-        TEST_ENTRY(a_voice_is_cut_by_the_next_voice_not_by_any),
-        TEST_ENTRY(the_ninth_sound_is_dropped_and_stop_any_stops_all),
-        TEST_ENTRY(a_loop_plays_its_leadin_then_entry_0_sample_exactly),
-        TEST_ENTRY(diversity_picks_the_entry),
-        TEST_ENTRY(no_dups_steps_past_the_last_sample),
-        TEST_ENTRY(playonce_and_the_same_start),
-        TEST_ENTRY(a_range_mixes_the_same_samples_as_the_whole),
-        TEST_ENTRY(refuses_a_bad_description_naming_the_event),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -21,7 +21,7 @@ static mc_status find(const char *text, const char *name, mc_arena *a, mc_modeld
     return mc_modeldef_find(text, strlen(text), "t.def", name, a, m, found, err);
 }
 
-static void reads_mesh_skin_offset_and_anims(void)
+TEST(reads_mesh_skin_offset_and_anims)
 {
     const char *text = "entityDef monster_x {\n"                                    /* 1 */
                        "    \"model\" \"x\" // model x { a body-like value }\n"     /* 2 */
@@ -70,7 +70,7 @@ static void reads_mesh_skin_offset_and_anims(void)
     mc_arena_release(&a);
 }
 
-static void passes_over_other_declarations_and_stops_at_nul(void)
+TEST(passes_over_other_declarations_and_stops_at_nul)
 {
     const char text[] = "model a { mesh a.md5mesh }\n"
                         "export x { options -prefix X_ }\n"
@@ -106,7 +106,7 @@ static void passes_over_other_declarations_and_stops_at_nul(void)
 /* Every command of a block with its frame, kind, arguments and positions (columns counted by
  * hand: the block's lines are indented by 8 spaces, so `frame` is at column 9 and a command
  * word after "frame NN  " at column 19). */
-static void reads_frame_commands_and_flags(void)
+TEST(reads_frame_commands_and_flags)
 {
     const char *text = "model m {\n"                                               /* 1 */
                        "    mesh m.md5mesh\n"                                      /* 2 */
@@ -183,7 +183,7 @@ static void reads_frame_commands_and_flags(void)
 }
 
 /* A block on one line: the unknown command's arguments stop at its '}', and the model reads on. */
-static void reads_a_block_on_one_line(void)
+TEST(reads_a_block_on_one_line)
 {
     const char *text = "model m {\n"
                        "    anim idle i.md5anim { frame 2 drop a b } anim run r.md5anim\n"
@@ -206,7 +206,7 @@ static void reads_a_block_on_one_line(void)
 
 /* The table of commands: 41 of them in the engine's order, their arguments and sound channels
  * as AddFrameCommand and CallFrameCommands read and play them. */
-static void knows_the_engines_frame_commands(void)
+TEST(knows_the_engines_frame_commands)
 {
     mc_sound_channel ch;
     int flags;
@@ -245,7 +245,7 @@ static void knows_the_engines_frame_commands(void)
 
 /* An unknown command takes at most MC_LIMIT_FRAME_COMMAND_ARGS tokens of its line: the next is
  * an error at its own column (17 + 2 k for the token k counted from 0). */
-static void limits_an_unknown_commands_arguments(void)
+TEST(limits_an_unknown_commands_arguments)
 {
     char text[512];
     size_t n = (size_t)snprintf(text, sizeof text,
@@ -264,14 +264,7 @@ static void limits_an_unknown_commands_arguments(void)
     mc_arena_release(&a);
 }
 
-typedef struct golden {
-    const char *input;
-    mc_status code;
-    int line, col;
-    const char *msg;
-} golden;
-
-static const golden GOLDEN[] = {
+static const test_error_case GOLDEN[] = {
     { "model a {\n mesh a.lwo\n}", MC_ERR_SYNTAX, 2, 7,
       "expected a .md5mesh file after 'mesh', found 'a.lwo'" },
     { "model a {\n wobble 1\n}", MC_ERR_SYNTAX, 2, 2, "unknown keyword 'wobble' in model 'a'" },
@@ -292,20 +285,17 @@ static const golden GOLDEN[] = {
     { "model a {\n ( }", MC_ERR_SYNTAX, 2, 2, "unexpected '(' in model 'a'" },
 };
 
-static void reports_golden_errors_at_their_positions(void)
+TEST(reports_golden_errors_at_their_positions)
 {
     for (size_t i = 0; i < TEST_COUNT(GOLDEN); i++) {
-        const golden *g = &GOLDEN[i];
+        const test_error_case *g = &GOLDEN[i];
         mc_arena a = { 0 };
         mc_modeldef m;
         mc_error err;
         bool found;
         mc_status st = find(g->input, "a", &a, &m, &found, &err);
 
-        if (st != g->code || err.line != g->line || err.col != g->col || !strstr(err.msg, g->msg))
-            test_fail(__FILE__, __LINE__,
-                      "row %zu: got %d at %d:%d '%s', expected %d at %d:%d '%s'", i, (int)st,
-                      err.line, err.col, err.msg, (int)g->code, g->line, g->col, g->msg);
+        EXPECT_ERROR_IS(g, st, &err, i);
         EXPECT(found && m.name == NULL && m.num_anims == 0);
         EXPECT_EQ_STR(err.file, "t.def");
         mc_arena_release(&a);
@@ -324,7 +314,7 @@ static mc_status count_decl(void *user, const mc_modeldef_at *at)
 /* mc_modeldef_each lists every `model NAME` as mc_modeldef_find reads them (other declarations
  * passed over, the text ending at a NUL byte), and mc_modeldef_parse_at parses the one given,
  * the second of two of a name included. */
-static void lists_declarations_and_parses_one_at_its_place(void)
+TEST(lists_declarations_and_parses_one_at_its_place)
 {
     const char text[] = "model a { mesh a.md5mesh }\n"
                         "export x { model y }\n"
@@ -392,7 +382,7 @@ static bool write_model_base(const char *dir)
  * anims are those of the declaration it inherits with its own applied (idDeclModelDef::Parse:
  * `remove pain` drops pain1 and pain2 by their alias, `walk` replaced in place, `run` added),
  * and an actor's anim is found by its name or its alias (GetAnim: `idle` plays idle1). */
-static void actors_of_one_model_share_its_anims(void)
+TEST(actors_of_one_model_share_its_anims)
 {
     char dir[900], cwd[1024], text[2400], path[1000];
     mc_scene sc;
@@ -426,21 +416,4 @@ static void actors_of_one_model_share_its_anims(void)
     EXPECT(z->model_anims != x->model_anims);
     EXPECT_EQ_STR(z->played->name, "pain2");
     mc_scene_release(&sc);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(reads_mesh_skin_offset_and_anims),
-        TEST_ENTRY(passes_over_other_declarations_and_stops_at_nul),
-        TEST_ENTRY(reads_frame_commands_and_flags),
-        TEST_ENTRY(reads_a_block_on_one_line),
-        TEST_ENTRY(knows_the_engines_frame_commands),
-        TEST_ENTRY(limits_an_unknown_commands_arguments),
-        TEST_ENTRY(reports_golden_errors_at_their_positions),
-        TEST_ENTRY(lists_declarations_and_parses_one_at_its_place),
-        TEST_ENTRY(actors_of_one_model_share_its_anims),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

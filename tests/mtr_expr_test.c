@@ -59,7 +59,7 @@ static float value(const char *x, float time, const char *tables)
     return ss.alpha_test;
 }
 
-static void operators_follow_dooms_priorities(void)
+TEST(operators_follow_dooms_priorities)
 {
     EXPECT_NEAR(value("2 + 3 * 4", 0, ""), 14.0, 0);
     EXPECT_NEAR(value("2 * 3 + 4", 0, ""), 10.0, 0);
@@ -92,7 +92,7 @@ static const char *const TABLES =
         "table both { snap clamp { 0, 10, 20, 30 } }\n"
         "table one { { 5 } }\n";
 
-static void tables_interpolate_snap_and_clamp(void)
+TEST(tables_interpolate_snap_and_clamp)
 {
     /* four values, wrapping: x * 4, the first value again after the last */
     EXPECT_NEAR(value("wrap[0.125]", 0, TABLES), 5.0, 0);   /* 0.5: 0 and 10 halfway */
@@ -121,7 +121,7 @@ static void tables_interpolate_snap_and_clamp(void)
     }
 }
 
-static void a_table_is_found_in_the_file_of_a_lazily_parsed_material(void)
+TEST(a_table_is_found_in_the_file_of_a_lazily_parsed_material)
 {
     const char *text = "table ramp { clamp { 0, 1 } }\nm { { blend add map y rgb ramp[time] } }\n";
     mc_mtr_index idx;
@@ -146,7 +146,7 @@ static void a_table_is_found_in_the_file_of_a_lazily_parsed_material(void)
  * reads on at the next one (idDeclFile::LoadAndParse), so a table after a broken one is found,
  * and a material naming a broken one gets that table's own error at its position, each of two
  * broken tables its own. */
-static void a_table_after_a_broken_one_is_found(void)
+TEST(a_table_after_a_broken_one_is_found)
 {
     const char *text = "table bad { { 0, x } }\n"
                        "table Later { { 1, 3 } }\n"
@@ -173,18 +173,14 @@ static void a_table_after_a_broken_one_is_found(void)
     /* "table bad { { 0, x": the x at column 18; "table worse": the name at column 7 */
     EXPECT_EQ_INT(mc_mtr_parse_span(text, strlen(text), "t.mtr", &idx.spans[1], NULL, &f, &err),
                   MC_ERR_SYNTAX);
-    EXPECT_EQ_INT(err.line, 1);
-    EXPECT_EQ_INT(err.col, 18);
-    EXPECT_CONTAINS(err.msg, "expected a number in table 'bad', found 'x'");
+    EXPECT_AT(&err, 1, 18, "expected a number in table 'bad', found 'x'");
     EXPECT_EQ_INT(mc_mtr_parse_span(text, strlen(text), "t.mtr", &idx.spans[2], NULL, &f, &err),
                   MC_ERR_SYNTAX);
-    EXPECT_EQ_INT(err.line, 3);
-    EXPECT_EQ_INT(err.col, 7);
-    EXPECT_CONTAINS(err.msg, "table 'worse' has no values");
+    EXPECT_AT(&err, 3, 7, "table 'worse' has no values");
     mc_mtr_index_release(&idx);
 }
 
-static void a_scrolling_stage_moves_with_time(void)
+TEST(a_scrolling_stage_moves_with_time)
 {
     const char *text = "m { { blend add map y scroll time * 0.1, 0.5 } }";
     mc_stage_state ss;
@@ -202,7 +198,7 @@ static void a_scrolling_stage_moves_with_time(void)
     EXPECT_NEAR(ss.matrix[0][2], 0.025, 1e-4);
 }
 
-static void texture_matrices_compose_as_dooms(void)
+TEST(texture_matrices_compose_as_dooms)
 {
     mc_stage_state ss;
 
@@ -240,7 +236,7 @@ static void texture_matrices_compose_as_dooms(void)
     EXPECT_NEAR(ss.matrix[0][2], 0.0, 0);
 }
 
-static void parms_drive_the_colour(void)
+TEST(parms_drive_the_colour)
 {
     float parms[12];
     mc_stage_state ss;
@@ -272,7 +268,7 @@ static void parms_drive_the_colour(void)
     EXPECT_NEAR(ss.color[2], 0.75, 0);
 }
 
-static void conditions_and_blends_skip_stages(void)
+TEST(conditions_and_blends_skip_stages)
 {
     mc_stage_state ss;
 
@@ -299,7 +295,7 @@ static void conditions_and_blends_skip_stages(void)
     EXPECT_NEAR(ss.alpha_test, 0.25, 0);
 }
 
-static void constants_are_shared_and_folded(void)
+TEST(constants_are_shared_and_folded)
 {
     mc_mtr_file f;
     mc_error err;
@@ -317,7 +313,7 @@ static void constants_are_shared_and_folded(void)
     mc_mtr_release(&f);
 }
 
-static void stage_masks_and_texture_repeat_are_read(void)
+TEST(stage_masks_and_texture_repeat_are_read)
 {
     mc_mtr_file f;
     mc_error err;
@@ -338,15 +334,8 @@ static void stage_masks_and_texture_repeat_are_read(void)
     mc_mtr_release(&f);
 }
 
-typedef struct golden {
-    const char *input;
-    mc_status code;
-    int line, col;
-    const char *msg;
-} golden;
-
 /* Columns counted by hand. */
-static const golden GOLDEN[] = {
+static const test_error_case GOLDEN[] = {
     { "m { { rgb 1 + } }", MC_ERR_SYNTAX, 1, 15, "expected an expression after 'rgb', found '}'" },
     { "m { { rgb ( 1 + 2 } }", MC_ERR_SYNTAX, 1, 19, "expected ')', found '}'" },
     { "m { { rgb t[ 1 } }", MC_ERR_SYNTAX, 1, 16, "expected ']', found '}'" },
@@ -365,26 +354,20 @@ static const golden GOLDEN[] = {
     { "table t [ ]", MC_ERR_SYNTAX, 1, 9, "expected '{', found '['" },
 };
 
-static void reports_golden_errors_at_their_positions(void)
+TEST(reports_golden_errors_at_their_positions)
 {
     for (size_t i = 0; i < TEST_COUNT(GOLDEN); i++) {
-        const golden *g = &GOLDEN[i];
+        const test_error_case *g = &GOLDEN[i];
         mc_mtr_file f;
         mc_error err;
         mc_status st = parse(g->input, &f, &err);
 
-        if (!EXPECT(st == g->code)) {
-            test_fail(__FILE__, __LINE__, "row %zu (%s): got %s: %s", i, g->input,
-                      mc_status_name(st), err.msg);
+        if (!EXPECT_ERROR_IS(g, st, &err, i) && st != g->code)
             continue;
-        }
-        if (err.line != g->line || err.col != g->col || !strstr(err.msg, g->msg))
-            test_fail(__FILE__, __LINE__, "row %zu (%s): got %d:%d '%s', expected %d:%d '%s'", i,
-                      g->input, err.line, err.col, err.msg, g->line, g->col, g->msg);
     }
 }
 
-static void limits_nesting_and_length(void)
+TEST(limits_nesting_and_length)
 {
     char text[4096];
     size_t n = 0;
@@ -404,24 +387,4 @@ static void limits_nesting_and_length(void)
         n += (size_t)snprintf(text + n, sizeof text - n, " + time");
     snprintf(text + n, sizeof text - n, " } }");
     EXPECT_EQ_INT(parse(text, &f, &err), MC_ERR_LIMIT);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(operators_follow_dooms_priorities),
-        TEST_ENTRY(tables_interpolate_snap_and_clamp),
-        TEST_ENTRY(a_table_is_found_in_the_file_of_a_lazily_parsed_material),
-        TEST_ENTRY(a_table_after_a_broken_one_is_found),
-        TEST_ENTRY(a_scrolling_stage_moves_with_time),
-        TEST_ENTRY(texture_matrices_compose_as_dooms),
-        TEST_ENTRY(parms_drive_the_colour),
-        TEST_ENTRY(conditions_and_blends_skip_stages),
-        TEST_ENTRY(constants_are_shared_and_folded),
-        TEST_ENTRY(stage_masks_and_texture_repeat_are_read),
-        TEST_ENTRY(reports_golden_errors_at_their_positions),
-        TEST_ENTRY(limits_nesting_and_length),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

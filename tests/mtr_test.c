@@ -19,7 +19,7 @@ static const char *prog(const mc_mtr_prog *g, char *buf, size_t cap)
     return g ? mc_mtr_prog_text(g, buf, cap) : "(none)";
 }
 
-static void parses_the_imp_material(void)
+TEST(parses_the_imp_material)
 {
     const char *text = "models/monsters/imp/imp\n"
                        "{\n"
@@ -55,7 +55,7 @@ static void parses_the_imp_material(void)
     mc_mtr_release(&f);
 }
 
-static void reads_stages_blends_and_switches(void)
+TEST(reads_stages_blends_and_switches)
 {
     const char *text =
             "material Textures/Glass { twoSided\n translucent noShadows noSelfShadow polygonOffset\n"
@@ -114,7 +114,7 @@ static void reads_stages_blends_and_switches(void)
     mc_mtr_release(&f);
 }
 
-static void skips_tables_guides_and_other_declarations(void)
+TEST(skips_tables_guides_and_other_declarations)
 {
     const char *text = "table sintable { snap { 0, 1, 0, -1 } }\n"
                        "guide textures/a/b generic_shader(textures/a/b, 2)\n"
@@ -129,13 +129,11 @@ static void skips_tables_guides_and_other_declarations(void)
     ASSERT(f.num_decls == 1);
     EXPECT_EQ_STR(f.decls[0].name, "real");
     EXPECT_EQ_INT(log.count, 1); /* 'skin' once, though it appears twice */
-    EXPECT_EQ_INT(log.first[0].line, 3);
-    EXPECT_EQ_INT(log.first[0].col, 1);
-    EXPECT_CONTAINS(log.first[0].msg, "declaration type 'skin' skipped");
+    EXPECT_AT(&log.first[0], 3, 1, "declaration type 'skin' skipped");
     mc_mtr_release(&f);
 }
 
-static void warns_once_per_unknown_keyword(void)
+TEST(warns_once_per_unknown_keyword)
 {
     const char *text = "a {\n"
                        "    qer_editorimage textures/a.tga\n"
@@ -161,22 +159,16 @@ static void warns_once_per_unknown_keyword(void)
     /* qer_editorimage, description, sort, texgen (after sort's one token): one each; the
      * expressions of scroll, if and rgb are read, not skipped. */
     EXPECT_EQ_INT(log.count, 4);
-    EXPECT_EQ_INT(log.first[0].line, 2);
-    EXPECT_EQ_INT(log.first[0].col, 5);
-    EXPECT_CONTAINS(log.first[0].msg, "unknown keyword 'qer_editorimage' skipped");
-    EXPECT_EQ_INT(log.first[2].line, 7);
-    EXPECT_EQ_INT(log.first[2].col, 5);
-    EXPECT_CONTAINS(log.first[2].msg, "'sort'");
-    EXPECT_EQ_INT(log.last.line, 7);
-    EXPECT_EQ_INT(log.last.col, 16);
-    EXPECT_CONTAINS(log.last.msg, "unknown keyword 'texgen' skipped");
+    EXPECT_AT(&log.first[0], 2, 5, "unknown keyword 'qer_editorimage' skipped");
+    EXPECT_AT(&log.first[2], 7, 5, "'sort'");
+    EXPECT_AT(&log.last, 7, 16, "unknown keyword 'texgen' skipped");
     mc_mtr_release(&f);
 }
 
 /* Doom reads the arguments of alphaTest, color, rgb, if, scroll, ... as expressions, token by
  * token: an expression ends before the first token that is not an operator, on the same line
  * or not, so the keywords after it are read. */
-static void reads_keywords_sharing_a_line(void)
+TEST(reads_keywords_sharing_a_line)
 {
     const char *text = "a { alphaTest 0.5 diffusemap x }\n"
                        "b { { blend add alphaTest 0.25 color 1, 0.5, 0.25, 0.75 map y } }\n"
@@ -247,16 +239,12 @@ static void reads_keywords_sharing_a_line(void)
     /* alphaTest (f), sort, nearest: one warning each (stage expressions are read; noSelfShadow
      * is a switch md5cine honours, so it is no skipped keyword) */
     EXPECT_EQ_INT(log.count, 3);
-    EXPECT_EQ_INT(log.first[0].line, 6);
-    EXPECT_EQ_INT(log.first[0].col, 5);
-    EXPECT_CONTAINS(log.first[0].msg, "expression of 'alphaTest' skipped");
-    EXPECT_EQ_INT(log.last.line, 8);
-    EXPECT_EQ_INT(log.last.col, 44);
-    EXPECT_CONTAINS(log.last.msg, "keyword 'nearest' skipped");
+    EXPECT_AT(&log.first[0], 6, 5, "expression of 'alphaTest' skipped");
+    EXPECT_AT(&log.last, 8, 44, "keyword 'nearest' skipped");
     mc_mtr_release(&f);
 }
 
-static void keywords_ignore_case(void)
+TEST(keywords_ignore_case)
 {
     mc_mtr_file f;
     mc_error err;
@@ -273,14 +261,7 @@ static void keywords_ignore_case(void)
     mc_mtr_release(&f);
 }
 
-typedef struct golden {
-    const char *input;
-    mc_status code;
-    int line, col;
-    const char *msg;
-} golden;
-
-static const golden GOLDEN[] = {
+static const test_error_case GOLDEN[] = {
     { "a {\n diffusemap\n}", MC_ERR_SYNTAX, 3, 1, "expected an image name, found '}'" },
     { "a {", MC_ERR_SYNTAX, 1, 4, "end of file inside material 'a' opened at line 1, column 3" },
     { "a\nb", MC_ERR_SYNTAX, 2, 2, "expected '{', found end of file" },
@@ -327,29 +308,23 @@ static const golden GOLDEN[] = {
     { "a { diffusemap x ; }", MC_ERR_SYNTAX, 1, 18, "unexpected character ';'" },
 };
 
-static void reports_golden_errors_at_their_positions(void)
+TEST(reports_golden_errors_at_their_positions)
 {
     for (size_t i = 0; i < TEST_COUNT(GOLDEN); i++) {
-        const golden *g = &GOLDEN[i];
+        const test_error_case *g = &GOLDEN[i];
         mc_mtr_file f;
         mc_error err;
         test_warnings log = { 0 };
         mc_status st = parse(g->input, &f, &err, &log);
 
-        if (!EXPECT(st == g->code)) {
-            test_fail(__FILE__, __LINE__, "row %zu (%s): got %s: %s", i, g->input,
-                      mc_status_name(st), err.msg);
+        if (!EXPECT_ERROR_IS(g, st, &err, i) && st != g->code)
             continue;
-        }
-        if (err.line != g->line || err.col != g->col || !strstr(err.msg, g->msg))
-            test_fail(__FILE__, __LINE__, "row %zu (%s): got %d:%d '%s', expected %d:%d '%s'", i,
-                      g->input, err.line, err.col, err.msg, g->line, g->col, g->msg);
         EXPECT_EQ_STR(err.file, "t.mtr");
         EXPECT(f.num_decls == 0 && f.decls == NULL);
     }
 }
 
-static void limits_nesting_and_name_length(void)
+TEST(limits_nesting_and_name_length)
 {
     char text[4096], name[400];
     mc_mtr_file f;
@@ -374,9 +349,7 @@ static void limits_nesting_and_name_length(void)
             continue;
         }
         EXPECT_EQ_INT(parse(text, &f, &err, &log), MC_ERR_LIMIT);
-        EXPECT_EQ_INT(err.line, 1);
-        EXPECT_EQ_INT(err.col, 16 + 12 * 32);
-        EXPECT_CONTAINS(err.msg, "image program nested deeper than 32 functions");
+        EXPECT_AT(&err, 1, 16 + 12 * 32, "image program nested deeper than 32 functions");
     }
     memset(name, 'x', 300);
     name[300] = '\0';
@@ -388,7 +361,7 @@ static void limits_nesting_and_name_length(void)
 
 /* Doom's lexer stops at a NUL byte: a shipped file ends in one, and whatever follows it is not
  * read (a stray '{' there is no error). */
-static void nul_ends_the_text(void)
+TEST(nul_ends_the_text)
 {
     static const char text[] = "a { diffusemap x }\n\0{ junk";
     mc_mtr_file f;
@@ -404,7 +377,7 @@ static void nul_ends_the_text(void)
 }
 
 /* A second map in one stage replaces the first (Material.cpp, idMaterial::ParseStage). */
-static void second_map_replaces_the_first(void)
+TEST(second_map_replaces_the_first)
 {
     mc_mtr_file f;
     mc_error err;
@@ -423,7 +396,7 @@ static void second_map_replaces_the_first(void)
  *   line 1 "table t { { 1, 2 } }"            (0..19, '\n' at 20)
  *   line 2 "material m/One.tga {\n"           starts at 21
  *   line 3 "  { map a ) }\n" ... */
-static void indexes_declarations_without_parsing_them(void)
+TEST(indexes_declarations_without_parsing_them)
 {
     static const char text[] = "table t { { 1, 2 } }\n"
                                "material m/One.tga {\n"
@@ -475,7 +448,7 @@ static void indexes_declarations_without_parsing_them(void)
  * blend blend, map _default. */
 /* One reading for several kinds: each declaration in the index of its type (an untyped one in
  * the folder's), the others in none; spans as a reading per kind gives them. */
-static void indexes_several_kinds_in_one_reading(void)
+TEST(indexes_several_kinds_in_one_reading)
 {
     static const char *const kinds[] = { "sound", "entityDef", "material" };
     const char *text = "step { a.wav }\n"                  /* 1: untyped, the folder's sound */
@@ -508,7 +481,7 @@ static void indexes_several_kinds_in_one_reading(void)
         mc_mtr_index_release(&idx[k]);
 }
 
-static void default_material_is_dooms(void)
+TEST(default_material_is_dooms)
 {
     mc_mtr_file f;
     mc_error err;
@@ -527,7 +500,7 @@ static void default_material_is_dooms(void)
 /* 65,536 distinct names in one file: the duplicate check sorts once instead of comparing each
  * name with all earlier ones (4 * 10^9 comparisons before). Only correctness is asserted; the
  * speed is in bench/material_bench. The last name repeats the 40,000th. */
-static void finds_a_duplicate_among_many_names(void)
+TEST(finds_a_duplicate_among_many_names)
 {
     size_t cap = 65536 * 16 + 64, n = 0;
     char *text = malloc(cap);
@@ -539,30 +512,6 @@ static void finds_a_duplicate_among_many_names(void)
         n += (size_t)snprintf(text + n, cap - n, "m%05d { }\n", i);
     n += (size_t)snprintf(text + n, cap - n, "m%05d { }\n", 39999);
     EXPECT_EQ_INT(mc_mtr_parse(text, n, "t.mtr", NULL, &f, &err), MC_ERR_SYNTAX);
-    EXPECT_EQ_INT(err.line, 65536);
-    EXPECT_EQ_INT(err.col, 1);
-    EXPECT_CONTAINS(err.msg, "'m39999' is declared twice (first at line 40000, column 1)");
+    EXPECT_AT(&err, 65536, 1, "'m39999' is declared twice (first at line 40000, column 1)");
     free(text);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(parses_the_imp_material),
-        TEST_ENTRY(reads_stages_blends_and_switches),
-        TEST_ENTRY(skips_tables_guides_and_other_declarations),
-        TEST_ENTRY(reads_keywords_sharing_a_line),
-        TEST_ENTRY(warns_once_per_unknown_keyword),
-        TEST_ENTRY(keywords_ignore_case),
-        TEST_ENTRY(reports_golden_errors_at_their_positions),
-        TEST_ENTRY(limits_nesting_and_name_length),
-        TEST_ENTRY(nul_ends_the_text),
-        TEST_ENTRY(second_map_replaces_the_first),
-        TEST_ENTRY(indexes_declarations_without_parsing_them),
-        TEST_ENTRY(indexes_several_kinds_in_one_reading),
-        TEST_ENTRY(default_material_is_dooms),
-        TEST_ENTRY(finds_a_duplicate_among_many_names),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

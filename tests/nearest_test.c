@@ -14,7 +14,7 @@ static const char *near(const char *w)
     return mc_nearest_word(w, strlen(w), light_words, N_LIGHT);
 }
 
-static void one_edit_finds_the_keyword(void)
+TEST(one_edit_finds_the_keyword)
 {
     EXPECT_EQ_STR(near("orgin"), "origin");     /* 'i' inserted */
     EXPECT_EQ_STR(near("colour"), "color");     /* 'u' deleted */
@@ -22,7 +22,7 @@ static void one_edit_finds_the_keyword(void)
     EXPECT_EQ_STR(near("noshadows"), "noShadows"); /* s -> S: case counts */
 }
 
-static void a_swap_of_neighbours_costs_one(void)
+TEST(a_swap_of_neighbours_costs_one)
 {
     /* raduis -> radius swaps 'u' and 'i': 1. ned -> end swaps 'n' and 'e': 1, and 2 * 1 < 3;
      * plain Levenshtein would count 2 (two substitutions), too far for a 3-byte word. */
@@ -30,7 +30,7 @@ static void a_swap_of_neighbours_costs_one(void)
     EXPECT_EQ_STR(near("ned"), "end");
 }
 
-static void two_edits_need_five_bytes(void)
+TEST(two_edits_need_five_bytes)
 {
     /* shdar -> shader: insert 'a' after 'h', a -> e: 2; 2 * 2 < 5 */
     EXPECT_EQ_STR(near("shdar"), "shader");
@@ -40,14 +40,14 @@ static void two_edits_need_five_bytes(void)
     EXPECT(near("rgt") == NULL);
 }
 
-static void short_words_get_no_guess(void)
+TEST(short_words_get_no_guess)
 {
     /* "un" is 1 from "up", but 2 * 1 < 2 fails: a two-letter word is never guessed at */
     EXPECT(near("un") == NULL);
     EXPECT(near("") == NULL);
 }
 
-static void three_edits_are_too_far(void)
+TEST(three_edits_are_too_far)
 {
     /* xxxius -> radius: three substitutions */
     EXPECT(near("xxxius") == NULL);
@@ -56,12 +56,12 @@ static void three_edits_are_too_far(void)
     EXPECT(near("fighter") == NULL);
 }
 
-static void an_exact_word_is_not_a_mistake(void)
+TEST(an_exact_word_is_not_a_mistake)
 {
     EXPECT(near("origin") == NULL);
 }
 
-static void ties_go_to_the_first(void)
+TEST(ties_go_to_the_first)
 {
     static const char *const w[] = { "mesh", "mash" };
 
@@ -69,13 +69,13 @@ static void ties_go_to_the_first(void)
     EXPECT_EQ_STR(mc_nearest_word("mush", 4, w, 2), "mesh");
 }
 
-static void the_word_is_its_length_not_its_terminator(void)
+TEST(the_word_is_its_length_not_its_terminator)
 {
     /* the first 5 bytes of "orgins and more": "orgin" */
     EXPECT_EQ_STR(mc_nearest_word("orgins and more", 5, light_words, N_LIGHT), "origin");
 }
 
-static void null_entries_and_long_words_are_passed_over(void)
+TEST(null_entries_and_long_words_are_passed_over)
 {
     static const char *const w[] = { NULL, "skin", NULL };
     char longw[200];
@@ -86,7 +86,7 @@ static void null_entries_and_long_words_are_passed_over(void)
     EXPECT(mc_nearest_word(NULL, 0, w, 3) == NULL);
 }
 
-static void nocase_compares_letters_without_case(void)
+TEST(nocase_compares_letters_without_case)
 {
     static const char *const w[] = { "diffusemap", "bumpmap", "alphaTest" };
 
@@ -99,29 +99,11 @@ static void nocase_compares_letters_without_case(void)
     EXPECT_EQ_STR(mc_nearest_word_nocase("alphatset", 9, w, 3), "alphaTest");
 }
 
-static void the_hint_has_one_format(void)
+TEST(the_hint_has_one_format)
 {
     char buf[64];
 
     EXPECT_EQ_STR(mc_nearest_hint(buf, sizeof buf, "orgin", 5, light_words, N_LIGHT),
                   " (did you mean 'origin'?)");
     EXPECT_EQ_STR(mc_nearest_hint(buf, sizeof buf, "zzzzzz", 6, light_words, N_LIGHT), "");
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(one_edit_finds_the_keyword),
-        TEST_ENTRY(a_swap_of_neighbours_costs_one),
-        TEST_ENTRY(two_edits_need_five_bytes),
-        TEST_ENTRY(short_words_get_no_guess),
-        TEST_ENTRY(three_edits_are_too_far),
-        TEST_ENTRY(an_exact_word_is_not_a_mistake),
-        TEST_ENTRY(ties_go_to_the_first),
-        TEST_ENTRY(the_word_is_its_length_not_its_terminator),
-        TEST_ENTRY(null_entries_and_long_words_are_passed_over),
-        TEST_ENTRY(nocase_compares_letters_without_case),
-        TEST_ENTRY(the_hint_has_one_format),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

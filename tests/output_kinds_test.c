@@ -13,7 +13,7 @@
 
 #include "test.h"
 
-static void names_are_the_kinds_their_endings_say(void)
+TEST(names_are_the_kinds_their_endings_say)
 {
     static const struct {
         const char *name;
@@ -37,7 +37,7 @@ static void names_are_the_kinds_their_endings_say(void)
     EXPECT_EQ_INT(mc_output_kind_of(NULL), MC_OUTPUT_NONE);
 }
 
-static void each_row_is_its_kind_and_its_example_names_it(void)
+TEST(each_row_is_its_kind_and_its_example_names_it)
 {
     size_t n;
     const mc_output_kind_info *rows = mc_output_kinds(&n);
@@ -54,7 +54,7 @@ static void each_row_is_its_kind_and_its_example_names_it(void)
 }
 
 /* What the render run and the sinks decide by: written out per kind. */
-static void props_say_what_each_kind_holds(void)
+TEST(props_say_what_each_kind_holds)
 {
     const unsigned av = MC_OUTPUT_FRAMES | MC_OUTPUT_ENCODED | MC_OUTPUT_SOUND;
 
@@ -71,7 +71,7 @@ static void props_say_what_each_kind_holds(void)
     EXPECT(mc_output_kind_with(1u << 20) == NULL);
 }
 
-static void lists_join_the_extensions_as_the_messages_say(void)
+TEST(lists_join_the_extensions_as_the_messages_say)
 {
     char buf[128];
 
@@ -93,7 +93,7 @@ static void lists_join_the_extensions_as_the_messages_say(void)
 }
 
 /* libavformat's own choice for "x<ext>" is the row's muxer, and it knows every extension. */
-static void muxers_are_the_ones_libavformat_picks_for_the_extensions(void)
+TEST(muxers_are_the_ones_libavformat_picks_for_the_extensions)
 {
     size_t n;
     const mc_output_kind_info *rows = mc_output_kinds(&n);
@@ -136,7 +136,7 @@ static mc_status encode_two(const char *path, mc_output_kind kind, mc_error *err
     return st;
 }
 
-static void the_encoder_takes_its_container_from_a_kind(void)
+TEST(the_encoder_takes_its_container_from_a_kind)
 {
     char path[4096];
     AVFormatContext *fc = NULL;
@@ -156,18 +156,4 @@ static void the_encoder_takes_its_container_from_a_kind(void)
     EXPECT_EQ_INT(encode_two(path, MC_OUTPUT_WAV, &err), MC_ERR_USAGE);
     /* Standard output takes the stream that can go there, whatever the kind asked. */
     EXPECT_EQ_INT(encode_two("-", MC_OUTPUT_MP4, &err), MC_ERR_USAGE);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(names_are_the_kinds_their_endings_say),
-        TEST_ENTRY(each_row_is_its_kind_and_its_example_names_it),
-        TEST_ENTRY(props_say_what_each_kind_holds),
-        TEST_ENTRY(lists_join_the_extensions_as_the_messages_say),
-        TEST_ENTRY(muxers_are_the_ones_libavformat_picks_for_the_extensions),
-        TEST_ENTRY(the_encoder_takes_its_container_from_a_kind),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -58,7 +58,7 @@ for f in /usr/local/bin/md5cine /usr/local/lib/pkgconfig/md5cine.pc \
 done
 
 export MD5CINE=/usr/bin/md5cine MC_TEST_TMP="${TMPDIR:-/tmp}"
-. "$SRC/tests/outcome.sh" package_route
+. "$SRC/tests/harness.sh" package_route
 W=$T/user # the user's folder: every step of part 2 runs there
 mkdir -p "$W/home" "$W/tmp"
 
@@ -169,12 +169,7 @@ step() {
     local name=$1 want=$2
     shift 2
     user "$name" "$@"
-    if [ "$rc" -eq "$want" ]; then
-        ok "$name"
-    else
-        fail "$name" "exit $rc, expected $want; the last lines:"
-        tail -n 15 "$T/$name.log" | sed 's/^/     | /'
-    fi
+    check_status "$name" "$want" "$T/$name.log"
 }
 has() { # has NAME TEXT: step NAME's output holds TEXT
     if grep -qF -- "$2" "$T/$1.log"; then ok "$1 prints $2"; else fail "$1 prints $2" "$(head -c 400 "$T/$1.log")"; fi
@@ -298,5 +293,4 @@ for exe in examples/regression build-examples/regression; do
     step "${n}_regression_fails_on_a_changed_frame" 1 "$exe" scenes/demo/demo.md5scene changed 64 36
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

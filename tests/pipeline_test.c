@@ -73,16 +73,12 @@ static mc_status record_sink(void *user, int thread, const uint8_t *rgba, int64_
 
 static mc_pipeline_desc make_desc(recorder *r, int depth, int threads)
 {
-    mc_pipeline_desc d;
-
-    memset(&d, 0, sizeof d);
-    d.width = FW;
-    d.height = FH;
-    d.depth = depth;
-    d.sink_threads = threads;
-    d.sink = record_sink;
-    d.sink_user = r;
-    return d;
+    return (mc_pipeline_desc){ .width = FW,
+                               .height = FH,
+                               .depth = depth,
+                               .sink_threads = threads,
+                               .sink = record_sink,
+                               .sink_user = r };
 }
 
 /* Runs frames 0..n-1 through p; returns the first failing status. Collects buffer pointers. */
@@ -104,7 +100,7 @@ static mc_status produce(mc_pipeline *p, int n, uint8_t **ptrs, mc_error *err)
     return MC_OK;
 }
 
-static void keeps_submission_order_with_one_sink_thread(void)
+TEST(keeps_submission_order_with_one_sink_thread)
 {
     recorder r = { .fail_at = -1 };
     mc_pipeline_desc d = make_desc(&r, 3, 1);
@@ -122,7 +118,7 @@ static void keeps_submission_order_with_one_sink_thread(void)
     mc_pipeline_release(p);
 }
 
-static void several_sink_threads_sink_each_frame_once(void)
+TEST(several_sink_threads_sink_each_frame_once)
 {
     recorder r = { .fail_at = -1, .delay_ms = 1 };
     mc_pipeline_desc d = make_desc(&r, 6, 4);
@@ -140,7 +136,7 @@ static void several_sink_threads_sink_each_frame_once(void)
     mc_pipeline_release(p);
 }
 
-static void reuses_exactly_depth_buffers(void)
+TEST(reuses_exactly_depth_buffers)
 {
     recorder r = { .fail_at = -1 };
     mc_pipeline_desc d = make_desc(&r, 3, 1);
@@ -164,7 +160,7 @@ static void reuses_exactly_depth_buffers(void)
     mc_pipeline_release(p);
 }
 
-static void sink_error_stops_the_pipeline_and_reaches_the_producer(void)
+TEST(sink_error_stops_the_pipeline_and_reaches_the_producer)
 {
     recorder r = { .fail_at = 5 };
     mc_pipeline_desc d = make_desc(&r, 3, 1);
@@ -216,7 +212,7 @@ static void *cancel_later(void *arg)
     return NULL;
 }
 
-static void cancel_wakes_a_blocked_acquire(void)
+TEST(cancel_wakes_a_blocked_acquire)
 {
     gate g = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
     mc_pipeline_desc d;
@@ -248,7 +244,7 @@ static void cancel_wakes_a_blocked_acquire(void)
     mc_pipeline_release(p);
 }
 
-static void measures_time_in_the_sink_and_waiting_for_buffers(void)
+TEST(measures_time_in_the_sink_and_waiting_for_buffers)
 {
     recorder r = { .fail_at = -1, .delay_ms = 2 };
     mc_pipeline_desc d = make_desc(&r, 2, 1);
@@ -269,7 +265,7 @@ static void measures_time_in_the_sink_and_waiting_for_buffers(void)
     mc_pipeline_release(p);
 }
 
-static void rejects_bad_descs_and_foreign_buffers(void)
+TEST(rejects_bad_descs_and_foreign_buffers)
 {
     recorder r = { .fail_at = -1 };
     mc_pipeline_desc d = make_desc(&r, 0, 0);
@@ -292,7 +288,7 @@ static void rejects_bad_descs_and_foreign_buffers(void)
     mc_pipeline_release(NULL);
 }
 
-static void destroy_without_finish_stops_cleanly(void)
+TEST(destroy_without_finish_stops_cleanly)
 {
     recorder r = { .fail_at = -1, .delay_ms = 1 };
     mc_pipeline_desc d = make_desc(&r, 4, 2);
@@ -305,20 +301,4 @@ static void destroy_without_finish_stops_cleanly(void)
     EXPECT(atomic_load(&r.calls) <= 4);
     for (int k = 0; k < 4; k++)
         EXPECT(atomic_load(&r.seen[k]) <= 1);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(keeps_submission_order_with_one_sink_thread),
-        TEST_ENTRY(several_sink_threads_sink_each_frame_once),
-        TEST_ENTRY(reuses_exactly_depth_buffers),
-        TEST_ENTRY(sink_error_stops_the_pipeline_and_reaches_the_producer),
-        TEST_ENTRY(cancel_wakes_a_blocked_acquire),
-        TEST_ENTRY(measures_time_in_the_sink_and_waiting_for_buffers),
-        TEST_ENTRY(rejects_bad_descs_and_foreign_buffers),
-        TEST_ENTRY(destroy_without_finish_stops_cleanly),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

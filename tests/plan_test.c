@@ -7,6 +7,7 @@
 #include <md5cine/plan.h>
 #include <md5cine/timeline.h>
 
+#include "camera_fixture.h"
 #include "test.h"
 
 #define R(n) ((mc_rate){ (n), 1 })
@@ -15,18 +16,6 @@ typedef struct want {
     int64_t first, last;
     size_t first_shot, last_shot;
 } want;
-
-static mc_camera make_camera(int frames, int rate, int num_cuts, int *cuts)
-{
-    mc_camera c;
-
-    memset(&c, 0, sizeof c);
-    c.num_frames = frames;
-    c.frame_rate = rate;
-    c.num_cuts = num_cuts;
-    c.cuts = cuts;
-    return c;
-}
 
 static const mc_shot_range demo_shots[] = { { 1, 0, 83 }, { 2, 84, 167 }, { 3, 168, 240 } };
 
@@ -63,7 +52,7 @@ static mc_plan_desc demo_desc(mc_plan_mode mode, int64_t n, bool align)
     return d;
 }
 
-static void demo_shots_come_from_the_camera(void)
+TEST(demo_shots_come_from_the_camera)
 {
     int cuts[] = { 84, 169 };
     mc_camera cam = make_camera(243, 24, 2, cuts);
@@ -79,7 +68,7 @@ static void demo_shots_come_from_the_camera(void)
     }
 }
 
-static void cuts_passed_in_one_output_frame_make_one_shot(void)
+TEST(cuts_passed_in_one_output_frame_make_one_shot)
 {
     /* 10 frames at 24, cuts 4 and 5, sampled at 12 fps: p = 2k. k 0: stored 0; k 1: 2;
      * k 2: f 4 passes cut 4 (5) and cut 5 (6): stored 6, two cuts below it, shot number 3;
@@ -99,7 +88,7 @@ static void cuts_passed_in_one_output_frame_make_one_shot(void)
     EXPECT_EQ_INT(s[1].number, 3);
 }
 
-static void the_engine_clock_moves_the_shot_start(void)
+TEST(the_engine_clock_moves_the_shot_start)
 {
     /* 10 frames at 24 with cut 2, sampled at 24 fps on the engine clock:
      * ms = 16 * floor(k * 1000 / 384), p = ms * 24, f = p / 1000. k 2: ms 80, f 1 (shot 1);
@@ -120,7 +109,7 @@ static void the_engine_clock_moves_the_shot_start(void)
     EXPECT_EQ_INT(s[1].first, 2);
 }
 
-static void four_chunks_of_the_demo_split_evenly(void)
+TEST(four_chunks_of_the_demo_split_evenly)
 {
     /* 241 / 4: starts floor(i * 241 / 4) = 0, 60, 120, 180. */
     static const want w[] = { { 0, 59, 0, 0 }, { 60, 119, 0, 1 }, { 120, 179, 1, 2 },
@@ -130,7 +119,7 @@ static void four_chunks_of_the_demo_split_evenly(void)
     check_plan(&d, w, 4, __LINE__);
 }
 
-static void aligned_chunks_snap_to_the_nearest_shot_start(void)
+TEST(aligned_chunks_snap_to_the_nearest_shot_start)
 {
     /* 4 chunks: 60 -> 84 (24 away; 168 is 108), 120 -> 84 (36 against 48), 180 -> 168;
      * 60 and 120 both land on 84 and merge: 3 chunks, one per shot. 2 chunks: 120 -> 84. */
@@ -143,7 +132,7 @@ static void aligned_chunks_snap_to_the_nearest_shot_start(void)
     check_plan(&d2, w2, 2, __LINE__);
 }
 
-static void a_tie_snaps_to_the_earlier_start(void)
+TEST(a_tie_snaps_to_the_earlier_start)
 {
     /* Shots start at 0, 4, 8 in 0-11; 2 chunks put the boundary at 6, 2 from 4 and from 8. */
     static const mc_shot_range shots[] = { { 1, 0, 3 }, { 2, 4, 7 }, { 3, 8, 11 } };
@@ -153,7 +142,7 @@ static void a_tie_snaps_to_the_earlier_start(void)
     check_plan(&d, w, 2, __LINE__);
 }
 
-static void fixed_length_chunks_end_short(void)
+TEST(fixed_length_chunks_end_short)
 {
     static const want w[] = { { 0, 99, 0, 1 }, { 100, 199, 1, 2 }, { 200, 240, 2, 2 } };
     mc_plan_desc d = demo_desc(MC_PLAN_CHUNK_FRAMES, 100, false);
@@ -161,7 +150,7 @@ static void fixed_length_chunks_end_short(void)
     check_plan(&d, w, 3, __LINE__);
 }
 
-static void aligned_fixed_length_chunks_restart_at_each_shot(void)
+TEST(aligned_fixed_length_chunks_restart_at_each_shot)
 {
     static const want w[] = { { 0, 49, 0, 0 },    { 50, 83, 0, 0 },   { 84, 133, 1, 1 },
                               { 134, 167, 1, 1 }, { 168, 217, 2, 2 }, { 218, 240, 2, 2 } };
@@ -170,7 +159,7 @@ static void aligned_fixed_length_chunks_restart_at_each_shot(void)
     check_plan(&d, w, 6, __LINE__);
 }
 
-static void by_shot_cuts_the_shots_to_the_range(void)
+TEST(by_shot_cuts_the_shots_to_the_range)
 {
     static const want all[] = { { 0, 83, 0, 0 }, { 84, 167, 1, 1 }, { 168, 240, 2, 2 } };
     static const want part[] = { { 80, 83, 0, 0 }, { 84, 90, 1, 1 } };
@@ -185,7 +174,7 @@ static void by_shot_cuts_the_shots_to_the_range(void)
     check_plan(&d, (const want[]){ { 100, 120, 1, 1 } }, 1, __LINE__);
 }
 
-static void as_many_chunks_as_frames_is_one_frame_each(void)
+TEST(as_many_chunks_as_frames_is_one_frame_each)
 {
     mc_plan_desc d = demo_desc(MC_PLAN_CHUNKS, 241, false);
     mc_plan p;
@@ -202,7 +191,7 @@ static void as_many_chunks_as_frames_is_one_frame_each(void)
     mc_plan_release(&p);
 }
 
-static void more_chunks_than_frames_is_an_error(void)
+TEST(more_chunks_than_frames_is_an_error)
 {
     mc_plan_desc d = demo_desc(MC_PLAN_CHUNKS, 242, false);
     mc_plan p;
@@ -213,7 +202,7 @@ static void more_chunks_than_frames_is_an_error(void)
     EXPECT(p.chunks == NULL && p.num_chunks == 0);
 }
 
-static void a_one_frame_scene_is_one_chunk(void)
+TEST(a_one_frame_scene_is_one_chunk)
 {
     static const mc_shot_range one[] = { { 1, 0, 0 } };
     static const want w[] = { { 0, 0, 0, 0 } };
@@ -232,7 +221,7 @@ static void a_one_frame_scene_is_one_chunk(void)
     EXPECT_EQ_INT(mc_plan_make(&d, &p, &e), MC_ERR_RANGE);
 }
 
-static void bad_descriptions_are_refused(void)
+TEST(bad_descriptions_are_refused)
 {
     mc_plan_desc d = demo_desc(MC_PLAN_CHUNKS, 0, false);
     mc_plan p;
@@ -247,7 +236,7 @@ static void bad_descriptions_are_refused(void)
     EXPECT_EQ_INT(mc_plan_make(&d, &p, &e), MC_ERR_USAGE);
 }
 
-static void too_many_chunks_hit_the_limit(void)
+TEST(too_many_chunks_hit_the_limit)
 {
     static const mc_shot_range big[] = { { 1, 0, 2 * (int64_t)MC_LIMIT_PLAN_CHUNKS } };
     mc_plan_desc d = { MC_PLAN_CHUNK_FRAMES, 1, false, 0, 2 * (int64_t)MC_LIMIT_PLAN_CHUNKS,
@@ -262,25 +251,4 @@ static void too_many_chunks_hit_the_limit(void)
     EXPECT_EQ_INT(p.chunks[666666].first, 1999998);
     EXPECT_EQ_INT(p.chunks[666666].last, 2000000);
     mc_plan_release(&p);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(demo_shots_come_from_the_camera),
-        TEST_ENTRY(cuts_passed_in_one_output_frame_make_one_shot),
-        TEST_ENTRY(the_engine_clock_moves_the_shot_start),
-        TEST_ENTRY(four_chunks_of_the_demo_split_evenly),
-        TEST_ENTRY(aligned_chunks_snap_to_the_nearest_shot_start),
-        TEST_ENTRY(a_tie_snaps_to_the_earlier_start),
-        TEST_ENTRY(fixed_length_chunks_end_short),
-        TEST_ENTRY(aligned_fixed_length_chunks_restart_at_each_shot),
-        TEST_ENTRY(by_shot_cuts_the_shots_to_the_range),
-        TEST_ENTRY(as_many_chunks_as_frames_is_one_frame_each),
-        TEST_ENTRY(more_chunks_than_frames_is_an_error),
-        TEST_ENTRY(a_one_frame_scene_is_one_chunk),
-        TEST_ENTRY(bad_descriptions_are_refused),
-        TEST_ENTRY(too_many_chunks_hit_the_limit),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -33,7 +33,7 @@ static const struct {
     { "x%", NULL, "PNG output 'x%' may only use '%d' with a width, as in '%05d'" },
 };
 
-static void patterns_name_frames_or_say_what_is_wrong(void)
+TEST(patterns_name_frames_or_say_what_is_wrong)
 {
     for (size_t i = 0; i < TEST_COUNT(patterns); i++) {
         mc_png_pattern p;
@@ -53,7 +53,7 @@ static void patterns_name_frames_or_say_what_is_wrong(void)
     }
 }
 
-static void names_and_folders_follow_the_pattern(void)
+TEST(names_and_folders_follow_the_pattern)
 {
     mc_png_pattern p;
     mc_error err;
@@ -78,7 +78,7 @@ static void names_and_folders_follow_the_pattern(void)
 
 /* The suffix holds 255 bytes and its NUL (png_sequence.h: suffix[256]): "%d" and 255 'x' is
  * a pattern, one 'x' more is too long. */
-static void a_suffix_past_its_room_is_too_long(void)
+TEST(a_suffix_past_its_room_is_too_long)
 {
     char s[2 + 256 + 1], msg[sizeof s + 64], name[300];
     mc_png_pattern p;
@@ -99,7 +99,7 @@ static void a_suffix_past_its_room_is_too_long(void)
     EXPECT_EQ_STR(p.suffix, "");
 }
 
-static void straight_alpha_is_rgb_times_255_over_alpha(void)
+TEST(straight_alpha_is_rgb_times_255_over_alpha)
 {
     /* (64 * 255 + 64) / 128 = 128, (32 * 255 + 64) / 128 = 64, (1 * 255 + 64) / 128 = 2;
      * 200 * 255 / 100 is over 255: 255; alpha 0: all zero; alpha 255: unchanged. */
@@ -116,21 +116,12 @@ static void straight_alpha_is_rgb_times_255_over_alpha(void)
 
 static int files_in(const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.';
-    closedir(d);
-    return n;
+    return test_count_entries(dir, "", false);
 }
 
 /* Two writers (two threads' worth) write frames 3 and 4 of a sequence into a folder the open
  * made; each reads back with straight alpha and only the frames' files are left. */
-static void writers_write_whole_frames_with_straight_alpha(void)
+TEST(writers_write_whole_frames_with_straight_alpha)
 {
     char dir[4096], pat[4200], path[4300];
     mc_png_pattern p;
@@ -165,17 +156,14 @@ static void writers_write_whole_frames_with_straight_alpha(void)
     EXPECT(w[0].straight == NULL);
 }
 
-static void a_folder_that_cannot_be_made_is_an_io_error(void)
+TEST(a_folder_that_cannot_be_made_is_an_io_error)
 {
     char file[4096], pat[4200];
     mc_png_pattern p;
     mc_error err;
-    FILE *f;
 
     test_tmp_path(file, sizeof file, "pngseq_file");
-    f = fopen(file, "w");
-    ASSERT(f != NULL);
-    fclose(f);
+    ASSERT(test_touch(file));
     snprintf(pat, sizeof pat, "%s/f/%%05d.png", file);
     ASSERT_OK(mc_png_pattern_parse(pat, &p, &err), &err);
     EXPECT_EQ_INT(mc_png_sequence_open(&p, pat, 0, &err), MC_ERR_IO);
@@ -183,7 +171,7 @@ static void a_folder_that_cannot_be_made_is_an_io_error(void)
     EXPECT_CONTAINS(err.msg, "pngseq_file/f/': Not a directory");
 }
 
-static void output_names_are_read_by_the_table(void)
+TEST(output_names_are_read_by_the_table)
 {
     mc_output_target t;
     mc_error err;
@@ -207,19 +195,4 @@ static void output_names_are_read_by_the_table(void)
     EXPECT_EQ_STR(err.msg, "output '-' is standard output, which takes yuv4mpeg2 only");
     EXPECT_EQ_INT(mc_output_parse("x.png", MC_OUTPUT_NONE, &t, &err), MC_ERR_USAGE);
     EXPECT_EQ_STR(err.msg, "PNG output 'x.png' needs a frame number such as '%05d'");
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(patterns_name_frames_or_say_what_is_wrong),
-        TEST_ENTRY(names_and_folders_follow_the_pattern),
-        TEST_ENTRY(a_suffix_past_its_room_is_too_long),
-        TEST_ENTRY(straight_alpha_is_rgb_times_255_over_alpha),
-        TEST_ENTRY(writers_write_whole_frames_with_straight_alpha),
-        TEST_ENTRY(a_folder_that_cannot_be_made_is_an_io_error),
-        TEST_ENTRY(output_names_are_read_by_the_table),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -40,7 +40,7 @@ static void seam_fixture(mc_mesh *mesh, mc_submesh *sm, mc_mesh_joint *mj, mc_ve
 }
 
 /* With a crease of 180 degrees every copy of a position is smoothed (Doom's rule). */
-static void normals_are_unweighted_and_smoothed_across_seams(void)
+TEST(normals_are_unweighted_and_smoothed_across_seams)
 {
     /* A: (c - a) x (b - a) = (1,0,0) x (0,1,0) = (0,0,1). B (10 times larger):
      * (0,10,0) x (0,0,10) = (100,0,0) -> unit (1,0,0). Vertices 0 and 3 share a position:
@@ -68,7 +68,7 @@ static void normals_are_unweighted_and_smoothed_across_seams(void)
     EXPECT(topo.rep == NULL);
 }
 
-static void seam_groups_come_from_the_bind_pose(void)
+TEST(seam_groups_come_from_the_bind_pose)
 {
     /* Skinned positions where 0 and 3 drift apart still share the normal: the groups were
      * fixed from the bind pose. Moving vertex 3 by (5,0,0) changes B's plane: B = (5,0,0),
@@ -94,7 +94,7 @@ static void seam_groups_come_from_the_bind_pose(void)
     mc_skin_topology_release(&topo);
 }
 
-static void cube_normals_point_outwards(void)
+TEST(cube_normals_point_outwards)
 {
     /* SimpleCube is a closed box: with Doom's clockwise front faces and (c - a) x (b - a), every
      * smoothed corner normal points away from the centre, and is of unit length (crease 180:
@@ -130,7 +130,7 @@ static void cube_normals_point_outwards(void)
 /* With the crease angle (60 degrees) the same box keeps flat faces: each of the 24 vertices is
  * its own group and its normal is exactly the axis its face looks along (the face's unit
  * normal is an axis, and the sum of two equal axes normalises back to it). */
-static void crease_keeps_the_cube_faces_flat(void)
+TEST(crease_keeps_the_cube_faces_flat)
 {
     mc_mesh mesh;
     if (!load_pair(A "assimp-simplecube/SimpleCube.md5mesh", NULL, &mesh, NULL))
@@ -174,7 +174,7 @@ static void crease_keeps_the_cube_faces_flat(void)
 /* The seam fixture's two faces meet at 90 degrees: more than the crease, so vertices 0 and 3
  * keep their faces' normals (0,0,1) and (1,0,0). Tilting B to 45 degrees from A ((0,0,0),
  * (0,10,0)... see below) brings it inside the crease and they are smoothed again. */
-static void crease_splits_a_sharp_seam_and_smooths_a_shallow_one(void)
+TEST(crease_splits_a_sharp_seam_and_smooths_a_shallow_one)
 {
     mc_mesh mesh;
     mc_submesh sm;
@@ -221,7 +221,7 @@ static void crease_splits_a_sharp_seam_and_smooths_a_shallow_one(void)
  * dP/dt = (d1 * -1 - 0) / -1 = (0,0,-4) -> (0,0,-1); cross(t, n) = (-1,0,0) x (0,-1,0) =
  * (0,0,1): opposite to dP/dt, w = -1. A normal tilted from the face's, n = (s, -s, 0), makes t
  * perpendicular to it: (1,0,0) - s (s,-s,0) = (0.5, 0.5, 0) -> (s, s, 0). */
-static void tangents_of_a_hand_made_triangle(void)
+TEST(tangents_of_a_hand_made_triangle)
 {
     mc_vert v[3] = { { { 0, 0 }, 0, 1 }, { { 1, 0 }, 1, 1 }, { { 0, 1 }, 2, 1 } };
     mc_tri tri = { { 0, 1, 2 } };
@@ -259,7 +259,7 @@ static void tangents_of_a_hand_made_triangle(void)
  * of dP/ds across the unit normal, (1, 0, 0); removing t.n times the unnormalised n instead
  * left (1, 0, -3) / sqrt 10, nearly opposite the normal. A tangent exactly along the normal
  * becomes some unit vector across it. */
-static void tangents_stay_across_a_long_normal(void)
+TEST(tangents_stay_across_a_long_normal)
 {
     mc_vert v[3] = { { { 0, 0 }, 0, 1 }, { { 1, 0 }, 1, 1 }, { { 0, 1 }, 2, 1 } };
     mc_tri tri = { { 0, 1, 2 } };
@@ -285,7 +285,7 @@ static void tangents_stay_across_a_long_normal(void)
  * be a unit vector perpendicular to the normal: what is left of the sum once its part along the
  * normal is removed is rounding noise, not a direction, so the tangent is then any vector
  * perpendicular to the normal (the same rule as a mapping with no area). */
-static void box_tangents_are_perpendicular_to_the_normals(void)
+TEST(box_tangents_are_perpendicular_to_the_normals)
 {
     static const int quads[6][4] = { { 0, 1, 3, 2 }, { 4, 6, 7, 5 }, { 0, 4, 5, 1 },
                                      { 2, 3, 7, 6 }, { 0, 2, 6, 4 }, { 1, 5, 7, 3 } };
@@ -321,20 +321,4 @@ static void box_tangents_are_perpendicular_to_the_normals(void)
             bad++;
     }
     EXPECT(bad == 0);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(normals_are_unweighted_and_smoothed_across_seams),
-        TEST_ENTRY(seam_groups_come_from_the_bind_pose),
-        TEST_ENTRY(cube_normals_point_outwards),
-        TEST_ENTRY(crease_keeps_the_cube_faces_flat),
-        TEST_ENTRY(crease_splits_a_sharp_seam_and_smooths_a_shallow_one),
-        TEST_ENTRY(tangents_of_a_hand_made_triangle),
-        TEST_ENTRY(tangents_stay_across_a_long_normal),
-        TEST_ENTRY(box_tangents_are_perpendicular_to_the_normals),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

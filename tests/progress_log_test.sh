@@ -6,8 +6,7 @@
 # terminal (a pty made by script(1)) `auto` draws the '\r' bar instead. Expected values by hand:
 # the boxes scene has 6 output frames (0-5): N/6 is 16, 33, 50, 66, 83, 100 per cent (floored).
 set -u
-. ./outcome.sh progress_log
-trap 'rm -rf "$T"' EXIT
+. ./harness.sh progress_log
 S=data/render/boxes.md5scene
 RE='^md5cine: frame [0-9]+ \([0-9]+/[0-9]+, [0-9]+%\), [0-9]+\.[0-9] fps, elapsed [0-9]+:[0-9][0-9](, ETA [0-9]+:[0-9][0-9])?$'
 
@@ -96,5 +95,4 @@ expect negative_interval_is_refused 2 "" "bad --progress-interval '-1'"
 run word render "$S" -o "$T/x.mp4" --progress bar
 expect unknown_mode_is_refused 2 "" "bad --progress 'bar': expected auto, log, json or none"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

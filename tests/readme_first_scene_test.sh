@@ -17,7 +17,7 @@
 #     ears' gains are constant and scale both sides alike).
 set -u
 SRC=$(cd .. && pwd)
-. ./outcome.sh readme_first_scene
+. ./harness.sh readme_first_scene
 
 awk 'BEGIN { n = 0 }
      /^## Your first scene/ { in_fs = 1; next }
@@ -46,12 +46,7 @@ cp -r "$SRC/scenes" "$C/"
 ln -s "$(readlink -f "$MD5CINE")" "$T/bin/md5cine"
 (cd "$C" && PATH="$T/bin:$PATH" bash -e -o pipefail -x "$T/block1.txt") >"$T/run.log" 2>&1
 rc=$?
-if [ "$rc" = 0 ]; then
-    ok the_commands_run_top_to_bottom
-else
-    fail the_commands_run_top_to_bottom "exit $rc; the last lines:"
-    tail -n 15 "$T/run.log" | sed 's/^/     | /'
-fi
+check_status the_commands_run_top_to_bottom 0 "$T/run.log"
 missing=
 for o in $(grep -o -- ' -o [^ ;]*' "$T/block1.txt" | sed 's/^ -o //'); do
     [ -s "$C/$o" ] || missing="$missing $o"
@@ -93,5 +88,4 @@ PY
 if [ "$got" = "44100 2 2 266438 onset ok" ]; then ok the_wav_has_the_line_at_0.5_s
 else fail the_wav_has_the_line_at_0.5_s "$got"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

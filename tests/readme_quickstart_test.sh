@@ -18,7 +18,7 @@
 #     as '-', other punctuation dropped), so that "see X" leads to X.
 set -u
 SRC=$(cd .. && pwd)
-. ./outcome.sh readme_quickstart
+. ./harness.sh readme_quickstart
 
 # ---- 1. the quick start
 awk '/^## Quick start/ { in_qs = 1; next }
@@ -43,12 +43,7 @@ chmod +x "$T/bin/cmake"
 PATH=$(tr ':' '\n' <<<"$PATH" | grep -v "$(dirname "$(readlink -f "$MD5CINE")")" | paste -sd:)
 (cd "$C" && PATH="$T/bin:$PATH" bash -e -o pipefail -x "$T/quickstart.sh") >"$T/run.log" 2>&1
 rc=$?
-if [ "$rc" = 0 ]; then
-    ok the_quick_start_runs_top_to_bottom
-else
-    fail the_quick_start_runs_top_to_bottom "exit $rc; the last lines:"
-    tail -n 15 "$T/run.log" | sed 's/^/     | /'
-fi
+check_status the_quick_start_runs_top_to_bottom 0 "$T/run.log"
 
 # Outputs: every -o target of the block (a PNG pattern: its folder) exists, and none is named
 # twice.
@@ -125,5 +120,4 @@ n_links=$(cat "${PAGES[@]}" | grep -o '](' | wc -l)
 if [ -z "$bad_links" ] && [ "$n_links" -ge 50 ]; then ok "every_link_leads_to_a_page_and_heading ($n_links)"
 else fail every_link_leads_to_a_page_and_heading "$bad_links"; fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

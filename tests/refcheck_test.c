@@ -82,7 +82,7 @@ static void *check_half(void *arg)
     return NULL;
 }
 
-static void two_threads_give_one_row_per_frame_in_frame_order(void)
+TEST(two_threads_give_one_row_per_frame_in_frame_order)
 {
     char dir[4096], diff[4096], p[4200];
     mc_refcheck_desc d = { 0 };
@@ -145,7 +145,7 @@ static void two_threads_give_one_row_per_frame_in_frame_order(void)
     mc_refcheck_release(c);
 }
 
-static void offset_shifts_the_reference_numbers(void)
+TEST(offset_shifts_the_reference_numbers)
 {
     char dir[4096];
     uint8_t px[W * H * 4];
@@ -179,7 +179,7 @@ static const uint8_t bomb[] = {
     0xc8, 0x10, 0x84, 0,    0,    0,    0,    'I',  'E',  'N',  'D',  0xae, 0x42, 0x60, 0x82,
 };
 
-static void sizes_are_compared_from_the_header_without_pixels(void)
+TEST(sizes_are_compared_from_the_header_without_pixels)
 {
     char dir[4096], p[4200];
     mc_image_view v = { 32, H, 0, NULL };
@@ -212,7 +212,7 @@ static void sizes_are_compared_from_the_header_without_pixels(void)
     mc_refcheck_release(c);
 }
 
-static void update_mode_fills_a_new_folder(void)
+TEST(update_mode_fills_a_new_folder)
 {
     char dir[4096], p[4200];
     uint8_t px[W * H * 4];
@@ -241,7 +241,7 @@ static void update_mode_fills_a_new_folder(void)
     mc_refcheck_release(c);
 }
 
-static void a_file_reference_refuses_update_mode(void)
+TEST(a_file_reference_refuses_update_mode)
 {
     char dir[4096], p[4200];
     mc_refcheck_desc d = { 0 };
@@ -262,7 +262,7 @@ static void a_file_reference_refuses_update_mode(void)
 /* A folder of frames 0..5 of W x H: frames 0-5 (and 2-7 with offset -2: reference 0-5) are
  * there at the right size; 0-6 lack frame 6 (one frame); a 4 x 4 first frame is the wrong size
  * (named with both sizes); update mode asks for nothing. */
-static void preflight_names_the_missing_frames_and_the_size(void)
+TEST(preflight_names_the_missing_frames_and_the_size)
 {
     char dir[4096], p[4200];
     uint8_t px[4 * 4 * 4];
@@ -339,7 +339,7 @@ static mc_status log_failure(void *user, int thread, const mc_refcheck_failure *
 /* The on_fail hook sees exactly the frames that do not pass and have pixels: frame 1 (50
  * levels off, with its reference) and frame 4 (missing, no reference); the limits it gets are
  * the effective ones, with the checker's mask. */
-static void the_hook_gets_every_failing_frame_and_nothing_else(void)
+TEST(the_hook_gets_every_failing_frame_and_nothing_else)
 {
     char dir[4096];
     uint8_t px[W * H * 4];
@@ -373,19 +373,4 @@ static void the_hook_gets_every_failing_frame_and_nothing_else(void)
     EXPECT(log.mask != NULL);
     EXPECT(log.min_block_psnr == 0.0); /* lossless: off */
     mc_refcheck_release(c);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(two_threads_give_one_row_per_frame_in_frame_order),
-        TEST_ENTRY(offset_shifts_the_reference_numbers),
-        TEST_ENTRY(sizes_are_compared_from_the_header_without_pixels),
-        TEST_ENTRY(update_mode_fills_a_new_folder),
-        TEST_ENTRY(a_file_reference_refuses_update_mode),
-        TEST_ENTRY(preflight_names_the_missing_frames_and_the_size),
-        TEST_ENTRY(the_hook_gets_every_failing_frame_and_nothing_else),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

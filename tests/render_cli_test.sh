@@ -10,35 +10,14 @@
 # Expected values are worked out by hand here, from DESIGN.md 2.1 and the projection of
 # include/md5cine/view.h; pixels are read with ImageMagick, videos with ffprobe.
 set -u
-. ./outcome.sh render_cli
+. ./harness.sh render_cli
 D=data/render
-M=$MD5CINE
 
-# check NAME CONDITION-COMMAND... : ok when the command succeeds
-check() {
+# render NAME ARGS...: runs md5cine render as run does
+render() {
     local name=$1
     shift
-    if "$@"; then ok "$name"; else fail "$name" "'$*' is false"; fi
-}
-
-# run NAME ARGS...: runs md5cine render, stdout/stderr in $T/NAME.{out,err}, status in rc
-run() {
-    local name=$1
-    shift
-    last=$name
-    "$M" render "$@" >"$T/$name.out" 2>"$T/$name.err"
-    rc=$?
-}
-# expect TEST-NAME RC [TEXT-IN-STDERR]: checks the last run
-expect() {
-    local name=$1 want=$2 err=${3:-}
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit $rc, expected $want; stderr: $(head -c 400 "$T/$last.err")"
-    elif [ -n "$err" ] && ! grep -qF -- "$err" "$T/$last.err"; then
-        fail "$name" "stderr lacks '$err': $(head -c 400 "$T/$last.err")"
-    else
-        ok "$name"
-    fi
+    run "$name" render "$@"
 }
 
 # rgb FILE X Y -> "r,g,b" (0..255); alpha FILE X Y -> 0..255
@@ -76,7 +55,7 @@ no_tmp_files() { [ -z "$(find "$1" -name '.*.tmp' 2>/dev/null)" ]; }
 K=$("$M" info "$D/cuts.md5camera" --json | sed -n 's/.*"outputFrames":\([0-9]*\).*/\1/p')
 check "info_agrees_the_cut_camera_has_6_output_frames" [ "$K" = 6 ]
 
-run png "$D/boxes.md5scene" -o "$T/png/%05d.png" --shading unlit --quiet
+render png "$D/boxes.md5scene" -o "$T/png/%05d.png" --shading unlit --quiet
 expect renders_a_scene_to_pngs 0
 n=$(ls "$T/png" | wc -l)
 check "writes_exactly_one_png_per_output_frame" [ "$n" = 6 ]
@@ -94,18 +73,18 @@ check "the_background_is_black_around_the_box" [ "$(rgb "$T/png/00002.png" 5 5)"
 # camera ends at the first k with floor(k / 2) = 5, k = 10: 11 frames. Shot 1 (blue) opens at
 # k = 4 (p = 2 -> stored 3), shot 2 at k = 8 (p = 4 -> f = 4 + 2 = 6); k = 3 is p = 1.5,
 # between stored 1 and 2, still red.
-run fps48 "$D/boxes.md5scene" -o "$T/fps48/%03d.png" --fps 48 --shading unlit --quiet
+render fps48 "$D/boxes.md5scene" -o "$T/fps48/%03d.png" --fps 48 --shading unlit --quiet
 K48=$("$M" info "$D/cuts.md5camera" --json --fps 48 | sed -n 's/.*"outputFrames":\([0-9]*\).*/\1/p')
 check "fps_48_writes_11_frames_as_info_says" [ "$(ls "$T/fps48" | wc -l)" = 11 -a "$K48" = 11 ]
 got="$(rgb "$T/fps48/003.png" 32 32) $(rgb "$T/fps48/004.png" 32 32) $(rgb "$T/fps48/008.png" 32 32)"
 check "fps_48_cuts_at_frames_4_and_8" [ "$got" = "255,0,0 0,0,255 0,255,0" ]
 
 # ---- same input, same pixels ---------------------------------------------------------------
-run same1 "$D/boxes.md5scene" -o "$T/same1/%05d.png" --quiet
-run same2 "$D/boxes.md5scene" -o "$T/same2/%05d.png" --quiet
+render same1 "$D/boxes.md5scene" -o "$T/same1/%05d.png" --quiet
+render same2 "$D/boxes.md5scene" -o "$T/same2/%05d.png" --quiet
 check "two_renders_of_the_same_scene_are_identical" diff -r "$T/same1" "$T/same2"
-run drone1 "$D/drone.md5scene" -o "$T/drone1/%05d.png" --quiet
-run drone2 "$D/drone.md5scene" -o "$T/drone2/%05d.png" --quiet
+render drone1 "$D/drone.md5scene" -o "$T/drone1/%05d.png" --quiet
+render drone2 "$D/drone.md5scene" -o "$T/drone2/%05d.png" --quiet
 check "two_renders_of_a_skinned_actor_are_identical" diff -r "$T/drone1" "$T/drone2"
 # drone: a one-frame camera lasts as long as the longest anim: floor(11 / 24 * 24) + 1 = 12
 check "a_one_frame_camera_lasts_as_long_as_the_anim" [ "$(ls "$T/drone1" | wc -l)" = 12 ]
@@ -115,7 +94,7 @@ check "a_one_frame_camera_lasts_as_long_as_the_anim" [ "$(ls "$T/drone1" | wc -l
 # x = 0 is 100 inches away; y, z = +-25 project to ndc +-25/100 = +-0.25, i.e. pixel edges
 # (1 -+ 0.25) * 32 = 24 and 40 both ways: pixels 24..39 covered, 16 x 16 = 256 of them. The
 # sides and back of the box project inside that square (farther away). Margin: 2 pixels.
-run alpha "$D/boxes.md5scene" -o "$T/alpha/%05d.png" --background none --frames 0-0 --quiet
+render alpha "$D/boxes.md5scene" -o "$T/alpha/%05d.png" --background none --frames 0-0 --quiet
 expect background_none_renders 0
 read -r lo hi <<<"$(alpha_where "$T/alpha/00000.png" 'x >= 26 && x <= 37 && y >= 26 && y <= 37')"
 check "background_none_is_opaque_on_the_actor" [ "$lo" = 255 -a "$hi" = 255 ]
@@ -129,9 +108,9 @@ check "the_covered_area_is_the_hand_projected_square" \
 # PNG alpha is straight: an antialiased edge pixel keeps the surface's colour and only its alpha
 # says how much of the pixel it covers. Laid over black (rgb * alpha / 255, done by ImageMagick)
 # it must then give the render on a black background, to within rounding (1 level).
-run alpha_drone "$D/drone.md5scene" -o "$T/alpha_drone/%05d.png" --background none --frames 0-0 \
+render alpha_drone "$D/drone.md5scene" -o "$T/alpha_drone/%05d.png" --background none --frames 0-0 \
     --quiet
-run black_drone "$D/drone.md5scene" -o "$T/black_drone/%05d.png" --background 0,0,0 --frames 0-0 \
+render black_drone "$D/drone.md5scene" -o "$T/black_drone/%05d.png" --background 0,0,0 --frames 0-0 \
     --quiet
 convert "$T/alpha_drone/00000.png" -background black -alpha remove -alpha off "$T/alpha_flat.png"
 check "background_none_edges_laid_over_black_match_a_black_background" \
@@ -139,17 +118,17 @@ check "background_none_edges_laid_over_black_match_a_black_background" \
     --max-failing-share 0 --quiet
 
 # ---- --frames: output numbering, validated against the frame count -------------------------
-run range "$D/boxes.md5scene" -o "$T/range/%05d.png" --frames 3-3 --shading unlit --quiet
+render range "$D/boxes.md5scene" -o "$T/range/%05d.png" --frames 3-3 --shading unlit --quiet
 check "frames_3_3_writes_only_00003" [ "$(ls "$T/range")" = 00003.png ]
 check "frame_3_is_still_the_blue_shot" [ "$(rgb "$T/range/00003.png" 32 32)" = 0,0,255 ]
-run range_bad "$D/boxes.md5scene" -o "$T/range_bad/%05d.png" --frames 5-6
-expect frames_beyond_the_last_output_frame_are_rejected 2 "outside the scene's frames 0-5"
+render range_bad "$D/boxes.md5scene" -o "$T/range_bad/%05d.png" --frames 5-6
+expect frames_beyond_the_last_output_frame_are_rejected 2 "" "outside the scene's frames 0-5"
 check "a_rejected_range_creates_no_output" [ ! -e "$T/range_bad" ]
 
 # ---- goldens -------------------------------------------------------------------------------
 # render_cli_cut_f02.png: boxes frame 2, lit: the first frame of shot 1. Hand checks: the
 # non-background area is the projected square 24..39 (above) and its centre is blue.
-run gold_cut "$D/boxes.md5scene" -o "$T/gold/cut_%02d.png" --frames 2-2 --quiet
+render gold_cut "$D/boxes.md5scene" -o "$T/gold/cut_%02d.png" --frames 2-2 --quiet
 read -r x0 x1 y0 y1 cnt <<<"$(bbox "$T/gold/cut_02.png")"
 check "golden_cut_frame_covers_the_projected_square" [ "$x0 $x1 $y0 $y1 $cnt" = "24 39 24 39 256" ]
 IFS=, read -r r g b <<<"$(rgb "$T/gold/cut_02.png" 32 32)"
@@ -162,7 +141,7 @@ check "frame_after_a_cut_matches_its_golden" [ $? = 0 ]
 # per unit of ndc, 1.109 pixels per inch at the drone's distance. The drone (about 67 inches
 # tall, feet near z = 0) spans rows 64 - (67 - 34) * 1.109 = 27 to 64 + 34 * 1.109 = 102, and
 # stands centred (origin on the view axis): allow 8 pixels for its depth and pose.
-run gold_drone "$D/drone.md5scene" -o "$T/gold/drone_%02d.png" --frames 6-6 --quiet
+render gold_drone "$D/drone.md5scene" -o "$T/gold/drone_%02d.png" --frames 6-6 --quiet
 read -r x0 x1 y0 y1 cnt <<<"$(bbox "$T/gold/drone_06.png")"
 check "golden_drone_spans_the_hand_computed_rows" \
     [ "$y0" -ge 19 -a "$y0" -le 35 -a "$y1" -ge 94 -a "$y1" -le 110 ]
@@ -173,19 +152,19 @@ check "skinned_actor_mid_animation_matches_its_golden" [ $? = 0 ]
 check "the_walk_moves_the_drone_between_frames_0_and_6" [ $? = 1 ]
 
 # ---- bad scenes fail before rendering, with a position, and create nothing -----------------
-run bad_kw "$D/bad/unknown_keyword.md5scene" -o "$T/bad/kw.mp4"
-expect unknown_keyword_is_an_input_error_with_position 2 "unknown_keyword.md5scene:5:5: error:"
-run bad_mesh "$D/bad/missing_mesh.md5scene" -o "$T/bad/mesh.mp4"
-expect missing_mesh_is_an_input_error_with_position 2 "missing_mesh.md5scene:4:10: error:"
-run bad_anim "$D/bad/mismatch.md5scene" -o "$T/bad/anim.mp4"
-expect mesh_anim_mismatch_is_an_input_error_naming_the_joint 2 "joint 'root'"
+render bad_kw "$D/bad/unknown_keyword.md5scene" -o "$T/bad/kw.mp4"
+expect unknown_keyword_is_an_input_error_with_position 2 "" "unknown_keyword.md5scene:5:5: error:"
+render bad_mesh "$D/bad/missing_mesh.md5scene" -o "$T/bad/mesh.mp4"
+expect missing_mesh_is_an_input_error_with_position 2 "" "missing_mesh.md5scene:4:10: error:"
+render bad_anim "$D/bad/mismatch.md5scene" -o "$T/bad/anim.mp4"
+expect mesh_anim_mismatch_is_an_input_error_naming_the_joint 2 "" "joint 'root'"
 check "bad_scenes_leave_no_output_and_no_folder" [ ! -e "$T/bad" ]
-run no_tex "$D/no_texture.md5scene" -o "$T/notex/%05d.png" --frames 0-0 --quiet
-expect missing_texture_is_a_warning_naming_the_shader 0 "warning: no image for shader 'box'"
+render no_tex "$D/no_texture.md5scene" -o "$T/notex/%05d.png" --frames 0-0 --quiet
+expect missing_texture_is_a_warning_naming_the_shader 0 "" "warning: no image for shader 'box'"
 check "missing_texture_still_renders" [ -f "$T/notex/00000.png" ]
 
 # ---- MP4 -----------------------------------------------------------------------------------
-run mp4 "$D/boxes.md5scene" -o "$T/boxes.mp4" --quiet
+render mp4 "$D/boxes.md5scene" -o "$T/boxes.mp4" --quiet
 expect renders_a_scene_to_mp4 0
 probe=$(ffprobe -v error -select_streams v -show_entries \
     stream=codec_name,pix_fmt,width,height,color_space,color_primaries,color_transfer,nb_frames \
@@ -203,8 +182,8 @@ chapters=$(ffprobe -v error -show_chapters -of csv=p=0 "$T/boxes.mp4" | wc -l)
 check "mp4_has_one_chapter_per_shot" [ "$chapters" = 3 ]
 # Against the lossless render of the same frames: PSNR >= 40 dB (grey drone: 4:2:0 video
 # cannot keep saturated colour edges at this size, so the coloured scenes are not used here).
-run grey_png "$D/drone_grey.md5scene" -o "$T/grey/%05d.png" --quiet
-run grey_mp4 "$D/drone_grey.md5scene" -o "$T/grey.mp4" --quiet
+render grey_png "$D/drone_grey.md5scene" -o "$T/grey/%05d.png" --quiet
+render grey_mp4 "$D/drone_grey.md5scene" -o "$T/grey.mp4" --quiet
 "$M" compare "$T/grey" "$T/grey.mp4" --min-psnr 40 >"$T/grey.cmp" 2>&1
 check "mp4_frames_are_within_40_db_of_the_png_render" [ $? = 0 ]
 
@@ -225,17 +204,9 @@ check "json_progress_goes_to_stderr_when_stdout_carries_video" \
 # An interrupt during encoding: no output, no temporary file, status 128 + signal.
 for sig in INT TERM; do
     mkdir -p "$T/int$sig"
-    "$M" render "$D/long.md5scene" -o "$T/int$sig/long.mp4" --progress json \
-        >"$T/int$sig.out" 2>"$T/int$sig.err" &
-    pid=$!
-    for _ in $(seq 1 600); do [ -s "$T/int$sig.out" ] && break; sleep 0.05; done
-    kill -"$sig" "$pid"
-    wait "$pid"
-    rc=$?
-    last=int$sig
-    want=130
-    [ "$sig" = TERM ] && want=143
-    expect "sig${sig}_during_encoding_exits_$want" "$want" "removed partial output"
+    interrupt "int$sig" "$sig" . render "$D/long.md5scene" -o "$T/int$sig/long.mp4" --progress json
+    want=$((128 + $(kill -l "$sig")))
+    expect "sig${sig}_during_encoding_exits_$want" "$want" "" "removed partial output"
     check "sig${sig}_leaves_no_output_and_no_temporary_file" [ -z "$(ls -A "$T/int$sig")" ]
 done
 
@@ -265,77 +236,76 @@ check "threads_but_the_main_one_block_sigint_and_sigterm" [ "$others" -gt 1 -a "
 check "the_main_thread_takes_sigint_and_sigterm" [ "$main_blocks" = 0 ]
 
 echo hello >"$T/file.txt"
-run unwritable "$D/boxes.md5scene" -o "$T/file.txt/out.mp4"
-expect unwritable_video_folder_is_a_runtime_error 3 "file.txt"
-run unwritable_png "$D/boxes.md5scene" -o "$T/file.txt/f/%05d.png"
-expect unwritable_png_folder_is_a_runtime_error 3 "file.txt"
-run proc "$D/boxes.md5scene" -o /proc/md5cine-test.mp4
+render unwritable "$D/boxes.md5scene" -o "$T/file.txt/out.mp4"
+expect unwritable_video_folder_is_a_runtime_error 3 "" "file.txt"
+render unwritable_png "$D/boxes.md5scene" -o "$T/file.txt/f/%05d.png"
+expect unwritable_png_folder_is_a_runtime_error 3 "" "file.txt"
+render proc "$D/boxes.md5scene" -o /proc/md5cine-test.mp4
 expect a_folder_that_refuses_files_is_a_runtime_error 3
 # encode.h: odd sizes are rejected (4:2:0 needs even sizes), never padded; PNGs take any size.
-run odd "$D/boxes.md5scene" -o "$T/odd.mp4" --size 63x64
-expect odd_size_video_is_rejected 2 "63"
+render odd "$D/boxes.md5scene" -o "$T/odd.mp4" --size 63x64
+expect odd_size_video_is_rejected 2 "" "63"
 odd_left() { [ ! -e "$T/odd.mp4" ] && no_tmp_files "$T"; }
 check "odd_size_video_leaves_nothing" odd_left
-run odd_png "$D/boxes.md5scene" -o "$T/oddpng/%05d.png" --size 63x64 --frames 0-0 --quiet
+render odd_png "$D/boxes.md5scene" -o "$T/oddpng/%05d.png" --size 63x64 --frames 0-0 --quiet
 check "odd_size_png_has_that_size" [ "$(identify -format %wx%h "$T/oddpng/00000.png")" = 63x64 ]
 # A preset x264 does not know is a usage error (2) that lists the presets, not an encoder
 # failure (3): x264's presets are ultrafast .. placebo (x264.h, x264_preset_names).
-run bad_preset "$D/boxes.md5scene" -o "$T/bad_preset.mp4" --preset bogus
-expect unknown_x264_preset_is_a_usage_error 2 "bad --preset 'bogus': expected ultrafast"
-run slow_preset "$D/boxes.md5scene" -o "$T/slow_preset.mp4" --preset slow --frames 0-0 --quiet
+render bad_preset "$D/boxes.md5scene" -o "$T/bad_preset.mp4" --preset bogus
+expect unknown_x264_preset_is_a_usage_error 2 "" "bad --preset 'bogus': expected ultrafast"
+render slow_preset "$D/boxes.md5scene" -o "$T/slow_preset.mp4" --preset slow --frames 0-0 --quiet
 expect known_x264_preset_is_accepted 0
-run none_mp4 "$D/boxes.md5scene" -o "$T/none.mp4" --background none
-expect background_none_with_video_is_a_usage_error 2 "background none"
-run no_out "$D/boxes.md5scene"
-expect render_without_output_is_a_usage_error 2 "-o OUT"
-run bad_opt "$D/boxes.md5scene" -o "$T/x.mp4" --bogus
-expect unknown_option_is_a_usage_error 2 "'--bogus'"
-run bad_pat "$D/boxes.md5scene" -o "$T/frames.png"
-expect png_output_without_frame_number_is_a_usage_error 2 "needs a frame number"
+render none_mp4 "$D/boxes.md5scene" -o "$T/none.mp4" --background none
+expect background_none_with_video_is_a_usage_error 2 "" "background none"
+render no_out "$D/boxes.md5scene"
+expect render_without_output_is_a_usage_error 2 "" "-o OUT"
+render bad_opt "$D/boxes.md5scene" -o "$T/x.mp4" --bogus
+expect unknown_option_is_a_usage_error 2 "" "'--bogus'"
+render bad_pat "$D/boxes.md5scene" -o "$T/frames.png"
+expect png_output_without_frame_number_is_a_usage_error 2 "" "needs a frame number"
 
 # ---- options -------------------------------------------------------------------------------
 for bg in 1,0,0 255,0,0 '#ff0000'; do
-    run "bg$bg" "$D/boxes.md5scene" -o "$T/bg/%05d.png" --frames 0-0 --background "$bg" --quiet
+    render "bg$bg" "$D/boxes.md5scene" -o "$T/bg/%05d.png" --frames 0-0 --background "$bg" --quiet
     check "background_${bg}_is_red" [ "$(rgb "$T/bg/00000.png" 2 2)" = 255,0,0 ]
 done
-run ovl "$D/boxes.md5scene" -o "$T/ovl/%05d.png" --frames 0-0 --overlay --background 1,1,1 --quiet
+render ovl "$D/boxes.md5scene" -o "$T/ovl/%05d.png" --frames 0-0 --overlay --background 1,1,1 --quiet
 # The dark text box sits in the top-left corner of the white background; the bottom-right
 # corner stays white.
 check "overlay_draws_into_the_top_left_corner" [ "$(rgb "$T/ovl/00000.png" 5 5)" != 255,255,255 ]
 check "overlay_leaves_the_rest_alone" [ "$(rgb "$T/ovl/00000.png" 60 60)" = 255,255,255 ]
-run stats "$D/boxes.md5scene" -o "$T/stats/%05d.png" --stats --quiet
-expect stats_prints_the_stages 0 "skinning"
+render stats "$D/boxes.md5scene" -o "$T/stats/%05d.png" --stats --quiet
+expect stats_prints_the_stages 0 "" "skinning"
 for s in drawing readback "png write" "end to end"; do
     check "stats_names_$(echo "$s" | tr ' ' _)" grep -qF "$s" "$T/stats.err"
 done
 
 # ---- reference frames ----------------------------------------------------------------------
-run ref_new "$D/drone.md5scene" --reference "$T/ref" --update-reference --quiet
-expect update_reference_fills_an_empty_folder 0 ""
+render ref_new "$D/drone.md5scene" --reference "$T/ref" --update-reference --quiet
+expect update_reference_fills_an_empty_folder 0 "" ""
 check "update_reference_wrote_all_12_frames" [ "$(ls "$T/ref" | wc -l)" = 12 ]
 check "update_reference_says_what_it_wrote" grep -qF "12 written (12 missing" "$T/ref_new.out"
-run ref_same "$D/drone.md5scene" --reference "$T/ref" --quiet
+render ref_same "$D/drone.md5scene" --reference "$T/ref" --quiet
 expect a_render_matches_its_own_references 0
 check "matching_render_reports_all_frames_matched" grep -qF "12 matched" "$T/ref_same.out"
-run ref_idle "$D/drone_idle.md5scene" --reference "$T/ref" --diff "$T/refdiff" --quiet
+render ref_idle "$D/drone_idle.md5scene" --reference "$T/ref" --diff "$T/refdiff" --quiet
 expect another_anim_fails_against_the_references 1
 # The idle and walk anims hold different poses from frame 1 on: frame 6 must be listed.
 check "the_failing_frames_are_named" grep -qE '^ +6 ' "$T/ref_idle.out"
 check "failing_frames_and_diffs_are_written" [ -f "$T/refdiff/frame_00006.png" -a \
     -f "$T/refdiff/diff_00006.png" ]
 rm "$T/ref/00003.png" "$T/ref/00007.png"
-run ref_upd "$D/drone.md5scene" --reference "$T/ref" --update-reference --quiet
+render ref_upd "$D/drone.md5scene" --reference "$T/ref" --update-reference --quiet
 expect update_reference_restores_missing_frames 0
 check "update_reference_names_the_frames_it_wrote" \
     grep -qF "2 written (2 missing, 0 failing): frames 3, 7" "$T/ref_upd.out"
 check "update_reference_prints_one_line" [ "$(wc -l <"$T/ref_upd.out")" = 1 ]
 check "update_reference_counts_two_written" grep -qF "2 written (2 missing, 0 failing)" \
     "$T/ref_upd.out"
-run ref_mp4 "$D/drone_grey.md5scene" --reference "$T/grey.mp4" --quiet
+render ref_mp4 "$D/drone_grey.md5scene" --reference "$T/grey.mp4" --quiet
 expect a_render_matches_its_own_video_with_lossy_limits 0
-run ref_and_out "$D/drone.md5scene" -o "$T/both/%05d.png" --reference "$T/ref" --quiet
+render ref_and_out "$D/drone.md5scene" -o "$T/both/%05d.png" --reference "$T/ref" --quiet
 expect output_and_reference_together 0
 check "output_and_reference_writes_the_pngs_too" [ "$(ls "$T/both" | wc -l)" = 12 ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

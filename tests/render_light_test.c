@@ -167,7 +167,7 @@ static mc_light white_light(mc_renderer *r, float x, float y, float z, float c)
  * Specular alone (D = 0, specular map 128 = 0.50196): n.H with doom_pass's interpolated
  * half-angle, T from the table, then n.L * T * 0.6 * 0.50196 * 2. doom_pass does this
  * arithmetic; the diffuse figure is also checked against the number above. */
-static void interaction_matches_doom_by_hand(void)
+TEST(interaction_matches_doom_by_hand)
 {
     static uint8_t img[W * H * 4];
     const float lp[3] = { 20, -90, 10 };
@@ -233,7 +233,7 @@ static void interaction_matches_doom_by_hand(void)
  *   L = (-20, -10, -20) / 30, n.L = 20 / 30 = 0.6667;
  *   pixel = n.L * P * F * D * C: R 0.6667 * 0.7 * 0.7 * 0.5 = 0.16333 -> 41.65,
  *   G 0.6667 * 0.6 * 0.7 * 0.5 = 0.14 -> 35.7, B 0.6667 * 0.7 * 0.5 = 0.23333 -> 59.5. */
-static void light_images_are_sampled_at_doom_texgen(void)
+TEST(light_images_are_sampled_at_doom_texgen)
 {
     static const uint8_t proj[16] = { 0, 0,   255, 255, 255, 0,   255, 255,
                                       0, 255, 255, 255, 255, 255, 255, 255 };
@@ -269,7 +269,7 @@ static void light_images_are_sampled_at_doom_texgen(void)
  * column 64: L = (-50, 19.375, -0.625), n.L = 50 / 53.626 = 0.93239 -> 0.93239 * 0.5 * 1 =
  * 0.46620 -> 118.9. Near the box's corner, far outside a sphere of radius 20, the light still
  * reaches: pixel (95, 25) = (100, -19.375, 43.125), 68.8 from the light. */
-static void point_light_lights_a_box(void)
+TEST(point_light_lights_a_box)
 {
     static uint8_t img[W * H * 4];
     mc_frame_params p = frame(MC_SHADING_LIT, 1.0f);
@@ -300,7 +300,7 @@ static void point_light_lights_a_box(void)
  * behind it at (150, 0, 0); its vertex normals point at the light (+x), so n.L > 0: without
  * the rule it would be lit. With no_self_shadow it is: n.L at the pixel = 50 / |(50, 0.625,
  * 0.625)| = 0.99984, D = 0.5, C = 0.5 -> 0.49992 -> 127.5. */
-static void triangle_facing_away_from_the_light_is_unlit(void)
+TEST(triangle_facing_away_from_the_light_is_unlit)
 {
     static const mc_vec3 towards[4] = { { 1, 0, 0 }, { 1, 0, 0 }, { 1, 0, 0 }, { 1, 0, 0 } };
     static uint8_t img[W * H * 4];
@@ -334,7 +334,7 @@ static void triangle_facing_away_from_the_light_is_unlit(void)
  * more from above than from below, and the mirrored picture is the plain one upside down
  * about z = 0 -- pixel (80, 59) (z = +0.625) lit from above equals the plain quad's (80, 60)
  * (z = -0.625) lit from below (eye and quad are symmetric about z = 0). */
-static void mirrored_model_mirrors_the_normal_map(void)
+TEST(mirrored_model_mirrors_the_normal_map)
 {
     static uint8_t img[W * H * 4];
     const mc_light above = { { 60, 0, 80 }, { 1, 1, 1 }, 400 };
@@ -366,7 +366,7 @@ static void mirrored_model_mirrors_the_normal_map(void)
 }
 
 /* Outside a light's box only the ambient light is left: D * ambient * 2 (r_lightScale). */
-static void ambient_light_alone_outside_the_box(void)
+TEST(ambient_light_alone_outside_the_box)
 {
     static uint8_t img[W * H * 4];
     const mc_light light = { { 0, 0, 0 }, { 1, 1, 1 }, 90 }; /* the quad is 100 away */
@@ -393,7 +393,7 @@ static void ambient_light_alone_outside_the_box(void)
  * half of the quad shows the background, the right half the texel colour. Without it the
  * whole quad is drawn. Columns 44..70 and 90..116 stay clear of the blend between texels
  * (bilinear: the two texel centres are at columns 60 and 100). */
-static void alpha_test_discards_the_transparent_half(void)
+TEST(alpha_test_discards_the_transparent_half)
 {
     static const uint8_t tex[16] = { 200, 100, 50, 0, 200, 100, 50, 255,
                                      200, 100, 50, 0, 200, 100, 50, 255 };
@@ -428,7 +428,7 @@ static void alpha_test_discards_the_transparent_half(void)
  * (white images, colour 0.5, D = 0.5) the pixel is n.L * D * C = (100 / d) * 0.5 =
  * 0.49998 -> 127.5, d = |(100, -0.625, -0.625)| = 100.0039; with normals (1, 0, 0) it is
  * black (a flipped normal would have lit it). */
-static void two_sided_keeps_the_normal_on_the_back(void)
+TEST(two_sided_keeps_the_normal_on_the_back)
 {
     static const int back_idx[6] = { 0, 2, 1, 1, 2, 3 };
     static const mc_vec3 away[4] = { { 1, 0, 0 }, { 1, 0, 0 }, { 1, 0, 0 }, { 1, 0, 0 } };
@@ -462,7 +462,7 @@ static void two_sided_keeps_the_normal_on_the_back(void)
  * behind it still blends over the green: drawn after the opaque items, c * a + dst * (1 - a)
  * = (127.5, 0.5 * 128 + 127.5, 31.9). Over the background (0, 0, 51) alone:
  * (127.5, 63.75, 31.9 + 25.5). Alpha: 0.5 + 1 * 0.5 = 255. */
-static void translucent_items_blend_over_the_opaque_ones(void)
+TEST(translucent_items_blend_over_the_opaque_ones)
 {
     static const mc_vec3 far_pos[4] = {
         { 200, 50, 50 }, { 200, -50, 50 }, { 200, 50, -50 }, { 200, -50, -50 }
@@ -499,7 +499,7 @@ static void translucent_items_blend_over_the_opaque_ones(void)
 
 /* Two quads in one plane: drawn second, the plain one wins under LEQUAL (equal depth passes);
  * when the first has Doom's polygonOffset it lies nearer and keeps its pixels. */
-static void polygon_offset_pulls_a_coplanar_surface_in_front(void)
+TEST(polygon_offset_pulls_a_coplanar_surface_in_front)
 {
     static uint8_t img[W * H * 4];
     mc_frame_params p = frame(MC_SHADING_UNLIT, 1.0f);
@@ -521,7 +521,7 @@ static void polygon_offset_pulls_a_coplanar_surface_in_front(void)
     mc_renderer_release(r);
 }
 
-static void bad_lights_and_switches_are_rejected(void)
+TEST(bad_lights_and_switches_are_rejected)
 {
     mc_light lights[MC_RENDER_MAX_LIGHTS + 1];
     mc_frame_params p = frame(MC_SHADING_LIT, 1.0f);
@@ -559,22 +559,4 @@ static void bad_lights_and_switches_are_rejected(void)
     EXPECT_OK(mc_renderer_draw(r, &it, &err), &err);
     EXPECT_OK(mc_renderer_end(r, img, W * 4, &err), &err);
     mc_renderer_release(r);
-}
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(interaction_matches_doom_by_hand),
-        TEST_ENTRY(light_images_are_sampled_at_doom_texgen),
-        TEST_ENTRY(point_light_lights_a_box),
-        TEST_ENTRY(triangle_facing_away_from_the_light_is_unlit),
-        TEST_ENTRY(mirrored_model_mirrors_the_normal_map),
-        TEST_ENTRY(ambient_light_alone_outside_the_box),
-        TEST_ENTRY(alpha_test_discards_the_transparent_half),
-        TEST_ENTRY(two_sided_keeps_the_normal_on_the_back),
-        TEST_ENTRY(translucent_items_blend_over_the_opaque_ones),
-        TEST_ENTRY(polygon_offset_pulls_a_coplanar_surface_in_front),
-        TEST_ENTRY(bad_lights_and_switches_are_rejected),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

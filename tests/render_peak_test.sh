@@ -8,7 +8,7 @@
 # Bound: 300 MiB (the hardening bench's). Labelled "once" (tests/CMakeLists.txt): a sanitizer's
 # own memory would swamp a bound in MiB.
 set -u
-. ./outcome.sh render_peak
+. ./harness.sh render_peak
 
 python3 make_quads.py "$T" >/dev/null
 mkdir -p "$T/grid"
@@ -33,6 +33,4 @@ else
     fail the_volumes_were_drawn "peak $shadows KiB with shadows, $kib KiB without"
 fi
 
-echo "render_peak: $passed passed, $failed failed"
-[ "$failed" -eq 0 ] && rm -rf "$T"
-[ "$failed" -eq 0 ]
+finish

@@ -30,19 +30,10 @@ static mc_render_run_desc base_desc(const char *output)
 
 static int entries(const char *dir)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-
-    if (!d)
-        return -1;
-    while ((e = readdir(d)) != NULL)
-        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-    closedir(d);
-    return n;
+    return test_count_entries(dir, "", true);
 }
 
-static void diff_folders_default_beside_the_output(void)
+TEST(diff_folders_default_beside_the_output)
 {
     static const struct {
         const char *output, *reference, *diff_dir, *want;
@@ -68,7 +59,7 @@ static void diff_folders_default_beside_the_output(void)
     }
 }
 
-static void create_refuses_what_cannot_be_rendered(void)
+TEST(create_refuses_what_cannot_be_rendered)
 {
     static const struct {
         const char *output;
@@ -147,7 +138,7 @@ static void read_tag(const char *path, const char *key, char *out, size_t cap, i
     avformat_close_input(&fc);
 }
 
-static void renders_a_chunk_and_says_what_it_wrote(void)
+TEST(renders_a_chunk_and_says_what_it_wrote)
 {
     char dir[4096], path[4200], tag[128];
     mc_render_run_desc d;
@@ -198,7 +189,7 @@ static void renders_a_chunk_and_says_what_it_wrote(void)
     EXPECT_EQ_INT(entries(path), 1);
 }
 
-static void a_stop_ends_the_frames_and_leaves_no_video(void)
+TEST(a_stop_ends_the_frames_and_leaves_no_video)
 {
     volatile sig_atomic_t stop = 0;
     char dir[4096], path[4200];
@@ -225,7 +216,7 @@ static void a_stop_ends_the_frames_and_leaves_no_video(void)
     mc_render_run_release(run);
 }
 
-static void a_missing_reference_stops_before_any_output(void)
+TEST(a_missing_reference_stops_before_any_output)
 {
     char dir[4096], pat[4200];
     mc_render_run_desc d;
@@ -247,13 +238,6 @@ static void a_missing_reference_stops_before_any_output(void)
 
 int main(int argc, char **argv)
 {
-    static const test_case cases[] = {
-        TEST_ENTRY(diff_folders_default_beside_the_output),
-        TEST_ENTRY(create_refuses_what_cannot_be_rendered),
-        TEST_ENTRY(renders_a_chunk_and_says_what_it_wrote),
-        TEST_ENTRY(a_stop_ends_the_frames_and_leaves_no_video),
-        TEST_ENTRY(a_missing_reference_stops_before_any_output),
-    };
     mc_error err;
     int rc;
 
@@ -261,7 +245,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: %s\n", SCENE, err.msg);
         return 1;
     }
-    rc = test_run(argc, argv, cases, TEST_COUNT(cases));
+    rc = test_main(argc, argv);
     mc_scene_release(&scene);
     return rc;
 }

@@ -188,7 +188,7 @@ static void count_warning(void *user, const mc_error *w)
     ++*(int *)user;
 }
 
-static void triangle_covers_the_hand_computed_pixels(void)
+TEST(triangle_covers_the_hand_computed_pixels)
 {
     static uint8_t img[W * H * 4];
     mc_renderer *r = make_renderer(4);
@@ -206,7 +206,7 @@ static void triangle_covers_the_hand_computed_pixels(void)
     mc_renderer_release(r);
 }
 
-static void reversed_winding_is_culled(void)
+TEST(reversed_winding_is_culled)
 {
     static uint8_t img[W * H * 4];
     mc_renderer *r = make_renderer(4);
@@ -220,7 +220,7 @@ static void reversed_winding_is_culled(void)
     mc_renderer_release(r);
 }
 
-static void triangle_without_msaa_covers_the_same_pixels(void)
+TEST(triangle_without_msaa_covers_the_same_pixels)
 {
     static uint8_t img[W * H * 4];
     mc_renderer *r = make_renderer(1);
@@ -234,7 +234,7 @@ static void triangle_without_msaa_covers_the_same_pixels(void)
     mc_renderer_release(r);
 }
 
-static void msaa_smooths_the_slanted_edge(void)
+TEST(msaa_smooths_the_slanted_edge)
 {
     static uint8_t on[W * H * 4], off[W * H * 4];
     mc_renderer *a = make_renderer(4), *b = make_renderer(1);
@@ -258,7 +258,7 @@ static void msaa_smooths_the_slanted_edge(void)
     mc_renderer_release(b);
 }
 
-static void transparent_background_has_alpha_zero(void)
+TEST(transparent_background_has_alpha_zero)
 {
     static uint8_t img[W * H * 4];
     mc_renderer *r = make_renderer(4);
@@ -272,7 +272,7 @@ static void transparent_background_has_alpha_zero(void)
     mc_renderer_release(r);
 }
 
-static void same_input_gives_identical_pixels(void)
+TEST(same_input_gives_identical_pixels)
 {
     static uint8_t a[W * H * 4], b[W * H * 4];
     mc_renderer *r = make_renderer(4);
@@ -284,7 +284,7 @@ static void same_input_gives_identical_pixels(void)
     mc_renderer_release(r);
 }
 
-static void texture_top_row_is_at_t_zero(void)
+TEST(texture_top_row_is_at_t_zero)
 {
     /* top row first: red, green / blue, white */
     static const uint8_t tex[16] = { 255, 0, 0,   255, 0,   255, 0,   255,
@@ -316,7 +316,7 @@ static void texture_top_row_is_at_t_zero(void)
     mc_renderer_release(r);
 }
 
-static void normals_mode_shows_the_world_normal(void)
+TEST(normals_mode_shows_the_world_normal)
 {
     static uint8_t img[W * H * 4];
     mc_frame_params p = frame(MC_SHADING_NORMALS, 1.0f);
@@ -343,7 +343,7 @@ static void normals_mode_shows_the_world_normal(void)
  * 0.50637 = 0.86782. Half vector of key and view (0, 0, 1): (-0.4511, 0.5514, 1.70175) / 1.84486,
  * n.h = 0.92243, 0.92243^32 = 0.0755, specular 0.1 * 0.0755 = 0.00755. Base 0.5 gives
  * 0.5 * 0.86782 + 0.00755 = 0.44146 -> 112.6 of 255. */
-static void lit_quad_centre_matches_the_lighting_model(void)
+TEST(lit_quad_centre_matches_the_lighting_model)
 {
     static uint8_t img[W * H * 4];
     mc_frame_params p = frame(MC_SHADING_LIT, 1.0f);
@@ -398,7 +398,7 @@ static void make_sphere(mc_vec3 *pos, mc_vec3 *nrm, int *idx)
         }
 }
 
-static void key_light_comes_from_the_upper_left(void)
+TEST(key_light_comes_from_the_upper_left)
 {
     static mc_vec3 pos[(SPH_U + 1) * (SPH_V + 1)], nrm[(SPH_U + 1) * (SPH_V + 1)];
     static int idx[SPH_U * SPH_V * 6];
@@ -431,7 +431,7 @@ static void key_light_comes_from_the_upper_left(void)
     mc_renderer_release(r);
 }
 
-static void overlay_text_draws_a_box_with_white_letters(void)
+TEST(overlay_text_draws_a_box_with_white_letters)
 {
     static uint8_t img[W * H * 4];
     mc_frame_params p = frame(MC_SHADING_UNLIT, 1.0f);
@@ -474,7 +474,7 @@ static void overlay_text_draws_a_box_with_white_letters(void)
 /* A model matrix that mirrors (y -> -y, determinant -1) turns the clockwise triangle into a
  * counter-clockwise one on screen; like Doom's mirrored views the renderer swaps the cull sense,
  * so the mirrored triangle shows, with its right angle now at the top RIGHT (column 120). */
-static void mirrored_model_keeps_its_front_faces(void)
+TEST(mirrored_model_keeps_its_front_faces)
 {
     static uint8_t img[W * H * 4];
     mc_frame_params p = frame(MC_SHADING_UNLIT, 1.0f);
@@ -495,7 +495,7 @@ static void mirrored_model_keeps_its_front_faces(void)
 
 /* Mesa picks its driver once per process, so this case runs in a child process of this
  * test binary started with GALLIUM_DRIVER=softpipe (the child runs only this case). */
-static void softpipe_falls_back_to_no_msaa_with_a_warning(void)
+TEST(softpipe_falls_back_to_no_msaa_with_a_warning)
 {
     const char *drv = getenv("GALLIUM_DRIVER");
     static uint8_t img[W * H * 4];
@@ -521,7 +521,7 @@ static void softpipe_falls_back_to_no_msaa_with_a_warning(void)
     mc_renderer_release(r);
 }
 
-static void bogus_gallium_driver_fails_cleanly(void)
+TEST(bogus_gallium_driver_fails_cleanly)
 {
     const mc_renderer_desc osmesa = { .backend = MC_GL_OSMESA };
     const char *old = getenv("GALLIUM_DRIVER");
@@ -544,7 +544,7 @@ static void bogus_gallium_driver_fails_cleanly(void)
 /* OSMesa asked for by name (and through AUTO when MD5CINE_GL says so): named in the info, with the
  * vendor string filled: llvmpipe's (Mesa's lp_screen.c) is "VMware, Inc." before Mesa 22,
  * "Mesa/X.org" in 22.x and "Mesa" since. */
-static void osmesa_backend_is_named_in_the_info(void)
+TEST(osmesa_backend_is_named_in_the_info)
 {
     mc_renderer_desc d = { .width = 16, .height = 16, .backend = MC_GL_OSMESA };
     mc_renderer_info info;
@@ -573,7 +573,7 @@ static void osmesa_backend_is_named_in_the_info(void)
 
 /* EGL by name: Mesa's surfaceless platform (llvmpipe here), named in the info; the same pixels
  * as OSMesa; a device that does not exist is a GL error naming it and how many there are. */
-static void egl_backend_draws_what_osmesa_draws(void)
+TEST(egl_backend_draws_what_osmesa_draws)
 {
     mc_renderer_desc d = { .width = W, .height = H, .backend = MC_GL_EGL };
     mc_renderer_info info;
@@ -634,7 +634,7 @@ static void egl_backend_draws_what_osmesa_draws(void)
     EXPECT(r == NULL);
 }
 
-static void bad_draws_are_rejected(void)
+TEST(bad_draws_are_rejected)
 {
     static const int bad_idx[3] = { 0, 1, 3 };
     static uint8_t img[W * H * 4];
@@ -667,25 +667,5 @@ int main(int argc, char **argv)
 
     if (gl_env)
         snprintf(start_gl_env, sizeof start_gl_env, "%s", gl_env);
-    static const test_case cases[] = {
-        TEST_ENTRY(triangle_covers_the_hand_computed_pixels),
-        TEST_ENTRY(reversed_winding_is_culled),
-        TEST_ENTRY(triangle_without_msaa_covers_the_same_pixels),
-        TEST_ENTRY(msaa_smooths_the_slanted_edge),
-        TEST_ENTRY(transparent_background_has_alpha_zero),
-        TEST_ENTRY(same_input_gives_identical_pixels),
-        TEST_ENTRY(texture_top_row_is_at_t_zero),
-        TEST_ENTRY(normals_mode_shows_the_world_normal),
-        TEST_ENTRY(lit_quad_centre_matches_the_lighting_model),
-        TEST_ENTRY(key_light_comes_from_the_upper_left),
-        TEST_ENTRY(overlay_text_draws_a_box_with_white_letters),
-        TEST_ENTRY(mirrored_model_keeps_its_front_faces),
-        TEST_ENTRY(softpipe_falls_back_to_no_msaa_with_a_warning),
-        TEST_ENTRY(bogus_gallium_driver_fails_cleanly),
-        TEST_ENTRY(bad_draws_are_rejected),
-        TEST_ENTRY(osmesa_backend_is_named_in_the_info),
-        TEST_ENTRY(egl_backend_draws_what_osmesa_draws),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
+    return test_main(argc, argv);
 }

@@ -13,18 +13,27 @@
 # - the screenshot is not blank (many colours, spread);
 # - DIR is whole or absent: no temporary folder is left, an interrupted compare leaves none.
 set -u
-. ./outcome.sh report_html
-trap 'rm -rf "$T"' EXIT
-M=$MD5CINE
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name" "'$*' is false"; fi
-}
+. ./harness.sh report_html
 no_temporaries() { [ -z "$(ls -A "$T" | grep '^\.rep')" ]; }
-chrome() {
-    chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
-        --user-data-dir="$T/chrome" "$@" 2>>"$T/chrome.err"
+
+# interrupted WHAT SIG SECONDS REP ARGS...: md5cine ARGS --report $T/REP, sent SIG after SECONDS:
+# either it stopped (128 + SIG) and left no REP, or it had finished and REP is whole; no
+# temporary of REP is left either way
+interrupted() {
+    local what=$1 sig=$2 delay=$3 rep=$4 pid
+    shift 4
+    "$M" "$@" --report "$T/$rep" --quiet >/dev/null 2>"$T/$rep.err" &
+    pid=$!
+    sleep "$delay"
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    if [ "$rc" -eq $((128 + $(kill -l "$sig"))) ]; then
+        check "interrupted_${what}_leaves_no_report" [ ! -e "$T/$rep" ]
+    else
+        check "finished_${what}_report_is_whole" [ -f "$T/$rep/index.html" ]
+    fi
+    check "interrupted_${what}_leaves_no_temporary" [ -z "$(ls -A "$T" | grep "^\.$rep")" ]
 }
 
 cp -r ../scenes/demo "$T/demo"
@@ -169,33 +178,9 @@ check usage_errors_make_nothing bash -c "[ ! -e '$T/u' ] && [ ! -e '$T/x.mp4' ]"
 # check; if it came after, the report is whole. Either way no temporary is left.
 "$M" render "$scene" --size 640x360 --frames 0-90 -o "$T/long.mp4" --quiet &&
     "$M" render "$scene" --size 640x360 --frames 0-90 -o "$T/long/%05d.png" --quiet
-"$M" compare "$T/long" "$T/long.mp4" --report "$T/rep2" --quiet 2>"$T/int.err" &
-pid=$!
-sleep 0.4
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-if [ "$rc" -eq 143 ]; then
-    check interrupted_compare_leaves_no_report [ ! -e "$T/rep2" ]
-else
-    check finished_compare_report_is_whole [ -f "$T/rep2/index.html" ]
-fi
-check interrupted_compare_leaves_no_temporary [ -z "$(ls -A "$T" | grep '^\.rep2')" ]
+interrupted compare TERM 0.4 rep2 compare "$T/long" "$T/long.mp4"
 
 # The same for render: frames 0-90 against the MP4 of the same frames, SIGINT a second in.
-"$M" render "$scene" --size 640x360 --frames 0-90 --reference "$T/long.mp4" --report "$T/rep3" --quiet \
-    >/dev/null 2>"$T/int3.err" &
-pid=$!
-sleep 1
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-if [ "$rc" -eq 130 ]; then
-    check interrupted_render_leaves_no_report [ ! -e "$T/rep3" ]
-else
-    check finished_render_report_is_whole [ -f "$T/rep3/index.html" ]
-fi
-check interrupted_render_leaves_no_temporary [ -z "$(ls -A "$T" | grep '^\.rep3')" ]
+interrupted render INT 1 rep3 render "$scene" --size 640x360 --frames 0-90 --reference "$T/long.mp4"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

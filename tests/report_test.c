@@ -33,7 +33,7 @@ static char *escaped(const char *s)
     return buf;
 }
 
-static void escaping_turns_markup_into_entities(void)
+TEST(escaping_turns_markup_into_entities)
 {
     char *s = escaped("a<b & \"c\" 'd'>");
 
@@ -44,7 +44,7 @@ static void escaping_turns_markup_into_entities(void)
     free(s);
 }
 
-static void escaping_keeps_utf8_and_numbers_other_bytes(void)
+TEST(escaping_keeps_utf8_and_numbers_other_bytes)
 {
     /* U+00E9 and U+20AC (valid), 0xFF and an overlong '/' (C0 AF) as their byte values,
      * a lone continuation byte, 0x01 (not an XML character) as U+FFFD, a CESU surrogate. */
@@ -95,7 +95,7 @@ static mc_status give(mc_report *r, mc_frame_no k, mc_refcheck_kind kind, double
     return mc_report_frame(r, 0, &f, err);
 }
 
-static void change_box_covers_the_pixels_over_the_threshold(void)
+TEST(change_box_covers_the_pixels_over_the_threshold)
 {
     uint8_t a[W * H * 4], b[W * H * 4];
     mc_report_box box;
@@ -139,7 +139,7 @@ static void change_box_covers_the_pixels_over_the_threshold(void)
     EXPECT_EQ_INT(box.y1, 6);
 }
 
-static void heat_map_is_red_brighter_blue_darker_magenta_hue(void)
+TEST(heat_map_is_red_brighter_blue_darker_magenta_hue)
 {
     /* 6 x 2 frames into a 3 x 1 map: each map pixel covers a 2 x 2 block. Reference grey 100:
      * Y = 100, grey = 96 + 50 = 146. Block 0: one pixel 64 brighter -> red at weight 1.
@@ -232,7 +232,7 @@ static int count_of(const char *hay, const char *needle)
 
 /* Reference frames 0..3 grey 40; the candidate's frame 1 has a 3 x 2 block of 200 at (4, 2)
  * (box 4,2-6,3), frame 3 one pixel 5 levels up at (15, 7), frame 4 has no reference. */
-static void a_report_through_the_checker_has_one_row_per_failing_frame(void)
+TEST(a_report_through_the_checker_has_one_row_per_failing_frame)
 {
     char ref[4096], rep[4096], p[4300];
     uint8_t px[W * H * 4];
@@ -305,7 +305,7 @@ static void a_report_through_the_checker_has_one_row_per_failing_frame(void)
     EXPECT(exists(rep, "index.html")); /* release after finish keeps it */
 }
 
-static void a_report_released_unfinished_leaves_nothing(void)
+TEST(a_report_released_unfinished_leaves_nothing)
 {
     char rep[4096];
     uint8_t px[W * H * 4];
@@ -326,7 +326,7 @@ static void a_report_released_unfinished_leaves_nothing(void)
     EXPECT(!exists(rep, "."));
 }
 
-static void a_folder_that_is_not_a_report_is_refused(void)
+TEST(a_folder_that_is_not_a_report_is_refused)
 {
     char rep[4096], p[4300];
     mc_report_desc rd = { 0 };
@@ -376,7 +376,7 @@ static void a_folder_that_is_not_a_report_is_refused(void)
 /* Reference frames 0..3 grey 40, 00002.png replaced by bytes that are no PNG; the candidate's
  * frame 0 is grey 90. Shot 1 is frames 0-1 (frame 0 fails), shot 2 frames 2-3 (frame 2 is
  * unreadable): one failure, one error. */
-static void junit_counts_failures_and_errors_per_shot(void)
+TEST(junit_counts_failures_and_errors_per_shot)
 {
     char ref[4096], out[4096], p[4300];
     uint8_t px[W * H * 4];
@@ -440,7 +440,7 @@ static void junit_counts_failures_and_errors_per_shot(void)
 /* Failing frames 0, 2, 4, .. (each a run of its own) given to a report that lists 3 runs:
  * the first 3 get pictures, the rest none. The temporary folder is
  * "<parent>/.<name>.<pid>.tmp" (report.h). */
-static void pictures_stop_at_max_frames_runs(void)
+TEST(pictures_stop_at_max_frames_runs)
 {
     char rep[4096], tmp[4300];
     uint8_t px[4 * 2 * 4];
@@ -475,7 +475,7 @@ static void pictures_stop_at_max_frames_runs(void)
  * 30, 25, 28, 20 dB and the video limits: the folder holds the pictures of each run's worst
  * frame so far only -- 7; 7 and 5 (not neighbours: two runs); 5 and 8 (28 < 30 in run 7-8);
  * then 6 alone (20 dB, and it joins 5 and 7-8 into one run). */
-static void a_run_keeps_the_pictures_of_its_worst_frame(void)
+TEST(a_run_keeps_the_pictures_of_its_worst_frame)
 {
     char rep[4096], tmp[4300];
     uint8_t px[4 * 2 * 4];
@@ -514,7 +514,7 @@ static void a_run_keeps_the_pictures_of_its_worst_frame(void)
  * the three channels by 16 / 768. Block 3 is 2 x 4 = 8 pixels, under a quarter of 256: no bias
  * even when all of it is 10 darker, PSNR 10 log10(255^2 / 100) = 28.131 dB. The lowest PSNR
  * and largest bias agree with mc_compare_rgba's block_psnr and block_bias. */
-static void block_values_are_those_of_block_psnr_and_bias(void)
+TEST(block_values_are_those_of_block_psnr_and_bias)
 {
     enum { BW = 20, BH = 18 };
     uint8_t a[BW * BH * 4], b[BW * BH * 4];
@@ -550,7 +550,7 @@ static void block_values_are_those_of_block_psnr_and_bias(void)
  * 22; bias 40 > 9). The region is that block only, where the pixel box is the whole frame;
  * the worst block is it; the heat map is red there (weight 1/2 + (40 - 9) / 16, capped at 1)
  * and the grey of the reference elsewhere (96 + 100 / 2 = 146). */
-static void region_and_heat_map_follow_the_blocks_under_video_limits(void)
+TEST(region_and_heat_map_follow_the_blocks_under_video_limits)
 {
     enum { BW = 64, BH = 32 };
     uint8_t a[BW * BH * 4], b[BW * BH * 4], heat[BW * BH * 4];
@@ -602,24 +602,4 @@ static void region_and_heat_map_follow_the_blocks_under_video_limits(void)
         EXPECT_EQ_INT(out[0], 146);
         EXPECT_EQ_INT(out[2], 146);
     }
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(escaping_turns_markup_into_entities),
-        TEST_ENTRY(escaping_keeps_utf8_and_numbers_other_bytes),
-        TEST_ENTRY(change_box_covers_the_pixels_over_the_threshold),
-        TEST_ENTRY(heat_map_is_red_brighter_blue_darker_magenta_hue),
-        TEST_ENTRY(a_report_through_the_checker_has_one_row_per_failing_frame),
-        TEST_ENTRY(a_report_released_unfinished_leaves_nothing),
-        TEST_ENTRY(a_folder_that_is_not_a_report_is_refused),
-        TEST_ENTRY(junit_counts_failures_and_errors_per_shot),
-        TEST_ENTRY(pictures_stop_at_max_frames_runs),
-        TEST_ENTRY(a_run_keeps_the_pictures_of_its_worst_frame),
-        TEST_ENTRY(block_values_are_those_of_block_psnr_and_bias),
-        TEST_ENTRY(region_and_heat_map_follow_the_blocks_under_video_limits),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

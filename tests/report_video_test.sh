@@ -18,18 +18,7 @@
 #   with --scene;
 # - --report-max-frames 1 lists one run and says that one run of 18 frames was left out.
 set -u
-. ./outcome.sh report_video
-trap 'rm -rf "$T"' EXIT
-M=$MD5CINE
-check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else fail "$name" "'$*' is false"; fi
-}
-chrome() {
-    chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
-        --user-data-dir="$T/chrome" "$@" 2>>"$T/chrome.err"
-}
+. ./harness.sh report_video
 
 cp -r ../scenes/demo "$T/demo"
 sed 's/origin ( 30 -45 0 )/origin ( 34 -45 0 )/' "$T/demo/demo.md5scene" >"$T/demo/moved.md5scene"
@@ -213,5 +202,4 @@ check capped_report_holds_one_frame_of_pictures [ "$(ls "$T/cap" | grep -c '^new
     --report-max-frames 1 --quiet >/dev/null 2>"$T/cap_usage.err"
 check report_max_frames_needs_report [ $? -eq 2 ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

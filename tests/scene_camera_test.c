@@ -38,7 +38,7 @@ static const char two_shots[] =
         "    orbit { center ( 0 0 0 ) radius 100 height 0 degrees 90 seconds 1 }\n"
         "}\n";
 
-static void look_at_and_orbit_give_hand_computed_views(void)
+TEST(look_at_and_orbit_give_hand_computed_views)
 {
     mc_scene s;
     mc_camera cam;
@@ -96,7 +96,7 @@ static void look_at_and_orbit_give_hand_computed_views(void)
  * at start 90 deg the eye is (50 30 40) looking at (50 0 40): F = (0 -1 0), L = (1 0 0),
  * U = F x L = (-1*0 - 0*0, 0*1 - 0*0, 0*0 - (-1)(1)) = (0 0 1); o.L = 50, o.U = 40,
  * o.F = -30. */
-static void orbits_an_actor_with_height_and_aim(void)
+TEST(orbits_an_actor_with_height_and_aim)
 {
     static const char text[] = "md5scene 1\n"
                                "camera { turntable { around \"hero\" radius 30 height 40 aim 40 "
@@ -135,7 +135,7 @@ static void orbits_an_actor_with_height_and_aim(void)
  * Frame 15 (1.5 s, halfway from key 1 to key 2): eye (0 100 50) at (0 0 50): F = (0 -1 0),
  *   L = (1 0 0), U = (0 0 1); o.L = 0, o.U = 50, o.F = -100; rows (-1 0 0 | 0),
  *   (0 0 1 | -50), (0 1 0 | -100). */
-static void keys_move_the_camera_between_keys(void)
+TEST(keys_move_the_camera_between_keys)
 {
     static const char text[] = "md5scene 1\n"
                                "camera { fps 10 keys { fov 60 key 0 ( 100 0 0 ) ( 0 0 0 ) "
@@ -167,7 +167,7 @@ static void keys_move_the_camera_between_keys(void)
     mc_scene_release(&s);
 }
 
-static void rejects_bad_camera_blocks_at_their_token(void)
+TEST(rejects_bad_camera_blocks_at_their_token)
 {
     static const struct {
         const char *text;
@@ -235,7 +235,7 @@ static void rejects_bad_camera_blocks_at_their_token(void)
     }
 }
 
-static void rejects_a_look_at_its_own_position_and_an_unknown_actor(void)
+TEST(rejects_a_look_at_its_own_position_and_an_unknown_actor)
 {
     static const char same[] = "md5scene 1\ncamera { look_at { position ( 1 2 3 ) "
                                "target ( 1 2 3 ) } }\n";
@@ -258,16 +258,4 @@ static void rejects_a_look_at_its_own_position_and_an_unknown_actor(void)
         EXPECT_EQ_INT(cam.num_frames, 0);
         mc_scene_release(&s);
     }
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(look_at_and_orbit_give_hand_computed_views),
-        TEST_ENTRY(orbits_an_actor_with_height_and_aim),
-        TEST_ENTRY(keys_move_the_camera_between_keys),
-        TEST_ENTRY(rejects_bad_camera_blocks_at_their_token),
-        TEST_ENTRY(rejects_a_look_at_its_own_position_and_an_unknown_actor),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

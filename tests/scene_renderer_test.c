@@ -77,7 +77,7 @@ static mc_image_view alloc_view(int w, int h, size_t stride)
  * 0..5 show stored 0 1 3 4 6 7, shots 0 0 1 1 2 2, and k = 5 (f = 7 > N - 2 = 6) is the first
  * ended frame: K = 6. Unlit, the centre pixel is the shot's box: red, red, blue, blue, green,
  * green; the corner is the black background. */
-static void boxes_follow_the_cut_timeline_and_show_each_shots_box(void)
+TEST(boxes_follow_the_cut_timeline_and_show_each_shots_box)
 {
     static const int stored[6] = { 0, 1, 3, 4, 6, 7 }, shot[6] = { 0, 0, 1, 1, 2, 2 };
     static const int centre[6][3] = { { 255, 0, 0 }, { 255, 0, 0 }, { 0, 0, 255 },
@@ -126,7 +126,7 @@ static void boxes_follow_the_cut_timeline_and_show_each_shots_box(void)
  * shifted) by two: stored 0 0 1 3 4 6 7, interpolating 0->1, 1->2, 3->4, 4->5, 6->7 (never
  * across a cut pair), and k 6 (f 5 -> 7 > 6) has ended: K = 7 (the ideal clock: 6). Shots
  * 0 0 0 1 1 2 2: the third frame still shows the red box, where the ideal clock shows blue. */
-static void the_engine_clock_samples_game_ticks(void)
+TEST(the_engine_clock_samples_game_ticks)
 {
     static const int64_t ms[7] = { 0, 32, 80, 112, 160, 208, 240 };
     static const int stored[7] = { 0, 0, 1, 3, 4, 6, 7 }, next[7] = { 0, 1, 2, 4, 5, 7, 7 };
@@ -160,7 +160,7 @@ static void the_engine_clock_samples_game_ticks(void)
     mc_scene_release(&scene);
 }
 
-static void a_given_rate_resamples_the_timeline(void)
+TEST(a_given_rate_resamples_the_timeline)
 {
     mc_scene scene;
     mc_scene_renderer *sr =
@@ -195,7 +195,7 @@ static void a_given_rate_resamples_the_timeline(void)
 /* 30000/1001 fps: p = k * 24 * 1001 / 30000 = k * 0.8008. Raw f = 5 (mapped 5 + 2 = 7 > 6)
  * first comes at k = 7 (p = 5.6056; k = 6 gives p = 4.8048, f = 4 -> 6, not ended): K = 8.
  * k = 7 is at 7 * 1001 / 30000 s. k = 3: p = 2.4024, f = 2 -> 3, lerp 0.4024, stored 3 -> 4. */
-static void a_fractional_rate_is_exact(void)
+TEST(a_fractional_rate_is_exact)
 {
     mc_scene scene;
     mc_scene_renderer *sr =
@@ -225,7 +225,7 @@ static void a_fractional_rate_is_exact(void)
 
 /* The walking drone changes pose every frame, so a frame that depended on the one before it
  * would differ when frames come out of order. */
-static void frames_in_any_order_equal_frames_in_order(void)
+TEST(frames_in_any_order_equal_frames_in_order)
 {
     static const int order[12] = { 11, 3, 7, 0, 0, 5, 10, 1, 8, 2, 9, 4 };
     mc_scene scene;
@@ -256,7 +256,7 @@ static void frames_in_any_order_equal_frames_in_order(void)
     mc_scene_release(&scene);
 }
 
-static void two_renders_of_the_same_frame_are_identical(void)
+TEST(two_renders_of_the_same_frame_are_identical)
 {
     mc_scene scene;
     mc_scene_renderer *sr = make(DRONE, &scene, (mc_scene_renderer_desc){ .overlay = true });
@@ -274,7 +274,7 @@ static void two_renders_of_the_same_frame_are_identical(void)
 }
 
 /* A view with padded rows gets the same pixels, and its padding is left alone. */
-static void a_padded_view_gets_the_same_rows(void)
+TEST(a_padded_view_gets_the_same_rows)
 {
     mc_scene scene;
     mc_scene_renderer *sr = make(DRONE, &scene, (mc_scene_renderer_desc){ 0 });
@@ -307,7 +307,7 @@ static void a_padded_view_gets_the_same_rows(void)
 /* Given: the colour everywhere no box covers. None: alpha 0 there and 255 on the box (its
  * front face covers pixels 24..39 both ways, render_cli_test.sh works it out). Scene (the
  * drone's 0.1 0.1 0.15): 25.5 and 38.25 levels, rounded either way. */
-static void background_modes_fill_the_uncovered_pixels(void)
+TEST(background_modes_fill_the_uncovered_pixels)
 {
     mc_scene scene;
     mc_scene_renderer *sr;
@@ -350,7 +350,7 @@ static void background_modes_fill_the_uncovered_pixels(void)
 
 /* A given size overrides the scene's; the box's front face still projects to the middle half
  * both ways (fov 90 on a square output): pixels 24..39 of 64 become 12..19 of 32. */
-static void a_given_size_overrides_the_scenes(void)
+TEST(a_given_size_overrides_the_scenes)
 {
     mc_scene scene;
     mc_scene_renderer *sr =
@@ -379,7 +379,7 @@ static void a_given_size_overrides_the_scenes(void)
 
 /* msaa 0 is off (as md5cine render --msaa 0); MC_MSAA_DEFAULT is the command's 4 samples,
  * which llvmpipe has. */
-static void msaa_0_is_off_and_the_named_default_is_4(void)
+TEST(msaa_0_is_off_and_the_named_default_is_4)
 {
     const int want[2][2] = { { 0, 1 }, { MC_MSAA_DEFAULT, 4 } };
 
@@ -399,7 +399,7 @@ static void msaa_0_is_off_and_the_named_default_is_4(void)
 }
 
 /* The overlay's dark box sits in the top-left corner; the rest is the white background. */
-static void overlay_burns_a_box_into_the_top_left_corner(void)
+TEST(overlay_burns_a_box_into_the_top_left_corner)
 {
     mc_scene scene;
     mc_scene_renderer *sr = make(BOXES, &scene,
@@ -422,7 +422,7 @@ static void overlay_burns_a_box_into_the_top_left_corner(void)
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
-static void a_wrong_view_or_frame_is_a_usage_error(void)
+TEST(a_wrong_view_or_frame_is_a_usage_error)
 {
     mc_scene scene;
     mc_scene_renderer *sr = make(BOXES, &scene, (mc_scene_renderer_desc){ 0 });
@@ -451,7 +451,7 @@ static void a_wrong_view_or_frame_is_a_usage_error(void)
     mc_scene_release(&scene);
 }
 
-static void a_bad_desc_is_a_usage_error(void)
+TEST(a_bad_desc_is_a_usage_error)
 {
     mc_scene scene;
     mc_scene_renderer *sr = (mc_scene_renderer *)&scene; /* must be reset to NULL */
@@ -490,7 +490,7 @@ static void a_bad_desc_is_a_usage_error(void)
 
 /* A material whose file is not an image: MC_ERR_IMAGE at the scene's material line (line 4,
  * column 20: the path's opening quote). */
-static void a_texture_that_does_not_decode_is_an_image_error_at_its_line(void)
+TEST(a_texture_that_does_not_decode_is_an_image_error_at_its_line)
 {
     char scene_path[1100];
     mc_scene scene;
@@ -588,7 +588,7 @@ static double point_pass(const double *p, const double *lo, double radius, doubl
  * scale): 255 * (point_pass + 160 / 255 * 0.2). Moving the light behind the box leaves the
  * ambient light only: 160 * 0.2 = 32 (the face looks away from the light: Doom does not light
  * it). */
-static void a_scene_light_shades_the_box_by_hand(void)
+TEST(a_scene_light_shades_the_box_by_hand)
 {
     char cwd[400], dir[512], text[2048];
     mc_image_view v = alloc_view(64, 64, 256);
@@ -632,7 +632,7 @@ static void a_scene_light_shades_the_box_by_hand(void)
  * ms = 16 * floor(3000 / 384) = 112, p = 112 * 6 = 672, lerp 0.672, s = 53.76: columns 77.94
  * to 114.41. Pixel x is covered when x + 0.5 lies inside. Frame 0 (s = 0) shows the front face
  * only: 48 to 80 on both clocks. */
-static void the_engine_clock_poses_actors_by_whole_milliseconds(void)
+TEST(the_engine_clock_poses_actors_by_whole_milliseconds)
 {
     static const char *anim = "MD5Version 10\ncommandline \"\"\nnumFrames 2\nnumJoints 1\n"
                               "frameRate 6\nnumAnimatedComponents 1\n"
@@ -710,7 +710,7 @@ static int background_pixels(const mc_image_view *v)
  * opaque box; twoSided then shows the insides of the far faces through the holes, so fewer
  * background pixels than with alphaTest alone. The scene has no material line: the .mtr
  * gives the image. */
-static void a_base_material_cuts_and_shows_back_faces(void)
+TEST(a_base_material_cuts_and_shows_back_faces)
 {
     static const uint8_t half[16] = { 200, 200, 200, 0, 200, 200, 200, 255,
                                       200, 200, 200, 0, 200, 200, 200, 255 };
@@ -777,7 +777,7 @@ static bool render_quad_material(const char *leaf, const char *mtr, const char *
 /* deform sprite (tr_deform.cpp, R_AutospriteDeform): the quad turned edge-on by yaw 90 shows
  * nothing without it; with it, a square of half-size |(0, 25, 25)| 0.707 = 24.996 facing the
  * eye at depth 100: 8.0 pixels each way from the centre, white under a `blend add` of _white. */
-static void deform_sprite_turns_an_edge_on_quad_to_the_eye(void)
+TEST(deform_sprite_turns_an_edge_on_quad_to_the_eye)
 {
     mc_image_view v = alloc_view(64, 64, 256);
 
@@ -798,7 +798,7 @@ static void deform_sprite_turns_an_edge_on_quad_to_the_eye(void)
 
 /* deform move 30 (R_MoveDeform): the quad 30 further along +X, at depth 130: 25 * 32 / 130 =
  * 6.15 pixels each way instead of 8; the pixel row 6.5 from the centre leaves it. */
-static void deform_move_pushes_the_quad_along_x(void)
+TEST(deform_move_pushes_the_quad_along_x)
 {
     mc_image_view v = alloc_view(64, 64, 256);
 
@@ -817,17 +817,6 @@ static void deform_move_pushes_the_quad_along_x(void)
     }
     free(v.pixels);
 }
-
-/* A flat 50 x 50 quad at x = 0 facing -X (clockwise seen from the cameras of cuts.md5camera),
- * shader "quad": its four vertices have the one normal (-1, 0, 0). */
-static const char quad_mesh[] =
-        "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 1\n"
-        "joints {\n\"root\" -1 ( 0 0 0 ) ( 0 0 0 )\n}\n"
-        "mesh {\nshader \"quad\"\nnumverts 4\n"
-        "vert 0 ( 0 0 ) 0 1\nvert 1 ( 1 0 ) 1 1\nvert 2 ( 0 1 ) 2 1\nvert 3 ( 1 1 ) 3 1\n"
-        "numtris 2\ntri 0 0 1 2\ntri 1 1 3 2\nnumweights 4\n"
-        "weight 0 0 1 ( 0 25 25 )\nweight 1 0 1 ( 0 -25 25 )\n"
-        "weight 2 0 1 ( 0 25 -25 )\nweight 3 0 1 ( 0 -25 -25 )\n}\n";
 
 /* The default rig of docs/materials-and-shading.md ("Shading and lights"), worked out here for
  * a red quad at the origin and a blue one 1000 along +Y: together they span x 0..0,
@@ -858,7 +847,7 @@ static double rig_value(double y, double z)
     return 255 * (total < 1 ? total : 1);
 }
 
-static void default_rig_is_fixed_in_the_world(void)
+TEST(default_rig_is_fixed_in_the_world)
 {
     char cwd[400], dir[512], text[2048];
     mc_image_view v = alloc_view(64, 64, 256);
@@ -871,7 +860,7 @@ static void default_rig_is_fixed_in_the_world(void)
     ASSERT(v.pixels && getcwd(cwd, sizeof cwd));
     test_tmp_path(dir, sizeof dir, "default_rig");
     ASSERT(mkdir(dir, 0777) == 0 || errno == EEXIST);
-    ASSERT(test_write_file(dir, "quad.md5mesh", quad_mesh));
+    ASSERT(test_write_file(dir, "quad.md5mesh", test_quad_mesh));
     snprintf(text, sizeof text,
              "md5scene 1\ncamera \"%s/data/render/cuts.md5camera\"\n"
              "output { width 64 height 64 background ( 0 0 0 ) }\n"
@@ -894,32 +883,4 @@ static void default_rig_is_fixed_in_the_world(void)
     mc_scene_renderer_release(sr);
     mc_scene_release(&scene);
     free(v.pixels);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(boxes_follow_the_cut_timeline_and_show_each_shots_box),
-        TEST_ENTRY(the_engine_clock_samples_game_ticks),
-        TEST_ENTRY(the_engine_clock_poses_actors_by_whole_milliseconds),
-        TEST_ENTRY(a_given_rate_resamples_the_timeline),
-        TEST_ENTRY(a_fractional_rate_is_exact),
-        TEST_ENTRY(frames_in_any_order_equal_frames_in_order),
-        TEST_ENTRY(two_renders_of_the_same_frame_are_identical),
-        TEST_ENTRY(a_padded_view_gets_the_same_rows),
-        TEST_ENTRY(background_modes_fill_the_uncovered_pixels),
-        TEST_ENTRY(a_given_size_overrides_the_scenes),
-        TEST_ENTRY(msaa_0_is_off_and_the_named_default_is_4),
-        TEST_ENTRY(overlay_burns_a_box_into_the_top_left_corner),
-        TEST_ENTRY(a_wrong_view_or_frame_is_a_usage_error),
-        TEST_ENTRY(a_bad_desc_is_a_usage_error),
-        TEST_ENTRY(a_texture_that_does_not_decode_is_an_image_error_at_its_line),
-        TEST_ENTRY(a_scene_light_shades_the_box_by_hand),
-        TEST_ENTRY(a_base_material_cuts_and_shows_back_faces),
-        TEST_ENTRY(default_rig_is_fixed_in_the_world),
-        TEST_ENTRY(deform_sprite_turns_an_edge_on_quad_to_the_eye),
-        TEST_ENTRY(deform_move_pushes_the_quad_along_x),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

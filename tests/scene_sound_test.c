@@ -15,7 +15,7 @@ static mc_status parse_text(const char *text, mc_scene *s, mc_error *err)
 #define HEAD "md5scene 1\ncamera \"c\"\n"
 #define ACTOR "actor \"guard\" { mesh \"m\" }\n"
 
-static void reads_cues_keys_and_the_seed(void)
+TEST(reads_cues_keys_and_the_seed)
 {
     const char *text = HEAD "sound \"music_intro\" { at 0 }\n"
                             "sound \"guard_line\" { at 4 actor \"guard\" channel VOICE "
@@ -51,7 +51,7 @@ static void reads_cues_keys_and_the_seed(void)
     mc_scene_release(&s);
 }
 
-static void has_a_fixed_default_seed_and_no_cues(void)
+TEST(has_a_fixed_default_seed_and_no_cues)
 {
     mc_scene s;
     mc_error err;
@@ -62,7 +62,7 @@ static void has_a_fixed_default_seed_and_no_cues(void)
     mc_scene_release(&s);
 }
 
-static void names_every_channel_of_the_engine(void)
+TEST(names_every_channel_of_the_engine)
 {
     /* game/Game_local.h s_channelType: ANY 0, VOICE 1, ... DAMAGE 13 */
     EXPECT_EQ_INT(mc_scene_channel_find("any", 3), 0);
@@ -103,7 +103,7 @@ static const error_case errors[] = {
       "expected a string" },
 };
 
-static void reports_each_error_at_its_token(void)
+TEST(reports_each_error_at_its_token)
 {
     for (size_t i = 0; i < TEST_COUNT(errors); i++) {
         const error_case *c = &errors[i];
@@ -123,16 +123,4 @@ static void reports_each_error_at_its_token(void)
         EXPECT_CONTAINS(err.msg, c->msg);
         EXPECT(s.sounds == NULL && s.arena.head == NULL);
     }
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(reads_cues_keys_and_the_seed),
-        TEST_ENTRY(has_a_fixed_default_seed_and_no_cues),
-        TEST_ENTRY(names_every_channel_of_the_engine),
-        TEST_ENTRY(reports_each_error_at_its_token),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

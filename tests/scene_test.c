@@ -15,7 +15,7 @@
 
 /* ---------------------------------------------------------------- parsing */
 
-static void parses_every_keyword_of_a_full_scene(void)
+TEST(parses_every_keyword_of_a_full_scene)
 {
     mc_scene s;
     mc_error err;
@@ -67,7 +67,7 @@ static void parses_every_keyword_of_a_full_scene(void)
 /* Actors that name one file share it, read once: full.md5scene's two actors name arm.md5mesh;
  * a scene of three actors of arm.md5mesh + arm.md5anim reads each once. Releasing frees each
  * once (ASan builds see a double free or a leak). */
-static void reads_a_file_named_by_several_actors_once(void)
+TEST(reads_a_file_named_by_several_actors_once)
 {
     char dir[512], mesh[1024], anim[1024], cam[1024], text[8192];
     mc_scene s;
@@ -103,7 +103,7 @@ static void reads_a_file_named_by_several_actors_once(void)
     mc_scene_release(&s);
 }
 
-static void parses_lights_and_ambient(void)
+TEST(parses_lights_and_ambient)
 {
     static const char text[] =
             "md5scene 1\ncamera \"c\"\n"
@@ -151,7 +151,7 @@ static void parses_lights_and_ambient(void)
     mc_scene_release(&s);
 }
 
-static void leaves_optional_settings_unset(void)
+TEST(leaves_optional_settings_unset)
 {
     mc_scene s;
     mc_error err;
@@ -170,7 +170,7 @@ static void leaves_optional_settings_unset(void)
 
 /* Doom's entity defaults are parm0..3 = 1 (_color, shaderParm3) and 0 for the others
  * (Entity.cpp, ParseSpawnArgsToRenderEntity); `parm N VALUE` sets one. */
-static void reads_shader_parms_with_dooms_defaults(void)
+TEST(reads_shader_parms_with_dooms_defaults)
 {
     mc_scene s;
     mc_error err;
@@ -189,7 +189,7 @@ static void reads_shader_parms_with_dooms_defaults(void)
     mc_scene_release(&s);
 }
 
-static void resolves_paths_against_the_scene_folder(void)
+TEST(resolves_paths_against_the_scene_folder)
 {
     mc_scene s;
     mc_error err;
@@ -213,7 +213,7 @@ static void resolves_paths_against_the_scene_folder(void)
     mc_scene_release(&s);
 }
 
-static void accepts_an_empty_shader_name_in_a_material(void)
+TEST(accepts_an_empty_shader_name_in_a_material)
 {
     mc_scene s;
     mc_error err;
@@ -229,7 +229,7 @@ static void accepts_an_empty_shader_name_in_a_material(void)
     mc_scene_release(&s);
 }
 
-static void keeps_many_actors_in_order(void)
+TEST(keeps_many_actors_in_order)
 {
     char text[8192];
     size_t n;
@@ -387,7 +387,7 @@ static const error_case parse_errors[] = {
       MC_ERR_LIMIT, 11, 1, "more than 8 lights" },
 };
 
-static void reports_each_parse_error_at_its_token(void)
+TEST(reports_each_parse_error_at_its_token)
 {
     for (size_t i = 0; i < TEST_COUNT(parse_errors); i++) {
         const error_case *c = &parse_errors[i];
@@ -414,7 +414,7 @@ static void reports_each_parse_error_at_its_token(void)
     }
 }
 
-static void rejects_text_after_a_lexical_error(void)
+TEST(rejects_text_after_a_lexical_error)
 {
     mc_scene s;
     mc_error err;
@@ -439,7 +439,7 @@ static mc_status parse_all(const char *text, test_warnings *log, mc_scene *s, mc
  * last through the callback, in the file's order, the last returned; an actor whose block
  * failed adds no error of its own (no "has no 'mesh'"), and the statements between the errors
  * are read (the duplicate 'frames' of line 9 is found). Positions counted by hand. */
-static void goes_on_after_errors_when_asked(void)
+TEST(goes_on_after_errors_when_asked)
 {
     test_warnings log = { 0 };
     mc_scene s;
@@ -456,20 +456,14 @@ static void goes_on_after_errors_when_asked(void)
     EXPECT_EQ_INT(log.first[0].line, 3);
     EXPECT_EQ_INT(log.first[0].col, 1);
     EXPECT_EQ_STR(log.first[0].msg, "unknown keyword 'frame' (did you mean 'frames'?)");
-    EXPECT_EQ_INT(log.first[1].line, 5);
-    EXPECT_EQ_INT(log.first[1].col, 5);
-    EXPECT_CONTAINS(log.first[1].msg, "unknown keyword 'orgin' in actor 'a'");
-    EXPECT_EQ_INT(log.first[2].line, 9);
-    EXPECT_EQ_INT(log.first[2].col, 1);
-    EXPECT_CONTAINS(log.first[2].msg, "duplicate 'frames' (first given at line 8)");
+    EXPECT_AT(&log.first[1], 5, 5, "unknown keyword 'orgin' in actor 'a'");
+    EXPECT_AT(&log.first[2], 9, 1, "duplicate 'frames' (first given at line 8)");
     /* the fourth, the last, is returned */
-    EXPECT_EQ_INT(err.line, 10);
-    EXPECT_EQ_INT(err.col, 10);
-    EXPECT_CONTAINS(err.msg, "unknown keyword 'widht' in 'output'");
+    EXPECT_AT(&err, 10, 10, "unknown keyword 'widht' in 'output'");
     EXPECT(s.actors == NULL);
 }
 
-static void reports_the_duplicate_between_errors(void)
+TEST(reports_the_duplicate_between_errors)
 {
     test_warnings log = { 0 };
     mc_scene s;
@@ -478,15 +472,13 @@ static void reports_the_duplicate_between_errors(void)
     EXPECT_EQ_INT(parse_all(HEAD "frame 30\nframes 10\nframes 20\n", &log, &s, &err),
                   MC_ERR_SYNTAX);
     EXPECT_EQ_INT(log.count, 1);
-    EXPECT_EQ_INT(err.line, 5);
-    EXPECT_EQ_INT(err.col, 1);
-    EXPECT_CONTAINS(err.msg, "duplicate 'frames' (first given at line 4)");
+    EXPECT_AT(&err, 5, 1, "duplicate 'frames' (first given at line 4)");
 }
 
 /* At most MC_LIMIT_SCENE_ERRORS (20) errors: 25 bad lines (a bad value, then 24 duplicates)
  * give 19 through the callback and the 20th returned (line 22, the 20th bad line); a lexical
  * error stops the parse where it is. */
-static void stops_after_the_error_limit_and_at_a_lexical_error(void)
+TEST(stops_after_the_error_limit_and_at_a_lexical_error)
 {
     char text[1024];
     size_t n = (size_t)snprintf(text, sizeof text, "%s", HEAD);
@@ -508,14 +500,12 @@ static void stops_after_the_error_limit_and_at_a_lexical_error(void)
      * 4 ends the parse there */
     EXPECT_EQ_INT(lex.count, 1);
     EXPECT_EQ_INT(lex.last.line, 3);
-    EXPECT_EQ_INT(err.line, 4);
-    EXPECT_EQ_INT(err.col, 5);
-    EXPECT_CONTAINS(err.msg, "newline inside string");
+    EXPECT_AT(&err, 4, 5, "newline inside string");
 }
 
 /* ---------------------------------------------------------------- resolve errors */
 
-static void reports_a_missing_mesh_at_its_path_token(void)
+TEST(reports_a_missing_mesh_at_its_path_token)
 {
     const char *text = "md5scene 1\ncamera \"still.md5camera\"\n"
                        "actor \"a\" {\n    mesh  \"nope.md5mesh\"\n}\n";
@@ -525,15 +515,13 @@ static void reports_a_missing_mesh_at_its_path_token(void)
     ASSERT_OK(parse_text(text, "data/scenes/inline.md5scene", &s, &err), &err);
     EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
     EXPECT_EQ_STR(err.file, "data/scenes/inline.md5scene");
-    EXPECT_EQ_INT(err.line, 4);
-    EXPECT_EQ_INT(err.col, 11);
-    EXPECT_CONTAINS(err.msg, "cannot load mesh");
+    EXPECT_AT(&err, 4, 11, "cannot load mesh");
     EXPECT_CONTAINS(err.msg, "data/scenes/nope.md5mesh");
     EXPECT(!s.resolved);
     mc_scene_release(&s);
 }
 
-static void reports_a_missing_camera_and_anim_at_their_path_tokens(void)
+TEST(reports_a_missing_camera_and_anim_at_their_path_tokens)
 {
     mc_scene s;
     mc_error err;
@@ -542,9 +530,7 @@ static void reports_a_missing_camera_and_anim_at_their_path_tokens(void)
                          &err),
               &err);
     EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 10);
-    EXPECT_CONTAINS(err.msg, "cannot load camera");
+    EXPECT_AT(&err, 2, 10, "cannot load camera");
     mc_scene_release(&s);
 
     ASSERT_OK(parse_text("md5scene 1 camera \"still.md5camera\"\n"
@@ -552,16 +538,14 @@ static void reports_a_missing_camera_and_anim_at_their_path_tokens(void)
                          "data/scenes/i.md5scene", &s, &err),
               &err);
     EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
-    EXPECT_EQ_INT(err.line, 2);
-    EXPECT_EQ_INT(err.col, 35);
-    EXPECT_CONTAINS(err.msg, "cannot load anim");
+    EXPECT_AT(&err, 2, 35, "cannot load anim");
     mc_scene_release(&s);
 }
 
 /* A missing file whose folder holds an entry of a near name (data/scenes/ holds arm.md5anim,
  * arm_badparent.md5anim and skin.png) gets "did you mean" with that name, at the path's token;
  * a far name gets the files of its extension there, and nothing when there are none. */
-static void hints_a_near_name_for_a_missing_file(void)
+TEST(hints_a_near_name_for_a_missing_file)
 {
     static const struct {
         const char *actor;
@@ -602,7 +586,7 @@ static void hints_a_near_name_for_a_missing_file(void)
 }
 
 /* An orbit around an actor the scene lacks names the actor of a near name. */
-static void hints_a_near_actor_name_for_an_orbit(void)
+TEST(hints_a_near_actor_name_for_an_orbit)
 {
     mc_scene s;
     mc_error err;
@@ -618,7 +602,7 @@ static void hints_a_near_actor_name_for_an_orbit(void)
     mc_scene_release(&s);
 }
 
-static void reports_an_error_inside_a_named_file_at_that_files_position(void)
+TEST(reports_an_error_inside_a_named_file_at_that_files_position)
 {
     char dir[400], mesh[512], scene[512];
     mc_scene s;
@@ -639,7 +623,7 @@ static void reports_an_error_inside_a_named_file_at_that_files_position(void)
     EXPECT(s.actors == NULL); /* a failed load leaves nothing to release */
 }
 
-static void names_the_joint_when_mesh_and_anim_disagree(void)
+TEST(names_the_joint_when_mesh_and_anim_disagree)
 {
     mc_scene s;
     mc_error err;
@@ -647,14 +631,12 @@ static void names_the_joint_when_mesh_and_anim_disagree(void)
     EXPECT_EQ_INT(mc_scene_load("data/scenes/mismatch.md5scene", NULL, &s, &err), MC_ERR_MISMATCH);
     /* arm_badparent.md5anim line 12: <tab>"arm" 1 0 0 -- parent 'hand', the mesh says 'origin' */
     EXPECT_EQ_STR(err.file, "data/scenes/arm_badparent.md5anim");
-    EXPECT_EQ_INT(err.line, 12);
-    EXPECT_EQ_INT(err.col, 2);
-    EXPECT_CONTAINS(err.msg, "'arm'");
+    EXPECT_AT(&err, 12, 2, "'arm'");
     /* and the actor with the scene line of its anim: mismatch.md5scene line 5 */
     EXPECT_CONTAINS(err.msg, ", in actor 'a' (data/scenes/mismatch.md5scene:5)");
 }
 
-static void reports_a_missing_material_file_at_the_material_line(void)
+TEST(reports_a_missing_material_file_at_the_material_line)
 {
     const char *text = "md5scene 1 camera \"still.md5camera\"\n"
                        "actor a {\n"
@@ -668,13 +650,11 @@ static void reports_a_missing_material_file_at_the_material_line(void)
     ASSERT_OK(parse_text(text, "data/scenes/m.md5scene", &s, &err), &err);
     EXPECT_EQ_INT(mc_scene_resolve(&s, NULL, &err), MC_ERR_IO);
     EXPECT_EQ_STR(err.file, "data/scenes/m.md5scene");
-    EXPECT_EQ_INT(err.line, 5);
-    EXPECT_EQ_INT(err.col, 22);
-    EXPECT_CONTAINS(err.msg, "data/scenes/missing.tga");
+    EXPECT_AT(&err, 5, 22, "data/scenes/missing.tga");
     mc_scene_release(&s);
 }
 
-static void fails_at_once_on_a_bad_file_of_a_later_actor(void)
+TEST(fails_at_once_on_a_bad_file_of_a_later_actor)
 {
     mc_scene s;
     mc_error err;
@@ -684,7 +664,7 @@ static void fails_at_once_on_a_bad_file_of_a_later_actor(void)
     EXPECT_EQ_STR(err.file, "data/scenes/arm_badparent.md5anim");
 }
 
-static void passes_lenient_reading_to_every_named_file(void)
+TEST(passes_lenient_reading_to_every_named_file)
 {
     char dir[400], scene[512], mesh[512];
     mc_scene s;
@@ -712,7 +692,7 @@ static void passes_lenient_reading_to_every_named_file(void)
     mc_scene_release(&s);
 }
 
-static void rejects_more_actors_than_the_limit(void)
+TEST(rejects_more_actors_than_the_limit)
 {
     size_t cap = 64 + (size_t)(MC_SCENE_MAX_ACTORS + 1) * 32, n;
     char *text = malloc(cap);
@@ -732,7 +712,7 @@ static void rejects_more_actors_than_the_limit(void)
 
 /* ---------------------------------------------------------------- timing, placement */
 
-static void takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_anim(void)
+TEST(takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_anim)
 {
     mc_scene s;
     mc_error err;
@@ -769,7 +749,7 @@ static void takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_an
     mc_scene_release(&s);
 }
 
-static void lets_a_moving_camera_decide_the_length(void)
+TEST(lets_a_moving_camera_decide_the_length)
 {
     mc_scene s;
     mc_error err;
@@ -785,7 +765,7 @@ static void lets_a_moving_camera_decide_the_length(void)
     mc_scene_release(&s);
 }
 
-static void places_an_actor_by_origin_yaw_and_scale(void)
+TEST(places_an_actor_by_origin_yaw_and_scale)
 {
     mc_scene_actor a;
     mc_mat4 m;
@@ -812,7 +792,7 @@ static void places_an_actor_by_origin_yaw_and_scale(void)
     EXPECT_EQ_INT(mc_scene_actor_ms(&a, 0), -1500);
 }
 
-static void refuses_to_resolve_twice(void)
+TEST(refuses_to_resolve_twice)
 {
     mc_scene s;
     mc_error err;
@@ -826,7 +806,7 @@ static void refuses_to_resolve_twice(void)
 
 /* Shader names as the scene compares them: case and the slash's direction do not count, every
  * other byte does. */
-static void shader_names_compare_without_case_and_slash_direction(void)
+TEST(shader_names_compare_without_case_and_slash_direction)
 {
     EXPECT(mc_scene_shader_equal("Models\\Drone\\Skin", "models/drone/skin"));
     EXPECT(mc_scene_shader_equal("", ""));
@@ -835,40 +815,4 @@ static void shader_names_compare_without_case_and_slash_direction(void)
     EXPECT(!mc_scene_shader_equal("skin", ""));
     EXPECT(!mc_scene_shader_equal("a_b", "a-b"));
     EXPECT(!mc_scene_shader_equal("x/y", "x.y"));
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(shader_names_compare_without_case_and_slash_direction),
-        TEST_ENTRY(parses_every_keyword_of_a_full_scene),
-        TEST_ENTRY(leaves_optional_settings_unset),
-        TEST_ENTRY(reads_shader_parms_with_dooms_defaults),
-        TEST_ENTRY(resolves_paths_against_the_scene_folder),
-        TEST_ENTRY(accepts_an_empty_shader_name_in_a_material),
-        TEST_ENTRY(keeps_many_actors_in_order),
-        TEST_ENTRY(parses_lights_and_ambient),
-        TEST_ENTRY(reports_each_parse_error_at_its_token),
-        TEST_ENTRY(rejects_text_after_a_lexical_error),
-        TEST_ENTRY(goes_on_after_errors_when_asked),
-        TEST_ENTRY(reports_the_duplicate_between_errors),
-        TEST_ENTRY(stops_after_the_error_limit_and_at_a_lexical_error),
-        TEST_ENTRY(reports_a_missing_mesh_at_its_path_token),
-        TEST_ENTRY(reports_a_missing_camera_and_anim_at_their_path_tokens),
-        TEST_ENTRY(hints_a_near_name_for_a_missing_file),
-        TEST_ENTRY(hints_a_near_actor_name_for_an_orbit),
-        TEST_ENTRY(reports_an_error_inside_a_named_file_at_that_files_position),
-        TEST_ENTRY(names_the_joint_when_mesh_and_anim_disagree),
-        TEST_ENTRY(reports_a_missing_material_file_at_the_material_line),
-        TEST_ENTRY(fails_at_once_on_a_bad_file_of_a_later_actor),
-        TEST_ENTRY(passes_lenient_reading_to_every_named_file),
-        TEST_ENTRY(rejects_more_actors_than_the_limit),
-        TEST_ENTRY(takes_the_length_of_a_one_frame_camera_from_frames_or_the_longest_anim),
-        TEST_ENTRY(lets_a_moving_camera_decide_the_length),
-        TEST_ENTRY(places_an_actor_by_origin_yaw_and_scale),
-        TEST_ENTRY(refuses_to_resolve_twice),
-        TEST_ENTRY(reads_a_file_named_by_several_actors_once),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

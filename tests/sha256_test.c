@@ -26,7 +26,7 @@ static void digest_of(const char *s, size_t len, size_t step, char out[65])
     hex(d, out);
 }
 
-static void one_block_message_abc(void)
+TEST(one_block_message_abc)
 {
     char out[65];
 
@@ -34,7 +34,7 @@ static void one_block_message_abc(void)
     EXPECT_EQ_STR(out, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-static void empty_message(void)
+TEST(empty_message)
 {
     char out[65];
 
@@ -43,7 +43,7 @@ static void empty_message(void)
 }
 
 /* 56 bytes: the padding's length no longer fits the first block, so there are two. */
-static void two_block_message_in_any_pieces(void)
+TEST(two_block_message_in_any_pieces)
 {
     const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
     const char *want = "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1";
@@ -55,7 +55,7 @@ static void two_block_message_in_any_pieces(void)
     }
 }
 
-static void a_million_a(void)
+TEST(a_million_a)
 {
     static char a[1000000];
     char out[65];
@@ -63,15 +63,4 @@ static void a_million_a(void)
     memset(a, 'a', sizeof a);
     digest_of(a, sizeof a, 4093, out);
     EXPECT_EQ_STR(out, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(one_block_message_abc),
-        TEST_ENTRY(empty_message),
-        TEST_ENTRY(two_block_message_in_any_pieces),
-        TEST_ENTRY(a_million_a),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -78,7 +78,7 @@ static size_t volume(gpu_shadow_work *w, const mesh *m, const float light[3], un
     return gpu_shadow_volume(w, m->pos, m->idx, light, NULL, 0, out);
 }
 
-static void welds_the_seams_of_an_unwelded_cube(void)
+TEST(welds_the_seams_of_an_unwelded_cube)
 {
     gpu_shadow_work w = { 0 };
     mesh a = cube(1), b = cube(0);
@@ -110,7 +110,7 @@ static void count(const unsigned *v, size_t n, int *near, int *far, int *side)
     }
 }
 
-static void light_above_makes_four_silhouette_edges_and_ten_cap_triangles(void)
+TEST(light_above_makes_four_silhouette_edges_and_ten_cap_triangles)
 {
     /* Light at (0 0 10): only the top faces it (side planes x = 1 etc. have the light on
      * their back: 0 - 1 < 0; the bottom: -(10 + 1) < 0). Silhouette: the top's 4 edges, 2
@@ -133,7 +133,7 @@ static void light_above_makes_four_silhouette_edges_and_ten_cap_triangles(void)
     gpu_shadow_work_free(&w);
 }
 
-static void light_off_a_corner_makes_a_hexagon_silhouette(void)
+TEST(light_off_a_corner_makes_a_hexagon_silhouette)
 {
     /* Light at (10 10 10): +x, +y, +z face it, -x, -y, -z do not; the silhouette is the
      * 6 edges between the two groups; caps 6 triangles each. */
@@ -166,7 +166,7 @@ static int key(const mesh *m, unsigned sv)
     return v * 2 + (int)(sv & 1u);
 }
 
-static void volume_is_closed_and_faces_outwards(void)
+TEST(volume_is_closed_and_faces_outwards)
 {
     /* Closed: every directed edge a -> b of the volume's triangles is matched by exactly one
      * b -> a. Outwards: with each vertex at infinity put at L + (p - L) * 3 instead, the
@@ -221,7 +221,7 @@ static void volume_is_closed_and_faces_outwards(void)
     gpu_shadow_work_free(&w);
 }
 
-static void open_quad_extrudes_its_dangling_edges(void)
+TEST(open_quad_extrudes_its_dangling_edges)
 {
     /* A quad in z = 1 facing +z, (a b c) (a c d) as in add_face. A light below (z = -10)
      * is behind both triangles: 4 dangling edges (fake face always facing) become sides and
@@ -244,7 +244,7 @@ static void open_quad_extrudes_its_dangling_edges(void)
     gpu_shadow_work_free(&w);
 }
 
-static void triangles_outside_the_light_cast_nothing(void)
+TEST(triangles_outside_the_light_cast_nothing)
 {
     /* Light above at (0 0 10) with a box -5..5 on x, y and 2..20 on z: the cube (z <= 1) is
      * wholly below the plane z >= 2, so every triangle counts as facing and there is no
@@ -268,7 +268,7 @@ static void triangles_outside_the_light_cast_nothing(void)
     gpu_shadow_work_free(&w);
 }
 
-static void shadow_vertices_come_in_pairs(void)
+TEST(shadow_vertices_come_in_pairs)
 {
     const mc_vec3 p[2] = { { 1, 2, 3 }, { -4, 5, -6 } };
     float v[16];
@@ -281,7 +281,7 @@ static void shadow_vertices_come_in_pairs(void)
 
 /* ---- where a volume can count (shadow_scissor.c) ---- */
 
-static void box_of_moves_the_corners(void)
+TEST(box_of_moves_the_corners)
 {
     const mc_vec3 p[2] = { { 0, 0, 0 }, { 1, 2, 3 } };
     /* scale 2, then move by (10, 0, 0): x 10..12, y 0..4, z 0..6 */
@@ -306,7 +306,7 @@ static void box_of_moves_the_corners(void)
 /* clip = (x, y, z, 1): window x = (x / 2 + 1 / 2) * 100, window y = (-y / 2 + 1 / 2) * 100 */
 static const float flat_vp[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
 
-static void box_rect_projects_and_clips(void)
+TEST(box_rect_projects_and_clips)
 {
     const gpu_box b = { { -0.5f, -0.25f, 0 }, { 0.5f, 0.5f, 0 } };
     const gpu_box off = { { 2, 2, 0 }, { 3, 3, 0 } };
@@ -330,7 +330,7 @@ static void box_rect_projects_and_clips(void)
     EXPECT(!gpu_box_rect(&off, NULL, 0, flat_vp, 100, 100, 0, r));
 }
 
-static void box_rect_keeps_what_is_in_front_of_the_camera(void)
+TEST(box_rect_keeps_what_is_in_front_of_the_camera)
 {
     /* clip w = z: the camera at the origin looking along +z */
     const float vp[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0 };
@@ -354,7 +354,7 @@ static void box_rect_keeps_what_is_in_front_of_the_camera(void)
     EXPECT(!gpu_box_rect(&behind, NULL, 0, vp, 100, 100, 0, r));
 }
 
-static void pyramid_holds_the_casters_shadow_on_the_floor(void)
+TEST(pyramid_holds_the_casters_shadow_on_the_floor)
 {
     /* light 10 above the floor, caster 2 wide from 4 to 6 above it: its rays spread 1 across
      * per 4 down (the near corners, 4 below the light), so they reach the floor within
@@ -384,22 +384,4 @@ static void pyramid_holds_the_casters_shadow_on_the_floor(void)
     EXPECT(!gpu_box_rect(&above, (const float(*)[4])pl, 5, vp, 100, 100, 0, r));
     /* a light inside the caster's box has no pyramid */
     EXPECT(!gpu_shadow_pyramid(inside, &caster, pl));
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(welds_the_seams_of_an_unwelded_cube),
-        TEST_ENTRY(light_above_makes_four_silhouette_edges_and_ten_cap_triangles),
-        TEST_ENTRY(light_off_a_corner_makes_a_hexagon_silhouette),
-        TEST_ENTRY(volume_is_closed_and_faces_outwards),
-        TEST_ENTRY(open_quad_extrudes_its_dangling_edges),
-        TEST_ENTRY(triangles_outside_the_light_cast_nothing),
-        TEST_ENTRY(shadow_vertices_come_in_pairs),
-        TEST_ENTRY(box_of_moves_the_corners),
-        TEST_ENTRY(box_rect_projects_and_clips),
-        TEST_ENTRY(box_rect_keeps_what_is_in_front_of_the_camera),
-        TEST_ENTRY(pyramid_holds_the_casters_shadow_on_the_floor),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -18,38 +18,13 @@
 # 5 / 55), clear of the shadow. In the shadow the floor (white) shows only the ambient light,
 # 1 * 0.1 * 2 (r_lightScale) = 0.2 -> 51.
 set -u
-. ./outcome.sh shadows
+. ./harness.sh shadows
 
 python3 - "$T" <<'PY'
 import struct, sys
 d = sys.argv[1]
 
-def face(verts, tris, c, u, v, h):
-    # outward normal u x v, corners clockwise as seen from outside (the md5mesh convention)
-    base = len(verts)
-    for su, sv in ((-1, -1), (-1, 1), (1, 1), (1, -1)):
-        verts.append(tuple(c[i] + h * (su * u[i] + sv * v[i]) for i in range(3)))
-    tris += [(base, base + 1, base + 2), (base, base + 2, base + 3)]
-
-def mesh(path, shader, faces):
-    verts, tris = [], []
-    for f in faces:
-        face(verts, tris, *f)
-    t = 'MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 1\njoints {\n'
-    t += '\t"origin" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\n\tshader "%s"\n' % shader
-    t += '\tnumverts %d\n' % len(verts)
-    for i in range(len(verts)):
-        t += '\tvert %d ( 0 0 ) %d 1\n' % (i, i)
-    t += '\tnumtris %d\n' % len(tris)
-    for i, tr in enumerate(tris):
-        t += '\ttri %d %d %d %d\n' % ((i,) + tr)
-    t += '\tnumweights %d\n' % len(verts)
-    for i, p in enumerate(verts):
-        t += '\tweight %d 0 1 ( %g %g %g )\n' % ((i,) + p)
-    open(path, 'w').write(t + '}\n')
-
-X, Y, Z = (1, 0, 0), (0, 1, 0), (0, 0, 1)
-N = lambda a: tuple(-x for x in a)
+from mesh_faces import N, X, Y, Z, front_camera, mesh, white_base
 # the floor: normal -X = Z x Y
 mesh(d + '/floor.md5mesh', 'floor', [((0, 0, 0), Z, Y, 80)])
 # the box: six faces of half-size 5 around (-40, 0, 0), each its own 4 corners (24 vertices)
@@ -60,14 +35,8 @@ for n, u, v in ((X, Y, Z), (N(X), Z, Y), (Y, Z, X), (N(Y), X, Z), (Z, X, Y), (N(
 mesh(d + '/box.md5mesh', 'box', box)
 # the two as one mesh of one surface (shader "floor"): the box then shadows its own mesh
 mesh(d + '/both.md5mesh', 'floor', [((0, 0, 0), Z, Y, 80)] + box)
-open(d + '/cam.md5camera', 'w').write(
-    'MD5Version 10\ncommandline ""\nnumFrames 1\nframeRate 24\nnumCuts 0\ncuts {\n}\n'
-    'camera {\n\t( -100 0 0 ) ( 0 0 0 ) 90\n}\n')
-import os
-os.makedirs(d + '/base/materials', exist_ok=True)
-os.makedirs(d + '/base/textures', exist_ok=True)
-open(d + '/base/textures/white.tga', 'wb').write(
-    struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 1, 1, 24, 0) + bytes([255, 255, 255]))
+front_camera(d + '/cam.md5camera')
+white_base(d)
 PY
 
 # scene NAME BOX_MATERIAL LIGHT_EXTRA: writes $T/NAME.md5scene and its materials
@@ -104,9 +73,9 @@ printf 'floor { noSelfShadow diffusemap textures/white }\n' >"$T/selfns/material
 sed 's/^base .*/base "selfns"/' "$T/self.md5scene" >"$T/selfns.md5scene"
 render selfns selfns
 
-# check ON OFF: the pixels that differ lie within 1 px of the hand-made polygon, every pixel
+# check_shadow ON OFF: the pixels that differ lie within 1 px of the hand-made polygon, every pixel
 # more than 1 px inside it differs and shows the ambient floor (51); everything else is equal.
-check() {
+check_shadow() {
     python3 - "$T/$1" "$T/$2" <<'PY'
 import subprocess, sys
 
@@ -151,7 +120,7 @@ print('%d inside, %d stray, %d missing, %d not ambient' % (inside, stray, missin
 sys.exit(0 if inside > 500 and stray == 0 and missing == 0 and wrong == 0 else 1)
 PY
 }
-if out=$(check on0.png off0.png); then
+if out=$(check_shadow on0.png off0.png); then
     ok "the_shadow_is_the_projected_box_within_1px ($out)"
 else
     fail the_shadow_is_the_projected_box_within_1px "$out"
@@ -166,7 +135,7 @@ done
 if ! cmp -s "$T/on0.png" "$T/off0.png"; then ok shadows_are_on_by_default; else fail shadows_are_on_by_default "no difference"; fi
 # One mesh holding both the box and the floor shadows itself just as the two actors do (the
 # box's faces then take the floor's material: white, as the box's).
-if out=$(check self0.png off0.png); then
+if out=$(check_shadow self0.png off0.png); then
     ok "a_mesh_shadows_itself ($out)"
 else
     fail a_mesh_shadows_itself "$out"
@@ -286,18 +255,6 @@ else
 fi
 
 # EGL and OSMesa give the same bytes, with MSAA too.
-has() { case " ${MC_TEST_BACKENDS:-} " in *" $1 "*) return 0 ;; esac; return 1; }
-if has egl && has osmesa; then
-    for gl in egl osmesa; do
-        MD5CINE_GL=$gl run "gl_$gl" render "$T/plain.md5scene" --size 256x256 -o "$T/gl_$gl%d.png"
-        [ "$rc" -eq 0 ] || fail "gl_$gl" "exit $rc: $(cat "$T/gl_$gl.err")"
-    done
-    if cmp -s "$T/gl_egl0.png" "$T/gl_osmesa0.png"; then
-        ok egl_and_osmesa_draw_the_same_shadow
-    else
-        fail egl_and_osmesa_draw_the_same_shadow "the frames differ"
-    fi
-fi
+backends_agree egl_and_osmesa_draw_the_same_shadow "$T/plain.md5scene" --size 256x256
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -20,7 +20,7 @@ static mc_sheet_layout layout_of(int fw, int fh, int cw, int ch, int cols, size_
     return l;
 }
 
-static void default_cells_are_320_wide_in_four_columns(void)
+TEST(default_cells_are_320_wide_in_four_columns)
 {
     /* 6 cells of a 1280x720 source: 320 x 180 (720 * 320 / 1280), 4 columns, 2 rows;
      * width 4 * (320 + 4) + 4 = 1300, height 2 * (180 + 14 + 4) + 4 = 400. */
@@ -44,7 +44,7 @@ static void default_cells_are_320_wide_in_four_columns(void)
     EXPECT_EQ_INT(y, 202);
 }
 
-static void columns_alone_divide_1280_and_fewer_cells_use_fewer_columns(void)
+TEST(columns_alone_divide_1280_and_fewer_cells_use_fewer_columns)
 {
     /* 8 columns: 160 wide, 90 high; 3 cells fit in one row of 3 */
     mc_sheet_layout l = layout_of(1280, 720, 0, 0, 8, 20);
@@ -58,7 +58,7 @@ static void columns_alone_divide_1280_and_fewer_cells_use_fewer_columns(void)
     EXPECT_EQ_INT(m.width, 3 * 324 + 4);
 }
 
-static void cell_height_keeps_the_aspect_rounded(void)
+TEST(cell_height_keeps_the_aspect_rounded)
 {
     /* 640x481: 320 * 481 / 640 = 240.5, rounded to 241; a given size is kept */
     mc_sheet_layout l = layout_of(640, 481, 0, 0, 0, 1);
@@ -71,7 +71,7 @@ static void cell_height_keeps_the_aspect_rounded(void)
     EXPECT_EQ_INT(g.height, 3 * (30 + 14 + 4) + 4);
 }
 
-static void rejects_bad_layouts(void)
+TEST(rejects_bad_layouts)
 {
     static const mc_sheet_layout_desc bad[] = {
         { 0, 720, 0, 0, 0, 4 },       /* empty frame */
@@ -89,7 +89,7 @@ static void rejects_bad_layouts(void)
     }
 }
 
-static void demo_picks_each_shots_first_and_last_frame(void)
+TEST(demo_picks_each_shots_first_and_last_frame)
 {
     /* scenes/demo/demo.md5camera: 243 stored frames at 24 fps, cuts 84 and 169. Output k
      * shows stored k up to 83; from 84 stored k + 1 (the first cut passed), from 168 stored
@@ -113,7 +113,7 @@ static void demo_picks_each_shots_first_and_last_frame(void)
         EXPECT_EQ_INT(got[i], want[i]);
 }
 
-static void shot_picks_skip_repeats_and_short_shots(void)
+TEST(shot_picks_skip_repeats_and_short_shots)
 {
     /* shots 0-0, 1-1, 2-9: 0, 1, 2, 9 (a one-frame shot's first and last are one frame) */
     const int64_t starts[] = { 1, 2, 2, 15 };
@@ -129,7 +129,7 @@ static void shot_picks_skip_repeats_and_short_shots(void)
     EXPECT_EQ_INT(mc_sheet_pick_shots(1, NULL, 0, got, 8), 1);
 }
 
-static void every_n_and_its_default_give_12_to_24_cells(void)
+TEST(every_n_and_its_default_give_12_to_24_cells)
 {
     int64_t got[64];
 
@@ -145,7 +145,7 @@ static void every_n_and_its_default_give_12_to_24_cells(void)
     EXPECT_EQ_INT(mc_sheet_pick_every(10, 0, got, 64), 10);
 }
 
-static void time_code_counts_frames_within_the_second(void)
+TEST(time_code_counts_frames_within_the_second)
 {
     char tc[32];
 
@@ -160,7 +160,7 @@ static void time_code_counts_frames_within_the_second(void)
     EXPECT_EQ_STR(tc, "00:00:01:00");
 }
 
-static void cell_is_the_box_mean_of_the_frame_with_a_label_strip(void)
+TEST(cell_is_the_box_mean_of_the_frame_with_a_label_strip)
 {
     /* a 4x2 frame into 2x1 cells: each cell pixel is the rounded mean of a 2x2 block */
     uint8_t px[4 * 2 * 4] = { 0 };
@@ -189,7 +189,7 @@ static void cell_is_the_box_mean_of_the_frame_with_a_label_strip(void)
     free(sheet);
 }
 
-static void label_is_white_on_black_and_cut_at_the_cell_edge(void)
+TEST(label_is_white_on_black_and_cut_at_the_cell_edge)
 {
     /* "frame 1" is about 30 font pixels wide: a 20-pixel cell cuts it */
     uint8_t px[40 * 20 * 4];
@@ -225,7 +225,7 @@ static bool pixel_is(const uint8_t *s, int w, int x, int y, int r, int g, int b)
     return p[0] == r && p[1] == g && p[2] == b;
 }
 
-static void waveform_band_lies_under_the_cells(void)
+TEST(waveform_band_lies_under_the_cells)
 {
     /* 2 cells of 10x10 in 2 columns: width 2 * 14 + 4 = 32, cells' height 10 + 14 + 4 + 4 =
      * 32; a band of 9 rows from row 32, columns 4..27 (24), then 4: height 32 + 9 + 4 = 45. */
@@ -244,7 +244,7 @@ static void waveform_band_lies_under_the_cells(void)
     EXPECT_CONTAINS(err.msg, "waveform of 1025 rows, expected 0..1024");
 }
 
-static void waveform_columns_run_from_max_to_min(void)
+TEST(waveform_columns_run_from_max_to_min)
 {
     /* The band above: half = (9 - 1) / 2 = 4. Column 0 (x 4): -0.5..0.5 draws rows
      * round(4 * 0.5) = 2 to round(4 * 1.5) = 6 of the band (y 34..38); column 1: 0..1 draws
@@ -295,23 +295,4 @@ static void waveform_columns_run_from_max_to_min(void)
     EXPECT(pixel_is(s, l.width, 5, 34, 127, 209, 127));
     EXPECT(pixel_is(s, l.width, 5, 36, 127, 209, 127));
     free(s);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(default_cells_are_320_wide_in_four_columns),
-        TEST_ENTRY(columns_alone_divide_1280_and_fewer_cells_use_fewer_columns),
-        TEST_ENTRY(cell_height_keeps_the_aspect_rounded),
-        TEST_ENTRY(rejects_bad_layouts),
-        TEST_ENTRY(demo_picks_each_shots_first_and_last_frame),
-        TEST_ENTRY(shot_picks_skip_repeats_and_short_shots),
-        TEST_ENTRY(every_n_and_its_default_give_12_to_24_cells),
-        TEST_ENTRY(time_code_counts_frames_within_the_second),
-        TEST_ENTRY(cell_is_the_box_mean_of_the_frame_with_a_label_strip),
-        TEST_ENTRY(label_is_white_on_black_and_cut_at_the_cell_edge),
-        TEST_ENTRY(waveform_band_lies_under_the_cells),
-        TEST_ENTRY(waveform_columns_run_from_max_to_min),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

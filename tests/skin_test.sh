@@ -4,29 +4,13 @@
 # unlit: with the skin, left becomes green and right is mapped to textures/common/nodraw, so
 # the background shows there. Pixels checked at each quad's centre.
 set -u
-. ./outcome.sh skin
-
-px() { # px PNG X Y -> "r,g,b"
-    convert "$1" -format "%[fx:int(255*p{$2,$3}.r+0.5)],%[fx:int(255*p{$2,$3}.g+0.5)],%[fx:int(255*p{$2,$3}.b+0.5)]" info:
-}
+. ./harness.sh skin
 
 mkdir -p "$T/base/materials" "$T/base/skins" "$T/base/textures"
 # Two quads facing the camera (tests/make_quads.py): at 64x64 the quads' centres (y = +-25)
 # fall at x = 24 and x = 40, row 32.
 python3 make_quads.py "$T"
-python3 - "$T" <<'PY'
-import struct, sys
-t = sys.argv[1]
-def tga(bgr):
-    return struct.pack('<BBBHHBHHHHBB', 0, 0, 2, 0, 0, 0, 0, 0, 1, 1, 24, 0) + bytes(bgr)
-for name, bgr in (('red', [0, 0, 255]), ('green', [0, 255, 0]), ('blue', [255, 0, 0])):
-    open('%s/base/textures/%s.tga' % (t, name), 'wb').write(tga(bgr))
-PY
-cat >"$T/base/materials/quads.mtr" <<'MTR'
-left { diffusemap textures/red }
-right { diffusemap textures/blue }
-skinned/green { diffusemap textures/green }
-MTR
+python3 make_skin_base.py "$T/base"
 cat >"$T/base/skins/quads.skin" <<'SKIN'
 // the first declaration of a name wins; "model" pairs are read and ignored
 skin skins/quads_green
@@ -79,5 +63,4 @@ run broken render "$T/broken.md5scene" --size 64x64 --msaa 0 --shading unlit -o 
 expect a_broken_skin_warns_and_is_not_applied 0 "" \
     "broken.skin:1:16: warning: a skin line needs two names"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -39,12 +39,10 @@ s.bind(("127.0.0.1", 0))
 print(s.getsockname()[1])'
 }
 
-slurm_cluster_start() {
-    local d=$1 node ctld_port slurmd_port i r
-    SLURM_CLUSTER_DIR=$d
-    r=$(mktemp -d /tmp/mcslurm.XXXXXX) || return 1
-    SLURM_CLUSTER_RUN=$r
-    mkdir -p "$d/munge" "$d/state" "$r/spool" "$d/log"
+# slurm_munged_start DIR RUN: munged with DIR's key, its socket in RUN; returns once it listens
+slurm_munged_start() {
+    local d=$1 r=$2 i
+    mkdir -p "$d/munge"
     chmod 700 "$d/munge"
     head -c 1024 /dev/urandom >"$d/munge/munge.key"
     chmod 600 "$d/munge/munge.key"
@@ -59,7 +57,12 @@ slurm_cluster_start() {
         sleep 0.1
     done
     [ -S "$r/munge.socket" ] || { echo "slurm_cluster: munged did not start" >&2; slurm_cluster_logs; return 1; }
+}
 
+# slurm_cluster_conf DIR RUN: DIR/slurm.conf (two free ports, this machine as node localhost)
+# and DIR/cgroup.conf
+slurm_cluster_conf() {
+    local d=$1 r=$2 node ctld_port slurmd_port
     ctld_port=$(slurm_free_port)
     slurmd_port=$(slurm_free_port)
     while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(slurm_free_port); done
@@ -114,6 +117,16 @@ ConstrainCores=no
 ConstrainRAMSpace=no
 ConstrainDevices=no
 EOF
+}
+
+slurm_cluster_start() {
+    local d=$1 i r
+    SLURM_CLUSTER_DIR=$d
+    r=$(mktemp -d /tmp/mcslurm.XXXXXX) || return 1
+    SLURM_CLUSTER_RUN=$r
+    mkdir -p "$d/state" "$r/spool" "$d/log"
+    slurm_munged_start "$d" "$r" || return 1
+    slurm_cluster_conf "$d" "$r"
     export SLURM_CONF=$d/slurm.conf
     timeout -k 5 "${SLURM_CLUSTER_LIFETIME:-1200}" slurmctld -D -i -f "$SLURM_CONF" >"$d/log/slurmctld.out" 2>&1 &
     SLURM_CLUSTER_PIDS+=($!)

@@ -8,32 +8,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <md5cine/fileio.h>
 #include <md5cine/material.h>
 #include <md5cine/sndshd.h>
 #include <md5cine/vfs.h>
 
+#include "decl_fixture.h"
 #include "test.h"
 
 /* Parses the first sound declaration of text (a sound/ file) into *sh. */
-static mc_status parse(const char *text, const mc_parse_opts *opts, mc_sndshd *sh, mc_error *err)
-{
-    mc_mtr_index idx;
-    mc_status st =
-            mc_decl_index_text(text, strlen(text), "s.sndshd", "sound", "sound", NULL, &idx, err);
+DECL_PARSER(parse, mc_sndshd, "s.sndshd", "sound", mc_sndshd_parse_span)
 
-    memset(sh, 0, sizeof *sh);
-    if (st != MC_OK)
-        return st;
-    if (idx.num_spans < 1) {
-        mc_mtr_index_release(&idx);
-        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0, "no declaration indexed");
-    }
-    st = mc_sndshd_parse_span(text, strlen(text), "s.sndshd", &idx.spans[0], opts, sh, err);
-    mc_mtr_index_release(&idx);
-    return st;
-}
-
-static void reads_every_keyword(void)
+TEST(reads_every_keyword)
 {
     const char *text =
             "sound Monsters/ZFat/Step {\n"                                              /* 1 */
@@ -81,7 +67,7 @@ static void reads_every_keyword(void)
     mc_sndshd_release(&sh);
 }
 
-static void takes_the_engines_defaults_and_shakes_numbers(void)
+TEST(takes_the_engines_defaults_and_shakes_numbers)
 {
     mc_sndshd sh;
     mc_error err;
@@ -104,7 +90,7 @@ static void takes_the_engines_defaults_and_shakes_numbers(void)
 
 /* Entries and leadins past the 32 the engine keeps are dropped, one warning at the first;
  * minSamples 40 would raise the engine's cap past its arrays: md5cine keeps 32. */
-static void keeps_32_files(void)
+TEST(keeps_32_files)
 {
     char text[4096];
     size_t n = (size_t)snprintf(text, sizeof text, "x {\nminSamples 40\n");
@@ -126,7 +112,7 @@ static void keeps_32_files(void)
     mc_sndshd_release(&sh);
 }
 
-static void warns_about_an_unknown_keyword_and_plays_on(void)
+TEST(warns_about_an_unknown_keyword_and_plays_on)
 {
     const char *text = "x {\n"                                   /* 1 */
                        "  loping  b.wav\n"                       /* 2 */
@@ -154,7 +140,7 @@ static void warns_about_an_unknown_keyword_and_plays_on(void)
     mc_sndshd_release(&sh);
 }
 
-static void makes_the_implicit_shader(void)
+TEST(makes_the_implicit_shader)
 {
     mc_sndshd sh;
     mc_error err;
@@ -179,7 +165,7 @@ static void makes_the_implicit_shader(void)
     EXPECT(sh.name == NULL);
 }
 
-static void overrides_as_the_emitter_does(void)
+TEST(overrides_as_the_emitter_does)
 {
     const mc_sound_parms shader = { 1.0f, 10.0f, 1.0f, 0.0f, MC_SSF_LOOPING, 0 };
     const mc_sound_parms entity = { 0.0f, 30.0f, -3.0f, 0.5f, MC_SSF_GLOBAL, 2 };
@@ -197,21 +183,6 @@ static void overrides_as_the_emitter_does(void)
     EXPECT(out.max_distance == 30.0f && out.min_distance == 1.0f);
 }
 
-static void mkdir_p(const char *path)
-{
-    char buf[1200];
-
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0777);
-            *p = '/';
-        }
-    }
-    mkdir(buf, 0777);
-}
-
 /* A base folder of the given files (folder/name, text), fresh. */
 static void make_base(char *base, size_t cap, const char *leaf, const char *const (*files)[2],
                       int n)
@@ -223,12 +194,12 @@ static void make_base(char *base, size_t cap, const char *leaf, const char *cons
         const char *slash = strrchr(files[i][0], '/');
 
         snprintf(dir, sizeof dir, "%s/%.*s", base, (int)(slash - files[i][0]), files[i][0]);
-        mkdir_p(dir);
+        mc_mkdirs(dir);
         test_write_file(base, files[i][0], files[i][1]);
     }
 }
 
-static void the_base_finds_parses_once_and_silences_a_broken_shader(void)
+TEST(the_base_finds_parses_once_and_silences_a_broken_shader)
 {
     static const char *const files[][2] = {
         { "sound/a.sndshd", "step { a1.wav a2.wav }\n"
@@ -283,19 +254,4 @@ static void the_base_finds_parses_once_and_silences_a_broken_shader(void)
     EXPECT(err.line == 4 && err.col == 14);
     mc_material_set_destroy(set);
     mc_vfs_destroy(v);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(reads_every_keyword),
-        TEST_ENTRY(takes_the_engines_defaults_and_shakes_numbers),
-        TEST_ENTRY(keeps_32_files),
-        TEST_ENTRY(warns_about_an_unknown_keyword_and_plays_on),
-        TEST_ENTRY(makes_the_implicit_shader),
-        TEST_ENTRY(overrides_as_the_emitter_does),
-        TEST_ENTRY(the_base_finds_parses_once_and_silences_a_broken_shader),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -7,33 +7,26 @@
 # to 14712 (idSIMD_Generic::MixedSoundToSamples). concat --scene joins chunks with the single
 # render's track, and reads a scene that needs it with --lenient.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/soundtrack_render.XXXXXX")
-M=$MD5CINE
-fails=0
-check() { # name expected actual
-    if [ "$2" = "$3" ]; then echo "ok   $1"; else echo "FAIL $1: expected '$2', got '$3'"; fails=$((fails + 1)); fi
-}
+. ./harness.sh soundtrack_render
 audio_streams() { ffprobe -v error -select_streams a -show_entries stream=index -of csv=p=0 "$1" | wc -l; }
 
 S=../scenes/demo/demo.md5scene
 "$M" render "$S" --size 160x90 --msaa 0 --frames 0-47 --quiet -o "$T/demo.mp4" --audio "$T/demo.wav"
-check demo_render 0 $?
-check demo_has_a_track 1 "$(audio_streams "$T/demo.mp4")"
-check track_rate 48000 "$(ffprobe -v error -select_streams a -show_entries stream=sample_rate -of csv=p=0 "$T/demo.mp4")"
+check_eq demo_render 0 $?
+check_eq demo_has_a_track 1 "$(audio_streams "$T/demo.mp4")"
+check_eq track_rate 48000 "$(ffprobe -v error -select_streams a -show_entries stream=sample_rate -of csv=p=0 "$T/demo.mp4")"
 v=$(ffprobe -v error -select_streams v -show_entries stream=duration -of csv=p=0 "$T/demo.mp4")
 a=$(ffprobe -v error -select_streams a -show_entries stream=duration -of csv=p=0 "$T/demo.mp4")
-check track_as_long_as_video yes "$(python3 -c "print('yes' if abs($v - $a) <= 1024 / 48000 else 'no: $v $a')")"
+check_eq track_as_long_as_video yes "$(python3 -c "print('yes' if abs($v - $a) <= 1024 / 48000 else 'no: $v $a')")"
 # the WAV of frames 0-47 at 24 fps: 2 s, 88200 frames of 16-bit stereo at 44.1 kHz
-check wav_format "s16 44100 2 88200" "$(ffprobe -v error -show_entries stream=sample_rate,channels,sample_fmt,duration_ts -of csv=p=0 "$T/demo.wav" | tr , ' ' | awk '{print $1, $2, $3, $4}' | sed 's/pcm_//')"
+check_eq wav_format "s16 44100 2 88200" "$(ffprobe -v error -show_entries stream=sample_rate,channels,sample_fmt,duration_ts -of csv=p=0 "$T/demo.wav" | tr , ' ' | awk '{print $1, $2, $3, $4}' | sed 's/pcm_//')"
 
 "$M" render "$S" --size 160x90 --msaa 0 --frames 0-23 --quiet -o "$T/native.mp4" --audio-rate 44100
-check native_rate 44100 "$(ffprobe -v error -select_streams a -show_entries stream=sample_rate -of csv=p=0 "$T/native.mp4")"
+check_eq native_rate 44100 "$(ffprobe -v error -select_streams a -show_entries stream=sample_rate -of csv=p=0 "$T/native.mp4")"
 "$M" render "$S" --size 160x90 --msaa 0 --frames 0-23 --quiet -o "$T/off.mp4" --audio off
-check audio_off_no_track 0 "$(audio_streams "$T/off.mp4")"
+check_eq audio_off_no_track 0 "$(audio_streams "$T/off.mp4")"
 "$M" render data/render/boxes.md5scene --size 160x90 --msaa 0 --frames 0-5 --quiet -o "$T/silent.mp4"
-check silent_scene_no_track 0 "$(audio_streams "$T/silent.mp4")"
+check_eq silent_scene_no_track 0 "$(audio_streams "$T/silent.mp4")"
 
 # farm: two chunks joined with --scene carry the single render's track, packet for packet
 for part in 0-120 121-240 all; do
@@ -41,13 +34,13 @@ for part in 0-120 121-240 all; do
     "$M" render "$S" --size 160x90 --msaa 0 --quiet "${f[@]}" -o "$T/chunk_$part.mp4" </dev/null
 done
 "$M" concat "$T/chunk_121-240.mp4" "$T/chunk_0-120.mp4" --scene "$S" -o "$T/joined.mp4" --quiet
-check concat_scene_exit 0 $?
+check_eq concat_scene_exit 0 $?
 apkts() { ffmpeg -nostdin -v error -i "$1" -map 0:a -c copy -f md5 - 2>&1; }
-check concat_track_is_the_single_renders "$(apkts "$T/chunk_all.mp4")" "$(apkts "$T/joined.mp4")"
+check_eq concat_track_is_the_single_renders "$(apkts "$T/chunk_all.mp4")" "$(apkts "$T/joined.mp4")"
 "$M" concat "$T/chunk_0-120.mp4" "$T/chunk_121-240.mp4" --scene data/render/boxes.md5scene \
     -o "$T/wrong.mp4" 2>"$T/err"
-check concat_other_scene_exit 2 $?
-check concat_other_scene_says 1 "$(grep -c "is not the scene of the parts" "$T/err")"
+check_eq concat_other_scene_exit 2 $?
+check_eq concat_other_scene_says 1 "$(grep -c "is not the scene of the parts" "$T/err")"
 
 # a base of one shader playing a click: one sample of 16384, then silence
 mkdir -p "$T/base/sound"
@@ -66,8 +59,8 @@ camera { look_at { position ( 0 0 0 ) target ( 100 0 0 ) seconds 1 } }
 sound "click" { at 0.5 }
 SC
 "$M" render "$T/click.md5scene" -o "$T/click.wav" >/dev/null
-check sound_only_exit 0 $?
-check click_sample "22050 14712 14712 25" "$(python3 - "$T/click.wav" <<'PY'
+check_eq sound_only_exit 0 $?
+check_eq click_sample "22050 14712 14712 25" "$(python3 - "$T/click.wav" <<'PY'
 import struct, sys, wave
 w = wave.open(sys.argv[1], "rb")
 n = w.getnframes()
@@ -78,24 +71,24 @@ print(first, v[2 * first], v[2 * first + 1], round(n * 24 / 44100))
 PY
 )"
 # info --timeline lists it: frame floor(22050 * 24 / 44100) = 12, the shader's volume 1 dB
-check info_json "12 0.5 22050 None cue 0 any click click.wav 1 False played" "$("$M" info "$T/click.md5scene" --timeline --json | python3 -c '
+check_eq info_json "12 0.5 22050 None cue 0 any click click.wav 1 False played" "$("$M" info "$T/click.md5scene" --timeline --json | python3 -c '
 import json, sys
 e = json.load(sys.stdin)["sound"]["events"]
 assert len(e) == 1, e
 e = e[0]
 print(e["frame"], e["time"], e["sample"], e["actor"], e["command"], e["animFrame"], e["channel"],
       e["shader"], e["file"].split("/")[-1], e["volume"], e["cut"], e["outcome"])')"
-check info_text "12 0.500000 - cue any click sound/click.wav 1 -" "$("$M" info "$T/click.md5scene" --timeline | grep -A1 '  frame  time       actor' | tail -1 | tr -s ' ' | sed 's/^ //')"
+check_eq info_text "12 0.500000 - cue any click sound/click.wav 1 -" "$("$M" info "$T/click.md5scene" --timeline | grep -A1 '  frame  time       actor' | tail -1 | tr -s ' ' | sed 's/^ //')"
 "$M" render "$T/click.md5scene" -o "$T/click.wav" --audio off >/dev/null 2>&1
-check sound_only_with_audio_off 0 $?
+check_eq sound_only_with_audio_off 0 $?
 sed -i 's/sound "click"/sound "none"/' "$T/click.md5scene"
 "$M" render "$T/click.md5scene" -o "$T/none.wav" 2>"$T/err" >/dev/null
-check missing_file_warns 0 $?
-check missing_file_message 1 "$(grep -c "sound shader 'none': no sound file 'none.wav'" "$T/err")"
+check_eq missing_file_warns 0 $?
+check_eq missing_file_message 1 "$(grep -c "sound shader 'none': no sound file 'none.wav'" "$T/err")"
 "$M" render "$T/click.md5scene" -o "$T/strict.wav" --strict 2>"$T/err" >/dev/null
-check missing_file_strict_exit 2 $?
-check missing_file_strict_place 1 "$(grep -c "click.md5scene:4:7: error: sound shader 'none'" "$T/err")"
-check strict_writes_nothing no "$([ -e "$T/strict.wav" ] && echo yes || echo no)"
+check_eq missing_file_strict_exit 2 $?
+check_eq missing_file_strict_place 1 "$(grep -c "click.md5scene:4:7: error: sound shader 'none'" "$T/err")"
+check_eq strict_writes_nothing no "$([ -e "$T/strict.wav" ] && echo yes || echo no)"
 
 # concat --scene --lenient: a scene whose files load only with --lenient (a mesh without its
 # commandline, an anim with two roots) and a click cue; its chunks rendered with --lenient join with its
@@ -115,13 +108,12 @@ for part in 0-11 12-24; do
 done
 "$M" concat "$T/quirk_0-11.mp4" "$T/quirk_12-24.mp4" --scene "$T/quirk.md5scene" \
     -o "$T/quirk_strict.mp4" 2>"$T/err"
-check concat_strict_scene_exit "2 no" "$? $([ -e "$T/quirk_strict.mp4" ] && echo yes || echo no)"
-check concat_strict_scene_names_the_mesh 1 \
+check_eq concat_strict_scene_exit "2 no" "$? $([ -e "$T/quirk_strict.mp4" ] && echo yes || echo no)"
+check_eq concat_strict_scene_names_the_mesh 1 \
     "$(grep -c "grenade.md5mesh:3:1: error: expected .commandline." "$T/err")"
 "$M" concat "$T/quirk_0-11.mp4" "$T/quirk_12-24.mp4" --scene "$T/quirk.md5scene" --lenient \
     -o "$T/quirk.mp4" --quiet 2>/dev/null
-check concat_lenient_scene_exit 0 $?
-check concat_lenient_scene_has_the_track 1 "$(audio_streams "$T/quirk.mp4")"
+check_eq concat_lenient_scene_exit 0 $?
+check_eq concat_lenient_scene_has_the_track 1 "$(audio_streams "$T/quirk.mp4")"
 
-[ "$fails" = 0 ] && rm -rf "$T"
-exit "$fails"
+finish

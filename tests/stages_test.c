@@ -20,40 +20,8 @@
 #include <md5cine/scene.h>
 #include <md5cine/scene_renderer.h>
 
+#include "render_fixture.h"
 #include "test.h"
-
-#define W 160
-#define H 120
-
-static mc_mat4 hand_view(void)
-{
-    mc_mat4 v = { { 0 } };
-
-    v.m[4] = -1.0f;
-    v.m[9] = 1.0f;
-    v.m[2] = -1.0f;
-    v.m[15] = 1.0f;
-    return v;
-}
-
-static mc_mat4 hand_proj(void)
-{
-    mc_mat4 p = { { 0 } };
-
-    p.m[0] = 1.0f;
-    p.m[5] = 4.0f / 3.0f;
-    p.m[10] = -0.999f;
-    p.m[11] = -1.0f;
-    p.m[14] = -2.0f;
-    return p;
-}
-
-static const mc_vec3 quad_pos[4] = {
-    { 100, 50, 50 }, { 100, -50, 50 }, { 100, 50, -50 }, { 100, -50, -50 }
-};
-static const mc_vec3 quad_nrm[4] = { { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 }, { -1, 0, 0 } };
-static const float quad_st[8] = { 0, 0, 1, 0, 0, 1, 1, 1 };
-static const int quad_idx[6] = { 0, 1, 2, 1, 3, 2 };
 
 static const float PARMS[12] = { 1, 1, 1, 1, 0.25f, 0, 0, 0, 0, 0, 0, 0 };
 
@@ -153,22 +121,8 @@ static bool draw(scene *sc, mc_shading shading, int base, bool stages_only,
     mc_error err;
     bool ok;
 
-    memset(&p, 0, sizeof p);
-    p.view = hand_view();
-    p.proj = hand_proj();
-    p.background[2] = 0.2f;
-    p.background[3] = 1.0f;
-    p.shading = shading;
-    memset(&it, 0, sizeof it);
-    it.model.m[0] = it.model.m[5] = it.model.m[10] = it.model.m[15] = 1.0f;
-    it.positions = quad_pos;
-    it.normals = quad_nrm;
-    it.texcoords = quad_st;
-    it.vertex_count = 4;
-    it.indices = quad_idx;
-    it.triangle_count = 2;
-    it.texture = base;
-    it.color[0] = it.color[1] = it.color[2] = 0.5f;
+    p = frame(shading, 1.0f);
+    it = quad_item(base);
     it.stages = st;
     it.num_stages = n;
     it.stages_only = stages_only;
@@ -199,7 +153,7 @@ static void px_is(const uint8_t *img, int col, int row, int r, int g, int b, int
                   col, row, p[0], p[1], p[2], r, g, b);
 }
 
-static void an_additive_stage_adds_to_the_background_and_black_adds_nothing(void)
+TEST(an_additive_stage_adds_to_the_background_and_black_adds_nothing)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[2];
@@ -221,7 +175,7 @@ static void an_additive_stage_adds_to_the_background_and_black_adds_nothing(void
     mc_renderer_release(sc.r);
 }
 
-static void a_scrolling_stage_moves_with_time(void)
+TEST(a_scrolling_stage_moves_with_time)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -245,7 +199,7 @@ static void a_scrolling_stage_moves_with_time(void)
     mc_renderer_release(sc.r);
 }
 
-static void a_table_lookup_sets_the_colour(void)
+TEST(a_table_lookup_sets_the_colour)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -264,7 +218,7 @@ static void a_table_lookup_sets_the_colour(void)
     mc_renderer_release(sc.r);
 }
 
-static void a_parm_drives_a_filter_over_the_lit_pass(void)
+TEST(a_parm_drives_a_filter_over_the_lit_pass)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -280,7 +234,7 @@ static void a_parm_drives_a_filter_over_the_lit_pass(void)
     mc_renderer_release(sc.r);
 }
 
-static void a_gl_factor_pair_blends_as_named(void)
+TEST(a_gl_factor_pair_blends_as_named)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -300,7 +254,7 @@ static void a_gl_factor_pair_blends_as_named(void)
     mc_renderer_release(sc.r);
 }
 
-static void an_if_condition_switches_a_stage(void)
+TEST(an_if_condition_switches_a_stage)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[1];
@@ -321,7 +275,7 @@ static void an_if_condition_switches_a_stage(void)
     mc_renderer_release(sc.r);
 }
 
-static void masks_and_clamps_are_respected(void)
+TEST(masks_and_clamps_are_respected)
 {
     static uint8_t img[W * H * 4];
     mc_render_stage st[2];
@@ -363,7 +317,7 @@ static void masks_and_clamps_are_respected(void)
  * fps: the ideal clock's time is 0.125 s, (0.25 + 0.125) * 255 = 95.6; the engine clock's
  * game time is 16 * floor(3000 / 384) = 112 ms, (0.25 + 0.112) * 255 = 92.3. Lit shading and
  * no light: the glow shows all the same. */
-static void a_scene_evaluates_stages_on_its_clock_with_the_actors_parms(void)
+TEST(a_scene_evaluates_stages_on_its_clock_with_the_actors_parms)
 {
     static const uint8_t white[4] = { 255, 255, 255, 255 };
     static const struct {
@@ -407,20 +361,4 @@ static void a_scene_evaluates_stages_on_its_clock_with_the_actors_parms(void)
         mc_scene_release(&file);
     }
     free(px);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(an_additive_stage_adds_to_the_background_and_black_adds_nothing),
-        TEST_ENTRY(a_scrolling_stage_moves_with_time),
-        TEST_ENTRY(a_table_lookup_sets_the_colour),
-        TEST_ENTRY(a_parm_drives_a_filter_over_the_lit_pass),
-        TEST_ENTRY(a_gl_factor_pair_blends_as_named),
-        TEST_ENTRY(an_if_condition_switches_a_stage),
-        TEST_ENTRY(masks_and_clamps_are_respected),
-        TEST_ENTRY(a_scene_evaluates_stages_on_its_clock_with_the_actors_parms),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -3,65 +3,64 @@
 #   md5cine: wrote 'PATH': DETAILS
 # (render to standard output: "md5cine: wrote stdout: DETAILS"), one line per file it wrote,
 # and nothing under --quiet. The scene: the three boxes of data/render (6 frames, 64x64).
-. ./expect.sh success_line
+. ./harness.sh success_line
 S=data/render/boxes.md5scene
-T=$tmp
 
 # The lines of stderr that announce a written file, and whether each names an existing file.
 wrote_lines() { grep -E "^md5cine: wrote " <<<"$err"; }
 says_wrote() { # name path [file]: exactly one line for path, details after ': ', file exists
     local lines
     lines=$(grep -cE "^md5cine: wrote '$(sed 's/[][\.*^$]/\\&/g' <<<"$2")': .+$" <<<"$err")
-    check "$1_says_wrote" "1 $(wc -l < <(wrote_lines)) yes" "$lines $(wc -l < <(wrote_lines)) $([ -e "${3:-$2}" ] && echo yes)"
+    check_eq "$1_says_wrote" "1 $(wc -l < <(wrote_lines)) yes" "$lines $(wc -l < <(wrote_lines)) $([ -e "${3:-$2}" ] && echo yes)"
 }
 
-run render "$S" -o "$T/a.mp4" --frames 0-3
+capture render "$S" -o "$T/a.mp4" --frames 0-3
 says_wrote render_video "$T/a.mp4"
-run render "$S" -o "$T/b.mp4" --frames 4-5
+capture render "$S" -o "$T/b.mp4" --frames 4-5
 says_wrote render_chunk "$T/b.mp4"
-run render "$S" -o "$T/png/%05d.png"
+capture render "$S" -o "$T/png/%05d.png"
 says_wrote render_png "$T/png/%05d.png" "$T/png/00005.png"
-check render_png_details "md5cine: wrote '$T/png/%05d.png': 6 frames (0-5), 64x64, 24 fps" "$err"
-run render "$S" -o - --frames 0-0
-check render_stdout "md5cine: wrote stdout: 1 frames (0-0), 64x64, 24 fps, yuv4mpeg2" "$(wrote_lines)"
-run export data/render/box.md5mesh -o "$T/box.obj"
+check_eq render_png_details "md5cine: wrote '$T/png/%05d.png': 6 frames (0-5), 64x64, 24 fps" "$err"
+capture render "$S" -o - --frames 0-0
+check_eq render_stdout "md5cine: wrote stdout: 1 frames (0-0), 64x64, 24 fps, yuv4mpeg2" "$(wrote_lines)"
+capture export data/render/box.md5mesh -o "$T/box.obj"
 says_wrote export "$T/box.obj"
-run sheet "$S" -o "$T/sheet.png"
+capture sheet "$S" -o "$T/sheet.png"
 says_wrote sheet "$T/sheet.png"
-check sheet_keeps_stdout_empty "" "$out"
-run concat "$T/a.mp4" "$T/b.mp4" -o "$T/joined.mp4"
+check_eq sheet_keeps_stdout_empty "" "$out"
+capture concat "$T/a.mp4" "$T/b.mp4" -o "$T/joined.mp4"
 says_wrote concat "$T/joined.mp4"
 cat >"$T/cam.md5scene" <<'SCENE'
 md5scene 1
 camera { look_at { position ( -100 0 0 ) target ( 0 0 0 ) seconds 0.25 } }
 SCENE
-run camera "$T/cam.md5scene" -o "$T/cam.md5camera"
+capture camera "$T/cam.md5scene" -o "$T/cam.md5camera"
 says_wrote camera "$T/cam.md5camera"
 
 # compare and render --reference: the review page and the JUnit file, one line each.
-run compare "$T/png" "$T/png" --report "$T/rep" --junit "$T/junit.xml"
-check compare_reports_two_lines 2 "$(wrote_lines | wc -l)"
-check compare_report_line "md5cine: wrote '$T/rep/index.html': review page, 6 frames checked, 0 not passed" \
+capture compare "$T/png" "$T/png" --report "$T/rep" --junit "$T/junit.xml"
+check_eq compare_reports_two_lines 2 "$(wrote_lines | wc -l)"
+check_eq compare_report_line "md5cine: wrote '$T/rep/index.html': review page, 6 frames checked, 0 not passed" \
     "$(wrote_lines | head -1)"
-check compare_junit_line "md5cine: wrote '$T/junit.xml': JUnit XML, 6 frames checked, 0 not passed" \
+check_eq compare_junit_line "md5cine: wrote '$T/junit.xml': JUnit XML, 6 frames checked, 0 not passed" \
     "$(wrote_lines | tail -1)"
-run render "$S" -o "$T/c.mp4" --reference "$T/png" --report "$T/rep2" --junit "$T/j2.xml"
-check render_reference_three_lines 3 "$(wrote_lines | wc -l)"
-check render_reference_report "md5cine: wrote '$T/rep2/index.html': review page, 6 frames checked, 0 not passed" \
+capture render "$S" -o "$T/c.mp4" --reference "$T/png" --report "$T/rep2" --junit "$T/j2.xml"
+check_eq render_reference_three_lines 3 "$(wrote_lines | wc -l)"
+check_eq render_reference_report "md5cine: wrote '$T/rep2/index.html': review page, 6 frames checked, 0 not passed" \
     "$(wrote_lines | grep rep2)"
 
 # --quiet: nothing at all on stderr when it worked.
-run render "$S" -o "$T/q.mp4" --frames 0-0 --quiet
-check render_quiet "0 " "$rc $err"
-run export data/render/box.md5mesh -o "$T/q.obj" --quiet
-check export_quiet "0 " "$rc $err"
-run sheet "$S" -o "$T/q.png" --quiet
-check sheet_quiet "0 " "$rc $err"
-run concat "$T/a.mp4" "$T/b.mp4" -o "$T/q2.mp4" --quiet
-check concat_quiet "0 " "$rc $err"
-run camera "$T/cam.md5scene" -o "$T/q.md5camera" --quiet
-check camera_quiet "0 " "$rc $err"
-run compare "$T/png" "$T/png" --report "$T/rq" --junit "$T/jq.xml" --quiet
-check compare_quiet "0 " "$rc $err"
+capture render "$S" -o "$T/q.mp4" --frames 0-0 --quiet
+check_eq render_quiet "0 " "$rc $err"
+capture export data/render/box.md5mesh -o "$T/q.obj" --quiet
+check_eq export_quiet "0 " "$rc $err"
+capture sheet "$S" -o "$T/q.png" --quiet
+check_eq sheet_quiet "0 " "$rc $err"
+capture concat "$T/a.mp4" "$T/b.mp4" -o "$T/q2.mp4" --quiet
+check_eq concat_quiet "0 " "$rc $err"
+capture camera "$T/cam.md5scene" -o "$T/q.md5camera" --quiet
+check_eq camera_quiet "0 " "$rc $err"
+capture compare "$T/png" "$T/png" --report "$T/rq" --junit "$T/jq.xml" --quiet
+check_eq compare_quiet "0 " "$rc $err"
 
-[ "$fails" = 0 ]
+finish

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <dirent.h>
 #include <unistd.h>
 
 /* The harness is the one place with process state: the running totals of a test binary. */
@@ -114,4 +115,75 @@ int test_run(int argc, char **argv, const test_case *cases, size_t n)
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
+}
+
+static test_case registered[TEST_MAX_CASES];
+static int registered_line[TEST_MAX_CASES];
+static size_t n_registered;
+
+void test_register(const char *name, void (*fn)(void), int line)
+{
+    if (n_registered == TEST_MAX_CASES) {
+        fprintf(stderr, "more than %d test cases in one file\n", TEST_MAX_CASES);
+        exit(1);
+    }
+    /* insertion by line: the constructors' order is the compiler's */
+    size_t i = n_registered++;
+    for (; i > 0 && registered_line[i - 1] > line; i--) {
+        registered[i] = registered[i - 1];
+        registered_line[i] = registered_line[i - 1];
+    }
+    registered[i] = (test_case){ name, fn };
+    registered_line[i] = line;
+}
+
+int test_main(int argc, char **argv)
+{
+    return test_run(argc, argv, registered, n_registered);
+}
+
+__attribute__((weak)) int main(int argc, char **argv)
+{
+    return test_main(argc, argv);
+}
+
+bool test_error_is(const char *file, int line, const test_error_case *c, mc_status st,
+                   const mc_error *err, size_t row)
+{
+    if (st == c->code && err->line == c->line && err->col == c->col && strstr(err->msg, c->msg))
+        return true;
+    return test_fail(file, line, "row %zu (%s): got %s at %d:%d '%s', expected %s at %d:%d '%s'",
+                     row, c->input, mc_status_name(st), err->line, err->col, err->msg,
+                     mc_status_name(c->code), c->line, c->col, c->msg);
+}
+
+int test_count_entries(const char *dir, const char *part, bool hidden)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    if (!d)
+        return -1;
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+             (hidden || e->d_name[0] != '.') && strstr(e->d_name, part) != NULL;
+    closedir(d);
+    return n;
+}
+
+bool test_touch(const char *path)
+{
+    FILE *f = fopen(path, "wb");
+
+    return f && fclose(f) == 0;
+}
+
+bool test_error_at(const char *file, int line, const mc_error *e, int at_line, int at_col,
+                   const char *msg)
+{
+    if (e->line == at_line && e->col == at_col && strstr(e->msg, msg))
+        return true;
+    return test_fail(file, line, "got %d:%d '%s', expected %d:%d '%s'", e->line, e->col, e->msg,
+                     at_line, at_col, msg);
 }

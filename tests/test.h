@@ -21,6 +21,41 @@ typedef struct test_case {
 
 int test_run(int argc, char **argv, const test_case *cases, size_t n);
 
+/* One error a parser must report: its input (a text or a path), status, position and a part of
+ * its message. */
+typedef struct test_error_case {
+    const char *input;
+    mc_status code;
+    int line, col;
+    const char *msg;
+} test_error_case;
+
+/* EXPECT_ERROR_IS(c, st, err, row): st and *err are c's status, line and column, and err's message
+ * holds c's; a failure names the row and its input. */
+bool test_error_is(const char *file, int line, const test_error_case *c, mc_status st,
+                   const mc_error *err, size_t row);
+#define EXPECT_ERROR_IS(c, st, err, row) test_error_is(__FILE__, __LINE__, c, st, err, row)
+
+/* EXPECT_AT(e, line, col, msg): the error or warning *e is at line:col and its message holds
+ * msg. */
+bool test_error_at(const char *file, int line, const mc_error *e, int at_line, int at_col,
+                   const char *msg);
+#define EXPECT_AT(e, line, col, msg) test_error_at(__FILE__, __LINE__, e, line, col, msg)
+
+/* TEST(name) { ... } defines a case, registered before main runs; test_main runs the registered
+ * cases as test_run does, in the order the file defines them. The harness's main is test_main's
+ * call: a test file has none unless it prepares something first, and then ends in test_main. */
+#define TEST_MAX_CASES 64
+void test_register(const char *name, void (*fn)(void), int line);
+int test_main(int argc, char **argv);
+#define TEST(fn)                                                                                 \
+    static void fn(void);                                                                        \
+    __attribute__((constructor)) static void fn##_register(void)                                 \
+    {                                                                                            \
+        test_register(#fn, fn, __LINE__);                                                        \
+    }                                                                                            \
+    static void fn(void)
+
 /* Internal: record a failure. Returns false so ASSERT_* can return. */
 bool test_fail(const char *file, int line, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
@@ -39,6 +74,13 @@ void test_record_warning(void *user, const mc_error *w);
 /* Writes into out the path of a scratch file or folder under MC_TEST_TMP (or /tmp), unique
  * per process and leaf; returns out. */
 char *test_tmp_path(char *out, size_t cap, const char *leaf);
+
+/* The entries of the folder dir whose names hold part ("" for every one), "." and ".." left
+ * out, and the hidden ones (a leading '.') too unless hidden; -1 when dir cannot be read. */
+int test_count_entries(const char *dir, const char *part, bool hidden);
+
+/* Makes path an empty file; false on failure. */
+bool test_touch(const char *path);
 
 /* Writes dir/name with text; false on failure. */
 bool test_write_file(const char *dir, const char *name, const char *text);

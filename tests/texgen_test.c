@@ -24,7 +24,7 @@ static mc_status parse(const char *text, mc_mtr_file *f, mc_error *err)
     return mc_mtr_parse(text, strlen(text), "t.mtr", NULL, f, err);
 }
 
-static void stage_keywords_are_read(void)
+TEST(stage_keywords_are_read)
 {
     mc_mtr_file f;
     mc_error err;
@@ -71,7 +71,7 @@ static int red(int f, int k)
     return 10 * (4 * f + k) + 10;
 }
 
-static void camera_faces_are_turned_as_the_engine_turns_them(void)
+TEST(camera_faces_are_turned_as_the_engine_turns_them)
 {
     static const char *const sides[6] = { "forward", "back", "left", "right", "up", "down" };
     /* native face i's texels (0..3 as above) come from these texels of camera file i:
@@ -117,7 +117,7 @@ static void camera_faces_are_turned_as_the_engine_turns_them(void)
     mc_vfs_destroy(v);
 }
 
-static void a_face_of_another_size_defaults_the_cube(void)
+TEST(a_face_of_another_size_defaults_the_cube)
 {
     static const uint8_t one[16] = { 9, 9, 9, 255, 9, 9, 9, 255, 9, 9, 9, 255, 9, 9, 9, 255 };
     static const char *const sides[6] = { "px", "nx", "py", "ny", "pz", "nz" };
@@ -152,7 +152,7 @@ static void rows_near(float got[3][3], const float want[9], double eps)
         EXPECT_NEAR(got[i / 3][i % 3], want[i], eps);
 }
 
-static void wobblesky_turns_as_the_engine_does(void)
+TEST(wobblesky_turns_as_the_engine_does)
 {
     float rows[3][3];
 
@@ -173,16 +173,4 @@ static void wobblesky_turns_as_the_engine_does(void)
     rows_near(rows,
               (const float[9]){ 1, 0, 0, 0, 0.8660254f, -0.5f, 0, 0.5f, 0.8660254f },
               2e-6);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(stage_keywords_are_read),
-        TEST_ENTRY(camera_faces_are_turned_as_the_engine_turns_them),
-        TEST_ENTRY(a_face_of_another_size_defaults_the_cube),
-        TEST_ENTRY(wobblesky_turns_as_the_engine_does),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

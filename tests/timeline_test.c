@@ -9,6 +9,7 @@
  * cuts matter to the timeline. */
 #include <md5cine/timeline.h>
 
+#include "camera_fixture.h"
 #include "test.h"
 
 #define R(n) ((mc_rate){ (n), 1 })
@@ -19,18 +20,6 @@ typedef struct row {
     int shot;
     bool ended;
 } row;
-
-static mc_camera make_camera(int frames, int rate, int num_cuts, int *cuts)
-{
-    mc_camera c;
-
-    memset(&c, 0, sizeof c);
-    c.num_frames = frames;
-    c.frame_rate = rate;
-    c.num_cuts = num_cuts;
-    c.cuts = cuts;
-    return c;
-}
 
 static void check_rows(const mc_camera *cam, int fps, const row *rows, int n, int line)
 {
@@ -50,7 +39,7 @@ static void check_rows(const mc_camera *cam, int fps, const row *rows, int n, in
     }
 }
 
-static void design_example_skips_stored_frame_four(void)
+TEST(design_example_skips_stored_frame_four)
 {
     /* N 10, cut {4}, 24 fps at 24: p = k. k 0-3 show 0-3 (shot 0); k 4: f 4 >= 4 -> 5, shot 1
      * (4 < 5); k 5-7 show 6-8; k 8: f 8 -> 9 > N - 2 = 8: ended, stored 9. So 9 output frames
@@ -67,7 +56,7 @@ static void design_example_skips_stored_frame_four(void)
     EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(24), 1), 9);
 }
 
-static void several_cuts_each_open_a_shot(void)
+TEST(several_cuts_each_open_a_shot)
 {
     /* N 10, cuts {2 5 7}, 30 fps at 30: p = k.
      * k 0: 0. k 1: 1. k 2: 2 >= 2 -> 3; 3 < 5 stop: 3 (shot 1: cut 2 < 3).
@@ -86,7 +75,7 @@ static void several_cuts_each_open_a_shot(void)
     EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(30), 1), 7);
 }
 
-static void a_cut_at_the_last_frame_only_ends_the_camera(void)
+TEST(a_cut_at_the_last_frame_only_ends_the_camera)
 {
     /* N 5, cut {4}, 24 at 24: k 0-3 show 0-3; k 4: 4 >= 4 -> 5 > 3: ended, stored 4. Shot of
      * stored 4: cut 4 is not below 4, so shot 0 throughout. K = 5. */
@@ -101,7 +90,7 @@ static void a_cut_at_the_last_frame_only_ends_the_camera(void)
     EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(24), 1), 5);
 }
 
-static void a_one_frame_camera_never_ends(void)
+TEST(a_one_frame_camera_never_ends)
 {
     /* N 1: every output frame shows stored 0; the length comes from the caller. */
     mc_camera cam = make_camera(1, 24, 0, NULL);
@@ -118,7 +107,7 @@ static void a_one_frame_camera_never_ends(void)
     EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(24), 1), 1);
 }
 
-static void sixty_fps_camera_at_sixty(void)
+TEST(sixty_fps_camera_at_sixty)
 {
     /* N 7, 60 at 60: k 0-5 show 0-5; k 6: 6 > 5: ended, stored 6. K = 7. */
     mc_camera cam = make_camera(7, 60, 0, NULL);
@@ -132,7 +121,7 @@ static void sixty_fps_camera_at_sixty(void)
     EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(60), 1), 7);
 }
 
-static void camera_at_24_sampled_at_30(void)
+TEST(camera_at_24_sampled_at_30)
 {
     /* N 10, cut {4}, rate 24, fps 30: p = 0.8 k.
      * k 0: 0. k 1: 0.8 -> 0->1 lerp .8. k 2: 1.6 -> 1->2 .6. k 3: 2.4 -> 2->3 .4.
@@ -154,7 +143,7 @@ static void camera_at_24_sampled_at_30(void)
     EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(30), 1), 11);
 }
 
-static void camera_at_24_sampled_at_60(void)
+TEST(camera_at_24_sampled_at_60)
 {
     /* Same camera at fps 60: p = 0.4 k. k 9: 3.6 -> 3->4 lerp .6 (shot 0); k 10: 4.0 -> 5,
      * lerp 0 (shot 1); k 19: 7.6 -> 7 -> 8->9 lerp .6; k 20: 8.0 -> 9: ended.
@@ -176,7 +165,7 @@ static void camera_at_24_sampled_at_60(void)
     EXPECT_EQ_INT(mc_timeline_frame_count(&cam, R(60), 1), 21);
 }
 
-static void a_whole_stored_frame_is_never_missed_by_rounding(void)
+TEST(a_whole_stored_frame_is_never_missed_by_rounding)
 {
     /* 25 fps camera at 25: in doubles (29 / 25.0) * 25 = 28.999999999999996, which floors to
      * 28. The integer mapping gives exactly stored 29 with lerp 0. */
@@ -189,7 +178,7 @@ static void a_whole_stored_frame_is_never_missed_by_rounding(void)
     EXPECT(s.lerp == 0.0f);
 }
 
-static void sampling_a_time_between_frames_interpolates(void)
+TEST(sampling_a_time_between_frames_interpolates)
 {
     /* t = 1/48 s at 24 fps: p = 0.5 -> 0->1 lerp 0.5. t = 4.5/24: p = 4.5 -> 4 >= 4 -> 5->6,
      * lerp 0.5, shot 1. A negative time holds frame 0. */
@@ -209,7 +198,7 @@ static void sampling_a_time_between_frames_interpolates(void)
     EXPECT(s.stored == 9 && s.ended);
 }
 
-static void huge_frame_numbers_do_not_overflow(void)
+TEST(huge_frame_numbers_do_not_overflow)
 {
     int cuts[] = { 4 };
     mc_camera cam = make_camera(10, 24, 1, cuts);
@@ -219,7 +208,7 @@ static void huge_frame_numbers_do_not_overflow(void)
     EXPECT(s.stored == 9 && s.ended);
 }
 
-static void cut_frames_are_the_first_frames_of_their_shots(void)
+TEST(cut_frames_are_the_first_frames_of_their_shots)
 {
     /* cut {4} at 24/24: shot 1 starts at output 4 (design example); at 30: raw 4 is reached
      * at k = ceil(4 * 30 / 24) = 5; at 60: k = ceil(4 * 60 / 24) = 10 (see the tables above). */
@@ -280,7 +269,7 @@ static void check_engine_rows(const mc_camera *cam, mc_rate fps, const engine_ro
     }
 }
 
-static void engine_clock_24_fps_camera_at_24(void)
+TEST(engine_clock_24_fps_camera_at_24)
 {
     /* ticks = floor(k * 1000 / 384) = floor(k * 125 / 48): 0 2 5 7 10 13 15 18 20 23 26;
      * p = ms * 24: 0 768 1920 2688 3840 4992 5760 6912 7680 8832 9984. N 10: f 8 is the last
@@ -300,7 +289,7 @@ static void engine_clock_24_fps_camera_at_24(void)
     EXPECT_EQ_INT(mc_timeline_frame_count_clock(&cam, R(24), MC_CLOCK_IDEAL, 1), 10);
 }
 
-static void engine_clock_30_fps_camera_at_30(void)
+TEST(engine_clock_30_fps_camera_at_30)
 {
     /* ticks = floor(k * 1000 / 480) = floor(k * 25 / 12): 0 2 4 6 8 10 12; p = ms * 30:
      * 0 960 1920 2880 3840 4800 5760. N 6: f 4 -> 5 at k 5, f 5 ends at k 6. */
@@ -316,7 +305,7 @@ static void engine_clock_30_fps_camera_at_30(void)
     EXPECT_EQ_INT(mc_timeline_frame_count_clock(&cam, R(30), MC_CLOCK_ENGINE, 1), 7);
 }
 
-static void engine_clock_60_fps_camera_steps_one_frame_per_tick(void)
+TEST(engine_clock_60_fps_camera_steps_one_frame_per_tick)
 {
     /* At 60 output fps: ticks = floor(k * 1000 / 960) = floor(k * 25 / 24), which is k up to
      * k 23, then 25 at k 24 (stored 24 is never shown: the game's 62.5 ticks a second outrun 60),
@@ -357,7 +346,7 @@ static void engine_clock_60_fps_camera_steps_one_frame_per_tick(void)
     EXPECT_EQ_INT(mc_timeline_frame_count_clock(&cam, (mc_rate){ 125, 2 }, MC_CLOCK_ENGINE, 1), 30);
 }
 
-static void engine_clock_skips_the_cut_pair(void)
+TEST(engine_clock_skips_the_cut_pair)
 {
     /* N 10, cut {4}, 24 fps at 24: the raw f and lerp of engine_clock_24_fps_camera_at_24;
      * f >= 4 moves to f + 1. k 4: f 3 -> 4 (still shot 0: 4 is not below 4); k 5: f 4 -> 5,
@@ -379,7 +368,7 @@ static void engine_clock_skips_the_cut_pair(void)
     EXPECT_EQ_INT(mc_timeline_cut_frame_clock(&cam, R(24), MC_CLOCK_IDEAL, 0), 4);
 }
 
-static void engine_clock_sampled_by_milliseconds(void)
+TEST(engine_clock_sampled_by_milliseconds)
 {
     /* 24 fps, N 10, cut {4}: 1000 ms -> p 24000, f 24 -> 25 > 8: ended; 41 ms -> p 984, f 0,
      * lerp .984; 167 ms -> p 4008, f 4 -> 5, lerp .008; -16 counts as 0. A one-frame camera
@@ -412,27 +401,4 @@ static void engine_clock_sampled_by_milliseconds(void)
     EXPECT(s.ended);
     mc_timeline_sample_frame_clock(&cam, R(24), MC_CLOCK_IDEAL, 3, &s);
     EXPECT_EQ_INT(s.engine_ms, -1);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(design_example_skips_stored_frame_four),
-        TEST_ENTRY(several_cuts_each_open_a_shot),
-        TEST_ENTRY(a_cut_at_the_last_frame_only_ends_the_camera),
-        TEST_ENTRY(a_one_frame_camera_never_ends),
-        TEST_ENTRY(sixty_fps_camera_at_sixty),
-        TEST_ENTRY(camera_at_24_sampled_at_30),
-        TEST_ENTRY(camera_at_24_sampled_at_60),
-        TEST_ENTRY(a_whole_stored_frame_is_never_missed_by_rounding),
-        TEST_ENTRY(sampling_a_time_between_frames_interpolates),
-        TEST_ENTRY(huge_frame_numbers_do_not_overflow),
-        TEST_ENTRY(cut_frames_are_the_first_frames_of_their_shots),
-        TEST_ENTRY(engine_clock_24_fps_camera_at_24),
-        TEST_ENTRY(engine_clock_30_fps_camera_at_30),
-        TEST_ENTRY(engine_clock_60_fps_camera_steps_one_frame_per_tick),
-        TEST_ENTRY(engine_clock_skips_the_cut_pair),
-        TEST_ENTRY(engine_clock_sampled_by_milliseconds),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -51,7 +51,7 @@ static void make_submesh(mc_submesh *sm, mc_vert *verts, mc_tri *tris)
  * mirrored. normal (0 0 4) / 4 = (0 0 1); tangent = d0 * 0 - d1 * 1 = (-2 0 0), * -1/2 =
  * (1 0 0) (s grows along +x); bitangent = 0 * d1 - 1 * d0 = (0 -2 0), * -1/2 = (0 1 0) (t grows
  * along +y); cross(t, n) = (1 0 0) x (0 0 1) = (0 -1 0): w = -1. */
-static void each_vertex_takes_its_largest_triangle(void)
+TEST(each_vertex_takes_its_largest_triangle)
 {
     mc_vert verts[8];
     mc_tri tris[3];
@@ -80,7 +80,7 @@ static void each_vertex_takes_its_largest_triangle(void)
  * d1 x d0 grows 4 times and the tangent 2 times, so v0's normal is (-36 0 0) / 9 = (-4 0 0)
  * and its tangent (0 0 6) / 3 = (0 0 2) (R_DeriveUnsmoothedTangents multiplies by
  * normalizationScale, made once by R_BuildDominantTris). */
-static void frames_keep_the_bind_pose_scales(void)
+TEST(frames_keep_the_bind_pose_scales)
 {
     mc_vert verts[8];
     mc_tri tris[3];
@@ -98,7 +98,7 @@ static void frames_keep_the_bind_pose_scales(void)
     EXPECT_EQ_VEC3(tan[0].t, ((mc_vec3){ 0, 0, 2 }), 1e-5f);
 }
 
-static void parses_the_keyword(void)
+TEST(parses_the_keyword)
 {
     static const char text[] = "a { unsmoothedTangents diffusemap x }\nb { diffusemap x }\n";
     mc_mtr_file f;
@@ -109,15 +109,4 @@ static void parses_the_keyword(void)
     EXPECT(f.decls[0].unsmoothed_tangents);
     EXPECT(!f.decls[1].unsmoothed_tangents);
     mc_mtr_release(&f);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(each_vertex_takes_its_largest_triangle),
-        TEST_ENTRY(frames_keep_the_bind_pose_scales),
-        TEST_ENTRY(parses_the_keyword),
-    };
-
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

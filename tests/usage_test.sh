@@ -2,54 +2,39 @@
 # The command line's common contract: every subcommand answers --help on stdout with exit 0,
 # usage mistakes exit 2 with a message on stderr.
 set -u
-bin="${MD5CINE:?MD5CINE must name the md5cine binary}"
-tmp="${MC_TEST_TMP:-/tmp}/usage.$$"
-mkdir -p "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
+. ./harness.sh usage
 
-check() { # name, expected exit, actual exit, file that must be non-empty
-    if [ "$2" = "$3" ] && [ -s "$4" ]; then
-        passed=$((passed + 1))
-    else
-        echo "FAIL $1: exit $3 (expected $2)" >&2
-        failed=$((failed + 1))
-    fi
+# exits NAME RC STREAM ARGS...: md5cine ARGS exits RC and writes something on STREAM (out, err)
+exits() {
+    local name=$1 want=$2 stream=$3
+    shift 3
+    run "$name" "$@"
+    expect "${name}_exits_$want" "$want"
+    check_file "${name}_writes_std$stream" "$T/$name.$stream"
 }
 
 for cmd in render info export compare; do
-    "$bin" "$cmd" --help >"$tmp/out" 2>"$tmp/err"
-    check "${cmd}_help_exits_0" 0 $? "$tmp/out"
-    if [ -s "$tmp/err" ] || ! grep -q "usage: md5cine $cmd" "$tmp/out"; then
-        echo "FAIL ${cmd}_help_prints_only_usage" >&2
-        failed=$((failed + 1))
+    exits "${cmd}_help" 0 out "$cmd" --help
+    if [ -s "$T/${cmd}_help.err" ] || ! grep -q "usage: md5cine $cmd" "$T/${cmd}_help.out"; then
+        fail "${cmd}_help_prints_only_usage"
     fi
-    "$bin" "$cmd" --no-such-option >"$tmp/out" 2>"$tmp/err"
-    check "${cmd}_unknown_option_exits_2" 2 $? "$tmp/err"
+    exits "${cmd}_unknown_option" 2 err "$cmd" --no-such-option
 done
 
-"$bin" >"$tmp/out" 2>"$tmp/err"
-check no_command_exits_2 2 $? "$tmp/err"
-"$bin" frobnicate >"$tmp/out" 2>"$tmp/err"
-check unknown_command_exits_2 2 $? "$tmp/err"
-grep -q "unknown command 'frobnicate'" "$tmp/err" || { echo "FAIL unknown_command_is_named" >&2; failed=$((failed + 1)); }
-"$bin" --help >"$tmp/out" 2>"$tmp/err"
-check top_level_help_exits_0 0 $? "$tmp/out"
-"$bin" --version >"$tmp/out" 2>"$tmp/err"
-check version_exits_0 0 $? "$tmp/out"
+exits no_command 2 err
+exits unknown_command 2 err frobnicate
+grep -q "unknown command 'frobnicate'" "$T/unknown_command.err" || fail unknown_command_is_named
+exits top_level_help 0 out --help
+exits version 0 out --version
 # --help names --version, and both give the version of the build (the pkg-config file's, written
 # by CMake from the same project version).
-version=$(sed -n 's/^Version: //p' "$(dirname "$bin")/../md5cine.pc" 2>/dev/null)
-if ! grep -qx "md5cine $version" "$tmp/out" || [ -z "$version" ]; then
-    echo "FAIL version_is_the_builds: '$(cat "$tmp/out")', md5cine.pc says '$version'" >&2
-    failed=$((failed + 1))
+version=$(sed -n 's/^Version: //p' "$(dirname "$M")/../md5cine.pc" 2>/dev/null)
+if ! grep -qx "md5cine $version" "$T/version.out" || [ -z "$version" ]; then
+    fail version_is_the_builds "'$(cat "$T/version.out")', md5cine.pc says '$version'"
 fi
-"$bin" --help >"$tmp/out" 2>&1
-if ! grep -q -- "--version .*(md5cine $version)" "$tmp/out"; then
-    echo "FAIL help_names_version" >&2
-    failed=$((failed + 1))
+"$M" --help >"$T/help.out" 2>&1
+if ! grep -q -- "--version .*(md5cine $version)" "$T/help.out"; then
+    fail help_names_version
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -2,24 +2,19 @@
 # -o dir/x.mp4 makes the missing folders, as a PNG pattern's are; a folder that cannot be made
 # (a file stands in its way) is a runtime error (3) naming it, and nothing is written.
 set -u
-: "${MD5CINE:?MD5CINE must name the md5cine binary}"
-: "${MC_TEST_TMP:?MC_TEST_TMP must name a scratch folder}"
-T=$(mktemp -d "$MC_TEST_TMP/video_folder.XXXXXX")
-M=$MD5CINE
-failed=0
+. ./harness.sh video_folder
 "$M" render data/render/boxes.md5scene -o "$T/a/b/c/boxes.mp4" --quiet
 rc=$?
 n=$(ffprobe -v error -count_frames -select_streams v -show_entries stream=nb_read_frames \
     -of csv=p=0 "$T/a/b/c/boxes.mp4" 2>/dev/null)
-if [ $rc = 0 ] && [ "$n" = 6 ]; then echo "ok   nested folders made, 6 frames"; else
-    echo "FAIL exit $rc, frames '$n'"; failed=1; fi
+if [ $rc = 0 ] && [ "$n" = 6 ]; then ok "nested folders made, 6 frames"; else
+    fail "exit $rc, frames '$n'"; fi
 touch "$T/file"
 "$M" render data/render/boxes.md5scene -o "$T/file/sub/boxes.mp4" --quiet 2>"$T/err"
 rc=$?
 if [ $rc = 3 ] && grep -q "cannot create folder '$T/file/sub'" "$T/err"; then
-    echo "ok   a file in the way: exit 3 naming the folder"
+    ok "a file in the way: exit 3 naming the folder"
 else
-    echo "FAIL blocked folder: exit $rc, $(cat "$T/err")"; failed=1
+    fail "blocked folder" "exit $rc, $(cat "$T/err")"
 fi
-[ "$failed" = 0 ] && rm -rf "$T"
-exit "$failed"
+finish

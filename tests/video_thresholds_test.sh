@@ -4,7 +4,7 @@
 # one actor, another anim for it, and a 20-level recolour of another actor's skin each fail
 # (exit 1). bench/video_thresholds.sh measures the margins at 24 fps, 640x360 and 1280x720.
 set -u
-. ./outcome.sh vthresh
+. ./harness.sh vthresh
 
 cp -r ../scenes/demo "$T/demo"
 d=$T/demo
@@ -28,8 +28,8 @@ done
 opts=(--size 640x360 --fps 6 -q --shadows off)
 "$MD5CINE" render "$d/demo.md5scene" "${opts[@]}" -o "$T/ref.mp4" || fail reference "render failed"
 
-# check VARIANT WANT: render VARIANT against the MP4 with the default limits
-check() {
+# check_variant VARIANT WANT: render VARIANT against the MP4 with the default limits
+check_variant() {
     local v=$1 want=$2 rc
     "$MD5CINE" render "$d/$v.md5scene" "${opts[@]}" --reference "$T/ref.mp4" --json \
         > "$T/$v.json" 2> "$T/$v.err"
@@ -37,10 +37,10 @@ check() {
     if [ "$rc" -eq "$want" ]; then ok "${v}_exits_$want"; else
         fail "${v}_exits_$want" "exit $rc; $(head -c 300 "$T/$v.err")"; fi
 }
-check demo 0
-check shift 1
-check anim 1
-check recolour 1
+check_variant demo 0
+check_variant shift 1
+check_variant anim 1
+check_variant recolour 1
 
 # Shot 3 (frames 42-60 at 6 fps) does not show the walker: a change to it fails no frame there.
 # Every failing row names a block limit, the limits the video defaults add.
@@ -73,6 +73,4 @@ else:
 sys.exit(1 if bad else 0)
 PY
 
-rm -rf "$T"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

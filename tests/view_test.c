@@ -20,7 +20,7 @@ static void eye(const mc_mat4 *v, mc_vec3 p, float out[4])
     mc_mat4_apply(v, p, 1.0f, out);
 }
 
-static void view_matrix_puts_what_is_ahead_at_negative_z(void)
+TEST(view_matrix_puts_what_is_ahead_at_negative_z)
 {
     /* reference 6.2: camera at (100, 0, 50), identity axis; (200, 0, 50) is 100 ahead ->
      * eye (0, 0, -100). 10 to the left (+Y) -> eye x = -10; 10 up -> eye y = +10. */
@@ -38,7 +38,7 @@ static void view_matrix_puts_what_is_ahead_at_negative_z(void)
     EXPECT_NEAR(e[1], 10.0, 1e-5);
 }
 
-static void view_matrix_follows_a_turned_camera(void)
+TEST(view_matrix_follows_a_turned_camera)
 {
     /* quat (0, 0, -s) is yaw 90: forward +Y, left -X. From (0, 0, 0), (0, 100, 0) is ahead
      * -> eye (0, 0, -100); (-10, 0, 0) is to the left -> eye x = -10. */
@@ -53,7 +53,7 @@ static void view_matrix_follows_a_turned_camera(void)
     EXPECT_NEAR(e[2], 0.0, 1e-5);
 }
 
-static void projection_maps_a_known_point(void)
+TEST(projection_maps_a_known_point)
 {
     /* fov_x 90 -> P0 = 1; fov_y 73.739795 (tan 36.869898 = 0.75) -> P5 = 4/3. Eye point
      * (10, 30, -100): w = 100, x = 10 / 100 = 0.1, y = (4/3) 30 / 100 = 0.4,
@@ -71,7 +71,7 @@ static void projection_maps_a_known_point(void)
     EXPECT_NEAR(p.m[15], 0.0, 0.0);
 }
 
-static void horizontal_fov_spans_the_output_width(void)
+TEST(horizontal_fov_spans_the_output_width)
 {
     /* 1920 x 1080, fov 90: fov_y = 2 atan(1 / (16/9)) = 2 atan(0.5625) = 58.715507 */
     float fx, fy;
@@ -83,7 +83,7 @@ static void horizontal_fov_spans_the_output_width(void)
     EXPECT_NEAR(fy, 73.739795, 1e-3);
 }
 
-static void doom_fov_keeps_the_4_3_vertical_fov(void)
+TEST(doom_fov_keeps_the_4_3_vertical_fov)
 {
     /* reference 5.5 table: 90 -> 16:9 (106.260, 73.740), 16:10 (100.389, 73.740), 4:3
      * (90, 73.740); 75 -> 16:9 (91.309, 59.840) */
@@ -118,7 +118,7 @@ static void two_frame_camera(mc_camera *cam, mc_camera_frame fr[2])
     cam->frames = fr;
 }
 
-static void view_interpolates_position_fov_and_rotation(void)
+TEST(view_interpolates_position_fov_and_rotation)
 {
     /* output frame 1 at 48 fps is p = 0.5: origin (5, 10, 15), fov 75, rotation yaw 45 so
      * forward = (cos 45, sin 45, 0) */
@@ -142,7 +142,7 @@ static void view_interpolates_position_fov_and_rotation(void)
     EXPECT_NEAR(v.proj.m[0], 1.0 / tan(37.5 * 3.14159265358979 / 180.0), 1e-5);
 }
 
-static void view_at_a_whole_frame_is_the_stored_frame(void)
+TEST(view_at_a_whole_frame_is_the_stored_frame)
 {
     mc_camera cam;
     mc_camera_frame fr[2];
@@ -223,7 +223,7 @@ static bool on_one_shot(float y)
     return fabsf(y - shot * 10000.0f) < 0.5f;
 }
 
-static void random_cameras_never_blend_across_a_cut(void)
+TEST(random_cameras_never_blend_across_a_cut)
 {
     static const int fpss[] = { 13, 24, 30, 48, 60 };
     rng r = { 0x9E3779B97F4A7C15ull };
@@ -264,19 +264,4 @@ static void random_cameras_never_blend_across_a_cut(void)
         }
     }
     EXPECT(checked > 1000);
-}
-
-int main(int argc, char **argv)
-{
-    static const test_case cases[] = {
-        TEST_ENTRY(view_matrix_puts_what_is_ahead_at_negative_z),
-        TEST_ENTRY(view_matrix_follows_a_turned_camera),
-        TEST_ENTRY(projection_maps_a_known_point),
-        TEST_ENTRY(horizontal_fov_spans_the_output_width),
-        TEST_ENTRY(doom_fov_keeps_the_4_3_vertical_fov),
-        TEST_ENTRY(view_interpolates_position_fov_and_rotation),
-        TEST_ENTRY(view_at_a_whole_frame_is_the_stored_frame),
-        TEST_ENTRY(random_cameras_never_blend_across_a_cut),
-    };
-    return test_run(argc, argv, cases, TEST_COUNT(cases));
 }

@@ -7,7 +7,7 @@
 # counts whole), a low light beside the actors (long shadows across the floor onto the doors)
 # and two small lights (a light's reach: the items out of them unlit, the passes scissored).
 set -u
-. ./outcome.sh volume_scissor
+. ./harness.sh volume_scissor
 
 cp -r ../scenes/demo "$T/demo"
 # the demo with four lights of its own (data/scenes/demo_lights.txt)
@@ -38,5 +38,4 @@ same lights "$T/demo/demo.md5scene" --size 320x180 --frames 60-180
 python3 make_hostile.py many "$T/many" >/dev/null
 same many "$T/many/a.md5scene" --size 320x180
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && rm -rf "$T"
+finish

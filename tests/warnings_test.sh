@@ -5,7 +5,7 @@
 # others; actors of one mesh alike are one group; MD5CINE_WARNINGS=all prints every mesh's own.
 # The whole of stderr is compared.
 set -u
-. ./outcome.sh warnings
+. ./harness.sh warnings
 cd "$T" || exit 1
 
 # boar.md5mesh: 13 one-triangle meshes; 2 and 7 have shader "skin/a", 5 "skin/b", the other ten
@@ -231,5 +231,4 @@ for sig in TERM:143 INT:130; do
     else fail "sig${name}_stops_the_warnings_and_exits_$want" "exit $rc, $n more warnings; first '$first'; $(tail -n 3 "$name.err")"; fi
 done
 
-echo "warnings: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -437,15 +437,23 @@ const char *mc_lex_describe(const mc_token *tok, char *buf, size_t cap)
     return buf;
 }
 
+/* The next token in *t, and in *tok too when tok is not NULL; false at an error. */
+static bool next_kept(mc_lexer *lx, mc_token *t, mc_token *tok)
+{
+    if (!mc_lex_next(lx, t))
+        return false;
+    if (tok)
+        *tok = *t;
+    return true;
+}
+
 bool mc_lex_expect_tok(mc_lexer *lx, const char *word, mc_token *tok)
 {
     mc_token t;
     char d[80];
 
-    if (!mc_lex_next(lx, &t))
+    if (!next_kept(lx, &t, tok))
         return false;
-    if (tok)
-        *tok = t;
     if ((t.kind == MC_TOK_NAME || t.kind == MC_TOK_STRING || t.kind == MC_TOK_PUNCT) &&
         mc_lex_is(&t, word))
         return true;
@@ -477,10 +485,8 @@ bool mc_lex_int(mc_lexer *lx, int *out, mc_token *tok)
     mc_token t;
     char d[80];
 
-    if (!mc_lex_next(lx, &t))
+    if (!next_kept(lx, &t, tok))
         return false;
-    if (tok)
-        *tok = t;
     if (t.kind != MC_TOK_NUMBER || !t.is_int)
         return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "expected integer, found %s",
                            mc_lex_describe(&t, d, sizeof d));
@@ -496,10 +502,8 @@ bool mc_lex_float(mc_lexer *lx, float *out, mc_token *tok)
     mc_token t;
     char d[80];
 
-    if (!mc_lex_next(lx, &t))
+    if (!next_kept(lx, &t, tok))
         return false;
-    if (tok)
-        *tok = t;
     if (t.kind != MC_TOK_NUMBER)
         return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "expected number, found %s",
                            mc_lex_describe(&t, d, sizeof d));
@@ -525,10 +529,8 @@ bool mc_lex_string(mc_lexer *lx, const char **text, size_t *len, mc_token *tok)
     mc_token t;
     char d[80];
 
-    if (!mc_lex_next(lx, &t))
+    if (!next_kept(lx, &t, tok))
         return false;
-    if (tok)
-        *tok = t;
     if (t.kind != MC_TOK_STRING && t.kind != MC_TOK_NAME)
         return mc_lex_fail(lx, &t, MC_ERR_SYNTAX, "expected a string, found %s",
                            mc_lex_describe(&t, d, sizeof d));

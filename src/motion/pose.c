@@ -278,9 +278,9 @@ static int compare_keys(const void *pa, const void *pb)
     return (a->index > b->index) - (a->index < b->index);
 }
 
-/* Unit bind-pose vertex normals: the unweighted sum of the unit face normals around each
- * vertex, normalised (zero for a vertex on no non-degenerate triangle). */
-static void bind_vertex_normals(const mc_submesh *sm, const mc_vec3 *pos, mc_vec3 *out)
+/* out[v] = the sum of the unit face normals of the triangles around vertex v (each vertex's
+ * unnormalised smooth normal). */
+static void sum_face_normals(const mc_submesh *sm, const mc_vec3 *pos, mc_vec3 *out)
 {
     memset(out, 0, (size_t)sm->num_verts * sizeof *out);
     for (int t = 0; t < sm->num_tris; t++) {
@@ -290,6 +290,13 @@ static void bind_vertex_normals(const mc_submesh *sm, const mc_vec3 *pos, mc_vec
         for (int k = 0; k < 3; k++)
             out[v[k]] = mc_v3_add(out[v[k]], fn);
     }
+}
+
+/* Unit bind-pose vertex normals: the unweighted sum of the unit face normals around each
+ * vertex, normalised (zero for a vertex on no non-degenerate triangle). */
+static void bind_vertex_normals(const mc_submesh *sm, const mc_vec3 *pos, mc_vec3 *out)
+{
+    sum_face_normals(sm, pos, out);
     for (int v = 0; v < sm->num_verts; v++)
         out[v] = mc_v3_normalize(out[v]);
 }
@@ -378,14 +385,7 @@ void mc_skin_normals(const mc_submesh *sm, const mc_skin_topology *topo, const m
                      mc_vec3 *out)
 {
     int n = sm->num_verts;
-    memset(out, 0, (size_t)n * sizeof *out);
-    for (int t = 0; t < sm->num_tris; t++) {
-        const int *v = sm->tris[t].v;
-        mc_vec3 a = pos[v[0]], b = pos[v[1]], c = pos[v[2]];
-        mc_vec3 fn = mc_v3_normalize(mc_v3_cross(mc_v3_sub(c, a), mc_v3_sub(b, a)));
-        for (int k = 0; k < 3; k++)
-            out[v[k]] = mc_v3_add(out[v[k]], fn);
-    }
+    sum_face_normals(sm, pos, out);
     const int *rep = topo ? topo->rep : NULL;
     if (rep)
         for (int v = 0; v < n; v++)
