@@ -83,9 +83,14 @@ static int load_scene(render_cmd *c)
                             .warn_user = &c->warned, .stop = &g_stop_signal,
                             .error = mc_diag_error, .error_user = &c->warned };
     mc_error e;
-    mc_status st = mc_mesh_scene_is_mesh(c->o->scene)
-                           ? mc_mesh_scene_load(c->o->scene, c->o->anim, &popts, &c->scene, &e)
-                           : mc_scene_load(c->o->scene, &popts, &c->scene, &e);
+    mc_status st;
+
+    if (c->o->base)
+        st = mc_model_scene_load(c->o->scene, c->o->anim, c->o->base, &popts, &c->scene, &e);
+    else if (mc_mesh_scene_is_mesh(c->o->scene))
+        st = mc_mesh_scene_load(c->o->scene, c->o->anim, &popts, &c->scene, &e);
+    else
+        st = mc_scene_load(c->o->scene, &popts, &c->scene, &e);
 
     if (st != MC_OK)
         return e.code == MC_ERR_INTERRUPTED ? stopped_early() : fail(&e, true);

@@ -260,6 +260,9 @@ static bool parse_audio(void *field, const char *s)
 static const mc_arg_opt render_opts[] = {
     { .name = "--output", .alias = "-o", .kind = MC_ARG_STRING, .offset = F(out),
       .metavar = "OUT", .help = "the video, PNG pattern or '-' to write" },
+    { .name = "--base", .kind = MC_ARG_STRING, .offset = F(base), .metavar = "DIR",
+      .help = "the first argument is the name of a model declaration of DIR's\n"
+              "def/*.def files, rendered as a mesh is" },
     { .name = "--size", .kind = MC_ARG_CUSTOM, .parse = parse_size,
       .expect = "WxH, " STR(MC_LIMIT_RENDER_MIN_SIDE) ".." STR(MC_LIMIT_RENDER_MAX_SIDE) " each",
       .metavar = "WxH", .help = "output size (default: the scene's, else 1280x720; even for video)" },
@@ -390,7 +393,7 @@ static const mc_arg_spec render_spec = {
     .nopts = MC_ARG_COUNT(render_opts),
     .min_pos = 0,
     .max_pos = 2,
-    .too_many = " (one scene, or a mesh and its anim, per render)",
+    .too_many = " (one scene, or a mesh or model and its anim, per render)",
     .seen_offset = offsetof(mc_render_opts, lim.opts.set),
 };
 
@@ -408,11 +411,22 @@ static void render_synopsis(char *out, size_t cap)
     snprintf(out, cap,
              "usage: md5cine render SCENE -o OUT [options]\n"
              "       md5cine render MESH.md5mesh [ANIM.md5anim] -o OUT [options]\n"
-             "  A mesh is rendered on a turntable framed around it, under the default rig.\n"
+             "       md5cine render NAME --base DIR [ANIM] -o OUT [options]\n"
+             "  A mesh, or the model declaration NAME of DIR's def files (its anim ANIM,\n"
+             "  default idle, else its first), is rendered on a turntable framed around it,\n"
+             "  under the default rig.\n"
              "  OUT is a video (%s; %s uncompressed), a %s pattern with a printf-style\n"
              "  output frame number such as '%s', or '-' (%s on stdout).\n"
              "  The scene's output { } block gives defaults; these options win.\n",
              encoded, raw, pat->title, pat->example, dash->title);
+}
+
+/* Whether path names a scene file (it ends in ".md5scene", any case). */
+static bool is_scene_file(const char *path)
+{
+    size_t n = strlen(path);
+
+    return n > 9 && strcasecmp(path + n - 9, ".md5scene") == 0;
 }
 
 /* Not given: the options --quality fills in (before they are parsed). */
@@ -436,7 +450,7 @@ static void apply_quality(mc_render_opts *o)
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
 {
     mc_arg_spec spec = render_spec;
-    char synopsis[512];
+    char synopsis[768];
     int npos, rc;
 
     render_synopsis(synopsis, sizeof synopsis);
@@ -454,7 +468,10 @@ int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
     apply_quality(o);
     o->scene = npos > 0 ? argv[1] : NULL;
     o->anim = npos > 1 ? argv[2] : NULL;
-    if (o->anim && !mc_mesh_scene_is_mesh(o->scene))
+    if (o->base && o->scene && (mc_mesh_scene_is_mesh(o->scene) || is_scene_file(o->scene)))
+        return mc_usage_error("--base DIR names the base of a model declaration: render NAME "
+                              "--base DIR, not '%s'", o->scene);
+    if (o->anim && !o->base && !mc_mesh_scene_is_mesh(o->scene))
         return mc_usage_error("render takes a second file only after a mesh: render "
                               "MESH.md5mesh ANIM.md5anim, not '%s' '%s'",
                               o->scene, o->anim);

@@ -65,7 +65,9 @@ typedef enum mc_quality { MC_QUALITY_DRAFT, MC_QUALITY_REVIEW, MC_QUALITY_FINAL 
 
 typedef struct mc_render_opts {
     const char *scene; /* a scene file, or a mesh rendered directly (mesh_scene.h) */
-    const char *anim;  /* NULL, or the mesh's anim (render MESH ANIM) */
+    const char *anim;  /* NULL, or the mesh's anim (render MESH ANIM), or the name of the
+                          model's anim (render NAME --base DIR ANIM) */
+    const char *base;  /* --base DIR: scene is the name of a model declaration of DIR */
     const char *out; /* NULL without -o */
     mc_out_kind out_kind;
     mc_output_target target; /* -o read by the table of output kinds (output.h); its pattern
