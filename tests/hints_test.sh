@@ -92,7 +92,8 @@ $T/m.mtr:5:5: warning: unknown keyword 'qer_editorimage' skipped
 EOF2
 
 # Several mistakes in one scene: each at its place in one run, as a compiler reports them (the
-# parser skips each bad statement and reads on), exit 2; every command that reads a scene.
+# parser skips each bad statement and reads on), exit 2; every command that reads a scene
+# (compare with --scene).
 printf 'md5scene 1\ncamera "c.md5camera"\nframe 30\nactor "a" {\n    orgin ( 0 0 0 )\n    mesh "m.md5mesh"\n}\nactor "b" { mesh "m.md5mesh" origin ( 1 2 ) }\nambient ( 1 1 1 )\noutput { widht 64 }\n' >"$T/several.md5scene"
 cat >"$T/several.want" <<EOF2
 $T/several.md5scene:3:1: error: unknown keyword 'frame' (did you mean 'frames'?)
@@ -100,8 +101,11 @@ $T/several.md5scene:5:5: error: unknown keyword 'orgin' in actor 'a' (did you me
 $T/several.md5scene:8:43: error: 'origin' takes three numbers ( x y z ), found ')'
 $T/several.md5scene:10:10: error: unknown keyword 'widht' in 'output' (did you mean 'width'?)
 EOF2
-for cmd in info render plan sheet; do
+for cmd in info render plan sheet camera compare; do
     case $cmd in
+    camera) run "several_$cmd" "$cmd" "$T/several.md5scene" -o "$T/several.md5camera" ;;
+    compare) run "several_$cmd" "$cmd" data/render/red.png data/render/red.png \
+        --scene "$T/several.md5scene" ;;
     info) run "several_$cmd" "$cmd" "$T/several.md5scene" ;;
     plan) run "several_$cmd" "$cmd" "$T/several.md5scene" --chunks 2 ;;
     render) run "several_$cmd" "$cmd" "$T/several.md5scene" -o "$T/several_%05d.png" ;;

@@ -224,6 +224,25 @@ def test_bad_scene_raises_with_its_position(tmp_path):
     assert e.value.text.endswith("    3 |     colour 3\n      |     ^\n")
 
 
+def test_several_mistakes_raise_together(tmp_path):
+    path = tmp_path / "three.md5scene"
+    # Three mistakes, each a statement the parser skips: 'frame' at 3:1; the actor's origin
+    # of two numbers, whose ')' is column 43 of line 4; 'widht' at 5:10 (after "output { ").
+    path.write_text('md5scene 1\ncamera "c.md5camera"\nframe 30\n'
+                    'actor "b" { mesh "m.md5mesh" origin ( 1 2 ) }\noutput { widht 64 }\n')
+    with pytest.raises(md5cine.Error) as e:
+        md5cine.Scene(str(path))
+    assert [x[:3] for x in e.value.errors] == [(str(path), 3, 1), (str(path), 4, 43),
+                                               (str(path), 5, 10)]
+    assert e.value.errors[1][3] == "'origin' takes three numbers ( x y z ), found ')'"
+    # the last is the error itself; str() lists all three as the command prints them
+    assert (e.value.line, e.value.col) == (5, 10)
+    p = cli("info", str(path), check=False)
+    assert p.returncode == 2
+    assert str(e.value).splitlines() == [x for x in p.stderr.splitlines() if ": error: " in x]
+    assert e.value.text == p.stderr
+
+
 def test_missing_file_raises_without_position(tmp_path):
     with pytest.raises(md5cine.Error) as e:
         md5cine.Scene(str(tmp_path / "none.md5scene"))

@@ -13,7 +13,8 @@ check (the same reference checker, limits and report).
         assert check.ok, check.table
 
 Every failure raises md5cine.Error, which carries file, line, col, code and the message, and
-reads as "file:line:col: error: message". A closed Scene or Renderer raises it at every call
+reads as "file:line:col: error: message"; a scene file's several mistakes come in one Error,
+each in its errors list as (file, line, col, message). A closed Scene or Renderer raises it at every call
 (also when a render_many generator is resumed after its renderer or scene was closed).
 
 Threads: a Scene may be used from any thread. A Renderer with jobs=1 (the default) draws on the
@@ -48,34 +49,44 @@ __all__ = ["Error", "Scene", "Renderer", "RenderResult", "FrameInfo", "CompareRe
 # --- the library --------------------------------------------------------------------------
 
 
+def _formatted(file, line, col, message):
+    # As the command prints an mc_error (src/cli/diag.c): "file:line:col: error: message";
+    # "file: error: message" without a position; "md5cine: error: message" without a file
+    # or when the message already names it in quotes. Control bytes are shown as \xNN.
+    if file and line > 0:
+        head = "%s:%d:%d: error: " % (_escape(file), line, col)
+    elif file and ("'%s'" % file) not in message:
+        head = "%s: error: " % _escape(file)
+    else:
+        head = "md5cine: error: "
+    return head + _escape(message)
+
+
 class Error(Exception):
     """Every md5cine failure. file, line and col locate the offending token of a data error
     (line == col == 0 when the error has no position); code is the status name
-    ("MC_ERR_SYNTAX"); message is the one-line text. str(e) is the formatted line; text is
-    all the command prints for it (mc_error_format: that line, then the source line and a caret
-    under the column when the file can be read)."""
+    ("MC_ERR_SYNTAX"); message is the one-line text. errors lists every error of the call as
+    (file, line, col, message), in the file's order, this one last: a scene file with several
+    mistakes reports each (the parser skips a bad statement and reads on, as `md5cine render`
+    does, up to MC_LIMIT_SCENE_ERRORS); other failures have one. str(e) is the formatted line of
+    each, one a line; text is all the command prints for them (mc_error_format: each line, then
+    the source line and a caret under the column when the file can be read)."""
 
-    def __init__(self, code, message, file="", line=0, col=0, text=None):
+    def __init__(self, code, message, file="", line=0, col=0, text=None, errors=None):
         self.code = code
         self.message = message
         self.file = file
         self.line = line
         self.col = col
-        self.text = text if text is not None else self.formatted + "\n"
-        super().__init__(self.text.split("\n", 1)[0])
+        self.errors = list(errors) if errors else [(file, line, col, message)]
+        self.text = text if text is not None else "".join(
+            _formatted(*e) + "\n" for e in self.errors)
+        super().__init__("\n".join(_formatted(*e) for e in self.errors))
 
     @property
     def formatted(self):
-        # As the command prints an mc_error (src/cli/diag.c): "file:line:col: error: message";
-        # "file: error: message" without a position; "md5cine: error: message" without a file
-        # or when the message already names it in quotes. Control bytes are shown as \xNN.
-        if self.file and self.line > 0:
-            head = "%s:%d:%d: error: " % (_escape(self.file), self.line, self.col)
-        elif self.file and ("'%s'" % self.file) not in self.message:
-            head = "%s: error: " % _escape(self.file)
-        else:
-            head = "md5cine: error: "
-        return head + _escape(self.message)
+        """This error's line (the last of errors)."""
+        return _formatted(self.file, self.line, self.col, self.message)
 
 
 def _escape(text):
@@ -260,9 +271,16 @@ def _format(err, severity=b"error"):
     return _s(buf.value)
 
 
-def _raise(err):
+def _entry(err):
+    """An mc_error as Error.errors holds it, and its text (mc_error_format)."""
+    return (_s(err.file), err.line, err.col, _s(err.msg)), _format(err)
+
+
+def _raise(err, earlier=()):
+    """Raises err, after the errors the parser read past (earlier: _entry's pairs)."""
+    entries = list(earlier) + [_entry(err)]
     raise Error(_s(_status_name(err.code)), _s(err.msg), _s(err.file), err.line, err.col,
-                text=_format(err))
+                text="".join(t for _, t in entries), errors=[e for e, _ in entries])
 
 
 def _warning_text(p):
@@ -436,11 +454,14 @@ class Scene:
         self._freed = True
         self._buf = ctypes.create_string_buffer(_abi.SIZES["mc_scene"])
         self._warn = _WARN_FN(lambda user, e: self.warnings.append(_warning_text(e)))
-        opts = mc_parse_opts(lenient=lenient, warn=self._warn)
+        earlier = []  # the mistakes the parser read past (mc_parse_opts.error), in order
+        self._error = _WARN_FN(
+            lambda user, e: earlier.append(_entry(ctypes.cast(e, _P(mc_error)).contents)))
+        opts = mc_parse_opts(lenient=lenient, warn=self._warn, error=self._error)
         err = mc_error()
         if _scene_load(self.path.encode(), ctypes.byref(opts), self._buf,
                        ctypes.byref(err)) != _MC_OK:
-            _raise(err)
+            _raise(err, earlier)
         self._loaded = True
         self._freed = False
 

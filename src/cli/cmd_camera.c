@@ -62,6 +62,7 @@ static bool write_camera(FILE *f, const mc_camera *cam)
 int mc_cmd_camera(int argc, char **argv)
 {
     camera_opts o = { 0 };
+    mc_parse_opts popts = { .warn = mc_diag_warn, .error = mc_diag_error };
     mc_scene s;
     mc_camera cam;
     mc_error e;
@@ -85,7 +86,8 @@ int mc_cmd_camera(int argc, char **argv)
         mc_diag_print(stderr, "error", &e);
         return mc_exit_code(e.code);
     }
-    rc = mc_scene_parse(buf, len, argv[1], NULL, &s, &e) == MC_OK ? MC_EXIT_OK : -1;
+    /* each mistake the parser reads past at its place, the last one below (scene.c) */
+    rc = mc_scene_parse(buf, len, argv[1], &popts, &s, &e) == MC_OK ? MC_EXIT_OK : -1;
     free(buf);
     if (rc != MC_EXIT_OK) {
         mc_diag_print(stderr, "error", &e);

@@ -311,7 +311,7 @@ static int compare_all(compare_run *run)
  * frames (within --frames). */
 static mc_status scene_shots(compare_run *run, mc_error *err)
 {
-    mc_parse_opts po = { 0 };
+    mc_parse_opts po = { .error = mc_diag_error }; /* each mistake of the scene, at its place */
     mc_scene sc;
     mc_rate fps = mc_frames_kind_of(run->b) == MC_FRAMES_VIDEO ? mc_frames_rate(run->b)
                                                                 : (mc_rate){ 0, 0 };

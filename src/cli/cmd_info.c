@@ -33,12 +33,14 @@
 #include "cli.h"
 #include "info_skins.h"
 #include "info_sound.h"
+#include "mesh_scene.h"
 
 typedef struct info_opts {
     bool json;
     bool timeline;
     bool materials;
     bool strict; /* --strict */
+    const char *base; /* --base DIR: a name that is no file is a model declaration of DIR */
     mc_rate fps; /* { 0, 0 }: the camera's own frame rate */
     mc_clock clock;
     mc_parse_opts parse;
@@ -340,7 +342,16 @@ static int info_mtr(const char *path, const info_opts *o)
 
 static const char *const WRAP_NAMES[] = { "repeat", "clamp", "zeroclamp", "alphazeroclamp" };
 
-static void print_floats_json(const float *v, int n);
+/* n floats as a JSON array, each as written in the file (the shortest round trip). */
+static void print_floats_json(const float *v, int n)
+{
+    printf("[");
+    for (int i = 0; i < n; i++) {
+        printf("%s", i ? "," : "");
+        mc_json_write_float(stdout, v[i]);
+    }
+    printf("]");
+}
 
 static void print_map_json(const char *key, const mc_material_map *m)
 {
@@ -446,17 +457,6 @@ static void print_material_text(const mc_material *m)
     }
     if (m->deform.kind != MC_DEFORM_NONE)
         printf("        deform %s\n", DEFORM_NAMES[m->deform.kind]);
-}
-
-/* n floats as a JSON array, each as written in the file (the shortest round trip). */
-static void print_floats_json(const float *v, int n)
-{
-    printf("[");
-    for (int i = 0; i < n; i++) {
-        printf("%s", i ? "," : "");
-        mc_json_write_float(stdout, v[i]);
-    }
-    printf("]");
 }
 
 static void print_vec3_json(mc_vec3 v)
@@ -893,6 +893,30 @@ static int info_scene(const char *path, const info_opts *o)
     return rc;
 }
 
+/* NAME --base DIR: the actor `render NAME --base DIR` renders (mesh_scene.h), as a scene's. */
+static int info_model(const char *name, const info_opts *o)
+{
+    mc_scene sc;
+    mc_error e;
+    mc_status st = mc_model_scene_load(name, NULL, o->base, &o->parse, &sc, &e);
+
+    if (st != MC_OK) {
+        mc_diag_print(stderr, "error", &e);
+        return mc_input_exit_code(st);
+    }
+    if (o->json) {
+        printf("{\"type\":\"model\",\"actor\":");
+        print_scene_actor_json(&sc.actors[0], NULL);
+        printf("}\n");
+    } else {
+        print_scene_actor_text(&sc.actors[0], NULL, NULL);
+        printf("  to look at it: md5cine render %s --base %s [ANIM] -o preview.mp4\n", name,
+               o->base);
+    }
+    mc_scene_release(&sc);
+    return MC_EXIT_OK;
+}
+
 typedef struct info_handler {
     const char *ext; /* compared without regard to case */
     int (*run)(const char *path, const info_opts *o);
@@ -915,6 +939,8 @@ static int info_file(const char *path, const info_opts *o)
     for (size_t i = 0; dot && i < sizeof handlers / sizeof handlers[0]; i++)
         if (strcasecmp(dot, handlers[i].ext) == 0)
             return handlers[i].run(path, o);
+    if (o->base)
+        return info_model(path, o);
     return mc_usage_error("'%s': unknown file type (expected .md5mesh, .md5anim, .md5camera, "
                           ".md5scene or .mtr)",
                           path);
@@ -939,6 +965,8 @@ static const mc_arg_opt info_options[] = {
     { .name = "--strict", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, strict),
       .help = "scenes: a used material of the base that fails to parse is an\n"
               "error (default: Doom's default material and one warning)" },
+    { .name = "--base", .kind = MC_ARG_STRING, .offset = offsetof(info_opts, base),
+      .metavar = "DIR", .help = "a NAME that is no file: a model declaration of DIR's def files" },
     { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = offsetof(info_opts, parse.lenient),
       .help = "read the harmless deviations of shipped game files with warnings" },
 };
@@ -946,7 +974,8 @@ static const mc_arg_opt info_options[] = {
 static const mc_arg_spec info_spec = {
     .command = "info",
     .synopsis = "usage: md5cine info FILE... [--json] [--timeline] [--fps N]\n"
-                "                    [--clock ideal|engine] [--materials] [--strict] [--lenient]\n\n",
+                "                    [--clock ideal|engine] [--materials] [--strict] [--lenient]\n"
+                "       md5cine info NAME... --base DIR [--json]\n\n",
     .opts = info_options,
     .nopts = MC_ARG_COUNT(info_options),
     .min_pos = 1,

@@ -79,13 +79,18 @@ static int fail(const mc_error *e, bool input)
 
 static int load_scene(render_cmd *c)
 {
-    mc_parse_opts popts = { .lenient = c->o->lenient, .warn = mc_diag_warn,
+    mc_parse_opts popts = { .lenient = c->o->view.lenient, .warn = mc_diag_warn,
                             .warn_user = &c->warned, .stop = &g_stop_signal,
                             .error = mc_diag_error, .error_user = &c->warned };
     mc_error e;
-    mc_status st = mc_mesh_scene_is_mesh(c->o->scene)
-                           ? mc_mesh_scene_load(c->o->scene, c->o->anim, &popts, &c->scene, &e)
-                           : mc_scene_load(c->o->scene, &popts, &c->scene, &e);
+    mc_status st;
+
+    if (c->o->base)
+        st = mc_model_scene_load(c->o->scene, c->o->anim, c->o->base, &popts, &c->scene, &e);
+    else if (mc_mesh_scene_is_mesh(c->o->scene))
+        st = mc_mesh_scene_load(c->o->scene, c->o->anim, &popts, &c->scene, &e);
+    else
+        st = mc_scene_load(c->o->scene, &popts, &c->scene, &e);
 
     if (st != MC_OK)
         return e.code == MC_ERR_INTERRUPTED ? stopped_early() : fail(&e, true);
@@ -110,18 +115,18 @@ static void fill_desc(render_cmd *c)
     r->scene = &c->scene;
     r->width = o->width;
     r->height = o->height;
-    r->fps = o->fps;
+    r->fps = o->view.fps;
     r->clock = o->clock;
-    r->msaa = o->msaa; /* 0 is off in the library too */
-    r->shading = o->shading;
+    r->msaa = o->view.msaa; /* 0 is off in the library too */
+    r->shading = o->view.shading;
     r->fov_mode = o->fov_mode;
-    r->backend = o->gl;
+    r->backend = o->view.gl;
     r->gl_device = o->gl_device;
     r->background_mode = o->bg_mode;
     memcpy(r->background, o->bg, sizeof r->background);
     r->overlay = o->overlay;
     r->developer_images = o->developer_images;
-    r->no_shadows = o->no_shadows != 0;
+    r->no_shadows = o->view.no_shadows != 0;
     r->shadow_samples = o->shadow_samples;
     if (o->quality == MC_QUALITY_DRAFT && !o->width)
         mc_render_asked_size(o, &c->scene, &r->width, &r->height);
@@ -160,7 +165,7 @@ static void fill_desc(render_cmd *c)
 static int check_settings(const render_cmd *c)
 {
     const mc_render_opts *o = c->o;
-    int64_t count = mc_scene_frame_count_clock(&c->scene, mc_scene_fps(&c->scene, o->fps),
+    int64_t count = mc_scene_frame_count_clock(&c->scene, mc_scene_fps(&c->scene, o->view.fps),
                                                o->clock);
 
     if (o->bg_mode == MC_BACKGROUND_NONE && o->out_kind == MC_OUT_VIDEO)
@@ -301,7 +306,7 @@ static void report_output(const render_cmd *c, bool ok, bool interrupted)
             fprintf(stderr, "md5cine: no output written: '%s' was not created\n", o->out);
         return;
     }
-    if (o->progress == MC_PROGRESS_QUIET || o->out_kind == MC_OUT_NONE)
+    if (o->view.progress == MC_PROGRESS_QUIET || o->out_kind == MC_OUT_NONE)
         return;
     mc_render_run_get_info(c->run, &ri);
     mc_render_run_get_stats(c->run, &st);
@@ -327,7 +332,7 @@ static int report_check(const render_cmd *c, const mc_error *report_err)
         mc_diag_print(stderr, "error", report_err);
         return MC_EXIT_RUNTIME;
     }
-    if (c->o->progress != MC_PROGRESS_QUIET)
+    if (c->o->view.progress != MC_PROGRESS_QUIET)
         mc_cli_wrote_reports(c->o->report_dir, c->o->junit, ref);
     /* A reference frame of another size is bad input, as for compare (the first one's size
      * was checked before rendering; a later PNG of a folder may still differ). */
@@ -346,10 +351,10 @@ static int run_frames(render_cmd *c)
     mc_status st;
 
     mc_render_run_get_info(c->run, &ri);
-    mc_progress_begin(&c->prog, o->progress, ri.first, ri.last - ri.first + 1, stderr,
+    mc_progress_begin(&c->prog, o->view.progress, ri.first, ri.last - ri.first + 1, stderr,
                       video_out ? stderr : stdout);
     mc_progress_set_interval(&c->prog, o->progress_interval);
-    if (o->progress == MC_PROGRESS_JSON) { /* first line: what the frames are drawn with */
+    if (o->view.progress == MC_PROGRESS_JSON) { /* first line: what the frames are drawn with */
         FILE *to = video_out ? stderr : stdout;
 
         fprintf(to, "{\"md5cine\":\"%s\",\"gl\":{", mc_version());
@@ -399,7 +404,7 @@ static int sound_only(render_cmd *c)
 
     if (rc != -1)
         return rc;
-    fps = mc_scene_fps(&c->scene, o->fps);
+    fps = mc_scene_fps(&c->scene, o->view.fps);
     count = mc_scene_frame_count_clock(&c->scene, fps, o->clock);
     if (o->has_frames && o->last >= count)
         return mc_usage_error("--frames %lld-%lld is outside the scene's frames 0-%lld",
@@ -421,7 +426,7 @@ static int sound_only(render_cmd *c)
     rc = mc_wav_write(o->audio_path, zeros ? zeros : st.mix + 2 * s0, s1 - s0, &e) == MC_OK
                  ? MC_EXIT_OK
                  : fail(&e, false);
-    if (rc == MC_EXIT_OK && o->progress != MC_PROGRESS_QUIET)
+    if (rc == MC_EXIT_OK && o->view.progress != MC_PROGRESS_QUIET)
         fprintf(c->info, "wrote %s (%lld sound events, %.3f s)\n", o->audio_path,
                 (long long)st.num_events, (double)(s1 - s0) / MC_SOUND_RATE);
     free(zeros);
@@ -455,7 +460,7 @@ int mc_cmd_render(int argc, char **argv)
         return rc;
     memset(&c, 0, sizeof c);
     c.o = &o;
-    c.info = (o.out && strcmp(o.out, "-") == 0) || o.progress == MC_PROGRESS_JSON ? stderr : stdout;
+    c.info = (o.out && strcmp(o.out, "-") == 0) || o.view.progress == MC_PROGRESS_JSON ? stderr : stdout;
     if (o.sound_only) {
         rc = sound_only(&c);
         mc_scene_release(&c.scene);

@@ -27,6 +27,7 @@
 #include "args.h"
 #include "cli.h"
 #include "render_cli.h"
+#include "scene_args.h"
 
 typedef struct sheet_args {
     const char *source, *out;
@@ -34,12 +35,7 @@ typedef struct sheet_args {
     int cell_w, cell_h;    /* --size */
     int columns;           /* --columns */
     int width, height;     /* --render-size */
-    mc_rate fps;           /* --fps */
-    int msaa;
-    mc_shading shading;
-    int no_shadows; /* --shadows on|off */
-    mc_gl_backend gl;
-    bool lenient, quiet;
+    mc_scene_args view;    /* the options render shares (scene_args.h) */
 } sheet_args;
 
 /* What the sheet is made of: the frames picked and what each label needs. */
@@ -98,16 +94,6 @@ static bool parse_render_size(void *field, const char *s)
                      &a->height);
 }
 
-static bool parse_msaa(void *field, const char *s)
-{
-    long v;
-
-    if (!mc_arg_long(s, 0, 4, &v) || (v != 0 && v != 4))
-        return false;
-    *(int *)field = (int)v; /* the library's msaa: 0 is off, as here */
-    return true;
-}
-
 #define F(m) offsetof(sheet_args, m)
 
 static const mc_arg_opt sheet_opts[] = {
@@ -124,32 +110,16 @@ static const mc_arg_opt sheet_opts[] = {
     { .name = "--render-size", .kind = MC_ARG_CUSTOM, .offset = F(width),
       .parse = parse_render_size, .expect = "WxH, 16..16384 each", .metavar = "WxH",
       .help = "scenes: the size frames are rendered at (default: the scene's)" },
-    { .name = "--fps", .kind = MC_ARG_CUSTOM, .offset = F(fps), .parse = mc_arg_rate,
-      .expect = MC_ARG_RATE_EXPECT, .metavar = "N",
-      .help = "scenes: the output rate; folders: the time code's rate\n"
-              "(default: the scene's or the video's; 24 for folders)" },
-    { .name = "--msaa", .kind = MC_ARG_CUSTOM, .offset = F(msaa), .parse = parse_msaa,
-      .expect = "0 or 4", .metavar = "0|4", .help = "scenes: antialiasing samples (default 4)" },
-    { .name = "--shading", .kind = MC_ARG_CHOICE, .offset = F(shading),
-      .choices = (const char *const[]){ "lit", "unlit", "normals", NULL },
-      .metavar = "lit|unlit|normals", .help = "scenes: (default lit)" },
-    { .name = "--shadows", .kind = MC_ARG_CHOICE, .offset = F(no_shadows),
-      .choices = (const char *const[]){ "on", "off", NULL }, .metavar = "on|off",
-      .help = "scenes: stencil shadows (default on)" },
-    { .name = "--gl", .kind = MC_ARG_CHOICE, .offset = F(gl),
-      .choices = (const char *const[]){ "auto", "egl", "osmesa", NULL },
-      .metavar = "auto|egl|osmesa", .help = "scenes: GL backend (default auto)" },
-    { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = F(lenient),
-      .help = "accept the harmless deviations of shipped game files" },
-    { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(quiet),
-      .help = "print nothing but errors" },
+    MC_SCENE_ARG_OPTS(F(view)),
 };
 
 static const mc_arg_spec sheet_spec = {
     .command = "sheet",
     .synopsis = "usage: md5cine sheet SCENE|VIDEO|FOLDER -o sheet.png [options]\n"
                 "  A contact sheet: the frames picked, each labelled with its output frame\n"
-                "  number, time code HH:MM:SS:FF and shot (a scene's shots, a video's chapters).\n",
+                "  number, time code HH:MM:SS:FF and shot (a scene's shots, a video's chapters).\n"
+                "  The options render shares (--fps .. --quiet) draw a scene as render does;\n"
+                "  --fps is also the time code's rate of a folder (default 24).\n",
     .epilog = "exit status: 0 written, 2 bad input or usage, 3 runtime failure (GL, I/O)\n",
     .opts = sheet_opts,
     .nopts = MC_ARG_COUNT(sheet_opts),
@@ -182,7 +152,7 @@ static int open_scene(sheet_run *run)
     mc_scene_renderer_desc d = { 0 };
     mc_error e;
 
-    popts.lenient = a->lenient;
+    popts.lenient = a->view.lenient;
     popts.warn = mc_diag_warn;
     popts.error = mc_diag_error;
     if (mc_scene_load(a->source, &popts, &run->scene, &e) != MC_OK)
@@ -191,11 +161,11 @@ static int open_scene(sheet_run *run)
     d.scene = &run->scene;
     d.width = a->width;
     d.height = a->height;
-    d.fps = a->fps;
-    d.msaa = a->msaa;
-    d.shading = a->shading;
-    d.no_shadows = a->no_shadows != 0;
-    d.backend = a->gl;
+    d.fps = a->view.fps;
+    d.msaa = a->view.msaa;
+    d.shading = a->view.shading;
+    d.no_shadows = a->view.no_shadows != 0;
+    d.backend = a->view.gl;
     d.warn = mc_diag_warn;
     {
         /* Under `ulimit -v`, refused before the GL driver runs out (address_space.c). */
@@ -204,7 +174,7 @@ static int open_scene(sheet_run *run)
         mc_address_need need;
         int rc;
 
-        mc_cli_render_need(&run->scene, w, h, a->msaa, &need);
+        mc_cli_render_need(&run->scene, w, h, a->view.msaa, &need);
         if ((rc = mc_cli_address_check("rendering this scene", need.gl + need.frame)) != -1)
             return rc;
     }
@@ -264,8 +234,8 @@ static int open_frames(sheet_run *run)
     run->fps = mc_frames_rate(run->src);
     if (mc_frames_kind_of(run->src) == MC_FRAMES_VIDEO && (rc = video_shots(run)) >= 0)
         return rc;
-    if (run->a->fps.num > 0 && mc_frames_kind_of(run->src) != MC_FRAMES_VIDEO)
-        run->fps = run->a->fps;
+    if (run->a->view.fps.num > 0 && mc_frames_kind_of(run->src) != MC_FRAMES_VIDEO)
+        run->fps = run->a->view.fps;
     if (run->fps.num <= 0)
         run->fps = (mc_rate){ 24, 1 };
     if (mc_frames_size(run->src, 0, &run->frame_w, &run->frame_h, &e) != MC_OK)
@@ -371,7 +341,7 @@ static int draw(sheet_run *run)
 /* A scene's sound over its frames, its mix copied into run->sound. */
 static int scene_sound(sheet_run *run)
 {
-    mc_parse_opts popts = { .lenient = run->a->lenient, .warn = mc_diag_warn };
+    mc_parse_opts popts = { .lenient = run->a->view.lenient, .warn = mc_diag_warn };
     mc_soundtrack_desc d = { .scene = &run->scene, .fps = run->fps, .num_frames = run->count,
                              .opts = &popts };
     mc_error e;
@@ -467,7 +437,7 @@ static int write_sheet(sheet_run *run)
     if (mc_png_write(run->a->out, run->sheet, run->layout.width, run->layout.height,
                      (size_t)run->layout.width * 4, 0, &e) != MC_OK)
         return fail(&e, false);
-    if (!run->a->quiet)
+    if (run->a->view.progress != MC_PROGRESS_QUIET)
         mc_cli_wrote(run->a->out, "%zu frames, %d x %d cells of %dx%d, %dx%d", run->num_picks,
                      run->layout.columns, run->layout.rows, run->layout.cell_width,
                      run->layout.cell_height, run->layout.width, run->layout.height);
@@ -497,7 +467,7 @@ int mc_cmd_sheet(int argc, char **argv)
     sheet_run *run;
     int npos, rc;
 
-    a.msaa = MC_MSAA_DEFAULT;
+    a.view.msaa = MC_MSAA_DEFAULT;
     rc = mc_args_parse(&sheet_spec, argc, argv, &a, &npos);
     if (rc != -1)
         return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <md5cine/limits.h>
 #include <md5cine/md5anim.h>
 #include <md5cine/md5mesh.h>
 #include <md5cine/pose.h>
@@ -75,9 +76,9 @@ static bool scene_path(const char *path, char *out, mc_error *err)
     return true;
 }
 
-/* The scene text of the model: into text (cap bytes); false when it does not fit. */
-static bool scene_text(const char *mesh, const char *anim, double seconds, mc_vec3 lo, mc_vec3 hi,
-                       char *text, size_t cap)
+/* The turntable camera line framed around [lo, hi]: into text (cap bytes); false when it does
+ * not fit. */
+static bool camera_text(double seconds, mc_vec3 lo, mc_vec3 hi, char *text, size_t cap)
 {
     /* 2.4 half diagonals away: the bounds' sphere inside a 90 degree view across a 16:9
      * output (half height 29.4 degrees: 1 / sin 29.4 = 2.04), with room around it */
@@ -85,25 +86,34 @@ static bool scene_text(const char *mesh, const char *anim, double seconds, mc_ve
     double dx = (double)hi.x - (double)lo.x, dy = (double)hi.y - (double)lo.y,
            dz = (double)hi.z - (double)lo.z;
     double r = 0.5 * sqrt(dx * dx + dy * dy + dz * dz), d = 2.4 * (r > 1e-3 ? r : 1e-3);
+    int n = snprintf(text, cap,
+                     "camera { turntable { center ( %.9g %.9g %.9g ) radius %.9g height %.9g "
+                     "aim 0 seconds %.9g } }\n",
+                     0.5 * ((double)lo.x + (double)hi.x), 0.5 * ((double)lo.y + (double)hi.y),
+                     0.5 * ((double)lo.z + (double)hi.z), d * cos(elev), d * sin(elev), seconds);
+
+    return n > 0 && (size_t)n < cap;
+}
+
+/* The scene text of the model: into text (cap bytes); false when it does not fit. */
+static bool scene_text(const char *mesh, const char *anim, double seconds, mc_vec3 lo, mc_vec3 hi,
+                       char *text, size_t cap)
+{
     const char *slash = strrchr(mesh, '/');
     const char *leaf = slash ? slash + 1 : mesh;
     int name_len = (int)strlen(leaf) - 8; /* the leaf without ".md5mesh" */
+    char camera[256];
     int n;
 
     if (name_len < 1) {
         leaf = "mesh.md5mesh";
         name_len = 4;
     }
-    n = snprintf(text, cap,
-                     "md5scene 1\n"
-                     "camera { turntable { center ( %.9g %.9g %.9g ) radius %.9g height %.9g "
-                     "aim 0 seconds %.9g } }\n"
-                     "actor \"%.*s\" { mesh \"%s\"%s%s%s }\n",
-                     0.5 * ((double)lo.x + (double)hi.x), 0.5 * ((double)lo.y + (double)hi.y),
-                     0.5 * ((double)lo.z + (double)hi.z), d * cos(elev), d * sin(elev), seconds,
-                     name_len, leaf, mesh, anim ? " anim \"" : "",
-                     anim ? anim : "", anim ? "\" loop 1" : "");
-
+    if (!camera_text(seconds, lo, hi, camera, sizeof camera))
+        return false;
+    n = snprintf(text, cap, "md5scene 1\n%sactor \"%.*s\" { mesh \"%s\"%s%s%s }\n", camera,
+                 name_len, leaf, mesh, anim ? " anim \"" : "", anim ? anim : "",
+                 anim ? "\" loop 1" : "");
     return n > 0 && (size_t)n < cap;
 }
 
@@ -142,4 +152,86 @@ mc_status mc_mesh_scene_load(const char *mesh_path, const char *anim_path,
     if (st == MC_OK && (st = mc_scene_resolve(out, opts, err)) != MC_OK)
         mc_scene_release(out);
     return st;
+}
+
+/* The scene of model name of base_abs: its actor plays anim (NULL: none) under the camera line;
+ * parsed and resolved into out. An error placed in this text (the model or its anim not
+ * declared) loses the place: the text is no file the user has. */
+static mc_status model_scene(const char *name, const char *base_abs, const char *anim,
+                             const char *camera, const mc_parse_opts *opts, mc_scene *out,
+                             mc_error *err)
+{
+    char text[PATH_MAX + 3 * MC_LIMIT_NAME_LEN + 512];
+    int n = snprintf(text, sizeof text,
+                     "md5scene 1\nbase \"%s\"\n%sactor \"%s\" { model \"%s\"%s%s%s }\n", base_abs,
+                     camera, name, name, anim ? " anim \"" : "", anim ? anim : "",
+                     anim ? "\" loop 1" : "");
+    mc_status st;
+
+    if (n < 0 || (size_t)n >= sizeof text)
+        return mc_error_set(err, MC_ERR_USAGE, name, 0, 0, "model name too long");
+    st = mc_scene_parse(text, (size_t)n, name, opts, out, err);
+    if (st == MC_OK && (st = mc_scene_resolve(out, opts, err)) != MC_OK)
+        mc_scene_release(out);
+    if (st != MC_OK && err && strcmp(err->file, name) == 0) {
+        err->file[0] = '\0';
+        err->line = err->col = 0;
+    }
+    return st;
+}
+
+/* The anim to play: want among the model's anims (exactly as declared), else "idle", else the
+ * first; NULL when the model has none. want not declared is left to the scene's own error. */
+static const char *pick_anim(const mc_scene_actor *a, const char *want)
+{
+    if (want)
+        return want;
+    for (int i = 0; i < a->num_model_anims; i++)
+        if (strcmp(a->model_anims[i].name, MC_MODEL_SCENE_DEFAULT_ANIM) == 0)
+            return a->model_anims[i].name;
+    return a->num_model_anims > 0 ? a->model_anims[0].name : NULL;
+}
+
+mc_status mc_model_scene_load(const char *name, const char *anim, const char *base,
+                              const mc_parse_opts *opts, mc_scene *out, mc_error *err)
+{
+    const char *still = "camera { turntable { center ( 0 0 0 ) radius 1 height 0 aim 0 seconds "
+                        "1 } }\n";
+    char base_abs[PATH_MAX], camera[256], played[MC_LIMIT_NAME_LEN + 1] = "";
+    mc_parse_opts quiet = opts ? *opts : (mc_parse_opts){ 0 }; /* warnings once: the last load's */
+    double seconds = MC_MESH_SCENE_SECONDS;
+    mc_scene probe;
+    mc_vec3 lo, hi;
+    mc_status st;
+
+    memset(out, 0, sizeof *out);
+    if (!name[0] || strpbrk(name, "\"\\") || (anim && strpbrk(anim, "\"\\")))
+        return mc_error_set(err, MC_ERR_USAGE, NULL, 0, 0,
+                            "'%s': a model's name has no '\"' or '\\'", name);
+    if (!scene_path(base, base_abs, err))
+        return err ? err->code : MC_ERR_IO;
+    /* first the declaration's anims, then the anim played (for its bounds and length) */
+    quiet.warn = NULL;
+    if ((st = model_scene(name, base_abs, NULL, still, &quiet, &probe, err)) != MC_OK)
+        return st;
+    if (pick_anim(&probe.actors[0], anim)) {
+        snprintf(played, sizeof played, "%s", pick_anim(&probe.actors[0], anim));
+        mc_scene_release(&probe);
+        if ((st = model_scene(name, base_abs, played, still, &quiet, &probe, err)) != MC_OK)
+            return st;
+    }
+    if (played[0] && probe.actors[0].anim.num_frames > 1)
+        seconds = fmax(seconds, (double)(probe.actors[0].anim.num_frames - 1) /
+                                        probe.actors[0].anim.frame_rate);
+    if (!model_bounds(&probe.actors[0].mesh, played[0] ? &probe.actors[0].anim : NULL, &lo, &hi))
+        lo = hi = (mc_vec3){ 0, 0, 0 };
+    /* the declaration's offset moves the model in its own space (scene.h) */
+    lo = (mc_vec3){ lo.x + probe.actors[0].offset.x, lo.y + probe.actors[0].offset.y,
+                    lo.z + probe.actors[0].offset.z };
+    hi = (mc_vec3){ hi.x + probe.actors[0].offset.x, hi.y + probe.actors[0].offset.y,
+                    hi.z + probe.actors[0].offset.z };
+    mc_scene_release(&probe);
+    if (!camera_text(seconds, lo, hi, camera, sizeof camera))
+        return mc_error_set(err, MC_ERR_USAGE, name, 0, 0, "camera too long");
+    return model_scene(name, base_abs, played[0] ? played : NULL, camera, opts, out, err);
 }

@@ -15,6 +15,7 @@
 #include "limit_args.h"
 #include "mesh_scene.h"
 #include "render_cli.h"
+#include "scene_args.h"
 
 static bool parse_size(void *field, const char *s)
 {
@@ -180,20 +181,7 @@ static int check_combination(mc_render_opts *o)
     return classify_output(o);
 }
 
-static bool parse_msaa(void *field, const char *s)
-{
-    long n;
-
-    if (!mc_arg_long(s, 0, 4, &n) || (n != 0 && n != 4))
-        return false;
-    *(int *)field = (int)n;
-    return true;
-}
-
 /* MC_ARG_CHOICE stores the index of the word into these enums, which number from 0. */
-_Static_assert(sizeof(mc_shading) == sizeof(int) && MC_SHADING_LIT == 0 && MC_SHADING_UNLIT == 1 &&
-                       MC_SHADING_NORMALS == 2,
-               "--shading's words are the enum's order");
 _Static_assert(sizeof(mc_fov_mode) == sizeof(int) && MC_FOV_HORIZONTAL == 0 && MC_FOV_DOOM == 1,
                "--fov-mode's words are the enum's order");
 _Static_assert(sizeof(mc_clock) == sizeof(int) && MC_CLOCK_IDEAL == 0 && MC_CLOCK_ENGINE == 1,
@@ -204,9 +192,6 @@ _Static_assert(sizeof(mc_shadow_samples) == sizeof(int) && MC_SHADOW_SAMPLES_PIX
 _Static_assert(sizeof(mc_quality) == sizeof(int) && MC_QUALITY_DRAFT == 0 && MC_QUALITY_REVIEW == 1 &&
                        MC_QUALITY_FINAL == 2,
                "--quality's words are the enum's order");
-_Static_assert(sizeof(mc_gl_backend) == sizeof(int) && MC_GL_AUTO == 0 && MC_GL_EGL == 1 &&
-                       MC_GL_OSMESA == 2,
-               "--gl's words are the enum's order");
 
 /* --jobs N or auto (0: mc_frame_jobs_auto's count, settled when the scene is known). */
 static bool parse_jobs(void *field, const char *s)
@@ -226,13 +211,6 @@ static bool parse_jobs(void *field, const char *s)
 static bool parse_progress(void *field, const char *s)
 {
     return mc_progress_parse_mode(s, field);
-}
-
-static bool set_quiet(void *field, const char *s)
-{
-    (void)s;
-    *(mc_progress_mode *)field = MC_PROGRESS_QUIET;
-    return true;
 }
 
 #define F(m) offsetof(mc_render_opts, m)
@@ -260,12 +238,13 @@ static bool parse_audio(void *field, const char *s)
 static const mc_arg_opt render_opts[] = {
     { .name = "--output", .alias = "-o", .kind = MC_ARG_STRING, .offset = F(out),
       .metavar = "OUT", .help = "the video, PNG pattern or '-' to write" },
+    { .name = "--base", .kind = MC_ARG_STRING, .offset = F(base), .metavar = "DIR",
+      .help = "the first argument is the name of a model declaration of DIR's\n"
+              "def/*.def files, rendered as a mesh is" },
     { .name = "--size", .kind = MC_ARG_CUSTOM, .parse = parse_size,
       .expect = "WxH, " STR(MC_LIMIT_RENDER_MIN_SIDE) ".." STR(MC_LIMIT_RENDER_MAX_SIDE) " each",
       .metavar = "WxH", .help = "output size (default: the scene's, else 1280x720; even for video)" },
-    { .name = "--fps", .kind = MC_ARG_CUSTOM, .offset = F(fps), .parse = mc_arg_rate,
-      .expect = MC_ARG_RATE_EXPECT, .metavar = "N",
-      .help = "output frame rate (default: the scene's, else the camera's)" },
+    MC_SCENE_ARG_OPTS(F(view)),
     { .name = "--clock", .kind = MC_ARG_CHOICE, .offset = F(clock),
       .choices = (const char *const[]){ "ideal", "engine", NULL }, .metavar = "ideal|engine",
       .help = "frame k at t = k/fps exactly (default), or Doom 3's own clock:\n"
@@ -294,18 +273,11 @@ static const mc_arg_opt render_opts[] = {
               "draft: half the size, --msaa 0, --shadows off; review (default):\n"
               "the size, --msaa 4, --shadows on, --shadow-samples pixel;\n"
               "final: as review with --shadow-samples sample" },
-    { .name = "--msaa", .kind = MC_ARG_CUSTOM, .offset = F(msaa), .parse = parse_msaa,
-      .expect = "0 or 4", .metavar = "0|4", .help = "antialiasing samples (default 4)" },
     { .name = "--background", .kind = MC_ARG_CUSTOM, .parse = parse_background,
       .expect = "R,G,B (0..1, or 0..255 integers), #rrggbb or 'none'", .metavar = "C",
       .help = "R,G,B in 0..1 (or 0..255 integers when any value is above 1),\n"
               "#rrggbb, or 'none': transparent, RGBA PNGs only\n"
               "(default: the scene's, else black)" },
-    { .name = "--shading", .kind = MC_ARG_CHOICE, .offset = F(shading),
-      .choices = (const char *const[]){ "lit", "unlit", "normals", NULL }, .metavar = "lit|unlit|normals", .help = "(default lit)" },
-    { .name = "--shadows", .kind = MC_ARG_CHOICE, .offset = F(no_shadows),
-      .choices = (const char *const[]){ "on", "off", NULL }, .metavar = "on|off",
-      .help = "Doom's stencil shadows of every actor from each light (default on)" },
     { .name = "--shadow-samples", .kind = MC_ARG_CHOICE, .offset = F(shadow_samples),
       .choices = (const char *const[]){ "pixel", "sample", NULL }, .metavar = "pixel|sample",
       .help = "with MSAA, a pixel's shadow is decided once, as Doom's renderer\n"
@@ -314,9 +286,6 @@ static const mc_arg_opt render_opts[] = {
     { .name = "--fov-mode", .kind = MC_ARG_CHOICE, .offset = F(fov_mode),
       .choices = (const char *const[]){ "file", "doom", NULL }, .metavar = "file|doom",
       .help = "the file's fov is horizontal (default), or Doom's 4:3 rule" },
-    { .name = "--gl", .kind = MC_ARG_CHOICE, .offset = F(gl),
-      .choices = (const char *const[]){ "auto", "egl", "osmesa", NULL }, .metavar = "auto|egl|osmesa",
-      .help = "GL backend (auto: EGL, then OSMesa; MD5CINE_GL sets the default)" },
     { .name = "--gl-device", .kind = MC_ARG_INT, .offset = F(gl_device), .min = 1, .max = 64,
       .expect = "1..64 (md5cine doctor lists them)", .metavar = "N",
       .help = "EGL device N as md5cine doctor lists them (default: automatic)" },
@@ -336,11 +305,7 @@ static const mc_arg_opt render_opts[] = {
       .help = "a used material of the base that fails to parse, or a\n"
               "missing sound file, is an error (default: Doom's default\n"
               "material, or silence, and one warning)" },
-    { .name = "--lenient", .kind = MC_ARG_FLAG, .offset = F(lenient),
-      .help = "accept the harmless deviations of shipped game files" },
-    { .name = "--quiet", .alias = "-q", .kind = MC_ARG_FLAG, .offset = F(progress),
-      .parse = set_quiet, .help = "no progress (warnings and errors are still printed)" },
-    { .name = "--progress", .kind = MC_ARG_CUSTOM, .offset = F(progress),
+    { .name = "--progress", .kind = MC_ARG_CUSTOM, .offset = F(view.progress),
       .parse = parse_progress, .expect = "auto, log, json or none",
       .metavar = "auto|log|json|none",
       .help = "auto (default): a bar on a terminal, else log lines; log:\n"
@@ -390,7 +355,7 @@ static const mc_arg_spec render_spec = {
     .nopts = MC_ARG_COUNT(render_opts),
     .min_pos = 0,
     .max_pos = 2,
-    .too_many = " (one scene, or a mesh and its anim, per render)",
+    .too_many = " (one scene, or a mesh or model and its anim, per render)",
     .seen_offset = offsetof(mc_render_opts, lim.opts.set),
 };
 
@@ -408,11 +373,22 @@ static void render_synopsis(char *out, size_t cap)
     snprintf(out, cap,
              "usage: md5cine render SCENE -o OUT [options]\n"
              "       md5cine render MESH.md5mesh [ANIM.md5anim] -o OUT [options]\n"
-             "  A mesh is rendered on a turntable framed around it, under the default rig.\n"
+             "       md5cine render NAME --base DIR [ANIM] -o OUT [options]\n"
+             "  A mesh, or the model declaration NAME of DIR's def files (its anim ANIM,\n"
+             "  default idle, else its first), is rendered on a turntable framed around it,\n"
+             "  under the default rig.\n"
              "  OUT is a video (%s; %s uncompressed), a %s pattern with a printf-style\n"
              "  output frame number such as '%s', or '-' (%s on stdout).\n"
              "  The scene's output { } block gives defaults; these options win.\n",
              encoded, raw, pat->title, pat->example, dash->title);
+}
+
+/* Whether path names a scene file (it ends in ".md5scene", any case). */
+static bool is_scene_file(const char *path)
+{
+    size_t n = strlen(path);
+
+    return n > 9 && strcasecmp(path + n - 9, ".md5scene") == 0;
 }
 
 /* Not given: the options --quality fills in (before they are parsed). */
@@ -424,10 +400,10 @@ static void apply_quality(mc_render_opts *o)
 {
     bool draft = o->quality == MC_QUALITY_DRAFT;
 
-    if (o->msaa < 0)
-        o->msaa = draft ? 0 : MC_MSAA_DEFAULT;
-    if (o->no_shadows < 0)
-        o->no_shadows = draft ? 1 : 0;
+    if (o->view.msaa < 0)
+        o->view.msaa = draft ? 0 : MC_MSAA_DEFAULT;
+    if (o->view.no_shadows < 0)
+        o->view.no_shadows = draft ? 1 : 0;
     if (o->shadow_samples == UNSET_SHADOW_SAMPLES)
         o->shadow_samples = o->quality == MC_QUALITY_FINAL ? MC_SHADOW_SAMPLES_SAMPLE
                                                            : MC_SHADOW_SAMPLES_PIXEL;
@@ -436,17 +412,17 @@ static void apply_quality(mc_render_opts *o)
 int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
 {
     mc_arg_spec spec = render_spec;
-    char synopsis[512];
+    char synopsis[768];
     int npos, rc;
 
     render_synopsis(synopsis, sizeof synopsis);
     spec.synopsis = synopsis;
     memset(o, 0, sizeof *o);
-    o->msaa = -1;
-    o->no_shadows = -1;
+    o->view.msaa = -1;
+    o->view.no_shadows = -1;
     o->shadow_samples = UNSET_SHADOW_SAMPLES;
     o->quality = MC_QUALITY_REVIEW;
-    o->progress = MC_PROGRESS_AUTO;
+    o->view.progress = MC_PROGRESS_AUTO;
     o->progress_interval = MC_PROGRESS_LOG_INTERVAL;
     rc = mc_args_parse(&spec, argc, argv, o, &npos);
     if (rc != -1)
@@ -454,7 +430,10 @@ int mc_render_parse_args(int argc, char **argv, mc_render_opts *o)
     apply_quality(o);
     o->scene = npos > 0 ? argv[1] : NULL;
     o->anim = npos > 1 ? argv[2] : NULL;
-    if (o->anim && !mc_mesh_scene_is_mesh(o->scene))
+    if (o->base && o->scene && (mc_mesh_scene_is_mesh(o->scene) || is_scene_file(o->scene)))
+        return mc_usage_error("--base DIR names the base of a model declaration: render NAME "
+                              "--base DIR, not '%s'", o->scene);
+    if (o->anim && !o->base && !mc_mesh_scene_is_mesh(o->scene))
         return mc_usage_error("render takes a second file only after a mesh: render "
                               "MESH.md5mesh ANIM.md5anim, not '%s' '%s'",
                               o->scene, o->anim);

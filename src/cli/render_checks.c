@@ -138,7 +138,7 @@ void mc_render_asked_size(const mc_render_opts *o, const mc_scene *s, int *w, in
  * for that many contexts. Before any thread starts (setenv). */
 int mc_render_settle_jobs(const mc_render_opts *o, const mc_scene *s)
 {
-    int64_t frames = mc_scene_frame_count_clock(s, mc_scene_fps(s, o->fps), o->clock);
+    int64_t frames = mc_scene_frame_count_clock(s, mc_scene_fps(s, o->view.fps), o->clock);
     int jobs = o->jobs ? o->jobs : mc_frame_jobs_auto(mc_frame_jobs_cores());
     bool user_threads = getenv("LP_NUM_THREADS") != NULL;
 
@@ -153,7 +153,7 @@ int mc_render_settle_jobs(const mc_render_opts *o, const mc_scene *s)
         int w, h, fit;
 
         mc_render_asked_size(o, s, &w, &h);
-        mc_cli_render_need(s, w, h, o->msaa, &need);
+        mc_cli_render_need(s, w, h, o->view.msaa, &need);
         fit = mc_frame_jobs_fit(mc_frame_jobs_cores(), mc_cli_memory_for_jobs(NULL),
                                 jobs_need(&need, 1), need.job, NULL);
         if (fit < jobs)
@@ -182,7 +182,7 @@ int mc_render_check_address(const mc_render_opts *o, const mc_scene *s, int jobs
         return mc_cli_address_check(what, need.frame * (unsigned long long)ri.jobs);
     }
     mc_render_asked_size(o, s, &w, &h);
-    mc_cli_render_need(s, w, h, o->msaa, &need);
+    mc_cli_render_need(s, w, h, o->view.msaa, &need);
     snprintf(what, sizeof what,
              jobs == 1 ? "rendering this scene" : "rendering this scene with %d jobs", jobs);
     return mc_cli_address_check(what, jobs_need(&need, jobs));

@@ -19,6 +19,7 @@
 
 #include "limit_args.h"
 #include "progress.h"
+#include "scene_args.h"
 
 #define MC_PATH_CAP 4096
 
@@ -65,33 +66,31 @@ typedef enum mc_quality { MC_QUALITY_DRAFT, MC_QUALITY_REVIEW, MC_QUALITY_FINAL 
 
 typedef struct mc_render_opts {
     const char *scene; /* a scene file, or a mesh rendered directly (mesh_scene.h) */
-    const char *anim;  /* NULL, or the mesh's anim (render MESH ANIM) */
+    const char *anim;  /* NULL, or the mesh's anim (render MESH ANIM), or the name of the
+                          model's anim (render NAME --base DIR ANIM) */
+    const char *base;  /* --base DIR: scene is the name of a model declaration of DIR */
     const char *out; /* NULL without -o */
+    mc_scene_args view; /* the options sheet shares (scene_args.h); msaa default
+                           MC_MSAA_DEFAULT, no_shadows 0, both set by --quality when not given */
     mc_out_kind out_kind;
     mc_output_target target; /* -o read by the table of output kinds (output.h); its pattern
                                 when out_kind is MC_OUT_PNG */
     int width, height;      /* 0: the scene's, else the default (halved by draft) */
     mc_quality quality;     /* --quality draft|review|final */
-    mc_rate fps;            /* { 0, 0 }: the scene's, else the camera's */
     mc_clock clock;         /* --clock ideal|engine */
     bool has_frames;
     int64_t first, last; /* --frames, inclusive output numbers */
     int crf;             /* 0: the encoder's default */
     const char *preset, *codec;
-    int msaa; /* 0 (off) or 4 (samples); default MC_MSAA_DEFAULT */
     mc_background_mode bg_mode; /* --background: the scene's, given or none (scene_renderer.h) */
     float bg[3];                /* 0..1 when MC_BACKGROUND_GIVEN */
-    mc_shading shading;
     mc_fov_mode fov_mode;
-    mc_gl_backend gl; /* --gl; MC_GL_AUTO by default */
     int gl_device;    /* --gl-device N (from 1); 0: automatic */
-    bool overlay, lenient, stats, developer_images;
-    int no_shadows; /* --shadows on|off: 0 on (default), 1 off */
+    bool overlay, stats, developer_images;
     mc_shadow_samples shadow_samples; /* --shadow-samples pixel|sample (render.h) */
     bool strict; /* --strict: a used material that fails to parse is an error (exit 2) */
     int image_mpixels; /* --image-pixels: 0 = the default budget */
     int jobs;          /* --jobs N|auto: frames drawn at once (frame_jobs.h); 0 = auto */
-    mc_progress_mode progress;
     double progress_interval; /* --progress-interval: seconds between log lines (progress.h) */
     const char *reference; /* --reference REF */
     const char *diff_dir;  /* --diff DIR; NULL: chosen from the output or REF */
