@@ -31,6 +31,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "info_materials.h"
 #include "info_skins.h"
 #include "info_sound.h"
 #include "mesh_scene.h"
@@ -234,20 +235,6 @@ static int info_camera(const char *path, const info_opts *o)
     return MC_EXIT_OK;
 }
 
-static const char *const BLEND_NAMES[] = {
-    [MC_BLEND_ZERO] = "GL_ZERO",
-    [MC_BLEND_ONE] = "GL_ONE",
-    [MC_BLEND_DST_COLOR] = "GL_DST_COLOR",
-    [MC_BLEND_ONE_MINUS_DST_COLOR] = "GL_ONE_MINUS_DST_COLOR",
-    [MC_BLEND_SRC_ALPHA] = "GL_SRC_ALPHA",
-    [MC_BLEND_ONE_MINUS_SRC_ALPHA] = "GL_ONE_MINUS_SRC_ALPHA",
-    [MC_BLEND_DST_ALPHA] = "GL_DST_ALPHA",
-    [MC_BLEND_ONE_MINUS_DST_ALPHA] = "GL_ONE_MINUS_DST_ALPHA",
-    [MC_BLEND_SRC_ALPHA_SATURATE] = "GL_SRC_ALPHA_SATURATE",
-    [MC_BLEND_SRC_COLOR] = "GL_SRC_COLOR",
-    [MC_BLEND_ONE_MINUS_SRC_COLOR] = "GL_ONE_MINUS_SRC_COLOR",
-};
-
 static const char *const STAGE_NAMES[] = {
     [MC_STAGE_DIFFUSE] = "diffuse",
     [MC_STAGE_BUMP] = "bump",
@@ -274,8 +261,8 @@ static void print_mtr_decl_json(const mc_mtr_decl *d)
         const mc_mtr_stage *st = &d->stages[i];
 
         printf("%s{\"kind\":\"%s\",\"line\":%d,\"blend\":[\"%s\",\"%s\"],\"map\":", i ? "," : "",
-               STAGE_NAMES[st->kind], st->line, BLEND_NAMES[st->blend.src],
-               BLEND_NAMES[st->blend.dst]);
+               STAGE_NAMES[st->kind], st->line, mc_info_blend_names[st->blend.src],
+               mc_info_blend_names[st->blend.dst]);
         if (st->map)
             mc_json_write_cstr(stdout, mc_mtr_prog_text(st->map, prog, sizeof prog));
         else
@@ -306,7 +293,7 @@ static void print_mtr_decl_text(const mc_mtr_decl *d)
 
         printf("    stage %d: %s", i + 1, STAGE_NAMES[st->kind]);
         if (st->kind == MC_STAGE_COLOR)
-            printf(" (blend %s, %s)", BLEND_NAMES[st->blend.src], BLEND_NAMES[st->blend.dst]);
+            printf(" (blend %s, %s)", mc_info_blend_names[st->blend.src], mc_info_blend_names[st->blend.dst]);
         printf(" map %s", st->map ? mc_mtr_prog_text(st->map, prog, sizeof prog) : "(none)");
         if (st->has_alpha_test)
             printf(", alphaTest %g", (double)st->alpha_test);
@@ -340,130 +327,11 @@ static int info_mtr(const char *path, const info_opts *o)
     return MC_EXIT_OK;
 }
 
-static const char *const WRAP_NAMES[] = { "repeat", "clamp", "zeroclamp", "alphazeroclamp" };
-
-/* n floats as a JSON array, each as written in the file (the shortest round trip). */
-static void print_floats_json(const float *v, int n)
-{
-    printf("[");
-    for (int i = 0; i < n; i++) {
-        printf("%s", i ? "," : "");
-        mc_json_write_float(stdout, v[i]);
-    }
-    printf("]");
-}
-
-static void print_map_json(const char *key, const mc_material_map *m)
-{
-    printf(",\"%s\":", key);
-    if (!m->present) {
-        printf("null");
-        return;
-    }
-    printf("{\"program\":");
-    mc_json_write_cstr(stdout, m->program);
-    printf(",\"sources\":");
-    mc_json_write_cstr(stdout, m->sources);
-    printf(",\"width\":%d,\"height\":%d,\"fallback\":%s,\"color\":", m->image.width,
-           m->image.height, m->fell_back ? "true" : "false");
-    print_floats_json(m->color, 4);
-    printf(",\"wrap\":\"%s\"}", WRAP_NAMES[m->wrap]);
-}
-
-/* A material's deform by its keyword (material.h, mc_deform_kind order). */
-static const char *const DEFORM_NAMES[] = { "",     "sprite",    "tube",    "flare",   "expand",
-                                            "move", "turbulent", "eyeBall", "particle",
-                                            "particle2" };
-/* A stage's vertex colour keyword (types.h, mc_vertex_color order). */
-static const char *const VERTEX_COLOR_NAMES[] = { "", "vertexColor", "inverseVertexColor" };
-
-/* A stage's texgen by its keyword (types.h, mc_texgen order). */
-static const char *const TEXGEN_NAMES[] = { "", "normal", "reflect", "skybox", "wobbleSky" };
-
-static void print_material_json(const mc_material *m)
-{
-    if (!m) {
-        printf(",\"material\":null");
-        return;
-    }
-    printf(",\"material\":{\"name\":");
-    mc_json_write_cstr(stdout, m->name);
-    printf(",\"file\":");
-    mc_json_write_cstr(stdout, m->file ? m->file : "");
-    printf(",\"line\":%d,\"lit\":%s,\"twoSided\":%s,\"translucent\":%s,\"alphaTest\":%.9g",
-           m->line, m->lit ? "true" : "false", m->two_sided ? "true" : "false",
-           m->translucent ? "true" : "false", (double)m->alpha_test);
-    print_map_json("diffuse", &m->diffuse);
-    print_map_json("normal", &m->normal);
-    print_map_json("specular", &m->specular);
-    printf(",\"layers\":[");
-    for (int i = 0; i < m->num_layers; i++) {
-        printf("%s{\"blend\":[\"%s\",\"%s\"]", i ? "," : "", BLEND_NAMES[m->layers[i].blend.src],
-               BLEND_NAMES[m->layers[i].blend.dst]);
-        print_map_json("map", &m->layers[i].map);
-        {
-            /* maskColor (all three colours) as "color", else each colour by name */
-            const mc_material_layer *l = &m->layers[i];
-            const bool color = l->mask_red && l->mask_green && l->mask_blue;
-            const bool on[6] = { color, !color && l->mask_red, !color && l->mask_green,
-                                 !color && l->mask_blue, l->mask_alpha, l->mask_depth };
-            static const char *const names[6] = { "color", "red", "green", "blue", "alpha",
-                                                  "depth" };
-            const char *sep = "";
-
-            printf(",\"mask\":[");
-            for (int k = 0; k < 6; k++)
-                if (on[k]) {
-                    printf("%s\"%s\"", sep, names[k]);
-                    sep = ",";
-                }
-            printf("]");
-        }
-        if (m->layers[i].texgen != MC_TEXGEN_EXPLICIT) /* only then, as the deform below */
-            printf(",\"texgen\":\"%s\"", TEXGEN_NAMES[m->layers[i].texgen]);
-        if (m->layers[i].vertex_color != MC_VERTEX_COLOR_IGNORE) /* only then, as deform */
-            printf(",\"vertexColor\":\"%s\"", VERTEX_COLOR_NAMES[m->layers[i].vertex_color]);
-        printf("}");
-    }
-    printf("]");
-    if (m->lit_vertex_color != MC_VERTEX_COLOR_IGNORE)
-        printf(",\"vertexColor\":\"%s\"", VERTEX_COLOR_NAMES[m->lit_vertex_color]);
-    if (m->deform.kind != MC_DEFORM_NONE) /* only then: other materials' JSON is as it was */
-        printf(",\"deform\":\"%s\"", DEFORM_NAMES[m->deform.kind]);
-    printf("}");
-}
-
-static void print_map_text(const char *what, const mc_material_map *m)
-{
-    if (m->present)
-        printf("        %s: %s <- %s (%dx%d)%s\n", what, m->program, m->sources, m->image.width,
-               m->image.height, m->fell_back ? " FALLBACK" : "");
-}
-
-static void print_material_text(const mc_material *m)
-{
-    printf(" (material %s, %s:%d)\n", m->name, m->file ? m->file : "", m->line);
-    print_map_text("diffuse", &m->diffuse);
-    print_map_text("normal", &m->normal);
-    print_map_text("specular", &m->specular);
-    for (int i = 0; i < m->num_layers; i++) {
-        char what[96];
-
-        snprintf(what, sizeof what, "layer %d (blend %s, %s%s%s)", i + 1,
-                 BLEND_NAMES[m->layers[i].blend.src], BLEND_NAMES[m->layers[i].blend.dst],
-                 m->layers[i].texgen != MC_TEXGEN_EXPLICIT ? ", texgen " : "",
-                 TEXGEN_NAMES[m->layers[i].texgen]);
-        print_map_text(what, &m->layers[i].map);
-    }
-    if (m->deform.kind != MC_DEFORM_NONE)
-        printf("        deform %s\n", DEFORM_NAMES[m->deform.kind]);
-}
-
 static void print_vec3_json(mc_vec3 v)
 {
     const float f[3] = { v.x, v.y, v.z };
 
-    print_floats_json(f, 3);
+    mc_info_print_floats_json(f, 3);
 }
 
 /* The played anim's flags and frame commands (framecmd.h), for an actor with a model. */
@@ -585,7 +453,7 @@ static void print_scene_actor_json(const mc_scene_actor *a, const mc_material *c
         else
             printf("null");
         if (mats)
-            print_material_json(mats[k]);
+            mc_info_print_material_json(mats[k]);
         printf("}");
     }
     printf("]}");
@@ -624,7 +492,7 @@ static void print_scene_actor_text(const mc_scene_actor *a, const mc_material *c
     for (int k = 0; k < a->mesh.num_meshes; k++) {
         if (mats && mats[k]) {
             printf("    mesh %d: shader \"%s\"", k, a->mesh.meshes[k].shader);
-            print_material_text(mats[k]);
+            mc_info_print_material_text(mats[k]);
             continue;
         }
         if (set && a->mesh.meshes[k].shader[0] &&
@@ -715,7 +583,7 @@ static void print_lights_json(const mc_scene *sc, const scene_lights *l)
         printf(",\"origin\":");
         print_vec3_json(g->origin);
         printf(",\"color\":");
-        print_floats_json(g->color, 3);
+        mc_info_print_floats_json(g->color, 3);
         print_light_extent_json(g);
         printf(",\"shader\":");
         if (sc->num_lights > 0 && sc->lights[i].shader)
@@ -725,7 +593,7 @@ static void print_lights_json(const mc_scene *sc, const scene_lights *l)
         printf(",\"noShadows\":%s}", g->no_shadows ? "true" : "false");
     }
     printf("],\"defaultLights\":%s,\"ambient\":", sc->num_lights > 0 ? "false" : "true");
-    print_floats_json(l->ambient, 3);
+    mc_info_print_floats_json(l->ambient, 3);
 }
 
 static void print_lights_text(const mc_scene *sc, const scene_lights *l)
