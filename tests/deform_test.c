@@ -267,14 +267,14 @@ TEST(parses_deform_keywords)
     ASSERT_OK(parse(text, &f, &err, &log), &err);
     ASSERT(f.num_decls == 5);
     EXPECT_EQ_INT(f.decls[0].deform.kind, MC_DEFORM_SPRITE);
-    EXPECT(f.decls[0].two_sided && f.decls[0].no_shadows);
+    EXPECT(f.decls[0].flags == (MC_MTR_TWO_SIDED | MC_MTR_NO_SHADOWS));
     EXPECT_EQ_INT(f.decls[1].deform.kind, MC_DEFORM_FLARE);
-    EXPECT(f.decls[1].two_sided && f.decls[1].no_shadows);
+    EXPECT(f.decls[1].flags == (MC_MTR_TWO_SIDED | MC_MTR_NO_SHADOWS));
     ASSERT(f.decls[1].expr.num_regs <= 64);
     mc_expr_eval(&f.decls[1].expr, 0, NULL, regs);
     EXPECT_NEAR(regs[f.decls[1].deform.regs[0]], 16, 0);
     EXPECT_EQ_INT(f.decls[2].deform.kind, MC_DEFORM_EXPAND);
-    EXPECT(!f.decls[2].two_sided && !f.decls[2].no_shadows);
+    EXPECT(!(f.decls[2].flags & (MC_MTR_TWO_SIDED | MC_MTR_NO_SHADOWS)));
     ASSERT(f.decls[2].expr.num_regs <= 64);
     mc_expr_eval(&f.decls[2].expr, 1.5f, NULL, regs);
     EXPECT_NEAR(regs[f.decls[2].deform.regs[0]], 3, 0);

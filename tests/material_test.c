@@ -125,7 +125,7 @@ TEST(resolves_a_material_from_an_archive_with_fallbacks)
     EXPECT_EQ_STR(m->name, "models/monsters/imp/imp");
     EXPECT_EQ_STR(m->file, path);
     EXPECT_EQ_INT(m->line, 2);
-    EXPECT(m->lit && m->no_shadows && !m->two_sided);
+    EXPECT(m->lit && m->flags == MC_MTR_NO_SHADOWS);
     check_imp_maps(m);
     mc_material_set_destroy(set);
     mc_vfs_destroy(v);
@@ -317,8 +317,7 @@ TEST(scene_submeshes_take_declared_materials)
     EXPECT_EQ_INT(sm.num_actors, 2);
     ASSERT(sm.submesh[0][0]);
     EXPECT_EQ_STR(sm.submesh[0][0]->name, "skin");
-    EXPECT(sm.submesh[0][0]->two_sided);
-    EXPECT(sm.submesh[0][0]->no_self_shadow);
+    EXPECT(sm.submesh[0][0]->flags == (MC_MTR_TWO_SIDED | MC_MTR_NO_SELF_SHADOW));
     EXPECT(sm.submesh[1][0] == NULL); /* the explicit material line wins */
     EXPECT_CONTAINS(s.actors[1].textures[0], "skin.png");
     mc_scene_materials_release(&sm);

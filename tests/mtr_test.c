@@ -78,8 +78,9 @@ TEST(reads_stages_blends_and_switches)
     ASSERT(f.num_decls == 2);
     d = &f.decls[0];
     EXPECT_EQ_STR(d->name, "textures/glass");
-    EXPECT(d->two_sided && d->translucent && d->no_shadows && d->no_self_shadow);
-    EXPECT(!f.decls[1].no_self_shadow);
+    EXPECT(d->flags == (MC_MTR_TWO_SIDED | MC_MTR_TRANSLUCENT | MC_MTR_NO_SHADOWS |
+                       MC_MTR_NO_SELF_SHADOW));
+    EXPECT(!(f.decls[1].flags & MC_MTR_NO_SELF_SHADOW));
     EXPECT_NEAR(d->polygon_offset, 1.0, 0);
     EXPECT(d->has_alpha_test);
     EXPECT_NEAR(d->alpha_test, 0.25, 1e-7);
@@ -165,6 +166,28 @@ TEST(warns_once_per_unknown_keyword)
     mc_mtr_release(&f);
 }
 
+/* mtr_keywords.h: each row's keyword, in any case, sets its bit (twoSided bit 0 ...
+ * unsmoothedTangents bit 5); a word that is no switch sets none. */
+TEST(reads_every_switch_of_the_table)
+{
+    static const char text[] = "a { TWOSIDED diffusemap x }\nb { noselfshadow ambientLight }\n"
+                               "c { translucent noShadows unsmoothedTangents }\nd { nearest }\n";
+    mc_mtr_file f;
+    mc_error err;
+    size_t n;
+
+    EXPECT(mc_mtr_keywords(&n)[0].bit == 1u && n == 6);
+    EXPECT_EQ_INT(mc_mtr_keyword_bit("noShadowsX", 9), 4); /* "noShadows" */
+    EXPECT_EQ_INT(mc_mtr_keyword_bit("noShadowsX", 10), 0);
+    ASSERT_OK(mc_mtr_parse(text, sizeof text - 1, "s.mtr", NULL, &f, &err), &err);
+    ASSERT(f.num_decls == 4);
+    EXPECT_EQ_INT(f.decls[0].flags, 1);
+    EXPECT_EQ_INT(f.decls[1].flags, 8 + 16);
+    EXPECT_EQ_INT(f.decls[2].flags, 2 + 4 + 32);
+    EXPECT_EQ_INT(f.decls[3].flags, 0);
+    mc_mtr_release(&f);
+}
+
 /* Doom reads the arguments of alphaTest, color, rgb, if, scroll, ... as expressions, token by
  * token: an expression ends before the first token that is not an operator, on the same line
  * or not, so the keywords after it are read. */
@@ -215,7 +238,7 @@ TEST(reads_keywords_sharing_a_line)
     EXPECT_EQ_STR(prog(f.decls[3].stages[0].map, buf, sizeof buf), "w");
     EXPECT_NEAR(f.decls[3].stages[0].color[0], 0.5, 0);
     EXPECT_NEAR(f.decls[3].stages[0].color[1], 1.0, 0);
-    EXPECT(f.decls[3].two_sided);
+    EXPECT(f.decls[3].flags & MC_MTR_TWO_SIDED);
     /* e: scroll's two expressions (a negative number after '*', a table lookup) */
     ASSERT(f.decls[4].num_stages == 1);
     EXPECT_EQ_INT(f.decls[4].stages[0].blend.src, MC_BLEND_ONE);
@@ -223,7 +246,7 @@ TEST(reads_keywords_sharing_a_line)
     /* f: 0.5 -0.25 is the expression 0.5 - 0.25, not two numbers; Doom's EmitOp folds only
      * + and *, so it is no constant and the material's own alphaTest skips it */
     EXPECT(!f.decls[5].has_alpha_test);
-    EXPECT(f.decls[5].translucent);
+    EXPECT(f.decls[5].flags & MC_MTR_TRANSLUCENT);
     /* g: a '/' operator after a group; blue and alpha set one component each */
     ASSERT(f.decls[6].num_stages == 1);
     EXPECT_NEAR(f.decls[6].stages[0].color[0], 1.0, 0);
@@ -235,7 +258,7 @@ TEST(reads_keywords_sharing_a_line)
     EXPECT_EQ_INT(f.decls[7].stages[0].kind, MC_STAGE_DIFFUSE);
     EXPECT_EQ_STR(prog(f.decls[7].stages[0].map, buf, sizeof buf), "s");
     EXPECT_EQ_STR(prog(f.decls[7].stages[1].map, buf, sizeof buf), "r");
-    EXPECT(f.decls[7].no_self_shadow);
+    EXPECT(f.decls[7].flags == MC_MTR_NO_SELF_SHADOW);
     /* alphaTest (f), sort, nearest: one warning each (stage expressions are read; noSelfShadow
      * is a switch md5cine honours, so it is no skipped keyword) */
     EXPECT_EQ_INT(log.count, 3);
@@ -256,7 +279,7 @@ TEST(keywords_ignore_case)
     ASSERT(f.num_decls == 1 && f.decls[0].num_stages == 2);
     EXPECT_EQ_INT(f.decls[0].stages[0].map->kind, MC_PROG_HEIGHTMAP);
     EXPECT_EQ_INT(f.decls[0].stages[1].blend.src, MC_BLEND_ONE);
-    EXPECT(f.decls[0].two_sided);
+    EXPECT(f.decls[0].flags & MC_MTR_TWO_SIDED);
     EXPECT_EQ_INT(log.count, 0);
     mc_mtr_release(&f);
 }

@@ -298,7 +298,7 @@ TEST(point_light_lights_a_box)
 /* Doom lights no triangle that faces away from the light (Interaction.cpp R_CreateLightTris)
  * unless its material is noSelfShadow or noShadows. The quad faces the eye, the light is
  * behind it at (150, 0, 0); its vertex normals point at the light (+x), so n.L > 0: without
- * the rule it would be lit. With no_self_shadow it is: n.L at the pixel = 50 / |(50, 0.625,
+ * the rule it would be lit. With MC_MTR_NO_SELF_SHADOW it is: n.L at the pixel = 50 / |(50, 0.625,
  * 0.625)| = 0.99984, D = 0.5, C = 0.5 -> 0.49992 -> 127.5. */
 TEST(triangle_facing_away_from_the_light_is_unlit)
 {
@@ -317,12 +317,11 @@ TEST(triangle_facing_away_from_the_light_is_unlit)
     if (render_items(r, &p, &it, 1, img))
         for (int c = 0; c < 3; c++)
             EXPECT_EQ_INT(px_at(img, 80, 60)[c], 0);
-    it.no_self_shadow = 1;
+    it.material_flags = MC_MTR_NO_SELF_SHADOW;
     if (render_items(r, &p, &it, 1, img))
         for (int c = 0; c < 3; c++)
             EXPECT_NEAR(px_at(img, 80, 60)[c], 127.5, 2);
-    it.no_self_shadow = 0;
-    it.no_shadows = 1;
+    it.material_flags = MC_MTR_NO_SHADOWS;
     if (render_items(r, &p, &it, 1, img))
         EXPECT_NEAR(px_at(img, 80, 60)[0], 127.5, 2);
     mc_renderer_release(r);
@@ -446,8 +445,7 @@ TEST(two_sided_keeps_the_normal_on_the_back)
     it.indices = back_idx;
     if (render_items(r, &p, &it, 1, img))
         EXPECT_EQ_INT(px_at(img, 80, 60)[2], 51); /* culled: background */
-    it.two_sided = 1;
-    it.no_shadows = 1;
+    it.material_flags = MC_MTR_TWO_SIDED | MC_MTR_NO_SHADOWS;
     if (render_items(r, &p, &it, 1, img))
         for (int c = 0; c < 3; c++)
             EXPECT_NEAR(px_at(img, 80, 60)[c], 255 * 0.5 * (100 / d), 2);
@@ -474,7 +472,7 @@ TEST(translucent_items_blend_over_the_opaque_ones)
     const uint8_t *c;
 
     ASSERT(r);
-    items[0].translucent = 1;
+    items[0].material_flags = MC_MTR_TRANSLUCENT;
     items[0].color[0] = 1.0f;
     items[0].color[1] = 0.5f;
     items[0].color[2] = 0.25f;

@@ -106,7 +106,7 @@ TEST(parses_the_keyword)
 
     ASSERT_OK(mc_mtr_parse(text, sizeof text - 1, "u.mtr", NULL, &f, &err), &err);
     ASSERT(f.num_decls == 2);
-    EXPECT(f.decls[0].unsmoothed_tangents);
-    EXPECT(!f.decls[1].unsmoothed_tangents);
+    EXPECT(f.decls[0].flags == MC_MTR_UNSMOOTHED_TANGENTS);
+    EXPECT(!(f.decls[1].flags & MC_MTR_UNSMOOTHED_TANGENTS));
     mc_mtr_release(&f);
 }

@@ -127,12 +127,9 @@ typedef struct mc_material {
                              above it (Doom's glAlphaFunc(GL_GREATER, value)). From the diffuse
                              stage's alphaTest or, failing that, the global one; a file's
                              "alphaTest 0" reads as off */
-    bool two_sided;       /* `twoSided`: no face culling */
-    bool translucent;     /* `translucent`: no depth write, drawn after opaque surfaces */
-    bool no_shadows;      /* `noShadows` */
-    bool no_self_shadow;  /* `noSelfShadow`: back faces lit, own volumes after its light */
-    bool unsmoothed_tangents; /* `unsmoothedTangents`: each vertex's normal and tangents from
-                                 its largest triangle (tr_trisurf.cpp R_BuildDominantTris) */
+    unsigned flags;       /* the declaration's switches (mtr_keywords.h: MC_MTR_TWO_SIDED no
+                             face culling, MC_MTR_TRANSLUCENT no depth write and drawn after
+                             opaque surfaces, ...) */
     float polygon_offset; /* 0: none; `polygonOffset` alone is 1 */
     mc_expr_program expr; /* the stages' expressions (mtr_expr.h), owned */
     /* As a light material (a scene light's `shader`): each unlit stage (layers) is one of the
@@ -140,9 +137,9 @@ typedef struct mc_material {
      * (tr_render.cpp, RB_CreateSingleDrawInteractions); the falloff image from
      * `lightFalloffImage` (clamped), present or not. */
     mc_material_map falloff;
-    bool ambient_light;   /* `ambientLight` */
     mc_deform deform;     /* `deform`; kind MC_DEFORM_NONE without one. sprite, tube and flare
-                             also made two_sided and no_shadows true, as Doom's parser does */
+                             also set MC_MTR_TWO_SIDED and MC_MTR_NO_SHADOWS, as Doom's parser
+                             does */
 } mc_material;
 
 /* The built-in images. `_default` is Doom's box that shows the mapping: 16x16, the outermost

@@ -12,6 +12,7 @@
 #include <md5cine/fileio.h>
 #include <md5cine/json.h>
 #include <md5cine/limits.h>
+#include <md5cine/mtr_keywords.h>
 #include <md5cine/mathx.h>
 
 #include <md5cine/md5mesh.h>

@@ -23,10 +23,10 @@
  *   table sintable { { 0, 1, 0, -1 } }             // a table for expressions (mtr_expr.h)
  *
  * `deform TYPE ...` inside a material (Material.cpp, ParseDeform) fills mc_mtr_decl.deform:
- * sprite, tube (both also set two_sided and no_shadows), flare EXPR (the same), expand EXPR,
- * move EXPR, turbulent TABLE EXPR EXPR EXPR (the table resolved as an expression's), eyeBall,
- * particle NAME, particle2 NAME (these three with one warning: md5cine does not draw them); any
- * other type is an error at it.
+ * sprite, tube (both also set MC_MTR_TWO_SIDED and MC_MTR_NO_SHADOWS in flags), flare EXPR
+ * (the same), expand EXPR, move EXPR, turbulent TABLE EXPR EXPR EXPR (the table resolved as an
+ * expression's), eyeBall, particle NAME, particle2 NAME (these three with one warning: md5cine
+ * does not draw them); any other type is an error at it.
  *   guide name template(args)                      // skipped (and a { ... } body, if any)
  *
  * Reflections and skies (Material.cpp, ParseStage): `cubeMap NAME` and `cameraCubeMap NAME` in
@@ -79,6 +79,7 @@
 #include <md5cine/error.h>
 #include <md5cine/limits.h>
 #include <md5cine/mtr_expr.h>
+#include <md5cine/mtr_keywords.h>
 #include <md5cine/types.h>
 
 #ifdef __cplusplus
@@ -167,15 +168,12 @@ typedef struct mc_mtr_decl {
     mc_mtr_stage *stages; /* in file order, shorthands included */
     float alpha_test;     /* global alphaTest when has_alpha_test */
     bool has_alpha_test;
-    bool two_sided, translucent, no_shadows;
-    bool no_self_shadow; /* `noSelfShadow` */
-    bool unsmoothed_tangents; /* `unsmoothedTangents` */
+    unsigned flags;       /* the switches of mtr_keywords.h (MC_MTR_TWO_SIDED, ...) given */
     float polygon_offset; /* 0 when absent; 1 for a bare polygonOffset */
     mc_wrap wrap;         /* the material's clamp keyword: the default of its stages */
     mc_expr_program expr; /* every expression of its stages, tables resolved (mtr_expr.h) */
     mc_mtr_prog *falloff; /* a light material's `lightFalloffImage` program, or NULL */
     int falloff_line, falloff_col;
-    bool ambient_light;   /* `ambientLight`: a light material of Doom's ambient lights */
     mc_deform deform;     /* `deform` (above); its registers and table index expr */
 } mc_mtr_decl;
 

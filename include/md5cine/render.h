@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include <md5cine/error.h>
+#include <md5cine/mtr_keywords.h>
 #include <md5cine/types.h>
 
 #ifdef __cplusplus
@@ -202,16 +203,16 @@ typedef struct mc_frame_params {
  *   R_SetLightProject's planes; P is 0 where q <= 0. Each light's pass is clamped to 0..1 and
  *   added, the sum clamped to 1 (Doom's additive blend on an 8-bit framebuffer).
  *   Back faces: a triangle facing away from the light's origin (its plane, front side as the
- *   item's front faces) gets nothing from that light unless the item has no_shadows or
- *   no_self_shadow (Interaction.cpp R_CreateLightTris, includeBackFaces). Two-sided items use
- *   the same normal and tangent frame on both sides (Doom does not flip them).
+ *   item's front faces) gets nothing from that light unless the item has MC_MTR_NO_SHADOWS or
+ *   MC_MTR_NO_SELF_SHADOW (Interaction.cpp R_CreateLightTris, includeBackFaces). Two-sided
+ *   items use the same normal and tangent frame on both sides (Doom does not flip them).
  *   Ambient: colour = D * ambient * MC_LIGHT_SCALE, drawn first: md5cine's stand-in for a Doom
  *   ambient light (an `ambientLight` material over the whole scene, its normal cube taken as
  *   facing every surface, no specular, no projection or falloff image); ambient 0 0 0 is none,
  *   as in Doom.
  *   Shadows: each light without no_shadows is drawn only where no item's shadow volume
  *   covers the pixel (Doom's stencil shadows: dhewm3 tr_turboshadow.cpp, draw_common.cpp
- *   RB_StencilShadowPass). An item casts unless it has no_shadows or is translucent (or a
+ *   RB_StencilShadowPass). An item casts unless it has MC_MTR_NO_SHADOWS or is translucent (or a
  *   stages_only item of a translucent material: Doom's "translucent implies noshadows"); the
  *   volume of light l is made from its triangles as drawn (welded by position): the
  *   triangles facing away from l (n.(l - p) < 0 with the front-face normal; a triangle
@@ -298,9 +299,19 @@ typedef struct mc_draw_item {
     int texture;    /* diffuse map: id from mc_renderer_add_texture; 0 or less: none */
     float color[4]; /* base colour RGBA in 0..1 used without a texture (alpha used only by
                        translucent items: opaque geometry writes alpha 1) */
-    int two_sided;  /* 1: draw back faces too (lit with the same normal); 0: culled */
+    unsigned material_flags; /* the material's switches (mtr_keywords.h); 0 is the plain
+                                opaque one-sided surface casting shadows. MC_MTR_TWO_SIDED:
+                                back faces drawn too (lit with the same normal), else culled.
+                                MC_MTR_TRANSLUCENT: drawn after every opaque item of the
+                                frame, in submission order, depth tested but not written,
+                                blended over what is there: c * a + dst * (1 - a), a = diffuse
+                                alpha (alpha channel: a + dst_a * (1 - a)). MC_MTR_NO_SHADOWS
+                                (the scene sets it for twoSided too): casts no stencil shadow,
+                                and triangles facing away from a light are lit by it.
+                                MC_MTR_NO_SELF_SHADOW: triangles facing away from a light are
+                                lit, its own volumes drawn after its light. */
 
-    /* Doom's material switches; all zero is the plain opaque surface drawn as before. */
+    /* Doom's other material values; all zero is the plain surface drawn as before. */
     int normal_map;        /* tangent-space normal map (see begin); 0: the vertex normal */
     int specular_map;      /* RGB specular colour map; 0: no specular (with lights) */
     const float *tangents; /* with a normal map: 4 floats per vertex, model space: the unit
@@ -309,10 +320,6 @@ typedef struct mc_draw_item {
     float alpha_test;      /* 0..1; > 0: only pixels whose diffuse alpha is above it are kept
                               (Doom's glAlphaFunc(GL_GREATER)); the others are discarded
                               (texture alpha, or color[3] without a texture) */
-    int translucent;       /* 1: drawn after every opaque item of the frame, in submission
-                              order, depth tested but not written, blended over what is there:
-                              c * a + dst * (1 - a), a = diffuse alpha (alpha channel:
-                              a + dst_a * (1 - a)) */
     float polygon_offset;  /* Doom's polygonOffset: depth pulled towards the camera by
                               glPolygonOffset(-1, -2 * value); 0: none */
     int stage_colors;      /* 1: the diffuse colour (texel or color) is multiplied by
@@ -322,9 +329,6 @@ typedef struct mc_draw_item {
     int mask_color;        /* 1: no colour written (maskColor) */
     int mask_alpha;        /* 1: no alpha written (maskAlpha) */
     int mask_depth;        /* 1: no depth written (maskDepth) */
-    int no_shadows;        /* Doom's noShadows (twoSided implies it): casts no stencil shadow,
-                              and triangles facing away from a light are lit by it */
-    int no_self_shadow;    /* Doom's noSelfShadow: triangles facing away from a light are lit */
     const mc_render_stage *stages; /* num_stages unlit stages drawn over the item after its
                                       lit pass (needs texcoords); NULL when none */
     int num_stages;

@@ -248,10 +248,9 @@ static void print_mtr_decl_json(const mc_mtr_decl *d)
 
     printf("{\"name\":");
     mc_json_write_cstr(stdout, d->name);
-    printf(",\"line\":%d,\"twoSided\":%s,\"translucent\":%s,\"noShadows\":%s,"
-           "\"polygonOffset\":%.9g,\"alphaTest\":",
-           d->line, d->two_sided ? "true" : "false", d->translucent ? "true" : "false",
-           d->no_shadows ? "true" : "false", (double)d->polygon_offset);
+    printf(",\"line\":%d", d->line);
+    mc_info_print_switches(d->flags, MC_MTR_INFO_DECL, false);
+    printf(",\"polygonOffset\":%.9g,\"alphaTest\":", (double)d->polygon_offset);
     if (d->has_alpha_test)
         printf("%.9g", (double)d->alpha_test);
     else
@@ -281,8 +280,8 @@ static void print_mtr_decl_text(const mc_mtr_decl *d)
 {
     char prog[1024];
 
-    printf("  material %s (line %d)%s%s%s", d->name, d->line, d->two_sided ? ", twoSided" : "",
-           d->translucent ? ", translucent" : "", d->no_shadows ? ", noShadows" : "");
+    printf("  material %s (line %d)", d->name, d->line);
+    mc_info_print_switches(d->flags, MC_MTR_INFO_DECL, true);
     if (d->polygon_offset != 0.0f)
         printf(", polygonOffset %g", (double)d->polygon_offset);
     if (d->has_alpha_test)

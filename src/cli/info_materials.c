@@ -60,6 +60,21 @@ static const char *const VERTEX_COLOR_NAMES[] = { "", "vertexColor", "inverseVer
 /* A stage's texgen by its keyword (types.h, mc_texgen order). */
 static const char *const TEXGEN_NAMES[] = { "", "normal", "reflect", "skybox", "wobbleSky" };
 
+void mc_info_print_switches(unsigned flags, int level, bool text)
+{
+    size_t n;
+    const mc_mtr_keyword *kw = mc_mtr_keywords(&n);
+
+    for (size_t i = 0; i < n; i++) {
+        if (kw[i].info < level)
+            continue;
+        if (text && (flags & kw[i].bit))
+            printf(", %s", kw[i].word);
+        else if (!text)
+            printf(",\"%s\":%s", kw[i].word, flags & kw[i].bit ? "true" : "false");
+    }
+}
+
 void mc_info_print_material_json(const mc_material *m)
 {
     if (!m) {
@@ -70,9 +85,9 @@ void mc_info_print_material_json(const mc_material *m)
     mc_json_write_cstr(stdout, m->name);
     printf(",\"file\":");
     mc_json_write_cstr(stdout, m->file ? m->file : "");
-    printf(",\"line\":%d,\"lit\":%s,\"twoSided\":%s,\"translucent\":%s,\"alphaTest\":%.9g",
-           m->line, m->lit ? "true" : "false", m->two_sided ? "true" : "false",
-           m->translucent ? "true" : "false", (double)m->alpha_test);
+    printf(",\"line\":%d,\"lit\":%s", m->line, m->lit ? "true" : "false");
+    mc_info_print_switches(m->flags, MC_MTR_INFO_MATERIAL, false);
+    printf(",\"alphaTest\":%.9g", (double)m->alpha_test);
     print_map_json("diffuse", &m->diffuse);
     print_map_json("normal", &m->normal);
     print_map_json("specular", &m->specular);

@@ -11,6 +11,11 @@ extern const char *const mc_info_blend_names[];
 /* n floats as a JSON array, shortest round-trip text. */
 void mc_info_print_floats_json(const float *v, int n);
 
+/* ,"twoSided":true ... for the material switches (mtr_keywords.h) shown at level
+ * (MC_MTR_INFO_DECL: the declarations, MC_MTR_INFO_MATERIAL: materials too), in the table's
+ * order; text: ", twoSided" for the set ones. */
+void mc_info_print_switches(unsigned flags, int level, bool text);
+
 /* ,"material":{...} (null for no material). */
 void mc_info_print_material_json(const mc_material *m);
 

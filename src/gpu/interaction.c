@@ -347,7 +347,7 @@ static void use_program(mc_renderer *r, program *pr, int light)
 void gpu_set_faces(const mc_gl_fns *gl, const draw_state *ds)
 {
     gl->FrontFace(ds->front);
-    if (ds->two_sided)
+    if (ds->flags & MC_MTR_TWO_SIDED)
         gl->Disable(GL_CULL_FACE);
     else
         gl->Enable(GL_CULL_FACE);
@@ -381,7 +381,8 @@ static void set_light_colours(const mc_renderer *r, const slot *sl, const unifor
     }
     gl->Uniform3fv(n > 1 ? u->gcol_d : u->lcol_d, n, &cd[0][0]);
     gl->Uniform3fv(n > 1 ? u->gcol_s : u->lcol_s, n, &cs[0][0]);
-    gl->Uniform1i(u->back, ds->back_lit);
+    /* Interaction.cpp R_CreateLightTris, includeBackFaces: faces away from a light are lit */
+    gl->Uniform1i(u->back, (ds->flags & (MC_MTR_NO_SHADOWS | MC_MTR_NO_SELF_SHADOW)) != 0);
     if (n > 1)
         gl->Uniform1i(u->gmask, sl->group_mask);
 }
@@ -394,6 +395,7 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     const uniforms *u = &pr->u;
     int one = pass == P_LIGHT || pass == P_MASKED; /* one light's pass */
     int lights = one || pass >= P_GROUP;             /* or the group's */
+    int translucent = (ds->flags & MC_MTR_TRANSLUCENT) != 0;
 
     if (gpu_stopped(r))
         return;
@@ -404,9 +406,9 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
     /* A mirroring model matrix reverses cross(t, n) in world space against the mirrored +t. */
     gl->Uniform1f(u->handed, ds->front == GL_CW ? -1.0f : 1.0f);
     gl->Uniform3f(u->color, ds->color[0], ds->color[1], ds->color[2]);
-    gl->Uniform1f(u->alpha, ds->translucent ? ds->color[3] : 1.0f);
+    gl->Uniform1f(u->alpha, translucent ? ds->color[3] : 1.0f);
     gl->Uniform1f(u->alpha_test, ds->alpha_test);
-    gl->Uniform1i(u->translucent, ds->translucent);
+    gl->Uniform1i(u->translucent, translucent);
     gl->Uniform1i(u->use_tex, ds->tex[0] != 0);
     gl->Uniform3fv(u->dcol, 1, ds->dcol);
     if (lights)
@@ -420,13 +422,13 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
      * are (a translucent item and the light passes write no depth anyway). */
     if (ds->mask_color || ds->mask_alpha)
         gl->ColorMask(!ds->mask_color, !ds->mask_color, !ds->mask_color, !ds->mask_alpha);
-    if (ds->mask_depth && !ds->translucent && !lights)
+    if (ds->mask_depth && !(ds->flags & MC_MTR_TRANSLUCENT) && !lights)
         gl->DepthMask(GL_FALSE);
     gl->DrawElements(GL_TRIANGLES, ds->count, GL_UNSIGNED_INT, (const void *)0);
     gpu_drawn(r, (size_t)ds->count);
     if (ds->mask_color || ds->mask_alpha)
         gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    if (ds->mask_depth && !ds->translucent && !lights)
+    if (ds->mask_depth && !(ds->flags & MC_MTR_TRANSLUCENT) && !lights)
         gl->DepthMask(GL_TRUE);
     gl->BindVertexArray(0);
 }
@@ -446,7 +448,7 @@ int gpu_group_pass(const mc_renderer *r)
 }
 
 /* Adds light l to the frame's light group as its light k: its reach (gpu_light_reach) as bit
- * k of the items' group_mask (not on the no_self_shadow items when it casts shadows: they
+ * k of the items' group_mask (not on the noSelfShadow items when it casts shadows: they
  * take its pass before their own volumes are drawn) and its scissor as a rectangle. */
 static void group_add(mc_renderer *r, int l)
 {
@@ -461,7 +463,7 @@ static void group_add(mc_renderer *r, int l)
         slot *sl = &r->slots[i];
 
         if (rc[2] > 0 && sl->pending && !sl->late && !sl->stages_only && !sl->unlit &&
-            !(shadows && sl->ds.no_self_shadow))
+            !(shadows && (sl->ds.flags & MC_MTR_NO_SELF_SHADOW)))
             sl->group_mask |= 1 << k;
     }
     g->n++;
@@ -520,7 +522,7 @@ static void draw_light(mc_renderer *r, int l, int only_local)
             slot *sl = &r->slots[i];
 
             if (sl->pending && !sl->late && !sl->stages_only && !sl->unlit &&
-                (!shadows || sl->ds.no_self_shadow == (pass == 0)))
+                (!shadows || !(sl->ds.flags & MC_MTR_NO_SELF_SHADOW) == (pass != 0)))
                 gpu_draw_slot(r, sl, r->masked ? P_MASKED : P_LIGHT, l);
         }
     }

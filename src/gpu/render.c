@@ -673,7 +673,8 @@ static mc_status check_item(const mc_renderer *r, const mc_draw_item *it, mc_err
         why = "bad polygon offset";
     else if (it->stage_colors && (!stage_rgb_ok(it->diffuse_rgb) || !stage_rgb_ok(it->specular_rgb)))
         why = "stage colour outside 0..1";
-    else if (it->translucent && !gpu_finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
+    else if ((it->material_flags & MC_MTR_TRANSLUCENT) &&
+             !gpu_finite_in(it->color[3], 0.0f, 1.0f) && it->texture <= 0)
         why = "translucent colour alpha outside 0..1";
     else if (it->passes < MC_PASSES_ALL || it->passes > MC_PASSES_LIGHTS)
         why = "unknown passes";
@@ -827,16 +828,13 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     ds->tex[2] = texture_of(r, it->specular_map);
     ds->alpha_test = it->alpha_test;
     ds->polygon_offset = it->polygon_offset;
-    ds->two_sided = it->two_sided != 0;
-    ds->translucent = it->translucent != 0;
+    ds->flags = it->material_flags;
     ds->count = it->triangle_count * 3;
     /* The Y flip makes Doom's clockwise fronts counter-clockwise; a mirroring model matrix
      * (negative determinant) swaps them back. */
     ds->front = det < 0.0f ? GL_CW : GL_CCW;
     ds->bits = (ds->tex[1] ? V_NMAP : 0) | (ds->tex[2] ? V_SMAP : 0) |
                (ds->alpha_test > 0.0f ? V_ATEST : 0);
-    ds->back_lit = it->no_shadows || it->no_self_shadow;
-    ds->no_self_shadow = it->no_self_shadow != 0;
     s = build_variants(r, ds->bits, err);
     if (s != MC_OK)
         return s;
@@ -856,7 +854,7 @@ mc_status mc_renderer_draw(mc_renderer *r, const mc_draw_item *it, mc_error *err
     sl->stages_only = it->stages_only != 0 && sl->num_stages > 0;
     /* a translucent item, and a stages-only item of a translucent material, writes no depth
      * and waits for the opaque ones, as Doom sorts translucent surfaces after them */
-    sl->late = ds->translucent || (sl->stages_only && sl->stages[0].depth_lequal);
+    sl->late = (ds->flags & MC_MTR_TRANSLUCENT) || (sl->stages_only && sl->stages[0].depth_lequal);
     sl->passes = it->passes;
     /* shadow volumes from the item's triangles (shadow.c); a late item casts none */
     s = gpu_shadow_item(r, sl, it, det, err);

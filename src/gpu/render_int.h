@@ -30,9 +30,8 @@ typedef struct draw_state {
     GLuint tex[3];          /* diffuse, normal, specular; 0 for none */
     int bits;               /* V_NMAP | V_SMAP | V_ATEST */
     float alpha_test, polygon_offset;
-    int two_sided, translucent, count;
-    int back_lit; /* no_shadows or no_self_shadow: faces away from a light are lit */
-    int no_self_shadow; /* lit before its own shadow volumes (Doom's localInteractions) */
+    unsigned flags; /* the item's material_flags (mtr_keywords.h) */
+    int count;
     int mask_color, mask_alpha, mask_depth;
     GLenum front;
 } draw_state;
@@ -294,11 +293,12 @@ void gpu_light_reach(mc_renderer *r, int l);
  * when a view starts (tr_render.cpp RB_BeginDrawingView) and before each light's shadows. */
 #define GPU_STENCIL_CLEAR 128
 /* Before light l's interactions: when some pending item casts a shadow from l, clears the
- * stencil (unless r->stencil_fresh), draws the volumes of the items without no_self_shadow (Doom's globalShadows) and
- * leaves the stencil test on for the interactions (lit where no volume covers the pixel);
- * else leaves the stencil test off. */
+ * stencil (unless r->stencil_fresh), draws the volumes of the items without
+ * MC_MTR_NO_SELF_SHADOW (Doom's globalShadows) and leaves the stencil test on for the
+ * interactions (lit where no volume covers the pixel); else leaves the stencil test off. */
 void gpu_shadow_light(mc_renderer *r, int l);
-/* After the no_self_shadow items' interactions with light l: their volumes (localShadows). */
+/* After the MC_MTR_NO_SELF_SHADOW items' interactions with light l: their volumes
+ * (localShadows). */
 void gpu_shadow_local(mc_renderer *r, int l);
 /* With the shadow mask, after gpu_shadow_light left it unused (no volume to draw): clears it
  * to GPU_STENCIL_CLEAR and binds it, so that a pass reading it lights every pixel. */

@@ -199,7 +199,8 @@ mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, floa
     /* a deformed surface's copy for the view casts none (render.h, MC_PASSES_VIEW) */
     for (int l = 0; l < fv->num_lights && sl->passes != MC_PASSES_VIEW; l++)
         casts |= fv->lights[l].shadows;
-    if (r->shading != MC_SHADING_LIT || it->no_shadows || sl->late || det == 0.0f || !casts)
+    if (r->shading != MC_SHADING_LIT || (it->material_flags & MC_MTR_NO_SHADOWS) || sl->late ||
+        det == 0.0f || !casts)
         return MC_OK;
     s = gpu_shadow_topology(&r->shadow_work, it->positions, it->vertex_count, it->indices,
                             it->triangle_count, err);
@@ -264,7 +265,8 @@ mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, floa
     return gpu_gl_check(gl, "uploading shadow volumes", err);
 }
 
-/* Draws the volumes from light l of the pending opaque items whose no_self_shadow is self. */
+/* Draws the volumes from light l of the pending opaque items that have MC_MTR_NO_SELF_SHADOW
+ * when self, those that have not when not. */
 static void draw_volumes(mc_renderer *r, int l, int self)
 {
     const mc_gl_fns *gl = &r->gl;
@@ -294,7 +296,7 @@ static void draw_volumes(mc_renderer *r, int l, int self)
         const slot *sl = &r->slots[i];
 
         if (!sl->pending || sl->late || sl->sh.count[l] == 0 ||
-            sl->ds.no_self_shadow != self || sl->sh.skip || gpu_stopped(r))
+            !(sl->ds.flags & MC_MTR_NO_SELF_SHADOW) != !self || sl->sh.skip || gpu_stopped(r))
             continue;
         gl->Scissor(sl->sh.rect[0], sl->sh.rect[1], sl->sh.rect[2], sl->sh.rect[3]);
         /* RB_T_Shadow, z-fail with glStencilOpSeparate: the volume's outward faces (the

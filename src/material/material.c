@@ -181,7 +181,7 @@ static bool coverage_translucent(const mc_mtr_decl *decl)
 {
     mc_blend b;
 
-    if (decl->translucent || decl->num_stages == 0)
+    if ((decl->flags & MC_MTR_TRANSLUCENT) || decl->num_stages == 0)
         return true;
     for (int i = 0; i < decl->num_stages; i++)
         if (decl->stages[i].kind != MC_STAGE_COLOR)
@@ -292,15 +292,10 @@ mc_status mat_resolve(const mc_mtr_decl *decl, const char *file, mc_vfs *vfs, px
         mc_material_release(out);
         return st;
     }
-    out->ambient_light = decl->ambient_light;
+    out->flags = decl->flags;
     out->alpha_test = lit[0] && lit[0]->has_alpha_test ? lit[0]->alpha_test
                       : decl->has_alpha_test           ? decl->alpha_test
                                                        : 0.0f;
-    out->two_sided = decl->two_sided;
-    out->translucent = decl->translucent;
-    out->no_shadows = decl->no_shadows;
-    out->no_self_shadow = decl->no_self_shadow;
-    out->unsmoothed_tangents = decl->unsmoothed_tangents;
     out->polygon_offset = decl->polygon_offset;
     out->deform = decl->deform;
     /* tr_render.cpp RB_CreateSingleDrawInteractions: the interaction takes the vertexColor of

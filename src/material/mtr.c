@@ -140,11 +140,12 @@ static const char *const STAGE_WORDS[] = {
     "maskBlue", "maskAlpha", "maskColor", "maskDepth", "scroll", "translate", "scale",
     "centerScale", "shear", "rotate", "cubeMap", "cameraCubeMap", "texgen",
 };
+#define SWITCH_WORD(id, bit, word, info) word,
 static const char *const BODY_WORDS[] = {
-    "diffusemap", "bumpmap", "specularmap", "alphaTest", "twoSided", "translucent", "noShadows",
-    "noSelfShadow", "ambientLight", "deform", "lightFalloffImage", "polygonOffset", "noclamp",
-    "clamp", "zeroclamp", "alphazeroclamp",
+    "diffusemap", "bumpmap", "specularmap", "alphaTest", MC_MTR_KEYWORDS(SWITCH_WORD) "deform",
+    "lightFalloffImage", "polygonOffset", "noclamp", "clamp", "zeroclamp", "alphazeroclamp",
 };
+#undef SWITCH_WORD
 
 /* " (did you mean 'x'?)" for the keyword of words (then FLAG_WORDS, TOKEN_WORDS) nearest kw,
  * compared without case as Doom's keywords are (core/nearest.h); "" when none is close. */
@@ -765,7 +766,7 @@ static bool parse_deform(mtr_parser *p, mc_mtr_decl *m, const mc_token *kw)
     case MC_DEFORM_SPRITE:
     case MC_DEFORM_TUBE:
     case MC_DEFORM_FLARE:
-        m->two_sided = m->no_shadows = true;
+        m->flags |= MC_MTR_TWO_SIDED | MC_MTR_NO_SHADOWS;
         return m->deform.kind != MC_DEFORM_FLARE || read_exprs(p, kw, 1, m->deform.regs);
     case MC_DEFORM_EXPAND:
     case MC_DEFORM_MOVE:
@@ -836,18 +837,8 @@ bool mc_mtr_parse_body(mtr_parser *p, mc_mtr_decl *m, const mc_token *open)
         } else if (is_kw(&t, "alphaTest")) {
             if (!parse_alpha_test(p, &t, &m->alpha_test, &m->has_alpha_test, NULL))
                 return false;
-        } else if (is_kw(&t, "twoSided")) {
-            m->two_sided = true;
-        } else if (is_kw(&t, "translucent")) {
-            m->translucent = true;
-        } else if (is_kw(&t, "noShadows")) {
-            m->no_shadows = true;
-        } else if (is_kw(&t, "noSelfShadow")) {
-            m->no_self_shadow = true; /* Material.h MF_NOSELFSHADOW */
-        } else if (is_kw(&t, "unsmoothedTangents")) {
-            m->unsmoothed_tangents = true; /* Material.cpp unsmoothedTangents */
-        } else if (is_kw(&t, "ambientLight")) {
-            m->ambient_light = true;
+        } else if (t.kind == MC_TOK_NAME && mc_mtr_keyword_bit(t.text, t.len)) {
+            m->flags |= mc_mtr_keyword_bit(t.text, t.len); /* mtr_keywords.h */
         } else if (is_kw(&t, "deform")) {
             if (!parse_deform(p, m, &t))
                 return false;

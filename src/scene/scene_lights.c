@@ -212,7 +212,7 @@ mc_status mc_sr_keep_lights(mc_scene_renderer *sr, const mc_scene_materials *sm,
                                 "the lights' materials give more than %d light passes (light "
                                 "'%s', material '%s' has %d stages)",
                                 MC_RENDER_MAX_LIGHTS, sl->name, m->name, m->num_layers);
-        if (m->ambient_light && po->warn) {
+        if ((m->flags & MC_MTR_AMBIENT_LIGHT) && po->warn) {
             mc_error w;
 
             mc_error_set(&w, MC_ERR_USAGE, m->file, m->line, m->col,
@@ -225,7 +225,7 @@ mc_status mc_sr_keep_lights(mc_scene_renderer *sr, const mc_scene_materials *sm,
             return no_memory(err);
         ls->material = true;
         mc_light_parms(sl->color, ls->parms);
-        if (m->no_shadows)
+        if (m->flags & MC_MTR_NO_SHADOWS)
             sr->lights[i].no_shadows = 1;
         if (sm->light_falloff[i]) {
             st = mc_sr_upload_map(sr, &sm->light_falloff[i]->falloff, developer, &ls->falloff, err);

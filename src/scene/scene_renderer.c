@@ -323,7 +323,7 @@ static mc_status draw_surface(mc_scene_renderer *sr, const surface *sf, const mc
         return MC_OK; /* a flare from behind: no depth of it for its interactions to meet */
     /* the undeformed surface: lit where its depth meets the deformed one's (its lit stages),
      * and its shadow (an opaque surface's, unless noShadows) */
-    if (!it->stages_only || (!it->no_shadows && !it->translucent)) {
+    if (!it->stages_only || !(it->material_flags & (MC_MTR_NO_SHADOWS | MC_MTR_TRANSLUCENT))) {
         mc_status st;
 
         lit.passes = MC_PASSES_LIGHTS;
@@ -363,12 +363,10 @@ static mc_status submit_actors(mc_scene_renderer *sr, const mc_view *view, float
             it.tangents = sf->normal_map > 0 ? &ad->tan[s][0].t.x : NULL;
             it.alpha_test = sf->alpha_test;
             it.polygon_offset = sf->polygon_offset;
-            it.two_sided = sf->two_sided;
+            it.material_flags = sf->flags;
             /* Material.cpp: "twoSided implies no-shadows" */
-            it.no_shadows = sf->no_shadows || sf->two_sided;
-            /* Interaction.cpp R_CreateLightDefInteractions: MF_NOSELFSHADOW */
-            it.no_self_shadow = sf->no_self_shadow;
-            it.translucent = sf->translucent;
+            if (sf->flags & MC_MTR_TWO_SIDED)
+                it.material_flags |= MC_MTR_NO_SHADOWS;
             it.texcoords = sf->texture > 0 || sf->normal_map > 0 || sf->specular_map > 0
                                    ? &sm->verts[0].st.x
                                    : NULL;
@@ -563,10 +561,7 @@ static void take_material(surface *sf, const mc_material *m, const mc_material_m
     }
     sf->alpha_test = m->lit || m->num_layers == 0 ? m->alpha_test
                                                    : m->layers[0].alpha_test;
-    sf->two_sided = m->two_sided;
-    sf->no_shadows = m->no_shadows;
-    sf->no_self_shadow = m->no_self_shadow;
-    sf->translucent = m->translucent;
+    sf->flags = m->flags;
     sf->polygon_offset = m->polygon_offset;
 }
 
@@ -618,7 +613,7 @@ static mc_status apply_surface(mc_scene_renderer *sr, const mc_scene_materials *
     }
     sf->mat = d;
     take_material(sf, m, dif, &up->done[d]);
-    if (st == MC_OK && m->unsmoothed_tangents)
+    if (st == MC_OK && (m->flags & MC_MTR_UNSMOOTHED_TANGENTS))
         st = keep_dominant(&a->mesh, k, sf, err);
     if (st == MC_OK)
         st = keep_deform(a, k, mats, sf, &sr->actors[i].def[k], err);

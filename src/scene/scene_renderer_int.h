@@ -20,7 +20,7 @@
 typedef struct surface {
     int texture, normal_map, specular_map; /* renderer texture ids, 0 for none */
     float alpha_test, polygon_offset;
-    bool two_sided, translucent, no_shadows, no_self_shadow;
+    unsigned flags; /* the material's switches (mtr_keywords.h) */
     mc_dominant_tri *dominant; /* unsmoothedTangents: each vertex's triangle, or NULL */
     bool white;                /* draw color (not plain_color) without a texture */
     float color[4];            /* with white: the colour used without a texture */
