@@ -159,4 +159,29 @@ mc_status mc_lex_run(mc_lexer *lx, const char *buf, size_t len, const char *name
                      const mc_parse_opts *opts, mc_arena *arena, const char **name_out,
                      bool (*body)(void *ctx), void *ctx, mc_error *err);
 
+/* One parse target for mc_lex_parse_into and mc_lex_load_into: the output record (size bytes,
+ * zeroed before parsing and again on failure), its arena and name field, and the body that fills
+ * it through lx with ctx. */
+typedef struct mc_lex_target {
+    mc_lexer *lx;
+    void *out;
+    size_t size;
+    mc_arena *arena;
+    const char **name_out;
+    bool (*body)(void *ctx);
+    void *ctx;
+} mc_lex_target;
+
+/* mc_lex_run over buf[0..len) into t, zeroing t.out first and on failure. */
+mc_status mc_lex_parse_into(mc_lex_target t, const char *buf, size_t len, const char *name,
+                            const mc_parse_opts *opts, mc_error *err);
+
+/* Reads the file at path (errors as mc_read_file) and parses it as mc_lex_parse_into, with path
+ * as the name. */
+mc_status mc_lex_load_into(mc_lex_target t, const char *path, const mc_parse_opts *opts,
+                           mc_error *err);
+
+/* Releases arena and zeroes the record rec of size bytes that holds it. */
+void mc_lex_release(mc_arena *arena, void *rec, size_t size);
+
 #endif

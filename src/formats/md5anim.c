@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <md5cine/fileio.h>
 #include <md5cine/limits.h>
 #include <md5cine/mathx.h>
 
@@ -243,41 +242,32 @@ static bool parse_anim_file(void *ctx)
     return mc_lex_expect_eof(lx);
 }
 
+/* The parse target for out through a fresh parser p. */
+static mc_lex_target anim_target(anim_parser *p, mc_anim *out)
+{
+    *p = (anim_parser){ .a = out };
+    return (mc_lex_target){ &p->lx, out, sizeof *out, &out->arena, &out->name, parse_anim_file, p };
+}
+
 mc_status mc_anim_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
                         mc_anim *out, mc_error *err)
 {
-    anim_parser p = { .a = out };
-    mc_status s;
+    anim_parser p;
 
-    memset(out, 0, sizeof *out);
-    s = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_anim_file, &p,
-                   err);
-    if (s != MC_OK)
-        memset(out, 0, sizeof *out);
-    return s;
+    return mc_lex_parse_into(anim_target(&p, out), buf, len, name, opts, err);
 }
 
 mc_status mc_anim_load(const char *path, const mc_parse_opts *opts, mc_anim *out, mc_error *err)
 {
-    char *buf;
-    size_t len;
-    mc_status s;
+    anim_parser p;
 
-    memset(out, 0, sizeof *out);
-    s = mc_read_file(path, &buf, &len, err);
-    if (s != MC_OK)
-        return s;
-    s = mc_anim_parse(buf, len, path, opts, out, err);
-    free(buf);
-    return s;
+    return mc_lex_load_into(anim_target(&p, out), path, opts, err);
 }
 
 void mc_anim_release(mc_anim *anim)
 {
-    if (!anim)
-        return;
-    mc_arena_release(&anim->arena);
-    memset(anim, 0, sizeof *anim);
+    if (anim)
+        mc_lex_release(&anim->arena, anim, sizeof *anim);
 }
 
 void mc_anim_rebase_root(mc_anim *anim)
