@@ -467,6 +467,13 @@ bool mc_lex_expect(mc_lexer *lx, const char *word)
     return mc_lex_expect_tok(lx, word, NULL);
 }
 
+void *mc_lex_block(mc_lexer *lx, const char *word, mc_arena *a, size_t count, size_t size)
+{
+    if (!mc_lex_expect(lx, word) || !mc_lex_expect(lx, "{"))
+        return NULL;
+    return mc_lex_alloc(lx, a, count, size);
+}
+
 bool mc_lex_accept(mc_lexer *lx, const char *word, bool *found)
 {
     mc_token t;

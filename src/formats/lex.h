@@ -142,6 +142,10 @@ bool mc_lex_md5_header(mc_lexer *lx);
  * memory (then lx->failed is set). count 0 yields NULL without failing. */
 void *mc_lex_alloc(mc_lexer *lx, mc_arena *a, size_t count, size_t size);
 
+/* Expects `word {` and then allocates as mc_lex_alloc; NULL with the lexer failed when either
+ * is missing. */
+void *mc_lex_block(mc_lexer *lx, const char *word, mc_arena *a, size_t count, size_t size);
+
 /* A NUL-terminated copy of text[0..len) in a, or NULL (lexer failed with MC_ERR_NOMEM). */
 char *mc_lex_strdup(mc_lexer *lx, mc_arena *a, const char *text, size_t len);
 

@@ -109,9 +109,7 @@ static bool parse_hierarchy(anim_parser *p)
     mc_lexer *lx = &p->lx;
     mc_anim *a = p->a;
 
-    if (!mc_lex_expect(lx, "hierarchy") || !mc_lex_expect(lx, "{"))
-        return false;
-    a->joints = mc_lex_alloc(lx, &a->arena, (size_t)a->num_joints, sizeof *a->joints);
+    a->joints = mc_lex_block(lx, "hierarchy", &a->arena, (size_t)a->num_joints, sizeof *a->joints);
     if (lx->failed)
         return false;
     for (int i = 0; i < a->num_joints; i++)
@@ -129,9 +127,7 @@ static bool parse_bounds(anim_parser *p)
     mc_token t, off = { .kind = MC_TOK_EOF };
     int count = 0;
 
-    if (!mc_lex_expect(lx, "bounds") || !mc_lex_expect(lx, "{"))
-        return false;
-    a->bounds = mc_lex_alloc(lx, &a->arena, (size_t)a->num_frames, sizeof *a->bounds);
+    a->bounds = mc_lex_block(lx, "bounds", &a->arena, (size_t)a->num_frames, sizeof *a->bounds);
     if (lx->failed || !mc_lex_peek(lx, &t))
         return false;
     while (mc_lex_is(&t, "(")) {
@@ -169,9 +165,7 @@ static bool parse_baseframe(anim_parser *p)
     mc_anim *a = p->a;
     size_t n = (size_t)a->num_joints;
 
-    if (!mc_lex_expect(lx, "baseframe") || !mc_lex_expect(lx, "{"))
-        return false;
-    a->base_pos = mc_lex_alloc(lx, &a->arena, n, sizeof *a->base_pos);
+    a->base_pos = mc_lex_block(lx, "baseframe", &a->arena, n, sizeof *a->base_pos);
     a->base_rot = lx->failed ? NULL : mc_lex_alloc(lx, &a->arena, n, sizeof *a->base_rot);
     if (lx->failed)
         return false;

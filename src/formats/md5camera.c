@@ -47,9 +47,7 @@ static bool parse_cuts(camera_parser *p)
     mc_lexer *lx = &p->lx;
     mc_camera *c = p->c;
 
-    if (!mc_lex_expect(lx, "cuts") || !mc_lex_expect(lx, "{"))
-        return false;
-    c->cuts = mc_lex_alloc(lx, &c->arena, (size_t)c->num_cuts, sizeof *c->cuts);
+    c->cuts = mc_lex_block(lx, "cuts", &c->arena, (size_t)c->num_cuts, sizeof *c->cuts);
     if (lx->failed)
         return false;
     for (int i = 0; i < c->num_cuts; i++) {
@@ -80,9 +78,7 @@ static bool parse_frames(camera_parser *p)
     mc_lexer *lx = &p->lx;
     mc_camera *c = p->c;
 
-    if (!mc_lex_expect(lx, "camera") || !mc_lex_expect(lx, "{"))
-        return false;
-    c->frames = mc_lex_alloc(lx, &c->arena, (size_t)c->num_frames, sizeof *c->frames);
+    c->frames = mc_lex_block(lx, "camera", &c->arena, (size_t)c->num_frames, sizeof *c->frames);
     if (lx->failed)
         return false;
     for (int i = 0; i < c->num_frames; i++) {

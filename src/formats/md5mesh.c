@@ -33,9 +33,7 @@ static bool parse_joints(mesh_parser *p)
     mc_lexer *lx = &p->lx;
     mc_mesh *m = p->m;
 
-    if (!mc_lex_expect(lx, "joints") || !mc_lex_expect(lx, "{"))
-        return false;
-    m->joints = mc_lex_alloc(lx, &m->arena, (size_t)m->num_joints, sizeof *m->joints);
+    m->joints = mc_lex_block(lx, "joints", &m->arena, (size_t)m->num_joints, sizeof *m->joints);
     if (lx->failed)
         return false;
     for (int i = 0; i < m->num_joints; i++) {
