@@ -70,13 +70,8 @@ static mc_status encode(const char *path, mc_rate fps, int64_t first, int64_t n,
         "md5cine_chunk",    t.chunk,    "md5cine_fps", t.fps, "md5cine_scene", t.scene,
         "md5cine_settings", t.settings, NULL
     };
-    memset(&d, 0, sizeof d);
-    d.path = path;
-    d.width = W;
-    d.height = H;
-    d.fps = fps;
-    d.first_frame = first;
-    d.metadata = frames ? md : NULL;
+    d = (mc_encoder_desc){ .path = path, .width = W, .height = H, .fps = fps, .first_frame = first,
+                           .metadata = frames ? md : NULL };
     if (a)
         d.audio = *a;
     s = mc_encoder_create(&d, &enc, e);

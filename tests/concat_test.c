@@ -46,16 +46,9 @@ static bool make_chunk(const char *path, int64_t first, int64_t last, mc_rate fp
             starts[n] = (shot_frames[i] > first ? shot_frames[i] : first) - first;
             numbers[n++] = i + 1;
         }
-    memset(&d, 0, sizeof d);
-    d.path = path;
-    d.width = W;
-    d.height = H;
-    d.fps = fps;
-    d.first_frame = first;
-    d.shot_starts = starts;
-    d.shot_numbers = numbers;
-    d.shot_count = n;
-    d.metadata = md;
+    d = (mc_encoder_desc){ .path = path, .width = W, .height = H, .fps = fps, .first_frame = first,
+                           .shot_starts = starts, .shot_numbers = numbers, .shot_count = n,
+                           .metadata = md };
     if (mc_encoder_create(&d, &enc, &e) != MC_OK)
         return test_fail(__FILE__, __LINE__, "encoder: %s", e.msg);
     for (int64_t k = first; k <= last; k++) {

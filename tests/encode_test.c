@@ -487,18 +487,24 @@ TEST(default_chain_replaces_a_missing_encoder_with_libx264)
     unlink(path);
 }
 
+/* Creating an encoder for path fails as an I/O error with no encoder; err says why. */
+static void expect_create_io_error(const char *path, mc_error *err)
+{
+    mc_encoder_desc d = base_desc(path);
+    mc_encoder *enc = NULL;
+
+    EXPECT_EQ_INT(mc_encoder_create(&d, &enc, err), MC_ERR_IO);
+    EXPECT(enc == NULL);
+}
+
 TEST(missing_folder_is_an_io_error_naming_the_file)
 {
     char dir[512], path[600];
-    mc_encoder_desc d;
-    mc_encoder *enc = NULL;
     mc_error err;
 
     test_tmp_path(dir, sizeof dir, "no-such-folder");
     snprintf(path, sizeof path, "%s/out.mp4", dir);
-    d = base_desc(path);
-    EXPECT_EQ_INT(mc_encoder_create(&d, &enc, &err), MC_ERR_IO);
-    EXPECT(enc == NULL);
+    expect_create_io_error(path, &err);
     EXPECT_CONTAINS(err.msg, path);
     EXPECT(!file_exists(path));
     EXPECT(!file_exists(dir));
@@ -507,15 +513,12 @@ TEST(missing_folder_is_an_io_error_naming_the_file)
 TEST(a_file_in_place_of_the_folder_is_an_io_error)
 {
     char notdir[512], path[600];
-    mc_encoder_desc d;
-    mc_encoder *enc = NULL;
     mc_error err;
 
     test_tmp_path(notdir, sizeof notdir, "plain-file");
     ASSERT(test_touch(notdir));
     snprintf(path, sizeof path, "%s/out.mkv", notdir);
-    d = base_desc(path);
-    EXPECT_EQ_INT(mc_encoder_create(&d, &enc, &err), MC_ERR_IO);
+    expect_create_io_error(path, &err);
     EXPECT_CONTAINS(err.msg, "cannot write");
     unlink(notdir);
 }

@@ -437,38 +437,47 @@ TEST(junit_counts_failures_and_errors_per_shot)
     mc_refcheck_release(c);
 }
 
-/* Failing frames 0, 2, 4, .. (each a run of its own) given to a report that lists 3 runs:
- * the first 3 get pictures, the rest none. The temporary folder is
- * "<parent>/.<name>.<pid>.tmp" (report.h). */
-TEST(pictures_stop_at_max_frames_runs)
-{
+/* A report of 4 x 2 frames in the temporary folder leaf: its folder, its temporary folder
+ * "<parent>/.<name>.<pid>.tmp" (report.h), its description and a flat picture of 9. */
+typedef struct small_report {
     char rep[4096], tmp[4300];
     uint8_t px[4 * 2 * 4];
-    mc_report_desc rd = { 0 };
-    mc_report *r = NULL;
-    mc_error err;
+    mc_report_desc rd;
+} small_report;
+
+static void small_report_init(small_report *s, const char *leaf)
+{
     const char *slash;
 
-    test_tmp_path(rep, sizeof rep, "report_limit");
-    slash = strrchr(rep, '/');
-    snprintf(tmp, sizeof tmp, "%.*s/.%s.%ld.tmp", (int)(slash - rep), rep, slash + 1,
+    test_tmp_path(s->rep, sizeof s->rep, leaf);
+    slash = strrchr(s->rep, '/');
+    snprintf(s->tmp, sizeof s->tmp, "%.*s/.%s.%ld.tmp", (int)(slash - s->rep), s->rep, slash + 1,
              (long)getpid());
-    flat(px, 4, 2, 9);
-    rd.dir = rep;
-    rd.width = 4;
-    rd.height = 2;
-    rd.max_frames = 3;
-    ASSERT_OK(mc_report_open(&rd, &r, &err), &err);
+    flat(s->px, 4, 2, 9);
+    s->rd = (mc_report_desc){ .dir = s->rep, .width = 4, .height = 2 };
+}
+
+/* Failing frames 0, 2, 4, .. (each a run of its own) given to a report that lists 3 runs:
+ * the first 3 get pictures, the rest none. */
+TEST(pictures_stop_at_max_frames_runs)
+{
+    small_report s;
+    mc_report *r = NULL;
+    mc_error err;
+
+    small_report_init(&s, "report_limit");
+    s.rd.max_frames = 3;
+    ASSERT_OK(mc_report_open(&s.rd, &r, &err), &err);
     for (int k = 0; k <= 10; k += 2)
-        EXPECT_OK(give(r, k, MC_REFCHECK_MISSING, 0.0, NULL, px, 4, 2, &err), &err);
-    EXPECT(exists(tmp, "new_00004.png") && exists(tmp, "tnew_00004.png"));
-    EXPECT(!exists(tmp, "new_00006.png") && !exists(tmp, "tnew_00006.png"));
-    EXPECT(!exists(tmp, "new_00010.png"));
-    rd.max_frames = MC_REFCHECK_MAX_LISTED + 1;
+        EXPECT_OK(give(r, k, MC_REFCHECK_MISSING, 0.0, NULL, s.px, 4, 2, &err), &err);
+    EXPECT(exists(s.tmp, "new_00004.png") && exists(s.tmp, "tnew_00004.png"));
+    EXPECT(!exists(s.tmp, "new_00006.png") && !exists(s.tmp, "tnew_00006.png"));
+    EXPECT(!exists(s.tmp, "new_00010.png"));
+    s.rd.max_frames = MC_REFCHECK_MAX_LISTED + 1;
     mc_report *r2 = NULL;
-    EXPECT_EQ_INT(mc_report_open(&rd, &r2, &err), MC_ERR_USAGE);
+    EXPECT_EQ_INT(mc_report_open(&s.rd, &r2, &err), MC_ERR_USAGE);
     mc_report_release(r);
-    EXPECT(!exists(tmp, "."));
+    EXPECT(!exists(s.tmp, "."));
 }
 
 /* Failing frames 5, 6, 7, 8 in one run, given out of order (7, 5, 8, 6) with block PSNRs
@@ -477,34 +486,24 @@ TEST(pictures_stop_at_max_frames_runs)
  * then 6 alone (20 dB, and it joins 5 and 7-8 into one run). */
 TEST(a_run_keeps_the_pictures_of_its_worst_frame)
 {
-    char rep[4096], tmp[4300];
-    uint8_t px[4 * 2 * 4];
-    mc_report_desc rd = { 0 };
+    small_report s;
     mc_report *r = NULL;
     mc_error err;
-    const char *slash;
 
-    test_tmp_path(rep, sizeof rep, "report_runs");
-    slash = strrchr(rep, '/');
-    snprintf(tmp, sizeof tmp, "%.*s/.%s.%ld.tmp", (int)(slash - rep), rep, slash + 1,
-             (long)getpid());
-    flat(px, 4, 2, 9);
-    rd.dir = rep;
-    rd.width = 4;
-    rd.height = 2;
-    ASSERT_OK(mc_report_open(&rd, &r, &err), &err);
-    EXPECT_OK(give(r, 7, MC_REFCHECK_FAILED, 30.0, px, px, 4, 2, &err), &err);
-    EXPECT(exists(tmp, "new_00007.png") && exists(tmp, "heat_00007.png"));
-    EXPECT_OK(give(r, 5, MC_REFCHECK_FAILED, 25.0, px, px, 4, 2, &err), &err);
+    small_report_init(&s, "report_runs");
+    ASSERT_OK(mc_report_open(&s.rd, &r, &err), &err);
+    EXPECT_OK(give(r, 7, MC_REFCHECK_FAILED, 30.0, s.px, s.px, 4, 2, &err), &err);
+    EXPECT(exists(s.tmp, "new_00007.png") && exists(s.tmp, "heat_00007.png"));
+    EXPECT_OK(give(r, 5, MC_REFCHECK_FAILED, 25.0, s.px, s.px, 4, 2, &err), &err);
     /* 5 and 7 are not neighbours yet: two runs, two sets of pictures. */
-    EXPECT(exists(tmp, "new_00005.png") && exists(tmp, "new_00007.png"));
-    EXPECT_OK(give(r, 8, MC_REFCHECK_FAILED, 28.0, px, px, 4, 2, &err), &err);
-    EXPECT(exists(tmp, "new_00008.png") && !exists(tmp, "new_00007.png"));
-    EXPECT(exists(tmp, "new_00005.png"));
-    EXPECT_OK(give(r, 6, MC_REFCHECK_FAILED, 20.0, px, px, 4, 2, &err), &err);
-    EXPECT(exists(tmp, "new_00006.png") && exists(tmp, "ref_00006.png"));
-    EXPECT(!exists(tmp, "new_00005.png") && !exists(tmp, "new_00008.png"));
-    EXPECT(!exists(tmp, "ref_00005.png") && !exists(tmp, "heat_00008.png"));
+    EXPECT(exists(s.tmp, "new_00005.png") && exists(s.tmp, "new_00007.png"));
+    EXPECT_OK(give(r, 8, MC_REFCHECK_FAILED, 28.0, s.px, s.px, 4, 2, &err), &err);
+    EXPECT(exists(s.tmp, "new_00008.png") && !exists(s.tmp, "new_00007.png"));
+    EXPECT(exists(s.tmp, "new_00005.png"));
+    EXPECT_OK(give(r, 6, MC_REFCHECK_FAILED, 20.0, s.px, s.px, 4, 2, &err), &err);
+    EXPECT(exists(s.tmp, "new_00006.png") && exists(s.tmp, "ref_00006.png"));
+    EXPECT(!exists(s.tmp, "new_00005.png") && !exists(s.tmp, "new_00008.png"));
+    EXPECT(!exists(s.tmp, "ref_00005.png") && !exists(s.tmp, "heat_00008.png"));
     mc_report_release(r);
 }
 

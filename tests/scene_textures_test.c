@@ -134,6 +134,8 @@ TEST(skips_a_folder_named_like_an_image)
 
 TEST(strips_the_shader_extension_for_the_implicit_lookup)
 {
+    const char *text = "md5scene 1 camera \"still.md5camera\" base \"tex\" "
+                       "actor a { mesh \"arm.md5mesh\" }";
     char dir[400], got[512], want[600];
     test_warnings log = { 0 };
 
@@ -146,18 +148,12 @@ TEST(strips_the_shader_extension_for_the_implicit_lookup)
     snprintf(want, sizeof want, "%s/tex/models", dir);
     mkdir(want, 0755);
     ASSERT(touch(dir, "tex/models/skin.png"));
-    ASSERT(texture_of(dir,
-                      "md5scene 1 camera \"still.md5camera\" base \"tex\" "
-                      "actor a { mesh \"arm.md5mesh\" }",
-                      got, sizeof got, &log));
+    ASSERT(texture_of(dir, text, got, sizeof got, &log));
     snprintf(want, sizeof want, "%s/tex/models/skin.png", dir);
     EXPECT_EQ_STR(got, want);
     /* next to the mesh only the file name counts, and it wins over base */
     ASSERT(touch(dir, "skin.jpg"));
-    ASSERT(texture_of(dir,
-                      "md5scene 1 camera \"still.md5camera\" base \"tex\" "
-                      "actor a { mesh \"arm.md5mesh\" }",
-                      got, sizeof got, &log));
+    ASSERT(texture_of(dir, text, got, sizeof got, &log));
     snprintf(want, sizeof want, "%s/skin.jpg", dir);
     EXPECT_EQ_STR(got, want);
 }

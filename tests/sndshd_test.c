@@ -19,6 +19,19 @@
 /* Parses the first sound declaration of text (a sound/ file) into *sh. */
 DECL_PARSER(parse, mc_sndshd, "s.sndshd", "sound", mc_sndshd_parse_span)
 
+/* Parses text into *sh counting warnings in *tw (zeroed first); false, reported, when it fails. */
+static bool parse_warned(const char *text, test_warnings *tw, mc_sndshd *sh)
+{
+    mc_parse_opts opts = { .warn = test_record_warning, .warn_user = tw };
+    mc_error err;
+    mc_status st;
+
+    *tw = (test_warnings){ 0 };
+    st = parse(text, &opts, sh, &err);
+    EXPECT_OK(st, &err);
+    return st == MC_OK;
+}
+
 TEST(reads_every_keyword)
 {
     const char *text =
@@ -36,12 +49,10 @@ TEST(reads_every_keyword)
             "    leadin sound\\zfat\\in.wav\n"                                          /* 12 */
             "    sound\\monsters\\zfat\\step1.WAV \"sound/monsters/zfat/step 2.ogg\"\n" /* 13 */
             "}\n";
-    test_warnings tw = { 0 };
-    mc_parse_opts opts = { .warn = test_record_warning, .warn_user = &tw };
+    test_warnings tw;
     mc_sndshd sh;
-    mc_error err;
 
-    ASSERT_OK(parse(text, &opts, &sh, &err), &err);
+    ASSERT(parse_warned(text, &tw, &sh));
     EXPECT_EQ_INT(tw.count, 0);
     EXPECT_EQ_STR(sh.name, "monsters/zfat/step");
     EXPECT_EQ_STR(sh.file, "s.sndshd");
@@ -94,15 +105,13 @@ TEST(keeps_32_files)
 {
     char text[4096];
     size_t n = (size_t)snprintf(text, sizeof text, "x {\nminSamples 40\n");
-    test_warnings tw = { 0 };
-    mc_parse_opts opts = { .warn = test_record_warning, .warn_user = &tw };
+    test_warnings tw;
     mc_sndshd sh;
-    mc_error err;
 
     for (int i = 0; i < 34; i++)
         n += (size_t)snprintf(text + n, sizeof text - n, "s%02d.wav leadin l%02d\n", i, i);
     snprintf(text + n, sizeof text - n, "}\n");
-    ASSERT_OK(parse(text, &opts, &sh, &err), &err);
+    ASSERT(parse_warned(text, &tw, &sh));
     EXPECT(sh.num_entries == 32 && sh.num_leadins == 32 && sh.min_samples == 40);
     EXPECT_EQ_STR(sh.entries[31].file, "s31.wav");
     EXPECT_EQ_STR(sh.leadins[31].file, "l31");
@@ -118,12 +127,10 @@ TEST(warns_about_an_unknown_keyword_and_plays_on)
                        "  loping  b.wav\n"                       /* 2 */
                        "  editor_displayFolder \"Wind\" a.wav\n" /* 3 */
                        "}\n";
-    test_warnings tw = { 0 };
-    mc_parse_opts opts = { .warn = test_record_warning, .warn_user = &tw };
+    test_warnings tw;
     mc_sndshd sh;
-    mc_error err;
 
-    ASSERT_OK(parse(text, &opts, &sh, &err), &err);
+    ASSERT(parse_warned(text, &tw, &sh));
     ASSERT(tw.count == 2);
     EXPECT(tw.first[0].line == 2 && tw.first[0].col == 3);
     EXPECT_CONTAINS(tw.first[0].msg,

@@ -71,6 +71,21 @@ static int red(int f, int k)
     return 10 * (4 * f + k) + 10;
 }
 
+/* A base holding the six cube faces "<prefix>_<sides[i]>.tga", each 2 x 2 but face short_face
+ * (-1: none) 2 x 1, face i's pixels at px + i * stride. */
+static mc_vfs *faces_vfs(const char *leaf, const char *prefix, const char *const sides[6],
+                         const uint8_t *px, size_t stride, int short_face)
+{
+    char names[6][32];
+    test_image ims[6];
+
+    for (int i = 0; i < 6; i++) {
+        snprintf(names[i], sizeof names[i], "%s_%s.tga", prefix, sides[i]);
+        ims[i] = (test_image){ names[i], 2, i == short_face ? 1 : 2, px + (size_t)i * stride };
+    }
+    return vfs_with(leaf, 6, ims);
+}
+
 TEST(camera_faces_are_turned_as_the_engine_turns_them)
 {
     static const char *const sides[6] = { "forward", "back", "left", "right", "up", "down" };
@@ -82,23 +97,18 @@ TEST(camera_faces_are_turned_as_the_engine_turns_them)
     static const int from[6][4] = { { 0, 2, 1, 3 }, { 3, 1, 2, 0 }, { 2, 3, 0, 1 },
                                     { 1, 0, 3, 2 }, { 0, 2, 1, 3 }, { 0, 2, 1, 3 } };
     uint8_t px[6][16];
-    char names[6][32];
-    test_image ims[6];
     mc_mtr_file f;
     mc_material m;
     mc_error err;
     mc_vfs *v;
 
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 6; i++)
         for (int k = 0; k < 4; k++) {
             px[i][4 * k] = (uint8_t)red(i, k);
             px[i][4 * k + 1] = px[i][4 * k + 2] = 0;
             px[i][4 * k + 3] = 255;
         }
-        snprintf(names[i], sizeof names[i], "k_%s.tga", sides[i]);
-        ims[i] = (test_image){ names[i], 2, 2, px[i] };
-    }
-    v = vfs_with("texgen_camera", 6, ims);
+    v = faces_vfs("texgen_camera", "k", sides, px[0], sizeof px[0], -1);
     ASSERT_OK(parse("m { { blend add cameraCubeMap k texgen skybox } }", &f, &err), &err);
     ASSERT_OK(mc_material_resolve(&f.decls[0], "t.mtr", v, &m, &err), &err);
     ASSERT(m.num_layers == 1);
@@ -121,18 +131,11 @@ TEST(a_face_of_another_size_defaults_the_cube)
 {
     static const uint8_t one[16] = { 9, 9, 9, 255, 9, 9, 9, 255, 9, 9, 9, 255, 9, 9, 9, 255 };
     static const char *const sides[6] = { "px", "nx", "py", "ny", "pz", "nz" };
-    char names[6][32];
-    test_image ims[6];
     mc_mtr_file f;
     mc_material m;
     mc_error err;
-    mc_vfs *v;
+    mc_vfs *v = faces_vfs("texgen_sizes", "c", sides, one, 0, 3); /* ny: 2 x 1 */
 
-    for (int i = 0; i < 6; i++) {
-        snprintf(names[i], sizeof names[i], "c_%s.tga", sides[i]);
-        ims[i] = (test_image){ names[i], 2, i == 3 ? 1 : 2, one }; /* ny: 2 x 1 */
-    }
-    v = vfs_with("texgen_sizes", 6, ims);
     ASSERT_OK(parse("m { { blend add cubeMap c texgen reflect } }", &f, &err), &err);
     ASSERT_OK(mc_material_resolve(&f.decls[0], "t.mtr", v, &m, &err), &err);
     EXPECT(m.layers[0].map.fell_back);

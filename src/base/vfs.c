@@ -589,6 +589,21 @@ static int by_bytes(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Allocates *out as one block of *n pointers followed by bytes of text for them (*strs) and
+ * sets *n to 0 for the filling pass; false with err set when out of memory. */
+static bool name_block(const mc_vfs *vfs, int *n, size_t bytes, char ***out, char **strs,
+                       mc_error *err)
+{
+    *out = malloc((size_t)*n * sizeof **out + bytes);
+    if (!*out) {
+        mc_error_set(err, MC_ERR_NOMEM, vfs->base, 0, 0, "out of memory");
+        return false;
+    }
+    *strs = (char *)(*out + *n);
+    *n = 0;
+    return true;
+}
+
 mc_status mc_vfs_list(const mc_vfs *vfs, const char *dir, const char *ext, char ***names,
                       int *count, mc_error *err)
 {
@@ -626,11 +641,8 @@ mc_status mc_vfs_list(const mc_vfs *vfs, const char *dir, const char *ext, char 
         if (pass == 0) {
             if (n == 0)
                 return MC_OK;
-            out = malloc((size_t)n * sizeof *out + bytes);
-            if (!out)
-                return mc_error_set(err, MC_ERR_NOMEM, vfs->base, 0, 0, "out of memory");
-            strs = (char *)(out + n);
-            n = 0;
+            if (!name_block(vfs, &n, bytes, &out, &strs, err))
+                return MC_ERR_NOMEM;
         }
     }
     qsort(out, (size_t)n, sizeof *out, by_bytes);
@@ -656,11 +668,8 @@ mc_status mc_vfs_files_read(const mc_vfs *vfs, char ***paths, int *count, mc_err
         }
     if (n == 0)
         return MC_OK;
-    out = malloc((size_t)n * sizeof *out + bytes);
-    if (!out)
-        return mc_error_set(err, MC_ERR_NOMEM, vfs->base, 0, 0, "out of memory");
-    strs = (char *)(out + n);
-    n = 0;
+    if (!name_block(vfs, &n, bytes, &out, &strs, err))
+        return MC_ERR_NOMEM;
     for (int i = 0; i < vfs->num_archives; i++) {
         out[n++] = strcpy(strs, vfs->archives[i].path);
         strs += strlen(strs) + 1;

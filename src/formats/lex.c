@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <md5cine/fileio.h>
 #include <md5cine/limits.h>
 
 /* Longest number text we convert; longer digit runs are rejected rather than cut. */
@@ -466,6 +467,13 @@ bool mc_lex_expect(mc_lexer *lx, const char *word)
     return mc_lex_expect_tok(lx, word, NULL);
 }
 
+void *mc_lex_block(mc_lexer *lx, const char *word, mc_arena *a, size_t count, size_t size)
+{
+    if (!mc_lex_expect(lx, word) || !mc_lex_expect(lx, "{"))
+        return NULL;
+    return mc_lex_alloc(lx, a, count, size);
+}
+
 bool mc_lex_accept(mc_lexer *lx, const char *word, bool *found)
 {
     mc_token t;
@@ -693,4 +701,38 @@ mc_status mc_lex_run(mc_lexer *lx, const char *buf, size_t len, const char *name
         return err->code != MC_OK ? err->code : MC_ERR_SYNTAX;
     }
     return MC_OK;
+}
+
+mc_status mc_lex_parse_into(mc_lex_target t, const char *buf, size_t len, const char *name,
+                            const mc_parse_opts *opts, mc_error *err)
+{
+    mc_status s;
+
+    memset(t.out, 0, t.size);
+    s = mc_lex_run(t.lx, buf, len, name, opts, t.arena, t.name_out, t.body, t.ctx, err);
+    if (s != MC_OK)
+        memset(t.out, 0, t.size);
+    return s;
+}
+
+mc_status mc_lex_load_into(mc_lex_target t, const char *path, const mc_parse_opts *opts,
+                           mc_error *err)
+{
+    char *buf;
+    size_t len;
+    mc_status s;
+
+    memset(t.out, 0, t.size);
+    s = mc_read_file(path, &buf, &len, err);
+    if (s != MC_OK)
+        return s;
+    s = mc_lex_parse_into(t, buf, len, path, opts, err);
+    free(buf);
+    return s;
+}
+
+void mc_lex_release(mc_arena *arena, void *rec, size_t size)
+{
+    mc_arena_release(arena);
+    memset(rec, 0, size);
 }

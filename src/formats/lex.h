@@ -142,6 +142,10 @@ bool mc_lex_md5_header(mc_lexer *lx);
  * memory (then lx->failed is set). count 0 yields NULL without failing. */
 void *mc_lex_alloc(mc_lexer *lx, mc_arena *a, size_t count, size_t size);
 
+/* Expects `word {` and then allocates as mc_lex_alloc; NULL with the lexer failed when either
+ * is missing. */
+void *mc_lex_block(mc_lexer *lx, const char *word, mc_arena *a, size_t count, size_t size);
+
 /* A NUL-terminated copy of text[0..len) in a, or NULL (lexer failed with MC_ERR_NOMEM). */
 char *mc_lex_strdup(mc_lexer *lx, mc_arena *a, const char *text, size_t len);
 
@@ -158,5 +162,30 @@ size_t mc_lex_remaining(const mc_lexer *lx);
 mc_status mc_lex_run(mc_lexer *lx, const char *buf, size_t len, const char *name,
                      const mc_parse_opts *opts, mc_arena *arena, const char **name_out,
                      bool (*body)(void *ctx), void *ctx, mc_error *err);
+
+/* One parse target for mc_lex_parse_into and mc_lex_load_into: the output record (size bytes,
+ * zeroed before parsing and again on failure), its arena and name field, and the body that fills
+ * it through lx with ctx. */
+typedef struct mc_lex_target {
+    mc_lexer *lx;
+    void *out;
+    size_t size;
+    mc_arena *arena;
+    const char **name_out;
+    bool (*body)(void *ctx);
+    void *ctx;
+} mc_lex_target;
+
+/* mc_lex_run over buf[0..len) into t, zeroing t.out first and on failure. */
+mc_status mc_lex_parse_into(mc_lex_target t, const char *buf, size_t len, const char *name,
+                            const mc_parse_opts *opts, mc_error *err);
+
+/* Reads the file at path (errors as mc_read_file) and parses it as mc_lex_parse_into, with path
+ * as the name. */
+mc_status mc_lex_load_into(mc_lex_target t, const char *path, const mc_parse_opts *opts,
+                           mc_error *err);
+
+/* Releases arena and zeroes the record rec of size bytes that holds it. */
+void mc_lex_release(mc_arena *arena, void *rec, size_t size);
 
 #endif

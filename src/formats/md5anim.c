@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <md5cine/fileio.h>
 #include <md5cine/limits.h>
 #include <md5cine/mathx.h>
 
@@ -110,9 +109,7 @@ static bool parse_hierarchy(anim_parser *p)
     mc_lexer *lx = &p->lx;
     mc_anim *a = p->a;
 
-    if (!mc_lex_expect(lx, "hierarchy") || !mc_lex_expect(lx, "{"))
-        return false;
-    a->joints = mc_lex_alloc(lx, &a->arena, (size_t)a->num_joints, sizeof *a->joints);
+    a->joints = mc_lex_block(lx, "hierarchy", &a->arena, (size_t)a->num_joints, sizeof *a->joints);
     if (lx->failed)
         return false;
     for (int i = 0; i < a->num_joints; i++)
@@ -130,9 +127,7 @@ static bool parse_bounds(anim_parser *p)
     mc_token t, off = { .kind = MC_TOK_EOF };
     int count = 0;
 
-    if (!mc_lex_expect(lx, "bounds") || !mc_lex_expect(lx, "{"))
-        return false;
-    a->bounds = mc_lex_alloc(lx, &a->arena, (size_t)a->num_frames, sizeof *a->bounds);
+    a->bounds = mc_lex_block(lx, "bounds", &a->arena, (size_t)a->num_frames, sizeof *a->bounds);
     if (lx->failed || !mc_lex_peek(lx, &t))
         return false;
     while (mc_lex_is(&t, "(")) {
@@ -170,9 +165,7 @@ static bool parse_baseframe(anim_parser *p)
     mc_anim *a = p->a;
     size_t n = (size_t)a->num_joints;
 
-    if (!mc_lex_expect(lx, "baseframe") || !mc_lex_expect(lx, "{"))
-        return false;
-    a->base_pos = mc_lex_alloc(lx, &a->arena, n, sizeof *a->base_pos);
+    a->base_pos = mc_lex_block(lx, "baseframe", &a->arena, n, sizeof *a->base_pos);
     a->base_rot = lx->failed ? NULL : mc_lex_alloc(lx, &a->arena, n, sizeof *a->base_rot);
     if (lx->failed)
         return false;
@@ -243,41 +236,32 @@ static bool parse_anim_file(void *ctx)
     return mc_lex_expect_eof(lx);
 }
 
+/* The parse target for out through a fresh parser p. */
+static mc_lex_target anim_target(anim_parser *p, mc_anim *out)
+{
+    *p = (anim_parser){ .a = out };
+    return (mc_lex_target){ &p->lx, out, sizeof *out, &out->arena, &out->name, parse_anim_file, p };
+}
+
 mc_status mc_anim_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
                         mc_anim *out, mc_error *err)
 {
-    anim_parser p = { .a = out };
-    mc_status s;
+    anim_parser p;
 
-    memset(out, 0, sizeof *out);
-    s = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_anim_file, &p,
-                   err);
-    if (s != MC_OK)
-        memset(out, 0, sizeof *out);
-    return s;
+    return mc_lex_parse_into(anim_target(&p, out), buf, len, name, opts, err);
 }
 
 mc_status mc_anim_load(const char *path, const mc_parse_opts *opts, mc_anim *out, mc_error *err)
 {
-    char *buf;
-    size_t len;
-    mc_status s;
+    anim_parser p;
 
-    memset(out, 0, sizeof *out);
-    s = mc_read_file(path, &buf, &len, err);
-    if (s != MC_OK)
-        return s;
-    s = mc_anim_parse(buf, len, path, opts, out, err);
-    free(buf);
-    return s;
+    return mc_lex_load_into(anim_target(&p, out), path, opts, err);
 }
 
 void mc_anim_release(mc_anim *anim)
 {
-    if (!anim)
-        return;
-    mc_arena_release(&anim->arena);
-    memset(anim, 0, sizeof *anim);
+    if (anim)
+        mc_lex_release(&anim->arena, anim, sizeof *anim);
 }
 
 void mc_anim_rebase_root(mc_anim *anim)

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <md5cine/fileio.h>
 #include <md5cine/limits.h>
 #include <md5cine/mathx.h>
 
@@ -48,9 +47,7 @@ static bool parse_cuts(camera_parser *p)
     mc_lexer *lx = &p->lx;
     mc_camera *c = p->c;
 
-    if (!mc_lex_expect(lx, "cuts") || !mc_lex_expect(lx, "{"))
-        return false;
-    c->cuts = mc_lex_alloc(lx, &c->arena, (size_t)c->num_cuts, sizeof *c->cuts);
+    c->cuts = mc_lex_block(lx, "cuts", &c->arena, (size_t)c->num_cuts, sizeof *c->cuts);
     if (lx->failed)
         return false;
     for (int i = 0; i < c->num_cuts; i++) {
@@ -81,9 +78,7 @@ static bool parse_frames(camera_parser *p)
     mc_lexer *lx = &p->lx;
     mc_camera *c = p->c;
 
-    if (!mc_lex_expect(lx, "camera") || !mc_lex_expect(lx, "{"))
-        return false;
-    c->frames = mc_lex_alloc(lx, &c->arena, (size_t)c->num_frames, sizeof *c->frames);
+    c->frames = mc_lex_block(lx, "camera", &c->arena, (size_t)c->num_frames, sizeof *c->frames);
     if (lx->failed)
         return false;
     for (int i = 0; i < c->num_frames; i++) {
@@ -113,40 +108,32 @@ static bool parse_camera_file(void *ctx)
     return parse_counts(p) && parse_cuts(p) && parse_frames(p) && mc_lex_expect_eof(&p->lx);
 }
 
+/* The parse target for out through a fresh parser p. */
+static mc_lex_target camera_target(camera_parser *p, mc_camera *out)
+{
+    *p = (camera_parser){ .c = out };
+    return (mc_lex_target){ &p->lx, out, sizeof *out, &out->arena, &out->name, parse_camera_file,
+                            p };
+}
+
 mc_status mc_camera_parse(const char *buf, size_t len, const char *name,
                           const mc_parse_opts *opts, mc_camera *out, mc_error *err)
 {
-    camera_parser p = { .c = out };
-    mc_status s;
+    camera_parser p;
 
-    memset(out, 0, sizeof *out);
-    s = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_camera_file, &p,
-                   err);
-    if (s != MC_OK)
-        memset(out, 0, sizeof *out);
-    return s;
+    return mc_lex_parse_into(camera_target(&p, out), buf, len, name, opts, err);
 }
 
 mc_status mc_camera_load(const char *path, const mc_parse_opts *opts, mc_camera *out,
                          mc_error *err)
 {
-    char *buf;
-    size_t len;
-    mc_status s;
+    camera_parser p;
 
-    memset(out, 0, sizeof *out);
-    s = mc_read_file(path, &buf, &len, err);
-    if (s != MC_OK)
-        return s;
-    s = mc_camera_parse(buf, len, path, opts, out, err);
-    free(buf);
-    return s;
+    return mc_lex_load_into(camera_target(&p, out), path, opts, err);
 }
 
 void mc_camera_release(mc_camera *cam)
 {
-    if (!cam)
-        return;
-    mc_arena_release(&cam->arena);
-    memset(cam, 0, sizeof *cam);
+    if (cam)
+        mc_lex_release(&cam->arena, cam, sizeof *cam);
 }

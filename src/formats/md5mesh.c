@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <md5cine/fileio.h>
 #include <md5cine/limits.h>
 #include <md5cine/mathx.h>
 
@@ -34,9 +33,7 @@ static bool parse_joints(mesh_parser *p)
     mc_lexer *lx = &p->lx;
     mc_mesh *m = p->m;
 
-    if (!mc_lex_expect(lx, "joints") || !mc_lex_expect(lx, "{"))
-        return false;
-    m->joints = mc_lex_alloc(lx, &m->arena, (size_t)m->num_joints, sizeof *m->joints);
+    m->joints = mc_lex_block(lx, "joints", &m->arena, (size_t)m->num_joints, sizeof *m->joints);
     if (lx->failed)
         return false;
     for (int i = 0; i < m->num_joints; i++) {
@@ -224,39 +221,30 @@ static bool parse_mesh_file(void *ctx)
     return mc_lex_expect_eof(lx);
 }
 
+/* The parse target for out through a fresh parser p. */
+static mc_lex_target mesh_target(mesh_parser *p, mc_mesh *out)
+{
+    *p = (mesh_parser){ .m = out };
+    return (mc_lex_target){ &p->lx, out, sizeof *out, &out->arena, &out->name, parse_mesh_file, p };
+}
+
 mc_status mc_mesh_parse(const char *buf, size_t len, const char *name, const mc_parse_opts *opts,
                         mc_mesh *out, mc_error *err)
 {
-    mesh_parser p = { .m = out };
-    mc_status s;
+    mesh_parser p;
 
-    memset(out, 0, sizeof *out);
-    s = mc_lex_run(&p.lx, buf, len, name, opts, &out->arena, &out->name, parse_mesh_file, &p,
-                   err);
-    if (s != MC_OK)
-        memset(out, 0, sizeof *out);
-    return s;
+    return mc_lex_parse_into(mesh_target(&p, out), buf, len, name, opts, err);
 }
 
 mc_status mc_mesh_load(const char *path, const mc_parse_opts *opts, mc_mesh *out, mc_error *err)
 {
-    char *buf;
-    size_t len;
-    mc_status s;
+    mesh_parser p;
 
-    memset(out, 0, sizeof *out);
-    s = mc_read_file(path, &buf, &len, err);
-    if (s != MC_OK)
-        return s;
-    s = mc_mesh_parse(buf, len, path, opts, out, err);
-    free(buf);
-    return s;
+    return mc_lex_load_into(mesh_target(&p, out), path, opts, err);
 }
 
 void mc_mesh_release(mc_mesh *mesh)
 {
-    if (!mesh)
-        return;
-    mc_arena_release(&mesh->arena);
-    memset(mesh, 0, sizeof *mesh);
+    if (mesh)
+        mc_lex_release(&mesh->arena, mesh, sizeof *mesh);
 }
