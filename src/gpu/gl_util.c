@@ -108,6 +108,16 @@ void gpu_prof_mark(mc_renderer *r, int row)
     r->prof.last = t;
 }
 
+void gpu_point_to_model(const draw_state *ds, const float p[3], float out[3])
+{
+    float d[3];
+
+    for (int c = 0; c < 3; c++)
+        d[c] = p[c] - ds->model[12 + c];
+    for (int c = 0; c < 3; c++)
+        out[c] = ds->nmat[c * 3] * d[0] + ds->nmat[c * 3 + 1] * d[1] + ds->nmat[c * 3 + 2] * d[2];
+}
+
 mc_status gpu_texture_room(mc_renderer *r, mc_error *err)
 {
     if (r->num_textures == r->cap_textures) {

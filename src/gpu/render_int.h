@@ -319,6 +319,10 @@ void gpu_draw_opaque_stages(mc_renderer *r);
 void gpu_draw_translucent(mc_renderer *r);
 /* Builds the unlit stage program. */
 mc_status gpu_build_stages(mc_renderer *r, mc_error *err);
+/* tr_main.cpp R_GlobalPointToLocal (gl_util.c): world point p in the item's model space,
+ * A^-1 (p - t), A^-1 being the transpose of the normal matrix (the inverse transpose): the
+ * lights of its shadow volumes, the eye of its sky stages. */
+void gpu_point_to_model(const draw_state *ds, const float p[3], float out[3]);
 /* Room for one more texture id (gl_util.c); whether id is a cube map's. */
 mc_status gpu_texture_room(mc_renderer *r, mc_error *err);
 bool gpu_is_cube(const mc_renderer *r, int id);

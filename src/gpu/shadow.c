@@ -214,17 +214,11 @@ mc_status gpu_shadow_item(mc_renderer *r, slot *sl, const mc_draw_item *it, floa
         return mc_error_set(err, MC_ERR_NOMEM, NULL, 0, 0, "out of memory for shadow volumes");
     for (int l = 0; l < fv->num_lights; l++) {
         const light_values *lv = &fv->lights[l];
-        float d[3], planes[6][4];
+        float planes[6][4];
 
         if (!lv->shadows)
             continue;
-        /* R_GlobalPointToLocal: the light in model space, A^-1 (L - t); A^-1 is the transpose
-         * of the normal matrix (the inverse transpose) */
-        for (int c = 0; c < 3; c++)
-            d[c] = lv->org[c] - ds->model[12 + c];
-        for (int c = 0; c < 3; c++)
-            sh->light[l][c] =
-                    ds->nmat[c * 3] * d[0] + ds->nmat[c * 3 + 1] * d[1] + ds->nmat[c * 3 + 2] * d[2];
+        gpu_point_to_model(ds, lv->org, sh->light[l]);
         local_planes(lv, ds->model, planes);
         sh->first[l] = total;
         sh->count[l] = gpu_shadow_volume(&r->shadow_work, it->positions, it->indices,

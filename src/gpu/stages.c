@@ -3,7 +3,6 @@
  * items. */
 #include <string.h>
 
-#include <md5cine/mathx.h>
 #include <md5cine/types.h>
 
 #include "gpu/render_int.h"
@@ -14,8 +13,9 @@
  * RB_PrepareStageTexturing): normal, the model-space normal (TG_DIFFUSE_CUBE's texcoord
  * pointer); reflect, the world-space normal and vector to the eye, reflected per fragment
  * (environment.vfp through RB_SetProgramEnvironmentSpace's model matrix: local vectors to
- * global; with the material's bump map, its normal: bumpyEnvironment.vfp); skybox, the vertex less the eye in model space (tr_light.cpp R_SkyboxTexGen);
- * wobbleSky, that turned by u_wobble (R_WobbleskyTexGen). */
+ * global; with the material's bump map, its normal: bumpyEnvironment.vfp); skybox, the vertex
+ * less the eye in model space (tr_light.cpp R_SkyboxTexGen); wobbleSky, that turned by u_wobble
+ * (R_WobbleskyTexGen). */
 static const char *const stage_vs =
         "invariant gl_Position;\n"
         "layout(location = 0) in vec3 a_pos;\n"
@@ -173,21 +173,6 @@ static GLenum gl_blend(int f)
     return map[f]; /* checked by gpu_check_stages */
 }
 
-/* The eye in the item's model space (tr_main.cpp R_GlobalPointToLocal of the view origin), for
- * the sky texgens; the eye itself where the model matrix has no inverse. */
-static const float *local_eye(const float model[16], const float eye[3], float out[3])
-{
-    mc_mat4 m, inv;
-
-    memcpy(m.m, model, sizeof m.m);
-    memcpy(out, eye, 3 * sizeof *out);
-    if (mc_mat4_inverse(&m, &inv))
-        for (int i = 0; i < 3; i++)
-            out[i] = inv.m[i] * eye[0] + inv.m[4 + i] * eye[1] + inv.m[8 + i] * eye[2] +
-                     inv.m[12 + i];
-    return out;
-}
-
 /* The item's stages, in order, over what is drawn: each with its blend and colour mask, depth
  * tested EQUAL (LEQUAL for a translucent material) and never writing depth (Material.cpp sets
  * GLS_DEPTHMASK on every stage). */
@@ -205,7 +190,8 @@ void gpu_draw_stages(mc_renderer *r, const slot *sl)
     gl->UniformMatrix4fv(r->us.model, 1, GL_FALSE, ds->model);
     gl->UniformMatrix4fv(r->us.viewproj, 1, GL_FALSE, r->fv.vp);
     gl->Uniform3fv(r->us.eye, 1, r->fv.eye);
-    gl->Uniform3fv(r->us.leye, 1, local_eye(ds->model, r->fv.eye, leye));
+    gpu_point_to_model(ds, r->fv.eye, leye); /* for the sky texgens */
+    gl->Uniform3fv(r->us.leye, 1, leye);
     gl->Uniform1i(r->us.tex, 0);
     gl->Uniform1i(r->us.cube, 1);
     gl->Uniform1i(r->us.nmap, 2);
