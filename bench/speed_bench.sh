@@ -51,9 +51,31 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/speed_bench.XXXXXX")
 # The demo with the rig's lights written out and the fill casting shadows, as the default rig
 # drew before its fill went shadowless (shadows_test checks that the lights written out draw
 # the rig); beside the demo, so its relative paths hold.
+# The old build renders the demo with its actors' model declarations written out as the
+# files they name and without its sound statements (it reads neither): the same pictures, the
+# walker placed within a few pixels of where its model puts it.
 FILL=scenes/demo/.speed_bench_fill_casts.$$.md5scene
-trap 'rm -rf "$T" "$FILL"' EXIT
+OLD_SCENE=scenes/demo/.speed_bench_by_hand.$$.md5scene
+trap 'rm -rf "$T" "$FILL" "$OLD_SCENE"' EXIT
 "$M" info "$SCENE" --json >"$T/rig.json"
+python3 - "$T/rig.json" "$SCENE" "$OLD_SCENE" <<'PY'
+import json, os, re, sys
+d = json.load(open(sys.argv[1]))
+top = os.path.dirname(sys.argv[2])
+named = {a['name']: a for a in d['actors'] if a.get('model')}
+out, actor = [], None
+for l in open(sys.argv[2]):
+    m = re.match(r'\s*actor\s+"([^"]*)"', l)
+    if m:
+        actor = named.get(m.group(1))
+    key = re.match(r'(\s*)(model|anim)\s+"', l)
+    if actor and key:
+        word = 'mesh' if key.group(2) == 'model' else 'anim'
+        l = '%s%s "%s"\n' % (key.group(1), word, os.path.relpath(actor[word], top))
+    if not re.match(r'sound\s', l):
+        out.append(l)
+open(sys.argv[3], 'w').write(''.join(out))
+PY
 python3 - "$T/rig.json" "$SCENE" "$FILL" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -76,9 +98,9 @@ old_opts() {
 }
 
 # one BIN OPTS...: prints "ms_per_frame peak_kb" of one render of $CUR_SCENE (the current
-# build; default the demo) or the demo (the old build); BIN may be "env ... taskset ... md5cine"
+# build; default the demo) or the demo by hand (the old build); BIN may be "env ... taskset ... md5cine"
 one() {
-    local bin=$1 t0 t1 scene=$SCENE
+    local bin=$1 t0 t1 scene=$OLD_SCENE
     shift
     [ "${bin##* }" = "$M" ] && scene=${CUR_SCENE:-$SCENE}
     t0=$(date +%s%N)
