@@ -44,7 +44,8 @@ MTR
 same() {
     local name=$1 scene=$2 grouped=$3
     shift 3
-    MD5CINE_PASS_TIMES=1 run "$name" render "$scene" --quiet -o "$T/$name.a/%04d.png" "$@"
+    MD5CINE_NO_AMBIENT_FOLD=1 MD5CINE_PASS_TIMES=1 run "$name" render "$scene" --quiet \
+        -o "$T/$name.a/%04d.png" "$@"
     [ "$rc" = 0 ] || { fail "$name" "render exit $rc: $(head -c 300 "$T/$name.err")"; return; }
     MD5CINE_NO_LIGHT_GROUP=1 MD5CINE_PASS_TIMES=1 run "$name.b" render "$scene" --quiet \
         -o "$T/$name.b/%04d.png" "$@"

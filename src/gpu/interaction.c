@@ -52,7 +52,8 @@ static const char *const scene_vs =
  * u_fill unit vectors towards the light), unlit or normals by u_mode. PASS 1: depth and the
  * ambient light. PASS 2: one light's interaction (render.h), or with NLIGHTS > 0 the
  * interactions of that many lights without shadows in one pass (the light group,
- * render_int.h).
+ * render_int.h), with u_fold the item's ambient before them, stored as PASS 1 would have
+ * stored it. PASS 4 (P_DEPTH): depth and black, for an item whose ambient the group adds.
  * A normal map's texel (x along +s, y along +t, z out) is turned into world space with the
  * tangent t (made perpendicular to n), b = w cross(t, n) and n. Alpha test keeps alpha above
  * the value (Doom's GL_GREATER). Opaque geometry writes alpha 1. */
@@ -72,12 +73,14 @@ static const char *const scene_fs =
         "uniform vec3 u_gorg[NLIGHTS], u_gcol_d[NLIGHTS], u_gcol_s[NLIGHTS];\n"
         "uniform vec4 u_gps[NLIGHTS], u_gpt[NLIGHTS], u_gpq[NLIGHTS], u_gpf[NLIGHTS];\n"
         "uniform vec4 u_grect[NLIGHTS];\n"
-        "uniform int u_gmask;\n"
+        "uniform int u_gmask, u_fold;\n"
         "#endif\n"
         "#if MASK\n"
         "uniform usampler2D u_mask;\n"
         "#endif\n"
         "out vec4 o_col;\n"
+        "/* The ambient light at the diffuse texel dif (PASS 1, or the light group's u_fold). */\n"
+        "#define AMBIENT clamp(dif.rgb * u_dcol * u_ambient, 0.0, 1.0)\n"
         "vec3 bumped(vec3 n) {\n"
         "    vec3 t = v_tan.xyz - n * dot(v_tan.xyz, n);\n"
         "    float tl = length(t);\n"
@@ -161,9 +164,13 @@ static const char *const scene_fs_main =
         "    vec3 c = base * (0.25 + 0.70 * kd + 0.25 * fd) + vec3(0.10 * sp);\n"
         "    o_col = vec4(min(c, vec3(1.0)), a);\n"
         "#elif PASS == 1\n"
-        "    o_col = vec4(clamp(dif.rgb * u_dcol * u_ambient, 0.0, 1.0), a);\n"
+        "    o_col = vec4(AMBIENT, a);\n"
+        "#elif PASS == 4\n"
+        "    o_col = vec4(0.0, 0.0, 0.0, 1.0);\n"
         "#elif NLIGHTS > 0\n"
         "    vec3 p = v_wpos, fn = u_back == 0 ? front_normal(p) : vec3(0.0), sum = vec3(0.0);\n"
+        "    if (u_fold != 0)\n"
+        "        sum = stored(AMBIENT);\n"
         "    GROUP_LIGHT(0)\n"
         "    GROUP_LIGHT(1)\n"
         "#if NLIGHTS > 2\n"
@@ -230,6 +237,7 @@ static void locate_uniforms(const mc_gl_fns *gl, GLuint id, uniforms *u)
     LOC(gproj, "u_gproj");
     LOC(gfall, "u_gfall");
     LOC(mask, "u_mask");
+    LOC(fold, "u_fold");
 #undef LOC
 }
 
@@ -383,8 +391,10 @@ static void set_light_colours(const mc_renderer *r, const slot *sl, const unifor
     gl->Uniform3fv(n > 1 ? u->gcol_s : u->lcol_s, n, &cs[0][0]);
     /* Interaction.cpp R_CreateLightTris, includeBackFaces: faces away from a light are lit */
     gl->Uniform1i(u->back, (ds->flags & (MC_MTR_NO_SHADOWS | MC_MTR_NO_SELF_SHADOW)) != 0);
-    if (n > 1)
+    if (n > 1) {
         gl->Uniform1i(u->gmask, sl->group_mask);
+        gl->Uniform1i(u->fold, sl->fold);
+    }
 }
 
 void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light)
@@ -480,8 +490,11 @@ static void choose_light_group(mc_renderer *r)
     g->n = 0;
     g->done = 0;
     g->masked = pass >= P_GROUP_MASKED;
-    for (int i = 0; i < r->used_slots; i++)
+    g->fold = 0;
+    for (int i = 0; i < r->used_slots; i++) {
         r->slots[i].group_mask = 0;
+        r->slots[i].fold = 0;
+    }
     if (pass < 0)
         return;
     for (int l = 0; l < r->fv.num_lights && g->masked && g->n == 0; l++)
@@ -490,6 +503,14 @@ static void choose_light_group(mc_renderer *r)
     for (int l = 0; l < r->fv.num_lights && g->n < want; l++)
         if (!r->fv.lights[l].shadows)
             group_add(r, l);
+    for (int i = 0; i < r->used_slots && !r->no_fold; i++) {
+        slot *sl = &r->slots[i];
+        const draw_state *ds = &sl->ds;
+
+        sl->fold = sl->group_mask && sl->passes == 0 && !(ds->flags & MC_MTR_TRANSLUCENT) &&
+                   !ds->mask_color && !ds->mask_alpha && !ds->mask_depth;
+        g->fold |= sl->fold;
+    }
 }
 
 /* Light l's interactions in a pass of their own over the items it reaches, within its
@@ -553,13 +574,18 @@ static void draw_light_group(mc_renderer *r)
     }
     gl->Disable(GL_STENCIL_TEST); /* no shadows, or in the mask: nothing reads the stencil */
     gpu_bind_light_group(r);
-    gl->Enable(GL_SCISSOR_TEST);
-    gl->Scissor(all.lo[0], all.lo[1], all.hi[0] - all.lo[0], all.hi[1] - all.lo[1]);
+    /* an item whose ambient the pass adds is drawn whole, past the lights' reach */
+    if (!g->fold) {
+        gl->Enable(GL_SCISSOR_TEST);
+        gl->Scissor(all.lo[0], all.lo[1], all.hi[0] - all.lo[0], all.hi[1] - all.lo[1]);
+    }
     for (int i = 0; i < r->used_slots; i++) {
         const slot *sl = &r->slots[i];
 
-        if (sl->pending && !sl->late && sl->group_mask)
+        if (sl->pending && !sl->late && sl->group_mask) {
             gpu_draw_slot(r, sl, (g->masked ? P_GROUP_MASKED : P_GROUP) + g->n - 2, -1);
+            r->prof.group_folded += (unsigned)sl->fold;
+        }
     }
     gl->Disable(GL_SCISSOR_TEST);
     gpu_unbind_light_group(r);
@@ -587,7 +613,7 @@ static void draw_first_pass(mc_renderer *r, int lit)
             gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
             gl->ColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
         } else {
-            gpu_draw_slot(r, sl, lit ? P_AMBIENT : P_RIG, -1);
+            gpu_draw_slot(r, sl, !lit ? P_RIG : sl->fold ? P_DEPTH : P_AMBIENT, -1);
         }
     }
 }
@@ -598,6 +624,8 @@ void gpu_draw_opaque(mc_renderer *r)
     int lit = r->shading == MC_SHADING_LIT && r->fv.num_lights > 0;
 
     gpu_prof_mark(r, PROF_SETUP);
+    if (lit) /* before the first pass: it draws the items whose ambient the group adds black */
+        choose_light_group(r);
     draw_first_pass(r, lit);
     gpu_prof_mark(r, PROF_BASE);
     if (lit) {
@@ -607,7 +635,6 @@ void gpu_draw_opaque(mc_renderer *r)
         gl->DepthFunc(GL_EQUAL);
         gl->Enable(GL_BLEND);
         gl->BlendFuncSeparate(GL_ONE, GL_ONE, GL_ZERO, GL_ONE);
-        choose_light_group(r);
         for (int l = 0; l < r->fv.num_lights; l++) {
             if (!(r->group.done & (1u << l)))
                 draw_light(r, l, 0);

@@ -344,8 +344,9 @@ static void prof_print(const mc_renderer *r)
                 1e3 * r->prof.sum[i] / r->prof.frames,
                 total > 0.0 ? 100.0 * r->prof.sum[i] / total : 0.0);
     fprintf(stderr, "  light group: %u passes drew the interactions of %u lights, %u of them with "
-                    "shadows (from the shadow mask)\n",
-            r->prof.group_passes, r->prof.group_lights, r->prof.group_masked);
+                    "shadows (from the shadow mask), and the ambient of %u items\n",
+            r->prof.group_passes, r->prof.group_lights, r->prof.group_masked,
+            r->prof.group_folded);
 }
 
 mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc_error *err)
@@ -382,6 +383,7 @@ mc_status mc_renderer_create(const mc_renderer_desc *desc, mc_renderer **out, mc
                          : PROF_OFF;
     r->no_scissor = env_on("MD5CINE_NO_SCISSOR");
     r->no_group = env_on("MD5CINE_NO_LIGHT_GROUP");
+    r->no_fold = env_on("MD5CINE_NO_AMBIENT_FOLD");
     r->warn = d.warn;
     r->warn_user = d.warn_user;
     r->stop = d.stop;
@@ -785,6 +787,8 @@ static mc_status build_variants(mc_renderer *r, int bits, mc_error *err)
         s = gpu_build_variant(r, bits + P_LIGHT * V_BITS, err);
     if (s == MC_OK && group >= 0)
         s = gpu_build_variant(r, bits + group * V_BITS, err);
+    if (s == MC_OK && group >= 0 && !r->no_fold)
+        s = gpu_build_variant(r, bits + P_DEPTH * V_BITS, err);
     for (int l = 0; l < r->fv.num_lights && r->fbo_mask; l++)
         shadows |= r->fv.lights[l].shadows;
     if (s == MC_OK && shadows)

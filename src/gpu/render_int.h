@@ -62,6 +62,7 @@ typedef struct slot {
     int num_stages, cap_stages;
     int stages_only; /* no lit pass: depth only (opaque) or nothing (translucent) */
     int group_mask;  /* bit i: the light group's light i reaches the item (interaction.c) */
+    int fold;        /* the light group's pass adds its ambient; its first pass is P_DEPTH */
 } slot;
 
 /* The unlit stage program's uniforms (stages.c). */
@@ -76,7 +77,7 @@ typedef struct uniforms {
     GLint ambient, dcol, lorg, lcol_d, lcol_s, lps, lpt, lpq, lpf, back;
     GLint lproj, lfall, spectab;
     GLint gorg, gcol_d, gcol_s, gps, gpt, gpq, gpf, grect, gmask, gproj, gfall;
-    GLint mask;
+    GLint mask, fold;
 } uniforms;
 
 /* The light group: 2 to this many lights that cast no shadows this frame draw their
@@ -88,11 +89,12 @@ typedef struct uniforms {
 
 /* The scene shader is built in variants, so that llvmpipe (which runs both sides of a branch)
  * only does the work an item needs: the V_* bits, times the pass (P_*; P_MASKED: a light's
- * pass that reads its shadows from the shadow mask, shadow.c; P_GROUP + k - 2: the light
- * group's pass with k lights, P_GROUP_MASKED + k - 2 the same with its light 0 reading the
- * mask). A variant is built on first use. */
+ * pass that reads its shadows from the shadow mask, shadow.c; P_DEPTH: the first pass of an
+ * item whose ambient the light group adds, depth and black, gpu_draw_opaque; P_GROUP + k - 2:
+ * the light group's pass with k lights, P_GROUP_MASKED + k - 2 the same with its light 0
+ * reading the mask). A variant is built on first use. */
 enum { V_NMAP = 1, V_SMAP = 2, V_ATEST = 4, V_BITS = 8 };
-enum { P_RIG = 0, P_AMBIENT, P_LIGHT, P_MASKED, P_GROUP,
+enum { P_RIG = 0, P_AMBIENT, P_LIGHT, P_MASKED, P_DEPTH, P_GROUP,
        P_GROUP_MASKED = P_GROUP + MAX_GROUP_LIGHTS - 1,
        P_COUNT = P_GROUP_MASKED + MAX_GROUP_LIGHTS - 1 };
 #define NUM_VARIANTS (V_BITS * P_COUNT)
@@ -108,6 +110,7 @@ typedef struct light_group {
     int masked; /* light[0] casts shadows, read from the shadow mask */
     int rect[MAX_GROUP_LIGHTS][4];
     unsigned done; /* bit l: light l is one of them */
+    int fold;      /* some item's ambient is added in the group's pass (slot.fold) */
 } light_group;
 
 typedef struct program {
@@ -160,12 +163,14 @@ typedef struct pass_profile {
     unsigned frames;
     unsigned group_passes, group_lights; /* the light group's passes, and their lights */
     unsigned group_masked; /* of those lights, the ones with shadows (from the shadow mask) */
+    unsigned group_folded; /* the items whose ambient the group's passes added (slot.fold) */
 } pass_profile;
 
 struct mc_renderer {
     pass_profile prof;
     int no_scissor; /* MD5CINE_NO_SCISSOR=1: no light reach, volumes over the whole frame */
     int no_group;   /* MD5CINE_NO_LIGHT_GROUP=1: every light in a pass of its own */
+    int no_fold;    /* MD5CINE_NO_AMBIENT_FOLD=1: the ambient in the first pass, always */
     int light_rect[4]; /* the current light's reach on screen (gpu_light_reach); w 0: none */
     const mc_gpu_backend *backend;
     mc_gpu_context *ctx;
@@ -227,7 +232,13 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);
 /* Draws the frame's pending opaque items: one pass (the camera rig, unlit, normals) or
  * Doom's passes (depth and ambient, then one additive pass per light, the light group's in
  * one); their unlit stages follow (stages.c, gpu_draw_opaque_stages). A stages-only item
- * writes depth only in the first pass. */
+ * writes depth only in the first pass. The ambient fold: an item the light group reaches
+ * (opaque, every pass, no colour or depth mask) draws its depth in black in the first pass
+ * (P_DEPTH; dhewm3 draw_common.cpp RB_T_FillDepthBuffer: "others just draw black") and the
+ * group's pass adds its ambient with the lights, at every fragment that matches the depth, as
+ * Doom adds a light, an ambient light too (draw_arb2.cpp RB_ARB2_CreateDrawInteractions);
+ * the group's pass then has no scissor. MD5CINE_NO_AMBIENT_FOLD=1 keeps every ambient in the
+ * first pass. */
 void gpu_draw_opaque(mc_renderer *r);
 /* The pass (P_*) of the frame's light group, the variant a lit item needs besides P_AMBIENT,
  * P_LIGHT and P_MASKED: P_GROUP + k - 2 for k lights without shadows (at most
