@@ -10,7 +10,8 @@
 # "levers" rows draw the current build's default look as it was before the round that made
 # it cheaper, and with each of its levers alone: the rig's fill casting shadows (the demo with
 # its two lights written out, the fill without noShadows, beside the demo while the bench
-# runs) and --shadow-samples sample, against the same old render. Rows that compare the
+# runs) and --shadow-samples sample, against the same old render; the "no fold" rows draw the
+# default and --shadows off with the ambient in the first pass (MD5CINE_NO_AMBIENT_FOLD=1). Rows that compare the
 # current build with itself (their "old ms" column is the second command): automatic frame
 # jobs and --jobs 2 against --jobs 1, and LP_NUM_THREADS=1 --jobs 2 against --jobs 1 with two
 # raster threads (LP_NUM_THREADS=2), on all cores and on one (taskset -c 0). Then the pass
@@ -126,7 +127,7 @@ row() {
     for _ in $(seq "$RUNS"); do
         # shellcheck disable=SC2086
         b=$(one "$O" $oo)
-        a=$(one "$M" "$@")
+        a=$(one "${CUR_ENV:+env $CUR_ENV }$M" "$@")
         echo "$a" >>"$T/a"
         echo "$b" >>"$T/b"
         awk -v a="${a% *}" -v b="${b% *}" 'BEGIN { printf "%.4f\n", a / b }' >>"$T/r"
@@ -146,7 +147,9 @@ row "default 1280x720"  --size 1280x720
 CUR_SCENE=$FILL row "levers: neither" --size 1280x720 --shadow-samples sample
 CUR_SCENE=$FILL row "levers: per pixel" --size 1280x720
 row "levers: fill no shad." --size 1280x720 --shadow-samples sample
+CUR_ENV=MD5CINE_NO_AMBIENT_FOLD=1 row "levers: 1+2, no fold" --size 1280x720
 row "--shadows off"     --size 1280x720 --shadows off
+CUR_ENV=MD5CINE_NO_AMBIENT_FOLD=1 row "shadows off, no fold" --size 1280x720 --shadows off
 row "--shading unlit"   --size 1280x720 --shading unlit
 row "--msaa 0"          --size 1280x720 --msaa 0
 row "default 640x360"   --size 640x360

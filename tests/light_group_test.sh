@@ -2,8 +2,9 @@
 # The light group (src/gpu/render_int.h): the lights that cast no shadows in a frame draw their
 # interactions in one pass, each light's share stored and added as its own pass would have
 # done, and that changes no pixel: frames drawn with it are byte-identical to frames drawn with
-# every light in a pass of its own (MD5CINE_NO_LIGHT_GROUP=1), and the pass profile
-# (MD5CINE_PASS_TIMES=1) shows that the group was drawn. Cases: the demo's default rig with
+# every light in a pass of its own (MD5CINE_NO_LIGHT_GROUP=1; the ambient in the first pass in
+# both, MD5CINE_NO_AMBIENT_FOLD=1: its fold into the group is ambient_fold_test's), and the
+# pass profile (MD5CINE_PASS_TIMES=1) shows that the group was drawn. Cases: the demo's default rig with
 # `--shadows off` (two lights), with MSAA and without; four scene lights of the demo with
 # `--shadows off`, two of them small (the items out of a light's reach, the scissors), one
 # a box; and a mixed rig with shadows on: two lights with shadows, five with `noShadows 1`
