@@ -11,10 +11,11 @@
 # it cheaper, and with each of its levers alone: the rig's fill casting shadows (the demo with
 # its two lights written out, the fill without noShadows, beside the demo while the bench
 # runs) and --shadow-samples sample, against the same old render; the "no fold" rows draw the
-# default and --shadows off with the ambient in the first pass (MD5CINE_NO_AMBIENT_FOLD=1). Rows that compare the
-# current build with itself (their "old ms" column is the second command): automatic frame
-# jobs and --jobs 2 against --jobs 1, and LP_NUM_THREADS=1 --jobs 2 against --jobs 1 with two
-# raster threads (LP_NUM_THREADS=2), on all cores and on one (taskset -c 0). Then the pass
+# default and --shadows off with the ambient in the first pass (MD5CINE_NO_AMBIENT_FOLD=1).
+# Rows that compare the current build with itself (their "old ms" column is the second
+# command): automatic frame jobs and --jobs 2 against --jobs 1, and LP_NUM_THREADS=1 --jobs 2
+# against --jobs 1 with two raster threads (LP_NUM_THREADS=2), on all cores and on one
+# (taskset -c 0). Then the pass
 # profile of the current build (MD5CINE_PASS_TIMES=1, see docs/speed-round2.md). One row
 # is the demo's sound (its AAC track, mixed once) against --audio off (its "old ms" column).
 # Prints figures only; nothing is asserted.
@@ -52,6 +53,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/speed_bench.XXXXXX")
 # The demo with the rig's lights written out and the fill casting shadows, as the default rig
 # drew before its fill went shadowless (shadows_test checks that the lights written out draw
 # the rig); beside the demo, so its relative paths hold.
+#
 # The old build renders the demo with its actors' model declarations written out as the
 # files they name and without its sound statements (it reads neither): the same pictures, the
 # walker placed within a few pixels of where its model puts it.
@@ -99,7 +101,8 @@ old_opts() {
 }
 
 # one BIN OPTS...: prints "ms_per_frame peak_kb" of one render of $CUR_SCENE (the current
-# build; default the demo) or the demo by hand (the old build); BIN may be "env ... taskset ... md5cine"
+# build; default the demo) or the demo by hand (the old build); BIN may be
+# "env ... taskset ... md5cine"
 one() {
     local bin=$1 t0 t1 scene=$OLD_SCENE
     shift
