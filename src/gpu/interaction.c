@@ -480,7 +480,8 @@ static void group_add(mc_renderer *r, int l)
 }
 
 /* Chooses the frame's light group (render_int.h): with the shadow mask, the first light with
- * shadows as its light 0, then the first lights without, as gpu_group_pass counts them. */
+ * shadows as its light 0, then the first lights without, as gpu_group_pass counts them; and
+ * the items whose ambient its pass adds (slot.fold, gpu_draw_opaque). */
 static void choose_light_group(mc_renderer *r)
 {
     light_group *g = &r->group;
