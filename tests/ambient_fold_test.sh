@@ -83,4 +83,24 @@ done
 sed -i '/^light b/,$d' "$T/once.md5scene"
 pixel one_light_no_group once 70,70,70 0
 
+# Two small lights over the upper middle of the left quad, drawn at 1024x1024: their boxes
+# (y 25 +- 5, z 12 +- 2), as md5cine widens them for the images' filtering (y 15..35, z 8..16),
+# hold the quad's rows 435.2..471.0 and columns 332.8..435.2, widened by 2 pixels and out to
+# whole 64-pixel tiles: rows 384..512 and columns 320..448, while the quad spans rows
+# 435.2..588.8 and columns 307.2..460.8. The group's pass, scissored to that reach, would not
+# draw the whole quad, so its ambient stays in the first pass: no item is folded (the right
+# quad is out of both lights' reach, in no group pass), and at z = -10 (row 563, column 384)
+# the quad shows the ambient alone, 20.
+{
+    printf 'md5scene 1\ncamera "cam.md5camera"\nbase "base"\n'
+    printf 'output { background ( 0 0 0 ) }\nambient ( 0.05 0.05 0.05 )\n'
+    printf 'actor q { mesh "quads.md5mesh" }\n'
+    printf 'light a { origin ( -40 25 12 ) light_radius ( 45 5 2 ) noShadows 1 }\n'
+    printf 'light b { origin ( -40 25 12 ) light_radius ( 45 5 2 ) noShadows 1 }\n'
+} >"$T/part.md5scene"
+MD5CINE_PASS_TIMES=1 run part render "$T/part.md5scene" --size 1024x1024 -o "$T/part%d.png"
+line=$(grep 'light group:' "$T/part.err")
+check_eq partly_reached_item_keeps_its_ambient 20,20,20 "$(px "$T/part0.png" 384 563)"
+check_eq partly_reached_item_is_not_folded "1 0" "$(echo "$line" | awk '{print $3, $(NF - 1)}')"
+
 finish

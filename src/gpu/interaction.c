@@ -491,7 +491,7 @@ static void choose_light_group(mc_renderer *r)
     g->n = 0;
     g->done = 0;
     g->masked = pass >= P_GROUP_MASKED;
-    g->fold = 0;
+    memset(&g->reach, 0, sizeof g->reach);
     for (int i = 0; i < r->used_slots; i++) {
         r->slots[i].group_mask = 0;
         r->slots[i].fold = 0;
@@ -504,13 +504,17 @@ static void choose_light_group(mc_renderer *r)
     for (int l = 0; l < r->fv.num_lights && g->n < want; l++)
         if (!r->fv.lights[l].shadows)
             group_add(r, l);
+    for (int k = 0; k < g->n; k++)
+        if (g->rect[k][2] > 0)
+            gpu_reach_add(&g->reach, g->rect[k]);
+    /* the group's pass adds the ambient of an item it draws whole, within its scissor */
     for (int i = 0; i < r->used_slots && !r->no_fold; i++) {
         slot *sl = &r->slots[i];
         const draw_state *ds = &sl->ds;
 
         sl->fold = sl->group_mask && sl->passes == 0 && !(ds->flags & MC_MTR_TRANSLUCENT) &&
-                   !ds->mask_color && !ds->mask_alpha && !ds->mask_depth;
-        g->fold |= sl->fold;
+                   !ds->mask_color && !ds->mask_alpha && !ds->mask_depth &&
+                   gpu_reach_holds(r, &g->reach, sl);
     }
 }
 
@@ -560,12 +564,9 @@ static void draw_light_group(mc_renderer *r)
 {
     const mc_gl_fns *gl = &r->gl;
     const light_group *g = &r->group;
-    gpu_reach all = { { 0, 0 }, { 0, 0 }, 0 };
+    const gpu_reach *all = &g->reach;
 
-    for (int k = 0; k < g->n; k++)
-        if (g->rect[k][2] > 0)
-            gpu_reach_add(&all, g->rect[k]);
-    if (!all.any)
+    if (!all->any)
         return;
     if (g->masked) {
         r->masked = 0;
@@ -575,11 +576,8 @@ static void draw_light_group(mc_renderer *r)
     }
     gl->Disable(GL_STENCIL_TEST); /* no shadows, or in the mask: nothing reads the stencil */
     gpu_bind_light_group(r);
-    /* an item whose ambient the pass adds is drawn whole, past the lights' reach */
-    if (!g->fold) {
-        gl->Enable(GL_SCISSOR_TEST);
-        gl->Scissor(all.lo[0], all.lo[1], all.hi[0] - all.lo[0], all.hi[1] - all.lo[1]);
-    }
+    gl->Enable(GL_SCISSOR_TEST);
+    gl->Scissor(all->lo[0], all->lo[1], all->hi[0] - all->lo[0], all->hi[1] - all->lo[1]);
     for (int i = 0; i < r->used_slots; i++) {
         const slot *sl = &r->slots[i];
 

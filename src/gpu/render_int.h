@@ -103,6 +103,11 @@ enum { P_RIG = 0, P_AMBIENT, P_LIGHT, P_MASKED, P_DEPTH, P_GROUP,
 enum { U_DIFFUSE = 0, U_NORMAL, U_SPECULAR, U_LPROJ, U_LFALL, U_SPECTAB,
        U_GPROJ, U_GFALL = U_GPROJ + MAX_GROUP_LIGHTS, U_MASK = U_GFALL + MAX_GROUP_LIGHTS };
 
+/* A union of rectangles (x, y, w, h), empty at first: the bounds lo..hi once any was added. */
+typedef struct gpu_reach {
+    int lo[2], hi[2], any;
+} gpu_reach;
+
 /* The frame's light group (gpu_draw_opaque): which lights, and each one's reach on screen
  * (x, y, w, h as light_rect; w 0: none), the scissor its own pass would have had. */
 typedef struct light_group {
@@ -110,7 +115,7 @@ typedef struct light_group {
     int masked; /* light[0] casts shadows, read from the shadow mask */
     int rect[MAX_GROUP_LIGHTS][4];
     unsigned done; /* bit l: light l is one of them */
-    int fold;      /* some item's ambient is added in the group's pass (slot.fold) */
+    gpu_reach reach; /* the union of their rects: the group's pass's scissor */
 } light_group;
 
 typedef struct program {
@@ -232,13 +237,13 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);
 /* Draws the frame's pending opaque items: one pass (the camera rig, unlit, normals) or
  * Doom's passes (depth and ambient, then one additive pass per light, the light group's in
  * one); their unlit stages follow (stages.c, gpu_draw_opaque_stages). A stages-only item
- * writes depth only in the first pass. The ambient fold: an item the light group reaches
- * (opaque, every pass, no colour or depth mask) draws its depth in black in the first pass
+ * writes depth only in the first pass. The ambient fold: an item the light group reaches,
+ * wholly inside the group's scissor (opaque, every pass, no colour or depth mask), draws its
+ * depth in black in the first pass
  * (P_DEPTH; dhewm3 draw_common.cpp RB_T_FillDepthBuffer: "others just draw black") and the
  * group's pass adds its ambient with the lights, at every fragment that matches the depth, as
- * Doom adds a light, an ambient light too (draw_arb2.cpp RB_ARB2_CreateDrawInteractions);
- * the group's pass then has no scissor. MD5CINE_NO_AMBIENT_FOLD=1 keeps every ambient in the
- * first pass. */
+ * Doom adds a light, an ambient light too (draw_arb2.cpp RB_ARB2_CreateDrawInteractions).
+ * MD5CINE_NO_AMBIENT_FOLD=1 keeps every ambient in the first pass. */
 void gpu_draw_opaque(mc_renderer *r);
 /* The pass (P_*) of the frame's light group, the variant a lit item needs besides P_AMBIENT,
  * P_LIGHT and P_MASKED: P_GROUP + k - 2 for k lights without shadows (at most
@@ -273,13 +278,11 @@ void gpu_unbind_light_group(mc_renderer *r);
 
 /* ---- shadow.c ---- */
 
-/* A union of rectangles (x, y, w, h), empty at first: the bounds lo..hi once any was added. */
-typedef struct gpu_reach {
-    int lo[2], hi[2], any;
-} gpu_reach;
-
 /* Adds rect (x, y, w, h) to the union a. */
 void gpu_reach_add(gpu_reach *a, const int rect[4]);
+/* Whether item sl's box is on the screen and, widened as a light's reach is, within a's
+ * bounds: a pass scissored to them draws every pixel of the item. */
+int gpu_reach_holds(const mc_renderer *r, const gpu_reach *a, const slot *sl);
 
 /* Makes the shadow mask's texture and framebuffer (r->mask_ds, r->fbo_mask; shadow.c), for
  * MSAA with shadows per pixel; leaves them 0 where GL lacks stencil texturing (GL 4.3).

@@ -350,6 +350,15 @@ void gpu_reach_add(gpu_reach *a, const int rect[4])
     a->any = 1;
 }
 
+int gpu_reach_holds(const mc_renderer *r, const gpu_reach *a, const slot *sl)
+{
+    int rc[4];
+
+    return a->any && gpu_box_rect(&sl->box, NULL, 0, r->fv.vp, r->width, r->height, MARGIN, rc) &&
+           rc[0] >= a->lo[0] && rc[1] >= a->lo[1] && rc[0] + rc[2] <= a->hi[0] &&
+           rc[1] + rc[3] <= a->hi[1];
+}
+
 /* a's union out to whole tiles into rect, clipped to clip; 0 when that is empty. */
 static int reach_tiles(const gpu_reach *a, const int clip[4], int rect[4])
 {
