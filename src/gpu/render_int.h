@@ -239,10 +239,10 @@ void gpu_draw_slot(mc_renderer *r, const slot *sl, int pass, int light);
  * one); their unlit stages follow (stages.c, gpu_draw_opaque_stages). A stages-only item
  * writes depth only in the first pass. The ambient fold: an item the light group reaches,
  * wholly inside the group's scissor (opaque, every pass, no colour or depth mask), draws its
- * depth in black in the first pass
- * (P_DEPTH; dhewm3 draw_common.cpp RB_T_FillDepthBuffer: "others just draw black") and the
- * group's pass adds its ambient with the lights, at every fragment that matches the depth, as
- * Doom adds a light, an ambient light too (draw_arb2.cpp RB_ARB2_CreateDrawInteractions).
+ * depth in black in the first pass (P_DEPTH; dhewm3 draw_common.cpp RB_T_FillDepthBuffer:
+ * "others just draw black") and the group's pass adds its ambient with the lights, at every
+ * fragment that matches the depth, as Doom adds a light, an ambient light too (draw_arb2.cpp
+ * RB_ARB2_CreateDrawInteractions).
  * MD5CINE_NO_AMBIENT_FOLD=1 keeps every ambient in the first pass. */
 void gpu_draw_opaque(mc_renderer *r);
 /* The pass (P_*) of the frame's light group, the variant a lit item needs besides P_AMBIENT,
